@@ -1,0 +1,146 @@
+package layout
+
+// Rows walks the elements of one or more same-shaped operands in row-major
+// logical order, one innermost row at a time. Kernels use it to read any
+// strided view directly: each call hands them the storage position of the
+// row's first element in every operand, the row length, and each operand's
+// stride along the row.
+//
+// Axes that are contiguous with each other in every operand are merged
+// first, so a contiguous view is walked as one long row.
+type Rows struct {
+	outer   []int   // extents of the outer (non-row) axes
+	strides [][]int // per operand, strides of the outer axes
+	base    []int   // per operand, position of the first element
+	inner   []int   // per operand, stride along the row
+	n       int     // row length
+	count   int     // number of rows (0 when the shape is empty)
+}
+
+// NewRows prepares a walk over shape for operands given as (offset, strides)
+// pairs: NewRows(shape, offA, stridesA, offB, stridesB, ...). Every strides
+// slice must have len(shape) entries.
+func NewRows(shape []int, operands ...any) Rows {
+	k := len(operands) / 2
+	base := make([]int, k)
+	strides := make([][]int, k)
+	for i := range k {
+		base[i] = operands[2*i].(int)
+		strides[i] = operands[2*i+1].([]int)
+	}
+	return newRows(shape, base, strides)
+}
+
+// NewRowsOf is NewRows for operands given as layouts of the same shape.
+func NewRowsOf(ls ...Layout) Rows {
+	base := make([]int, len(ls))
+	strides := make([][]int, len(ls))
+	for i, l := range ls {
+		base[i], strides[i] = l.Offset, l.Strides
+	}
+	var shape []int
+	if len(ls) > 0 {
+		shape = ls[0].Shape
+	}
+	return newRows(shape, base, strides)
+}
+
+func newRows(shape []int, base []int, strides [][]int) Rows {
+	k := len(base)
+	// Drop extent-1 axes, then merge neighbours contiguous in all operands.
+	var sh []int
+	st := make([][]int, k)
+	for a, d := range shape {
+		if d == 1 {
+			continue
+		}
+		if len(sh) > 0 {
+			last := len(sh) - 1
+			merge := true
+			for i := range k {
+				if st[i][last] != strides[i][a]*d {
+					merge = false
+					break
+				}
+			}
+			if merge {
+				sh[last] *= d
+				for i := range k {
+					st[i][last] = strides[i][a]
+				}
+				continue
+			}
+		}
+		sh = append(sh, d)
+		for i := range k {
+			st[i] = append(st[i], strides[i][a])
+		}
+	}
+	r := Rows{base: base, inner: make([]int, k), n: 1, count: 1}
+	for _, d := range shape {
+		if d == 0 {
+			r.count, r.n = 0, 0
+			return r
+		}
+	}
+	if len(sh) == 0 {
+		return r
+	}
+	last := len(sh) - 1
+	r.n = sh[last]
+	r.outer = sh[:last]
+	r.strides = make([][]int, k)
+	for i := range k {
+		r.inner[i] = st[i][last]
+		r.strides[i] = st[i][:last]
+	}
+	for _, d := range r.outer {
+		r.count *= d
+	}
+	return r
+}
+
+// Count is the number of rows.
+func (r Rows) Count() int { return r.count }
+
+// Len is the length of every row.
+func (r Rows) Len() int { return r.n }
+
+// Each calls fn for rows [start, end) in order with the first position of the
+// row in each operand, the row length, and each operand's stride along the
+// row. The offs slice is reused between calls; fn must not keep it.
+// Disjoint ranges may be walked concurrently.
+func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
+	if start >= end || r.count == 0 {
+		return
+	}
+	k := len(r.base)
+	idx := make([]int, len(r.outer))
+	offs := make([]int, k)
+	copy(offs, r.base)
+	// Decompose start into an index.
+	rem := start
+	for a := len(r.outer) - 1; a >= 0; a-- {
+		idx[a] = rem % r.outer[a]
+		rem /= r.outer[a]
+		for i := range k {
+			offs[i] += idx[a] * r.strides[i][a]
+		}
+	}
+	for row := start; row < end; row++ {
+		fn(offs, r.n, r.inner)
+		for a := len(r.outer) - 1; a >= 0; a-- {
+			idx[a]++
+			for i := range k {
+				offs[i] += r.strides[i][a]
+			}
+			if idx[a] < r.outer[a] {
+				break
+			}
+			for i := range k {
+				offs[i] -= r.outer[a] * r.strides[i][a]
+			}
+			idx[a] = 0
+		}
+	}
+}
