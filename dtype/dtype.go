@@ -9,6 +9,8 @@ package dtype
 import (
 	"fmt"
 	"math"
+
+	"github.com/tessera-go/tessera/errs"
 )
 
 // DType is an element type. The zero value is Invalid, so an uninitialised
@@ -62,14 +64,15 @@ func (d DType) IsInt() bool { return d == I32 || d == I64 || d == U8 }
 // IsSigned reports whether d can hold negative values.
 func (d DType) IsSigned() bool { return d.IsFloat() || d == I32 || d == I64 }
 
-// Parse returns the dtype with the given name ("f32", "bool", ...).
+// Parse returns the dtype with the given name ("f32", "bool", ...); an
+// unknown name is an ErrDType.
 func Parse(name string) (DType, error) {
 	for _, d := range All {
 		if d.String() == name {
 			return d, nil
 		}
 	}
-	return Invalid, fmt.Errorf("dtype: Parse: unknown dtype %q", name)
+	return Invalid, errs.New("dtype", "Parse", errs.ErrDType, "unknown dtype %q", name)
 }
 
 // Elem is the set of Go types that map to a dtype; the tensor package's

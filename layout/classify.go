@@ -49,6 +49,9 @@ type Matrix struct {
 
 // Classify2D classifies the last two axes of l (rank >= 2).
 func (l Layout) Classify2D() (Matrix, error) {
+	if err := l.check("Classify2D"); err != nil {
+		return Matrix{}, err
+	}
 	r := l.Rank()
 	if r < 2 {
 		return Matrix{}, fail("Classify2D", errs.ErrShape, "need rank >= 2, have shape %v", l.Shape)
@@ -91,7 +94,8 @@ func (l Layout) Classify2D() (Matrix, error) {
 		}
 	}
 	if m.Batch == 0 {
-		m.BatchStride = 0
+		// No matrices: any stride describes them.
+		m.BatchStride, m.Collapsed = 0, true
 	}
 	return m, nil
 }
@@ -105,8 +109,14 @@ func prodExtents(shape []int) int {
 }
 
 // BatchOffsets returns the storage position of element (0, 0) of each matrix
-// of a rank >= 2 layout, in row-major order over the batch axes.
+// of a rank >= 2 layout, in row-major order over the batch axes. A layout
+// with no elements has no matrices to visit and gets an empty slice (its
+// batch may be huge, as in shape [1<<40, 0, 3]); so does a malformed one
+// that Validate rejects.
 func (l Layout) BatchOffsets() []int {
+	if l.check("BatchOffsets") != nil || l.Numel() == 0 {
+		return []int{}
+	}
 	r := l.Rank()
 	if r < 2 {
 		return []int{l.Offset}

@@ -109,9 +109,11 @@ func (r Rows) Len() int { return r.n }
 // Each calls fn for rows [start, end) in order with the first position of the
 // row in each operand, the row length, and each operand's stride along the
 // row. The offs slice is reused between calls; fn must not keep it.
-// Disjoint ranges may be walked concurrently.
+// Disjoint ranges may be walked concurrently. The range is clipped to
+// [0, Count()), so no call ever sees a position outside the operands.
 func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
-	if start >= end || r.count == 0 {
+	start, end = max(start, 0), min(end, r.count)
+	if start >= end {
 		return
 	}
 	k := len(r.base)

@@ -40,25 +40,27 @@ func fail(op string, kind error, format string, args ...any) error {
 }
 
 // Numel returns the element count of shape; a rank-0 shape has one element.
-// It reports ErrShape for a negative extent or a count above MaxElements.
+// It reports ErrShape for a negative extent, or when the product of the
+// nonzero extents exceeds MaxElements: like NumPy, an empty shape must still
+// have representable strides.
 func Numel(shape []int) (int, error) {
-	n := 1
+	n, empty := 1, false
 	for _, d := range shape {
 		if d < 0 {
 			return 0, fail("Numel", errs.ErrShape, "negative extent in shape %v", shape)
 		}
-	}
-	for _, d := range shape {
 		if d == 0 {
-			return 0, nil
+			empty = true
+			continue
 		}
-	}
-	for _, d := range shape {
 		hi, lo := bits.Mul64(uint64(n), uint64(d))
 		if hi != 0 || lo > MaxElements {
 			return 0, fail("Numel", errs.ErrShape, "shape %v has more than %d elements", shape, int64(MaxElements))
 		}
 		n = int(lo)
+	}
+	if empty {
+		return 0, nil
 	}
 	return n, nil
 }
@@ -95,8 +97,9 @@ func (l Layout) Numel() int {
 	return n
 }
 
-// Offset returns the storage position of the element at index. It is the
-// only place an index becomes a position; index must be in range.
+// OffsetOf returns the storage position of the element at index. It is the
+// only place an index becomes a position; index must have one in-range entry
+// per axis (it is not checked, as in image.RGBA.PixOffset).
 func (l Layout) OffsetOf(index []int) int {
 	p := l.Offset
 	for i, x := range index {
@@ -155,6 +158,71 @@ func (l Layout) Rebase(delta int) Layout {
 	return Layout{Shape: l.Shape, Strides: l.Strides, Offset: l.Offset + delta}
 }
 
+// check reports a receiver that no view op can work on: strides that do not
+// match the shape in rank, an invalid shape, or (for a non-empty view) a span
+// that overflows an int. Layouts built by this package always pass; the check
+// keeps hand-built ones from panicking or wrapping around.
+func (l Layout) check(op string) error {
+	if len(l.Shape) != len(l.Strides) {
+		return fail(op, errs.ErrShape, "shape %v and strides %v differ in rank", l.Shape, l.Strides)
+	}
+	if _, err := Numel(l.Shape); err != nil {
+		return errs.Retag("layout", op, err)
+	}
+	if _, _, ok := l.checkedSpan(); !ok {
+		return fail(op, errs.ErrShape, "offset %d and strides %v of shape %v overflow an int", l.Offset, l.Strides, l.Shape)
+	}
+	return nil
+}
+
+// checkedSpan is Span with overflow detection; ok is false when some
+// position of a non-empty view does not fit in an int. The shape must be
+// valid and match the strides in rank.
+func (l Layout) checkedSpan() (lo, hi int, ok bool) {
+	if l.Numel() == 0 {
+		return l.Offset, l.Offset, true
+	}
+	lo, hi = l.Offset, l.Offset
+	for i, d := range l.Shape {
+		if d <= 1 {
+			continue
+		}
+		s, ok := mulInt(l.Strides[i], d-1)
+		if !ok {
+			return 0, 0, false
+		}
+		if s < 0 {
+			lo, ok = addInt(lo, s)
+		} else {
+			hi, ok = addInt(hi, s)
+		}
+		if !ok {
+			return 0, 0, false
+		}
+	}
+	hi, ok = addInt(hi, 1)
+	return lo, hi, ok
+}
+
+func mulInt(a, b int) (int, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt) || (b == -1 && a == math.MinInt) {
+		return 0, false
+	}
+	return p, true
+}
+
+func addInt(a, b int) (int, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
+}
+
 // NormalizeAxis maps a possibly negative axis (-1 is the last) into
 // [0, rank), reporting ErrAxis when out of range.
 func NormalizeAxis(op string, axis, rank int) (int, error) {
@@ -169,6 +237,9 @@ func NormalizeAxis(op string, axis, rank int) (int, error) {
 
 // Permute reorders the axes: result axis i is input axis perm[i].
 func (l Layout) Permute(perm ...int) (Layout, error) {
+	if err := l.check("Permute"); err != nil {
+		return Layout{}, err
+	}
 	r := l.Rank()
 	if len(perm) != r {
 		return Layout{}, fail("Permute", errs.ErrAxis, "permutation %v has %d axes, layout has %d", perm, len(perm), r)
@@ -191,6 +262,9 @@ func (l Layout) Permute(perm ...int) (Layout, error) {
 
 // Transpose swaps two axes.
 func (l Layout) Transpose(a, b int) (Layout, error) {
+	if err := l.check("Transpose"); err != nil {
+		return Layout{}, err
+	}
 	r := l.Rank()
 	a, err := NormalizeAxis("Transpose", a, r)
 	if err != nil {
@@ -210,6 +284,9 @@ func (l Layout) Transpose(a, b int) (Layout, error) {
 
 // Narrow keeps length elements of axis starting at start.
 func (l Layout) Narrow(axis, start, length int) (Layout, error) {
+	if err := l.check("Narrow"); err != nil {
+		return Layout{}, err
+	}
 	a, err := NormalizeAxis("Narrow", axis, l.Rank())
 	if err != nil {
 		return Layout{}, err
@@ -232,6 +309,9 @@ func (l Layout) Narrow(axis, start, length int) (Layout, error) {
 // bounds are clipped, and a negative step walks backwards (a negative stride).
 // A step of 0 is an ErrValue.
 func (l Layout) Slice(axis, start, end, step int) (Layout, error) {
+	if err := l.check("Slice"); err != nil {
+		return Layout{}, err
+	}
 	a, err := NormalizeAxis("Slice", axis, l.Rank())
 	if err != nil {
 		return Layout{}, err
@@ -247,21 +327,26 @@ func (l Layout) Slice(axis, start, end, step int) (Layout, error) {
 	if end < 0 {
 		end += d
 	}
+	// Count in unsigned arithmetic: step may be as large as MaxInt or as
+	// small as MinInt, and the distance is at most d.
 	var n int
 	if step > 0 {
 		start, end = clip(start, 0, d), clip(end, 0, d)
 		if end > start {
-			n = (end - start + step - 1) / step
+			n = 1 + int(uint(end-start-1)/uint(step))
 		}
 	} else {
 		start, end = clip(start, -1, d-1), clip(end, -1, d-1)
 		if start > end {
-			n = (start - end - step - 1) / -step
+			n = 1 + int(uint(start-end-1)/uint(-step))
 		}
 	}
 	shape, strides := clone(l.Shape), clone(l.Strides)
 	shape[a] = n
-	strides[a] = l.Strides[a] * step
+	if n > 1 {
+		// |step| < d here, so the product stays inside the span.
+		strides[a] = l.Strides[a] * step
+	}
 	off := l.Offset
 	if n > 0 {
 		off += start * l.Strides[a]
@@ -293,7 +378,7 @@ func BroadcastShapes(shapes ...[]int) ([]int, error) {
 		}
 	}
 	if _, err := Numel(out); err != nil {
-		return nil, err
+		return nil, errs.Retag("layout", "BroadcastShapes", err)
 	}
 	return out, nil
 }
@@ -301,6 +386,9 @@ func BroadcastShapes(shapes ...[]int) ([]int, error) {
 // BroadcastTo views the layout as shape, NumPy's way: new leading axes and
 // axes of extent 1 get stride 0.
 func (l Layout) BroadcastTo(shape ...int) (Layout, error) {
+	if err := l.check("BroadcastTo"); err != nil {
+		return Layout{}, err
+	}
 	if _, err := Numel(shape); err != nil {
 		return Layout{}, fail("BroadcastTo", errs.ErrShape, "invalid target shape %v", shape)
 	}
@@ -328,6 +416,9 @@ func (l Layout) BroadcastTo(shape ...int) (Layout, error) {
 
 // Unsqueeze inserts an axis of extent 1 at position axis (in [-rank-1, rank]).
 func (l Layout) Unsqueeze(axis int) (Layout, error) {
+	if err := l.check("Unsqueeze"); err != nil {
+		return Layout{}, err
+	}
 	a, err := NormalizeAxis("Unsqueeze", axis, l.Rank()+1)
 	if err != nil {
 		return Layout{}, err
@@ -344,6 +435,9 @@ func (l Layout) Unsqueeze(axis int) (Layout, error) {
 // Squeeze removes the given axes, each of which must have extent 1; with no
 // axes it removes every axis of extent 1.
 func (l Layout) Squeeze(axes ...int) (Layout, error) {
+	if err := l.check("Squeeze"); err != nil {
+		return Layout{}, err
+	}
 	drop := make([]bool, l.Rank())
 	if len(axes) == 0 {
 		for i, d := range l.Shape {
@@ -374,16 +468,22 @@ func (l Layout) Squeeze(axes ...int) (Layout, error) {
 // those axes are mutually contiguous; otherwise it reports ErrNeedsCopy like
 // Reshape.
 func (l Layout) Flatten(start, end int) (Layout, error) {
+	if err := l.check("Flatten"); err != nil {
+		return Layout{}, err
+	}
+	// A scalar flattens to one axis of one element; like PyTorch, its axes
+	// are numbered as if it had rank 1, so only 0 and -1 are accepted.
+	rank := max(l.Rank(), 1)
+	s, err := NormalizeAxis("Flatten", start, rank)
+	if err != nil {
+		return Layout{}, err
+	}
+	e, err := NormalizeAxis("Flatten", end, rank)
+	if err != nil {
+		return Layout{}, err
+	}
 	if l.Rank() == 0 {
 		return l.Reshape(1)
-	}
-	s, err := NormalizeAxis("Flatten", start, l.Rank())
-	if err != nil {
-		return Layout{}, err
-	}
-	e, err := NormalizeAxis("Flatten", end, l.Rank())
-	if err != nil {
-		return Layout{}, err
 	}
 	if s > e {
 		return Layout{}, fail("Flatten", errs.ErrAxis, "start axis %d after end axis %d", start, end)
@@ -407,6 +507,9 @@ var ErrNeedsCopy = errors.New("layout: reshape needs a copy")
 // whose merged axes are contiguous with each other); otherwise it returns
 // ErrNeedsCopy.
 func (l Layout) Reshape(shape ...int) (Layout, error) {
+	if err := l.check("Reshape"); err != nil {
+		return Layout{}, err
+	}
 	shape, err := inferShape(l.Shape, shape)
 	if err != nil {
 		return Layout{}, err
@@ -454,23 +557,22 @@ func inferShape(old, shape []int) ([]int, error) {
 	shape = clone(shape)
 	n, _ := Numel(old)
 	infer := -1
-	known := 1
 	for i, d := range shape {
 		switch {
 		case d == -1 && infer < 0:
 			infer = i
+			shape[i] = 1
 		case d < 0:
 			return nil, fail("Reshape", errs.ErrShape, "invalid target shape %v", shape)
-		default:
-			hi, lo := bits.Mul64(uint64(known), uint64(d))
-			if hi != 0 || lo > MaxElements {
-				return nil, fail("Reshape", errs.ErrShape, "target shape %v is too large", shape)
-			}
-			known = int(lo)
 		}
+	}
+	known, err := Numel(shape)
+	if err != nil {
+		return nil, fail("Reshape", errs.ErrShape, "target shape %v is too large", shape)
 	}
 	if infer >= 0 {
 		if known == 0 || n%known != 0 {
+			shape[infer] = -1
 			return nil, fail("Reshape", errs.ErrShape, "cannot infer -1 in %v for %d elements of %v", shape, n, old)
 		}
 		shape[infer] = n / known
@@ -485,17 +587,13 @@ func inferShape(old, shape []int) ([]int, error) {
 // Validate checks that a hand-built layout is well formed: matching lengths,
 // a valid shape, and (for non-empty views) a span inside [0, storageLen).
 func (l Layout) Validate(storageLen int) error {
-	if len(l.Shape) != len(l.Strides) {
-		return fail("Validate", errs.ErrShape, "shape %v and strides %v differ in rank", l.Shape, l.Strides)
-	}
-	n, err := Numel(l.Shape)
-	if err != nil {
+	if err := l.check("Validate"); err != nil {
 		return err
 	}
-	if n == 0 {
+	if l.Numel() == 0 {
 		return nil
 	}
-	lo, hi := l.Span()
+	lo, hi, _ := l.checkedSpan()
 	if lo < 0 || hi > storageLen {
 		return fail("Validate", errs.ErrShape, "view spans [%d, %d) outside storage of %d elements", lo, hi, storageLen)
 	}

@@ -1,0 +1,220 @@
+// Package cpu is tessera's CPU backend: pure Go, always available (it builds
+// with CGO_ENABLED=0), and the reference every other backend is tested
+// against.
+//
+// Kernels read strided layouts in place through layout.Rows, so views are
+// never materialised to compute on them. Matrix products go through gonum's
+// BLAS fed by layout.Classify2D (transposed and narrowed operands pass as
+// trans flags and leading dimensions, without a copy). Large elementwise work
+// and reductions with many outputs are split across cores.
+package cpu
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+)
+
+func init() { device.Register(driver{}) }
+
+type driver struct{}
+
+func (driver) Name() string { return "cpu" }
+
+func (driver) Enumerate() ([]device.Info, error) { return []device.Info{info()}, nil }
+
+func (driver) Open(name string) (device.Device, error) {
+	if name != "cpu" {
+		return nil, errs.New("cpu", "Open", errs.ErrDevice, "unknown CPU device %q (use \"cpu\")", name)
+	}
+	return New(), nil
+}
+
+func info() device.Info {
+	return device.Info{
+		Name:     "cpu",
+		Type:     "cpu",
+		Hardware: true,
+		Backend:  "go",
+		Adapter:  strings.TrimSpace(cpuid.CPU.BrandName),
+		Vendor:   cpuid.CPU.VendorString,
+		Driver:   runtime.Version() + " " + runtime.GOARCH,
+		DTypes:   append([]dtype.DType{}, dtype.All...),
+		Limits: []device.Limit{
+			{Name: "cores", Value: uint64(runtime.GOMAXPROCS(0))},
+			{Name: "maxAllocBytes", Value: uint64(maxAllocBytes())},
+		},
+	}
+}
+
+// Device is the CPU device. The zero value is not usable; call New or
+// device.Open("cpu").
+type Device struct {
+	inUse  atomic.Int64
+	closed atomic.Bool
+}
+
+// New returns a fresh CPU device with its own memory accounting. Most code
+// uses the shared one from device.Open("cpu") or device.CPU() instead.
+func New() *Device { return &Device{} }
+
+var (
+	_ device.Device  = (*Device)(nil)
+	_ device.Backend = (*Device)(nil)
+)
+
+// Name returns "cpu".
+func (d *Device) Name() string { return "cpu" }
+
+// Info describes the processor.
+func (d *Device) Info() device.Info { return info() }
+
+// Backend returns d itself: the CPU device runs its own kernels.
+func (d *Device) Backend() device.Backend { return d }
+
+// Close marks the device closed and removes it from the registry cache.
+// Buffers stay readable (they are Go memory), but new allocations fail.
+func (d *Device) Close() error {
+	d.closed.Store(true)
+	device.Forget(d)
+	return nil
+}
+
+// MemoryInUse is the number of bytes held by buffers not yet freed.
+func (d *Device) MemoryInUse() int64 { return d.inUse.Load() }
+
+// Sync has nothing to wait for: CPU kernels finish before they return.
+func (d *Device) Sync() error { return nil }
+
+// Buffer is CPU storage. Its memory is 8-byte aligned so it can be viewed as
+// any element type.
+type Buffer struct {
+	dt    dtype.DType
+	n     int
+	data  []byte
+	dev   *Device
+	freed atomic.Bool
+}
+
+var _ device.HostBuffer = (*Buffer)(nil)
+
+// DType is the element type.
+func (b *Buffer) DType() dtype.DType { return b.dt }
+
+// Len is the number of elements.
+func (b *Buffer) Len() int { return b.n }
+
+// Bytes is the storage itself (not a copy).
+func (b *Buffer) Bytes() []byte { return b.data }
+
+var memLimit = sync.OnceValue(func() int64 {
+	if v, err := strconv.ParseInt(os.Getenv("TESSERA_CPU_MAX_ALLOC"), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	// Refuse single allocations larger than physical memory: the Go runtime
+	// would otherwise abort the process, which no caller can recover from.
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 64 << 30
+})
+
+func maxAllocBytes() int64 { return memLimit() }
+
+// Alloc returns a zeroed buffer of n elements.
+func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
+	if d.closed.Load() {
+		return nil, errs.New("cpu", "Alloc", errs.ErrDeviceLost, "device is closed")
+	}
+	if !dt.Valid() {
+		return nil, errs.New("cpu", "Alloc", errs.ErrDType, "invalid dtype %v", dt)
+	}
+	if n < 0 {
+		return nil, errs.New("cpu", "Alloc", errs.ErrShape, "negative element count %d", n)
+	}
+	limit := maxAllocBytes()
+	if int64(n) > limit/int64(dt.Size()) {
+		return nil, errs.New("cpu", "Alloc", errs.ErrOutOfMemory, "%d elements of %v (%d bytes each) exceed the %d-byte allocation limit", n, dt, dt.Size(), limit)
+	}
+	size := n * dt.Size()
+	words := make([]uint64, (size+7)/8)
+	var data []byte
+	if size > 0 {
+		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+	} else {
+		data = []byte{}
+	}
+	d.inUse.Add(int64(size))
+	return &Buffer{dt: dt, n: n, data: data, dev: d}, nil
+}
+
+// Free releases the buffer's accounting; the garbage collector reclaims the
+// memory once nothing refers to it. Freeing twice is harmless.
+func (d *Device) Free(b device.Buffer) {
+	cb, ok := b.(*Buffer)
+	if !ok || cb.dev != d {
+		return
+	}
+	if cb.freed.CompareAndSwap(false, true) {
+		d.inUse.Add(-int64(len(cb.data)))
+	}
+}
+
+// own checks that b is a live buffer of this device.
+func (d *Device) own(op string, b device.Buffer) (*Buffer, error) {
+	cb, ok := b.(*Buffer)
+	if !ok || cb == nil {
+		return nil, errs.New("cpu", op, errs.ErrDevice, "buffer %T does not belong to the CPU device", b)
+	}
+	if cb.dev != d {
+		return nil, errs.New("cpu", op, errs.ErrDevice, "buffer belongs to another CPU device")
+	}
+	if cb.freed.Load() {
+		return nil, errs.New("cpu", op, errs.ErrReleased, "buffer was freed")
+	}
+	return cb, nil
+}
+
+// Upload copies src into b at element off.
+func (d *Device) Upload(b device.Buffer, off int, src []byte) error {
+	cb, err := d.own("Upload", b)
+	if err != nil {
+		return err
+	}
+	start := off * cb.dt.Size()
+	if off < 0 || start > len(cb.data) || len(src) > len(cb.data)-start {
+		return errs.New("cpu", "Upload", errs.ErrShape, "%d bytes at element %d overflow a buffer of %d bytes", len(src), off, len(cb.data))
+	}
+	copy(cb.data[start:], src)
+	return nil
+}
+
+// Download copies len(dst) bytes out of b from element off.
+func (d *Device) Download(dst []byte, b device.Buffer, off int) error {
+	cb, err := d.own("Download", b)
+	if err != nil {
+		return err
+	}
+	start := off * cb.dt.Size()
+	if off < 0 || start > len(cb.data) || len(dst) > len(cb.data)-start {
+		return errs.New("cpu", "Download", errs.ErrShape, "%d bytes at element %d overflow a buffer of %d bytes", len(dst), off, len(cb.data))
+	}
+	copy(dst, cb.data[start:])
+	return nil
+}

@@ -1,0 +1,357 @@
+package cpu
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// storage types: every dtype is computed as one of these Go types. Bool is
+// uint8 (0 or 1); F16 and BF16 are widened to float32 for arithmetic.
+type num interface {
+	~float32 | ~float64 | ~int32 | ~int64 | ~uint8
+}
+
+type float interface{ ~float32 | ~float64 }
+
+func slice[T any](b *Buffer) []T {
+	if b.n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b.data[0])), b.n)
+}
+
+// operand checks that o is a live buffer of this device with a layout that
+// stays inside it, and returns the buffer.
+func (d *Device) operand(op string, o device.Operand) (*Buffer, error) {
+	b, err := d.own(op, o.Buf)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.Layout.Validate(b.n); err != nil {
+		return nil, errs.Retag("cpu", op, err)
+	}
+	return b, nil
+}
+
+func sameShape(op string, ops ...device.Operand) error {
+	for _, o := range ops[1:] {
+		if !equalShape(o.Layout.Shape, ops[0].Layout.Shape) {
+			return errs.New("cpu", op, errs.ErrShape, "operand shapes differ: %v and %v", ops[0].Layout.Shape, o.Layout.Shape)
+		}
+	}
+	return nil
+}
+
+func equalShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// grain is the number of elements below which work stays on one goroutine.
+const grain = 1 << 15
+
+// runRows walks rows with fn, splitting the work across cores when it is
+// large: whole rows when there are enough of them, else pieces of each row.
+func runRows(rows layout.Rows, fn func(offs []int, n int, inner []int)) {
+	total := rows.Count() * rows.Len()
+	workers := runtime.GOMAXPROCS(0)
+	if total < 2*grain || workers == 1 {
+		rows.Each(0, rows.Count(), fn)
+		return
+	}
+	workers = min(workers, total/grain)
+	var wg sync.WaitGroup
+	if rows.Count() >= workers {
+		per := (rows.Count() + workers - 1) / workers
+		for lo := 0; lo < rows.Count(); lo += per {
+			hi := min(lo+per, rows.Count())
+			wg.Go(func() { rows.Each(lo, hi, fn) })
+		}
+		wg.Wait()
+		return
+	}
+	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
+		per := (n + workers - 1) / workers
+		for lo := 0; lo < n; lo += per {
+			hi := min(lo+per, n)
+			o := make([]int, len(offs))
+			for i := range offs {
+				o[i] = offs[i] + lo*inner[i]
+			}
+			wg.Go(func() { fn(o, hi-lo, inner) })
+		}
+		wg.Wait()
+	})
+}
+
+// map1 applies f to each element of src into dst (same shape).
+func map1[D, S any](dst []D, dl layout.Layout, src []S, sl layout.Layout, f func(S) D) {
+	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
+		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
+		if di == 1 && dj == 1 {
+			d, s := dst[i:i+n], src[j:j+n]
+			for k := range d {
+				d[k] = f(s[k])
+			}
+			return
+		}
+		for range n {
+			dst[i] = f(src[j])
+			i += di
+			j += dj
+		}
+	})
+}
+
+// map2 applies f to pairs of elements of a and b into dst.
+func map2[D, S any](dst []D, dl layout.Layout, a []S, al layout.Layout, b []S, bl layout.Layout, f func(S, S) D) {
+	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
+		i, j, k := offs[0], offs[1], offs[2]
+		di, dj, dk := inner[0], inner[1], inner[2]
+		if di == 1 && dj == 1 && dk == 1 {
+			d, x, y := dst[i:i+n], a[j:j+n], b[k:k+n]
+			for t := range d {
+				d[t] = f(x[t], y[t])
+			}
+			return
+		}
+		for range n {
+			dst[i] = f(a[j], b[k])
+			i += di
+			j += dj
+			k += dk
+		}
+	})
+}
+
+// bitsOf returns the buffer as the unsigned type of its element size, for
+// kernels that only move elements (same-dtype copy, where).
+func withBits(b *Buffer, f8 func([]uint8), f16 func([]uint16), f32 func([]uint32), f64 func([]uint64)) {
+	switch b.dt.Size() {
+	case 1:
+		f8(slice[uint8](b))
+	case 2:
+		f16(slice[uint16](b))
+	case 4:
+		f32(slice[uint32](b))
+	case 8:
+		f64(slice[uint64](b))
+	}
+}
+
+func ident[T any](x T) T { return x }
+
+// Fill writes v to every element of dst.
+func (d *Device) Fill(dst device.Operand, v float64) error {
+	db, err := d.operand("Fill", dst)
+	if err != nil {
+		return err
+	}
+	// A one-element float64 source broadcast over dst reuses Copy's
+	// conversion rules.
+	src := &Buffer{dt: dtype.F64, n: 1, data: make([]byte, 8), dev: d}
+	slice[float64](src)[0] = v
+	sl := layout.Layout{Shape: dst.Layout.Shape, Strides: make([]int, dst.Layout.Rank())}
+	return d.copyInto(db, dst.Layout, src, sl)
+}
+
+// Copy writes src into dst, converting the dtype.
+func (d *Device) Copy(dst, src device.Operand) error {
+	db, err := d.operand("Copy", dst)
+	if err != nil {
+		return err
+	}
+	sb, err := d.operand("Copy", src)
+	if err != nil {
+		return err
+	}
+	if err := sameShape("Copy", dst, src); err != nil {
+		return err
+	}
+	return d.copyInto(db, dst.Layout, sb, src.Layout)
+}
+
+func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.Layout) error {
+	if db.dt == sb.dt {
+		withBits(db,
+			func(x []uint8) { map1(x, dl, slice[uint8](sb), sl, ident) },
+			func(x []uint16) { map1(x, dl, slice[uint16](sb), sl, ident) },
+			func(x []uint32) { map1(x, dl, slice[uint32](sb), sl, ident) },
+			func(x []uint64) { map1(x, dl, slice[uint64](sb), sl, ident) })
+		return nil
+	}
+	switch sb.dt {
+	case dtype.F16:
+		h := slice[dtype.Float16](sb)
+		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) {
+			map1(slice[float32](t), tl, h, sl, dtype.Float16.Float32)
+		}, func(t *Buffer, tl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+	case dtype.BF16:
+		h := slice[dtype.BFloat16](sb)
+		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) {
+			map1(slice[float32](t), tl, h, sl, dtype.BFloat16.Float32)
+		}, func(t *Buffer, tl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+	}
+	switch db.dt {
+	case dtype.F16, dtype.BF16:
+		// Round once, from float64, so no value is rounded twice.
+		return d.viaTemp(dtype.F64, sl, func(t *Buffer, tl layout.Layout) {
+			_ = d.copyInto(t, tl, sb, sl)
+		}, func(t *Buffer, tl layout.Layout) error {
+			if db.dt == dtype.F16 {
+				map1(slice[dtype.Float16](db), dl, slice[float64](t), tl, dtype.F16FromFloat64)
+			} else {
+				map1(slice[dtype.BFloat16](db), dl, slice[float64](t), tl, dtype.BF16FromFloat64)
+			}
+			return nil
+		})
+	case dtype.F32:
+		convertFrom(slice[float32](db), dl, sb, sl, false)
+	case dtype.F64:
+		convertFrom(slice[float64](db), dl, sb, sl, false)
+	case dtype.I32:
+		convertFrom(slice[int32](db), dl, sb, sl, false)
+	case dtype.I64:
+		convertFrom(slice[int64](db), dl, sb, sl, false)
+	case dtype.U8:
+		convertFrom(slice[uint8](db), dl, sb, sl, false)
+	case dtype.Bool:
+		convertFrom(slice[uint8](db), dl, sb, sl, true)
+	}
+	return nil
+}
+
+// viaTemp fills a contiguous temporary of dtype dt shaped like l with fill,
+// then hands it to use.
+func (d *Device) viaTemp(dt dtype.DType, l layout.Layout, fill func(*Buffer, layout.Layout), use func(*Buffer, layout.Layout) error) error {
+	tl, _ := layout.Contiguous(l.Shape...)
+	t := newTemp(d, dt, l.Numel())
+	fill(t, tl)
+	return use(t, tl)
+}
+
+// newTemp allocates scratch memory outside the device's accounting.
+func newTemp(d *Device, dt dtype.DType, n int) *Buffer {
+	words := make([]uint64, (n*dt.Size()+7)/8)
+	var data []byte
+	if len(words) > 0 {
+		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n*dt.Size())
+	}
+	return &Buffer{dt: dt, n: n, data: data, dev: d}
+}
+
+func convertFrom[D num](dst []D, dl layout.Layout, sb *Buffer, sl layout.Layout, toBool bool) {
+	switch sb.dt {
+	case dtype.F32:
+		map1(dst, dl, slice[float32](sb), sl, converter[float32, D](true, toBool))
+	case dtype.F64:
+		map1(dst, dl, slice[float64](sb), sl, converter[float64, D](true, toBool))
+	case dtype.I32:
+		map1(dst, dl, slice[int32](sb), sl, converter[int32, D](false, toBool))
+	case dtype.I64:
+		map1(dst, dl, slice[int64](sb), sl, converter[int64, D](false, toBool))
+	case dtype.U8, dtype.Bool:
+		map1(dst, dl, slice[uint8](sb), sl, converter[uint8, D](false, toBool))
+	}
+}
+
+// converter implements Copy's conversion rules from S to D.
+func converter[S, D num](srcFloat, toBool bool) func(S) D {
+	if toBool {
+		return func(s S) D {
+			if s != 0 {
+				return 1
+			}
+			return 0
+		}
+	}
+	var z D
+	if srcFloat {
+		switch any(z).(type) {
+		case int32:
+			return func(s S) D { return D(saturate(float64(s), math.MinInt32, math.MaxInt32)) }
+		case int64:
+			return func(s S) D { return D(saturate(float64(s), math.MinInt64, math.MaxInt64)) }
+		case uint8:
+			return func(s S) D { return D(saturate(float64(s), 0, math.MaxUint8)) }
+		}
+	}
+	return func(s S) D { return D(s) }
+}
+
+// saturate truncates f toward zero and clamps it to [lo, hi]; NaN gives 0.
+func saturate(f float64, lo, hi int64) int64 {
+	switch {
+	case f != f:
+		return 0
+	case f <= float64(lo):
+		return lo
+	case f >= float64(hi):
+		return hi
+	}
+	return int64(f)
+}
+
+// Where picks a where cond is true, else b.
+func (d *Device) Where(dst, cond, a, b device.Operand) error {
+	db, err := d.operand("Where", dst)
+	if err != nil {
+		return err
+	}
+	cb, err := d.operand("Where", cond)
+	if err != nil {
+		return err
+	}
+	ab, err := d.operand("Where", a)
+	if err != nil {
+		return err
+	}
+	bb, err := d.operand("Where", b)
+	if err != nil {
+		return err
+	}
+	if err := sameShape("Where", dst, cond, a, b); err != nil {
+		return err
+	}
+	if cb.dt != dtype.Bool || ab.dt != db.dt || bb.dt != db.dt {
+		return errs.New("cpu", "Where", errs.ErrDType, "want bool condition and equal dtypes, have %v, %v, %v -> %v", cb.dt, ab.dt, bb.dt, db.dt)
+	}
+	c := slice[uint8](cb)
+	withBits(db,
+		func(x []uint8) { where(x, dst.Layout, c, cond.Layout, slice[uint8](ab), a.Layout, slice[uint8](bb), b.Layout) },
+		func(x []uint16) { where(x, dst.Layout, c, cond.Layout, slice[uint16](ab), a.Layout, slice[uint16](bb), b.Layout) },
+		func(x []uint32) { where(x, dst.Layout, c, cond.Layout, slice[uint32](ab), a.Layout, slice[uint32](bb), b.Layout) },
+		func(x []uint64) { where(x, dst.Layout, c, cond.Layout, slice[uint64](ab), a.Layout, slice[uint64](bb), b.Layout) })
+	return nil
+}
+
+func where[T any](dst []T, dl layout.Layout, c []uint8, cl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
+	runRows(layout.NewRowsOf(dl, cl, al, bl), func(offs []int, n int, inner []int) {
+		i, j, k, m := offs[0], offs[1], offs[2], offs[3]
+		for range n {
+			if c[j] != 0 {
+				dst[i] = a[k]
+			} else {
+				dst[i] = b[m]
+			}
+			i += inner[0]
+			j += inner[1]
+			k += inner[2]
+			m += inner[3]
+		}
+	})
+}

@@ -1,0 +1,156 @@
+package cpu
+
+import (
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// Matmul multiplies batches of matrices: a [..., m, k] times b [..., k, n]
+// into dst [..., m, n]. Transposed and narrowed operands are passed to the
+// GEMM as trans flags and leading dimensions; only General views are copied.
+func (d *Device) Matmul(dst, a, b device.Operand) error {
+	db, err := d.operand("Matmul", dst)
+	if err != nil {
+		return err
+	}
+	ab, err := d.operand("Matmul", a)
+	if err != nil {
+		return err
+	}
+	bb, err := d.operand("Matmul", b)
+	if err != nil {
+		return err
+	}
+	al, bl, dl := a.Layout, b.Layout, dst.Layout
+	r := al.Rank()
+	if r < 2 || bl.Rank() != r || dl.Rank() != r ||
+		!equalShape(al.Shape[:r-2], bl.Shape[:r-2]) || !equalShape(al.Shape[:r-2], dl.Shape[:r-2]) ||
+		al.Shape[r-1] != bl.Shape[r-2] || dl.Shape[r-2] != al.Shape[r-2] || dl.Shape[r-1] != bl.Shape[r-1] {
+		return errs.New("cpu", "Matmul", errs.ErrShape, "cannot multiply %v by %v into %v", al.Shape, bl.Shape, dl.Shape)
+	}
+	if ab.dt != bb.dt || ab.dt != db.dt {
+		return errs.New("cpu", "Matmul", errs.ErrDType, "operands %v and %v into %v", ab.dt, bb.dt, db.dt)
+	}
+	switch ab.dt {
+	case dtype.F32:
+		return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) {
+			gonum.Implementation{}.Sgemm(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
+				slice[float32](x.buf)[x.off:], x.ld, slice[float32](y.buf)[y.off:], y.ld, 0, slice[float32](m.buf)[m.off:], m.ld)
+		})
+	case dtype.F64:
+		return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) {
+			gonum.Implementation{}.Dgemm(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
+				slice[float64](x.buf)[x.off:], x.ld, slice[float64](y.buf)[y.off:], y.ld, 0, slice[float64](m.buf)[m.off:], m.ld)
+		})
+	case dtype.F16, dtype.BF16:
+		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) {
+			_ = d.Matmul(device.Operand{Buf: o, Layout: ol}, device.Operand{Buf: in[0], Layout: il[0]}, device.Operand{Buf: in[1], Layout: il[1]})
+		})
+	case dtype.I32:
+		naiveMatmul(slice[int32](db), dl, slice[int32](ab), al, slice[int32](bb), bl)
+	case dtype.I64:
+		naiveMatmul(slice[int64](db), dl, slice[int64](ab), al, slice[int64](bb), bl)
+	case dtype.U8:
+		naiveMatmul(slice[uint8](db), dl, slice[uint8](ab), al, slice[uint8](bb), bl)
+	default:
+		return errs.New("cpu", "Matmul", errs.ErrDType, "not defined for %v", ab.dt)
+	}
+	return nil
+}
+
+// mat is one matrix operand as a GEMM sees it.
+type mat struct {
+	buf        *Buffer
+	off, ld    int
+	trans      blas.Transpose
+	rows, cols int
+	inner      int // k, for the left operand
+}
+
+// gemmBatched classifies each operand once, copies General ones to a
+// contiguous scratch buffer, and runs gemm per matrix of the batch,
+// spreading matrices over cores when there are several.
+func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout.Layout, bb *Buffer, bl layout.Layout, gemm func(m mat, x, y mat)) error {
+	r := dl.Rank()
+	rows, cols, k := dl.Shape[r-2], dl.Shape[r-1], al.Shape[r-1]
+	if dl.Numel() == 0 {
+		return nil
+	}
+	if k == 0 {
+		return d.Fill(device.Operand{Buf: db, Layout: dl}, 0)
+	}
+	prep := func(b *Buffer, l layout.Layout) (*Buffer, layout.Layout, layout.Matrix) {
+		m, _ := l.Classify2D()
+		if m.Kind == layout.General {
+			cl, _ := layout.Contiguous(l.Shape...)
+			t := newTemp(d, b.dt, cl.Numel())
+			_ = d.copyInto(t, cl, b, l)
+			b, l = t, cl
+			m, _ = l.Classify2D()
+		}
+		return b, l, m
+	}
+	ab, al, am := prep(ab, al)
+	bb, bl, bm := prep(bb, bl)
+	dm, _ := dl.Classify2D()
+	if dm.Kind != layout.RowMajor {
+		return errs.New("cpu", "Matmul", errs.ErrShape, "destination layout %v must be row-major", dl.Strides)
+	}
+	aOffs, bOffs, dOffs := al.BatchOffsets(), bl.BatchOffsets(), dl.BatchOffsets()
+	operand := func(b *Buffer, m layout.Matrix, off int) mat {
+		t := blas.NoTrans
+		if m.Kind == layout.ColMajor {
+			t = blas.Trans
+		}
+		return mat{buf: b, off: off, ld: m.LD, trans: t, rows: m.Rows, cols: m.Cols, inner: k}
+	}
+	one := func(i int) {
+		gemm(mat{buf: db, off: dOffs[i], ld: dm.LD, rows: rows, cols: cols},
+			operand(ab, am, aOffs[i]), operand(bb, bm, bOffs[i]))
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(dOffs))
+	if workers <= 1 || rows*cols*k >= 1<<18 {
+		for i := range dOffs {
+			one(i)
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(dOffs); i += workers {
+				one(i)
+			}
+		})
+	}
+	wg.Wait()
+	return nil
+}
+
+func naiveMatmul[T ~int32 | ~int64 | ~uint8](dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
+	r := dl.Rank()
+	m, n, k := dl.Shape[r-2], dl.Shape[r-1], al.Shape[r-1]
+	aOffs, bOffs, dOffs := al.BatchOffsets(), bl.BatchOffsets(), dl.BatchOffsets()
+	ars, acs := al.Strides[r-2], al.Strides[r-1]
+	brs, bcs := bl.Strides[r-2], bl.Strides[r-1]
+	drs, dcs := dl.Strides[r-2], dl.Strides[r-1]
+	for t := range dOffs {
+		for i := range m {
+			for j := range n {
+				var s T
+				for p := range k {
+					s += a[aOffs[t]+i*ars+p*acs] * b[bOffs[t]+p*brs+j*bcs]
+				}
+				dst[dOffs[t]+i*drs+j*dcs] = s
+			}
+		}
+	}
+}

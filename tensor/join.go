@@ -1,0 +1,146 @@
+package tensor
+
+import (
+	"slices"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// Concat joins tensors along an existing axis; all must share dtype,
+// device, rank and every other extent.
+func Concat(ts []*Tensor, axis int) *Tensor {
+	const op = "Concat"
+	if len(ts) == 0 {
+		return fail(op, errs.ErrValue, "no tensors to join")
+	}
+	for _, t := range ts {
+		if err := t.check(op); err != nil {
+			return failed(err)
+		}
+	}
+	first := ts[0]
+	ax, err := layout.NormalizeAxis(op, axis, first.Rank())
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	shape := slices.Clone(first.lay.Shape)
+	shape[ax] = 0
+	for _, t := range ts {
+		if t.DType() != first.DType() {
+			return fail(op, errs.ErrDType, "dtypes differ: %v and %v", first.DType(), t.DType())
+		}
+		if t.Rank() != first.Rank() {
+			return fail(op, errs.ErrShape, "ranks differ: %v and %v", first.lay.Shape, t.lay.Shape)
+		}
+		for i, d := range t.lay.Shape {
+			if i != ax && d != first.lay.Shape[i] {
+				return fail(op, errs.ErrShape, "shapes %v and %v differ off axis %d", first.lay.Shape, t.lay.Shape, axis)
+			}
+		}
+		shape[ax] += t.lay.Shape[ax]
+	}
+	return compute(op, first.DType(), shape, ts, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		at := 0
+		for _, s := range src {
+			d := s.Layout.Shape[ax]
+			part, err := dst.Layout.Narrow(ax, at, d)
+			if err != nil {
+				return err
+			}
+			if err := be.Copy(device.Operand{Buf: dst.Buf, Layout: part}, s); err != nil {
+				return err
+			}
+			at += d
+		}
+		return nil
+	})
+}
+
+// Stack joins same-shaped tensors along a new axis.
+func Stack(ts []*Tensor, axis int) *Tensor {
+	const op = "Stack"
+	if len(ts) == 0 {
+		return fail(op, errs.ErrValue, "no tensors to stack")
+	}
+	us := make([]*Tensor, len(ts))
+	for i, t := range ts {
+		if err := t.check(op); err != nil {
+			return failed(err)
+		}
+		if !slices.Equal(t.lay.Shape, ts[0].lay.Shape) {
+			return fail(op, errs.ErrShape, "shapes differ: %v and %v", ts[0].lay.Shape, t.lay.Shape)
+		}
+		us[i] = t.Unsqueeze(axis)
+		defer us[i].Release()
+		if us[i].err != nil {
+			return retag(op, us[i])
+		}
+	}
+	return retag(op, Concat(us, axis))
+}
+
+// IndexSelect picks the entries idx (a 1-D I32 or I64 tensor, on any device)
+// along axis, in order and with repeats allowed. An index outside
+// [0, extent) is an ErrAxis error.
+func (t *Tensor) IndexSelect(axis int, idx *Tensor) *Tensor {
+	const op = "IndexSelect"
+	if err := t.check(op); err != nil {
+		return failed(err)
+	}
+	if err := idx.check(op); err != nil {
+		return failed(err)
+	}
+	if idx.Rank() != 1 || (idx.DType() != dtype.I64 && idx.DType() != dtype.I32) {
+		return fail(op, errs.ErrDType, "indices must be a 1-D i32 or i64 tensor, have %v %v", idx.DType(), idx.lay.Shape)
+	}
+	ax, err := layout.NormalizeAxis(op, axis, t.Rank())
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	ix, err := hostInts(idx)
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	extent := t.lay.Shape[ax]
+	for _, i := range ix {
+		if i < 0 || i >= int64(extent) {
+			return fail(op, errs.ErrAxis, "index %d out of range for axis %d of extent %d", i, axis, extent)
+		}
+	}
+	shape := slices.Clone(t.lay.Shape)
+	shape[ax] = len(ix)
+	return compute(op, t.DType(), shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		// Copy runs of consecutive indices at once.
+		for at := 0; at < len(ix); {
+			run := 1
+			for at+run < len(ix) && ix[at+run] == ix[at]+int64(run) {
+				run++
+			}
+			to, err := dst.Layout.Narrow(ax, at, run)
+			if err != nil {
+				return err
+			}
+			from, err := src[0].Layout.Narrow(ax, int(ix[at]), run)
+			if err != nil {
+				return err
+			}
+			if err := be.Copy(device.Operand{Buf: dst.Buf, Layout: to}, device.Operand{Buf: src[0].Buf, Layout: from}); err != nil {
+				return err
+			}
+			at += run
+		}
+		return nil
+	})
+}
+
+// hostInts reads an integer tensor's values to the host as int64.
+func hostInts(t *Tensor) ([]int64, error) {
+	h := t.To(device.CPU())
+	defer h.Release()
+	c := h.Cast(dtype.I64)
+	defer c.Release()
+	return ToSlice[int64](c)
+}

@@ -1,0 +1,232 @@
+package tensor
+
+import (
+	"math"
+	"slices"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// normAxes maps axes (negative counts from the end) to sorted distinct
+// axes; none means every axis.
+func normAxes(op string, axes []int, rank int) ([]int, error) {
+	if len(axes) == 0 {
+		all := make([]int, rank)
+		for i := range all {
+			all[i] = i
+		}
+		return all, nil
+	}
+	out := make([]int, len(axes))
+	for i, a := range axes {
+		n, err := layout.NormalizeAxis(op, a, rank)
+		if err != nil {
+			return nil, errs.Retag("tensor", op, err)
+		}
+		out[i] = n
+	}
+	slices.Sort(out)
+	for i := 1; i < len(out); i++ {
+		if out[i] == out[i-1] {
+			return nil, errs.New("tensor", op, errs.ErrAxis, "axis %d repeated in %v", out[i], axes)
+		}
+	}
+	return out, nil
+}
+
+func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
+	name := op.String()
+	if keep {
+		name += "KeepDims"
+	}
+	if err := t.check(name); err != nil {
+		return failed(err)
+	}
+	ax, err := normAxes(name, axes, t.Rank())
+	if err != nil {
+		return failed(err)
+	}
+	dt := t.DType()
+	switch {
+	case dt == dtype.Bool:
+		return fail(name, errs.ErrDType, "not defined for bool (Cast first)")
+	case op == device.Mean && !dt.IsFloat():
+		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", dt)
+	}
+	var outShape, keptShape []int
+	count := 1
+	for i, d := range t.lay.Shape {
+		if slices.Contains(ax, i) {
+			count *= d
+			keptShape = append(keptShape, 1)
+		} else {
+			outShape = append(outShape, d)
+			keptShape = append(keptShape, d)
+		}
+	}
+	outShape = append([]int{}, outShape...)
+	n, _ := layout.Numel(outShape)
+	if count == 0 && n > 0 && op != device.Sum && op != device.Prod {
+		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
+	}
+	out := dt
+	if op.IsArg() {
+		out = dtype.I64
+	}
+	r := compute(name, out, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		return be.Reduce(op, dst, src[0], ax)
+	})
+	if !keep || r.err != nil {
+		return r
+	}
+	defer r.Release()
+	return r.Reshape(keptShape...)
+}
+
+// Sum adds the elements over the given axes (all when none are given).
+// Integer sums wrap; the sum over an empty extent is 0.
+func (t *Tensor) Sum(axes ...int) *Tensor { return t.reduce(device.Sum, false, axes) }
+
+// SumKeepDims is Sum keeping the reduced axes with extent 1.
+func (t *Tensor) SumKeepDims(axes ...int) *Tensor { return t.reduce(device.Sum, true, axes) }
+
+// Mean averages over the given axes (floating dtypes only).
+func (t *Tensor) Mean(axes ...int) *Tensor { return t.reduce(device.Mean, false, axes) }
+
+// MeanKeepDims is Mean keeping the reduced axes with extent 1.
+func (t *Tensor) MeanKeepDims(axes ...int) *Tensor { return t.reduce(device.Mean, true, axes) }
+
+// Prod multiplies the elements over the given axes; over an empty extent it
+// is 1.
+func (t *Tensor) Prod(axes ...int) *Tensor { return t.reduce(device.Prod, false, axes) }
+
+// ProdKeepDims is Prod keeping the reduced axes with extent 1.
+func (t *Tensor) ProdKeepDims(axes ...int) *Tensor { return t.reduce(device.Prod, true, axes) }
+
+// Max returns the largest element over the given axes; NaN wins.
+func (t *Tensor) Max(axes ...int) *Tensor { return t.reduce(device.Max, false, axes) }
+
+// MaxKeepDims is Max keeping the reduced axes with extent 1.
+func (t *Tensor) MaxKeepDims(axes ...int) *Tensor { return t.reduce(device.Max, true, axes) }
+
+// Min returns the smallest element over the given axes; NaN wins.
+func (t *Tensor) Min(axes ...int) *Tensor { return t.reduce(device.Min, false, axes) }
+
+// MinKeepDims is Min keeping the reduced axes with extent 1.
+func (t *Tensor) MinKeepDims(axes ...int) *Tensor { return t.reduce(device.Min, true, axes) }
+
+// ArgMax returns the I64 index of the largest element along axis (the first
+// one on ties; a NaN counts as largest).
+func (t *Tensor) ArgMax(axis int) *Tensor { return t.reduce(device.ArgMax, false, []int{axis}) }
+
+// ArgMin returns the I64 index of the smallest element along axis.
+func (t *Tensor) ArgMin(axis int) *Tensor { return t.reduce(device.ArgMin, false, []int{axis}) }
+
+// ArgMaxKeepDims is ArgMax keeping the axis with extent 1.
+func (t *Tensor) ArgMaxKeepDims(axis int) *Tensor {
+	return t.reduce(device.ArgMax, true, []int{axis})
+}
+
+// ArgMinKeepDims is ArgMin keeping the axis with extent 1.
+func (t *Tensor) ArgMinKeepDims(axis int) *Tensor {
+	return t.reduce(device.ArgMin, true, []int{axis})
+}
+
+// Softmax returns exp(t) normalised to sum to 1 along axis, computed
+// stably (the maximum is subtracted first).
+func (t *Tensor) Softmax(axis int) *Tensor { return t.softmax("Softmax", axis, false) }
+
+// LogSoftmax returns log(Softmax(t)) along axis, without forming the
+// softmax (stable for large negative values).
+func (t *Tensor) LogSoftmax(axis int) *Tensor { return t.softmax("LogSoftmax", axis, true) }
+
+func (t *Tensor) softmax(name string, axis int, log bool) *Tensor {
+	if err := t.check(name); err != nil {
+		return failed(err)
+	}
+	if !t.DType().IsFloat() {
+		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
+	}
+	ax, err := layout.NormalizeAxis(name, axis, max(t.Rank(), 1))
+	if err != nil {
+		return failed(errs.Retag("tensor", name, err))
+	}
+	if t.Rank() == 0 {
+		// A scalar is its own axis: softmax is 1, log-softmax 0.
+		u := t.Unsqueeze(0)
+		defer u.Release()
+		s := u.softmax(name, 0, log)
+		defer s.Release()
+		return s.Squeeze(0)
+	}
+	if sm, ok := t.st.dev.Backend().(device.Softmaxer); ok {
+		return compute(name, t.DType(), t.lay.Shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+			return sm.Softmax(dst, src[0], ax, log)
+		})
+	}
+	if t.Numel() == 0 {
+		return t.Clone()
+	}
+	shifted := t.shiftByMax(ax)
+	defer shifted.Release()
+	e := shifted.Exp()
+	defer e.Release()
+	s := e.SumKeepDims(ax)
+	defer s.Release()
+	if !log {
+		return e.Div(s)
+	}
+	ls := s.Log()
+	defer ls.Release()
+	return shifted.Sub(ls)
+}
+
+// shiftByMax returns t - max(t, axis), with infinite maxima replaced by 0
+// so that rows of -Inf (or +Inf) do not turn into NaN.
+func (t *Tensor) shiftByMax(axis int) *Tensor {
+	m := t.finiteMax(axis)
+	defer m.Release()
+	return t.Sub(m)
+}
+
+func (t *Tensor) finiteMax(axis int) *Tensor {
+	m := t.MaxKeepDims(axis)
+	defer m.Release()
+	abs := m.Abs()
+	defer abs.Release()
+	finite := abs.LtScalar(math.Inf(1))
+	defer finite.Release()
+	zero := m.scalarLike("Max", 0)
+	defer zero.Release()
+	return Where(finite, m, zero)
+}
+
+// LogSumExp returns log(sum(exp(t))) along axis, computed stably.
+func (t *Tensor) LogSumExp(axis int) *Tensor {
+	if err := t.check("LogSumExp"); err != nil {
+		return failed(err)
+	}
+	if !t.DType().IsFloat() {
+		return fail("LogSumExp", errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
+	}
+	ax, err := layout.NormalizeAxis("LogSumExp", axis, t.Rank())
+	if err != nil {
+		return failed(errs.Retag("tensor", "LogSumExp", err))
+	}
+	m := t.finiteMax(ax)
+	defer m.Release()
+	d := t.Sub(m)
+	defer d.Release()
+	e := d.Exp()
+	defer e.Release()
+	s := e.SumKeepDims(ax)
+	defer s.Release()
+	l := s.Log()
+	defer l.Release()
+	r := l.Add(m)
+	defer r.Release()
+	return r.Squeeze(ax)
+}

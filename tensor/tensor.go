@@ -1,0 +1,286 @@
+// Package tensor is tessera's user-facing n-dimensional array.
+//
+// A Tensor has a shape, a dtype and a device. Views (Transpose, Permute,
+// Narrow, BroadcastTo, Reshape where strides allow, ...) are metadata over
+// shared storage, and storage is never modified after an operation returns,
+// so sharing it between views and goroutines is always safe.
+//
+// Errors are sticky values: an operation that fails returns a Tensor that
+// carries the error, every later operation passes it on, and Err or a
+// readback reports it. Model code chains operations and checks once:
+//
+//	y := x.Matmul(w).Add(b).Relu()
+//	if err := y.Err(); err != nil { ... }
+//
+// Errors wrap the kinds ErrShape, ErrAxis, ErrDType, ErrDevice,
+// ErrUnsupported, ErrOutOfMemory, ErrReleased and ErrDeviceLost, for
+// errors.Is. No function panics on bad input.
+//
+// Constructors build tensors on the CPU; To moves them to another device.
+// Operands of one operation must live on the same device.
+package tensor
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/tessera-go/tessera/device"
+	_ "github.com/tessera-go/tessera/device/cpu" // the CPU backend is always linked
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// Error kinds, for errors.Is. They are the same values as those of packages
+// errs and device.
+var (
+	ErrShape       = errs.ErrShape
+	ErrAxis        = errs.ErrAxis
+	ErrDType       = errs.ErrDType
+	ErrDevice      = errs.ErrDevice
+	ErrUnsupported = errs.ErrUnsupported
+	ErrOutOfMemory = errs.ErrOutOfMemory
+	ErrReleased    = errs.ErrReleased
+	ErrDeviceLost  = errs.ErrDeviceLost
+	ErrValue       = errs.ErrValue
+)
+
+// Tensor is an n-dimensional array on a device. The zero value and nil are
+// not valid tensors; operations on them return an ErrValue tensor.
+type Tensor struct {
+	st       *storage
+	lay      layout.Layout
+	err      error
+	released atomic.Bool
+	cleanup  runtime.Cleanup
+}
+
+// storage is a device buffer shared by every view of it; it is freed when
+// the last tensor referring to it is released or collected.
+type storage struct {
+	dev  device.Device
+	buf  device.Buffer
+	refs atomic.Int64
+}
+
+// acquire takes a reference unless the storage is already freed.
+func (s *storage) acquire() bool {
+	for {
+		n := s.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if s.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+func (s *storage) release() {
+	if s.refs.Add(-1) == 0 {
+		s.dev.Backend().Free(s.buf)
+	}
+}
+
+func fail(op string, kind error, format string, args ...any) *Tensor {
+	return &Tensor{err: errs.New("tensor", op, kind, format, args...)}
+}
+
+func failed(err error) *Tensor { return &Tensor{err: err} }
+
+// wrap returns a tensor over st (whose reference the caller hands over) with
+// layout l, and arranges for the reference to be dropped if the tensor is
+// garbage collected without Release.
+func wrap(st *storage, l layout.Layout) *Tensor {
+	t := &Tensor{st: st, lay: l}
+	t.cleanup = runtime.AddCleanup(t, (*storage).release, st)
+	return t
+}
+
+// newStorage allocates a buffer of n elements on dev.
+func newStorage(op string, dev device.Device, dt dtype.DType, n int) (*storage, error) {
+	buf, err := dev.Backend().Alloc(dt, n)
+	if err != nil {
+		return nil, errs.Retag("tensor", op, err)
+	}
+	st := &storage{dev: dev, buf: buf}
+	st.refs.Store(1)
+	return st, nil
+}
+
+// check reports why t cannot be used as an operand, or nil.
+func (t *Tensor) check(op string) error {
+	switch {
+	case t == nil:
+		return errs.New("tensor", op, errs.ErrValue, "nil tensor")
+	case t.err != nil:
+		return t.err
+	case t.st == nil:
+		return errs.New("tensor", op, errs.ErrValue, "zero Tensor value; build tensors with the constructors")
+	case t.released.Load():
+		return errs.New("tensor", op, errs.ErrReleased, "tensor %v was released", t.lay.Shape)
+	}
+	return nil
+}
+
+// view returns a tensor sharing t's storage with layout l.
+func (t *Tensor) view(op string, l layout.Layout) *Tensor {
+	if !t.st.acquire() {
+		return fail(op, errs.ErrReleased, "tensor storage was released")
+	}
+	return wrap(t.st, l)
+}
+
+// Err returns the first error of the chain that produced t, or nil.
+func (t *Tensor) Err() error {
+	if t == nil {
+		return errs.New("tensor", "Err", errs.ErrValue, "nil tensor")
+	}
+	if t.err == nil && t.st == nil {
+		return errs.New("tensor", "Err", errs.ErrValue, "zero Tensor value")
+	}
+	return t.err
+}
+
+// Release drops t's reference to its storage. The storage is freed (on a GPU,
+// returned to the pool) when its last view is released; tensors that are
+// never released are freed by the garbage collector. Using t afterwards is
+// an ErrReleased error; releasing twice is harmless.
+func (t *Tensor) Release() {
+	if t == nil || t.st == nil || !t.released.CompareAndSwap(false, true) {
+		return
+	}
+	t.cleanup.Stop()
+	t.st.release()
+}
+
+// Shape returns a copy of the extents of each axis (nil for a failed tensor).
+func (t *Tensor) Shape() []int {
+	if t == nil || t.err != nil {
+		return nil
+	}
+	return append([]int{}, t.lay.Shape...)
+}
+
+// Strides returns a copy of the strides, in elements, of each axis.
+func (t *Tensor) Strides() []int {
+	if t == nil || t.err != nil {
+		return nil
+	}
+	return append([]int{}, t.lay.Strides...)
+}
+
+// Offset is the storage position, in elements, of the first element.
+func (t *Tensor) Offset() int {
+	if t == nil || t.err != nil {
+		return 0
+	}
+	return t.lay.Offset
+}
+
+// Layout returns the tensor's layout (shape, strides and offset).
+func (t *Tensor) Layout() layout.Layout {
+	if t == nil || t.err != nil {
+		return layout.Layout{}
+	}
+	return t.lay
+}
+
+// DType is the element type (dtype.Invalid for a failed tensor).
+func (t *Tensor) DType() dtype.DType {
+	if t == nil || t.st == nil {
+		return dtype.Invalid
+	}
+	return t.st.buf.DType()
+}
+
+// Device is the device holding the storage (nil for a failed tensor).
+func (t *Tensor) Device() device.Device {
+	if t == nil || t.st == nil {
+		return nil
+	}
+	return t.st.dev
+}
+
+// Rank is the number of axes.
+func (t *Tensor) Rank() int {
+	if t == nil || t.err != nil {
+		return 0
+	}
+	return t.lay.Rank()
+}
+
+// Numel is the number of elements (0 for a failed tensor).
+func (t *Tensor) Numel() int {
+	if t == nil || t.err != nil {
+		return 0
+	}
+	return t.lay.Numel()
+}
+
+// IsContiguous reports whether the elements sit in row-major order without
+// gaps, so the tensor can be handed to code that expects a flat array.
+func (t *Tensor) IsContiguous() bool {
+	if t == nil || t.err != nil {
+		return false
+	}
+	return t.lay.IsContiguous()
+}
+
+func (t *Tensor) operand() device.Operand { return device.Operand{Buf: t.st.buf, Layout: t.lay} }
+
+// compute runs one backend call: it validates the inputs (not failed, not
+// released, same device), keeps their storage alive during the call,
+// allocates a contiguous output of dt and shape, and frees it if the call
+// fails.
+func compute(op string, dt dtype.DType, shape []int, ins []*Tensor, run func(be device.Backend, dst device.Operand, src []device.Operand) error) *Tensor {
+	for _, in := range ins {
+		if err := in.check(op); err != nil {
+			return failed(err)
+		}
+	}
+	dev := ins[0].st.dev
+	for _, in := range ins[1:] {
+		if in.st.dev != dev {
+			return fail(op, errs.ErrDevice, "operands on different devices: %s and %s (move one with To)", dev.Name(), in.st.dev.Name())
+		}
+	}
+	l, err := layout.Contiguous(shape...)
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	srcs := make([]device.Operand, len(ins))
+	for i, in := range ins {
+		if !in.st.acquire() {
+			for _, done := range ins[:i] {
+				done.st.release()
+			}
+			return fail(op, errs.ErrReleased, "operand %d was released", i)
+		}
+		srcs[i] = in.operand()
+	}
+	defer func() {
+		for _, in := range ins {
+			in.st.release()
+		}
+	}()
+	st, err := newStorage(op, dev, dt, l.Numel())
+	if err != nil {
+		return failed(err)
+	}
+	if err := run(dev.Backend(), device.Operand{Buf: st.buf, Layout: l}, srcs); err != nil {
+		st.release()
+		return failed(errs.Retag("tensor", op, err))
+	}
+	return wrap(st, l)
+}
+
+// withLayouts returns operands whose layouts are replaced by ls (broadcast
+// views of the same buffers).
+func withLayouts(srcs []device.Operand, ls ...layout.Layout) []device.Operand {
+	out := make([]device.Operand, len(srcs))
+	for i := range srcs {
+		out[i] = device.Operand{Buf: srcs[i].Buf, Layout: ls[i]}
+	}
+	return out
+}
