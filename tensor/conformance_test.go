@@ -304,9 +304,11 @@ func runTable(t *testing.T, cases []confCase) {
 
 // unaryRef is the float64 definition of each unary op.
 var unaryRef = map[device.UnaryOp]func(float64) float64{
-	device.Neg:    func(x float64) float64 { return -x },
-	device.Abs:    math.Abs,
-	device.Sign:   func(x float64) float64 { return map[bool]float64{true: 1, false: -1}[x > 0] * b2f(x != 0 && !math.IsNaN(x)) },
+	device.Neg: func(x float64) float64 { return -x },
+	device.Abs: math.Abs,
+	device.Sign: func(x float64) float64 {
+		return map[bool]float64{true: 1, false: -1}[x > 0] * b2f(x != 0 && !math.IsNaN(x))
+	},
 	device.Square: func(x float64) float64 { return x * x },
 	device.Relu: func(x float64) float64 {
 		if x < 0 {
@@ -788,8 +790,8 @@ func TestConformanceCopyJoin(t *testing.T) {
 	concatIns := []operand{{shape: []int{2, 3}, lo: -3, hi: 3}, {shape: []int{4, 3}, view: transposed, lo: -3, hi: 3}, {shape: []int{1, 3}, view: narrowed, lo: -3, hi: 3}}
 	cases = append(cases, confCase{
 		name: "Concat", dtypes: all, ins: concatIns,
-		run:  func(ts []*tensor.Tensor) *tensor.Tensor { return tensor.Concat(ts, 0) },
-		ref:  func(xs []*nd, dt dtype.DType) *nd { return refConcat(xs, 0) },
+		run: func(ts []*tensor.Tensor) *tensor.Tensor { return tensor.Concat(ts, 0) },
+		ref: func(xs []*nd, dt dtype.DType) *nd { return refConcat(xs, 0) },
 	}, confCase{
 		name: "Stack", dtypes: all,
 		ins: []operand{{shape: []int{2, 3}, lo: -3, hi: 3}, {shape: []int{2, 3}, view: reversed, lo: -3, hi: 3}},

@@ -68,8 +68,7 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 		}
 	}
 	outShape = append([]int{}, outShape...)
-	n, _ := layout.Numel(outShape)
-	if count == 0 && n > 0 && op != device.Sum && op != device.Prod {
+	if emptyExtent(t.lay.Shape, ax) && op != device.Sum && op != device.Prod {
 		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
 	}
 	out := dt
@@ -192,8 +191,8 @@ func (t *Tensor) shiftByMax(axis int) *Tensor {
 	return t.Sub(m)
 }
 
-func (t *Tensor) finiteMax(axis int) *Tensor {
-	m := t.MaxKeepDims(axis)
+func (t *Tensor) finiteMax(axes ...int) *Tensor {
+	m := t.MaxKeepDims(axes...)
 	defer m.Release()
 	abs := m.Abs()
 	defer abs.Release()
@@ -204,29 +203,48 @@ func (t *Tensor) finiteMax(axis int) *Tensor {
 	return Where(finite, m, zero)
 }
 
-// LogSumExp returns log(sum(exp(t))) along axis, computed stably.
-func (t *Tensor) LogSumExp(axis int) *Tensor {
+// LogSumExp returns log(sum(exp(t))) over the given axes (all when none
+// are given), computed stably: the maximum is factored out first, and a
+// slice of -Inf gives -Inf rather than NaN.
+func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 	if err := t.check("LogSumExp"); err != nil {
 		return failed(err)
 	}
 	if !t.DType().IsFloat() {
 		return fail("LogSumExp", errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
 	}
-	ax, err := layout.NormalizeAxis("LogSumExp", axis, t.Rank())
+	ax, err := normAxes("LogSumExp", axes, t.Rank())
 	if err != nil {
-		return failed(errs.Retag("tensor", "LogSumExp", err))
+		return failed(err)
 	}
-	m := t.finiteMax(ax)
+	if emptyExtent(t.lay.Shape, ax) {
+		return fail("LogSumExp", errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
+	}
+	m := t.finiteMax(ax...)
 	defer m.Release()
 	d := t.Sub(m)
 	defer d.Release()
 	e := d.Exp()
 	defer e.Release()
-	s := e.SumKeepDims(ax)
+	s := e.SumKeepDims(ax...)
 	defer s.Release()
 	l := s.Log()
 	defer l.Release()
 	r := l.Add(m)
 	defer r.Release()
-	return r.Squeeze(ax)
+	return retag("LogSumExp", r.Squeeze(ax...))
+}
+
+// emptyExtent reports whether reducing axes of shape folds zero elements
+// into each of a non-empty set of outputs.
+func emptyExtent(shape, axes []int) bool {
+	count, out := 1, 1
+	for i, d := range shape {
+		if slices.Contains(axes, i) {
+			count *= d
+		} else {
+			out *= d
+		}
+	}
+	return count == 0 && out > 0
 }
