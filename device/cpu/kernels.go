@@ -332,10 +332,18 @@ func (d *Device) Where(dst, cond, a, b device.Operand) error {
 	}
 	c := slice[uint8](cb)
 	withBits(db,
-		func(x []uint8) { where(x, dst.Layout, c, cond.Layout, slice[uint8](ab), a.Layout, slice[uint8](bb), b.Layout) },
-		func(x []uint16) { where(x, dst.Layout, c, cond.Layout, slice[uint16](ab), a.Layout, slice[uint16](bb), b.Layout) },
-		func(x []uint32) { where(x, dst.Layout, c, cond.Layout, slice[uint32](ab), a.Layout, slice[uint32](bb), b.Layout) },
-		func(x []uint64) { where(x, dst.Layout, c, cond.Layout, slice[uint64](ab), a.Layout, slice[uint64](bb), b.Layout) })
+		func(x []uint8) {
+			where(x, dst.Layout, c, cond.Layout, slice[uint8](ab), a.Layout, slice[uint8](bb), b.Layout)
+		},
+		func(x []uint16) {
+			where(x, dst.Layout, c, cond.Layout, slice[uint16](ab), a.Layout, slice[uint16](bb), b.Layout)
+		},
+		func(x []uint32) {
+			where(x, dst.Layout, c, cond.Layout, slice[uint32](ab), a.Layout, slice[uint32](bb), b.Layout)
+		},
+		func(x []uint64) {
+			where(x, dst.Layout, c, cond.Layout, slice[uint64](ab), a.Layout, slice[uint64](bb), b.Layout)
+		})
 	return nil
 }
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what tessera's tests need on a Debian machine: Mesa's software
+# Vulkan driver (lavapipe), so the WebGPU backend runs without a GPU, and
+# the Vulkan loader. Go modules come from the module proxy on first build.
+# Safe to run repeatedly: it installs only what is missing.
+set -euo pipefail
+
+need=()
+[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || need+=(libvulkan1)
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "ci/install-deps.sh: installing ${need[*]}"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

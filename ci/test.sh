@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The test command of tessera (the README's second set-up command, and what
+# .ci/run calls). It installs the software Vulkan adapter if missing, checks
+# formatting, vet and the CPU-only build, then runs every test: the WebGPU
+# ones on the software adapter (a missing adapter fails the run), the race
+# detector on the packages with shared state, and the CPU backend's tests
+# again with the portable kernels forced.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash ci/install-deps.sh
+
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+export TESSERA_REQUIRE_WEBGPU="${TESSERA_REQUIRE_WEBGPU:-0}"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "not gofmt-ed:"; echo "$unformatted"; exit 1
+fi
+
+step "go vet"
+go vet ./...
+
+step "CGO_ENABLED=0 go build ./..."
+CGO_ENABLED=0 go build ./...
+
+step "go test ./..."
+go test -p 1 -count=1 ./...
+
+step "go test -race (packages with shared state)"
+go test -p 1 -count=1 -race ./device/... ./tensor ./transfer
+
+step "go test with TESSERA_CPU=generic (portable kernels)"
+TESSERA_CPU=generic go test -p 1 -count=1 ./device/cpu/... ./tensor
+
+step "done"
+echo "all checks passed"

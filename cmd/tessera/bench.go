@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// timeIt runs f until at least minDur has passed (and at least twice) and
+// returns the best time of one run, which is the least noisy figure on a
+// shared machine.
+func timeIt(minDur time.Duration, f func() error) (time.Duration, error) {
+	best := time.Duration(1<<63 - 1)
+	start := time.Now()
+	for i := 0; i < 2 || time.Since(start) < minDur; i++ {
+		t0 := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		best = min(best, time.Since(t0))
+	}
+	return best, nil
+}
+
+func bench(w io.Writer, devName string, quick bool) error {
+	dev, err := openDevice(devName)
+	if err != nil {
+		return err
+	}
+	sizes := []int{128, 256, 512, 1024}
+	minDur := 500 * time.Millisecond
+	if quick {
+		sizes, minDur = []int{64, 128}, 50*time.Millisecond
+	}
+	fmt.Fprintf(w, "tessera bench on %s (%s); gonum measured in the same run\n\n", dev.Name(), dev.Info().Adapter)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "matmul f32\ttessera GFLOP/s\tB transposed GFLOP/s\tgonum GFLOP/s\ttessera/gonum\t")
+	for _, n := range sizes {
+		a := tensor.RandN(dtype.F32, 1, n, n)
+		b := tensor.RandN(dtype.F32, 2, n, n)
+		ad, bd := a.To(dev), b.To(dev)
+		bt := b.T().To(dev) // a transposed view, uploaded as is
+		run := func(x, y *tensor.Tensor) func() error {
+			return func() error {
+				c := x.Matmul(y)
+				defer c.Release()
+				return dev.Backend().Sync()
+			}
+		}
+		tt, err := timeIt(minDur, run(ad, bd))
+		if err != nil {
+			return err
+		}
+		ttT, err := timeIt(minDur, run(ad, bt))
+		if err != nil {
+			return err
+		}
+		av, _ := tensor.ToSlice[float32](a)
+		bv, _ := tensor.ToSlice[float32](b)
+		cv := make([]float32, n*n)
+		gm := func(v []float32) blas32.General { return blas32.General{Rows: n, Cols: n, Stride: n, Data: v} }
+		tg, _ := timeIt(minDur, func() error {
+			blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, gm(av), gm(bv), 0, gm(cv))
+			return nil
+		})
+		flop := 2 * float64(n) * float64(n) * float64(n)
+		fmt.Fprintf(tw, "%dx%dx%d\t%.2f\t%.2f\t%.2f\t%.2fx\t\n", n, n, n, flop/tt.Seconds()/1e9, flop/ttT.Seconds()/1e9, flop/tg.Seconds()/1e9, tg.Seconds()/tt.Seconds())
+		for _, x := range []*tensor.Tensor{a, b, ad, bd, bt} {
+			x.Release()
+		}
+	}
+	tw.Flush()
+
+	n := 1 << 22
+	if quick {
+		n = 1 << 18
+	}
+	x := tensor.RandN(dtype.F32, 3, n).To(dev)
+	y := tensor.RandN(dtype.F32, 4, n).To(dev)
+	ops := []struct {
+		name  string
+		bytes float64
+		f     func() *tensor.Tensor
+	}{
+		{"add", 12, func() *tensor.Tensor { return x.Add(y) }},
+		{"exp", 8, func() *tensor.Tensor { return x.Exp() }},
+		{"sum", 4, func() *tensor.Tensor { return x.Sum() }},
+	}
+	src := make([]byte, 4*n)
+	dst := make([]byte, 4*n)
+	tc, _ := timeIt(minDur, func() error { copy(dst, src); return nil })
+	fmt.Fprintf(w, "\nelementwise on %d f32 (%d MiB); Go copy of the same bytes: %.2f GB/s\n", n, 4*n>>20, 8*float64(n)/tc.Seconds()/1e9)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tGB/s\tof copy\t")
+	for _, op := range ops {
+		t, err := timeIt(minDur, func() error {
+			r := op.f()
+			defer r.Release()
+			if err := r.Err(); err != nil {
+				return err
+			}
+			return dev.Backend().Sync()
+		})
+		if err != nil {
+			return err
+		}
+		gbs := op.bytes * float64(n) / t.Seconds() / 1e9
+		fmt.Fprintf(tw, "%s\t%.2f\t%.0f%%\t\n", op.name, gbs, 100*gbs/(8*float64(n)/tc.Seconds()/1e9))
+	}
+	tw.Flush()
+	_ = device.CPU
+	return nil
+}
