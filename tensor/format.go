@@ -66,18 +66,42 @@ func (t *Tensor) format(prec int) string {
 	if t.Numel() == 0 {
 		return fmt.Sprintf("tensor([], shape=%s, %s", shapeString(t.lay.Shape), suffix)
 	}
-	vals, err := t.Float64s()
+	// A summarised tensor reads back only the entries it prints: the first
+	// and last few of each long axis, picked on the device.
+	summarise := t.Numel() > summariseAbove
+	src := t
+	if summarise {
+		for axis, d := range t.lay.Shape {
+			if d <= 2*edgeItems {
+				continue
+			}
+			idx := []int64{}
+			for i := range edgeItems {
+				idx = append(idx, int64(i))
+			}
+			for i := d - edgeItems; i < d; i++ {
+				idx = append(idx, int64(i))
+			}
+			next := src.IndexSelect(axis, FromSlice(idx))
+			if src != t {
+				src.Release()
+			}
+			src = next
+		}
+		defer src.Release()
+	}
+	vals, err := src.Float64s()
 	if err != nil {
 		return "tensor(error: " + err.Error() + ")"
 	}
 	var ints []int64
 	if t.DType() == dtype.I64 {
 		// Read i64 exactly; float64 would round values beyond 2^53.
-		if ints, err = ToSlice[int64](t); err != nil {
+		if ints, err = ToSlice[int64](src); err != nil {
 			return "tensor(error: " + err.Error() + ")"
 		}
 	}
-	p := printer{shape: t.lay.Shape, vals: vals, ints: ints, summarise: t.Numel() > summariseAbove}
+	p := printer{shape: src.lay.Shape, full: t.lay.Shape, vals: vals, ints: ints, summarise: summarise}
 	p.cell = p.formatter(t.DType(), prec)
 	p.width = 0
 	p.walk(0, 0, func(i int) { p.width = max(p.width, len(p.cell(i))) })
@@ -90,7 +114,8 @@ func (t *Tensor) format(prec int) string {
 }
 
 type printer struct {
-	shape     []int
+	shape     []int // extents of the values read back
+	full      []int // extents of the tensor printed
 	vals      []float64
 	ints      []int64
 	summarise bool
@@ -98,15 +123,17 @@ type printer struct {
 	width     int
 }
 
-// indices lists the entries of an axis to print; -1 marks the ellipsis.
-func (p *printer) indices(n int) []int {
-	if p.summarise && n > 2*edgeItems {
+// indices lists the entries of an axis of the values read back to print;
+// -1 marks the ellipsis of a summarised axis.
+func (p *printer) indices(axis int) []int {
+	n := p.shape[axis]
+	if p.summarise && p.full[axis] > 2*edgeItems {
 		out := []int{}
 		for i := range edgeItems {
 			out = append(out, i)
 		}
 		out = append(out, -1)
-		for i := n - edgeItems; i < n; i++ {
+		for i := edgeItems; i < 2*edgeItems; i++ {
 			out = append(out, i)
 		}
 		return out
@@ -133,7 +160,7 @@ func (p *printer) walk(axis, base int, visit func(int)) {
 		return
 	}
 	st := p.stride(axis)
-	for _, i := range p.indices(p.shape[axis]) {
+	for _, i := range p.indices(axis) {
 		if i >= 0 {
 			p.walk(axis+1, base+i*st, visit)
 		}
@@ -150,7 +177,7 @@ func (p *printer) write(sb *strings.Builder, axis, base, indent int) {
 	st := p.stride(axis)
 	last := axis == len(p.shape)-1
 	sb.WriteByte('[')
-	for k, i := range p.indices(p.shape[axis]) {
+	for k, i := range p.indices(axis) {
 		if k > 0 {
 			if last {
 				sb.WriteString(", ")
