@@ -109,12 +109,13 @@ func prodExtents(shape []int) int {
 }
 
 // BatchOffsets returns the storage position of element (0, 0) of each matrix
-// of a rank >= 2 layout, in row-major order over the batch axes. A layout
-// with no elements has no matrices to visit and gets an empty slice (its
-// batch may be huge, as in shape [1<<40, 0, 3]); so does a malformed one
-// that Validate rejects.
+// of a rank >= 2 layout, in row-major order over the batch axes: one entry
+// per matrix (Classify2D's Batch), even when the matrices are empty, as the
+// k = 0 operands of a matmul are. It allocates one int per matrix, so a
+// caller with nothing to compute (an empty result) should not ask. A
+// malformed layout, which Validate rejects, gets an empty slice.
 func (l Layout) BatchOffsets() []int {
-	if l.check("BatchOffsets") != nil || l.Numel() == 0 {
+	if l.check("BatchOffsets") != nil {
 		return []int{}
 	}
 	r := l.Rank()

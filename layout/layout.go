@@ -115,8 +115,12 @@ func (l Layout) Equal(m Layout) bool {
 
 // IsContiguous reports whether the elements are laid out in row-major order
 // without gaps, so the view is the storage range [Offset, Offset+Numel).
-// Axes of extent 1 are ignored, and an empty layout is contiguous.
+// Axes of extent 1 are ignored, and an empty layout is contiguous. A
+// layout whose strides do not match its shape in rank is not.
 func (l Layout) IsContiguous() bool {
+	if len(l.Strides) != len(l.Shape) {
+		return false
+	}
 	if l.Numel() == 0 {
 		return true
 	}
@@ -135,9 +139,10 @@ func (l Layout) IsContiguous() bool {
 
 // Span returns the half-open storage range [lo, hi) that the view touches.
 // An empty view spans nothing (lo == hi == Offset). Uploading a view sends
-// exactly this range.
+// exactly this range. A malformed layout (see Validate) whose strides do not
+// match its shape in rank spans nothing.
 func (l Layout) Span() (lo, hi int) {
-	if l.Numel() == 0 {
+	if l.Numel() == 0 || len(l.Strides) != len(l.Shape) {
 		return l.Offset, l.Offset
 	}
 	lo, hi = l.Offset, l.Offset
@@ -466,7 +471,8 @@ func (l Layout) Squeeze(axes ...int) (Layout, error) {
 
 // Flatten merges axes start..end (inclusive) into one. It is a view when
 // those axes are mutually contiguous; otherwise it reports ErrNeedsCopy like
-// Reshape.
+// Reshape. A scalar flattens to shape [1], with its axes numbered as for
+// rank 1 (PyTorch's rule), so only 0 and -1 are valid there.
 func (l Layout) Flatten(start, end int) (Layout, error) {
 	if err := l.check("Flatten"); err != nil {
 		return Layout{}, err

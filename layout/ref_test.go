@@ -506,10 +506,10 @@ func checkClassify(t *testing.T, what string, l layout.Layout, ref refTensor) {
 	if m.Rows != rows || m.Cols != cols || m.Batch != batch || m.Offset != l.Offset || (m.Kind != layout.General && m.LD < 1) {
 		t.Fatalf("%s: %+v: Classify2D = %+v", what, l, m)
 	}
-	offs := l.BatchOffsets()
-	if len(ref.pos) == 0 {
-		batch = 0 // an empty layout has no matrices to visit
+	if batch > refLimit {
+		return // an empty layout with a huge batch: too many offsets to list
 	}
+	offs := l.BatchOffsets()
 	if len(offs) != batch {
 		t.Fatalf("%s: %+v: %d BatchOffsets, want %d", what, l, len(offs), batch)
 	}
@@ -518,7 +518,7 @@ func checkClassify(t *testing.T, what string, l layout.Layout, ref refTensor) {
 	for b := range offs {
 		even = even && offs[b] == offs[0]+b*(offs[min(1, len(offs)-1)]-offs[0])
 	}
-	if m.Collapsed != even && len(ref.pos) > 0 {
+	if m.Collapsed != even {
 		t.Fatalf("%s: %+v: Collapsed = %v, batch offsets %v", what, l, m.Collapsed, offs)
 	}
 	if m.Collapsed {
