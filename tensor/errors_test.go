@@ -174,3 +174,20 @@ func TestRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeEmpty checks that empty tensors with enormous extents cost nothing.
+func TestHugeEmpty(t *testing.T) {
+	for _, dt := range []dtype.DType{dtype.F32, dtype.I32} {
+		a := tensor.Zeros(dt, 1<<40, 0, 3)
+		b := tensor.Zeros(dt, 3, 2)
+		for name, got := range map[string]*tensor.Tensor{
+			"Matmul": a.Matmul(b), "Sum": a.Sum(2), "Add": a.Add(tensor.Zeros(dt, 3)), "Cast": a.Cast(dtype.F64),
+		} {
+			if err := got.Err(); err != nil {
+				t.Errorf("%s %v: %v", name, dt, err)
+			} else if got.Numel() != 0 {
+				t.Errorf("%s %v: %d elements", name, dt, got.Numel())
+			}
+		}
+	}
+}

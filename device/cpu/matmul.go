@@ -136,6 +136,9 @@ func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout
 }
 
 func naiveMatmul[T ~int32 | ~int64 | ~uint8](dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
+	if dl.Numel() == 0 {
+		return
+	}
 	r := dl.Rank()
 	m, n, k := dl.Shape[r-2], dl.Shape[r-1], al.Shape[r-1]
 	aOffs, bOffs, dOffs := al.BatchOffsets(), bl.BatchOffsets(), dl.BatchOffsets()

@@ -1,0 +1,163 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// Assembly kernels (gemm_amd64.s); they need AVX2 and FMA.
+
+// sgemm6x16 computes the 6x16 float32 tile C = alpha*A*B + beta*C from
+// panels packed 6 (A) and 16 (B) values per step; beta == 0 never reads C.
+//
+//go:noescape
+func sgemm6x16(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// dgemm6x8 is sgemm6x16 for float64 with a 6x8 tile.
+//
+//go:noescape
+func dgemm6x8(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
+// saxpy computes y[i] += alpha*x[i] for i < n.
+//
+//go:noescape
+func saxpy(n int, alpha float32, x, y *float32)
+
+// daxpy computes y[i] += alpha*x[i] for i < n.
+//
+//go:noescape
+func daxpy(n int, alpha float64, x, y *float64)
+
+// sdot returns sum x[i]*y[i] for i < n.
+//
+//go:noescape
+func sdot(n int, x, y *float32) float32
+
+// ddot returns sum x[i]*y[i] for i < n.
+//
+//go:noescape
+func ddot(n int, x, y *float64) float64
+
+// spack6T packs 8*blocks steps of 6 float32 rows: dst[p*6+r] = src[r*ld+p].
+//
+//go:noescape
+func spack6T(dst, src *float32, ld, blocks int)
+
+// spack16T packs 8*blocks steps of 16 float32 rows: dst[p*16+r] = src[r*ld+p].
+//
+//go:noescape
+func spack16T(dst, src *float32, ld, blocks int)
+
+// dpack6T packs 4*blocks steps of 6 float64 rows: dst[p*6+r] = src[r*ld+p].
+//
+//go:noescape
+func dpack6T(dst, src *float64, ld, blocks int)
+
+// dpack8T packs 4*blocks steps of 8 float64 rows: dst[p*8+r] = src[r*ld+p].
+//
+//go:noescape
+func dpack8T(dst, src *float64, ld, blocks int)
+
+// copy24, copy48 and copy64 copy n steps of 24, 48 or 64 bytes, reading
+// them stride bytes apart and writing them back to back.
+//
+//go:noescape
+func copy24(dst, src *byte, stride, n int)
+
+//go:noescape
+func copy48(dst, src *byte, stride, n int)
+
+//go:noescape
+func copy64(dst, src *byte, stride, n int)
+
+// packAVX2 is packPanel with the full panels of the AVX2 kernels' widths
+// moved by assembly: contiguous steps are block copies, rows contiguous
+// along k are transposed 8x8 (float32) or 4x4 (float64) in registers. Edge
+// panels and leftover steps take the portable code.
+func packAVX2[T float](dst, src []T, off, rs, cs, rows, width, kc int) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	dst = dst[:kc*width]
+	if rows != width || kc == 0 {
+		packPanel(dst, src, off, rs, cs, rows, width, kc)
+		return
+	}
+	d := unsafe.Pointer(unsafe.SliceData(dst))
+	if rs == 1 {
+		s := src[off : off+(kc-1)*cs+width] // the whole footprint, checked once
+		sp := (*byte)(unsafe.Pointer(unsafe.SliceData(s)))
+		switch width * size {
+		case 24:
+			copy24((*byte)(d), sp, cs*size, kc)
+			return
+		case 48:
+			copy48((*byte)(d), sp, cs*size, kc)
+			return
+		case 64:
+			copy64((*byte)(d), sp, cs*size, kc)
+			return
+		}
+	} else if cs == 1 {
+		s := src[off : off+(width-1)*rs+kc]
+		sp := unsafe.Pointer(unsafe.SliceData(s))
+		step := 32 / size // steps per transposed block
+		blocks := kc / step
+		done := true
+		switch {
+		case size == 4 && width == 6:
+			spack6T((*float32)(d), (*float32)(sp), rs, blocks)
+		case size == 4 && width == 16:
+			spack16T((*float32)(d), (*float32)(sp), rs, blocks)
+		case size == 8 && width == 6:
+			dpack6T((*float64)(d), (*float64)(sp), rs, blocks)
+		case size == 8 && width == 8:
+			dpack8T((*float64)(d), (*float64)(sp), rs, blocks)
+		default:
+			done = false
+		}
+		if done {
+			if p := blocks * step; p < kc {
+				packPanel(dst[p*width:], src, off+p, rs, cs, rows, width, kc-p)
+			}
+			return
+		}
+	}
+	packPanel(dst, src, off, rs, cs, rows, width, kc)
+}
+
+// avx2Impl is the AVX2+FMA implementation. The blocking keeps an A block
+// (mc x kc) in the 512 KiB L2 and a B micro-panel (kc x nr) in the 32 KiB
+// L1 of the Zen 3 / Skylake class cores it was tuned on.
+var avx2Impl = &impl{
+	name: "avx2-fma",
+	f32: &kernels[float32]{
+		mr: 6, nr: 16,
+		mc: 144, kc: 256, nc: 4080,
+		skinnyM: 5, skinnyN: 8,
+		micro: sgemm6x16,
+		pack:  packAVX2[float32],
+		axpy:  saxpy,
+		dot:   sdot,
+	},
+	f64: &kernels[float64]{
+		mr: 6, nr: 8,
+		mc: 72, kc: 256, nc: 4080,
+		skinnyM: 5, skinnyN: 6,
+		micro: dgemm6x8,
+		pack:  packAVX2[float64],
+		axpy:  daxpy,
+		dot:   ddot,
+	},
+}
+
+// archImpl returns the assembly implementation when the CPU (and the OS,
+// which must save the YMM registers; cpuid checks that) supports it.
+func archImpl() *impl {
+	if cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) {
+		return avx2Impl
+	}
+	return nil
+}

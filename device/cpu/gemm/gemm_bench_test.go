@@ -1,0 +1,175 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// benchShape is one product to time: op(A) is m x k, op(B) is k x n.
+type benchShape struct {
+	m, n, k        int
+	transA, transB bool
+}
+
+func (s benchShape) String() string {
+	name := fmt.Sprintf("%dx%dx%d", s.m, s.n, s.k)
+	if s.transA {
+		name += "_tA"
+	}
+	if s.transB {
+		name += "_tB"
+	}
+	return name
+}
+
+var benchShapes = []benchShape{
+	{m: 128, n: 128, k: 128},
+	{m: 256, n: 256, k: 256},
+	{m: 512, n: 512, k: 512},
+	{m: 1024, n: 1024, k: 1024},
+	{m: 2048, n: 2048, k: 2048},
+	{m: 1024, n: 4096, k: 1024},
+	{m: 1024, n: 1024, k: 1024, transA: true},
+	{m: 1024, n: 1024, k: 1024, transB: true},
+	{m: 1024, n: 1024, k: 1024, transA: true, transB: true},
+	// Skinny shapes take the unpacked path.
+	{m: 4, n: 1024, k: 1024},
+	{m: 1024, n: 4, k: 1024, transB: true},
+}
+
+// benchOperands makes the stored A (ra x ca), B (rb x cb) and C for a shape.
+func benchOperands[T float](s benchShape) (a, b, c []T, lda, ldb int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ra, ca := stored(s.transA, s.m, s.k)
+	rb, cb := stored(s.transB, s.k, s.n)
+	a = make([]T, ra*ca)
+	b = make([]T, rb*cb)
+	c = make([]T, s.m*s.n)
+	for i := range a {
+		a[i] = T(rng.Float64() - 0.5)
+	}
+	for i := range b {
+		b[i] = T(rng.Float64() - 0.5)
+	}
+	return a, b, c, ca, cb
+}
+
+func reportGFLOPS(b *testing.B, s benchShape) {
+	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func gonumTrans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+// BenchmarkF32 times F32 (sub-benchmark named after the active kernel) and
+// gonum's blas32.Gemm on the same data, side by side.
+func BenchmarkF32(b *testing.B) {
+	for _, s := range benchShapes {
+		a, bm, c, lda, ldb := benchOperands[float32](s)
+		b.Run(s.String()+"/tessera-"+Kernel(), func(b *testing.B) {
+			for b.Loop() {
+				if err := F32(s.transA, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportGFLOPS(b, s)
+		})
+		b.Run(s.String()+"/gonum", func(b *testing.B) {
+			ra, ca := stored(s.transA, s.m, s.k)
+			rb, cb := stored(s.transB, s.k, s.n)
+			ga := blas32.General{Rows: ra, Cols: ca, Stride: lda, Data: a}
+			gb := blas32.General{Rows: rb, Cols: cb, Stride: ldb, Data: bm}
+			gc := blas32.General{Rows: s.m, Cols: s.n, Stride: s.n, Data: c}
+			for b.Loop() {
+				blas32.Gemm(gonumTrans(s.transA), gonumTrans(s.transB), 1, ga, gb, 0, gc)
+			}
+			reportGFLOPS(b, s)
+		})
+	}
+}
+
+// BenchmarkF64 times F64 and gonum's blas64.Gemm on the same data.
+func BenchmarkF64(b *testing.B) {
+	for _, s := range benchShapes {
+		a, bm, c, lda, ldb := benchOperands[float64](s)
+		b.Run(s.String()+"/tessera-"+Kernel(), func(b *testing.B) {
+			for b.Loop() {
+				if err := F64(s.transA, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportGFLOPS(b, s)
+		})
+		b.Run(s.String()+"/gonum", func(b *testing.B) {
+			ra, ca := stored(s.transA, s.m, s.k)
+			rb, cb := stored(s.transB, s.k, s.n)
+			ga := blas64.General{Rows: ra, Cols: ca, Stride: lda, Data: a}
+			gb := blas64.General{Rows: rb, Cols: cb, Stride: ldb, Data: bm}
+			gc := blas64.General{Rows: s.m, Cols: s.n, Stride: s.n, Data: c}
+			for b.Loop() {
+				blas64.Gemm(gonumTrans(s.transA), gonumTrans(s.transB), 1, ga, gb, 0, gc)
+			}
+			reportGFLOPS(b, s)
+		})
+	}
+}
+
+// BenchmarkGeneric times the portable kernels on one mid-size product, to
+// show what machines without AVX2+FMA (or TESSERA_CPU=generic) get.
+func BenchmarkGeneric(b *testing.B) {
+	s := benchShape{m: 512, n: 512, k: 512}
+	a32, b32, c32, lda, ldb := benchOperands[float32](s)
+	a64, b64, c64, _, _ := benchOperands[float64](s)
+	withKernel(b, genericImpl.name, func() {
+		b.Run("F32/"+s.String(), func(b *testing.B) {
+			for b.Loop() {
+				if err := F32(false, false, s.m, s.n, s.k, 1, a32, lda, b32, ldb, 0, c32, s.n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportGFLOPS(b, s)
+		})
+		b.Run("F64/"+s.String(), func(b *testing.B) {
+			for b.Loop() {
+				if err := F64(false, false, s.m, s.n, s.k, 1, a64, lda, b64, ldb, 0, c64, s.n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportGFLOPS(b, s)
+		})
+	})
+}
+
+// BenchmarkMicroKernel times the active micro-kernel alone on one core,
+// with its panels in cache: the ceiling the packed path can reach per core.
+func BenchmarkMicroKernel(b *testing.B) {
+	b.Run("F32", func(b *testing.B) { benchMicro(b, active.Load().f32) })
+	b.Run("F64", func(b *testing.B) { benchMicro(b, active.Load().f64) })
+}
+
+func benchMicro[T float](b *testing.B, ks *kernels[T]) {
+	const k = 256
+	ap := make([]T, ks.mr*k)
+	bp := make([]T, ks.nr*k)
+	for i := range ap {
+		ap[i] = T(i%7) * 0.125
+	}
+	for i := range bp {
+		bp[i] = T(i%5) * 0.25
+	}
+	c := make([]T, ks.mr*ks.nr)
+	for b.Loop() {
+		ks.micro(k, &ap[0], &bp[0], &c[0], ks.nr, 1, 1)
+	}
+	b.ReportMetric(2*float64(ks.mr*ks.nr*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}

@@ -1,0 +1,664 @@
+package gemm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/tessera-go/tessera/errs"
+)
+
+// Tolerances, relative to the magnitude of the terms summed into each
+// element, scale_ij = |alpha| * sum_p |a_ip||b_pj| + |beta||c_ij|:
+//
+//	float32: 1e-5 * sqrt(k)  (about 100 ulps at k=1, generous for
+//	                          reassociated and fused sums)
+//	float64: 1e-13 * sqrt(k)
+func tolerance[T float](k int) float64 {
+	s := math.Sqrt(float64(max(k, 1)))
+	var zero T
+	if any(zero) == any(float32(0)) {
+		return 1e-5 * s
+	}
+	return 1e-13 * s
+}
+
+// kernelNames lists every implementation this binary can run.
+func kernelNames() []string {
+	names := []string{genericImpl.name}
+	if fastImpl != nil {
+		names = append(names, fastImpl.name)
+	}
+	return names
+}
+
+// withKernel runs f with the named implementation active.
+func withKernel(t testing.TB, name string, f func()) {
+	t.Helper()
+	prev := active.Load()
+	defer active.Store(prev)
+	if !useKernel(name) {
+		t.Fatalf("kernel %q not available", name)
+	}
+	f()
+}
+
+// gemmCase is one product to check.
+type gemmCase struct {
+	transA, transB   bool
+	m, n, k          int
+	padA, padB, padC int // extra leading-dimension elements
+	offA, offB, offC int // slices start this far into their backing array
+	alpha, beta      float64
+	nanC             bool // fill C with NaN (meaningful with beta == 0)
+	nanPad           bool // fill ld padding of A and B with NaN
+	seed             uint64
+}
+
+func (tc gemmCase) String() string {
+	return fmt.Sprintf("tA=%t tB=%t m=%d n=%d k=%d pad=%d/%d/%d off=%d/%d/%d alpha=%g beta=%g",
+		tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.padA, tc.padB, tc.padC,
+		tc.offA, tc.offB, tc.offC, tc.alpha, tc.beta)
+}
+
+// operands holds the generated storage of one case.
+type operands[T float] struct {
+	a, b, c       []T // full backing arrays
+	lda, ldb, ldc int
+}
+
+// stored returns rows, cols of the stored A (or B) given the trans flag.
+func stored(trans bool, r, c int) (int, int) {
+	if trans {
+		return c, r
+	}
+	return r, c
+}
+
+// fill makes a stored rows x cols matrix with leading dimension ld, starting
+// off elements into its backing array; padding holds pad.
+func fill[T float](rng *rand.Rand, rows, cols, ld, off int, pad T) []T {
+	n := off
+	if rows > 0 && cols > 0 {
+		n += (rows-1)*ld + cols
+	}
+	s := make([]T, n)
+	for i := range s {
+		s[i] = pad
+	}
+	for i := range rows {
+		for j := range cols {
+			s[off+i*ld+j] = T(rng.Float64()*2 - 1)
+		}
+	}
+	return s
+}
+
+func makeOperands[T float](tc gemmCase) operands[T] {
+	rng := rand.New(rand.NewPCG(tc.seed, uint64(tc.m*1000003+tc.n*1009+tc.k)))
+	ra, ca := stored(tc.transA, tc.m, tc.k)
+	rb, cb := stored(tc.transB, tc.k, tc.n)
+	var o operands[T]
+	o.lda = max(1, ca) + tc.padA
+	o.ldb = max(1, cb) + tc.padB
+	o.ldc = max(1, tc.n) + tc.padC
+	padVal := T(7) // finite but wrong: reading padding changes results
+	if tc.nanPad {
+		padVal = T(math.NaN())
+	}
+	o.a = fill(rng, ra, ca, o.lda, tc.offA, padVal)
+	o.b = fill(rng, rb, cb, o.ldb, tc.offB, padVal)
+	o.c = fill(rng, tc.m, tc.n, o.ldc, tc.offC, T(-3))
+	if tc.nanC {
+		for i := range o.c {
+			o.c[i] = T(math.NaN())
+		}
+	}
+	return o
+}
+
+// reference computes the expected C and the per-element error scale in
+// float64 straight from the storage rules: op(A) and op(B) are gathered into
+// dense float64 matrices, then multiplied with a plain i-p-j loop.
+func reference[T float](tc gemmCase, o operands[T]) (want, scale []float64) {
+	m, n, k := tc.m, tc.n, tc.k
+	opA := make([]float64, m*k)
+	for i := range m {
+		for p := range k {
+			if tc.transA {
+				opA[i*k+p] = float64(o.a[tc.offA+p*o.lda+i])
+			} else {
+				opA[i*k+p] = float64(o.a[tc.offA+i*o.lda+p])
+			}
+		}
+	}
+	opB := make([]float64, k*n)
+	for p := range k {
+		for j := range n {
+			if tc.transB {
+				opB[p*n+j] = float64(o.b[tc.offB+j*o.ldb+p])
+			} else {
+				opB[p*n+j] = float64(o.b[tc.offB+p*o.ldb+j])
+			}
+		}
+	}
+	want = make([]float64, m*n)
+	scale = make([]float64, m*n)
+	for i := range m {
+		w := want[i*n : i*n+n]
+		sc := scale[i*n : i*n+n]
+		for p := range k {
+			x := opA[i*k+p]
+			ax := math.Abs(x)
+			brow := opB[p*n : p*n+n]
+			for j, y := range brow {
+				w[j] += x * y
+				sc[j] += ax * math.Abs(y)
+			}
+		}
+		for j := range w {
+			w[j] *= tc.alpha
+			sc[j] *= math.Abs(tc.alpha)
+			if tc.beta != 0 {
+				cv := float64(o.c[tc.offC+i*o.ldc+j])
+				w[j] += tc.beta * cv
+				sc[j] += math.Abs(tc.beta * cv)
+			}
+		}
+	}
+	return want, scale
+}
+
+// call runs F32 or F64 on the operands.
+func call[T float](tc gemmCase, o operands[T]) error {
+	switch a := any(o.a).(type) {
+	case []float32:
+		b := any(o.b).([]float32)
+		c := any(o.c).([]float32)
+		return F32(tc.transA, tc.transB, tc.m, tc.n, tc.k, float32(tc.alpha), a[tc.offA:], o.lda,
+			b[tc.offB:], o.ldb, float32(tc.beta), c[tc.offC:], o.ldc)
+	case []float64:
+		b := any(o.b).([]float64)
+		c := any(o.c).([]float64)
+		return F64(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a[tc.offA:], o.lda,
+			b[tc.offB:], o.ldb, tc.beta, c[tc.offC:], o.ldc)
+	}
+	panic("unreachable")
+}
+
+// checkCase runs one case under every kernel and compares every element of
+// C with the reference; it also checks that A, B and the padding of C are
+// untouched. It returns false after reporting the first mismatch.
+func checkCase[T float](t testing.TB, tc gemmCase) bool {
+	t.Helper()
+	o := makeOperands[T](tc)
+	want, scale := reference(tc, o)
+	for _, name := range kernelNames() {
+		ok := true
+		withKernel(t, name, func() {
+			oc := o
+			oc.c = append([]T(nil), o.c...)
+			ok = checkResult(t, name, tc, oc, o.c, want, scale)
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// checkResult runs the case on o (whose C is a fresh copy of c0) and
+// compares with want.
+func checkResult[T float](t testing.TB, kernel string, tc gemmCase, o operands[T], c0 []T, want, scale []float64) bool {
+	t.Helper()
+	a0 := append([]T(nil), o.a...)
+	b0 := append([]T(nil), o.b...)
+	if err := call(tc, o); err != nil {
+		t.Errorf("%s %v: unexpected error %v", kernel, tc, err)
+		return false
+	}
+	if !sameBits(a0, o.a) || !sameBits(b0, o.b) {
+		t.Errorf("%s %v: inputs A or B were modified", kernel, tc)
+		return false
+	}
+	tol := tolerance[T](tc.k)
+	inC := make([]bool, len(o.c))
+	for i := range tc.m {
+		for j := range tc.n {
+			idx := tc.offC + i*o.ldc + j
+			inC[idx] = true
+			got := float64(o.c[idx])
+			w := want[i*tc.n+j]
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				if !(math.IsNaN(w) && math.IsNaN(got)) && got != w {
+					t.Errorf("%s %v: C[%d,%d] = %v, want %v", kernel, tc, i, j, got, w)
+					return false
+				}
+				continue
+			}
+			if d := math.Abs(got - w); !(d <= tol*scale[i*tc.n+j]+1e-300) {
+				t.Errorf("%s %v: C[%d,%d] = %v, want %v (|diff| %.3g > tol %.3g * scale %.3g)",
+					kernel, tc, i, j, got, w, d, tol, scale[i*tc.n+j])
+				return false
+			}
+		}
+	}
+	for idx := range o.c {
+		if !inC[idx] && math.Float64bits(float64(o.c[idx])) != math.Float64bits(float64(c0[idx])) {
+			t.Errorf("%s %v: element %d of C outside the matrix was written", kernel, tc, idx)
+			return false
+		}
+	}
+	return true
+}
+
+func sameBits[T float](x, y []T) bool {
+	for i := range x {
+		if math.Float64bits(float64(x[i])) != math.Float64bits(float64(y[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// forEachType runs f as a subtest per element type; check runs a case under
+// every kernel.
+func forEachType(t *testing.T, f func(t *testing.T, check func(gemmCase) bool)) {
+	for _, typ := range []string{"f32", "f64"} {
+		t.Run(typ, func(t *testing.T) {
+			f(t, func(tc gemmCase) bool {
+				if typ == "f32" {
+					return checkCase[float32](t, tc)
+				}
+				return checkCase[float64](t, tc)
+			})
+		})
+	}
+}
+
+var transCombos = [4][2]bool{{false, false}, {false, true}, {true, false}, {true, true}}
+
+// TestAllMN checks every m, n in 1..70 at a few k, cycling through the four
+// transpose combinations, paddings and offsets.
+func TestAllMN(t *testing.T) {
+	ks := []int{1, 5, 37, 70}
+	if testing.Short() {
+		ks = []int{5, 37}
+	}
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		for m := 1; m <= 70; m++ {
+			for n := 1; n <= 70; n++ {
+				for ki, k := range ks {
+					tr := transCombos[(m+n+ki)%4]
+					tc := gemmCase{
+						transA: tr[0], transB: tr[1], m: m, n: n, k: k,
+						padA: (m + ki) % 3, padB: (n + ki) % 2, padC: (m * n) % 3,
+						offA: m % 2, offB: n % 2, offC: (m + n) % 2,
+						alpha: 1, beta: 0.5, seed: 1,
+					}
+					if !check(tc) {
+						return
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestAllK checks every k in 1..70 and block-boundary k at a few m, n.
+func TestAllK(t *testing.T) {
+	var ks []int
+	for k := 1; k <= 70; k++ {
+		ks = append(ks, k)
+	}
+	ks = append(ks, 255, 256, 257, 511, 513)
+	dims := [][2]int{{1, 1}, {6, 16}, {7, 17}, {16, 8}, {24, 40}, {37, 70}, {70, 9}, {13, 64}}
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		for _, k := range ks {
+			for di, d := range dims {
+				tr := transCombos[(k+di)%4]
+				tc := gemmCase{
+					transA: tr[0], transB: tr[1], m: d[0], n: d[1], k: k,
+					padA: 1, padB: 2, padC: 3, offA: 1, offB: 1, offC: 1,
+					alpha: -1.25, beta: 1, seed: 2,
+				}
+				if !check(tc) {
+					return
+				}
+			}
+		}
+	})
+}
+
+// TestShapes checks prime, block-crossing and large shapes (these take the
+// parallel path) under every transpose combination.
+func TestShapes(t *testing.T) {
+	shapes := [][3]int{
+		{97, 101, 103}, {131, 67, 257}, {5, 300, 17}, {300, 5, 17},
+		{1, 1000, 50}, {1000, 1, 50}, {1, 1, 1000}, {149, 151, 263},
+		{289, 64, 513}, {64, 289, 300},
+	}
+	if !testing.Short() {
+		shapes = append(shapes, [3]int{150, 4100, 300}, [3]int{600, 130, 520})
+	}
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		for si, s := range shapes {
+			for ti, tr := range transCombos {
+				if s[0]*s[1]*s[2] > 10_000_000 && ti != si%4 {
+					continue // the big ones take one combination each
+				}
+				tc := gemmCase{
+					transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: s[2],
+					padA: ti, padB: 3 - ti, padC: si % 3, offA: ti % 2, offB: 1, offC: si % 2,
+					alpha: 0.75, beta: -0.5, seed: 3, nanPad: true,
+				}
+				if !check(tc) {
+					return
+				}
+			}
+		}
+	})
+}
+
+// TestAlphaBeta covers the alpha and beta special cases, including beta == 0
+// over a C full of NaN (C must not be read) and alpha == 0 (A and B must not
+// be read; their padding is NaN and would show).
+func TestAlphaBeta(t *testing.T) {
+	alphas := []float64{1, -1, 0.5, 2.5, 0}
+	betas := []float64{0, 1, -1, 0.5, -2}
+	shapes := [][3]int{{3, 5, 7}, {20, 33, 9}, {64, 64, 64}, {71, 45, 130}, {4, 100, 20}}
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		for _, s := range shapes {
+			for ai, alpha := range alphas {
+				for bi, beta := range betas {
+					tr := transCombos[(ai+bi)%4]
+					tc := gemmCase{
+						transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: s[2],
+						padA: 1, padB: 1, padC: 2, offA: 1, offB: 0, offC: 1,
+						alpha: alpha, beta: beta, seed: 4, nanPad: true,
+						nanC: beta == 0,
+					}
+					if !check(tc) {
+						return
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestZeroSizes checks m, n or k == 0: nothing happens, or C = beta*C.
+func TestZeroSizes(t *testing.T) {
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		for _, s := range [][3]int{{0, 5, 3}, {5, 0, 3}, {0, 0, 0}, {4, 5, 0}, {30, 40, 0}} {
+			for _, beta := range []float64{0, 1, 2} {
+				for _, tr := range transCombos {
+					tc := gemmCase{transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: s[2],
+						padC: 1, alpha: 1, beta: beta, seed: 5, nanC: beta == 0}
+					if !check(tc) {
+						return
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestParallelPartitions runs mid-size products under several GOMAXPROCS
+// values so every way of splitting the work (row blocks, column chunks,
+// uneven counts) is exercised.
+func TestParallelPartitions(t *testing.T) {
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	shapes := [][3]int{
+		{50, 500, 100}, {200, 90, 100}, {12, 700, 64}, {97, 97, 300}, {400, 40, 40},
+		// skinny: the unpacked path split by rows or columns
+		{1, 3000, 100}, {3, 2000, 100}, {2000, 3, 100}, {700, 1, 700},
+	}
+	for _, procs := range []int{1, 2, 3, 5, 8} {
+		runtime.GOMAXPROCS(procs)
+		forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+			for si, s := range shapes {
+				for ti, tr := range transCombos {
+					if ti != (si+procs)%4 && s[0] > 4 && s[1] > 4 {
+						continue // skinny shapes take all four, the rest one each
+					}
+					tc := gemmCase{transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: s[2],
+						padA: 2, padB: 1, padC: 1, offA: 1, offC: 1, alpha: 1.5, beta: 0.25, seed: 6}
+					if !check(tc) {
+						return
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNaNInfPropagation puts a NaN in A and an Inf in B and checks that they
+// reach exactly the row and column of C they should, on the unpacked and the
+// packed paths.
+func TestNaNInfPropagation(t *testing.T) {
+	for _, name := range kernelNames() {
+		withKernel(t, name, func() {
+			for _, s := range [][3]int{{5, 9, 4}, {3, 40, 20}, {40, 3, 20}, {33, 47, 29}, {130, 70, 300}} {
+				for _, tr := range transCombos {
+					testNaNInf[float32](t, name, tr[0], tr[1], s[0], s[1], s[2])
+					testNaNInf[float64](t, name, tr[0], tr[1], s[0], s[1], s[2])
+				}
+			}
+		})
+	}
+}
+
+func testNaNInf[T float](t *testing.T, kernel string, transA, transB bool, m, n, k int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(7, uint64(m*n*k)))
+	ra, ca := stored(transA, m, k)
+	rb, cb := stored(transB, k, n)
+	a := fill[T](rng, ra, ca, ca, 0, 0)
+	b := fill[T](rng, rb, cb, cb, 0, 0)
+	// Keep every product nonzero so Inf*x never becomes NaN by 0*Inf.
+	for i := range a {
+		a[i] = T(0.5 + rng.Float64())
+	}
+	for i := range b {
+		b[i] = T(0.5 + rng.Float64())
+	}
+	nanRow, infCol, p := m/2, n-1, k/3
+	if transA {
+		a[p*ca+nanRow] = T(math.NaN())
+	} else {
+		a[nanRow*ca+p] = T(math.NaN())
+	}
+	if transB {
+		b[infCol*cb+p] = T(math.Inf(1))
+	} else {
+		b[p*cb+infCol] = T(math.Inf(1))
+	}
+	c := make([]T, m*n)
+	tc := gemmCase{transA: transA, transB: transB, m: m, n: n, k: k, alpha: 1, beta: 0}
+	if err := call(tc, operands[T]{a: a, b: b, c: c, lda: ca, ldb: cb, ldc: n}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range m {
+		for j := range n {
+			v := float64(c[i*n+j])
+			switch {
+			case i == nanRow:
+				if !math.IsNaN(v) {
+					t.Fatalf("%s %T %v: C[%d,%d] = %v, want NaN", kernel, c[0], tc, i, j, v)
+				}
+			case j == infCol:
+				if !math.IsInf(v, 1) {
+					t.Fatalf("%s %T %v: C[%d,%d] = %v, want +Inf", kernel, c[0], tc, i, j, v)
+				}
+			default:
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%s %T %v: C[%d,%d] = %v, want finite", kernel, c[0], tc, i, j, v)
+				}
+			}
+		}
+	}
+}
+
+// TestErrors checks that bad arguments return errors of the right kind and
+// leave C untouched, for both element types.
+func TestErrors(t *testing.T) {
+	type args struct {
+		name             string
+		tA, tB           bool
+		m, n, k          int
+		la, lda, lb, ldb int
+		lc, ldc          int
+		kind             error
+	}
+	cases := []args{
+		{"negative m", false, false, -1, 2, 2, 4, 2, 4, 2, 4, 2, errs.ErrShape},
+		{"negative n", false, false, 2, -1, 2, 4, 2, 4, 2, 4, 2, errs.ErrShape},
+		{"negative k", false, false, 2, 2, -3, 4, 2, 4, 2, 4, 2, errs.ErrShape},
+		{"lda < k", false, false, 2, 2, 3, 6, 2, 6, 2, 4, 2, errs.ErrValue},
+		{"lda < m (transA)", true, false, 3, 2, 2, 6, 2, 4, 2, 6, 2, errs.ErrValue},
+		{"ldb < n", false, false, 2, 3, 2, 4, 2, 6, 2, 6, 3, errs.ErrValue},
+		{"ldb < k (transB)", false, true, 2, 2, 3, 6, 3, 6, 2, 4, 2, errs.ErrValue},
+		{"ldc < n", false, false, 2, 3, 2, 4, 2, 6, 3, 6, 2, errs.ErrValue},
+		{"lda = 0", false, false, 0, 0, 0, 0, 0, 0, 1, 0, 1, errs.ErrValue},
+		{"short a", false, false, 2, 2, 2, 3, 2, 4, 2, 4, 2, errs.ErrShape},
+		{"short a with lda", false, false, 2, 2, 2, 5, 4, 4, 2, 4, 2, errs.ErrShape},
+		{"short b", false, false, 2, 2, 2, 4, 2, 3, 2, 4, 2, errs.ErrShape},
+		{"short b (transB)", false, true, 2, 3, 2, 4, 2, 5, 2, 6, 3, errs.ErrShape},
+		{"short c", false, false, 2, 2, 2, 4, 2, 4, 2, 3, 2, errs.ErrShape},
+		{"short c with ldc", false, false, 2, 2, 2, 4, 2, 4, 2, 4, 5, errs.ErrShape},
+		{"huge ld overflows", false, false, 3, 2, 2, 4, math.MaxInt / 2, 4, 2, 6, 2, errs.ErrShape},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c32 := make([]float32, tc.lc)
+			err := F32(tc.tA, tc.tB, tc.m, tc.n, tc.k, 1, make([]float32, tc.la), tc.lda,
+				make([]float32, tc.lb), tc.ldb, 0, c32, tc.ldc)
+			if !errors.Is(err, tc.kind) {
+				t.Errorf("F32: err = %v, want kind %v", err, tc.kind)
+			}
+			c64 := make([]float64, tc.lc)
+			err = F64(tc.tA, tc.tB, tc.m, tc.n, tc.k, 1, make([]float64, tc.la), tc.lda,
+				make([]float64, tc.lb), tc.ldb, 0, c64, tc.ldc)
+			if !errors.Is(err, tc.kind) {
+				t.Errorf("F64: err = %v, want kind %v", err, tc.kind)
+			}
+		})
+	}
+	// Exactly long enough is fine, including nil slices for empty matrices.
+	if err := F32(false, false, 0, 0, 0, 1, nil, 1, nil, 1, 0, nil, 1); err != nil {
+		t.Errorf("empty product: %v", err)
+	}
+	if err := F64(true, true, 2, 3, 0, 1, nil, 2, nil, 1, 0, make([]float64, 8), 4); err != nil {
+		t.Errorf("k = 0 with padded C: %v", err)
+	}
+}
+
+// TestKernelName checks Kernel and the TESSERA_CPU selection rule.
+func TestKernelName(t *testing.T) {
+	prev := active.Load()
+	defer active.Store(prev)
+	chooseImpl("generic")
+	if got := Kernel(); got != "generic" {
+		t.Errorf("TESSERA_CPU=generic: Kernel() = %q", got)
+	}
+	chooseImpl("")
+	want := "generic"
+	if fastImpl != nil {
+		want = fastImpl.name
+	}
+	if got := Kernel(); got != want {
+		t.Errorf("default: Kernel() = %q, want %q", got, want)
+	}
+	if useKernel("no-such-kernel") {
+		t.Errorf("useKernel accepted an unknown name")
+	}
+}
+
+// FuzzF32 drives shapes, layouts and scalars through F32 under every kernel
+// and compares with the float64 reference.
+func FuzzF32(f *testing.F) {
+	f.Add(uint8(3), uint8(5), uint8(7), uint8(0), uint8(0), uint8(0), false, false, uint8(1), float32(1), float32(0), uint64(1))
+	f.Add(uint8(17), uint8(33), uint8(65), uint8(1), uint8(2), uint8(3), true, false, uint8(0), float32(-0.5), float32(1), uint64(2))
+	f.Add(uint8(70), uint8(6), uint8(16), uint8(0), uint8(5), uint8(1), false, true, uint8(3), float32(2), float32(-1), uint64(3))
+	f.Add(uint8(1), uint8(90), uint8(200), uint8(3), uint8(0), uint8(0), true, true, uint8(2), float32(1), float32(0.5), uint64(4))
+	f.Fuzz(func(t *testing.T, m, n, k, padA, padB, padC uint8, tA, tB bool, off uint8, alpha, beta float32, seed uint64) {
+		if math.IsNaN(float64(alpha)) || math.IsInf(float64(alpha), 0) || math.Abs(float64(alpha)) > 1e6 ||
+			math.IsNaN(float64(beta)) || math.IsInf(float64(beta), 0) || math.Abs(float64(beta)) > 1e6 {
+			t.Skip()
+		}
+		tc := gemmCase{
+			transA: tA, transB: tB, m: int(m % 130), n: int(n % 130), k: int(k),
+			padA: int(padA % 8), padB: int(padB % 8), padC: int(padC % 8),
+			offA: int(off & 1), offB: int(off>>1) & 1, offC: int(off>>2) & 1,
+			alpha: float64(alpha), beta: float64(beta), seed: seed,
+			nanC: beta == 0,
+		}
+		if !checkCase[float32](t, tc) {
+			t.FailNow()
+		}
+	})
+}
+
+// TestPack checks every kernel set's packer against the definition
+// dst[p*width+r] = src[off+r*rs+p*cs] (zero for r >= rows), for both
+// storage orders, full and edge panels, and step counts around the
+// assembly block sizes.
+func TestPack(t *testing.T) {
+	impls := []*impl{genericImpl}
+	if fastImpl != nil {
+		impls = append(impls, fastImpl)
+	}
+	for _, im := range impls {
+		testPack(t, im.name, im.f32)
+		testPack(t, im.name, im.f64)
+	}
+}
+
+func testPack[T float](t *testing.T, name string, ks *kernels[T]) {
+	for _, width := range []int{ks.mr, ks.nr} {
+		for _, rows := range []int{width, width - 1, 1} {
+			for kc := 1; kc <= 70; kc++ {
+				for _, colMajor := range []bool{false, true} {
+					// colMajor: rows are contiguous along p (cs == 1).
+					rs, cs := 1, width+3
+					if colMajor {
+						rs, cs = kc+2, 1
+					}
+					off := 5
+					n := off + (rows-1)*rs + (kc-1)*cs + 1
+					src := make([]T, n)
+					for i := range src {
+						src[i] = T(i + 1)
+					}
+					dst := make([]T, kc*width+3)
+					for i := range dst {
+						dst[i] = -1
+					}
+					ks.pack(dst[:kc*width], src, off, rs, cs, rows, width, kc)
+					for p := range kc {
+						for r := range width {
+							want := T(0)
+							if r < rows {
+								want = src[off+r*rs+p*cs]
+							}
+							if got := dst[p*width+r]; got != want {
+								t.Fatalf("%s %T width=%d rows=%d kc=%d rs=%d cs=%d: dst[%d*%d+%d] = %v, want %v",
+									name, got, width, rows, kc, rs, cs, p, width, r, got, want)
+							}
+						}
+					}
+					for i := kc * width; i < len(dst); i++ {
+						if dst[i] != -1 {
+							t.Fatalf("%s width=%d rows=%d kc=%d: wrote past the panel", name, width, rows, kc)
+						}
+					}
+				}
+			}
+		}
+	}
+}

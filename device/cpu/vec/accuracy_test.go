@@ -1,0 +1,195 @@
+package vec
+
+import (
+	"math"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// ulp32 is the spacing of float32 values at |v| (v a float64), 2^-149 in
+// the subnormal range.
+func ulp32(v float64) float64 {
+	a := math.Abs(v)
+	if a < 0x1p-126 {
+		return 0x1p-149
+	}
+	_, e := math.Frexp(a)
+	return math.Ldexp(1, e-24)
+}
+
+// ulpErr32 is |got - want| in float32 ulps of want; infinities count as
+// 2^128 so that a wrong overflow costs about one ulp, a NaN mismatch +Inf.
+func ulpErr32(got float32, want float64) float64 {
+	if math.IsNaN(want) || got != got {
+		if math.IsNaN(want) && got != got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	g := float64(got)
+	fin := func(v float64) float64 {
+		if math.Abs(v) > 0x1p128 {
+			return math.Copysign(0x1p128, v)
+		}
+		return v
+	}
+	if math.IsInf(want, 0) && g == want {
+		return 0
+	}
+	w := fin(want)
+	return math.Abs(fin(g)-w) / ulp32(math.Min(math.Abs(w), math.MaxFloat32))
+}
+
+// unary32 is one float32 function under test with its float64 reference
+// and the largest error allowed (in ulps) for the AVX2 kernel on normal
+// results. Generic kernels round a float64 result once: 1 ulp.
+type unary32 struct {
+	name   string
+	fn     func(dst, x []float32) error
+	ref    func(float64) float64
+	maxULP float64
+}
+
+var geluC = math.Sqrt(2 / math.Pi)
+
+func refSigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// refGeluTanh uses 0.5(1+tanh(u)) = 1/(1+e^(-2u)), exact in exact
+// arithmetic, because 1+tanh(u) cancels in float64 for u << 0.
+func refGeluTanh(x float64) float64 {
+	u := geluC * (x + 0.044715*x*x*x)
+	return x / (1 + math.Exp(-2*u))
+}
+
+func refGeluErf(x float64) float64 { return 0.5 * x * math.Erfc(-x/math.Sqrt2) }
+
+var unaries32 = []unary32{
+	{"Exp", Exp[float32], math.Exp, 1},
+	{"Log", Log[float32], math.Log, 1},
+	{"Tanh", Tanh[float32], math.Tanh, 2},
+	{"Sigmoid", Sigmoid[float32], refSigmoid, 2.5},
+	{"GeluTanh", GeluTanh[float32], refGeluTanh, 3},
+	{"GeluErf", GeluErf[float32], refGeluErf, 5},
+	{"Erf", Erf[float32], math.Erf, 2},
+}
+
+// sweep32 returns test inputs: every 997th float32 bit pattern of both
+// signs (about 8.6 million values cover every binade densely), plus
+// uniform grids over [-20, 20] and around every threshold the kernels use.
+func sweep32(stride uint32) []float32 {
+	var xs []float32
+	for b := uint64(0); b < 0x7f800000; b += uint64(stride) {
+		v := math.Float32frombits(uint32(b))
+		xs = append(xs, v, -v)
+	}
+	for i := -200000; i <= 200000; i++ {
+		xs = append(xs, float32(i)*1e-4)
+	}
+	for _, c := range []float32{0.625, 0.875, 88.72284, -87.33655, -103.97208, 1, 0.70710677, 1.4142135, 3.92, 9.1} {
+		for _, s := range []float32{c, -c} {
+			b := math.Float32bits(s)
+			for d := uint32(0); d < 2000; d++ {
+				xs = append(xs, math.Float32frombits(b+d), math.Float32frombits(b-d))
+			}
+		}
+	}
+	return xs
+}
+
+// measure returns the largest ulp error of f over xs among normal results,
+// the input where it occurs, and the largest error among subnormal results
+// in units of 2^-149.
+func measure(f unary32, xs []float32) (worst float64, at float32, sub float64) {
+	got := make([]float32, len(xs))
+	if err := f.fn(got, xs); err != nil {
+		panic(err)
+	}
+	for i, x := range xs {
+		want := f.ref(float64(x))
+		e := ulpErr32(got[i], want)
+		if !math.IsInf(want, 0) && math.Abs(want) < 0x1p-126 {
+			sub = math.Max(sub, e)
+			continue
+		}
+		if e > worst || e != e {
+			worst, at = e, x
+		}
+	}
+	return worst, at, sub
+}
+
+func TestAccuracyF32(t *testing.T) {
+	stride := uint32(997)
+	if testing.Short() {
+		stride = 9973
+	}
+	xs := sweep32(stride)
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			for _, f := range unaries32 {
+				worst, at, sub := measure(f, xs)
+				limit := f.maxULP
+				if k == genericKernels {
+					limit = 1
+				}
+				t.Logf("%-8s max %.3f ulp at %g (subnormal results: %.2f x 2^-149)", f.name, worst, at, sub)
+				if worst > limit {
+					t.Errorf("%s: %.3f ulp at x=%g (%#08x), limit %g", f.name, worst, at, math.Float32bits(at), limit)
+				}
+				if sub > 2*limit {
+					t.Errorf("%s: subnormal results off by %.2f x 2^-149", f.name, sub)
+				}
+			}
+		})
+	}
+}
+
+// TestExhaustiveF32 checks every float32 input; it takes minutes, so it
+// runs only with TESSERA_EXHAUSTIVE=1.
+func TestExhaustiveF32(t *testing.T) {
+	if os.Getenv("TESSERA_EXHAUSTIVE") != "1" {
+		t.Skip("set TESSERA_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	for _, f := range unaries32 {
+		const chunk = 1 << 20
+		workers := runtime.GOMAXPROCS(0)
+		type res struct {
+			worst, sub float64
+			at         float32
+		}
+		out := make([]res, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				xs := make([]float32, chunk)
+				for base := uint64(w) * chunk; base < 1<<32; base += uint64(workers) * chunk {
+					for i := range xs {
+						xs[i] = math.Float32frombits(uint32(base + uint64(i)))
+					}
+					worst, at, sub := measure(f, xs)
+					if worst > out[w].worst || worst != worst {
+						out[w].worst, out[w].at = worst, at
+					}
+					out[w].sub = math.Max(out[w].sub, sub)
+				}
+			}()
+		}
+		wg.Wait()
+		var r res
+		for _, o := range out {
+			if o.worst > r.worst || o.worst != o.worst {
+				r.worst, r.at = o.worst, o.at
+			}
+			r.sub = math.Max(r.sub, o.sub)
+		}
+		t.Logf("%s (%s): max %.3f ulp at %g (%#08x); subnormal results %.2f x 2^-149", f.name, Implementation(), r.worst, r.at, math.Float32bits(r.at), r.sub)
+		if r.worst > f.maxULP {
+			t.Errorf("%s: %.3f ulp > %g", f.name, r.worst, f.maxULP)
+		}
+	}
+}

@@ -1,0 +1,891 @@
+//go:build ignore
+
+// asmgen writes vec_amd64.s (the AVX2+FMA kernels of package vec) and
+// asm_amd64.go (their Go declarations). Run it with `go generate` in this
+// directory; both outputs are committed, so building never needs it.
+//
+// Generating the assembly keeps the eighty-odd kernels consistent: every
+// elementwise kernel shares one loop skeleton (an unrolled main loop, a
+// one-vector loop, and a masked tail so no scalar code is needed), and every
+// transcendental shares one exp core. Operands follow Go's assembler order
+// (sources first, destination last), which reverses Intel's.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"math"
+	"math/big"
+	"os"
+	"sort"
+	"strings"
+)
+
+// elem describes one element type.
+type elem struct {
+	name  string // "F32" or "F64"
+	goT   string // "float32" or "float64"
+	p     string // packed suffix: "PS" or "PD"
+	s     string // scalar suffix: "SS" or "SD"
+	size  int    // bytes per element
+	lanes int    // elements per YMM register
+}
+
+var (
+	f32 = elem{"F32", "float32", "PS", "SS", 4, 8}
+	f64 = elem{"F64", "float64", "PD", "SD", 8, 4}
+)
+
+type gen struct {
+	s      bytes.Buffer
+	decls  bytes.Buffer
+	consts map[string][]string // symbol -> DATA lines
+}
+
+func (g *gen) ins(format string, a ...any) { fmt.Fprintf(&g.s, "\t"+format+"\n", a...) }
+func (g *gen) label(l string)              { fmt.Fprintf(&g.s, "%s:\n", l) }
+func (g *gen) comment(c string)            { fmt.Fprintf(&g.s, "\t// %s\n", c) }
+
+// v32 registers a 32-byte constant holding eight copies of the 32-bit
+// pattern bits, and returns it as a memory operand.
+func (g *gen) v32(name string, bits uint32) string {
+	sym := name + "<>"
+	if _, ok := g.consts[sym]; !ok {
+		var d []string
+		for i := 0; i < 8; i++ {
+			d = append(d, fmt.Sprintf("DATA %s+%d(SB)/4, $0x%08x", sym, 4*i, bits))
+		}
+		d = append(d, fmt.Sprintf("GLOBL %s(SB), RODATA|NOPTR, $32", sym))
+		g.consts[sym] = d
+	}
+	return sym + "(SB)"
+}
+
+// v64 registers a 32-byte constant holding four copies of the 64-bit pattern.
+func (g *gen) v64(name string, bits uint64) string {
+	sym := name + "<>"
+	if _, ok := g.consts[sym]; !ok {
+		var d []string
+		for i := 0; i < 4; i++ {
+			d = append(d, fmt.Sprintf("DATA %s+%d(SB)/8, $0x%016x", sym, 8*i, bits))
+		}
+		d = append(d, fmt.Sprintf("GLOBL %s(SB), RODATA|NOPTR, $32", sym))
+		g.consts[sym] = d
+	}
+	return sym + "(SB)"
+}
+
+func (g *gen) f(name string, v float32) string    { return g.v32(name, math.Float32bits(v)) }
+func (g *gen) d(name string, v float64) string    { return g.v64(name, math.Float64bits(v)) }
+func (g *gen) i(name string, v int32) string      { return g.v32(name, uint32(v)) }
+func (g *gen) fb(name string, bits uint32) string { return g.v32(name, bits) }
+
+func y(i int) string { return fmt.Sprintf("Y%d", i) }
+func x(i int) string { return fmt.Sprintf("X%d", i) }
+
+// arg is one argument of an assembly function.
+type arg struct {
+	name string
+	typ  string // Go type
+	size int
+}
+
+// frame lays out args and an optional result under Go's ABI0 and returns the
+// offset of each name (the result is "ret") and the frame size.
+func frame(args []arg, ret *arg) (map[string]int, int) {
+	off := map[string]int{}
+	o := 0
+	for _, a := range args {
+		o = (o + a.size - 1) / a.size * a.size
+		off[a.name] = o
+		o += a.size
+	}
+	if ret != nil {
+		o = (o + 7) / 8 * 8
+		off["ret"] = o
+		o += ret.size
+	}
+	return off, o
+}
+
+// text starts an assembly function and writes its Go declaration.
+func (g *gen) text(name string, args []arg, ret *arg, doc string) map[string]int {
+	off, size := frame(args, ret)
+	fmt.Fprintf(&g.s, "\n// func %s(", name)
+	var ps []string
+	for _, a := range args {
+		ps = append(ps, a.name+" "+a.typ)
+	}
+	sig := strings.Join(ps, ", ") + ")"
+	if ret != nil {
+		sig += " " + ret.typ
+	}
+	fmt.Fprintf(&g.s, "%s\n", sig)
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
+	fmt.Fprintf(&g.decls, "\n// %s %s\n//\n//go:noescape\nfunc %s(%s\n", name, doc, name, sig)
+	return off
+}
+
+func (g *gen) load(off map[string]int, name, reg string) {
+	g.ins("MOVQ %s+%d(FP), %s", name, off[name], reg)
+}
+
+// tailMask loads into Y15 a lane mask selecting the first CX elements
+// (0 < CX < lanes), from the 64-byte table maskTab of eight -1 and eight 0
+// dwords.
+func (g *gen) tailMask(e elem) {
+	g.ins("LEAQ maskTab<>(SB), R8")
+	if e.size == 4 {
+		g.ins("MOVQ $8, R9")
+		g.ins("SUBQ CX, R9")
+		g.ins("VMOVDQU (R8)(R9*4), Y15")
+	} else {
+		g.ins("MOVQ $4, R9")
+		g.ins("SUBQ CX, R9")
+		g.ins("VMOVDQU (R8)(R9*8), Y15")
+	}
+}
+
+// ewKernel describes an elementwise kernel: the pointer arguments after dst
+// are the inputs; scalars are broadcast before the loop.
+type ewKernel struct {
+	name    string
+	doc     string
+	e       elem
+	inputs  []string // names of input pointer arguments
+	scalars []string // names of scalar arguments (type e), broadcast to Y12, Y13
+	unroll  int
+	setup   func(g *gen)
+	// body computes one vector for unroll slot u from the input registers
+	// in (in[i] holds input i) and returns the register holding the result.
+	body func(g *gen, u int, in []string) string
+}
+
+var ptrRegs = []string{"SI", "DX", "BX"}
+
+func (g *gen) elementwise(k ewKernel) {
+	args := []arg{{"dst", "*" + k.e.goT, 8}}
+	for i, in := range k.inputs {
+		args = append(args, arg{in, "*" + k.e.goT, 8})
+		if i == 0 {
+			for _, s := range k.scalars {
+				args = append(args, arg{s, k.e.goT, k.e.size})
+			}
+		}
+	}
+	if len(k.inputs) == 0 {
+		for _, s := range k.scalars {
+			args = append(args, arg{s, k.e.goT, k.e.size})
+		}
+	}
+	args = append(args, arg{"n", "int", 8})
+	// Axpy puts alpha between dst and x; keep the declared order.
+	if k.name[:4] == "axpy" {
+		args = []arg{{"dst", "*" + k.e.goT, 8}, {"alpha", k.e.goT, k.e.size}, {"x", "*" + k.e.goT, 8}, {"y", "*" + k.e.goT, 8}, {"n", "int", 8}}
+	}
+	off := g.text(k.name, args, nil, k.doc)
+	g.load(off, "dst", "DI")
+	for i, in := range k.inputs {
+		g.load(off, in, ptrRegs[i])
+	}
+	g.load(off, "n", "CX")
+	for i, s := range k.scalars {
+		g.ins("VBROADCAST%s %s+%d(FP), Y%d", k.e.s, s, off[s], 12+i)
+	}
+	if k.setup != nil {
+		k.setup(g)
+	}
+	U, L := k.unroll, k.e.lanes
+	inReg := func(u, i int) string { return y(i*U + u) }
+	vec := func(slots int) {
+		outs := make([]string, slots)
+		for u := 0; u < slots; u++ {
+			for i := range k.inputs {
+				g.ins("VMOVUP%s %d(%s), %s", k.e.p[1:], 32*u, ptrRegs[i], inReg(u, i))
+			}
+		}
+		for u := 0; u < slots; u++ {
+			var in []string
+			for i := range k.inputs {
+				in = append(in, inReg(u, i))
+			}
+			outs[u] = k.body(g, u, in)
+		}
+		for u := 0; u < slots; u++ {
+			g.ins("VMOVUP%s %s, %d(DI)", k.e.p[1:], outs[u], 32*u)
+		}
+		g.ins("ADDQ $%d, DI", 32*slots)
+		for i := range k.inputs {
+			g.ins("ADDQ $%d, %s", 32*slots, ptrRegs[i])
+		}
+		g.ins("SUBQ $%d, CX", slots*L)
+	}
+	if U > 1 {
+		g.label("loop")
+		g.ins("CMPQ CX, $%d", U*L)
+		g.ins("JB   one")
+		vec(U)
+		g.ins("JMP  loop")
+	}
+	g.label("one")
+	g.ins("CMPQ CX, $%d", L)
+	g.ins("JB   tail")
+	vec(1)
+	g.ins("JMP  one")
+	g.label("tail")
+	g.ins("TESTQ CX, CX")
+	g.ins("JEQ  done")
+	g.tailMask(k.e)
+	var in []string
+	for i := range k.inputs {
+		g.ins("VMASKMOV%s (%s), Y15, %s", k.e.p, ptrRegs[i], inReg(0, i))
+		in = append(in, inReg(0, i))
+	}
+	out := k.body(g, 0, in)
+	g.ins("VMASKMOV%s %s, Y15, (DI)", k.e.p, out)
+	g.label("done")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// binop emits D = A op B for the six binary operations; T and M are
+// scratch registers (M may equal B when B is dead afterwards).
+func (g *gen) binop(e elem, op, A, B, D, T, M string) {
+	p := e.p
+	switch op {
+	case "add", "sub", "mul", "div":
+		g.ins("V%s%s %s, %s, %s", strings.ToUpper(op), p, B, A, D)
+	case "max", "min":
+		// VMAX/VMIN return the second source (B) when either is NaN, so a
+		// NaN in B propagates; a NaN in A is blended back in.
+		g.ins("V%s%s %s, %s, %s", strings.ToUpper(op), p, B, A, T)
+		g.ins("VCMP%s $3, %s, %s, %s", p, A, A, M)
+		g.ins("VBLENDV%s %s, %s, %s, %s", p, M, A, T, D)
+	default:
+		log.Fatalf("unknown op %s", op)
+	}
+}
+
+var opNames = map[string]string{"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Maximum", "min": "Minimum"}
+
+func (g *gen) binaries(e elem) {
+	for _, op := range []string{"add", "sub", "mul", "div", "max", "min"} {
+		op := op
+		g.elementwise(ewKernel{
+			name: op + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(a[i], b[i]) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a", "b"}, unroll: 4,
+			body: func(g *gen, u int, in []string) string {
+				g.binop(e, op, in[0], in[1], in[0], y(8+u), in[1])
+				return in[0]
+			},
+		})
+		g.elementwise(ewKernel{
+			name: op + "Scalar" + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(a[i], s) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4,
+			body: func(g *gen, u int, in []string) string {
+				g.binop(e, op, in[0], "Y12", in[0], y(8+u), y(4+u))
+				return in[0]
+			},
+		})
+	}
+	for _, op := range []string{"sub", "div"} {
+		op := op
+		g.elementwise(ewKernel{
+			name: op + "RScalar" + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(s, a[i]) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4,
+			body: func(g *gen, u int, in []string) string {
+				g.binop(e, op, "Y12", in[0], in[0], y(8+u), y(4+u))
+				return in[0]
+			},
+		})
+	}
+	g.elementwise(ewKernel{
+		name: "axpy" + e.name + "AVX2", doc: "computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.",
+		e: e, inputs: []string{"x", "y"}, scalars: []string{"alpha"}, unroll: 4,
+		body: func(g *gen, u int, in []string) string {
+			g.ins("VFMADD231%s %s, Y12, %s", e.p, in[0], in[1])
+			return in[1]
+		},
+	})
+	g.elementwise(ewKernel{
+		name: "relu" + e.name + "AVX2", doc: "computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.",
+		e: e, inputs: []string{"x"}, unroll: 4,
+		setup: func(g *gen) { g.ins("VXORP%s Y13, Y13, Y13", e.p[1:]) },
+		body: func(g *gen, u int, in []string) string {
+			// predicate 6 (NLE_US): true when x > 0 or x is NaN.
+			g.ins("VCMP%s $6, Y13, %s, %s", e.p, in[0], y(8+u))
+			g.ins("VAND%s %s, %s, %s", e.p, y(8+u), in[0], in[0])
+			return in[0]
+		},
+	})
+}
+
+// reduceSum emits the blocked, fixed-order sum (dot=false) or dot product.
+// See sumF32Go / sumF64Go / dotF32Go / dotF64Go for the order it follows.
+func (g *gen) reduceSum(e elem, dot bool) {
+	name := "sum" + e.name + "AVX2"
+	args := []arg{{"x", "*" + e.goT, 8}, {"n", "int", 8}}
+	doc := "returns the blocked fixed-order sum of x[:n] (see sum" + e.name + "Go)."
+	if dot {
+		name = "dot" + e.name + "AVX2"
+		args = []arg{{"a", "*" + e.goT, 8}, {"b", "*" + e.goT, 8}, {"n", "int", 8}}
+		doc = "returns the blocked fixed-order dot product of a[:n] and b[:n] (see dot" + e.name + "Go)."
+	}
+	off := g.text(name, args, &arg{"ret", e.goT, e.size}, doc)
+	if dot {
+		g.load(off, "a", "SI")
+		g.load(off, "b", "DX")
+	} else {
+		g.load(off, "x", "SI")
+	}
+	g.load(off, "n", "CX")
+	L := e.lanes
+	block := 32 * 8 * L // 32 rounds of 8 vectors
+	p := e.p
+	g.ins("VXORPD Y8, Y8, Y8")
+	g.ins("VXORPD Y9, Y9, Y9")
+	zero := func() {
+		for k := 0; k < 8; k++ {
+			g.ins("VXORP%s %s, %s, %s", p[1:], y(k), y(k), y(k))
+		}
+	}
+	round8 := func() {
+		for k := 0; k < 8; k++ {
+			if dot {
+				t := y(10 + k%4)
+				g.ins("VMOVUP%s %d(DX), %s", p[1:], 32*k, t)
+				g.ins("VFMADD231%s %d(SI), %s, %s", p, 32*k, t, y(k))
+			} else {
+				g.ins("VADD%s %d(SI), %s, %s", p, 32*k, y(k), y(k))
+			}
+		}
+		g.ins("ADDQ $256, SI")
+		if dot {
+			g.ins("ADDQ $256, DX")
+		}
+	}
+	fold := func() {
+		g.ins("VADD%s Y1, Y0, Y0", p)
+		g.ins("VADD%s Y3, Y2, Y2", p)
+		g.ins("VADD%s Y5, Y4, Y4", p)
+		g.ins("VADD%s Y7, Y6, Y6", p)
+		g.ins("VADD%s Y2, Y0, Y0", p)
+		g.ins("VADD%s Y6, Y4, Y4", p)
+		g.ins("VADD%s Y4, Y0, Y0", p)
+		if e.size == 4 {
+			g.ins("VCVTPS2PD X0, Y1")
+			g.ins("VEXTRACTF128 $1, Y0, X2")
+			g.ins("VCVTPS2PD X2, Y2")
+			g.ins("VADDPD Y1, Y8, Y8")
+			g.ins("VADDPD Y2, Y9, Y9")
+		} else {
+			g.ins("VADDPD Y0, Y8, Y8")
+		}
+	}
+	g.label("block")
+	g.ins("CMPQ CX, $%d", block)
+	g.ins("JB   last")
+	zero()
+	g.ins("MOVQ $32, BX")
+	g.label("inner")
+	round8()
+	g.ins("DECQ BX")
+	g.ins("JNZ  inner")
+	fold()
+	g.ins("SUBQ $%d, CX", block)
+	g.ins("JMP  block")
+	g.label("last")
+	g.ins("TESTQ CX, CX")
+	g.ins("JEQ  final")
+	zero()
+	g.label("l8")
+	g.ins("CMPQ CX, $%d", 8*L)
+	g.ins("JB   l1")
+	round8()
+	g.ins("SUBQ $%d, CX", 8*L)
+	g.ins("JMP  l8")
+	g.label("l1")
+	g.ins("CMPQ CX, $%d", L)
+	g.ins("JB   lmask")
+	if dot {
+		g.ins("VMOVUP%s (DX), Y10", p[1:])
+		g.ins("VFMADD231%s (SI), Y10, Y0", p)
+		g.ins("ADDQ $32, DX")
+	} else {
+		g.ins("VADD%s (SI), Y0, Y0", p)
+	}
+	g.ins("ADDQ $32, SI")
+	g.ins("SUBQ $%d, CX", L)
+	g.ins("JMP  l1")
+	g.label("lmask")
+	g.ins("TESTQ CX, CX")
+	g.ins("JEQ  lfold")
+	g.tailMask(e)
+	g.ins("VMASKMOV%s (SI), Y15, Y10", p)
+	if dot {
+		g.ins("VMASKMOV%s (DX), Y15, Y11", p)
+		g.ins("VFMADD231%s Y10, Y11, Y0", p)
+	} else {
+		g.ins("VADD%s Y10, Y0, Y0", p)
+	}
+	g.label("lfold")
+	fold()
+	g.label("final")
+	if e.size == 4 {
+		g.ins("VADDPD Y9, Y8, Y8")
+	}
+	g.ins("VEXTRACTF128 $1, Y8, X1")
+	g.ins("VADDPD X1, X8, X8")
+	g.ins("VPERMILPD $1, X8, X1")
+	g.ins("VADDSD X1, X8, X8")
+	if e.size == 4 {
+		g.ins("VCVTSD2SS X8, X8, X8")
+		g.ins("VMOVSS X8, ret+%d(FP)", off["ret"])
+	} else {
+		g.ins("VMOVSD X8, ret+%d(FP)", off["ret"])
+	}
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// reduceMax emits the NaN-propagating maximum (or minimum) of x[:n], n >= lanes.
+func (g *gen) reduceMax(e elem, op string) {
+	name := op + "Reduce" + e.name + "AVX2"
+	off := g.text(name, []arg{{"x", "*" + e.goT, 8}, {"n", "int", 8}}, &arg{"ret", e.goT, e.size},
+		"returns the "+op+"imum of x[:n], or NaN if any element is NaN; it requires n >= "+fmt.Sprint(e.lanes)+".")
+	g.load(off, "x", "SI")
+	g.load(off, "n", "CX")
+	p, L := e.p, e.lanes
+	OP := "V" + strings.ToUpper(op) + p
+	g.ins("VMOVUP%s (SI), Y0", p[1:])
+	for k := 1; k < 4; k++ {
+		g.ins("VMOVAP%s Y0, %s", p[1:], y(k))
+	}
+	for k := 4; k < 8; k++ {
+		g.ins("VXORP%s %s, %s, %s", p[1:], y(k), y(k), y(k))
+	}
+	// Y4..Y7 are NaN flags: predicate 3 (UNORD) of a flag with the data is
+	// all ones once the flag or the data is NaN, and all ones is itself a
+	// NaN, so a flag stays set.
+	g.label("loop")
+	g.ins("CMPQ CX, $%d", 4*L)
+	g.ins("JB   one")
+	for k := 0; k < 4; k++ {
+		g.ins("%s %d(SI), %s, %s", OP, 32*k, y(k), y(k))
+		g.ins("VCMP%s $3, %d(SI), %s, %s", p, 32*k, y(4+k), y(4+k))
+	}
+	g.ins("ADDQ $128, SI")
+	g.ins("SUBQ $%d, CX", 4*L)
+	g.ins("JMP  loop")
+	g.label("one")
+	g.ins("CMPQ CX, $%d", L)
+	g.ins("JB   tail")
+	g.ins("%s (SI), Y0, Y0", OP)
+	g.ins("VCMP%s $3, (SI), Y4, Y4", p)
+	g.ins("ADDQ $32, SI")
+	g.ins("SUBQ $%d, CX", L)
+	g.ins("JMP  one")
+	g.label("tail")
+	g.ins("TESTQ CX, CX")
+	g.ins("JEQ  combine")
+	g.comment("the last full vector, overlapping elements already seen")
+	g.ins("LEAQ -32(SI)(CX*%d), SI", e.size)
+	g.ins("%s (SI), Y1, Y1", OP)
+	g.ins("VCMP%s $3, (SI), Y5, Y5", p)
+	g.label("combine")
+	g.ins("%s Y1, Y0, Y0", OP)
+	g.ins("%s Y3, Y2, Y2", OP)
+	g.ins("%s Y2, Y0, Y0", OP)
+	g.ins("VORP%s Y5, Y4, Y4", p[1:])
+	g.ins("VORP%s Y7, Y6, Y6", p[1:])
+	g.ins("VORP%s Y6, Y4, Y4", p[1:])
+	g.ins("VMOVMSKP%s Y4, AX", p[1:])
+	g.ins("TESTL AX, AX")
+	g.ins("JNE  nan")
+	g.ins("VEXTRACTF128 $1, Y0, X1")
+	g.ins("%s X1, X0, X0", OP)
+	if e.size == 4 {
+		g.ins("VPERMILPS $0x4e, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VPERMILPS $0xb1, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VMOVSS X0, ret+%d(FP)", off["ret"])
+	} else {
+		g.ins("VPERMILPD $1, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VMOVSD X0, ret+%d(FP)", off["ret"])
+	}
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.label("nan")
+	if e.size == 4 {
+		g.ins("MOVL $0x7fc00000, ret+%d(FP)", off["ret"])
+	} else {
+		g.ins("MOVQ $0x7ff8000000000000, AX")
+		g.ins("MOVQ AX, ret+%d(FP)", off["ret"])
+	}
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// ---- float32 transcendentals ----
+
+// Constants shared by the exp core. ln2 is split so that n*ln2Hi is exact
+// for |n| < 512.
+var (
+	ln2Hi32 = math.Float32frombits(0x3f317200)
+	ln2Lo32 = float32(math.Ln2 - float64(ln2Hi32))
+	// e^r = 1 + r*q(r) on |r| <= ln2/2, q fitted for relative error
+	// (Lawson-weighted least squares, coefficients rounded one at a time).
+	expQ = []uint32{0x3f800000, 0x3efffffe, 0x3e2aaa4a, 0x3d2aac5f, 0x3c091c2b, 0x3ab51e82}
+	// log1p(f) = f - f^2/2 + f^3*P(f) on [sqrt(1/2)-1, sqrt(2)-1].
+	logP = []uint32{0x3eaaaaaa, 0xbe800113, 0x3e4cd00e, 0xbe2a3945, 0x3e116c97, 0xbe06c121, 0x3e02af63, 0xbd9c64ef}
+	// tanh(a) = a + a^3*P(a^2) on [0, 0.625].
+	tanhP = []uint32{0xbeaaaa99, 0x3e08837b, 0xbd5c1ad2, 0x3ca8fc67, 0xbbba8671}
+	// erf(a) = a + a*P(a^2) on [0, 0.875].
+	erfP = []uint32{0x3e0375d4, 0xbec093a0, 0x3de716ad, 0xbcdbff9c, 0x3baa1635, 0xba5248e0, 0x38a476b7}
+	// erfc(z) = t*exp(-z^2 + Q(t-0.575)), t = 2/(2+z), fitted on t in [0.15, 1]
+	// (z in [0, 11.3]) for absolute error in Q.
+	erfcQ = []uint32{0xbf11eb31, 0x3faefe79, 0x3dce930f, 0xbecfe5e0, 0xbd41a98b, 0x3e987a51, 0xbd0e2c3c, 0xbe836955, 0x3de326ab, 0x3e26e305, 0xbdce13be}
+)
+
+const erfcCenter = 0.575
+
+// geluC is float32(2*sqrt2); GeluErf uses t = geluC/(geluC+|x|), which is
+// 2/(2+|x|/sqrt2) up to the rounding of the constant, and geluQ is Q fitted
+// for exactly that t.
+var (
+	geluC = math.Float32frombits(0x403504f3)
+	geluQ = []uint32{0xbf11eb30, 0x3faefe79, 0x3dce8db6, 0xbecfe5ba, 0xbd402263, 0x3e9872ce, 0xbd226bee, 0xbe831ce1, 0x3e0da411, 0x3e25274c, 0xbe1e8980}
+)
+
+// horner emits acc = P(u) for coefficients c (lowest order first), named
+// name0, name1, ... in the constant table.
+func (g *gen) horner(name string, c []uint32, u, acc string) {
+	n := len(c) - 1
+	g.ins("VMOVUPS %s, %s", g.fb(fmt.Sprintf("%s%d", name, n), c[n]), acc)
+	for k := n - 1; k >= 0; k-- {
+		g.ins("VFMADD213PS %s, %s, %s", g.fb(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
+	}
+}
+
+// expFinish turns a reduced argument r (|r| <= ~0.35, float32) and n (int32
+// lanes) into r = e^r * 2^n. 2^n is applied as two factors 2^(n>>1) and
+// 2^(n-(n>>1)) so that results that overflow become +Inf and results in the
+// subnormal range are rounded once, for n in [-252, 254]. Clobbers n, p, t.
+// With split, r = e^r * 2^(n>>1) is left in the normal range and n holds the
+// second factor 2^(n-(n>>1)) as a float, for callers that multiply further
+// before the final scaling (so a subnormal intermediate loses no bits).
+func (g *gen) expFinish(r, n, p, t string, split bool) {
+	g.horner("expq", expQ, r, p)
+	g.ins("VFMADD213PS %s, %s, %s", g.f("one", 1), r, p)
+	g.ins("VPSRAD $1, %s, %s", n, t)
+	g.ins("VPSUBD %s, %s, %s", t, n, n)
+	g.ins("VPADDD %s, %s, %s", g.i("i127", 127), t, t)
+	g.ins("VPADDD %s, %s, %s", g.i("i127", 127), n, n)
+	g.ins("VPSLLD $23, %s, %s", t, t)
+	g.ins("VPSLLD $23, %s, %s", n, n)
+	if split {
+		g.ins("VMULPS %s, %s, %s", t, p, r)
+		return
+	}
+	g.ins("VMULPS %s, %s, %s", t, p, p)
+	g.ins("VMULPS %s, %s, %s", n, p, r)
+}
+
+// expCore computes xr = exp(xr + lo) (lo == "" for none) for xr in
+// [-130, 89] and |lo| < 2, or NaN. Clobbers t1, t2, t3. With split, see
+// expFinish: xr*t1 is the result.
+func (g *gen) expCore(xr, lo, t1, t2, t3 string, split bool) {
+	if lo != "" {
+		g.ins("VADDPS %s, %s, %s", lo, xr, t1)
+		g.ins("VMULPS %s, %s, %s", g.f("log2e", math.Log2E), t1, t1)
+	} else {
+		g.ins("VMULPS %s, %s, %s", g.f("log2e", math.Log2E), xr, t1)
+	}
+	g.ins("VROUNDPS $0, %s, %s", t1, t1)
+	g.ins("VFNMADD231PS %s, %s, %s", g.f("ln2hi", ln2Hi32), t1, xr)
+	if lo != "" {
+		g.ins("VADDPS %s, %s, %s", lo, xr, xr)
+	}
+	g.ins("VFNMADD231PS %s, %s, %s", g.f("ln2lo", ln2Lo32), t1, xr)
+	g.ins("VCVTPS2DQ %s, %s", t1, t1)
+	g.expFinish(xr, t1, t2, t3, split)
+}
+
+func (g *gen) transcendentals() {
+	e := f32
+	absMask := func() string { return g.fb("absmask", 0x7fffffff) }
+	signMask := func() string { return g.fb("signmask", 0x80000000) }
+	one := func() string { return g.f("one", 1) }
+	two := func() string { return g.f("two", 2) }
+	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
+		g.elementwise(ewKernel{name: name + "F32AVX2", doc: doc, e: e, inputs: []string{"x"}, unroll: 1, setup: setup,
+			body: func(g *gen, u int, in []string) string { body(g); return "Y0" }})
+	}
+
+	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y13", g.f("c89", 89))
+		g.ins("VMOVUPS %s, Y14", g.f("cm104", -104))
+	}, func(g *gen) {
+		// Clamp with x as the second source so NaN passes through.
+		g.ins("VMINPS Y0, Y13, Y0")
+		g.ins("VMAXPS Y0, Y14, Y0")
+		g.expCore("Y0", "", "Y1", "Y2", "Y3", false)
+	})
+
+	un("log", "computes dst[i] = ln(x[i]) for i < n.", nil, func(g *gen) {
+		g.comment("subnormal x: scale by 2^23 and take 23 off the exponent")
+		g.ins("VCMPPS $1, %s, Y0, Y1", g.fb("fltmin", 0x00800000))
+		g.ins("VMULPS %s, Y0, Y2", g.f("two23", 1<<23))
+		g.ins("VBLENDVPS Y1, Y2, Y0, Y2")
+		g.ins("VPAND %s, Y1, Y1", g.i("i23", 23))
+		g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
+		g.ins("VPSUBD %s, Y2, Y2", g.fb("sqrthalf", 0x3f3504f3))
+		g.ins("VPSRAD $23, Y2, Y3")
+		g.ins("VPSUBD Y1, Y3, Y3")
+		g.ins("VPAND %s, Y2, Y2", g.fb("mantmask", 0x007fffff))
+		g.ins("VPADDD %s, Y2, Y2", g.fb("sqrthalf", 0x3f3504f3))
+		g.ins("VSUBPS %s, Y2, Y2", one())
+		g.ins("VCVTDQ2PS Y3, Y3")
+		g.horner("logp", logP, "Y2", "Y4")
+		g.ins("VMULPS Y2, Y2, Y5")
+		g.ins("VMULPS Y2, Y5, Y6")
+		g.ins("VMULPS Y6, Y4, Y4")
+		g.ins("VFMADD231PS %s, Y3, Y4", g.f("ln2lo", ln2Lo32))
+		g.ins("VFNMADD231PS %s, Y5, Y4", g.f("half", 0.5))
+		g.ins("VADDPS Y2, Y4, Y4")
+		g.ins("VFMADD231PS %s, Y3, Y4", g.f("ln2hi", ln2Hi32))
+		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
+		g.ins("VCMPPS $0, %s, Y0, Y1", g.f("zero", 0))
+		g.ins("VBLENDVPS Y1, %s, Y4, Y4", g.fb("ninf", 0xff800000))
+		g.ins("VCMPPS $0, %s, Y0, Y1", g.fb("pinf", 0x7f800000))
+		g.ins("VBLENDVPS Y1, %s, Y4, Y4", g.fb("pinf", 0x7f800000))
+		g.ins("VCMPPS $9, %s, Y0, Y1", g.f("zero", 0))
+		g.ins("VORPS Y1, Y4, Y0")
+	})
+
+	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y13", g.f("c20", 20))
+	}, func(g *gen) {
+		g.ins("VANDPS %s, Y0, Y1", absMask())
+		g.ins("VANDPS %s, Y0, Y7", signMask())
+		g.comment("|x| >= 0.625: 1 - 2/(e^(2|x|)+1)")
+		g.ins("VADDPS Y1, Y1, Y2")
+		g.ins("VMINPS Y2, Y13, Y2")
+		g.expCore("Y2", "", "Y3", "Y4", "Y5", false)
+		g.ins("VADDPS %s, Y2, Y2", one())
+		g.ins("VMOVUPS %s, Y3", two())
+		g.ins("VDIVPS Y2, Y3, Y3")
+		g.ins("VMOVUPS %s, Y2", one())
+		g.ins("VSUBPS Y3, Y2, Y2")
+		g.comment("|x| < 0.625: |x| + |x|^3 P(x^2)")
+		g.ins("VMULPS Y1, Y1, Y4")
+		g.horner("tanhp", tanhP, "Y4", "Y5")
+		g.ins("VMULPS Y1, Y4, Y4")
+		g.ins("VFMADD213PS Y1, Y4, Y5")
+		g.ins("VCMPPS $1, %s, Y1, Y6", g.f("c0625", 0.625))
+		g.ins("VBLENDVPS Y6, Y5, Y2, Y2")
+		g.ins("VORPS Y7, Y2, Y0")
+	})
+
+	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y14", g.f("cm104", -104))
+	}, func(g *gen) {
+		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
+		g.ins("VORPS %s, Y0, Y1", signMask())
+		g.ins("VMAXPS Y1, Y14, Y1")
+		g.expCore("Y1", "", "Y2", "Y3", "Y4", false)
+		g.comment("s = 1+e exactly as s + lo; q = num/s corrected by -q*lo/s")
+		g.ins("VADDPS %s, Y1, Y2", one())
+		g.ins("VMOVUPS %s, Y3", one())
+		g.ins("VSUBPS Y2, Y3, Y4")
+		g.ins("VADDPS Y1, Y4, Y4")
+		g.ins("VBLENDVPS Y0, Y1, Y3, Y3")
+		g.ins("VDIVPS Y2, Y3, Y0")
+		g.ins("VRCPPS Y2, Y5")
+		g.ins("VMULPS Y5, Y4, Y4")
+		g.ins("VFNMADD231PS Y4, Y0, Y0")
+	})
+
+	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y13", g.f("c12", 12))
+		g.ins("VMOVUPS %s, Y14", g.f("cm12", -12))
+	}, func(g *gen) {
+		g.comment("gelu = x*sigmoid(v), v = x*(c1 + c2*x^2); v and its reduction in float64")
+		g.ins("VMAXPS Y0, Y14, Y0")
+		g.ins("VMINPS Y0, Y13, Y1")
+		g.ins("VCVTPS2PD X1, Y2")
+		g.ins("VEXTRACTF128 $1, Y1, X3")
+		g.ins("VCVTPS2PD X3, Y3")
+		c1 := 2 * math.Sqrt(2/math.Pi)
+		for h, n := range []int{2, 3} {
+			hr := y(n)
+			g.ins("VMULPD %s, %s, Y4", hr, hr)
+			g.ins("VMOVUPD %s, Y5", g.d("gc2", c1*0.044715))
+			g.ins("VFMADD213PD %s, Y4, Y5", g.d("gc1", c1))
+			g.ins("VMULPD Y5, %s, %s", hr, hr)
+			g.ins("VORPD %s, %s, %s", g.v64("signmask64", 1<<63), hr, hr)
+			g.ins("VMULPD %s, %s, Y4", g.d("log2e64", math.Log2E), hr)
+			g.ins("VROUNDPD $0, Y4, Y4")
+			g.ins("VFNMADD231PD %s, Y4, %s", g.d("ln2hi64", ln2Hi64), hr)
+			g.ins("VFNMADD231PD %s, Y4, %s", g.d("ln2lo64", ln2Lo64), hr)
+			g.ins("VCVTPD2PSY %s, %s", hr, x(n))
+			g.ins("VCVTPD2DQY Y4, %s", x(6+h))
+		}
+		g.ins("VINSERTF128 $1, X3, Y2, Y2")
+		g.ins("VINSERTI128 $1, X7, Y6, Y6")
+		g.expFinish("Y2", "Y6", "Y3", "Y4", true)
+		g.comment("e = Y2*Y6; x >= 0: x/(1+e); x < 0: ((x*Y2)*Y6)/(1+e)")
+		g.ins("VMULPS Y6, Y2, Y3")
+		g.ins("VADDPS %s, Y3, Y5", one())
+		g.ins("VMOVUPS %s, Y4", one())
+		g.ins("VSUBPS Y5, Y4, Y7")
+		g.ins("VADDPS Y3, Y7, Y7")
+		g.ins("VBLENDVPS Y0, Y2, Y4, Y2")
+		g.ins("VBLENDVPS Y0, Y6, Y4, Y6")
+		g.ins("VMULPS Y0, Y2, Y2")
+		g.ins("VMULPS Y6, Y2, Y2")
+		g.ins("VDIVPS Y5, Y2, Y2")
+		g.ins("VRCPPS Y5, Y1")
+		g.ins("VMULPS Y1, Y7, Y7")
+		g.ins("VMOVAPS Y2, Y0")
+		g.ins("VFNMADD231PS Y7, Y2, Y0")
+	})
+
+	un("geluErf", "computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y13", g.f("c16", 16))
+		g.ins("VMOVUPS %s, Y14", g.f("cm16", -16))
+	}, func(g *gen) {
+		g.comment("gelu = 0.5x*erfc(-x/sqrt2); E = erfc(|x|/sqrt2) = t*exp(-x^2/2 + Q(t)),")
+		g.comment("t = c/(c+|x|) with c = float32(2*sqrt2), refined by one Newton step")
+		g.ins("VMAXPS Y0, Y14, Y0")
+		g.ins("VMINPS Y0, Y13, Y1")
+		g.ins("VMULPS Y1, Y1, Y2")
+		g.ins("VMOVAPS Y2, Y3")
+		g.ins("VFMSUB231PS Y1, Y1, Y3")
+		g.ins("VMULPS %s, Y2, Y2", g.f("mhalf", -0.5))
+		g.ins("VANDPS %s, Y1, Y4", absMask())
+		g.ins("VMOVUPS %s, Y5", g.f("cgelu", geluC))
+		g.ins("VMAXPS Y4, Y5, Y6")
+		g.ins("VMINPS Y4, Y5, Y7")
+		g.ins("VADDPS Y4, Y5, Y5")
+		g.ins("VSUBPS Y6, Y5, Y6")
+		g.ins("VSUBPS Y6, Y7, Y7")
+		g.ins("VMOVUPS %s, Y6", g.f("cgelu", geluC))
+		g.ins("VDIVPS Y5, Y6, Y6")
+		g.ins("VMOVUPS %s, Y8", g.f("cgelu", geluC))
+		g.ins("VFNMADD231PS Y6, Y5, Y8")
+		g.ins("VFNMADD231PS Y6, Y7, Y8")
+		g.ins("VMULPS %s, Y8, Y8", g.f("rcgelu", 1/geluC))
+		g.ins("VFMADD231PS Y8, Y6, Y6")
+		g.ins("VSUBPS %s, Y6, Y4", g.f("qctr", erfcCenter))
+		g.horner("geluq", geluQ, "Y4", "Y5")
+		g.ins("VFMADD231PS %s, Y3, Y5", g.f("mhalf", -0.5))
+		g.expCore("Y2", "Y5", "Y3", "Y4", "Y7", true)
+		g.comment("E' = t*Y2, E = E'*Y3; x >= 0: x*(1-E/2); x < 0: ((x/2)*E')*Y3")
+		g.ins("VMULPS Y6, Y2, Y2")
+		g.ins("VMULPS Y3, Y2, Y4")
+		g.ins("VMULPS %s, Y4, Y4", g.f("half", 0.5))
+		g.ins("VMOVUPS %s, Y5", one())
+		g.ins("VSUBPS Y4, Y5, Y5")
+		g.ins("VMULPS Y0, Y5, Y5")
+		g.ins("VMULPS %s, Y0, Y4", g.f("half", 0.5))
+		g.ins("VMULPS Y2, Y4, Y4")
+		g.ins("VMULPS Y3, Y4, Y4")
+		g.ins("VBLENDVPS Y0, Y4, Y5, Y0")
+	})
+
+	un("erf", "computes dst[i] = erf(x[i]) for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y13", g.f("c10", 10))
+	}, func(g *gen) {
+		g.ins("VANDPS %s, Y0, Y1", absMask())
+		g.ins("VANDPS %s, Y0, Y7", signMask())
+		g.ins("VMINPS Y1, Y13, Y1")
+		g.ins("VMULPS Y1, Y1, Y2")
+		g.comment("|x| < 0.875: a + a*P(a^2)")
+		g.horner("erfp", erfP, "Y2", "Y3")
+		g.ins("VFMADD213PS Y1, Y1, Y3")
+		g.comment("otherwise 1 - t*exp(-a^2 + Q(t)), t = 2/(2+a), a^2 carried as hi+lo")
+		g.ins("VMOVAPS Y2, Y4")
+		g.ins("VFMSUB231PS Y1, Y1, Y4")
+		g.ins("VADDPS %s, Y1, Y5", two())
+		g.ins("VMOVUPS %s, Y6", two())
+		g.ins("VDIVPS Y5, Y6, Y5")
+		g.ins("VSUBPS %s, Y5, Y6", g.f("qctr", erfcCenter))
+		g.horner("erfcq", erfcQ, "Y6", "Y8")
+		g.ins("VSUBPS Y4, Y8, Y8")
+		g.ins("VXORPS %s, Y2, Y2", signMask())
+		g.expCore("Y2", "Y8", "Y4", "Y6", "Y9", false)
+		g.ins("VMULPS Y5, Y2, Y2")
+		g.ins("VMOVUPS %s, Y4", one())
+		g.ins("VSUBPS Y2, Y4, Y4")
+		g.ins("VCMPPS $1, %s, Y1, Y6", g.f("c0875", 0.875))
+		g.ins("VBLENDVPS Y6, Y3, Y4, Y4")
+		g.ins("VORPS Y7, Y4, Y0")
+	})
+}
+
+// float64 split of ln2 for the GeluTanh reduction: ln2Hi64 keeps 32
+// significant bits so n*ln2Hi64 is exact; ln2Lo64 is the rest.
+var ln2Hi64, ln2Lo64 = splitLn2()
+
+func splitLn2() (float64, float64) {
+	exact, _, err := big.ParseFloat("0.693147180559945309417232121458176568075500134360255254120680009", 10, 200, big.ToNearestEven)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln2, _ := exact.Float64()
+	hi := math.Float64frombits(math.Float64bits(ln2) &^ (1<<21 - 1))
+	lo, _ := new(big.Float).Sub(exact, big.NewFloat(hi)).Float64()
+	return hi, lo
+}
+
+func main() {
+	g := &gen{consts: map[string][]string{}}
+	for _, e := range []elem{f32, f64} {
+		g.binaries(e)
+		g.reduceSum(e, false)
+		g.reduceSum(e, true)
+		g.reduceMax(e, "max")
+		g.reduceMax(e, "min")
+	}
+	g.transcendentals()
+
+	var s bytes.Buffer
+	s.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
+	s.WriteString("// maskTab: eight -1 dwords then eight 0 dwords; a load at dword 8-k\n// selects the first k float32 lanes (or k/2 float64 lanes).\n")
+	for i := 0; i < 16; i++ {
+		v := uint32(0xffffffff)
+		if i >= 8 {
+			v = 0
+		}
+		fmt.Fprintf(&s, "DATA maskTab<>+%d(SB)/4, $0x%08x\n", 4*i, v)
+	}
+	s.WriteString("GLOBL maskTab<>(SB), RODATA|NOPTR, $64\n\n")
+	var names []string
+	for k := range g.consts {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		s.WriteString(strings.Join(g.consts[k], "\n") + "\n")
+	}
+	s.Write(g.s.Bytes())
+	if err := os.WriteFile("vec_amd64.s", s.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+
+	var d bytes.Buffer
+	d.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage vec\n")
+	d.Write(g.decls.Bytes())
+	src, err := format.Source(d.Bytes())
+	if err != nil {
+		log.Fatalf("%v\n%s", err, d.Bytes())
+	}
+	if err := os.WriteFile("asm_amd64.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

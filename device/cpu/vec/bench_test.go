@@ -1,0 +1,105 @@
+package vec
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+const benchBytes = 64 << 20 // 64 MiB per operand
+
+// sideBySide runs kernel and reference alternately inside one benchmark and
+// reports both bandwidths and their ratio, so machine noise hits both alike.
+// kBytes and rBytes are the bytes each moves per call.
+func sideBySide(b *testing.B, kernel, reference func(), kBytes, rBytes float64, kName string) {
+	var tk, tr time.Duration
+	kernel()
+	reference()
+	for b.Loop() {
+		t0 := time.Now()
+		reference()
+		t1 := time.Now()
+		kernel()
+		t2 := time.Now()
+		tr += t1.Sub(t0)
+		tk += t2.Sub(t1)
+	}
+	gk := kBytes * float64(b.N) / tk.Seconds() / 1e9
+	gr := rBytes * float64(b.N) / tr.Seconds() / 1e9
+	b.ReportMetric(gk, kName+"_GB/s")
+	b.ReportMetric(gr, "copy_GB/s")
+	b.ReportMetric(gk/gr, "ratio")
+}
+
+// BenchmarkAddVsCopy: Add reads two 64 MiB operands and writes a third
+// (192 MiB moved); copy reads and writes 64 MiB (128 MiB moved).
+func BenchmarkAddVsCopy(b *testing.B) {
+	n := benchBytes / 4
+	x, y, dst, c := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i), 1
+	}
+	for _, k := range available() {
+		b.Run(k.name, func(b *testing.B) {
+			defer useKernels(k)()
+			sideBySide(b, func() { Add(dst, x, y) }, func() { copy(c, x) }, 3*benchBytes, 2*benchBytes, "add")
+		})
+	}
+}
+
+// BenchmarkSumVsCopy: Sum reads 64 MiB; copy moves 128 MiB.
+func BenchmarkSumVsCopy(b *testing.B) {
+	n := benchBytes / 4
+	x, c := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i] = float32(i % 100)
+	}
+	var sink float32
+	for _, k := range available() {
+		b.Run(k.name, func(b *testing.B) {
+			defer useKernels(k)()
+			sideBySide(b, func() { sink += Sum(x) }, func() { copy(c, x) }, benchBytes, 2*benchBytes, "sum")
+		})
+	}
+	_ = sink
+}
+
+// benchUnary reports elements/s of f and of a plain math loop, and their
+// ratio, on 64 Ki float32 (256 KiB, cache resident).
+func benchUnary(b *testing.B, f func(dst, x []float32) error, ref func(float64) float64) {
+	const n = 1 << 16
+	x, dst := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%2000)*0.01 - 10
+	}
+	for _, k := range available() {
+		b.Run(k.name, func(b *testing.B) {
+			defer useKernels(k)()
+			var tk, tr time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				for i, v := range x {
+					dst[i] = float32(ref(float64(v)))
+				}
+				t1 := time.Now()
+				f(dst, x)
+				t2 := time.Now()
+				tr += t1.Sub(t0)
+				tk += t2.Sub(t1)
+			}
+			ek := n * float64(b.N) / tk.Seconds()
+			er := n * float64(b.N) / tr.Seconds()
+			b.ReportMetric(ek/1e9, "Gelem/s")
+			b.ReportMetric(er/1e9, "math_Gelem/s")
+			b.ReportMetric(ek/er, "x_math")
+		})
+	}
+}
+
+func BenchmarkExp(b *testing.B)     { benchUnary(b, Exp[float32], math.Exp) }
+func BenchmarkTanh(b *testing.B)    { benchUnary(b, Tanh[float32], math.Tanh) }
+func BenchmarkLog(b *testing.B)     { benchUnary(b, Log[float32], math.Log) }
+func BenchmarkGeluErf(b *testing.B) { benchUnary(b, GeluErf[float32], refGeluErf) }
+func BenchmarkGeluTanh(b *testing.B) {
+	benchUnary(b, GeluTanh[float32], refGeluTanh)
+}

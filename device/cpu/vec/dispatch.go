@@ -1,0 +1,82 @@
+package vec
+
+import "os"
+
+type binOp int
+
+const (
+	opAdd binOp = iota
+	opSub
+	opMul
+	opDiv
+	opMax
+	opMin
+	numBinOps
+)
+
+type unOp int
+
+const (
+	unRelu unOp = iota
+	unExp
+	unLog
+	unTanh
+	unSigmoid
+	unGeluTanh
+	unGeluErf
+	unErf
+	numUnOps
+)
+
+// kernels is one complete implementation. Callers have checked lengths:
+// every slice argument of one call has the same length (for max/min, >= 1).
+type kernels struct {
+	name         string
+	bin32        [numBinOps]func(dst, a, b []float32)
+	bin64        [numBinOps]func(dst, a, b []float64)
+	sc32         [numBinOps]func(dst, a []float32, s float32) // a op s
+	sc64         [numBinOps]func(dst, a []float64, s float64)
+	rsc32        [numBinOps]func(dst, a []float32, s float32) // s op a; sub and div only
+	rsc64        [numBinOps]func(dst, a []float64, s float64)
+	axpy32       func(dst []float32, alpha float32, x, y []float32)
+	axpy64       func(dst []float64, alpha float64, x, y []float64)
+	un32         [numUnOps]func(dst, x []float32)
+	un64         [numUnOps]func(dst, x []float64)
+	sum32        func(x []float32) float32
+	sum64        func(x []float64) float64
+	dot32        func(a, b []float32) float32
+	dot64        func(a, b []float64) float64
+	max32, min32 func(x []float32) float32
+	max64, min64 func(x []float64) float64
+}
+
+// active is the kernel set every exported function uses, chosen once at
+// init; tests switch it with useKernels.
+var active = pick(os.Getenv("TESSERA_CPU"))
+
+// pick returns the AVX2 set when this build has it and the CPU supports
+// AVX2 and FMA, unless env (the TESSERA_CPU variable) is "generic".
+func pick(env string) *kernels {
+	if env != "generic" && avx2Kernels != nil && cpuHasAVX2FMA() {
+		return avx2Kernels
+	}
+	return genericKernels
+}
+
+// available lists the kernel sets that can run on this machine, generic
+// first.
+func available() []*kernels {
+	ks := []*kernels{genericKernels}
+	if avx2Kernels != nil && cpuHasAVX2FMA() {
+		ks = append(ks, avx2Kernels)
+	}
+	return ks
+}
+
+// useKernels makes k the active set and returns a function restoring the
+// previous one; it is the tests' hook for running both paths in one process.
+func useKernels(k *kernels) (restore func()) {
+	prev := active
+	active = k
+	return func() { active = prev }
+}

@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package vec
+
+// avx2Kernels is nil where the assembly is not built.
+var avx2Kernels *kernels
+
+func cpuHasAVX2FMA() bool { return false }

@@ -1,0 +1,58 @@
+package vec_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tessera-go/tessera/device/cpu/vec"
+	"github.com/tessera-go/tessera/errs"
+)
+
+func ExampleAdd() {
+	a := []float32{1, 2, 3}
+	b := []float32{10, 20, 30}
+	dst := make([]float32, 3)
+	if err := vec.Add(dst, a, b); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// A length mismatch is an error, not a panic.
+	err := vec.Add(dst, a, b[:2])
+	fmt.Println(errors.Is(err, errs.ErrShape), err)
+	// Output:
+	// [11 22 33]
+	// true vec: Add: lengths differ: len(dst)=3, len(a)=3, len(b)=2
+}
+
+func ExampleSum() {
+	x := make([]float32, 1<<25)
+	for i := range x {
+		x[i] = 1
+	}
+	// A plain float32 loop stops at 2^24 = 16777216; Sum's blocked lanes do not.
+	fmt.Println(vec.Sum(x))
+	// Output:
+	// 3.3554432e+07
+}
+
+func ExampleMaximum() {
+	nan := float32(0)
+	nan /= nan
+	dst := make([]float32, 3)
+	vec.Maximum(dst, []float32{1, nan, -2}, []float32{3, 0, -5})
+	fmt.Println(dst)
+	// Output:
+	// [3 NaN -2]
+}
+
+func ExampleParallel() {
+	x := make([]float64, 1<<20)
+	vec.Parallel(len(x), 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x[i] = float64(i)
+		}
+	})
+	fmt.Println(x[len(x)-1])
+	// Output:
+	// 1.048575e+06
+}

@@ -1,0 +1,437 @@
+package vec
+
+import "math"
+
+// The pure-Go kernel set. It is the fallback off amd64, the reference the
+// assembly is tested against, and, for Sum and Dot, the specification of the
+// summation order: the assembly must give the same bits.
+
+var genericKernels = &kernels{
+	name:   "generic",
+	bin32:  [numBinOps]func(dst, a, b []float32){addGo[float32], subGo[float32], mulGo[float32], divGo[float32], maximumGo[float32], minimumGo[float32]},
+	bin64:  [numBinOps]func(dst, a, b []float64){addGo[float64], subGo[float64], mulGo[float64], divGo[float64], maximumGo[float64], minimumGo[float64]},
+	sc32:   [numBinOps]func(dst, a []float32, s float32){addSGo[float32], subSGo[float32], mulSGo[float32], divSGo[float32], maximumSGo[float32], minimumSGo[float32]},
+	sc64:   [numBinOps]func(dst, a []float64, s float64){addSGo[float64], subSGo[float64], mulSGo[float64], divSGo[float64], maximumSGo[float64], minimumSGo[float64]},
+	rsc32:  [numBinOps]func(dst, a []float32, s float32){opSub: rsubSGo[float32], opDiv: rdivSGo[float32]},
+	rsc64:  [numBinOps]func(dst, a []float64, s float64){opSub: rsubSGo[float64], opDiv: rdivSGo[float64]},
+	axpy32: axpyF32Go,
+	axpy64: axpyF64Go,
+	un32: [numUnOps]func(dst, x []float32){
+		unRelu:     reluGo[float32],
+		unExp:      map32(math.Exp),
+		unLog:      map32(math.Log),
+		unTanh:     map32(math.Tanh),
+		unSigmoid:  map32(sigmoid64),
+		unGeluTanh: map32(geluTanh64),
+		unGeluErf:  map32(geluErf64),
+		unErf:      map32(math.Erf),
+	},
+	un64: [numUnOps]func(dst, x []float64){
+		unRelu:     reluGo[float64],
+		unExp:      map64(math.Exp),
+		unLog:      map64(math.Log),
+		unTanh:     map64(math.Tanh),
+		unSigmoid:  map64(sigmoid64),
+		unGeluTanh: map64(geluTanh64),
+		unGeluErf:  map64(geluErf64),
+		unErf:      map64(math.Erf),
+	},
+	sum32: sumF32Go,
+	sum64: sumF64Go,
+	dot32: dotF32Go,
+	dot64: dotF64Go,
+	max32: maxGo[float32],
+	min32: minGo[float32],
+	max64: maxGo[float64],
+	min64: minGo[float64],
+}
+
+func addGo[T Float](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + b[i]
+	}
+}
+
+func subGo[T Float](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] - b[i]
+	}
+}
+
+func mulGo[T Float](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * b[i]
+	}
+}
+
+func divGo[T Float](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] / b[i]
+	}
+}
+
+// maximum1 is the elementwise maximum exactly as the AVX2 kernel computes
+// it: b unless a > b, and a whenever a is NaN (so NaN in either wins).
+func maximum1[T Float](a, b T) T {
+	if a > b || a != a {
+		return a
+	}
+	return b
+}
+
+func minimum1[T Float](a, b T) T {
+	if a < b || a != a {
+		return a
+	}
+	return b
+}
+
+func maximumGo[T Float](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = maximum1(a[i], b[i])
+	}
+}
+
+func minimumGo[T Float](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = minimum1(a[i], b[i])
+	}
+}
+
+func addSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + s
+	}
+}
+
+func subSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] - s
+	}
+}
+
+func rsubSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = s - a[i]
+	}
+}
+
+func mulSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * s
+	}
+}
+
+func divSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] / s
+	}
+}
+
+func rdivSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = s / a[i]
+	}
+}
+
+func maximumSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = maximum1(a[i], s)
+	}
+}
+
+func minimumSGo[T Float](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = minimum1(a[i], s)
+	}
+}
+
+func axpyF32Go(dst []float32, alpha float32, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = fma32(alpha, x[i], y[i])
+	}
+}
+
+func axpyF64Go(dst []float64, alpha float64, x, y []float64) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = math.FMA(alpha, x[i], y[i])
+	}
+}
+
+func reluGo[T Float](dst, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		if v <= 0 {
+			v = 0
+		}
+		dst[i] = v
+	}
+}
+
+// map32 applies a float64 function to each float32 element, rounding once.
+func map32(f func(float64) float64) func(dst, x []float32) {
+	return func(dst, x []float32) {
+		x = x[:len(dst)]
+		for i, v := range x {
+			dst[i] = float32(f(float64(v)))
+		}
+	}
+}
+
+func map64(f func(float64) float64) func(dst, x []float64) {
+	return func(dst, x []float64) {
+		x = x[:len(dst)]
+		for i, v := range x {
+			dst[i] = f(v)
+		}
+	}
+}
+
+// sigmoid64 is 1/(1+e^-x), evaluated as e^x/(1+e^x) for x < 0 so that it
+// neither overflows nor loses relative accuracy.
+func sigmoid64(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// geluTanhC1 is 2*sqrt(2/pi): GeluTanh(x) = x*sigmoid(x*(c1 + c1*0.044715*x^2)).
+const geluTanhC1 = 1.5957691216057307117597842397375
+
+func geluTanh64(x float64) float64 {
+	if x < -30 {
+		x = -30 // the result is -0 from here down; avoids -Inf*0 = NaN
+	}
+	return x * sigmoid64(x*(geluTanhC1+geluTanhC1*0.044715*x*x))
+}
+
+func geluErf64(x float64) float64 {
+	if x < -40 {
+		x = -40 // erfc(28) underflows: -0 from here down
+	}
+	return 0.5 * x * math.Erfc(-x/math.Sqrt2)
+}
+
+func maxGo[T Float](x []T) T {
+	m := x[0]
+	for _, v := range x {
+		if v != v {
+			return v
+		}
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}
+
+func minGo[T Float](x []T) T {
+	m := x[0]
+	for _, v := range x {
+		if v != v {
+			return v
+		}
+		if v < m {
+			m = v
+		}
+	}
+	return m
+}
+
+// Summation order shared with the assembly (see the package documentation).
+const (
+	sumBlock32 = 2048 // float32 elements per block
+	sumLanes32 = 64   // 8 YMM accumulators of 8 lanes
+	sumBlock64 = 1024
+	sumLanes64 = 32 // 8 YMM accumulators of 4 lanes
+)
+
+// sumF32Go defines the float32 summation order: per block, lane l of 64
+// accumulates elements i with i%64 == l (the final partial group of 64 goes
+// to lanes 0..7 in groups of 8); the 8 YMM-sized groups of lanes are added
+// in the tree ((g0+g1)+(g2+g3))+((g4+g5)+(g6+g7)), giving 8 values that are
+// added into 8 float64 totals; the totals are combined as
+// ((t0+t4)+(t2+t6))+((t1+t5)+(t3+t7)) and rounded to float32.
+func sumF32Go(x []float32) float32 {
+	var tot [8]float64
+	for len(x) > 0 {
+		nb := min(len(x), sumBlock32)
+		blk := x[:nb]
+		x = x[nb:]
+		var acc [sumLanes32]float32
+		i := 0
+		for ; i+sumLanes32 <= nb; i += sumLanes32 {
+			c := blk[i : i+sumLanes32]
+			for l := range acc {
+				acc[l] += c[l]
+			}
+		}
+		for ; i < nb; i += 8 {
+			for l, v := range blk[i:min(i+8, nb)] {
+				acc[l] += v
+			}
+		}
+		for l := range 8 {
+			g := func(k int) float32 { return acc[8*k+l] }
+			s := ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
+			tot[l] += float64(s)
+		}
+	}
+	return float32(((tot[0] + tot[4]) + (tot[2] + tot[6])) + ((tot[1] + tot[5]) + (tot[3] + tot[7])))
+}
+
+// dotF32Go is sumF32Go's order with acc[l] = fma(a_i, b_i, acc[l]).
+func dotF32Go(a, b []float32) float32 {
+	b = b[:len(a)]
+	var tot [8]float64
+	for len(a) > 0 {
+		nb := min(len(a), sumBlock32)
+		ba, bb := a[:nb], b[:nb]
+		a, b = a[nb:], b[nb:]
+		var acc [sumLanes32]float32
+		i := 0
+		for ; i+sumLanes32 <= nb; i += sumLanes32 {
+			ca, cb := ba[i:i+sumLanes32], bb[i:i+sumLanes32]
+			for l := range acc {
+				acc[l] = fma32(ca[l], cb[l], acc[l])
+			}
+		}
+		for ; i < nb; i += 8 {
+			cb := bb[i:min(i+8, nb)]
+			for l, v := range ba[i:min(i+8, nb)] {
+				acc[l] = fma32(v, cb[l], acc[l])
+			}
+		}
+		for l := range 8 {
+			g := func(k int) float32 { return acc[8*k+l] }
+			s := ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
+			tot[l] += float64(s)
+		}
+	}
+	return float32(((tot[0] + tot[4]) + (tot[2] + tot[6])) + ((tot[1] + tot[5]) + (tot[3] + tot[7])))
+}
+
+// sumF64Go defines the float64 order: per block of 1024, 32 lanes (the
+// final partial group of 32 goes to lanes 0..3 in groups of 4), the 8 groups
+// of 4 lanes added in the same tree into 4 running totals, combined as
+// (t0+t2)+(t1+t3).
+func sumF64Go(x []float64) float64 {
+	var tot [4]float64
+	for len(x) > 0 {
+		nb := min(len(x), sumBlock64)
+		blk := x[:nb]
+		x = x[nb:]
+		var acc [sumLanes64]float64
+		i := 0
+		for ; i+sumLanes64 <= nb; i += sumLanes64 {
+			c := blk[i : i+sumLanes64]
+			for l := range acc {
+				acc[l] += c[l]
+			}
+		}
+		for ; i < nb; i += 4 {
+			for l, v := range blk[i:min(i+4, nb)] {
+				acc[l] += v
+			}
+		}
+		for l := range 4 {
+			g := func(k int) float64 { return acc[4*k+l] }
+			tot[l] += ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
+		}
+	}
+	return (tot[0] + tot[2]) + (tot[1] + tot[3])
+}
+
+// dotF64Go is sumF64Go's order with acc[l] = fma(a_i, b_i, acc[l]).
+func dotF64Go(a, b []float64) float64 {
+	b = b[:len(a)]
+	var tot [4]float64
+	for len(a) > 0 {
+		nb := min(len(a), sumBlock64)
+		ba, bb := a[:nb], b[:nb]
+		a, b = a[nb:], b[nb:]
+		var acc [sumLanes64]float64
+		i := 0
+		for ; i+sumLanes64 <= nb; i += sumLanes64 {
+			ca, cb := ba[i:i+sumLanes64], bb[i:i+sumLanes64]
+			for l := range acc {
+				acc[l] = math.FMA(ca[l], cb[l], acc[l])
+			}
+		}
+		for ; i < nb; i += 4 {
+			cb := bb[i:min(i+4, nb)]
+			for l, v := range ba[i:min(i+4, nb)] {
+				acc[l] = math.FMA(v, cb[l], acc[l])
+			}
+		}
+		for l := range 4 {
+			g := func(k int) float64 { return acc[4*k+l] }
+			tot[l] += ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
+		}
+	}
+	return (tot[0] + tot[2]) + (tot[1] + tot[3])
+}
+
+// fma32 returns x*y + z rounded once to float32, as VFMADD does. The
+// product is exact in float64 and the float64 sum s is rounded; rounding s
+// to float32 is then correct unless s lies exactly halfway between two
+// float32 values while the exact sum does not, in which case the rounding
+// error of s (recovered by TwoSum) decides the direction.
+func fma32(x, y, z float32) float32 {
+	p := float64(x) * float64(y)
+	s := p + float64(z)
+	// Fast path: s is not a float32 halfway point in the normal range.
+	if math.Float64bits(s)&(1<<29-1) != 1<<28 && math.Abs(s) >= 0x1p-126 {
+		return float32(s)
+	}
+	bv := s - p
+	e := (p - (s - bv)) + (float64(z) - bv)
+	r := float32(s)
+	if e == 0 || float64(r) == s {
+		return r
+	}
+	// r2 is r's neighbour on the other side of s.
+	var r2 float32
+	if float64(r) < s {
+		r2 = math.Nextafter32(r, float32(math.Inf(1)))
+	} else {
+		r2 = math.Nextafter32(r, float32(math.Inf(-1)))
+	}
+	if mid(r, r2) != s {
+		return r
+	}
+	if (e > 0) == (r2 > r) {
+		return r2
+	}
+	return r
+}
+
+// mid is the exact midpoint of two adjacent float32 values, treating an
+// infinity as the next power of two past MaxFloat32.
+func mid(a, b float32) float64 {
+	f := func(v float32) float64 {
+		if math.IsInf(float64(v), 0) {
+			return math.Copysign(0x1p128, float64(v))
+		}
+		return float64(v)
+	}
+	return (f(a) + f(b)) / 2
+}

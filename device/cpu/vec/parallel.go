@@ -1,0 +1,73 @@
+package vec
+
+import (
+	"runtime"
+	"sync"
+)
+
+// parallelAlign is the granularity of Parallel's chunk boundaries in
+// elements: a multiple of every vector width and, for float32 and float64,
+// of a 64-byte cache line, so neighbouring chunks never write one line.
+const parallelAlign = 64
+
+// Parallel runs fn over [0, n) split into contiguous chunks [lo, hi), one
+// per goroutine, and returns when all have finished. It splits only when
+// n >= grain and GOMAXPROCS > 1, into at most GOMAXPROCS chunks of at least
+// grain elements each; otherwise it calls fn(0, n) on the calling goroutine.
+// Chunk boundaries are multiples of 64 and a pure function of n, grain and
+// GOMAXPROCS, so a per-chunk reduction combined in chunk order is
+// reproducible on a given machine setting. The first chunk runs on the
+// caller's goroutine. If fn panics, the panic is re-raised in the caller
+// after every chunk has finished. n <= 0 or a nil fn does nothing; grain < 1
+// counts as 1.
+func Parallel(n, grain int, fn func(lo, hi int)) {
+	if n <= 0 || fn == nil {
+		return
+	}
+	cs := chunks(n, grain, runtime.GOMAXPROCS(0))
+	if len(cs) == 1 {
+		fn(0, n)
+		return
+	}
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		fault any
+	)
+	run := func(lo, hi int) {
+		defer func() {
+			if r := recover(); r != nil {
+				once.Do(func() { fault = r })
+			}
+		}()
+		fn(lo, hi)
+	}
+	for _, c := range cs[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(c[0], c[1])
+		}()
+	}
+	run(cs[0][0], cs[0][1])
+	wg.Wait()
+	if fault != nil {
+		panic(fault)
+	}
+}
+
+// chunks returns Parallel's split of [0, n) for procs workers.
+func chunks(n, grain, procs int) [][2]int {
+	grain = max(grain, 1)
+	k := min(procs, n/grain)
+	if k <= 1 {
+		return [][2]int{{0, n}}
+	}
+	size := (n + k - 1) / k
+	size = (size + parallelAlign - 1) / parallelAlign * parallelAlign
+	var cs [][2]int
+	for lo := 0; lo < n; lo += size {
+		cs = append(cs, [2]int{lo, min(lo+size, n)})
+	}
+	return cs
+}

@@ -1,0 +1,250 @@
+package vec
+
+import (
+	"unsafe"
+
+	"github.com/tessera-go/tessera/errs"
+)
+
+// Float is the element constraint of every kernel: float32 and float64 and
+// types defined on them. float32-sized types run the float32 kernels.
+type Float interface{ ~float32 | ~float64 }
+
+// Implementation names the active kernel set: "avx2" (AVX2+FMA assembly) or
+// "generic" (pure Go), so callers and benchmarks can report what ran.
+func Implementation() string { return active.name }
+
+func is32[T Float]() bool {
+	var z T
+	return unsafe.Sizeof(z) == 4
+}
+
+func as32[T Float](s []T) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func as64[T Float](s []T) []float64 {
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// partialOverlap reports whether out and in share memory without starting
+// at the same element.
+func partialOverlap[T Float](out, in []T) bool {
+	if len(out) == 0 || len(in) == 0 {
+		return false
+	}
+	var z T
+	size := unsafe.Sizeof(z)
+	o := uintptr(unsafe.Pointer(unsafe.SliceData(out)))
+	i := uintptr(unsafe.Pointer(unsafe.SliceData(in)))
+	if o == i {
+		return false
+	}
+	return o < i+uintptr(len(in))*size && i < o+uintptr(len(out))*size
+}
+
+func checkAlias[T Float](op string, dst []T, ins ...[]T) error {
+	for _, in := range ins {
+		if partialOverlap(dst, in) {
+			return errs.New("vec", op, errs.ErrValue, "dst overlaps an input at a different offset (only dst == input is allowed)")
+		}
+	}
+	return nil
+}
+
+func binary[T Float](op string, k binOp, dst, a, b []T) error {
+	if len(a) != len(dst) || len(b) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d, len(b)=%d", len(dst), len(a), len(b))
+	}
+	if err := checkAlias(op, dst, a, b); err != nil {
+		return err
+	}
+	if is32[T]() {
+		active.bin32[k](as32(dst), as32(a), as32(b))
+	} else {
+		active.bin64[k](as64(dst), as64(a), as64(b))
+	}
+	return nil
+}
+
+func scalar[T Float](op string, k binOp, reversed bool, dst, a []T, s T) error {
+	if len(a) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d", len(dst), len(a))
+	}
+	if err := checkAlias(op, dst, a); err != nil {
+		return err
+	}
+	switch {
+	case is32[T]() && reversed:
+		active.rsc32[k](as32(dst), as32(a), float32(s))
+	case is32[T]():
+		active.sc32[k](as32(dst), as32(a), float32(s))
+	case reversed:
+		active.rsc64[k](as64(dst), as64(a), float64(s))
+	default:
+		active.sc64[k](as64(dst), as64(a), float64(s))
+	}
+	return nil
+}
+
+func unary[T Float](op string, k unOp, dst, x []T) error {
+	if len(x) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
+	}
+	if err := checkAlias(op, dst, x); err != nil {
+		return err
+	}
+	if is32[T]() {
+		active.un32[k](as32(dst), as32(x))
+	} else {
+		active.un64[k](as64(dst), as64(x))
+	}
+	return nil
+}
+
+// Add sets dst[i] = a[i] + b[i].
+func Add[T Float](dst, a, b []T) error { return binary("Add", opAdd, dst, a, b) }
+
+// Sub sets dst[i] = a[i] - b[i].
+func Sub[T Float](dst, a, b []T) error { return binary("Sub", opSub, dst, a, b) }
+
+// Mul sets dst[i] = a[i] * b[i].
+func Mul[T Float](dst, a, b []T) error { return binary("Mul", opMul, dst, a, b) }
+
+// Div sets dst[i] = a[i] / b[i].
+func Div[T Float](dst, a, b []T) error { return binary("Div", opDiv, dst, a, b) }
+
+// Maximum sets dst[i] to the larger of a[i] and b[i], or NaN if either is
+// NaN (PyTorch's maximum, not Go's max, which also propagates NaN but orders
+// zeros differently: of +0 and -0 either may be returned).
+func Maximum[T Float](dst, a, b []T) error { return binary("Maximum", opMax, dst, a, b) }
+
+// Minimum sets dst[i] to the smaller of a[i] and b[i], or NaN if either is
+// NaN; of +0 and -0 either may be returned.
+func Minimum[T Float](dst, a, b []T) error { return binary("Minimum", opMin, dst, a, b) }
+
+// AddScalar sets dst[i] = a[i] + s.
+func AddScalar[T Float](dst, a []T, s T) error { return scalar("AddScalar", opAdd, false, dst, a, s) }
+
+// SubScalar sets dst[i] = a[i] - s.
+func SubScalar[T Float](dst, a []T, s T) error { return scalar("SubScalar", opSub, false, dst, a, s) }
+
+// RSubScalar sets dst[i] = s - a[i] (the reversed form of SubScalar).
+func RSubScalar[T Float](dst, a []T, s T) error { return scalar("RSubScalar", opSub, true, dst, a, s) }
+
+// MulScalar sets dst[i] = a[i] * s.
+func MulScalar[T Float](dst, a []T, s T) error { return scalar("MulScalar", opMul, false, dst, a, s) }
+
+// DivScalar sets dst[i] = a[i] / s. It divides, rather than multiplying by
+// 1/s, so results match Div exactly.
+func DivScalar[T Float](dst, a []T, s T) error { return scalar("DivScalar", opDiv, false, dst, a, s) }
+
+// RDivScalar sets dst[i] = s / a[i] (the reversed form of DivScalar).
+func RDivScalar[T Float](dst, a []T, s T) error { return scalar("RDivScalar", opDiv, true, dst, a, s) }
+
+// MaximumScalar sets dst[i] to the larger of a[i] and s, NaN-propagating
+// like Maximum; it is clamp-from-below when s is not NaN.
+func MaximumScalar[T Float](dst, a []T, s T) error {
+	return scalar("MaximumScalar", opMax, false, dst, a, s)
+}
+
+// MinimumScalar sets dst[i] to the smaller of a[i] and s, NaN-propagating
+// like Minimum; it is clamp-from-above when s is not NaN.
+func MinimumScalar[T Float](dst, a []T, s T) error {
+	return scalar("MinimumScalar", opMin, false, dst, a, s)
+}
+
+// Axpy sets dst[i] = alpha*x[i] + y[i], rounded once (a fused multiply-add),
+// the update step of BLAS axpy and of most optimisers. dst may be y (or x)
+// for an in-place update.
+func Axpy[T Float](dst []T, alpha T, x, y []T) error {
+	if len(x) != len(dst) || len(y) != len(dst) {
+		return errs.New("vec", "Axpy", errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d, len(y)=%d", len(dst), len(x), len(y))
+	}
+	if err := checkAlias("Axpy", dst, x, y); err != nil {
+		return err
+	}
+	if is32[T]() {
+		active.axpy32(as32(dst), float32(alpha), as32(x), as32(y))
+	} else {
+		active.axpy64(as64(dst), float64(alpha), as64(x), as64(y))
+	}
+	return nil
+}
+
+// Relu sets dst[i] = x[i] if x[i] > 0, else +0; NaN stays NaN.
+func Relu[T Float](dst, x []T) error { return unary("Relu", unRelu, dst, x) }
+
+// Exp sets dst[i] = e**x[i]; it overflows to +Inf and underflows to 0.
+func Exp[T Float](dst, x []T) error { return unary("Exp", unExp, dst, x) }
+
+// Log sets dst[i] to the natural logarithm of x[i]: -Inf for ±0, NaN for
+// negative x.
+func Log[T Float](dst, x []T) error { return unary("Log", unLog, dst, x) }
+
+// Tanh sets dst[i] = tanh(x[i]).
+func Tanh[T Float](dst, x []T) error { return unary("Tanh", unTanh, dst, x) }
+
+// Sigmoid sets dst[i] = 1/(1+e**-x[i]), the logistic function, accurate in
+// relative terms also where it is tiny (large negative x).
+func Sigmoid[T Float](dst, x []T) error { return unary("Sigmoid", unSigmoid, dst, x) }
+
+// GeluTanh sets dst[i] to the tanh approximation of GELU,
+// 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))) (PyTorch's approximate="tanh"),
+// computed as x*sigmoid(2*sqrt(2/pi)(x+0.044715x^3)), an identity that keeps
+// the relative accuracy for negative x.
+func GeluTanh[T Float](dst, x []T) error { return unary("GeluTanh", unGeluTanh, dst, x) }
+
+// GeluErf sets dst[i] to the exact GELU, 0.5x(1+erf(x/sqrt2)) (PyTorch's
+// default), computed as 0.5x*erfc(-x/sqrt2) so it keeps its relative accuracy
+// for negative x.
+func GeluErf[T Float](dst, x []T) error { return unary("GeluErf", unGeluErf, dst, x) }
+
+// Erf sets dst[i] to the error function of x[i].
+func Erf[T Float](dst, x []T) error { return unary("Erf", unErf, dst, x) }
+
+// Sum returns the sum of x (0 for an empty x), deterministically: the same
+// x gives the same bits on every run and every implementation. The package
+// documentation states its error bound.
+func Sum[T Float](x []T) T {
+	if is32[T]() {
+		return T(active.sum32(as32(x)))
+	}
+	return T(active.sum64(as64(x)))
+}
+
+// Dot returns the sum of a[i]*b[i], with the same deterministic blocked
+// order and error bound as Sum (each product is fused into its lane).
+func Dot[T Float](a, b []T) (T, error) {
+	if len(a) != len(b) {
+		return 0, errs.New("vec", "Dot", errs.ErrShape, "lengths differ: len(a)=%d, len(b)=%d", len(a), len(b))
+	}
+	if is32[T]() {
+		return T(active.dot32(as32(a), as32(b))), nil
+	}
+	return T(active.dot64(as64(a), as64(b))), nil
+}
+
+// Max returns the largest element of x, or NaN if any element is NaN
+// (PyTorch's max). An empty x is an error, because it has no maximum.
+func Max[T Float](x []T) (T, error) {
+	if len(x) == 0 {
+		return 0, errs.New("vec", "Max", errs.ErrShape, "empty input has no maximum")
+	}
+	if is32[T]() {
+		return T(active.max32(as32(x))), nil
+	}
+	return T(active.max64(as64(x))), nil
+}
+
+// Min returns the smallest element of x, or NaN if any element is NaN. An
+// empty x is an error.
+func Min[T Float](x []T) (T, error) {
+	if len(x) == 0 {
+		return 0, errs.New("vec", "Min", errs.ErrShape, "empty input has no minimum")
+	}
+	if is32[T]() {
+		return T(active.min32(as32(x))), nil
+	}
+	return T(active.min64(as64(x))), nil
+}
