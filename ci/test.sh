@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
 
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
-export TESSERA_REQUIRE_WEBGPU="${TESSERA_REQUIRE_WEBGPU:-0}"
+export TESSERA_REQUIRE_WEBGPU="${TESSERA_REQUIRE_WEBGPU:-1}"
 
 step() { printf '\n== %s\n' "$*"; }
 

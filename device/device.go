@@ -41,8 +41,12 @@ type Info struct {
 	Adapter  string        // the adapter or processor name
 	Vendor   string        // vendor name or id
 	Driver   string        // driver name and version
-	DTypes   []dtype.DType // dtypes the device can hold
-	Limits   []Limit       // sizes that bound what one call can do
+	DTypes   []dtype.DType // dtypes the device can hold, copy and cast
+	// Compute lists the dtypes the device computes with (elementwise,
+	// reduce, matmul); a dtype in DTypes but not here can only be stored,
+	// moved and cast (a WebGPU device holds I64 for ArgMax results).
+	Compute []dtype.DType
+	Limits  []Limit // sizes that bound what one call can do
 }
 
 // Limit is one named device limit, such as the largest storage binding.

@@ -36,3 +36,13 @@ func supports(dev device.Device, dt dtype.DType) bool {
 	}
 	return false
 }
+
+// computes reports whether dev computes with dt (not merely holds it).
+func computes(dev device.Device, dt dtype.DType) bool {
+	for _, d := range dev.Info().Compute {
+		if d == dt {
+			return true
+		}
+	}
+	return false
+}

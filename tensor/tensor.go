@@ -25,7 +25,8 @@ import (
 	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
-	_ "github.com/tessera-go/tessera/device/cpu" // the CPU backend is always linked
+	_ "github.com/tessera-go/tessera/device/cpu"    // the CPU backend is always linked
+	_ "github.com/tessera-go/tessera/device/webgpu" // the GPU backend (a stub without cgo)
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"

@@ -50,6 +50,7 @@ func info() device.Info {
 		Vendor:   cpuid.CPU.VendorString,
 		Driver:   runtime.Version() + " " + runtime.GOARCH,
 		DTypes:   append([]dtype.DType{}, dtype.All...),
+		Compute:  append([]dtype.DType{}, dtype.All...),
 		Limits: []device.Limit{
 			{Name: "cores", Value: uint64(runtime.GOMAXPROCS(0))},
 			{Name: "maxAllocBytes", Value: uint64(maxAllocBytes())},

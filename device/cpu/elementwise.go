@@ -135,9 +135,19 @@ func unaryF64(op device.UnaryOp) func(float64) float64 {
 	case device.Sigmoid:
 		return Sigmoid
 	case device.GeluTanh:
-		return func(x float64) float64 { return 0.5 * x * (1 + math.Tanh(sqrt2OverPi*(x+0.044715*x*x*x))) }
+		return func(x float64) float64 {
+			if math.IsInf(x, -1) {
+				return 0 // the limit, where the formula gives -Inf*0
+			}
+			return 0.5 * x * (1 + math.Tanh(sqrt2OverPi*(x+0.044715*x*x*x)))
+		}
 	case device.GeluErf:
-		return func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x*invSqrt2)) }
+		return func(x float64) float64 {
+			if math.IsInf(x, -1) {
+				return 0
+			}
+			return 0.5 * x * (1 + math.Erf(x*invSqrt2))
+		}
 	case device.Erf:
 		return math.Erf
 	case device.Log1p:

@@ -1,0 +1,391 @@
+//go:build cgo
+
+package webgpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// reduceRef reduces the view l of vals over axes in float64, with the
+// kernels' semantics (NaN propagation, first occurrence for arg, integer
+// wrap-around applied by the caller's rounding).
+func reduceRef(op device.ReduceOp, dt dtype.DType, vals []float64, l layout.Layout, axes []int) []float64 {
+	red := map[int]bool{}
+	for _, a := range axes {
+		red[a] = true
+	}
+	var kshape []int
+	for i, d := range l.Shape {
+		if !red[i] {
+			kshape = append(kshape, d)
+		}
+	}
+	nk := 1
+	for _, d := range kshape {
+		nk *= d
+	}
+	type accT struct {
+		v, best float64
+		n, bi   int
+		seen    bool
+	}
+	acc := make([]accT, nk)
+	for i := range acc {
+		switch op {
+		case device.Prod:
+			acc[i].v = 1
+		case device.Max:
+			acc[i].v = math.Inf(-1)
+		case device.Min:
+			acc[i].v = math.Inf(1)
+		}
+	}
+	each(l.Shape, func(idx []int) {
+		k, ri := 0, 0
+		for i, x := range idx {
+			if red[i] {
+				ri = ri*l.Shape[i] + x
+			} else {
+				k = k*l.Shape[i] + x
+			}
+		}
+		x := vals[l.OffsetOf(idx)]
+		a := &acc[k]
+		switch op {
+		case device.Sum, device.Mean:
+			a.v += x
+		case device.Prod:
+			a.v *= x
+		case device.Max:
+			if math.IsNaN(x) || x > a.v {
+				if !math.IsNaN(a.v) {
+					a.v = x
+				}
+			}
+		case device.Min:
+			if math.IsNaN(x) || x < a.v {
+				if !math.IsNaN(a.v) {
+					a.v = x
+				}
+			}
+		case device.ArgMax, device.ArgMin:
+			better := !a.seen
+			if a.seen && !math.IsNaN(a.best) {
+				better = math.IsNaN(x) || (op == device.ArgMax && x > a.best) || (op == device.ArgMin && x < a.best)
+			}
+			if better {
+				a.best, a.bi, a.seen = x, ri, true
+			}
+		}
+		a.n++
+	})
+	out := make([]float64, nk)
+	for i, a := range acc {
+		switch op {
+		case device.Mean:
+			out[i] = a.v / float64(a.n)
+		case device.ArgMax, device.ArgMin:
+			out[i] = float64(a.bi)
+		default:
+			out[i] = a.v
+		}
+		if !op.IsArg() {
+			switch dt {
+			case dtype.I32:
+				out[i] = float64(int32(int64(out[i])))
+			case dtype.U8:
+				out[i] = float64(uint8(int64(out[i])))
+			default:
+				out[i] = roundTo(dt, out[i])
+			}
+		}
+	}
+	return out
+}
+
+func keptShape(shape []int, axes []int) []int {
+	red := map[int]bool{}
+	for _, a := range axes {
+		red[a] = true
+	}
+	out := []int{}
+	for i, d := range shape {
+		if !red[i] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func reduceTol(op device.ReduceOp, dt dtype.DType, n int) (float64, float64) {
+	switch {
+	case op.IsArg() || op == device.Max || op == device.Min || !dt.IsFloat():
+		return 0, 0
+	case dt == dtype.F16:
+		return 2e-3, 1e-3
+	}
+	// f32 sums in a tree: relative error grows like log2(n) ulps; inputs
+	// are O(1), so an absolute bound covers cancellation.
+	return 2e-6, 1e-6 * math.Sqrt(float64(n))
+}
+
+func TestReduce(t *testing.T) {
+	g := dev(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	type tc struct {
+		name string
+		n    int
+		l    layout.Layout
+		axes [][]int
+	}
+	tr, _ := contig(6, 5, 4).Permute(2, 0, 1)
+	rev, _ := contig(7, 9).Slice(1, -1, -10, -1)
+	bc, _ := contig(5, 1).BroadcastTo(5, 6)
+	cases := []tc{
+		{"vector", 1000, contig(1000), [][]int{{0}, {}}},
+		{"matrix", 35, contig(5, 7), [][]int{{0}, {1}, {0, 1}}},
+		{"rank3", 120, contig(4, 5, 6), [][]int{{0}, {1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}}},
+		{"permuted", 120, tr, [][]int{{0}, {1}, {2}, {0, 2}}},
+		{"reversed", 63, rev, [][]int{{0}, {1}}},
+		{"broadcast", 5, bc, [][]int{{0}, {1}}},
+		{"offset", 40, layout.Layout{Shape: []int{3, 4}, Strides: []int{8, 2}, Offset: 5}, [][]int{{0}, {1}}},
+		{"size1", 6, contig(1, 6, 1), [][]int{{0}, {1}, {2}, {0, 2}}},
+		{"scalar", 1, layout.Layout{Shape: []int{}, Strides: []int{}}, [][]int{{}}},
+		{"long", 70000, contig(70000), [][]int{{0}}},
+		{"long-rows", 3 * 20000, contig(3, 20000), [][]int{{1}, {0}}},
+		{"many-rows", 3000 * 7, contig(3000, 7), [][]int{{1}, {0}}},
+	}
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.U8} {
+		for _, c := range cases {
+			lo, hi := -2.0, 2.0
+			if !dt.IsFloat() {
+				lo, hi = -20, 20
+			}
+			vals := randVals(r, dt, c.n, lo, hi)
+			src := upload(t, g, dt, vals)
+			for _, axes := range c.axes {
+				for _, op := range device.ReduceOps() {
+					if op.IsArg() && len(axes) != 1 {
+						continue
+					}
+					if op == device.Mean && !dt.IsFloat() {
+						continue
+					}
+					if op == device.Prod && c.n > 100 && dt.IsFloat() {
+						continue // the product of many values leaves f32 range
+					}
+					kshape := keptShape(c.l.Shape, axes)
+					odt := dt
+					if op.IsArg() {
+						odt = dtype.I64
+					}
+					nout := 1
+					for _, d := range kshape {
+						nout *= d
+					}
+					dst := alloc(t, g, odt, nout)
+					if err := g.Reduce(op, op2(dst, contig(kshape...)), op2(src, c.l), axes); err != nil {
+						t.Fatalf("%s %s %s axes %v: %v", op, dt, c.name, axes, err)
+					}
+					want := reduceRef(op, dt, decode(dt, encode(dt, vals)), c.l, axes)
+					rel, abs := reduceTol(op, dt, c.l.Numel()/max(nout, 1))
+					checkClose(t, op.String()+" "+dt.String()+" "+c.name+" "+fmtShape(axes), download(t, g, dst), want, rel, abs)
+				}
+			}
+		}
+	}
+}
+
+func TestReduceNaNAndTies(t *testing.T) {
+	g := dev(t)
+	nan, inf := math.NaN(), math.Inf(1)
+	rows := [][]float64{
+		{1, 3, 3, 2},
+		{nan, 1, nan, 5},
+		{2, nan, 7, 7},
+		{-inf, -inf, -inf, -inf},
+		{inf, 1, inf, 0},
+	}
+	var vals []float64
+	for _, r := range rows {
+		vals = append(vals, r...)
+	}
+	src := upload(t, g, dtype.F32, vals)
+	l := contig(5, 4)
+	for _, op := range []device.ReduceOp{device.Max, device.Min, device.ArgMax, device.ArgMin, device.Sum} {
+		odt := dtype.F32
+		if op.IsArg() {
+			odt = dtype.I64
+		}
+		dst := alloc(t, g, odt, 5)
+		if err := g.Reduce(op, op2(dst, contig(5)), op2(src, l), []int{1}); err != nil {
+			t.Fatal(err)
+		}
+		checkClose(t, op.String()+" NaN/ties", download(t, g, dst), reduceRef(op, dtype.F32, vals, l, []int{1}), 0, 0)
+	}
+	// A long row whose NaNs land in different chunks and workgroups: the
+	// first NaN wins.
+	long := make([]float64, 50000)
+	for i := range long {
+		long[i] = float64(i % 100)
+	}
+	long[31000], long[40000], long[45000] = nan, nan, 99
+	src = upload(t, g, dtype.F32, long)
+	for _, op := range []device.ReduceOp{device.ArgMax, device.ArgMin, device.Max} {
+		odt := dtype.F32
+		if op.IsArg() {
+			odt = dtype.I64
+		}
+		dst := alloc(t, g, odt, 1)
+		if err := g.Reduce(op, op2(dst, layout.Layout{Shape: []int{}, Strides: []int{}}), op2(src, contig(50000)), []int{0}); err != nil {
+			t.Fatal(err)
+		}
+		checkClose(t, op.String()+" long NaN", download(t, g, dst), reduceRef(op, dtype.F32, long, contig(50000), []int{0}), 0, 0)
+	}
+}
+
+func TestReduceEmptyAndErrors(t *testing.T) {
+	g := dev(t)
+	src := alloc(t, g, dtype.F32, 1)
+	l := layout.Layout{Shape: []int{3, 0}, Strides: []int{1, 1}}
+	for _, c := range []struct {
+		op   device.ReduceOp
+		want float64
+	}{{device.Sum, 0}, {device.Prod, 1}} {
+		dst := alloc(t, g, dtype.F32, 3)
+		if err := g.Reduce(c.op, op2(dst, contig(3)), op2(src, l), []int{1}); err != nil {
+			t.Fatal(err)
+		}
+		checkClose(t, c.op.String()+" empty", download(t, g, dst), []float64{c.want, c.want, c.want}, 0, 0)
+	}
+	dst := alloc(t, g, dtype.F32, 3)
+	wantKind(t, "Max empty", g.Reduce(device.Max, op2(dst, contig(3)), op2(src, l), []int{1}), errs.ErrShape)
+	// Empty output: nothing to do.
+	if err := g.Reduce(device.Max, op2(dst, contig(0)), op2(src, layout.Layout{Shape: []int{0, 3}, Strides: []int{1, 1}}), []int{1}); err != nil {
+		t.Errorf("empty output: %v", err)
+	}
+	s2 := alloc(t, g, dtype.F32, 12)
+	d3 := alloc(t, g, dtype.F32, 4)
+	wantKind(t, "unsorted", g.Reduce(device.Sum, op2(d3, contig()), op2(s2, contig(3, 4)), []int{1, 0}), errs.ErrAxis)
+	wantKind(t, "out of range", g.Reduce(device.Sum, op2(d3, contig(3)), op2(s2, contig(3, 4)), []int{2}), errs.ErrAxis)
+	wantKind(t, "dup", g.Reduce(device.Sum, op2(d3, contig()), op2(s2, contig(3, 4)), []int{1, 1}), errs.ErrAxis)
+	wantKind(t, "bad dst shape", g.Reduce(device.Sum, op2(d3, contig(4)), op2(s2, contig(3, 4)), []int{1}), errs.ErrShape)
+	wantKind(t, "arg two axes", g.Reduce(device.ArgMax, op2(alloc(t, g, dtype.I64, 1), contig()), op2(s2, contig(3, 4)), []int{0, 1}), errs.ErrAxis)
+	wantKind(t, "arg dst dtype", g.Reduce(device.ArgMax, op2(d3, contig(3)), op2(s2, contig(3, 4)), []int{1}), errs.ErrDType)
+	wantKind(t, "mean int", g.Reduce(device.Mean, op2(alloc(t, g, dtype.I32, 3), contig(3)), op2(alloc(t, g, dtype.I32, 12), contig(3, 4)), []int{1}), errs.ErrDType)
+	wantKind(t, "bad op", g.Reduce(device.ReduceOp(99), op2(d3, contig(3)), op2(s2, contig(3, 4)), []int{1}), errs.ErrUnsupported)
+	wantKind(t, "bool", g.Reduce(device.Max, op2(alloc(t, g, dtype.Bool, 3), contig(3)), op2(alloc(t, g, dtype.Bool, 12), contig(3, 4)), []int{1}), errs.ErrDType)
+}
+
+func softmaxRef(vals []float64, l layout.Layout, axis int, logOut bool) []float64 {
+	n := l.Numel()
+	out := make([]float64, n)
+	// Index of each element in row-major order of l.
+	pos := map[int]int{}
+	k := 0
+	each(l.Shape, func(idx []int) { pos[k] = l.OffsetOf(idx); k++ })
+	stride := 1
+	for i := axis + 1; i < len(l.Shape); i++ {
+		stride *= l.Shape[i]
+	}
+	L := l.Shape[axis]
+	for start := 0; start < n; start++ {
+		if (start/stride)%L != 0 {
+			continue
+		}
+		m := math.Inf(-1)
+		for i := 0; i < L; i++ {
+			x := vals[pos[start+i*stride]]
+			if math.IsNaN(x) || x > m {
+				m = x
+				if math.IsNaN(x) {
+					break
+				}
+			}
+		}
+		s := 0.0
+		for i := 0; i < L; i++ {
+			s += math.Exp(vals[pos[start+i*stride]] - m)
+		}
+		for i := 0; i < L; i++ {
+			x := vals[pos[start+i*stride]]
+			if logOut {
+				out[start+i*stride] = x - m - math.Log(s)
+			} else {
+				out[start+i*stride] = math.Exp(x-m) / s
+			}
+		}
+	}
+	return out
+}
+
+func TestSoftmax(t *testing.T) {
+	g := dev(t)
+	r := rand.New(rand.NewPCG(11, 12))
+	tr, _ := contig(30, 7).Transpose(0, 1)
+	cases := []struct {
+		name string
+		n    int
+		l    layout.Layout
+		axes []int
+	}{
+		{"rows", 40, contig(4, 10), []int{1, 0, -1}},
+		{"long", 3 * 5000, contig(3, 5000), []int{1}},
+		{"many", 500 * 9, contig(500, 9), []int{1, 0}},
+		{"transposed", 210, tr, []int{0, 1}},
+		{"rank3", 120, contig(4, 5, 6), []int{0, 1, 2}},
+		{"single", 5, contig(5), []int{0}},
+	}
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
+		for _, c := range cases {
+			vals := randVals(r, dt, c.n, -30, 30)
+			if c.n > 10 {
+				vals[3] = 80 // large values stay finite
+			}
+			src := upload(t, g, dt, vals)
+			for _, ax := range c.axes {
+				for _, lg := range []bool{false, true} {
+					dst := alloc(t, g, dt, c.l.Numel())
+					if err := g.Softmax(op2(dst, contig(c.l.Shape...)), op2(src, c.l), ax, lg); err != nil {
+						t.Fatalf("%s axis %d: %v", c.name, ax, err)
+					}
+					a := ax
+					if a < 0 {
+						a += len(c.l.Shape)
+					}
+					want := softmaxRef(decode(dt, encode(dt, vals)), c.l, a, lg)
+					for i := range want {
+						want[i] = roundTo(dt, want[i])
+					}
+					rel, abs := 5e-6, 1e-7
+					if lg {
+						abs = 2e-5 // log-softmax: absolute error of x - m - log(s)
+					}
+					if dt == dtype.F16 {
+						rel, abs = 2e-3, 1e-3
+					}
+					checkClose(t, "Softmax "+dt.String()+" "+c.name, download(t, g, dst), want, rel, abs)
+				}
+			}
+		}
+	}
+	// NaN and -inf rows.
+	nan, inf := math.NaN(), math.Inf(1)
+	vals := []float64{1, nan, 2, -inf, -inf, -inf, 0, -inf, 1}
+	src := upload(t, g, dtype.F32, vals)
+	dst := alloc(t, g, dtype.F32, 9)
+	if err := g.Softmax(op2(dst, contig(3, 3)), op2(src, contig(3, 3)), 1, false); err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "Softmax special", download(t, g, dst), softmaxRef(vals, contig(3, 3), 1, false), 1e-6, 0)
+	_ = inf
+	wantKind(t, "axis", g.Softmax(op2(dst, contig(3, 3)), op2(src, contig(3, 3)), 2, false), errs.ErrAxis)
+	wantKind(t, "int", g.Softmax(op2(alloc(t, g, dtype.I32, 9), contig(9)), op2(alloc(t, g, dtype.I32, 9), contig(9)), 0, false), errs.ErrDType)
+}

@@ -1,0 +1,171 @@
+// math.wgsl: float functions WGSL lacks or defines too loosely, written to
+// stay accurate near 0 and finite (no inf/inf NaN) for large |x|.
+
+// exp(x) - 1: a Taylor polynomial where exp(x) - 1 would cancel.
+fn m_expm1(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (abs(x) < 0.5) {
+        let p = 1.0 + x * (0.5 + x * (1.6666667e-1 + x * (4.1666668e-2 + x * (8.333334e-3
+            + x * (1.3888889e-3 + x * (1.984127e-4 + x * (2.4801588e-5 + x * 2.7557319e-6)))))));
+        return x * p;
+    }
+    return exp(x) - 1.0;
+}
+
+// log(1 + x): 2*atanh(x / (2 + x)) as a series near 0, where log(1 + x)
+// would lose the low bits of x.
+fn m_log1p(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x < -1.0) {
+        return f32_nan();
+    }
+    if (x == -1.0) {
+        return -f32_inf();
+    }
+    if (abs(x) < 0.5) {
+        let s = x / (2.0 + x);
+        let s2 = s * s;
+        let p = 1.0 + s2 * (3.3333334e-1 + s2 * (2.0e-1 + s2 * (1.4285715e-1 + s2 * (1.1111111e-1
+            + s2 * (9.090909e-2 + s2 * (7.692308e-2 + s2 * 6.6666670e-2))))));
+        return 2.0 * s * p;
+    }
+    if (is_inf(x)) {
+        return x;
+    }
+    return log(1.0 + x);
+}
+
+// erfc(x) for x >= 0.5 as t*exp(-x*x + P(t)), t = 1/(1 + x/2); P is a
+// degree-9 fit (|log error| < 3e-9). x*x is split so its rounding does not
+// reach the result's relative accuracy.
+fn m_erfc_tail(x: f32) -> f32 {
+    let t = 1.0 / (1.0 + 0.5 * x);
+    let p = -1.2655415 + t * (1.0008397 + t * (0.36455266 + t * (0.15781995 + t * (-0.42183260
+        + t * (0.84964990 + t * (-2.0085417 + t * (2.3069198 + t * (-1.2507578 + t * 0.26693490))))))));
+    let xh = bitcast<f32>(bitcast<u32>(x) & 0xfffff000u);
+    let xl = x - xh;
+    return t * exp(-xh * xh) * exp(p - xl * (x + xh));
+}
+
+// erf(x)/x near 0 as a polynomial in x*x (|error| < 2e-11 for |x| < 0.5).
+fn m_erf_small(x: f32) -> f32 {
+    let s = x * x;
+    let q = 1.1283792 + s * (-0.37612638 + s * (0.11283774 + s * (-0.026863143
+        + s * (0.0052004137 + s * -0.00076945343))));
+    return x * q;
+}
+
+fn m_erf(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let a = abs(x);
+    if (a < 0.5) {
+        return m_erf_small(x);
+    }
+    var r = 1.0;
+    if (a < 10.0) {
+        r = 1.0 - m_erfc_tail(a);
+    }
+    return select(r, -r, x < 0.0);
+}
+
+fn m_erfc(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let a = abs(x);
+    if (a < 0.5) {
+        return 1.0 - m_erf_small(x);
+    }
+    var t = 0.0;
+    if (a < 10.5) {
+        t = m_erfc_tail(a);
+    }
+    return select(t, 2.0 - t, x < 0.0);
+}
+
+// tanh(x) = -expm1(-2|x|) / (2 + expm1(-2|x|)), with the sign of x: exact
+// near 0 and exactly +-1 for large |x|.
+fn m_tanh(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let e = m_expm1(-2.0 * abs(x));
+    let r = -e / (2.0 + e);
+    return select(r, -r, x < 0.0);
+}
+
+// 1/(1 + exp(-x)), evaluated on the side where exp cannot overflow.
+fn m_sigmoid(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x >= 0.0) {
+        return 1.0 / (1.0 + exp(-x));
+    }
+    let e = exp(x);
+    return e / (1.0 + e);
+}
+
+// Gelu, tanh form: 0.5*x*(1 + tanh(u)) = x*sigmoid(2u).
+fn m_gelu_tanh(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let u = 0.7978845608 * (x + 0.044715 * x * x * x);
+    let s = m_sigmoid(2.0 * u);
+    return select(x * s, 0.0, s == 0.0);
+}
+
+// Gelu, erf form: 0.5*x*(1 + erf(x/sqrt 2)) = 0.5*x*erfc(-x/sqrt 2), which
+// keeps relative accuracy for negative x.
+fn m_gelu_erf(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let c = m_erfc(-0.70710678 * x);
+    return select(0.5 * x * c, 0.0, c == 0.0);
+}
+
+fn m_is_int(y: f32) -> bool {
+    return floor(y) == y;
+}
+
+// x**y with C99/NumPy special cases: pow(x, 0) = 1 and pow(1, y) = 1 even
+// for NaN; a negative base needs an integer exponent.
+fn m_pow(x: f32, y: f32) -> f32 {
+    if (y == 0.0 || x == 1.0) {
+        return 1.0;
+    }
+    if (is_nan(x) || is_nan(y)) {
+        return f32_nan();
+    }
+    let neg = (bitcast<u32>(x) >> 31u) == 1u;
+    let yint = m_is_int(y);
+    if (neg && x != 0.0 && !is_inf(x) && !yint && !is_inf(y)) {
+        return f32_nan();
+    }
+    let odd = yint && abs(y) < 16777216.0 && (i32(y) & 1) == 1;
+    let ax = abs(x);
+    var r = 0.0;
+    if (is_inf(y)) {
+        if (ax == 1.0) {
+            return 1.0;
+        }
+        r = select(0.0, f32_inf(), (ax > 1.0) == (y > 0.0));
+        return r;
+    }
+    if (ax == 0.0) {
+        r = select(f32_inf(), 0.0, y > 0.0);
+    } else if (is_inf(ax)) {
+        r = select(0.0, f32_inf(), y > 0.0);
+    } else {
+        r = exp2(y * log2(ax));
+    }
+    return select(r, -r, neg && odd);
+}
