@@ -25,6 +25,11 @@ func listDevices(w io.Writer) error {
 			names[i] = d.String()
 		}
 		fmt.Fprintf(w, "  dtypes:   %s\n", strings.Join(names, " "))
+		names = names[:0]
+		for _, d := range in.Compute {
+			names = append(names, d.String())
+		}
+		fmt.Fprintf(w, "  compute:  %s\n", strings.Join(names, " "))
 		for _, l := range in.Limits {
 			fmt.Fprintf(w, "  %-40s %d\n", l.Name+":", l.Value)
 		}
