@@ -3,8 +3,8 @@ module github.com/tessera-go/tessera
 go 1.26
 
 require (
-	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
-	github.com/rajveermalviya/go-webgpu/wgpu v0.17.1 // indirect
-	golang.org/x/sys v0.41.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
+	github.com/klauspost/cpuid/v2 v2.4.2
+	github.com/rajveermalviya/go-webgpu/wgpu v0.17.1
+	golang.org/x/sys v0.41.0
+	gonum.org/v1/gonum v0.17.0
 )

@@ -31,12 +31,12 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	}
 	switch sb.dt {
 	case dtype.F32:
-		map1(slice[float32](db), dst.Layout, slice[float32](sb), src.Layout, floatUnary[float32](op))
+		floatUnaryRows(op, slice[float32](db), dst.Layout, slice[float32](sb), src.Layout)
 	case dtype.F64:
-		map1(slice[float64](db), dst.Layout, slice[float64](sb), src.Layout, floatUnary[float64](op))
+		floatUnaryRows(op, slice[float64](db), dst.Layout, slice[float64](sb), src.Layout)
 	case dtype.F16, dtype.BF16:
 		return d.widened(dst, []device.Operand{src}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) {
-			map1(slice[float32](o), ol, slice[float32](in[0]), il[0], floatUnary[float32](op))
+			floatUnaryRows(op, slice[float32](o), ol, slice[float32](in[0]), il[0])
 		})
 	case dtype.I32:
 		map1(slice[int32](db), dst.Layout, slice[int32](sb), src.Layout, intUnary[int32](op))
@@ -250,7 +250,7 @@ func (d *Device) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 			return d.widenedCompare(op, db, dst.Layout, a, b)
 		}
 		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) {
-			map2(slice[float32](o), ol, slice[float32](in[0]), il[0], slice[float32](in[1]), il[1], floatBinary[float32](op))
+			floatBinaryRows(op, slice[float32](o), ol, slice[float32](in[0]), il[0], slice[float32](in[1]), il[1])
 		})
 	case dtype.I32:
 		binary(op, db, dst.Layout, slice[int32](ab), a.Layout, slice[int32](bb), b.Layout, intBinary[int32](op))
@@ -277,10 +277,19 @@ func (d *Device) widenedCompare(op device.BinaryOp, db *Buffer, dl layout.Layout
 	return nil
 }
 
-// binary runs an arithmetic op through f, or a comparison into Bool.
+// binary runs an arithmetic op through f (float dtypes through the
+// vectorised rows), or a comparison into Bool.
 func binary[T num](op device.BinaryOp, db *Buffer, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout, f func(T, T) T) {
 	if op.IsComparison() {
 		map2(slice[uint8](db), dl, a, al, b, bl, compare[T](op))
+		return
+	}
+	switch x := any(a).(type) {
+	case []float32:
+		floatBinaryRows(op, slice[float32](db), dl, x, al, any(b).([]float32), bl)
+		return
+	case []float64:
+		floatBinaryRows(op, slice[float64](db), dl, x, al, any(b).([]float64), bl)
 		return
 	}
 	map2(slice[T](db), dl, a, al, b, bl, f)

@@ -153,9 +153,29 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 	case device.Sum, device.Mean:
 		mean := op == device.Mean
 		return func(src []T, base int, p *reducePlan) (T, int64) {
-			// Neumaier's compensated sum in float64: accurate to a few ulps
-			// of the result and the same on every run.
+			// Neumaier's compensated sum in float64 (of whole rows' sums
+			// when rows are contiguous, which vec adds in fixed-order lanes):
+			// accurate and the same on every run.
 			var s, c float64
+			add := func(x float64) {
+				t := s + x
+				if math.Abs(s) >= math.Abs(x) {
+					c += (s - t) + x
+				} else {
+					c += (x - t) + s
+				}
+				s = t
+			}
+			if p.rowStride == 1 {
+				for _, r := range p.rowStarts {
+					add(rowSumAny(src[base+r : base+r+p.rowLen]))
+				}
+				s += c
+				if mean {
+					s /= float64(p.count)
+				}
+				return T(s), 0
+			}
 			for _, r := range p.rowStarts {
 				j := base + r
 				for range p.rowLen {
@@ -259,4 +279,15 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 		}
 		return best, at
 	}
+}
+
+// rowSumAny sums a contiguous row of float32 or float64 with vec.
+func rowSumAny[T float](x []T) float64 {
+	switch v := any(x).(type) {
+	case []float32:
+		return rowSum(v)
+	case []float64:
+		return rowSum(v)
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package vec
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -45,9 +46,20 @@ func BenchmarkAddVsCopy(b *testing.B) {
 			sideBySide(b, func() { Add(dst, x, y) }, func() { copy(c, x) }, 3*benchBytes, 2*benchBytes, "add")
 		})
 	}
+	// The same kernel with ordinary stores, to show what streaming buys.
+	if avx2Kernels != nil && cpuHasAVX2FMA() {
+		b.Run("avx2-nostream", func(b *testing.B) {
+			defer useKernels(avx2Kernels)()
+			defer setNTBytes(math.MaxInt)()
+			sideBySide(b, func() { Add(dst, x, y) }, func() { copy(c, x) }, 3*benchBytes, 2*benchBytes, "add")
+		})
+	}
 }
 
-// BenchmarkSumVsCopy: Sum reads 64 MiB; copy moves 128 MiB.
+// BenchmarkSumVsCopy: Sum reads 64 MiB; copy moves 128 MiB. One core's
+// read bandwidth is the limit of a single-threaded Sum (see
+// BenchmarkReadCeiling); "parallel" splits it with Parallel over
+// GOMAXPROCS goroutines, as the CPU backend does for large inputs.
 func BenchmarkSumVsCopy(b *testing.B) {
 	n := benchBytes / 4
 	x, c := make([]float32, n), make([]float32, n)
@@ -60,7 +72,37 @@ func BenchmarkSumVsCopy(b *testing.B) {
 			defer useKernels(k)()
 			sideBySide(b, func() { sink += Sum(x) }, func() { copy(c, x) }, benchBytes, 2*benchBytes, "sum")
 		})
+		b.Run(k.name+"-parallel", func(b *testing.B) {
+			defer useKernels(k)()
+			cs := chunks(n, 1<<20, runtime.GOMAXPROCS(0))
+			part := make([]float32, len(cs))
+			sum := func() {
+				Parallel(n, 1<<20, func(lo, hi int) { part[lo/cs[0][1]] = Sum(x[lo:hi]) })
+				sink += Sum(part)
+			}
+			sideBySide(b, sum, func() { copy(c, x) }, benchBytes, 2*benchBytes, "sum")
+		})
 	}
+	_ = sink
+}
+
+// BenchmarkReadCeiling reads one float32 per 64-byte line of 64 MiB with
+// four independent sums: about the fastest one goroutine can stream memory,
+// the yardstick for single-threaded reductions.
+func BenchmarkReadCeiling(b *testing.B) {
+	n := benchBytes / 4
+	x, c := make([]float32, n), make([]float32, n)
+	var sink float32
+	sideBySide(b, func() {
+		var s0, s1, s2, s3 float32
+		for i := 0; i+64 <= len(x); i += 64 {
+			s0 += x[i]
+			s1 += x[i+16]
+			s2 += x[i+32]
+			s3 += x[i+48]
+		}
+		sink += s0 + s1 + s2 + s3
+	}, func() { copy(c, x) }, benchBytes, 2*benchBytes, "touch")
 	_ = sink
 }
 

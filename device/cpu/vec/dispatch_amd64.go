@@ -14,6 +14,29 @@ import (
 // which every assembly kernel needs.
 func cpuHasAVX2FMA() bool { return cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) }
 
+// ntBytes is the output size in bytes from which the arithmetic kernels
+// (binary, scalar, Axpy, Relu) write with non-temporal stores: the size of
+// the last-level cache, so results that could stay cached for the next
+// operation do, and results that cannot skip the read-for-ownership of each
+// destination line (a third of the memory traffic of an Add). The assembly
+// reads it; tests lower it to cover the streaming path.
+var ntBytes = ntThreshold()
+
+func ntThreshold() int {
+	if l3 := cpuid.CPU.Cache.L3; l3 > 0 {
+		return max(l3, 1<<20)
+	}
+	return 16 << 20
+}
+
+// setNTBytes sets the streaming threshold and returns a function restoring
+// it; a test hook.
+func setNTBytes(n int) (restore func()) {
+	prev := ntBytes
+	ntBytes = n
+	return func() { ntBytes = prev }
+}
+
 func p32(s []float32) *float32 { return unsafe.SliceData(s) }
 func p64(s []float64) *float64 { return unsafe.SliceData(s) }
 

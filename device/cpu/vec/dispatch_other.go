@@ -6,3 +6,6 @@ package vec
 var avx2Kernels *kernels
 
 func cpuHasAVX2FMA() bool { return false }
+
+// setNTBytes is a no-op without the assembly, which alone streams.
+func setNTBytes(int) (restore func()) { return func() {} }

@@ -12,14 +12,15 @@ const parallelAlign = 64
 
 // Parallel runs fn over [0, n) split into contiguous chunks [lo, hi), one
 // per goroutine, and returns when all have finished. It splits only when
-// n >= grain and GOMAXPROCS > 1, into at most GOMAXPROCS chunks of at least
-// grain elements each; otherwise it calls fn(0, n) on the calling goroutine.
-// Chunk boundaries are multiples of 64 and a pure function of n, grain and
-// GOMAXPROCS, so a per-chunk reduction combined in chunk order is
-// reproducible on a given machine setting. The first chunk runs on the
-// caller's goroutine. If fn panics, the panic is re-raised in the caller
-// after every chunk has finished. n <= 0 or a nil fn does nothing; grain < 1
-// counts as 1.
+// n >= grain and GOMAXPROCS > 1: into k = min(GOMAXPROCS, n/grain) chunks
+// of about n/k elements, rounded up to a multiple of 64 (so chunks never
+// share a cache line and every kernel runs whole vectors up to the last
+// chunk); otherwise it calls fn(0, n) on the calling goroutine. The
+// boundaries are a pure function of n, grain and GOMAXPROCS, so a per-chunk
+// reduction combined in chunk order gives the same bits on every run with
+// the same GOMAXPROCS. The first chunk runs on the caller's goroutine. If fn
+// panics, the panic is re-raised in the caller after every chunk has
+// finished. n <= 0 or a nil fn does nothing; grain < 1 counts as 1.
 func Parallel(n, grain int, fn func(lo, hi int)) {
 	if n <= 0 || fn == nil {
 		return

@@ -17,26 +17,27 @@ var (
 type special struct {
 	x, want float64
 	approx  bool
+	only32  bool // the expected value holds for float32 only
 }
 
 var specials = map[string][]special{
-	"Exp": {{nan, nan, false}, {inf, inf, false}, {-inf, 0, false}, {0, 1, false}, {negZ, 1, false},
-		{89, inf, false}, {1e30, inf, false}, {-104, 0, false}, {-1e30, 0, false},
-		{88.72, 0, true}, {-87.5, 0, true}, {-100, 0, true}, {1, 0, true}},
-	"Log": {{nan, nan, false}, {inf, inf, false}, {-inf, nan, false}, {0, -inf, false}, {negZ, -inf, false},
-		{-1, nan, false}, {-1e-40, nan, false}, {1, 0, false}, {math.E, 0, true},
-		{math.MaxFloat32, 0, true}, {0x1p-149, 0, true}, {1e-40, 0, true}},
-	"Tanh": {{nan, nan, false}, {inf, 1, false}, {-inf, -1, false}, {0, 0, false}, {negZ, negZ, false},
-		{20, 1, false}, {-20, -1, false}, {1e-30, 0, true}, {-0.5, 0, true}, {3, 0, true}},
-	"Sigmoid": {{nan, nan, false}, {inf, 1, false}, {-inf, 0, false}, {0, 0.5, false}, {negZ, 0.5, false},
-		{100, 1, false}, {-200, 0, false}, {-80, 0, true}, {-50, 0, true}},
-	"GeluTanh": {{nan, nan, false}, {inf, inf, false}, {-inf, negZ, false}, {0, 0, false}, {negZ, negZ, false},
-		{1e30, 0, true}, {-1e30, negZ, false}, {-5, 0, true}, {1, 0, true}},
-	"GeluErf": {{nan, nan, false}, {inf, inf, false}, {-inf, negZ, false}, {0, 0, false}, {negZ, negZ, false},
-		{1e30, 0, true}, {-1e30, negZ, false}, {-5, 0, true}, {1, 0, true}},
-	"Erf": {{nan, nan, false}, {inf, 1, false}, {-inf, -1, false}, {0, 0, false}, {negZ, negZ, false},
-		{10, 1, false}, {-10, -1, false}, {1e-30, 0, true}, {0.5, 0, true}},
-	"Relu": {{nan, nan, false}, {inf, inf, false}, {-inf, 0, false}, {negZ, 0, false}, {-1, 0, false}, {2, 2, false}},
+	"Exp": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, 0, false, false}, {0, 1, false, false}, {negZ, 1, false, false},
+		{89, inf, false, true}, {1e30, inf, false, false}, {-104, 0, false, true}, {-1e30, 0, false, false},
+		{88.72, 0, true, false}, {-87.5, 0, true, false}, {-100, 0, true, false}, {1, 0, true, false}},
+	"Log": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, -inf, false, false}, {negZ, -inf, false, false},
+		{-1, nan, false, false}, {-1e-40, nan, false, false}, {1, 0, false, false}, {math.E, 0, true, false},
+		{math.MaxFloat32, 0, true, false}, {0x1p-149, 0, true, false}, {1e-40, 0, true, false}},
+	"Tanh": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{20, 1, false, false}, {-20, -1, false, false}, {1e-30, 0, true, false}, {-0.5, 0, true, false}, {3, 0, true, false}},
+	"Sigmoid": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, 0, false, false}, {0, 0.5, false, false}, {negZ, 0.5, false, false},
+		{100, 1, false, false}, {-200, 0, false, true}, {-80, 0, true, false}, {-50, 0, true, false}},
+	"GeluTanh": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, negZ, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{1e30, 0, true, false}, {-1e30, negZ, false, false}, {-5, 0, true, false}, {1, 0, true, false}},
+	"GeluErf": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, negZ, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{1e30, 0, true, false}, {-1e30, negZ, false, false}, {-5, 0, true, false}, {1, 0, true, false}},
+	"Erf": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{10, 1, false, false}, {-10, -1, false, false}, {1e-30, 0, true, false}, {0.5, 0, true, false}},
+	"Relu": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, 0, false, false}, {negZ, 0, false, false}, {-1, 0, false, false}, {2, 2, false, false}},
 }
 
 var refs = map[string]func(float64) float64{
@@ -71,6 +72,9 @@ func testSpecials[T Float](t *testing.T, ulps func(got T, want float64) float64)
 			}
 			for i := range x {
 				c := cases[i%len(cases)]
+				if c.only32 && !is32[T]() {
+					continue
+				}
 				got := dst[i]
 				want := roundTo[T](c.want)
 				if c.approx {
@@ -94,11 +98,13 @@ func TestSpecialValues(t *testing.T) {
 				testSpecials(t, func(got float32, want float64) float64 { return ulpErr32(got, want) })
 			})
 			t.Run("float64", func(t *testing.T) {
+				// float64 results are package math; the references here use
+				// other (equivalent) formulas, so allow 1e-12 relative.
 				testSpecials(t, func(got float64, want float64) float64 {
 					if got == want {
 						return 0
 					}
-					return math.Abs(got-want) / (math.Nextafter(math.Abs(want), inf) - math.Abs(want))
+					return math.Abs(got-want) / math.Abs(want) / 1e-12
 				})
 			})
 		})

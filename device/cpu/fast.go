@@ -1,0 +1,141 @@
+package cpu
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// The fast paths: rows whose elements are adjacent in every operand go to
+// the vectorised kernels of package vec (AVX2 assembly where the processor
+// has it); other rows take the strided loops. Rows come from layout.Rows,
+// which merges contiguous axes, so a contiguous tensor is one long row, and a
+// scalar broadcast along a row (stride 0) uses the scalar form of a kernel.
+
+// binaryKernels returns op's vector-vector kernel, its vector-scalar kernel
+// (a op s) and its scalar-vector kernel (s op b), or nils when vec has none.
+func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) error, vs, sv func(dst, a []T, s T) error) {
+	switch op {
+	case device.Add:
+		return vec.Add[T], vec.AddScalar[T], vec.AddScalar[T]
+	case device.Sub:
+		return vec.Sub[T], vec.SubScalar[T], vec.RSubScalar[T]
+	case device.Mul:
+		return vec.Mul[T], vec.MulScalar[T], vec.MulScalar[T]
+	case device.Div:
+		return vec.Div[T], vec.DivScalar[T], vec.RDivScalar[T]
+	case device.Maximum:
+		return vec.Maximum[T], vec.MaximumScalar[T], vec.MaximumScalar[T]
+	case device.Minimum:
+		return vec.Minimum[T], vec.MinimumScalar[T], vec.MinimumScalar[T]
+	}
+	return nil, nil, nil
+}
+
+// floatBinaryRows runs an arithmetic op on float operands.
+func floatBinaryRows[T vec.Float](op device.BinaryOp, dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
+	vv, vs, sv := binaryKernels[T](op)
+	if vv == nil {
+		map2(dst, dl, a, al, b, bl, floatBinary[T](op))
+		return
+	}
+	f := floatBinary[T](op)
+	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
+		i, j, k := offs[0], offs[1], offs[2]
+		di, dj, dk := inner[0], inner[1], inner[2]
+		if di == 1 {
+			switch {
+			case dj == 1 && dk == 1:
+				_ = vv(dst[i:i+n], a[j:j+n], b[k:k+n])
+				return
+			case dj == 1 && dk == 0:
+				_ = vs(dst[i:i+n], a[j:j+n], b[k])
+				return
+			case dj == 0 && dk == 1:
+				_ = sv(dst[i:i+n], b[k:k+n], a[j])
+				return
+			}
+		}
+		for range n {
+			dst[i] = f(a[j], b[k])
+			i += di
+			j += dj
+			k += dk
+		}
+	})
+}
+
+// unaryKernel returns op's contiguous kernel, or nil.
+func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
+	switch op {
+	case device.Relu:
+		return vec.Relu[T]
+	case device.Exp:
+		return vec.Exp[T]
+	case device.Log:
+		return vec.Log[T]
+	case device.Tanh:
+		return vec.Tanh[T]
+	case device.Sigmoid:
+		return vec.Sigmoid[T]
+	case device.GeluTanh:
+		return vec.GeluTanh[T]
+	case device.GeluErf:
+		return vec.GeluErf[T]
+	case device.Erf:
+		return vec.Erf[T]
+	}
+	return nil
+}
+
+// floatUnaryRows applies op to float operands.
+func floatUnaryRows[T vec.Float](op device.UnaryOp, dst []T, dl layout.Layout, src []T, sl layout.Layout) {
+	kernel := unaryKernel[T](op)
+	f := floatUnary[T](op)
+	if kernel == nil {
+		map1(dst, dl, src, sl, f)
+		return
+	}
+	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
+		i, j := offs[0], offs[1]
+		if inner[0] == 1 && inner[1] == 1 {
+			_ = kernel(dst[i:i+n], src[j:j+n])
+			return
+		}
+		for range n {
+			dst[i] = f(src[j])
+			i += inner[0]
+			j += inner[1]
+		}
+	})
+}
+
+// rowSum adds one contiguous row with vec.Sum, splitting a long row across
+// cores; the pieces are combined in index order, so the result is the same
+// on every run with the same GOMAXPROCS.
+func rowSum[T vec.Float](x []T) float64 {
+	if len(x) < 4*grain {
+		return float64(vec.Sum(x))
+	}
+	var mu sync.Mutex
+	partial := map[int]float64{}
+	vec.Parallel(len(x), 2*grain, func(lo, hi int) {
+		s := float64(vec.Sum(x[lo:hi]))
+		mu.Lock()
+		partial[lo] = s
+		mu.Unlock()
+	})
+	los := make([]int, 0, len(partial))
+	for lo := range partial {
+		los = append(los, lo)
+	}
+	slices.Sort(los)
+	total := 0.0
+	for _, lo := range los {
+		total += partial[lo]
+	}
+	return total
+}

@@ -1,0 +1,286 @@
+//go:build ignore
+
+// fitcoeffs fits the polynomial coefficients that asmgen.go bakes into the
+// float32 transcendental kernels, and prints them with their float32 bit
+// patterns. Run `go run fitcoeffs.go NAME` with NAME one of exp, log, tanh,
+// erf, q (erfc for Erf, variable t = 2/(2+a)) or g (erfc for GeluErf,
+// t = c/(c+|x|)).
+//
+// Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
+// by Lawson's iteratively reweighted least squares (Householder QR for each
+// solve); the coefficients are then rounded to float32 one at a time from
+// the lowest order, refitting the others after each, and the error after
+// rounding is printed in units of 2^-24.
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+)
+
+// lsq solves min ||A x - b|| by Householder QR.
+func lsq(A [][]float64, b []float64) []float64 {
+	m, n := len(A), len(A[0])
+	a := make([][]float64, m)
+	for i := range a {
+		a[i] = append([]float64(nil), A[i]...)
+	}
+	bb := append([]float64(nil), b...)
+	for k := 0; k < n; k++ {
+		var norm float64
+		for i := k; i < m; i++ {
+			norm += a[i][k] * a[i][k]
+		}
+		norm = math.Sqrt(norm)
+		if a[k][k] > 0 {
+			norm = -norm
+		}
+		v := make([]float64, m)
+		v[k] = a[k][k] - norm
+		for i := k + 1; i < m; i++ {
+			v[i] = a[i][k]
+		}
+		var vv float64
+		for i := k; i < m; i++ {
+			vv += v[i] * v[i]
+		}
+		if vv == 0 {
+			continue
+		}
+		for j := k; j < n; j++ {
+			var s float64
+			for i := k; i < m; i++ {
+				s += v[i] * a[i][j]
+			}
+			s = 2 * s / vv
+			for i := k; i < m; i++ {
+				a[i][j] -= s * v[i]
+			}
+		}
+		var s float64
+		for i := k; i < m; i++ {
+			s += v[i] * bb[i]
+		}
+		s = 2 * s / vv
+		for i := k; i < m; i++ {
+			bb[i] -= s * v[i]
+		}
+	}
+	x := make([]float64, n)
+	for i := n - 1; i >= 0; i-- {
+		s := bb[i]
+		for j := i + 1; j < n; j++ {
+			s -= a[i][j] * x[j]
+		}
+		x[i] = s / a[i][i]
+	}
+	return x
+}
+
+// fit finds coefficients c[0..deg] of sum c_k u^k approximating g(u) on the
+// grid, minimising max |w(u)(p(u)-g(u))| by Lawson's iteration; fixed holds
+// coefficients already fixed (prefix), which are kept.
+func fit(us []float64, g, w func(float64) float64, deg int, fixed []float64) ([]float64, float64) {
+	m := len(us)
+	lw := make([]float64, m)
+	for i := range lw {
+		lw[i] = 1
+	}
+	nf := len(fixed)
+	var c []float64
+	var maxe float64
+	for it := 0; it < 300; it++ {
+		A := make([][]float64, m)
+		b := make([]float64, m)
+		for i, u := range us {
+			s := math.Sqrt(lw[i]) * w(u)
+			row := make([]float64, deg+1-nf)
+			pw := 1.0
+			rhs := g(u)
+			for k := 0; k <= deg; k++ {
+				if k < nf {
+					rhs -= fixed[k] * pw
+				} else {
+					row[k-nf] = s * pw
+				}
+				pw *= u
+			}
+			A[i] = row
+			b[i] = s * rhs
+		}
+		x := lsq(A, b)
+		c = append(append([]float64(nil), fixed...), x...)
+		maxe = 0
+		var sum float64
+		for i, u := range us {
+			e := math.Abs(w(u) * (eval(c, u) - g(u)))
+			maxe = math.Max(maxe, e)
+			lw[i] *= e + 1e-300
+			sum += lw[i]
+		}
+		for i := range lw {
+			lw[i] /= sum
+		}
+	}
+	return c, maxe
+}
+
+func eval(c []float64, u float64) float64 {
+	var p float64
+	for k := len(c) - 1; k >= 0; k-- {
+		p = p*u + c[k]
+	}
+	return p
+}
+
+// fitRounded fits, then rounds coefficients to float32 one at a time from
+// the lowest order, refitting the rest after each.
+func fitRounded(us []float64, g, w func(float64) float64, deg int, fixed []float64) []float64 {
+	fx := append([]float64(nil), fixed...)
+	for len(fx) <= deg {
+		c, e := fit(us, g, w, deg, fx)
+		_ = e
+		fx = append(fx, float64(float32(c[len(fx)])))
+	}
+	maxe := 0.0
+	for _, u := range us {
+		maxe = math.Max(maxe, math.Abs(w(u)*(eval(fx, u)-g(u))))
+	}
+	fmt.Printf("deg %d maxerr after rounding %.3g (%.3f ulp24)\n", deg, maxe, maxe/math.Pow(2, -24))
+	return fx
+}
+
+func grid(a, b float64, n int) []float64 {
+	us := make([]float64, n)
+	for i := range us {
+		// Chebyshev-like clustering plus endpoints
+		th := math.Pi * float64(i) / float64(n-1)
+		us[i] = (a+b)/2 - (b-a)/2*math.Cos(th)
+	}
+	return us
+}
+
+func show(name string, c []float64) {
+	fmt.Printf("%s:", name)
+	for _, v := range c {
+		fmt.Printf(" %.9g (0x%08x)", float32(v), math.Float32bits(float32(v)))
+	}
+	fmt.Println()
+}
+func main() {
+	which := os.Args[1]
+	switch which {
+	case "exp":
+		for deg := 4; deg <= 5; deg++ {
+			us := grid(-math.Ln2/2, math.Ln2/2, 2001)
+			g := func(r float64) float64 {
+				if math.Abs(r) < 1e-6 {
+					return 1 + r/2 + r*r/6
+				}
+				return math.Expm1(r) / r
+			}
+			w := func(r float64) float64 { return math.Abs(r) / math.Exp(r) }
+			c := fitRounded(us, g, w, deg, nil)
+			show("exp", c)
+		}
+	case "log":
+		for deg := 6; deg <= 8; deg++ {
+			us := grid(math.Sqrt(0.5)-1, math.Sqrt2-1, 3001)
+			g := func(f float64) float64 {
+				if math.Abs(f) < 0.01 {
+					s, p := 0.0, 1.0
+					for k := 3; k < 30; k++ {
+						sg := 1.0
+						if k%2 == 0 {
+							sg = -1
+						}
+						s += sg * p / float64(k)
+						p *= f
+					}
+					return s
+				}
+				return (math.Log1p(f) - f + f*f/2) / (f * f * f)
+			}
+			w := func(f float64) float64 {
+				if f == 0 {
+					return 0
+				}
+				return math.Abs(f * f * f / math.Log1p(f))
+			}
+			c := fitRounded(us, g, w, deg, nil)
+			show("log", c)
+		}
+	case "tanh":
+		for _, cut := range []float64{0.55, 0.625} {
+			for deg := 3; deg <= 5; deg++ {
+				us := grid(0, cut*cut, 2001)
+				g := func(s float64) float64 {
+					a := math.Sqrt(s)
+					if a < 0.05 {
+						return -1.0/3 + s*(2.0/15+s*(-17.0/315+s*(62.0/2835+s*(-1382.0/155925+s*21844.0/6081075))))
+					}
+					return (math.Tanh(a) - a) / (a * a * a)
+				}
+				w := func(s float64) float64 {
+					a := math.Sqrt(s)
+					if a == 0 {
+						return 0
+					}
+					return a * a * a / math.Tanh(a)
+				}
+				fmt.Println("cut", cut)
+				c := fitRounded(us, g, w, deg, nil)
+				show("tanh", c)
+			}
+		}
+	case "erf":
+		for _, cut := range []float64{0.75, 0.875, 1.0} {
+			for deg := 5; deg <= 7; deg++ {
+				us := grid(0, cut*cut, 2001)
+				g := func(s float64) float64 {
+					a := math.Sqrt(s)
+					if a == 0 {
+						return 2/math.SqrtPi - 1
+					}
+					return math.Erf(a)/a - 1
+				}
+				w := func(s float64) float64 { return 1 / (g(s) + 1) }
+				fmt.Println("cut", cut)
+				c := fitRounded(us, g, w, deg, nil)
+				show("erf", c)
+			}
+		}
+	case "g":
+		c := float64(float32(2 * math.Sqrt2))
+		fmt.Printf("c=%.9g 0x%08x\n", c, math.Float32bits(float32(c)))
+		lo := 0.15
+		ctr := (lo + 1) / 2
+		us := grid(lo-ctr, 1-ctr, 3001)
+		g := func(u float64) float64 {
+			t := u + ctr
+			w := c * (1/t - 1)
+			z := w / math.Sqrt2
+			return math.Log(math.Erfc(z)/t) + z*z
+		}
+		for deg := 9; deg <= 11; deg++ {
+			cs := fitRounded(us, g, func(float64) float64 { return 1 }, deg, nil)
+			show("g", cs)
+		}
+	case "q":
+		var lo float64
+		fmt.Sscan(os.Args[2], &lo)
+		for deg := 8; deg <= 12; deg++ {
+			ctr := (lo + 1) / 2
+			us := grid(lo-ctr, 1-ctr, 3001)
+			g := func(u float64) float64 {
+				t := u + ctr
+				z := 2/t - 2
+				return math.Log(math.Erfc(z)/t) + z*z
+			}
+			w := func(t float64) float64 { return 1 }
+			c := fitRounded(us, g, w, deg, nil)
+			show("q", c)
+		}
+	}
+}
