@@ -64,6 +64,20 @@ func unaryDTypeOK(name string, op device.UnaryOp, dt dtype.DType) error {
 // contiguous float32, the kernel writes a float32 result, and that is rounded
 // once into dst.
 func (d *Device) widened(dst device.Operand, ins []device.Operand, kernel func(out *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout)) error {
+	bufs, lays, err := d.widen(ins...)
+	if err != nil {
+		return err
+	}
+	ol, _ := layout.Contiguous(dst.Layout.Shape...)
+	out := newTemp(d, dtype.F32, dst.Layout.Numel())
+	kernel(out, ol, bufs, lays)
+	db, _ := d.own("widen", dst.Buf)
+	return d.copyInto(db, dst.Layout, out, ol)
+}
+
+// widen copies each operand into a contiguous float32 scratch buffer (exact
+// for F16 and BF16).
+func (d *Device) widen(ins ...device.Operand) ([]*Buffer, []layout.Layout, error) {
 	bufs := make([]*Buffer, len(ins))
 	lays := make([]layout.Layout, len(ins))
 	for i, in := range ins {
@@ -71,14 +85,10 @@ func (d *Device) widened(dst device.Operand, ins []device.Operand, kernel func(o
 		lays[i], _ = layout.Contiguous(in.Layout.Shape...)
 		bufs[i] = newTemp(d, dtype.F32, in.Layout.Numel())
 		if err := d.copyInto(bufs[i], lays[i], b, in.Layout); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	ol, _ := layout.Contiguous(dst.Layout.Shape...)
-	out := newTemp(d, dtype.F32, dst.Layout.Numel())
-	kernel(out, ol, bufs, lays)
-	db, _ := d.own("widen", dst.Buf)
-	return d.copyInto(db, dst.Layout, out, ol)
+	return bufs, lays, nil
 }
 
 const (
@@ -263,15 +273,9 @@ func (d *Device) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 }
 
 func (d *Device) widenedCompare(op device.BinaryOp, db *Buffer, dl layout.Layout, a, b device.Operand) error {
-	var bufs [2]*Buffer
-	var lays [2]layout.Layout
-	for i, in := range []device.Operand{a, b} {
-		src, _ := d.own("widen", in.Buf)
-		lays[i], _ = layout.Contiguous(in.Layout.Shape...)
-		bufs[i] = newTemp(d, dtype.F32, in.Layout.Numel())
-		if err := d.copyInto(bufs[i], lays[i], src, in.Layout); err != nil {
-			return err
-		}
+	bufs, lays, err := d.widen(a, b)
+	if err != nil {
+		return err
 	}
 	binary(op, db, dl, slice[float32](bufs[0]), lays[0], slice[float32](bufs[1]), lays[1], nil)
 	return nil

@@ -54,11 +54,11 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 	case dtype.F64:
 		reduceInto(op, db, dst.Layout, slice[float64](sb), plan, floatReducer[float64](op))
 	case dtype.F16, dtype.BF16:
-		w, _ := layout.Contiguous(src.Layout.Shape...)
-		tmp := newTemp(d, dtype.F32, w.Numel())
-		if err := d.copyInto(tmp, w, sb, src.Layout); err != nil {
+		bufs, lays, err := d.widen(src)
+		if err != nil {
 			return err
 		}
+		tmp, w := bufs[0], lays[0]
 		wplan, _ := planReduce(name, w, axes)
 		if op.IsArg() {
 			reduceInto(op, db, dst.Layout, slice[float32](tmp), wplan, floatReducer[float32](op))
