@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/rajveermalviya/go-webgpu/wgpu v0.17.1
-	golang.org/x/sys v0.41.0
 	gonum.org/v1/gonum v0.17.0
 )
+
+require golang.org/x/sys v0.41.0 // indirect

@@ -4,18 +4,18 @@ import (
 	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
-
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/gemm"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
 
 // Matmul multiplies batches of matrices: a [..., m, k] times b [..., k, n]
-// into dst [..., m, n]. Transposed and narrowed operands are passed to the
-// GEMM as trans flags and leading dimensions; only General views are copied.
+// into dst [..., m, n]. F32 and F64 run the packed SIMD GEMM of package
+// gemm; transposed and narrowed operands are passed to it as trans flags
+// and leading dimensions (its packing reads either order at full speed), and
+// only General views are copied first.
 func (d *Device) Matmul(dst, a, b device.Operand) error {
 	db, err := d.operand("Matmul", dst)
 	if err != nil {
@@ -41,13 +41,13 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 	}
 	switch ab.dt {
 	case dtype.F32:
-		return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) {
-			gonum.Implementation{}.Sgemm(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
+		return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) error {
+			return gemm.F32(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
 				slice[float32](x.buf)[x.off:], x.ld, slice[float32](y.buf)[y.off:], y.ld, 0, slice[float32](m.buf)[m.off:], m.ld)
 		})
 	case dtype.F64:
-		return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) {
-			gonum.Implementation{}.Dgemm(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
+		return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) error {
+			return gemm.F64(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
 				slice[float64](x.buf)[x.off:], x.ld, slice[float64](y.buf)[y.off:], y.ld, 0, slice[float64](m.buf)[m.off:], m.ld)
 		})
 	case dtype.F16, dtype.BF16:
@@ -70,7 +70,7 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 type mat struct {
 	buf        *Buffer
 	off, ld    int
-	trans      blas.Transpose
+	trans      bool
 	rows, cols int
 	inner      int // k, for the left operand
 }
@@ -78,7 +78,7 @@ type mat struct {
 // gemmBatched classifies each operand once, copies General ones to a
 // contiguous scratch buffer, and runs gemm per matrix of the batch,
 // spreading matrices over cores when there are several.
-func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout.Layout, bb *Buffer, bl layout.Layout, gemm func(m mat, x, y mat)) error {
+func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout.Layout, bb *Buffer, bl layout.Layout, mul func(m mat, x, y mat) error) error {
 	r := dl.Rank()
 	rows, cols, k := dl.Shape[r-2], dl.Shape[r-1], al.Shape[r-1]
 	if dl.Numel() == 0 {
@@ -106,32 +106,40 @@ func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout
 	}
 	aOffs, bOffs, dOffs := al.BatchOffsets(), bl.BatchOffsets(), dl.BatchOffsets()
 	operand := func(b *Buffer, m layout.Matrix, off int) mat {
-		t := blas.NoTrans
-		if m.Kind == layout.ColMajor {
-			t = blas.Trans
-		}
-		return mat{buf: b, off: off, ld: m.LD, trans: t, rows: m.Rows, cols: m.Cols, inner: k}
+		return mat{buf: b, off: off, ld: m.LD, trans: m.Kind == layout.ColMajor, rows: m.Rows, cols: m.Cols, inner: k}
 	}
-	one := func(i int) {
-		gemm(mat{buf: db, off: dOffs[i], ld: dm.LD, rows: rows, cols: cols},
+	one := func(i int) error {
+		return mul(mat{buf: db, off: dOffs[i], ld: dm.LD, rows: rows, cols: cols},
 			operand(ab, am, aOffs[i]), operand(bb, bm, bOffs[i]))
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(dOffs))
 	if workers <= 1 || rows*cols*k >= 1<<18 {
+		// Large matrices: the GEMM spreads each one over the cores.
 		for i := range dOffs {
-			one(i)
+			if err := one(i); err != nil {
+				return errs.Retag("cpu", "Matmul", err)
+			}
 		}
 		return nil
 	}
+	// Many small matrices: spread the batch instead.
 	var wg sync.WaitGroup
+	errc := make(chan error, workers)
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(dOffs); i += workers {
-				one(i)
+				if err := one(i); err != nil {
+					errc <- err
+					return
+				}
 			}
 		})
 	}
 	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		return errs.Retag("cpu", "Matmul", err)
+	}
 	return nil
 }
 

@@ -8,15 +8,21 @@
 // cache-sized blocks (MC x KC of A, KC x NC of B), each block is packed into
 // contiguous, 64-byte aligned panels (MR rows of A, NR columns of B), and a
 // register-blocked micro-kernel multiplies one A panel by one B panel while
-// the MR x NR tile of C stays in registers. Packing reads either storage order
-// directly, so a transposed operand runs at about the same speed. Work is
-// spread over runtime.GOMAXPROCS(0) goroutines. Small and skinny products
-// skip packing and run vectorised dot/axpy loops instead.
+// the MR x NR tile of C stays in registers. Packing reads either storage
+// order directly (in assembly, transposing 8x8 or 4x4 blocks in registers),
+// so a transposed operand runs at about the same speed.
+//
+// Work is spread over runtime.GOMAXPROCS(0) goroutines without barriers:
+// they claim B panels and (row block, column chunk) units from atomic
+// counters and wait only on real data dependencies, so a goroutine that is
+// late or descheduled on a busy machine holds nobody up. Products with only
+// a few rows or columns skip packing and run vectorised axpy and dot
+// kernels, streaming the long operand once.
 //
 // On amd64 with AVX2 and FMA the micro-kernels are written in assembly
-// (6x16 for float32, 6x8 for float64); everywhere else, with the purego build
-// tag, or with TESSERA_CPU=generic in the environment at start-up, portable Go
-// kernels are used. Kernel reports which one is active.
+// (6x16 for float32, 6x8 for float64). Everywhere else, with the purego build
+// tag, or with TESSERA_CPU=generic in the environment at start-up, portable
+// Go kernels (2x4) are used. Kernel reports which one is active.
 package gemm
 
 import (
@@ -51,8 +57,14 @@ type kernels[T float] struct {
 	pack func(dst, src []T, off, rs, cs, rows, width, kc int)
 	// axpy computes y[i] += alpha*x[i] for i < n.
 	axpy func(n int, alpha T, x, y *T)
+	// axpy4 computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n:
+	// four axpys into one y, loading and storing y once.
+	axpy4 func(n int, s *[4]T, x *T, ldx int, y *T)
 	// dot returns sum x[i]*y[i] for i < n.
 	dot func(n int, x, y *T) T
+	// dot4 computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n:
+	// four dot products sharing x.
+	dot4 func(n int, x, y *T, ldy int, out *[4]T)
 }
 
 // impl is a named pair of kernel sets, one per element type.

@@ -853,3 +853,238 @@ c64_loop:
 c64_done:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// Four dot products at once for the unpacked path: one x against the four
+// rows y, y+ldy, y+2*ldy, y+3*ldy. x is loaded once per four FMAs.
+//   SI x   DI y row 0   R8 ldy in bytes   R9 3*ldy   CX blocks left
+//   Y0-Y3 and Y4-Y7: two accumulators per row (two blocks in flight).
+
+// func sdot4(n int, x, y *float32, ldy int, out *[4]float32)
+// n must be a multiple of 8.
+TEXT ·sdot4(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ ldy+24(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ   CX, BX
+	SHRQ   $4, BX
+	JZ     sd4_8
+
+sd4_loop16:
+	VMOVUPS     (SI), Y8
+	VMOVUPS     32(SI), Y9
+	VFMADD231PS (DI), Y8, Y0
+	VFMADD231PS (DI)(R8*1), Y8, Y1
+	VFMADD231PS (DI)(R8*2), Y8, Y2
+	VFMADD231PS (DI)(R9*1), Y8, Y3
+	VFMADD231PS 32(DI), Y9, Y4
+	VFMADD231PS 32(DI)(R8*1), Y9, Y5
+	VFMADD231PS 32(DI)(R8*2), Y9, Y6
+	VFMADD231PS 32(DI)(R9*1), Y9, Y7
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         sd4_loop16
+
+sd4_8:
+	TESTQ $8, CX
+	JZ    sd4_sum
+	VMOVUPS     (SI), Y8
+	VFMADD231PS (DI), Y8, Y0
+	VFMADD231PS (DI)(R8*1), Y8, Y1
+	VFMADD231PS (DI)(R8*2), Y8, Y2
+	VFMADD231PS (DI)(R9*1), Y8, Y3
+
+sd4_sum:
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VHADDPS      Y1, Y0, Y0      // per lane: r0 r0 r1 r1
+	VHADDPS      Y3, Y2, Y2      // per lane: r2 r2 r3 r3
+	VHADDPS      Y2, Y0, Y0      // per lane: r0 r1 r2 r3
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	MOVQ         out+32(FP), AX
+	VMOVUPS      X0, (AX)
+	VZEROUPPER
+	RET
+
+// func ddot4(n int, x, y *float64, ldy int, out *[4]float64)
+// n must be a multiple of 4.
+TEXT ·ddot4(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ ldy+24(FP), R8
+	SHLQ $3, R8
+	LEAQ (R8)(R8*2), R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ   CX, BX
+	SHRQ   $3, BX
+	JZ     dd4_4
+
+dd4_loop8:
+	VMOVUPD     (SI), Y8
+	VMOVUPD     32(SI), Y9
+	VFMADD231PD (DI), Y8, Y0
+	VFMADD231PD (DI)(R8*1), Y8, Y1
+	VFMADD231PD (DI)(R8*2), Y8, Y2
+	VFMADD231PD (DI)(R9*1), Y8, Y3
+	VFMADD231PD 32(DI), Y9, Y4
+	VFMADD231PD 32(DI)(R8*1), Y9, Y5
+	VFMADD231PD 32(DI)(R8*2), Y9, Y6
+	VFMADD231PD 32(DI)(R9*1), Y9, Y7
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         dd4_loop8
+
+dd4_4:
+	TESTQ $4, CX
+	JZ    dd4_sum
+	VMOVUPD     (SI), Y8
+	VFMADD231PD (DI), Y8, Y0
+	VFMADD231PD (DI)(R8*1), Y8, Y1
+	VFMADD231PD (DI)(R8*2), Y8, Y2
+	VFMADD231PD (DI)(R9*1), Y8, Y3
+
+dd4_sum:
+	VADDPD     Y4, Y0, Y0
+	VADDPD     Y5, Y1, Y1
+	VADDPD     Y6, Y2, Y2
+	VADDPD     Y7, Y3, Y3
+	VHADDPD    Y1, Y0, Y0        // r0(01) r1(01) | r0(23) r1(23)
+	VHADDPD    Y3, Y2, Y2        // r2(01) r3(01) | r2(23) r3(23)
+	VPERM2F128 $0x20, Y2, Y0, Y4 // r0 r1 r2 r3, low halves
+	VPERM2F128 $0x31, Y2, Y0, Y5 // r0 r1 r2 r3, high halves
+	VADDPD     Y5, Y4, Y4
+	MOVQ       out+32(FP), AX
+	VMOVUPD    Y4, (AX)
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// y[i] += s[0]*x[i] + s[1]*x[ldx+i] + s[2]*x[2*ldx+i] + s[3]*x[3*ldx+i]:
+// four axpys into one y, which is loaded and stored once instead of four
+// times.
+//   SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   CX count
+//   Y0-Y3 the broadcast scalars.
+
+// func saxpy4(n int, s *[4]float32, x *float32, ldx int, y *float32)
+// n must be a multiple of 8.
+TEXT ·saxpy4(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), CX
+	MOVQ         s+8(FP), AX
+	MOVQ         x+16(FP), SI
+	MOVQ         ldx+24(FP), R8
+	MOVQ         y+32(FP), DI
+	SHLQ         $2, R8
+	LEAQ         (R8)(R8*2), R9
+	VBROADCASTSS (AX), Y0
+	VBROADCASTSS 4(AX), Y1
+	VBROADCASTSS 8(AX), Y2
+	VBROADCASTSS 12(AX), Y3
+	MOVQ         CX, BX
+	SHRQ         $4, BX
+	JZ           sa4_8
+
+sa4_loop16:
+	VMOVUPS     (DI), Y4
+	VMOVUPS     32(DI), Y5
+	VFMADD231PS (SI), Y0, Y4
+	VFMADD231PS 32(SI), Y0, Y5
+	VFMADD231PS (SI)(R8*1), Y1, Y4
+	VFMADD231PS 32(SI)(R8*1), Y1, Y5
+	VFMADD231PS (SI)(R8*2), Y2, Y4
+	VFMADD231PS 32(SI)(R8*2), Y2, Y5
+	VFMADD231PS (SI)(R9*1), Y3, Y4
+	VFMADD231PS 32(SI)(R9*1), Y3, Y5
+	VMOVUPS     Y4, (DI)
+	VMOVUPS     Y5, 32(DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         sa4_loop16
+
+sa4_8:
+	TESTQ $8, CX
+	JZ    sa4_done
+	VMOVUPS     (DI), Y4
+	VFMADD231PS (SI), Y0, Y4
+	VFMADD231PS (SI)(R8*1), Y1, Y4
+	VFMADD231PS (SI)(R8*2), Y2, Y4
+	VFMADD231PS (SI)(R9*1), Y3, Y4
+	VMOVUPS     Y4, (DI)
+
+sa4_done:
+	VZEROUPPER
+	RET
+
+// func daxpy4(n int, s *[4]float64, x *float64, ldx int, y *float64)
+// n must be a multiple of 4.
+TEXT ·daxpy4(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), CX
+	MOVQ         s+8(FP), AX
+	MOVQ         x+16(FP), SI
+	MOVQ         ldx+24(FP), R8
+	MOVQ         y+32(FP), DI
+	SHLQ         $3, R8
+	LEAQ         (R8)(R8*2), R9
+	VBROADCASTSD (AX), Y0
+	VBROADCASTSD 8(AX), Y1
+	VBROADCASTSD 16(AX), Y2
+	VBROADCASTSD 24(AX), Y3
+	MOVQ         CX, BX
+	SHRQ         $3, BX
+	JZ           da4_4
+
+da4_loop8:
+	VMOVUPD     (DI), Y4
+	VMOVUPD     32(DI), Y5
+	VFMADD231PD (SI), Y0, Y4
+	VFMADD231PD 32(SI), Y0, Y5
+	VFMADD231PD (SI)(R8*1), Y1, Y4
+	VFMADD231PD 32(SI)(R8*1), Y1, Y5
+	VFMADD231PD (SI)(R8*2), Y2, Y4
+	VFMADD231PD 32(SI)(R8*2), Y2, Y5
+	VFMADD231PD (SI)(R9*1), Y3, Y4
+	VFMADD231PD 32(SI)(R9*1), Y3, Y5
+	VMOVUPD     Y4, (DI)
+	VMOVUPD     Y5, 32(DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         da4_loop8
+
+da4_4:
+	TESTQ $4, CX
+	JZ    da4_done
+	VMOVUPD     (DI), Y4
+	VFMADD231PD (SI), Y0, Y4
+	VFMADD231PD (SI)(R8*1), Y1, Y4
+	VFMADD231PD (SI)(R8*2), Y2, Y4
+	VFMADD231PD (SI)(R9*1), Y3, Y4
+	VMOVUPD     Y4, (DI)
+
+da4_done:
+	VZEROUPPER
+	RET

@@ -210,6 +210,17 @@ func checkCase[T float](t testing.TB, tc gemmCase) bool {
 	return true
 }
 
+// checkActive runs one case under the active kernel only, without
+// switching kernels, so it may run concurrently with other checks.
+func checkActive[T float](t testing.TB, tc gemmCase) bool {
+	t.Helper()
+	o := makeOperands[T](tc)
+	want, scale := reference(tc, o)
+	oc := o
+	oc.c = append([]T(nil), o.c...)
+	return checkResult(t, Kernel(), tc, oc, o.c, want, scale)
+}
+
 // checkResult runs the case on o (whose C is a fresh copy of c0) and
 // compares with want.
 func checkResult[T float](t testing.TB, kernel string, tc gemmCase, o operands[T], c0 []T, want, scale []float64) bool {
@@ -369,7 +380,7 @@ func TestShapes(t *testing.T) {
 func TestAlphaBeta(t *testing.T) {
 	alphas := []float64{1, -1, 0.5, 2.5, 0}
 	betas := []float64{0, 1, -1, 0.5, -2}
-	shapes := [][3]int{{3, 5, 7}, {20, 33, 9}, {64, 64, 64}, {71, 45, 130}, {4, 100, 20}}
+	shapes := [][3]int{{3, 5, 7}, {20, 33, 9}, {64, 64, 64}, {71, 45, 130}, {4, 100, 20}, {3, 700, 300}, {700, 3, 300}}
 	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
 		for _, s := range shapes {
 			for ai, alpha := range alphas {
@@ -416,7 +427,9 @@ func TestParallelPartitions(t *testing.T) {
 	shapes := [][3]int{
 		{50, 500, 100}, {200, 90, 100}, {12, 700, 64}, {97, 97, 300}, {400, 40, 40},
 		// skinny: the unpacked path split by rows or columns
-		{1, 3000, 100}, {3, 2000, 100}, {2000, 3, 100}, {700, 1, 700},
+		{1, 3000, 200}, {3, 2000, 100}, {2000, 3, 100}, {700, 1, 900}, {4, 300, 2000},
+		// many row blocks
+		{1250, 40, 30},
 	}
 	for _, procs := range []int{1, 2, 3, 5, 8} {
 		runtime.GOMAXPROCS(procs)
@@ -658,6 +671,105 @@ func testPack[T float](t *testing.T, name string, ks *kernels[T]) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestConcurrentCalls runs products from several goroutines at once (each
+// itself parallel), as the CPU backend will; run it with -race.
+func TestConcurrentCalls(t *testing.T) {
+	shapes := []gemmCase{
+		{m: 130, n: 70, k: 300, alpha: 1, beta: 0.5, seed: 8},
+		{m: 3, n: 900, k: 100, alpha: 1, beta: 0, seed: 9, transB: true},
+		{m: 64, n: 200, k: 64, alpha: -1, beta: 1, seed: 10, transA: true},
+		{m: 500, n: 5, k: 200, alpha: 2, beta: 0, seed: 11, transA: true},
+	}
+	before := active.Load()
+	done := make(chan bool)
+	for g := range 8 {
+		go func() {
+			ok := true
+			for r := range 3 {
+				tc := shapes[(g+r)%len(shapes)]
+				if g%2 == 0 {
+					ok = ok && checkActive[float32](t, tc)
+				} else {
+					ok = ok && checkActive[float64](t, tc)
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	if after := active.Load(); after != before {
+		t.Errorf("active kernel changed from %q to %q", before.name, after.name)
+	}
+}
+
+// TestVectorKernels checks axpy, axpy4, dot and dot4 of every kernel set against
+// float64 loops, for lengths around the vector and unroll widths.
+func TestVectorKernels(t *testing.T) {
+	impls := []*impl{genericImpl}
+	if fastImpl != nil {
+		impls = append(impls, fastImpl)
+	}
+	for _, im := range impls {
+		testVectorKernels(t, im.name, im.f32)
+		testVectorKernels(t, im.name, im.f64)
+	}
+}
+
+func testVectorKernels[T float](t *testing.T, name string, ks *kernels[T]) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	for n := 1; n <= 70; n++ {
+		ldy := n + n%3
+		x := make([]T, n)
+		y := make([]T, 3*ldy+n)
+		for i := range x {
+			x[i] = T(rng.Float64()*2 - 1)
+		}
+		for i := range y {
+			y[i] = T(rng.Float64()*2 - 1)
+		}
+		tol := tolerance[T](n) * float64(n)
+		var out [4]T
+		ks.dot4(n, &x[0], &y[0], ldy, &out)
+		for r := range 4 {
+			var want float64
+			for i := range n {
+				want += float64(x[i]) * float64(y[r*ldy+i])
+			}
+			if d := math.Abs(float64(out[r]) - want); d > tol {
+				t.Fatalf("%s %T dot4 n=%d row %d: %v, want %v", name, out[0], n, r, out[r], want)
+			}
+			if got := ks.dot(n, &x[0], &y[r*ldy]); math.Abs(float64(got)-want) > tol {
+				t.Fatalf("%s %T dot n=%d: %v, want %v", name, got, n, got, want)
+			}
+		}
+		y4 := append([]T(nil), x...)
+		s4 := [4]T{0.5, -1, 2, 0.25}
+		ks.axpy4(n, &s4, &y[0], ldy, &y4[0])
+		for i := range n {
+			want := float64(x[i])
+			for r := range 4 {
+				want += float64(s4[r]) * float64(y[r*ldy+i])
+			}
+			if math.Abs(float64(y4[i])-want) > tol*4 {
+				t.Fatalf("%s %T axpy4 n=%d: y[%d] = %v, want %v", name, y4[0], n, i, y4[i], want)
+			}
+		}
+		y0 := append([]T(nil), y...)
+		ks.axpy(n, 0.5, &x[0], &y[1])
+		for i := range y {
+			want := float64(y0[i])
+			if i >= 1 && i <= n {
+				want += 0.5 * float64(x[i-1])
+			}
+			if math.Abs(float64(y[i])-want) > tol {
+				t.Fatalf("%s %T axpy n=%d: y[%d] = %v, want %v", name, y[0], n, i, y[i], want)
 			}
 		}
 	}

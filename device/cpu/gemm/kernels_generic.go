@@ -13,6 +13,8 @@ func genericKernels[T float]() *kernels[T] {
 		pack:  packPanel[T],
 		axpy:  axpyGeneric[T],
 		dot:   dotGeneric[T],
+		dot4:  dot4Generic[T],
+		axpy4: axpy4Generic[T],
 	}
 }
 
@@ -82,4 +84,30 @@ func dotGeneric[T float](n int, x, y *T) T {
 		s0 += xs[i] * ys[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// dot4Generic computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4, i < n.
+func dot4Generic[T float](n int, x, y *T, ldy int, out *[4]T) {
+	xs := unsafe.Slice(x, n)
+	ys := unsafe.Slice(y, 3*ldy+n)
+	y0, y1, y2, y3 := ys[:n], ys[ldy:ldy+n], ys[2*ldy:2*ldy+n], ys[3*ldy:3*ldy+n]
+	var s0, s1, s2, s3 T
+	for i, v := range xs {
+		s0 += v * y0[i]
+		s1 += v * y1[i]
+		s2 += v * y2[i]
+		s3 += v * y3[i]
+	}
+	*out = [4]T{s0, s1, s2, s3}
+}
+
+// axpy4Generic computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4, i < n.
+func axpy4Generic[T float](n int, s *[4]T, x *T, ldx int, y *T) {
+	xs := unsafe.Slice(x, 3*ldx+n)
+	ys := unsafe.Slice(y, n)
+	x0, x1, x2, x3 := xs[:n], xs[ldx:ldx+n], xs[2*ldx:2*ldx+n], xs[3*ldx:3*ldx+n]
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	for i := range ys {
+		ys[i] += s0*x0[i] + s1*x1[i] + s2*x2[i] + s3*x3[i]
+	}
 }

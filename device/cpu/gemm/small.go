@@ -1,13 +1,12 @@
 package gemm
 
+import "sync/atomic"
+
 // Limits of the unpacked path.
 const (
 	// axpyMinN: the axpy form needs C rows at least this long to keep its
 	// vectors full; below it the dot form runs.
 	axpyMinN = 32
-	// smallColChunk is the fewest columns one goroutine of the axpy form
-	// takes.
-	smallColChunk = 64
 )
 
 // useSmall reports whether an m x n product should take the unpacked path.
@@ -18,40 +17,66 @@ func useSmall[T float](ks *kernels[T], m, n int) bool {
 	return m < ks.skinnyM || n < ks.skinnyN
 }
 
-// smallJob is one unpacked product: C = alpha*op(A)*op(B) + beta*C computed
-// with vectorised axpy (C row += a_ip * B row) or dot (c_ij = A row . B
-// column) kernels, whichever reads contiguous memory for the layouts. Large
-// skinny products are split over goroutines by rows or columns of C.
+// smallJob is an unpacked product in dot form: c_ij = A row i . B column j,
+// four columns at a time (dot4). The loops run so that the long operand is
+// streamed once while the short one stays in cache, and large products are
+// split over goroutines along the long dimension of C.
 type smallJob[T float] struct {
 	ks          *kernels[T]
-	transA      bool
 	m, n, k     int
 	alpha, beta T
 	a, b, c     []T
-	lda, ldb    int
-	ldc         int
-	bt          []T // columns of op(B) as contiguous rows (dot form)
+	ars, acs    int // element (i,p) of op(A) is a[i*ars+p*acs]
+	ldb, ldc    int
+	at          []T // dot form, few rows: op(A) rows, contiguous
+	bt          []T // dot form: op(B) columns, contiguous rows of length k
 	ldbt        int
-	axpyForm    bool
-	parts       int  // goroutines
-	byRows      bool // dot form: goroutines split rows (else columns)
-	width       int  // axpy form: columns per goroutine
+	brs, bcs    int  // element (p,j) of op(B) is b[p*brs+j*bcs]
+	byRows      bool // dot form: many rows (else many columns)
+	parts       int  // chunks of work: row or column ranges of C
+	next        atomic.Int64
 }
 
+// small computes C = alpha*op(A)*op(B) + beta*C for a skinny product
+// without packing, in the form whose long operand is read contiguously:
+// axpy form (streamJob) when the long operand's rows run along the long
+// side of C, dot form (smallJob) otherwise.
 func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	j := smallJob[T]{ks: ks, transA: transA, m: m, n: n, k: k, alpha: alpha, beta: beta,
-		a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc}
+	j := smallJob[T]{ks: ks, m: m, n: n, k: k, alpha: alpha, beta: beta,
+		a: a, b: b, c: c, ars: lda, acs: 1, ldb: ldb, ldc: ldc}
+	if transA {
+		j.ars, j.acs = 1, lda
+	}
+	j.brs, j.bcs = ldb, 1
+	if transB {
+		j.brs, j.bcs = 1, ldb
+	}
 	procs := workers(m, n, k)
-	if !transB && n >= axpyMinN {
-		j.axpyForm = true
-		// Goroutines take column ranges, so each reads only its part of B.
-		chunks := min(procs, ceilDiv(n, smallColChunk))
-		j.width = roundUp(ceilDiv(n, chunks), 16)
-		j.parts = ceilDiv(n, j.width)
-	} else {
-		// The dot form needs the columns of op(B) contiguous: they are rows
-		// of the stored B^T, or a copy when B is stored untransposed (then n
-		// is small, so the copy is too).
+	// With several goroutines, cut the work into more chunks than
+	// goroutines, claimed in turn: a goroutine that starts late then leaves
+	// only a small tail to the others, instead of half the work.
+	want := 1
+	if procs > 1 {
+		want = unitsPerProc * procs
+	}
+	switch {
+	case !transB && n >= axpyMinN:
+		// axpy form (m is the short side): stream B.
+		sj := streamJob[T]{ks: ks, r: m, lenL: n, k: k, long: b, ldl: ldb,
+			coef: a, crs: j.ars, ccs: j.acs, out: c, ors: ldc, ocs: 1, alpha: alpha, beta: beta}
+		sj.run(procs)
+		return
+	case transA && m >= axpyMinN:
+		// axpyT form (n is the short side): C^T = op(B)^T op(A)^T, whose
+		// long operand is A's k x m storage; stream it.
+		sj := streamJob[T]{ks: ks, r: n, lenL: m, k: k, long: a, ldl: lda,
+			coef: b, crs: j.bcs, ccs: j.brs, out: c, ors: 1, ocs: ldc, alpha: alpha, beta: beta}
+		sj.run(procs)
+		return
+	default:
+		// dot form. The columns of op(B) must be contiguous: they are the
+		// rows of a stored B^T, or a copy when B is untransposed (then n is
+		// small, so the copy is too).
 		j.bt, j.ldbt = b, ldb
 		if !transB {
 			buf := getBuf[T](n * k)
@@ -64,72 +89,110 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 				}
 			}
 		}
-		// Split rows when there are enough, else columns.
-		j.byRows = m >= procs
-		j.parts = procs
-		if !j.byRows {
-			j.parts = min(procs, n)
+		j.byRows = m >= n
+		if j.byRows {
+			j.parts = min(want, m)
+		} else {
+			// Few rows: gather them once (when A is stored transposed) and
+			// stream the columns of B past them.
+			if transA {
+				buf := getBuf[T](m * k)
+				defer putBuf(buf)
+				j.at = buf.data
+				for i := range m {
+					for p := range k {
+						j.at[i*k+p] = a[p*lda+i]
+					}
+				}
+			}
+			j.parts = min(want, ceilDiv(n, 4))
 		}
 	}
-	if j.parts <= 1 {
-		j.run(0)
+	if procs <= 1 || j.parts <= 1 {
+		for w := range j.parts {
+			j.chunk(w)
+		}
 		return
 	}
-	parallel(j.parts, j.run)
+	parallel(min(procs, j.parts), j.run)
 }
 
-// rowA returns row i of op(A) as a contiguous k-vector: in place, or
-// gathered into buf when A is stored transposed.
+// run claims and computes chunks until none are left.
+func (j *smallJob[T]) run(int) {
+	for {
+		w := int(j.next.Add(1) - 1)
+		if w >= j.parts {
+			return
+		}
+		j.chunk(w)
+	}
+}
+
+// rowA returns row i of op(A) as a contiguous k-vector: in place, gathered
+// earlier into at, or gathered now into buf.
 func (j *smallJob[T]) rowA(i int, buf []T) []T {
-	if !j.transA {
-		return j.a[i*j.lda : i*j.lda+j.k]
+	switch {
+	case j.acs == 1:
+		return j.a[i*j.ars : i*j.ars+j.k]
+	case j.at != nil:
+		return j.at[i*j.k : (i+1)*j.k]
 	}
 	for p := range buf {
-		buf[p] = j.a[p*j.lda+i]
+		buf[p] = j.a[i+p*j.acs]
 	}
 	return buf
 }
 
-// run computes part w of the product.
-func (j *smallJob[T]) run(w int) {
-	var buf []T
-	if j.transA {
-		g := getBuf[T](j.k)
-		defer putBuf(g)
-		buf = g.data
+// chunk computes part w of the product.
+func (j *smallJob[T]) chunk(w int) {
+	// c_ij = beta*c_ij + alpha * (A row i . B column j).
+	store := func(i, jj int, d T) {
+		cp := &j.c[i*j.ldc+jj]
+		if j.beta == 0 {
+			*cp = j.alpha * d
+		} else {
+			*cp = j.beta**cp + j.alpha*d
+		}
 	}
-	if j.axpyForm {
-		// C row i = beta*C row i + sum_p (alpha*a_ip) * B row p, on columns
-		// [j0, j0+nw).
-		j0 := w * j.width
-		nw := min(j.width, j.n-j0)
-		for i := range j.m {
-			ar := j.rowA(i, buf)
-			crow := j.c[i*j.ldc+j0 : i*j.ldc+j0+nw]
-			scaleRow(crow, j.beta)
-			for p, v := range ar {
-				j.ks.axpy(nw, j.alpha*v, &j.b[p*j.ldb+j0], &crow[0])
+	if j.byRows {
+		var buf []T
+		if j.acs != 1 {
+			g := getBuf[T](j.k)
+			defer putBuf(g)
+			buf = g.data
+		}
+		for i := w * j.m / j.parts; i < (w+1)*j.m/j.parts; i++ {
+			ar := &j.rowA(i, buf)[0]
+			jj := 0
+			for ; jj+4 <= j.n; jj += 4 {
+				var d [4]T
+				j.ks.dot4(j.k, ar, &j.bt[jj*j.ldbt], j.ldbt, &d)
+				for r, v := range d {
+					store(i, jj+r, v)
+				}
+			}
+			for ; jj < j.n; jj++ {
+				store(i, jj, j.ks.dot(j.k, ar, &j.bt[jj*j.ldbt]))
 			}
 		}
 		return
 	}
-	// c_ij = beta*c_ij + alpha * (A row i . B column j).
-	i0, i1, j0, j1 := 0, j.m, 0, j.n
-	if j.byRows {
-		i0, i1 = w*j.m/j.parts, (w+1)*j.m/j.parts
-	} else {
-		j0, j1 = w*j.n/j.parts, (w+1)*j.n/j.parts
-	}
-	for i := i0; i < i1; i++ {
-		ar := j.rowA(i, buf)
-		crow := j.c[i*j.ldc+j0 : i*j.ldc+j1]
-		for jj := range crow {
-			d := j.alpha * j.ks.dot(j.k, &ar[0], &j.bt[(j0+jj)*j.ldbt])
-			if j.beta == 0 {
-				crow[jj] = d
-			} else {
-				crow[jj] = j.beta*crow[jj] + d
+	j0, j1 := w*j.n/j.parts, (w+1)*j.n/j.parts
+	jj := j0
+	for ; jj+4 <= j1; jj += 4 {
+		bc := &j.bt[jj*j.ldbt]
+		for i := range j.m {
+			var d [4]T
+			j.ks.dot4(j.k, &j.rowA(i, nil)[0], bc, j.ldbt, &d)
+			for r, v := range d {
+				store(i, jj+r, v)
 			}
+		}
+	}
+	for ; jj < j1; jj++ {
+		bc := &j.bt[jj*j.ldbt]
+		for i := range j.m {
+			store(i, jj, j.ks.dot(j.k, &j.rowA(i, nil)[0], bc))
 		}
 	}
 }
