@@ -30,8 +30,8 @@ CGO_ENABLED=0 go build ./...
 step "go test ./..."
 go test -p 1 -count=1 ./...
 
-step "go test -race (packages with shared state)"
-go test -p 1 -count=1 -race ./device/... ./tensor ./transfer
+step "go test -race -short (packages with shared state; -short trims the exhaustive sweeps)"
+go test -p 1 -count=1 -short -race ./device/... ./tensor ./transfer
 
 step "go test with TESSERA_CPU=generic (portable kernels)"
 TESSERA_CPU=generic go test -p 1 -count=1 ./device/cpu/... ./tensor
