@@ -98,21 +98,23 @@ func storeHost[T dtype.Elem](b []byte, data []T) {
 func Scalar[T dtype.Elem](v T) *Tensor { return FromSlice([]T{v}, []int{}...) }
 
 // Zeros builds a CPU tensor of zeros.
-func Zeros(dt dtype.DType, shape ...int) *Tensor { return hostTensor("Zeros", dt, shape, nil) }
+func Zeros(dt dtype.DType, shape ...int) *Tensor { return full("Zeros", dt, 0, shape) }
 
 // Ones builds a CPU tensor of ones.
-func Ones(dt dtype.DType, shape ...int) *Tensor { return Full(dt, 1, shape...) }
+func Ones(dt dtype.DType, shape ...int) *Tensor { return full("Ones", dt, 1, shape) }
 
 // Full builds a CPU tensor with every element v, converted to dt (floats
 // to integers truncate and saturate; nonzero is true).
-func Full(dt dtype.DType, v float64, shape ...int) *Tensor {
-	t := hostTensor("Full", dt, shape, nil)
+func Full(dt dtype.DType, v float64, shape ...int) *Tensor { return full("Full", dt, v, shape) }
+
+func full(op string, dt dtype.DType, v float64, shape []int) *Tensor {
+	t := hostTensor(op, dt, shape, nil) // uninitialised until Fill
 	if t.err != nil {
 		return t
 	}
 	if err := t.st.dev.Backend().Fill(t.operand(), v); err != nil {
 		t.Release()
-		return failed(errs.Retag("tensor", "Full", err))
+		return failed(errs.Retag("tensor", op, err))
 	}
 	return t
 }

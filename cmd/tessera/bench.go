@@ -78,6 +78,9 @@ func bench(w io.Writer, devName string, quick bool) error {
 		}
 	}
 	tw.Flush()
+	if err := benchBatched(w, dev, minDur); err != nil {
+		return err
+	}
 
 	n := 1 << 22
 	if quick {
@@ -116,6 +119,41 @@ func bench(w io.Writer, devName string, quick bool) error {
 		fmt.Fprintf(tw, "%s\t%.2f\t%.0f%%\t\n", op.name, gbs, 100*gbs/(8*float64(n)/tc.Seconds()/1e9))
 	}
 	tw.Flush()
-	_ = device.CPU
+	return nil
+}
+
+// benchBatched times 512 independent 64x64x64 products, the shape of
+// attention heads, as one batched Matmul and as a loop of gonum calls.
+func benchBatched(w io.Writer, dev device.Device, minDur time.Duration) error {
+	const batch, n = 512, 64
+	a := tensor.RandN(dtype.F32, 5, batch, n, n)
+	b := tensor.RandN(dtype.F32, 6, batch, n, n)
+	ad, bd := a.To(dev), b.To(dev)
+	tt, err := timeIt(minDur, func() error {
+		c := ad.Matmul(bd)
+		defer c.Release()
+		if err := c.Err(); err != nil {
+			return err
+		}
+		return dev.Backend().Sync()
+	})
+	if err != nil {
+		return err
+	}
+	av, _ := tensor.ToSlice[float32](a)
+	bv, _ := tensor.ToSlice[float32](b)
+	cv := make([]float32, batch*n*n)
+	tg, _ := timeIt(minDur, func() error {
+		for i := range batch {
+			m := func(v []float32) blas32.General {
+				return blas32.General{Rows: n, Cols: n, Stride: n, Data: v[i*n*n : (i+1)*n*n]}
+			}
+			blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, m(av), m(bv), 0, m(cv))
+		}
+		return nil
+	})
+	flop := 2 * float64(batch) * n * n * n
+	fmt.Fprintf(w, "\nbatched %dx%dx%dx%d f32: tessera %.2f GFLOP/s, gonum loop %.2f GFLOP/s, tessera/gonum %.2fx\n",
+		batch, n, n, n, flop/tt.Seconds()/1e9, flop/tg.Seconds()/1e9, tg.Seconds()/tt.Seconds())
 	return nil
 }

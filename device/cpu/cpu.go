@@ -63,6 +63,7 @@ func info() device.Info {
 type Device struct {
 	inUse  atomic.Int64
 	closed atomic.Bool
+	pool   pool
 }
 
 // New returns a fresh CPU device with its own memory accounting. Most code
@@ -103,6 +104,7 @@ type Buffer struct {
 	dt    dtype.DType
 	n     int
 	data  []byte
+	words []uint64 // the allocation behind data, returned to the pool
 	dev   *Device
 	freed atomic.Bool
 }
@@ -138,7 +140,8 @@ var memLimit = sync.OnceValue(func() int64 {
 
 func maxAllocBytes() int64 { return memLimit() }
 
-// Alloc returns a zeroed buffer of n elements.
+// Alloc returns a buffer of n elements. Its contents are unspecified: a
+// buffer may come from the pool of freed ones.
 func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
 	if d.closed.Load() {
 		return nil, errs.New("cpu", "Alloc", errs.ErrDeviceLost, "device is closed")
@@ -154,7 +157,7 @@ func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
 		return nil, errs.New("cpu", "Alloc", errs.ErrOutOfMemory, "%d elements of %v (%d bytes each) exceed the %d-byte allocation limit", n, dt, dt.Size(), limit)
 	}
 	size := n * dt.Size()
-	words := make([]uint64, (size+7)/8)
+	words := d.pool.get((size + 7) / 8)
 	var data []byte
 	if size > 0 {
 		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
@@ -162,11 +165,11 @@ func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
 		data = []byte{}
 	}
 	d.inUse.Add(int64(size))
-	return &Buffer{dt: dt, n: n, data: data, dev: d}, nil
+	return &Buffer{dt: dt, n: n, data: data, words: words, dev: d}, nil
 }
 
-// Free releases the buffer's accounting; the garbage collector reclaims the
-// memory once nothing refers to it. Freeing twice is harmless.
+// Free releases the buffer; large buffers go back to the device's pool for
+// reuse, others to the garbage collector. Freeing twice is harmless.
 func (d *Device) Free(b device.Buffer) {
 	cb, ok := b.(*Buffer)
 	if !ok || cb.dev != d {
@@ -174,7 +177,64 @@ func (d *Device) Free(b device.Buffer) {
 	}
 	if cb.freed.CompareAndSwap(false, true) {
 		d.inUse.Add(-int64(len(cb.data)))
+		d.pool.put(cb.words)
 	}
+}
+
+// pool keeps freed large buffers by power-of-two size class, so that a
+// chain of elementwise operations on big tensors does not pay for fresh,
+// zeroed pages on every step. It holds at most poolLimit bytes.
+type pool struct {
+	mu    sync.Mutex
+	free  map[int][][]uint64 // class (log2 of words) -> buffers
+	bytes int
+}
+
+const (
+	poolMinWords = 1 << 13 // 64 KiB: smaller buffers are cheap to allocate
+	poolLimit    = 256 << 20
+)
+
+func sizeClass(words int) int {
+	c := 0
+	for 1<<c < words {
+		c++
+	}
+	return c
+}
+
+func (p *pool) get(words int) []uint64 {
+	if words < poolMinWords {
+		return make([]uint64, words)
+	}
+	c := sizeClass(words)
+	p.mu.Lock()
+	if list := p.free[c]; len(list) > 0 {
+		w := list[len(list)-1]
+		p.free[c] = list[:len(list)-1]
+		p.bytes -= 8 * cap(w)
+		p.mu.Unlock()
+		return w[:words]
+	}
+	p.mu.Unlock()
+	return make([]uint64, words, 1<<c)
+}
+
+func (p *pool) put(w []uint64) {
+	if cap(w) < poolMinWords || cap(w)&(cap(w)-1) != 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bytes+8*cap(w) > poolLimit {
+		return
+	}
+	if p.free == nil {
+		p.free = map[int][][]uint64{}
+	}
+	c := sizeClass(cap(w))
+	p.free[c] = append(p.free[c], w[:cap(w)])
+	p.bytes += 8 * cap(w)
 }
 
 // own checks that b is a live buffer of this device.
