@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 	"github.com/tessera-go/tessera/transfer"
@@ -54,6 +55,35 @@ func TestUploadZeroCopy(t *testing.T) {
 					t.Errorf("values changed in transit (%v)", err)
 				}
 				g.Release()
+			})
+		}
+	}
+}
+
+// TestToBetweenDevices moves a strided view along every pair of devices
+// (CPU and GPU, and two GPU devices through the host) and checks that the
+// logical values survive each hop.
+func TestToBetweenDevices(t *testing.T) {
+	devs := testDevices(t)
+	if gpu, err := device.Open("webgpu"); err == nil && len(devs) > 1 && gpu != devs[1] {
+		devs = append(devs, gpu) // a second GPU device (possibly the same adapter)
+	}
+	x := tensor.Arange(dtype.F32, 0, 60, 1).Reshape(3, 4, 5).Permute(2, 0, 1).Narrow(0, 1, 3)
+	want, _ := x.Float64s()
+	for _, from := range devs {
+		for _, to := range devs {
+			t.Run(from.Name()+"->"+to.Name(), func(t *testing.T) {
+				a := x.To(from)
+				b := a.To(to)
+				got, err := b.Float64s()
+				if err != nil || !slices.Equal(got, want) {
+					t.Errorf("values %v (%v), want %v", got, err, want)
+				}
+				if b.Device() != to {
+					t.Errorf("landed on %v", b.Device().Name())
+				}
+				a.Release()
+				b.Release()
 			})
 		}
 	}
