@@ -56,18 +56,15 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	case op == device.Mean && !dt.IsFloat():
 		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", dt)
 	}
-	var outShape, keptShape []int
-	count := 1
+	outShape, keptShape := []int{}, []int{}
 	for i, d := range t.lay.Shape {
 		if slices.Contains(ax, i) {
-			count *= d
 			keptShape = append(keptShape, 1)
 		} else {
 			outShape = append(outShape, d)
 			keptShape = append(keptShape, d)
 		}
 	}
-	outShape = append([]int{}, outShape...)
 	if emptyExtent(t.lay.Shape, ax) && op != device.Sum && op != device.Prod {
 		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
 	}
