@@ -12,14 +12,11 @@ import (
 // Unary applies op elementwise.
 func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	name := op.String()
-	db, err := d.operand(name, dst)
+	bufs, err := d.operands(name, dst, src)
 	if err != nil {
 		return err
 	}
-	sb, err := d.operand(name, src)
-	if err != nil {
-		return err
-	}
+	db, sb := bufs[0], bufs[1]
 	if err := sameShape(name, dst, src); err != nil {
 		return err
 	}
@@ -218,18 +215,11 @@ func intUnary[T ~int32 | ~int64 | ~uint8](op device.UnaryOp) func(T) T {
 // Binary applies op to a and b elementwise.
 func (d *Device) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 	name := op.String()
-	db, err := d.operand(name, dst)
+	bufs, err := d.operands(name, dst, a, b)
 	if err != nil {
 		return err
 	}
-	ab, err := d.operand(name, a)
-	if err != nil {
-		return err
-	}
-	bb, err := d.operand(name, b)
-	if err != nil {
-		return err
-	}
+	db, ab, bb := bufs[0], bufs[1], bufs[2]
 	if err := sameShape(name, dst, a, b); err != nil {
 		return err
 	}

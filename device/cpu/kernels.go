@@ -40,6 +40,19 @@ func (d *Device) operand(op string, o device.Operand) (*Buffer, error) {
 	return b, nil
 }
 
+// operands checks each operand as operand does and returns their buffers.
+func (d *Device) operands(op string, ops ...device.Operand) ([]*Buffer, error) {
+	bufs := make([]*Buffer, len(ops))
+	for i, o := range ops {
+		b, err := d.operand(op, o)
+		if err != nil {
+			return nil, err
+		}
+		bufs[i] = b
+	}
+	return bufs, nil
+}
+
 func sameShape(op string, ops ...device.Operand) error {
 	for _, o := range ops[1:] {
 		if !equalShape(o.Layout.Shape, ops[0].Layout.Shape) {
@@ -171,14 +184,11 @@ func (d *Device) Fill(dst device.Operand, v float64) error {
 
 // Copy writes src into dst, converting the dtype.
 func (d *Device) Copy(dst, src device.Operand) error {
-	db, err := d.operand("Copy", dst)
+	bufs, err := d.operands("Copy", dst, src)
 	if err != nil {
 		return err
 	}
-	sb, err := d.operand("Copy", src)
-	if err != nil {
-		return err
-	}
+	db, sb := bufs[0], bufs[1]
 	if err := sameShape("Copy", dst, src); err != nil {
 		return err
 	}
@@ -308,22 +318,11 @@ func saturate(f float64, lo, hi int64) int64 {
 
 // Where picks a where cond is true, else b.
 func (d *Device) Where(dst, cond, a, b device.Operand) error {
-	db, err := d.operand("Where", dst)
+	bufs, err := d.operands("Where", dst, cond, a, b)
 	if err != nil {
 		return err
 	}
-	cb, err := d.operand("Where", cond)
-	if err != nil {
-		return err
-	}
-	ab, err := d.operand("Where", a)
-	if err != nil {
-		return err
-	}
-	bb, err := d.operand("Where", b)
-	if err != nil {
-		return err
-	}
+	db, cb, ab, bb := bufs[0], bufs[1], bufs[2], bufs[3]
 	if err := sameShape("Where", dst, cond, a, b); err != nil {
 		return err
 	}

@@ -17,18 +17,11 @@ import (
 // and leading dimensions (its packing reads either order at full speed), and
 // only General views are copied first.
 func (d *Device) Matmul(dst, a, b device.Operand) error {
-	db, err := d.operand("Matmul", dst)
+	bufs, err := d.operands("Matmul", dst, a, b)
 	if err != nil {
 		return err
 	}
-	ab, err := d.operand("Matmul", a)
-	if err != nil {
-		return err
-	}
-	bb, err := d.operand("Matmul", b)
-	if err != nil {
-		return err
-	}
+	db, ab, bb := bufs[0], bufs[1], bufs[2]
 	al, bl, dl := a.Layout, b.Layout, dst.Layout
 	r := al.Rank()
 	if r < 2 || bl.Rank() != r || dl.Rank() != r ||

@@ -12,14 +12,11 @@ import (
 // Reduce reduces src over axes into dst.
 func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int) error {
 	name := op.String()
-	db, err := d.operand(name, dst)
+	bufs, err := d.operands(name, dst, src)
 	if err != nil {
 		return err
 	}
-	sb, err := d.operand(name, src)
-	if err != nil {
-		return err
-	}
+	db, sb := bufs[0], bufs[1]
 	plan, err := planReduce(name, src.Layout, axes)
 	if err != nil {
 		return err
