@@ -36,5 +36,8 @@ go test -p 1 -count=1 -short -race ./device/... ./tensor ./transfer
 step "go test with TESSERA_CPU=generic (portable kernels)"
 TESSERA_CPU=generic go test -p 1 -count=1 ./device/cpu/... ./tensor
 
+step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU reports itself unavailable)"
+CGO_ENABLED=0 TESSERA_REQUIRE_WEBGPU=0 go test -p 1 -count=1 ./device/webgpu ./tensor ./cmd/...
+
 step "done"
 echo "all checks passed"
