@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/layout"
 )
 
 // summariseAbove is the element count past which printing shows only the
@@ -66,28 +67,31 @@ func (t *Tensor) format(prec int) string {
 	if t.Numel() == 0 {
 		return fmt.Sprintf("tensor([], shape=%s, %s", shapeString(t.lay.Shape), suffix)
 	}
-	// A summarised tensor reads back only the entries it prints: the first
-	// and last few of each long axis, picked on the device.
+	// A summarised tensor reads back only the entries it prints. Each long
+	// axis is seen as two blocks (head and tail) of edgeItems entries, a
+	// strided view over the same storage, so only those entries are copied,
+	// however large (or broadcast) the tensor is.
 	summarise := t.Numel() > summariseAbove
 	src := t
 	if summarise {
+		var shape, strides, small []int
 		for axis, d := range t.lay.Shape {
-			if d <= 2*edgeItems {
-				continue
+			st := t.lay.Strides[axis]
+			if d > 2*edgeItems {
+				shape = append(shape, 2, edgeItems)
+				strides = append(strides, (d-edgeItems)*st, st)
+				small = append(small, 2*edgeItems)
+			} else {
+				shape = append(shape, d)
+				strides = append(strides, st)
+				small = append(small, d)
 			}
-			idx := []int64{}
-			for i := range edgeItems {
-				idx = append(idx, int64(i))
-			}
-			for i := d - edgeItems; i < d; i++ {
-				idx = append(idx, int64(i))
-			}
-			next := src.IndexSelect(axis, FromSlice(idx))
-			if src != t {
-				src.Release()
-			}
-			src = next
 		}
+		edges := t.view("String", layout.Layout{Shape: shape, Strides: strides, Offset: t.lay.Offset})
+		defer edges.Release()
+		c := edges.Contiguous()
+		defer c.Release()
+		src = c.Reshape(small...)
 		defer src.Release()
 	}
 	vals, err := src.Float64s()

@@ -47,3 +47,17 @@ func TestFormat(t *testing.T) {
 		t.Errorf("GoString: %s", got)
 	}
 }
+
+// TestFormatOnDevices prints the same summarised view from every device.
+func TestFormatOnDevices(t *testing.T) {
+	x := tensor.Arange(dtype.I32, 0, 3000, 1).Reshape(30, 100).T().Narrow(0, 1, 98)
+	want := strings.Replace(x.String(), "device=cpu", "device=%s", 1)
+	for _, dev := range testDevices(t) {
+		if got := x.To(dev).String(); got != fmt.Sprintf(want, dev.Name()) {
+			t.Errorf("%s printed\n%s\nwant\n%s", dev.Name(), got, fmt.Sprintf(want, dev.Name()))
+		}
+	}
+	if !strings.Contains(want, "...") || !strings.Contains(want, "[   1,  101,  201, ..., 2701, 2801, 2901]") {
+		t.Errorf("unexpected summary:\n%s", want)
+	}
+}
