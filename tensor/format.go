@@ -16,6 +16,10 @@ const summariseAbove = 1000
 
 const edgeItems = 3
 
+// maxPrinted bounds the entries a summary may show; past it (only tensors
+// of high rank reach it) printing shows the metadata alone.
+const maxPrinted = 100000
+
 // String prints t in PyTorch's style, with its dtype and device:
 //
 //	tensor([[1., 2.],
@@ -86,6 +90,10 @@ func (t *Tensor) format(prec int) string {
 				strides = append(strides, st)
 				small = append(small, d)
 			}
+		}
+		if n, err := layout.Numel(small); err != nil || n > maxPrinted {
+			// Even the summary is too large (a high-rank tensor): metadata only.
+			return fmt.Sprintf("tensor(..., shape=%s, %s", shapeString(t.lay.Shape), suffix)
 		}
 		edges := t.view("String", layout.Layout{Shape: shape, Strides: strides, Offset: t.lay.Offset})
 		defer edges.Release()

@@ -61,3 +61,12 @@ func TestFormatOnDevices(t *testing.T) {
 		t.Errorf("unexpected summary:\n%s", want)
 	}
 }
+
+// TestFormatHighRank prints metadata alone when even the summary of a
+// tensor would be too large to show.
+func TestFormatHighRank(t *testing.T) {
+	x := tensor.Ones(dtype.F32, 1).BroadcastTo(10, 10, 10, 10, 10, 10, 10, 10)
+	if got, want := x.String(), "tensor(..., shape=[10, 10, 10, 10, 10, 10, 10, 10], dtype=f32, device=cpu)"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -140,6 +140,26 @@ var memLimit = sync.OnceValue(func() int64 {
 
 func maxAllocBytes() int64 { return memLimit() }
 
+// checkAvailableAbove is the allocation size from which Alloc consults the
+// memory the system has available.
+const checkAvailableAbove = 256 << 20
+
+// memAvailable reads MemAvailable from /proc/meminfo (Linux only).
+func memAvailable() (int64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemAvailable:" {
+			if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				return kb * 1024, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // Alloc returns a buffer of n elements. Its contents are unspecified: a
 // buffer may come from the pool of freed ones.
 func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
@@ -157,6 +177,13 @@ func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
 		return nil, errs.New("cpu", "Alloc", errs.ErrOutOfMemory, "%d elements of %v (%d bytes each) exceed the %d-byte allocation limit", n, dt, dt.Size(), limit)
 	}
 	size := n * dt.Size()
+	if size >= checkAvailableAbove {
+		// A large request the machine cannot satisfy would make the Go
+		// runtime abort the whole process; refuse it while we still can.
+		if avail, ok := memAvailable(); ok && int64(size) > avail {
+			return nil, errs.New("cpu", "Alloc", errs.ErrOutOfMemory, "%d bytes requested, %d available", size, avail)
+		}
+	}
 	words := d.pool.get((size + 7) / 8)
 	var data []byte
 	if size > 0 {
