@@ -44,6 +44,7 @@ func UnaryOps() []UnaryOp {
 	return out
 }
 
+// String names the operation as the tensor method does, for messages and tests.
 func (o UnaryOp) String() string {
 	if o < numUnary {
 		return unaryNames[o]
@@ -87,6 +88,7 @@ func BinaryOps() []BinaryOp {
 	return out
 }
 
+// String names the operation as the tensor method does, for messages and tests.
 func (o BinaryOp) String() string {
 	if o < numBinary {
 		return binaryNames[o]
@@ -123,6 +125,7 @@ func ReduceOps() []ReduceOp {
 	return out
 }
 
+// String names the reduction as the tensor method does, for messages and tests.
 func (o ReduceOp) String() string {
 	if o < numReduce {
 		return reduceNames[o]

@@ -16,6 +16,7 @@ const (
 	ColMajor
 )
 
+// String names the kind, for messages and tests.
 func (k MatrixKind) String() string {
 	switch k {
 	case RowMajor:
