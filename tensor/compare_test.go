@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"math"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -64,5 +65,25 @@ func TestCollectorFrees(t *testing.T) {
 	}
 	if n := dev.MemoryInUse(); n != 0 {
 		t.Errorf("%d bytes still in use after collection", n)
+	}
+}
+
+// TestRandRange checks that Rand stays in [0, 1) after rounding to every
+// float dtype, and that a seed reproduces its values.
+func TestRandRange(t *testing.T) {
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.F16, dtype.BF16} {
+		v, err := tensor.Rand(dt, 3, 1<<16).Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range v {
+			if x < 0 || x >= 1 {
+				t.Fatalf("%v: element %d = %v outside [0, 1)", dt, i, x)
+			}
+		}
+		again, _ := tensor.Rand(dt, 3, 1<<16).Float64s()
+		if !slices.Equal(v, again) {
+			t.Errorf("%v: the same seed gave different values", dt)
+		}
 	}
 }

@@ -196,7 +196,15 @@ func Eye(dt dtype.DType, n int) *Tensor {
 // Rand builds a tensor of values uniform in [0, 1) from a seeded generator:
 // the same seed gives the same values on every run and platform.
 func Rand(dt dtype.DType, seed uint64, shape ...int) *Tensor {
-	return random("Rand", dt, seed, shape, func(r *rand.Rand) float64 { return r.Float64() })
+	// The largest value below 1 in dt, so rounding never produces 1.
+	below1 := map[dtype.DType]float64{dtype.F32: 1 - 0x1p-24, dtype.F16: 1 - 0x1p-11, dtype.BF16: 1 - 0x1p-8}[dt]
+	return random("Rand", dt, seed, shape, func(r *rand.Rand) float64 {
+		v := r.Float64()
+		if below1 > 0 {
+			v = min(v, below1)
+		}
+		return v
+	})
 }
 
 // RandN builds a tensor of standard normal values from a seeded generator.
