@@ -140,7 +140,7 @@ func unaryF64(op device.UnaryOp) func(float64) float64 {
 	case device.Tanh:
 		return math.Tanh
 	case device.Sigmoid:
-		return Sigmoid
+		return sigmoid
 	case device.GeluTanh:
 		return func(x float64) float64 {
 			if math.IsInf(x, -1) {
@@ -173,8 +173,8 @@ func unaryF64(op device.UnaryOp) func(float64) float64 {
 	return func(x float64) float64 { return math.NaN() }
 }
 
-// Sigmoid is 1/(1+exp(-x)), evaluated without overflow for any x.
-func Sigmoid(x float64) float64 {
+// sigmoid is 1/(1+exp(-x)), evaluated without overflow for any x.
+func sigmoid(x float64) float64 {
 	if x >= 0 {
 		return 1 / (1 + math.Exp(-x))
 	}
@@ -311,7 +311,8 @@ func compare[T num](op device.BinaryOp) func(T, T) uint8 {
 	return func(x, y T) uint8 { return b(x >= y) }
 }
 
-func floatBinary[T float](op device.BinaryOp) func(T, T) T {
+// arithBinary returns the operations that read the same for every dtype.
+func arithBinary[T num](op device.BinaryOp) func(T, T) T {
 	switch op {
 	case device.Add:
 		return func(x, y T) T { return x + y }
@@ -319,6 +320,15 @@ func floatBinary[T float](op device.BinaryOp) func(T, T) T {
 		return func(x, y T) T { return x - y }
 	case device.Mul:
 		return func(x, y T) T { return x * y }
+	}
+	return nil
+}
+
+func floatBinary[T float](op device.BinaryOp) func(T, T) T {
+	if f := arithBinary[T](op); f != nil {
+		return f
+	}
+	switch op {
 	case device.Div:
 		return func(x, y T) T { return x / y }
 	case device.Pow:
@@ -342,13 +352,10 @@ func floatBinary[T float](op device.BinaryOp) func(T, T) T {
 }
 
 func intBinary[T ~int32 | ~int64 | ~uint8](op device.BinaryOp) func(T, T) T {
+	if f := arithBinary[T](op); f != nil {
+		return f
+	}
 	switch op {
-	case device.Add:
-		return func(x, y T) T { return x + y }
-	case device.Sub:
-		return func(x, y T) T { return x - y }
-	case device.Mul:
-		return func(x, y T) T { return x * y }
 	case device.Div:
 		return func(x, y T) T {
 			if y == 0 {

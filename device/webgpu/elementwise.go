@@ -158,16 +158,12 @@ func cvtFrom(dt dtype.DType) string {
 
 func cvtTo(dt dtype.DType) string {
 	switch dt {
-	case dtype.F32, dtype.F16:
-		return "f"
-	case dtype.I32:
-		return "i"
-	case dtype.I64:
-		return "l"
 	case dtype.Bool:
 		return "b"
+	case dtype.U8:
+		return "u8"
 	}
-	return "u8"
+	return cvtFrom(dt)
 }
 
 // noAlias refuses a destination that shares its buffer with a source: one
