@@ -1,6 +1,46 @@
 // math.wgsl: float functions WGSL lacks or defines too loosely, written to
 // stay accurate near 0 and finite (no inf/inf NaN) for large |x|.
 
+// Whether the sign bit of x is set (true for -0, which x < 0 misses).
+fn is_neg(x: f32) -> bool {
+    return (bitcast<u32>(x) >> 31u) == 1u;
+}
+
+fn f32_neg_zero() -> f32 {
+    return bitcast<f32>(0x80000000u);
+}
+
+// 2^k for -126 <= k <= 127, built from its bit pattern (exact, no exp2).
+fn m_pow2i(k: i32) -> f32 {
+    return bitcast<f32>(u32(k + 127) << 23u);
+}
+
+// exp(x) to about 1 ulp. Drivers may implement the builtin as
+// exp2(x*log2(e)), whose rounding of x*log2(e) costs up to ~100 ulp near
+// the overflow threshold; here x = n*ln2 + r with a two-part ln2 (n*LN2_HI
+// is exact), exp(r) is a degree-7 polynomial on |r| <= ln2/2, and 2^n is
+// applied as two exact powers of two so that n = 128 does not overflow
+// early. Results below the normal range may be flushed, as WGSL allows.
+fn m_exp(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x > 88.72284) {
+        return f32_inf();
+    }
+    if (x < -103.97209) {
+        return 0.0;
+    }
+    let n = round(x * 1.4426950408889634);
+    let r = (x - n * 0.693145751953125) - n * 1.4286068203094173e-6;
+    let q = r * r * (0.5 + r * (1.6666667e-1 + r * (4.1666668e-2 + r * (8.333334e-3
+        + r * (1.3888889e-3 + r * 1.984127e-4)))));
+    let e = 1.0 + (r + q);
+    let k = i32(n);
+    let k1 = k / 2;
+    return e * m_pow2i(k1) * m_pow2i(k - k1);
+}
+
 // exp(x) - 1: a Taylor polynomial where exp(x) - 1 would cancel.
 fn m_expm1(x: f32) -> f32 {
     if (is_nan(x)) {
@@ -11,7 +51,7 @@ fn m_expm1(x: f32) -> f32 {
             + x * (1.3888889e-3 + x * (1.984127e-4 + x * (2.4801588e-5 + x * 2.7557319e-6)))))));
         return x * p;
     }
-    return exp(x) - 1.0;
+    return m_exp(x) - 1.0;
 }
 
 // log(1 + x): 2*atanh(x / (2 + x)) as a series near 0, where log(1 + x)
@@ -48,7 +88,7 @@ fn m_erfc_tail(x: f32) -> f32 {
         + t * (0.84964990 + t * (-2.0085417 + t * (2.3069198 + t * (-1.2507578 + t * 0.26693490))))))));
     let xh = bitcast<f32>(bitcast<u32>(x) & 0xfffff000u);
     let xl = x - xh;
-    return t * exp(-xh * xh) * exp(p - xl * (x + xh));
+    return t * m_exp(-xh * xh) * m_exp(p - xl * (x + xh));
 }
 
 // erf(x)/x near 0 as a polynomial in x*x (|error| < 2e-11 for |x| < 0.5).
@@ -97,7 +137,7 @@ fn m_tanh(x: f32) -> f32 {
     }
     let e = m_expm1(-2.0 * abs(x));
     let r = -e / (2.0 + e);
-    return select(r, -r, x < 0.0);
+    return select(r, -r, is_neg(x));
 }
 
 // 1/(1 + exp(-x)), evaluated on the side where exp cannot overflow.
@@ -106,9 +146,9 @@ fn m_sigmoid(x: f32) -> f32 {
         return x;
     }
     if (x >= 0.0) {
-        return 1.0 / (1.0 + exp(-x));
+        return 1.0 / (1.0 + m_exp(-x));
     }
-    let e = exp(x);
+    let e = m_exp(x);
     return e / (1.0 + e);
 }
 
@@ -119,7 +159,9 @@ fn m_gelu_tanh(x: f32) -> f32 {
     }
     let u = 0.7978845608 * (x + 0.044715 * x * x * x);
     let s = m_sigmoid(2.0 * u);
-    return select(x * s, 0.0, s == 0.0);
+    // s == 0 only for x far below 0: the limit there is -0, and -Inf * 0
+    // would be NaN.
+    return select(x * s, f32_neg_zero(), s == 0.0);
 }
 
 // Gelu, erf form: 0.5*x*(1 + erf(x/sqrt 2)) = 0.5*x*erfc(-x/sqrt 2), which
@@ -129,7 +171,7 @@ fn m_gelu_erf(x: f32) -> f32 {
         return x;
     }
     let c = m_erfc(-0.70710678 * x);
-    return select(0.5 * x * c, 0.0, c == 0.0);
+    return select(0.5 * x * c, f32_neg_zero(), c == 0.0);
 }
 
 fn m_is_int(y: f32) -> bool {

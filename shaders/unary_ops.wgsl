@@ -12,13 +12,9 @@ fn un_sign_f32(x: f32) -> f32 {
     return select(-1.0, 1.0, x > 0.0);
 }
 fn un_square_f32(x: f32) -> f32 { return x * x; }
-fn un_relu_f32(x: f32) -> f32 { return select(x, 0.0, x < 0.0); }
-fn un_exp_f32(x: f32) -> f32 {
-    if (is_nan(x)) {
-        return x;
-    }
-    return exp(x);
-}
+// -0 gives +0, as the CPU backend's max(x, 0) does; NaN stays NaN.
+fn un_relu_f32(x: f32) -> f32 { return select(x, 0.0, x < 0.0 || bitcast<u32>(x) == 0x80000000u); }
+fn un_exp_f32(x: f32) -> f32 { return m_exp(x); }
 fn un_log_f32(x: f32) -> f32 {
     if (is_nan(x)) {
         return x;

@@ -120,10 +120,10 @@ func unaryF64(op device.UnaryOp) func(float64) float64 {
 		return func(x float64) float64 { return x * x }
 	case device.Relu:
 		return func(x float64) float64 {
-			if x < 0 {
-				return 0
+			if x <= 0 {
+				return 0 // -0 too, as the vec kernels' max(x, 0) gives
 			}
-			return x
+			return x // NaN stays NaN
 		}
 	case device.Exp:
 		return math.Exp
@@ -144,14 +144,14 @@ func unaryF64(op device.UnaryOp) func(float64) float64 {
 	case device.GeluTanh:
 		return func(x float64) float64 {
 			if math.IsInf(x, -1) {
-				return 0 // the limit, where the formula gives -Inf*0
+				return math.Copysign(0, -1) // the limit, where the formula gives -Inf*0
 			}
 			return 0.5 * x * (1 + math.Tanh(sqrt2OverPi*(x+0.044715*x*x*x)))
 		}
 	case device.GeluErf:
 		return func(x float64) float64 {
 			if math.IsInf(x, -1) {
-				return 0
+				return math.Copysign(0, -1)
 			}
 			return 0.5 * x * (1 + math.Erf(x*invSqrt2))
 		}
