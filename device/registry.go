@@ -25,6 +25,15 @@ var (
 	opened  = map[string]Device{}
 )
 
+// optInDrivers maps the driver names of tessera's opt-in backends to the
+// package a program imports to link them. Backends are linked like
+// database/sql drivers: a program that wants the GPU adds a blank import,
+// and one that does not stays free of cgo and of the GPU libraries. Open
+// uses the table to say which import a missing backend needs.
+var optInDrivers = map[string]string{
+	"webgpu": "github.com/tessera-go/tessera/device/webgpu",
+}
+
 // Register adds a driver; backends call it from init. Registering a name
 // twice replaces the earlier driver.
 func Register(d Driver) {
@@ -46,6 +55,10 @@ func driverFor(name string) (Driver, bool) {
 func Open(name string) (Device, error) {
 	d, ok := driverFor(name)
 	if !ok {
+		prefix, _, _ := strings.Cut(name, ":")
+		if pkg, known := optInDrivers[prefix]; known {
+			return nil, errs.New("device", "Open", errs.ErrUnavailable, "device %q: the %s backend is not linked into this program; add import _ %q", name, prefix, pkg)
+		}
 		return nil, errs.New("device", "Open", errs.ErrDevice, "unknown device %q (known: %s)", name, strings.Join(driverNames(), ", "))
 	}
 	regMu.Lock()

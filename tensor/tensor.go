@@ -18,6 +18,15 @@
 //
 // Constructors build tensors on the CPU; To moves them to another device.
 // Operands of one operation must live on the same device.
+//
+// The package links the CPU backend only. GPU backends are opt-in, like
+// database/sql drivers: a program that wants the GPU adds
+//
+//	import _ "github.com/tessera-go/tessera/device/webgpu"
+//
+// and device.Open("webgpu") without that import reports ErrUnavailable
+// naming it. A CPU-only program so builds without cgo's GPU libraries,
+// stays small and cross-compiles.
 package tensor
 
 import (
@@ -25,8 +34,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
-	_ "github.com/tessera-go/tessera/device/cpu"    // the CPU backend is always linked
-	_ "github.com/tessera-go/tessera/device/webgpu" // the GPU backend (a stub without cgo)
+	_ "github.com/tessera-go/tessera/device/cpu" // the CPU backend is always linked
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"

@@ -1,0 +1,4 @@
+package main
+
+// The command offers every device, so it links every opt-in backend.
+import _ "github.com/tessera-go/tessera/device/webgpu"
