@@ -430,9 +430,13 @@ func (l Layout) Unsqueeze(axis int) (Layout, error) {
 	}
 	// The stride of a size-1 axis never matters; pick the one that keeps a
 	// contiguous layout's strides row-major.
+	// On overflow (a hand-built layout with a huge stride) any stride will
+	// do.
 	st := 1
 	if a < l.Rank() {
-		st = l.Strides[a] * max(l.Shape[a], 1)
+		if s, ok := mulInt(l.Strides[a], max(l.Shape[a], 1)); ok {
+			st = s
+		}
 	}
 	return Layout{Shape: insert(l.Shape, a, 1), Strides: insert(l.Strides, a, st), Offset: l.Offset}, nil
 }

@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"unsafe"
@@ -26,7 +28,7 @@ func hostTensor(op string, dt dtype.DType, shape []int, fill func(b []byte) erro
 	}
 	st, err := newStorage(op, cpu, dt, l.Numel())
 	if err != nil {
-		return failed(err)
+		return failed(withShape(err, dt, shape))
 	}
 	if fill != nil {
 		hb, ok := st.buf.(device.HostBuffer)
@@ -40,6 +42,18 @@ func hostTensor(op string, dt dtype.DType, shape []int, fill func(b []byte) erro
 		}
 	}
 	return wrap(st, l)
+}
+
+// withShape prefixes an allocation error's message with the dtype and shape
+// that were asked for, keeping its kind, package and operation.
+func withShape(err error, dt dtype.DType, shape []int) error {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Msg = fmt.Sprintf("%v %v: %s", dt, shape, c.Msg)
+	return &c
 }
 
 func view[T any](b []byte) []T {
@@ -119,82 +133,152 @@ func full(op string, dt dtype.DType, v float64, shape []int) *Tensor {
 	return t
 }
 
-// fromFloats builds a CPU tensor of dt from float64 values, with Copy's
-// conversion rules.
-func fromFloats(op string, dt dtype.DType, vals []float64, shape ...int) *Tensor {
-	src := hostTensor(op, dtype.F64, shape, func(b []byte) error {
-		copy(view[float64](b), vals)
-		return nil
-	})
-	if dt == dtype.F64 || src.err != nil {
-		return src
+// genBlock is how many values the generating constructors compute at a time
+// into their fixed-size float64 scratch before converting them into the
+// destination dtype.
+const genBlock = 1 << 13
+
+// generate builds a contiguous CPU tensor of dt and shape whose elements, in
+// row-major order, are the values gen writes, converted with Copy's rules.
+// The destination is allocated first, so a size over the allocation limit
+// is refused before any value is computed; values pass through a scratch
+// of at most genBlock float64s, never a full-size copy. gen is called on
+// consecutive blocks in order; at is the index of the block's first element.
+func generate(op string, dt dtype.DType, shape []int, gen func(dst []float64, at int)) *Tensor {
+	t := hostTensor(op, dt, shape, nil)
+	if t.err != nil {
+		return t
 	}
-	defer src.Release()
-	return src.cast(op, dt)
+	n := t.lay.Numel()
+	if n == 0 {
+		return t
+	}
+	be := t.st.dev.Backend()
+	if dt == dtype.F64 {
+		hb, ok := t.st.buf.(device.HostBuffer)
+		if !ok {
+			t.Release()
+			return fail(op, errs.ErrDevice, "CPU buffer is not host memory")
+		}
+		vals := view[float64](hb.Bytes())
+		for at := 0; at < n; at += genBlock {
+			gen(vals[at:at+min(genBlock, n-at)], at)
+		}
+		return t
+	}
+	scratch, err := be.Alloc(dtype.F64, min(n, genBlock))
+	if err != nil {
+		t.Release()
+		return failed(errs.Retag("tensor", op, err))
+	}
+	defer be.Free(scratch)
+	hb, ok := scratch.(device.HostBuffer)
+	if !ok {
+		t.Release()
+		return fail(op, errs.ErrDevice, "CPU buffer is not host memory")
+	}
+	vals := view[float64](hb.Bytes())
+	for at := 0; at < n; at += genBlock {
+		m := min(genBlock, n-at)
+		gen(vals[:m], at)
+		dst := device.Operand{Buf: t.st.buf, Layout: layout.Layout{Shape: []int{m}, Strides: []int{1}, Offset: at}}
+		src := device.Operand{Buf: scratch, Layout: layout.Layout{Shape: []int{m}, Strides: []int{1}}}
+		if err := be.Copy(dst, src); err != nil {
+			t.Release()
+			return failed(errs.Retag("tensor", op, err))
+		}
+	}
+	return t
 }
 
 // Arange builds the 1-D tensor start, start+step, ... up to but excluding
-// stop, as NumPy's arange.
+// stop, as NumPy's arange. A zero, NaN or infinite argument is an ErrValue;
+// a range of more than 2^40 elements is an ErrShape, and one that does not
+// fit the allocation limit an ErrOutOfMemory.
 func Arange(dt dtype.DType, start, stop, step float64) *Tensor {
+	const op = "Arange"
 	if step == 0 || math.IsNaN(start) || math.IsNaN(stop) || math.IsNaN(step) || math.IsInf(start, 0) || math.IsInf(stop, 0) || math.IsInf(step, 0) {
-		return fail("Arange", errs.ErrValue, "invalid range start=%v stop=%v step=%v", start, stop, step)
+		return fail(op, errs.ErrValue, "invalid range start=%v stop=%v step=%v", start, stop, step)
 	}
-	c := math.Ceil((stop - start) / step)
+	c := math.Ceil((stop - start) / step) // may be ±Inf when stop-start overflows
 	if c > layout.MaxElements || c > 1<<40 {
-		return fail("Arange", errs.ErrShape, "range start=%v stop=%v step=%v has too many elements", start, stop, step)
+		return fail(op, errs.ErrShape, "range start=%v stop=%v step=%v has too many elements (%v)", start, stop, step, c)
 	}
-	n := max(int(c), 0)
-	if !dt.Valid() {
-		return fail("Arange", errs.ErrDType, "invalid dtype %v", dt)
-	}
-	vals := make([]float64, n)
-	for i := range vals {
-		vals[i] = start + float64(i)*step
-	}
-	return fromFloats("Arange", dt, vals, n)
-}
-
-// Linspace builds n evenly spaced values from start to stop inclusive.
-func Linspace(dt dtype.DType, start, stop float64, n int) *Tensor {
-	if n < 0 || n > 1<<40 {
-		return fail("Linspace", errs.ErrShape, "invalid count %d", n)
+	n := 0
+	if c > 0 {
+		n = int(c)
 	}
 	if !dt.Valid() {
-		return fail("Linspace", errs.ErrDType, "invalid dtype %v", dt)
+		return fail(op, errs.ErrDType, "invalid dtype %v", dt)
 	}
-	vals := make([]float64, n)
-	for i := range vals {
-		if n == 1 {
-			vals[i] = start
-			break
+	return generate(op, dt, []int{n}, func(dst []float64, at int) {
+		for j := range dst {
+			dst[j] = start + float64(at+j)*step
 		}
-		// Interpolate from both ends so the last value is exactly stop.
-		f := float64(i) / float64(n-1)
-		vals[i] = start*(1-f) + stop*f
-	}
-	if n > 1 {
-		vals[n-1] = stop
-	}
-	return fromFloats("Linspace", dt, vals, n)
+	})
 }
 
-// Eye builds the n x n identity matrix.
-func Eye(dt dtype.DType, n int) *Tensor {
-	if n < 0 || n > 1<<20 {
-		return fail("Eye", errs.ErrShape, "invalid size %d", n)
+// Linspace builds n evenly spaced values from start to stop inclusive. A
+// negative count or one above 2^40 is an ErrShape, a NaN or infinite bound
+// an ErrValue, and a count that does not fit the allocation limit an
+// ErrOutOfMemory.
+func Linspace(dt dtype.DType, start, stop float64, n int) *Tensor {
+	const op = "Linspace"
+	if n < 0 || n > 1<<40 {
+		return fail(op, errs.ErrShape, "invalid count %d", n)
+	}
+	if math.IsNaN(start) || math.IsNaN(stop) || math.IsInf(start, 0) || math.IsInf(stop, 0) {
+		return fail(op, errs.ErrValue, "invalid bounds start=%v stop=%v", start, stop)
 	}
 	if !dt.Valid() {
-		return fail("Eye", errs.ErrDType, "invalid dtype %v", dt)
+		return fail(op, errs.ErrDType, "invalid dtype %v", dt)
 	}
-	vals := make([]float64, n*n)
-	for i := range n {
-		vals[i*n+i] = 1
+	return generate(op, dt, []int{n}, func(dst []float64, at int) {
+		for j := range dst {
+			i := at + j
+			switch {
+			case n == 1:
+				dst[j] = start
+			case i == n-1:
+				dst[j] = stop
+			default:
+				// Interpolate from both ends so the values are symmetric.
+				f := float64(i) / float64(n-1)
+				dst[j] = start*(1-f) + stop*f
+			}
+		}
+	})
+}
+
+// Eye builds the n x n identity matrix. A negative n or one above 2^20 is an
+// ErrShape, and a matrix that does not fit the allocation limit an
+// ErrOutOfMemory.
+func Eye(dt dtype.DType, n int) *Tensor {
+	const op = "Eye"
+	if n < 0 || n > 1<<20 {
+		return fail(op, errs.ErrShape, "invalid size %d", n)
 	}
-	return fromFloats("Eye", dt, vals, n, n)
+	if !dt.Valid() {
+		return fail(op, errs.ErrDType, "invalid dtype %v", dt)
+	}
+	t := full(op, dt, 0, []int{n, n})
+	if t.err != nil || n == 0 {
+		return t
+	}
+	// The diagonal is a strided view of the storage: n elements n+1 apart.
+	diag := device.Operand{Buf: t.st.buf, Layout: layout.Layout{Shape: []int{n}, Strides: []int{n + 1}}}
+	if err := t.st.dev.Backend().Fill(diag, 1); err != nil {
+		t.Release()
+		return failed(errs.Retag("tensor", op, err))
+	}
+	return t
 }
 
 // Rand builds a tensor of values uniform in [0, 1) from a seeded generator:
-// the same seed gives the same values on every run and platform.
+// the same seed gives the same values on every run and platform. Values
+// are never 1 after rounding to F32, F16 or BF16. A shape that does not fit
+// the allocation limit is an ErrOutOfMemory, reported before any value is
+// generated.
 func Rand(dt dtype.DType, seed uint64, shape ...int) *Tensor {
 	// The largest value below 1 in dt, so rounding never produces 1.
 	below1 := map[dtype.DType]float64{dtype.F32: 1 - 0x1p-24, dtype.F16: 1 - 0x1p-11, dtype.BF16: 1 - 0x1p-8}[dt]
@@ -208,6 +292,8 @@ func Rand(dt dtype.DType, seed uint64, shape ...int) *Tensor {
 }
 
 // RandN builds a tensor of standard normal values from a seeded generator.
+// A shape that does not fit the allocation limit is an ErrOutOfMemory,
+// reported before any value is generated.
 func RandN(dt dtype.DType, seed uint64, shape ...int) *Tensor {
 	return random("RandN", dt, seed, shape, func(r *rand.Rand) float64 { return r.NormFloat64() })
 }
@@ -216,17 +302,12 @@ func random(op string, dt dtype.DType, seed uint64, shape []int, next func(*rand
 	if !dt.IsFloat() {
 		return fail(op, errs.ErrDType, "needs a floating dtype, have %v", dt)
 	}
-	n, err := layout.Numel(shape)
-	if err != nil {
-		return failed(errs.Retag("tensor", op, err))
-	}
-	if n > 1<<32 {
-		return fail(op, errs.ErrOutOfMemory, "shape %v is too large to generate", shape)
-	}
 	r := rand.New(rand.NewPCG(seed, 0x7e55e7a))
-	vals := make([]float64, n)
-	for i := range vals {
-		vals[i] = next(r)
-	}
-	return fromFloats(op, dt, vals, shape...)
+	// Blocks are generated in order, so element i is the generator's i-th
+	// value whatever the block size.
+	return generate(op, dt, shape, func(dst []float64, _ int) {
+		for j := range dst {
+			dst[j] = next(r)
+		}
+	})
 }

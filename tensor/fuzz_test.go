@@ -15,6 +15,9 @@ func FuzzOps(f *testing.F) {
 	f.Add([]byte{2, 3, 4, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 	f.Add([]byte{0, 0, 0, 255, 254, 253, 128, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25})
 	f.Add([]byte{5, 1, 1, 1, 1, 1, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51})
+	// Joins of broadcast views and of the Arange operand (issue 7 item 11).
+	f.Add([]byte{1, 1, 0, 3, 5, 127, 0, 4, 0, 0, 15, 0, 0, 16, 1, 0, 16, 255, 0, 15})
+	f.Add([]byte{2, 1, 4, 2, 7, 49, 100, 0, 4, 127, 0, 4, 1, 0, 16, 0, 0, 15, 2, 0, 19})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		next := func() int {
 			if len(data) == 0 {

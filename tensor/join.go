@@ -40,7 +40,13 @@ func Concat(ts []*Tensor, axis int) *Tensor {
 				return fail(op, errs.ErrShape, "shapes %v and %v differ off axis %d", first.lay.Shape, t.lay.Shape, axis)
 			}
 		}
-		shape[ax] += t.lay.Shape[ax]
+		// Extents and the running total are at most layout.MaxElements, so
+		// the check cannot wrap around (64 broadcast views of 2^58 would).
+		d := t.lay.Shape[ax]
+		if shape[ax] > layout.MaxElements-d {
+			return fail(op, errs.ErrShape, "total length along axis %d of %d tensors overflows: %d + %d exceeds %d elements", axis, len(ts), shape[ax], d, int64(layout.MaxElements))
+		}
+		shape[ax] += d
 	}
 	return compute(op, first.DType(), shape, ts, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		at := 0
