@@ -29,6 +29,10 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add(file(1, dict("|b1", true, "(2, 2)"), []byte{1, 0, 0, 1}))
 	f.Add(file(3, "{'descr': '>i8', 'fortran_order': True, 'shape': (1L, 2L, 1L), }", make([]byte, 16)))
+	// Fortran order across the scatter scratch, whole and truncated.
+	big := file(1, dict(">f4", true, "(130, 130)"), make([]byte, 130*130*4))
+	f.Add(big)
+	f.Add(big[:len(big)-5])
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := npy.Read(bytes.NewReader(in))
 		if err != nil {

@@ -14,7 +14,9 @@
 // says what is wrong (errs.ErrValue for a bad file, errs.ErrDType for an
 // unsupported element type, errs.ErrShape for a bad shape), and a file that
 // declares a huge shape is refused once its bytes run out, without first
-// allocating what the header claims.
+// allocating what the header claims. ReadInto lets the caller allocate the
+// destination once the header is known (and refuse it), then reads the data
+// straight into it.
 package npy
 
 import (
@@ -59,9 +61,11 @@ type Array struct {
 // At the very end of r it returns an ErrValue error that also wraps io.EOF.
 // The result is little-endian and in C order: big-endian data is swapped and
 // Fortran-order data transposed while reading. When r tells how much it holds
-// (a Len method, as bytes.Reader, strings.Reader and bytes.Buffer have), a
-// shape that needs more bytes is refused before any data is read; otherwise
-// the buffer grows only with the bytes that actually arrive.
+// (a Len method, as bytes.Reader, strings.Reader and bytes.Buffer have, or a
+// regular file's size and position), a shape that needs more bytes is
+// refused before any data is read; otherwise the buffer grows only with the
+// bytes that actually arrive. ReadInto reads into memory the caller
+// allocates instead.
 func Read(r io.Reader) (*Array, error) {
 	return read(r, "Read", available(r))
 }
@@ -83,28 +87,110 @@ func ReadFile(path string) (*Array, error) {
 }
 
 // available reports how many bytes r can still deliver when r knows it
-// (bytes.Reader, strings.Reader, bytes.Buffer), or -1.
+// (bytes.Reader, strings.Reader, bytes.Buffer, or a regular file such as an
+// *os.File, from its size and read position), or -1.
 func available(r io.Reader) int64 {
-	if l, ok := r.(interface{ Len() int }); ok {
-		return int64(l.Len())
+	switch f := r.(type) {
+	case interface{ Len() int }:
+		return int64(f.Len())
+	case interface {
+		Stat() (os.FileInfo, error)
+		Seek(int64, int) (int64, error)
+	}:
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return -1
+		}
+		pos, err := f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return max(st.Size()-pos, 0)
 	}
 	return -1
 }
 
+// ReadInto decodes one array from r as Read does, but into memory the
+// caller provides, so that a large array is neither staged nor copied: once
+// the header is parsed (and, when r tells how much it holds, checked against
+// it), alloc is called with the element type, the shape and the byte size of
+// the data, and must return a buffer of exactly that many bytes. The data is
+// read straight into it, in the canonical form of Array.Data: big-endian
+// elements are swapped in place and Fortran-order ones scattered to their C
+// positions through a small fixed-size scratch. The returned Array's Data is
+// that buffer.
+//
+// An error from alloc is returned unchanged, so the caller can refuse an
+// array before any of its data is read. On any later error the buffer holds
+// partial data; it still belongs to the caller, who should release it.
+func ReadInto(r io.Reader, alloc func(dt dtype.DType, shape []int, nbytes int64) ([]byte, error)) (*Array, error) {
+	const op = "ReadInto"
+	h, nbytes, err := readHeader(r, op, available(r))
+	if err != nil {
+		return nil, err
+	}
+	buf, err := alloc(h.dt, append([]int{}, h.shape...), nbytes)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(buf)) != nbytes {
+		return nil, errs.New("npy", op, errs.ErrValue, "alloc returned %d bytes for shape %v %v, want %d", len(buf), h.shape, h.dt, nbytes)
+	}
+	if err := readBody(r, op, h, buf); err != nil {
+		return nil, err
+	}
+	return &Array{DType: h.dt, Shape: h.shape, Data: buf}, nil
+}
+
 // read decodes one array. avail is the number of bytes r holds, or -1 when
 // unknown; when known, a shape that needs more is refused before any data is
-// read.
+// read and the data is read into one buffer of its exact size.
 func read(r io.Reader, op string, avail int64) (*Array, error) {
+	h, nbytes, err := readHeader(r, op, avail)
+	if err != nil {
+		return nil, err
+	}
+	if avail >= 0 {
+		// The input holds the bytes (checked in readHeader): allocating
+		// them is no bigger than what the reader already has.
+		data := make([]byte, nbytes)
+		if err := readBody(r, op, h, data); err != nil {
+			return nil, err
+		}
+		return &Array{DType: h.dt, Shape: h.shape, Data: data}, nil
+	}
+	size := h.dt.Size()
+	data, err := readData(r, nbytes)
+	if err != nil {
+		return nil, ioErr(op, err, "truncated data: shape %v %v needs %d bytes, the input has %d", h.shape, h.dt, nbytes, len(data))
+	}
+	if h.bigEndian {
+		swapBytes(data, size)
+	}
+	if h.fortran && len(h.shape) > 1 && len(data) > size {
+		data = fortranToC(data, h.shape, size)
+	}
+	if err := checkBool(op, h.dt, data); err != nil {
+		return nil, err
+	}
+	return &Array{DType: h.dt, Shape: h.shape, Data: data}, nil
+}
+
+// readHeader reads the preamble and header of one array and returns the
+// header and the byte size of the data. avail is the number of bytes r
+// holds, or -1 when unknown; when known, a shape that needs more than the
+// input holds is an ErrValue.
+func readHeader(r io.Reader, op string, avail int64) (header, int64, error) {
 	var pre [8]byte
 	n, err := io.ReadFull(r, pre[:])
 	if err != nil {
 		if n == 0 && err == io.EOF {
-			return nil, errs.Wrap("npy", op, errs.ErrValue, io.EOF, "no data: not a .npy file")
+			return header{}, 0, errs.Wrap("npy", op, errs.ErrValue, io.EOF, "no data: not a .npy file")
 		}
-		return nil, ioErr(op, err, "file of %d bytes is too short for a .npy preamble", n)
+		return header{}, 0, ioErr(op, err, "file of %d bytes is too short for a .npy preamble", n)
 	}
 	if string(pre[:6]) != magic {
-		return nil, errs.New("npy", op, errs.ErrValue, "bad magic %q: not a .npy file", pre[:6])
+		return header{}, 0, errs.New("npy", op, errs.ErrValue, "bad magic %q: not a .npy file", pre[:6])
 	}
 	major, minor := pre[6], pre[7]
 	var hlen int64
@@ -112,20 +198,20 @@ func read(r io.Reader, op string, avail int64) (*Array, error) {
 	case major == 1 && minor == 0:
 		var l [2]byte
 		if _, err := io.ReadFull(r, l[:]); err != nil {
-			return nil, ioErr(op, err, "truncated header length")
+			return header{}, 0, ioErr(op, err, "truncated header length")
 		}
 		hlen = int64(binary.LittleEndian.Uint16(l[:]))
 	case (major == 2 || major == 3) && minor == 0:
 		var l [4]byte
 		if _, err := io.ReadFull(r, l[:]); err != nil {
-			return nil, ioErr(op, err, "truncated header length")
+			return header{}, 0, ioErr(op, err, "truncated header length")
 		}
 		hlen = int64(binary.LittleEndian.Uint32(l[:]))
 	default:
-		return nil, errs.New("npy", op, errs.ErrValue, "unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", major, minor)
+		return header{}, 0, errs.New("npy", op, errs.ErrValue, "unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", major, minor)
 	}
 	if hlen > MaxHeaderLen {
-		return nil, errs.New("npy", op, errs.ErrValue, "header length %d exceeds the limit of %d bytes", hlen, MaxHeaderLen)
+		return header{}, 0, errs.New("npy", op, errs.ErrValue, "header length %d exceeds the limit of %d bytes", hlen, MaxHeaderLen)
 	}
 	prefix := int64(10)
 	if major > 1 {
@@ -134,48 +220,96 @@ func read(r io.Reader, op string, avail int64) (*Array, error) {
 	if avail >= 0 {
 		avail -= prefix
 		if avail < hlen {
-			return nil, errs.New("npy", op, errs.ErrValue, "truncated header: %d of %d bytes", max(avail, 0), hlen)
+			return header{}, 0, errs.New("npy", op, errs.ErrValue, "truncated header: %d of %d bytes", max(avail, 0), hlen)
 		}
 		avail -= hlen
 	}
 	hb := make([]byte, hlen)
 	if n, err := io.ReadFull(r, hb); err != nil {
-		return nil, ioErr(op, err, "truncated header: %d of %d bytes", n, hlen)
+		return header{}, 0, ioErr(op, err, "truncated header: %d of %d bytes", n, hlen)
 	}
 	if major == 3 && !utf8.Valid(hb) {
-		return nil, errs.New("npy", op, errs.ErrValue, "header is not valid UTF-8")
+		return header{}, 0, errs.New("npy", op, errs.ErrValue, "header is not valid UTF-8")
 	}
 	// Versions 1 and 2 are latin-1; every byte the parser accepts is ASCII,
 	// so the raw bytes can be parsed as they are.
 	h, err := parseHeader(op, string(hb))
 	if err != nil {
-		return nil, err
+		return header{}, 0, err
 	}
 	numel, err := layout.Numel(h.shape)
 	if err != nil {
-		return nil, errs.Retag("npy", op, err)
+		return header{}, 0, errs.Retag("npy", op, err)
 	}
-	size := h.dt.Size()
-	nbytes := int64(numel) * int64(size) // no overflow: numel <= layout.MaxElements
+	nbytes := int64(numel) * int64(h.dt.Size()) // no overflow: numel <= layout.MaxElements
 	if avail >= 0 && avail < nbytes {
-		return nil, errs.New("npy", op, errs.ErrValue, "data of shape %v %v needs %d bytes, the input has %d", h.shape, h.dt, nbytes, avail)
+		return header{}, 0, errs.New("npy", op, errs.ErrValue, "data of shape %v %v needs %d bytes, the input has %d", h.shape, h.dt, nbytes, avail)
 	}
-	data, err := readData(r, nbytes)
-	if err != nil {
-		return nil, ioErr(op, err, "truncated data: shape %v %v needs %d bytes, the input has %d", h.shape, h.dt, nbytes, len(data))
+	return h, nbytes, nil
+}
+
+// scatterChunk is the size of the scratch through which readBody reads
+// Fortran-order data (a multiple of every element size).
+const scatterChunk = 64 << 10
+
+// readBody reads the data of an array with header h into dst, which has
+// exactly its byte size, leaving it little-endian and in C order.
+func readBody(r io.Reader, op string, h header, dst []byte) error {
+	size := h.dt.Size()
+	if !h.fortran || len(h.shape) < 2 || len(dst) <= size {
+		if n, err := io.ReadFull(r, dst); err != nil {
+			return ioErr(op, err, "truncated data: shape %v %v needs %d bytes, the input has %d", h.shape, h.dt, len(dst), n)
+		}
+		if h.bigEndian {
+			swapBytes(dst, size)
+		}
+		return checkBool(op, h.dt, dst)
 	}
-	if h.bigEndian {
-		swapBytes(data, size)
+	// Fortran order: the file holds the elements first axis fastest. Read
+	// them a chunk at a time and scatter each to its C position, keeping
+	// that position in step with an odometer over the index.
+	shape := h.shape
+	cstride := layout.RowMajorStrides(shape)
+	for i := range cstride {
+		cstride[i] *= size
 	}
-	if h.fortran && len(h.shape) > 1 && numel > 1 {
-		data = fortranToC(data, h.shape, size)
-	}
-	if h.dt == dtype.Bool {
-		if i := badBool(data); i >= 0 {
-			return nil, errs.New("npy", op, errs.ErrValue, "bool element %d is 0x%02x, want 0 or 1", i, data[i])
+	idx := make([]int, len(shape))
+	scratch := make([]byte, min(scatterChunk, len(dst)))
+	off, done := 0, 0
+	for done < len(dst) {
+		n, err := io.ReadFull(r, scratch[:min(len(scratch), len(dst)-done)])
+		chunk := scratch[:n-n%size]
+		if h.bigEndian {
+			swapBytes(chunk, size)
+		}
+		for p := 0; p < len(chunk); p += size {
+			copy(dst[off:off+size], chunk[p:p+size])
+			for ax := range shape {
+				idx[ax]++
+				off += cstride[ax]
+				if idx[ax] < shape[ax] {
+					break
+				}
+				off -= idx[ax] * cstride[ax]
+				idx[ax] = 0
+			}
+		}
+		done += n
+		if err != nil {
+			return ioErr(op, err, "truncated data: shape %v %v needs %d bytes, the input has %d", h.shape, h.dt, len(dst), done)
 		}
 	}
-	return &Array{DType: h.dt, Shape: h.shape, Data: data}, nil
+	return checkBool(op, h.dt, dst)
+}
+
+// checkBool reports a Bool array whose bytes are not all 0 or 1.
+func checkBool(op string, dt dtype.DType, data []byte) error {
+	if dt == dtype.Bool {
+		if i := badBool(data); i >= 0 {
+			return errs.New("npy", op, errs.ErrValue, "bool element %d is 0x%02x, want 0 or 1", i, data[i])
+		}
+	}
+	return nil
 }
 
 // badBool returns the index of the first byte of data that is neither 0 nor

@@ -11,16 +11,25 @@ import (
 // ReadNPY reads one array in NumPy's .npy format from r into a CPU tensor
 // (any of NumPy's byte orders and memory orders; see package npy). A
 // malformed or unsupported file is an error of kind ErrValue, ErrDType or
-// ErrShape, never a panic.
+// ErrShape, never a panic. The tensor's storage is allocated as soon as the
+// header is read, so an array over the CPU allocation limit is an
+// ErrOutOfMemory before any of its data is read, and the data is read
+// straight into the storage, without a second full-size copy.
 func ReadNPY(r io.Reader) *Tensor {
-	a, err := npy.Read(r)
-	if err != nil {
-		return failed(errs.Retag("tensor", "ReadNPY", err))
-	}
-	return hostTensor("ReadNPY", a.DType, a.Shape, func(b []byte) error {
-		copy(b, a.Data)
-		return nil
+	const op = "ReadNPY"
+	var t *Tensor
+	_, err := npy.ReadInto(r, func(dt dtype.DType, shape []int, nbytes int64) ([]byte, error) {
+		t = hostTensor(op, dt, shape, nil)
+		if t.err != nil {
+			return nil, t.err
+		}
+		return t.hostBytes(), nil
 	})
+	if err != nil {
+		t.Release() // a truncated file frees the storage at once
+		return failed(errs.Retag("tensor", op, err))
+	}
+	return t
 }
 
 // WriteNPY writes t's values, in row-major order, to w in NumPy's .npy
