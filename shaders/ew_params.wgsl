@@ -1,7 +1,8 @@
 // ew_params.wgsl: the uniform every elementwise kernel reads.
 //
 // Up to four operands (0 = destination, 1..3 = sources) share one logical
-// shape of rank <= 8. Operand k's stride along axis i is st[2k + i/4][i%4];
+// shape of rank <= 8 (the host splits higher ranks into several
+// dispatches). Operand k's stride along axis i is st[2k + i/4][i%4];
 // its storage position of element 0 is off[k]. Positions are relative to the
 // start of the operand's binding window.
 struct Params {

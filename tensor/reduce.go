@@ -73,6 +73,9 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 		out = dtype.I64
 	}
 	r := compute(name, out, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		if dst.Layout.Numel() == 0 {
+			return nil // an empty result, whatever the extent: as NumPy
+		}
 		return be.Reduce(op, dst, src[0], ax)
 	})
 	if !keep || r.err != nil {
@@ -233,7 +236,8 @@ func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 }
 
 // emptyExtent reports whether reducing axes of shape folds zero elements
-// into each of a non-empty set of outputs.
+// into each of a non-empty set of outputs (an error for every reduction but
+// Sum and Prod; an empty output is never one).
 func emptyExtent(shape, axes []int) bool {
 	count, out := 1, 1
 	for i, d := range shape {

@@ -24,7 +24,8 @@ func argOf(o opnd) ewArg { return ewArg{b: o.b, strides: o.strides, off: o.off} 
 
 // ewLocked runs an elementwise kernel over shape. args[0] is the
 // destination. Work whose bindings exceed the device limit is split into
-// boxes that fit, one dispatch each.
+// boxes that fit, one dispatch each; so are views that keep more than
+// maxRank axes after merging (see hostAxes).
 func (g *gpu) ewLocked(op string, k *kernel, shape []int, args []ewArg, ex [4]uint32) error {
 	n := 1
 	for _, d := range shape {
@@ -40,10 +41,9 @@ func (g *gpu) ewLocked(op string, k *kernel, shape []int, args []ewArg, ex [4]ui
 		esz[i] = gpuElemBytes(a.b.dt)
 	}
 	sh, st := coalesce(shape, strides)
-	if len(sh) > maxRank {
-		return errs.New("webgpu", op, errs.ErrUnsupported, "views of shape %v keep %d axes after merging; kernels take at most %d", shape, len(sh), maxRank)
-	}
-	bext, ok := g.tileExtents(sh, st, esz, math.MaxInt32, len(sh))
+	bext := append([]int(nil), sh...)
+	hostAxes(bext, 0, len(sh), maxRank)
+	bext, ok := g.tileFrom(bext, st, esz, math.MaxInt32, len(sh))
 	if !ok {
 		return errs.New("webgpu", op, errs.ErrUnsupported, "a single element does not fit the %d-byte storage binding limit", g.lim.maxBinding)
 	}
@@ -53,10 +53,11 @@ func (g *gpu) ewLocked(op string, k *kernel, shape []int, args []ewArg, ex [4]ui
 		for _, d := range ext {
 			cnt *= d
 		}
+		kext, kst := squeezeBox(ext, st...)
 		p := make([]uint32, 52)
 		p[0] = uint32(cnt)
-		p[1] = uint32(len(ext))
-		for i, d := range ext {
+		p[1] = uint32(len(kext))
+		for i, d := range kext {
 			p[4+i] = uint32(d)
 		}
 		binds := make([]bind, len(args))
@@ -69,8 +70,8 @@ func (g *gpu) ewLocked(op string, k *kernel, shape []int, args []ewArg, ex [4]ui
 			w := g.windowFor(a.b, lo, hi)
 			binds[o] = w.bind
 			p[12+o] = uint32(int32(boff - w.base))
-			for i := range ext {
-				p[16+8*o+i] = uint32(int32(st[o][i]))
+			for i := range kext {
+				p[16+8*o+i] = uint32(int32(kst[o][i]))
 			}
 		}
 		copy(p[48:], ex[:])

@@ -528,3 +528,58 @@ func TestWhere(t *testing.T) {
 	f := alloc(t, g, dtype.F32, 2)
 	wantKind(t, "cond not bool", g.Where(op2(f, contig(2)), op2(alloc(t, g, dtype.F32, 2), contig(2)), op2(alloc(t, g, dtype.F32, 2), contig(2)), op2(alloc(t, g, dtype.F32, 2), contig(2))), errs.ErrDType)
 }
+
+// TestHighRankViews: elementwise kernels on views that keep 11 axes after
+// merging (a narrowed, reversed [3]*11 tensor): the dispatches walk the
+// axes beyond the kernels' 8.
+func TestHighRankViews(t *testing.T) {
+	g := dev(t)
+	r := rand.New(rand.NewPCG(19, 20))
+	shape := make([]int, 11)
+	perm := make([]int, 11)
+	for i := range shape {
+		shape[i], perm[i] = 3, 10-i
+	}
+	pl := contig(shape...)
+	for i := range shape {
+		pl, _ = pl.Narrow(i, 0, 2)
+	}
+	pl, _ = pl.Permute(perm...)
+	n := pl.Numel()
+	vals := randVals(r, dtype.F32, 177147, -5, 5)
+	src := upload(t, g, dtype.F32, vals)
+	x := gather(vals, pl)
+	cl := contig(pl.Shape...)
+
+	dst := alloc(t, g, dtype.F32, n)
+	if err := g.Copy(op2(dst, cl), op2(src, pl)); err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "copy rank 11", download(t, g, dst), x, 0, 0)
+
+	if err := g.Unary(device.Neg, op2(dst, cl), op2(src, pl)); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, n)
+	for i := range want {
+		want[i] = -x[i]
+	}
+	checkClose(t, "neg rank 11", download(t, g, dst), want, 0, 0)
+
+	ys := randVals(r, dtype.F32, n, -5, 5)
+	y := upload(t, g, dtype.F32, ys)
+	if err := g.Binary(device.Add, op2(dst, cl), op2(src, pl), op2(y, cl)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		want[i] = float64(float32(x[i] + ys[i]))
+	}
+	checkClose(t, "add rank 11", download(t, g, dst), want, 0, 0)
+
+	// Scatter back through the view: write the strided side.
+	big := alloc(t, g, dtype.F32, 177147)
+	if err := g.Copy(op2(big, pl), op2(y, cl)); err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "copy into rank 11 view", gather(download(t, g, big), pl), ys, 0, 0)
+}

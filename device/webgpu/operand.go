@@ -5,14 +5,16 @@ package webgpu
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
 
-// maxRank is the most axes a kernel's uniform describes; layouts with more
-// axes are folded first and refused if they still have more.
+// maxRank is the most axes a kernel's uniform describes. Layouts are
+// merged first; axes beyond maxRank that still remain are covered by
+// dispatches (see hostAxes), so any rank runs.
 const maxRank = 8
 
 // opnd is a validated operand: a live buffer and a layout whose span lies
@@ -171,7 +173,12 @@ func (g *gpu) pieceElems(esz int) int {
 // only the first split axes may be divided. It reports false when even the
 // smallest allowed box does not fit.
 func (g *gpu) tileExtents(shape []int, strides [][]int, esz []int, maxN int64, split int) ([]int, bool) {
-	bext := append([]int(nil), shape...)
+	return g.tileFrom(append([]int(nil), shape...), strides, esz, maxN, split)
+}
+
+// tileFrom is tileExtents starting from box extents bext (at most the
+// shape), which it shrinks in place and returns.
+func (g *gpu) tileFrom(bext []int, strides [][]int, esz []int, maxN int64, split int) ([]int, bool) {
 	for {
 		worstOp := -1
 		for o := range strides {
@@ -215,6 +222,45 @@ func (g *gpu) tileExtents(shape []int, strides [][]int, esz []int, maxN int64, s
 		}
 		bext[axis] = (bext[axis] + 1) / 2
 	}
+}
+
+// hostAxes sets to 1 the box extent of the smallest axes among bext[lo:hi]
+// beyond the keep largest, so that a kernel sees at most keep of those axes
+// and the boxes (one dispatch each) walk the rest. Views that still keep
+// more than maxRank axes after merging are rare; this costs one dispatch per
+// index of the walked axes, which are chosen to make that count smallest.
+func hostAxes(bext []int, lo, hi, keep int) {
+	var ax []int
+	for i := lo; i < hi; i++ {
+		if bext[i] > 1 {
+			ax = append(ax, i)
+		}
+	}
+	if len(ax) <= keep {
+		return
+	}
+	slices.SortStableFunc(ax, func(a, b int) int { return bext[a] - bext[b] })
+	for _, i := range ax[:len(ax)-keep] {
+		bext[i] = 1
+	}
+}
+
+// squeezeBox drops the axes of a box with extent 1 (their origin is already
+// in the caller's offsets), returning the remaining extents and, for each
+// stride list, the remaining strides.
+func squeezeBox(ext []int, strides ...[]int) ([]int, [][]int) {
+	var e []int
+	st := make([][]int, len(strides))
+	for i, d := range ext {
+		if d == 1 {
+			continue
+		}
+		e = append(e, d)
+		for k, s := range strides {
+			st[k] = append(st[k], s[i])
+		}
+	}
+	return e, st
 }
 
 // boxes calls fn with the origin and extents of every box of a tiling of

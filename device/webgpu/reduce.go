@@ -5,6 +5,7 @@ package webgpu
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -65,7 +66,8 @@ type redJob struct {
 
 // Reduce reduces src over axes (sorted, distinct) into dst, whose shape is
 // src's without those axes. Sum over an empty extent is 0, Prod 1; Mean,
-// Max, Min and the arg reductions refuse empty extents. Max and Min
+// Max, Min and the arg reductions refuse empty extents unless the output
+// is empty too. Max and Min
 // propagate NaN; ArgMax and ArgMin take one axis, write I64 and return the
 // first occurrence, a NaN counting as the extreme.
 func (g *gpu) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int) error {
@@ -132,12 +134,12 @@ func (g *gpu) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int) er
 	if err := noAlias(name, d, s); err != nil {
 		return err
 	}
+	if d.numel == 0 { // nothing to write, even over an empty extent
+		return nil
+	}
 	count, _ := layout.Numel(rshape)
 	if count == 0 && op != device.Sum && op != device.Prod {
 		return errs.New("webgpu", name, errs.ErrShape, "%s over an empty extent (shape %v, axes %v)", op, s.shape, axes)
-	}
-	if d.numel == 0 {
-		return nil
 	}
 	if count == 0 { // Sum or Prod of nothing: the identity
 		ident := 0.0
@@ -155,9 +157,14 @@ func (g *gpu) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int) er
 }
 
 // planReduce picks the kernel (serial or workgroup) and the number of
-// chunks each output's reduced range is split into, so that long
-// reductions spread over many workgroups and no dispatch runs long.
-func planReduce(outs, n int64) (serial bool, chunks int64) {
+// chunks each output's reduced range of n elements is split into, so that
+// long reductions spread over many workgroups and no invocation loops
+// long: drivers stop or time out long per-invocation loops (lavapipe after
+// 65535 iterations), so a chunk is at most maxIter elements per invocation
+// whatever n is, and the partial results are reduced again by a later pass.
+// rrank is the number of reduced axes the kernel walks (each element then
+// costs a loop over them).
+func planReduce(outs, n int64, rrank int) (serial bool, chunks int64) {
 	serial = n <= 32 || (outs >= 1024 && n <= 512)
 	per := int64(4096)
 	if serial {
@@ -168,10 +175,14 @@ func planReduce(outs, n int64) (serial bool, chunks int64) {
 		chunks = (n + per*64 - 1) / (per * 64)
 	}
 	chunks = min(max(chunks, 1), 4096)
-	if outs*chunks >= math.MaxInt32 {
-		chunks = 1
+	maxIter := int64(2048)
+	if rrank > 1 {
+		maxIter = 512
 	}
-	return serial, chunks
+	if !serial {
+		maxIter *= redWG
+	}
+	return serial, max(chunks, (n+maxIter-1)/maxIter)
 }
 
 func prodInts(s []int) int {
@@ -184,9 +195,26 @@ func prodInts(s []int) int {
 
 func (g *gpu) reduceLocked(op string, j redJob) error {
 	ksh, kst := coalesce(j.kshape, [][]int{j.kstS, j.kstD})
-	rsh, rst := coalesce(j.rshape, [][]int{j.rstS, j.rstI})
-	if len(ksh) > maxRank || len(rsh) > maxRank {
-		return errs.New("webgpu", op, errs.ErrUnsupported, "reduction keeps %d and reduces %d axes after merging; kernels take at most %d each", len(ksh), len(rsh), maxRank)
+	var rsh []int
+	var rst [][]int
+	if j.op.IsArg() {
+		rsh, rst = coalesce(j.rshape, [][]int{j.rstS, j.rstI})
+	} else {
+		// Without indices the order of the reduced axes is free: walk them
+		// in storage order, so that permuted views merge.
+		ord := make([]int, len(j.rshape))
+		for i := range ord {
+			ord[i] = i
+		}
+		abs := func(x int) int { return max(x, -x) }
+		slices.SortStableFunc(ord, func(a, b int) int { return abs(j.rstS[b]) - abs(j.rstS[a]) })
+		sh, st := make([]int, len(ord)), make([]int, len(ord))
+		for i, a := range ord {
+			sh[i], st[i] = j.rshape[a], j.rstS[a]
+		}
+		var rs [][]int
+		rsh, rs = coalesce(sh, [][]int{st})
+		rst = [][]int{rs[0], make([]int, len(rsh))} // indices unused
 	}
 	if kst == nil {
 		kst = [][]int{nil, nil}
@@ -207,7 +235,12 @@ func (g *gpu) reduceLocked(op string, j redJob) error {
 	if j.partialOut {
 		eszD = 4
 	}
-	bext, ok := g.tileExtents(comb, [][]int{stS, stD}, []int{eszS, eszD}, math.MaxInt32, len(comb))
+	// Axes beyond maxRank (kept or reduced) are walked by the boxes; the
+	// reduced blocks that makes write separate partial results.
+	bext := append([]int(nil), comb...)
+	hostAxes(bext, 0, nK, maxRank)
+	hostAxes(bext, nK, len(comb), maxRank)
+	bext, ok := g.tileFrom(bext, [][]int{stS, stD}, []int{eszS, eszD}, math.MaxInt32, len(comb))
 	if !ok {
 		return errs.New("webgpu", op, errs.ErrUnsupported, "a single element does not fit the %d-byte storage binding limit", g.lim.maxBinding)
 	}
@@ -216,7 +249,13 @@ func (g *gpu) reduceLocked(op string, j redJob) error {
 	for i, d := range rsh {
 		nbr *= (d + rb[i] - 1) / rb[i]
 	}
-	serial, P := planReduce(int64(prodInts(kb)), int64(prodInts(rb)))
+	rr := 0
+	for _, d := range rb {
+		if d > 1 {
+			rr++
+		}
+	}
+	serial, P := planReduce(int64(prodInts(kb)), int64(prodInts(rb)), rr)
 	Q := nbr * int(P)
 
 	acc, accDT := accType(j.srcDT)
@@ -321,14 +360,17 @@ func (g *gpu) reducePassLocked(op string, j redJob, bext []int, serial bool, P i
 		kExt, rExt := ext[:nK], ext[nK:]
 		outs, n := prodInts(kExt), prodInts(rExt)
 		chunk := (int64(n) + P - 1) / P
+		// The kernel sees only the axes of the box longer than 1.
+		kE, ks := squeezeBox(kExt, j.kstS, j.kstD)
+		rE, rs := squeezeBox(rExt, j.rstS, j.rstI)
 		p := make([]uint32, 64)
 		p[0], p[1], p[2], p[3] = uint32(outs), uint32(n), uint32(P), uint32(chunk)
-		p[4], p[5] = uint32(nK), uint32(len(rExt))
+		p[4], p[5] = uint32(len(kE)), uint32(len(rE))
 		p[6] = math.Float32bits(float32(j.count))
-		for i, d := range kExt {
+		for i, d := range kE {
 			p[8+i] = uint32(d)
 		}
-		for i, d := range rExt {
+		for i, d := range rE {
 			p[16+i] = uint32(d)
 		}
 		// Source window.
@@ -361,13 +403,13 @@ func (g *gpu) reducePassLocked(op string, j redJob, bext []int, serial bool, P i
 		p[24] = uint32(int32(soff - sw.base))
 		p[25] = uint32(int32(doff - dw.base))
 		p[26] = uint32(int32(idxBase))
-		for i := range kExt {
-			p[28+i] = uint32(int32(j.kstS[i]))
-			p[36+i] = uint32(int32(j.kstD[i]))
+		for i := range kE {
+			p[28+i] = uint32(int32(ks[0][i]))
+			p[36+i] = uint32(int32(ks[1][i]))
 		}
-		for i := range rExt {
-			p[44+i] = uint32(int32(j.rstS[i]))
-			p[52+i] = uint32(int32(j.rstI[i]))
+		for i := range rE {
+			p[44+i] = uint32(int32(rs[0][i]))
+			p[52+i] = uint32(int32(rs[1][i]))
 		}
 		if j.partialOut {
 			p[60] = 1
@@ -403,6 +445,18 @@ func blocksOf(shape, bext []int) []int {
 	}
 	return out
 }
+
+// Softmax row plans. A row of at most smRowMax elements (and whose span
+// fits one binding) is done by one workgroup in one dispatch; each
+// invocation then loops at most 3*smRowMax/redWG times. Longer rows take
+// the multi-pass plan of softmaxLongLocked, whose loops are bounded by
+// smChunk and smCombine whatever the row length. They are variables only
+// so that tests can exercise the long plan on small rows.
+var (
+	smRowMax  = 1 << 16     // longest row of the one-dispatch kernel
+	smChunk   = redWG * 256 // row elements per workgroup in the stats pass
+	smCombine = redWG * 64  // partial (max, sum) pairs per combining workgroup
+)
 
 // Softmax writes softmax (log-softmax when log is set) of src along axis
 // into dst; both are F32 or F16 views of the same shape.
@@ -449,19 +503,31 @@ func (g *gpu) Softmax(dst, src device.Operand, axis int, log bool) error {
 	if kst == nil {
 		kst = [][]int{nil, nil}
 	}
-	if len(ksh) > maxRank {
-		return errs.New("webgpu", name, errs.ErrUnsupported, "%d kept axes after merging; kernels take at most %d", len(ksh), maxRank)
+	L := s.shape[ax]
+	if L <= smRowMax {
+		full := append(append([]int(nil), ksh...), L)
+		stS := append(append([]int(nil), kst[0]...), s.strides[ax])
+		stD := append(append([]int(nil), kst[1]...), d.strides[ax])
+		esz := gpuElemBytes(s.b.dt)
+		bext := append([]int(nil), full...)
+		hostAxes(bext, 0, len(ksh), maxRank)
+		if bext, ok := g.tileFrom(bext, [][]int{stS, stD}, []int{esz, esz}, math.MaxInt32, len(ksh)); ok {
+			return g.softmaxRowsLocked(name, d, s, ax, ksh, kst, bext, log)
+		}
+		// One row does not fit a binding: the long plan splits rows too.
 	}
+	return g.softmaxLongLocked(name, d, s, ax, ksh, kst, log)
+}
+
+// softmaxRowsLocked runs the one-dispatch kernel: a workgroup per row (or,
+// for short rows, SERIAL: an invocation per row) over the boxes bext of
+// [kept..., row].
+func (g *gpu) softmaxRowsLocked(name string, d, s opnd, ax int, ksh []int, kst [][]int, bext []int, log bool) error {
 	L := s.shape[ax]
 	sa, da := s.strides[ax], d.strides[ax]
 	full := append(append([]int(nil), ksh...), L)
 	stS := append(append([]int(nil), kst[0]...), sa)
 	stD := append(append([]int(nil), kst[1]...), da)
-	esz := gpuElemBytes(s.b.dt)
-	bext, ok := g.tileExtents(full, [][]int{stS, stD}, []int{esz, esz}, math.MaxInt32, len(ksh))
-	if !ok {
-		return errs.New("webgpu", name, errs.ErrUnsupported, "one row of %d elements along axis %d does not fit the %d-byte storage binding limit", L, ax, g.lim.maxBinding)
-	}
 	rows := prodInts(ksh)
 	serial := L <= 128 && rows >= 64
 	vars := map[string]string{"WG": fmt.Sprint(redWG)}
@@ -480,8 +546,8 @@ func (g *gpu) Softmax(dst, src device.Operand, axis int, log bool) error {
 	nK := len(ksh)
 	var calls []call
 	err = boxes(full, bext, func(origin, ext []int) error {
-		kExt := ext[:nK]
-		nrows := prodInts(kExt)
+		nrows := prodInts(ext[:nK])
+		kE, ks := squeezeBox(ext[:nK], kst[0], kst[1])
 		soff, doff := s.off, d.off
 		for i, x := range origin {
 			soff += x * stS[i]
@@ -490,16 +556,16 @@ func (g *gpu) Softmax(dst, src device.Operand, axis int, log bool) error {
 		lo, hi, _ := spanOf(ext, stS, soff)
 		dlo, dhi, _ := spanOf(ext, stD, doff)
 		sw, dw := g.windowFor(s.b, lo, hi), g.windowFor(d.b, dlo, dhi)
-		p := make([]uint32, 36)
-		p[0], p[1], p[2] = uint32(nrows), uint32(L), uint32(nK)
-		for i, e := range kExt {
+		p := make([]uint32, 40)
+		p[0], p[1], p[2] = uint32(nrows), uint32(L), uint32(len(kE))
+		for i, e := range kE {
 			p[4+i] = uint32(e)
 		}
 		p[12] = uint32(int32(soff - sw.base))
 		p[13] = uint32(int32(doff - dw.base))
-		for i := range kExt {
-			p[16+i] = uint32(int32(kst[0][i]))
-			p[24+i] = uint32(int32(kst[1][i]))
+		for i := range kE {
+			p[16+i] = uint32(int32(ks[0][i]))
+			p[24+i] = uint32(int32(ks[1][i]))
 		}
 		p[32], p[33] = uint32(int32(sa)), uint32(int32(da))
 		groups := uint64(nrows)
@@ -513,4 +579,140 @@ func (g *gpu) Softmax(dst, src device.Operand, axis int, log bool) error {
 		return err
 	}
 	return g.runLocked(name, calls)
+}
+
+// softmaxLongLocked computes softmax for rows too long for one workgroup
+// or one binding, in passes whose per-invocation work is bounded:
+//
+//  1. stats: rows are cut into chunks of smChunk elements (boxes split
+//     rows that do not fit a binding, at chunk boundaries); a workgroup
+//     writes each chunk's maximum m and sum of exp(x - m) to a scratch
+//     [rows, C] array of pairs.
+//  2. combine: while C > 1, workgroups merge up to smCombine pairs of a row
+//     into one (M = max m, S = sum of s*exp(m - M)), giving [rows, C'].
+//  3. emit: an elementwise pass over the whole view writes exp(x - M)/S
+//     (or x - M - log S), reading its row's pair through a zero stride.
+//
+// NaN, infinities and -Inf rows come out as from the one-dispatch kernel.
+func (g *gpu) softmaxLongLocked(name string, d, s opnd, ax int, ksh []int, kst [][]int, log bool) error {
+	L := s.shape[ax]
+	sa := s.strides[ax]
+	nK := len(ksh)
+	rows := prodInts(ksh)
+	full := append(append([]int(nil), ksh...), L)
+	stS := append(append([]int(nil), kst[0]...), sa)
+	esz := gpuElemBytes(s.b.dt)
+	bext := append([]int(nil), full...)
+	hostAxes(bext, 0, nK, maxRank)
+	bext, ok := g.tileFrom(bext, [][]int{stS}, []int{esz}, math.MaxInt32, len(full))
+	if !ok {
+		return errs.New("webgpu", name, errs.ErrUnsupported, "a single element does not fit the %d-byte storage binding limit", g.lim.maxBinding)
+	}
+	// Row pieces of a box start at multiples of the chunk length.
+	ch := min(smChunk, bext[nK])
+	if bext[nK] > ch {
+		bext[nK] -= bext[nK] % ch
+	}
+	C := (L + ch - 1) / ch
+	pairs := int64(rows) * int64(C) * 2
+	if pairs > math.MaxInt32 || !g.fits(0, pairs, 4) {
+		return errs.New("webgpu", name, errs.ErrUnsupported, "softmax of %d rows of %d elements needs %d partial results, more than one %d-byte binding holds", rows, L, pairs/2, g.lim.maxBinding)
+	}
+	tmp, err := g.tempLocked(name, dtype.F32, int(pairs))
+	if err != nil {
+		return err
+	}
+	defer func() { g.releaseTempLocked(tmp) }() // the last scratch in use
+
+	// Pass 1: chunk statistics.
+	vars := map[string]string{"WG": fmt.Sprint(redWG), "STATS": "1"}
+	dstVars(vars, dtype.F32, false)
+	srcVars(vars, s.b.dt, false)
+	k, err := g.kernelLocked(name, "softmax.wgsl", vars, 1, 1)
+	if err != nil {
+		return err
+	}
+	rowT := layout.RowMajorStrides(ksh) // scratch strides of the kept axes, in pairs
+	for i := range rowT {
+		rowT[i] *= 2 * C
+	}
+	var calls []call
+	err = boxes(full, bext, func(origin, ext []int) error {
+		nrows := prodInts(ext[:nK])
+		nch := (ext[nK] + ch - 1) / ch
+		kE, ks := squeezeBox(ext[:nK], kst[0], rowT)
+		soff, toff := s.off, 2*(origin[nK]/ch)
+		for i, x := range origin {
+			soff += x * stS[i]
+		}
+		for i, x := range origin[:nK] {
+			toff += x * rowT[i]
+		}
+		lo, hi, _ := spanOf(ext, stS, soff)
+		sw := g.windowFor(s.b, lo, hi)
+		p := make([]uint32, 40)
+		p[0], p[1], p[2] = uint32(nrows*nch), uint32(ext[nK]), uint32(len(kE))
+		for i, e := range kE {
+			p[4+i] = uint32(e)
+		}
+		p[12] = uint32(int32(soff - sw.base))
+		p[13] = uint32(int32(toff))
+		for i := range kE {
+			p[16+i] = uint32(int32(ks[0][i]))
+			p[24+i] = uint32(int32(ks[1][i]))
+		}
+		p[32] = uint32(int32(sa))
+		p[36], p[37] = uint32(ch), uint32(nch)
+		calls = append(calls, call{k: k, params: p, binds: []bind{whole(tmp), sw.bind}, grid: g.gridFor(uint64(nrows * nch))})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := g.runLocked(name, calls); err != nil {
+		return err
+	}
+
+	// Pass 2: combine the pairs of each row until one is left.
+	if C > 1 {
+		kc, err := g.kernelLocked(name, "softmax.wgsl", map[string]string{"WG": fmt.Sprint(redWG), "COMBINE": "1"}, 1, 1)
+		if err != nil {
+			return err
+		}
+		for C > 1 {
+			nout := (C + smCombine - 1) / smCombine
+			next, err := g.tempLocked(name, dtype.F32, rows*nout*2)
+			if err != nil {
+				return err
+			}
+			p := []uint32{uint32(rows * nout), uint32(C), uint32(smCombine), uint32(nout)}
+			err = g.runLocked(name, []call{{k: kc, params: p, binds: []bind{whole(next), whole(tmp)}, grid: g.gridFor(uint64(rows * nout))}})
+			g.releaseTempLocked(tmp)
+			tmp, C = next, nout
+			if err != nil {
+				return err
+			}
+		}
+	}
+
+	// Pass 3: write every element from its row's (M, S).
+	vars = map[string]string{"EMIT": "1"}
+	dstVars(vars, d.b.dt, false)
+	srcVars(vars, s.b.dt, false)
+	if log {
+		vars["LOG"] = "1"
+	}
+	ke, err := g.kernelLocked(name, "softmax.wgsl", vars, 1, 2)
+	if err != nil {
+		return err
+	}
+	stT := make([]int, len(s.shape)) // the pair of each element's row
+	row := 2
+	for i := len(s.shape) - 1; i >= 0; i-- {
+		if i != ax {
+			stT[i] = row
+			row *= s.shape[i]
+		}
+	}
+	return g.ewLocked(name, ke, s.shape, []ewArg{argOf(d), argOf(s), {b: tmp, strides: stT}}, [4]uint32{})
 }

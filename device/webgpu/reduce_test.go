@@ -389,3 +389,239 @@ func TestSoftmax(t *testing.T) {
 	wantKind(t, "axis", g.Softmax(op2(dst, contig(3, 3)), op2(src, contig(3, 3)), 2, false), errs.ErrAxis)
 	wantKind(t, "int", g.Softmax(op2(alloc(t, g, dtype.I32, 9), contig(9)), op2(alloc(t, g, dtype.I32, 9), contig(9)), 0, false), errs.ErrDType)
 }
+
+// BenchmarkSoftmaxReduce times ordinary softmax and reduction shapes (rows
+// short enough for the single-dispatch kernels), so changes to the
+// long-row plans can be checked for regressions.
+func BenchmarkSoftmaxReduce(b *testing.B) {
+	g := dev(b)
+	const n = 1 << 20
+	src := upload(b, g, dtype.F32, make([]float64, n))
+	dst := alloc(b, g, dtype.F32, n)
+	idx := alloc(b, g, dtype.I64, 1024)
+	run := func(name string, f func() error) {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
+				if err := g.Sync(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	sq := contig(1024, 1024)
+	sqT, _ := sq.Transpose(0, 1)
+	for _, c := range []struct {
+		name string
+		l    layout.Layout
+		axis int
+	}{
+		{"1024x1024/axis1", sq, 1},
+		{"1024x1024/axis0", sq, 0},
+		{"1024x1024T/axis1", sqT, 1},
+		{"16384x64/axis1", contig(16384, 64), 1},
+		{"16x65536/axis1", contig(16, 65536), 1},
+	} {
+		run("softmax/"+c.name, func() error { return g.Softmax(op(dst, contig(c.l.Shape...)), op(src, c.l), c.axis, false) })
+	}
+	run("sum/all", func() error { return g.Reduce(device.Sum, op(dst, contig()), op(src, contig(n)), []int{0}) })
+	run("sum/1024x1024/axis0", func() error { return g.Reduce(device.Sum, op(dst, contig(1024)), op(src, sq), []int{0}) })
+	run("sum/1024x1024/axis1", func() error { return g.Reduce(device.Sum, op(dst, contig(1024)), op(src, sq), []int{1}) })
+	run("max/16384x64/axis1", func() error {
+		return g.Reduce(device.Max, op(dst, contig(16384)), op(src, contig(16384, 64)), []int{1})
+	})
+	run("argmax/1024x1024/axis1", func() error { return g.Reduce(device.ArgMax, op(idx, contig(1024)), op(src, sq), []int{1}) })
+}
+
+// TestSoftmaxLongPlan runs the multi-pass plan for long rows on small rows
+// (shrunk chunk sizes, so the combine pass runs several levels) and checks
+// it against the reference and, for NaN and infinities, against the
+// one-dispatch kernel.
+func TestSoftmaxLongPlan(t *testing.T) {
+	g := dev(t)
+	r := rand.New(rand.NewPCG(13, 14))
+	run := func(dst, src device.Operand, axis int, lg, long bool) error {
+		if long {
+			defer func(a, b, c int) { smRowMax, smChunk, smCombine = a, b, c }(smRowMax, smChunk, smCombine)
+			smRowMax, smChunk, smCombine = 16, 100, 3
+		}
+		return g.Softmax(dst, src, axis, lg)
+	}
+	tr, _ := contig(300, 7).Transpose(0, 1)
+	rev, _ := contig(3, 5000).Slice(1, -1, -5001, -1)
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
+		for _, c := range []struct {
+			name string
+			l    layout.Layout
+			axes []int
+		}{
+			{"long", contig(3, 5000), []int{1, 0}},
+			{"reversed", rev, []int{1}},
+			{"transposed", tr, []int{1, 0}},
+			{"rank3", contig(4, 50, 6), []int{1}},
+		} {
+			vals := randVals(r, dt, 3*5000, -30, 30)
+			vals[3] = 80
+			src := upload(t, g, dt, vals)
+			for _, ax := range c.axes {
+				for _, lg := range []bool{false, true} {
+					dst := alloc(t, g, dt, c.l.Numel())
+					if err := run(op2(dst, contig(c.l.Shape...)), op2(src, c.l), ax, lg, true); err != nil {
+						t.Fatalf("%s axis %d: %v", c.name, ax, err)
+					}
+					want := softmaxRef(decode(dt, encode(dt, vals)), c.l, ax, lg)
+					for i := range want {
+						want[i] = roundTo(dt, want[i])
+					}
+					rel, abs := 1e-5, 1e-7
+					if lg {
+						abs = 2e-5
+					}
+					if dt == dtype.F16 {
+						rel, abs = 2e-3, 1e-3
+					}
+					checkClose(t, "long plan "+dt.String()+" "+c.name, download(t, g, dst), want, rel, abs)
+				}
+			}
+		}
+	}
+	// Rows of 400 (4 chunks) with NaN, +Inf, -Inf chunks and all -Inf.
+	nan, inf := math.NaN(), math.Inf(1)
+	const L = 400
+	rows := [][2]int{} // (position, kind) per row; kind 0 NaN, 1 +Inf, 2 -Inf chunk, 3 all -Inf, 4 none
+	vals := make([]float64, 0, 5*L)
+	for k := 0; k < 5; k++ {
+		row := randVals(r, dtype.F32, L, -3, 3)
+		switch k {
+		case 0:
+			row[250] = nan
+		case 1:
+			row[7] = inf
+		case 2:
+			for i := 100; i < 200; i++ {
+				row[i] = -inf
+			}
+		case 3:
+			for i := range row {
+				row[i] = -inf
+			}
+		}
+		rows = append(rows, [2]int{k, k})
+		vals = append(vals, row...)
+	}
+	src := upload(t, g, dtype.F32, vals)
+	for _, lg := range []bool{false, true} {
+		a := alloc(t, g, dtype.F32, len(vals))
+		b := alloc(t, g, dtype.F32, len(vals))
+		l := contig(len(rows), L)
+		if err := run(op2(a, l), op2(src, l), 1, lg, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(op2(b, l), op2(src, l), 1, lg, true); err != nil {
+			t.Fatal(err)
+		}
+		checkClose(t, "specials: long plan vs one dispatch", download(t, g, b), download(t, g, a), 1e-5, 1e-6)
+		if !lg {
+			checkClose(t, "specials: long plan vs reference", download(t, g, b), softmaxRef(vals, l, 1, false), 1e-5, 1e-7)
+		}
+	}
+}
+
+// TestSoftmaxRowBeyondBinding: with a 1 MiB binding limit, one column of a
+// [600, 1024] f32 matrix spans 2.4 MB; Softmax(0) splits the rows into
+// windows instead of refusing. Views that keep more than 8 axes run too.
+func TestSoftmaxRowBeyondBinding(t *testing.T) {
+	g := openOrSkip(t, Options{MaxBindingSize: 1 << 20, MaxWorkgroupsPerDim: 16})
+	r := rand.New(rand.NewPCG(15, 16))
+	l := contig(600, 1024)
+	vals := randVals(r, dtype.F32, l.Numel(), -5, 5)
+	src := upload(t, g, dtype.F32, vals)
+	for _, ax := range []int{0, 1} {
+		for _, lg := range []bool{false, true} {
+			dst := alloc(t, g, dtype.F32, l.Numel())
+			if err := g.Softmax(op2(dst, l), op2(src, l), ax, lg); err != nil {
+				t.Fatalf("axis %d: %v", ax, err)
+			}
+			abs := 1e-7
+			if lg {
+				abs = 2e-5
+			}
+			checkClose(t, "softmax beyond binding", download(t, g, dst), softmaxRef(vals, l, ax, lg), 1e-5, abs)
+		}
+	}
+	// Rank 10, reversed axes: kept axes beyond the kernels' 8.
+	ten := make([]int, 10)
+	perm := make([]int, 10)
+	for i := range ten {
+		ten[i], perm[i] = 2, 9-i
+	}
+	p10, _ := contig(ten...).Permute(perm...)
+	v10 := randVals(r, dtype.F32, 1024, -5, 5)
+	s10 := upload(t, g, dtype.F32, v10)
+	for _, ax := range []int{0, 4, 9} {
+		dst := alloc(t, g, dtype.F32, 1024)
+		if err := g.Softmax(op2(dst, contig(ten...)), op2(s10, p10), ax, false); err != nil {
+			t.Fatalf("rank 10 axis %d: %v", ax, err)
+		}
+		checkClose(t, "softmax rank 10", download(t, g, dst), softmaxRef(v10, p10, ax, false), 1e-5, 1e-7)
+	}
+}
+
+// TestReduceHighRankAndPlan: reductions keeping or reducing more than 8
+// axes after merging, and the reduction plan's bound on the work of one
+// invocation.
+func TestReduceHighRankAndPlan(t *testing.T) {
+	for _, outs := range []int64{1, 3, 255, 256, 1024, 1 << 20} {
+		for _, n := range []int64{1, 33, 512, 4097, 1 << 20, 1 << 25, 1 << 31} {
+			for _, rr := range []int{1, 3} {
+				serial, P := planReduce(outs, n, rr)
+				per := (n + P - 1) / P
+				if !serial {
+					per = (per + redWG - 1) / redWG
+				}
+				if per > 2048 || (rr > 1 && per > 512) {
+					t.Errorf("planReduce(%d, %d, %d): %d iterations per invocation", outs, n, rr, per)
+				}
+			}
+		}
+	}
+	g := dev(t)
+	r := rand.New(rand.NewPCG(17, 18))
+	eleven := make([]int, 11)
+	perm := make([]int, 11)
+	for i := range eleven {
+		eleven[i], perm[i] = 2, 10-i
+	}
+	// A [3]*11 tensor narrowed to [2]*11 (no two axes merge, in any order)
+	// with its axes reversed.
+	threes := make([]int, 11)
+	for i := range threes {
+		threes[i] = 3
+	}
+	pl := contig(threes...)
+	for i := range threes {
+		pl, _ = pl.Narrow(i, 0, 2)
+	}
+	pl, _ = pl.Permute(perm...)
+	vals := randVals(r, dtype.I32, 177147, -50, 50)
+	src := upload(t, g, dtype.I32, vals)
+	for _, axes := range [][]int{{0}, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {5}} {
+		for _, op := range []device.ReduceOp{device.Sum, device.Max, device.ArgMin} {
+			if op.IsArg() && len(axes) != 1 {
+				continue
+			}
+			ks := keptShape(eleven, axes)
+			dt := dtype.I32
+			if op.IsArg() {
+				dt = dtype.I64
+			}
+			dst := alloc(t, g, dt, prodInts(ks))
+			if err := g.Reduce(op, op2(dst, contig(ks...)), op2(src, pl), axes); err != nil {
+				t.Fatalf("%s over %v: %v", op, axes, err)
+			}
+			checkClose(t, op.String()+" rank 11", download(t, g, dst), reduceRef(op, dtype.I32, vals, pl, axes), 0, 0)
+		}
+	}
+}
