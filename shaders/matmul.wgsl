@@ -10,6 +10,14 @@
 // VEC_B say the operand is 16-byte aligned; fast on CPU-like adapters) and
 // SHARED (64x64 workgroup tiles staged through workgroup memory; fast on
 // GPUs). A_PACKED/B_PACKED/C_PACKED mark F16 (binary16 pairs in u32).
+//
+// The inner dimension k is looped over inside one invocation, so the host
+// never passes a k above mmChunk (matmul.go): drivers stop or kill long
+// per-invocation loops (lavapipe ends a shader's loops after 65,535
+// iterations in all). A larger k is split into chunks, each a dispatch over
+// A[:, k0:k1] and B[k0:k1, :]; the first writes C and later ones run the
+// ACCUM variant, which adds its partial product to C (f32 only: an F16
+// result is accumulated in an f32 scratch and rounded once by the host).
 //#include common.wgsl
 
 struct MParams {
@@ -36,15 +44,27 @@ fn store_c(e: i32, v: f32) {
 //#elif VEC_C
 @group(0) @binding(1) var<storage, read_write> C: array<vec4<f32>>;
 fn store_c(e: i32, v: f32) {
+//#if ACCUM
+    C[e >> 2u][e & 3] = C[e >> 2u][e & 3] + v;
+//#else
     C[e >> 2u][e & 3] = v;
+//#endif
 }
 fn store_c4(e: i32, v: vec4<f32>) {
+//#if ACCUM
+    C[e >> 2u] = C[e >> 2u] + v;
+//#else
     C[e >> 2u] = v;
+//#endif
 }
 //#else
 @group(0) @binding(1) var<storage, read_write> C: array<f32>;
 fn store_c(e: i32, v: f32) {
+//#if ACCUM
+    C[e] = C[e] + v;
+//#else
     C[e] = v;
+//#endif
 }
 //#endif
 

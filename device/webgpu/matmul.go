@@ -13,6 +13,17 @@ import (
 // runs for long (see DESIGN.md: long calls and wgpu's Poll do not mix).
 const matmulCap = 1 << 27
 
+// mmChunk is the most of the inner dimension k one dispatch covers. The
+// kernels loop over k inside an invocation, and drivers stop or kill long
+// per-invocation loops: lavapipe ends all of a shader's loops together
+// after 65,535 iterations, and real drivers have watchdogs. At 16384 the
+// longest loop nest (naive: 16384 iterations; shared: 1024 steps of 21
+// loop iterations; regblock: 4096 steps) stays well below that limit,
+// while re-reading and re-writing C once per chunk costs under 1/16384 of
+// the multiply-adds. A multiple of 16, so chunks keep shared's 16-wide
+// k-steps whole and vec4 loads aligned.
+const mmChunk = 1 << 14
+
 // mmOperand is a matrix operand read in place: element (i, j) of batch b at
 // off + b*bs + i*ld + j, or off + b*bs + j*ld + i when trans.
 type mmOperand struct {
@@ -29,6 +40,27 @@ func (o mmOperand) vecOK() bool {
 	return o.b.dt == dtype.F32 && o.off%4 == 0 && o.ld%4 == 0 && o.bs%4 == 0
 }
 
+// kSlice returns the operand restricted to inner-dimension positions
+// [k0, k0+kc): those columns of a left operand (left), or those rows of a
+// right one.
+func (o mmOperand) kSlice(left bool, k0, kc int) mmOperand {
+	// Element (i, j) is at off + i*ld + j, or off + j*ld + i when trans:
+	// the next column is 1 position on (ld when trans), the next row ld
+	// (1 when trans).
+	colStep, rowStep := 1, o.ld
+	if o.trans {
+		colStep, rowStep = o.ld, 1
+	}
+	if left {
+		o.off += k0 * colStep
+		o.cols = kc
+	} else {
+		o.off += k0 * rowStep
+		o.rows = kc
+	}
+	return o
+}
+
 // span returns the positions batches [b0, b1) touch.
 func (o mmOperand) span(b0, b1 int) (int64, int64) {
 	rs, cs := o.ld, 1
@@ -43,7 +75,8 @@ func (o mmOperand) span(b0, b1 int) (int64, int64) {
 // all share the batch shape (a broadcast batch has stride 0). Row-major,
 // transposed (column-major) and narrowed operands are read in place; only
 // general views, or batch axes that do not collapse to one stride, are first
-// copied to a contiguous buffer on the GPU.
+// copied to a contiguous buffer on the GPU. An inner dimension above
+// mmChunk runs as several dispatches that accumulate (see mmRunLocked).
 func (g *gpu) Matmul(dst, a, b device.Operand) error {
 	return g.matmulWith("Matmul", dst, a, b, "")
 }
@@ -108,6 +141,22 @@ func (g *gpu) matmulWith(name string, dst, a, b device.Operand, variant string) 
 		return err
 	}
 	defer g.releaseTempLocked(tmpB)
+	if dt == dtype.F16 && k > mmChunk {
+		// Chunks accumulate in an f32 scratch, rounded to f16 once by the
+		// final copy (packed f16 is stored with atomics and would round
+		// once per chunk).
+		acc, err := g.tempLocked(name, dtype.F32, d.numel)
+		if err != nil {
+			return err
+		}
+		defer g.releaseTempLocked(acc)
+		C := mmOperand{b: acc, off: 0, ld: n, bs: m * n, rows: m, cols: n, batch: d.numel / (m * n)}
+		if err := g.mmRunLocked(name, variant, C, A, B); err != nil {
+			return err
+		}
+		cl, _ := layout.Contiguous(d.shape...)
+		return g.copyLocked(name, d, opnd{b: acc, shape: cl.Shape, strides: cl.Strides, numel: d.numel})
+	}
 	// The destination must be row-major with one batch stride; otherwise
 	// compute into a contiguous temporary and copy.
 	dl := layout.Layout{Shape: d.shape, Strides: d.strides, Offset: d.off}
@@ -164,9 +213,35 @@ func mmTile(variant string) int {
 	return 32
 }
 
-// mmRunLocked dispatches the kernel over batch ranges whose bindings fit
-// the device limit and row bands that keep each dispatch short.
+// mmRunLocked computes C = A x B. An inner dimension above mmChunk is split
+// into near-equal chunks (multiples of 16, at most mmChunk), dispatched in
+// order on the same C: the first writes it, the later ones add to it, so no
+// invocation loops over more than mmChunk positions of k. A k of at most
+// mmChunk is one pass, exactly as without chunking. C must be f32 when k is
+// split (Matmul gives an f16 product an f32 scratch).
 func (g *gpu) mmRunLocked(name, variant string, C, A, B mmOperand) error {
+	k := A.cols
+	if k <= mmChunk {
+		return g.mmPassLocked(name, variant, C, A, B, false)
+	}
+	if C.b.dt != dtype.F32 {
+		return errs.New("webgpu", name, errs.ErrUnsupported, "cannot accumulate a split inner dimension (k = %d) into %s", k, C.b.dt)
+	}
+	chunks := (k + mmChunk - 1) / mmChunk
+	kc := ((k+chunks-1)/chunks + 15) &^ 15
+	for k0 := 0; k0 < k; k0 += kc {
+		w := min(kc, k-k0)
+		if err := g.mmPassLocked(name, variant, C, A.kSlice(true, k0, w), B.kSlice(false, k0, w), k0 > 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mmPassLocked dispatches the kernel over batch ranges whose bindings fit
+// the device limit and row bands that keep each dispatch short; accum adds
+// the product to C instead of overwriting it (f32 C only).
+func (g *gpu) mmPassLocked(name, variant string, C, A, B mmOperand, accum bool) error {
 	m, n, k := C.rows, C.cols, A.cols
 	batch := C.batch
 	tile := mmTile(variant)
@@ -185,27 +260,28 @@ func (g *gpu) mmRunLocked(name, variant string, C, A, B mmOperand) error {
 	if B.trans {
 		vars["TRANS_B"] = "1"
 	}
-	if C.b.dt == dtype.F16 {
-		vars["A_PACKED"], vars["B_PACKED"], vars["C_PACKED"] = "1", "1", "1"
-	} else if variant == "regblock" {
-		if A.vecOK() {
-			vars["VEC_A"] = "1"
-		}
-		if B.vecOK() {
-			vars["VEC_B"] = "1"
-		}
-		if C.vecOK() {
-			vars["VEC_C"] = "1"
+	if accum {
+		vars["ACCUM"] = "1"
+	}
+	// F16 operands are packed pairs; f32 ones may take vec4 loads under
+	// regblock. (C is f32 whenever k was split, even for f16 inputs.)
+	for _, o := range []struct {
+		o            mmOperand
+		packed, vecv string
+	}{{A, "A_PACKED", "VEC_A"}, {B, "B_PACKED", "VEC_B"}, {C, "C_PACKED", "VEC_C"}} {
+		if o.o.b.dt == dtype.F16 {
+			vars[o.packed] = "1"
+		} else if variant == "regblock" && o.o.vecOK() {
+			vars[o.vecv] = "1"
 		}
 	}
 	kern, err := g.kernelLocked(name, "matmul.wgsl", vars, 1, 2)
 	if err != nil {
 		return err
 	}
-	esz := gpuElemBytes(C.b.dt)
 	fits := func(o mmOperand, b0, b1 int) bool {
 		lo, hi := o.span(b0, b1)
-		return g.fits(lo, hi, esz)
+		return g.fits(lo, hi, gpuElemBytes(o.b.dt))
 	}
 	for _, o := range []struct {
 		n string
@@ -215,7 +291,7 @@ func (g *gpu) mmRunLocked(name, variant string, C, A, B mmOperand) error {
 			lo, hi := o.o.span(0, 1)
 			return errs.New("webgpu", name, errs.ErrOutOfMemory,
 				"one %dx%d matrix of %s spans %d bytes, above the %d-byte storage binding limit (maxStorageBufferBindingSize)",
-				o.o.rows, o.o.cols, o.n, (hi-lo)*int64(esz), g.lim.maxBinding)
+				o.o.rows, o.o.cols, o.n, (hi-lo)*int64(gpuElemBytes(o.o.b.dt)), g.lim.maxBinding)
 		}
 	}
 	maxWG := int(g.lim.maxWG)

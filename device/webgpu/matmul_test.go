@@ -210,3 +210,91 @@ func TestMatmulErrors(t *testing.T) {
 		t.Errorf("m=0: %v", err)
 	}
 }
+
+// TestMatmulLongK checks every kernel variant with inner dimensions above
+// mmChunk, which are split into chunks accumulated in C: past the naive
+// kernel's old loop limit (65,535) and the 4x4 kernel's (262,140), with
+// transposed, narrowed, general and batched operands, vec4-aligned ones,
+// views as destination, and f16 (accumulated in f32, rounded once). Values
+// are small integers, so f32 sums are exact in any order and must equal the
+// float64 reference exactly.
+func TestMatmulLongK(t *testing.T) {
+	g := dev(t)
+	r := rand.New(rand.NewPCG(17, 18))
+	ints := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(r.IntN(7) - 3)
+		}
+		return v
+	}
+	type tc struct {
+		m, k, n int
+		batch   []int
+		ak, bk  string
+		dt      dtype.DType
+		dstT    bool // a transposed destination view
+	}
+	cases := []tc{
+		{5, mmChunk + 1, 6, nil, "rows", "rows", dtype.F32, false},
+		{8, 70004, 8, nil, "rows", "rows", dtype.F32, false}, // vec4 loads and stores
+		{4, 262147, 4, nil, "rows", "rows", dtype.F32, false},
+		{3, 70001, 5, nil, "trans", "transnarrow", dtype.F32, false},
+		{3, 40001, 5, nil, "narrow", "reversed", dtype.F32, true},
+		{3, 40001, 4, []int{2}, "trans", "rows", dtype.F32, false},
+		{2, 40001, 3, []int{3}, "bcast", "trans", dtype.F32, false},
+		{3, 70001, 5, nil, "rows", "trans", dtype.F16, false},
+		{3, 40001, 5, []int{2}, "trans", "rows", dtype.F16, true},
+	}
+	for _, c := range cases {
+		al, an := mmView(c.ak, c.batch, c.m, c.k)
+		bl, bn := mmView(c.bk, c.batch, c.k, c.n)
+		av, bv := ints(an), ints(bn)
+		a := upload(t, g, c.dt, av)
+		b := upload(t, g, c.dt, bv)
+		want, _ := matmulRef(av, al, bv, bl)
+		if c.dt == dtype.F16 {
+			for i, w := range want {
+				want[i] = float64(dtype.F16FromFloat64(w).Float32())
+			}
+		}
+		dshape := append(append([]int(nil), c.batch...), c.m, c.n)
+		dl := contig(dshape...)
+		if c.dstT {
+			tshape := append(append([]int(nil), c.batch...), c.n, c.m)
+			r := len(tshape)
+			dl, _ = contig(tshape...).Transpose(r-2, r-1)
+		}
+		for _, variant := range []string{"regblock", "shared", "naive"} {
+			dst := alloc(t, g, c.dt, dl.Numel())
+			name := fmt.Sprintf("%s %s %dx%dx%d batch %v %s/%s dstT=%v", variant, c.dt, c.m, c.k, c.n, c.batch, c.ak, c.bk, c.dstT)
+			if err := g.matmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got := gather(download(t, g, dst), dl)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%s: [%d] = %v, want %v", name, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestMatmulChunkDispatches checks that k up to mmChunk takes one dispatch,
+// as before chunking, and a longer k one per chunk.
+func TestMatmulChunkDispatches(t *testing.T) {
+	g := dev(t)
+	for _, c := range []struct{ k, want int }{{mmChunk - 1, 1}, {mmChunk, 1}, {mmChunk + 1, 2}, {3*mmChunk + 5, 4}} {
+		a := alloc(t, g, dtype.F32, 2*c.k)
+		b := alloc(t, g, dtype.F32, c.k*3)
+		d := alloc(t, g, dtype.F32, 6)
+		before := g.stats.dispatches.Load()
+		if err := g.Matmul(op2(d, contig(2, 3)), op2(a, contig(2, c.k)), op2(b, contig(c.k, 3))); err != nil {
+			t.Fatal(err)
+		}
+		if got := int(g.stats.dispatches.Load() - before); got != c.want {
+			t.Errorf("k = %d: %d dispatches, want %d", c.k, got, c.want)
+		}
+	}
+}
