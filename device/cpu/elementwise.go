@@ -72,18 +72,29 @@ func (d *Device) widened(dst device.Operand, ins []device.Operand, kernel func(o
 	return d.copyInto(db, dst.Layout, out, ol)
 }
 
-// widen copies each operand into a contiguous float32 scratch buffer (exact
-// for F16 and BF16).
+// widen copies each operand into a float32 scratch buffer (exact for F16
+// and BF16): the view itself, made contiguous, or, when the view repeats
+// elements (a broadcast) and so spans fewer storage elements than it has,
+// just that storage span, read through the view's own strides. The scratch
+// never holds more elements than the smaller of the two.
 func (d *Device) widen(ins ...device.Operand) ([]*Buffer, []layout.Layout, error) {
 	bufs := make([]*Buffer, len(ins))
 	lays := make([]layout.Layout, len(ins))
 	for i, in := range ins {
 		b, _ := d.own("widen", in.Buf)
-		lays[i], _ = layout.Contiguous(in.Layout.Shape...)
-		bufs[i] = newTemp(d, dtype.F32, in.Layout.Numel())
-		if err := d.copyInto(bufs[i], lays[i], b, in.Layout); err != nil {
+		src, dst := in.Layout, layout.Layout{}
+		if lo, hi := in.Layout.Span(); hi-lo < in.Layout.Numel() {
+			src = layout.Layout{Shape: []int{hi - lo}, Strides: []int{1}, Offset: lo}
+			dst = in.Layout.Rebase(-lo)
+		} else {
+			dst, _ = layout.Contiguous(in.Layout.Shape...)
+		}
+		cl, _ := layout.Contiguous(src.Shape...)
+		bufs[i] = newTemp(d, dtype.F32, cl.Numel())
+		if err := d.copyInto(bufs[i], cl, b, src); err != nil {
 			return nil, nil, err
 		}
+		lays[i] = dst
 	}
 	return bufs, lays, nil
 }

@@ -116,7 +116,26 @@ func floatUnaryRows[T vec.Float](op device.UnaryOp, dst []T, dl layout.Layout, s
 // rowSum adds one contiguous row with vec.Sum, splitting a long row across
 // cores; the pieces are combined in index order, so the result is the same
 // on every run with the same GOMAXPROCS.
+//
+// vec adds float32 in float32 lanes; if that overflows (the sum is infinite
+// or NaN), the row is added again in float64, so that only a true infinity,
+// NaN or an overflow of the float64 total shows, as it would for a float64
+// accumulator.
 func rowSum[T vec.Float](x []T) float64 {
+	s := rowSumVec(x)
+	if finite(s) {
+		return s
+	}
+	if _, f32 := any(x).([]float32); f32 {
+		s = 0
+		for _, v := range x {
+			s += float64(v)
+		}
+	}
+	return s
+}
+
+func rowSumVec[T vec.Float](x []T) float64 {
 	if len(x) < 4*grain {
 		return float64(vec.Sum(x))
 	}

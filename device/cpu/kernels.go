@@ -80,13 +80,23 @@ const grain = 1 << 15
 // runRows walks rows with fn, splitting the work across cores when it is
 // large: whole rows when there are enough of them, else pieces of each row.
 func runRows(rows layout.Rows, fn func(offs []int, n int, inner []int)) {
-	total := rows.Count() * rows.Len()
+	runRowsCost(rows, 1, fn)
+}
+
+// runRowsCost is runRows for work that costs about cost elementwise steps
+// per element walked (a reduction folding cost elements into each output).
+func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []int)) {
+	total := rows.Count() * rows.Len() * cost
 	workers := runtime.GOMAXPROCS(0)
 	if total < 2*grain || workers == 1 {
 		rows.Each(0, rows.Count(), fn)
 		return
 	}
-	workers = min(workers, total/grain)
+	workers = min(workers, total/grain, rows.Count()*rows.Len())
+	if workers < 2 {
+		rows.Each(0, rows.Count(), fn)
+		return
+	}
 	var wg sync.WaitGroup
 	if rows.Count() >= workers {
 		per := (rows.Count() + workers - 1) / workers

@@ -2,6 +2,10 @@ package cpu
 
 import (
 	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -51,6 +55,8 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 	case dtype.F64:
 		reduceInto(op, db, dst.Layout, slice[float64](sb), plan, floatReducer[float64](op))
 	case dtype.F16, dtype.BF16:
+		// Widened to float32: only the storage span when the view repeats
+		// elements (a broadcast), so the scratch never exceeds the source.
 		bufs, lays, err := d.widen(src)
 		if err != nil {
 			return err
@@ -76,15 +82,19 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 }
 
 // reducePlan splits a source layout into kept axes (walked once per output)
-// and reduced axes (walked for each output, as relative row starts).
+// and reduced axes. The reduced axes are merged where contiguous and walked
+// as rows of rowLen elements (stride rowStride) whose starts an odometer
+// over outer/outerStride produces, so no per-row state is ever stored.
 type reducePlan struct {
-	outShape   []int
-	keptStride []int
-	offset     int
-	rowStarts  []int // relative storage position of each reduced row
-	rowLen     int
-	rowStride  int
-	count      int // elements reduced per output
+	outShape    []int
+	keptStride  []int
+	offset      int
+	outer       []int // extents of the reduced axes above the row
+	outerStride []int
+	rows        int // rows per output
+	rowLen      int
+	rowStride   int
+	count       int // elements reduced per output: rows*rowLen
 }
 
 func planReduce(name string, l layout.Layout, axes []int) (reducePlan, error) {
@@ -96,38 +106,186 @@ func planReduce(name string, l layout.Layout, axes []int) (reducePlan, error) {
 		reduced[a] = true
 	}
 	p := reducePlan{offset: l.Offset, outShape: []int{}, keptStride: []int{}}
-	var redShape, redStride []int
+	var red []int // the reduced axes, in walking order
 	for i, dim := range l.Shape {
-		if reduced[i] {
-			redShape = append(redShape, dim)
-			redStride = append(redStride, l.Strides[i])
-		} else {
+		if !reduced[i] {
 			p.outShape = append(p.outShape, dim)
 			p.keptStride = append(p.keptStride, l.Strides[i])
+			continue
+		}
+		red = append(red, i)
+	}
+	// Walk the reduced elements in storage order (broadcast axes outermost,
+	// then by decreasing stride), so that a transposed view is read
+	// contiguously. Only the rounding of a sum or product depends on the
+	// order; arg reductions, whose index follows the logical order, reduce
+	// one axis.
+	slices.SortStableFunc(red, func(a, b int) int {
+		sa, sb := abs(l.Strides[a]), abs(l.Strides[b])
+		switch {
+		case sa == sb:
+			return 0
+		case sa == 0:
+			return -1
+		case sb == 0:
+			return 1
+		case sa > sb:
+			return -1
+		}
+		return 1
+	})
+	var shape, stride []int // reduced axes, extent-1 axes dropped, merged
+	empty := false
+	for _, i := range red {
+		dim := l.Shape[i]
+		switch {
+		case dim == 0:
+			empty = true
+		case dim == 1:
+		case len(shape) > 0 && stride[len(stride)-1] == l.Strides[i]*dim:
+			shape[len(shape)-1] *= dim
+			stride[len(stride)-1] = l.Strides[i]
+		default:
+			shape = append(shape, dim)
+			stride = append(stride, l.Strides[i])
 		}
 	}
-	red := layout.NewRows(redShape, 0, redStride)
-	p.rowLen = red.Len()
-	p.count = red.Count() * red.Len()
-	red.Each(0, red.Count(), func(offs []int, n int, inner []int) {
-		p.rowStarts = append(p.rowStarts, offs[0])
-		p.rowStride = inner[0]
-	})
+	switch {
+	case empty:
+		p.rows, p.rowLen = 0, 0
+	case len(shape) == 0:
+		p.rows, p.rowLen = 1, 1
+	default:
+		last := len(shape) - 1
+		p.rowLen, p.rowStride = shape[last], stride[last]
+		p.outer, p.outerStride = shape[:last], stride[:last]
+		p.rows = 1
+		for _, dim := range p.outer {
+			p.rows *= dim
+		}
+	}
+	p.count = p.rows * p.rowLen
 	return p, nil
 }
 
-// reducer folds one output's elements. Arg reducers return the flat index
-// (in the reduced axes' row-major order) as a float64 bit-exact integer.
-type reducer[T num] func(src []T, base int, p *reducePlan) (T, int64)
+// cursor walks the storage start (relative to an output's base) of
+// consecutive reduced rows. Up to 8 outer axes it keeps its index inline, so
+// a walk does not allocate.
+type cursor struct {
+	p     *reducePlan
+	pos   int
+	small [8]int
+	big   []int // the index when there are more than 8 outer axes
+}
 
-func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T, p reducePlan, f reducer[T]) {
+func (c *cursor) index() []int {
+	if n := len(c.p.outer); n > len(c.small) {
+		return c.big
+	}
+	return c.small[:len(c.p.outer)]
+}
+
+// start places c at row lo of p.
+func (c *cursor) start(p *reducePlan, lo int) {
+	c.p, c.pos = p, 0
+	n := len(p.outer)
+	if n == 0 {
+		return
+	}
+	if n > len(c.small) && len(c.big) != n {
+		c.big = make([]int, n)
+	}
+	idx := c.index()
+	for a := n - 1; a >= 0; a-- {
+		idx[a] = lo % p.outer[a]
+		lo /= p.outer[a]
+		c.pos += idx[a] * p.outerStride[a]
+	}
+}
+
+// next moves c to the following row.
+func (c *cursor) next() {
+	p := c.p
+	if len(p.outer) == 0 {
+		return
+	}
+	idx := c.index()
+	for a := len(idx) - 1; a >= 0; a-- {
+		idx[a]++
+		c.pos += p.outerStride[a]
+		if idx[a] < p.outer[a] {
+			return
+		}
+		c.pos -= p.outer[a] * p.outerStride[a]
+		idx[a] = 0
+	}
+}
+
+// acc is the running state of one output's reduction over some of its rows.
+// It has at most four fields, so the compiler keeps it in registers.
+type acc[T num] struct {
+	s, c float64 // float Sum/Mean: Neumaier sum and compensation; float Prod: product in s
+	v    T       // integer Sum/Prod; Max/Min/Arg: the best element so far
+	at   int64   // Max/Min/Arg: the flat index of v in the reduced axes, -1 before the first
+}
+
+// reducer folds rows [lo, hi) of the output whose reduced elements start
+// at base; merge combines the states of consecutive row ranges (nil when
+// the result would depend on the split); done gives the value and, for Arg
+// reductions, the index. Each fold walks its rows with cur (which the
+// caller provides, so that it is not set up anew for every output) and
+// keeps its running state in locals: a call per row, or a state passed
+// through memory, would cost more than the row itself on broadcast views
+// with rows of a few elements.
+type reducer[T num] struct {
+	fold  func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T]
+	merge func(a, b acc[T]) acc[T]
+	done  func(a acc[T], p *reducePlan) (T, int64)
+}
+
+// splitAbove is the number of elements folded into one output from which
+// the output's rows are split into chunks of about chunkElems elements and
+// folded on several cores. The chunks depend only on the shape, so the
+// result does not depend on the number of cores.
+const (
+	splitAbove = 1 << 18
+	chunkElems = 1 << 16
+)
+
+func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T, p reducePlan, r reducer[T]) {
 	rows := layout.NewRows(p.outShape, dl.Offset, dl.Strides, p.offset, p.keptStride)
+	outputs := rows.Count() * rows.Len()
+	workers := runtime.GOMAXPROCS(0)
+	split := r.merge != nil && p.count >= splitAbove && p.rows > 1 && outputs < workers && workers > 1
+	one := func(base int, cur *cursor) (T, int64) {
+		if !split {
+			return r.done(r.fold(src, base, &p, 0, p.rows, cur), &p)
+		}
+		per := max(1, chunkElems/max(p.rowLen, 1))
+		parts := make([]acc[T], (p.rows+per-1)/per)
+		parallelFor(len(parts), func(i int) {
+			var cur cursor
+			parts[i] = r.fold(src, base, &p, i*per, min((i+1)*per, p.rows), &cur)
+		})
+		a := parts[0]
+		for _, b := range parts[1:] {
+			a = r.merge(a, b)
+		}
+		return r.done(a, &p)
+	}
+	walk := runRowsCost
+	if split {
+		walk = func(rows layout.Rows, _ int, fn func(offs []int, n int, inner []int)) {
+			rows.Each(0, rows.Count(), fn)
+		}
+	}
 	if op.IsArg() {
 		out := slice[int64](db)
-		runRows(rows, func(offs []int, n int, inner []int) {
+		walk(rows, max(p.count, 1), func(offs []int, n int, inner []int) {
+			var cur cursor
 			i, j := offs[0], offs[1]
 			for range n {
-				_, out[i] = f(src, j, &p)
+				_, out[i] = one(j, &cur)
 				i += inner[0]
 				j += inner[1]
 			}
@@ -135,75 +293,134 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 		return
 	}
 	out := slice[T](db)
-	runRows(rows, func(offs []int, n int, inner []int) {
+	walk(rows, max(p.count, 1), func(offs []int, n int, inner []int) {
+		var cur cursor
 		i, j := offs[0], offs[1]
 		for range n {
-			out[i], _ = f(src, j, &p)
+			out[i], _ = one(j, &cur)
 			i += inner[0]
 			j += inner[1]
 		}
 	})
 }
 
+// parallelFor calls fn(i) for every i in [0, n) on up to GOMAXPROCS
+// goroutines (the caller's among them), which claim indices in turn.
+func parallelFor(n int, fn func(i int)) {
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			fn(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// finite reports whether x is neither infinite nor NaN.
+func finite(x float64) bool { return x-x == 0 }
+
+// neumaier adds x to the compensated sum (s, c). Once the running total
+// overflows, or an operand is infinite or NaN, the compensation becomes
+// meaningless ((x-t)+s turns +Inf into NaN); the total is then the IEEE
+// result and never becomes finite again, so done uses c only while s is
+// finite.
+func neumaier(s, c, x float64) (float64, float64) {
+	t := s + x
+	if math.Abs(s) >= math.Abs(x) {
+		c += (s - t) + x
+	} else {
+		c += (x - t) + s
+	}
+	return t, c
+}
+
+// shortRow is the length below which a contiguous row is added element by
+// element rather than by vec.Sum, whose call costs more than it saves.
+const shortRow = 16
+
 func floatReducer[T float](op device.ReduceOp) reducer[T] {
 	switch op {
 	case device.Sum, device.Mean:
 		mean := op == device.Mean
-		return func(src []T, base int, p *reducePlan) (T, int64) {
+		return reducer[T]{
 			// Neumaier's compensated sum in float64 (of whole rows' sums
-			// when rows are contiguous, which vec adds in fixed-order lanes):
-			// accurate and the same on every run.
-			var s, c float64
-			add := func(x float64) {
-				t := s + x
-				if math.Abs(s) >= math.Abs(x) {
-					c += (s - t) + x
-				} else {
-					c += (x - t) + s
+			// when rows are contiguous and long, which vec adds in
+			// fixed-order lanes): accurate and the same on every run.
+			fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
+				var s, c float64
+				cur.start(p, lo)
+				if p.rowStride == 1 && p.rowLen >= shortRow {
+					for range hi - lo {
+						j := base + cur.pos
+						s, c = neumaier(s, c, rowSumAny(src[j:j+p.rowLen]))
+						cur.next()
+					}
+					return acc[T]{s: s, c: c}
 				}
-				s = t
-			}
-			if p.rowStride == 1 {
-				for _, r := range p.rowStarts {
-					add(rowSumAny(src[base+r : base+r+p.rowLen]))
+				for range hi - lo {
+					j := base + cur.pos
+					for range p.rowLen {
+						s, c = neumaier(s, c, float64(src[j]))
+						j += p.rowStride
+					}
+					cur.next()
 				}
-				s += c
+				return acc[T]{s: s, c: c}
+			},
+			merge: func(a, b acc[T]) acc[T] {
+				a.s, a.c = neumaier(a.s, a.c, b.s)
+				a.c += b.c
+				return a
+			},
+			done: func(a acc[T], p *reducePlan) (T, int64) {
+				s := a.s
+				if finite(s) {
+					s += a.c
+				}
 				if mean {
+					// The mean of a sum that overflows the compute type
+					// is infinite, as in NumPy and on the GPU.
+					if t := T(s); !finite(float64(t)) {
+						return t, 0
+					}
 					s /= float64(p.count)
 				}
-				return T(s), 0
-			}
-			for _, r := range p.rowStarts {
-				j := base + r
-				for range p.rowLen {
-					x := float64(src[j])
-					t := s + x
-					if math.Abs(s) >= math.Abs(x) {
-						c += (s - t) + x
-					} else {
-						c += (x - t) + s
-					}
-					s = t
-					j += p.rowStride
-				}
-			}
-			s += c
-			if mean {
-				s /= float64(p.count)
-			}
-			return T(s), 0
+				return T(s), 0 // rounds a float32 total beyond MaxFloat32 to ±Inf
+			},
 		}
 	case device.Prod:
-		return func(src []T, base int, p *reducePlan) (T, int64) {
-			prod := 1.0
-			for _, r := range p.rowStarts {
-				j := base + r
-				for range p.rowLen {
-					prod *= float64(src[j])
-					j += p.rowStride
+		return reducer[T]{
+			// No merge: a product's rounding depends on its order.
+			fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
+				prod := 1.0
+				cur.start(p, lo)
+				for range hi - lo {
+					j := base + cur.pos
+					for range p.rowLen {
+						prod *= float64(src[j])
+						j += p.rowStride
+					}
+					cur.next()
 				}
-			}
-			return T(prod), 0
+				return acc[T]{s: prod}
+			},
+			done: func(a acc[T], _ *reducePlan) (T, int64) { return T(a.s), 0 },
 		}
 	}
 	// Max, Min, ArgMax, ArgMin: NaN wins, first occurrence wins ties.
@@ -211,70 +428,107 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 	if op == device.Min || op == device.ArgMin {
 		better = func(x, best T) bool { return x < best }
 	}
-	return func(src []T, base int, p *reducePlan) (T, int64) {
-		var best T
-		var at, k int64
-		first := true
-		for _, r := range p.rowStarts {
-			j := base + r
-			for range p.rowLen {
-				x := src[j]
-				if first || (best == best && (x != x || better(x, best))) {
-					best, at, first = x, k, false
+	return reducer[T]{
+		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
+			var best T
+			at := int64(-1)
+			k := int64(lo) * int64(p.rowLen)
+			cur.start(p, lo)
+			for range hi - lo {
+				j := base + cur.pos
+				for range p.rowLen {
+					x := src[j]
+					if at < 0 || (best == best && (x != x || better(x, best))) {
+						best, at = x, k
+					}
+					k++
+					j += p.rowStride
 				}
-				k++
-				j += p.rowStride
+				cur.next()
 			}
-		}
-		return best, at
+			return acc[T]{v: best, at: at}
+		},
+		merge: func(a, b acc[T]) acc[T] {
+			if a.at < 0 || (a.v == a.v && b.at >= 0 && (b.v != b.v || better(b.v, a.v))) {
+				return b
+			}
+			return a
+		},
+		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
 	}
 }
 
 func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 	switch op {
-	case device.Sum:
-		return func(src []T, base int, p *reducePlan) (T, int64) {
-			var s T // wraps, as integer sums do in every dtype-preserving library
-			for _, r := range p.rowStarts {
-				j := base + r
-				for range p.rowLen {
-					s += src[j]
-					j += p.rowStride
+	case device.Sum, device.Prod:
+		// Wrapping arithmetic, as integer sums and products do in every
+		// dtype-preserving library; exact, so any split gives the same.
+		prod := op == device.Prod
+		return reducer[T]{
+			fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
+				var s T
+				if prod {
+					s = 1
 				}
-			}
-			return s, 0
-		}
-	case device.Prod:
-		return func(src []T, base int, p *reducePlan) (T, int64) {
-			var s T = 1
-			for _, r := range p.rowStarts {
-				j := base + r
-				for range p.rowLen {
-					s *= src[j]
-					j += p.rowStride
+				cur.start(p, lo)
+				for range hi - lo {
+					j := base + cur.pos
+					if prod {
+						for range p.rowLen {
+							s *= src[j]
+							j += p.rowStride
+						}
+					} else {
+						for range p.rowLen {
+							s += src[j]
+							j += p.rowStride
+						}
+					}
+					cur.next()
 				}
-			}
-			return s, 0
+				return acc[T]{v: s}
+			},
+			merge: func(a, b acc[T]) acc[T] {
+				if prod {
+					a.v *= b.v
+				} else {
+					a.v += b.v
+				}
+				return a
+			},
+			done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, 0 },
 		}
 	}
 	better := func(x, best T) bool { return x > best }
 	if op == device.Min || op == device.ArgMin {
 		better = func(x, best T) bool { return x < best }
 	}
-	return func(src []T, base int, p *reducePlan) (T, int64) {
-		var best T
-		var at, k int64
-		for _, r := range p.rowStarts {
-			j := base + r
-			for range p.rowLen {
-				if k == 0 || better(src[j], best) {
-					best, at = src[j], k
+	return reducer[T]{
+		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
+			var best T
+			at := int64(-1)
+			k := int64(lo) * int64(p.rowLen)
+			cur.start(p, lo)
+			for range hi - lo {
+				j := base + cur.pos
+				for range p.rowLen {
+					if at < 0 || better(src[j], best) {
+						best, at = src[j], k
+					}
+					k++
+					j += p.rowStride
 				}
-				k++
-				j += p.rowStride
+				cur.next()
 			}
-		}
-		return best, at
+			return acc[T]{v: best, at: at}
+		},
+		merge: func(a, b acc[T]) acc[T] {
+			if a.at < 0 || (b.at >= 0 && better(b.v, a.v)) {
+				return b
+			}
+			return a
+		},
+		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
 	}
 }
 
