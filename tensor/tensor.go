@@ -31,7 +31,10 @@ package tensor
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
+	"time"
+	"weak"
 
 	"github.com/tessera-go/tessera/device"
 	_ "github.com/tessera-go/tessera/device/cpu" // the CPU backend is always linked
@@ -100,10 +103,33 @@ func failed(err error) *Tensor { return &Tensor{err: err} }
 // wrap returns a tensor over st (whose reference the caller hands over) with
 // layout l, and arranges for the reference to be dropped if the tensor is
 // garbage collected without Release.
+//
+// A cleanup's argument stays reachable until the cleanup has run, after the
+// collection that found the tensor unreachable; memory reachable from it is
+// reclaimed one cycle later still, and counts as live in the collector's
+// heap goal meanwhile, so a loop of unreleased tensors doubled the heap at
+// every cycle. For buffers in Go memory that settle their own accounting
+// (the CPU's), the cleanup therefore holds st only weakly: if st is
+// collected along with its last view, the memory goes in the same cycle and
+// nothing is left to release.
 func wrap(st *storage, l layout.Layout) *Tensor {
 	t := &Tensor{st: st, lay: l}
-	t.cleanup = runtime.AddCleanup(t, (*storage).release, st)
+	if c, ok := st.buf.(collectable); ok && c.Collectable() {
+		t.cleanup = runtime.AddCleanup(t, releaseWeak, weak.Make(st))
+	} else {
+		t.cleanup = runtime.AddCleanup(t, (*storage).release, st)
+	}
 	return t
+}
+
+// collectable is implemented by buffers that need no Free once unreachable
+// (cpu.Buffer).
+type collectable interface{ Collectable() bool }
+
+func releaseWeak(w weak.Pointer[storage]) {
+	if st := w.Value(); st != nil {
+		st.release()
+	}
 }
 
 // newStorage allocates a buffer of n elements on dev.
@@ -112,9 +138,76 @@ func newStorage(op string, dev device.Device, dt dtype.DType, n int) (*storage, 
 	if err != nil {
 		return nil, errs.Retag("tensor", op, err)
 	}
+	if c, ok := buf.(collectable); !ok || !c.Collectable() {
+		relieve(dev)
+	}
 	st := &storage{dev: dev, buf: buf}
 	st.refs.Store(1)
 	return st, nil
+}
+
+// Device memory that the Go collector cannot see (a GPU's) is freed by the
+// cleanups of collected tensors, but the collector, pacing itself by the
+// small Go heap, may not run for a long time while device memory grows.
+// relieve is the pressure valve: when a device's MemoryInUse has grown by
+// more than valveStep (or half again, for a large working set) since the
+// last time, it runs a collection and gives the cleanups a moment to free
+// what was found, before the caller allocates more. It costs two atomic
+// loads per allocation otherwise.
+const valveStep = 64 << 20
+
+type valve struct {
+	mark atomic.Int64 // MemoryInUse that triggers the next collection
+	busy atomic.Bool
+}
+
+var valves sync.Map // device.Device -> *valve
+
+func relieve(dev device.Device) {
+	v, ok := valves.Load(dev)
+	if !ok {
+		v, _ = valves.LoadOrStore(dev, &valve{})
+		v.(*valve).mark.Store(dev.Backend().MemoryInUse() + valveStep)
+	}
+	vv := v.(*valve)
+	be := dev.Backend()
+	if be.MemoryInUse() < vv.mark.Load() || !vv.busy.CompareAndSwap(false, true) {
+		return
+	}
+	defer vv.busy.Store(false)
+	collect()
+	// Let the cleanups free what the collection found: wait (at most
+	// 50 ms) until MemoryInUse stops falling.
+	used := be.MemoryInUse()
+	for range 50 {
+		time.Sleep(time.Millisecond)
+		now := be.MemoryInUse()
+		if now >= used {
+			break
+		}
+		used = now
+	}
+	vv.mark.Store(used + max(valveStep, used/2))
+}
+
+// collect runs a garbage collection and waits (briefly) for the cleanups it
+// queued to start running: a sentinel collected in the same cycle signals
+// when its own cleanup runs.
+func collect() {
+	done := make(chan struct{})
+	runtime.AddCleanup(&sentinel{}, func(c chan struct{}) { close(c) }, done)
+	runtime.GC()
+	select {
+	case <-done:
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// sentinel is large enough not to be batched by the tiny allocator, whose
+// objects' cleanups may be delayed.
+type sentinel struct {
+	_ [32]byte
+	_ *byte
 }
 
 // check reports why t cannot be used as an operand, or nil.

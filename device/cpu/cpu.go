@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 
 	"github.com/klauspost/cpuid/v2"
 
@@ -61,9 +62,10 @@ func info() device.Info {
 // Device is the CPU device. The zero value is not usable; call New or
 // device.Open("cpu").
 type Device struct {
-	inUse  atomic.Int64
-	closed atomic.Bool
-	pool   pool
+	inUse    atomic.Int64
+	closed   atomic.Bool
+	pool     pool
+	trimOnce sync.Once // arms the pool's trimming at the first buffer pooled
 }
 
 // New returns a fresh CPU device with its own memory accounting. Most code
@@ -92,7 +94,8 @@ func (d *Device) Close() error {
 	return nil
 }
 
-// MemoryInUse is the number of bytes held by buffers not yet freed.
+// MemoryInUse is the number of bytes held by buffers neither freed nor
+// collected (the pool of freed buffers is not counted).
 func (d *Device) MemoryInUse() int64 { return d.inUse.Load() }
 
 // Sync has nothing to wait for: CPU kernels finish before they return.
@@ -100,14 +103,45 @@ func (d *Device) Sync() error { return nil }
 
 // Buffer is CPU storage. Its memory is 8-byte aligned so it can be viewed as
 // any element type.
+//
+// The memory is an ordinary Go allocation, so the garbage collector sees it
+// and paces itself by it. A buffer that becomes unreachable without Free is
+// reclaimed by the collector like any Go value, and its bytes leave
+// MemoryInUse when the collector has found it (see Collectable).
 type Buffer struct {
 	dt    dtype.DType
 	n     int
 	data  []byte
 	words []uint64 // the allocation behind data, returned to the pool
 	dev   *Device
+	state *bufState // nil for scratch buffers outside the accounting
+}
+
+// bufState is what a buffer's cleanup needs to settle the accounting; it
+// holds no reference to the memory, so the collector reclaims that in the
+// cycle that finds the buffer unreachable.
+type bufState struct {
+	dev   *Device
+	size  int64
 	freed atomic.Bool
 }
+
+// settle removes a collected, never freed buffer from the accounting.
+func (s *bufState) settle() {
+	if s.freed.CompareAndSwap(false, true) {
+		s.dev.inUse.Add(-s.size)
+	}
+}
+
+func (b *Buffer) isFreed() bool { return b.state != nil && b.state.freed.Load() }
+
+// Collectable reports that the buffer needs no Free once it is unreachable:
+// its memory is Go memory and its accounting is settled by a cleanup of its
+// own. (Free still returns a buffer to the pool at once.) The tensor layer
+// uses this to avoid keeping the memory of a collected tensor reachable
+// from its own cleanup, which would delay reclaiming it by a whole
+// collection cycle.
+func (b *Buffer) Collectable() bool { return b.state != nil }
 
 var _ device.HostBuffer = (*Buffer)(nil)
 
@@ -192,35 +226,48 @@ func (d *Device) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
 		data = []byte{}
 	}
 	d.inUse.Add(int64(size))
-	return &Buffer{dt: dt, n: n, data: data, words: words, dev: d}, nil
+	st := &bufState{dev: d, size: int64(size)}
+	b := &Buffer{dt: dt, n: n, data: data, words: words, dev: d, state: st}
+	runtime.AddCleanup(b, (*bufState).settle, st)
+	return b, nil
 }
 
 // Free releases the buffer; large buffers go back to the device's pool for
 // reuse, others to the garbage collector. Freeing twice is harmless.
 func (d *Device) Free(b device.Buffer) {
 	cb, ok := b.(*Buffer)
-	if !ok || cb.dev != d {
+	if !ok || cb == nil || cb.dev != d || cb.state == nil {
 		return
 	}
-	if cb.freed.CompareAndSwap(false, true) {
-		d.inUse.Add(-int64(len(cb.data)))
-		d.pool.put(cb.words)
+	if cb.state.freed.CompareAndSwap(false, true) {
+		d.inUse.Add(-cb.state.size)
+		if d.pool.put(cb.words) {
+			d.trimOnce.Do(func() { armTrim(weak.Make(d)) })
+		}
 	}
 }
 
 // pool keeps freed large buffers by power-of-two size class, so that a
 // chain of elementwise operations on big tensors does not pay for fresh,
-// zeroed pages on every step. It holds at most poolLimit bytes.
+// zeroed pages on every step. It holds at most poolLimit() bytes, and each
+// garbage collection ages it: buffers not reused within two collections are
+// dropped, so an idle pool does not keep memory (or the collector's heap
+// goal, which counts it as live) up.
 type pool struct {
 	mu    sync.Mutex
 	free  map[int][][]uint64 // class (log2 of words) -> buffers
+	old   map[int][][]uint64 // buffers that have survived a collection
 	bytes int
 }
 
-const (
-	poolMinWords = 1 << 13 // 64 KiB: smaller buffers are cheap to allocate
-	poolLimit    = 256 << 20
-)
+// poolMinWords: smaller buffers (64 KiB) are cheap to allocate.
+const poolMinWords = 1 << 13
+
+// poolLimit is the most the pool holds: 256 MiB, or 1/16 of the
+// machine's memory if that is less.
+var poolLimit = sync.OnceValue(func() int {
+	return int(min(256<<20, maxAllocBytes()/16))
+})
 
 func sizeClass(words int) int {
 	c := 0
@@ -236,25 +283,29 @@ func (p *pool) get(words int) []uint64 {
 	}
 	c := sizeClass(words)
 	p.mu.Lock()
-	if list := p.free[c]; len(list) > 0 {
-		w := list[len(list)-1]
-		p.free[c] = list[:len(list)-1]
-		p.bytes -= 8 * cap(w)
-		p.mu.Unlock()
-		return w[:words]
+	for _, m := range []map[int][][]uint64{p.free, p.old} {
+		if list := m[c]; len(list) > 0 {
+			w := list[len(list)-1]
+			list[len(list)-1] = nil
+			m[c] = list[:len(list)-1]
+			p.bytes -= 8 * cap(w)
+			p.mu.Unlock()
+			return w[:words]
+		}
 	}
 	p.mu.Unlock()
 	return make([]uint64, words, 1<<c)
 }
 
-func (p *pool) put(w []uint64) {
+// put keeps w for reuse and reports whether it did.
+func (p *pool) put(w []uint64) bool {
 	if cap(w) < poolMinWords || cap(w)&(cap(w)-1) != 0 {
-		return
+		return false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bytes+8*cap(w) > poolLimit {
-		return
+	if p.bytes+8*cap(w) > poolLimit() {
+		return false
 	}
 	if p.free == nil {
 		p.free = map[int][][]uint64{}
@@ -262,6 +313,43 @@ func (p *pool) put(w []uint64) {
 	c := sizeClass(cap(w))
 	p.free[c] = append(p.free[c], w[:cap(w)])
 	p.bytes += 8 * cap(w)
+	return true
+}
+
+// age drops the buffers that survived the previous collection unused and
+// marks the rest as old.
+func (p *pool) age() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, list := range p.old {
+		for _, w := range list {
+			p.bytes -= 8 * cap(w)
+		}
+	}
+	p.old, p.free = p.free, nil
+}
+
+// gcSentinel is an object whose cleanup runs once per collection cycle
+// (large enough not to share a tiny-allocator block, whose cleanups may be
+// delayed).
+type gcSentinel struct {
+	_ [32]byte
+	_ *byte
+}
+
+// armTrim ages d's pool after every garbage collection for as long as d
+// exists: a fresh unreachable sentinel's cleanup runs after each cycle and
+// arms the next one. The weak pointer lets a device that is no longer used
+// be collected, which ends the chain.
+func armTrim(wd weak.Pointer[Device]) {
+	runtime.AddCleanup(&gcSentinel{}, func(wd weak.Pointer[Device]) {
+		d := wd.Value()
+		if d == nil {
+			return
+		}
+		d.pool.age()
+		armTrim(wd)
+	}, wd)
 }
 
 // own checks that b is a live buffer of this device.
@@ -273,7 +361,7 @@ func (d *Device) own(op string, b device.Buffer) (*Buffer, error) {
 	if cb.dev != d {
 		return nil, errs.New("cpu", op, errs.ErrDevice, "buffer belongs to another CPU device")
 	}
-	if cb.freed.Load() {
+	if cb.isFreed() {
 		return nil, errs.New("cpu", op, errs.ErrReleased, "buffer was freed")
 	}
 	return cb, nil

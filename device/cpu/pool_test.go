@@ -38,8 +38,8 @@ func TestPool(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if d.pool.bytes > poolLimit {
-		t.Errorf("pool holds %d bytes, limit %d", d.pool.bytes, poolLimit)
+	if d.pool.bytes > poolLimit() {
+		t.Errorf("pool holds %d bytes, limit %d", d.pool.bytes, poolLimit())
 	}
 	if d.MemoryInUse() != 0 {
 		t.Errorf("MemoryInUse %d after freeing everything", d.MemoryInUse())
