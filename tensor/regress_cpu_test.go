@@ -24,8 +24,7 @@ func sameValue(got, want, rtol float64) bool {
 	return math.Abs(got-want) <= rtol*math.Max(1, math.Abs(want))
 }
 
-// floatCase builds vals (as float64) in dt on dev; big is a value whose
-// double overflows dt (1e308 for f64).
+// onDevice builds vals, given as float64, as a tensor of dt on dev.
 func onDevice(t *testing.T, dev device.Device, dt dtype.DType, vals []float64, shape ...int) *tensor.Tensor {
 	t.Helper()
 	x := tensor.FromSlice(vals, shape...).Cast(dt).To(dev)
