@@ -1,11 +1,17 @@
-// binary.wgsl: dst = OP(a, b) elementwise; broadcasting is a zero stride.
+// binary.wgsl: dst = op(a, b) elementwise; broadcasting is a zero stride.
+// The op's body is its descriptor's shader expression (device/optable.go)
+// in a and b of the compute type OP_T, with a result of type OP_R (u32 0
+// or 1 for comparisons). Integer arithmetic wraps (u8 modulo 256).
 //#include common.wgsl
 //#include ew_params.wgsl
 //#include ew_dst.wgsl
 //#include ew_src_a.wgsl
 //#include ew_src_b.wgsl
 //#include math.wgsl
-//#include binary_ops.wgsl
+
+fn apply_op(a: {{OP_T}}, b: {{OP_T}}) -> {{OP_R}} {
+    return {{OP_EXPR}};
+}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -14,5 +20,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         return;
     }
     let p = positions(g);
-    store_dst(p.x, {{OP}}(load_a(p.y), load_b(p.z)));
+    store_dst(p.x, apply_op(load_a(p.y), load_b(p.z)));
 }

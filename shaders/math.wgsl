@@ -211,3 +211,107 @@ fn m_pow(x: f32, y: f32) -> f32 {
     }
     return select(r, -r, neg && odd);
 }
+
+// Helpers of the op table's shader expressions (device/optable.go).
+
+// -1, 0 or 1; NaN and signed zeros stay as they are.
+fn m_sign(x: f32) -> f32 {
+    if (is_nan(x) || x == 0.0) {
+        return x;
+    }
+    return select(-1.0, 1.0, x > 0.0);
+}
+
+// log(x) with C99 special values; near 1 through log1p, where the
+// builtin's absolute error would swamp a small result (x - 1 is exact there).
+fn m_log(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x < 0.0) {
+        return f32_nan();
+    }
+    if (x == 0.0) {
+        return -f32_inf();
+    }
+    if (is_inf(x)) {
+        return x;
+    }
+    if (x > 0.5 && x < 1.5) {
+        return m_log1p(x - 1.0);
+    }
+    return log(x);
+}
+
+// sqrt(x), NaN below 0.
+fn m_sqrt(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x < 0.0) {
+        return f32_nan();
+    }
+    return sqrt(x);
+}
+
+// 1/sqrt(x): +-Inf at +-0, NaN below 0.
+fn m_rsqrt(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x < 0.0) {
+        return f32_nan();
+    }
+    if (x == 0.0) {
+        return select(f32_inf(), -f32_inf(), (bitcast<u32>(x) >> 31u) == 1u);
+    }
+    return 1.0 / sqrt(x);
+}
+
+// sin(x), NaN at +-Inf.
+fn m_sin(x: f32) -> f32 {
+    if (is_nan(x) || is_inf(x)) {
+        return f32_nan();
+    }
+    return sin(x);
+}
+
+// cos(x), NaN at +-Inf.
+fn m_cos(x: f32) -> f32 {
+    if (is_nan(x) || is_inf(x)) {
+        return f32_nan();
+    }
+    return cos(x);
+}
+
+// NaN-propagating maximum and minimum (the builtins may drop NaN).
+fn m_maximum(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) {
+        return f32_nan();
+    }
+    return select(b, a, a > b);
+}
+
+fn m_minimum(a: f32, b: f32) -> f32 {
+    if (is_nan(a) || is_nan(b)) {
+        return f32_nan();
+    }
+    return select(b, a, a < b);
+}
+
+// Whether neither operand is NaN: comparisons are false (Ne: true) with a
+// NaN, tested on the bits because some drivers compare NaN as ordered.
+fn m_ordered(a: f32, b: f32) -> bool { return !is_nan(a) && !is_nan(b); }
+
+// Integer division that truncates, with x/0 = x and MIN/-1 = MIN, so no
+// invocation divides by zero or overflows.
+fn m_div_i32(a: i32, b: i32) -> i32 {
+    let bad = b == 0 || (a == bitcast<i32>(0x80000000u) && b == -1);
+    let q = a / select(b, 1, bad);
+    return select(q, a, bad);
+}
+
+fn m_div_u32(a: u32, b: u32) -> u32 {
+    let q = a / select(b, 1u, b == 0u);
+    return select(q, a, b == 0u);
+}

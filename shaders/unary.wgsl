@@ -1,10 +1,15 @@
-// unary.wgsl: dst = OP(a) elementwise over arbitrary layouts.
+// unary.wgsl: dst = op(a) elementwise over arbitrary layouts. The op's body
+// is its descriptor's shader expression (device/optable.go) in x, of the
+// compute type OP_T.
 //#include common.wgsl
 //#include ew_params.wgsl
 //#include ew_dst.wgsl
 //#include ew_src_a.wgsl
 //#include math.wgsl
-//#include unary_ops.wgsl
+
+fn apply_op(x: {{OP_T}}) -> {{OP_T}} {
+    return {{OP_EXPR}};
+}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -13,5 +18,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         return;
     }
     let p = positions(g);
-    store_dst(p.x, {{OP}}(load_a(p.y)));
+    store_dst(p.x, apply_op(load_a(p.y)));
 }

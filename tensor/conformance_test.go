@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -377,6 +378,57 @@ var unaryMethod = map[device.UnaryOp]func(*tensor.Tensor) *tensor.Tensor{
 	device.Reciprocal: (*tensor.Tensor).Reciprocal,
 }
 
+// unaryMethodOf returns the tensor method of op: from unaryMethod, or, for
+// an op added to the table since, the generated method found by its name,
+// so a new op runs through the table with no edit here.
+func unaryMethodOf(op device.UnaryOp) func(*tensor.Tensor) *tensor.Tensor {
+	if m, ok := unaryMethod[op]; ok {
+		return m
+	}
+	def, _ := op.Def()
+	return func(x *tensor.Tensor) *tensor.Tensor {
+		m := reflect.ValueOf(x).MethodByName(def.MethodName())
+		if !m.IsValid() {
+			panic("tensor has no method " + def.MethodName() + " for op " + def.Name)
+		}
+		return m.Call(nil)[0].Interface().(*tensor.Tensor)
+	}
+}
+
+// unaryRefOf returns the reference of op: this file's independent one, or
+// the op table's float64 reference for an op added since.
+func unaryRefOf(op device.UnaryOp) func(float64) float64 {
+	if f, ok := unaryRef[op]; ok {
+		return f
+	}
+	def, _ := op.Def()
+	return def.F64
+}
+
+// binaryMethodOf is unaryMethodOf for binary ops.
+func binaryMethodOf(op device.BinaryOp) func(a, b *tensor.Tensor) *tensor.Tensor {
+	if m, ok := binaryMethod[op]; ok {
+		return m
+	}
+	def, _ := op.Def()
+	return func(a, b *tensor.Tensor) *tensor.Tensor {
+		m := reflect.ValueOf(a).MethodByName(def.MethodName())
+		if !m.IsValid() {
+			panic("tensor has no method " + def.MethodName() + " for op " + def.Name)
+		}
+		return m.Call([]reflect.Value{reflect.ValueOf(b)})[0].Interface().(*tensor.Tensor)
+	}
+}
+
+// binaryRefOf is unaryRefOf for binary ops.
+func binaryRefOf(op device.BinaryOp) func(x, y float64) float64 {
+	if f, ok := binaryRef[op]; ok {
+		return f
+	}
+	def, _ := op.Def()
+	return def.F64
+}
+
 // wrapInt reduces an exact integer result to dt's range the way two's
 // complement arithmetic does.
 func wrapInt(dt dtype.DType, v float64) float64 {
@@ -392,7 +444,7 @@ func wrapInt(dt dtype.DType, v float64) float64 {
 func unaryCases() []confCase {
 	var cases []confCase
 	for _, op := range device.UnaryOps() {
-		f := unaryRef[op]
+		f := unaryRefOf(op)
 		dts := floats
 		if !op.FloatOnly() {
 			dts = numeric
@@ -411,7 +463,7 @@ func unaryCases() []confCase {
 		for _, ins := range operandsFor(unaryShapes, lo, hi) {
 			cases = append(cases, confCase{
 				name: op.String(), dtypes: dts, ins: ins, class: cl,
-				run: func(ts []*tensor.Tensor) *tensor.Tensor { return unaryMethod[op](ts[0]) },
+				run: func(ts []*tensor.Tensor) *tensor.Tensor { return unaryMethodOf(op)(ts[0]) },
 				ref: func(xs []*nd, dt dtype.DType) *nd {
 					return xs[0].mapf(func(v float64) float64 {
 						if dt.IsInt() {
@@ -469,7 +521,7 @@ var binaryShapes = [][2][]int{
 func binaryCases() []confCase {
 	var cases []confCase
 	for _, op := range device.BinaryOps() {
-		f := binaryRef[op]
+		f := binaryRefOf(op)
 		dts := numeric
 		lo, hi := -3.0, 3.0
 		cl := exactClass
@@ -496,7 +548,7 @@ func binaryCases() []confCase {
 				}
 				cases = append(cases, confCase{
 					name: op.String(), dtypes: dts, ins: []operand{a, b}, class: cl, outDT: outDT,
-					run: func(ts []*tensor.Tensor) *tensor.Tensor { return binaryMethod[op](ts[0], ts[1]) },
+					run: func(ts []*tensor.Tensor) *tensor.Tensor { return binaryMethodOf(op)(ts[0], ts[1]) },
 					ref: func(xs []*nd, dt dtype.DType) *nd {
 						return zip(xs[0], xs[1], func(x, y float64) float64 {
 							if dt.IsInt() && op == device.Div {
@@ -872,7 +924,7 @@ func TestConformanceSpecialValues(t *testing.T) {
 			}
 			for _, op := range device.UnaryOps() {
 				t.Run(fmt.Sprintf("%s/%v/%v", dev.Name(), op, dt), func(t *testing.T) {
-					want := ref.mapf(unaryRef[op])
+					want := ref.mapf(unaryRefOf(op))
 					if op == device.Sign {
 						want = ref.mapf(func(v float64) float64 {
 							if math.IsNaN(v) || v == 0 {
@@ -881,7 +933,7 @@ func TestConformanceSpecialValues(t *testing.T) {
 							return math.Copysign(1, v)
 						})
 					}
-					check(t, unaryMethod[op](x), want, dt, tolerance(dt, transClass))
+					check(t, unaryMethodOf(op)(x), want, dt, tolerance(dt, transClass))
 				})
 			}
 			t.Run(fmt.Sprintf("%s/reduce/%v", dev.Name(), dt), func(t *testing.T) {

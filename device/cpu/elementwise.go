@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"math"
-
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
@@ -23,7 +21,7 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	if db.dt != sb.dt {
 		return errs.New("cpu", name, errs.ErrDType, "source %v and destination %v differ", sb.dt, db.dt)
 	}
-	if err := unaryDTypeOK(name, op, sb.dt); err != nil {
+	if _, err := op.Result("cpu", sb.dt); err != nil {
 		return err
 	}
 	switch sb.dt {
@@ -41,18 +39,6 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 		map1(slice[int64](db), dst.Layout, slice[int64](sb), src.Layout, intUnary[int64](op))
 	case dtype.U8:
 		map1(slice[uint8](db), dst.Layout, slice[uint8](sb), src.Layout, intUnary[uint8](op))
-	}
-	return nil
-}
-
-func unaryDTypeOK(name string, op device.UnaryOp, dt dtype.DType) error {
-	switch {
-	case dt == dtype.Bool:
-		return errs.New("cpu", name, errs.ErrDType, "not defined for bool")
-	case op.FloatOnly() && !dt.IsFloat():
-		return errs.New("cpu", name, errs.ErrDType, "needs a floating dtype, have %v", dt)
-	case op >= device.UnaryOp(len(device.UnaryOps())):
-		return errs.New("cpu", name, errs.ErrUnsupported, "unknown unary op %d", op)
 	}
 	return nil
 }
@@ -99,128 +85,21 @@ func (d *Device) widen(ins ...device.Operand) ([]*Buffer, []layout.Layout, error
 	return bufs, lays, nil
 }
 
-const (
-	sqrt2OverPi = 0.7978845608028654 // sqrt(2/pi)
-	invSqrt2    = 0.7071067811865476
-)
-
-// floatUnary returns op as a function on one element, computed in float64 so
-// that float32 results are correctly rounded wherever math's are.
+// floatUnary returns op as a function on one element: its descriptor's
+// float64 reference, rounded once to T, so float32 results are correctly
+// rounded wherever package math's are.
 func floatUnary[T float](op device.UnaryOp) func(T) T {
-	f := unaryF64(op)
+	def, _ := op.Def()
+	f := def.F64
 	return func(x T) T { return T(f(float64(x))) }
 }
 
-func unaryF64(op device.UnaryOp) func(float64) float64 {
-	switch op {
-	case device.Neg:
-		return func(x float64) float64 { return -x }
-	case device.Abs:
-		return math.Abs
-	case device.Sign:
-		return func(x float64) float64 {
-			switch {
-			case x > 0:
-				return 1
-			case x < 0:
-				return -1
-			}
-			return x // 0, -0 and NaN stay as they are
-		}
-	case device.Square:
-		return func(x float64) float64 { return x * x }
-	case device.Relu:
-		return func(x float64) float64 {
-			if x <= 0 {
-				return 0 // -0 too, as the vec kernels' max(x, 0) gives
-			}
-			return x // NaN stays NaN
-		}
-	case device.Exp:
-		return math.Exp
-	case device.Log:
-		return math.Log
-	case device.Sqrt:
-		return math.Sqrt
-	case device.Rsqrt:
-		return func(x float64) float64 { return 1 / math.Sqrt(x) }
-	case device.Sin:
-		return math.Sin
-	case device.Cos:
-		return math.Cos
-	case device.Tanh:
-		return math.Tanh
-	case device.Sigmoid:
-		return sigmoid
-	case device.GeluTanh:
-		return func(x float64) float64 {
-			if math.IsInf(x, -1) {
-				return math.Copysign(0, -1) // the limit, where the formula gives -Inf*0
-			}
-			return 0.5 * x * (1 + math.Tanh(sqrt2OverPi*(x+0.044715*x*x*x)))
-		}
-	case device.GeluErf:
-		return func(x float64) float64 {
-			if math.IsInf(x, -1) {
-				return math.Copysign(0, -1)
-			}
-			return 0.5 * x * (1 + math.Erf(x*invSqrt2))
-		}
-	case device.Erf:
-		return math.Erf
-	case device.Log1p:
-		return math.Log1p
-	case device.Expm1:
-		return math.Expm1
-	case device.Floor:
-		return math.Floor
-	case device.Ceil:
-		return math.Ceil
-	case device.Round:
-		return math.RoundToEven
-	case device.Reciprocal:
-		return func(x float64) float64 { return 1 / x }
-	}
-	return func(x float64) float64 { return math.NaN() }
-}
-
-// sigmoid is 1/(1+exp(-x)), evaluated without overflow for any x.
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
+// intUnary returns op's integer semantics on T: computed in int64 and
+// truncated, which wraps exactly as arithmetic in T does.
 func intUnary[T ~int32 | ~int64 | ~uint8](op device.UnaryOp) func(T) T {
-	switch op {
-	case device.Neg:
-		return func(x T) T { return -x }
-	case device.Abs:
-		return func(x T) T {
-			if x < 0 {
-				return -x
-			}
-			return x
-		}
-	case device.Sign:
-		return func(x T) T {
-			switch {
-			case x > 0:
-				return 1
-			case x < 0:
-				var minusOne T
-				return minusOne - 1
-			}
-			return 0
-		}
-	case device.Square:
-		return func(x T) T { return x * x }
-	case device.Relu:
-		return func(x T) T { return max(x, 0) }
-	}
-	return ident[T]
+	def, _ := op.Def()
+	f := def.Int
+	return func(x T) T { return T(f(int64(x))) }
 }
 
 // Binary applies op to a and b elementwise.
@@ -234,21 +113,12 @@ func (d *Device) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 	if err := sameShape(name, dst, a, b); err != nil {
 		return err
 	}
-	want := ab.dt
-	if op.IsComparison() {
-		want = dtype.Bool
+	want, err := op.Result("cpu", ab.dt, bb.dt)
+	if err != nil {
+		return err
 	}
-	if ab.dt != bb.dt || db.dt != want {
-		return errs.New("cpu", name, errs.ErrDType, "operands %v and %v into %v", ab.dt, bb.dt, db.dt)
-	}
-	if op >= device.BinaryOp(len(device.BinaryOps())) {
-		return errs.New("cpu", name, errs.ErrUnsupported, "unknown binary op %d", op)
-	}
-	if op == device.Pow && !ab.dt.IsFloat() {
-		return errs.New("cpu", name, errs.ErrDType, "needs a floating dtype, have %v", ab.dt)
-	}
-	if ab.dt == dtype.Bool && !(op == device.Eq || op == device.Ne) {
-		return errs.New("cpu", name, errs.ErrDType, "not defined for bool")
+	if db.dt != want {
+		return errs.New("cpu", name, errs.ErrDType, "operands %v and %v write %v, destination is %v", ab.dt, bb.dt, want, db.dt)
 	}
 	switch ab.dt {
 	case dtype.F32:
@@ -300,84 +170,35 @@ func binary[T num](op device.BinaryOp, db *Buffer, dl layout.Layout, a []T, al l
 	map2(slice[T](db), dl, a, al, b, bl, f)
 }
 
+// isFloat reports whether T is a floating type.
+func isFloat[T num]() bool {
+	var one T = 1
+	return one/2 != 0
+}
+
+// compare returns a comparison's rule on T as a Bool (0 or 1) result.
 func compare[T num](op device.BinaryOp) func(T, T) uint8 {
-	b := func(v bool) uint8 {
-		if v {
-			return 1
-		}
-		return 0
+	def, _ := op.Def()
+	if isFloat[T]() {
+		f := def.F64
+		return func(x, y T) uint8 { return uint8(f(float64(x), float64(y))) }
 	}
-	switch op {
-	case device.Eq:
-		return func(x, y T) uint8 { return b(x == y) }
-	case device.Ne:
-		return func(x, y T) uint8 { return b(x != y) }
-	case device.Lt:
-		return func(x, y T) uint8 { return b(x < y) }
-	case device.Le:
-		return func(x, y T) uint8 { return b(x <= y) }
-	case device.Gt:
-		return func(x, y T) uint8 { return b(x > y) }
-	}
-	return func(x, y T) uint8 { return b(x >= y) }
+	f := def.Int
+	return func(x, y T) uint8 { return uint8(f(int64(x), int64(y))) }
 }
 
-// arithBinary returns the operations that read the same for every dtype.
-func arithBinary[T num](op device.BinaryOp) func(T, T) T {
-	switch op {
-	case device.Add:
-		return func(x, y T) T { return x + y }
-	case device.Sub:
-		return func(x, y T) T { return x - y }
-	case device.Mul:
-		return func(x, y T) T { return x * y }
-	}
-	return nil
-}
-
+// floatBinary returns op on one pair of elements: the descriptor's float64
+// reference rounded once to T (exact for the four arithmetic operations).
 func floatBinary[T float](op device.BinaryOp) func(T, T) T {
-	if f := arithBinary[T](op); f != nil {
-		return f
-	}
-	switch op {
-	case device.Div:
-		return func(x, y T) T { return x / y }
-	case device.Pow:
-		return func(x, y T) T { return T(math.Pow(float64(x), float64(y))) }
-	case device.Maximum:
-		return func(x, y T) T {
-			if x != x || x > y {
-				return x
-			}
-			return y
-		}
-	case device.Minimum:
-		return func(x, y T) T {
-			if x != x || x < y {
-				return x
-			}
-			return y
-		}
-	}
-	return nil
+	def, _ := op.Def()
+	f := def.F64
+	return func(x, y T) T { return T(f(float64(x), float64(y))) }
 }
 
+// intBinary returns op's integer semantics on T, computed in int64 and
+// truncated, which wraps exactly as arithmetic in T does.
 func intBinary[T ~int32 | ~int64 | ~uint8](op device.BinaryOp) func(T, T) T {
-	if f := arithBinary[T](op); f != nil {
-		return f
-	}
-	switch op {
-	case device.Div:
-		return func(x, y T) T {
-			if y == 0 {
-				return x
-			}
-			return x / y
-		}
-	case device.Maximum:
-		return func(x, y T) T { return max(x, y) }
-	case device.Minimum:
-		return func(x, y T) T { return min(x, y) }
-	}
-	return nil
+	def, _ := op.Def()
+	f := def.Int
+	return func(x, y T) T { return T(f(int64(x), int64(y))) }
 }

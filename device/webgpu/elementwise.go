@@ -4,7 +4,6 @@ package webgpu
 
 import (
 	"math"
-	"strings"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -134,15 +133,15 @@ func computeType(dt dtype.DType) string {
 	return "u32"
 }
 
-// opSuffix names the function family of an op for a dtype.
-func opSuffix(dt dtype.DType) string {
+// shaderExpr picks an op's shader expression for the type dt computes in.
+func shaderExpr(s device.Shader, dt dtype.DType) string {
 	switch dt {
 	case dtype.F32, dtype.F16:
-		return "f32"
+		return s.F32
 	case dtype.I32:
-		return "i32"
+		return s.I32
 	}
-	return "u8"
+	return s.U8
 }
 
 func cvtFrom(dt dtype.DType) string {
@@ -320,8 +319,9 @@ func (g *gpu) copyLocked(op string, d, s opnd) error {
 // Unary applies op elementwise; dst has src's dtype.
 func (g *gpu) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	const name = "Unary"
-	if op >= device.UnaryOp(len(device.UnaryOps())) {
-		return errs.New("webgpu", name, errs.ErrUnsupported, "unknown unary op %d", op)
+	def, ok := op.Def()
+	if !ok {
+		return errs.New("webgpu", name, errs.ErrUnsupported, "unknown unary op %v", op)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -343,11 +343,11 @@ func (g *gpu) Unary(op device.UnaryOp, dst, src device.Operand) error {
 		return errs.New("webgpu", name, errs.ErrDType, "%s: dst is %s but src is %s", op, d.b.dt, s.b.dt)
 	}
 	dt := s.b.dt
-	switch {
-	case dt == dtype.I64 || dt == dtype.Bool:
-		return errs.New("webgpu", name, errs.ErrDType, "%s is not defined for %s", op, dt)
-	case op.FloatOnly() && !dt.IsFloat():
-		return errs.New("webgpu", name, errs.ErrDType, "%s needs a float operand, have %s", op, dt)
+	if _, err := op.Result("webgpu", dt); err != nil {
+		return err
+	}
+	if dt == dtype.I64 {
+		return errs.New("webgpu", name, errs.ErrDType, "%s is not defined for i64 on WebGPU", op)
 	}
 	if err := noAlias(name, d, s); err != nil {
 		return err
@@ -355,7 +355,7 @@ func (g *gpu) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	if d.numel == 0 {
 		return nil
 	}
-	vars := map[string]string{"OP": "un_" + strings.ToLower(op.String()) + "_" + opSuffix(dt)}
+	vars := map[string]string{"OP_EXPR": shaderExpr(def.Shader, dt), "OP_T": computeType(dt)}
 	dstVars(vars, dt, false)
 	srcVars(vars, dt, false)
 	k, err := g.kernelLocked(name, "unary.wgsl", vars, 1, 1)
@@ -370,8 +370,9 @@ func (g *gpu) Unary(op device.UnaryOp, dst, src device.Operand) error {
 // take only Eq and Ne.
 func (g *gpu) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 	const name = "Binary"
-	if op >= device.BinaryOp(len(device.BinaryOps())) {
-		return errs.New("webgpu", name, errs.ErrUnsupported, "unknown binary op %d", op)
+	def, ok := op.Def()
+	if !ok {
+		return errs.New("webgpu", name, errs.ErrUnsupported, "unknown binary op %v", op)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -397,23 +398,15 @@ func (g *gpu) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 		return shapeErr(name+" "+op.String(), "dst and b", d.shape, y.shape)
 	}
 	dt := x.b.dt
-	if y.b.dt != dt {
-		return errs.New("webgpu", name, errs.ErrDType, "%s: a is %s but b is %s", op, dt, y.b.dt)
-	}
-	want := dt
-	if op.IsComparison() {
-		want = dtype.Bool
+	want, err := op.Result("webgpu", dt, y.b.dt)
+	if err != nil {
+		return err
 	}
 	if d.b.dt != want {
 		return errs.New("webgpu", name, errs.ErrDType, "%s of %s writes %s, dst is %s", op, dt, want, d.b.dt)
 	}
-	switch {
-	case dt == dtype.I64:
+	if dt == dtype.I64 {
 		return errs.New("webgpu", name, errs.ErrDType, "%s is not defined for i64 on WebGPU", op)
-	case op == device.Pow && !dt.IsFloat():
-		return errs.New("webgpu", name, errs.ErrDType, "Pow needs float operands, have %s", dt)
-	case dt == dtype.Bool && op != device.Eq && op != device.Ne:
-		return errs.New("webgpu", name, errs.ErrDType, "%s is not defined for bool (only Eq and Ne are)", op)
 	}
 	if err := noAlias(name, d, x, y); err != nil {
 		return err
@@ -421,7 +414,10 @@ func (g *gpu) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 	if d.numel == 0 {
 		return nil
 	}
-	vars := map[string]string{"OP": "bi_" + strings.ToLower(op.String()) + "_" + opSuffix(dt)}
+	vars := map[string]string{"OP_EXPR": shaderExpr(def.Shader, dt), "OP_T": computeType(dt), "OP_R": computeType(dt)}
+	if def.Compare {
+		vars["OP_R"] = "u32"
+	}
 	dstVars(vars, d.b.dt, false)
 	srcVars(vars, dt, false)
 	k, err := g.kernelLocked(name, "binary.wgsl", vars, 1, 2)

@@ -1,0 +1,277 @@
+package device
+
+import "math"
+
+// The unary operations, in table order. Adding one means adding a constant
+// here and its descriptor to unaryTable; see docs/architecture.md.
+const (
+	Neg UnaryOp = iota
+	Abs
+	Sign
+	Square
+	Relu
+	Exp
+	Log
+	Sqrt
+	Rsqrt
+	Sin
+	Cos
+	Tanh
+	Sigmoid
+	GeluTanh
+	GeluErf
+	Erf
+	Log1p
+	Expm1
+	Floor
+	Ceil
+	Round
+	Reciprocal
+	Silu
+	Softplus
+)
+
+var unaryTable = [...]UnaryDef{
+	Neg: {Name: "Neg", Doc: "Neg returns -t.", Accepts: Numeric,
+		F64:    func(x float64) float64 { return -x },
+		Int:    func(x int64) int64 { return -x },
+		Shader: Shader{F32: "-x", I32: "0 - x", U8: "(0u - x) & 0xffu"}},
+	Abs: {Name: "Abs", Doc: "Abs returns |t|.", Accepts: Numeric,
+		F64: math.Abs,
+		Int: func(x int64) int64 {
+			if x < 0 {
+				return -x
+			}
+			return x
+		},
+		Shader: Shader{F32: "bitcast<f32>(bitcast<u32>(x) & 0x7fffffffu)", I32: "select(x, 0 - x, x < 0)", U8: "x"}},
+	Sign: {Name: "Sign", Doc: "Sign returns -1, 0 or 1 for each element (NaN and signed zeros stay as they are).", Accepts: Numeric,
+		F64: func(x float64) float64 {
+			switch {
+			case x > 0:
+				return 1
+			case x < 0:
+				return -1
+			}
+			return x // 0, -0 and NaN
+		},
+		Int: func(x int64) int64 {
+			switch {
+			case x > 0:
+				return 1
+			case x < 0:
+				return -1
+			}
+			return 0
+		},
+		Shader: Shader{F32: "m_sign(x)", I32: "select(select(0, 1, x > 0), -1, x < 0)", U8: "select(0u, 1u, x != 0u)"}},
+	Square: {Name: "Square", Doc: "Square returns t*t.", Accepts: Numeric,
+		F64:    func(x float64) float64 { return x * x },
+		Int:    func(x int64) int64 { return x * x },
+		Shader: Shader{F32: "x * x", I32: "x * x", U8: "(x * x) & 0xffu"}},
+	Relu: {Name: "Relu", Doc: "Relu returns max(t, 0): -0 gives +0, NaN stays NaN.", Accepts: Numeric,
+		F64: func(x float64) float64 {
+			if x <= 0 {
+				return 0 // -0 too
+			}
+			return x // NaN stays NaN
+		},
+		Int:    func(x int64) int64 { return max(x, 0) },
+		Shader: Shader{F32: "select(x, 0.0, x < 0.0 || bitcast<u32>(x) == 0x80000000u)", I32: "max(x, 0)", U8: "x"}},
+	Exp: {Name: "Exp", Doc: "Exp returns e^t.", Accepts: Floats,
+		F64: math.Exp, Shader: Shader{F32: "m_exp(x)"}},
+	Log: {Name: "Log", Doc: "Log returns the natural logarithm (NaN below 0, -Inf at 0).", Accepts: Floats,
+		F64: math.Log, Shader: Shader{F32: "m_log(x)"}},
+	Sqrt: {Name: "Sqrt", Doc: "Sqrt returns the square root (NaN below 0).", Accepts: Floats,
+		F64: math.Sqrt, Shader: Shader{F32: "m_sqrt(x)"}},
+	Rsqrt: {Name: "Rsqrt", Doc: "Rsqrt returns 1/sqrt(t).", Accepts: Floats,
+		F64: func(x float64) float64 { return 1 / math.Sqrt(x) }, Shader: Shader{F32: "m_rsqrt(x)"}},
+	Sin: {Name: "Sin", Doc: "Sin returns the sine.", Accepts: Floats,
+		F64: math.Sin, Shader: Shader{F32: "m_sin(x)"}},
+	Cos: {Name: "Cos", Doc: "Cos returns the cosine.", Accepts: Floats,
+		F64: math.Cos, Shader: Shader{F32: "m_cos(x)"}},
+	Tanh: {Name: "Tanh", Doc: "Tanh returns the hyperbolic tangent.", Accepts: Floats,
+		F64: math.Tanh, Shader: Shader{F32: "m_tanh(x)"}},
+	Sigmoid: {Name: "Sigmoid", Doc: "Sigmoid returns 1/(1+e^-t), without overflow for large |t|.", Accepts: Floats,
+		F64: sigmoid, Shader: Shader{F32: "m_sigmoid(x)"}},
+	GeluTanh: {Name: "GeluTanh", Doc: "GeluTanh returns Gelu's tanh approximation,\nx/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).", Accepts: Floats,
+		F64: func(x float64) float64 {
+			if math.IsInf(x, -1) {
+				return math.Copysign(0, -1) // the limit, where the formula gives -Inf*0
+			}
+			return 0.5 * x * (1 + math.Tanh(sqrt2OverPi*(x+0.044715*x*x*x)))
+		},
+		Shader: Shader{F32: "m_gelu_tanh(x)"}},
+	GeluErf: {Name: "GeluErf", Method: "Gelu", Doc: "Gelu returns the Gaussian error linear unit in its exact erf form,\nx/2 * (1 + erf(x/sqrt 2)).", Accepts: Floats,
+		F64: func(x float64) float64 {
+			if math.IsInf(x, -1) {
+				return math.Copysign(0, -1)
+			}
+			return 0.5 * x * math.Erfc(-x*invSqrt2)
+		},
+		Shader: Shader{F32: "m_gelu_erf(x)"}},
+	Erf: {Name: "Erf", Doc: "Erf returns the error function.", Accepts: Floats,
+		F64: math.Erf, Shader: Shader{F32: "m_erf(x)"}},
+	Log1p: {Name: "Log1p", Doc: "Log1p returns log(1+t), accurate for small t.", Accepts: Floats,
+		F64: math.Log1p, Shader: Shader{F32: "m_log1p(x)"}},
+	Expm1: {Name: "Expm1", Doc: "Expm1 returns e^t - 1, accurate for small t.", Accepts: Floats,
+		F64: math.Expm1, Shader: Shader{F32: "m_expm1(x)"}},
+	Floor: {Name: "Floor", Doc: "Floor rounds toward -Inf.", Accepts: Floats,
+		F64: math.Floor, Shader: Shader{F32: "floor(x)"}},
+	Ceil: {Name: "Ceil", Doc: "Ceil rounds toward +Inf.", Accepts: Floats,
+		F64: math.Ceil, Shader: Shader{F32: "ceil(x)"}},
+	Round: {Name: "Round", Doc: "Round rounds to the nearest integer, halves to even (as NumPy and PyTorch).", Accepts: Floats,
+		F64: math.RoundToEven, Shader: Shader{F32: "round(x)"}},
+	Reciprocal: {Name: "Reciprocal", Doc: "Reciprocal returns 1/t.", Accepts: Floats,
+		F64: func(x float64) float64 { return 1 / x }, Shader: Shader{F32: "1.0 / x"}},
+	Silu: {Name: "Silu", Doc: "Silu returns t*sigmoid(t) (also called swish); Silu(-Inf) is -0, the limit.", Accepts: Floats,
+		F64: func(x float64) float64 {
+			if math.IsInf(x, -1) {
+				return math.Copysign(0, -1)
+			}
+			return x * sigmoid(x)
+		},
+		Shader: Shader{F32: "select(x * m_sigmoid(x), f32_neg_zero(), x == -f32_inf())"}},
+	Softplus: {Name: "Softplus", Doc: "Softplus returns log(1+e^t), computed as max(t, 0) + log1p(e^-|t|) so that it neither overflows nor loses small results.", Accepts: Floats,
+		F64: func(x float64) float64 {
+			if math.IsNaN(x) {
+				return x
+			}
+			return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
+		},
+		Shader: Shader{F32: "select(max(x, 0.0) + m_log1p(m_exp(-abs(x))), x, is_nan(x))"}},
+}
+
+// The binary operations, in table order.
+const (
+	Add BinaryOp = iota
+	Sub
+	Mul
+	Div
+	Pow
+	Maximum
+	Minimum
+	Eq
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+)
+
+var binaryTable = [...]BinaryDef{
+	Add: {Name: "Add", Doc: "Add returns t + u, broadcasting by NumPy's rule.", Accepts: Numeric,
+		F64:    func(a, b float64) float64 { return a + b },
+		Int:    func(a, b int64) int64 { return a + b },
+		Shader: Shader{F32: "a + b", I32: "a + b", U8: "(a + b) & 0xffu"}},
+	Sub: {Name: "Sub", Doc: "Sub returns t - u, broadcasting.", Accepts: Numeric,
+		F64:    func(a, b float64) float64 { return a - b },
+		Int:    func(a, b int64) int64 { return a - b },
+		Shader: Shader{F32: "a - b", I32: "a - b", U8: "(a - b) & 0xffu"}},
+	Mul: {Name: "Mul", Doc: "Mul returns t * u elementwise, broadcasting.", Accepts: Numeric,
+		F64:    func(a, b float64) float64 { return a * b },
+		Int:    func(a, b int64) int64 { return a * b },
+		Shader: Shader{F32: "a * b", I32: "a * b", U8: "(a * b) & 0xffu"}},
+	Div: {Name: "Div", Doc: "Div returns t / u, broadcasting. Integer division truncates toward zero,\nand an integer divided by zero gives the dividend (as WGSL defines it), so\nthe result is the same on every device.", Accepts: Numeric,
+		F64: func(a, b float64) float64 { return a / b },
+		Int: func(a, b int64) int64 {
+			if b == 0 {
+				return a
+			}
+			return a / b // MinInt64 / -1 is MinInt64 in Go, as in WGSL
+		},
+		Shader: Shader{F32: "a / b", I32: "m_div_i32(a, b)", U8: "m_div_u32(a, b)"}},
+	Pow: {Name: "Pow", Doc: "Pow returns t raised to u (floating dtypes), broadcasting.", Accepts: Floats,
+		F64: math.Pow, Shader: Shader{F32: "m_pow(a, b)"}},
+	Maximum: {Name: "Maximum", Doc: "Maximum returns the elementwise maximum; NaN in either operand wins.", Accepts: Numeric,
+		F64: func(a, b float64) float64 {
+			if a != a || a > b {
+				return a
+			}
+			return b
+		},
+		Int:    func(a, b int64) int64 { return max(a, b) },
+		Shader: Shader{F32: "m_maximum(a, b)", I32: "max(a, b)", U8: "max(a, b)"}},
+	Minimum: {Name: "Minimum", Doc: "Minimum returns the elementwise minimum; NaN in either operand wins.", Accepts: Numeric,
+		F64: func(a, b float64) float64 {
+			if a != a || a < b {
+				return a
+			}
+			return b
+		},
+		Int:    func(a, b int64) int64 { return min(a, b) },
+		Shader: Shader{F32: "m_minimum(a, b)", I32: "min(a, b)", U8: "min(a, b)"}},
+	Eq: {Name: "Eq", Doc: "Eq returns t == u as Bool, broadcasting.", Accepts: Numeric | Bools, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a == b) },
+		Int:    func(a, b int64) int64 { return b2i(a == b) },
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a == b)", I32: "select(0u, 1u, a == b)", U8: "select(0u, 1u, a == b)"}},
+	Ne: {Name: "Ne", Doc: "Ne returns t != u as Bool, broadcasting.", Accepts: Numeric | Bools, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a != b) },
+		Int:    func(a, b int64) int64 { return b2i(a != b) },
+		Shader: Shader{F32: "select(1u, 0u, m_ordered(a, b) && a == b)", I32: "select(0u, 1u, a != b)", U8: "select(0u, 1u, a != b)"}},
+	Lt: {Name: "Lt", Doc: "Lt returns t < u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a < b) },
+		Int:    func(a, b int64) int64 { return b2i(a < b) },
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a < b)", I32: "select(0u, 1u, a < b)", U8: "select(0u, 1u, a < b)"}},
+	Le: {Name: "Le", Doc: "Le returns t <= u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a <= b) },
+		Int:    func(a, b int64) int64 { return b2i(a <= b) },
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a <= b)", I32: "select(0u, 1u, a <= b)", U8: "select(0u, 1u, a <= b)"}},
+	Gt: {Name: "Gt", Doc: "Gt returns t > u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a > b) },
+		Int:    func(a, b int64) int64 { return b2i(a > b) },
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a > b)", I32: "select(0u, 1u, a > b)", U8: "select(0u, 1u, a > b)"}},
+	Ge: {Name: "Ge", Doc: "Ge returns t >= u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a >= b) },
+		Int:    func(a, b int64) int64 { return b2i(a >= b) },
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a >= b)", I32: "select(0u, 1u, a >= b)", U8: "select(0u, 1u, a >= b)"}},
+}
+
+// The reductions, in table order.
+const (
+	Sum ReduceOp = iota
+	Mean
+	Prod
+	Max
+	Min
+	ArgMax
+	ArgMin
+)
+
+var reduceTable = [...]ReduceDef{
+	Sum:    {Name: "Sum", Accepts: Numeric, EmptyOK: true},
+	Mean:   {Name: "Mean", Accepts: Floats},
+	Prod:   {Name: "Prod", Accepts: Numeric, EmptyOK: true},
+	Max:    {Name: "Max", Accepts: Numeric},
+	Min:    {Name: "Min", Accepts: Numeric},
+	ArgMax: {Name: "ArgMax", Accepts: Numeric, Arg: true},
+	ArgMin: {Name: "ArgMin", Accepts: Numeric, Arg: true},
+}
+
+const (
+	sqrt2OverPi = 0.7978845608028654 // sqrt(2/pi)
+	invSqrt2    = 0.7071067811865476
+)
+
+// sigmoid is 1/(1+exp(-x)), evaluated without overflow for any x.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+func b2f(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func b2i(v bool) int64 {
+	if v {
+		return 1
+	}
+	return 0
+}
