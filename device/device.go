@@ -14,22 +14,7 @@ package device
 
 import (
 	"github.com/tessera-go/tessera/dtype"
-	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
-)
-
-// Error kinds, re-exported from errs so callers can test them with errors.Is
-// without another import.
-var (
-	ErrShape       = errs.ErrShape
-	ErrAxis        = errs.ErrAxis
-	ErrDType       = errs.ErrDType
-	ErrDevice      = errs.ErrDevice
-	ErrUnsupported = errs.ErrUnsupported
-	ErrOutOfMemory = errs.ErrOutOfMemory
-	ErrReleased    = errs.ErrReleased
-	ErrDeviceLost  = errs.ErrDeviceLost
-	ErrUnavailable = errs.ErrUnavailable
 )
 
 // Info describes a device for listing and selection.

@@ -3,8 +3,8 @@
 // Each kind is a sentinel usable with errors.Is. Packages wrap a kind in an
 // *Error that names the package, the operation and the offending values, so a
 // message reads like "tensor: Matmul: inner dimensions differ: [2 3] x [4 5]"
-// while errors.Is(err, errs.ErrShape) still holds. The tensor and device
-// packages re-export these sentinels, so most users never import errs.
+// while errors.Is(err, errs.ErrShape) still holds. Package tensor
+// re-exports these sentinels, so most users never import errs.
 package errs
 
 import (
@@ -91,7 +91,8 @@ func Wrap(pkg, op string, kind error, cause error, format string, args ...any) e
 
 // Retag returns err re-labelled with a new package and operation while keeping
 // its kind and message, so an error from a lower layer reads as the caller's.
-// Errors that are not *Error are wrapped unchanged under kind.
+// An error that is not an *Error gets no kind: it is wrapped as the cause,
+// so errors.Is and errors.As still reach it.
 func Retag(pkg, op string, err error) error {
 	if err == nil {
 		return nil

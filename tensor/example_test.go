@@ -83,7 +83,7 @@ func Example_deviceSelection() {
 	fmt.Println(cpu.Name(), cpu.Info().Type)
 	x := tensor.Linspace(dtype.F32, 0, 1, 5).To(cpu)
 	fmt.Println(x.Device().Name(), x)
-	if _, err := device.Open("tpu"); errors.Is(err, device.ErrDevice) {
+	if _, err := device.Open("tpu"); errors.Is(err, tensor.ErrDevice) {
 		fmt.Println("no tpu")
 	}
 	// Output:

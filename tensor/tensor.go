@@ -43,8 +43,9 @@ import (
 	"github.com/tessera-go/tessera/layout"
 )
 
-// Error kinds, for errors.Is. They are the same values as those of packages
-// errs and device.
+// Error kinds, for errors.Is: the values of package errs, re-exported here
+// (their one re-export) so that users need no other import. An error made
+// in any tessera package, backends included, matches them.
 var (
 	ErrShape       = errs.ErrShape
 	ErrAxis        = errs.ErrAxis
@@ -54,6 +55,7 @@ var (
 	ErrOutOfMemory = errs.ErrOutOfMemory
 	ErrReleased    = errs.ErrReleased
 	ErrDeviceLost  = errs.ErrDeviceLost
+	ErrUnavailable = errs.ErrUnavailable
 	ErrValue       = errs.ErrValue
 )
 

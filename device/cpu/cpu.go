@@ -3,10 +3,12 @@
 // against.
 //
 // Kernels read strided layouts in place through layout.Rows, so views are
-// never materialised to compute on them. Matrix products go through gonum's
-// BLAS fed by layout.Classify2D (transposed and narrowed operands pass as
-// trans flags and leading dimensions, without a copy). Large elementwise work
-// and reductions with many outputs are split across cores.
+// never materialised to compute on them. Contiguous rows of float data go to
+// the SIMD kernels of package vec; the rest compute with the op table's
+// references (device/optable.go). Matrix products of F32 and F64 go through
+// the packed GEMM of package gemm, fed by layout.Classify2D (transposed and
+// narrowed operands pass as trans flags and leading dimensions, without a
+// copy). Large elementwise work and reductions are split across cores.
 package cpu
 
 import (

@@ -30,8 +30,9 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	case dtype.F64:
 		floatUnaryRows(op, slice[float64](db), dst.Layout, slice[float64](sb), src.Layout)
 	case dtype.F16, dtype.BF16:
-		return d.widened(dst, []device.Operand{src}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) {
+		return d.widened(dst, []device.Operand{src}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) error {
 			floatUnaryRows(op, slice[float32](o), ol, slice[float32](in[0]), il[0])
+			return nil
 		})
 	case dtype.I32:
 		map1(slice[int32](db), dst.Layout, slice[int32](sb), src.Layout, intUnary[int32](op))
@@ -46,14 +47,16 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 // widened runs a float32 kernel for F16/BF16 operands: inputs are widened to
 // contiguous float32, the kernel writes a float32 result, and that is rounded
 // once into dst.
-func (d *Device) widened(dst device.Operand, ins []device.Operand, kernel func(out *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout)) error {
+func (d *Device) widened(dst device.Operand, ins []device.Operand, kernel func(out *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) error) error {
 	bufs, lays, err := d.widen(ins...)
 	if err != nil {
 		return err
 	}
 	ol, _ := layout.Contiguous(dst.Layout.Shape...)
 	out := newTemp(d, dtype.F32, dst.Layout.Numel())
-	kernel(out, ol, bufs, lays)
+	if err := kernel(out, ol, bufs, lays); err != nil {
+		return err
+	}
 	db, _ := d.own("widen", dst.Buf)
 	return d.copyInto(db, dst.Layout, out, ol)
 }
@@ -130,8 +133,9 @@ func (d *Device) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 			// Widening is exact, so compare the float32 values.
 			return d.widenedCompare(op, db, dst.Layout, a, b)
 		}
-		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) {
+		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) error {
 			floatBinaryRows(op, slice[float32](o), ol, slice[float32](in[0]), il[0], slice[float32](in[1]), il[1])
+			return nil
 		})
 	case dtype.I32:
 		binary(op, db, dst.Layout, slice[int32](ab), a.Layout, slice[int32](bb), b.Layout, intBinary[int32](op))

@@ -3,12 +3,13 @@ package cpu
 import (
 	"math"
 	"runtime"
-	"sync"
+	"slices"
 	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
 	"github.com/tessera-go/tessera/layout"
 )
 
@@ -55,23 +56,11 @@ func (d *Device) operands(op string, ops ...device.Operand) ([]*Buffer, error) {
 
 func sameShape(op string, ops ...device.Operand) error {
 	for _, o := range ops[1:] {
-		if !equalShape(o.Layout.Shape, ops[0].Layout.Shape) {
+		if !slices.Equal(o.Layout.Shape, ops[0].Layout.Shape) {
 			return errs.New("cpu", op, errs.ErrShape, "operand shapes differ: %v and %v", ops[0].Layout.Shape, o.Layout.Shape)
 		}
 	}
 	return nil
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // grain is the number of elements below which work stays on one goroutine.
@@ -97,29 +86,27 @@ func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []
 		rows.Each(0, rows.Count(), fn)
 		return
 	}
-	var wg sync.WaitGroup
 	if rows.Count() >= workers {
 		per := (rows.Count() + workers - 1) / workers
-		for lo := 0; lo < rows.Count(); lo += per {
-			hi := min(lo+per, rows.Count())
-			wg.Go(func() { rows.Each(lo, hi, fn) })
-		}
-		wg.Wait()
+		par.Run(ceilDiv(rows.Count(), per), func(w int) {
+			rows.Each(w*per, min((w+1)*per, rows.Count()), fn)
+		})
 		return
 	}
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
 		per := (n + workers - 1) / workers
-		for lo := 0; lo < n; lo += per {
-			hi := min(lo+per, n)
+		par.Run(ceilDiv(n, per), func(w int) {
+			lo := w * per
 			o := make([]int, len(offs))
 			for i := range offs {
 				o[i] = offs[i] + lo*inner[i]
 			}
-			wg.Go(func() { fn(o, hi-lo, inner) })
-		}
-		wg.Wait()
+			fn(o, min(per, n-lo), inner)
+		})
 	})
 }
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // map1 applies f to each element of src into dst (same shape).
 func map1[D, S any](dst []D, dl layout.Layout, src []S, sl layout.Layout, f func(S) D) {

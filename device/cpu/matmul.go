@@ -2,12 +2,14 @@ package cpu
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/gemm"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
 	"github.com/tessera-go/tessera/layout"
 )
 
@@ -25,7 +27,7 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 	al, bl, dl := a.Layout, b.Layout, dst.Layout
 	r := al.Rank()
 	if r < 2 || bl.Rank() != r || dl.Rank() != r ||
-		!equalShape(al.Shape[:r-2], bl.Shape[:r-2]) || !equalShape(al.Shape[:r-2], dl.Shape[:r-2]) ||
+		!slices.Equal(al.Shape[:r-2], bl.Shape[:r-2]) || !slices.Equal(al.Shape[:r-2], dl.Shape[:r-2]) ||
 		al.Shape[r-1] != bl.Shape[r-2] || dl.Shape[r-2] != al.Shape[r-2] || dl.Shape[r-1] != bl.Shape[r-1] {
 		return errs.New("cpu", "Matmul", errs.ErrShape, "cannot multiply %v by %v into %v", al.Shape, bl.Shape, dl.Shape)
 	}
@@ -44,8 +46,8 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 				slice[float64](x.buf)[x.off:], x.ld, slice[float64](y.buf)[y.off:], y.ld, 0, slice[float64](m.buf)[m.off:], m.ld)
 		})
 	case dtype.F16, dtype.BF16:
-		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) {
-			_ = d.Matmul(device.Operand{Buf: o, Layout: ol}, device.Operand{Buf: in[0], Layout: il[0]}, device.Operand{Buf: in[1], Layout: il[1]})
+		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) error {
+			return d.Matmul(device.Operand{Buf: o, Layout: ol}, device.Operand{Buf: in[0], Layout: il[0]}, device.Operand{Buf: in[1], Layout: il[1]})
 		})
 	case dtype.I32:
 		naiveMatmul(slice[int32](db), dl, slice[int32](ab), al, slice[int32](bb), bl)
@@ -116,24 +118,14 @@ func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout
 		return nil
 	}
 	// Many small matrices: spread the batch instead.
-	var wg sync.WaitGroup
-	errc := make(chan error, workers)
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(dOffs); i += workers {
-				if err := one(i); err != nil {
-					errc <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errc)
-	if err := <-errc; err != nil {
-		return errs.Retag("cpu", "Matmul", err)
-	}
-	return nil
+	var first error
+	var once sync.Once
+	par.For(len(dOffs), workers, func(i int) {
+		if err := one(i); err != nil {
+			once.Do(func() { first = err })
+		}
+	})
+	return errs.Retag("cpu", "Matmul", first)
 }
 
 func naiveMatmul[T ~int32 | ~int64 | ~uint8](dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {

@@ -4,12 +4,11 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
 	"github.com/tessera-go/tessera/layout"
 )
 
@@ -25,7 +24,7 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 	if err != nil {
 		return err
 	}
-	if !equalShape(plan.outShape, dst.Layout.Shape) {
+	if !slices.Equal(plan.outShape, dst.Layout.Shape) {
 		return errs.New("cpu", name, errs.ErrShape, "destination shape %v, want %v", dst.Layout.Shape, plan.outShape)
 	}
 	if op.IsArg() {
@@ -263,7 +262,7 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 		}
 		per := max(1, chunkElems/max(p.rowLen, 1))
 		parts := make([]acc[T], (p.rows+per-1)/per)
-		parallelFor(len(parts), func(i int) {
+		par.For(len(parts), runtime.GOMAXPROCS(0), func(i int) {
 			var cur cursor
 			parts[i] = r.fold(src, base, &p, i*per, min((i+1)*per, p.rows), &cur)
 		})
@@ -302,27 +301,6 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 			j += inner[1]
 		}
 	})
-}
-
-// parallelFor calls fn(i) for every i in [0, n) on up to GOMAXPROCS
-// goroutines (the caller's among them), which claim indices in turn.
-func parallelFor(n int, fn func(i int)) {
-	var next atomic.Int64
-	work := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= n {
-				return
-			}
-			fn(i)
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
 }
 
 func abs(x int) int {
@@ -423,39 +401,7 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 			done: func(a acc[T], _ *reducePlan) (T, int64) { return T(a.s), 0 },
 		}
 	}
-	// Max, Min, ArgMax, ArgMin: NaN wins, first occurrence wins ties.
-	better := func(x, best T) bool { return x > best }
-	if op == device.Min || op == device.ArgMin {
-		better = func(x, best T) bool { return x < best }
-	}
-	return reducer[T]{
-		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
-			var best T
-			at := int64(-1)
-			k := int64(lo) * int64(p.rowLen)
-			cur.start(p, lo)
-			for range hi - lo {
-				j := base + cur.pos
-				for range p.rowLen {
-					x := src[j]
-					if at < 0 || (best == best && (x != x || better(x, best))) {
-						best, at = x, k
-					}
-					k++
-					j += p.rowStride
-				}
-				cur.next()
-			}
-			return acc[T]{v: best, at: at}
-		},
-		merge: func(a, b acc[T]) acc[T] {
-			if a.at < 0 || (a.v == a.v && b.at >= 0 && (b.v != b.v || better(b.v, a.v))) {
-				return b
-			}
-			return a
-		},
-		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
-	}
+	return extremeReducer[T](op)
 }
 
 func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
@@ -499,6 +445,24 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 			done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, 0 },
 		}
 	}
+	return extremeReducer[T](op)
+}
+
+// rowSumAny sums a contiguous row of float32 or float64 with vec.
+func rowSumAny[T float](x []T) float64 {
+	switch v := any(x).(type) {
+	case []float32:
+		return rowSum(v)
+	case []float64:
+		return rowSum(v)
+	}
+	return 0
+}
+
+// extremeReducer folds Max, Min, ArgMax and ArgMin for every dtype: NaN
+// wins (a test that is constant false for integers), and the first
+// occurrence wins ties.
+func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 	better := func(x, best T) bool { return x > best }
 	if op == device.Min || op == device.ArgMin {
 		better = func(x, best T) bool { return x < best }
@@ -512,8 +476,9 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 			for range hi - lo {
 				j := base + cur.pos
 				for range p.rowLen {
-					if at < 0 || better(src[j], best) {
-						best, at = src[j], k
+					x := src[j]
+					if at < 0 || (best == best && (x != x || better(x, best))) {
+						best, at = x, k
 					}
 					k++
 					j += p.rowStride
@@ -523,22 +488,11 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 			return acc[T]{v: best, at: at}
 		},
 		merge: func(a, b acc[T]) acc[T] {
-			if a.at < 0 || (b.at >= 0 && better(b.v, a.v)) {
+			if a.at < 0 || (a.v == a.v && b.at >= 0 && (b.v != b.v || better(b.v, a.v))) {
 				return b
 			}
 			return a
 		},
 		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
 	}
-}
-
-// rowSumAny sums a contiguous row of float32 or float64 with vec.
-func rowSumAny[T float](x []T) float64 {
-	switch v := any(x).(type) {
-	case []float32:
-		return rowSum(v)
-	case []float64:
-		return rowSum(v)
-	}
-	return 0
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/tessera-go/tessera/internal/par"
 )
 
 // minWorkPerThread is the number of multiply-adds (m*n*k) each goroutine
@@ -25,25 +27,6 @@ func workers(m, n, k int) int {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 func roundUp(a, b int) int { return ceilDiv(a, b) * b }
-
-// parallel runs fn(0..p-1) concurrently, fn(0) on the calling goroutine, and
-// returns when all have finished.
-func parallel(p int, fn func(w int)) {
-	if p <= 1 {
-		fn(0)
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(p - 1)
-	for w := 1; w < p; w++ {
-		go func() {
-			defer wg.Done()
-			fn(w)
-		}()
-	}
-	fn(0)
-	wg.Wait()
-}
 
 // unitsPerProc is how many units of work each goroutine should find per
 // phase: more than one, so that a goroutine that starts late or is
@@ -153,7 +136,7 @@ func packed[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, 
 	if j.procs == 1 {
 		j.work(0)
 	} else {
-		parallel(j.procs, j.work)
+		par.Run(j.procs, j.work)
 	}
 	j.release()
 	jobPool[T]().Put(j)

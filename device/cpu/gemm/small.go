@@ -1,6 +1,10 @@
 package gemm
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/tessera-go/tessera/internal/par"
+)
 
 // Limits of the unpacked path.
 const (
@@ -114,7 +118,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		}
 		return
 	}
-	parallel(min(procs, j.parts), j.run)
+	par.Run(min(procs, j.parts), j.run)
 }
 
 // run claims and computes chunks until none are left.

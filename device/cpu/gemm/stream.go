@@ -3,6 +3,8 @@ package gemm
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/tessera-go/tessera/internal/par"
 )
 
 // streamJob is the skinny product in axpy form, O = alpha * S^T L + beta*O,
@@ -64,7 +66,7 @@ func (j *streamJob[T]) run(procs int) {
 		return
 	}
 	j.acc = make([]*buffer[T], procs)
-	parallel(procs, func(w int) {
+	par.Run(procs, func(w int) {
 		buf := getBuf[T](j.r * j.lenL)
 		j.acc[w] = buf
 		clear(buf.data)

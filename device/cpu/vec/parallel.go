@@ -2,7 +2,8 @@ package vec
 
 import (
 	"runtime"
-	"sync"
+
+	"github.com/tessera-go/tessera/internal/par"
 )
 
 // parallelAlign is the granularity of Parallel's chunk boundaries in
@@ -30,31 +31,7 @@ func Parallel(n, grain int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		fault any
-	)
-	run := func(lo, hi int) {
-		defer func() {
-			if r := recover(); r != nil {
-				once.Do(func() { fault = r })
-			}
-		}()
-		fn(lo, hi)
-	}
-	for _, c := range cs[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run(c[0], c[1])
-		}()
-	}
-	run(cs[0][0], cs[0][1])
-	wg.Wait()
-	if fault != nil {
-		panic(fault)
-	}
+	par.Run(len(cs), func(w int) { fn(cs[w][0], cs[w][1]) })
 }
 
 // chunks returns Parallel's split of [0, n) for procs workers.
