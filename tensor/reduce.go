@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
-	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
@@ -49,12 +48,9 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	if err != nil {
 		return failed(err)
 	}
-	dt := t.DType()
-	switch {
-	case dt == dtype.Bool:
-		return fail(name, errs.ErrDType, "not defined for bool (Cast first)")
-	case op == device.Mean && !dt.IsFloat():
-		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", dt)
+	out, err := op.Result("tensor", t.DType())
+	if err != nil {
+		return failed(errs.Retag("tensor", name, err))
 	}
 	outShape, keptShape := []int{}, []int{}
 	for i, d := range t.lay.Shape {
@@ -65,12 +61,8 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 			keptShape = append(keptShape, d)
 		}
 	}
-	if emptyExtent(t.lay.Shape, ax) && op != device.Sum && op != device.Prod {
+	if def, _ := op.Def(); emptyExtent(t.lay.Shape, ax) && !def.EmptyOK {
 		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
-	}
-	out := dt
-	if op.IsArg() {
-		out = dtype.I64
 	}
 	r := compute(name, out, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		if dst.Layout.Numel() == 0 {
@@ -183,12 +175,20 @@ func (t *Tensor) softmax(name string, axis int, log bool) *Tensor {
 	return shifted.Sub(ls)
 }
 
-// shiftByMax returns t - max(t, axis), with infinite maxima replaced by 0
-// so that rows of -Inf (or +Inf) do not turn into NaN.
+// shiftByMax returns t - max(t, axis), with a maximum of -Inf replaced by 0
+// so that a row of -Inf (every entry masked) gives zeros rather than NaN. A
+// row holding +Inf or NaN gives NaN everywhere, as PyTorch's softmax does
+// and as the GPU's fused kernel does.
 func (t *Tensor) shiftByMax(axis int) *Tensor {
-	m := t.finiteMax(axis)
+	m := t.MaxKeepDims(axis)
 	defer m.Release()
-	return t.Sub(m)
+	masked := m.EqScalar(math.Inf(-1))
+	defer masked.Release()
+	zero := m.scalarLike("Max", 0)
+	defer zero.Release()
+	s := Where(masked, zero, m)
+	defer s.Release()
+	return t.Sub(s)
 }
 
 func (t *Tensor) finiteMax(axes ...int) *Tensor {

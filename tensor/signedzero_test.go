@@ -58,3 +58,40 @@ func TestSignedZeroResults(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxInfinities pins softmax's special rows on every device, as
+// PyTorch defines them: a +Inf or NaN in a row makes the whole row NaN; a
+// row of -Inf but one finite entry puts all the mass there.
+func TestSoftmaxInfinities(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	rows := []struct {
+		in, soft, logsoft []float64
+	}{
+		{[]float64{inf, 1, 2}, []float64{nan, nan, nan}, []float64{nan, nan, nan}},
+		{[]float64{inf, inf, 0}, []float64{nan, nan, nan}, []float64{nan, nan, nan}},
+		{[]float64{nan, 1, 2}, []float64{nan, nan, nan}, []float64{nan, nan, nan}},
+		{[]float64{-inf, 3, -inf}, []float64{0, 1, 0}, []float64{-inf, 0, -inf}},
+	}
+	for _, dev := range testDevices(t) {
+		for _, r := range rows {
+			x := tensor.FromSlice(r.in).Cast(dtype.F32).To(dev)
+			for _, c := range []struct {
+				name string
+				got  *tensor.Tensor
+				want []float64
+			}{{"Softmax", x.Softmax(0), r.soft}, {"LogSoftmax", x.LogSoftmax(0), r.logsoft}} {
+				got, err := tensor.ToSlice[float32](c.got)
+				if err != nil {
+					t.Fatalf("%s %s(%v): %v", dev.Name(), c.name, r.in, err)
+				}
+				for i, g := range got {
+					w := c.want[i]
+					if !(math.IsNaN(w) && math.IsNaN(float64(g))) && float64(g) != w {
+						t.Errorf("%s %s(%v) = %v, want %v", dev.Name(), c.name, r.in, got, c.want)
+						break
+					}
+				}
+			}
+		}
+	}
+}

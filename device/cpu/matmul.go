@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/tessera-go/tessera/device"
@@ -25,14 +24,8 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 	}
 	db, ab, bb := bufs[0], bufs[1], bufs[2]
 	al, bl, dl := a.Layout, b.Layout, dst.Layout
-	r := al.Rank()
-	if r < 2 || bl.Rank() != r || dl.Rank() != r ||
-		!slices.Equal(al.Shape[:r-2], bl.Shape[:r-2]) || !slices.Equal(al.Shape[:r-2], dl.Shape[:r-2]) ||
-		al.Shape[r-1] != bl.Shape[r-2] || dl.Shape[r-2] != al.Shape[r-2] || dl.Shape[r-1] != bl.Shape[r-1] {
-		return errs.New("cpu", "Matmul", errs.ErrShape, "cannot multiply %v by %v into %v", al.Shape, bl.Shape, dl.Shape)
-	}
-	if ab.dt != bb.dt || ab.dt != db.dt {
-		return errs.New("cpu", "Matmul", errs.ErrDType, "operands %v and %v into %v", ab.dt, bb.dt, db.dt)
+	if err := device.CheckMatmul("cpu", dst, a, b); err != nil {
+		return err
 	}
 	switch ab.dt {
 	case dtype.F32:

@@ -20,33 +20,12 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 		return err
 	}
 	db, sb := bufs[0], bufs[1]
+	if err := device.CheckReduce("cpu", op, dst, src, axes); err != nil {
+		return err
+	}
 	plan, err := planReduce(name, src.Layout, axes)
 	if err != nil {
 		return err
-	}
-	if !slices.Equal(plan.outShape, dst.Layout.Shape) {
-		return errs.New("cpu", name, errs.ErrShape, "destination shape %v, want %v", dst.Layout.Shape, plan.outShape)
-	}
-	if op.IsArg() {
-		if len(axes) != 1 {
-			return errs.New("cpu", name, errs.ErrAxis, "reduces exactly one axis, have %v", axes)
-		}
-		if db.dt != dtype.I64 {
-			return errs.New("cpu", name, errs.ErrDType, "writes i64 indices, destination is %v", db.dt)
-		}
-	} else if db.dt != sb.dt {
-		return errs.New("cpu", name, errs.ErrDType, "source %v and destination %v differ", sb.dt, db.dt)
-	}
-	if plan.count == 0 && op != device.Sum && op != device.Prod && dst.Layout.Numel() > 0 {
-		return errs.New("cpu", name, errs.ErrShape, "reduction over an empty extent of shape %v", src.Layout.Shape)
-	}
-	switch {
-	case sb.dt == dtype.Bool:
-		return errs.New("cpu", name, errs.ErrDType, "not defined for bool")
-	case op == device.Mean && !sb.dt.IsFloat():
-		return errs.New("cpu", name, errs.ErrDType, "needs a floating dtype, have %v", sb.dt)
-	case op >= device.ReduceOp(len(device.ReduceOps())):
-		return errs.New("cpu", name, errs.ErrUnsupported, "unknown reduction %d", op)
 	}
 	switch sb.dt {
 	case dtype.F32:
