@@ -29,6 +29,7 @@ const (
 	Reciprocal
 	Silu
 	Softplus
+	Hardswish
 )
 
 var unaryTable = [...]UnaryDef{
@@ -140,6 +141,9 @@ var unaryTable = [...]UnaryDef{
 			return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 		},
 		Shader: Shader{F32: "select(max(x, 0.0) + m_log1p(m_exp(-abs(x))), x, is_nan(x))"}},
+	Hardswish: {Name: "Hardswish", Doc: "Hardswish returns t * min(max(t+3, 0), 6) / 6, a piecewise approximation of Silu.", Accepts: Floats,
+		F64:    func(x float64) float64 { return x * min(max(x+3, 0), 6) / 6 },
+		Shader: Shader{F32: "x * min(max(x + 3.0, 0.0), 6.0) / 6.0"}},
 }
 
 // The binary operations, in table order.

@@ -78,6 +78,9 @@ func (t *Tensor) Silu() *Tensor { return t.unary(device.Silu) }
 // Softplus returns log(1+e^t), computed as max(t, 0) + log1p(e^-|t|) so that it neither overflows nor loses small results.
 func (t *Tensor) Softplus() *Tensor { return t.unary(device.Softplus) }
 
+// Hardswish returns t * min(max(t+3, 0), 6) / 6, a piecewise approximation of Silu.
+func (t *Tensor) Hardswish() *Tensor { return t.unary(device.Hardswish) }
+
 // Add returns t + u, broadcasting by NumPy's rule.
 func (t *Tensor) Add(u *Tensor) *Tensor { return binary(device.Add, t, u) }
 
