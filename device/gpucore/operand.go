@@ -1,57 +1,56 @@
-//go:build cgo
-
-package webgpu
+package gpucore
 
 import (
 	"math"
 	"math/bits"
 	"slices"
 
-	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
 
-// maxRank is the most axes a kernel's uniform describes. Layouts are
-// merged first; axes beyond maxRank that still remain are covered by
-// dispatches (see hostAxes), so any rank runs.
-const maxRank = 8
-
-// opnd is a validated operand: a live buffer and a layout whose span lies
+// Operand is a validated operand: a buffer and a layout whose span lies
 // inside it.
-type opnd struct {
-	b       *gbuf
-	shape   []int
-	strides []int
-	off     int
-	numel   int
+type Operand struct {
+	Buf     Buffer
+	Shape   []int
+	Strides []int
+	Off     int
+	Numel   int
 }
 
-// operandLocked validates an operand for op; role names it in errors.
-func (g *gpu) operandLocked(op, role string, o device.Operand) (opnd, error) {
-	b, err := g.ownLocked(op, role, o.Buf)
-	if err != nil {
-		return opnd{}, err
-	}
-	l := o.Layout
+// DT is the operand's element type.
+func (o Operand) DT() dtype.DType { return o.Buf.DType() }
+
+// NewOperand validates a view l of buffer b (which the executor has
+// already checked is live and its own) for operation op; role names it in
+// errors.
+func (p *Planner) NewOperand(op, role string, b Buffer, l layout.Layout) (Operand, error) {
 	if len(l.Shape) != len(l.Strides) {
-		return opnd{}, errs.New("webgpu", op, errs.ErrShape, "%s layout has shape %v but strides %v", role, l.Shape, l.Strides)
+		return Operand{}, p.errorf(op, errs.ErrShape, "%s layout has shape %v but strides %v", role, l.Shape, l.Strides)
 	}
 	n, err := layout.Numel(l.Shape)
 	if err != nil {
-		return opnd{}, errs.New("webgpu", op, errs.ErrShape, "%s shape %v is invalid", role, l.Shape)
+		return Operand{}, p.errorf(op, errs.ErrShape, "%s shape %v is invalid", role, l.Shape)
 	}
 	if n > 0 {
 		lo, hi, ok := spanOf(l.Shape, l.Strides, l.Offset)
-		if !ok || lo < 0 || hi > int64(b.n) {
-			return opnd{}, errs.New("webgpu", op, errs.ErrShape, "%s view (shape %v, strides %v, offset %d) reaches outside its buffer of %d elements",
-				role, l.Shape, l.Strides, l.Offset, b.n)
+		if !ok || lo < 0 || hi > int64(b.Len()) {
+			return Operand{}, p.errorf(op, errs.ErrShape, "%s view (shape %v, strides %v, offset %d) reaches outside its buffer of %d elements",
+				role, l.Shape, l.Strides, l.Offset, b.Len())
 		}
 		if hi > math.MaxInt32 {
-			return opnd{}, errs.New("webgpu", op, errs.ErrUnsupported, "%s view reaches element %d, beyond the 2^31 positions a kernel addresses", role, hi)
+			return Operand{}, p.errorf(op, errs.ErrUnsupported, "%s view reaches element %d, beyond the 2^31 positions a kernel addresses", role, hi)
 		}
 	}
-	return opnd{b: b, shape: l.Shape, strides: l.Strides, off: l.Offset, numel: n}, nil
+	return Operand{Buf: b, Shape: l.Shape, Strides: l.Strides, Off: l.Offset, Numel: n}, nil
+}
+
+// contiguous is a row-major view of the first n elements of b as shape.
+func contiguous(b Buffer, shape []int, n int) Operand {
+	cl, _ := layout.Contiguous(shape...)
+	return Operand{Buf: b, Shape: cl.Shape, Strides: cl.Strides, Numel: n}
 }
 
 // spanOf returns the half-open range of positions a non-empty view touches,
@@ -81,18 +80,6 @@ func spanOf(shape, strides []int, off int) (lo, hi int64, ok bool) {
 		}
 	}
 	return lo, hi + 1, true
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // coalesce drops extent-1 axes and merges neighbouring axes that are
@@ -127,63 +114,26 @@ func coalesce(shape []int, strides [][]int) ([]int, [][]int) {
 			st[i] = append(st[i], strides[i][a])
 		}
 	}
+	for i := range st {
+		if st[i] == nil {
+			st[i] = []int{}
+		}
+	}
 	return sh, st
 }
 
-// window is the byte range of a buffer one binding covers, and the element
-// position that range starts at.
-type window struct {
-	bind
-	base int // element position of the window's first byte
-}
-
-// windowFor returns a binding covering positions [lo, hi) of b, aligned as
-// the device requires.
-func (g *gpu) windowFor(b *gbuf, lo, hi int64) window {
-	esz := uint64(gpuElemBytes(b.dt))
-	align := max(g.lim.storageAlign, esz, 16)
-	start := (uint64(lo) * esz) &^ (align - 1)
-	end := (uint64(hi)*esz + 15) &^ 15
-	if end > b.size {
-		end = b.size
-	}
-	if b.size <= g.lim.maxBinding {
-		return window{bind: whole(b), base: 0}
-	}
-	return window{bind: bind{b: b, off: start, size: end - start}, base: int(start / esz)}
-}
-
-// fits reports whether a view spanning [lo, hi) positions of a buffer with
-// elements of esz bytes fits in one binding, allowing for alignment slack.
-func (g *gpu) fits(lo, hi int64, esz int) bool {
-	bytes := uint64(hi-lo)*uint64(esz) + max(g.lim.storageAlign, 16) + 16
-	return bytes <= g.lim.maxBinding
-}
-
-// pieceElems is how many contiguous elements of esz bytes one binding
-// surely holds, whatever their alignment: a multiple of 1024.
-func (g *gpu) pieceElems(esz int) int {
-	slack := max(g.lim.storageAlign, 16) + 32
-	return int((g.lim.maxBinding-slack)/uint64(esz)) &^ 1023
-}
-
-// tileExtents chooses box extents over shape such that every operand's
-// span within a box fits one binding and a box has at most maxN elements.
-// It halves the axis that stretches the worst span most until all fit;
-// only the first split axes may be divided. It reports false when even the
-// smallest allowed box does not fit.
-func (g *gpu) tileExtents(shape []int, strides [][]int, esz []int, maxN int64, split int) ([]int, bool) {
-	return g.tileFrom(append([]int(nil), shape...), strides, esz, maxN, split)
-}
-
-// tileFrom is tileExtents starting from box extents bext (at most the
-// shape), which it shrinks in place and returns.
-func (g *gpu) tileFrom(bext []int, strides [][]int, esz []int, maxN int64, split int) ([]int, bool) {
+// tileFrom chooses box extents, starting from bext (at most the shape,
+// shrunk in place and returned), such that every operand's span within a
+// box fits one binding and a box has at most maxN elements. It halves the
+// axis that stretches the worst span most until all fit; only the first
+// split axes may be divided. It reports false when even the smallest
+// allowed box does not fit.
+func (l Limits) tileFrom(bext []int, strides [][]int, esz []int, maxN int64, split int) ([]int, bool) {
 	for {
 		worstOp := -1
 		for o := range strides {
 			lo, hi, _ := spanOf(bext, strides[o], 0)
-			if !g.fits(lo, hi, esz[o]) {
+			if !l.Fits(lo, hi, esz[o]) {
 				worstOp = o
 				break
 			}
@@ -265,7 +215,7 @@ func squeezeBox(ext []int, strides ...[]int) ([]int, [][]int) {
 
 // boxes calls fn with the origin and extents of every box of a tiling of
 // shape by bext, in row-major order of boxes.
-func boxes(shape, bext []int, fn func(origin, ext []int) error) error {
+func boxes(shape, bext []int, fn func(origin, ext []int)) {
 	r := len(shape)
 	origin := make([]int, r)
 	ext := make([]int, r)
@@ -273,9 +223,7 @@ func boxes(shape, bext []int, fn func(origin, ext []int) error) error {
 		for i := range ext {
 			ext[i] = min(bext[i], shape[i]-origin[i])
 		}
-		if err := fn(origin, ext); err != nil {
-			return err
-		}
+		fn(origin, ext)
 		i := r - 1
 		for ; i >= 0; i-- {
 			origin[i] += bext[i]
@@ -285,7 +233,50 @@ func boxes(shape, bext []int, fn func(origin, ext []int) error) error {
 			origin[i] = 0
 		}
 		if i < 0 {
-			return nil
+			return
 		}
 	}
+}
+
+// blocksOf is the number of boxes along each axis of a tiling.
+func blocksOf(shape, bext []int) []int {
+	out := make([]int, len(shape))
+	for i, d := range shape {
+		out[i] = (d + bext[i] - 1) / bext[i]
+	}
+	return out
+}
+
+func prodInts(s []int) int {
+	p := 1
+	for _, d := range s {
+		p *= d
+	}
+	return p
+}
+
+// walk4 and walk2 fill a walk over extents ext with the strides of each
+// operand (ext and every stride list have at most maxRank entries).
+func walk4(ext []int, st ...[]int) Walk4 {
+	var w Walk4
+	w.Rank = uint32(len(ext))
+	for i, d := range ext {
+		w.Shape[i/4][i%4] = uint32(d)
+		for k, s := range st {
+			w.St[2*k+i/4][i%4] = int32(s[i])
+		}
+	}
+	return w
+}
+
+func walk2(ext []int, st ...[]int) Walk2 {
+	var w Walk2
+	w.Rank = uint32(len(ext))
+	for i, d := range ext {
+		w.Shape[i/4][i%4] = uint32(d)
+		for k, s := range st {
+			w.St[2*k+i/4][i%4] = int32(s[i])
+		}
+	}
+	return w
 }
