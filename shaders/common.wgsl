@@ -3,6 +3,10 @@
 // Float classification works on the bit pattern: some drivers (lavapipe
 // among them) fold comparisons as if NaN did not exist, so x != x cannot be
 // trusted to find a NaN.
+//
+// The parameter blocks every kernel's uniform uses are generated from Go
+// (device/gpucore/params.go) into params.wgsl.
+//#include params.wgsl
 
 fn is_nan(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;

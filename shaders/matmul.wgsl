@@ -20,17 +20,6 @@
 // result is accumulated in an f32 scratch and rounded once by the host).
 //#include common.wgsl
 
-struct MParams {
-    m: u32,
-    n: u32,
-    k: u32,
-    rows: u32,
-    a: vec4<i32>,
-    b: vec4<i32>,
-    c: vec4<i32>,
-    base: vec4<u32>,
-}
-
 @group(0) @binding(0) var<uniform> M: MParams;
 
 //#if C_PACKED

@@ -2,13 +2,6 @@
 // four per u32, so a download moves a quarter of the data.
 //#include common.wgsl
 
-struct NarrowParams {
-    n: u32,
-    src_off: u32,
-    pad0: u32,
-    pad1: u32,
-}
-
 @group(0) @binding(0) var<uniform> N: NarrowParams;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<storage, read> src: array<u32>;

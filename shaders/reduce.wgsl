@@ -11,23 +11,6 @@
 //#include common.wgsl
 //#include reduce_ops.wgsl
 
-struct RParams {
-    nout: u32,
-    nred: u32,
-    nchunk: u32,
-    chunk: u32,
-    krank: u32,
-    rrank: u32,
-    count: f32,
-    pad: u32,
-    kshape: array<vec4<u32>, 2>,
-    rshape: array<vec4<u32>, 2>,
-    off: vec4<i32>,
-    kst: array<vec4<i32>, 4>,
-    rst: array<vec4<i32>, 4>,
-    pst: vec4<i32>,
-}
-
 @group(0) @binding(0) var<uniform> R: RParams;
 
 //#if DST_PARTIAL
@@ -83,50 +66,13 @@ fn load_src(p: i32) -> {{ACC}} {
 }
 //#endif
 
-// Source and destination positions of output o.
-fn kept_pos(o: u32) -> vec2<i32> {
-    var p = R.off.xy;
-    if (R.krank <= 1u) {
-        return p + i32(o) * vec2<i32>(R.kst[0].x, R.kst[2].x);
-    }
-    var rem = o;
-    var ax = R.krank;
-    loop {
-        if (ax == 0u) {
-            break;
-        }
-        ax = ax - 1u;
-        let q = ax >> 2u;
-        let r = ax & 3u;
-        let e = R.kshape[q][r];
-        let c = i32(rem % e);
-        rem = rem / e;
-        p = p + c * vec2<i32>(R.kst[q][r], R.kst[2u + q][r]);
-    }
-    return p;
-}
+//#include index.wgsl FN=kept_walk W=R.kept N=2
+//#include index.wgsl FN=red_pos W=R.red N=2
 
-// Source offset and logical index of reduced element r.
-fn red_pos(r: u32) -> vec2<i32> {
-    if (R.rrank <= 1u) {
-        return i32(r) * vec2<i32>(R.rst[0].x, R.rst[2].x);
-    }
-    var p = vec2<i32>(0, 0);
-    var rem = r;
-    var ax = R.rrank;
-    loop {
-        if (ax == 0u) {
-            break;
-        }
-        ax = ax - 1u;
-        let q = ax >> 2u;
-        let s = ax & 3u;
-        let e = R.rshape[q][s];
-        let c = i32(rem % e);
-        rem = rem / e;
-        p = p + c * vec2<i32>(R.rst[q][s], R.rst[2u + q][s]);
-    }
-    return p;
+// Source and destination positions of output o. red_pos(r) gives the
+// source offset and logical index of reduced element r.
+fn kept_pos(o: u32) -> vec2<i32> {
+    return R.off.xy + kept_walk(o);
 }
 
 fn index_of(sp: i32, rp: vec2<i32>) -> u32 {

@@ -6,6 +6,10 @@
 // directives and one inline form:
 //
 //	//#include other.wgsl   replaced by the named file (rendered the same way)
+//	//#include f.wgsl K=V   the same, with K set to V while rendering f.wgsl
+//	                        (any number of K=V arguments), so one file can
+//	                        be included several times, e.g. under several
+//	                        function names
 //	//#if NAME  / //#if !NAME / //#elif NAME / //#else / //#endif
 //	                        keep or drop lines; NAME is true when its value is
 //	                        set and is neither "", "0" nor "false"
@@ -111,11 +115,15 @@ func render(sb *strings.Builder, name string, vars map[string]string, depth int)
 			}
 			switch fields[0] {
 			case "include":
-				if len(fields) != 2 {
+				if len(fields) < 2 {
 					return fmt.Errorf("shaders: %s:%d: include needs one file", name, i+1)
 				}
 				if keep() {
-					if err := render(sb, fields[1], vars, depth+1); err != nil {
+					iv, err := includeVars(vars, fields[2:])
+					if err != nil {
+						return fmt.Errorf("shaders: %s:%d: %v", name, i+1, err)
+					}
+					if err := render(sb, fields[1], iv, depth+1); err != nil {
 						return err
 					}
 				}
@@ -165,6 +173,25 @@ func render(sb *strings.Builder, name string, vars map[string]string, depth int)
 		return fmt.Errorf("shaders: %s: %d unterminated if", name, len(stack))
 	}
 	return nil
+}
+
+// includeVars returns vars with the include's K=V arguments added.
+func includeVars(vars map[string]string, args []string) (map[string]string, error) {
+	if len(args) == 0 {
+		return vars, nil
+	}
+	out := make(map[string]string, len(vars)+len(args))
+	for k, v := range vars {
+		out[k] = v
+	}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("include argument %q is not NAME=VALUE", a)
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 func substitute(line string, vars map[string]string) (string, error) {

@@ -60,3 +60,21 @@ func TestTruthy(t *testing.T) {
 		}
 	}
 }
+
+func TestIncludeArguments(t *testing.T) {
+	out, err := Render("reduce.wgsl", map[string]string{"ACC": "f32", "RED": "sum_f32", "WG": "64", "B_SRC": "2", "FIN": "fin_f32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fn kept_walk(g: u32) -> vec2<i32>", "fn red_pos(g: u32) -> vec2<i32>", "R.red.st[q][r]", "struct Walk2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rendered reduce.wgsl lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "{{FN}}") {
+		t.Errorf("include argument not substituted")
+	}
+	if _, err := Render("ew_params.wgsl", nil); err != nil {
+		t.Errorf("ew_params.wgsl: %v", err)
+	}
+}

@@ -59,13 +59,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 //#endif
 }
 //#elif COMBINE
-struct CParams {
-    nitems: u32,
-    nin: u32,
-    per: u32,
-    nout: u32,
-}
-
 @group(0) @binding(0) var<uniform> S: CParams;
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(2) var<storage, read> src: array<f32>;
@@ -118,46 +111,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 //#include ew_dst.wgsl
 //#include ew_src_a.wgsl
 
-// off.x/y: source and destination positions of row 0; kst[0..1] and
-// kst[2..3]: kept-axis strides of source and destination; ax.x/y: strides
-// along the softmax axis. STATS: the destination is the pair scratch and
-// ch.x/y are the chunk length and the chunks per row (nrows counts work
-// items, rows times chunks).
-struct SParams {
-    nrows: u32,
-    len: u32,
-    krank: u32,
-    pad: u32,
-    kshape: array<vec4<u32>, 2>,
-    off: vec4<i32>,
-    kst: array<vec4<i32>, 4>,
-    ax: vec4<i32>,
-    ch: vec4<u32>,
-}
-
+// SParams (gpucore.SoftmaxParams): off.x/y are the source and destination
+// positions of row 0; the walk kept has the kept-axis strides of source and
+// destination; ax.x/y: strides along the softmax axis. STATS: the
+// destination is the pair scratch and ch.x/y are the chunk length and the
+// chunks per row (nrows counts work items, rows times chunks).
 @group(0) @binding(0) var<uniform> S: SParams;
+
+//#include index.wgsl FN=row_walk W=S.kept N=2
 
 // Source and destination positions of the first element of row o.
 fn row_pos(o: u32) -> vec2<i32> {
-    var p = S.off.xy;
-    if (S.krank <= 1u) {
-        return p + i32(o) * vec2<i32>(S.kst[0].x, S.kst[2].x);
-    }
-    var rem = o;
-    var ax = S.krank;
-    loop {
-        if (ax == 0u) {
-            break;
-        }
-        ax = ax - 1u;
-        let q = ax >> 2u;
-        let r = ax & 3u;
-        let e = S.kshape[q][r];
-        let c = i32(rem % e);
-        rem = rem / e;
-        p = p + c * vec2<i32>(S.kst[q][r], S.kst[2u + q][r]);
-    }
-    return p;
+    return S.off.xy + row_walk(o);
 }
 
 fn emit(rp: vec2<i32>, i: u32, m: f32, s: f32) {

@@ -2,13 +2,6 @@
 // one-u32-per-element storage those dtypes use on the GPU.
 //#include common.wgsl
 
-struct WidenParams {
-    n: u32,
-    dst_off: u32,
-    is_bool: u32,
-    src_byte: u32,
-}
-
 @group(0) @binding(0) var<uniform> W: WidenParams;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<storage, read> src: array<u32>;

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rajveermalviya/go-webgpu/wgpu"
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/shaders"
 )
@@ -28,7 +29,7 @@ func BenchmarkMatmul(b *testing.B) {
 		c := upload(b, g, dtype.F32, vals)
 		d := alloc(b, g, dtype.F32, n*n)
 		l := contig(n, n)
-		for _, variant := range []string{g.mmVariant, "shared", "naive"} {
+		for _, variant := range []string{g.plan.MatmulVariant, "shared", "naive"} {
 			b.Run(fmt.Sprintf("%s/%d", variant, n), func(b *testing.B) {
 				if err := g.matmulWith("Matmul", op2(d, l), op2(a, l), op2(c, l), variant); err != nil {
 					b.Fatal(err)
@@ -93,7 +94,7 @@ func BenchmarkOpOverhead(b *testing.B) {
 
 	// The same kernel dispatched by hand: pipeline, uniform and bind group
 	// made once, outside the loop, so only the per-dispatch work is timed.
-	vars := map[string]string{"OP": "un_neg_f32", "DC": "f32", "SC": "f32"}
+	vars := map[string]string{"OP_EXPR": "-x", "OP_T": "f32", "DC": "f32", "SC": "f32"}
 	code, err := shaders.Render("unary.wgsl", vars)
 	if err != nil {
 		b.Fatal(err)
@@ -108,9 +109,11 @@ func BenchmarkOpOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer pipe.Release()
-	params := make([]uint32, 52)
-	params[0], params[1], params[4], params[16], params[24] = n, 1, n, 1, 1
-	ub, err := g.dev.CreateBufferInit(&wgpu.BufferInitDescriptor{Contents: wgpu.ToBytes(params), Usage: wgpu.BufferUsage_Uniform})
+	params := gpucore.EWParams{N: n}
+	params.W.Rank = 1
+	params.W.Shape[0][0] = n
+	params.W.St[0][0], params.W.St[2][0] = 1, 1
+	ub, err := g.dev.CreateBufferInit(&wgpu.BufferInitDescriptor{Contents: gpucore.Pack(nil, params), Usage: wgpu.BufferUsage_Uniform})
 	if err != nil {
 		b.Fatal(err)
 	}

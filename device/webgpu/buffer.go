@@ -3,10 +3,9 @@
 package webgpu
 
 import (
-	"math/bits"
-
 	"github.com/rajveermalviya/go-webgpu/wgpu"
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 )
@@ -30,16 +29,8 @@ func (b *gbuf) DType() dtype.DType { return b.dt }
 // Len is the number of elements.
 func (b *gbuf) Len() int { return b.n }
 
-// gpuElemBytes is the bytes one element occupies on the GPU.
-func gpuElemBytes(dt dtype.DType) int {
-	switch dt {
-	case dtype.F16:
-		return 2
-	case dtype.I64:
-		return 8
-	}
-	return 4
-}
+// Bytes is the size of the GPU buffer (its size class), for the planner.
+func (b *gbuf) Bytes() uint64 { return b.size }
 
 // checkDType reports whether dt can live on a WebGPU device.
 func checkDType(op string, dt dtype.DType) error {
@@ -50,17 +41,6 @@ func checkDType(op string, dt dtype.DType) error {
 		return errs.New("webgpu", op, errs.ErrDType, "%s is not supported on WebGPU (WGSL has no %s); Cast to f32 first", dt, dt)
 	}
 	return errs.New("webgpu", op, errs.ErrDType, "invalid dtype %s", dt)
-}
-
-// sizeClass rounds a byte count up to one of four classes per power of
-// two, so freed buffers are reused by requests of similar size.
-func sizeClass(n uint64) uint64 {
-	if n <= 256 {
-		return 256
-	}
-	p := bits.Len64(n - 1) // 2^p >= n
-	step := uint64(1) << (p - 3)
-	return (n + step - 1) &^ (step - 1)
 }
 
 // Alloc returns an uninitialised buffer of n elements.
@@ -93,16 +73,12 @@ func (g *gpu) allocLocked(op string, dt dtype.DType, n int, internal bool) (*gbu
 	if n == 0 {
 		return b, nil
 	}
-	esz := uint64(gpuElemBytes(dt))
+	esz := uint64(gpucore.ElemBytes(dt))
 	if uint64(n) > g.lim.maxBuffer/esz {
 		return nil, errs.New("webgpu", op, errs.ErrOutOfMemory,
 			"%d elements of %s need %d bytes, above the device's maxBufferSize of %d bytes", n, dt, uint64(n)*esz, g.lim.maxBuffer)
 	}
-	need := (uint64(n)*esz + 15) &^ 15
-	size := sizeClass(need)
-	if size > g.lim.maxBuffer {
-		size = need
-	}
+	size := g.plan.Lim.AllocBytes(dt, n)
 	buf, err := g.poolGetLocked(op, size)
 	if err != nil {
 		return nil, err
@@ -115,10 +91,7 @@ func (g *gpu) allocLocked(op string, dt dtype.DType, n int, internal bool) (*gbu
 }
 
 func (g *gpu) poolGetLocked(op string, size uint64) (*wgpu.Buffer, error) {
-	if l := g.pool[size]; len(l) > 0 {
-		buf := l[len(l)-1]
-		g.pool[size] = l[:len(l)-1]
-		g.poolBytes -= int64(size)
+	if buf, ok := g.pool.Get(size); ok {
 		return buf, nil
 	}
 	buf, err := g.dev.CreateBuffer(&wgpu.BufferDescriptor{
@@ -126,7 +99,7 @@ func (g *gpu) poolGetLocked(op string, size uint64) (*wgpu.Buffer, error) {
 		Usage: wgpu.BufferUsage_Storage | wgpu.BufferUsage_CopySrc | wgpu.BufferUsage_CopyDst,
 		Size:  size,
 	})
-	if err != nil && g.poolBytes > 0 {
+	if err != nil && g.pool.Bytes() > 0 {
 		// Give pooled memory back and try once more.
 		g.drainPoolLocked()
 		buf, err = g.dev.CreateBuffer(&wgpu.BufferDescriptor{
@@ -147,23 +120,12 @@ func (g *gpu) poolGetLocked(op string, size uint64) (*wgpu.Buffer, error) {
 }
 
 func (g *gpu) poolPutLocked(buf *wgpu.Buffer, size uint64) {
-	if g.closed || g.poolMax < 0 || g.poolBytes+int64(size) > g.poolMax {
+	if g.closed || !g.pool.Put(buf, size) {
 		g.destroyBuffer(buf, size)
-		return
 	}
-	g.pool[size] = append(g.pool[size], buf)
-	g.poolBytes += int64(size)
 }
 
-func (g *gpu) drainPoolLocked() {
-	for size, l := range g.pool {
-		for _, buf := range l {
-			g.destroyBuffer(buf, size)
-		}
-		delete(g.pool, size)
-	}
-	g.poolBytes = 0
-}
+func (g *gpu) drainPoolLocked() { g.pool.Drain(g.destroyBuffer) }
 
 // destroyBuffer frees GPU memory of a buffer no queued work uses.
 func (g *gpu) destroyBuffer(buf *wgpu.Buffer, size uint64) {
@@ -213,24 +175,6 @@ func (g *gpu) freeLocked(b *gbuf) {
 // freed) buffers, counted in the size classes actually reserved.
 func (g *gpu) MemoryInUse() int64 { return g.inUse.Load() }
 
-// own checks that buf is a live buffer of this device.
-func (g *gpu) ownLocked(op, role string, buf device.Buffer) (*gbuf, error) {
-	if buf == nil {
-		return nil, errs.New("webgpu", op, errs.ErrDevice, "%s buffer is nil", role)
-	}
-	b, ok := buf.(*gbuf)
-	if !ok || b == nil {
-		return nil, errs.New("webgpu", op, errs.ErrDevice, "%s buffer (%T) does not belong to device %q", role, buf, g.name)
-	}
-	if b.g != g {
-		return nil, errs.New("webgpu", op, errs.ErrDevice, "%s buffer belongs to device %q, not %q", role, b.g.name, g.name)
-	}
-	if b.freed {
-		return nil, errs.New("webgpu", op, errs.ErrReleased, "%s buffer was freed", role)
-	}
-	return b, nil
-}
-
 // tempLocked allocates an internal buffer that is freed when the pending
 // batch completes.
 func (g *gpu) tempLocked(op string, dt dtype.DType, n int) (*gbuf, error) {
@@ -251,11 +195,8 @@ func (g *gpu) releaseTempLocked(b *gbuf) {
 // stagingLocked returns a mappable buffer of at least size bytes for
 // readback.
 func (g *gpu) stagingLocked(op string, size uint64) (*wgpu.Buffer, uint64, error) {
-	cls := sizeClass(size)
-	if l := g.stage[cls]; len(l) > 0 {
-		buf := l[len(l)-1]
-		g.stage[cls] = l[:len(l)-1]
-		g.stageBytes -= int64(cls)
+	cls := gpucore.SizeClass(size)
+	if buf, ok := g.stage.Get(cls); ok {
 		return buf, cls, nil
 	}
 	buf, err := g.dev.CreateBuffer(&wgpu.BufferDescriptor{
@@ -276,12 +217,9 @@ func (g *gpu) stagingLocked(op string, size uint64) (*wgpu.Buffer, uint64, error
 const maxStageBytes = 128 << 20
 
 func (g *gpu) stagePutLocked(buf *wgpu.Buffer, size uint64) {
-	if g.closed || g.stageBytes+int64(size) > maxStageBytes {
+	if g.closed || !g.stage.Put(buf, size) {
 		g.destroyBuffer(buf, size)
-		return
 	}
-	g.stage[size] = append(g.stage[size], buf)
-	g.stageBytes += int64(size)
 }
 
 // Upload staging: buffers mapped for writing, filled on the host and copied
@@ -294,21 +232,21 @@ const maxUploadStage = 256 << 20 // bytes of upload staging kept around
 
 // upStageLocked returns a mapped upload buffer of at least size bytes.
 func (g *gpu) upStageLocked(op string, size uint64) (*wgpu.Buffer, uint64, error) {
-	cls := sizeClass(size)
+	cls := gpucore.SizeClass(size)
 	if cls > g.lim.maxBuffer {
 		cls = (size + 15) &^ 15
 	}
 	g.collectRemappedLocked()
-	if len(g.upReady[cls]) == 0 && g.upRemapping > 0 {
+	buf, ok := g.upReady.Get(cls)
+	if !ok && g.upRemapping > 0 {
 		// A buffer whose batch finished is being mapped again; the map
 		// completes without GPU work, a poll delivers it.
 		g.reapLocked()
 		g.pollLocked()
 		g.collectRemappedLocked()
+		buf, ok = g.upReady.Get(cls)
 	}
-	if l := g.upReady[cls]; len(l) > 0 {
-		buf := l[len(l)-1]
-		g.upReady[cls] = l[:len(l)-1]
+	if ok {
 		return buf, cls, nil
 	}
 	buf, err := g.dev.CreateBuffer(&wgpu.BufferDescriptor{
@@ -370,7 +308,7 @@ func (g *gpu) collectRemappedLocked() {
 			g.destroyBuffer(r.buf, r.size)
 			continue
 		}
-		g.upReady[r.size] = append(g.upReady[r.size], r.buf)
+		g.upReady.Put(r.buf, r.size)
 	}
 }
 

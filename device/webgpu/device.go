@@ -9,23 +9,32 @@ import (
 
 	"github.com/rajveermalviya/go-webgpu/wgpu"
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/errs"
 )
 
-// gpu is an opened WebGPU device. It is both the device.Device and its
-// device.Backend. One mutex serialises encoding and the queue; waits for
-// the GPU release it between polls, so goroutines keep encoding while
-// another waits.
+// gpu is an opened WebGPU device: the executor half of the backend. It is
+// both the device.Device and its device.Backend. Every decision that does
+// not need wgpu (validation, axis merging, splitting by limits, reduce,
+// softmax and matmul strategies, parameter blocks) is made by plan, a
+// gpucore.Planner; gpu owns only what touches wgpu: the adapter, device
+// and queue, the effective limits, compiled pipelines and bind group
+// layouts, device buffers (live, pooled, staging for readback and upload,
+// uniform arenas), the pending encoder, pass and batch, submission
+// sequence numbers and the resources retired until their batch completes,
+// and device-lost and asynchronous error state. One mutex serialises
+// encoding and the queue; waits for the GPU release it between polls, so
+// goroutines keep encoding while another waits.
 type gpu struct {
-	name      string
-	info      device.Info
-	lim       limits
-	adapter   *wgpu.Adapter
-	dev       *wgpu.Device
-	queue     *wgpu.Queue
-	sinkID    uintptr
-	timeout   time.Duration
-	mmVariant string // matmul kernel variant
+	name    string
+	info    device.Info
+	lim     limits
+	adapter *wgpu.Adapter
+	dev     *wgpu.Device
+	queue   *wgpu.Queue
+	sinkID  uintptr
+	timeout time.Duration
+	plan    *gpucore.Planner
 
 	mu          sync.Mutex
 	closed      bool
@@ -39,16 +48,13 @@ type gpu struct {
 	arena       *wgpu.Buffer // uniform arena of the pending batch
 	arenaHost   []byte       // its contents, written just before submission
 	arenas      []*wgpu.Buffer
-	retired     []retired // resources waiting for their batch to complete
-	pool        map[uint64][]*wgpu.Buffer
-	poolBytes   int64
-	poolMax     int64
-	stage       map[uint64][]*wgpu.Buffer
-	stageBytes  int64
-	upReady     map[uint64][]*wgpu.Buffer // mapped upload buffers
-	upBytes     int64                     // bytes of upload buffers, any state
-	upRemapping int                       // upload buffers being mapped again
-	upMu        sync.Mutex                // guards upArrived (filled by map callbacks)
+	retired     []retired                   // resources waiting for their batch to complete
+	pool        *gpucore.Pool[*wgpu.Buffer] // freed storage buffers
+	stage       *gpucore.Pool[*wgpu.Buffer] // readback staging buffers
+	upReady     *gpucore.Pool[*wgpu.Buffer] // mapped upload buffers
+	upBytes     int64                       // bytes of upload buffers, any state
+	upRemapping int                         // upload buffers being mapped again
+	upMu        sync.Mutex                  // guards upArrived (filled by map callbacks)
 	upArrived   []remapped
 	kernels     map[string]*kernel
 	bgls        map[[2]int]*wgpu.BindGroupLayout
@@ -115,9 +121,8 @@ func OpenWith(o Options) (device.Device, error) {
 		lim:     effectiveLimits(raw, o),
 		adapter: ad,
 		seq:     1,
-		pool:    map[uint64][]*wgpu.Buffer{},
-		stage:   map[uint64][]*wgpu.Buffer{},
-		upReady: map[uint64][]*wgpu.Buffer{},
+		stage:   gpucore.NewPool[*wgpu.Buffer](maxStageBytes),
+		upReady: gpucore.NewPool[*wgpu.Buffer](0), // bounded by upBytes
 		kernels: map[string]*kernel{},
 		bgls:    map[[2]int]*wgpu.BindGroupLayout{},
 		timeout: o.WaitTimeout,
@@ -125,10 +130,11 @@ func OpenWith(o Options) (device.Device, error) {
 	if g.timeout <= 0 {
 		g.timeout = 2 * time.Minute
 	}
-	g.poolMax = o.PoolBytes
-	if g.poolMax == 0 {
-		g.poolMax = 256 << 20
+	poolMax := o.PoolBytes
+	if poolMax == 0 {
+		poolMax = 256 << 20
 	}
+	g.pool = gpucore.NewPool[*wgpu.Buffer](poolMax)
 	g.name = o.Name
 	if g.name == "" {
 		g.name = DriverName
@@ -162,13 +168,14 @@ func OpenWith(o Options) (device.Device, error) {
 		return nil, errs.New("webgpu", "Open", errs.ErrUnavailable, "unsupported go-webgpu version: wgpu handles are not reachable")
 	}
 	g.sinkID = id
-	g.mmVariant = o.Matmul
-	if g.mmVariant == "" {
-		g.mmVariant = "shared"
+	variant := o.Matmul
+	if variant == "" {
+		variant = "shared"
 		if g.info.Type == "software" {
-			g.mmVariant = "regblock"
+			variant = "regblock"
 		}
 	}
+	g.plan = gpucore.NewPlanner("webgpu", "WebGPU", g.lim.core(), variant)
 	return g, nil
 }
 
@@ -212,23 +219,11 @@ func (g *gpu) Close() error {
 		r.buf.Release()
 	}
 	g.retired = nil
-	for _, l := range g.pool {
-		for _, b := range l {
-			b.Release()
-		}
-	}
-	for _, l := range g.stage {
-		for _, b := range l {
-			b.Release()
-		}
-	}
+	release := func(b *wgpu.Buffer, _ uint64) { b.Release() }
+	g.pool.Drain(release)
+	g.stage.Drain(release)
 	g.collectRemappedLocked()
-	for _, l := range g.upReady {
-		for _, b := range l {
-			b.Release()
-		}
-	}
-	g.pool, g.stage, g.upReady = nil, nil, nil
+	g.upReady.Drain(release)
 	for _, a := range g.arenas {
 		a.Release()
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rajveermalviya/go-webgpu/wgpu"
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 )
@@ -110,6 +111,11 @@ type limits struct {
 	maxUniform     uint64
 	maxWGStorage   uint32
 	maxInvocations uint32
+}
+
+// core is the part of the limits the planner works within.
+func (l limits) core() gpucore.Limits {
+	return gpucore.Limits{MaxBinding: l.maxBinding, MaxBuffer: l.maxBuffer, MaxWG: l.maxWG, StorageAlign: l.storageAlign}
 }
 
 func effectiveLimits(l wgpu.Limits, o Options) limits {

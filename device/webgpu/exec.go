@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rajveermalviya/go-webgpu/wgpu"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/shaders"
 )
@@ -26,42 +27,6 @@ type kernel struct {
 	pipe     *wgpu.ComputePipeline
 	bgl      *wgpu.BindGroupLayout
 	nrw, nro int
-}
-
-// bind is one storage binding: a byte window of a buffer.
-type bind struct {
-	b         *gbuf
-	off, size uint64
-}
-
-// whole binds all of b.
-func whole(b *gbuf) bind { return bind{b: b, off: 0, size: b.size} }
-
-// call is one dispatch: a kernel, its uniform words, its storage bindings
-// in binding order (read-write first), and a grid of workgroups.
-type call struct {
-	k      *kernel
-	params []uint32
-	binds  []bind
-	grid   [3]uint32
-}
-
-// gridFor folds a count of workgroups into a grid whose dimensions stay
-// within the device limit; kernels recover the linear workgroup index and
-// ignore the surplus.
-func (g *gpu) gridFor(groups uint64) [3]uint32 {
-	if groups == 0 {
-		return [3]uint32{0, 1, 1}
-	}
-	m := uint64(g.lim.maxWG)
-	x := min(groups, m)
-	y := (groups + x - 1) / x
-	z := uint64(1)
-	if y > m {
-		z = (y + m - 1) / m
-		y = m
-	}
-	return [3]uint32{uint32(x), uint32(y), uint32(z)}
 }
 
 // bglLocked returns the bind group layout for nrw read-write and nro
@@ -158,10 +123,11 @@ func (g *gpu) encoderLocked(op string) (*wgpu.CommandEncoder, error) {
 	return enc, nil
 }
 
-// uniformLocked appends words to the pending batch's uniform arena and
-// returns their offset, or false when the arena is full.
-func (g *gpu) uniformLocked(words []uint32) (uint64, uint64, bool, error) {
-	size := uint64(len(words)) * 4
+// uniformLocked appends the bytes of parameter block params to the
+// pending batch's uniform arena and returns their offset and size, or
+// false when the arena is full.
+func (g *gpu) uniformLocked(params any) (uint64, uint64, bool, error) {
+	size := uint64(binary.Size(params))
 	size = (size + 15) &^ 15
 	off := (uint64(len(g.arenaHost)) + g.lim.uniformAlign - 1) &^ (g.lim.uniformAlign - 1)
 	if off+size > arenaSize {
@@ -184,11 +150,12 @@ func (g *gpu) uniformLocked(words []uint32) (uint64, uint64, bool, error) {
 			g.arena = b
 		}
 	}
-	for uint64(len(g.arenaHost)) < off+size {
+	for uint64(len(g.arenaHost)) < off {
 		g.arenaHost = append(g.arenaHost, 0)
 	}
-	for i, w := range words {
-		binary.LittleEndian.PutUint32(g.arenaHost[off+uint64(i)*4:], w)
+	g.arenaHost = gpucore.Pack(g.arenaHost, params)
+	for uint64(len(g.arenaHost)) < off+size {
+		g.arenaHost = append(g.arenaHost, 0)
 	}
 	return off, size, true, nil
 }
@@ -229,29 +196,53 @@ func (g *gpu) endPassLocked() {
 	}
 }
 
-// runLocked encodes calls into the pending batch and submits when the
-// batch is large. Errors creating a call's bind group are returned typed.
-func (g *gpu) runLocked(op string, calls []call) error {
-	for _, c := range calls {
-		uoff, usize, ok, err := g.uniformLocked(c.params)
+// runLocked runs a plan: it allocates the plan's scratch buffers, encodes
+// its dispatches into the pending batch (submitting when the batch is
+// large) and frees the scratch once the batch completes. Errors creating a
+// dispatch's bind group are returned typed.
+func (g *gpu) runLocked(op string, pl *gpucore.Plan) error {
+	var temps []*gbuf
+	defer func() {
+		for _, t := range temps {
+			g.releaseTempLocked(t)
+		}
+	}()
+	for _, s := range pl.Scratch {
+		t, err := g.tempLocked(op, s.DT, s.N)
+		if err != nil {
+			return err
+		}
+		temps = append(temps, t)
+	}
+	var spec *gpucore.Kernel
+	var k *kernel
+	var ents []wgpu.BindGroupEntry
+	for _, d := range pl.Steps {
+		if d.Kernel != spec {
+			var err error
+			if k, err = g.kernelLocked(op, d.Kernel.Template, d.Kernel.Vars, d.Kernel.RW, d.Kernel.RO); err != nil {
+				return err
+			}
+			spec = d.Kernel
+		}
+		uoff, usize, ok, err := g.uniformLocked(d.Params)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			g.flushLocked()
-			if uoff, usize, ok, err = g.uniformLocked(c.params); err != nil {
+			if uoff, usize, ok, err = g.uniformLocked(d.Params); err != nil {
 				return err
 			}
 			if !ok {
 				return errs.New("webgpu", op, errs.ErrUnsupported, "uniform data does not fit an arena")
 			}
 		}
-		ents := make([]wgpu.BindGroupEntry, 0, 1+len(c.binds))
-		ents = append(ents, wgpu.BindGroupEntry{Binding: 0, Buffer: g.arena, Offset: uoff, Size: usize})
-		for j, b := range c.binds {
-			ents = append(ents, wgpu.BindGroupEntry{Binding: uint32(j + 1), Buffer: b.b.b, Offset: b.off, Size: b.size})
+		ents = append(ents[:0], wgpu.BindGroupEntry{Binding: 0, Buffer: g.arena, Offset: uoff, Size: usize})
+		for j, b := range d.Binds {
+			ents = append(ents, wgpu.BindGroupEntry{Binding: uint32(j + 1), Buffer: resolve(b.Buf, temps).b, Offset: b.Off, Size: b.Size})
 		}
-		bg, err := g.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: c.k.bgl, Entries: ents})
+		bg, err := g.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: k.bgl, Entries: ents})
 		if err != nil {
 			return g.wgpuError(op, err)
 		}
@@ -260,13 +251,13 @@ func (g *gpu) runLocked(op string, calls []call) error {
 			bg.Release()
 			return err
 		}
-		for _, b := range c.binds {
-			b.b.lastUse = g.seq
+		for _, b := range d.Binds {
+			resolve(b.Buf, temps).lastUse = g.seq
 		}
 		g.passGroups = append(g.passGroups, bg)
-		pass.SetPipeline(c.k.pipe)
+		pass.SetPipeline(k.pipe)
 		pass.SetBindGroup(0, bg, nil)
-		pass.DispatchWorkgroups(c.grid[0], c.grid[1], c.grid[2])
+		pass.DispatchWorkgroups(d.Grid[0], d.Grid[1], d.Grid[2])
 		g.stats.dispatches.Add(1)
 		g.pendingOps++
 		if g.pendingOps >= batchOps {
@@ -274,6 +265,14 @@ func (g *gpu) runLocked(op string, calls []call) error {
 		}
 	}
 	return nil
+}
+
+// resolve maps a planned buffer to the device buffer it stands for.
+func resolve(b gpucore.Buffer, temps []*gbuf) *gbuf {
+	if s, ok := b.(*gpucore.Scratch); ok {
+		return temps[s.Index]
+	}
+	return b.(*gbuf)
 }
 
 // flushLocked submits the pending batch, if any.

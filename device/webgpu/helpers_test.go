@@ -274,3 +274,11 @@ func op(b device.Buffer, l layout.Layout) device.Operand { return device.Operand
 func fmtShape(s []int) string { return fmt.Sprint(s) }
 
 func errorsIs(err, kind error) bool { return errors.Is(err, kind) }
+
+func prodInts(s []int) int {
+	p := 1
+	for _, d := range s {
+		p *= d
+	}
+	return p
+}

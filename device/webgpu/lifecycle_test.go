@@ -59,7 +59,7 @@ func TestNoLeaks(t *testing.T) {
 		t.Errorf("MemoryInUse %d after the cycles, want %d", got, base+int64(src.(*gbuf).size))
 	}
 	g.mu.Lock()
-	retired, pooled := len(g.retired), g.poolBytes
+	retired, pooled := len(g.retired), g.pool.Bytes()
 	g.mu.Unlock()
 	if retired != 0 {
 		t.Errorf("%d resources still awaiting completion after Sync", retired)

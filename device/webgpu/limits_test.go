@@ -162,7 +162,7 @@ func TestGridFolding(t *testing.T) {
 		want[i] = -vals[i]
 	}
 	checkClose(t, "folded grid", download(t, g, d), want, 0, 0)
-	if grid := g.gridFor(uint64(n+255) / 256); grid[2] < 2 {
+	if grid := g.plan.Lim.Grid(uint64(n+255) / 256); grid[2] < 2 {
 		t.Errorf("grid %v not folded into 3-D", grid)
 	}
 	s := alloc(t, g, dtype.F32, 1)

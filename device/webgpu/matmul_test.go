@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
@@ -212,7 +213,7 @@ func TestMatmulErrors(t *testing.T) {
 }
 
 // TestMatmulLongK checks every kernel variant with inner dimensions above
-// mmChunk, which are split into chunks accumulated in C: past the naive
+// gpucore.MatmulChunk, which are split into chunks accumulated in C: past the naive
 // kernel's old loop limit (65,535) and the 4x4 kernel's (262,140), with
 // transposed, narrowed, general and batched operands, vec4-aligned ones,
 // views as destination, and f16 (accumulated in f32, rounded once). Values
@@ -236,7 +237,7 @@ func TestMatmulLongK(t *testing.T) {
 		dstT    bool // a transposed destination view
 	}
 	cases := []tc{
-		{5, mmChunk + 1, 6, nil, "rows", "rows", dtype.F32, false},
+		{5, gpucore.MatmulChunk + 1, 6, nil, "rows", "rows", dtype.F32, false},
 		{8, 70004, 8, nil, "rows", "rows", dtype.F32, false}, // vec4 loads and stores
 		{4, 262147, 4, nil, "rows", "rows", dtype.F32, false},
 		{3, 70001, 5, nil, "trans", "transnarrow", dtype.F32, false},
@@ -281,11 +282,11 @@ func TestMatmulLongK(t *testing.T) {
 	}
 }
 
-// TestMatmulChunkDispatches checks that k up to mmChunk takes one dispatch,
+// TestMatmulChunkDispatches checks that k up to gpucore.MatmulChunk takes one dispatch,
 // as before chunking, and a longer k one per chunk.
 func TestMatmulChunkDispatches(t *testing.T) {
 	g := dev(t)
-	for _, c := range []struct{ k, want int }{{mmChunk - 1, 1}, {mmChunk, 1}, {mmChunk + 1, 2}, {3*mmChunk + 5, 4}} {
+	for _, c := range []struct{ k, want int }{{gpucore.MatmulChunk - 1, 1}, {gpucore.MatmulChunk, 1}, {gpucore.MatmulChunk + 1, 2}, {3*gpucore.MatmulChunk + 5, 4}} {
 		a := alloc(t, g, dtype.F32, 2*c.k)
 		b := alloc(t, g, dtype.F32, c.k*3)
 		d := alloc(t, g, dtype.F32, 6)

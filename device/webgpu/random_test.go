@@ -5,6 +5,7 @@ package webgpu
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
@@ -67,7 +68,7 @@ func TestRandomViews(t *testing.T) {
 		}
 		la, na := randomView(r, shape)
 		lb, nb := randomView(r, shape)
-		if !sameShape(la.Shape, shape) || !sameShape(lb.Shape, shape) {
+		if !slices.Equal(la.Shape, shape) || !slices.Equal(lb.Shape, shape) {
 			t.Fatalf("bad view construction %v %v for %v", la, lb, shape)
 		}
 		av := randVals(r, dtype.F32, na, -3, 3)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rajveermalviya/go-webgpu/wgpu"
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 )
@@ -52,7 +53,7 @@ func (g *gpu) Upload(buf device.Buffer, off int, src []byte) error {
 	case b.dt == dtype.F16 && (off%2 != 0 || cnt%2 != 0):
 		return g.uploadHalvesLocked(op, b, off, src)
 	}
-	return g.writeLocked(op, b, uint64(off*gpuElemBytes(b.dt)), src)
+	return g.writeLocked(op, b, uint64(off*gpucore.ElemBytes(b.dt)), src)
 }
 
 // uploadWidenLocked sends U8/Bool bytes packed and widens them on the GPU,
@@ -66,29 +67,7 @@ func (g *gpu) uploadWidenLocked(op string, b *gbuf, off int, src []byte) error {
 	if err := g.writeLocked(op, tmp, 0, src); err != nil {
 		return err
 	}
-	vars := map[string]string{}
-	k, err := g.kernelLocked(op, "widen.wgsl", vars, 1, 1)
-	if err != nil {
-		return err
-	}
-	piece := g.pieceElems(4)
-	isBool := uint32(0)
-	if b.dt == dtype.Bool {
-		isBool = 1
-	}
-	var calls []call
-	for start := 0; start < len(src); start += piece {
-		n := min(piece, len(src)-start)
-		dw := g.windowFor(b, int64(off+start), int64(off+start+n))
-		sw := g.windowFor(tmp, int64(start/4), int64((start+n+3)/4))
-		calls = append(calls, call{
-			k:      k,
-			params: []uint32{uint32(n), uint32(off + start - dw.base), isBool, uint32(start - sw.base*4)},
-			binds:  []bind{dw.bind, sw.bind},
-			grid:   g.gridFor((uint64(n) + ewWG - 1) / ewWG),
-		})
-	}
-	return g.runLocked(op, calls)
+	return g.runLocked(op, g.plan.Widen(b, tmp, off, len(src)))
 }
 
 // uploadHalvesLocked handles F16 data whose byte offset or length is not
@@ -104,9 +83,11 @@ func (g *gpu) uploadHalvesLocked(op string, b *gbuf, off int, src []byte) error 
 	if err := g.writeLocked(op, tmp, 0, src); err != nil {
 		return err
 	}
-	d := opnd{b: b, shape: []int{cnt}, strides: []int{1}, off: off, numel: cnt}
-	s := opnd{b: tmp, shape: []int{cnt}, strides: []int{1}, off: 0, numel: cnt}
-	return g.copyLocked(op, d, s)
+	pl, err := g.plan.CopyContiguous(op, b, off, tmp, cnt)
+	if err != nil {
+		return err
+	}
+	return g.runLocked(op, pl)
 }
 
 // downloadPiece is the most host bytes one staging round trip moves.
@@ -134,7 +115,7 @@ func (g *gpu) Download(dst []byte, buf device.Buffer, off int) error {
 	hs := b.dt.Size()
 	per := max(downloadPiece/hs, 1024)
 	if b.dt == dtype.U8 || b.dt == dtype.Bool {
-		per = min(per, g.pieceElems(4))
+		per = min(per, g.plan.Lim.PieceElems(4))
 	}
 	for start := 0; start < cnt; start += per {
 		n := min(per, cnt-start)
@@ -164,7 +145,7 @@ func (g *gpu) downloadPiece(op string, dst []byte, b *gbuf, off, n int) error {
 		var err error
 		tmp, err = g.tempLocked(op, dtype.U8, (n+3)/4)
 		if err == nil {
-			err = g.narrowLocked(op, tmp, b, off, n)
+			err = g.runLocked(op, g.plan.Narrow(tmp, b, off, n))
 		}
 		if err != nil {
 			g.releaseTempLocked(tmp)
@@ -173,7 +154,7 @@ func (g *gpu) downloadPiece(op string, dst []byte, b *gbuf, off, n int) error {
 		}
 		src, lo, hi = tmp, 0, uint64((n+3)/4*4)
 	default:
-		esz := uint64(gpuElemBytes(b.dt))
+		esz := uint64(gpucore.ElemBytes(b.dt))
 		lo = uint64(off) * esz
 		hi = uint64(off+n) * esz
 	}
@@ -228,21 +209,4 @@ func (g *gpu) downloadPiece(op string, dst []byte, b *gbuf, off, n int) error {
 	stage.Unmap()
 	g.stagePutLocked(stage, cls)
 	return nil
-}
-
-// narrowLocked packs n U8/Bool elements of b from element off into tmp,
-// four per word.
-func (g *gpu) narrowLocked(op string, tmp, b *gbuf, off, n int) error {
-	k, err := g.kernelLocked(op, "narrow.wgsl", map[string]string{}, 1, 1)
-	if err != nil {
-		return err
-	}
-	sw := g.windowFor(b, int64(off), int64(off+n))
-	words := (n + 3) / 4
-	return g.runLocked(op, []call{{
-		k:      k,
-		params: []uint32{uint32(n), uint32(off - sw.base), 0, 0},
-		binds:  []bind{whole(tmp), sw.bind},
-		grid:   g.gridFor((uint64(words) + ewWG - 1) / ewWG),
-	}})
 }

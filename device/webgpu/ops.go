@@ -1,0 +1,137 @@
+//go:build cgo
+
+package webgpu
+
+import (
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
+	"github.com/tessera-go/tessera/errs"
+)
+
+// The operations: each validates its operands, asks the planner for a
+// plan and runs it. Shape, dtype and limit rules live in gpucore.
+
+// planFunc plans an operation over validated operands (in the order the
+// entry point passed them).
+type planFunc func(ops []gpucore.Operand) (*gpucore.Plan, error)
+
+// do is every operation's prologue and epilogue: under the lock, it checks
+// the device is usable, validates each operand (roles name them in
+// errors), plans, and runs the plan.
+func (g *gpu) do(op string, roles []string, plan planFunc, operands ...device.Operand) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.usableLocked(op); err != nil {
+		return err
+	}
+	ops := make([]gpucore.Operand, len(operands))
+	for i, o := range operands {
+		b, err := g.ownLocked(op, roles[i], o.Buf)
+		if err != nil {
+			return err
+		}
+		if ops[i], err = g.plan.NewOperand(op, roles[i], b, o.Layout); err != nil {
+			return err
+		}
+	}
+	pl, err := plan(ops)
+	if err != nil {
+		return err
+	}
+	return g.runLocked(op, pl)
+}
+
+var (
+	rolesD    = []string{"dst"}
+	rolesDS   = []string{"dst", "src"}
+	rolesDAB  = []string{"dst", "a", "b"}
+	rolesDCAB = []string{"dst", "cond", "a", "b"}
+)
+
+// Fill writes v, converted to the operand's dtype, to every element (I64
+// included: its outputs are pre-filled by callers).
+func (g *gpu) Fill(dst device.Operand, v float64) error {
+	return g.do("Fill", rolesD, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Fill("Fill", o[0], v)
+	}, dst)
+}
+
+// Copy writes src into dst element by element, converting the dtype.
+// Same-dtype copies move bits (NaN payloads and subnormals survive).
+func (g *gpu) Copy(dst, src device.Operand) error {
+	return g.do("Copy", rolesDS, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Copy("Copy", o[0], o[1])
+	}, dst, src)
+}
+
+// Unary applies op elementwise; dst has src's dtype.
+func (g *gpu) Unary(op device.UnaryOp, dst, src device.Operand) error {
+	return g.do("Unary", rolesDS, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Unary("Unary", op, o[0], o[1])
+	}, dst, src)
+}
+
+// Binary applies op elementwise to a and b, which have dst's shape
+// (broadcasting is a zero stride). Comparisons write Bool; Bool operands
+// take only Eq and Ne.
+func (g *gpu) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
+	return g.do("Binary", rolesDAB, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Binary("Binary", op, o[0], o[1], o[2])
+	}, dst, a, b)
+}
+
+// Where writes a where cond (Bool) is true, else b.
+func (g *gpu) Where(dst, cond, a, b device.Operand) error {
+	return g.do("Where", rolesDCAB, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Where("Where", o[0], o[1], o[2], o[3])
+	}, dst, cond, a, b)
+}
+
+// Reduce reduces src over axes (sorted, distinct) into dst, whose shape is
+// src's without those axes (see gpucore.Planner.Reduce for the rules).
+func (g *gpu) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int) error {
+	return g.do("Reduce", rolesDS, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Reduce("Reduce", op, o[0], o[1], axes)
+	}, dst, src)
+}
+
+// Softmax writes softmax (log-softmax when log is set) of src along axis
+// into dst; both are F32 or F16 views of the same shape.
+func (g *gpu) Softmax(dst, src device.Operand, axis int, log bool) error {
+	return g.do("Softmax", rolesDS, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Softmax("Softmax", o[0], o[1], axis, log)
+	}, dst, src)
+}
+
+// Matmul multiplies a [..., m, k] by b [..., k, n] into dst [..., m, n];
+// all share the batch shape (a broadcast batch has stride 0). Row-major,
+// transposed and narrowed operands are read in place (see
+// gpucore.Planner.Matmul).
+func (g *gpu) Matmul(dst, a, b device.Operand) error {
+	return g.matmulWith("Matmul", dst, a, b, "")
+}
+
+// matmulWith runs Matmul with a kernel variant ("" for the device's choice).
+func (g *gpu) matmulWith(name string, dst, a, b device.Operand, variant string) error {
+	return g.do(name, rolesDAB, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Matmul(name, o[0], o[1], o[2], variant)
+	}, dst, a, b)
+}
+
+// ownLocked checks that buf is a live buffer of this device.
+func (g *gpu) ownLocked(op, role string, buf device.Buffer) (*gbuf, error) {
+	if buf == nil {
+		return nil, errs.New("webgpu", op, errs.ErrDevice, "%s buffer is nil", role)
+	}
+	b, ok := buf.(*gbuf)
+	if !ok || b == nil {
+		return nil, errs.New("webgpu", op, errs.ErrDevice, "%s buffer (%T) does not belong to device %q", role, buf, g.name)
+	}
+	if b.g != g {
+		return nil, errs.New("webgpu", op, errs.ErrDevice, "%s buffer belongs to device %q, not %q", role, b.g.name, g.name)
+	}
+	if b.freed {
+		return nil, errs.New("webgpu", op, errs.ErrReleased, "%s buffer was freed", role)
+	}
+	return b, nil
+}
