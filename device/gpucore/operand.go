@@ -255,28 +255,26 @@ func prodInts(s []int) int {
 	return p
 }
 
-// walk4 and walk2 fill a walk over extents ext with the strides of each
-// operand (ext and every stride list have at most maxRank entries).
-func walk4(ext []int, st ...[]int) Walk4 {
-	var w Walk4
-	w.Rank = uint32(len(ext))
-	for i, d := range ext {
-		w.Shape[i/4][i%4] = uint32(d)
-		for k, s := range st {
-			w.St[2*k+i/4][i%4] = int32(s[i])
-		}
-	}
+// walk4 and walk2 describe a walk over extents ext with the strides of
+// each operand (ext and every stride list have at most maxRank entries).
+func walk4(ext []int, st ...[]int) (w Walk4) {
+	w.Rank = fillWalk(&w.Shape, w.St[:], ext, st)
 	return w
 }
 
-func walk2(ext []int, st ...[]int) Walk2 {
-	var w Walk2
-	w.Rank = uint32(len(ext))
+func walk2(ext []int, st ...[]int) (w Walk2) {
+	w.Rank = fillWalk(&w.Shape, w.St[:], ext, st)
+	return w
+}
+
+// fillWalk writes the extents and strides of a walk (operand k's stride
+// along axis i at st[2k + i/4][i%4]) and returns its rank.
+func fillWalk(shape *[2][4]uint32, dst [][4]int32, ext []int, st [][]int) uint32 {
 	for i, d := range ext {
-		w.Shape[i/4][i%4] = uint32(d)
+		shape[i/4][i%4] = uint32(d)
 		for k, s := range st {
-			w.St[2*k+i/4][i%4] = int32(s[i])
+			dst[2*k+i/4][i%4] = int32(s[i])
 		}
 	}
-	return w
+	return uint32(len(ext))
 }

@@ -65,8 +65,11 @@ func TestPackMatchesLayout(t *testing.T) {
 		}
 		fill(v)
 		b := Pack(nil, v.Interface())
-		if uintptr(len(b)) != s.typ.Size() || len(b)%16 != 0 {
+		if uintptr(len(b)) != s.typ.Size() || len(b)%16 != 0 || Size(v.Interface()) != len(b) {
 			t.Errorf("%s: packed %d bytes, struct is %d", s.name, len(b), s.typ.Size())
+		}
+		if string(b) != string(packPortable(nil, v.Interface())) {
+			t.Errorf("%s: direct and encoding/binary packing differ", s.name)
 		}
 	}
 	p := EWParams{N: 7, Off: [4]int32{1, 2, 3, 4}, Ex: [4]uint32{9}}
@@ -95,3 +98,11 @@ func TestWGSLRejectsBadLayout(t *testing.T) {
 }
 
 type stringsBuilder struct{ b strings.Builder }
+
+func BenchmarkPack(b *testing.B) {
+	buf := make([]byte, 0, 1024)
+	p := EWParams{N: 5}
+	for b.Loop() {
+		buf = Pack(buf[:0], p)
+	}
+}

@@ -3,7 +3,6 @@
 package webgpu
 
 import (
-	"encoding/binary"
 	"runtime"
 	"time"
 
@@ -127,7 +126,7 @@ func (g *gpu) encoderLocked(op string) (*wgpu.CommandEncoder, error) {
 // pending batch's uniform arena and returns their offset and size, or
 // false when the arena is full.
 func (g *gpu) uniformLocked(params any) (uint64, uint64, bool, error) {
-	size := uint64(binary.Size(params))
+	size := uint64(gpucore.Size(params))
 	size = (size + 15) &^ 15
 	off := (uint64(len(g.arenaHost)) + g.lim.uniformAlign - 1) &^ (g.lim.uniformAlign - 1)
 	if off+size > arenaSize {
