@@ -16,6 +16,10 @@
 // a storage binding is split into pieces that fit, or refused with a typed
 // error naming the limit. No wgpu type appears in the API.
 //
+// What to run is decided by package gpucore, the planner shared by GPU
+// backends (validation, axis merging, limit splitting, kernel strategies,
+// parameter blocks); this package executes its plans with wgpu.
+//
 // Without cgo the driver is still registered, but Open reports
 // errs.ErrUnavailable and Enumerate lists nothing.
 //
