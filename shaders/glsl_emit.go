@@ -16,6 +16,7 @@ type symbol struct {
 	konst  *constDecl // a module-scope const
 	ptr    bool       // a pointer parameter; t is the pointee
 	local  bool
+	fixed  string // "let" or "parameter": may not be assigned
 }
 
 type translator struct {
@@ -1113,8 +1114,9 @@ func (tr *translator) line(format string, args ...any) {
 	tr.sb.WriteByte('\n')
 }
 
-// lit spells a constant as a GLSL literal of scalar type s.
-func lit(line int, v cval, s string) (string, error) {
+// lit spells a constant as a GLSL literal of scalar type s, in hexadecimal
+// when hex is set and the value is an integer.
+func lit(line int, v cval, s string, hex bool) (string, error) {
 	switch s {
 	case "f32":
 		f := v.f
@@ -1140,6 +1142,9 @@ func lit(line int, v cval, s string) (string, error) {
 		if v.i == math.MinInt32 {
 			return "(-2147483647 - 1)", nil
 		}
+		if hex && v.i >= 0 {
+			return fmt.Sprintf("0x%x", v.i), nil
+		}
 		return strconv.FormatInt(v.i, 10), nil
 	case "u32":
 		if v.float {
@@ -1148,7 +1153,7 @@ func lit(line int, v cval, s string) (string, error) {
 		if v.i < 0 || v.i > math.MaxUint32 {
 			return "", errAt(line, "constant %d out of u32 range", v.i)
 		}
-		if v.i > 255 {
+		if hex {
 			return fmt.Sprintf("0x%xu", v.i), nil
 		}
 		return strconv.FormatInt(v.i, 10) + "u", nil
@@ -1185,7 +1190,8 @@ func (tr *translator) emit(e expr, want *typ) (string, error) {
 	tg := target(t, want)
 	if t.isAbstract() && t.k == kScalar {
 		if v, ok := tr.constVal(e); ok {
-			return lit(e.pos(), v, tg.s)
+			l, isLit := e.(*litExpr)
+			return lit(e.pos(), v, tg.s, isLit && l.hex)
 		}
 	}
 	switch e := e.(type) {
@@ -1194,7 +1200,7 @@ func (tr *translator) emit(e expr, want *typ) (string, error) {
 			return strconv.FormatBool(e.bval), nil
 		}
 		v := cval{i: e.ival, f: e.fval, float: e.kind == "f32" || e.kind == "absfloat"}
-		return lit(e.ln, v, tg.s)
+		return lit(e.ln, v, tg.s, e.hex)
 	case *identExpr:
 		s := tr.lookup(e.name)
 		if s.konst != nil && s.t.isAbstract() {
@@ -1730,7 +1736,11 @@ func (tr *translator) simple(s stmt) (string, error) {
 		if s.kw == "const" {
 			prefix = "const "
 		}
-		tr.bind(s.name, &symbol{t: t, g: g})
+		fixed := ""
+		if s.kw != "var" {
+			fixed = s.kw
+		}
+		tr.bind(s.name, &symbol{t: t, g: g, fixed: fixed})
 		return prefix + glslDecl(t, g) + " = " + init, nil
 	case *assignStmt:
 		if s.lhs == nil {
@@ -1809,7 +1819,29 @@ func (tr *translator) assignable(e expr) error {
 	if s.konst != nil {
 		return errAt(e.pos(), "cannot assign to const %s", root)
 	}
+	if s.fixed != "" && !(s.ptr && isDeref(e)) {
+		return errAt(e.pos(), "cannot assign to %s %s", s.fixed, root)
+	}
 	return nil
+}
+
+// isDeref reports whether e goes through a pointer dereference (*p).
+func isDeref(e expr) bool {
+	for {
+		switch x := e.(type) {
+		case *unaryExpr:
+			if x.op == "*" {
+				return true
+			}
+			e = x.x
+		case *indexExpr:
+			e = x.x
+		case *memberExpr:
+			e = x.x
+		default:
+			return false
+		}
+	}
 }
 
 func (tr *translator) stmt(s stmt) error {
@@ -2277,14 +2309,14 @@ func (tr *translator) module() (string, error) {
 						return "", errAt(f.ln, "pointer parameter %s into the %s address space is not supported", p.name, p.t.space)
 					}
 					ps = append(ps, "inout "+glslDecl(p.t.elem, g))
-					tr.bind(p.name, &symbol{t: p.t.elem, g: g, ptr: true})
+					tr.bind(p.name, &symbol{t: p.t.elem, g: g, ptr: true, fixed: "pointer parameter"})
 					continue
 				}
 				if hasRuntimeArray(p.t) || p.t.k == kAtomic {
 					return "", errAt(f.ln, "parameter %s of type %s", p.name, p.t)
 				}
 				ps = append(ps, glslDecl(p.t, g))
-				tr.bind(p.name, &symbol{t: p.t, g: g})
+				tr.bind(p.name, &symbol{t: p.t, g: g, fixed: "parameter"})
 			}
 			sig := fmt.Sprintf("%s %s(%s)", glslType(f.ret), glslName(f.name), strings.Join(ps, ", "))
 			protos.WriteString(sig + ";\n")
@@ -2361,7 +2393,7 @@ func (tr *translator) entryPrologue(f *fnDecl, shared []*globalVar) error {
 		}
 		g := glslName(p.name)
 		tr.line("    %s = %s;", glslDecl(p.t, g), b.g)
-		tr.bind(p.name, &symbol{t: p.t, g: g})
+		tr.bind(p.name, &symbol{t: p.t, g: g, fixed: "parameter"})
 	}
 	if len(shared) == 0 {
 		return nil

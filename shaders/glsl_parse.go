@@ -204,6 +204,7 @@ type litExpr struct {
 	ival int64
 	fval float64
 	bval bool
+	hex  bool // written in hexadecimal
 }
 type unaryExpr struct {
 	ln int
@@ -1351,7 +1352,7 @@ func parseIntLit(t token) (expr, error) {
 	if (kind == "u32" && v > 0xffffffff) || (kind == "i32" && v > 0x7fffffff) {
 		return nil, errAt(t.line, "integer literal %s out of range", t.text)
 	}
-	return &litExpr{ln: t.line, kind: kind, ival: int64(v)}, nil
+	return &litExpr{ln: t.line, kind: kind, ival: int64(v), hex: strings.HasPrefix(strings.ToLower(s), "0x")}, nil
 }
 
 func parseFloatLit(t token) (expr, error) {

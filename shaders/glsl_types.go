@@ -247,8 +247,11 @@ func glslDecl(t *typ, name string) string {
 // would collide with them, with GLSL words or builtins, or with the gl_
 // namespace get a suffix or prefix).
 func glslName(name string) string {
-	if glslReserved[name] || strings.HasPrefix(name, "gl_") || strings.HasPrefix(name, "tsr_") || strings.Contains(name, "__") {
-		return "w" + strings.ReplaceAll(name, "__", "_x_") + "_w"
+	if strings.HasPrefix(name, "gl_") || strings.HasPrefix(name, "tsr_") || strings.Contains(name, "__") {
+		return "w" + strings.ReplaceAll(name, "__", "_0_")
+	}
+	if glslReserved[name] {
+		return name + "_"
 	}
 	return name
 }
