@@ -8,6 +8,7 @@ set -euo pipefail
 need=()
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || need+=(libvulkan1)
+command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "ci/install-deps.sh: installing ${need[*]}"

@@ -12,6 +12,7 @@ bash ci/install-deps.sh
 
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 export TESSERA_REQUIRE_WEBGPU="${TESSERA_REQUIRE_WEBGPU:-1}"
+export TESSERA_REQUIRE_GLSLANG="${TESSERA_REQUIRE_GLSLANG:-1}"
 
 step() { printf '\n== %s\n' "$*"; }
 
