@@ -55,10 +55,12 @@ func newTranslator(m *module) (*translator, error) {
 		if _, dup := tr.fns[name]; dup {
 			return errAt(line, "%s redeclared", name)
 		}
-		if g := glslName(name); g != name && m.idents[g] {
-			return errAt(line, "cannot rename %s to %s for GLSL: the name is taken", name, g)
-		}
 		return nil
+	}
+	for id := range m.idents {
+		if g := glslName(id); g != id && m.idents[g] {
+			return nil, errAt(1, "cannot rename %s to %s for GLSL: the name is taken", id, g)
+		}
 	}
 	for _, s := range m.structs {
 		if err := declared(s.ln, s.name); err != nil {
@@ -2094,9 +2096,10 @@ var builtinVars = map[string]struct {
 	"num_workgroups":         {"gl_NumWorkGroups", vecT(3, "u32")},
 }
 
-// wgslLayout gives WGSL's alignment and size of t in a host-shareable
-// address space.
-func wgslLayout(t *typ) (align, size int) {
+// layoutOf gives the alignment and size of t under WGSL's host-shareable
+// layout (mode "wgsl") or GLSL's std140 or std430.
+func layoutOf(t *typ, mode string) (align, size int) {
+	round := func(x, a int) int { return (x + a - 1) / a * a }
 	switch t.k {
 	case kScalar, kAtomic:
 		return 4, 4
@@ -2104,47 +2107,66 @@ func wgslLayout(t *typ) (align, size int) {
 		a := map[int]int{2: 8, 3: 16, 4: 16}[t.n]
 		return a, 4 * t.n
 	case kMat:
-		a, _ := wgslLayout(vecT(t.r, "f32"))
-		return a, t.n * a
+		col := &typ{k: kArray, elem: vecT(t.r, "f32"), n: t.n}
+		return layoutOf(col, mode)
 	case kArray:
-		a, s := wgslLayout(t.elem)
-		stride := (s + a - 1) / a * a
+		a, s := layoutOf(t.elem, mode)
+		stride := round(s, a)
+		if mode == "std140" {
+			a = round(a, 16)
+			stride = round(stride, 16)
+		}
 		return a, t.n * stride
 	case kStruct:
 		off, maxA := 0, 1
 		for _, f := range t.st.fields {
-			a, s := wgslLayout(f.t)
-			off = (off+a-1)/a*a + s
-			if a > maxA {
-				maxA = a
-			}
+			a, s := layoutOf(f.t, mode)
+			off = round(off, a) + s
+			maxA = max(maxA, a)
 		}
-		return maxA, (off + maxA - 1) / maxA * maxA
+		if mode == "std140" {
+			maxA = round(maxA, 16)
+		}
+		return maxA, round(off, maxA)
 	}
 	return 4, 4
 }
 
-// checkUniformLayout refuses uniform types whose WGSL layout std140 would
-// lay out differently: arrays with a stride that is not a multiple of 16
-// and matrices with two rows (invalid WGSL uniforms too, but naga is
-// lenient in places).
-func checkUniformLayout(line int, t *typ) error {
+// checkLayout refuses a buffer type that WGSL lays out differently from
+// the GLSL block layout mode (std140 for uniforms, std430 for storage), so
+// the host's parameter blocks mean the same to both backends. Valid WGSL
+// uniforms already satisfy std140; this guards against lenient compilers.
+func checkLayout(line int, t *typ, mode, path string) error {
+	round := func(x, a int) int { return (x + a - 1) / a * a }
 	switch t.k {
-	case kArray:
-		a, s := wgslLayout(t.elem)
-		if ((s+a-1)/a*a)%16 != 0 {
-			return errAt(line, "uniform %s: array stride is not a multiple of 16, std140 would differ", t)
+	case kArray, kMat:
+		el := t.elem
+		if t.k == kMat {
+			el = vecT(t.r, "f32")
 		}
-		return checkUniformLayout(line, t.elem)
-	case kMat:
-		if t.r == 2 {
-			return errAt(line, "uniform %s: two-row matrices are laid out differently by std140", t)
+		wa, ws := layoutOf(el, "wgsl")
+		ga, gs := layoutOf(el, mode)
+		if mode == "std140" {
+			ga, gs = round(ga, 16), round(gs, 16)
 		}
+		if round(ws, wa) != round(gs, ga) {
+			return errAt(line, "%s (%s): element stride %d in WGSL but %d in %s", path, t, round(ws, wa), round(gs, ga), mode)
+		}
+		return checkLayout(line, el, mode, path+"[]")
 	case kStruct:
+		woff, goff := 0, 0
 		for _, f := range t.st.fields {
-			if err := checkUniformLayout(line, f.t); err != nil {
+			wa, ws := layoutOf(f.t, "wgsl")
+			ga, gs := layoutOf(f.t, mode)
+			woff, goff = round(woff, wa), round(goff, ga)
+			if woff != goff {
+				return errAt(line, "%s.%s: offset %d in WGSL but %d in %s", path, f.name, woff, goff, mode)
+			}
+			if err := checkLayout(line, f.t, mode, path+"."+f.name); err != nil {
 				return err
 			}
+			woff += ws
+			goff += gs
 		}
 	}
 	return nil
@@ -2232,26 +2254,29 @@ func (tr *translator) module() (string, error) {
 			}
 			switch g.space {
 			case "uniform":
-				if err := checkUniformLayout(g.ln, g.t); err != nil {
+				if err := checkLayout(g.ln, g.t, "std140", g.name); err != nil {
 					return "", err
 				}
 				if hasRuntimeArray(g.t) || g.t.k == kAtomic {
 					return "", errAt(g.ln, "uniform of type %s", g.t)
 				}
-				fmt.Fprintf(&head, "layout(std140, binding = %d) uniform tsr_block_%s {\n    %s;\n};\n", g.binding, g.name, glslDecl(g.t, name))
+				fmt.Fprintf(&head, "layout(std140, binding = %d) uniform tsr_block_%s {\n    %s;\n};\n", g.binding, name, glslDecl(g.t, name))
 			case "storage":
+				if err := checkLayout(g.ln, g.t, "std430", g.name); err != nil {
+					return "", err
+				}
 				ro := ""
 				if g.access == "read" {
 					ro = "readonly "
 				}
 				if g.t.k == kStruct && hasRuntimeArray(g.t) {
-					fmt.Fprintf(&head, "layout(std430, binding = %d) %sbuffer tsr_block_%s {\n", g.binding, ro, g.name)
+					fmt.Fprintf(&head, "layout(std430, binding = %d) %sbuffer tsr_block_%s {\n", g.binding, ro, name)
 					for _, f := range g.t.st.fields {
 						fmt.Fprintf(&head, "    %s;\n", glslDecl(f.t, glslName(f.name)))
 					}
 					fmt.Fprintf(&head, "} %s;\n", name)
 				} else {
-					fmt.Fprintf(&head, "layout(std430, binding = %d) %sbuffer tsr_block_%s {\n    %s;\n};\n", g.binding, ro, g.name, glslDecl(g.t, name))
+					fmt.Fprintf(&head, "layout(std430, binding = %d) %sbuffer tsr_block_%s {\n    %s;\n};\n", g.binding, ro, name, glslDecl(g.t, name))
 				}
 			case "workgroup":
 				if hasRuntimeArray(g.t) {
