@@ -52,15 +52,18 @@ func (t *Tensor) GoString() string {
 	if t.err != nil {
 		return fmt.Sprintf("tensor.Tensor{err: %q}", t.err.Error())
 	}
-	if t.st == nil {
+	if t.Device() == nil {
 		return "tensor.Tensor{}"
 	}
 	rel := ""
 	if t.released.Load() {
 		rel = ", released"
 	}
+	if t.isLazy() && !t.lz.done.Load() {
+		rel += ", pending"
+	}
 	return fmt.Sprintf("tensor.Tensor{shape: %v, strides: %v, offset: %d, dtype: %v, device: %s%s}",
-		t.lay.Shape, t.lay.Strides, t.lay.Offset, t.DType(), t.st.dev.Name(), rel)
+		t.lay.Shape, t.lay.Strides, t.lay.Offset, t.DType(), t.Device().Name(), rel)
 }
 
 func (t *Tensor) format(prec int) string {

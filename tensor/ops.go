@@ -19,12 +19,19 @@ func (t *Tensor) Unary(op device.UnaryOp) *Tensor { return t.unary(op) }
 
 func (t *Tensor) unary(op device.UnaryOp) *Tensor {
 	name := op.String()
-	if err := t.check(name); err != nil {
+	if err := t.checkOperand(name); err != nil {
 		return failed(err)
 	}
 	dt, err := op.Result("tensor", t.DType())
 	if err != nil {
 		return failed(err)
+	}
+	if fusible(dt) {
+		lay, err := layoutFor(t.lay.Shape, t)
+		if err != nil {
+			return failed(errs.Retag("tensor", name, err))
+		}
+		return record(name, t.Device(), dt, lay, node{kind: device.StepUnary, unary: op}, t)
 	}
 	return compute(name, dt, t.lay.Shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		return be.Unary(op, dst, src[0])
@@ -34,19 +41,36 @@ func (t *Tensor) unary(op device.UnaryOp) *Tensor {
 // binary broadcasts a and b by NumPy's rule and applies op.
 func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
 	name := op.String()
-	if err := a.check(name); err != nil {
+	if err := a.checkOperand(name); err != nil {
 		return failed(err)
 	}
-	if err := b.check(name); err != nil {
+	if err := b.checkOperand(name); err != nil {
 		return failed(err)
 	}
 	out, err := op.Result("tensor", a.DType(), b.DType())
 	if err != nil {
 		return failed(err)
 	}
-	shape, err := layout.BroadcastShapes(a.lay.Shape, b.lay.Shape)
-	if err != nil {
-		return fail(name, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
+	shape := a.lay.Shape
+	if !sameShape(a.lay.Shape, b.lay.Shape) {
+		if shape, err = layout.BroadcastShapes(a.lay.Shape, b.lay.Shape); err != nil {
+			return fail(name, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
+		}
+	}
+	if fusible(out) && !op.IsComparison() {
+		if a.Device() != b.Device() {
+			return fail(name, errs.ErrDevice, "operands on different devices: %s and %s (move one with To)", a.Device().Name(), b.Device().Name())
+		}
+		lay, err := layoutFor(shape, a, b)
+		if err != nil {
+			return failed(errs.Retag("tensor", name, err))
+		}
+		return record(name, a.Device(), out, lay, node{kind: device.StepBinary, binary: op}, a, b)
+	}
+	for _, x := range []*Tensor{a, b} {
+		if err := x.check(name); err != nil {
+			return failed(err)
+		}
 	}
 	al, _ := a.lay.BroadcastTo(shape...)
 	bl, _ := b.lay.BroadcastTo(shape...)
@@ -74,6 +98,22 @@ func (t *Tensor) scalarLike(op string, v float64) *Tensor {
 }
 
 func (t *Tensor) binaryScalar(op device.BinaryOp, v float64) *Tensor {
+	if fusible(t.DType()) && !op.IsComparison() {
+		name := op.String()
+		if err := t.checkOperand(name); err != nil {
+			return failed(err)
+		}
+		if _, err := op.Result("tensor", t.DType(), t.DType()); err != nil {
+			return failed(err)
+		}
+		lay, err := layoutFor(t.lay.Shape, t)
+		if err != nil {
+			return failed(errs.Retag("tensor", name, err))
+		}
+		n := node{kind: device.StepBinary, binary: op}
+		n.ops[1] = operandRef{konst: true, c: v}
+		return record(name, t.Device(), t.DType(), lay, n, t)
+	}
 	s := t.scalarLike(op.String(), v)
 	defer s.Release()
 	return binary(op, t, s)

@@ -67,6 +67,9 @@ type Tensor struct {
 	err      error
 	released atomic.Bool
 	cleanup  runtime.Cleanup
+
+	lz   lazyState                  // a recorded elementwise result (lazy.go)
+	leaf atomic.Pointer[leafHandle] // the handle graphs read t through
 }
 
 // storage is a device buffer shared by every view of it; it is freed when
@@ -116,13 +119,21 @@ func failed(err error) *Tensor { return &Tensor{err: err} }
 // nothing is left to release.
 func wrap(st *storage, l layout.Layout) *Tensor {
 	t := &Tensor{st: st, lay: l}
-	if c, ok := st.buf.(collectable); ok && c.Collectable() {
-		t.cleanup = runtime.AddCleanup(t, releaseWeak, weak.Make(st))
-	} else {
-		t.cleanup = runtime.AddCleanup(t, (*storage).release, st)
-	}
+	t.cleanup = holdRef(t, st)
 	return t
 }
+
+// holdRef arranges for obj's reference to st to be dropped once obj is
+// collected, weakly for storage the collector reclaims itself (see wrap).
+func holdRef[T any](obj *T, st *storage) runtime.Cleanup {
+	if c, ok := st.buf.(collectable); ok && c.Collectable() {
+		return runtime.AddCleanup(obj, releaseWeak, weak.Make(st))
+	}
+	return runtime.AddCleanup(obj, (*storage).release, st)
+}
+
+// holdTensorRef is holdRef for a pending tensor that has just been realised.
+func holdTensorRef(t *Tensor, st *storage) runtime.Cleanup { return holdRef(t, st) }
 
 // collectable is implemented by buffers that need no Free once unreachable
 // (cpu.Buffer).
@@ -212,17 +223,33 @@ type sentinel struct {
 	_ *byte
 }
 
-// check reports why t cannot be used as an operand, or nil.
+// check reports why t cannot be used as an operand, or nil. A pending
+// tensor is realised first: its storage is set when check returns nil.
 func (t *Tensor) check(op string) error {
+	if err := t.checkOperand(op); err != nil {
+		return err
+	}
+	if t.isLazy() {
+		return t.realize()
+	}
+	return nil
+}
+
+// checkOperand is check without realising: what recording an operand of a
+// new pending tensor needs (errors of a pending graph surface when it is
+// realised).
+func (t *Tensor) checkOperand(op string) error {
 	switch {
 	case t == nil:
 		return errs.New("tensor", op, errs.ErrValue, "nil tensor")
 	case t.err != nil:
 		return t.err
-	case t.st == nil:
+	case t.st == nil && !t.isLazy():
 		return errs.New("tensor", op, errs.ErrValue, "zero Tensor value; build tensors with the constructors")
 	case t.released.Load():
 		return errs.New("tensor", op, errs.ErrReleased, "tensor %v was released", t.lay.Shape)
+	case t.isLazy() && t.lz.done.Load() && t.lz.err != nil:
+		return t.lz.err
 	}
 	return nil
 }
@@ -240,6 +267,9 @@ func (t *Tensor) Err() error {
 	if t == nil {
 		return errs.New("tensor", "Err", errs.ErrValue, "nil tensor")
 	}
+	if t.isLazy() {
+		return t.realize()
+	}
 	if t.err == nil && t.st == nil {
 		return errs.New("tensor", "Err", errs.ErrValue, "zero Tensor value")
 	}
@@ -251,8 +281,25 @@ func (t *Tensor) Err() error {
 // never released are freed by the garbage collector. Using t afterwards is
 // an ErrReleased error; releasing twice is harmless.
 func (t *Tensor) Release() {
-	if t == nil || t.st == nil || !t.released.CompareAndSwap(false, true) {
+	if t == nil || (!t.isLazy() && t.st == nil) || !t.released.CompareAndSwap(false, true) {
 		return
+	}
+	if h := t.leaf.Swap(nil); h != nil {
+		h.orphan() // pending graphs that read t keep its storage until they are done
+	}
+	if t.isLazy() {
+		// A pending tensor is not computed just to be freed: its operation
+		// is dropped once no pending graph reads it. Once realised, its
+		// storage goes as any other tensor's.
+		if !t.lz.done.Load() {
+			if t.lz.users.Load() == 0 {
+				t.dropNode()
+			}
+			return
+		}
+		if t.st == nil {
+			return
+		}
 	}
 	t.cleanup.Stop()
 	t.st.release()
@@ -292,7 +339,12 @@ func (t *Tensor) Layout() layout.Layout {
 
 // DType is the element type (dtype.Invalid for a failed tensor).
 func (t *Tensor) DType() dtype.DType {
-	if t == nil || t.st == nil {
+	switch {
+	case t == nil:
+		return dtype.Invalid
+	case t.isLazy():
+		return t.lz.dt
+	case t.st == nil:
 		return dtype.Invalid
 	}
 	return t.st.buf.DType()
@@ -300,7 +352,12 @@ func (t *Tensor) DType() dtype.DType {
 
 // Device is the device holding the storage (nil for a failed tensor).
 func (t *Tensor) Device() device.Device {
-	if t == nil || t.st == nil {
+	switch {
+	case t == nil:
+		return nil
+	case t.isLazy():
+		return t.lz.dev
+	case t.st == nil:
 		return nil
 	}
 	return t.st.dev

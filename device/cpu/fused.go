@@ -1,0 +1,461 @@
+package cpu
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// Fused runs a fused elementwise program (device.Program) in cache-sized
+// blocks, numexpr style: for each block of fuseBlock consecutive elements
+// of the result, every step runs over the block with the same vectorised
+// kernels the single operations use, on a per-worker scratch that stays in
+// the L1/L2 cache, and the last step writes the result. Each input is read
+// once and the output written once, whatever the length of the chain;
+// blocks are spread over the cores.
+//
+// F16 and BF16 programs compute in float32 and round every step's result
+// to the dtype, so they give the same values as the single operations.
+// Inputs read in place when they are row-major in the result's order, as a
+// scalar when every stride is zero, and are gathered into the block
+// otherwise.
+func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
+	const name = "Fused"
+	ops := append([]device.Operand{dst}, inputs...)
+	bufs, err := d.operands(name, ops...)
+	if err != nil {
+		return err
+	}
+	if err := p.Validate("cpu", len(inputs)); err != nil {
+		return err
+	}
+	if err := sameShape(name, ops...); err != nil {
+		return err
+	}
+	for i, b := range bufs {
+		if b.dt != p.DType {
+			return errs.New("cpu", name, errs.ErrDType, "operand %d is %v, the program computes %v", i, b.dt, p.DType)
+		}
+		if i > 0 && b == bufs[0] {
+			return errs.New("cpu", name, errs.ErrValue, "the destination shares its buffer with input %d", i-1)
+		}
+	}
+	if dst.Layout.Numel() == 0 {
+		return nil
+	}
+	ins := bufs[1:]
+	switch p.DType {
+	case dtype.F32:
+		runFused(p, slice[float32](bufs[0]), dst.Layout, bufSlices[float32](ins), inputs, ident[float32], ident[float32], nil)
+	case dtype.F64:
+		runFused(p, slice[float64](bufs[0]), dst.Layout, bufSlices[float64](ins), inputs, ident[float64], ident[float64], nil)
+	case dtype.F16:
+		runFused(p, slice[dtype.Float16](bufs[0]), dst.Layout, bufSlices[dtype.Float16](ins), inputs,
+			dtype.Float16.Float32, dtype.F16FromFloat32, func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() })
+	case dtype.BF16:
+		runFused(p, slice[dtype.BFloat16](bufs[0]), dst.Layout, bufSlices[dtype.BFloat16](ins), inputs,
+			dtype.BFloat16.Float32, dtype.BF16FromFloat32, func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() })
+	}
+	return nil
+}
+
+func bufSlices[T any](bufs []*Buffer) [][]T {
+	out := make([][]T, len(bufs))
+	for i, b := range bufs {
+		out[i] = slice[T](b)
+	}
+	return out
+}
+
+// fuseBlock is the number of elements a step covers at a time: 2048
+// float32 are 8 KiB, so a few live steps stay in the L1 cache.
+const fuseBlock = 2048
+
+// fusedMinParallel is the size below which a program runs on the caller's
+// goroutine only: waking another core costs more than it saves.
+const fusedMinParallel = 1 << 15
+
+type valKind uint8
+
+const (
+	valSlot   valKind = iota // a block in scratch slot slot
+	valDirect                // input in, read in place
+	valScalar                // the same value for every element
+)
+
+// fusedVal says where a step's value lives for the current block.
+type fusedVal struct {
+	kind valKind
+	slot int
+	in   int
+	s    float64 // valScalar: the value, already rounded to the dtype
+}
+
+// fusedPlan is the block-independent part of running a program: where each
+// step's value lives and the kernels each step calls.
+type fusedPlan[C vec.Float] struct {
+	vals   []fusedVal
+	slots  int
+	direct []bool         // per input: row-major in the result's order
+	kern   []fusedKern[C] // per step, looked up once per call
+}
+
+// fusedKern holds a step's kernels: the vector ones where vec has them,
+// and the per-element forms of the op table's reference otherwise.
+type fusedKern[C vec.Float] struct {
+	un     func(dst, x []C) error
+	unF    func(C) C
+	vv     func(dst, a, b []C) error
+	vs, sv func(dst, a []C, s C) error
+	binF   func(C, C) C
+}
+
+func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout.Layout, roundS func(float64) float64, sameType bool) fusedPlan[C] {
+	pl := fusedPlan[C]{vals: make([]fusedVal, len(p.Steps)), direct: make([]bool, len(inputs)), kern: make([]fusedKern[C], len(p.Steps))}
+	for i, s := range p.Steps {
+		k := &pl.kern[i]
+		switch s.Kind {
+		case device.StepUnary:
+			if k.un = unaryKernel[C](s.Unary); k.un == nil {
+				k.unF = floatUnary[C](s.Unary)
+			}
+		case device.StepBinary:
+			if k.vv, k.vs, k.sv = binaryKernels[C](s.Binary); k.vv == nil {
+				k.binF = floatBinary[C](s.Binary)
+			}
+		}
+	}
+	contig, _ := layout.Contiguous(dl.Shape...)
+	for i, in := range inputs {
+		pl.direct[i] = sameType && stridesMatch(in.Layout, contig)
+	}
+	last := make([]int, len(p.Steps))
+	for i, s := range p.Steps {
+		switch s.Kind {
+		case device.StepUnary:
+			last[s.A] = i
+		case device.StepBinary:
+			last[s.A], last[s.B] = i, i
+		}
+	}
+	last[len(p.Steps)-1] = len(p.Steps)
+	var free []int
+	alloc := func() int {
+		if n := len(free); n > 0 {
+			s := free[n-1]
+			free = free[:n-1]
+			return s
+		}
+		pl.slots++
+		return pl.slots - 1
+	}
+	release := func(i, at int) {
+		if last[i] == at && pl.vals[i].kind == valSlot {
+			free = append(free, pl.vals[i].slot)
+		}
+	}
+	for i, s := range p.Steps {
+		v := &pl.vals[i]
+		switch s.Kind {
+		case device.StepInput:
+			in := inputs[s.Input].Layout
+			switch {
+			case allZero(in.Strides):
+				v.kind, v.in = valScalar, s.Input // read once per call
+			case pl.direct[s.Input]:
+				v.kind, v.in = valDirect, s.Input
+			default:
+				v.kind, v.in, v.slot = valSlot, s.Input, alloc()
+			}
+		case device.StepConst:
+			v.kind, v.s = valScalar, roundS(s.Const)
+		case device.StepUnary:
+			if pl.vals[s.A].kind == valScalar {
+				v.kind = valScalar
+				break
+			}
+			release(s.A, i) // in place when this is the operand's last use
+			v.kind, v.slot = valSlot, alloc()
+		case device.StepBinary:
+			if pl.vals[s.A].kind == valScalar && pl.vals[s.B].kind == valScalar {
+				v.kind = valScalar
+				break
+			}
+			release(s.A, i)
+			if s.B != s.A {
+				release(s.B, i)
+			}
+			v.kind, v.slot = valSlot, alloc()
+		}
+	}
+	return pl
+}
+
+func stridesMatch(l, contig layout.Layout) bool {
+	for i, d := range l.Shape {
+		if d > 1 && l.Strides[i] != contig.Strides[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func allZero(s []int) bool {
+	for _, v := range s {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// scratchPool recycles the per-worker blocks of float32 and float64.
+var scratchPool = [2]sync.Pool{}
+
+func getScratch[C vec.Float](n int) *[]C {
+	k := 0
+	if !is32[C]() {
+		k = 1
+	}
+	if v, ok := scratchPool[k].Get().(*[]C); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]C, n)
+	return &s
+}
+
+func putScratch[C vec.Float](s *[]C) {
+	k := 0
+	if !is32[C]() {
+		k = 1
+	}
+	scratchPool[k].Put(s)
+}
+
+func is32[C vec.Float]() bool {
+	var z C
+	return any(z) == any(float32(0))
+}
+
+// runFused evaluates p block by block. S is the storage type, C the
+// compute type; load and store convert, and round (nil for F32/F64) rounds
+// a computed value to the dtype after every step.
+func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand,
+	load func(S) C, store func(C) S, round func(C) C) {
+	n := dl.Numel()
+	roundS := func(x float64) float64 {
+		if round == nil {
+			return float64(C(x))
+		}
+		return float64(round(C(x)))
+	}
+	sameType := round == nil
+	pl := planFused[C](p, inputs, dl, roundS, sameType)
+	// Scalar values: constants, zero-stride inputs, and steps on scalars,
+	// computed once per call in float64 and rounded like the kernels.
+	for i, s := range p.Steps {
+		v := &pl.vals[i]
+		if v.kind != valScalar {
+			continue
+		}
+		switch s.Kind {
+		case device.StepInput:
+			v.s = float64(load(ins[s.Input][inputs[s.Input].Layout.Offset]))
+		case device.StepUnary:
+			def, _ := s.Unary.Def()
+			v.s = roundS(def.F64(pl.vals[s.A].s))
+		case device.StepBinary:
+			def, _ := s.Binary.Def()
+			v.s = roundS(def.F64(pl.vals[s.A].s, pl.vals[s.B].s))
+		}
+	}
+	contig, _ := layout.Contiguous(dl.Shape...)
+	dstDirect := sameType && stridesMatch(dl, contig)
+	block := min(fuseBlock, n)
+	nblocks := (n + block - 1) / block
+	workers := 1
+	if n >= fusedMinParallel {
+		workers = min(runtime.GOMAXPROCS(0), nblocks)
+	}
+	var next atomic.Int64
+	par.Run(workers, func(int) {
+		scratch := getScratch[C]((pl.slots + 1) * block)
+		defer putScratch(scratch)
+		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
+		out := slot(pl.slots, block) // the result when dst is not written in place
+		for {
+			b := int(next.Add(1)) - 1
+			if b >= nblocks {
+				return
+			}
+			lo := b * block
+			m := min(block, n-lo)
+			var res []C
+			if dstDirect {
+				res = any(dst).([]C)[dl.Offset+lo : dl.Offset+lo+m]
+			} else {
+				res = out[:m]
+			}
+			fusedBlock(p, &pl, ins, inputs, lo, m, slot, res, load, round)
+			if !dstDirect {
+				scatter(dst, dl, lo, res, store)
+			}
+		}
+	})
+}
+
+// fusedBlock computes elements [lo, lo+m) of the result into res.
+func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]S, inputs []device.Operand, lo, m int,
+	slot func(k, m int) []C, res []C, load func(S) C, round func(C) C) {
+	lastStep := len(p.Steps) - 1
+	val := func(i int) []C {
+		v := pl.vals[i]
+		if v.kind == valDirect {
+			in := inputs[v.in].Layout
+			return any(ins[v.in]).([]C)[in.Offset+lo : in.Offset+lo+m]
+		}
+		return slot(v.slot, m)
+	}
+	for i, s := range p.Steps {
+		v := pl.vals[i]
+		var out []C
+		switch {
+		case i == lastStep:
+			out = res
+		case v.kind == valSlot:
+			out = slot(v.slot, m)
+		}
+		switch {
+		case v.kind == valScalar:
+			if i == lastStep {
+				for k := range res {
+					res[k] = C(v.s)
+				}
+			}
+			continue
+		case s.Kind == device.StepInput:
+			if v.kind == valSlot {
+				gather(out, ins[v.in], inputs[v.in].Layout, lo, load)
+			} else if i == lastStep {
+				copy(out, val(i))
+			}
+			continue
+		case s.Kind == device.StepUnary:
+			pl.kern[i].unary(out, val(s.A))
+		case s.Kind == device.StepBinary:
+			a, b := pl.vals[s.A], pl.vals[s.B]
+			switch {
+			case b.kind == valScalar:
+				pl.kern[i].scalar(out, val(s.A), C(b.s), false)
+			case a.kind == valScalar:
+				pl.kern[i].scalar(out, val(s.B), C(a.s), true)
+			default:
+				pl.kern[i].binary(out, val(s.A), val(s.B))
+			}
+		}
+		if round != nil {
+			for k, x := range out {
+				out[k] = round(x)
+			}
+		}
+	}
+}
+
+func (k *fusedKern[C]) unary(out, x []C) {
+	if k.un != nil {
+		_ = k.un(out, x)
+		return
+	}
+	for i, v := range x {
+		out[i] = k.unF(v)
+	}
+}
+
+func (k *fusedKern[C]) binary(out, a, b []C) {
+	if k.vv != nil {
+		_ = k.vv(out, a, b)
+		return
+	}
+	for i := range out {
+		out[i] = k.binF(a[i], b[i])
+	}
+}
+
+// scalar computes out = a op s, or s op a when reversed.
+func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
+	switch {
+	case k.vs != nil && reversed:
+		_ = k.sv(out, a, s)
+	case k.vs != nil:
+		_ = k.vs(out, a, s)
+	case reversed:
+		for i := range out {
+			out[i] = k.binF(s, a[i])
+		}
+	default:
+		for i := range out {
+			out[i] = k.binF(a[i], s)
+		}
+	}
+}
+
+// gather reads elements [lo, lo+len(out)) (in row-major order of l's
+// shape) of the view l of src into out.
+func gather[C, S any](out []C, src []S, l layout.Layout, lo int, load func(S) C) {
+	walk(l, lo, len(out), func(k, pos int) { out[k] = load(src[pos]) })
+}
+
+// scatter writes res to elements [lo, lo+len(res)) of the view l of dst.
+func scatter[C, S any](dst []S, l layout.Layout, lo int, res []C, store func(C) S) {
+	walk(l, lo, len(res), func(k, pos int) { dst[pos] = store(res[k]) })
+}
+
+// walk calls fn(k, position) for the k-th of n consecutive elements of l
+// from flat index lo, stepping an odometer over l's shape.
+func walk(l layout.Layout, lo, n int, fn func(k, pos int)) {
+	r := l.Rank()
+	if r == 0 {
+		if n > 0 {
+			fn(0, l.Offset)
+		}
+		return
+	}
+	idx := make([]int, r)
+	pos := l.Offset
+	rem := lo
+	for a := r - 1; a >= 0; a-- {
+		idx[a] = rem % l.Shape[a]
+		rem /= l.Shape[a]
+		pos += idx[a] * l.Strides[a]
+	}
+	inner, is := l.Shape[r-1], l.Strides[r-1]
+	for k := 0; k < n; {
+		for ; idx[r-1] < inner && k < n; idx[r-1]++ {
+			fn(k, pos)
+			pos += is
+			k++
+		}
+		if k == n {
+			return
+		}
+		pos -= inner * is
+		idx[r-1] = 0
+		for a := r - 2; a >= 0; a-- {
+			idx[a]++
+			pos += l.Strides[a]
+			if idx[a] < l.Shape[a] {
+				break
+			}
+			pos -= l.Shape[a] * l.Strides[a]
+			idx[a] = 0
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package device
+
+import (
+	"fmt"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+)
+
+// A Program is a fused elementwise expression: a list of steps in
+// dependency order whose last step is the result. The tensor layer records
+// chains of elementwise operations (lazily) and hands them to a backend as
+// one Program, so that the chain reads each input once and writes one
+// output, with no intermediate tensors.
+//
+// Every step computes in DType (a float dtype); F16 and BF16 programs may
+// compute in float32 and round once into the result, as the unfused
+// operations do.
+type Program struct {
+	DType dtype.DType
+	Steps []Step
+}
+
+// StepKind says what a Step computes.
+type StepKind uint8
+
+// The step kinds.
+const (
+	StepInput  StepKind = iota // the element of input Input (an Operand of dst's shape)
+	StepConst                  // the constant Const, converted to the program's dtype
+	StepUnary                  // Unary applied to step A
+	StepBinary                 // Binary applied to steps A and B
+)
+
+// Step is one node of a Program. A and B index earlier steps.
+type Step struct {
+	Kind   StepKind
+	Input  int
+	Const  float64
+	Unary  UnaryOp
+	Binary BinaryOp
+	A, B   int
+}
+
+// Fuser is implemented by backends that run a Program as one kernel. The
+// inputs have dst's shape (broadcasting is a zero stride) and the
+// program's dtype; dst does not alias them. Backends without it get the
+// Program run as one Unary/Binary call per step.
+type Fuser interface {
+	Fused(dst Operand, p Program, inputs []Operand) error
+}
+
+// Validate checks that p is well formed for n inputs: steps refer only to
+// earlier steps and existing inputs, every op exists and accepts the
+// program's dtype, and no step is a comparison (whose Bool result would
+// change the dtype mid-program).
+func (p Program) Validate(pkg string, n int) error {
+	bad := func(i int, format string, args ...any) error {
+		return errs.New(pkg, "Fused", errs.ErrValue, "step %d: %s", i, fmt.Sprintf(format, args...))
+	}
+	if len(p.Steps) == 0 {
+		return errs.New(pkg, "Fused", errs.ErrValue, "empty program")
+	}
+	if !p.DType.IsFloat() {
+		return errs.New(pkg, "Fused", errs.ErrDType, "programs compute in a float dtype, have %v", p.DType)
+	}
+	for i, s := range p.Steps {
+		switch s.Kind {
+		case StepInput:
+			if s.Input < 0 || s.Input >= n {
+				return bad(i, "input %d of %d", s.Input, n)
+			}
+		case StepConst:
+		case StepUnary:
+			if s.A < 0 || s.A >= i {
+				return bad(i, "operand %d is not an earlier step", s.A)
+			}
+			if _, err := s.Unary.Result(pkg, p.DType); err != nil {
+				return err
+			}
+		case StepBinary:
+			if s.A < 0 || s.A >= i || s.B < 0 || s.B >= i {
+				return bad(i, "operands %d, %d are not earlier steps", s.A, s.B)
+			}
+			if s.Binary.IsComparison() {
+				return bad(i, "comparison %v changes the dtype", s.Binary)
+			}
+			if _, err := s.Binary.Result(pkg, p.DType, p.DType); err != nil {
+				return err
+			}
+		default:
+			return bad(i, "unknown kind %d", s.Kind)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,13 @@
+package tensor
+
+// SetFusion turns the recording of elementwise chains on or off for a test
+// (as TESSERA_FUSION does at start-up) and returns a function restoring the
+// previous setting.
+func SetFusion(on bool) (restore func()) {
+	old := fusionOn.Swap(on)
+	return func() { fusionOn.Store(old) }
+}
+
+// IsPending reports whether t is a recorded elementwise result not yet
+// computed.
+func IsPending(t *Tensor) bool { return t.isLazy() && !t.lz.done.Load() }

@@ -1,0 +1,535 @@
+package tensor
+
+import (
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
+)
+
+// Lazy elementwise execution.
+//
+// A float elementwise operation (unary, binary arithmetic, the Scalar
+// forms, Clamp) does not run when it is called: it validates its operands
+// as always (shape, dtype, device errors are returned at once) and returns
+// a pending tensor that records the operation and its operands. Pending
+// tensors chain into a graph, which is realised, as one fused kernel, when
+// something needs its values: any other operation (matmul, reduce, views,
+// Cast, comparisons...), readback, To, Err, printing, or a size budget
+// (maxGraphSteps steps or maxGraphInputs distinct inputs), which keeps a
+// loop of ten thousand operations from building one enormous graph. The
+// graph reads each input once and writes only its result; intermediate
+// tensors are never allocated. A view of a pending tensor realises it
+// first. A pending tensor shared by goroutines is realised once: the first
+// to need it computes, the others wait and share its result or error.
+//
+// Inputs are held by leaf handles that keep a reference to their storage,
+// so releasing an input before the result is realised is safe.
+// TESSERA_FUSION=0 turns recording off: every operation runs at once, as
+// one backend call, which is the baseline the fused path is measured and
+// tested against.
+
+// Budgets of one graph: steps bound the work of a realisation and the
+// depth of the flattening walk; inputs bound the storage bindings of a
+// fused GPU kernel (a WebGPU stage has at least 8; one goes to the output
+// and one to the parameters).
+const (
+	maxGraphSteps  = 64
+	maxGraphInputs = 6
+)
+
+var fusionOn atomic.Bool
+
+func init() { fusionOn.Store(os.Getenv("TESSERA_FUSION") != "0") }
+
+// lazyState is the recording of a pending tensor, embedded in Tensor. dev
+// and dt are set once at recording (a non-nil dev marks a lazy tensor);
+// everything else is guarded by mu until done is set.
+type lazyState struct {
+	dev  device.Device
+	dt   dtype.DType
+	done atomic.Bool // realised (st or err set)
+
+	mu    sync.Mutex
+	n     node  // the operation; cleared when realised or dropped
+	err   error // the realisation error, if any
+	users atomic.Int64
+	// dropped: released and forgotten before being realised (a pending
+	// graph can only reach it through a use that raced with Release)
+	dropped bool
+
+	steps  int                         // an upper bound on the graph's steps, for the budget
+	leaves [maxGraphInputs]*leafHandle // the graph's distinct inputs (the first nleaf)
+	nleaf  int
+}
+
+// node is one recorded operation. Each operand is either a pending tensor
+// of the same shape (t) or a realised input (h), read through its layout
+// broadcast to the node's shape.
+type node struct {
+	kind   device.StepKind
+	unary  device.UnaryOp
+	binary device.BinaryOp
+	ops    [2]operandRef
+}
+
+type operandRef struct {
+	t     *Tensor     // pending operand
+	h     *leafHandle // realised operand
+	konst bool        // a constant c (the Scalar forms)
+	c     float64
+}
+
+// leafHandle holds one storage reference for the pending graphs that read
+// a realised tensor, so the tensor may be released before they are
+// realised. A tensor caches its handle (for its own layout). The reference
+// is dropped as soon as the tensor is released and no pending node uses
+// the handle (counted in users), or else when the handle is collected.
+type leafHandle struct {
+	st        *storage
+	lay       layout.Layout
+	users     atomic.Int64
+	ownerGone atomic.Bool
+	ref       *heldRef
+}
+
+// heldRef is a storage reference dropped exactly once, by whichever comes
+// first: the deterministic path or the collector.
+type heldRef struct {
+	st   *storage
+	held atomic.Bool
+}
+
+func (r *heldRef) drop() {
+	if r.held.CompareAndSwap(true, false) {
+		r.st.release()
+	}
+}
+
+func (h *leafHandle) use() { h.users.Add(1) }
+
+func (h *leafHandle) unuse() {
+	if h.users.Add(-1) == 0 && h.ownerGone.Load() {
+		h.ref.drop()
+	}
+}
+
+// orphan is called when the handle's tensor is released.
+func (h *leafHandle) orphan() {
+	h.ownerGone.Store(true)
+	if h.users.Load() == 0 {
+		h.ref.drop()
+	}
+}
+
+// leafOf returns t's handle (t realised and checked), creating it once.
+func (t *Tensor) leafOf() (*leafHandle, error) {
+	if h := t.leaf.Load(); h != nil {
+		return h, nil
+	}
+	if !t.st.acquire() {
+		return nil, errs.New("tensor", "leaf", errs.ErrReleased, "tensor storage was released")
+	}
+	h := &leafHandle{st: t.st, lay: t.lay, ref: &heldRef{st: t.st}}
+	h.ref.held.Store(true)
+	runtime.AddCleanup(h, (*heldRef).drop, h.ref)
+	if !t.leaf.CompareAndSwap(nil, h) {
+		h.ref.drop() // another goroutine won
+		return t.leaf.Load(), nil
+	}
+	return h, nil
+}
+
+// use and unuse count the pending nodes that read a pending tensor; a
+// released pending tensor drops its own node when the count reaches zero.
+func (t *Tensor) use() { t.lz.users.Add(1) }
+
+func (t *Tensor) unuse() {
+	if t.lz.users.Add(-1) == 0 && t.released.Load() {
+		t.dropNode()
+	}
+}
+
+// dropNode forgets t's operation (t realised, or released with no pending
+// reader): its operands' counts go down, which may free their storage.
+func (t *Tensor) dropNode() {
+	t.lz.mu.Lock()
+	n := t.lz.n
+	t.lz.n = node{}
+	t.lz.dropped = !t.lz.done.Load()
+	t.lz.mu.Unlock()
+	for _, ref := range n.ops {
+		switch {
+		case ref.t != nil:
+			ref.t.unuse()
+		case ref.h != nil:
+			ref.h.unuse()
+		}
+	}
+}
+
+// isLazy reports whether t was recorded rather than computed (realised or
+// not).
+func (t *Tensor) isLazy() bool { return t.lz.dev != nil }
+
+// fusible reports whether an elementwise operation on dtype dt may be
+// recorded: fusion is on and dt is a float dtype.
+func fusible(dt dtype.DType) bool { return fusionOn.Load() && dt.IsFloat() }
+
+// operandFor prepares x as an operand of a node of shape: a pending tensor
+// of that shape stays pending, anything else is realised (a pending
+// operand that must broadcast, too) and read through a leaf handle. It
+// returns the operand's step count.
+func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
+	if x.isLazy() && !x.lz.done.Load() && sameShape(x.lay.Shape, shape) {
+		return operandRef{t: x}, x.lz.steps, nil
+	}
+	if err := x.check(op); err != nil {
+		return operandRef{}, 0, err
+	}
+	h, err := x.leafOf()
+	if err != nil {
+		return operandRef{}, 0, errs.Retag("tensor", op, err)
+	}
+	return operandRef{h: h}, 1, nil
+}
+
+// leafSet is the set of distinct inputs of a graph, at most maxGraphInputs.
+type leafSet struct {
+	h [maxGraphInputs]*leafHandle
+	n int
+}
+
+// add merges in one input; false when the set would overflow.
+func (s *leafSet) add(h *leafHandle) bool {
+	for _, x := range s.h[:s.n] {
+		if x == h {
+			return true
+		}
+	}
+	if s.n == len(s.h) {
+		return false
+	}
+	s.h[s.n] = h
+	s.n++
+	return true
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// record returns a pending tensor for n over operands xs, of dtype dt and
+// shape (whose contiguous layout is lay). When the graph would exceed a
+// budget, the largest pending operand is realised first.
+func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n node, xs ...*Tensor) *Tensor {
+	var steps int
+	var set leafSet
+	for {
+		steps, set = 1, leafSet{}
+		fits := true
+		for i, x := range xs {
+			ref, s, err := operandFor(op, x, lay.Shape)
+			if err != nil {
+				return failed(err)
+			}
+			n.ops[i] = ref
+			steps += s
+			if ref.h != nil {
+				fits = fits && set.add(ref.h)
+			} else {
+				for _, h := range ref.t.lz.leaves[:ref.t.lz.nleaf] {
+					fits = fits && set.add(h)
+				}
+			}
+		}
+		if steps <= maxGraphSteps && fits {
+			break
+		}
+		big := -1
+		for i, x := range xs {
+			if n.ops[i].t != nil && (big < 0 || x.lz.steps > xs[big].lz.steps) {
+				big = i
+			}
+		}
+		if big < 0 {
+			break // only realised operands: this node alone is within budget
+		}
+		if err := xs[big].realize(); err != nil {
+			return failed(err)
+		}
+	}
+	for _, ref := range n.ops {
+		switch {
+		case ref.t != nil:
+			ref.t.use()
+		case ref.h != nil:
+			ref.h.use()
+		}
+	}
+	t := &Tensor{lay: lay}
+	t.lz.dev, t.lz.dt = dev, dt
+	t.lz.n = n
+	t.lz.steps = steps
+	t.lz.leaves, t.lz.nleaf = set.h, set.n
+	return t
+}
+
+// layoutFor returns a contiguous layout of shape, reusing an operand's when
+// it is one (layouts are immutable), so recording allocates nothing more.
+func layoutFor(shape []int, xs ...*Tensor) (layout.Layout, error) {
+	for _, x := range xs {
+		if sameShape(x.lay.Shape, shape) && x.lay.Offset == 0 && x.lay.IsContiguous() {
+			return x.lay, nil
+		}
+	}
+	return layout.Contiguous(shape...)
+}
+
+// realize computes a pending tensor once; later calls return at once with
+// the stored outcome. It is a no-op for tensors that were computed eagerly.
+func (t *Tensor) realize() error {
+	if !t.isLazy() || t.lz.done.Load() {
+		return t.lz.err
+	}
+	t.lz.mu.Lock()
+	defer t.lz.mu.Unlock()
+	if t.lz.done.Load() {
+		return t.lz.err
+	}
+	st, err := runGraph(t)
+	if err != nil {
+		t.lz.err = err
+	} else {
+		t.st = st
+		t.cleanup = holdTensorRef(t, st)
+	}
+	n := t.lz.n
+	t.lz.n = node{} // drop the graph: its inputs may be freed now
+	t.lz.done.Store(true)
+	t.lz.mu.Unlock()
+	for _, ref := range n.ops {
+		switch {
+		case ref.t != nil:
+			ref.t.unuse()
+		case ref.h != nil:
+			ref.h.unuse()
+		}
+	}
+	t.lz.mu.Lock() // for the deferred Unlock
+	return err
+}
+
+// graph is a pending tensor flattened into a device.Program.
+type graph struct {
+	prog    device.Program
+	inputs  []*leafHandle
+	leafIdx map[*leafHandle]int
+	stepOf  map[*Tensor]int
+}
+
+// runGraph flattens t's graph and runs it: as one Fused call when the
+// backend has one (and fusion is on), else one Unary/Binary call per step.
+func runGraph(t *Tensor) (*storage, error) {
+	g := &graph{prog: device.Program{DType: t.lz.dt}, leafIdx: map[*leafHandle]int{}, stepOf: map[*Tensor]int{}}
+	if _, err := g.add(t, true); err != nil {
+		return nil, err
+	}
+	dev, shape := t.lz.dev, t.lay.Shape
+	ins := make([]device.Operand, len(g.inputs))
+	for i, h := range g.inputs {
+		l, err := h.lay.BroadcastTo(shape...)
+		if err != nil {
+			return nil, errs.Retag("tensor", "realize", err)
+		}
+		ins[i] = device.Operand{Buf: h.st.buf, Layout: l}
+	}
+	st, err := newStorage("realize", dev, t.lz.dt, t.lay.Numel())
+	if err != nil {
+		return nil, err
+	}
+	dst := device.Operand{Buf: st.buf, Layout: t.lay}
+	if t.lay.Numel() > 0 {
+		if f, ok := dev.Backend().(device.Fuser); ok && fusionOn.Load() {
+			err = f.Fused(dst, g.prog, ins)
+		} else {
+			err = runSteps(dev, dst, g.prog, ins)
+		}
+	}
+	if err != nil {
+		st.release()
+		return nil, errs.Retag("tensor", "realize", err)
+	}
+	return st, nil
+}
+
+// add appends the steps computing x (the root when root is set; otherwise a
+// pending operand, or one realised meanwhile by another goroutine) and
+// returns the index of its result.
+func (g *graph) add(x *Tensor, root bool) (int, error) {
+	if i, ok := g.stepOf[x]; ok {
+		return i, nil
+	}
+	var n node
+	if root {
+		n = x.lz.n
+	} else {
+		x.lz.mu.Lock()
+		done, dropped := x.lz.done.Load(), x.lz.dropped
+		n = x.lz.n
+		x.lz.mu.Unlock()
+		if dropped {
+			return 0, errs.New("tensor", "realize", errs.ErrReleased, "an operand %v was released while in use", x.lay.Shape)
+		}
+		if done { // realised since it was recorded: read its result
+			if x.lz.err != nil {
+				return 0, x.lz.err
+			}
+			h, err := x.leafOf()
+			if err != nil {
+				return 0, err
+			}
+			return g.leaf(h), nil
+		}
+	}
+	s := device.Step{Kind: n.kind, Unary: n.unary, Binary: n.binary}
+	args := 0
+	switch n.kind {
+	case device.StepUnary:
+		args = 1
+	case device.StepBinary:
+		args = 2
+	}
+	for k := range args {
+		ref := n.ops[k]
+		var i int
+		if ref.konst {
+			g.prog.Steps = append(g.prog.Steps, device.Step{Kind: device.StepConst, Const: ref.c})
+			i = len(g.prog.Steps) - 1
+		} else if ref.t != nil {
+			var err error
+			if i, err = g.add(ref.t, false); err != nil {
+				return 0, err
+			}
+		} else {
+			i = g.leaf(ref.h)
+		}
+		if k == 0 {
+			s.A = i
+		} else {
+			s.B = i
+		}
+	}
+	g.prog.Steps = append(g.prog.Steps, s)
+	i := len(g.prog.Steps) - 1
+	g.stepOf[x] = i
+	return i, nil
+}
+
+// leaf returns the step reading input h, adding it once.
+func (g *graph) leaf(h *leafHandle) int {
+	if i, ok := g.leafIdx[h]; ok {
+		return i
+	}
+	g.inputs = append(g.inputs, h)
+	g.prog.Steps = append(g.prog.Steps, device.Step{Kind: device.StepInput, Input: len(g.inputs) - 1})
+	i := len(g.prog.Steps) - 1
+	g.leafIdx[h] = i
+	return i
+}
+
+// runSteps runs a program one backend call per step, for backends without
+// a Fuser and for TESSERA_FUSION=0: each step's result is a temporary,
+// freed after its last use; a constant is a rank-0 fill read with zero
+// strides.
+func runSteps(dev device.Device, dst device.Operand, p device.Program, ins []device.Operand) error {
+	be := dev.Backend()
+	shape := dst.Layout.Shape
+	last := make([]int, len(p.Steps))
+	for i, s := range p.Steps {
+		switch s.Kind {
+		case device.StepUnary:
+			last[s.A] = i
+		case device.StepBinary:
+			last[s.A], last[s.B] = i, i
+		}
+	}
+	vals := make([]device.Operand, len(p.Steps))
+	owned := make([]device.Buffer, len(p.Steps))
+	defer func() {
+		for _, b := range owned {
+			if b != nil {
+				be.Free(b)
+			}
+		}
+	}()
+	free := func(i int) {
+		if owned[i] != nil {
+			be.Free(owned[i])
+			owned[i] = nil
+		}
+	}
+	contig, err := layout.Contiguous(shape...)
+	if err != nil {
+		return err
+	}
+	zeros := make([]int, len(shape))
+	for i, s := range p.Steps {
+		out := dst
+		if i != len(p.Steps)-1 && s.Kind != device.StepInput {
+			n := contig.Numel()
+			if s.Kind == device.StepConst {
+				n = 1
+			}
+			b, err := be.Alloc(p.DType, n)
+			if err != nil {
+				return err
+			}
+			owned[i] = b
+			out = device.Operand{Buf: b, Layout: contig}
+		}
+		switch s.Kind {
+		case device.StepInput:
+			vals[i] = ins[s.Input]
+			if i == len(p.Steps)-1 {
+				err = be.Copy(dst, ins[s.Input])
+			}
+		case device.StepConst:
+			one := device.Operand{Buf: out.Buf, Layout: layout.Layout{Shape: []int{}, Strides: []int{}}}
+			if out.Buf == dst.Buf {
+				err = be.Fill(dst, s.Const)
+				break
+			}
+			err = be.Fill(one, s.Const)
+			vals[i] = device.Operand{Buf: out.Buf, Layout: layout.Layout{Shape: shape, Strides: zeros}}
+		case device.StepUnary:
+			err = be.Unary(s.Unary, out, vals[s.A])
+			vals[i] = out
+		case device.StepBinary:
+			err = be.Binary(s.Binary, out, vals[s.A], vals[s.B])
+			vals[i] = out
+		}
+		if err != nil {
+			return err
+		}
+		for j := range i {
+			if last[j] == i {
+				free(j)
+			}
+		}
+	}
+	return nil
+}
