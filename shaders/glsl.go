@@ -20,7 +20,14 @@ import (
 // storage block (var<storage>; readonly when read). A construct outside
 // the subset is an error naming its line, never a silently different
 // shader.
-func GLSL(wgsl string) (string, error) {
+func GLSL(wgsl string) (out string, err error) {
+	defer func() {
+		// A translator bug must not take the caller down or pass for a
+		// translation.
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("glsl: internal error: %v", r)
+		}
+	}()
 	m, err := parseModule(wgsl)
 	if err != nil {
 		return "", glslError(wgsl, err)
@@ -29,8 +36,7 @@ func GLSL(wgsl string) (string, error) {
 	if err != nil {
 		return "", glslError(wgsl, err)
 	}
-	out, err := tr.module()
-	if err != nil {
+	if out, err = tr.module(); err != nil {
 		return "", glslError(wgsl, err)
 	}
 	return out, nil

@@ -798,7 +798,13 @@ func (tr *translator) inferCall(c *callExpr) (*typ, error) {
 		if err := nargs(1); err != nil {
 			return nil, err
 		}
-		to := c.tmpl
+		if c.tmpl == nil {
+			return nil, errAt(c.ln, "bitcast needs a target type: bitcast<T>(x)")
+		}
+		to, err := tr.resolve(c.tmpl, c.ln)
+		if err != nil {
+			return nil, err
+		}
 		from := concrete(args[0])
 		if (to.k != kScalar && to.k != kVec) || (from.k != kScalar && from.k != kVec) || to.s == "bool" || from.s == "bool" ||
 			(to.k == kVec) != (from.k == kVec) || to.n != from.n {

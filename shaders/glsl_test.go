@@ -467,3 +467,31 @@ func TestRenderGLSL(t *testing.T) {
 		t.Errorf("include-only template: %v", err)
 	}
 }
+
+// FuzzGLSL checks that the translator never panics and that whatever it
+// accepts starts as a GLSL 4.30 compute shader. The seeds are rendered
+// kernels and the unit-test snippets.
+func FuzzGLSL(f *testing.F) {
+	for _, c := range glslCases {
+		f.Add(c.src)
+	}
+	for _, name := range []string{"unary.wgsl", "reduce.wgsl", "matmul.wgsl", "softmax.wgsl"} {
+		for _, s := range kernelSpecs() {
+			if s.name == name {
+				if src, err := shaders.Render(s.name, s.vars); err == nil {
+					f.Add(src)
+				}
+				break
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		out, err := shaders.GLSL(src)
+		if err != nil && strings.Contains(err.Error(), "internal error") {
+			t.Errorf("translator panicked: %v", err)
+		}
+		if err == nil && !strings.HasPrefix(out, "#version 430\n") {
+			t.Errorf("accepted output without #version 430")
+		}
+	})
+}
