@@ -53,3 +53,41 @@ func BenchmarkAdd(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChain times the loop x = x.Add(b).Mul(b).Tanh(), written as
+// natural code (no Release), per operation, with fusion on and off, on
+// every device. peak-MiB is the device memory in use at its highest during
+// the run, above what was in use before. ci/bench-chain.sh runs it beside
+// NumPy.
+func BenchmarkChain(b *testing.B) {
+	for _, dev := range testDevices(b) {
+		for _, n := range []int{16, 1024, 65536, 1 << 20} {
+			for _, fused := range []bool{true, false} {
+				b.Run(fmt.Sprintf("%s/%d/fused=%v", dev.Name(), n, fused), func(b *testing.B) {
+					defer tensor.SetFusion(fused)()
+					x := tensor.Full(dtype.F32, 0.5, n).To(dev)
+					y := tensor.Full(dtype.F32, 0.25, n).To(dev)
+					be := dev.Backend()
+					base := be.MemoryInUse()
+					var peak int64
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						x = x.Add(y).Mul(y).Tanh()
+						if i%64 == 0 {
+							peak = max(peak, be.MemoryInUse())
+						}
+					}
+					if err := x.Err(); err != nil {
+						b.Fatal(err)
+					}
+					if err := be.Sync(); err != nil {
+						b.Fatal(err)
+					}
+					b.StopTimer()
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/op-each")
+					b.ReportMetric(float64(max(peak, be.MemoryInUse())-base)/(1<<20), "peak-MiB")
+				})
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -99,15 +100,35 @@ type leafHandle struct {
 }
 
 // heldRef is a storage reference dropped exactly once, by whichever comes
-// first: the deterministic path or the collector.
+// first: the deterministic path or the collector. Storage the collector
+// reclaims itself (the CPU's) is held weakly, as wrap explains: the handle
+// keeps it alive while the handle is reachable, and once it is not, the
+// memory goes in the same cycle.
 type heldRef struct {
-	st   *storage
+	st   *storage               // storage that must be freed (a GPU's)
+	weak weak.Pointer[storage] // storage the collector reclaims
 	held atomic.Bool
 }
 
+func newHeldRef(st *storage) *heldRef {
+	r := &heldRef{}
+	if c, ok := st.buf.(collectable); ok && c.Collectable() {
+		r.weak = weak.Make(st)
+	} else {
+		r.st = st
+	}
+	r.held.Store(true)
+	return r
+}
+
 func (r *heldRef) drop() {
-	if r.held.CompareAndSwap(true, false) {
-		r.st.release()
+	if !r.held.CompareAndSwap(true, false) {
+		return
+	}
+	if st := r.st; st != nil {
+		st.release()
+	} else if st := r.weak.Value(); st != nil {
+		st.release()
 	}
 }
 
@@ -135,8 +156,7 @@ func (t *Tensor) leafOf() (*leafHandle, error) {
 	if !t.st.acquire() {
 		return nil, errs.New("tensor", "leaf", errs.ErrReleased, "tensor storage was released")
 	}
-	h := &leafHandle{st: t.st, lay: t.lay, ref: &heldRef{st: t.st}}
-	h.ref.held.Store(true)
+	h := &leafHandle{st: t.st, lay: t.lay, ref: newHeldRef(t.st)}
 	runtime.AddCleanup(h, (*heldRef).drop, h.ref)
 	if !t.leaf.CompareAndSwap(nil, h) {
 		h.ref.drop() // another goroutine won
@@ -333,18 +353,28 @@ func (t *Tensor) realize() error {
 	return err
 }
 
-// graph is a pending tensor flattened into a device.Program.
+// graph is a pending tensor flattened into a device.Program. Graphs are
+// small (maxGraphSteps), so the memo tables are short slices searched
+// linearly rather than maps.
 type graph struct {
 	prog    device.Program
 	inputs  []*leafHandle
-	leafIdx map[*leafHandle]int
-	stepOf  map[*Tensor]int
+	leafAt  []int // step reading inputs[i]
+	visited []visit
+}
+
+type visit struct {
+	t    *Tensor
+	step int
 }
 
 // runGraph flattens t's graph and runs it: as one Fused call when the
 // backend has one (and fusion is on), else one Unary/Binary call per step.
 func runGraph(t *Tensor) (*storage, error) {
-	g := &graph{prog: device.Program{DType: t.lz.dt}, leafIdx: map[*leafHandle]int{}, stepOf: map[*Tensor]int{}}
+	g := &graph{
+		prog:    device.Program{DType: t.lz.dt, Steps: make([]device.Step, 0, t.lz.steps+2*maxGraphInputs)},
+		visited: make([]visit, 0, t.lz.steps),
+	}
 	if _, err := g.add(t, true); err != nil {
 		return nil, err
 	}
@@ -380,8 +410,10 @@ func runGraph(t *Tensor) (*storage, error) {
 // pending operand, or one realised meanwhile by another goroutine) and
 // returns the index of its result.
 func (g *graph) add(x *Tensor, root bool) (int, error) {
-	if i, ok := g.stepOf[x]; ok {
-		return i, nil
+	for _, v := range g.visited {
+		if v.t == x {
+			return v.step, nil
+		}
 	}
 	var n node
 	if root {
@@ -435,19 +467,21 @@ func (g *graph) add(x *Tensor, root bool) (int, error) {
 	}
 	g.prog.Steps = append(g.prog.Steps, s)
 	i := len(g.prog.Steps) - 1
-	g.stepOf[x] = i
+	g.visited = append(g.visited, visit{x, i})
 	return i, nil
 }
 
 // leaf returns the step reading input h, adding it once.
 func (g *graph) leaf(h *leafHandle) int {
-	if i, ok := g.leafIdx[h]; ok {
-		return i
+	for k, x := range g.inputs {
+		if x == h {
+			return g.leafAt[k]
+		}
 	}
 	g.inputs = append(g.inputs, h)
 	g.prog.Steps = append(g.prog.Steps, device.Step{Kind: device.StepInput, Input: len(g.inputs) - 1})
 	i := len(g.prog.Steps) - 1
-	g.leafIdx[h] = i
+	g.leafAt = append(g.leafAt, i)
 	return i
 }
 

@@ -119,22 +119,17 @@ type fusedKern[C vec.Float] struct {
 
 func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout.Layout, roundS func(float64) float64, sameType bool) fusedPlan[C] {
 	pl := fusedPlan[C]{vals: make([]fusedVal, len(p.Steps)), direct: make([]bool, len(inputs)), kern: make([]fusedKern[C], len(p.Steps))}
+	table := fusedKernels[C]()
 	for i, s := range p.Steps {
-		k := &pl.kern[i]
 		switch s.Kind {
 		case device.StepUnary:
-			if k.un = unaryKernel[C](s.Unary); k.un == nil {
-				k.unF = floatUnary[C](s.Unary)
-			}
+			pl.kern[i] = table.unary[s.Unary]
 		case device.StepBinary:
-			if k.vv, k.vs, k.sv = binaryKernels[C](s.Binary); k.vv == nil {
-				k.binF = floatBinary[C](s.Binary)
-			}
+			pl.kern[i] = table.binary[s.Binary]
 		}
 	}
-	contig, _ := layout.Contiguous(dl.Shape...)
 	for i, in := range inputs {
-		pl.direct[i] = sameType && stridesMatch(in.Layout, contig)
+		pl.direct[i] = sameType && rowMajor(in.Layout)
 	}
 	last := make([]int, len(p.Steps))
 	for i, s := range p.Steps {
@@ -198,13 +193,57 @@ func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout
 	return pl
 }
 
-func stridesMatch(l, contig layout.Layout) bool {
-	for i, d := range l.Shape {
-		if d > 1 && l.Strides[i] != contig.Strides[i] {
-			return false
+// rowMajor reports whether l's elements sit in row-major order without
+// gaps (from any offset), ignoring the strides of extent-1 axes.
+func rowMajor(l layout.Layout) bool {
+	want := 1
+	for i := l.Rank() - 1; i >= 0; i-- {
+		if d := l.Shape[i]; d > 1 {
+			if l.Strides[i] != want {
+				return false
+			}
+			want *= d
 		}
 	}
 	return true
+}
+
+// kernelTable holds, per op, a fused step's kernels for one compute type,
+// built once: looking them up per call would allocate.
+type kernelTable[C vec.Float] struct {
+	unary  []fusedKern[C]
+	binary []fusedKern[C]
+}
+
+var (
+	kernels32 = newKernelTable[float32]()
+	kernels64 = newKernelTable[float64]()
+)
+
+func newKernelTable[C vec.Float]() *kernelTable[C] {
+	t := &kernelTable[C]{}
+	for _, op := range device.UnaryOps() {
+		k := fusedKern[C]{un: unaryKernel[C](op)}
+		if k.un == nil {
+			k.unF = floatUnary[C](op)
+		}
+		t.unary = append(t.unary, k)
+	}
+	for _, op := range device.BinaryOps() {
+		var k fusedKern[C]
+		if k.vv, k.vs, k.sv = binaryKernels[C](op); k.vv == nil {
+			k.binF = floatBinary[C](op)
+		}
+		t.binary = append(t.binary, k)
+	}
+	return t
+}
+
+func fusedKernels[C vec.Float]() *kernelTable[C] {
+	if is32[C]() {
+		return any(kernels32).(*kernelTable[C])
+	}
+	return any(kernels64).(*kernelTable[C])
 }
 
 func allZero(s []int) bool {
@@ -277,8 +316,7 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 			v.s = roundS(def.F64(pl.vals[s.A].s, pl.vals[s.B].s))
 		}
 	}
-	contig, _ := layout.Contiguous(dl.Shape...)
-	dstDirect := sameType && stridesMatch(dl, contig)
+	dstDirect := sameType && rowMajor(dl)
 	block := min(fuseBlock, n)
 	nblocks := (n + block - 1) / block
 	workers := 1
