@@ -3,7 +3,8 @@
 # .ci/run calls). It installs the software Vulkan adapter if missing, checks
 # formatting, vet and the CPU-only build, then runs every test: the WebGPU
 # ones on the software adapter (a missing adapter fails the run), the race
-# detector on the packages with shared state, and the CPU backend's tests
+# detector on the packages with shared state, the tensor tests again with
+# fusion off (every elementwise op run eagerly), and the CPU backend's tests
 # again with the portable kernels forced.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,9 @@ go test -p 1 -count=1 ./...
 
 step "go test -race -short (packages with shared state; -short trims the exhaustive sweeps)"
 go test -p 1 -count=1 -short -race ./device/... ./tensor ./transfer
+
+step "go test with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
+TESSERA_FUSION=0 go test -p 1 -count=1 ./tensor
 
 step "go test with TESSERA_CPU=generic (portable kernels)"
 TESSERA_CPU=generic go test -p 1 -count=1 ./device/cpu/... ./tensor
