@@ -11,3 +11,13 @@ func SetFusion(on bool) (restore func()) {
 // IsPending reports whether t is a recorded elementwise result not yet
 // computed.
 func IsPending(t *Tensor) bool { return t.isLazy() && !t.lz.done.Load() }
+
+// SetMemoryLimit sets the device memory budget (TESSERA_MEMORY_LIMIT) for a
+// test and returns a function restoring the previous one.
+func SetMemoryLimit(bytes int64) (restore func()) {
+	old := memoryLimit.Swap(bytes)
+	return func() { memoryLimit.Store(old) }
+}
+
+// ParseMemoryLimit exposes the TESSERA_MEMORY_LIMIT parser to tests.
+var ParseMemoryLimit = parseMemoryLimit

@@ -28,6 +28,10 @@ func (t *Tensor) To(dev device.Device) *Tensor {
 		return fail(op, errs.ErrReleased, "tensor storage was released")
 	}
 	defer t.st.release()
+	lo, hi := t.lay.Span()
+	if err := withinBudget(op, dev, int64(hi-lo)*int64(t.DType().Size())); err != nil {
+		return failed(err)
+	}
 	buf, l, err := transfer.Move(dev, t.st.dev, t.operand())
 	if err != nil {
 		return failed(errs.Retag("tensor", op, err))

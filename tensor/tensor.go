@@ -30,7 +30,11 @@
 package tensor
 
 import (
+	"math"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -145,8 +149,12 @@ func releaseWeak(w weak.Pointer[storage]) {
 	}
 }
 
-// newStorage allocates a buffer of n elements on dev.
+// newStorage allocates a buffer of n elements on dev, within the memory
+// budget (TESSERA_MEMORY_LIMIT) when one is set.
 func newStorage(op string, dev device.Device, dt dtype.DType, n int) (*storage, error) {
+	if err := withinBudget(op, dev, int64(n)*int64(dt.Size())); err != nil {
+		return nil, err
+	}
 	buf, err := dev.Backend().Alloc(dt, n)
 	if err != nil {
 		return nil, errs.Retag("tensor", op, err)
@@ -201,6 +209,64 @@ func relieve(dev device.Device) {
 		used = now
 	}
 	vv.mark.Store(used + max(valveStep, used/2))
+}
+
+// memoryLimit is the per-device budget of TESSERA_MEMORY_LIMIT, in bytes
+// (0: none): a number with an optional KiB, MiB or GiB suffix.
+var memoryLimit atomic.Int64
+
+func init() { memoryLimit.Store(parseMemoryLimit(os.Getenv("TESSERA_MEMORY_LIMIT"))) }
+
+func parseMemoryLimit(s string) int64 {
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		m      int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.m
+			break
+		}
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || v <= 0 || v > math.MaxInt64/mult {
+		return 0
+	}
+	return v * mult
+}
+
+// withinBudget makes room for an allocation of need bytes on dev under the
+// memory budget: when it would not fit, it collects unreachable tensors and
+// waits for their memory to come back, and refuses with ErrOutOfMemory only
+// when live tensors really hold the budget.
+func withinBudget(op string, dev device.Device, need int64) error {
+	limit := memoryLimit.Load()
+	if limit <= 0 {
+		return nil
+	}
+	be := dev.Backend()
+	if be.MemoryInUse()+need <= limit {
+		return nil
+	}
+	for range 3 {
+		collect()
+		used := be.MemoryInUse()
+		for range 50 { // let the cleanups free what the collection found
+			if used+need <= limit {
+				return nil
+			}
+			time.Sleep(time.Millisecond)
+			now := be.MemoryInUse()
+			if now >= used {
+				break
+			}
+			used = now
+		}
+	}
+	if used := be.MemoryInUse(); used+need > limit {
+		return errs.New("tensor", op, errs.ErrOutOfMemory, "%d bytes more on %s would exceed TESSERA_MEMORY_LIMIT (%d bytes): live tensors hold %d", need, dev.Name(), limit, used)
+	}
+	return nil
 }
 
 // collect runs a garbage collection and waits (briefly) for the cleanups it
