@@ -105,7 +105,7 @@ type leafHandle struct {
 // keeps it alive while the handle is reachable, and once it is not, the
 // memory goes in the same cycle.
 type heldRef struct {
-	st   *storage               // storage that must be freed (a GPU's)
+	st   *storage              // storage that must be freed (a GPU's)
 	weak weak.Pointer[storage] // storage the collector reclaims
 	held atomic.Bool
 }
