@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/shaders"
 )
@@ -314,6 +315,34 @@ func kernelSpecs() []kernelSpec {
 				add("matmul.wgsl", v)
 			}
 		}
+	}
+	// Fused programs (gpucore.FusedKernel): one chaining every float op
+	// with a constant, and one of six inputs (a scalar among them, so the
+	// second walk is used), per float dtype.
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
+		p := device.Program{DType: dt, Steps: []device.Step{
+			{Kind: device.StepInput, Input: 0}, {Kind: device.StepConst, Const: 0.5}}}
+		for _, op := range device.UnaryOps() {
+			if _, err := op.Result("test", dt); err == nil {
+				p.Steps = append(p.Steps, device.Step{Kind: device.StepUnary, Unary: op, A: len(p.Steps) - 1})
+			}
+		}
+		for _, op := range device.BinaryOps() {
+			if _, err := op.Result("test", dt, dt); err == nil && !op.IsComparison() {
+				p.Steps = append(p.Steps, device.Step{Kind: device.StepBinary, Binary: op, A: len(p.Steps) - 1, B: 1})
+			}
+		}
+		k := gpucore.FusedKernel(p, []bool{false})
+		add(k.Template, k.Vars)
+		p = device.Program{DType: dt}
+		for i := range 6 {
+			p.Steps = append(p.Steps, device.Step{Kind: device.StepInput, Input: i})
+			if i > 0 {
+				p.Steps = append(p.Steps, device.Step{Kind: device.StepBinary, Binary: device.Mul, A: len(p.Steps) - 2, B: len(p.Steps) - 1})
+			}
+		}
+		k = gpucore.FusedKernel(p, []bool{false, false, true, false, false, false})
+		add(k.Template, k.Vars)
 	}
 	return out
 }
