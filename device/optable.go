@@ -30,6 +30,16 @@ const (
 	Silu
 	Softplus
 	Hardswish
+	Tan
+	Asin
+	Acos
+	Atan
+	Sinh
+	Cosh
+	Exp2
+	Log2
+	Log10
+	Trunc
 )
 
 var unaryTable = [...]UnaryDef{
@@ -144,6 +154,26 @@ var unaryTable = [...]UnaryDef{
 	Hardswish: {Name: "Hardswish", Doc: "Hardswish returns t * min(max(t+3, 0), 6) / 6, a piecewise approximation of Silu.", Accepts: Floats,
 		F64:    func(x float64) float64 { return x * min(max(x+3, 0), 6) / 6 },
 		Shader: Shader{F32: "x * min(max(x + 3.0, 0.0), 6.0) / 6.0"}},
+	Tan: {Name: "Tan", Doc: "Tan returns the tangent.", Accepts: Floats,
+		F64: math.Tan, Shader: Shader{F32: "m_sin(x) / m_cos(x)"}},
+	Asin: {Name: "Asin", Doc: "Asin returns the arcsine (NaN outside [-1, 1]).", Accepts: Floats,
+		F64: math.Asin, Shader: Shader{F32: "m_asin(x)"}},
+	Acos: {Name: "Acos", Doc: "Acos returns the arccosine (NaN outside [-1, 1]).", Accepts: Floats,
+		F64: math.Acos, Shader: Shader{F32: "m_acos(x)"}},
+	Atan: {Name: "Atan", Doc: "Atan returns the arctangent.", Accepts: Floats,
+		F64: math.Atan, Shader: Shader{F32: "m_atan(x)"}},
+	Sinh: {Name: "Sinh", Doc: "Sinh returns the hyperbolic sine.", Accepts: Floats,
+		F64: math.Sinh, Shader: Shader{F32: "m_sinh(x)"}},
+	Cosh: {Name: "Cosh", Doc: "Cosh returns the hyperbolic cosine.", Accepts: Floats,
+		F64: math.Cosh, Shader: Shader{F32: "m_cosh(x)"}},
+	Exp2: {Name: "Exp2", Doc: "Exp2 returns 2^t.", Accepts: Floats,
+		F64: math.Exp2, Shader: Shader{F32: "m_exp2(x)"}},
+	Log2: {Name: "Log2", Doc: "Log2 returns the base-2 logarithm.", Accepts: Floats,
+		F64: math.Log2, Shader: Shader{F32: "m_log(x) * 1.4426950408889634"}},
+	Log10: {Name: "Log10", Doc: "Log10 returns the base-10 logarithm.", Accepts: Floats,
+		F64: math.Log10, Shader: Shader{F32: "m_log(x) * 0.4342944819032518"}},
+	Trunc: {Name: "Trunc", Doc: "Trunc rounds toward zero.", Accepts: Floats,
+		F64: math.Trunc, Shader: Shader{F32: "trunc(x)"}},
 }
 
 // The binary operations, in table order.

@@ -315,3 +315,93 @@ fn m_div_u32(a: u32, b: u32) -> u32 {
     let q = a / select(b, 1u, b == 0u);
     return select(q, a, b == 0u);
 }
+
+// sinh(x) = (e^x - e^-x)/2 through expm1 near 0 (no cancellation) and in
+// two halves for large |x| (no early overflow).
+fn m_sinh(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let a = abs(x);
+    var r: f32;
+    if (a < 1.0) {
+        let e = m_expm1(a);
+        r = 0.5 * (e + e / (e + 1.0));
+    } else {
+        let h = m_exp(0.5 * a);
+        r = (0.5 * h) * h - 0.5 / (h * h);
+    }
+    return select(r, -r, is_neg(x));
+}
+
+fn m_cosh(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let h = m_exp(0.5 * abs(x));
+    return (0.5 * h) * h + 0.5 / (h * h);
+}
+
+// 2^x as exp(x ln 2) with the product split so its rounding does not reach
+// the result: x = n + f, 2^n applied exactly.
+fn m_exp2(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    if (x >= 128.0) {
+        return f32_inf();
+    }
+    if (x < -150.0) {
+        return 0.0;
+    }
+    let n = round(x);
+    let e = m_exp((x - n) * 0.6931471805599453);
+    let k = i32(n);
+    let k1 = k / 2;
+    return e * m_pow2i(k1) * m_pow2i(k - k1);
+}
+
+// asin and acos through m_atan (the asin and acos builtins of some drivers
+// are off by 4e-4, lavapipe's among them); the
+// square root is of (1-x)(1+x), exact near |x| = 1 where 1-x*x cancels.
+fn m_asin(x: f32) -> f32 {
+    if (is_nan(x) || !(abs(x) <= 1.0)) {
+        return f32_nan();
+    }
+    if (abs(x) == 1.0) {
+        return select(1.5707963267948966, -1.5707963267948966, x < 0.0);
+    }
+    return m_atan(x / sqrt((1.0 - x) * (1.0 + x)));
+}
+
+fn m_acos(x: f32) -> f32 {
+    if (is_nan(x) || !(abs(x) <= 1.0)) {
+        return f32_nan();
+    }
+    if (x == -1.0) {
+        return 3.141592653589793;
+    }
+    return 2.0 * m_atan(sqrt((1.0 - x) / (1.0 + x)));
+}
+
+// atan(x) with relative accuracy near 0 (the builtin of some drivers has an
+// absolute error of ~3e-6 there): reduced to |x| <= tan(pi/8) through
+// pi/4 + atan((x-1)/(x+1)) and pi/2 - atan(1/x), then an odd polynomial.
+fn m_atan(x: f32) -> f32 {
+    if (is_nan(x)) {
+        return x;
+    }
+    let a = abs(x);
+    var y = 0.0;
+    var t = a;
+    if (a > 2.414213562373095) {
+        y = 1.5707963267948966;
+        t = -1.0 / a;
+    } else if (a > 0.4142135623730950) {
+        y = 0.7853981633974483;
+        t = (a - 1.0) / (a + 1.0);
+    }
+    let z = t * t;
+    y = y + ((((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * t + t);
+    return select(y, -y, is_neg(x));
+}

@@ -81,6 +81,36 @@ func (t *Tensor) Softplus() *Tensor { return t.unary(device.Softplus) }
 // Hardswish returns t * min(max(t+3, 0), 6) / 6, a piecewise approximation of Silu.
 func (t *Tensor) Hardswish() *Tensor { return t.unary(device.Hardswish) }
 
+// Tan returns the tangent.
+func (t *Tensor) Tan() *Tensor { return t.unary(device.Tan) }
+
+// Asin returns the arcsine (NaN outside [-1, 1]).
+func (t *Tensor) Asin() *Tensor { return t.unary(device.Asin) }
+
+// Acos returns the arccosine (NaN outside [-1, 1]).
+func (t *Tensor) Acos() *Tensor { return t.unary(device.Acos) }
+
+// Atan returns the arctangent.
+func (t *Tensor) Atan() *Tensor { return t.unary(device.Atan) }
+
+// Sinh returns the hyperbolic sine.
+func (t *Tensor) Sinh() *Tensor { return t.unary(device.Sinh) }
+
+// Cosh returns the hyperbolic cosine.
+func (t *Tensor) Cosh() *Tensor { return t.unary(device.Cosh) }
+
+// Exp2 returns 2^t.
+func (t *Tensor) Exp2() *Tensor { return t.unary(device.Exp2) }
+
+// Log2 returns the base-2 logarithm.
+func (t *Tensor) Log2() *Tensor { return t.unary(device.Log2) }
+
+// Log10 returns the base-10 logarithm.
+func (t *Tensor) Log10() *Tensor { return t.unary(device.Log10) }
+
+// Trunc rounds toward zero.
+func (t *Tensor) Trunc() *Tensor { return t.unary(device.Trunc) }
+
 // Add returns t + u, broadcasting by NumPy's rule.
 func (t *Tensor) Add(u *Tensor) *Tensor { return binary(device.Add, t, u) }
 

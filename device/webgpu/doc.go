@@ -39,7 +39,11 @@
 //	Expm1        [-87, 88.7]  1.97      3        GeluErf   [-10, -5]   83.4      100
 //	Log          (0, max]     2.02      3        Sin Cos   [-100, 100] 7.4e-8 absolute
 //	Log1p        (-1, max]    2.61      3
-//	Rsqrt        (0, max]     1.47      2
+//	Rsqrt        (0, max]     1.47      2        Tan       [-1.5, 1.5] 2.64      4
+//	Asin Acos    [-1, 1]      3.17      4        Atan      any         2.52      4
+//	Sinh         [-20, 20]    4.69      5        Cosh      [-20, 20]   3.08      4
+//	Exp2         [-126, 128)  1.26      2        Log2 Log10 (0, max]   3.10      4
+//	Silu         [-20, 20]    3.28      4        Softplus  [-20, 20]   3.85      4
 //
 // Exp and everything built on it (Expm1, Sigmoid, Erf, Gelu) use the
 // backend's own range-reduced exp rather than the WGSL builtin, which
@@ -49,6 +53,9 @@
 // with |x|; its absolute error stays under 6e-7. Sin, Cos, Log and Sqrt are
 // WGSL builtins, so on hardware they carry the vendor's accuracy (WGSL
 // guarantees far less: an absolute 2^-11 for sin and cos on [-pi, pi]).
+// Tan is sin/cos, accurate where they are (|x| <= 100 here). Atan, Asin
+// and Acos use the backend's own arctangent: lavapipe's builtins lose
+// relative accuracy near 0 (atan) or are off by 4e-4 (asin, acos).
 //
 // Results below the normal float32 range may be flushed to zero, as WGSL
 // allows and lavapipe does: Sigmoid(-100) is 0 here and 3.8e-44 on the

@@ -171,7 +171,7 @@ func unaryInputs(r *rand.Rand, op device.UnaryOp) []float64 {
 	for range 100 { // near zero
 		out = append(out, float64(float32((r.Float64()-0.5)*1e-2)))
 	}
-	if op == device.Sin || op == device.Cos {
+	if op == device.Sin || op == device.Cos || op == device.Tan {
 		// Keep range reduction in the domain the tolerance covers.
 		kept := out[:0]
 		for _, v := range out {
