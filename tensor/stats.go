@@ -1,0 +1,89 @@
+package tensor
+
+import (
+	"math"
+
+	"github.com/tessera-go/tessera/errs"
+)
+
+// Var returns the variance over the given axes (all when none are given)
+// with ddof delta degrees of freedom: sum((t - mean)^2) / (N - ddof). ddof 0
+// is NumPy's default (the population variance), ddof 1 PyTorch's (the
+// unbiased sample variance); the argument is explicit because the two
+// libraries differ. It is computed in two passes (the mean first, then the
+// squared deviations), which stays accurate where E[x^2] - E[x]^2 would
+// cancel. N - ddof <= 0 gives +Inf or NaN, as in NumPy. Floats only.
+func (t *Tensor) Var(ddof int, axes ...int) *Tensor { return t.variance("Var", ddof, false, false, axes) }
+
+// VarKeepDims is Var keeping the reduced axes with extent 1.
+func (t *Tensor) VarKeepDims(ddof int, axes ...int) *Tensor {
+	return t.variance("VarKeepDims", ddof, true, false, axes)
+}
+
+// Std returns the standard deviation, the square root of Var with the same
+// ddof and axes.
+func (t *Tensor) Std(ddof int, axes ...int) *Tensor { return t.variance("Std", ddof, false, true, axes) }
+
+// StdKeepDims is Std keeping the reduced axes with extent 1.
+func (t *Tensor) StdKeepDims(ddof int, axes ...int) *Tensor {
+	return t.variance("StdKeepDims", ddof, true, true, axes)
+}
+
+func (t *Tensor) variance(name string, ddof int, keep, root bool, axes []int) *Tensor {
+	if err := t.checkOperand(name); err != nil {
+		return failed(err)
+	}
+	if !t.DType().IsFloat() {
+		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
+	}
+	if ddof < 0 {
+		return fail(name, errs.ErrValue, "ddof %d is negative", ddof)
+	}
+	ax, err := normAxes(name, axes, t.Rank())
+	if err != nil {
+		return failed(err)
+	}
+	if emptyExtent(t.lay.Shape, ax) {
+		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
+	}
+	n := 1
+	for _, a := range ax {
+		n *= t.lay.Shape[a]
+	}
+	mean := t.MeanKeepDims(ax...)
+	dev := t.Sub(mean)
+	ss := dev.Square().SumKeepDims(ax...)
+	v := ss.DivScalar(float64(n - ddof))
+	if n-ddof <= 0 {
+		v = ss.DivScalar(0) // +Inf, or NaN where every deviation is 0
+	}
+	if root {
+		v = v.Sqrt()
+	}
+	if !keep {
+		v = v.Squeeze(ax...)
+	}
+	return retag(name, v)
+}
+
+// Norm returns the vector norm of order ord over the given axes (all when
+// none are given): ord 1 is sum |t|, ord 2 is sqrt(sum t^2), ord +Inf is
+// max |t| (math.Inf(1)). Floats only; other orders are ErrValue.
+func (t *Tensor) Norm(ord float64, axes ...int) *Tensor {
+	const name = "Norm"
+	if err := t.checkOperand(name); err != nil {
+		return failed(err)
+	}
+	if !t.DType().IsFloat() {
+		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
+	}
+	switch {
+	case ord == 1:
+		return retag(name, t.Abs().Sum(axes...))
+	case ord == 2:
+		return retag(name, t.Square().Sum(axes...).Sqrt())
+	case math.IsInf(ord, 1):
+		return retag(name, t.Abs().Max(axes...))
+	}
+	return fail(name, errs.ErrValue, "order %v is not one of 1, 2, +Inf", ord)
+}
