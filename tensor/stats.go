@@ -13,7 +13,9 @@ import (
 // libraries differ. It is computed in two passes (the mean first, then the
 // squared deviations), which stays accurate where E[x^2] - E[x]^2 would
 // cancel. N - ddof <= 0 gives +Inf or NaN, as in NumPy. Floats only.
-func (t *Tensor) Var(ddof int, axes ...int) *Tensor { return t.variance("Var", ddof, false, false, axes) }
+func (t *Tensor) Var(ddof int, axes ...int) *Tensor {
+	return t.variance("Var", ddof, false, false, axes)
+}
 
 // VarKeepDims is Var keeping the reduced axes with extent 1.
 func (t *Tensor) VarKeepDims(ddof int, axes ...int) *Tensor {
@@ -22,7 +24,9 @@ func (t *Tensor) VarKeepDims(ddof int, axes ...int) *Tensor {
 
 // Std returns the standard deviation, the square root of Var with the same
 // ddof and axes.
-func (t *Tensor) Std(ddof int, axes ...int) *Tensor { return t.variance("Std", ddof, false, true, axes) }
+func (t *Tensor) Std(ddof int, axes ...int) *Tensor {
+	return t.variance("Std", ddof, false, true, axes)
+}
 
 // StdKeepDims is Std keeping the reduced axes with extent 1.
 func (t *Tensor) StdKeepDims(ddof int, axes ...int) *Tensor {
