@@ -1,0 +1,89 @@
+//go:build cgo
+
+package webgpu
+
+import (
+	"container/list"
+	"fmt"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/gpucore"
+	"github.com/tessera-go/tessera/shaders"
+)
+
+var _ device.Fuser = (*gpu)(nil)
+
+// maxFusedKernels bounds the fused kernels a device keeps compiled: the
+// program structures a process realises are few in practice (a loop
+// repeats one), but nothing else bounds them.
+var maxFusedKernels = 128
+
+// fusedCache keeps the fused kernel specialisations by structural key
+// (gpucore.FusedKey), least recently used first out. Their pipelines live
+// in g.kernels like every other kernel's; evicting an entry releases its
+// pipeline.
+type fusedCache struct {
+	byKey  map[string]*list.Element // of *fusedEntry
+	lru    list.List                // front: most recently used
+	builds int                      // specialisations built (each compiles one pipeline)
+}
+
+type fusedEntry struct {
+	key  string
+	spec *gpucore.Kernel
+}
+
+// fusedKernelLocked returns the kernel of a structural key, building it on
+// first use and evicting the least recently used beyond maxFusedKernels.
+func (g *gpu) fusedKernelLocked(key string, build func() *gpucore.Kernel) *gpucore.Kernel {
+	c := g.fused
+	if c == nil {
+		c = &fusedCache{byKey: map[string]*list.Element{}}
+		g.fused = c
+	}
+	if e, ok := c.byKey[key]; ok {
+		c.lru.MoveToFront(e)
+		return e.Value.(*fusedEntry).spec
+	}
+	for c.lru.Len() >= maxFusedKernels {
+		old := c.lru.Remove(c.lru.Back()).(*fusedEntry)
+		delete(c.byKey, old.key)
+		skey := shaders.Key(old.spec.Template, old.spec.Vars)
+		if k, ok := g.kernels[skey]; ok {
+			// The open pass may use the pipeline: submit it first.
+			g.flushLocked()
+			k.pipe.Release()
+			delete(g.kernels, skey)
+		}
+	}
+	spec := build()
+	c.builds++
+	c.byKey[key] = c.lru.PushFront(&fusedEntry{key: key, spec: spec})
+	return spec
+}
+
+// Fused runs a fused elementwise program as one kernel (one dispatch per
+// box when the operands exceed the binding limits; see
+// gpucore.Planner.Fused).
+func (g *gpu) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
+	operands := make([]device.Operand, 0, 1+len(inputs))
+	operands = append(operands, dst)
+	operands = append(operands, inputs...)
+	return g.do("Fused", fusedRoles(len(inputs)), func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Fused("Fused", o[0], p, o[1:], g.fusedKernelLocked)
+	}, operands...)
+}
+
+var rolesFused = []string{"dst", "input 0", "input 1", "input 2", "input 3", "input 4", "input 5"}
+
+// fusedRoles names the operands of a fused call with n inputs in errors.
+func fusedRoles(n int) []string {
+	if 1+n <= len(rolesFused) {
+		return rolesFused[:1+n]
+	}
+	r := append([]string(nil), rolesFused...)
+	for i := len(r) - 1; i < n; i++ {
+		r = append(r, fmt.Sprintf("input %d", i))
+	}
+	return r
+}
