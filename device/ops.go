@@ -143,31 +143,54 @@ type ReduceOp uint8
 // Def returns the operation's descriptor, or ok == false for a value that
 // names no operation.
 func (o UnaryOp) Def() (UnaryDef, bool) {
-	if int(o) < len(unaryTable) && unaryTable[o].Name != "" {
-		return unaryTable[o], true
+	if d := o.def(); d != nil {
+		return *d, true
 	}
 	return UnaryDef{}, false
 }
 
 // Def returns the operation's descriptor, or ok == false.
 func (o BinaryOp) Def() (BinaryDef, bool) {
-	if int(o) < len(binaryTable) && binaryTable[o].Name != "" {
-		return binaryTable[o], true
+	if d := o.def(); d != nil {
+		return *d, true
 	}
 	return BinaryDef{}, false
 }
 
 // Def returns the reduction's descriptor, or ok == false.
 func (o ReduceOp) Def() (ReduceDef, bool) {
-	if int(o) < len(reduceTable) && reduceTable[o].Name != "" {
-		return reduceTable[o], true
+	if d := o.def(); d != nil {
+		return *d, true
 	}
 	return ReduceDef{}, false
 }
 
+// def is Def without the copy, for the per-operation paths; nil for a value
+// that names no operation.
+func (o UnaryOp) def() *UnaryDef {
+	if int(o) < len(unaryTable) && unaryTable[o].Name != "" {
+		return &unaryTable[o]
+	}
+	return nil
+}
+
+func (o BinaryOp) def() *BinaryDef {
+	if int(o) < len(binaryTable) && binaryTable[o].Name != "" {
+		return &binaryTable[o]
+	}
+	return nil
+}
+
+func (o ReduceOp) def() *ReduceDef {
+	if int(o) < len(reduceTable) && reduceTable[o].Name != "" {
+		return &reduceTable[o]
+	}
+	return nil
+}
+
 // String names the operation as the tensor method does; any value formats.
 func (o UnaryOp) String() string {
-	if d, ok := o.Def(); ok {
+	if d := o.def(); d != nil {
 		return d.Name
 	}
 	return fmt.Sprintf("UnaryOp(%d)", uint8(o))
@@ -175,7 +198,7 @@ func (o UnaryOp) String() string {
 
 // String names the operation; any value formats.
 func (o BinaryOp) String() string {
-	if d, ok := o.Def(); ok {
+	if d := o.def(); d != nil {
 		return d.Name
 	}
 	return fmt.Sprintf("BinaryOp(%d)", uint8(o))
@@ -183,7 +206,7 @@ func (o BinaryOp) String() string {
 
 // String names the reduction; any value formats.
 func (o ReduceOp) String() string {
-	if d, ok := o.Def(); ok {
+	if d := o.def(); d != nil {
 		return d.Name
 	}
 	return fmt.Sprintf("ReduceOp(%d)", uint8(o))
@@ -219,28 +242,28 @@ func ReduceOps() []ReduceOp {
 // FloatOnly reports whether the operation is defined for floating dtypes
 // only.
 func (o UnaryOp) FloatOnly() bool {
-	d, _ := o.Def()
-	return d.Accepts == Floats
+	d := o.def()
+	return d != nil && d.Accepts == Floats
 }
 
 // IsComparison reports whether the operation yields Bool.
 func (o BinaryOp) IsComparison() bool {
-	d, _ := o.Def()
-	return d.Compare
+	d := o.def()
+	return d != nil && d.Compare
 }
 
 // IsArg reports whether the reduction returns indices.
 func (o ReduceOp) IsArg() bool {
-	d, _ := o.Def()
-	return d.Arg
+	d := o.def()
+	return d != nil && d.Arg
 }
 
 // Result applies the operation's dtype rule: the dtype of op(x) for an
 // operand of dtype dt, or an error (kind ErrDType, or ErrUnsupported for a
 // value that names no operation) reported as package pkg's.
 func (o UnaryOp) Result(pkg string, dt dtype.DType) (dtype.DType, error) {
-	d, ok := o.Def()
-	if !ok {
+	d := o.def()
+	if d == nil {
 		return 0, errs.New(pkg, o.String(), errs.ErrUnsupported, "unknown unary operation")
 	}
 	if !d.Accepts.Has(dt) {
@@ -253,8 +276,8 @@ func (o UnaryOp) Result(pkg string, dt dtype.DType) (dtype.DType, error) {
 // they must be equal (no implicit promotion) and accepted; comparisons
 // yield Bool.
 func (o BinaryOp) Result(pkg string, a, b dtype.DType) (dtype.DType, error) {
-	d, ok := o.Def()
-	if !ok {
+	d := o.def()
+	if d == nil {
 		return 0, errs.New(pkg, o.String(), errs.ErrUnsupported, "unknown binary operation")
 	}
 	if a != b {
@@ -272,8 +295,8 @@ func (o BinaryOp) Result(pkg string, a, b dtype.DType) (dtype.DType, error) {
 // Result applies the reduction's dtype rule: the result dtype for a
 // source of dtype dt (I64 indices for ArgMax/ArgMin, else dt).
 func (o ReduceOp) Result(pkg string, dt dtype.DType) (dtype.DType, error) {
-	d, ok := o.Def()
-	if !ok {
+	d := o.def()
+	if d == nil {
 		return 0, errs.New(pkg, o.String(), errs.ErrUnsupported, "unknown reduction")
 	}
 	if !d.Accepts.Has(dt) {
