@@ -204,20 +204,22 @@ func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.La
 	switch sb.dt {
 	case dtype.F16:
 		h := slice[dtype.Float16](sb)
-		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) {
+		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) error {
 			map1(slice[float32](t), tl, h, sl, dtype.Float16.Float32)
+			return nil
 		}, func(t *Buffer, tl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
 	case dtype.BF16:
 		h := slice[dtype.BFloat16](sb)
-		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) {
+		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) error {
 			map1(slice[float32](t), tl, h, sl, dtype.BFloat16.Float32)
+			return nil
 		}, func(t *Buffer, tl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
 	}
 	switch db.dt {
 	case dtype.F16, dtype.BF16:
 		// Round once, from float64, so no value is rounded twice.
-		return d.viaTemp(dtype.F64, sl, func(t *Buffer, tl layout.Layout) {
-			_ = d.copyInto(t, tl, sb, sl)
+		return d.viaTemp(dtype.F64, sl, func(t *Buffer, tl layout.Layout) error {
+			return d.copyInto(t, tl, sb, sl)
 		}, func(t *Buffer, tl layout.Layout) error {
 			if db.dt == dtype.F16 {
 				map1(slice[dtype.Float16](db), dl, slice[float64](t), tl, dtype.F16FromFloat64)
@@ -244,10 +246,12 @@ func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.La
 
 // viaTemp fills a contiguous temporary of dtype dt shaped like l with fill,
 // then hands it to use.
-func (d *Device) viaTemp(dt dtype.DType, l layout.Layout, fill func(*Buffer, layout.Layout), use func(*Buffer, layout.Layout) error) error {
+func (d *Device) viaTemp(dt dtype.DType, l layout.Layout, fill func(*Buffer, layout.Layout) error, use func(*Buffer, layout.Layout) error) error {
 	tl, _ := layout.Contiguous(l.Shape...)
 	t := newTemp(d, dt, l.Numel())
-	fill(t, tl)
+	if err := fill(t, tl); err != nil {
+		return err
+	}
 	return use(t, tl)
 }
 

@@ -75,19 +75,27 @@ func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout
 	if k == 0 {
 		return d.Fill(device.Operand{Buf: db, Layout: dl}, 0)
 	}
-	prep := func(b *Buffer, l layout.Layout) (*Buffer, layout.Layout, layout.Matrix) {
+	prep := func(b *Buffer, l layout.Layout) (*Buffer, layout.Layout, layout.Matrix, error) {
 		m, _ := l.Classify2D()
 		if m.Kind == layout.General {
 			cl, _ := layout.Contiguous(l.Shape...)
 			t := newTemp(d, b.dt, cl.Numel())
-			_ = d.copyInto(t, cl, b, l)
+			if err := d.copyInto(t, cl, b, l); err != nil {
+				return nil, l, m, err
+			}
 			b, l = t, cl
 			m, _ = l.Classify2D()
 		}
-		return b, l, m
+		return b, l, m, nil
 	}
-	ab, al, am := prep(ab, al)
-	bb, bl, bm := prep(bb, bl)
+	ab, al, am, err := prep(ab, al)
+	if err != nil {
+		return err
+	}
+	bb, bl, bm, err := prep(bb, bl)
+	if err != nil {
+		return err
+	}
 	dm, _ := dl.Classify2D()
 	if dm.Kind != layout.RowMajor {
 		return errs.New("cpu", "Matmul", errs.ErrShape, "destination layout %v must be row-major", dl.Strides)

@@ -363,7 +363,8 @@ func (g *gpu) reapLocked() {
 }
 
 // poll lets wgpu run callbacks. It never blocks: Poll(true) is not trusted
-// (it gives up after a few seconds on some drivers, see DESIGN.md).
+// (on wgpu 0.17 it gives up after about 5 s and lets the caller free
+// buffers still in use; docs/architecture.md, "The WebGPU backend").
 func (g *gpu) pollLocked() {
 	if !g.closed {
 		g.dev.Poll(false, nil)
