@@ -797,3 +797,60 @@ func ExampleSolve() {
 	// tensor([2., 3.], dtype=f64, device=cpu)
 	// true tensor: Solve: matrix 1 of the batch is singular
 }
+
+// TestLinalgViews checks that views (transposed, narrowed, broadcast) and
+// pending (fused) tensors give the same results as contiguous copies.
+func TestLinalgViews(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		dt := dtype.F32
+		t.Run(dev.Name(), func(t *testing.T) {
+			base := tensor.FromSlice(laRandom(9, 2, 4, 5, 3), 2, 4, 5).Cast(dt).To(dev)
+			view := base.Narrow(2, 1, 4).Transpose(1, 2) // [2, 4, 4], strided
+			lazy := view.MulScalar(1)                    // a pending elementwise result
+			copyOf := view.Contiguous()
+			b := tensor.FromSlice([]float64{1, 2, 3, 4}, 4).Cast(dt).To(dev).BroadcastTo(2, 4) // stride-0 batch
+			same := func(what string, got, want *tensor.Tensor) {
+				t.Helper()
+				if ok, err := tensor.Equal(got, want); err != nil || !ok {
+					t.Errorf("%s: view result %v differs from the contiguous one %v (%v)", what, got, want, err)
+				}
+			}
+			for _, in := range []*tensor.Tensor{view, lazy} {
+				same("Solve", tensor.Solve(in, b), tensor.Solve(copyOf, b.Contiguous()))
+				same("Inv", tensor.Inv(in), tensor.Inv(copyOf))
+				same("Det", tensor.Det(in), tensor.Det(copyOf))
+				q, r := tensor.QR(in)
+				q2, r2 := tensor.QR(copyOf)
+				same("QR q", q, q2)
+				same("QR r", r, r2)
+				same("Trace", tensor.Trace(in), tensor.Trace(copyOf))
+				same("Diag", tensor.Diag(in.Narrow(0, 1, 1).Squeeze(0), 1), tensor.Diag(copyOf.Narrow(0, 1, 1).Squeeze(0), 1))
+			}
+		})
+	}
+}
+
+// TestLinalgLargeBatch runs a batch large enough to be split across cores:
+// each matrix's result equals that of the matrix alone, and of two singular
+// matrices the error names the first, whichever core finds it.
+func TestLinalgLargeBatch(t *testing.T) {
+	const count, n = 64, 16
+	v := laRandom(10, count, n, n, 4)
+	a := tensor.FromSlice(v, count, n, n)
+	inv := tensor.Inv(a)
+	laNoErr(t, inv.Err())
+	for _, i := range []int{0, 17, 63} {
+		one := tensor.Inv(a.Narrow(0, i, 1).Squeeze(0))
+		if ok, err := tensor.Equal(inv.Narrow(0, i, 1).Squeeze(0), one); err != nil || !ok {
+			t.Errorf("matrix %d of the batch differs from its inverse alone (%v)", i, err)
+		}
+	}
+	for _, i := range []int{40, 50} {
+		for j := range n * n {
+			v[i*n*n+j] = float64(j % n) // equal rows: singular
+		}
+	}
+	for range 5 {
+		laWantErr(t, "Inv", tensor.Inv(tensor.FromSlice(v, count, n, n)), tensor.ErrValue, "matrix 40 of the batch is singular")
+	}
+}
