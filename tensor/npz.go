@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"archive/zip"
+	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
@@ -83,7 +84,7 @@ func readNPZ(op string, r io.ReaderAt, size int64) (map[string]*Tensor, error) {
 		if _, dup := out[name]; dup {
 			return fail(errs.New("tensor", op, errs.ErrValue, "duplicate member %q", f.Name))
 		}
-		t, err := readMember(op, f)
+		t, err := readMember(op, f, size)
 		if err != nil {
 			return fail(err)
 		}
@@ -92,9 +93,17 @@ func readNPZ(op string, r io.ReaderAt, size int64) (map[string]*Tensor, error) {
 	return out, nil
 }
 
-// readMember reads one .npy member into a CPU tensor.
-func readMember(op string, f *zip.File) (*Tensor, error) {
+// readMember reads one .npy member of an archive of size bytes into a CPU
+// tensor.
+func readMember(op string, f *zip.File, size int64) (*Tensor, error) {
 	declared := f.UncompressedSize64
+	start, err := f.DataOffset()
+	if err != nil {
+		return nil, errs.Wrap("tensor", op, errs.ErrValue, err, "member %q", f.Name)
+	}
+	if start < 0 || start > size || f.CompressedSize64 > uint64(size-start) {
+		return nil, errs.New("tensor", op, errs.ErrValue, "member %q: %d compressed bytes at offset %d run past the end of the %d-byte archive", f.Name, f.CompressedSize64, start, size)
+	}
 	switch f.Method {
 	case zip.Store:
 		if declared != f.CompressedSize64 {
@@ -125,7 +134,7 @@ func readMember(op string, f *zip.File) (*Tensor, error) {
 	})
 	if err != nil {
 		t.Release()
-		return nil, named(op, err, "member %q", f.Name)
+		return nil, named(op, corrupt(err), "member %q", f.Name)
 	}
 	// Read to the end: trailing bytes are an error, and the zip reader
 	// checks the CRC only at the end of the member.
@@ -138,6 +147,22 @@ func readMember(op string, f *zip.File) (*Tensor, error) {
 		return nil, errs.Wrap("tensor", op, errs.ErrValue, err, "member %q", f.Name)
 	}
 	return t, nil
+}
+
+// corrupt gives the kind ErrValue to an error without a kind whose cause
+// is corrupt compressed data or a bad checksum: the archive is malformed.
+func corrupt(err error) error {
+	var e *errs.Error
+	var ce flate.CorruptInputError
+	if !errors.As(err, &e) || e.Kind != nil {
+		return err
+	}
+	if errors.As(err, &ce) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrAlgorithm) {
+		c := *e
+		c.Kind = errs.ErrValue
+		return &c
+	}
+	return err
 }
 
 // named returns err as an error of op whose message starts with what

@@ -11,7 +11,8 @@ import (
 
 // Safetensors is an open safetensors file whose header has been read and
 // validated; its tensors are loaded one at a time with Load, so a large
-// checkpoint need not be read whole. See OpenSafetensors.
+// checkpoint need not be read whole. See OpenSafetensors. Its methods may
+// be called from several goroutines at once (reads go through ReadAt).
 type Safetensors struct {
 	f *safetensors.File
 }
