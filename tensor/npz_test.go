@@ -162,6 +162,7 @@ func TestNPZRejects(t *testing.T) {
 		{"bad checksum", zipOf(t, badCRC), tensor.ErrValue, `member "c.npy"`},
 		{"stored size lie", zipOf(t, stored("s.npy", one, 1<<40, 0)), tensor.ErrValue, "stored member declares"},
 		{"deflate bomb", zipOf(t, bomb), tensor.ErrValue, "more than"},
+		{"span past the archive", zipOf(t, member{data: tiny, raw: &azip.FileHeader{Name: "p.npy", Method: azip.Deflate, CompressedSize64: 1 << 40, UncompressedSize64: 1 << 40}}), tensor.ErrValue, "run past the end"},
 		{"npy header beyond the member", zipOf(t, member{name: "l.npy", data: liar}), tensor.ErrValue, "needs 67108864 bytes"},
 		{"unsupported dtype", zipOf(t, member{name: "u.npy", data: bytes.Replace(one, []byte("<f4"), []byte("<u4"), 1)}), tensor.ErrDType, `member "u.npy"`},
 		{"unsupported method", zipOf(t, member{data: one, raw: &azip.FileHeader{Name: "m.npy", Method: 99, CompressedSize64: uint64(len(one)), UncompressedSize64: uint64(len(one))}}), tensor.ErrValue, "compression method 99"},
