@@ -854,3 +854,30 @@ func TestLinalgLargeBatch(t *testing.T) {
 		laWantErr(t, "Inv", tensor.Inv(tensor.FromSlice(v, count, n, n)), tensor.ErrValue, "matrix 40 of the batch is singular")
 	}
 }
+
+// BenchmarkLinalg1024 times Solve (one right-hand side) and Cholesky on a
+// 1024x1024 f64 matrix on the CPU, the sizes issue 11 compares with NumPy.
+func BenchmarkLinalg1024(b *testing.B) {
+	const n = 1024
+	g := tensor.RandN(dtype.F64, 11, n, n)
+	spd := g.Matmul(g.T()).Add(tensor.Eye(dtype.F64, n).MulScalar(n))
+	rhs := tensor.RandN(dtype.F64, 12, n)
+	b.Run("Solve", func(b *testing.B) {
+		for b.Loop() {
+			x := tensor.Solve(spd, rhs)
+			if err := x.Err(); err != nil {
+				b.Fatal(err)
+			}
+			x.Release()
+		}
+	})
+	b.Run("Cholesky", func(b *testing.B) {
+		for b.Loop() {
+			l := tensor.Cholesky(spd)
+			if err := l.Err(); err != nil {
+				b.Fatal(err)
+			}
+			l.Release()
+		}
+	})
+}
