@@ -150,10 +150,11 @@ func (h *Header) DataSize() int64 {
 	return h.Tensors[len(h.Tensors)-1].End
 }
 
-// Find returns the tensor called name.
+// Find returns the tensor called name (its Shape is a copy).
 func (h *Header) Find(name string) (Info, bool) {
 	for _, in := range h.Tensors {
 		if in.Name == name {
+			in.Shape = slices.Clone(in.Shape)
 			return in, true
 		}
 	}
@@ -552,7 +553,8 @@ type File struct {
 }
 
 // Open reads and validates the header of the safetensors file held in r,
-// size bytes long. Tensors are read later, one at a time, with ReadInto.
+// size bytes long. Tensors are read later, one at a time, with ReadInto, from any
+// number of goroutines.
 func Open(r io.ReaderAt, size int64) (*File, error) {
 	h, err := ReadHeader(r, size)
 	if err != nil {
@@ -597,20 +599,26 @@ func (f *File) Close() error {
 	return c.Close()
 }
 
-// Find returns the tensor called name.
+// Find returns the tensor called name (its Shape is a copy).
 func (f *File) Find(name string) (Info, bool) {
 	i, ok := f.byNm[name]
 	if !ok {
 		return Info{}, false
 	}
-	return f.Tensors[i], true
+	in := f.Tensors[i]
+	in.Shape = slices.Clone(in.Shape)
+	return in, true
 }
 
-// ReadInto reads the data of the tensor described by in (from this file's
-// header) into dst, which must be exactly in.Size() bytes. BOOL data must
-// be 0s and 1s.
-func (f *File) ReadInto(in Info, dst []byte) error {
+// ReadInto reads the data of the tensor called name into dst, which must be
+// exactly its Size() bytes. BOOL data must be 0s and 1s.
+func (f *File) ReadInto(name string, dst []byte) error {
 	const op = "ReadInto"
+	i, ok := f.byNm[name]
+	if !ok {
+		return newErr(op, errs.ErrValue, "no tensor %q in the file", name)
+	}
+	in := f.Tensors[i]
 	if int64(len(dst)) != in.Size() {
 		return newErr(op, errs.ErrValue, "tensor %q: buffer of %d bytes for %d bytes of data", in.Name, len(dst), in.Size())
 	}

@@ -56,14 +56,17 @@ func TestOpenValid(t *testing.T) {
 		t.Fatalf("Find(b) = %+v, %v", in, ok)
 	}
 	dst := make([]byte, 2)
-	if err := f.ReadInto(in, dst); err != nil || !bytes.Equal(dst, []byte{7, 9}) {
+	if err := f.ReadInto(in.Name, dst); err != nil || !bytes.Equal(dst, []byte{7, 9}) {
 		t.Errorf("ReadInto(b) = %v, %v", dst, err)
 	}
 	if in, _ := f.Find("z"); in.DType != dtype.Invalid || in.Format != "I8" {
 		t.Errorf("I8 tensor: %+v, want Format I8 and no tessera dtype", in)
 	}
-	if err := f.ReadInto(in, make([]byte, 3)); !errors.Is(err, errs.ErrValue) {
+	if err := f.ReadInto(in.Name, make([]byte, 3)); !errors.Is(err, errs.ErrValue) {
 		t.Errorf("ReadInto with a short buffer: %v", err)
+	}
+	if err := f.ReadInto("nope", nil); !errors.Is(err, errs.ErrValue) || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("ReadInto of an unknown name: %v", err)
 	}
 }
 
@@ -137,7 +140,7 @@ func TestReadIntoBool(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, _ := f.Find("m")
-	if err := f.ReadInto(in, make([]byte, 3)); !errors.Is(err, errs.ErrValue) || !strings.Contains(err.Error(), "element 2 is 0x02") {
+	if err := f.ReadInto(in.Name, make([]byte, 3)); !errors.Is(err, errs.ErrValue) || !strings.Contains(err.Error(), "element 2 is 0x02") {
 		t.Errorf("bool byte 2: %v", err)
 	}
 }
@@ -151,7 +154,7 @@ func TestTruncatedReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, _ := f.Find("a")
-	if err := f.ReadInto(in, make([]byte, 8)); !errors.Is(err, errs.ErrValue) {
+	if err := f.ReadInto(in.Name, make([]byte, 8)); !errors.Is(err, errs.ErrValue) {
 		t.Errorf("truncated: %v", err)
 	}
 }
@@ -222,7 +225,7 @@ func TestWriteOrderAndEscapes(t *testing.T) {
 	for _, in := range f.Tensors {
 		order = append(order, in.Name)
 		dst := make([]byte, in.Size())
-		if err := f.ReadInto(in, dst); err != nil || !bytes.Equal(dst, ts[in.Name].Data) && len(dst) > 0 {
+		if err := f.ReadInto(in.Name, dst); err != nil || !bytes.Equal(dst, ts[in.Name].Data) && len(dst) > 0 {
 			t.Errorf("%q: %v %v", in.Name, dst, err)
 		}
 	}

@@ -75,7 +75,7 @@ func (s *Safetensors) load(op string, in safetensors.Info) *Tensor {
 	if t.err != nil {
 		return failed(named(op, t.err, "tensor %q", in.Name))
 	}
-	if err := s.f.ReadInto(in, t.hostBytes()); err != nil {
+	if err := s.f.ReadInto(in.Name, t.hostBytes()); err != nil {
 		t.Release()
 		return failed(errs.Retag("tensor", op, err))
 	}
