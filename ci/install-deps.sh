@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what tessera's tests need on a Debian machine: Mesa's software
 # Vulkan driver (lavapipe), so the WebGPU backend runs without a GPU, and
-# the Vulkan loader. Go modules come from the module proxy on first build.
+# the Vulkan loader; glslangValidator, which compiles the GLSL translations
+# of the kernels; and NumPy, which reads back the files tessera writes. Go
+# modules come from the module proxy on first build.
 # Safe to run repeatedly: it installs only what is missing.
 set -euo pipefail
 
@@ -9,6 +11,8 @@ need=()
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || need+=(libvulkan1)
 command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
+# NumPy (Debian's) checks that files tessera writes read back in NumPy.
+/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "ci/install-deps.sh: installing ${need[*]}"
