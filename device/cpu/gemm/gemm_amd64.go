@@ -232,11 +232,16 @@ var avx2Impl = &impl{
 	},
 }
 
-// archImpl returns the assembly implementation when the CPU (and the OS,
-// which must save the YMM registers; cpuid checks that) supports it.
-func archImpl() *impl {
-	if cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) {
-		return avx2Impl
+// archImpls returns the assembly implementations the CPU (and the OS,
+// which must save the vector registers; cpuid checks that) supports,
+// fastest first.
+func archImpls() []*impl {
+	var ts []*impl
+	if hasAVX512() {
+		ts = append(ts, avx512Impl())
 	}
-	return nil
+	if cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) {
+		ts = append(ts, avx2Impl)
+	}
+	return ts
 }

@@ -29,10 +29,20 @@ func tolerance[T float](k int) float64 {
 // kernelNames lists every implementation this binary can run.
 func kernelNames() []string {
 	names := []string{genericImpl.name}
-	if fastImpl != nil {
-		names = append(names, fastImpl.name)
+	for _, im := range tiers {
+		names = append(names, im.name)
 	}
 	return names
+}
+
+// hasTier reports whether the named assembly implementation can run here.
+func hasTier(name string) bool {
+	for _, im := range tiers {
+		if im.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // withKernel runs f with the named implementation active.
@@ -587,6 +597,22 @@ func TestKernelName(t *testing.T) {
 	if got := Kernel(); got != want {
 		t.Errorf("default: Kernel() = %q, want %q", got, want)
 	}
+	// TESSERA_CPU=avx2 stops at the AVX2 tier (or generic without it).
+	want = "generic"
+	for _, im := range tiers {
+		if im.name == "avx2-fma" {
+			want = im.name
+		}
+	}
+	for _, env := range []string{"avx2", " AVX2 "} {
+		chooseImpl(env)
+		if got := Kernel(); got != want {
+			t.Errorf("TESSERA_CPU=%q: Kernel() = %q, want %q", env, got, want)
+		}
+	}
+	if hasTier("avx512") && tiers[0].name != "avx512" {
+		t.Errorf("avx512 is available but not the first tier: %q", tiers[0].name)
+	}
 	if useKernel("no-such-kernel") {
 		t.Errorf("useKernel accepted an unknown name")
 	}
@@ -622,10 +648,7 @@ func FuzzF32(f *testing.F) {
 // storage orders, full and edge panels, and step counts around the
 // assembly block sizes.
 func TestPack(t *testing.T) {
-	impls := []*impl{genericImpl}
-	if fastImpl != nil {
-		impls = append(impls, fastImpl)
-	}
+	impls := append([]*impl{genericImpl}, tiers...)
 	for _, im := range impls {
 		testPack(t, im.name, im.f32)
 		testPack(t, im.name, im.f64)
@@ -712,10 +735,7 @@ func TestConcurrentCalls(t *testing.T) {
 // TestVectorKernels checks axpy, axpy4, dot and dot4 of every kernel set against
 // float64 loops, for lengths around the vector and unroll widths.
 func TestVectorKernels(t *testing.T) {
-	impls := []*impl{genericImpl}
-	if fastImpl != nil {
-		impls = append(impls, fastImpl)
-	}
+	impls := append([]*impl{genericImpl}, tiers...)
 	for _, im := range impls {
 		testVectorKernels(t, im.name, im.f32)
 		testVectorKernels(t, im.name, im.f64)
@@ -770,6 +790,136 @@ func testVectorKernels[T float](t *testing.T, name string, ks *kernels[T]) {
 			}
 			if math.Abs(float64(y[i])-want) > tol {
 				t.Fatalf("%s %T axpy n=%d: y[%d] = %v, want %v", name, y[0], n, i, y[i], want)
+			}
+		}
+	}
+}
+
+// TestTileEdges checks, for every assembly tier (AVX-512 included where the
+// CPU has it), products whose sizes sit on and around that tier's register
+// tile (mr, nr) and cache blocks (kc, mc, nc): full tiles, one short, one
+// over, k = 1, under all four transpose combinations, with leading
+// dimensions larger than the columns, offset slices, and alpha/beta
+// (including beta = 0 over a C of NaN). Every case runs on every kernel and
+// is compared with the float64 reference within tolerance (see tolerance).
+func TestTileEdges(t *testing.T) {
+	for _, im := range tiers {
+		t.Run(im.name, func(t *testing.T) {
+			t.Run("f32", func(t *testing.T) { testTileEdges(t, im.f32) })
+			t.Run("f64", func(t *testing.T) { testTileEdges(t, im.f64) })
+		})
+	}
+}
+
+func testTileEdges[T float](t *testing.T, ks *kernels[T]) {
+	mr, nr, kc := ks.mr, ks.nr, ks.kc
+	ms := []int{mr - 1, mr, mr + 1, 2*mr + 3, 5*mr - 1}
+	ns := []int{nr - 1, nr, nr + 1, 2*nr + 5, 3*nr - 1}
+	kks := []int{1, 2, 3, 4, 5, 15, 16, 17, 33}
+	scalars := [][2]float64{{1, 0}, {-0.5, 1}, {2, -0.75}, {1, 0.5}}
+	i := 0
+	for _, m := range ms {
+		for _, n := range ns {
+			for _, k := range kks {
+				i++
+				tr := transCombos[i%4]
+				sc := scalars[(i/4)%len(scalars)]
+				tc := gemmCase{
+					transA: tr[0], transB: tr[1], m: m, n: n, k: k,
+					padA: 1 + i%3, padB: 2 + i%2, padC: 3, offA: i % 2, offB: (i / 2) % 2, offC: 1,
+					alpha: sc[0], beta: sc[1], nanC: sc[1] == 0, nanPad: true, seed: uint64(20 + i),
+				}
+				if !checkCase[T](t, tc) {
+					return
+				}
+			}
+		}
+	}
+	// k around the cache block: one k block, a sliver over, several blocks.
+	for j, k := range []int{kc - 1, kc, kc + 1, 2*kc + 3} {
+		for ti, tr := range transCombos {
+			tc := gemmCase{
+				transA: tr[0], transB: tr[1], m: 2*mr + 1 + ti, n: 2*nr - 1 + j, k: k,
+				padA: 2, padB: 1, padC: 2, offA: 1, offC: 1,
+				alpha: 1.5, beta: -1, nanPad: true, seed: uint64(60 + 4*j + ti),
+			}
+			if !checkCase[T](t, tc) {
+				return
+			}
+		}
+	}
+	// m and n around the row and column blocks (small k keeps it cheap).
+	for j, s := range [][2]int{{ks.mc - 1, nr + 3}, {ks.mc + 1, 2*nr - 1}, {mr + 2, ks.nc + 1}} {
+		tr := transCombos[j%4]
+		tc := gemmCase{
+			transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: 7,
+			padA: 1, padB: 3, padC: 1, alpha: -1, beta: 0.25, seed: uint64(80 + j),
+		}
+		if !checkCase[T](t, tc) {
+			return
+		}
+	}
+}
+
+// TestMicroKernels calls every micro-kernel directly for k = 0..70 on
+// random panels, with beta 0 (C full of NaN must not be read), 1 and -0.5,
+// and a leading dimension larger than the tile, and compares each element
+// with a float64 sum, also checking that nothing outside the tile is
+// written.
+func TestMicroKernels(t *testing.T) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		testMicro(t, im.name, im.f32)
+		testMicro(t, im.name, im.f64)
+	}
+}
+
+func testMicro[T float](t *testing.T, name string, ks *kernels[T]) {
+	rng := rand.New(rand.NewPCG(30, 31))
+	mr, nr := ks.mr, ks.nr
+	ldc := nr + 5
+	for k := 0; k <= 70; k++ {
+		ap := make([]T, mr*k+1)
+		bp := make([]T, nr*k+1)
+		for i := range ap {
+			ap[i] = T(rng.Float64()*2 - 1)
+		}
+		for i := range bp {
+			bp[i] = T(rng.Float64()*2 - 1)
+		}
+		for _, beta := range []T{0, 1, -0.5} {
+			c := make([]T, mr*ldc+3)
+			for i := range c {
+				c[i] = T(rng.Float64()*2 - 1)
+				if beta == 0 && i%ldc < nr && i < mr*ldc {
+					c[i] = T(math.NaN())
+				}
+			}
+			c0 := append([]T(nil), c...)
+			const alpha = 0.75
+			ks.micro(k, &ap[0], &bp[0], &c[0], ldc, alpha, beta)
+			for idx := range c {
+				r, j := idx/ldc, idx%ldc
+				if r >= mr || j >= nr {
+					if math.Float64bits(float64(c[idx])) != math.Float64bits(float64(c0[idx])) {
+						t.Fatalf("%s %T k=%d: wrote C[%d] outside the tile", name, c[0], k, idx)
+					}
+					continue
+				}
+				var want, scale float64
+				for p := range k {
+					x, y := float64(ap[p*mr+r]), float64(bp[p*nr+j])
+					want += x * y
+					scale += math.Abs(x * y)
+				}
+				want *= alpha
+				scale *= alpha
+				if beta != 0 {
+					want += float64(beta) * float64(c0[idx])
+					scale += math.Abs(float64(beta) * float64(c0[idx]))
+				}
+				if d := math.Abs(float64(c[idx]) - want); !(d <= tolerance[T](k)*scale+1e-300) {
+					t.Fatalf("%s %T k=%d beta=%v: C[%d,%d] = %v, want %v", name, c[0], k, beta, r, j, c[idx], want)
+				}
 			}
 		}
 	}
