@@ -165,6 +165,24 @@ func withBits(b *Buffer, f8 func([]uint8), f16 func([]uint16), f32 func([]uint32
 
 func ident[T any](x T) T { return x }
 
+// copyRows copies the view sl of src into the view dl of dst (same shape):
+// rows adjacent in both move with copy (memmove), the others element by
+// element.
+func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
+	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
+		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
+		if di == 1 && dj == 1 {
+			copy(dst[i:i+n], src[j:j+n])
+			return
+		}
+		for range n {
+			dst[i] = src[j]
+			i += di
+			j += dj
+		}
+	})
+}
+
 // Fill writes v to every element of dst.
 func (d *Device) Fill(dst device.Operand, v float64) error {
 	db, err := d.operand("Fill", dst)
@@ -195,10 +213,10 @@ func (d *Device) Copy(dst, src device.Operand) error {
 func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.Layout) error {
 	if db.dt == sb.dt {
 		withBits(db,
-			func(x []uint8) { map1(x, dl, slice[uint8](sb), sl, ident) },
-			func(x []uint16) { map1(x, dl, slice[uint16](sb), sl, ident) },
-			func(x []uint32) { map1(x, dl, slice[uint32](sb), sl, ident) },
-			func(x []uint64) { map1(x, dl, slice[uint64](sb), sl, ident) })
+			func(x []uint8) { copyRows(x, dl, slice[uint8](sb), sl) },
+			func(x []uint16) { copyRows(x, dl, slice[uint16](sb), sl) },
+			func(x []uint32) { copyRows(x, dl, slice[uint32](sb), sl) },
+			func(x []uint64) { copyRows(x, dl, slice[uint64](sb), sl) })
 		return nil
 	}
 	switch sb.dt {

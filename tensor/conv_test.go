@@ -1,0 +1,269 @@
+package tensor_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// seq returns n deterministic values in [-1, 1).
+func seq(n int, seed float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.Sin(float64(i)*0.713+seed) * 0.999
+	}
+	return v
+}
+
+// refConv2d is a direct float64 cross-correlation loop, the reference.
+func refConv2d(x []float64, n, c, h, w int, k []float64, oc, kh, kw int, bias []float64, o tensor.Conv2dOptions) ([]float64, int, int) {
+	for i := range 2 {
+		if o.Stride[i] == 0 {
+			o.Stride[i] = 1
+		}
+		if o.Dilation[i] == 0 {
+			o.Dilation[i] = 1
+		}
+	}
+	if o.Groups == 0 {
+		o.Groups = 1
+	}
+	cg := c / o.Groups
+	oh := (h+2*o.Padding[0]-o.Dilation[0]*(kh-1)-1)/o.Stride[0] + 1
+	ow := (w+2*o.Padding[1]-o.Dilation[1]*(kw-1)-1)/o.Stride[1] + 1
+	out := make([]float64, n*oc*oh*ow)
+	for b := range n {
+		for q := range oc {
+			g := q / (oc / o.Groups)
+			for i := range oh {
+				for j := range ow {
+					s := 0.0
+					if bias != nil {
+						s = bias[q]
+					}
+					for ci := range cg {
+						for u := range kh {
+							for v := range kw {
+								r := i*o.Stride[0] - o.Padding[0] + u*o.Dilation[0]
+								col := j*o.Stride[1] - o.Padding[1] + v*o.Dilation[1]
+								if r < 0 || r >= h || col < 0 || col >= w {
+									continue
+								}
+								s += x[((b*c+g*cg+ci)*h+r)*w+col] * k[((q*cg+ci)*kh+u)*kw+v]
+							}
+						}
+					}
+					out[((b*oc+q)*oh+i)*ow+j] = s
+				}
+			}
+		}
+	}
+	return out, oh, ow
+}
+
+func readF64(t *testing.T, y *tensor.Tensor) []float64 {
+	t.Helper()
+	v, err := tensor.ToSlice[float64](y.To(device.CPU()).Cast(dtype.F64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestConv2d compares Conv2d with the direct loop on every device and float
+// dtype, over strides, padding, dilation, groups, bias and a transposed
+// input view.
+func TestConv2d(t *testing.T) {
+	cases := []struct {
+		n, c, h, w, oc, kh, kw int
+		opt                    tensor.Conv2dOptions
+		bias                   bool
+	}{
+		{1, 1, 5, 5, 1, 3, 3, tensor.Conv2dOptions{}, false},
+		{2, 3, 7, 6, 4, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, true},
+		{2, 4, 9, 8, 6, 3, 2, tensor.Conv2dOptions{Stride: [2]int{2, 1}, Padding: [2]int{1, 0}, Dilation: [2]int{2, 1}}, true},
+		{1, 4, 6, 6, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Padding: [2]int{1, 1}}, false},
+		{1, 4, 6, 6, 4, 1, 1, tensor.Conv2dOptions{Groups: 4}, true},
+		{3, 2, 4, 4, 5, 4, 4, tensor.Conv2dOptions{}, true},
+	}
+	for _, dev := range testDevices(t) {
+		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
+			if !computes(dev, dt) {
+				continue
+			}
+			tol := map[dtype.DType]float64{dtype.F32: 2e-5, dtype.F64: 1e-12}[dt]
+			for ci, c := range cases {
+				xs := seq(c.n*c.c*c.h*c.w, float64(ci))
+				g := max(c.opt.Groups, 1)
+				ks := seq(c.oc*(c.c/g)*c.kh*c.kw, float64(ci)+0.5)
+				var bs []float64
+				var bias *tensor.Tensor
+				if c.bias {
+					bs = seq(c.oc, 3)
+					bias = tensor.FromSlice(bs).Cast(dt).To(dev)
+				}
+				want, oh, ow := refConv2d(xs, c.n, c.c, c.h, c.w, ks, c.oc, c.kh, c.kw, bs, c.opt)
+				x := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Cast(dt).To(dev)
+				// The same input read through a transposed view.
+				xt := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Permute(0, 1, 3, 2).Contiguous().Cast(dt).To(dev).Permute(0, 1, 3, 2)
+				k := tensor.FromSlice(ks, c.oc, c.c/g, c.kh, c.kw).Cast(dt).To(dev)
+				for vi, in := range []*tensor.Tensor{x, xt} {
+					y := tensor.Conv2d(in, k, bias, c.opt)
+					name := fmt.Sprintf("%s %v case %d view %d", dev.Name(), dt, ci, vi)
+					if s := y.Shape(); len(s) != 4 || s[0] != c.n || s[1] != c.oc || s[2] != oh || s[3] != ow {
+						t.Fatalf("%s: shape %v (%v), want [%d %d %d %d]", name, s, y.Err(), c.n, c.oc, oh, ow)
+					}
+					got := readF64(t, y)
+					for i := range want {
+						if math.Abs(got[i]-want[i]) > tol*(1+math.Abs(want[i])) {
+							t.Fatalf("%s: element %d = %v, want %v", name, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+	x := tensor.Ones(dtype.F32, 1, 2, 4, 4)
+	for name, err := range map[string]error{
+		"rank":      tensor.Conv2d(tensor.Ones(dtype.F32, 2, 4, 4), tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"channels":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 3, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"groups":    tensor.Conv2d(x, tensor.Ones(dtype.F32, 3, 1, 3, 3), nil, tensor.Conv2dOptions{Groups: 2}).Err(),
+		"too big":   tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{}).Err(),
+		"bias":      tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), tensor.Ones(dtype.F32, 2), tensor.Conv2dOptions{}).Err(),
+		"dtype":     tensor.Conv2d(x, tensor.Ones(dtype.F64, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"ints":      tensor.Conv2d(tensor.Ones(dtype.I32, 1, 2, 4, 4), tensor.Ones(dtype.I32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"negative":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{-1, 0}}).Err(),
+		"pool rank": tensor.MaxPool2d(tensor.Ones(dtype.F32, 4, 4), tensor.Pool2dOptions{Kernel: [2]int{2, 2}}).Err(),
+		"pool zero": tensor.MaxPool2d(x, tensor.Pool2dOptions{}).Err(),
+		"pad pairs": x.Pad([][2]int{{1, 1}}, tensor.PadConstant, 0).Err(),
+		"reflect":   x.Pad([][2]int{{0, 0}, {0, 0}, {4, 0}, {0, 0}}, tensor.PadReflect, 0).Err(),
+	} {
+		if err == nil || !(errors.Is(err, tensor.ErrShape) || errors.Is(err, tensor.ErrDType) || errors.Is(err, tensor.ErrValue)) {
+			t.Errorf("%s: %v, want a typed error", name, err)
+		}
+	}
+}
+
+// TestConv1d checks Conv1d against the 2-D loop with a unit second axis.
+func TestConv1d(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		xs, ks := seq(2*3*11, 1), seq(4*3*3, 2)
+		opt := tensor.Conv2dOptions{Stride: [2]int{2, 0}, Padding: [2]int{1, 0}, Dilation: [2]int{2, 0}}
+		want, _, _ := refConv2d(xs, 2, 3, 11, 1, ks, 4, 3, 1, nil, opt)
+		y := tensor.Conv1d(tensor.FromSlice(xs, 2, 3, 11).Cast(dtype.F32).To(dev), tensor.FromSlice(ks, 4, 3, 3).Cast(dtype.F32).To(dev), nil, opt)
+		got := readF64(t, y)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d values (%v), want %d", dev.Name(), len(got), y.Err(), len(want))
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 2e-5*(1+math.Abs(want[i])) {
+				t.Fatalf("%s: element %d = %v, want %v", dev.Name(), i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestPool2dAndPad checks MaxPool2d, AvgPool2d and every Pad mode against
+// direct loops on every device.
+func TestPool2dAndPad(t *testing.T) {
+	n, c, h, w := 2, 3, 7, 6
+	xs := seq(n*c*h*w, 4)
+	for _, dev := range testDevices(t) {
+		x := tensor.FromSlice(xs, n, c, h, w).Cast(dtype.F32).To(dev)
+		for _, opt := range []tensor.Pool2dOptions{
+			{Kernel: [2]int{2, 2}},
+			{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}},
+			{Kernel: [2]int{3, 2}, Stride: [2]int{1, 2}, Dilation: [2]int{2, 1}},
+		} {
+			k, s, p, d := opt.Kernel, opt.Stride, opt.Padding, opt.Dilation
+			if s == [2]int{} {
+				s = k
+			}
+			if d == [2]int{} {
+				d = [2]int{1, 1}
+			}
+			oh := (h+2*p[0]-d[0]*(k[0]-1)-1)/s[0] + 1
+			ow := (w+2*p[1]-d[1]*(k[1]-1)-1)/s[1] + 1
+			gotMax := readF64(t, tensor.MaxPool2d(x, opt))
+			var gotAvg []float64
+			if d == [2]int{1, 1} {
+				gotAvg = readF64(t, tensor.AvgPool2d(x, opt))
+			}
+			for b := range n * c {
+				for i := range oh {
+					for j := range ow {
+						mx, sum := math.Inf(-1), 0.0
+						for u := range k[0] {
+							for v := range k[1] {
+								r, col := i*s[0]-p[0]+u*d[0], j*s[1]-p[1]+v*d[1]
+								if r < 0 || r >= h || col < 0 || col >= w {
+									continue
+								}
+								val := float64(float32(xs[(b*h+r)*w+col]))
+								mx = math.Max(mx, val)
+								sum += val
+							}
+						}
+						at := (b*oh+i)*ow + j
+						if gotMax[at] != mx {
+							t.Fatalf("%s MaxPool2d %+v: element %d = %v, want %v", dev.Name(), opt, at, gotMax[at], mx)
+						}
+						if gotAvg != nil && math.Abs(gotAvg[at]-sum/float64(k[0]*k[1])) > 1e-6 {
+							t.Fatalf("%s AvgPool2d %+v: element %d = %v, want %v", dev.Name(), opt, at, gotAvg[at], sum/float64(k[0]*k[1]))
+						}
+					}
+				}
+			}
+		}
+		row := tensor.FromSlice([]float32{1, 2, 3, 4}).To(dev)
+		for _, c := range []struct {
+			mode  tensor.PadMode
+			width [2]int
+			want  []float64
+		}{
+			{tensor.PadConstant, [2]int{2, 1}, []float64{9, 9, 1, 2, 3, 4, 9}},
+			{tensor.PadReflect, [2]int{2, 3}, []float64{3, 2, 1, 2, 3, 4, 3, 2, 1}},
+			{tensor.PadReplicate, [2]int{1, 2}, []float64{1, 1, 2, 3, 4, 4, 4}},
+		} {
+			got := readF64(t, row.Pad([][2]int{c.width}, c.mode, 9))
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("%s Pad mode %d %v = %v, want %v", dev.Name(), c.mode, c.width, got, c.want)
+			}
+		}
+	}
+}
+
+// BenchmarkConv2d times the reference convolution on the CPU (batch
+// 32, 64 to 64 channels, 56x56, 3x3, stride 1, padding 1, f32) next to the
+// GEMM of its im2col shape (100352x576 times 576x64) in the same run, and
+// reports both rates and their ratio.
+func BenchmarkConv2d(b *testing.B) {
+	const n, c, h, w, oc = 32, 64, 56, 56, 64
+	x := tensor.RandN(dtype.F32, 1, n, c, h, w)
+	k := tensor.RandN(dtype.F32, 2, oc, c, 3, 3)
+	a := tensor.RandN(dtype.F32, 3, n*h*w, c*9)
+	m := tensor.RandN(dtype.F32, 4, c*9, oc)
+	flop := 2.0 * n * h * w * oc * c * 9
+	var convT, gemmT float64
+	for b.Loop() {
+		start := time.Now()
+		if err := tensor.Conv2d(x, k, nil, tensor.Conv2dOptions{Padding: [2]int{1, 1}}).Err(); err != nil {
+			b.Fatal(err)
+		}
+		convT += time.Since(start).Seconds()
+		start = time.Now()
+		if err := a.Matmul(m).Err(); err != nil {
+			b.Fatal(err)
+		}
+		gemmT += time.Since(start).Seconds()
+	}
+	b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
+	b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
+	b.ReportMetric(gemmT/convT, "conv/gemm")
+}
