@@ -1,0 +1,48 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// BenchmarkFMAPeak measures the machine's float32 FMA throughput, the
+// ceiling the micro-kernels are compared with: chains of independent FMAs
+// on registers only (fmaPeak512 and fmaPeak256 in the generated assembly),
+// on one goroutine and on GOMAXPROCS goroutines at once. float64 peaks are
+// half the figures (half the lanes).
+func BenchmarkFMAPeak(b *testing.B) {
+	type peak struct {
+		name  string
+		ok    bool
+		f     func(n int)
+		flops float64 // per iteration: 12 FMAs x lanes x 2
+	}
+	peaks := []peak{
+		{"zmm", hasAVX512(), fmaPeak512, 12 * 16 * 2},
+		{"ymm", cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3), fmaPeak256, 12 * 8 * 2},
+	}
+	const iters = 1 << 20
+	for _, p := range peaks {
+		for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%s/threads=%d", p.name, threads), func(b *testing.B) {
+				if !p.ok {
+					b.Skip("not supported by this CPU")
+				}
+				for b.Loop() {
+					var wg sync.WaitGroup
+					for range threads {
+						wg.Go(func() { p.f(iters) })
+					}
+					wg.Wait()
+				}
+				b.ReportMetric(p.flops*iters*float64(threads)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
