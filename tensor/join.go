@@ -48,7 +48,7 @@ func Concat(ts []*Tensor, axis int) *Tensor {
 		}
 		shape[ax] += d
 	}
-	return compute(op, first.DType(), shape, ts, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+	y := compute(op, first.DType(), shape, ts, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		at := 0
 		for _, s := range src {
 			d := s.Layout.Shape[ax]
@@ -63,6 +63,12 @@ func Concat(ts []*Tensor, axis int) *Tensor {
 		}
 		return nil
 	})
+	for _, t := range ts {
+		if t.wantsGrad() {
+			return gradConcat(ts, y, ax)
+		}
+	}
+	return y
 }
 
 // Stack joins same-shaped tensors along a new axis.
@@ -118,7 +124,7 @@ func (t *Tensor) IndexSelect(axis int, idx *Tensor) *Tensor {
 	}
 	shape := slices.Clone(t.lay.Shape)
 	shape[ax] = len(ix)
-	return compute(op, t.DType(), shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+	y := compute(op, t.DType(), shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		// Copy runs of consecutive indices at once.
 		for at := 0; at < len(ix); {
 			run := 1
@@ -140,6 +146,10 @@ func (t *Tensor) IndexSelect(axis int, idx *Tensor) *Tensor {
 		}
 		return nil
 	})
+	if t.wantsGrad() {
+		y = gradIndexSelect(t, y, ax, ix)
+	}
+	return y
 }
 
 // hostInts reads an integer tensor's values to the host as int64.

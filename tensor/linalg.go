@@ -54,6 +54,9 @@ func (t *Tensor) Matmul(u *Tensor) *Tensor {
 		s := withLayouts(src, al, bl)
 		return be.Matmul(dst, s[0], s[1])
 	})
+	if t.wantsGrad() || u.wantsGrad() {
+		r = gradMatmul(t, u, r)
+	}
 	if r.err != nil || (t.Rank() > 1 && u.Rank() > 1) {
 		return r
 	}

@@ -18,6 +18,14 @@ import (
 func (t *Tensor) Unary(op device.UnaryOp) *Tensor { return t.unary(op) }
 
 func (t *Tensor) unary(op device.UnaryOp) *Tensor {
+	y := t.unaryNoGrad(op)
+	if t.wantsGrad() {
+		y = gradUnary(op, t, y)
+	}
+	return y
+}
+
+func (t *Tensor) unaryNoGrad(op device.UnaryOp) *Tensor {
 	name := op.String()
 	if err := t.checkOperand(name); err != nil {
 		return failed(err)
@@ -40,6 +48,14 @@ func (t *Tensor) unary(op device.UnaryOp) *Tensor {
 
 // binary broadcasts a and b by NumPy's rule and applies op.
 func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
+	y := binaryNoGrad(op, a, b)
+	if a.wantsGrad() || b.wantsGrad() {
+		y = gradBinary(op, a, b, 0, y)
+	}
+	return y
+}
+
+func binaryNoGrad(op device.BinaryOp, a, b *Tensor) *Tensor {
 	name := op.String()
 	if err := a.checkOperand(name); err != nil {
 		return failed(err)
@@ -112,7 +128,11 @@ func (t *Tensor) binaryScalar(op device.BinaryOp, v float64) *Tensor {
 		}
 		n := node{kind: device.StepBinary, binary: op}
 		n.ops[1] = operandRef{konst: true, c: v}
-		return record(name, t.Device(), t.DType(), lay, n, t)
+		y := record(name, t.Device(), t.DType(), lay, n, t)
+		if t.wantsGrad() {
+			y = gradBinary(op, t, nil, v, y)
+		}
+		return y
 	}
 	s := t.scalarLike(op.String(), v)
 	defer s.Release()
@@ -150,10 +170,14 @@ func Where(cond, a, b *Tensor) *Tensor {
 	cl, _ := cond.lay.BroadcastTo(shape...)
 	al, _ := a.lay.BroadcastTo(shape...)
 	bl, _ := b.lay.BroadcastTo(shape...)
-	return compute("Where", a.DType(), shape, []*Tensor{cond, a, b}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+	y := compute("Where", a.DType(), shape, []*Tensor{cond, a, b}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		s := withLayouts(src, cl, al, bl)
 		return be.Where(dst, s[0], s[1], s[2])
 	})
+	if a.wantsGrad() || b.wantsGrad() {
+		y = gradWhere(cond, a, b, y)
+	}
+	return y
 }
 
 // Where is the method form of the package function: t.Where(cond, other)

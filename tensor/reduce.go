@@ -70,6 +70,9 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 		}
 		return be.Reduce(op, dst, src[0], ax)
 	})
+	if t.wantsGrad() {
+		r = gradReduce(op, t, ax, r)
+	}
 	if !keep || r.err != nil {
 		return r
 	}
@@ -137,6 +140,9 @@ func (t *Tensor) LogSoftmax(axis int) *Tensor { return t.softmax("LogSoftmax", a
 func (t *Tensor) softmax(name string, axis int, log bool) *Tensor {
 	if err := t.check(name); err != nil {
 		return failed(err)
+	}
+	if t.wantsGrad() {
+		return gradSoftmax(name, t, axis, log)
 	}
 	if !t.DType().IsFloat() {
 		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
@@ -209,6 +215,9 @@ func (t *Tensor) finiteMax(axes ...int) *Tensor {
 func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 	if err := t.check("LogSumExp"); err != nil {
 		return failed(err)
+	}
+	if t.wantsGrad() {
+		return gradLogSumExp(t, axes)
 	}
 	if !t.DType().IsFloat() {
 		return fail("LogSumExp", errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())

@@ -74,6 +74,7 @@ type Tensor struct {
 
 	lz   lazyState                  // a recorded elementwise result (lazy.go)
 	leaf atomic.Pointer[leafHandle] // the handle graphs read t through
+	ag   *gradInfo                  // t's place in an autograd graph, nil outside any (autograd.go)
 }
 
 // storage is a device buffer shared by every view of it; it is freed when

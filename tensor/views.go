@@ -37,7 +37,7 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 	if err != nil {
 		return failed(errs.Retag("tensor", "Reshape", err))
 	}
-	return t.view("Reshape", l)
+	return t.reshapeGrad("Reshape", t.view("Reshape", l))
 }
 
 // Flatten merges axes start..end (inclusive, negative counts from the end)
@@ -55,56 +55,82 @@ func (t *Tensor) Flatten(start, end int) *Tensor {
 	if err != nil {
 		return failed(errs.Retag("tensor", "Flatten", err))
 	}
-	return t.view("Flatten", l)
+	return t.reshapeGrad("Flatten", t.view("Flatten", l))
 }
 
 // Permute reorders the axes: axis i of the result is axis perm[i] of t.
 func (t *Tensor) Permute(perm ...int) *Tensor {
-	return t.viewOp("Permute", func(l layout.Layout) (layout.Layout, error) { return l.Permute(perm...) })
+	y := t.viewOp("Permute", func(l layout.Layout) (layout.Layout, error) { return l.Permute(perm...) })
+	if t.wantsGrad() {
+		inv := inversePerm(perm)
+		y = gradView("Permute", t, y, func(g *Tensor) *Tensor { return g.Permute(inv...) })
+	}
+	return y
 }
 
 // Transpose swaps axes a and b.
 func (t *Tensor) Transpose(a, b int) *Tensor {
-	return t.viewOp("Transpose", func(l layout.Layout) (layout.Layout, error) { return l.Transpose(a, b) })
+	y := t.viewOp("Transpose", func(l layout.Layout) (layout.Layout, error) { return l.Transpose(a, b) })
+	if t.wantsGrad() {
+		y = gradView("Transpose", t, y, func(g *Tensor) *Tensor { return g.Transpose(a, b) })
+	}
+	return y
 }
 
 // T swaps the last two axes (the matrix transpose); a 1-D or 0-D tensor is
 // returned as a view of itself.
 func (t *Tensor) T() *Tensor {
-	return t.viewOp("T", func(l layout.Layout) (layout.Layout, error) {
+	y := t.viewOp("T", func(l layout.Layout) (layout.Layout, error) {
 		if l.Rank() < 2 {
 			return l, nil
 		}
 		return l.Transpose(-2, -1)
 	})
+	if t.wantsGrad() {
+		y = gradView("T", t, y, (*Tensor).T)
+	}
+	return y
 }
 
 // Narrow keeps length elements of axis starting at start.
 func (t *Tensor) Narrow(axis, start, length int) *Tensor {
-	return t.viewOp("Narrow", func(l layout.Layout) (layout.Layout, error) { return l.Narrow(axis, start, length) })
+	y := t.viewOp("Narrow", func(l layout.Layout) (layout.Layout, error) { return l.Narrow(axis, start, length) })
+	if t.wantsGrad() {
+		y = gradNarrow(t, y, axis, start)
+	}
+	return y
 }
 
 // Slice keeps elements start, start+step, ... before end along axis, with
 // Python's rules: negative bounds count from the end, bounds are clipped,
 // and a negative step walks backwards.
 func (t *Tensor) Slice(axis, start, end, step int) *Tensor {
-	return t.viewOp("Slice", func(l layout.Layout) (layout.Layout, error) { return l.Slice(axis, start, end, step) })
+	y := t.viewOp("Slice", func(l layout.Layout) (layout.Layout, error) { return l.Slice(axis, start, end, step) })
+	if t.wantsGrad() {
+		y = gradSlice(t, y, axis, start, step)
+	}
+	return y
 }
 
 // BroadcastTo views t with a larger shape by NumPy's rule, without copying.
 func (t *Tensor) BroadcastTo(shape ...int) *Tensor {
-	return t.viewOp("BroadcastTo", func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(shape...) })
+	y := t.viewOp("BroadcastTo", func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(shape...) })
+	if t.wantsGrad() {
+		xs := t.lay.Shape
+		y = gradView("BroadcastTo", t, y, func(g *Tensor) *Tensor { return sumTo(g, xs) })
+	}
+	return y
 }
 
 // Unsqueeze inserts an axis of extent 1 at position axis.
 func (t *Tensor) Unsqueeze(axis int) *Tensor {
-	return t.viewOp("Unsqueeze", func(l layout.Layout) (layout.Layout, error) { return l.Unsqueeze(axis) })
+	return t.reshapeGrad("Unsqueeze", t.viewOp("Unsqueeze", func(l layout.Layout) (layout.Layout, error) { return l.Unsqueeze(axis) }))
 }
 
 // Squeeze removes the given axes of extent 1, or all of them when none are
 // given.
 func (t *Tensor) Squeeze(axes ...int) *Tensor {
-	return t.viewOp("Squeeze", func(l layout.Layout) (layout.Layout, error) { return l.Squeeze(axes...) })
+	return t.reshapeGrad("Squeeze", t.viewOp("Squeeze", func(l layout.Layout) (layout.Layout, error) { return l.Squeeze(axes...) }))
 }
 
 // Contiguous returns t itself (as a new view) when it is already contiguous,
@@ -114,7 +140,7 @@ func (t *Tensor) Contiguous() *Tensor {
 		return failed(err)
 	}
 	if t.lay.IsContiguous() {
-		return t.view("Contiguous", t.lay)
+		return t.reshapeGrad("Contiguous", t.view("Contiguous", t.lay))
 	}
 	return t.cast("Contiguous", t.DType())
 }
@@ -136,7 +162,12 @@ func (t *Tensor) cast(op string, dt dtype.DType) *Tensor {
 	if !dt.Valid() {
 		return fail(op, errs.ErrDType, "invalid dtype %v", dt)
 	}
-	return compute(op, dt, t.Shape(), []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+	y := compute(op, dt, t.Shape(), []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		return be.Copy(dst, src[0])
 	})
+	if t.wantsGrad() && dt.IsFloat() {
+		from := t.DType()
+		y = gradView(op, t, y, func(g *Tensor) *Tensor { return g.Cast(from) })
+	}
+	return y
 }
