@@ -38,8 +38,14 @@ go test -p 1 -count=1 -short -race ./device/... ./tensor ./transfer
 step "go test with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
 TESSERA_FUSION=0 go test -p 1 -count=1 ./tensor
 
-step "go test with TESSERA_CPU=generic (portable kernels)"
+step "go test with TESSERA_CPU=generic (portable kernels), and =avx2 on AVX-512 machines (each kernel tier)"
 TESSERA_CPU=generic go test -p 1 -count=1 ./device/cpu/... ./tensor
+# The run above without TESSERA_CPU used the best tier; on a machine with
+# AVX-512 the AVX2 tier is a third one. (The gemm tests also run every tier
+# the CPU supports within one process.)
+if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+  TESSERA_CPU=avx2 go test -p 1 -count=1 ./device/cpu/gemm ./device/cpu/vec
+fi
 
 step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU reports itself unavailable)"
 CGO_ENABLED=0 TESSERA_REQUIRE_WEBGPU=0 go test -p 1 -count=1 ./device/webgpu ./tensor ./cmd/...

@@ -1,6 +1,9 @@
 package vec
 
-import "os"
+import (
+	"os"
+	"strings"
+)
 
 type binOp int
 
@@ -55,9 +58,11 @@ type kernels struct {
 var active = pick(os.Getenv("TESSERA_CPU"))
 
 // pick returns the AVX2 set when this build has it and the CPU supports
-// AVX2 and FMA, unless env (the TESSERA_CPU variable) is "generic".
+// AVX2 and FMA, unless env (the TESSERA_CPU variable, case and surrounding
+// space ignored, as package gemm reads it) is "generic". "avx2" and
+// "avx512" select the AVX2 set too: it is the widest this package has.
 func pick(env string) *kernels {
-	if env != "generic" && avx2Kernels != nil && cpuHasAVX2FMA() {
+	if !strings.EqualFold(strings.TrimSpace(env), "generic") && avx2Kernels != nil && cpuHasAVX2FMA() {
 		return avx2Kernels
 	}
 	return genericKernels

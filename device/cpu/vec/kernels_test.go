@@ -406,8 +406,10 @@ func TestDefinedTypes(t *testing.T) {
 }
 
 func TestPick(t *testing.T) {
-	if k := pick("generic"); k != genericKernels {
-		t.Fatalf("TESSERA_CPU=generic picked %s", k.name)
+	for _, env := range []string{"generic", " Generic "} {
+		if k := pick(env); k != genericKernels {
+			t.Fatalf("TESSERA_CPU=%q picked %s", env, k.name)
+		}
 	}
 	k := pick("")
 	if cpuHasAVX2FMA() && avx2Kernels != nil {
