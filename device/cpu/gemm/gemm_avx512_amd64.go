@@ -108,11 +108,15 @@ var blockL1Num, blockL1Den = 1, 2
 
 // avx512Impl builds the AVX-512 implementation: 14x32 (float32) and 14x16
 // (float64) micro-kernels, 28 of the 32 zmm registers holding the C tile.
-// The unpacked path keeps the AVX2 vector helpers.
+// The unpacked path keeps the AVX2 vector helpers. The skinny limits are
+// the crossovers measured against the packed path on a Sapphire Rapids
+// class Xeon with k = 1024 (the wide tiles waste most of their work on a
+// few rows or columns): unpacked up to m = 8 (11 was faster packed), and
+// up to n = 12 (float32; 24 was faster packed) or 8 (float64; 11 tied).
 func avx512Impl() *impl {
 	s := &kernels[float32]{
 		mr: 14, nr: 32,
-		skinnyM: 5, skinnyN: 8,
+		skinnyM: 10, skinnyN: 16,
 		micro: sgemm14x32Z,
 		pack:  packAVX512[float32],
 		axpy:  saxpy,
@@ -123,7 +127,7 @@ func avx512Impl() *impl {
 	s.mc, s.kc, s.nc = blocking(s.mr, s.nr, 4)
 	d := &kernels[float64]{
 		mr: 14, nr: 16,
-		skinnyM: 5, skinnyN: 6,
+		skinnyM: 10, skinnyN: 10,
 		micro: dgemm14x16Z,
 		pack:  packAVX512[float64],
 		axpy:  daxpy,
