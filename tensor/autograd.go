@@ -64,6 +64,7 @@ type gradFn struct {
 type savedValue struct {
 	t       *Tensor
 	pending bool
+	owned   bool // t is a view of the graph's own, released with it
 }
 
 func holdValue(x *Tensor) savedValue {
@@ -74,7 +75,7 @@ func holdValue(x *Tensor) savedValue {
 	if x.err != nil || x.st == nil || !x.st.acquire() {
 		return savedValue{t: x} // value reports the error
 	}
-	return savedValue{t: wrap(x.st, x.lay)}
+	return savedValue{t: wrap(x.st, x.lay), owned: true}
 }
 
 // value returns the saved tensor, computed. The caller holds fn.mu.
@@ -92,7 +93,7 @@ func (s *savedValue) value(op string) (*Tensor, error) {
 	if x.st == nil || !x.st.acquire() {
 		return nil, errs.New("tensor", op, errs.ErrReleased, "a value %v saved for the gradient was released before Backward", x.lay.Shape)
 	}
-	s.t, s.pending = wrap(x.st, x.lay), false
+	s.t, s.pending, s.owned = wrap(x.st, x.lay), false, true
 	x.unuse()
 	return s.t, nil
 }
@@ -100,7 +101,7 @@ func (s *savedValue) value(op string) (*Tensor, error) {
 func (s *savedValue) free() {
 	if s.pending {
 		s.t.unuse()
-	} else if s.t != nil && s.t.err == nil {
+	} else if s.owned {
 		s.t.Release()
 	}
 	s.t = nil

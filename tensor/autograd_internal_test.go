@@ -54,3 +54,18 @@ func TestMissingGradRule(t *testing.T) {
 		t.Errorf("Backward through an op without a rule: %v, want ErrUnsupported", err)
 	}
 }
+
+// TestReduceGradRulesComplete: every reduction of the op table that
+// returns values (not indices) has a gradient; one without fails here.
+func TestReduceGradRulesComplete(t *testing.T) {
+	for _, op := range device.ReduceOps() {
+		def, _ := op.Def()
+		if def.Accepts&device.Floats == 0 || op.IsArg() {
+			continue
+		}
+		x := FromSlice([]float64{1, 2, 3, 4, 5, 6}, 2, 3).RequiresGrad()
+		if _, err := Grads(x.reduce(op, false, []int{1}).Sum(), x); err != nil {
+			t.Errorf("reduction %s: %v", op, err)
+		}
+	}
+}
