@@ -43,7 +43,7 @@ func TestSoakMLPWithoutRelease(t *testing.T) {
 			}
 		}
 		// Growth over the second half: allow the collector's slack (the valve
-		// collects after 64 MiB of growth) but not a steady climb.
+		// collects after 16 MiB of growth) but not a steady climb.
 		if peak > mid+96<<20 {
 			t.Errorf("%s: memory in use rose from %d to %d MiB over the second half", dev.Name(), mid>>20, peak>>20)
 		}

@@ -176,7 +176,7 @@ func newStorage(op string, dev device.Device, dt dtype.DType, n int) (*storage, 
 // last time, it runs a collection and gives the cleanups a moment to free
 // what was found, before the caller allocates more. It costs two atomic
 // loads per allocation otherwise.
-const valveStep = 64 << 20
+const valveStep = 16 << 20
 
 type valve struct {
 	mark atomic.Int64 // MemoryInUse that triggers the next collection
