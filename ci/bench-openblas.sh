@@ -14,8 +14,10 @@
 # each one's products against a float64 reference computed without BLAS
 # (a core type that gives wrong results is dropped), and keeps the fastest
 # per shape, printing which. The measurement is interleaved: every round
-# times each core type and then tessera, and each figure is the best over
-# the rounds, so a busy neighbour on a shared machine hurts all sides alike.
+# times each core type and then tessera, and each figure is the best single
+# call (NumPy: calls repeated for 0.5 s; tessera: 10 benchmark runs of one
+# call, after an untimed one) over the rounds, so a busy neighbour on a
+# shared machine hurts all sides alike.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,10 +90,10 @@ for round in $(seq "$ROUNDS"); do
       env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE="$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES
     fi | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
   done
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark(F32|F64)\$/^($pattern)\$/tessera" -test.benchtime 3x) |
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark(F32|F64)\$/^($pattern)\$/tessera" -test.benchtime 1x -test.count 10) |
     awk '/GFLOP\/s/ { split($1, p, "/"); sub(/^Benchmark/, "", p[1]); split(p[2], s, "x"); k = p[3]; sub(/^tessera-/, "", k); sub(/-[0-9]+$/, "", k)
          for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "go", k, s[1], (p[1] == "F32" ? "f32" : "f64"), $(i-1) }' >> "$tmp/results"
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkFMAPeak$' -test.benchtime 20x) |
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkFMAPeak$' -test.benchtime 20x -test.count 3) |
     awk '/GFLOP\/s/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "peak", p[2], p[3], $(i-1) }' >> "$tmp/results"
 done
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -181,4 +182,50 @@ func benchMicro[T float](b *testing.B, ks *kernels[T]) {
 		}
 	}
 	b.ReportMetric(2*float64(ks.mr*ks.nr*k*calls)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkPack times each kernel set's packer against the portable
+// packPanel on full panels of its own widths (mr for A, nr for B), in both
+// storage orders: "copy" when each step is contiguous, "transpose" when
+// each row is contiguous along k. The panel source is 256 steps of a
+// 1024-wide matrix, as in a large product.
+func BenchmarkPack(b *testing.B) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		benchPack(b, im.name, im.f32)
+		benchPack(b, im.name, im.f64)
+	}
+}
+
+func benchPack[T float](b *testing.B, name string, ks *kernels[T]) {
+	const kc, ld = 256, 1024
+	src := make([]T, ld*ld)
+	for i := range src {
+		src[i] = T(i % 13)
+	}
+	var zero T
+	typ := fmt.Sprintf("%T", zero)
+	for _, width := range []int{ks.mr, ks.nr} {
+		dst := make([]T, kc*width)
+		for _, order := range []string{"copy", "transpose"} {
+			rs, cs := 1, ld
+			if order == "transpose" {
+				rs, cs = ld, 1
+			}
+			for _, packer := range []string{name, "packPanel"} {
+				pack := ks.pack
+				if packer == "packPanel" {
+					if name == genericImpl.name {
+						continue
+					}
+					pack = packPanel[T]
+				}
+				b.Run(fmt.Sprintf("%s/%s/w%d/%s/%s", name, typ, width, order, packer), func(b *testing.B) {
+					for b.Loop() {
+						pack(dst, src, 0, rs, cs, width, width, kc)
+					}
+					b.ReportMetric(float64(kc*width*int(unsafe.Sizeof(zero)))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				})
+			}
+		}
+	}
 }
