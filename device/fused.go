@@ -50,6 +50,22 @@ type Fuser interface {
 	Fused(dst Operand, p Program, inputs []Operand) error
 }
 
+// LastUses returns, for each step, the index of the last step that reads
+// it (0 for a step nothing reads): after that step its value may be
+// dropped or its storage reused.
+func (p Program) LastUses() []int {
+	last := make([]int, len(p.Steps))
+	for i, s := range p.Steps {
+		switch s.Kind {
+		case StepUnary:
+			last[s.A] = i
+		case StepBinary:
+			last[s.A], last[s.B] = i, i
+		}
+	}
+	return last
+}
+
 // Validate checks that p is well formed for n inputs: steps refer only to
 // earlier steps and existing inputs, every op exists and accepts the
 // program's dtype, and no step is a comparison (whose Bool result would

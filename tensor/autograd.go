@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/tessera-go/tessera/device"
@@ -338,7 +339,7 @@ func (t *Tensor) seedFor(op string, seed *Tensor) (*Tensor, error) {
 		return nil, err
 	}
 	switch {
-	case !sameShape(seed.lay.Shape, t.lay.Shape):
+	case !slices.Equal(seed.lay.Shape, t.lay.Shape):
 		return nil, errs.New("tensor", op, errs.ErrShape, "seed shape %v differs from the result's %v", seed.lay.Shape, t.lay.Shape)
 	case seed.DType() != t.DType():
 		return nil, errs.New("tensor", op, errs.ErrDType, "seed dtype %v differs from the result's %v", seed.DType(), t.DType())
@@ -396,7 +397,7 @@ func runBackward(op string, root, seed *Tensor, retain bool, want []*Tensor) ([]
 			if gj.err != nil {
 				return nil, nil, errs.Retag("tensor", op, gj.err)
 			}
-			if !sameShape(gj.lay.Shape, in.lay.Shape) || gj.DType() != in.DType() {
+			if !slices.Equal(gj.lay.Shape, in.lay.Shape) || gj.DType() != in.DType() {
 				return nil, nil, errs.New("tensor", op, errs.ErrShape, "internal: the gradient rule of %s gave %v %v for an input %v %v", fn.op, gj.DType(), gj.lay.Shape, in.DType(), in.lay.Shape)
 			}
 			if prev := grads[in]; prev != nil {

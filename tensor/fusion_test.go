@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -78,7 +79,7 @@ func TestFusionMatchesEager(t *testing.T) {
 					if err1 != nil || err2 != nil {
 						t.Fatalf("%s: %v, %v", name, err1, err2)
 					}
-					if !slicesEqual(eager.Shape(), fused.Shape()) {
+					if !slices.Equal(eager.Shape(), fused.Shape()) {
 						t.Fatalf("%s: shapes %v and %v", name, eager.Shape(), fused.Shape())
 					}
 					// The CPU's fused blocks run the kernels the eager path
@@ -104,18 +105,6 @@ func TestFusionMatchesEager(t *testing.T) {
 			}
 		}
 	}
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFusionReference checks a fused chain against float64 math directly,

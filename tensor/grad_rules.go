@@ -295,7 +295,7 @@ func gradBinary(op device.BinaryOp, a, b *Tensor, c float64, y *Tensor) *Tensor 
 // an operand that was broadcast: over the leading axes it lacked and the
 // axes where it had extent 1.
 func sumTo(g *Tensor, shape []int) *Tensor {
-	if g == nil || g.err != nil || sameShape(g.lay.Shape, shape) {
+	if g == nil || g.err != nil || slices.Equal(g.lay.Shape, shape) {
 		return g
 	}
 	lead := g.Rank() - len(shape)

@@ -3,6 +3,7 @@ package tensor
 import (
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"weak"
@@ -77,6 +78,30 @@ type node struct {
 	unary  device.UnaryOp
 	binary device.BinaryOp
 	ops    [2]operandRef
+}
+
+// useOperands and unuseOperands count n as a reader of its operands, or
+// stop counting it.
+func (n *node) useOperands() {
+	for _, ref := range n.ops {
+		switch {
+		case ref.t != nil:
+			ref.t.use()
+		case ref.h != nil:
+			ref.h.use()
+		}
+	}
+}
+
+func (n *node) unuseOperands() {
+	for _, ref := range n.ops {
+		switch {
+		case ref.t != nil:
+			ref.t.unuse()
+		case ref.h != nil:
+			ref.h.unuse()
+		}
+	}
 }
 
 type operandRef struct {
@@ -183,14 +208,7 @@ func (t *Tensor) dropNode() {
 	t.lz.n = node{}
 	t.lz.dropped = !t.lz.done.Load()
 	t.lz.mu.Unlock()
-	for _, ref := range n.ops {
-		switch {
-		case ref.t != nil:
-			ref.t.unuse()
-		case ref.h != nil:
-			ref.h.unuse()
-		}
-	}
+	n.unuseOperands()
 }
 
 // isLazy reports whether t was recorded rather than computed (realised or
@@ -206,7 +224,7 @@ func fusible(dt dtype.DType) bool { return fusionOn.Load() && dt.IsFloat() }
 // operand that must broadcast, too) and read through a leaf handle. It
 // returns the operand's step count.
 func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
-	if x.isLazy() && !x.lz.done.Load() && sameShape(x.lay.Shape, shape) {
+	if x.isLazy() && !x.lz.done.Load() && slices.Equal(x.lay.Shape, shape) {
 		return operandRef{t: x}, x.lz.steps, nil
 	}
 	if err := x.check(op); err != nil {
@@ -237,18 +255,6 @@ func (s *leafSet) add(h *leafHandle) bool {
 	}
 	s.h[s.n] = h
 	s.n++
-	return true
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
 	return true
 }
 
@@ -292,14 +298,7 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 			return failed(err)
 		}
 	}
-	for _, ref := range n.ops {
-		switch {
-		case ref.t != nil:
-			ref.t.use()
-		case ref.h != nil:
-			ref.h.use()
-		}
-	}
+	n.useOperands()
 	t := &Tensor{lay: lay}
 	t.lz.dev, t.lz.dt = dev, dt
 	t.lz.n = n
@@ -312,7 +311,7 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 // it is one (layouts are immutable), so recording allocates nothing more.
 func layoutFor(shape []int, xs ...*Tensor) (layout.Layout, error) {
 	for _, x := range xs {
-		if sameShape(x.lay.Shape, shape) && x.lay.Offset == 0 && x.lay.IsContiguous() {
+		if slices.Equal(x.lay.Shape, shape) && x.lay.Offset == 0 && x.lay.IsContiguous() {
 			return x.lay, nil
 		}
 	}
@@ -341,14 +340,7 @@ func (t *Tensor) realize() error {
 	t.lz.n = node{} // drop the graph: its inputs may be freed now
 	t.lz.done.Store(true)
 	t.lz.mu.Unlock()
-	for _, ref := range n.ops {
-		switch {
-		case ref.t != nil:
-			ref.t.unuse()
-		case ref.h != nil:
-			ref.h.unuse()
-		}
-	}
+	n.unuseOperands()
 	t.lz.mu.Lock() // for the deferred Unlock
 	return err
 }
@@ -492,15 +484,7 @@ func (g *graph) leaf(h *leafHandle) int {
 func runSteps(dev device.Device, dst device.Operand, p device.Program, ins []device.Operand) error {
 	be := dev.Backend()
 	shape := dst.Layout.Shape
-	last := make([]int, len(p.Steps))
-	for i, s := range p.Steps {
-		switch s.Kind {
-		case device.StepUnary:
-			last[s.A] = i
-		case device.StepBinary:
-			last[s.A], last[s.B] = i, i
-		}
-	}
+	last := p.LastUses()
 	vals := make([]device.Operand, len(p.Steps))
 	owned := make([]device.Buffer, len(p.Steps))
 	defer func() {

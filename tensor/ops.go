@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"slices"
+
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
@@ -68,7 +70,7 @@ func binaryNoGrad(op device.BinaryOp, a, b *Tensor) *Tensor {
 		return failed(err)
 	}
 	shape := a.lay.Shape
-	if !sameShape(a.lay.Shape, b.lay.Shape) {
+	if !slices.Equal(a.lay.Shape, b.lay.Shape) {
 		if shape, err = layout.BroadcastShapes(a.lay.Shape, b.lay.Shape); err != nil {
 			return fail(name, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
 		}

@@ -131,15 +131,7 @@ func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout
 	for i, in := range inputs {
 		pl.direct[i] = sameType && rowMajor(in.Layout)
 	}
-	last := make([]int, len(p.Steps))
-	for i, s := range p.Steps {
-		switch s.Kind {
-		case device.StepUnary:
-			last[s.A] = i
-		case device.StepBinary:
-			last[s.A], last[s.B] = i, i
-		}
-	}
+	last := p.LastUses()
 	last[len(p.Steps)-1] = len(p.Steps)
 	var free []int
 	alloc := func() int {
