@@ -44,6 +44,9 @@ func BenchmarkAdd(b *testing.B) {
 		b.Run(dev.Name(), func(b *testing.B) {
 			for b.Loop() {
 				z := x.Add(y)
+				if err := z.Err(); err != nil { // realises a pending (fused) result
+					b.Fatal(err)
+				}
 				if err := dev.Backend().Sync(); err != nil {
 					b.Fatal(err)
 				}

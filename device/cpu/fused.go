@@ -3,7 +3,6 @@ package cpu
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -77,6 +76,17 @@ func bufSlices[T any](bufs []*Buffer) [][]T {
 // fuseBlock is the number of elements a step covers at a time: 2048
 // float32 are 8 KiB, so a few live steps stay in the L1 cache.
 const fuseBlock = 2048
+
+// computeSteps counts the unary and binary steps of p.
+func computeSteps(p device.Program) int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Kind == device.StepUnary || s.Kind == device.StepBinary {
+			n++
+		}
+	}
+	return n
+}
 
 // fusedMinParallel is the size below which a program runs on the caller's
 // goroutine only: waking another core costs more than it saves.
@@ -309,23 +319,36 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 		}
 	}
 	dstDirect := sameType && rowMajor(dl)
-	block := min(fuseBlock, n)
-	nblocks := (n + block - 1) / block
 	workers := 1
 	if n >= fusedMinParallel {
-		workers = min(runtime.GOMAXPROCS(0), nblocks)
+		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
 	}
-	var next atomic.Int64
-	par.Run(workers, func(int) {
-		scratch := getScratch[C]((pl.slots + 1) * block)
+	block := min(fuseBlock, n)
+	if pl.slots == 0 && dstDirect && computeSteps(p) == 1 {
+		// One operation on operands read and written in place: each
+		// worker's whole range is one kernel call, which streams large
+		// results past the cache with non-temporal stores as the unfused
+		// operation does.
+		block = (n + workers - 1) / workers
+	}
+	nblocks := (n + block - 1) / block
+	// Each worker takes a contiguous run of blocks, so every core streams
+	// through its own part of memory (blocks claimed in turn from a shared
+	// counter interleave the cores' accesses and cost bandwidth).
+	par.Run(workers, func(w int) {
+		slots := pl.slots
+		if !dstDirect {
+			slots++ // the result, scattered into dst after each block
+		}
+		scratch := getScratch[C](slots * block)
 		defer putScratch(scratch)
 		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
-		out := slot(pl.slots, block) // the result when dst is not written in place
-		for {
-			b := int(next.Add(1)) - 1
-			if b >= nblocks {
-				return
-			}
+		var out []C
+		if !dstDirect {
+			out = slot(pl.slots, block)
+		}
+		first, end := nblocks*w/workers, nblocks*(w+1)/workers
+		for b := first; b < end; b++ {
 			lo := b * block
 			m := min(block, n-lo)
 			var res []C
