@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
@@ -142,7 +143,7 @@ func gcAnalytic(t testing.TB, c gradCase, vals [][]float64, dev device.Device, d
 	}
 	out := make([][]float64, len(gs))
 	for i, g := range gs {
-		if !equalInts(g.Shape(), xs[i].Shape()) || g.DType() != dt || g.Device() != dev {
+		if !slices.Equal(g.Shape(), xs[i].Shape()) || g.DType() != dt || g.Device() != dev {
 			t.Fatalf("%s on %s: gradient %d is %v %v on %s, want %v %v", c.name, dev.Name(), i, g.DType(), g.Shape(), g.Device().Name(), dt, xs[i].Shape())
 		}
 		v, err := g.To(device.CPU()).Float64s()

@@ -167,14 +167,7 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	// stride's step; read as [N, C*KH*KW, OH*OW] it is each image's im2col
 	// matrix, and the weights [O, C*KH*KW] multiply it batch by batch into
 	// [N, O, OH*OW], already in NCHW order.
-	wins := make([]*Tensor, 0, kh*kw)
-	for i := range kh {
-		for j := range kw {
-			r0, c0 := i*o.Dilation[0], j*o.Dilation[1]
-			v := xp.Slice(2, r0, r0+(oh-1)*o.Stride[0]+1, o.Stride[0]).Slice(3, c0, c0+(ow-1)*o.Stride[1]+1, o.Stride[1])
-			wins = append(wins, v)
-		}
-	}
+	wins := shiftedWindows(xp, [2]int{kh, kw}, o.Stride, o.Dilation, oh, ow)
 	cols := Stack(wins, 2) // [N, C, KH*KW, OH, OW]
 	var outs []*Tensor
 	for gi := range g {
@@ -276,12 +269,19 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) ([]*Ten
 	if p != [2]int{} {
 		xp = x.Pad([][2]int{{0, 0}, {0, 0}, {p[0], p[0]}, {p[1], p[1]}}, PadConstant, pad)
 	}
+	return shiftedWindows(xp, k, s, d, oh, ow), nil
+}
+
+// shiftedWindows returns, for each kernel position (i, j) in row-major
+// order, the strided view [N, C, oh, ow] of xp [N, C, H, W] that the kernel
+// element (i, j) meets at every output position.
+func shiftedWindows(xp *Tensor, k, stride, dil [2]int, oh, ow int) []*Tensor {
 	wins := make([]*Tensor, 0, k[0]*k[1])
 	for i := range k[0] {
 		for j := range k[1] {
-			r0, c0 := i*d[0], j*d[1]
-			wins = append(wins, xp.Slice(2, r0, r0+(oh-1)*s[0]+1, s[0]).Slice(3, c0, c0+(ow-1)*s[1]+1, s[1]))
+			r0, c0 := i*dil[0], j*dil[1]
+			wins = append(wins, xp.Slice(2, r0, r0+(oh-1)*stride[0]+1, stride[0]).Slice(3, c0, c0+(ow-1)*stride[1]+1, stride[1]))
 		}
 	}
-	return wins, nil
+	return wins
 }

@@ -334,14 +334,15 @@ func (t *Tensor) realize() error {
 		t.lz.err = err
 	} else {
 		t.st = st
-		t.cleanup = holdTensorRef(t, st)
+		t.cleanup = holdRef(t, st)
 	}
+	// Drop the graph, so its inputs may be freed now. Releasing them
+	// locks only tensors below t, as every graph walk does, so holding
+	// t's lock here cannot deadlock.
 	n := t.lz.n
-	t.lz.n = node{} // drop the graph: its inputs may be freed now
+	t.lz.n = node{}
 	t.lz.done.Store(true)
-	t.lz.mu.Unlock()
 	n.unuseOperands()
-	t.lz.mu.Lock() // for the deferred Unlock
 	return err
 }
 

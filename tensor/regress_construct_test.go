@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,7 +113,7 @@ func sameBits(t *testing.T, what string, got, want *tensor.Tensor) {
 	if err := got.Err(); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	if got.DType() != want.DType() || !equalInts(got.Shape(), want.Shape()) {
+	if got.DType() != want.DType() || !slices.Equal(got.Shape(), want.Shape()) {
 		t.Fatalf("%s: %v %v, want %v %v", what, got.DType(), got.Shape(), want.DType(), want.Shape())
 	}
 	g, w := bitsOf(t, got), bitsOf(t, want)
@@ -121,18 +122,6 @@ func sameBits(t *testing.T, what string, got, want *tensor.Tensor) {
 			t.Fatalf("%s: element %d has bits %#x, want %#x", what, i, g[i], w[i])
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // reference builds what the constructors built before: float64 values

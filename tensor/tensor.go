@@ -137,9 +137,6 @@ func holdRef[T any](obj *T, st *storage) runtime.Cleanup {
 	return runtime.AddCleanup(obj, (*storage).release, st)
 }
 
-// holdTensorRef is holdRef for a pending tensor that has just been realised.
-func holdTensorRef(t *Tensor, st *storage) runtime.Cleanup { return holdRef(t, st) }
-
 // collectable is implemented by buffers that need no Free once unreachable
 // (cpu.Buffer).
 type collectable interface{ Collectable() bool }
@@ -197,11 +194,20 @@ func relieve(dev device.Device) {
 		return
 	}
 	defer vv.busy.Store(false)
+	used := collectAndSettle(be, 0)
+	vv.mark.Store(used + max(valveStep, used/2))
+}
+
+// collectAndSettle runs a collection and lets the cleanups free what it
+// found: it waits (at most 50 ms) until be's MemoryInUse stops falling, or
+// has fallen to goal, and returns it.
+func collectAndSettle(be device.Backend, goal int64) int64 {
 	collect()
-	// Let the cleanups free what the collection found: wait (at most
-	// 50 ms) until MemoryInUse stops falling.
 	used := be.MemoryInUse()
 	for range 50 {
+		if used <= goal {
+			break
+		}
 		time.Sleep(time.Millisecond)
 		now := be.MemoryInUse()
 		if now >= used {
@@ -209,7 +215,7 @@ func relieve(dev device.Device) {
 		}
 		used = now
 	}
-	vv.mark.Store(used + max(valveStep, used/2))
+	return used
 }
 
 // memoryLimit is the per-device budget of TESSERA_MEMORY_LIMIT, in bytes
@@ -250,18 +256,8 @@ func withinBudget(op string, dev device.Device, need int64) error {
 		return nil
 	}
 	for range 3 {
-		collect()
-		used := be.MemoryInUse()
-		for range 50 { // let the cleanups free what the collection found
-			if used+need <= limit {
-				return nil
-			}
-			time.Sleep(time.Millisecond)
-			now := be.MemoryInUse()
-			if now >= used {
-				break
-			}
-			used = now
+		if collectAndSettle(be, limit-need) <= limit-need {
+			return nil
 		}
 	}
 	if used := be.MemoryInUse(); used+need > limit {

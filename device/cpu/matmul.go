@@ -24,7 +24,7 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 	}
 	db, ab, bb := bufs[0], bufs[1], bufs[2]
 	al, bl, dl := a.Layout, b.Layout, dst.Layout
-	if err := device.CheckMatmul("cpu", dst, a, b); err != nil {
+	if err := device.CheckMatmul("cpu", dst.Arg(), a.Arg(), b.Arg()); err != nil {
 		return err
 	}
 	switch ab.dt {

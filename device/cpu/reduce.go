@@ -20,7 +20,7 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 		return err
 	}
 	db, sb := bufs[0], bufs[1]
-	if err := device.CheckReduce("cpu", op, dst, src, axes); err != nil {
+	if err := device.CheckReduce("cpu", op, dst.Arg(), src.Arg(), axes); err != nil {
 		return err
 	}
 	plan, err := planReduce(name, src.Layout, axes)

@@ -1,8 +1,7 @@
 package gpucore
 
 import (
-	"slices"
-
+	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
@@ -78,18 +77,13 @@ func (o mmOperand) span(b0, b1 int) (int64, int64) {
 // to a contiguous scratch buffer. An inner dimension above MatmulChunk runs
 // as several dispatches that accumulate (see run).
 func (p *Planner) Matmul(name string, d, x, y Operand, variant string) (*Plan, error) {
+	arg := func(o Operand) device.Arg { return device.Arg{DType: o.DT(), Shape: o.Shape} }
+	if err := device.CheckMatmul(p.Backend, arg(d), arg(x), arg(y)); err != nil {
+		return nil, err
+	}
 	r := len(x.Shape)
-	if r < 2 || len(y.Shape) != r || len(d.Shape) != r {
-		return nil, p.errorf(name, errs.ErrShape, "need operands of one rank >= 2, have %v x %v -> %v", x.Shape, y.Shape, d.Shape)
-	}
 	m, k, n := x.Shape[r-2], x.Shape[r-1], y.Shape[r-1]
-	if y.Shape[r-2] != k || d.Shape[r-2] != m || d.Shape[r-1] != n || !slices.Equal(x.Shape[:r-2], y.Shape[:r-2]) || !slices.Equal(x.Shape[:r-2], d.Shape[:r-2]) {
-		return nil, p.errorf(name, errs.ErrShape, "cannot multiply %v by %v into %v", x.Shape, y.Shape, d.Shape)
-	}
 	dt := x.DT()
-	if y.DT() != dt || d.DT() != dt {
-		return nil, p.errorf(name, errs.ErrDType, "operands must share a dtype, have %s x %s -> %s", dt, y.DT(), d.DT())
-	}
 	switch dt {
 	case dtype.F32, dtype.F16:
 	case dtype.I32, dtype.U8:

@@ -69,38 +69,16 @@ type redJob struct {
 // one axis, write I64 and return the first occurrence, a NaN counting as
 // the extreme.
 func (p *Planner) Reduce(name string, op device.ReduceOp, d, s Operand, axes []int) (*Plan, error) {
-	if op >= device.ReduceOp(len(device.ReduceOps())) {
-		return nil, p.errorf(name, errs.ErrUnsupported, "unknown reduction %d", op)
-	}
-	rank := len(s.Shape)
-	red := make([]bool, rank)
-	for i, a := range axes {
-		if a < 0 || a >= rank {
-			return nil, p.errorf(name, errs.ErrAxis, "%s: axis %d out of range for rank %d", op, a, rank)
-		}
-		if i > 0 && a <= axes[i-1] {
-			return nil, p.errorf(name, errs.ErrAxis, "%s: axes %v must be sorted and distinct", op, axes)
-		}
-		red[a] = true
-	}
-	if op.IsArg() && len(axes) != 1 {
-		return nil, p.errorf(name, errs.ErrAxis, "%s reduces exactly one axis, have axes %v", op, axes)
+	if err := device.CheckReduce(p.Backend, op, device.Arg{DType: d.DT(), Shape: d.Shape}, device.Arg{DType: s.DT(), Shape: s.Shape}, axes); err != nil {
+		return nil, err
 	}
 	sdt := s.DT()
-	switch {
-	case sdt == dtype.I64:
+	if sdt == dtype.I64 {
 		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s", op, p.Display)
-	case op == device.Mean && !sdt.IsFloat():
-		return nil, p.errorf(name, errs.ErrDType, "Mean needs a float operand, have %s", sdt)
-	case sdt == dtype.Bool:
-		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for bool; cast first", op)
 	}
-	want := sdt
-	if op.IsArg() {
-		want = dtype.I64
-	}
-	if d.DT() != want {
-		return nil, p.errorf(name, errs.ErrDType, "%s of %s writes %s, dst is %s", op, sdt, want, d.DT())
+	red := make([]bool, len(s.Shape))
+	for _, a := range axes {
+		red[a] = true
 	}
 	var kshape, kstS, rshape, rstS []int
 	for i := range s.Shape {
@@ -112,9 +90,6 @@ func (p *Planner) Reduce(name string, op device.ReduceOp, d, s Operand, axes []i
 			kstS = append(kstS, s.Strides[i])
 		}
 	}
-	if !slices.Equal(d.Shape, kshape) && !(len(d.Shape) == 0 && len(kshape) == 0) {
-		return nil, p.errorf(name, errs.ErrShape, "%s of %v over axes %v gives shape %v, dst has %v", op, s.Shape, axes, kshape, d.Shape)
-	}
 	if err := p.noAlias(name, d, s); err != nil {
 		return nil, err
 	}
@@ -123,10 +98,7 @@ func (p *Planner) Reduce(name string, op device.ReduceOp, d, s Operand, axes []i
 		return pl, nil
 	}
 	count, _ := layout.Numel(rshape)
-	if count == 0 && op != device.Sum && op != device.Prod {
-		return nil, p.errorf(name, errs.ErrShape, "%s over an empty extent (shape %v, axes %v)", op, s.Shape, axes)
-	}
-	if count == 0 { // Sum or Prod of nothing: the identity
+	if count == 0 { // CheckReduce allowed it: Sum or Prod // Sum or Prod of nothing: the identity
 		ident := 0.0
 		if op == device.Prod {
 			ident = 1
