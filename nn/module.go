@@ -1,0 +1,50 @@
+// Package nn builds neural networks from tessera tensors: layers that own
+// trainable parameters, activations, losses and seeded initialisers.
+//
+// A Parameter is a mutable slot that holds an immutable tensor. Tensors in
+// tessera never change once computed (views share their storage), so a
+// training step does not write into a weight: the optimiser computes the
+// new value and puts it in the slot with Set. Layers read their parameters'
+// current values each time Forward runs, so a model sees every update, and
+// tensors computed from an older value keep that value.
+package nn
+
+import (
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// Parameter is a named, trainable tensor of a module. Value is always a
+// leaf that requires grad, so Backward accumulates into it. A Parameter is
+// not safe for concurrent mutation: one goroutine trains a model at a time
+// (separate models train concurrently without restriction).
+type Parameter struct {
+	Name  string         // dotted path inside the model, e.g. "0.weight"
+	Value *tensor.Tensor // the current value: a leaf that requires grad
+}
+
+// NewParameter returns a parameter holding v, detached from any graph and
+// marked as requiring grad.
+func NewParameter(name string, v *tensor.Tensor) *Parameter {
+	return &Parameter{Name: name, Value: v.Detach().RequiresGrad()}
+}
+
+// Set replaces the parameter's value with v, detached and marked as
+// requiring grad. The new value starts with no gradient.
+func (p *Parameter) Set(v *tensor.Tensor) { p.Value = v.Detach().RequiresGrad() }
+
+// Grad is the gradient accumulated into the current value, or nil.
+func (p *Parameter) Grad() *tensor.Tensor { return p.Value.Grad() }
+
+// ZeroGrad clears the accumulated gradient.
+func (p *Parameter) ZeroGrad() { p.Value.ZeroGrad() }
+
+// Module is a layer or a model: it maps an input batch to an output and
+// exposes the parameters it trains, in a fixed order with unique names.
+type Module interface {
+	// Forward computes the module's output for x. Errors are sticky in
+	// the returned tensor, as with every tensor operation.
+	Forward(x *tensor.Tensor) *tensor.Tensor
+	// Parameters lists the module's trainable parameters (none for an
+	// activation), the same slots on every call.
+	Parameters() []*Parameter
+}
