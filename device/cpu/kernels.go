@@ -222,23 +222,23 @@ func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.La
 	switch sb.dt {
 	case dtype.F16:
 		h := slice[dtype.Float16](sb)
-		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) error {
+		return d.viaTemp(dtype.F32, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
 			map1(slice[float32](t), tl, h, sl, dtype.Float16.Float32)
 			return nil
-		}, func(t *Buffer, tl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+		}, func(t *Buffer, tl, dl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
 	case dtype.BF16:
 		h := slice[dtype.BFloat16](sb)
-		return d.viaTemp(dtype.F32, sl, func(t *Buffer, tl layout.Layout) error {
+		return d.viaTemp(dtype.F32, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
 			map1(slice[float32](t), tl, h, sl, dtype.BFloat16.Float32)
 			return nil
-		}, func(t *Buffer, tl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+		}, func(t *Buffer, tl, dl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
 	}
 	switch db.dt {
 	case dtype.F16, dtype.BF16:
 		// Round once, from float64, so no value is rounded twice.
-		return d.viaTemp(dtype.F64, sl, func(t *Buffer, tl layout.Layout) error {
+		return d.viaTemp(dtype.F64, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
 			return d.copyInto(t, tl, sb, sl)
-		}, func(t *Buffer, tl layout.Layout) error {
+		}, func(t *Buffer, tl, dl layout.Layout) error {
 			if db.dt == dtype.F16 {
 				map1(slice[dtype.Float16](db), dl, slice[float64](t), tl, dtype.F16FromFloat64)
 			} else {
@@ -262,15 +262,63 @@ func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.La
 	return nil
 }
 
-// viaTemp fills a contiguous temporary of dtype dt shaped like l with fill,
-// then hands it to use.
-func (d *Device) viaTemp(dt dtype.DType, l layout.Layout, fill func(*Buffer, layout.Layout) error, use func(*Buffer, layout.Layout) error) error {
-	tl, _ := layout.Contiguous(l.Shape...)
-	t := newTemp(d, dt, l.Numel())
-	if err := fill(t, tl); err != nil {
-		return err
+// viaTemp converts through a contiguous temporary of dtype dt: fill writes
+// the source's values into it and use reads them into the destination. The
+// work goes in slabs of at most tempElems elements, so the temporary stays
+// small whatever the size of the operands (it is scratch outside the
+// device's accounting and must not grow with them).
+func (d *Device) viaTemp(dt dtype.DType, dl, sl layout.Layout, fill func(t *Buffer, tl, sl layout.Layout) error, use func(t *Buffer, tl, dl layout.Layout) error) error {
+	t := newTemp(d, dt, min(sl.Numel(), tempElems))
+	return slabs(dl, sl, tempElems, func(dl, sl layout.Layout) error {
+		tl, _ := layout.Contiguous(sl.Shape...)
+		if err := fill(t, tl, sl); err != nil {
+			return err
+		}
+		return use(t, tl, dl)
+	})
+}
+
+// tempElems bounds the elements of one conversion slab: 512 KiB of f64.
+const tempElems = 1 << 16
+
+// slabs calls f on pieces of the same-shaped layouts dl and sl, each of at
+// most limit elements (a single element always counts as one piece), covering
+// them in order: runs of the leading axis when one index of it fits, else
+// each index of it in turn, recursively.
+func slabs(dl, sl layout.Layout, limit int, f func(dl, sl layout.Layout) error) error {
+	n := sl.Numel()
+	if n <= limit || sl.Rank() == 0 {
+		return f(dl, sl)
 	}
-	return use(t, tl)
+	rows := sl.Shape[0]
+	inner := n / rows
+	step := limit / inner
+	for i := 0; i < rows; i += max(step, 1) {
+		k := min(max(step, 1), rows-i)
+		d, err := dl.Narrow(0, i, k)
+		if err != nil {
+			return err
+		}
+		s, err := sl.Narrow(0, i, k)
+		if err != nil {
+			return err
+		}
+		if step == 0 {
+			if d, err = d.Squeeze(0); err != nil {
+				return err
+			}
+			if s, err = s.Squeeze(0); err != nil {
+				return err
+			}
+			err = slabs(d, s, limit, f)
+		} else {
+			err = f(d, s)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newTemp allocates scratch memory outside the device's accounting.
