@@ -288,9 +288,10 @@ func (l *LayerNorm) Parameters() []*Parameter { return params(l.Weight, l.Bias) 
 
 // Dropout zeroes each element with probability P while training and scales
 // the rest by 1/(1-P), so the expected value is unchanged; in evaluation
-// mode it is the identity. Its masks come from a seeded generator: the
-// k-th training Forward of a Dropout built with one seed draws the same
-// mask on every run. A new Dropout is in training mode, as in PyTorch.
+// mode it is the identity. Its masks come from a seeded generator (drawn
+// on the host and moved to the input's device): the k-th training Forward
+// of a Dropout built with one seed draws the same mask on every run and
+// every device. A new Dropout is in training mode, as in PyTorch.
 type Dropout struct {
 	P    float64
 	seed uint64
