@@ -24,11 +24,19 @@ func (ReLU) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Relu() }
 func (ReLU) Parameters() []*Parameter { return nil }
 
 // GELU is x·Φ(x) with Φ the standard normal distribution function, in its
-// exact erf form (PyTorch's default approximate='none').
-type GELU struct{}
+// exact erf form (PyTorch's default approximate='none'), or with
+// Approximate in the tanh form (approximate='tanh') that GPT-2 used.
+type GELU struct {
+	Approximate bool
+}
 
-// Forward applies x·(1+erf(x/√2))/2.
-func (GELU) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Gelu() }
+// Forward applies x·(1+erf(x/√2))/2, or its tanh approximation.
+func (g GELU) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if g.Approximate {
+		return x.GeluTanh()
+	}
+	return x.Gelu()
+}
 
 // Parameters is empty.
 func (GELU) Parameters() []*Parameter { return nil }

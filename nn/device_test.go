@@ -3,6 +3,7 @@ package nn_test
 import (
 	"errors"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
@@ -67,6 +68,25 @@ func TestGPUMatchesCPU(t *testing.T) {
 	near(t, "loss on "+dev.Name(), []float64{lossGPU}, []float64{lossCPU}, 1e-5, 1e-6)
 	for i, p := range m.Parameters() {
 		near(t, "gradient of "+p.Name+" on "+dev.Name(), gradsGPU[i], gradsCPU[i], 1e-3, 1e-5)
+	}
+
+	// The state of a model on the device saves and loads as on the CPU.
+	path := filepath.Join(t.TempDir(), "gpu.safetensors")
+	if err := nn.Save(m, path); err != nil {
+		t.Fatal(err)
+	}
+	back := nn.StateDict(m)
+	for _, p := range m.Parameters() {
+		p.Set(p.Value.MulScalar(0))
+	}
+	if err := nn.Load(m, path); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range m.Parameters() {
+		if p.Value.Device() != dev {
+			t.Fatalf("%s loaded onto %s", p.Name, p.Value.Device().Name())
+		}
+		near(t, "loaded "+p.Name, vals(t, p.Value), vals(t, back[p.Name]), 0, 0)
 	}
 
 	// Embedding and MSE on the device.

@@ -209,6 +209,9 @@ func TestActivations(t *testing.T) {
 	}{
 		{nn.ReLU{}, func(v float64) float64 { return math.Max(v, 0) }},
 		{nn.GELU{}, func(v float64) float64 { return v * (1 + math.Erf(v/math.Sqrt2)) / 2 }},
+		{nn.GELU{Approximate: true}, func(v float64) float64 {
+			return v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v))) / 2
+		}},
 		{nn.SiLU{}, func(v float64) float64 { return v / (1 + math.Exp(-v)) }},
 		{nn.Tanh{}, math.Tanh},
 		{nn.Sigmoid{}, func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }},
