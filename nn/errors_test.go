@@ -64,6 +64,13 @@ func TestErrors(t *testing.T) {
 		{"Xavier rank", nn.XavierNormal(dtype.F32, 0, 1, 5), tensor.ErrShape, "two axes"},
 		{"Uniform dtype", nn.Uniform(dtype.I32, 0, 0, 1, 5), tensor.ErrDType, ""},
 		{"Normal dtype", nn.Normal(dtype.Bool, 0, 1, 5), tensor.ErrDType, ""},
+		{"zero Linear", (&nn.Linear{}).Forward(f32(1, 3)), tensor.ErrValue, "NewLinear"},
+		{"zero Conv2d", (&nn.Conv2d{}).Forward(f32(1, 1, 3, 3)), tensor.ErrValue, "NewConv2d"},
+		{"zero Embedding", (&nn.Embedding{}).Forward(i64(0)), tensor.ErrValue, "NewEmbedding"},
+		{"zero LayerNorm", (&nn.LayerNorm{}).Forward(f32(2, 3)), tensor.ErrShape, "NewLayerNorm"},
+		{"nil layer", nn.NewSequential(nn.ReLU{}, nil).Forward(f32(2)), tensor.ErrValue, "layer 1 is nil"},
+		{"CrossEntropy nil", nn.CrossEntropy(nil, i64(0)), tensor.ErrValue, "nil"},
+		{"MSE nil", nn.MSE(f32(1), nil), tensor.ErrValue, "nil"},
 	}
 	for _, tc := range cases {
 		err := tc.y.Err()
@@ -75,6 +82,18 @@ func TestErrors(t *testing.T) {
 		case !strings.Contains(err.Error(), tc.msg):
 			t.Errorf("%s: %q does not say %q", tc.name, err, tc.msg)
 		}
+	}
+	if err := nn.To(nil, nil); !errors.Is(err, tensor.ErrValue) {
+		t.Errorf("To(nil): %v", err)
+	}
+	if err := nn.To(nn.NewLinear(2, 2), nil); err == nil {
+		t.Error("To(nil device): no error")
+	}
+	if err := nn.LoadStateDict(nil, nil); !errors.Is(err, tensor.ErrValue) {
+		t.Errorf("LoadStateDict(nil): %v", err)
+	}
+	if nn.NumParams(nil) != 0 || len(nn.StateDict(nil)) != 0 {
+		t.Error("a nil module has parameters")
 	}
 	// A failed layer fails every later layer's output, not only its own.
 	seq := nn.NewSequential(nn.NewLinear(3, 4), nn.ReLU{}, nn.NewLinear(5, 2))

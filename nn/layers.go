@@ -70,6 +70,9 @@ func NewLinear(in, out int, opts ...Option) *Linear {
 
 // Forward computes x Wᵀ + b.
 func (l *Linear) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Weight == nil {
+		return fail("Linear", errs.ErrValue, "no weight (build the layer with NewLinear)")
+	}
 	w := l.Weight.Value
 	if valid(x) && valid(w) {
 		in := w.Shape()[1]
@@ -118,6 +121,9 @@ func NewConv2d(in, out int, kernel [2]int, opt tensor.Conv2dOptions, opts ...Opt
 
 // Forward convolves x [N, C, H, W] into [N, out, OH, OW].
 func (l *Conv2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Weight == nil {
+		return fail("Conv2d", errs.ErrValue, "no weight (build the layer with NewConv2d)")
+	}
 	var b *tensor.Tensor
 	if l.Bias != nil {
 		b = l.Bias.Value
@@ -204,6 +210,9 @@ func NewEmbedding(num, dim int, opts ...Option) *Embedding {
 // ErrDType error; an index outside [0, num) an ErrAxis error (the indices
 // are read on the host, as IndexSelect reads them).
 func (e *Embedding) Forward(idx *tensor.Tensor) *tensor.Tensor {
+	if e.Weight == nil {
+		return fail("Embedding", errs.ErrValue, "no table (build the layer with NewEmbedding)")
+	}
 	w := e.Weight.Value
 	if !valid(idx) || !valid(w) {
 		return w.IndexSelect(0, idx)
@@ -262,6 +271,9 @@ func NewLayerNorm(shape []int, opts ...Option) *LayerNorm {
 // Forward normalises x [..., Shape...].
 func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 	k := len(l.Shape)
+	if k == 0 {
+		return fail("LayerNorm", errs.ErrShape, "no normalised shape (build the layer with NewLayerNorm)")
+	}
 	if valid(x) {
 		s := x.Shape()
 		if len(s) < k || !slices.Equal(s[len(s)-k:], l.Shape) {

@@ -3,6 +3,7 @@ package nn
 import (
 	"strconv"
 
+	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/tensor"
 )
 
@@ -41,6 +42,9 @@ var (
 // position.
 func NewSequential(layers ...Module) *Sequential {
 	for i, l := range layers {
+		if l == nil {
+			continue // Forward reports it
+		}
 		for _, p := range l.Parameters() {
 			if p.Name == "" {
 				p.Name = strconv.Itoa(i)
@@ -57,7 +61,10 @@ func (s *Sequential) Layers() []Module { return append([]Module(nil), s.layers..
 
 // Forward applies the layers in order.
 func (s *Sequential) Forward(x *tensor.Tensor) *tensor.Tensor {
-	for _, l := range s.layers {
+	for i, l := range s.layers {
+		if l == nil {
+			return fail("Sequential", errs.ErrValue, "layer %d is nil", i)
+		}
 		x = l.Forward(x)
 	}
 	return x
@@ -67,7 +74,9 @@ func (s *Sequential) Forward(x *tensor.Tensor) *tensor.Tensor {
 func (s *Sequential) Parameters() []*Parameter {
 	var ps []*Parameter
 	for _, l := range s.layers {
-		ps = append(ps, l.Parameters()...)
+		if l != nil {
+			ps = append(ps, l.Parameters()...)
+		}
 	}
 	return ps
 }

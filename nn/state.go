@@ -11,6 +11,9 @@ import (
 
 // NumParams is the number of trainable scalars in m.
 func NumParams(m Module) int {
+	if m == nil {
+		return 0
+	}
 	n := 0
 	for _, p := range m.Parameters() {
 		n += p.Value.Numel()
@@ -23,6 +26,9 @@ func NumParams(m Module) int {
 // is left as it was and the error is returned. Moved parameters start with
 // no gradient, as after Set.
 func To(m Module, dev device.Device) error {
+	if m == nil {
+		return errs.New("nn", "To", errs.ErrValue, "nil module")
+	}
 	ps := m.Parameters()
 	moved := make([]*tensor.Tensor, len(ps))
 	for i, p := range ps {
@@ -41,6 +47,9 @@ func To(m Module, dev device.Device) error {
 // from any graph: what Save writes and LoadStateDict reads.
 func StateDict(m Module) map[string]*tensor.Tensor {
 	sd := make(map[string]*tensor.Tensor)
+	if m == nil {
+		return sd
+	}
 	for _, p := range m.Parameters() {
 		sd[p.Name] = p.Value.Detach()
 	}
@@ -54,6 +63,9 @@ func StateDict(m Module) map[string]*tensor.Tensor {
 // key is an ErrValue, a shape an ErrShape, a dtype an ErrDType error.
 func LoadStateDict(m Module, sd map[string]*tensor.Tensor) error {
 	const op = "LoadStateDict"
+	if m == nil {
+		return errs.New("nn", op, errs.ErrValue, "nil module")
+	}
 	ps := m.Parameters()
 	var problems []error
 	known := make(map[string]bool, len(ps))
