@@ -157,7 +157,11 @@ func (b *base) gather(state func(i int) []*tensor.Tensor) ([]update, error) {
 				return nil, err
 			}
 		}
-		ups = append(ups, update{i: i, p: p, w: v.Detach(), g: g})
+		w := v.Detach() // the value outside the graph: the update records nothing
+		if err := w.Err(); err != nil {
+			return nil, wrap(b.op, err, "parameter %q", p.Name)
+		}
+		ups = append(ups, update{i: i, p: p, w: w, g: g})
 	}
 	return ups, nil
 }
