@@ -54,7 +54,10 @@ func TestScheduleErrors(t *testing.T) {
 		_, err := optim.CosineAnnealing(base, tMax, o)
 		return err
 	}
-	step := func(base float64, size int, gamma float64) error { _, err := optim.StepLR(base, size, gamma); return err }
+	step := func(base float64, size int, gamma float64) error {
+		_, err := optim.StepLR(base, size, gamma)
+		return err
+	}
 	for i, err := range []error{
 		step(-1, 1, 0.1), step(0.1, 0, 0.1), step(0.1, 1, -0.5), step(0.1, 1, math.NaN()),
 		cos(-1, 10, optim.CosineOptions{}), cos(1, 0, optim.CosineOptions{}), cos(1, 10, optim.CosineOptions{Min: 2}),
