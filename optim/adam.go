@@ -87,53 +87,58 @@ func (o *Adam) Step() error {
 	if err != nil {
 		return err
 	}
-	b1, b2, eps, wd, lr := o.opt.Beta1, o.opt.Beta2, o.opt.Eps, o.opt.WeightDecay, o.lr
 	for _, u := range ups {
-		i, w, d := u.i, u.w, u.g
-		if o.opt.Maximize {
-			d = d.Neg()
-		}
-		if wd != 0 {
-			if o.decoupled {
-				w = w.MulScalar(1 - lr*wd)
-			} else {
-				d = d.Add(w.MulScalar(wd))
-			}
-		}
-		o.step[i]++
-		t := float64(o.step[i])
-		m := d.MulScalar(1 - b1)
-		if o.m[i] != nil {
-			m = o.m[i].MulScalar(b1).Add(m)
-		}
-		v := d.Square().MulScalar(1 - b2)
-		if o.v[i] != nil {
-			v = o.v[i].MulScalar(b2).Add(v)
-		}
-		if err := o.keep(u.p.Name, o.m, i, m); err != nil {
-			return err
-		}
-		if err := o.keep(u.p.Name, o.v, i, v); err != nil {
-			return err
-		}
-		if o.opt.AMSGrad {
-			if o.vm[i] != nil {
-				v = o.vm[i].Maximum(v)
-			} else {
-				v = v.Detach() // a view with its own reference: keep releases o.v[i] later
-			}
-			if err := o.keep(u.p.Name, o.vm, i, v); err != nil {
-				return err
-			}
-		}
-		bc1 := 1 - math.Pow(b1, t)
-		bc2 := 1 - math.Pow(b2, t)
-		denom := v.Sqrt().DivScalar(math.Sqrt(bc2)).AddScalar(eps)
-		if err := put(o.op, u.p, w.Sub(m.Div(denom).MulScalar(lr/bc1))); err != nil {
+		if err := o.update(u); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// update applies one step to one parameter.
+func (o *Adam) update(u update) error {
+	b1, b2, eps, wd, lr := o.opt.Beta1, o.opt.Beta2, o.opt.Eps, o.opt.WeightDecay, o.lr
+	i, w, d := u.i, u.w, u.g
+	if o.opt.Maximize {
+		d = d.Neg()
+	}
+	if wd != 0 {
+		if o.decoupled {
+			w = w.MulScalar(1 - lr*wd)
+		} else {
+			d = d.Add(w.MulScalar(wd))
+		}
+	}
+	o.step[i]++
+	t := float64(o.step[i])
+	m := d.MulScalar(1 - b1)
+	if o.m[i] != nil {
+		m = o.m[i].MulScalar(b1).Add(m)
+	}
+	v := d.Square().MulScalar(1 - b2)
+	if o.v[i] != nil {
+		v = o.v[i].MulScalar(b2).Add(v)
+	}
+	if err := o.keep(u.p.Name, o.m, i, m); err != nil {
+		return err
+	}
+	if err := o.keep(u.p.Name, o.v, i, v); err != nil {
+		return err
+	}
+	if o.opt.AMSGrad {
+		if o.vm[i] != nil {
+			v = o.vm[i].Maximum(v)
+		} else {
+			v = v.Detach() // a view with its own reference: keep releases o.v[i] later
+		}
+		if err := o.keep(u.p.Name, o.vm, i, v); err != nil {
+			return err
+		}
+	}
+	bc1 := 1 - math.Pow(b1, t)
+	bc2 := 1 - math.Pow(b2, t)
+	denom := v.Sqrt().DivScalar(math.Sqrt(bc2)).AddScalar(eps)
+	return put(o.op, u.p, w.Sub(m.Div(denom).MulScalar(lr/bc1)))
 }
 
 // keep realises x as state[i], releasing the value it replaces (state

@@ -66,36 +66,41 @@ func (o *SGD) Step() error {
 	if err != nil {
 		return err
 	}
-	mu, damp, wd := o.opt.Momentum, o.opt.Dampening, o.opt.WeightDecay
 	for _, u := range ups {
-		d := u.g
-		if o.opt.Maximize {
-			d = d.Neg()
-		}
-		if wd != 0 {
-			d = d.Add(u.w.MulScalar(wd))
-		}
-		if mu != 0 {
-			b := d
-			if prev := o.buf[u.i]; prev != nil {
-				b = prev.MulScalar(mu).Add(d.MulScalar(1 - damp))
-			}
-			if err := settle(o.op, u.p.Name, b); err != nil {
-				return err
-			}
-			if prev := o.buf[u.i]; prev != nil && o.own[u.i] {
-				prev.Release() // read by nothing now: its memory returns at once
-			}
-			o.buf[u.i], o.own[u.i] = b, b != u.g
-			if o.opt.Nesterov {
-				d = d.Add(b.MulScalar(mu))
-			} else {
-				d = b
-			}
-		}
-		if err := put(o.op, u.p, u.w.Sub(d.MulScalar(o.lr))); err != nil {
+		if err := o.update(u); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// update applies one step to one parameter.
+func (o *SGD) update(u update) error {
+	mu, damp, wd := o.opt.Momentum, o.opt.Dampening, o.opt.WeightDecay
+	d := u.g
+	if o.opt.Maximize {
+		d = d.Neg()
+	}
+	if wd != 0 {
+		d = d.Add(u.w.MulScalar(wd))
+	}
+	if mu != 0 {
+		b := d
+		if prev := o.buf[u.i]; prev != nil {
+			b = prev.MulScalar(mu).Add(d.MulScalar(1 - damp))
+		}
+		if err := settle(o.op, u.p.Name, b); err != nil {
+			return err
+		}
+		if prev := o.buf[u.i]; prev != nil && o.own[u.i] {
+			prev.Release() // read by nothing now: its memory returns at once
+		}
+		o.buf[u.i], o.own[u.i] = b, b != u.g
+		if o.opt.Nesterov {
+			d = d.Add(b.MulScalar(mu))
+		} else {
+			d = b
+		}
+	}
+	return put(o.op, u.p, u.w.Sub(d.MulScalar(o.lr)))
 }
