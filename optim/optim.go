@@ -25,6 +25,10 @@
 // later Backward does not reach has no gradient, and Step skips it, as
 // PyTorch skips parameters whose grad is None. ZeroGrad is still the way
 // to drop gradients accumulated without a step.
+//
+// Every optimiser here is Stateful: StateDict and LoadStateDict save and
+// restore its state (PyTorch's state_dict keys) to resume training, on the
+// same device or another.
 package optim
 
 import (
