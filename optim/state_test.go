@@ -27,7 +27,7 @@ func resumeMakers() map[string]func([]*nn.Parameter) (stateful, error) {
 		"SGD": func(ps []*nn.Parameter) (stateful, error) {
 			return optim.NewSGD(ps, 0.05, optim.SGDOptions{Momentum: 0.9, Dampening: 0.1})
 		},
-		"Adam": func(ps []*nn.Parameter) (stateful, error) { return optim.NewAdam(ps, 0.05, optim.DefaultAdam()) },
+		"Adam":          func(ps []*nn.Parameter) (stateful, error) { return optim.NewAdam(ps, 0.05, optim.DefaultAdam()) },
 		"AdamW/amsgrad": func(ps []*nn.Parameter) (stateful, error) { return optim.NewAdamW(ps, 0.05, ams) },
 		"Scheduled/Adam": func(ps []*nn.Parameter) (stateful, error) {
 			a, err := optim.NewAdam(ps, 0.05, optim.DefaultAdam())
