@@ -31,8 +31,8 @@ func DefaultAdam() AdamOptions { return AdamOptions{Beta1: 0.9, Beta2: 0.999, Ep
 //	v = β2·v + (1-β2)·d²                  (v̂ = max(v̂, v) with AMSGrad)
 //	p = p - (lr / (1-β1^t)) · m / (√v / √(1-β2^t) + ε)
 //
-// Each step runs one fused kernel per moment (three with AMSGrad) and one
-// for the new value, per parameter.
+// Each step runs, per parameter, one fused kernel for each moment and one
+// for the new value, plus one for AMSGrad's maximum after the first step.
 type Adam struct {
 	base
 	opt       AdamOptions

@@ -60,7 +60,8 @@ func NewSGD(params []*nn.Parameter, lr float64, opt SGDOptions) (*SGD, error) {
 func (o *SGD) Options() SGDOptions { return o.opt }
 
 // Step updates every parameter that has a gradient (see Optimizer.Step).
-// It runs one fused kernel per parameter, two with momentum.
+// It runs one fused kernel per parameter, two with momentum (one on a
+// parameter's first step, whose buffer is the gradient itself).
 func (o *SGD) Step() error {
 	ups, err := o.gather(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.buf[i]} })
 	if err != nil {
