@@ -50,7 +50,9 @@ type Optimizer interface {
 	// device differs from the parameter's value, a value or gradient that
 	// carries an error, or an invalid learning rate is a typed error
 	// (errors.Is with errs.ErrShape, ErrDType, ErrDevice, ErrValue...)
-	// naming the parameter, and then no parameter changes.
+	// naming the parameter, and then no parameter changes. (A failure
+	// while computing the updates, such as ErrOutOfMemory or
+	// ErrDeviceLost, can leave the parameters before it updated.)
 	Step() error
 	// ZeroGrad clears the gradient of every parameter.
 	ZeroGrad()
