@@ -1,0 +1,108 @@
+package optim_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/nn"
+	"github.com/tessera-go/tessera/optim"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// TestSchedules checks StepLR and CosineAnnealing against values worked
+// out by hand from PyTorch's formulas.
+func TestSchedules(t *testing.T) {
+	must := func(s optim.Schedule, err error) optim.Schedule {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cases := []struct {
+		name  string
+		s     optim.Schedule
+		steps []int
+		want  []float64
+	}{
+		// torch StepLR(lr=0.1, step_size=30, gamma=0.1): 0.1 for epochs 0..29, 0.01 for 30..59...
+		{"StepLR", must(optim.StepLR(0.1, 30, 0.1)), []int{-1, 0, 29, 30, 59, 60, 95}, []float64{0.1, 0.1, 0.1, 0.01, 0.01, 0.001, 0.0001}},
+		{"StepLR/gamma 0.5", must(optim.StepLR(2, 1, 0.5)), []int{0, 1, 2, 3}, []float64{2, 1, 0.5, 0.25}},
+		// torch CosineAnnealingLR(T_max=10, eta_min=0) from lr 1: periodic past T_max.
+		{"Cosine", must(optim.CosineAnnealing(1, 10, optim.CosineOptions{})), []int{0, 5, 10, 15, 20}, []float64{1, 0.5, 0, 0.5, 1}},
+		{"Cosine/min", must(optim.CosineAnnealing(1, 4, optim.CosineOptions{Min: 0.1})), []int{0, 1, 2, 4}, []float64{1, 0.1 + 0.9*(1+math.Sqrt2/2)/2, 0.55, 0.1}},
+		// LinearLR(start_factor=0.25, total_iters=4) then the cosine from step 4.
+		{"Cosine/warm-up", must(optim.CosineAnnealing(2, 10, optim.CosineOptions{Warmup: 4, WarmupStart: 0.25})),
+			[]int{0, 1, 2, 3, 4, 9, 14}, []float64{0.5, 0.875, 1.25, 1.625, 2, 1, 0}},
+		{"Cosine/warm-up from 0", must(optim.CosineAnnealing(1, 2, optim.CosineOptions{Warmup: 2})), []int{0, 1, 2, 3, 4}, []float64{0, 0.5, 1, 0.5, 0}},
+	}
+	for _, c := range cases {
+		for i, step := range c.steps {
+			if got := c.s(step); math.Abs(got-c.want[i]) > 1e-15 {
+				t.Errorf("%s: step %d: lr %.17g, want %.17g", c.name, step, got, c.want[i])
+			}
+		}
+	}
+}
+
+// TestScheduleErrors: invalid schedule parameters are ErrValue errors.
+func TestScheduleErrors(t *testing.T) {
+	cos := func(base float64, tMax int, o optim.CosineOptions) error {
+		_, err := optim.CosineAnnealing(base, tMax, o)
+		return err
+	}
+	step := func(base float64, size int, gamma float64) error {
+		_, err := optim.StepLR(base, size, gamma)
+		return err
+	}
+	for i, err := range []error{
+		step(-1, 1, 0.1), step(0.1, 0, 0.1), step(0.1, 1, -0.5), step(0.1, 1, math.NaN()),
+		cos(-1, 10, optim.CosineOptions{}), cos(1, 0, optim.CosineOptions{}), cos(1, 10, optim.CosineOptions{Min: 2}),
+		cos(1, 10, optim.CosineOptions{Warmup: -1}), cos(1, 10, optim.CosineOptions{WarmupStart: 1.5}),
+	} {
+		if !errors.Is(err, errs.ErrValue) {
+			t.Errorf("case %d: err = %v, want ErrValue", i, err)
+		}
+	}
+}
+
+// TestScheduledSteps: the k-th Step of a Scheduled optimiser runs with the
+// schedule's rate for k. With plain SGD and the loss Σw (gradient 1), each
+// step lowers w by exactly that rate.
+func TestScheduledSteps(t *testing.T) {
+	p := nn.NewParameter("w", tensor.FromSlice([]float64{10}))
+	sgd, err := optim.NewSGD([]*nn.Parameter{p}, 123, optim.SGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := optim.StepLR(1, 2, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := optim.Scheduled(sgd, s)
+	want := 10.0
+	for k := range 6 {
+		if got := opt.LR(); got != s(k) {
+			t.Fatalf("step %d: LR %v, want %v", k, got, s(k))
+		}
+		if err := p.Value.Sum().Backward(); err != nil {
+			t.Fatal(err)
+		}
+		if err := opt.Step(); err != nil {
+			t.Fatal(err)
+		}
+		want -= s(k)
+		closeTo(t, fmt.Sprintf("w after step %d", k), values(t, p.Value), []float64{want}, tol{0, 1e-14})
+	}
+	if opt.Steps() != 6 || opt.Unwrap() != sgd || len(opt.Params()) != 1 {
+		t.Errorf("Steps %d, Unwrap %v, %d params", opt.Steps(), opt.Unwrap(), len(opt.Params()))
+	}
+	// Apply sets the rate for an epoch explicitly.
+	s.Apply(sgd, 4)
+	if sgd.LR() != 0.25 {
+		t.Errorf("after Apply(4): LR %v, want 0.25", sgd.LR())
+	}
+}

@@ -1,0 +1,107 @@
+package optim
+
+import (
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/nn"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// SGDOptions are SGD's hyperparameters besides the learning rate; the
+// zero value is plain gradient descent.
+type SGDOptions struct {
+	Momentum    float64 // momentum factor μ (>= 0)
+	Dampening   float64 // dampening τ of the gradient added to the buffer (>= 0)
+	WeightDecay float64 // L2 penalty λ added to the gradient (>= 0)
+	Nesterov    bool    // Nesterov momentum; needs Momentum > 0 and Dampening 0
+	Maximize    bool    // ascend the objective instead of descending it
+}
+
+// SGD is stochastic gradient descent with PyTorch's torch.optim.SGD rule.
+// For each parameter p with gradient g, on each step:
+//
+//	d = g (or -g with Maximize) + λ·p
+//	b = d on the first step, else μ·b + (1-τ)·d   (when μ != 0)
+//	d = d + μ·b with Nesterov, else b            (when μ != 0)
+//	p = p - lr·d
+//
+// The first step puts the gradient itself in the momentum buffer, without
+// dampening, as PyTorch does.
+type SGD struct {
+	base
+	opt SGDOptions
+	buf []*tensor.Tensor // momentum buffers, nil until a parameter's first step
+	own []bool           // buf[i] was computed here (not the gradient itself)
+}
+
+// NewSGD returns an SGD optimiser for params (each at most once) with
+// learning rate lr. A negative or non-finite lr or option, or Nesterov
+// without momentum or with dampening, is an ErrValue error naming it.
+func NewSGD(params []*nn.Parameter, lr float64, opt SGDOptions) (*SGD, error) {
+	const op = "SGD"
+	b, err := newBase(op, params, lr)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []struct {
+		what string
+		v    float64
+	}{{"momentum", opt.Momentum}, {"dampening", opt.Dampening}, {"weight decay", opt.WeightDecay}} {
+		if err := checkRate(op, c.what, c.v); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Nesterov && (opt.Momentum == 0 || opt.Dampening != 0) {
+		return nil, errs.New("optim", op, errs.ErrValue, "Nesterov momentum requires a momentum > 0 and zero dampening, have momentum %v and dampening %v", opt.Momentum, opt.Dampening)
+	}
+	return &SGD{base: b, opt: opt, buf: make([]*tensor.Tensor, len(b.params)), own: make([]bool, len(b.params))}, nil
+}
+
+// Options returns the hyperparameters besides the learning rate.
+func (o *SGD) Options() SGDOptions { return o.opt }
+
+// Step updates every parameter that has a gradient (see Optimizer.Step).
+// It runs one fused kernel per parameter, two with momentum (one on a
+// parameter's first step, whose buffer is the gradient itself).
+func (o *SGD) Step() error {
+	ups, err := o.gather(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.buf[i]} })
+	if err != nil {
+		return err
+	}
+	for _, u := range ups {
+		if err := o.update(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// update applies one step to one parameter.
+func (o *SGD) update(u update) error {
+	mu, damp, wd := o.opt.Momentum, o.opt.Dampening, o.opt.WeightDecay
+	d := u.g
+	if o.opt.Maximize {
+		d = d.Neg()
+	}
+	if wd != 0 {
+		d = d.Add(u.w.MulScalar(wd))
+	}
+	if mu != 0 {
+		b := d
+		if prev := o.buf[u.i]; prev != nil {
+			b = prev.MulScalar(mu).Add(d.MulScalar(1 - damp))
+		}
+		if err := settle(o.op, u.p.Name, b); err != nil {
+			return err
+		}
+		if prev := o.buf[u.i]; prev != nil && o.own[u.i] {
+			prev.Release() // read by nothing now: its memory returns at once
+		}
+		o.buf[u.i], o.own[u.i] = b, b != u.g
+		if o.opt.Nesterov {
+			d = d.Add(b.MulScalar(mu))
+		} else {
+			d = b
+		}
+	}
+	return put(o.op, u.p, u.w.Sub(d.MulScalar(o.lr)))
+}
