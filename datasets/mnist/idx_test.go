@@ -243,3 +243,75 @@ func FuzzDecodeIDX(f *testing.F) {
 		}
 	})
 }
+
+// writeSet writes the four files of a tiny set into a new folder: two 2×2
+// training images and one test image, each overridable by name.
+func writeSet(t *testing.T, override map[string][]byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"train-images-idx3-ubyte": encodeIDX(mnist.IDXUint8, []uint32{2, 2, 2}, []byte{0, 1, 2, 3, 252, 253, 254, 255}),
+		"train-labels-idx1-ubyte": encodeIDX(mnist.IDXUint8, []uint32{2}, []byte{9, 0}),
+		"t10k-images-idx3-ubyte":  encodeIDX(mnist.IDXUint8, []uint32{1, 2, 2}, []byte{7, 7, 7, 7}),
+		"t10k-labels-idx1-ubyte":  encodeIDX(mnist.IDXUint8, []uint32{1}, []byte{3}),
+	}
+	for n, b := range override {
+		files[n] = b
+	}
+	for n, b := range files {
+		if b == nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLoadTinySet(t *testing.T) {
+	train, test, err := mnist.Load(writeSet(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if train.N != 2 || train.Rows != 2 || train.Cols != 2 || !bytes.Equal(train.Pixels, []byte{0, 1, 2, 3, 252, 253, 254, 255}) || !bytes.Equal(train.Labels, []byte{9, 0}) {
+		t.Errorf("train = %+v", train)
+	}
+	if test.N != 1 || !bytes.Equal(test.Labels, []byte{3}) {
+		t.Errorf("test = %+v", test)
+	}
+}
+
+// TestLoadMalformed: each inconsistency is an ErrValue naming the file and
+// the values.
+func TestLoadMalformed(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		override map[string][]byte
+		want     []string
+	}{
+		{"label not a digit", map[string][]byte{"train-labels-idx1-ubyte": encodeIDX(mnist.IDXUint8, []uint32{2}, []byte{9, 10})},
+			[]string{"train-labels-idx1-ubyte", "label 10 of image 1"}},
+		{"counts differ", map[string][]byte{"t10k-labels-idx1-ubyte": encodeIDX(mnist.IDXUint8, []uint32{2}, []byte{3, 4})},
+			[]string{"t10k-images-idx3-ubyte holds 1 images", "2 labels"}},
+		{"images 2-D", map[string][]byte{"train-images-idx3-ubyte": encodeIDX(mnist.IDXUint8, []uint32{2, 4}, seq(8))},
+			[]string{"train-images-idx3-ubyte", "3-D", "[2 4]"}},
+		{"labels i32", map[string][]byte{"train-labels-idx1-ubyte": encodeIDX(mnist.IDXInt32, []uint32{2}, make([]byte, 8))},
+			[]string{"train-labels-idx1-ubyte", "type 0x0c"}},
+		{"missing file", map[string][]byte{"t10k-images-idx3-ubyte": nil},
+			[]string{"no t10k-images-idx3-ubyte[.gz]"}},
+		{"truncated file", map[string][]byte{"train-images-idx3-ubyte": encodeIDX(mnist.IDXUint8, []uint32{2, 2, 2}, seq(7))},
+			[]string{"train-images-idx3-ubyte", "[2 2 2]", "file holds 23 bytes"}},
+	} {
+		_, _, err := mnist.Load(writeSet(t, c.override))
+		if !errors.Is(err, errs.ErrValue) {
+			t.Errorf("%s: %v, want ErrValue", c.name, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+}
