@@ -7,6 +7,15 @@
 // new value and puts it in the slot with Set. Layers read their parameters'
 // current values each time Forward runs, so a model sees every update, and
 // tensors computed from an older value keep that value.
+//
+// The pieces are PyTorch's: layers (Linear, Conv2d, MaxPool2d, AvgPool2d,
+// Flatten, Embedding, LayerNorm, Dropout and the activations) chained by
+// Sequential, whose parameter names are PyTorch's state-dict keys; the
+// losses CrossEntropy and MSE; seeded initialisers (Kaiming, Xavier) that
+// the layers use for PyTorch's default initialisation; and To, StateDict,
+// LoadStateDict, Save and Load for a model's state. Bad arguments and
+// inputs give failed tensors carrying typed errors, as tensor operations
+// do, so a forward pass is checked once, at its end.
 package nn
 
 import (

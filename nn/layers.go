@@ -1,0 +1,339 @@
+package nn
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// Compile-time checks that every layer is a Module.
+var (
+	_ Module = (*Linear)(nil)
+	_ Module = (*Conv2d)(nil)
+	_ Module = (*Embedding)(nil)
+	_ Module = (*LayerNorm)(nil)
+	_ Module = (*Dropout)(nil)
+	_ Module = MaxPool2d{}
+	_ Module = AvgPool2d{}
+	_ Module = Flatten{}
+)
+
+// newParam makes the parameter name holding v; a constructor error err
+// (when not nil) takes the value's place, so Forward reports it.
+func newParam(name string, v *tensor.Tensor, err error) *Parameter {
+	if err != nil {
+		v = tensor.Failed(err)
+	}
+	return NewParameter(name, v)
+}
+
+// params lists the non-nil parameters among ps.
+func params(ps ...*Parameter) []*Parameter {
+	out := make([]*Parameter, 0, len(ps))
+	for _, p := range ps {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Linear is the affine map y = x Wᵀ + b of PyTorch's nn.Linear: Weight is
+// [out, in], Bias [out] (nil with NoBias). The input is [..., in], any
+// number of leading batch axes, and the output [..., out].
+type Linear struct {
+	Weight, Bias *Parameter
+}
+
+// NewLinear returns a Linear layer from in to out features, initialised as
+// PyTorch's: weight and bias uniform in ±1/sqrt(in).
+func NewLinear(in, out int, opts ...Option) *Linear {
+	c, err := newConfig("Linear", opts)
+	if err == nil && (in <= 0 || out <= 0) {
+		err = errs.New("nn", "Linear", errs.ErrShape, "features in %d and out %d must be positive", in, out)
+	}
+	l := &Linear{}
+	var w, b *tensor.Tensor
+	if err == nil {
+		w, b = defaultInit(c, c.bias, out, in)
+	}
+	l.Weight = newParam("weight", w, err)
+	if c.bias {
+		l.Bias = newParam("bias", b, err)
+	}
+	return l
+}
+
+// Forward computes x Wᵀ + b.
+func (l *Linear) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Weight == nil {
+		return fail("Linear", errs.ErrValue, "no weight (build the layer with NewLinear)")
+	}
+	w := l.Weight.Value
+	if valid(x) && valid(w) {
+		in := w.Shape()[1]
+		if x.Rank() == 0 || x.Shape()[x.Rank()-1] != in {
+			return fail("Linear", errs.ErrShape, "input %v must end in %d features", x.Shape(), in)
+		}
+	}
+	y := x.Matmul(w.T())
+	if l.Bias != nil {
+		y = y.Add(l.Bias.Value)
+	}
+	return y
+}
+
+// Parameters returns the weight and, unless NoBias, the bias.
+func (l *Linear) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// Conv2d is PyTorch's nn.Conv2d: a 2-D cross-correlation of x [N, C, H, W]
+// with Weight [out, C/groups, KH, KW], plus Bias [out] (nil with NoBias),
+// computed by tensor.Conv2d with the options Opt.
+type Conv2d struct {
+	Weight, Bias *Parameter
+	Opt          tensor.Conv2dOptions
+}
+
+// NewConv2d returns a Conv2d layer from in to out channels with the given
+// kernel size and options, initialised as PyTorch's: weight and bias
+// uniform in ±1/sqrt(fan_in), fan_in = in/groups·KH·KW.
+func NewConv2d(in, out int, kernel [2]int, opt tensor.Conv2dOptions, opts ...Option) *Conv2d {
+	c, err := newConfig("Conv2d", opts)
+	g := max(opt.Groups, 1)
+	if err == nil && (in <= 0 || out <= 0 || kernel[0] <= 0 || kernel[1] <= 0 || opt.Groups < 0 || in%g != 0 || out%g != 0) {
+		err = errs.New("nn", "Conv2d", errs.ErrShape, "channels in %d and out %d, kernel %v and groups %d must be positive, the groups dividing the channels", in, out, kernel, opt.Groups)
+	}
+	l := &Conv2d{Opt: opt}
+	var w, b *tensor.Tensor
+	if err == nil {
+		w, b = defaultInit(c, c.bias, out, in/g, kernel[0], kernel[1])
+	}
+	l.Weight = newParam("weight", w, err)
+	if c.bias {
+		l.Bias = newParam("bias", b, err)
+	}
+	return l
+}
+
+// Forward convolves x [N, C, H, W] into [N, out, OH, OW].
+func (l *Conv2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Weight == nil {
+		return fail("Conv2d", errs.ErrValue, "no weight (build the layer with NewConv2d)")
+	}
+	var b *tensor.Tensor
+	if l.Bias != nil {
+		b = l.Bias.Value
+	}
+	w := l.Weight.Value
+	if valid(x) && valid(w) {
+		want := w.Shape()[1] * max(l.Opt.Groups, 1)
+		if x.Rank() != 4 || x.Shape()[1] != want {
+			return fail("Conv2d", errs.ErrShape, "input %v must be [N, %d, H, W]", x.Shape(), want)
+		}
+	}
+	return tensor.Conv2d(x, w, b, l.Opt)
+}
+
+// Parameters returns the weight and, unless NoBias, the bias.
+func (l *Conv2d) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// MaxPool2d takes the maximum of each window of x [N, C, H, W], as
+// PyTorch's nn.MaxPool2d: nn.MaxPool2d{Kernel: [2]int{2, 2}} halves H and
+// W (a zero Stride is the kernel size).
+type MaxPool2d tensor.Pool2dOptions
+
+// Forward pools x.
+func (m MaxPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.MaxPool2d(x, tensor.Pool2dOptions(m))
+}
+
+// Parameters is empty: pooling learns nothing.
+func (MaxPool2d) Parameters() []*Parameter { return nil }
+
+// AvgPool2d averages each window of x [N, C, H, W], as PyTorch's
+// nn.AvgPool2d (padding counts in the average).
+type AvgPool2d tensor.Pool2dOptions
+
+// Forward pools x.
+func (m AvgPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.AvgPool2d(x, tensor.Pool2dOptions(m))
+}
+
+// Parameters is empty: pooling learns nothing.
+func (AvgPool2d) Parameters() []*Parameter { return nil }
+
+// Flatten turns x [N, ...] into [N, product of the rest], as PyTorch's
+// nn.Flatten() with its defaults: the bridge from convolutions to Linear.
+type Flatten struct{}
+
+// Forward flattens every axis but the first (a view when x's strides
+// allow).
+func (Flatten) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if valid(x) && x.Rank() < 1 {
+		return fail("Flatten", errs.ErrShape, "input %v has no batch axis", x.Shape())
+	}
+	if valid(x) && x.Rank() == 1 {
+		return x.Reshape(x.Shape()[0], 1)
+	}
+	return x.Flatten(1, -1)
+}
+
+// Parameters is empty.
+func (Flatten) Parameters() []*Parameter { return nil }
+
+// Embedding is a lookup table, PyTorch's nn.Embedding: Forward maps an
+// integer index tensor of any shape S to the rows of Weight [num, dim] it
+// names, shape S + [dim]. The gradient flows into the rows looked up.
+type Embedding struct {
+	Weight *Parameter
+}
+
+// NewEmbedding returns a table of num rows of dim features, initialised
+// standard normal as PyTorch's.
+func NewEmbedding(num, dim int, opts ...Option) *Embedding {
+	c, err := newConfig("Embedding", opts)
+	if err == nil && (num <= 0 || dim <= 0) {
+		err = errs.New("nn", "Embedding", errs.ErrShape, "rows %d and features %d must be positive", num, dim)
+	}
+	var w *tensor.Tensor
+	if err == nil {
+		w = Normal(c.dt, subSeed(c.seed, 0), 1, num, dim)
+	}
+	return &Embedding{Weight: newParam("weight", w, err)}
+}
+
+// Forward looks up the rows idx names. A floating or bool idx is an
+// ErrDType error; an index outside [0, num) an ErrAxis error (the indices
+// are read on the host, as IndexSelect reads them).
+func (e *Embedding) Forward(idx *tensor.Tensor) *tensor.Tensor {
+	if e.Weight == nil {
+		return fail("Embedding", errs.ErrValue, "no table (build the layer with NewEmbedding)")
+	}
+	w := e.Weight.Value
+	if !valid(idx) || !valid(w) {
+		return w.IndexSelect(0, idx)
+	}
+	if !idx.DType().IsInt() {
+		return fail("Embedding", errs.ErrDType, "indices must be integers, have %v", idx.DType())
+	}
+	if idx.DType() == dtype.U8 {
+		idx = idx.Cast(dtype.I32)
+	}
+	shape := append(idx.Shape(), w.Shape()[1])
+	y := w.IndexSelect(0, idx.Reshape(-1))
+	if err := y.Err(); err != nil {
+		return tensor.Failed(errs.Retag("nn", "Embedding", err))
+	}
+	return y.Reshape(shape...)
+}
+
+// Parameters returns the table.
+func (e *Embedding) Parameters() []*Parameter { return []*Parameter{e.Weight} }
+
+// LayerNorm normalises each sample over its trailing axes to zero mean and
+// unit variance (the biased variance, plus Eps), then scales by Weight and
+// shifts by Bias, of the normalised shape: PyTorch's nn.LayerNorm.
+type LayerNorm struct {
+	Weight, Bias *Parameter // nil with NoAffine (Bias also with NoBias)
+	Shape        []int      // the normalised trailing shape
+	Eps          float64
+}
+
+// NewLayerNorm returns a LayerNorm over the trailing axes of shape, with
+// the weight ones and the bias zeros.
+func NewLayerNorm(shape []int, opts ...Option) *LayerNorm {
+	c, err := newConfig("LayerNorm", opts)
+	if err == nil && (len(shape) == 0 || slices.ContainsFunc(shape, func(n int) bool { return n <= 0 })) {
+		err = errs.New("nn", "LayerNorm", errs.ErrShape, "normalised shape %v must be one or more positive extents", shape)
+	}
+	if err == nil && (!(c.eps >= 0) || math.IsInf(c.eps, 0)) {
+		err = errs.New("nn", "LayerNorm", errs.ErrValue, "eps %v must be finite and not negative", c.eps)
+	}
+	l := &LayerNorm{Shape: slices.Clone(shape), Eps: c.eps}
+	if c.noAfine && err == nil {
+		return l
+	}
+	var w, b *tensor.Tensor
+	if err == nil {
+		w, b = tensor.Ones(c.dt, shape...), tensor.Zeros(c.dt, shape...)
+	}
+	l.Weight = newParam("weight", w, err)
+	if c.bias {
+		l.Bias = newParam("bias", b, err)
+	}
+	return l
+}
+
+// Forward normalises x [..., Shape...].
+func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
+	k := len(l.Shape)
+	if k == 0 {
+		return fail("LayerNorm", errs.ErrShape, "no normalised shape (build the layer with NewLayerNorm)")
+	}
+	if valid(x) {
+		s := x.Shape()
+		if len(s) < k || !slices.Equal(s[len(s)-k:], l.Shape) {
+			return fail("LayerNorm", errs.ErrShape, "input %v must end in the normalised shape %v", s, l.Shape)
+		}
+	}
+	axes := make([]int, k)
+	for i := range axes {
+		axes[i] = i - k
+	}
+	xc := x.Sub(x.MeanKeepDims(axes...))
+	y := xc.Mul(xc.Square().MeanKeepDims(axes...).AddScalar(l.Eps).Rsqrt())
+	if l.Weight != nil {
+		y = y.Mul(l.Weight.Value)
+	}
+	if l.Bias != nil {
+		y = y.Add(l.Bias.Value)
+	}
+	return y
+}
+
+// Parameters returns the weight and bias (none with NoAffine).
+func (l *LayerNorm) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// Dropout zeroes each element with probability P while training and scales
+// the rest by 1/(1-P), so the expected value is unchanged; in evaluation
+// mode it is the identity. Its masks come from a seeded generator (drawn
+// on the host and moved to the input's device): the k-th training Forward
+// of a Dropout built with one seed draws the same mask on every run and
+// every device. A new Dropout is in training mode, as in PyTorch.
+type Dropout struct {
+	P    float64
+	seed uint64
+	eval atomic.Bool
+	n    atomic.Uint64
+}
+
+// NewDropout returns a Dropout of probability p (in [0, 1); other values
+// make Forward fail with ErrValue) drawing its masks from seed.
+func NewDropout(p float64, seed uint64) *Dropout { return &Dropout{P: p, seed: seed} }
+
+// SetTraining switches between training (dropping) and evaluation
+// (identity).
+func (d *Dropout) SetTraining(on bool) { d.eval.Store(!on) }
+
+// Forward applies the mode's map to x.
+func (d *Dropout) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if !(d.P >= 0 && d.P < 1) {
+		return fail("Dropout", errs.ErrValue, "probability %v must be in [0, 1)", d.P)
+	}
+	if d.eval.Load() || d.P == 0 || !valid(x) {
+		return x
+	}
+	if !x.DType().IsFloat() {
+		return fail("Dropout", errs.ErrDType, "needs a floating input, have %v", x.DType())
+	}
+	seed := subSeed(d.seed, d.n.Add(1)-1)
+	keep := tensor.Rand(dtype.F32, seed, x.Shape()...).To(x.Device()).GeScalar(d.P).Cast(x.DType())
+	return x.Mul(keep).MulScalar(1 / (1 - d.P))
+}
+
+// Parameters is empty.
+func (d *Dropout) Parameters() []*Parameter { return nil }

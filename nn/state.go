@@ -1,0 +1,132 @@
+package nn
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// NumParams is the number of trainable scalars in m.
+func NumParams(m Module) int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	for _, p := range m.Parameters() {
+		n += p.Value.Numel()
+	}
+	return n
+}
+
+// To moves every parameter of m to dev. It moves all or nothing: if one
+// parameter cannot move (a dtype dev cannot hold, a failed parameter), m
+// is left as it was and the error is returned. Moved parameters start with
+// no gradient, as after Set.
+func To(m Module, dev device.Device) error {
+	if m == nil {
+		return errs.New("nn", "To", errs.ErrValue, "nil module")
+	}
+	ps := m.Parameters()
+	moved := make([]*tensor.Tensor, len(ps))
+	for i, p := range ps {
+		moved[i] = p.Value.To(dev)
+		if err := moved[i].Err(); err != nil {
+			return errs.Wrap("nn", "To", nil, err, "parameter %q", p.Name) // the cause keeps its kind
+		}
+	}
+	for i, p := range ps {
+		p.Set(moved[i])
+	}
+	return nil
+}
+
+// StateDict maps each parameter's name to its current value, detached
+// from any graph: what Save writes and LoadStateDict reads.
+func StateDict(m Module) map[string]*tensor.Tensor {
+	sd := make(map[string]*tensor.Tensor)
+	if m == nil {
+		return sd
+	}
+	for _, p := range m.Parameters() {
+		sd[p.Name] = p.Value.Detach()
+	}
+	return sd
+}
+
+// LoadStateDict sets every parameter of m from the entry of sd named as
+// it, moved to the parameter's device. The keys must match exactly and
+// each entry must have its parameter's shape and dtype; otherwise nothing
+// is set and the error lists every offending key: a missing or unexpected
+// key is an ErrValue, a shape an ErrShape, a dtype an ErrDType error.
+func LoadStateDict(m Module, sd map[string]*tensor.Tensor) error {
+	const op = "LoadStateDict"
+	if m == nil {
+		return errs.New("nn", op, errs.ErrValue, "nil module")
+	}
+	ps := m.Parameters()
+	var problems []error
+	known := make(map[string]bool, len(ps))
+	vals := make([]*tensor.Tensor, len(ps))
+	for i, p := range ps {
+		known[p.Name] = true
+		v, ok := sd[p.Name]
+		switch {
+		case !ok:
+			problems = append(problems, errs.New("nn", op, errs.ErrValue, "missing key %q", p.Name))
+			continue
+		case v.Err() != nil:
+			problems = append(problems, errs.Wrap("nn", op, nil, v.Err(), "key %q", p.Name))
+			continue
+		case !slices.Equal(v.Shape(), p.Value.Shape()):
+			problems = append(problems, errs.New("nn", op, errs.ErrShape, "key %q: shape %v, the parameter is %v", p.Name, v.Shape(), p.Value.Shape()))
+			continue
+		case v.DType() != p.Value.DType():
+			problems = append(problems, errs.New("nn", op, errs.ErrDType, "key %q: dtype %v, the parameter is %v", p.Name, v.DType(), p.Value.DType()))
+			continue
+		}
+		vals[i] = v.To(p.Value.Device())
+		if err := vals[i].Err(); err != nil {
+			problems = append(problems, errs.Wrap("nn", op, nil, err, "key %q", p.Name))
+		}
+	}
+	var extra []string
+	for k := range sd {
+		if !known[k] {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range extra {
+		problems = append(problems, errs.New("nn", op, errs.ErrValue, "unexpected key %q", k))
+	}
+	if len(problems) > 0 {
+		return errors.Join(problems...)
+	}
+	for i, p := range ps {
+		p.Set(vals[i])
+	}
+	return nil
+}
+
+// Save writes m's state dict to path in the format of its extension
+// (.safetensors, .npz), as tensor.Save does.
+func Save(m Module, path string) error {
+	if err := tensor.Save(path, StateDict(m)); err != nil {
+		return errs.Retag("nn", "Save", err)
+	}
+	return nil
+}
+
+// Load reads a file that Save wrote (or any with the same keys, such as a
+// PyTorch state dict saved as safetensors) into m's parameters, as
+// LoadStateDict does.
+func Load(m Module, path string) error {
+	sd, err := tensor.Load(path)
+	if err != nil {
+		return errs.Retag("nn", "Load", err)
+	}
+	return LoadStateDict(m, sd)
+}
