@@ -11,6 +11,7 @@ import (
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/internal/progress"
 	"github.com/tessera-go/tessera/tensor"
 )
 
@@ -30,7 +31,12 @@ func timeIt(minDur time.Duration, f func() error) (time.Duration, error) {
 	return best, nil
 }
 
-func bench(w io.Writer, devName string, quick bool) error {
+// benchOps names the elementwise cases bench times, in order.
+var benchOps = []string{"add", "exp", "sum"}
+
+// bench writes its tables to w and a progress line over its cases to
+// errw, so that w stays parseable.
+func bench(w, errw io.Writer, devName string, quick bool) error {
 	dev, err := openDevice(devName)
 	if err != nil {
 		return err
@@ -40,6 +46,10 @@ func bench(w io.Writer, devName string, quick bool) error {
 	if quick {
 		sizes, minDur = []int{64, 128}, 50*time.Millisecond
 	}
+	// Cases: each matmul size, the batched matmul, the copy baseline and
+	// each elementwise op.
+	bar := progress.New(errw, len(sizes)+2+len(benchOps), progress.Options{Label: "bench", Unit: "cases"})
+	defer bar.Finish()
 	fmt.Fprintf(w, "tessera bench on %s (%s); gonum measured in the same run\n\n", dev.Name(), dev.Info().Adapter)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "matmul f32\ttessera GFLOP/s\tB transposed GFLOP/s\tgonum GFLOP/s\ttessera/gonum\t")
@@ -76,11 +86,13 @@ func bench(w io.Writer, devName string, quick bool) error {
 		for _, x := range []*tensor.Tensor{a, b, ad, bd, bt} {
 			x.Release()
 		}
+		bar.Add(1, progress.String("last", fmt.Sprintf("matmul %d", n)))
 	}
 	tw.Flush()
 	if err := benchBatched(w, dev, minDur); err != nil {
 		return err
 	}
+	bar.Add(1, progress.String("last", "batched matmul"))
 
 	n := 1 << 24 // 64 MiB of f32: past the caches, as the bandwidth targets are stated
 	if quick {
@@ -93,13 +105,14 @@ func bench(w io.Writer, devName string, quick bool) error {
 		bytes float64
 		f     func() *tensor.Tensor
 	}{
-		{"add", 12, func() *tensor.Tensor { return x.Add(y) }},
-		{"exp", 8, func() *tensor.Tensor { return x.Exp() }},
-		{"sum", 4, func() *tensor.Tensor { return x.Sum() }},
+		{benchOps[0], 12, func() *tensor.Tensor { return x.Add(y) }},
+		{benchOps[1], 8, func() *tensor.Tensor { return x.Exp() }},
+		{benchOps[2], 4, func() *tensor.Tensor { return x.Sum() }},
 	}
 	src := make([]byte, 4*n)
 	dst := make([]byte, 4*n)
 	tc, _ := timeIt(minDur, func() error { copy(dst, src); return nil })
+	bar.Add(1, progress.String("last", "copy"))
 	fmt.Fprintf(w, "\nelementwise on %d f32 (%d MiB); Go copy of the same bytes: %.2f GB/s\n", n, 4*n>>20, 8*float64(n)/tc.Seconds()/1e9)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "op\tGB/s\tof copy\t")
@@ -117,6 +130,7 @@ func bench(w io.Writer, devName string, quick bool) error {
 		}
 		gbs := op.bytes * float64(n) / t.Seconds() / 1e9
 		fmt.Fprintf(tw, "%s\t%.2f\t%.0f%%\t\n", op.name, gbs, 100*gbs/(8*float64(n)/tc.Seconds()/1e9))
+		bar.Add(1, progress.String("last", op.name))
 	}
 	tw.Flush()
 	return nil

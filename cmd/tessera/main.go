@@ -28,6 +28,7 @@ commands:
   demo [--device D]  run a seeded 2-layer MLP forward pass on D and check it against the CPU
   bench [--device D] [--quick]
                      matmul GFLOP/s and elementwise GB/s, side by side with gonum
+                     (tables on stdout, a progress line on stderr)
 
 D is a device name such as cpu, webgpu or webgpu:software; the default is
 the best available device (TESSERA_DEVICE overrides it).`)
@@ -65,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "demo":
 		err = demo(stdout, *devName, *seed)
 	case "bench":
-		err = bench(stdout, *devName, *quick)
+		err = bench(stdout, stderr, *devName, *quick)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)

@@ -8,17 +8,20 @@ import (
 
 func TestCommands(t *testing.T) {
 	cases := []struct {
-		args []string
-		code int
-		out  string
+		args   []string
+		code   int
+		out    string
+		stderr string // a substring of stderr, when not empty
 	}{
-		{[]string{"devices"}, 0, "cpu\n  type:     cpu"},
-		{[]string{"demo", "--device", "cpu"}, 0, "check: matches the float64 CPU reference"},
-		{[]string{"bench", "--device", "cpu", "--quick"}, 0, "tessera/gonum"},
-		{[]string{"demo", "--device", "nope"}, 1, ""},
-		{[]string{"frobnicate"}, 2, ""},
-		{nil, 2, ""},
-		{[]string{"help"}, 0, "usage: tessera"},
+		{[]string{"devices"}, 0, "cpu\n  type:     cpu", ""},
+		{[]string{"demo", "--device", "cpu"}, 0, "check: matches the float64 CPU reference", ""},
+		// The progress line goes to stderr, ending complete; stdout keeps
+		// only the tables.
+		{[]string{"bench", "--device", "cpu", "--quick"}, 0, "tessera/gonum", "bench [====================] 7/7"},
+		{[]string{"demo", "--device", "nope"}, 1, "", ""},
+		{[]string{"frobnicate"}, 2, "", ""},
+		{nil, 2, "", ""},
+		{[]string{"help"}, 0, "usage: tessera", ""},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -29,6 +32,12 @@ func TestCommands(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), c.out) {
 				t.Errorf("output lacks %q:\n%s", c.out, out.String())
+			}
+			if !strings.Contains(errOut.String(), c.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", c.stderr, errOut.String())
+			}
+			if strings.Contains(out.String(), "[====") {
+				t.Errorf("a progress bar on stdout:\n%s", out.String())
 			}
 			if code != 0 && errOut.Len() == 0 {
 				t.Errorf("failure without a message on stderr")
