@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/tensor"
@@ -18,74 +19,96 @@ func sgdStep(m nn.Module, lr float64) {
 }
 
 // TestTrainingMemoryBounded: 200 training steps that never call Release
-// keep the device's memory flat, and learn.
+// keep the device's memory and the Go heap flat, and learn, for an MLP and
+// a small CNN.
 func TestTrainingMemoryBounded(t *testing.T) {
-	const steps = 200
-	for _, dev := range testDevices(t) {
-		be := dev.Backend()
-		base := settledMemory(t, be)
-		m := nn.NewSequential(
-			nn.NewLinear(64, 128, nn.Seed(1)), nn.GELU{}, nn.NewDropout(0.1, 2),
-			nn.NewLayerNorm([]int{128}), nn.NewLinear(128, 10, nn.Seed(3)),
-		)
-		if err := nn.To(m, dev); err != nil {
-			t.Fatal(err)
-		}
-		x := tensor.RandN(dtype.F32, 4, 32, 64).To(dev)
-		classes := make([]int32, 32)
-		for i := range classes {
-			classes[i] = int32(i % 10)
-		}
-		y := tensor.FromSlice(classes, 32).To(dev)
-		var first, last float64
-		var mid, peak int64
-		var heapMid uint64
-		heap := func() uint64 {
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			return ms.HeapAlloc
-		}
-		for i := range steps {
-			loss := nn.CrossEntropy(m.Forward(x), y)
-			if err := loss.Backward(); err != nil {
-				t.Fatalf("%s: step %d: %v", dev.Name(), i, err)
-			}
-			sgdStep(m, 0.05)
-			if i == 0 || i == steps-1 {
-				v, err := loss.Item()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if i == 0 {
-					first = v
-				} else {
-					last = v
-				}
-			}
-			use := be.MemoryInUse()
-			if i == steps/2 {
-				mid, heapMid = use, heap()
-			}
-			if i > steps/2 {
-				peak = max(peak, use)
-			}
-		}
-		if !(last < first/2) {
-			t.Errorf("%s: loss went from %v to %v in %d steps", dev.Name(), first, last, steps)
-		}
-		if peak > mid+8<<20 {
-			t.Errorf("%s: memory in use rose from %d to %d KiB over the second half", dev.Name(), mid>>10, peak>>10)
-		}
-		if h := heap(); h > heapMid+16<<20 {
-			t.Errorf("%s: the Go heap grew from %d to %d KiB over the second half", dev.Name(), heapMid>>10, h>>10)
-		}
-		m, x, y = nil, nil, nil
-		if after := settledMemory(t, be); after > base {
-			t.Errorf("%s: %d bytes in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
-		}
-		t.Logf("%s: loss %.4f -> %.4f; memory in use at half %d KiB, peak after %d KiB", dev.Name(), first, last, mid>>10, peak>>10)
+	models := []struct {
+		name  string
+		build func() nn.Module
+		input []int
+	}{
+		{"mlp", func() nn.Module {
+			return nn.NewSequential(
+				nn.NewLinear(64, 128, nn.Seed(1)), nn.GELU{}, nn.NewDropout(0.1, 2),
+				nn.NewLayerNorm([]int{128}), nn.NewLinear(128, 10, nn.Seed(3)),
+			)
+		}, []int{32, 64}},
+		{"cnn", func() nn.Module {
+			return nn.NewSequential(
+				nn.NewConv2d(1, 4, [2]int{3, 3}, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, nn.Seed(1)),
+				nn.ReLU{}, nn.MaxPool2d{Kernel: [2]int{2, 2}}, nn.Flatten{}, nn.NewLinear(4*4*4, 10, nn.Seed(2)),
+			)
+		}, []int{32, 1, 8, 8}},
 	}
+	for _, dev := range testDevices(t) {
+		for _, mc := range models {
+			t.Run(mc.name+"/"+dev.Name(), func(t *testing.T) { trainBounded(t, dev, mc.build(), mc.input) })
+		}
+	}
+}
+
+// trainBounded trains m on dev for 200 steps of SGD on one fixed batch.
+func trainBounded(t *testing.T, dev device.Device, m nn.Module, input []int) {
+	const steps = 200
+	be := dev.Backend()
+	base := settledMemory(t, be)
+	if err := nn.To(m, dev); err != nil {
+		t.Fatal(err)
+	}
+	x := tensor.RandN(dtype.F32, 4, input...).To(dev)
+	classes := make([]int32, 32)
+	for i := range classes {
+		classes[i] = int32(i % 10)
+	}
+	y := tensor.FromSlice(classes, 32).To(dev)
+	var first, last float64
+	var mid, peak int64
+	var heapMid uint64
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	for i := range steps {
+		loss := nn.CrossEntropy(m.Forward(x), y)
+		if err := loss.Backward(); err != nil {
+			t.Fatalf("%s: step %d: %v", dev.Name(), i, err)
+		}
+		sgdStep(m, 0.05)
+		if i == 0 || i == steps-1 {
+			v, err := loss.Item()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = v
+			} else {
+				last = v
+			}
+		}
+		use := be.MemoryInUse()
+		if i == steps/2 {
+			mid, heapMid = use, heap()
+		}
+		if i > steps/2 {
+			peak = max(peak, use)
+		}
+	}
+	if !(last < first/2) {
+		t.Errorf("%s: loss went from %v to %v in %d steps", dev.Name(), first, last, steps)
+	}
+	if peak > mid+8<<20 {
+		t.Errorf("%s: memory in use rose from %d to %d KiB over the second half", dev.Name(), mid>>10, peak>>10)
+	}
+	if h := heap(); h > heapMid+16<<20 {
+		t.Errorf("%s: the Go heap grew from %d to %d KiB over the second half", dev.Name(), heapMid>>10, h>>10)
+	}
+	m, x, y = nil, nil, nil
+	if after := settledMemory(t, be); after > base {
+		t.Errorf("%s: %d bytes in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
+	}
+	t.Logf("%s: loss %.4f -> %.4f; memory in use at half %d KiB, peak after %d KiB", dev.Name(), first, last, mid>>10, peak>>10)
 }
 
 // ExampleSequential builds a small MLP and takes one training step by

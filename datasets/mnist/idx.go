@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"os"
 
 	"github.com/tessera-go/tessera/errs"
@@ -58,6 +59,15 @@ func idxElemSize(ty byte) int {
 	return 0
 }
 
+// limit is the data limit to apply: DefaultMaxBytes for 0 or less, and
+// never more than an int can count (on 32-bit platforms).
+func limit(maxBytes int64) int64 {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	return min(maxBytes, math.MaxInt)
+}
+
 // idxHeader is the parsed fixed part of an IDX stream.
 type idxHeader struct {
 	ty     byte
@@ -98,7 +108,7 @@ func parseHeader(r io.Reader, name string, maxBytes int64) (idxHeader, error) {
 		// Check before multiplying so the product never overflows: every
 		// factor is below 2^32 and the running total stays <= maxBytes.
 		if d != 0 && total > maxBytes/int64(d) {
-			return idxHeader{}, errs.New("mnist", op, errs.ErrValue, "%s: IDX dimensions %v of %d-byte elements exceed the limit of %d bytes", name, h.dimsUpTo(words[:4*rank]), esz, maxBytes)
+			return idxHeader{}, errs.New("mnist", op, errs.ErrValue, "%s: IDX dimensions %v of %d-byte elements exceed the limit of %d bytes", name, dimWords(words[:4*rank]), esz, maxBytes)
 		}
 		total *= int64(d)
 	}
@@ -107,8 +117,8 @@ func parseHeader(r io.Reader, name string, maxBytes int64) (idxHeader, error) {
 	return h, nil
 }
 
-// dimsUpTo decodes every dimension word for an error message.
-func (h idxHeader) dimsUpTo(words []byte) []uint32 {
+// dimWords decodes every dimension word for an error message.
+func dimWords(words []byte) []uint32 {
 	out := make([]uint32, len(words)/4)
 	for i := range out {
 		out[i] = binary.BigEndian.Uint32(words[4*i:])
@@ -159,19 +169,17 @@ func DecodeIDX(r io.Reader, name string, maxBytes int64) (*IDX, error) {
 // caller knows it (-1 otherwise): a header that disagrees with it fails
 // before the data is read, and the data buffer is allocated at once.
 func decodeIDX(r io.Reader, name string, maxBytes, wantLen int64) (*IDX, error) {
-	const op = "ReadIDX"
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
+	maxBytes = limit(maxBytes)
 	br := bufio.NewReader(r)
 	if m, err := br.Peek(2); err == nil && m[0] == 0x1f && m[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, errs.Wrap("mnist", op, errs.ErrValue, err, "%s: bad gzip header", name)
+			return nil, errs.Wrap("mnist", "ReadIDX", errs.ErrValue, err, "%s: bad gzip header", name)
 		}
 		defer zr.Close()
 		zr.Multistream(false)
-		return decodeRaw(zr, name, maxBytes, wantLen)
+		// wantLen counts the stream's own bytes, not what they expand to.
+		return decodeRaw(zr, name, maxBytes, -1)
 	}
 	return decodeRaw(br, name, maxBytes, wantLen)
 }
@@ -244,9 +252,7 @@ const maxDeflateRatio = 1032
 // is allocated.
 func decodeGzipChecked(r io.Reader, name string, maxBytes, zsize, isize int64) (*IDX, error) {
 	const op = "ReadIDX"
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
+	maxBytes = limit(maxBytes)
 	zr, err := gzip.NewReader(bufio.NewReader(r))
 	if err != nil {
 		return nil, errs.Wrap("mnist", op, errs.ErrValue, err, "%s: bad gzip header", name)

@@ -115,24 +115,34 @@ func moduleVersion() (version, replaceDir string) {
 }
 
 // fromBuildInfo computes the module's folder in the module cache from the
-// version this binary was built with.
+// version this binary was built with (or returns its local replacement).
 func fromBuildInfo() (string, error) {
 	version, local := moduleVersion()
 	if local != "" {
 		return local, nil
 	}
-	cache := os.Getenv("GOMODCACHE")
-	if cache == "" {
-		out, err := goCmd("env", "GOMODCACHE")
-		if err != nil {
-			return "", err
+	return filepath.Join(modCache(), escapeModule(Module)+"@"+escapeModule(version)), nil
+}
+
+// modCache returns the module cache folder: $GOMODCACHE, else what `go env
+// GOMODCACHE` says, else the go command's default, the first $GOPATH entry
+// (or ~/go) plus pkg/mod, for a binary run where no go command is
+// installed.
+func modCache() string {
+	if c := os.Getenv("GOMODCACHE"); c != "" {
+		return c
+	}
+	if out, err := goCmd("env", "GOMODCACHE"); err == nil {
+		if c := strings.TrimSpace(string(out)); c != "" {
+			return c
 		}
-		cache = strings.TrimSpace(string(out))
 	}
-	if cache == "" {
-		return "", errs.New("mnist", "Dir", errs.ErrUnavailable, "GOMODCACHE is empty")
+	gopath := filepath.SplitList(os.Getenv("GOPATH"))
+	if len(gopath) > 0 && gopath[0] != "" {
+		return filepath.Join(gopath[0], "pkg", "mod")
 	}
-	return filepath.Join(cache, escapeModule(Module)+"@"+escapeModule(version)), nil
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, "go", "pkg", "mod")
 }
 
 // fromGoList asks the go command where the module is, which works inside

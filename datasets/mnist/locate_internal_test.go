@@ -94,3 +94,32 @@ func TestDirNothingWorks(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleVersionMatchesGoMod: the pinned version is the one go.mod
+// requires, so a binary without build information looks where go.mod put
+// the files.
+func TestModuleVersionMatchesGoMod(t *testing.T) {
+	b, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Module + " " + ModuleVersion
+	if !strings.Contains(string(b), want) {
+		t.Errorf("go.mod does not require %q", want)
+	}
+	if v, local := moduleVersion(); v != ModuleVersion || local != "" {
+		t.Errorf("moduleVersion() = %q, %q; want %q", v, local, ModuleVersion)
+	}
+}
+
+// TestModCacheFallback: without $GOMODCACHE and without a go command, the
+// cache is $GOPATH/pkg/mod, as the go command defaults it.
+func TestModCacheFallback(t *testing.T) {
+	gp := t.TempDir()
+	t.Setenv("GOMODCACHE", "")
+	t.Setenv("PATH", t.TempDir()) // no go command
+	t.Setenv("GOPATH", gp)
+	if got, want := modCache(), filepath.Join(gp, "pkg", "mod"); got != want {
+		t.Errorf("modCache() = %q, want %q", got, want)
+	}
+}

@@ -1,11 +1,13 @@
 package mnist_test
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/tessera-go/tessera/datasets/mnist"
+	"github.com/tessera-go/tessera/tensor"
 )
 
 // The real sets, loaded once for every test that reads them.
@@ -59,5 +61,65 @@ func TestLoadReal(t *testing.T) {
 	}
 	if got, want := test.Labels[:10], []uint8{7, 2, 1, 0, 4, 1, 4, 9, 5, 9}; !slices.Equal(got, want) {
 		t.Errorf("first test labels %v, want %v", got, want)
+	}
+}
+
+// TestImagesMatchLabels classifies the test set by the nearest class mean
+// of the training images, read through batches: about 82% is known for
+// this classifier, while an image paired with the wrong label (an off-by-one
+// read, a shuffle applied to one side only) would score about 10%.
+func TestImagesMatchLabels(t *testing.T) {
+	train, test := load(t)
+	const f = 784
+	var means [10][f]float64
+	var counts [10]float64
+	for i := range train.N {
+		l := train.Labels[i]
+		counts[l]++
+		for j, p := range train.Pixels[i*f : (i+1)*f] {
+			means[l][j] += float64(p) / 255
+		}
+	}
+	for c := range means {
+		for j := range means[c] {
+			means[c][j] /= counts[c]
+		}
+	}
+	right := 0
+	it := test.Batches(mnist.BatchOptions{Size: 1000, Shuffle: true, Seed: 7})
+	for it.Next() {
+		x, y := it.Batch()
+		xs, err := tensor.ToSlice[float32](x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ys, err := tensor.ToSlice[int32](y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, label := range ys {
+			best, bestD := -1, math.Inf(1)
+			for c := range means {
+				d := 0.0
+				for j, v := range xs[k*f : (k+1)*f] {
+					e := float64(v) - means[c][j]
+					d += e * e
+				}
+				if d < bestD {
+					best, bestD = c, d
+				}
+			}
+			if int32(best) == label {
+				right++
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	acc := float64(right) / float64(test.N)
+	t.Logf("nearest class mean: %.2f%% of the test set", 100*acc)
+	if acc < 0.80 || acc > 0.85 {
+		t.Errorf("nearest class mean classifies %.2f%% of the test set, want about 82%%", 100*acc)
 	}
 }

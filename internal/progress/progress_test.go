@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -227,4 +228,22 @@ func ExampleBar() {
 	b.Finish(Float("loss", 0.0712, 4), Percent("acc", 0.9783))
 	// Output:
 	// epoch 1/3 [====================] 60,000/60,000  2,000 samples/s  time 0:30  loss 0.0712  acc 97.83%
+}
+
+// TestConcurrentAdd: Adds from many goroutines all count.
+func TestConcurrentAdd(t *testing.T) {
+	var out bytes.Buffer
+	b := New(&out, 8000, Options{Mode: Terminal, Width: 4})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 1000 {
+				b.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if l := b.Line(); !strings.HasPrefix(l, "[====] 8,000/8,000") {
+		t.Errorf("after 8,000 concurrent Adds: %q", l)
+	}
 }
