@@ -31,12 +31,7 @@ fi
 SHAPES="${SHAPES:-128 256 512 1024 2048}"
 ROUNDS="${ROUNDS:-3}"
 
-flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
-has() { for f in "$@"; do [[ " $flags " == *" $f "* ]] || return 1; done; }
-coretypes="default"
-has avx2 fma && coretypes+=" Haswell"
-has avx512f avx512cd avx512bw avx512dq avx512vl && coretypes+=" SkylakeX"
-has avx512f avx512cd avx512bw avx512dq avx512vl avx512_bf16 && coretypes+=" Cooperlake"
+. ci/openblas-coretypes.sh
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -84,11 +79,7 @@ kernel=""
 for round in $(seq "$ROUNDS"); do
   echo "round $round/$ROUNDS" >&2
   for ct in $coretypes; do
-    if [ "$ct" = default ]; then
-      env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$PY" "$tmp/np.py" "$ct" $SHAPES
-    else
-      env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE="$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES
-    fi | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
+    with_coretype "$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
   done
   (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark(F32|F64)\$/^($pattern)\$/tessera" -test.benchtime 1x -test.count 10) |
     awk '/GFLOP\/s/ { split($1, p, "/"); sub(/^Benchmark/, "", p[1]); split(p[2], s, "x"); k = p[3]; sub(/^tessera-/, "", k); sub(/-[0-9]+$/, "", k)

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -88,7 +89,85 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	case device.Erf:
 		return vec.Erf[T]
 	}
-	return nil
+	return loopKernel[T](op)
+}
+
+// loopKernel returns a plain Go loop for the unary ops that are a single
+// float64 operation or two (no vec kernel, but too cheap to pay a function
+// call per element, which the generic path costs): the same float64
+// formula as the op table's F64, rounded once to T, so the results are
+// the generic path's bit for bit. It returns nil for other ops.
+func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
+	var f func(dst, x []T)
+	switch op {
+	case device.Neg:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = -v
+			}
+		}
+	case device.Abs:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(math.Abs(float64(v)))
+			}
+		}
+	case device.Square:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				w := float64(v)
+				dst[i] = T(w * w)
+			}
+		}
+	case device.Sqrt:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(math.Sqrt(float64(v)))
+			}
+		}
+	case device.Rsqrt:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(1 / math.Sqrt(float64(v)))
+			}
+		}
+	case device.Reciprocal:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(1 / float64(v))
+			}
+		}
+	case device.Floor:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(math.Floor(float64(v)))
+			}
+		}
+	case device.Ceil:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(math.Ceil(float64(v)))
+			}
+		}
+	case device.Trunc:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(math.Trunc(float64(v)))
+			}
+		}
+	case device.Round:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				dst[i] = T(math.RoundToEven(float64(v)))
+			}
+		}
+	default:
+		return nil
+	}
+	return func(dst, x []T) error {
+		f(dst[:len(x)], x)
+		return nil
+	}
 }
 
 // floatUnaryRows applies op to float operands.
