@@ -240,4 +240,3 @@ func accuracy(logits *tensor.Tensor, set *mnist.Set, idx []int) (float64, error)
 	}
 	return 100 * float64(hits) / float64(len(idx)), nil
 }
-
