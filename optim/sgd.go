@@ -24,8 +24,8 @@ type SGDOptions struct {
 //	d = d + μ·b with Nesterov, else b            (when μ != 0)
 //	p = p - lr·d
 //
-// The first step puts the gradient itself in the momentum buffer, without
-// dampening, as PyTorch does.
+// A parameter's first step puts d itself (the gradient, with any decay)
+// in its momentum buffer, without dampening, as PyTorch does.
 type SGD struct {
 	base
 	opt SGDOptions
