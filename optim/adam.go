@@ -117,7 +117,7 @@ func (o *Adam) update(u update) error {
 	if o.m[i] != nil {
 		m = s.t(o.m[i].MulScalar(b1)).Add(s.t(m))
 	}
-	v := s.t(d.Square()).MulScalar(1 - b2)
+	v := s.t(d.Mul(d)).MulScalar(1 - b2) // d·d runs the vector multiply (Square has no vector kernel)
 	if o.v[i] != nil {
 		v = s.t(o.v[i].MulScalar(b2)).Add(s.t(v))
 	}
