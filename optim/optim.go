@@ -65,6 +65,16 @@ type Optimizer interface {
 	Params() []*nn.Parameter
 }
 
+// Every optimiser here is an Optimizer and Stateful.
+var (
+	_ Optimizer = (*SGD)(nil)
+	_ Optimizer = (*Adam)(nil)
+	_ Optimizer = (*ScheduledOptimizer)(nil)
+	_ Stateful  = (*SGD)(nil)
+	_ Stateful  = (*Adam)(nil)
+	_ Stateful  = (*ScheduledOptimizer)(nil)
+)
+
 // base holds what every optimiser shares: its name (the op in errors),
 // the parameters and the learning rate.
 type base struct {
