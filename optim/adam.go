@@ -97,27 +97,29 @@ func (o *Adam) Step() error {
 
 // update applies one step to one parameter.
 func (o *Adam) update(u update) error {
+	var s scratch
+	defer s.release()
 	b1, b2, eps, wd, lr := o.opt.Beta1, o.opt.Beta2, o.opt.Eps, o.opt.WeightDecay, o.lr
-	i, w, d := u.i, u.w, u.g
+	i, w, d := u.i, s.t(u.w), u.g
 	if o.opt.Maximize {
-		d = d.Neg()
+		d = s.t(d.Neg())
 	}
 	if wd != 0 {
 		if o.decoupled {
-			w = w.MulScalar(1 - lr*wd)
+			w = s.t(w.MulScalar(1 - lr*wd))
 		} else {
-			d = d.Add(w.MulScalar(wd))
+			d = s.t(d.Add(s.t(w.MulScalar(wd))))
 		}
 	}
 	o.step[i]++
 	t := float64(o.step[i])
 	m := d.MulScalar(1 - b1)
 	if o.m[i] != nil {
-		m = o.m[i].MulScalar(b1).Add(m)
+		m = s.t(o.m[i].MulScalar(b1)).Add(s.t(m))
 	}
-	v := d.Square().MulScalar(1 - b2)
+	v := s.t(d.Mul(d)).MulScalar(1 - b2) // d·d runs the vector multiply (Square has no vector kernel)
 	if o.v[i] != nil {
-		v = o.v[i].MulScalar(b2).Add(v)
+		v = s.t(o.v[i].MulScalar(b2)).Add(s.t(v))
 	}
 	if err := o.keep(u.p.Name, o.m, i, m); err != nil {
 		return err
@@ -137,12 +139,13 @@ func (o *Adam) update(u update) error {
 	}
 	bc1 := 1 - math.Pow(b1, t)
 	bc2 := 1 - math.Pow(b2, t)
-	denom := v.Sqrt().DivScalar(math.Sqrt(bc2)).AddScalar(eps)
-	return put(o.op, u.p, w.Sub(m.Div(denom).MulScalar(lr/bc1)))
+	denom := s.t(s.t(s.t(v.Sqrt()).DivScalar(math.Sqrt(bc2))).AddScalar(eps))
+	return put(o.op, u.p, s.t(w.Sub(s.t(s.t(m.Div(denom)).MulScalar(lr/bc1)))))
 }
 
 // keep realises x as state[i], releasing the value it replaces (state
-// tensors are the optimiser's own, read by nothing once replaced).
+// tensors are the optimiser's own; what still reads the old one, the
+// update's scratch, holds references of its own until released).
 func (o *Adam) keep(name string, state []*tensor.Tensor, i int, x *tensor.Tensor) error {
 	if err := settle(o.op, name, x); err != nil {
 		return err

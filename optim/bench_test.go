@@ -2,7 +2,9 @@ package optim
 
 import (
 	"math"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/nn"
@@ -16,7 +18,10 @@ import (
 // directly. BenchmarkAdamStepLoop is the anchor: the same update as one
 // plain Go loop over float32 slices on one core (what a hand-written
 // kernel without fusion overheads costs); tessera's step runs three fused
-// kernels per parameter on every core.
+// kernels per parameter on every core. Both also report the process's CPU
+// time per step (cpu-ms/op, user and system, all threads), which a shared,
+// loaded machine distorts much less than wall time; run with -cpu 1 to
+// compare one core with one core.
 
 var mlpShapes = [][]int{{256, 784}, {256}, {128, 256}, {128}, {10, 128}, {10}}
 
@@ -58,11 +63,28 @@ func BenchmarkAdamStep(b *testing.B) {
 	}
 	step() // the first step makes the state
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		step()
 	}
+	report(b, cpu0)
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// report adds GB/s (of 28 bytes per value) and CPU ms per step since cpu0.
+func report(b *testing.B, cpu0 time.Duration) {
+	cpu := cpuTime() - cpu0
 	n := float64(mlpValues())
 	b.ReportMetric(n*adamBytesPerValue*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+	b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
 }
 
 func BenchmarkAdamStepLoop(b *testing.B) {
@@ -75,6 +97,7 @@ func BenchmarkAdamStepLoop(b *testing.B) {
 	const lr, b1, b2, eps = 1e-3, 0.9, 0.999, 1e-8
 	t := 0
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		t++
 		bc1 := 1 - math.Pow(b1, float64(t))
@@ -88,5 +111,5 @@ func BenchmarkAdamStepLoop(b *testing.B) {
 			p[i] -= step * mi / (float32(math.Sqrt(float64(vi)))/sbc2 + eps)
 		}
 	}
-	b.ReportMetric(float64(n)*adamBytesPerValue*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+	report(b, cpu0)
 }

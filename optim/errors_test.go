@@ -188,3 +188,29 @@ func TestStepSkipsParametersWithoutGradient(t *testing.T) {
 	closeTo(t, "b after its first step", values(t, b.Value), []float64{2.5, 3.5}, tol{0, 1e-15})
 	closeTo(t, "a without a gradient", values(t, a.Value), []float64{-0.2, 0.8}, tol{0, 1e-15})
 }
+
+// TestZeroGrad: ZeroGrad drops every parameter's gradient, so the next Step
+// changes nothing.
+func TestZeroGrad(t *testing.T) {
+	a := nn.NewParameter("a", tensor.FromSlice([]float64{1, 2}))
+	b := nn.NewParameter("b", tensor.FromSlice([]float64{3}))
+	o, err := optim.NewAdamW([]*nn.Parameter{a, b}, 0.5, optim.DefaultAdam())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Value.Sum().Add(b.Value.Sum()).Backward(); err != nil {
+		t.Fatal(err)
+	}
+	o.ZeroGrad()
+	if a.Grad() != nil || b.Grad() != nil {
+		t.Fatal("a gradient survived ZeroGrad")
+	}
+	if err := o.Step(); err != nil {
+		t.Fatal(err)
+	}
+	closeTo(t, "a", values(t, a.Value), []float64{1, 2}, tol{})
+	closeTo(t, "b", values(t, b.Value), []float64{3}, tol{})
+	if got := o.Params(); len(got) != 2 || got[0] != a || got[1] != b {
+		t.Errorf("Params() = %v", got)
+	}
+}

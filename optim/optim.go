@@ -65,6 +65,16 @@ type Optimizer interface {
 	Params() []*nn.Parameter
 }
 
+// Every optimiser here is an Optimizer and Stateful.
+var (
+	_ Optimizer = (*SGD)(nil)
+	_ Optimizer = (*Adam)(nil)
+	_ Optimizer = (*ScheduledOptimizer)(nil)
+	_ Stateful  = (*SGD)(nil)
+	_ Stateful  = (*Adam)(nil)
+	_ Stateful  = (*ScheduledOptimizer)(nil)
+)
+
 // base holds what every optimiser shares: its name (the op in errors),
 // the parameters and the learning rate.
 type base struct {
@@ -195,13 +205,38 @@ func settle(op, name string, t *tensor.Tensor) error {
 	return nil
 }
 
-// put realises the new value w of parameter p and stores it.
+// put realises the new value w of parameter p and stores it (Set keeps a
+// view of its own; w is left to the caller's scratch).
 func put(op string, p *nn.Parameter, w *tensor.Tensor) error {
 	if err := settle(op, p.Name, w); err != nil {
 		return err
 	}
 	p.Set(w)
 	return nil
+}
+
+// scratch collects the tensors an update makes and does not keep: the
+// pending intermediates of its expressions, its view of the old value,
+// the computed new value (the parameter holds its own view). A pending
+// intermediate that is never realised keeps a reference to its inputs'
+// storage until it is released or collected, so releasing them once the
+// update's results are computed is what lets a replaced state buffer go
+// back to the device's pool at once (TestStateBuffersRecycled) instead of
+// at the next garbage collection.
+type scratch []*tensor.Tensor
+
+// t records x as scratch and returns it.
+func (s *scratch) t(x *tensor.Tensor) *tensor.Tensor {
+	*s = append(*s, x)
+	return x
+}
+
+// release releases every scratch tensor.
+func (s *scratch) release() {
+	for _, x := range *s {
+		x.Release()
+	}
+	*s = (*s)[:0]
 }
 
 // wrap names the parameter an error from the tensor package concerns,

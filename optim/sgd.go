@@ -24,8 +24,8 @@ type SGDOptions struct {
 //	d = d + μ·b with Nesterov, else b            (when μ != 0)
 //	p = p - lr·d
 //
-// The first step puts the gradient itself in the momentum buffer, without
-// dampening, as PyTorch does.
+// A parameter's first step puts d itself (the gradient, with any decay)
+// in its momentum buffer, without dampening, as PyTorch does.
 type SGD struct {
 	base
 	opt SGDOptions
@@ -77,31 +77,44 @@ func (o *SGD) Step() error {
 
 // update applies one step to one parameter.
 func (o *SGD) update(u update) error {
+	var s scratch
+	defer s.release()
 	mu, damp, wd := o.opt.Momentum, o.opt.Dampening, o.opt.WeightDecay
-	d := u.g
+	w, d := s.t(u.w), u.g
 	if o.opt.Maximize {
-		d = d.Neg()
+		d = s.t(d.Neg())
 	}
 	if wd != 0 {
-		d = d.Add(u.w.MulScalar(wd))
+		d = s.t(d.Add(s.t(w.MulScalar(wd))))
 	}
 	if mu != 0 {
-		b := d
-		if prev := o.buf[u.i]; prev != nil {
-			b = prev.MulScalar(mu).Add(d.MulScalar(1 - damp))
-		}
-		if err := settle(o.op, u.p.Name, b); err != nil {
-			return err
-		}
-		if prev := o.buf[u.i]; prev != nil && o.own[u.i] {
-			prev.Release() // read by nothing now: its memory returns at once
+		prev := o.buf[u.i]
+		var b *tensor.Tensor
+		if prev == nil {
+			// The first buffer is d itself: the gradient (kept, not
+			// owned), or a view of our own of the computed d.
+			if err := settle(o.op, u.p.Name, d); err != nil {
+				return err
+			}
+			b = d
+			if d != u.g {
+				b = d.Detach()
+			}
+		} else {
+			b = s.t(prev.MulScalar(mu)).Add(s.t(d.MulScalar(1 - damp)))
+			if err := settle(o.op, u.p.Name, b); err != nil {
+				return err
+			}
+			if o.own[u.i] {
+				prev.Release() // ours; the scratch that read it holds its own references
+			}
 		}
 		o.buf[u.i], o.own[u.i] = b, b != u.g
 		if o.opt.Nesterov {
-			d = d.Add(b.MulScalar(mu))
+			d = s.t(d.Add(s.t(b.MulScalar(mu))))
 		} else {
 			d = b
 		}
 	}
-	return put(o.op, u.p, u.w.Sub(d.MulScalar(o.lr)))
+	return put(o.op, u.p, s.t(w.Sub(s.t(d.MulScalar(o.lr)))))
 }
