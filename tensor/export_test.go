@@ -29,3 +29,6 @@ var ParseMemoryLimit = parseMemoryLimit
 // (LeakyRelu, Elu): their gradient with respect to the parameter is
 // checked through it.
 func BinaryTensors(op device.BinaryOp, a, b *Tensor) *Tensor { return binary(op, a, b) }
+
+// SharesStorage reports whether a and b are views of the same storage.
+func SharesStorage(a, b *Tensor) bool { return a.st != nil && a.st == b.st }
