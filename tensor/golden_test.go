@@ -194,6 +194,23 @@ func TestGolden(t *testing.T) {
 					got = ins[0].Any(axes...)
 				case "all":
 					got = ins[0].All(axes...)
+				case "flip":
+					got = ins[0].Flip(axes...)
+				case "roll":
+					shift, _ := strconv.Atoi(c.params["shift"])
+					got = ins[0].Roll(shift, axes...)
+				case "tile":
+					got = ins[0].Tile(ints(c.params["reps"])...)
+				case "repeat_interleave":
+					n, _ := strconv.Atoi(c.params["repeats"])
+					got = ins[0].RepeatInterleave(n, one())
+				case "tril", "triu":
+					k, _ := strconv.Atoi(c.params["k"])
+					if c.op == "tril" {
+						got = ins[0].Tril(k)
+					} else {
+						got = ins[0].Triu(k)
+					}
 				case "where":
 					got = tensor.Where(ins[0], ins[1], ins[2])
 				case "concat":

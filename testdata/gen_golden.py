@@ -62,7 +62,9 @@ MANIFEST_HEAD = """\
 #   mod (floored, np.mod), fmod (truncated, np.fmod), atan2 (np.arctan2), pow (int32,
 #   wrapping); leaky_relu (slope=<v>), elu (alpha=<v>); logical_and, logical_or,
 #   logical_xor, logical_not, isinf, isfinite (bool out); any, all (bool in or numbers,
-#   bool out). Cases ending in _i32 hold int32 inputs and outputs; the sign of a zero
+#   bool out); flip, roll (shift=<int>; axis=none rolls the flattened array), tile
+#   (reps=<int>,...), repeat_interleave (np.repeat; repeats=<int>), tril, triu (k=<int>).
+#   Cases ending in _i32 hold int32 inputs and outputs; the sign of a zero
 #   result of mod, fmod, atan2, leaky_relu and elu is part of the reference.
 # A comment line after each case line gives the shapes and dtypes for people.
 """
@@ -386,6 +388,29 @@ def semantics_cases(m):
     m.case("all_numbers", "all", [la], np.asarray(np.all(la, axis=1)), [("axis", "1")])
 
 
+def shape_cases(m):
+    """NumPy's flip, roll (flattened when axis is None; negative shifts),
+    tile, repeat (element-wise, tessera's RepeatInterleave) and tril/triu
+    with diagonal offsets on a batch of matrices."""
+    r = np.random.default_rng(2025)
+    x = f32(r.standard_normal((2, 3, 4)))
+    for axis in (None, 0, (0, 2), -1):
+        m.case("flip_2x3x4_%s" % axis_tag(axis), "flip", [x], np.flip(x, axis=axis), [("axis", fmt_axis(axis))])
+    for shift, axis in ((3, None), (-5, None), (1, 2), (-1, 2), (7, 1), (-4, 0)):
+        tag = "%s_%s" % (str(shift).replace("-", "m"), axis_tag(axis))
+        m.case("roll_2x3x4_%s" % tag, "roll", [x], np.roll(x, shift, axis=axis), [("shift", shift), ("axis", fmt_axis(axis))])
+    for reps in ((2,), (1, 3), (2, 1, 2), (2, 1, 1, 3)):
+        m.case("tile_2x3x4_%s" % "_".join(map(str, reps)), "tile", [x], np.tile(x, reps), [("reps", fmt_axis(reps))])
+    for repeats, axis in ((2, 0), (3, 2), (2, -2)):
+        m.case("repeat_2x3x4_%d_%s" % (repeats, axis_tag(axis)), "repeat_interleave", [x], np.repeat(x, repeats, axis=axis),
+               [("repeats", repeats), ("axis", fmt_axis(axis))])
+    y = f32(r.standard_normal((2, 4, 5)))
+    for k in (0, 1, -1, 3, -4):
+        t = str(k).replace("-", "m")
+        m.case("tril_2x4x5_k%s" % t, "tril", [y], np.tril(y, k), [("k", k)])
+        m.case("triu_2x4x5_k%s" % t, "triu", [y], np.triu(y, k), [("k", k)])
+
+
 # ------------------------------------------------------------ format files
 
 
@@ -471,6 +496,7 @@ def main():
     broadcast_cases(m)
     structural_cases(m)
     semantics_cases(m)
+    shape_cases(m)
     with open(os.path.join(GOLDEN, "MANIFEST.txt"), "w", newline="\n") as f:
         f.write(MANIFEST_HEAD.format(version=np.__version__))
         f.write("\n".join(m.lines) + "\n")
