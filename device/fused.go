@@ -68,8 +68,8 @@ func (p Program) LastUses() []int {
 
 // Validate checks that p is well formed for n inputs: steps refer only to
 // earlier steps and existing inputs, every op exists and accepts the
-// program's dtype, and no step is a comparison (whose Bool result would
-// change the dtype mid-program).
+// program's dtype, and no step is a comparison, logical operation or
+// predicate (whose Bool result would change the dtype mid-program).
 func (p Program) Validate(pkg string, n int) error {
 	bad := func(i int, format string, args ...any) error {
 		return errs.New(pkg, "Fused", errs.ErrValue, "step %d: %s", i, fmt.Sprintf(format, args...))
@@ -90,6 +90,9 @@ func (p Program) Validate(pkg string, n int) error {
 		case StepUnary:
 			if s.A < 0 || s.A >= i {
 				return bad(i, "operand %d is not an earlier step", s.A)
+			}
+			if s.Unary.IsPredicate() {
+				return bad(i, "predicate %v changes the dtype", s.Unary)
 			}
 			if _, err := s.Unary.Result(pkg, p.DType); err != nil {
 				return err

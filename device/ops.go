@@ -84,8 +84,12 @@ type UnaryDef struct {
 	// "Method returns" or stand alone when they start with the method name.
 	Doc string
 	// Accepts is the set of dtype classes the operation is defined for;
-	// the result has the operand's dtype.
+	// the result has the operand's dtype, or is Bool for a predicate.
 	Accepts Kinds
+	// Predicate marks tests (IsNaN, Not, ...), whose result is Bool: F64
+	// and Int return 0 or 1, and the shader expressions a u32 0 or 1.
+	// Predicates do not join fused programs, which keep one dtype.
+	Predicate bool
 	// F64 is the float reference: backends compute floats with it where
 	// they have no faster kernel, and tests compare every device with it.
 	F64 func(x float64) float64
@@ -105,9 +109,19 @@ type BinaryDef struct {
 	Doc    string
 	// Accepts is the set of dtype classes the operation is defined for.
 	Accepts Kinds
-	// Compare marks comparisons, whose result is Bool (F64 and Int return
-	// 0 or 1).
+	// Compare marks comparisons and the logical operations, whose result
+	// is Bool (F64 and Int return 0 or 1).
 	Compare bool
+	// Param names the scalar parameter of an operation that is applied
+	// with a constant second operand only (LeakyRelu's slope): the tensor
+	// method takes a float64 of that name, and no tensor-tensor method is
+	// generated. Backends still accept any second operand.
+	Param string
+	// NonNegativeIntB marks integer forms defined only for b >= 0 (Pow, as
+	// NumPy and PyTorch refuse integers to negative integer powers): the
+	// tensor method refuses a negative b with ErrValue. Backends compute
+	// whatever Int says for a negative b.
+	NonNegativeIntB bool
 	// F64 is the float reference, as for UnaryDef; for F32 operands it is
 	// exact wherever one rounding of the float64 result is (the four
 	// arithmetic operations are).
@@ -126,8 +140,9 @@ type ReduceDef struct {
 	Accepts Kinds
 	// Arg marks ArgMax/ArgMin: exactly one axis, an I64 result.
 	Arg bool
-	// EmptyOK marks reductions with an identity (Sum 0, Prod 1), defined
-	// over an empty extent; the others refuse one.
+	// EmptyOK marks reductions with an identity (Sum 0, Prod 1, Any
+	// false, All true), defined over an empty extent; the others refuse
+	// one.
 	EmptyOK bool
 }
 
@@ -239,6 +254,12 @@ func ReduceOps() []ReduceOp {
 	return out
 }
 
+// IsPredicate reports whether the unary operation yields Bool.
+func (o UnaryOp) IsPredicate() bool {
+	d := o.def()
+	return d != nil && d.Predicate
+}
+
 // FloatOnly reports whether the operation is defined for floating dtypes
 // only.
 func (o UnaryOp) FloatOnly() bool {
@@ -259,8 +280,9 @@ func (o ReduceOp) IsArg() bool {
 }
 
 // Result applies the operation's dtype rule: the dtype of op(x) for an
-// operand of dtype dt, or an error (kind ErrDType, or ErrUnsupported for a
-// value that names no operation) reported as package pkg's.
+// operand of dtype dt (Bool for a predicate), or an error (kind ErrDType,
+// or ErrUnsupported for a value that names no operation) reported as
+// package pkg's.
 func (o UnaryOp) Result(pkg string, dt dtype.DType) (dtype.DType, error) {
 	d := o.def()
 	if d == nil {
@@ -268,6 +290,9 @@ func (o UnaryOp) Result(pkg string, dt dtype.DType) (dtype.DType, error) {
 	}
 	if !d.Accepts.Has(dt) {
 		return 0, errs.New(pkg, d.Name, errs.ErrDType, "defined for %v, have %v (Cast first)", d.Accepts, dt)
+	}
+	if d.Predicate {
+		return dtype.Bool, nil
 	}
 	return dt, nil
 }

@@ -40,6 +40,10 @@ const (
 	Log2
 	Log10
 	Trunc
+	Not
+	IsNaN
+	IsInf
+	IsFinite
 )
 
 var unaryTable = [...]UnaryDef{
@@ -174,6 +178,22 @@ var unaryTable = [...]UnaryDef{
 		F64: math.Log10, Shader: Shader{F32: "m_log(x) * 0.4342944819032518"}},
 	Trunc: {Name: "Trunc", Doc: "Trunc rounds toward zero.", Accepts: Floats,
 		F64: math.Trunc, Shader: Shader{F32: "trunc(x)"}},
+	Not: {Name: "Not", Doc: "Not returns the logical negation as Bool (NumPy's logical_not): true where t is\nfalse or zero. Any dtype: a nonzero number, NaN included, counts as true.", Accepts: Numeric | Bools, Predicate: true,
+		F64:    func(x float64) float64 { return b2f(x == 0) },
+		Int:    func(x int64) int64 { return b2i(x == 0) },
+		Shader: Shader{F32: "select(1u, 0u, m_nonzero(x))", I32: "select(0u, 1u, x == 0)", U8: "select(0u, 1u, x == 0u)"}},
+	IsNaN: {Name: "IsNaN", Doc: "IsNaN reports, as Bool, which elements are NaN (always false for integers).", Accepts: Numeric, Predicate: true,
+		F64:    func(x float64) float64 { return b2f(x != x) },
+		Int:    func(int64) int64 { return 0 },
+		Shader: Shader{F32: "select(0u, 1u, is_nan(x))", I32: "0u", U8: "0u"}},
+	IsInf: {Name: "IsInf", Doc: "IsInf reports, as Bool, which elements are +Inf or -Inf (always false for integers).", Accepts: Numeric, Predicate: true,
+		F64:    func(x float64) float64 { return b2f(math.IsInf(x, 0)) },
+		Int:    func(int64) int64 { return 0 },
+		Shader: Shader{F32: "select(0u, 1u, is_inf(x))", I32: "0u", U8: "0u"}},
+	IsFinite: {Name: "IsFinite", Doc: "IsFinite reports, as Bool, which elements are neither infinite nor NaN\n(always true for integers).", Accepts: Numeric, Predicate: true,
+		F64:    func(x float64) float64 { return b2f(!math.IsInf(x, 0) && x == x) },
+		Int:    func(int64) int64 { return 1 },
+		Shader: Shader{F32: "select(0u, 1u, (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u)", I32: "1u", U8: "1u"}},
 }
 
 // The binary operations, in table order.
@@ -191,6 +211,14 @@ const (
 	Le
 	Gt
 	Ge
+	And
+	Or
+	Xor
+	Atan2
+	Mod
+	Fmod
+	LeakyRelu
+	Elu
 )
 
 var binaryTable = [...]BinaryDef{
@@ -215,8 +243,9 @@ var binaryTable = [...]BinaryDef{
 			return a / b // MinInt64 / -1 is MinInt64 in Go, as in WGSL
 		},
 		Shader: Shader{F32: "a / b", I32: "m_div_i32(a, b)", U8: "m_div_u32(a, b)"}},
-	Pow: {Name: "Pow", Doc: "Pow returns t raised to u (floating dtypes), broadcasting.", Accepts: Floats,
-		F64: math.Pow, Shader: Shader{F32: "m_pow(a, b)"}},
+	Pow: {Name: "Pow", Doc: "Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping\nin the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer\nexponent must not be negative: a negative one is an ErrValue (checking a\ntensor exponent reads its minimum back to the host, a sync on a GPU).", Accepts: Numeric, NonNegativeIntB: true,
+		F64: math.Pow, Int: ipow,
+		Shader: Shader{F32: "m_pow(a, b)", I32: "m_ipow_i32(a, b)", U8: "m_ipow_u32(a, b) & 0xffu"}},
 	Maximum: {Name: "Maximum", Doc: "Maximum returns the elementwise maximum; NaN in either operand wins.", Accepts: Numeric,
 		F64: func(a, b float64) float64 {
 			if a != a || a > b {
@@ -259,6 +288,42 @@ var binaryTable = [...]BinaryDef{
 		F64:    func(a, b float64) float64 { return b2f(a >= b) },
 		Int:    func(a, b int64) int64 { return b2i(a >= b) },
 		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a >= b)", I32: "select(0u, 1u, a >= b)", U8: "select(0u, 1u, a >= b)"}},
+	And: {Name: "And", Doc: "And returns the logical and of t and u as Bool (NumPy's logical_and),\nbroadcasting. Any dtype: a nonzero number, NaN included, counts as true.", Accepts: Numeric | Bools, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a != 0 && b != 0) },
+		Int:    func(a, b int64) int64 { return b2i(a != 0 && b != 0) },
+		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) && m_nonzero(b))", I32: "select(0u, 1u, a != 0 && b != 0)", U8: "select(0u, 1u, a != 0u && b != 0u)"}},
+	Or: {Name: "Or", Doc: "Or returns the logical or of t and u as Bool (NumPy's logical_or), broadcasting;\nnonzero counts as true.", Accepts: Numeric | Bools, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f(a != 0 || b != 0) },
+		Int:    func(a, b int64) int64 { return b2i(a != 0 || b != 0) },
+		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) || m_nonzero(b))", I32: "select(0u, 1u, a != 0 || b != 0)", U8: "select(0u, 1u, a != 0u || b != 0u)"}},
+	Xor: {Name: "Xor", Doc: "Xor returns the logical exclusive or of t and u as Bool (NumPy's logical_xor),\nbroadcasting; nonzero counts as true.", Accepts: Numeric | Bools, Compare: true,
+		F64:    func(a, b float64) float64 { return b2f((a != 0) != (b != 0)) },
+		Int:    func(a, b int64) int64 { return b2i((a != 0) != (b != 0)) },
+		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) != m_nonzero(b))", I32: "select(0u, 1u, (a != 0) != (b != 0))", U8: "select(0u, 1u, (a != 0u) != (b != 0u))"}},
+	Atan2: {Name: "Atan2", Doc: "Atan2 returns the angle of the point (u, t), atan(t/u) in the right quadrant,\nin [-pi, pi] (NumPy's arctan2(t, u), PyTorch's atan2): t is the y coordinate.\nSigned zeros and infinities follow C99 (Atan2(0, -0) = pi).", Accepts: Floats,
+		F64: math.Atan2, Shader: Shader{F32: "m_atan2(a, b)"}},
+	Mod: {Name: "Mod", Doc: "Mod returns the remainder of floor division, t - floor(t/u)*u, which has the\nsign of u (NumPy's mod and remainder, PyTorch's remainder, Python's %);\nFmod is the truncated one. Floats: a zero result is +0 or -0 after u, a\nzero u gives NaN. Integers: a zero u gives 0, as in NumPy.", Accepts: Numeric,
+		F64: floorMod, Int: floorModInt,
+		Shader: Shader{F32: "m_mod(a, b)", I32: "m_mod_i32(a, b)", U8: "m_mod_u32(a, b)"}},
+	Fmod: {Name: "Fmod", Doc: "Fmod returns the remainder of truncated division, t - trunc(t/u)*u, which has the\nsign of t (C's fmod, NumPy's fmod, PyTorch's fmod); Mod is the floored one.\nFloats are exact; a zero u gives NaN for floats and 0 for integers, as in NumPy.", Accepts: Numeric,
+		F64: math.Mod, Int: truncModInt,
+		Shader: Shader{F32: "m_fmod(a, b)", I32: "m_fmod_i32(a, b)", U8: "m_mod_u32(a, b)"}},
+	LeakyRelu: {Name: "LeakyRelu", Param: "slope", Doc: "LeakyRelu returns t where t > 0 and slope*t elsewhere (PyTorch's leaky_relu;\nits default slope is 0.01). NaN stays NaN; -0 gives -0*slope.", Accepts: Floats,
+		F64: func(a, b float64) float64 {
+			if a > 0 {
+				return a
+			}
+			return a * b
+		},
+		Shader: Shader{F32: "select(a * b, a, a > 0.0)"}},
+	Elu: {Name: "Elu", Param: "alpha", Doc: "Elu returns t where t > 0 and alpha*(e^t - 1) elsewhere (PyTorch's elu; its\ndefault alpha is 1), computed with Expm1 so that small |t| keep their digits.", Accepts: Floats,
+		F64: func(a, b float64) float64 {
+			if a > 0 {
+				return a
+			}
+			return b * math.Expm1(a)
+		},
+		Shader: Shader{F32: "select(b * m_expm1(a), a, a > 0.0)"}},
 }
 
 // The reductions, in table order.
@@ -270,6 +335,8 @@ const (
 	Min
 	ArgMax
 	ArgMin
+	Any
+	All
 )
 
 var reduceTable = [...]ReduceDef{
@@ -280,6 +347,10 @@ var reduceTable = [...]ReduceDef{
 	Min:    {Name: "Min", Accepts: Numeric},
 	ArgMax: {Name: "ArgMax", Accepts: Numeric, Arg: true},
 	ArgMin: {Name: "ArgMin", Accepts: Numeric, Arg: true},
+	// Any and All take Bool; the tensor methods turn other dtypes into
+	// Bool first (nonzero is true, as NumPy's any and all).
+	Any: {Name: "Any", Accepts: Bools, EmptyOK: true},
+	All: {Name: "All", Accepts: Bools, EmptyOK: true},
 }
 
 const (
@@ -294,6 +365,62 @@ func sigmoid(x float64) float64 {
 	}
 	e := math.Exp(x)
 	return e / (1 + e)
+}
+
+// floorMod is NumPy's float remainder: fmod, moved by b when its sign
+// differs from b's, a zero taking b's sign.
+func floorMod(a, b float64) float64 {
+	m := math.Mod(a, b)
+	switch {
+	case m == 0:
+		return math.Copysign(0, b)
+	case (m < 0) != (b < 0) && b == b:
+		return m + b
+	}
+	return m // NaN too
+}
+
+// floorModInt is the integer floored remainder; 0 for b == 0 (NumPy's).
+func floorModInt(a, b int64) int64 {
+	m := truncModInt(a, b)
+	if m != 0 && (m < 0) != (b < 0) {
+		m += b
+	}
+	return m
+}
+
+// truncModInt is the integer truncated remainder; 0 for b == 0 (NumPy's),
+// and MinInt64 % -1 is 0 in Go.
+func truncModInt(a, b int64) int64 {
+	if b == 0 {
+		return 0
+	}
+	return a % b
+}
+
+// ipow is a^b by squaring, wrapping in int64 (and so in any narrower
+// width once truncated). A negative b, which the tensor layer refuses,
+// gives the truncated real power: 1 or -1 for a base of 1 or -1, else 0.
+func ipow(a, b int64) int64 {
+	if b < 0 {
+		switch {
+		case a == 1:
+			return 1
+		case a == -1 && b%2 == 0:
+			return 1
+		case a == -1:
+			return -1
+		}
+		return 0
+	}
+	r := int64(1)
+	for ; b > 0; b >>= 1 {
+		if b&1 == 1 {
+			r *= a
+		}
+		a *= a
+	}
+	return r
 }
 
 func b2f(v bool) float64 {

@@ -122,9 +122,9 @@ func redName(op device.ReduceOp) string {
 		return "sum"
 	case device.Prod:
 		return "prod"
-	case device.Max:
+	case device.Max, device.Any:
 		return "max"
-	case device.Min:
+	case device.Min, device.All:
 		return "min"
 	case device.ArgMax:
 		return "argmax"
@@ -175,10 +175,14 @@ func kernelSpecs() []kernelSpec {
 	for _, op := range device.UnaryOps() {
 		def, _ := op.Def()
 		for _, dt := range computeDTs {
-			if _, err := op.Result("test", dt); err != nil {
+			res, err := op.Result("test", dt)
+			if err != nil {
 				continue
 			}
-			v := with(ewVars(dt, dt, false), "OP_EXPR", shaderExpr(def.Shader, dt), "OP_T", computeType(dt))
+			v := with(ewVars(res, dt, false), "OP_EXPR", shaderExpr(def.Shader, dt), "OP_T", computeType(dt), "OP_R", computeType(dt))
+			if def.Predicate {
+				v["OP_R"] = "u32"
+			}
 			add("unary.wgsl", v)
 		}
 	}
@@ -323,7 +327,7 @@ func kernelSpecs() []kernelSpec {
 		p := device.Program{DType: dt, Steps: []device.Step{
 			{Kind: device.StepInput, Input: 0}, {Kind: device.StepConst, Const: 0.5}}}
 		for _, op := range device.UnaryOps() {
-			if _, err := op.Result("test", dt); err == nil {
+			if _, err := op.Result("test", dt); err == nil && !op.IsPredicate() {
 				p.Steps = append(p.Steps, device.Step{Kind: device.StepUnary, Unary: op, A: len(p.Steps) - 1})
 			}
 		}

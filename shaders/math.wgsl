@@ -405,3 +405,156 @@ fn m_atan(x: f32) -> f32 {
     y = y + ((((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * t + t);
     return select(y, -y, is_neg(x));
 }
+
+// Whether x counts as true: nonzero, NaN included (-0 is false).
+fn m_nonzero(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) != 0u;
+}
+
+// atan2(y, x) with C99's special cases: signed zeros and infinities pick
+// the quadrant. The ratio is always at most 1 in magnitude (the smaller
+// coordinate over the larger), so it neither overflows nor loses the
+// quadrant's pi/2.
+fn m_atan2(y: f32, x: f32) -> f32 {
+    if (is_nan(x) || is_nan(y)) {
+        return f32_nan();
+    }
+    let ax = abs(x);
+    let ay = abs(y);
+    var r = 0.0;
+    if (is_inf(x) && is_inf(y)) {
+        r = select(0.7853981633974483, 2.356194490192345, is_neg(x));
+    } else if (is_inf(x) || ay == 0.0) {
+        r = select(0.0, 3.141592653589793, is_neg(x));
+    } else if (is_inf(y) || ax == 0.0) {
+        r = 1.5707963267948966;
+    } else {
+        if (ay <= ax) {
+            r = m_atan(ay / ax);
+        } else {
+            r = 1.5707963267948966 - m_atan(ax / ay);
+        }
+        if (is_neg(x)) {
+            r = 3.141592653589793 - r;
+        }
+    }
+    return select(r, -r, is_neg(y));
+}
+
+// The significand of a finite nonzero |x| (bits xb) scaled into
+// [2^23, 2^24), with the biased exponent that goes with it (below 1 for
+// subnormals).
+fn m_unpack(xb: u32) -> vec2<i32> {
+    var e = i32(xb >> 23u);
+    var m = xb & 0x7fffffu;
+    if (e == 0) {
+        e = 1;
+        for (; m < 0x800000u; m = m << 1u) {
+            e = e - 1;
+        }
+    } else {
+        m = m | 0x800000u;
+    }
+    return vec2<i32>(i32(m), e);
+}
+
+// C's fmod, exact: the remainder of the long division of the significands,
+// one bit per step (at most 277 steps), with the sign of a. The builtin %
+// of WGSL computes a - b*trunc(a/b) in floating point, which is inexact.
+fn m_fmod(a: f32, b: f32) -> f32 {
+    let sa = bitcast<u32>(a) & 0x80000000u;
+    let xa = bitcast<u32>(a) & 0x7fffffffu;
+    let xb = bitcast<u32>(b) & 0x7fffffffu;
+    if (xa >= 0x7f800000u || xb > 0x7f800000u || xb == 0u) {
+        return f32_nan();
+    }
+    if (xa < xb) {
+        return a;
+    }
+    let pa = m_unpack(xa);
+    let pb = m_unpack(xb);
+    var m = u32(pa.x);
+    let d = u32(pb.x);
+    for (var e = pa.y; e > pb.y; e = e - 1) {
+        if (m >= d) {
+            m = m - d;
+        }
+        m = m << 1u;
+    }
+    if (m >= d) {
+        m = m - d;
+    }
+    if (m == 0u) {
+        return bitcast<f32>(sa);
+    }
+    var e = pb.y;
+    for (; m < 0x800000u; m = m << 1u) {
+        e = e - 1;
+    }
+    var bits = (u32(e) << 23u) | (m & 0x7fffffu);
+    if (e <= 0) {
+        bits = m >> u32(1 - e);
+    }
+    return bitcast<f32>(bits | sa);
+}
+
+// The floored remainder (NumPy's mod): fmod moved by b when the signs
+// differ; a zero result takes b's sign.
+fn m_mod(a: f32, b: f32) -> f32 {
+    let r = m_fmod(a, b);
+    if (is_nan(r)) {
+        return r;
+    }
+    if ((bitcast<u32>(r) & 0x7fffffffu) == 0u) {
+        return bitcast<f32>(bitcast<u32>(b) & 0x80000000u);
+    }
+    return select(r, r + b, is_neg(r) != is_neg(b));
+}
+
+// Integer remainders: 0 for b == 0 (NumPy's), and for b == -1, where the
+// most negative a would overflow.
+fn m_fmod_i32(a: i32, b: i32) -> i32 {
+    let bad = b == 0 || b == -1;
+    return select(a % select(b, 1, bad), 0, bad);
+}
+
+fn m_mod_i32(a: i32, b: i32) -> i32 {
+    let r = m_fmod_i32(a, b);
+    return select(r, r + b, r != 0 && ((r < 0) != (b < 0)));
+}
+
+fn m_mod_u32(a: u32, b: u32) -> u32 {
+    return select(a % select(b, 1u, b == 0u), 0u, b == 0u);
+}
+
+// a^b by squaring, wrapping; a negative b gives the truncated real power
+// (1 or -1 for a base of 1 or -1, else 0), as device.ipow does.
+fn m_ipow_i32(a: i32, b: i32) -> i32 {
+    if (b < 0) {
+        if (a == 1 || (a == -1 && (b & 1) == 0)) {
+            return 1;
+        }
+        return select(0, -1, a == -1);
+    }
+    var r = 1;
+    var x = a;
+    for (var e = u32(b); e != 0u; e = e >> 1u) {
+        if ((e & 1u) == 1u) {
+            r = r * x;
+        }
+        x = x * x;
+    }
+    return r;
+}
+
+fn m_ipow_u32(a: u32, b: u32) -> u32 {
+    var r = 1u;
+    var x = a;
+    for (var e = b; e != 0u; e = e >> 1u) {
+        if ((e & 1u) == 1u) {
+            r = r * x;
+        }
+        x = x * x;
+    }
+    return r;
+}

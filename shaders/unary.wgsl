@@ -1,13 +1,14 @@
 // unary.wgsl: dst = op(a) elementwise over arbitrary layouts. The op's body
 // is its descriptor's shader expression (device/optable.go) in x, of the
-// compute type OP_T.
+// compute type OP_T, with a result of type OP_R (u32 0 or 1 for
+// predicates).
 //#include common.wgsl
 //#include ew_params.wgsl
 //#include ew_dst.wgsl
 //#include ew_src_a.wgsl
 //#include math.wgsl
 
-fn apply_op(x: {{OP_T}}) -> {{OP_T}} {
+fn apply_op(x: {{OP_T}}) -> {{OP_R}} {
     return {{OP_EXPR}};
 }
 

@@ -243,7 +243,7 @@ func unaryGradCases() []gradCase {
 	var cases []gradCase
 	for _, op := range device.UnaryOps() {
 		def, _ := op.Def()
-		if def.Accepts&device.Floats == 0 {
+		if def.Accepts&device.Floats == 0 || def.Predicate { // predicates yield Bool
 			continue
 		}
 		lo, hi := -2.0, 2.0
@@ -272,6 +272,9 @@ func unaryGradCases() []gradCase {
 var binaryDomains = map[string][2]gcIn{
 	"Div":     {gstd(), gin(0.6, 2)},
 	"Pow":     {gin(0.6, 2), gin(-1.5, 1.5)},
+	"Atan2":   {gstd(), gin(0.5, 2)},
+	"Mod":     {gstd(), gin(0.6, 2)},
+	"Fmod":    {gstd(), gin(0.6, 2)},
 	"Maximum": {{lo: -2, hi: 2, offset: 0.1}, {lo: -2, hi: 2, offset: 0.2}},
 	"Minimum": {{lo: -2, hi: 2, offset: 0.1}, {lo: -2, hi: 2, offset: 0.2}},
 }
@@ -286,7 +289,10 @@ func binaryGradMethod(op device.BinaryOp, scalar bool) func(a *tensor.Tensor, b 
 	if name == "" {
 		name = def.Name
 	}
-	if scalar {
+	switch {
+	case def.Param != "" && !scalar: // no public tensor-tensor method
+		return func(a *tensor.Tensor, b any) *tensor.Tensor { return tensor.BinaryTensors(op, a, b.(*tensor.Tensor)) }
+	case scalar && def.Param == "":
 		name += "Scalar"
 	}
 	return func(a *tensor.Tensor, b any) *tensor.Tensor {

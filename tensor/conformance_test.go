@@ -358,6 +358,25 @@ var unaryRef = map[device.UnaryOp]func(float64) float64{
 	device.Reciprocal: func(x float64) float64 {
 		return 1 / x
 	},
+	device.Not:      func(x float64) float64 { return b2f(x == 0) },
+	device.IsNaN:    func(x float64) float64 { return b2f(math.IsNaN(x)) },
+	device.IsInf:    func(x float64) float64 { return b2f(math.IsInf(x, 0)) },
+	device.IsFinite: func(x float64) float64 { return b2f(!math.IsNaN(x) && !math.IsInf(x, 0)) },
+}
+
+// dtypesOf lists the dtypes of the classes an operation accepts.
+func dtypesOf(k device.Kinds) []dtype.DType {
+	var out []dtype.DType
+	if k&device.Floats != 0 {
+		out = append(out, floats...)
+	}
+	if k&device.Ints != 0 {
+		out = append(out, ints...)
+	}
+	if k&device.Bools != 0 {
+		out = append(out, dtype.Bool)
+	}
+	return out
 }
 
 func b2f(b bool) float64 {
@@ -445,9 +464,11 @@ func unaryCases() []confCase {
 	var cases []confCase
 	for _, op := range device.UnaryOps() {
 		f := unaryRefOf(op)
-		dts := floats
-		if !op.FloatOnly() {
-			dts = numeric
+		def, _ := op.Def()
+		dts := dtypesOf(def.Accepts)
+		var outDT func(dtype.DType) dtype.DType
+		if def.Predicate {
+			outDT = func(dtype.DType) dtype.DType { return dtype.Bool }
 		}
 		lo, hi := -3.0, 3.0
 		switch op {
@@ -462,7 +483,7 @@ func unaryCases() []confCase {
 		}
 		for _, ins := range operandsFor(unaryShapes, lo, hi) {
 			cases = append(cases, confCase{
-				name: op.String(), dtypes: dts, ins: ins, class: cl,
+				name: op.String(), dtypes: dts, ins: ins, class: cl, outDT: outDT,
 				run: func(ts []*tensor.Tensor) *tensor.Tensor { return unaryMethodOf(op)(ts[0]) },
 				ref: func(xs []*nd, dt dtype.DType) *nd {
 					return xs[0].mapf(func(v float64) float64 {
@@ -496,12 +517,32 @@ var binaryRef = map[device.BinaryOp]func(x, y float64) float64{
 		}
 		return min(x, y)
 	},
-	device.Eq: func(x, y float64) float64 { return b2f(x == y) },
-	device.Ne: func(x, y float64) float64 { return b2f(x != y) },
-	device.Lt: func(x, y float64) float64 { return b2f(x < y) },
-	device.Le: func(x, y float64) float64 { return b2f(x <= y) },
-	device.Gt: func(x, y float64) float64 { return b2f(x > y) },
-	device.Ge: func(x, y float64) float64 { return b2f(x >= y) },
+	device.Eq:    func(x, y float64) float64 { return b2f(x == y) },
+	device.Ne:    func(x, y float64) float64 { return b2f(x != y) },
+	device.Lt:    func(x, y float64) float64 { return b2f(x < y) },
+	device.Le:    func(x, y float64) float64 { return b2f(x <= y) },
+	device.Gt:    func(x, y float64) float64 { return b2f(x > y) },
+	device.Ge:    func(x, y float64) float64 { return b2f(x >= y) },
+	device.And:   func(x, y float64) float64 { return b2f(x != 0 && y != 0) },
+	device.Or:    func(x, y float64) float64 { return b2f(x != 0 || y != 0) },
+	device.Xor:   func(x, y float64) float64 { return b2f((x != 0) != (y != 0)) },
+	device.Atan2: math.Atan2,
+	// x - floor(x/y)*y and x - trunc(x/y)*y in float64 (integer operands by
+	// zero are handled in binaryCases).
+	device.Mod:  func(x, y float64) float64 { return x - math.Floor(x/y)*y },
+	device.Fmod: func(x, y float64) float64 { return x - math.Trunc(x/y)*y },
+	device.LeakyRelu: func(x, s float64) float64 {
+		if x > 0 {
+			return x
+		}
+		return s * x
+	},
+	device.Elu: func(x, a float64) float64 {
+		if x > 0 {
+			return x
+		}
+		return a * (math.Exp(x) - 1)
+	},
 }
 
 var binaryMethod = map[device.BinaryOp]func(a, b *tensor.Tensor) *tensor.Tensor{
@@ -522,15 +563,20 @@ func binaryCases() []confCase {
 	var cases []confCase
 	for _, op := range device.BinaryOps() {
 		f := binaryRefOf(op)
-		dts := numeric
+		def, _ := op.Def()
+		dts := dtypesOf(def.Accepts)
 		lo, hi := -3.0, 3.0
 		cl := exactClass
 		switch op {
-		case device.Pow:
+		case device.Pow: // integer powers: TestIntPow
 			dts, lo, hi, cl = floats, 0.1, 3, transClass
-		case device.Eq, device.Ne:
-			dts = append(slices.Clone(numeric), dtype.Bool)
-			lo, hi = -1.5, 1.5 // small integers so equal pairs occur
+		case device.Eq, device.Ne, device.And, device.Or, device.Xor:
+			lo, hi = -1.5, 1.5 // small integers so equal pairs and zeros occur
+		case device.Atan2:
+			cl = transClass
+		}
+		if def.Param != "" { // a scalar parameter: binaryParamCases
+			continue
 		}
 		for _, sp := range binaryShapes {
 			for _, va := range []viewKind{contiguous, transposed, reversed, narrowed} {
@@ -557,6 +603,9 @@ func binaryCases() []confCase {
 								}
 								return math.Trunc(x / y)
 							}
+							if dt.IsInt() && (op == device.Mod || op == device.Fmod) && y == 0 {
+								return 0 // NumPy's integer remainder by zero
+							}
 							v := f(x, y)
 							if dt.IsInt() && !op.IsComparison() {
 								return wrapInt(dt, v)
@@ -571,8 +620,39 @@ func binaryCases() []confCase {
 	return cases
 }
 
+// binaryParamCases are the operations applied with a scalar parameter
+// (LeakyRelu's slope, Elu's alpha), one value each.
+func binaryParamCases() []confCase {
+	var cases []confCase
+	for _, op := range device.BinaryOps() {
+		def, _ := op.Def()
+		if def.Param == "" {
+			continue
+		}
+		f := binaryRefOf(op)
+		cl := transClass
+		if op == device.LeakyRelu {
+			cl = exactClass
+		}
+		for _, p := range []float64{0.25, 1.5} {
+			for _, ins := range operandsFor(unaryShapes, -3, 3) {
+				cases = append(cases, confCase{
+					name: fmt.Sprintf("%s(%v)", op, p), dtypes: dtypesOf(def.Accepts), ins: ins, class: cl,
+					run: func(ts []*tensor.Tensor) *tensor.Tensor {
+						return reflect.ValueOf(ts[0]).MethodByName(def.MethodName()).Call([]reflect.Value{reflect.ValueOf(p)})[0].Interface().(*tensor.Tensor)
+					},
+					ref: func(xs []*nd, dt dtype.DType) *nd {
+						return xs[0].mapf(func(v float64) float64 { return f(v, p) })
+					},
+				})
+			}
+		}
+	}
+	return cases
+}
+
 func TestConformanceUnary(t *testing.T)  { runTable(t, unaryCases()) }
-func TestConformanceBinary(t *testing.T) { runTable(t, binaryCases()) }
+func TestConformanceBinary(t *testing.T) { runTable(t, append(binaryCases(), binaryParamCases()...)) }
 
 func TestConformanceScalarAndWhere(t *testing.T) {
 	var cases []confCase
@@ -933,7 +1013,11 @@ func TestConformanceSpecialValues(t *testing.T) {
 							return math.Copysign(1, v)
 						})
 					}
-					check(t, unaryMethodOf(op)(x), want, dt, tolerance(dt, transClass))
+					out := dt
+					if op.IsPredicate() {
+						out = dtype.Bool
+					}
+					check(t, unaryMethodOf(op)(x), want, out, tolerance(dt, transClass))
 				})
 			}
 			t.Run(fmt.Sprintf("%s/reduce/%v", dev.Name(), dt), func(t *testing.T) {

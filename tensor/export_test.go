@@ -1,5 +1,7 @@
 package tensor
 
+import "github.com/tessera-go/tessera/device"
+
 // SetFusion turns the recording of elementwise chains on or off for a test
 // (as TESSERA_FUSION does at start-up) and returns a function restoring the
 // previous setting.
@@ -21,3 +23,12 @@ func SetMemoryLimit(bytes int64) (restore func()) {
 
 // ParseMemoryLimit exposes the TESSERA_MEMORY_LIMIT parser to tests.
 var ParseMemoryLimit = parseMemoryLimit
+
+// BinaryTensors applies a binary operation to two tensors, for the
+// operations whose public method takes a scalar parameter only
+// (LeakyRelu, Elu): their gradient with respect to the parameter is
+// checked through it.
+func BinaryTensors(op device.BinaryOp, a, b *Tensor) *Tensor { return binary(op, a, b) }
+
+// SharesStorage reports whether a and b are views of the same storage.
+func SharesStorage(a, b *Tensor) bool { return a.st != nil && a.st == b.st }

@@ -38,6 +38,9 @@ var fusionChains = []struct {
 	{"broadcast-first", func(x, b, s *tensor.Tensor) *tensor.Tensor { return b.Add(x).Minimum(s.Add(b)) }},
 	{"scalar-only", func(x, b, s *tensor.Tensor) *tensor.Tensor { return s.Exp().AddScalar(1).Log() }},
 	{"input-only", func(x, b, s *tensor.Tensor) *tensor.Tensor { return x.AddScalar(0).Sub(x) }},
+	{"remainders-activations", func(x, b, s *tensor.Tensor) *tensor.Tensor {
+		return x.Mod(b).Add(x.Fmod(s)).Add(x.Atan2(b)).LeakyRelu(0.1).Elu(0.7).Add(x.RemainderScalar(-0.4))
+	}},
 }
 
 // TestFusionMatchesEager runs every chain on every device and float dtype

@@ -193,8 +193,56 @@ func binaryGradTable() map[device.BinaryOp]binaryGrad {
 			}
 			return ga, gb
 		}},
-		// Comparisons: Bool results, not differentiable (no entry needed; see
-		// nonDifferentiable).
+		device.Atan2: {useA | useB, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
+			// atan2(a, b): d/da = b/(a²+b²), d/db = -a/(a²+b²)
+			r := g.Div(a.Square().Add(b.Square()))
+			if wa {
+				ga = r.Mul(b)
+			}
+			if wb {
+				gb = r.Mul(a).Neg()
+			}
+			return ga, gb
+		}},
+		// a - floor(a/b)*b and a - trunc(a/b)*b: the quotient is piecewise
+		// constant, so d/da = 1 and d/db = -quotient (PyTorch's rules).
+		device.Mod: {useA | useB, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
+			if wb {
+				gb = g.Mul(a.Div(b).Floor()).Neg()
+			}
+			return g, gb
+		}},
+		device.Fmod: {useA | useB, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
+			if wb {
+				gb = g.Mul(a.Div(b).Trunc()).Neg()
+			}
+			return g, gb
+		}},
+		// The parameterised activations: m is 1 where a > 0 and 0 elsewhere
+		// (at 0 too, as PyTorch), written with Sign and Relu so that it fuses.
+		device.LeakyRelu: {useA | useB, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
+			m := a.Sign().Relu()
+			if wa {
+				ga = g.Mul(m.Add(m.Neg().AddScalar(1).Mul(b)))
+			}
+			if wb {
+				gb = g.Mul(a.Mul(m.Neg().AddScalar(1)))
+			}
+			return ga, gb
+		}},
+		device.Elu: {useA | useB, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
+			m := a.Sign().Relu()
+			neg := a.MinimumScalar(0) // the exponentials stay finite where a > 0
+			if wa {
+				ga = g.Mul(m.Add(m.Neg().AddScalar(1).Mul(b.Mul(neg.Exp()))))
+			}
+			if wb {
+				gb = g.Mul(neg.Expm1())
+			}
+			return ga, gb
+		}},
+		// Comparisons and logical operations: Bool results, not
+		// differentiable (no entry needed; see nonDifferentiable).
 	}
 }
 

@@ -50,6 +50,14 @@ func (t *Tensor) unaryNoGrad(op device.UnaryOp) *Tensor {
 
 // binary broadcasts a and b by NumPy's rule and applies op.
 func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
+	if err := checkIntB(op, a, b); err != nil {
+		return failed(err)
+	}
+	return binaryChecked(op, a, b)
+}
+
+// binaryChecked is binary once b's values are known to be in op's domain.
+func binaryChecked(op device.BinaryOp, a, b *Tensor) *Tensor {
 	y := binaryNoGrad(op, a, b)
 	if a.wantsGrad() || b.wantsGrad() {
 		y = gradBinary(op, a, b, 0, y)
@@ -136,9 +144,14 @@ func (t *Tensor) binaryScalar(op device.BinaryOp, v float64) *Tensor {
 		}
 		return y
 	}
+	if def, _ := op.Def(); def.NonNegativeIntB && t.err == nil && device.Ints.Has(t.DType()) {
+		if err := negativeIntB(op, v); err != nil {
+			return failed(err)
+		}
+	}
 	s := t.scalarLike(op.String(), v)
 	defer s.Release()
-	return binary(op, t, s)
+	return binaryChecked(op, t, s)
 }
 
 // Clamp limits every element to [lo, hi]; NaN stays NaN.

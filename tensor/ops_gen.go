@@ -111,6 +111,20 @@ func (t *Tensor) Log10() *Tensor { return t.unary(device.Log10) }
 // Trunc rounds toward zero.
 func (t *Tensor) Trunc() *Tensor { return t.unary(device.Trunc) }
 
+// Not returns the logical negation as Bool (NumPy's logical_not): true where t is
+// false or zero. Any dtype: a nonzero number, NaN included, counts as true.
+func (t *Tensor) Not() *Tensor { return t.unary(device.Not) }
+
+// IsNaN reports, as Bool, which elements are NaN (always false for integers).
+func (t *Tensor) IsNaN() *Tensor { return t.unary(device.IsNaN) }
+
+// IsInf reports, as Bool, which elements are +Inf or -Inf (always false for integers).
+func (t *Tensor) IsInf() *Tensor { return t.unary(device.IsInf) }
+
+// IsFinite reports, as Bool, which elements are neither infinite nor NaN
+// (always true for integers).
+func (t *Tensor) IsFinite() *Tensor { return t.unary(device.IsFinite) }
+
 // Add returns t + u, broadcasting by NumPy's rule.
 func (t *Tensor) Add(u *Tensor) *Tensor { return binary(device.Add, t, u) }
 
@@ -137,7 +151,10 @@ func (t *Tensor) Div(u *Tensor) *Tensor { return binary(device.Div, t, u) }
 // DivScalar is Div with a scalar operand: v converted to t's dtype.
 func (t *Tensor) DivScalar(v float64) *Tensor { return t.binaryScalar(device.Div, v) }
 
-// Pow returns t raised to u (floating dtypes), broadcasting.
+// Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping
+// in the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer
+// exponent must not be negative: a negative one is an ErrValue (checking a
+// tensor exponent reads its minimum back to the host, a sync on a GPU).
 func (t *Tensor) Pow(u *Tensor) *Tensor { return binary(device.Pow, t, u) }
 
 // PowScalar is Pow with a scalar operand: v converted to t's dtype.
@@ -190,3 +207,57 @@ func (t *Tensor) Ge(u *Tensor) *Tensor { return binary(device.Ge, t, u) }
 
 // GeScalar is Ge with a scalar operand: v converted to t's dtype.
 func (t *Tensor) GeScalar(v float64) *Tensor { return t.binaryScalar(device.Ge, v) }
+
+// And returns the logical and of t and u as Bool (NumPy's logical_and),
+// broadcasting. Any dtype: a nonzero number, NaN included, counts as true.
+func (t *Tensor) And(u *Tensor) *Tensor { return binary(device.And, t, u) }
+
+// AndScalar is And with a scalar operand: v converted to t's dtype.
+func (t *Tensor) AndScalar(v float64) *Tensor { return t.binaryScalar(device.And, v) }
+
+// Or returns the logical or of t and u as Bool (NumPy's logical_or), broadcasting;
+// nonzero counts as true.
+func (t *Tensor) Or(u *Tensor) *Tensor { return binary(device.Or, t, u) }
+
+// OrScalar is Or with a scalar operand: v converted to t's dtype.
+func (t *Tensor) OrScalar(v float64) *Tensor { return t.binaryScalar(device.Or, v) }
+
+// Xor returns the logical exclusive or of t and u as Bool (NumPy's logical_xor),
+// broadcasting; nonzero counts as true.
+func (t *Tensor) Xor(u *Tensor) *Tensor { return binary(device.Xor, t, u) }
+
+// XorScalar is Xor with a scalar operand: v converted to t's dtype.
+func (t *Tensor) XorScalar(v float64) *Tensor { return t.binaryScalar(device.Xor, v) }
+
+// Atan2 returns the angle of the point (u, t), atan(t/u) in the right quadrant,
+// in [-pi, pi] (NumPy's arctan2(t, u), PyTorch's atan2): t is the y coordinate.
+// Signed zeros and infinities follow C99 (Atan2(0, -0) = pi).
+func (t *Tensor) Atan2(u *Tensor) *Tensor { return binary(device.Atan2, t, u) }
+
+// Atan2Scalar is Atan2 with a scalar operand: v converted to t's dtype.
+func (t *Tensor) Atan2Scalar(v float64) *Tensor { return t.binaryScalar(device.Atan2, v) }
+
+// Mod returns the remainder of floor division, t - floor(t/u)*u, which has the
+// sign of u (NumPy's mod and remainder, PyTorch's remainder, Python's %);
+// Fmod is the truncated one. Floats: a zero result is +0 or -0 after u, a
+// zero u gives NaN. Integers: a zero u gives 0, as in NumPy.
+func (t *Tensor) Mod(u *Tensor) *Tensor { return binary(device.Mod, t, u) }
+
+// ModScalar is Mod with a scalar operand: v converted to t's dtype.
+func (t *Tensor) ModScalar(v float64) *Tensor { return t.binaryScalar(device.Mod, v) }
+
+// Fmod returns the remainder of truncated division, t - trunc(t/u)*u, which has the
+// sign of t (C's fmod, NumPy's fmod, PyTorch's fmod); Mod is the floored one.
+// Floats are exact; a zero u gives NaN for floats and 0 for integers, as in NumPy.
+func (t *Tensor) Fmod(u *Tensor) *Tensor { return binary(device.Fmod, t, u) }
+
+// FmodScalar is Fmod with a scalar operand: v converted to t's dtype.
+func (t *Tensor) FmodScalar(v float64) *Tensor { return t.binaryScalar(device.Fmod, v) }
+
+// LeakyRelu returns t where t > 0 and slope*t elsewhere (PyTorch's leaky_relu;
+// its default slope is 0.01). NaN stays NaN; -0 gives -0*slope.
+func (t *Tensor) LeakyRelu(slope float64) *Tensor { return t.binaryScalar(device.LeakyRelu, slope) }
+
+// Elu returns t where t > 0 and alpha*(e^t - 1) elsewhere (PyTorch's elu; its
+// default alpha is 1), computed with Expm1 so that small |t| keep their digits.
+func (t *Tensor) Elu(alpha float64) *Tensor { return t.binaryScalar(device.Elu, alpha) }

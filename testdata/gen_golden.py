@@ -58,7 +58,14 @@ MANIFEST_HEAD = """\
 #   softmax, log_softmax, logsumexp; sum, mean, prod, max, min, argmax, argmin;
 #   gelu, erf, log1p, expm1, tanh, sigmoid; add, mul, maximum (broadcasting);
 #   eq, ne, lt, le, gt, ge (broadcasting, bool out); where(cond, x, y) (broadcasting);
-#   concat, stack; transpose, permute.
+#   concat, stack; transpose, permute;
+#   mod (floored, np.mod), fmod (truncated, np.fmod), atan2 (np.arctan2), pow (int32,
+#   wrapping); leaky_relu (slope=<v>), elu (alpha=<v>); logical_and, logical_or,
+#   logical_xor, logical_not, isinf, isfinite (bool out); any, all (bool in or numbers,
+#   bool out); flip, roll (shift=<int>; axis=none rolls the flattened array), tile
+#   (reps=<int>,...), repeat_interleave (np.repeat; repeats=<int>), tril, triu (k=<int>).
+#   Cases ending in _i32 hold int32 inputs and outputs; the sign of a zero
+#   result of mod, fmod, atan2, leaky_relu and elu is part of the reference.
 # A comment line after each case line gives the shapes and dtypes for people.
 """
 
@@ -100,6 +107,7 @@ def dname(a):
         np.dtype(np.float64): "f64",
         np.dtype(np.bool_): "bool",
         np.dtype(np.int64): "i64",
+        np.dtype(np.int32): "i32",
     }[a.dtype]
 
 
@@ -325,6 +333,84 @@ def structural_cases(m):
         m.case("transpose_2x3x4_%s" % tag, "transpose", [x], np.swapaxes(x, d0, d1), [("dim0", d0), ("dim1", d1)])
 
 
+def semantics_cases(m):
+    """Remainders, atan2, the parameterised activations, integer powers and
+    the logical operations, on grids of signed zeros, infinities and exact
+    integers where NumPy's definitions differ between libraries. A generator
+    of their own keeps the earlier cases' files unchanged."""
+    r = np.random.default_rng(2024)
+    a = f32([-7.5, -3, -2.5, -1, -0.0, 0.0, 0.5, 1, 2.5, 3, 7.5, 1e30, -1e30, 3.3e-3]).reshape(-1, 1)
+    b = f32([-3, -2.5, -1, -0.5, 0.5, 1, 2.5, 3, np.inf, -np.inf, 0.1, 7])
+    # np.mod is the floored remainder (sign of b), np.fmod the truncated one
+    # (sign of a); both exact, so the float64 result rounds to itself.
+    m.case("mod_grid", "mod", [a, b], f32(np.mod(up(a), up(b))))
+    m.case("fmod_grid", "fmod", [a, b], f32(np.fmod(up(a), up(b))))
+    m.case("mod_grid_f64", "mod", [up(a), up(b)], np.mod(up(a), up(b)))
+    x = normal(4, 5, scale=4.0)
+    y = f32(r.uniform(0.3, 3.0, (5,)) * np.where(r.integers(0, 2, (5,)) == 1, 1, -1))
+    m.case("mod_4x5_5", "mod", [x, y], f32(np.mod(up(x), up(y))))
+    m.case("fmod_4x5_5", "fmod", [x, y], f32(np.fmod(up(x), up(y))))
+    v = f32([-np.inf, -2, -1, -0.0, 0.0, 1e-3, 1, 3, np.inf])
+    m.case("atan2_grid", "atan2", [v.reshape(-1, 1), v], f32(np.arctan2(up(v).reshape(-1, 1), up(v))))
+    m.case("atan2_4x5_5", "atan2", [x, y], f32(np.arctan2(up(x), up(y))))
+    ia = np.array([-9, -7, -4, -1, 0, 1, 4, 7, 9, 2147483647, -2147483648], dtype=np.int32).reshape(-1, 1)
+    ib = np.array([-4, -3, -1, 0, 1, 3, 4], dtype=np.int32)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # NumPy's integer remainders by zero are 0 (with a warning).
+        m.case("mod_grid_i32", "mod", [ia, ib], np.mod(ia, ib))
+        m.case("fmod_grid_i32", "fmod", [ia, ib], np.fmod(ia, ib))
+        pa = np.array([-3, -2, -1, 0, 1, 2, 3, 7], dtype=np.int32).reshape(-1, 1)
+        pb = np.array([0, 1, 2, 5, 20, 25, 31], dtype=np.int32)
+        m.case("pow_grid_i32", "pow", [pa, pb], np.power(pa, pb))  # wraps in int32
+    s = f32(np.concatenate([[-np.inf, -3, -1e-3, -0.0, 0.0, 1e-3, 2, np.inf], r.standard_normal(12) * 3]))
+    for slope in (0.01, 0.2):
+        m.case("leaky_relu_%g" % slope, "leaky_relu", [s], f32(np.where(up(s) > 0, up(s), up(s) * slope)),
+               [("slope", "%g" % slope)])
+    for alpha in (1.0, 0.5):
+        with np.errstate(over="ignore", invalid="ignore"):
+            # expm1 of the nonpositive part only (keeping -0: expm1(-0) = -0)
+            e = np.where(up(s) > 0, up(s), alpha * np.expm1(np.where(up(s) > 0, 0, up(s))))
+        m.case("elu_%g" % alpha, "elu", [s], f32(e), [("alpha", "%g" % alpha)])
+    la = f32([-0.0, 0.0, 1, -2.5, np.inf, -np.inf]).reshape(-1, 1)
+    lb = f32([0.0, -0.0, 3, -np.inf])
+    for op, fn in (("logical_and", np.logical_and), ("logical_or", np.logical_or), ("logical_xor", np.logical_xor)):
+        m.case("%s_grid" % op, op, [la, lb], fn(la, lb))
+    m.case("logical_not", "logical_not", [la], np.logical_not(la))
+    m.case("isinf", "isinf", [la], np.isinf(la))
+    m.case("isfinite", "isfinite", [la], np.isfinite(la))
+    bx = r.integers(0, 2, (3, 4, 5)).astype(np.bool_)
+    bx[1] = True
+    for op, fn in (("any", np.any), ("all", np.all)):
+        for axis in (None, 0, 1, (0, 2)):
+            m.case("%s_3x4x5_%s" % (op, axis_tag(axis)), op, [bx], np.asarray(fn(bx, axis=axis)), [("axis", fmt_axis(axis))])
+    # NumPy's any/all of numbers: nonzero (-0 is zero, Inf is not) is true.
+    m.case("any_numbers", "any", [la], np.asarray(np.any(la, axis=1)), [("axis", "1")])
+    m.case("all_numbers", "all", [la], np.asarray(np.all(la, axis=1)), [("axis", "1")])
+
+
+def shape_cases(m):
+    """NumPy's flip, roll (flattened when axis is None; negative shifts),
+    tile, repeat (element-wise, tessera's RepeatInterleave) and tril/triu
+    with diagonal offsets on a batch of matrices."""
+    r = np.random.default_rng(2025)
+    x = f32(r.standard_normal((2, 3, 4)))
+    for axis in (None, 0, (0, 2), -1):
+        m.case("flip_2x3x4_%s" % axis_tag(axis), "flip", [x], np.flip(x, axis=axis), [("axis", fmt_axis(axis))])
+    for shift, axis in ((3, None), (-5, None), (1, 2), (-1, 2), (7, 1), (-4, 0)):
+        tag = "%s_%s" % (str(shift).replace("-", "m"), axis_tag(axis))
+        m.case("roll_2x3x4_%s" % tag, "roll", [x], np.roll(x, shift, axis=axis), [("shift", shift), ("axis", fmt_axis(axis))])
+    for reps in ((2,), (1, 3), (2, 1, 2), (2, 1, 1, 3)):
+        m.case("tile_2x3x4_%s" % "_".join(map(str, reps)), "tile", [x], np.tile(x, reps), [("reps", fmt_axis(reps))])
+    for repeats, axis in ((2, 0), (3, 2), (2, -2)):
+        m.case("repeat_2x3x4_%d_%s" % (repeats, axis_tag(axis)), "repeat_interleave", [x], np.repeat(x, repeats, axis=axis),
+               [("repeats", repeats), ("axis", fmt_axis(axis))])
+    y = f32(r.standard_normal((2, 4, 5)))
+    for k in (0, 1, -1, 3, -4):
+        t = str(k).replace("-", "m")
+        m.case("tril_2x4x5_k%s" % t, "tril", [y], np.tril(y, k), [("k", k)])
+        m.case("triu_2x4x5_k%s" % t, "triu", [y], np.triu(y, k), [("k", k)])
+
+
 # ------------------------------------------------------------ format files
 
 
@@ -409,6 +495,8 @@ def main():
     unary_cases(m)
     broadcast_cases(m)
     structural_cases(m)
+    semantics_cases(m)
+    shape_cases(m)
     with open(os.path.join(GOLDEN, "MANIFEST.txt"), "w", newline="\n") as f:
         f.write(MANIFEST_HEAD.format(version=np.__version__))
         f.write("\n".join(m.lines) + "\n")

@@ -18,11 +18,15 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 	if err := sameShape(name, dst, src); err != nil {
 		return err
 	}
-	if db.dt != sb.dt {
-		return errs.New("cpu", name, errs.ErrDType, "source %v and destination %v differ", sb.dt, db.dt)
-	}
-	if _, err := op.Result("cpu", sb.dt); err != nil {
+	want, err := op.Result("cpu", sb.dt)
+	if err != nil {
 		return err
+	}
+	if db.dt != want {
+		return errs.New("cpu", name, errs.ErrDType, "a %v source writes %v, destination is %v", sb.dt, want, db.dt)
+	}
+	if op.IsPredicate() {
+		return d.predicate(op, db, dst.Layout, sb, src)
 	}
 	switch sb.dt {
 	case dtype.F32:
@@ -42,6 +46,43 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 		map1(slice[uint8](db), dst.Layout, slice[uint8](sb), src.Layout, intUnary[uint8](op))
 	}
 	return nil
+}
+
+// predicate runs a unary test into a Bool destination: floats through the
+// descriptor's float64 reference (F16/BF16 widened first, which is exact),
+// integers and Bool through its integer rule.
+func (d *Device) predicate(op device.UnaryOp, db *Buffer, dl layout.Layout, sb *Buffer, src device.Operand) error {
+	out := slice[uint8](db)
+	switch sb.dt {
+	case dtype.F32:
+		map1(out, dl, slice[float32](sb), src.Layout, test[float32](op))
+	case dtype.F64:
+		map1(out, dl, slice[float64](sb), src.Layout, test[float64](op))
+	case dtype.F16, dtype.BF16:
+		bufs, lays, err := d.widen(src)
+		if err != nil {
+			return err
+		}
+		map1(out, dl, slice[float32](bufs[0]), lays[0], test[float32](op))
+	case dtype.I32:
+		map1(out, dl, slice[int32](sb), src.Layout, test[int32](op))
+	case dtype.I64:
+		map1(out, dl, slice[int64](sb), src.Layout, test[int64](op))
+	case dtype.U8, dtype.Bool:
+		map1(out, dl, slice[uint8](sb), src.Layout, test[uint8](op))
+	}
+	return nil
+}
+
+// test returns a predicate's rule on T as a Bool (0 or 1) result.
+func test[T num](op device.UnaryOp) func(T) uint8 {
+	def, _ := op.Def()
+	if isFloat[T]() {
+		f := def.F64
+		return func(x T) uint8 { return uint8(f(float64(x))) }
+	}
+	f := def.Int
+	return func(x T) uint8 { return uint8(f(int64(x))) }
 }
 
 // widened runs a float32 kernel for F16/BF16 operands: inputs are widened to
@@ -194,6 +235,10 @@ func compare[T num](op device.BinaryOp) func(T, T) uint8 {
 // floatBinary returns op on one pair of elements: the descriptor's float64
 // reference rounded once to T (exact for the four arithmetic operations).
 func floatBinary[T float](op device.BinaryOp) func(T, T) T {
+	var zero T
+	if f := fast32Binary(op); f != nil && any(zero) == any(float32(0)) {
+		return any(f).(func(T, T) T) // the same values, faster (rem.go)
+	}
 	def, _ := op.Def()
 	f := def.F64
 	return func(x, y T) T { return T(f(float64(x), float64(y))) }

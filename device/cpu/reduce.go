@@ -53,7 +53,7 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 		reduceInto(op, db, dst.Layout, slice[int32](sb), plan, intReducer[int32](op))
 	case dtype.I64:
 		reduceInto(op, db, dst.Layout, slice[int64](sb), plan, intReducer[int64](op))
-	case dtype.U8:
+	case dtype.U8, dtype.Bool:
 		reduceInto(op, db, dst.Layout, slice[uint8](sb), plan, intReducer[uint8](op))
 	}
 	return nil
@@ -385,6 +385,37 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 
 func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 	switch op {
+	case device.Any, device.All:
+		// Bool sources (0 or 1): Any is an or from false, All an and from
+		// true, so an empty extent gives the identity.
+		var ident T
+		if op == device.All {
+			ident = 1
+		}
+		return reducer[T]{
+			fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
+				s := ident
+				cur.start(p, lo)
+				for range hi - lo {
+					j := base + cur.pos
+					for range p.rowLen {
+						if (src[j] != 0) != (ident != 0) {
+							s = 1 - ident
+						}
+						j += p.rowStride
+					}
+					cur.next()
+				}
+				return acc[T]{v: s}
+			},
+			merge: func(a, b acc[T]) acc[T] {
+				if b.v != ident {
+					a.v = b.v
+				}
+				return a
+			},
+			done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, 0 },
+		}
 	case device.Sum, device.Prod:
 		// Wrapping arithmetic, as integer sums and products do in every
 		// dtype-preserving library; exact, so any split gives the same.

@@ -345,8 +345,12 @@ func (h *harness) unary(t *testing.T) {
 			case !ok:
 				f = func(x float64) float64 { return float64(def.Int(int64(x))) }
 			}
+			outDT := dt
+			if def.Predicate {
+				outDT = dtype.Bool
+			}
 			for _, v := range views() {
-				out := h.output(dt, 12)
+				out := h.output(outDT, 12)
 				err := h.safely(op.String(), func() error {
 					return h.be.Unary(op, device.Operand{Buf: out, Layout: contiguous12}, device.Operand{Buf: src, Layout: v.layout})
 				})
@@ -359,7 +363,7 @@ func (h *harness) unary(t *testing.T) {
 				for i := range want {
 					want[i] = f(want[i])
 				}
-				h.compare(t, fmt.Sprintf("%v %v %s", op, dt, v.name), h.read(out), want, dt, rtolFor(dt))
+				h.compare(t, fmt.Sprintf("%v %v %s", op, dt, v.name), h.read(out), want, outDT, rtolFor(dt))
 				h.be.Free(out)
 			}
 		}
@@ -435,7 +439,33 @@ func binaryRef(op device.BinaryOp, dt dtype.DType, x, y float64) float64 {
 		}
 		return x / y
 	case device.Pow:
+		if dt.IsInt() && y < 0 { // the truncated real power (0 for 0); the tensor layer refuses these
+			if x == 0 {
+				return 0
+			}
+			return math.Trunc(1 / math.Pow(x, -y))
+		}
 		return math.Pow(x, y)
+	case device.Mod, device.Fmod:
+		if y == 0 {
+			if dt.IsInt() {
+				return 0
+			}
+			return math.NaN()
+		}
+		q := math.Trunc(x / y)
+		if op == device.Mod {
+			q = math.Floor(x / y)
+		}
+		return x - q*y // exact for these small samples' quotients
+	case device.Atan2:
+		return math.Atan2(x, y)
+	case device.And:
+		return b(x != 0 && y != 0)
+	case device.Or:
+		return b(x != 0 || y != 0)
+	case device.Xor:
+		return b((x != 0) != (y != 0))
 	case device.Maximum:
 		return max(x, y)
 	case device.Minimum:
@@ -487,17 +517,20 @@ func (h *harness) where(t *testing.T) {
 }
 
 func (h *harness) reduce(t *testing.T) {
-	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.I32} {
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.I32, dtype.Bool} {
 		if !h.supports(dt) {
 			continue
 		}
 		stored := sample(16, -3, 3, 5)
 		for i := range stored {
+			if dt == dtype.Bool {
+				stored[i] = float64(int(stored[i]+3) % 2) // a mix of 0 and 1
+			}
 			stored[i] = round(dt, stored[i])
 		}
 		src := h.buffer(dt, stored)
 		for _, op := range device.ReduceOps() {
-			if op == device.Mean && !dt.IsFloat() {
+			if def, _ := op.Def(); !def.Accepts.Has(dt) {
 				continue
 			}
 			for _, axes := range [][]int{{0}, {1}, {0, 1}} {
@@ -579,9 +612,9 @@ func reduceRef(op device.ReduceOp, x []float64, axes []int) []float64 {
 				p *= v
 			}
 			out[g] = p
-		case device.Max:
+		case device.Max, device.Any: // Any and All see 0 and 1
 			out[g] = slices.Max(vals)
-		case device.Min:
+		case device.Min, device.All:
 			out[g] = slices.Min(vals)
 		case device.ArgMax:
 			out[g] = float64(slices.Index(vals, slices.Max(vals)))

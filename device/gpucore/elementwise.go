@@ -238,7 +238,7 @@ func (p *Planner) copy(pl *Plan, op string, d, s Operand) error {
 	return p.elementwise(pl, op, k, d.Shape, []ewArg{argOf(d), argOf(s)}, [4]uint32{})
 }
 
-// Unary plans op elementwise; dst has src's dtype.
+// Unary plans op elementwise; dst has src's dtype, or Bool for a predicate.
 func (p *Planner) Unary(name string, op device.UnaryOp, d, s Operand) (*Plan, error) {
 	def, ok := op.Def()
 	if !ok {
@@ -247,12 +247,13 @@ func (p *Planner) Unary(name string, op device.UnaryOp, d, s Operand) (*Plan, er
 	if err := p.sameShapes(name+" "+op.String(), []string{"dst", "src"}, d, s); err != nil {
 		return nil, err
 	}
-	if d.DT() != s.DT() {
-		return nil, p.errorf(name, errs.ErrDType, "%s: dst is %s but src is %s", op, d.DT(), s.DT())
-	}
 	dt := s.DT()
-	if _, err := op.Result(p.Backend, dt); err != nil {
+	want, err := op.Result(p.Backend, dt)
+	if err != nil {
 		return nil, err
+	}
+	if d.DT() != want {
+		return nil, p.errorf(name, errs.ErrDType, "%s of %s writes %s, dst is %s", op, dt, want, d.DT())
 	}
 	if dt == dtype.I64 {
 		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s", op, p.Display)
@@ -264,8 +265,11 @@ func (p *Planner) Unary(name string, op device.UnaryOp, d, s Operand) (*Plan, er
 	if d.Numel == 0 {
 		return pl, nil
 	}
-	vars := ewVars(dt, dt, false)
-	vars["OP_EXPR"], vars["OP_T"] = shaderExpr(def.Shader, dt), computeType(dt)
+	vars := ewVars(d.DT(), dt, false)
+	vars["OP_EXPR"], vars["OP_T"], vars["OP_R"] = shaderExpr(def.Shader, dt), computeType(dt), computeType(dt)
+	if def.Predicate {
+		vars["OP_R"] = "u32"
+	}
 	k := &Kernel{Template: "unary.wgsl", Vars: vars, RW: 1, RO: 1}
 	return pl, p.elementwise(pl, name, k, d.Shape, []ewArg{argOf(d), argOf(s)}, [4]uint32{})
 }

@@ -32,9 +32,9 @@ func redName(op device.ReduceOp) string {
 		return "sum"
 	case device.Prod:
 		return "prod"
-	case device.Max:
+	case device.Max, device.Any: // Any and All reduce Bool: 0 or 1
 		return "max"
-	case device.Min:
+	case device.Min, device.All:
 		return "min"
 	case device.ArgMax:
 		return "argmax"
@@ -98,9 +98,9 @@ func (p *Planner) Reduce(name string, op device.ReduceOp, d, s Operand, axes []i
 		return pl, nil
 	}
 	count, _ := layout.Numel(rshape)
-	if count == 0 { // CheckReduce allowed it: Sum or Prod // Sum or Prod of nothing: the identity
+	if count == 0 { // CheckReduce allowed it (EmptyOK): the identity
 		ident := 0.0
-		if op == device.Prod {
+		if op == device.Prod || op == device.All {
 			ident = 1
 		}
 		return pl, p.fill(pl, name, d, ident)

@@ -94,7 +94,7 @@ func BenchmarkOpOverhead(b *testing.B) {
 
 	// The same kernel dispatched by hand: pipeline, uniform and bind group
 	// made once, outside the loop, so only the per-dispatch work is timed.
-	vars := map[string]string{"OP_EXPR": "-x", "OP_T": "f32", "DC": "f32", "SC": "f32"}
+	vars := map[string]string{"OP_EXPR": "-x", "OP_T": "f32", "OP_R": "f32", "DC": "f32", "SC": "f32"}
 	code, err := shaders.Render("unary.wgsl", vars)
 	if err != nil {
 		b.Fatal(err)

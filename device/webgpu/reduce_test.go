@@ -39,7 +39,7 @@ func reduceRef(op device.ReduceOp, dt dtype.DType, vals []float64, l layout.Layo
 	acc := make([]accT, nk)
 	for i := range acc {
 		switch op {
-		case device.Prod:
+		case device.Prod, device.All:
 			acc[i].v = 1
 		case device.Max:
 			acc[i].v = math.Inf(-1)
@@ -63,6 +63,10 @@ func reduceRef(op device.ReduceOp, dt dtype.DType, vals []float64, l layout.Layo
 			a.v += x
 		case device.Prod:
 			a.v *= x
+		case device.Any:
+			a.v = max(a.v, x)
+		case device.All:
+			a.v = min(a.v, x)
 		case device.Max:
 			if math.IsNaN(x) || x > a.v {
 				if !math.IsNaN(a.v) {
@@ -162,7 +166,7 @@ func TestReduce(t *testing.T) {
 		{"long-rows", 3 * 20000, contig(3, 20000), [][]int{{1}, {0}}},
 		{"many-rows", 3000 * 7, contig(3000, 7), [][]int{{1}, {0}}},
 	}
-	for _, dt := range []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.U8} {
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.U8, dtype.Bool} {
 		for _, c := range cases {
 			lo, hi := -2.0, 2.0
 			if !dt.IsFloat() {
@@ -175,7 +179,7 @@ func TestReduce(t *testing.T) {
 					if op.IsArg() && len(axes) != 1 {
 						continue
 					}
-					if op == device.Mean && !dt.IsFloat() {
+					if def, _ := op.Def(); !def.Accepts.Has(dt) {
 						continue
 					}
 					if op == device.Prod && c.n > 100 && dt.IsFloat() {

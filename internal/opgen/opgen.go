@@ -33,6 +33,10 @@ func Source() ([]byte, error) {
 		}
 		m := d.MethodName()
 		comment(&b, d.Doc)
+		if d.Param != "" {
+			fmt.Fprintf(&b, "func (t *Tensor) %s(%s float64) *Tensor { return t.binaryScalar(device.%s, %s) }\n", m, d.Param, d.Name, d.Param)
+			continue
+		}
 		fmt.Fprintf(&b, "func (t *Tensor) %s(u *Tensor) *Tensor { return binary(device.%s, t, u) }\n", m, d.Name)
 		comment(&b, fmt.Sprintf("%sScalar is %s with a scalar operand: v converted to t's dtype.", m, m))
 		fmt.Fprintf(&b, "func (t *Tensor) %sScalar(v float64) *Tensor { return t.binaryScalar(device.%s, v) }\n", m, d.Name)
