@@ -32,6 +32,7 @@ var (
 // uses the table to say which import a missing backend needs.
 var optInDrivers = map[string]string{
 	"webgpu": "github.com/tessera-go/tessera/device/webgpu",
+	"gl":     "github.com/tessera-go/tessera/device/gl",
 }
 
 // Register adds a driver; backends call it from init. Registering a name
