@@ -4,6 +4,7 @@ package gl
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -99,11 +100,20 @@ const maxBufferBytes = 2 << 30
 
 var libMu sync.Mutex
 
+// libEGL is the EGL library the backend opens: TESSERA_GL_LIBEGL (a file
+// name or path, read at the first Open) or the system's libEGL.so.1.
+func libEGL() string {
+	if p := os.Getenv("TESSERA_GL_LIBEGL"); p != "" {
+		return p
+	}
+	return "libEGL.so.1"
+}
+
 // load opens libEGL once and reports what is missing as ErrUnavailable.
 func load(op string) error {
 	libMu.Lock()
 	defer libMu.Unlock()
-	if msg, ok := loadLibs(); !ok {
+	if msg, ok := loadLibs(libEGL()); !ok {
 		return errs.New("gl", op, errs.ErrUnavailable, "%s (on Debian/Ubuntu install libegl1 libgl1 libgl1-mesa-dri)", msg)
 	}
 	return nil
@@ -254,8 +264,10 @@ func (g *gpu) setup(o Options) error {
 	}
 	// Keep the binding limit a multiple of the alignments, so windows
 	// built from it stay aligned.
+	// (The floor keeps a U8 readback piece, gpucore's PieceElems, above
+	// zero.)
 	l.maxBinding &^= 255
-	l.maxBinding = max(l.maxBinding, 4096)
+	l.maxBinding = max(l.maxBinding, 64<<10)
 	l.maxBuffer = max(l.maxBuffer, l.maxBinding)
 	if l.maxWG == 0 {
 		l.maxWG = 65535

@@ -106,16 +106,17 @@ static int tgl_sym(void **dst, const char *name) {
 	return 1;
 }
 
-// tgl_load opens libEGL and resolves the EGL and GL entry points once.
-// It returns 1 on success, else 0 with tgl_err set.
-static int tgl_load(void) {
+// tgl_load opens the EGL library name and resolves the EGL and GL entry
+// points, once per process. It returns 1 on success, else 0 with tgl_err
+// set.
+static int tgl_load(const char *name) {
 	static int state; // 0 untried, 1 ok, -1 failed
 	if (state != 0) return state > 0;
 	state = -1;
-	egl_lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+	egl_lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (egl_lib == NULL) {
 		const char *e = dlerror();
-		snprintf(tgl_err, sizeof tgl_err, "cannot load libEGL.so.1: %s", e ? e : "not found");
+		snprintf(tgl_err, sizeof tgl_err, "cannot load %s: %s", name, e ? e : "not found");
 		return 0;
 	}
 	if (!tgl_sym((void **)&p_eglGetProcAddress, "eglGetProcAddress") ||
@@ -318,10 +319,13 @@ const (
 	glMaxComputeSSBOBlocks      = 0x90DB
 )
 
-// loadLibs opens libEGL and resolves every function, once per process. It
-// returns a message when it cannot.
-func loadLibs() (string, bool) {
-	if C.tgl_load() == 0 {
+// loadLibs opens the EGL library name and resolves every function, once
+// per process (later calls report the first outcome). It returns a
+// message when it cannot.
+func loadLibs(name string) (string, bool) {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	if C.tgl_load(cname) == 0 {
 		return C.GoString(C.tgl_error()), false
 	}
 	return "", true
