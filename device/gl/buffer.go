@@ -120,7 +120,8 @@ func (g *gpu) deleteBuffer(id uint32, size uint64) {
 }
 
 // Free returns the buffer's memory to the pool (OpenGL orders later
-// writes after the commands that still read it). Freeing twice, a nil
+// writes after the commands that still read it). It queues the release on
+// the owner goroutine without waiting. Freeing twice, a nil
 // buffer or another device's buffer does nothing; after Close it only
 // settles the accounting.
 func (g *gpu) Free(buf device.Buffer) {
@@ -134,10 +135,7 @@ func (g *gpu) Free(buf device.Buffer) {
 	if b.id == 0 {
 		return
 	}
-	g.call("Free", func() error {
-		g.release(b)
-		return nil
-	})
+	g.post(func() { g.release(b) })
 }
 
 // release puts a freed buffer's GL storage in the pool (owner thread).

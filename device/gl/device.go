@@ -339,6 +339,22 @@ func (g *gpu) call(op string, fn func() error) error {
 	return <-res
 }
 
+// post queues fn on the owner goroutine without waiting for it (Free,
+// which the collector's cleanups call, need not wait for the GPU). Requests
+// run in the order they are queued. It reports false on a closed device.
+func (g *gpu) post(fn func()) bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if g.closed {
+		return false
+	}
+	g.reqs <- func() {
+		defer func() { recover() }() // a bug must not end the owner goroutine
+		fn()
+	}
+	return true
+}
+
 func (g *gpu) guard(op string, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
