@@ -210,6 +210,7 @@ func (g *gpu) Upload(buf device.Buffer, off int, src []byte) error {
 		if err != nil || cnt == 0 {
 			return err
 		}
+		g.bufferBarrier() // the buffers may hold earlier shader writes
 		if b.dt == dtype.U8 || b.dt == dtype.Bool {
 			tmp, err := g.alloc(op, dtype.U8, (len(src)+3)/4, true)
 			if err != nil {
@@ -219,7 +220,6 @@ func (g *gpu) Upload(buf device.Buffer, off int, src []byte) error {
 			glWrite(tmp.id, 0, src)
 			return g.run(op, g.plan.Widen(b, tmp, off, len(src)))
 		}
-		g.bufferBarrier()
 		glWrite(b.id, uint64(off*gpucore.ElemBytes(b.dt)), src)
 		return g.checkGL(op)
 	})

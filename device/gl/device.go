@@ -282,6 +282,7 @@ func (g *gpu) setup(o Options) error {
 			g.name += ":software"
 		}
 	}
+	// OpenGL does not say whether a GPU is discrete or integrated.
 	typ := "gpu"
 	if sw {
 		typ = "software"
