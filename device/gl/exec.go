@@ -174,6 +174,10 @@ func (g *gpu) waitIdle(op string) error {
 	return err
 }
 
+// waitSlice is the one bounded wait on a fence (glClientWaitSync); tests
+// replace it to simulate a GPU that never finishes or a failed wait.
+var waitSlice = glWaitFence
+
 // waitFence waits for a fence in slices of a millisecond until it is
 // signalled or the timeout passes; a timeout or a failed wait marks the
 // device lost. Never an unbounded wait.
@@ -187,7 +191,7 @@ func (g *gpu) waitFence(op string, f unsafe.Pointer) error {
 	}
 	deadline := time.Now().Add(g.timeout)
 	for {
-		switch glWaitFence(f, uint64(time.Millisecond)) {
+		switch waitSlice(f, uint64(time.Millisecond)) {
 		case glAlreadySignaled, glConditionSatisfied:
 			return nil
 		case glTimeoutExpired:

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -415,5 +416,36 @@ func TestFusedCacheBounded(t *testing.T) {
 	})
 	if cached != 2 {
 		t.Errorf("%d fused kernels cached, want the bound 2", cached)
+	}
+}
+
+// TestHungGPU simulates a GPU that never signals a fence, and one whose
+// wait fails: Download and Sync return ErrDeviceLost within the wait
+// timeout instead of hanging, and the device refuses work afterwards.
+func TestHungGPU(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		status uint32
+	}{{"timeout", glTimeoutExpired}, {"failed", glWaitFailed}} {
+		t.Run(c.name, func(t *testing.T) {
+			g := openOrSkip(t, Options{WaitTimeout: 20 * time.Millisecond})
+			b := upload(t, g, []float64{1, 2, 3})
+			defer func(f func(unsafe.Pointer, uint64) uint32) { waitSlice = f }(waitSlice)
+			waitSlice = func(unsafe.Pointer, uint64) uint32 { return c.status }
+			start := time.Now()
+			err := g.Download(make([]byte, 12), b, 0)
+			if !errors.Is(err, errs.ErrDeviceLost) {
+				t.Fatalf("Download: %v, want ErrDeviceLost", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the wait took %v with a 20ms timeout", d)
+			}
+			if _, err := g.Alloc(dtype.F32, 3); !errors.Is(err, errs.ErrDeviceLost) {
+				t.Errorf("Alloc after the loss: %v, want ErrDeviceLost", err)
+			}
+			if err := g.Sync(); !errors.Is(err, errs.ErrDeviceLost) {
+				t.Errorf("Sync after the loss: %v, want ErrDeviceLost", err)
+			}
+		})
 	}
 }
