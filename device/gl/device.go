@@ -119,25 +119,28 @@ func load(op string) error {
 	return nil
 }
 
-// candidates lists the EGL devices to try, best first: -1 stands for
-// Mesa's surfaceless platform, which picks a device itself.
+// candidates lists the EGL devices to try, best first (GPUs with a DRM
+// node, other non-software devices, the software rasteriser): -1 stands
+// for Mesa's surfaceless platform, which picks a device itself.
 func candidates(software bool) []int {
 	libMu.Lock()
 	devs := eglDevices()
 	libMu.Unlock()
-	var hw, sw []int
+	var hw, other, sw []int
 	for _, d := range devs {
 		switch {
 		case d.software():
 			sw = append(sw, d.index)
 		case d.drm != "":
-			hw = append(hw, d.index)
+			hw = append(hw, d.index) // a GPU with a DRM node first
+		default:
+			other = append(other, d.index)
 		}
 	}
 	if software {
 		return append(sw, -1)
 	}
-	return append(append(hw, sw...), -1)
+	return append(append(append(hw, other...), sw...), -1)
 }
 
 // isSoftware reports whether a GL_RENDERER string names a software
