@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what tessera's tests need on a Debian machine: Mesa's software
 # Vulkan driver (lavapipe), so the WebGPU backend runs without a GPU, and
-# the Vulkan loader; glslangValidator, which compiles the GLSL translations
+# the Vulkan loader; the EGL/OpenGL libraries and Mesa's DRI drivers
+# (llvmpipe), so the OpenGL backend runs headless as gl:software;
+# glslangValidator, which compiles the GLSL translations
 # of the kernels; and NumPy, which reads back the files tessera writes. Go
 # modules come from the module proxy on first build.
 # Safe to run repeatedly: it installs only what is missing.
@@ -10,6 +12,12 @@ set -euo pipefail
 need=()
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || need+=(libvulkan1)
+# The OpenGL backend opens libEGL with dlopen and finds GL functions through
+# eglGetProcAddress, so only the run-time libraries are needed (no -dev
+# packages, no link-time GL dependency).
+ldconfig -p 2>/dev/null | grep -q 'libEGL\.so\.1' || need+=(libegl1)
+ldconfig -p 2>/dev/null | grep -q 'libGL\.so\.1' || need+=(libgl1)
+ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so >/dev/null 2>&1 || need+=(libgl1-mesa-dri)
 command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
 # NumPy (Debian's) checks that files tessera writes read back in NumPy.
 /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)

@@ -2,7 +2,8 @@
 # The test command of tessera (the README's second set-up command, and what
 # .ci/run calls). It installs the software Vulkan adapter if missing, checks
 # formatting, vet and the CPU-only build, then runs every test: the WebGPU
-# ones on the software adapter (a missing adapter fails the run), the race
+# ones on the software adapter and the OpenGL ones on llvmpipe (gl:software;
+# a missing device fails the run), the race
 # detector on the packages with shared state, the tensor tests again with
 # fusion off (every elementwise op run eagerly), and the CPU backend's tests
 # again with the portable kernels forced.
@@ -13,6 +14,7 @@ bash ci/install-deps.sh
 
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 export TESSERA_REQUIRE_WEBGPU="${TESSERA_REQUIRE_WEBGPU:-1}"
+export TESSERA_REQUIRE_GL="${TESSERA_REQUIRE_GL:-1}"
 export TESSERA_REQUIRE_GLSLANG="${TESSERA_REQUIRE_GLSLANG:-1}"
 
 step() { printf '\n== %s\n' "$*"; }
@@ -47,8 +49,8 @@ if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   TESSERA_CPU=avx2 go test -p 1 -count=1 ./device/cpu/gemm ./device/cpu/vec
 fi
 
-step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU reports itself unavailable)"
-CGO_ENABLED=0 TESSERA_REQUIRE_WEBGPU=0 go test -p 1 -count=1 ./device/webgpu ./tensor ./cmd/...
+step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU and OpenGL report themselves unavailable)"
+CGO_ENABLED=0 TESSERA_REQUIRE_WEBGPU=0 TESSERA_REQUIRE_GL=0 go test -p 1 -count=1 ./device/webgpu ./device/gl ./tensor ./cmd/...
 
 step "done"
 echo "all checks passed"

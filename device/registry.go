@@ -32,6 +32,7 @@ var (
 // uses the table to say which import a missing backend needs.
 var optInDrivers = map[string]string{
 	"webgpu": "github.com/tessera-go/tessera/device/webgpu",
+	"gl":     "github.com/tessera-go/tessera/device/gl",
 }
 
 // Register adds a driver; backends call it from init. Registering a name
@@ -100,11 +101,35 @@ func driverNames() []string {
 	for n := range drivers {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	sortDrivers(names)
 	return names
 }
 
-// List describes every device every registered driver can open, CPU first.
+// sortDrivers orders driver names by driverRank, then by name.
+func sortDrivers(names []string) {
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := driverRank(names[i]), driverRank(names[j])
+		return ri < rj || ri == rj && names[i] < names[j]
+	})
+}
+
+// driverRank orders drivers in List, and so in Default's choice of a
+// hardware GPU: WebGPU (Vulkan, Metal, DX12) before OpenGL, which is there
+// for GPUs WebGPU cannot reach; other drivers after both, by name.
+func driverRank(name string) int {
+	switch name {
+	case "cpu":
+		return 0
+	case "webgpu":
+		return 1
+	case "gl":
+		return 2
+	}
+	return 3
+}
+
+// List describes every device every registered driver can open, CPU first,
+// then WebGPU's, then OpenGL's (see driverRank).
 // A driver that fails to enumerate contributes nothing; its error is
 // returned alongside the others' devices.
 func List() ([]Info, error) {

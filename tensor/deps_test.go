@@ -8,7 +8,7 @@ import (
 
 // TestCPUOnlyProgramLinksNoGPU proves that importing tensor alone links no
 // GPU backend: neither tessera's WebGPU package nor the wgpu-native
-// binding is among tensor's dependencies, so a CPU-only program needs no
+// binding nor the OpenGL package is among tensor's dependencies, so a CPU-only program needs no
 // GPU libraries even when cgo is on.
 func TestCPUOnlyProgramLinksNoGPU(t *testing.T) {
 	gobin, err := exec.LookPath("go")
@@ -24,7 +24,7 @@ func TestCPUOnlyProgramLinksNoGPU(t *testing.T) {
 		t.Fatalf("go list -deps printed too little to judge: %q", out)
 	}
 	for _, dep := range deps {
-		if strings.Contains(dep, "device/webgpu") || strings.Contains(dep, "go-webgpu") {
+		if strings.Contains(dep, "device/webgpu") || strings.Contains(dep, "go-webgpu") || strings.HasSuffix(dep, "device/gl") {
 			t.Errorf("tensor depends on %s; GPU backends must be opt-in imports", dep)
 		}
 	}

@@ -8,21 +8,30 @@ import (
 	"github.com/tessera-go/tessera/dtype"
 )
 
+// gpuDevices are the software GPU devices the tests run on when they can
+// be opened, with the variable that makes a missing one fail the run
+// instead of skipping it (CI sets both, so it cannot pass without
+// exercising every GPU backend).
+var gpuDevices = []struct{ name, require string }{
+	{"webgpu:software", "TESSERA_REQUIRE_WEBGPU"},
+	{"gl:software", "TESSERA_REQUIRE_GL"},
+}
+
 // testDevices returns every device the conformance table runs on: the CPU
-// always, and the software WebGPU adapter when it can be opened. With
-// TESSERA_REQUIRE_WEBGPU=1 a missing adapter fails the test instead of
-// skipping it, so CI cannot pass without exercising the GPU backend.
+// always, then each software GPU device of gpuDevices that can be opened.
 func testDevices(t testing.TB) []device.Device {
 	t.Helper()
 	devs := []device.Device{device.CPU()}
-	gpu, err := device.Open("webgpu:software")
-	switch {
-	case err == nil:
-		devs = append(devs, gpu)
-	case os.Getenv("TESSERA_REQUIRE_WEBGPU") == "1":
-		t.Fatalf("TESSERA_REQUIRE_WEBGPU=1 but the WebGPU software adapter is unavailable: %v", err)
-	default:
-		t.Logf("WebGPU not tested: %v", err)
+	for _, g := range gpuDevices {
+		gpu, err := device.Open(g.name)
+		switch {
+		case err == nil:
+			devs = append(devs, gpu)
+		case os.Getenv(g.require) == "1":
+			t.Fatalf("%s=1 but %s is unavailable: %v", g.require, g.name, err)
+		default:
+			t.Logf("%s not tested: %v", g.name, err)
+		}
 	}
 	return devs
 }

@@ -65,8 +65,10 @@ func TestUploadZeroCopy(t *testing.T) {
 // logical values survive each hop.
 func TestToBetweenDevices(t *testing.T) {
 	devs := testDevices(t)
-	if gpu, err := device.Open("webgpu"); err == nil && len(devs) > 1 && gpu != devs[1] {
-		devs = append(devs, gpu) // a second GPU device (possibly the same adapter)
+	for _, name := range []string{"webgpu", "gl"} {
+		if gpu, err := device.Open(name); err == nil && !slices.Contains(devs, gpu) {
+			devs = append(devs, gpu) // another GPU device (possibly the same adapter)
+		}
 	}
 	x := tensor.Arange(dtype.F32, 0, 60, 1).Reshape(3, 4, 5).Permute(2, 0, 1).Narrow(0, 1, 3)
 	want, _ := x.Float64s()

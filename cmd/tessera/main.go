@@ -37,7 +37,7 @@ commands:
                      matmul GFLOP/s and elementwise GB/s, side by side with gonum
                      (tables on stdout, a progress line on stderr)
 
-D is a device name such as cpu, webgpu or webgpu:software; the default is
+D is a device name such as cpu, webgpu, webgpu:software, gl or gl:software; the default is
 the best available device (TESSERA_DEVICE overrides it).`)
 }
 
