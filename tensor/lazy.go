@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"os"
 	"runtime"
 	"slices"
@@ -361,25 +362,36 @@ type visit struct {
 	step int
 }
 
-// runGraph flattens t's graph and runs it: as one Fused call when the
-// backend has one (and fusion is on), else one Unary/Binary call per step.
-func runGraph(t *Tensor) (*storage, error) {
+// flatten turns pending t's graph into a program over its inputs, read
+// through their layouts broadcast to t's shape. t's lock is held.
+func (t *Tensor) flatten() (*graph, []device.Operand, error) {
 	g := &graph{
 		prog:    device.Program{DType: t.lz.dt, Steps: make([]device.Step, 0, t.lz.steps+2*maxGraphInputs)},
 		visited: make([]visit, 0, t.lz.steps),
 	}
 	if _, err := g.add(t, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	dev, shape := t.lz.dev, t.lay.Shape
+	shape := t.lay.Shape
 	ins := make([]device.Operand, len(g.inputs))
 	for i, h := range g.inputs {
 		l, err := h.lay.BroadcastTo(shape...)
 		if err != nil {
-			return nil, errs.Retag("tensor", "realize", err)
+			return nil, nil, errs.Retag("tensor", "realize", err)
 		}
 		ins[i] = device.Operand{Buf: h.st.buf, Layout: l}
 	}
+	return g, ins, nil
+}
+
+// runGraph flattens t's graph and runs it: as one Fused call when the
+// backend has one (and fusion is on), else one Unary/Binary call per step.
+func runGraph(t *Tensor) (*storage, error) {
+	g, ins, err := t.flatten()
+	if err != nil {
+		return nil, err
+	}
+	dev := t.lz.dev
 	st, err := newStorage("realize", dev, t.lz.dt, t.lay.Numel())
 	if err != nil {
 		return nil, err
@@ -397,6 +409,49 @@ func runGraph(t *Tensor) (*storage, error) {
 		return nil, errs.Retag("tensor", "realize", err)
 	}
 	return st, nil
+}
+
+// reducePending reduces pending t over axes (normalised) into a new tensor
+// of dtype dt and shape outShape without realising t: the backend runs t's
+// program as the reduction's prologue (device.FusedReducer). ok is false
+// when that does not apply (t realised, fusion off, an arg reduction, a
+// backend without it, or one that declines this program); the caller then
+// realises t and reduces as usual. t stays pending: a later consumer of
+// its values computes them (elementwise work is cheap to redo; memory for
+// an intermediate is what this saves).
+func (t *Tensor) reducePending(name string, op device.ReduceOp, axes []int, dt dtype.DType, outShape []int) (r *Tensor, ok bool) {
+	if !t.isLazy() || t.lz.done.Load() || !fusionOn.Load() || !device.FusesReduce(op) || t.lay.Numel() == 0 {
+		return nil, false
+	}
+	fr, can := t.lz.dev.Backend().(device.FusedReducer)
+	if !can {
+		return nil, false
+	}
+	t.lz.mu.Lock()
+	defer t.lz.mu.Unlock()
+	if t.lz.done.Load() {
+		return nil, false
+	}
+	g, ins, err := t.flatten()
+	if err != nil {
+		return failed(err), true
+	}
+	l, err := layout.Contiguous(outShape...)
+	if err != nil {
+		return failed(errs.Retag("tensor", name, err)), true
+	}
+	st, err := newStorage(name, t.lz.dev, dt, l.Numel())
+	if err != nil {
+		return failed(err), true
+	}
+	if err := fr.FusedReduce(op, device.Operand{Buf: st.buf, Layout: l}, g.prog, ins, axes); err != nil {
+		st.release()
+		if errors.Is(err, errs.ErrUnsupported) {
+			return nil, false
+		}
+		return failed(errs.Retag("tensor", name, err)), true
+	}
+	return wrap(st, l), true
 }
 
 // add appends the steps computing x (the root when root is set; otherwise a

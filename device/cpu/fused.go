@@ -27,24 +27,15 @@ import (
 // otherwise.
 func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
 	const name = "Fused"
-	ops := append([]device.Operand{dst}, inputs...)
-	bufs, err := d.operands(name, ops...)
+	bufs, err := d.fusedOperands(name, dst, p, inputs)
 	if err != nil {
 		return err
 	}
-	if err := p.Validate("cpu", len(inputs)); err != nil {
-		return err
+	if bufs[0].dt != p.DType {
+		return errs.New("cpu", name, errs.ErrDType, "the destination is %v, the program computes %v", bufs[0].dt, p.DType)
 	}
-	if err := sameShape(name, ops...); err != nil {
+	if err := sameShape(name, append([]device.Operand{dst}, inputs...)...); err != nil {
 		return err
-	}
-	for i, b := range bufs {
-		if b.dt != p.DType {
-			return errs.New("cpu", name, errs.ErrDType, "operand %d is %v, the program computes %v", i, b.dt, p.DType)
-		}
-		if i > 0 && b == bufs[0] {
-			return errs.New("cpu", name, errs.ErrValue, "the destination shares its buffer with input %d", i-1)
-		}
 	}
 	if dst.Layout.Numel() == 0 {
 		return nil
@@ -52,18 +43,54 @@ func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Ope
 	ins := bufs[1:]
 	switch p.DType {
 	case dtype.F32:
-		runFused(p, slice[float32](bufs[0]), dst.Layout, bufSlices[float32](ins), inputs, ident[float32], ident[float32], nil)
+		runFused(p, slice[float32](bufs[0]), dst.Layout, bufSlices[float32](ins), inputs, conv32)
 	case dtype.F64:
-		runFused(p, slice[float64](bufs[0]), dst.Layout, bufSlices[float64](ins), inputs, ident[float64], ident[float64], nil)
+		runFused(p, slice[float64](bufs[0]), dst.Layout, bufSlices[float64](ins), inputs, conv64)
 	case dtype.F16:
-		runFused(p, slice[dtype.Float16](bufs[0]), dst.Layout, bufSlices[dtype.Float16](ins), inputs,
-			dtype.Float16.Float32, dtype.F16FromFloat32, func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() })
+		runFused(p, slice[dtype.Float16](bufs[0]), dst.Layout, bufSlices[dtype.Float16](ins), inputs, convF16)
 	case dtype.BF16:
-		runFused(p, slice[dtype.BFloat16](bufs[0]), dst.Layout, bufSlices[dtype.BFloat16](ins), inputs,
-			dtype.BFloat16.Float32, dtype.BF16FromFloat32, func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() })
+		runFused(p, slice[dtype.BFloat16](bufs[0]), dst.Layout, bufSlices[dtype.BFloat16](ins), inputs, convBF16)
 	}
 	return nil
 }
+
+// fusedOperands checks a fused call's operands (dst first, then the
+// inputs, which must be of the program's dtype and not share dst's
+// buffer) and the program, and returns their buffers.
+func (d *Device) fusedOperands(name string, dst device.Operand, p device.Program, inputs []device.Operand) ([]*Buffer, error) {
+	bufs, err := d.operands(name, append([]device.Operand{dst}, inputs...)...)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate("cpu", len(inputs)); err != nil {
+		return nil, err
+	}
+	for i, b := range bufs[1:] {
+		if b.dt != p.DType {
+			return nil, errs.New("cpu", name, errs.ErrDType, "input %d is %v, the program computes %v", i, b.dt, p.DType)
+		}
+		if b == bufs[0] {
+			return nil, errs.New("cpu", name, errs.ErrValue, "the destination shares its buffer with input %d", i)
+		}
+	}
+	return bufs, nil
+}
+
+// conv is how a fused program reads and writes storage type S computing
+// in C: load and store convert, and round (nil for F32 and F64) rounds a
+// computed value to the dtype after every step.
+type conv[C vec.Float, S any] struct {
+	load  func(S) C
+	store func(C) S
+	round func(C) C
+}
+
+var (
+	conv32   = conv[float32, float32]{load: ident[float32], store: ident[float32]}
+	conv64   = conv[float64, float64]{load: ident[float64], store: ident[float64]}
+	convF16  = conv[float32, dtype.Float16]{load: dtype.Float16.Float32, store: dtype.F16FromFloat32, round: func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() }}
+	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32, round: func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() }}
+)
 
 func bufSlices[T any](bufs []*Buffer) [][]T {
 	out := make([][]T, len(bufs))
@@ -127,7 +154,7 @@ type fusedKern[C vec.Float] struct {
 	binF   func(C, C) C
 }
 
-func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout.Layout, roundS func(float64) float64, sameType bool) fusedPlan[C] {
+func planFused[C vec.Float](p device.Program, inputs []device.Operand, roundS func(float64) float64, sameType bool) fusedPlan[C] {
 	pl := fusedPlan[C]{vals: make([]fusedVal, len(p.Steps)), direct: make([]bool, len(inputs)), kern: make([]fusedKern[C], len(p.Steps))}
 	table := fusedKernels[C]()
 	for i, s := range p.Steps {
@@ -286,22 +313,17 @@ func is32[C vec.Float]() bool {
 	return any(z) == any(float32(0))
 }
 
-// runFused evaluates p block by block. S is the storage type, C the
-// compute type; load and store convert, and round (nil for F32/F64) rounds
-// a computed value to the dtype after every step.
-func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand,
-	load func(S) C, store func(C) S, round func(C) C) {
-	n := dl.Numel()
+// newFusedPlan plans p over inputs (storage ins) and computes its scalar
+// values: constants, zero-stride inputs, and steps on scalars, once per
+// call in float64 and rounded like the kernels.
+func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) fusedPlan[C] {
 	roundS := func(x float64) float64 {
-		if round == nil {
+		if cv.round == nil {
 			return float64(C(x))
 		}
-		return float64(round(C(x)))
+		return float64(cv.round(C(x)))
 	}
-	sameType := round == nil
-	pl := planFused[C](p, inputs, dl, roundS, sameType)
-	// Scalar values: constants, zero-stride inputs, and steps on scalars,
-	// computed once per call in float64 and rounded like the kernels.
+	pl := planFused[C](p, inputs, roundS, cv.round == nil)
 	for i, s := range p.Steps {
 		v := &pl.vals[i]
 		if v.kind != valScalar {
@@ -309,7 +331,7 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 		}
 		switch s.Kind {
 		case device.StepInput:
-			v.s = float64(load(ins[s.Input][inputs[s.Input].Layout.Offset]))
+			v.s = float64(cv.load(ins[s.Input][inputs[s.Input].Layout.Offset]))
 		case device.StepUnary:
 			def, _ := s.Unary.Def()
 			v.s = roundS(def.F64(pl.vals[s.A].s))
@@ -318,6 +340,15 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 			v.s = roundS(def.F64(pl.vals[s.A].s, pl.vals[s.B].s))
 		}
 	}
+	return pl
+}
+
+// runFused evaluates p block by block. S is the storage type, C the
+// compute type (see conv).
+func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand, cv conv[C, S]) {
+	n := dl.Numel()
+	sameType := cv.round == nil
+	pl := newFusedPlan(p, ins, inputs, cv)
 	dstDirect := sameType && rowMajor(dl)
 	workers := 1
 	if n >= fusedMinParallel {
@@ -357,9 +388,9 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 			} else {
 				res = out[:m]
 			}
-			fusedBlock(p, &pl, ins, inputs, lo, m, slot, res, load, round)
+			fusedBlock(p, &pl, ins, inputs, lo, m, slot, res, cv.load, cv.round)
 			if !dstDirect {
-				scatter(dst, dl, lo, res, store)
+				scatter(dst, dl, lo, res, cv.store)
 			}
 		}
 	})
