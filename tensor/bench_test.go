@@ -94,3 +94,35 @@ func BenchmarkChain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSumSquares times x.Square().Sum() on f32, with fusion on (the
+// square is the reduction's prologue and is never stored) and off (the
+// square is materialised, then summed), on every device. GB/s counts the
+// bytes of x read once. ci/bench-reduce.sh runs it beside NumPy's
+// np.sum(np.square(x)).
+func BenchmarkSumSquares(b *testing.B) {
+	for _, dev := range testDevices(b) {
+		for _, n := range []int{1024, 65536, 1 << 20, 1 << 24} {
+			x := tensor.RandN(dtype.F32, 1, n).To(dev)
+			for _, fused := range []bool{true, false} {
+				b.Run(fmt.Sprintf("%s/%d/fused=%v", dev.Name(), n, fused), func(b *testing.B) {
+					defer tensor.SetFusion(fused)()
+					for b.Loop() {
+						sq := x.Square()
+						s := sq.Sum()
+						if err := s.Err(); err != nil {
+							b.Fatal(err)
+						}
+						if err := dev.Backend().Sync(); err != nil {
+							b.Fatal(err)
+						}
+						s.Release()
+						sq.Release()
+					}
+					b.ReportMetric(4*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				})
+			}
+			x.Release()
+		}
+	}
+}
