@@ -53,8 +53,17 @@ type Fuser interface {
 // LastUses returns, for each step, the index of the last step that reads
 // it (0 for a step nothing reads): after that step its value may be
 // dropped or its storage reused.
-func (p Program) LastUses() []int {
-	last := make([]int, len(p.Steps))
+func (p Program) LastUses() []int { return p.LastUsesInto(nil) }
+
+// LastUsesInto is LastUses written into buf's storage when it is large
+// enough, so that a caller planning many programs allocates nothing.
+func (p Program) LastUsesInto(buf []int) []int {
+	last := buf[:0]
+	if cap(last) < len(p.Steps) {
+		last = make([]int, len(p.Steps))
+	}
+	last = last[:len(p.Steps)]
+	clear(last)
 	for i, s := range p.Steps {
 		switch s.Kind {
 		case StepUnary:

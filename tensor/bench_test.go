@@ -126,3 +126,45 @@ func BenchmarkSumSquares(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHostCost times the host work around an operation on the CPU, on
+// 16 elements, where nothing else counts: recording one elementwise node
+// (and dropping it), realising a graph of three operations as one fused
+// call, the same three operations run eagerly (TESSERA_FUSION=0), and a
+// fused reduction x.Square().Sum(). allocs/op counts Go allocations.
+func BenchmarkHostCost(b *testing.B) {
+	x := tensor.Full(dtype.F32, 0.5, 16)
+	y := tensor.Full(dtype.F32, 0.25, 16)
+	if err := x.Err(); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("record", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			x.Add(y).Release()
+		}
+	})
+	for _, fused := range []bool{true, false} {
+		b.Run(fmt.Sprintf("3ops/fused=%v", fused), func(b *testing.B) {
+			defer tensor.SetFusion(fused)()
+			b.ReportAllocs()
+			for b.Loop() {
+				z := x.Add(y).Mul(y).Tanh()
+				if err := z.Err(); err != nil {
+					b.Fatal(err)
+				}
+				z.Release()
+			}
+		})
+	}
+	b.Run("sum-squares", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s := x.Square().Sum()
+			if err := s.Err(); err != nil {
+				b.Fatal(err)
+			}
+			s.Release()
+		}
+	})
+}

@@ -355,6 +355,7 @@ type graph struct {
 	prog    device.Program
 	inputs  []*leafHandle
 	leafAt  []int // step reading inputs[i]
+	ins     []device.Operand
 	visited []visit
 }
 
@@ -363,26 +364,43 @@ type visit struct {
 	step int
 }
 
+// graphs recycles flattening state: a realisation then allocates no
+// tables of its own. Backends do not keep a Program or its inputs past
+// the call (device.Fuser), so a graph goes back once the call returns.
+var graphs = sync.Pool{New: func() any { return new(graph) }}
+
 // flatten turns pending t's graph into a program over its inputs, read
-// through their layouts broadcast to t's shape. t's lock is held.
+// through their layouts broadcast to t's shape. t's lock is held. Hand
+// the graph back with g.free when the program has run.
 func (t *Tensor) flatten() (*graph, []device.Operand, error) {
-	g := &graph{
-		prog:    device.Program{DType: t.lz.dt, Steps: make([]device.Step, 0, t.lz.steps+2*maxGraphInputs)},
-		visited: make([]visit, 0, t.lz.steps),
-	}
+	g := graphs.Get().(*graph)
+	g.prog = device.Program{DType: t.lz.dt, Steps: g.prog.Steps[:0]}
+	g.visited, g.inputs, g.leafAt, g.ins = g.visited[:0], g.inputs[:0], g.leafAt[:0], g.ins[:0]
 	if _, err := g.add(t, true); err != nil {
+		g.free()
 		return nil, nil, err
 	}
 	shape := t.lay.Shape
-	ins := make([]device.Operand, len(g.inputs))
-	for i, h := range g.inputs {
-		l, err := h.lay.BroadcastTo(shape...)
-		if err != nil {
-			return nil, nil, errs.Retag("tensor", "realize", err)
+	for _, h := range g.inputs {
+		l := h.lay
+		if !slices.Equal(l.Shape, shape) {
+			var err error
+			if l, err = h.lay.BroadcastTo(shape...); err != nil {
+				g.free()
+				return nil, nil, errs.Retag("tensor", "realize", err)
+			}
 		}
-		ins[i] = device.Operand{Buf: h.st.buf, Layout: l}
+		g.ins = append(g.ins, device.Operand{Buf: h.st.buf, Layout: l})
 	}
-	return g, ins, nil
+	return g, g.ins, nil
+}
+
+// free drops g's references and returns it to the pool.
+func (g *graph) free() {
+	clear(g.visited)
+	clear(g.inputs)
+	clear(g.ins)
+	graphs.Put(g)
 }
 
 // runGraph flattens t's graph and runs it: as one Fused call when the
@@ -392,6 +410,7 @@ func runGraph(t *Tensor) (*storage, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer g.free()
 	dev := t.lz.dev
 	st, err := newStorage("realize", dev, t.lz.dt, t.lay.Numel())
 	if err != nil {
@@ -437,6 +456,7 @@ func (t *Tensor) reducePending(name string, op device.ReduceOp, axes []int, dt d
 	if err != nil {
 		return failed(err), true
 	}
+	defer g.free()
 	l, err := layout.Contiguous(outShape...)
 	if err != nil {
 		return failed(errs.Retag("tensor", name, err)), true

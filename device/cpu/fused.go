@@ -142,6 +142,41 @@ type fusedPlan[C vec.Float] struct {
 	slots  int
 	direct []bool         // per input: row-major in the result's order
 	kern   []fusedKern[C] // per step, looked up once per call
+	last   []int          // planning tables, kept for reuse
+	free   []int
+}
+
+// planPools recycle the plans of float32 and float64 programs, so that a
+// small realisation allocates no tables.
+var planPools = [2]sync.Pool{}
+
+func getPlan[C vec.Float]() *fusedPlan[C] {
+	if v, ok := planPools[typeIndex[C]()].Get().(*fusedPlan[C]); ok {
+		return v
+	}
+	return new(fusedPlan[C])
+}
+
+func putPlan[C vec.Float](pl *fusedPlan[C]) {
+	clear(pl.kern)
+	planPools[typeIndex[C]()].Put(pl)
+}
+
+func typeIndex[C vec.Float]() int {
+	if is32[C]() {
+		return 0
+	}
+	return 1
+}
+
+// sized returns s with length n, zeroed, reusing its storage.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // fusedKern holds a step's kernels: the vector ones where vec has them,
@@ -154,8 +189,9 @@ type fusedKern[C vec.Float] struct {
 	binF   func(C, C) C
 }
 
-func planFused[C vec.Float](p device.Program, inputs []device.Operand, roundS func(float64) float64, sameType bool) fusedPlan[C] {
-	pl := fusedPlan[C]{vals: make([]fusedVal, len(p.Steps)), direct: make([]bool, len(inputs)), kern: make([]fusedKern[C], len(p.Steps))}
+func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.Operand, roundS func(float64) float64, sameType bool) {
+	pl.vals, pl.direct, pl.kern = sized(pl.vals, len(p.Steps)), sized(pl.direct, len(inputs)), sized(pl.kern, len(p.Steps))
+	pl.slots = 0
 	table := fusedKernels[C]()
 	for i, s := range p.Steps {
 		switch s.Kind {
@@ -168,9 +204,11 @@ func planFused[C vec.Float](p device.Program, inputs []device.Operand, roundS fu
 	for i, in := range inputs {
 		pl.direct[i] = sameType && rowMajor(in.Layout)
 	}
-	last := p.LastUses()
+	pl.last = p.LastUsesInto(pl.last)
+	last := pl.last
 	last[len(p.Steps)-1] = len(p.Steps)
-	var free []int
+	free := pl.free[:0]
+	defer func() { pl.free = free }()
 	alloc := func() int {
 		if n := len(free); n > 0 {
 			s := free[n-1]
@@ -219,7 +257,6 @@ func planFused[C vec.Float](p device.Program, inputs []device.Operand, roundS fu
 			v.kind, v.slot = valSlot, alloc()
 		}
 	}
-	return pl
 }
 
 // rowMajor reports whether l's elements sit in row-major order without
@@ -316,14 +353,17 @@ func is32[C vec.Float]() bool {
 // newFusedPlan plans p over inputs (storage ins) and computes its scalar
 // values: constants, zero-stride inputs, and steps on scalars, once per
 // call in float64 and rounded like the kernels.
-func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) fusedPlan[C] {
+//
+// Hand the plan back with putPlan when the program has run.
+func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) *fusedPlan[C] {
 	roundS := func(x float64) float64 {
 		if cv.round == nil {
 			return float64(C(x))
 		}
 		return float64(cv.round(C(x)))
 	}
-	pl := planFused[C](p, inputs, roundS, cv.round == nil)
+	pl := getPlan[C]()
+	planFused(pl, p, inputs, roundS, cv.round == nil)
 	for i, s := range p.Steps {
 		v := &pl.vals[i]
 		if v.kind != valScalar {
@@ -349,6 +389,7 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 	n := dl.Numel()
 	sameType := cv.round == nil
 	pl := newFusedPlan(p, ins, inputs, cv)
+	defer putPlan(pl)
 	dstDirect := sameType && rowMajor(dl)
 	workers := 1
 	if n >= fusedMinParallel {
@@ -388,7 +429,7 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 			} else {
 				res = out[:m]
 			}
-			fusedBlock(p, &pl, ins, inputs, lo, m, slot, res, cv.load, cv.round)
+			fusedBlock(p, pl, ins, inputs, lo, m, slot, res, cv.load, cv.round)
 			if !dstDirect {
 				scatter(dst, dl, lo, res, cv.store)
 			}

@@ -100,6 +100,7 @@ type redEdge[C vec.Float] struct {
 func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand,
 	outs, count int, cv conv[C, S]) {
 	pl := newFusedPlan(p, ins, inputs, cv)
+	defer putPlan(pl)
 	r := floatReducer[C](op)
 	merge := r.merge
 	if merge == nil { // Prod: merged in chunk order, which the shape fixes
@@ -133,7 +134,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 			a := start
 			for b := lo; b < hi; b += block {
 				m := min(block, hi-b)
-				fusedBlock(p, &pl, ins, inputs, b, m, slot, res[:m], cv.load, cv.round)
+				fusedBlock(p, pl, ins, inputs, b, m, slot, res[:m], cv.load, cv.round)
 				seg, pos := res[:m], b
 				for len(seg) > 0 {
 					end := (o + 1) * count
