@@ -111,6 +111,10 @@ func TestFusedReduceValues(t *testing.T) {
 		{"abs-diff", func(x, y, b *tensor.Tensor) *tensor.Tensor { return x.Sub(y).Abs() }, func(x, y, b float64) float64 { return math.Abs(x - y) }},
 		{"bias-tanh", func(x, y, b *tensor.Tensor) *tensor.Tensor { return x.Add(b).Tanh().MulScalar(0.9).AddScalar(1.05) },
 			func(x, y, b float64) float64 { return math.Tanh(x+b)*0.9 + 1.05 }},
+		// Four walked inputs (a view of x is an input of its own): the
+		// GPU kernel's second walk.
+		{"four-inputs", func(x, y, b *tensor.Tensor) *tensor.Tensor { return x.Mul(y).Add(b).Sub(x.Detach().MulScalar(0.5)) },
+			func(x, y, b float64) float64 { return x*y + b - x*0.5 }},
 	}
 	for _, dev := range testDevices(t) {
 		for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.F16} {
@@ -120,7 +124,7 @@ func TestFusedReduceValues(t *testing.T) {
 			tol := map[dtype.DType]float64{dtype.F32: 2e-5, dtype.F64: 1e-12, dtype.F16: 4e-3}[dt]
 			x := tensor.FromSlice(xs, shape...).Cast(dt).To(dev)
 			y := tensor.FromSlice(ys, 9, 5, 6).Cast(dt).To(dev).Permute(2, 1, 0) // a transposed view
-			b := tensor.FromSlice(bs, 9).Cast(dt).To(dev)                          // broadcast
+			b := tensor.FromSlice(bs, 9).Cast(dt).To(dev)                        // broadcast
 			// The reference reads the inputs as rounded to dt.
 			xr, _ := tensor.ToSlice[float64](x.To(device.CPU()).Cast(dtype.F64))
 			yr, _ := tensor.ToSlice[float64](y.Contiguous().To(device.CPU()).Cast(dtype.F64))
