@@ -533,27 +533,66 @@ func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
 }
 
 // gather reads elements [lo, lo+len(out)) (in row-major order of l's
-// shape) of the view l of src into out.
+// shape) of the view l of src into out, a run along the innermost axis at
+// a time: a broadcast run is one value repeated, a contiguous run of the
+// compute type one copy (a bias row, a narrowed view).
 func gather[C, S any](out []C, src []S, l layout.Layout, lo int, load func(S) C) {
-	walk(l, lo, len(out), func(k, pos int) { out[k] = load(src[pos]) })
+	same, isSame := any(src).([]C)
+	walkRuns(l, lo, len(out), func(k, pos, cnt, stride int) {
+		o := out[k : k+cnt]
+		switch {
+		case stride == 0:
+			v := load(src[pos])
+			for j := range o {
+				o[j] = v
+			}
+		case stride == 1 && isSame:
+			copy(o, same[pos:pos+cnt])
+		default:
+			for j := range o {
+				o[j] = load(src[pos])
+				pos += stride
+			}
+		}
+	})
 }
 
-// scatter writes res to elements [lo, lo+len(res)) of the view l of dst.
+// scatter writes res to elements [lo, lo+len(res)) of the view l of dst,
+// a run along the innermost axis at a time.
 func scatter[C, S any](dst []S, l layout.Layout, lo int, res []C, store func(C) S) {
-	walk(l, lo, len(res), func(k, pos int) { dst[pos] = store(res[k]) })
+	same, isSame := any(dst).([]C)
+	walkRuns(l, lo, len(res), func(k, pos, cnt, stride int) {
+		r := res[k : k+cnt]
+		if stride == 1 && isSame {
+			copy(same[pos:pos+cnt], r)
+			return
+		}
+		for _, v := range r {
+			dst[pos] = store(v)
+			pos += stride
+		}
+	})
 }
 
-// walk calls fn(k, position) for the k-th of n consecutive elements of l
-// from flat index lo, stepping an odometer over l's shape.
-func walk(l layout.Layout, lo, n int, fn func(k, pos int)) {
+// walkRuns calls fn(k, position, count, stride) for runs covering the n
+// consecutive elements of l from flat index lo, each along l's innermost
+// axis: the k-th element of the range sits at position, the next count-1
+// at stride steps after it. An odometer steps over the outer axes.
+func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
 	r := l.Rank()
 	if r == 0 {
 		if n > 0 {
-			fn(0, l.Offset)
+			fn(0, l.Offset, 1, 0)
 		}
 		return
 	}
-	idx := make([]int, r)
+	var small [8]int
+	idx := small[:0]
+	if r > len(small) {
+		idx = make([]int, r)
+	} else {
+		idx = small[:r]
+	}
 	pos := l.Offset
 	rem := lo
 	for a := r - 1; a >= 0; a-- {
@@ -563,15 +602,13 @@ func walk(l layout.Layout, lo, n int, fn func(k, pos int)) {
 	}
 	inner, is := l.Shape[r-1], l.Strides[r-1]
 	for k := 0; k < n; {
-		for ; idx[r-1] < inner && k < n; idx[r-1]++ {
-			fn(k, pos)
-			pos += is
-			k++
-		}
+		cnt := min(inner-idx[r-1], n-k)
+		fn(k, pos, cnt, is)
+		k += cnt
 		if k == n {
 			return
 		}
-		pos -= inner * is
+		pos -= idx[r-1] * is
 		idx[r-1] = 0
 		for a := r - 2; a >= 0; a-- {
 			idx[a]++
