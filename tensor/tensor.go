@@ -70,9 +70,8 @@ type Tensor struct {
 	lay      layout.Layout
 	err      error
 	released atomic.Bool
+	escaped  atomic.Bool // never released by a Scope (a leaf's gradient); packs beside released
 	cleanup  runtime.Cleanup
-
-	escaped atomic.Bool // never released by a Scope (a leaf's gradient)
 
 	lz   lazyState                  // a recorded elementwise result (lazy.go)
 	leaf atomic.Pointer[leafHandle] // the handle graphs read t through
