@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -59,14 +60,16 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 		}
 		return d.Fill(dst, ident)
 	}
-	perm := device.ReduceOrder(len(shape), axes)
-	permuted := make([]device.Operand, len(inputs))
-	for i, in := range inputs {
-		l, err := in.Layout.Permute(perm...)
-		if err != nil {
-			return errs.Retag("cpu", name, err)
+	permuted := inputs
+	if perm := device.ReduceOrder(len(shape), axes); !slices.IsSorted(perm) { // reduced axes not all last
+		permuted = make([]device.Operand, len(inputs))
+		for i, in := range inputs {
+			l, err := in.Layout.Permute(perm...)
+			if err != nil {
+				return errs.Retag("cpu", name, err)
+			}
+			permuted[i] = device.Operand{Buf: in.Buf, Layout: l}
 		}
-		permuted[i] = device.Operand{Buf: in.Buf, Layout: l}
 	}
 	ins := bufs[1:]
 	switch p.DType {
