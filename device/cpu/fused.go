@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tessera-go/tessera/device"
@@ -27,40 +28,64 @@ import (
 // otherwise.
 func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
 	const name = "Fused"
-	bufs, err := d.fusedOperands(name, dst, p, inputs)
+	var arr [1 + maxInline]*Buffer
+	bufs, err := d.fusedOperands(name, dst, p, inputs, arr[:0])
 	if err != nil {
 		return err
 	}
 	if bufs[0].dt != p.DType {
 		return errs.New("cpu", name, errs.ErrDType, "the destination is %v, the program computes %v", bufs[0].dt, p.DType)
 	}
-	if err := sameShape(name, append([]device.Operand{dst}, inputs...)...); err != nil {
-		return err
+	for _, in := range inputs {
+		if !slices.Equal(in.Layout.Shape, dst.Layout.Shape) {
+			return errs.New("cpu", name, errs.ErrShape, "operand shapes differ: %v and %v", dst.Layout.Shape, in.Layout.Shape)
+		}
 	}
 	if dst.Layout.Numel() == 0 {
 		return nil
 	}
-	ins := bufs[1:]
 	switch p.DType {
 	case dtype.F32:
-		runFused(p, slice[float32](bufs[0]), dst.Layout, bufSlices[float32](ins), inputs, conv32)
+		fusedInto(p, bufs, dst.Layout, inputs, conv32)
 	case dtype.F64:
-		runFused(p, slice[float64](bufs[0]), dst.Layout, bufSlices[float64](ins), inputs, conv64)
+		fusedInto(p, bufs, dst.Layout, inputs, conv64)
 	case dtype.F16:
-		runFused(p, slice[dtype.Float16](bufs[0]), dst.Layout, bufSlices[dtype.Float16](ins), inputs, convF16)
+		fusedInto(p, bufs, dst.Layout, inputs, convF16)
 	case dtype.BF16:
-		runFused(p, slice[dtype.BFloat16](bufs[0]), dst.Layout, bufSlices[dtype.BFloat16](ins), inputs, convBF16)
+		fusedInto(p, bufs, dst.Layout, inputs, convBF16)
 	}
 	return nil
 }
 
+// maxInline is the number of inputs whose tables a fused call keeps on
+// the stack; more (which the tensor layer never sends) cost an allocation.
+const maxInline = 8
+
+// fusedInto runs p into bufs[0] from bufs[1:] as storage type S.
+func fusedInto[C vec.Float, S any](p device.Program, bufs []*Buffer, dl layout.Layout, inputs []device.Operand, cv conv[C, S]) {
+	var arr [maxInline][]S
+	ins := arr[:0]
+	for _, b := range bufs[1:] {
+		ins = append(ins, slice[S](b))
+	}
+	runFused(p, slice[S](bufs[0]), dl, ins, inputs, cv)
+}
+
 // fusedOperands checks a fused call's operands (dst first, then the
 // inputs, which must be of the program's dtype and not share dst's
-// buffer) and the program, and returns their buffers.
-func (d *Device) fusedOperands(name string, dst device.Operand, p device.Program, inputs []device.Operand) ([]*Buffer, error) {
-	bufs, err := d.operands(name, append([]device.Operand{dst}, inputs...)...)
+// buffer) and the program, and returns their buffers appended to bufs.
+func (d *Device) fusedOperands(name string, dst device.Operand, p device.Program, inputs []device.Operand, bufs []*Buffer) ([]*Buffer, error) {
+	b, err := d.operand(name, dst)
 	if err != nil {
 		return nil, err
+	}
+	bufs = append(bufs, b)
+	for _, in := range inputs {
+		b, err := d.operand(name, in)
+		if err != nil {
+			return nil, err
+		}
+		bufs = append(bufs, b)
 	}
 	if err := p.Validate("cpu", len(inputs)); err != nil {
 		return nil, err
@@ -407,34 +432,59 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 	// Each worker takes a contiguous run of blocks, so every core streams
 	// through its own part of memory (blocks claimed in turn from a shared
 	// counter interleave the cores' accesses and cost bandwidth).
-	par.Run(workers, func(w int) {
-		slots := pl.slots
-		if !dstDirect {
-			slots++ // the result, scattered into dst after each block
+	f := fusedRun[C, S]{p: p, pl: pl, dst: dst, dl: dl, inputs: inputs, cv: cv,
+		n: n, block: block, nblocks: nblocks, workers: workers, dstDirect: dstDirect}
+	if workers == 1 {
+		f.worker(0, ins) // no closure, no goroutine: a small realisation allocates nothing here
+		return
+	}
+	g, insH := f, slices.Clone(ins) // these escape to the workers; f and ins stay on the stack
+	par.Run(workers, func(w int) { g.worker(w, insH) })
+}
+
+// fusedRun is one call of runFused, split over workers.
+type fusedRun[C vec.Float, S any] struct {
+	p                          device.Program
+	pl                         *fusedPlan[C]
+	dst                        []S
+	dl                         layout.Layout
+	ins                        [][]S
+	inputs                     []device.Operand
+	cv                         conv[C, S]
+	n, block, nblocks, workers int
+	dstDirect                  bool
+}
+
+// worker evaluates worker w's contiguous run of blocks, reading the
+// inputs' storage ins.
+func (f *fusedRun[C, S]) worker(w int, ins [][]S) {
+	pl, block := f.pl, f.block
+	slots := pl.slots
+	if !f.dstDirect {
+		slots++ // the result, scattered into dst after each block
+	}
+	scratch := getScratch[C](slots * block)
+	defer putScratch(scratch)
+	slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
+	var out []C
+	if !f.dstDirect {
+		out = slot(pl.slots, block)
+	}
+	first, end := f.nblocks*w/f.workers, f.nblocks*(w+1)/f.workers
+	for b := first; b < end; b++ {
+		lo := b * block
+		m := min(block, f.n-lo)
+		var res []C
+		if f.dstDirect {
+			res = any(f.dst).([]C)[f.dl.Offset+lo : f.dl.Offset+lo+m]
+		} else {
+			res = out[:m]
 		}
-		scratch := getScratch[C](slots * block)
-		defer putScratch(scratch)
-		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
-		var out []C
-		if !dstDirect {
-			out = slot(pl.slots, block)
+		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv.load, f.cv.round)
+		if !f.dstDirect {
+			scatter(f.dst, f.dl, lo, res, f.cv.store)
 		}
-		first, end := nblocks*w/workers, nblocks*(w+1)/workers
-		for b := first; b < end; b++ {
-			lo := b * block
-			m := min(block, n-lo)
-			var res []C
-			if dstDirect {
-				res = any(dst).([]C)[dl.Offset+lo : dl.Offset+lo+m]
-			} else {
-				res = out[:m]
-			}
-			fusedBlock(p, pl, ins, inputs, lo, m, slot, res, cv.load, cv.round)
-			if !dstDirect {
-				scatter(dst, dl, lo, res, cv.store)
-			}
-		}
-	})
+	}
 }
 
 // fusedBlock computes elements [lo, lo+m) of the result into res.

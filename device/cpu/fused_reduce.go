@@ -34,7 +34,7 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 	if len(inputs) == 0 {
 		return errs.New("cpu", name, errs.ErrValue, "a fused reduction needs an input to take its shape from")
 	}
-	bufs, err := d.fusedOperands(name, dst, p, inputs)
+	bufs, err := d.fusedOperands(name, dst, p, inputs, nil)
 	if err != nil {
 		return err
 	}
