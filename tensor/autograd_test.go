@@ -192,7 +192,7 @@ func TestAutogradErrors(t *testing.T) {
 	}
 	e := x.Exp() // saves its result, pending when fused
 	pending := tensor.IsPending(e)
-	s := e.Sum() // a fused reduction: e stays pending
+	s := e.Sum()                    // a fused reduction: e stays pending
 	if err := e.Err(); err != nil { // computes e
 		t.Fatal(err)
 	}
