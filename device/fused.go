@@ -53,8 +53,17 @@ type Fuser interface {
 // LastUses returns, for each step, the index of the last step that reads
 // it (0 for a step nothing reads): after that step its value may be
 // dropped or its storage reused.
-func (p Program) LastUses() []int {
-	last := make([]int, len(p.Steps))
+func (p Program) LastUses() []int { return p.LastUsesInto(nil) }
+
+// LastUsesInto is LastUses written into buf's storage when it is large
+// enough, so that a caller planning many programs allocates nothing.
+func (p Program) LastUsesInto(buf []int) []int {
+	last := buf[:0]
+	if cap(last) < len(p.Steps) {
+		last = make([]int, len(p.Steps))
+	}
+	last = last[:len(p.Steps)]
+	clear(last)
 	for i, s := range p.Steps {
 		switch s.Kind {
 		case StepUnary:
@@ -113,3 +122,39 @@ func (p Program) Validate(pkg string, n int) error {
 	}
 	return nil
 }
+
+// FusedReducer is implemented by backends that reduce the result of a
+// Program without materialising it: x.Square().Sum() reads x once and
+// writes only the sum. The inputs have the program's (common) shape, dst
+// that shape without axes (sorted, distinct). Sum, Mean, Prod, Max and Min
+// are fused; a backend returns an error wrapping errs.ErrUnsupported for
+// what it cannot fuse (the arg reductions, work beyond its limits), and
+// the caller then realises the program and reduces its result.
+type FusedReducer interface {
+	FusedReduce(op ReduceOp, dst Operand, p Program, inputs []Operand, axes []int) error
+}
+
+// ReduceOrder returns the permutation of a rank-r shape that puts the
+// kept axes first and the reduced axes (sorted) last, both in their
+// original order. Walked in row-major order of the permuted shape, the
+// elements folded into one output are consecutive, and the outputs come
+// in dst's row-major order: the order both backends evaluate a fused
+// reduction's program in.
+func ReduceOrder(rank int, axes []int) []int {
+	perm := make([]int, 0, rank)
+	red := make([]bool, rank)
+	for _, a := range axes {
+		red[a] = true
+	}
+	for i := range rank {
+		if !red[i] {
+			perm = append(perm, i)
+		}
+	}
+	return append(perm, axes...)
+}
+
+// FusesReduce reports whether op may take a fused prologue: every
+// reduction but the arg ones, whose index would need the program's
+// logical order.
+func FusesReduce(op ReduceOp) bool { return !op.IsArg() }

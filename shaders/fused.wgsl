@@ -29,7 +29,9 @@ fn load_in{{K}}(p: i32) -> f32 {
 // walked inputs, P.wb (WALK_B) three more; an input read at one position
 // (a scalar) is not walked. F16 programs (S_PACKED, D_PACKED) compute in
 // f32 and round every step's result to f16 (r16), as the unfused
-// operations do.
+// operations do. With REDUCE the program is the prologue of a reduction
+// (gpucore.Planner.FusedReduce): each work item folds a chunk of one
+// output's elements into a partial result instead of storing them.
 //#include common.wgsl
 //#include math.wgsl
 
@@ -37,9 +39,9 @@ fn load_in{{K}}(p: i32) -> f32 {
 // equal (TestFusedParamsWGSL, device/gpucore).
 struct FParams {
     n: u32,
-    pad0: u32,
-    pad1: u32,
-    pad2: u32,
+    nred: u32,
+    nchunk: u32,
+    chunk: u32,
     off: array<vec4<i32>, 2>,
     c: array<vec4<f32>, 16>,
     wa: Walk4,
@@ -52,7 +54,14 @@ struct FParams {
 //#if WALK_B
 //#include index.wgsl FN=walk_b W=P.wb N=4 N4=1
 //#endif
+//#if REDUCE
+// A fused reduction writes one partial result (an f32 accumulator of the
+// reduction RED, reduce_ops.wgsl) per work item; reduce.wgsl combines them.
+@group(0) @binding(1) var<storage, read_write> red_out: array<f32>;
+//#include reduce_ops.wgsl
+//#else
 //#include ew_dst.wgsl
+//#endif
 //#if IN0
 //#include fused.wgsl FUSED_INPUT=1 K=0 B=2
 //#endif
@@ -86,11 +95,30 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (g >= P.n) {
         return;
     }
+//#if REDUCE
+    // Work item g folds a chunk of output o's elements, which are
+    // consecutive in the walk (kept axes first, reduced axes last).
+    let o = g / P.nchunk;
+    let start = (g % P.nchunk) * P.chunk;
+    let end = min(start + P.chunk, P.nred);
+    var acc = {{RED}}_ident();
+    for (var r = start; r < end; r = r + 1u) {
+        let e = o * P.nred + r;
+        let pa = walk_a(e);
+//#if WALK_B
+        let pb = walk_b(e);
+//#endif
+{{BODY}}
+        acc = {{RED}}_comb(acc, {{RESULT}});
+    }
+    red_out[g] = acc;
+//#else
     let pa = walk_a(g);
 //#if WALK_B
     let pb = walk_b(g);
 //#endif
 {{BODY}}
     store_dst(P.off[0][0] + pa[0], {{RESULT}});
+//#endif
 }
 //#endif

@@ -76,7 +76,7 @@ func holdValue(x *Tensor) savedValue {
 	if x.err != nil || x.st == nil || !x.st.acquire() {
 		return savedValue{t: x} // value reports the error
 	}
-	return savedValue{t: wrap(x.st, x.lay), owned: true}
+	return savedValue{t: wrapUntracked(x.st, x.lay), owned: true}
 }
 
 // value returns the saved tensor, computed. The caller holds fn.mu.
@@ -94,7 +94,7 @@ func (s *savedValue) value(op string) (*Tensor, error) {
 	if x.st == nil || !x.st.acquire() {
 		return nil, errs.New("tensor", op, errs.ErrReleased, "a value %v saved for the gradient was released before Backward", x.lay.Shape)
 	}
-	s.t, s.pending, s.owned = wrap(x.st, x.lay), false, true
+	s.t, s.pending, s.owned = wrapUntracked(x.st, x.lay), false, true
 	x.unuse()
 	return s.t, nil
 }
@@ -275,6 +275,7 @@ func (t *Tensor) accumulate(op string, g *Tensor) error {
 	if err := sum.Err(); err != nil {
 		return errs.Retag("tensor", op, err)
 	}
+	sum.escaped.Store(true) // the leaf's, whatever Scope is open
 	t.ag.grad = sum
 	return nil
 }

@@ -192,13 +192,24 @@ func TestAutogradErrors(t *testing.T) {
 	}
 	e := x.Exp() // saves its result, pending when fused
 	pending := tensor.IsPending(e)
-	s := e.Sum() // computes e
-	e.Release()  // frees it, unless the graph saved it computed
+	s := e.Sum()                    // a fused reduction: e stays pending
+	if err := e.Err(); err != nil { // computes e
+		t.Fatal(err)
+	}
+	e.Release() // frees it, unless the graph saved it computed
 	switch err := s.Backward(); {
 	case pending && !errors.Is(err, tensor.ErrReleased):
 		t.Errorf("Backward needing a released value: %v, want ErrReleased", err)
 	case !pending && err != nil:
 		t.Errorf("Backward after releasing a value saved computed: %v", err)
+	}
+	// A saved value that was never computed (a fused reduction read it
+	// as its prologue) and then released is computed from its graph.
+	e2 := x.Exp()
+	s2 := e2.Sum()
+	e2.Release()
+	if err := s2.Backward(); err != nil {
+		t.Errorf("Backward needing a released value that was never computed: %v", err)
 	}
 	// Releasing a computed input, or a pending one before it is computed,
 	// is safe: the graph holds what it needs.

@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
@@ -93,4 +94,128 @@ func BenchmarkChain(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkSumSquares times x.Square().Sum() on f32, with fusion on (the
+// square is the reduction's prologue and is never stored) and off (the
+// square is materialised, then summed), on every device. GB/s counts the
+// bytes of x read once. ci/bench-reduce.sh runs it beside NumPy's
+// np.sum(np.square(x)).
+func BenchmarkSumSquares(b *testing.B) {
+	for _, dev := range testDevices(b) {
+		for _, n := range []int{1024, 65536, 1 << 20, 1 << 24} {
+			x := tensor.RandN(dtype.F32, 1, n).To(dev)
+			for _, fused := range []bool{true, false} {
+				b.Run(fmt.Sprintf("%s/%d/fused=%v", dev.Name(), n, fused), func(b *testing.B) {
+					defer tensor.SetFusion(fused)()
+					for b.Loop() {
+						sq := x.Square()
+						s := sq.Sum()
+						if err := s.Err(); err != nil {
+							b.Fatal(err)
+						}
+						if err := dev.Backend().Sync(); err != nil {
+							b.Fatal(err)
+						}
+						s.Release()
+						sq.Release()
+					}
+					b.ReportMetric(4*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				})
+			}
+			x.Release()
+		}
+	}
+}
+
+// BenchmarkHostCost times the host work around an operation on the CPU, on
+// 16 elements, where nothing else counts: recording one elementwise node
+// (and dropping it), realising a graph of three operations as one fused
+// call, the same three operations run eagerly (TESSERA_FUSION=0), and a
+// fused reduction x.Square().Sum(). allocs/op counts Go allocations.
+func BenchmarkHostCost(b *testing.B) {
+	x := tensor.Full(dtype.F32, 0.5, 16)
+	y := tensor.Full(dtype.F32, 0.25, 16)
+	if err := x.Err(); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("record", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			x.Add(y).Release()
+		}
+	})
+	for _, fused := range []bool{true, false} {
+		b.Run(fmt.Sprintf("3ops/fused=%v", fused), func(b *testing.B) {
+			defer tensor.SetFusion(fused)()
+			b.ReportAllocs()
+			for b.Loop() {
+				z := x.Add(y).Mul(y).Tanh()
+				if err := z.Err(); err != nil {
+					b.Fatal(err)
+				}
+				z.Release()
+			}
+		})
+	}
+	b.Run("sum-squares", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s := x.Square().Sum()
+			if err := s.Err(); err != nil {
+				b.Fatal(err)
+			}
+			s.Release()
+		}
+	})
+}
+
+// BenchmarkAdd64MiB times x.Add(y) on 64 MiB f32 tensors through the
+// tensor API on the CPU (realised and released each time, as a loop
+// would), next to Go's copy of the same 64 MiB timed in the same run:
+// GB/s counts 12 bytes per element (two reads, one write), copy-GB/s 8
+// (one read, one write), and of-copy is their ratio (target 0.80).
+func BenchmarkAdd64MiB(b *testing.B) {
+	const n = 1 << 24
+	x := tensor.RandN(dtype.F32, 1, n)
+	y := tensor.RandN(dtype.F32, 2, n)
+	src, dst := make([]byte, 4*n), make([]byte, 4*n)
+	copy(dst, src) // fault the pages in
+	var add, cp time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		z := x.Add(y)
+		if err := z.Err(); err != nil {
+			b.Fatal(err)
+		}
+		z.Release()
+		t1 := time.Now()
+		copy(dst, src)
+		add, cp = add+t1.Sub(t0), cp+time.Since(t1)
+	}
+	addGBs := 12 * float64(n) * float64(b.N) / add.Seconds() / 1e9
+	copyGBs := 8 * float64(n) * float64(b.N) / cp.Seconds() / 1e9
+	b.ReportMetric(addGBs, "GB/s")
+	b.ReportMetric(copyGBs, "copy-GB/s")
+	b.ReportMetric(addGBs/copyGBs, "of-copy")
+}
+
+// BenchmarkBiasRelu times z.Add(bias).Relu() on a [256, 128] f32 z with a
+// broadcast [128] bias on the CPU: the epilogue of every dense layer, as
+// one fused realisation whose bias is gathered a row at a time. GB/s
+// counts z read and the result written.
+func BenchmarkBiasRelu(b *testing.B) {
+	z := tensor.RandN(dtype.F32, 1, 256, 128)
+	bias := tensor.RandN(dtype.F32, 3, 128)
+	if err := z.Err(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		r := z.Add(bias).Relu()
+		if err := r.Err(); err != nil {
+			b.Fatal(err)
+		}
+		r.Release()
+	}
+	b.ReportMetric(8*256*128*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"os"
 	"runtime"
 	"slices"
@@ -304,6 +305,7 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 	t.lz.n = n
 	t.lz.steps = steps
 	t.lz.leaves, t.lz.nleaf = set.h, set.n
+	track(t)
 	return t
 }
 
@@ -353,6 +355,7 @@ type graph struct {
 	prog    device.Program
 	inputs  []*leafHandle
 	leafAt  []int // step reading inputs[i]
+	ins     []device.Operand
 	visited []visit
 }
 
@@ -361,25 +364,54 @@ type visit struct {
 	step int
 }
 
+// graphs recycles flattening state: a realisation then allocates no
+// tables of its own. Backends do not keep a Program or its inputs past
+// the call (device.Fuser), so a graph goes back once the call returns.
+var graphs = sync.Pool{New: func() any { return new(graph) }}
+
+// flatten turns pending t's graph into a program over its inputs, read
+// through their layouts broadcast to t's shape. t's lock is held. Hand
+// the graph back with g.free when the program has run.
+func (t *Tensor) flatten() (*graph, []device.Operand, error) {
+	g := graphs.Get().(*graph)
+	g.prog = device.Program{DType: t.lz.dt, Steps: g.prog.Steps[:0]}
+	g.visited, g.inputs, g.leafAt, g.ins = g.visited[:0], g.inputs[:0], g.leafAt[:0], g.ins[:0]
+	if _, err := g.add(t, true); err != nil {
+		g.free()
+		return nil, nil, err
+	}
+	shape := t.lay.Shape
+	for _, h := range g.inputs {
+		l := h.lay
+		if !slices.Equal(l.Shape, shape) {
+			var err error
+			if l, err = h.lay.BroadcastTo(shape...); err != nil {
+				g.free()
+				return nil, nil, errs.Retag("tensor", "realize", err)
+			}
+		}
+		g.ins = append(g.ins, device.Operand{Buf: h.st.buf, Layout: l})
+	}
+	return g, g.ins, nil
+}
+
+// free drops g's references and returns it to the pool.
+func (g *graph) free() {
+	clear(g.visited)
+	clear(g.inputs)
+	clear(g.ins)
+	graphs.Put(g)
+}
+
 // runGraph flattens t's graph and runs it: as one Fused call when the
 // backend has one (and fusion is on), else one Unary/Binary call per step.
 func runGraph(t *Tensor) (*storage, error) {
-	g := &graph{
-		prog:    device.Program{DType: t.lz.dt, Steps: make([]device.Step, 0, t.lz.steps+2*maxGraphInputs)},
-		visited: make([]visit, 0, t.lz.steps),
-	}
-	if _, err := g.add(t, true); err != nil {
+	g, ins, err := t.flatten()
+	if err != nil {
 		return nil, err
 	}
-	dev, shape := t.lz.dev, t.lay.Shape
-	ins := make([]device.Operand, len(g.inputs))
-	for i, h := range g.inputs {
-		l, err := h.lay.BroadcastTo(shape...)
-		if err != nil {
-			return nil, errs.Retag("tensor", "realize", err)
-		}
-		ins[i] = device.Operand{Buf: h.st.buf, Layout: l}
-	}
+	defer g.free()
+	dev := t.lz.dev
 	st, err := newStorage("realize", dev, t.lz.dt, t.lay.Numel())
 	if err != nil {
 		return nil, err
@@ -397,6 +429,50 @@ func runGraph(t *Tensor) (*storage, error) {
 		return nil, errs.Retag("tensor", "realize", err)
 	}
 	return st, nil
+}
+
+// reducePending reduces pending t over axes (normalised) into a new tensor
+// of dtype dt and shape outShape without realising t: the backend runs t's
+// program as the reduction's prologue (device.FusedReducer). ok is false
+// when that does not apply (t realised, fusion off, an arg reduction, a
+// backend without it, or one that declines this program); the caller then
+// realises t and reduces as usual. t stays pending: a later consumer of
+// its values computes them (elementwise work is cheap to redo; memory for
+// an intermediate is what this saves).
+func (t *Tensor) reducePending(name string, op device.ReduceOp, axes []int, dt dtype.DType, outShape []int) (r *Tensor, ok bool) {
+	if !t.isLazy() || t.lz.done.Load() || !fusionOn.Load() || !device.FusesReduce(op) || t.lay.Numel() == 0 {
+		return nil, false
+	}
+	fr, can := t.lz.dev.Backend().(device.FusedReducer)
+	if !can {
+		return nil, false
+	}
+	t.lz.mu.Lock()
+	defer t.lz.mu.Unlock()
+	if t.lz.done.Load() {
+		return nil, false
+	}
+	g, ins, err := t.flatten()
+	if err != nil {
+		return failed(err), true
+	}
+	defer g.free()
+	l, err := layout.Contiguous(outShape...)
+	if err != nil {
+		return failed(errs.Retag("tensor", name, err)), true
+	}
+	st, err := newStorage(name, t.lz.dev, dt, l.Numel())
+	if err != nil {
+		return failed(err), true
+	}
+	if err := fr.FusedReduce(op, device.Operand{Buf: st.buf, Layout: l}, g.prog, ins, axes); err != nil {
+		st.release()
+		if errors.Is(err, errs.ErrUnsupported) {
+			return nil, false
+		}
+		return failed(errs.Retag("tensor", name, err)), true
+	}
+	return wrap(st, l), true
 }
 
 // add appends the steps computing x (the root when root is set; otherwise a

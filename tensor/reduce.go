@@ -41,7 +41,7 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	if keep {
 		name += "KeepDims"
 	}
-	if err := t.check(name); err != nil {
+	if err := t.checkOperand(name); err != nil {
 		return failed(err)
 	}
 	ax, err := normAxes(name, axes, t.Rank())
@@ -64,12 +64,15 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	if def, _ := op.Def(); emptyExtent(t.lay.Shape, ax) && !def.EmptyOK {
 		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
 	}
-	r := compute(name, out, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
-		if dst.Layout.Numel() == 0 {
-			return nil // an empty result, whatever the extent: as NumPy
-		}
-		return be.Reduce(op, dst, src[0], ax)
-	})
+	r, fused := t.reducePending(name, op, ax, out, outShape)
+	if !fused {
+		r = compute(name, out, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+			if dst.Layout.Numel() == 0 {
+				return nil // an empty result, whatever the extent: as NumPy
+			}
+			return be.Reduce(op, dst, src[0], ax)
+		})
+	}
 	if t.wantsGrad() {
 		r = gradReduce(op, t, ax, r)
 	}

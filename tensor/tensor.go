@@ -70,6 +70,7 @@ type Tensor struct {
 	lay      layout.Layout
 	err      error
 	released atomic.Bool
+	escaped  atomic.Bool // never released by a Scope (a leaf's gradient); packs beside released
 	cleanup  runtime.Cleanup
 
 	lz   lazyState                  // a recorded elementwise result (lazy.go)
@@ -122,7 +123,16 @@ func failed(err error) *Tensor { return &Tensor{err: err} }
 // (the CPU's), the cleanup therefore holds st only weakly: if st is
 // collected along with its last view, the memory goes in the same cycle and
 // nothing is left to release.
+//
+// The tensor joins the innermost Scope open on the calling goroutine;
+// wrapUntracked makes the runtime's own views, which no scope may free.
 func wrap(st *storage, l layout.Layout) *Tensor {
+	t := wrapUntracked(st, l)
+	track(t)
+	return t
+}
+
+func wrapUntracked(st *storage, l layout.Layout) *Tensor {
 	t := &Tensor{st: st, lay: l}
 	t.cleanup = holdRef(t, st)
 	return t

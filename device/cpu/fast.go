@@ -88,6 +88,9 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.GeluErf[T]
 	case device.Erf:
 		return vec.Erf[T]
+	case device.Square:
+		// x*x rounded once, as the reference's float64 square rounded to T.
+		return func(dst, x []T) error { return vec.Mul(dst, x, x) }
 	}
 	return loopKernel[T](op)
 }

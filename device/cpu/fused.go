@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tessera-go/tessera/device"
@@ -27,43 +28,94 @@ import (
 // otherwise.
 func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
 	const name = "Fused"
-	ops := append([]device.Operand{dst}, inputs...)
-	bufs, err := d.operands(name, ops...)
+	var arr [1 + maxInline]*Buffer
+	bufs, err := d.fusedOperands(name, dst, p, inputs, arr[:0])
 	if err != nil {
 		return err
 	}
-	if err := p.Validate("cpu", len(inputs)); err != nil {
-		return err
+	if bufs[0].dt != p.DType {
+		return errs.New("cpu", name, errs.ErrDType, "the destination is %v, the program computes %v", bufs[0].dt, p.DType)
 	}
-	if err := sameShape(name, ops...); err != nil {
-		return err
-	}
-	for i, b := range bufs {
-		if b.dt != p.DType {
-			return errs.New("cpu", name, errs.ErrDType, "operand %d is %v, the program computes %v", i, b.dt, p.DType)
-		}
-		if i > 0 && b == bufs[0] {
-			return errs.New("cpu", name, errs.ErrValue, "the destination shares its buffer with input %d", i-1)
+	for _, in := range inputs {
+		if !slices.Equal(in.Layout.Shape, dst.Layout.Shape) {
+			return errs.New("cpu", name, errs.ErrShape, "operand shapes differ: %v and %v", dst.Layout.Shape, in.Layout.Shape)
 		}
 	}
 	if dst.Layout.Numel() == 0 {
 		return nil
 	}
-	ins := bufs[1:]
 	switch p.DType {
 	case dtype.F32:
-		runFused(p, slice[float32](bufs[0]), dst.Layout, bufSlices[float32](ins), inputs, ident[float32], ident[float32], nil)
+		fusedInto(p, bufs, dst.Layout, inputs, conv32)
 	case dtype.F64:
-		runFused(p, slice[float64](bufs[0]), dst.Layout, bufSlices[float64](ins), inputs, ident[float64], ident[float64], nil)
+		fusedInto(p, bufs, dst.Layout, inputs, conv64)
 	case dtype.F16:
-		runFused(p, slice[dtype.Float16](bufs[0]), dst.Layout, bufSlices[dtype.Float16](ins), inputs,
-			dtype.Float16.Float32, dtype.F16FromFloat32, func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() })
+		fusedInto(p, bufs, dst.Layout, inputs, convF16)
 	case dtype.BF16:
-		runFused(p, slice[dtype.BFloat16](bufs[0]), dst.Layout, bufSlices[dtype.BFloat16](ins), inputs,
-			dtype.BFloat16.Float32, dtype.BF16FromFloat32, func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() })
+		fusedInto(p, bufs, dst.Layout, inputs, convBF16)
 	}
 	return nil
 }
+
+// maxInline is the number of inputs whose tables a fused call keeps on
+// the stack; more (which the tensor layer never sends) cost an allocation.
+const maxInline = 8
+
+// fusedInto runs p into bufs[0] from bufs[1:] as storage type S.
+func fusedInto[C vec.Float, S any](p device.Program, bufs []*Buffer, dl layout.Layout, inputs []device.Operand, cv conv[C, S]) {
+	var arr [maxInline][]S
+	ins := arr[:0]
+	for _, b := range bufs[1:] {
+		ins = append(ins, slice[S](b))
+	}
+	runFused(p, slice[S](bufs[0]), dl, ins, inputs, cv)
+}
+
+// fusedOperands checks a fused call's operands (dst first, then the
+// inputs, which must be of the program's dtype and not share dst's
+// buffer) and the program, and returns their buffers appended to bufs.
+func (d *Device) fusedOperands(name string, dst device.Operand, p device.Program, inputs []device.Operand, bufs []*Buffer) ([]*Buffer, error) {
+	b, err := d.operand(name, dst)
+	if err != nil {
+		return nil, err
+	}
+	bufs = append(bufs, b)
+	for _, in := range inputs {
+		b, err := d.operand(name, in)
+		if err != nil {
+			return nil, err
+		}
+		bufs = append(bufs, b)
+	}
+	if err := p.Validate("cpu", len(inputs)); err != nil {
+		return nil, err
+	}
+	for i, b := range bufs[1:] {
+		if b.dt != p.DType {
+			return nil, errs.New("cpu", name, errs.ErrDType, "input %d is %v, the program computes %v", i, b.dt, p.DType)
+		}
+		if b == bufs[0] {
+			return nil, errs.New("cpu", name, errs.ErrValue, "the destination shares its buffer with input %d", i)
+		}
+	}
+	return bufs, nil
+}
+
+// conv is how a fused program reads and writes storage type S computing
+// in C: load and store convert, and round (nil for F32 and F64) rounds a
+// computed value to the dtype after every step.
+type conv[C vec.Float, S any] struct {
+	load  func(S) C
+	store func(C) S
+	round func(C) C
+}
+
+var (
+	conv32   = conv[float32, float32]{load: ident[float32], store: ident[float32]}
+	conv64   = conv[float64, float64]{load: ident[float64], store: ident[float64]}
+	convF16  = conv[float32, dtype.Float16]{load: dtype.Float16.Float32, store: dtype.F16FromFloat32, round: func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() }}
+	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32, round: func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() }}
+)
 
 func bufSlices[T any](bufs []*Buffer) [][]T {
 	out := make([][]T, len(bufs))
@@ -115,6 +167,41 @@ type fusedPlan[C vec.Float] struct {
 	slots  int
 	direct []bool         // per input: row-major in the result's order
 	kern   []fusedKern[C] // per step, looked up once per call
+	last   []int          // planning tables, kept for reuse
+	free   []int
+}
+
+// planPools recycle the plans of float32 and float64 programs, so that a
+// small realisation allocates no tables.
+var planPools = [2]sync.Pool{}
+
+func getPlan[C vec.Float]() *fusedPlan[C] {
+	if v, ok := planPools[typeIndex[C]()].Get().(*fusedPlan[C]); ok {
+		return v
+	}
+	return new(fusedPlan[C])
+}
+
+func putPlan[C vec.Float](pl *fusedPlan[C]) {
+	clear(pl.kern)
+	planPools[typeIndex[C]()].Put(pl)
+}
+
+func typeIndex[C vec.Float]() int {
+	if is32[C]() {
+		return 0
+	}
+	return 1
+}
+
+// sized returns s with length n, zeroed, reusing its storage.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // fusedKern holds a step's kernels: the vector ones where vec has them,
@@ -127,8 +214,9 @@ type fusedKern[C vec.Float] struct {
 	binF   func(C, C) C
 }
 
-func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout.Layout, roundS func(float64) float64, sameType bool) fusedPlan[C] {
-	pl := fusedPlan[C]{vals: make([]fusedVal, len(p.Steps)), direct: make([]bool, len(inputs)), kern: make([]fusedKern[C], len(p.Steps))}
+func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.Operand, roundS func(float64) float64, sameType bool) {
+	pl.vals, pl.direct, pl.kern = sized(pl.vals, len(p.Steps)), sized(pl.direct, len(inputs)), sized(pl.kern, len(p.Steps))
+	pl.slots = 0
 	table := fusedKernels[C]()
 	for i, s := range p.Steps {
 		switch s.Kind {
@@ -141,9 +229,11 @@ func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout
 	for i, in := range inputs {
 		pl.direct[i] = sameType && rowMajor(in.Layout)
 	}
-	last := p.LastUses()
+	pl.last = p.LastUsesInto(pl.last)
+	last := pl.last
 	last[len(p.Steps)-1] = len(p.Steps)
-	var free []int
+	free := pl.free[:0]
+	defer func() { pl.free = free }()
 	alloc := func() int {
 		if n := len(free); n > 0 {
 			s := free[n-1]
@@ -192,7 +282,6 @@ func planFused[C vec.Float](p device.Program, inputs []device.Operand, dl layout
 			v.kind, v.slot = valSlot, alloc()
 		}
 	}
-	return pl
 }
 
 // rowMajor reports whether l's elements sit in row-major order without
@@ -286,22 +375,20 @@ func is32[C vec.Float]() bool {
 	return any(z) == any(float32(0))
 }
 
-// runFused evaluates p block by block. S is the storage type, C the
-// compute type; load and store convert, and round (nil for F32/F64) rounds
-// a computed value to the dtype after every step.
-func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand,
-	load func(S) C, store func(C) S, round func(C) C) {
-	n := dl.Numel()
+// newFusedPlan plans p over inputs (storage ins) and computes its scalar
+// values: constants, zero-stride inputs, and steps on scalars, once per
+// call in float64 and rounded like the kernels.
+//
+// Hand the plan back with putPlan when the program has run.
+func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) *fusedPlan[C] {
 	roundS := func(x float64) float64 {
-		if round == nil {
+		if cv.round == nil {
 			return float64(C(x))
 		}
-		return float64(round(C(x)))
+		return float64(cv.round(C(x)))
 	}
-	sameType := round == nil
-	pl := planFused[C](p, inputs, dl, roundS, sameType)
-	// Scalar values: constants, zero-stride inputs, and steps on scalars,
-	// computed once per call in float64 and rounded like the kernels.
+	pl := getPlan[C]()
+	planFused(pl, p, inputs, roundS, cv.round == nil)
 	for i, s := range p.Steps {
 		v := &pl.vals[i]
 		if v.kind != valScalar {
@@ -309,7 +396,7 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 		}
 		switch s.Kind {
 		case device.StepInput:
-			v.s = float64(load(ins[s.Input][inputs[s.Input].Layout.Offset]))
+			v.s = float64(cv.load(ins[s.Input][inputs[s.Input].Layout.Offset]))
 		case device.StepUnary:
 			def, _ := s.Unary.Def()
 			v.s = roundS(def.F64(pl.vals[s.A].s))
@@ -318,6 +405,16 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 			v.s = roundS(def.F64(pl.vals[s.A].s, pl.vals[s.B].s))
 		}
 	}
+	return pl
+}
+
+// runFused evaluates p block by block. S is the storage type, C the
+// compute type (see conv).
+func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand, cv conv[C, S]) {
+	n := dl.Numel()
+	sameType := cv.round == nil
+	pl := newFusedPlan(p, ins, inputs, cv)
+	defer putPlan(pl)
 	dstDirect := sameType && rowMajor(dl)
 	workers := 1
 	if n >= fusedMinParallel {
@@ -335,34 +432,59 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 	// Each worker takes a contiguous run of blocks, so every core streams
 	// through its own part of memory (blocks claimed in turn from a shared
 	// counter interleave the cores' accesses and cost bandwidth).
-	par.Run(workers, func(w int) {
-		slots := pl.slots
-		if !dstDirect {
-			slots++ // the result, scattered into dst after each block
+	f := fusedRun[C, S]{p: p, pl: pl, dst: dst, dl: dl, inputs: inputs, cv: cv,
+		n: n, block: block, nblocks: nblocks, workers: workers, dstDirect: dstDirect}
+	if workers == 1 {
+		f.worker(0, ins) // no closure, no goroutine: a small realisation allocates nothing here
+		return
+	}
+	g, insH := f, slices.Clone(ins) // these escape to the workers; f and ins stay on the stack
+	par.Run(workers, func(w int) { g.worker(w, insH) })
+}
+
+// fusedRun is one call of runFused, split over workers.
+type fusedRun[C vec.Float, S any] struct {
+	p                          device.Program
+	pl                         *fusedPlan[C]
+	dst                        []S
+	dl                         layout.Layout
+	ins                        [][]S
+	inputs                     []device.Operand
+	cv                         conv[C, S]
+	n, block, nblocks, workers int
+	dstDirect                  bool
+}
+
+// worker evaluates worker w's contiguous run of blocks, reading the
+// inputs' storage ins.
+func (f *fusedRun[C, S]) worker(w int, ins [][]S) {
+	pl, block := f.pl, f.block
+	slots := pl.slots
+	if !f.dstDirect {
+		slots++ // the result, scattered into dst after each block
+	}
+	scratch := getScratch[C](slots * block)
+	defer putScratch(scratch)
+	slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
+	var out []C
+	if !f.dstDirect {
+		out = slot(pl.slots, block)
+	}
+	first, end := f.nblocks*w/f.workers, f.nblocks*(w+1)/f.workers
+	for b := first; b < end; b++ {
+		lo := b * block
+		m := min(block, f.n-lo)
+		var res []C
+		if f.dstDirect {
+			res = any(f.dst).([]C)[f.dl.Offset+lo : f.dl.Offset+lo+m]
+		} else {
+			res = out[:m]
 		}
-		scratch := getScratch[C](slots * block)
-		defer putScratch(scratch)
-		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
-		var out []C
-		if !dstDirect {
-			out = slot(pl.slots, block)
+		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv.load, f.cv.round)
+		if !f.dstDirect {
+			scatter(f.dst, f.dl, lo, res, f.cv.store)
 		}
-		first, end := nblocks*w/workers, nblocks*(w+1)/workers
-		for b := first; b < end; b++ {
-			lo := b * block
-			m := min(block, n-lo)
-			var res []C
-			if dstDirect {
-				res = any(dst).([]C)[dl.Offset+lo : dl.Offset+lo+m]
-			} else {
-				res = out[:m]
-			}
-			fusedBlock(p, &pl, ins, inputs, lo, m, slot, res, load, round)
-			if !dstDirect {
-				scatter(dst, dl, lo, res, store)
-			}
-		}
-	})
+	}
 }
 
 // fusedBlock computes elements [lo, lo+m) of the result into res.
@@ -461,27 +583,66 @@ func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
 }
 
 // gather reads elements [lo, lo+len(out)) (in row-major order of l's
-// shape) of the view l of src into out.
+// shape) of the view l of src into out, a run along the innermost axis at
+// a time: a broadcast run is one value repeated, a contiguous run of the
+// compute type one copy (a bias row, a narrowed view).
 func gather[C, S any](out []C, src []S, l layout.Layout, lo int, load func(S) C) {
-	walk(l, lo, len(out), func(k, pos int) { out[k] = load(src[pos]) })
+	same, isSame := any(src).([]C)
+	walkRuns(l, lo, len(out), func(k, pos, cnt, stride int) {
+		o := out[k : k+cnt]
+		switch {
+		case stride == 0:
+			v := load(src[pos])
+			for j := range o {
+				o[j] = v
+			}
+		case stride == 1 && isSame:
+			copy(o, same[pos:pos+cnt])
+		default:
+			for j := range o {
+				o[j] = load(src[pos])
+				pos += stride
+			}
+		}
+	})
 }
 
-// scatter writes res to elements [lo, lo+len(res)) of the view l of dst.
+// scatter writes res to elements [lo, lo+len(res)) of the view l of dst,
+// a run along the innermost axis at a time.
 func scatter[C, S any](dst []S, l layout.Layout, lo int, res []C, store func(C) S) {
-	walk(l, lo, len(res), func(k, pos int) { dst[pos] = store(res[k]) })
+	same, isSame := any(dst).([]C)
+	walkRuns(l, lo, len(res), func(k, pos, cnt, stride int) {
+		r := res[k : k+cnt]
+		if stride == 1 && isSame {
+			copy(same[pos:pos+cnt], r)
+			return
+		}
+		for _, v := range r {
+			dst[pos] = store(v)
+			pos += stride
+		}
+	})
 }
 
-// walk calls fn(k, position) for the k-th of n consecutive elements of l
-// from flat index lo, stepping an odometer over l's shape.
-func walk(l layout.Layout, lo, n int, fn func(k, pos int)) {
+// walkRuns calls fn(k, position, count, stride) for runs covering the n
+// consecutive elements of l from flat index lo, each along l's innermost
+// axis: the k-th element of the range sits at position, the next count-1
+// at stride steps after it. An odometer steps over the outer axes.
+func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
 	r := l.Rank()
 	if r == 0 {
 		if n > 0 {
-			fn(0, l.Offset)
+			fn(0, l.Offset, 1, 0)
 		}
 		return
 	}
-	idx := make([]int, r)
+	var small [8]int
+	idx := small[:0]
+	if r > len(small) {
+		idx = make([]int, r)
+	} else {
+		idx = small[:r]
+	}
 	pos := l.Offset
 	rem := lo
 	for a := r - 1; a >= 0; a-- {
@@ -491,15 +652,13 @@ func walk(l layout.Layout, lo, n int, fn func(k, pos int)) {
 	}
 	inner, is := l.Shape[r-1], l.Strides[r-1]
 	for k := 0; k < n; {
-		for ; idx[r-1] < inner && k < n; idx[r-1]++ {
-			fn(k, pos)
-			pos += is
-			k++
-		}
+		cnt := min(inner-idx[r-1], n-k)
+		fn(k, pos, cnt, is)
+		k += cnt
 		if k == n {
 			return
 		}
-		pos -= inner * is
+		pos -= idx[r-1] * is
 		idx[r-1] = 0
 		for a := r - 2; a >= 0; a-- {
 			idx[a]++

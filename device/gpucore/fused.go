@@ -33,17 +33,22 @@ const (
 // destination, 1+i input i) starts at position Off[k/4][k%4] of its
 // binding window; constant slot j is C[j/4][j%4]; WA walks the destination
 // and the first three walked (non-scalar) inputs, WB the next three.
+// A fused reduction (REDUCE) has N work items, each folding elements
+// [c*Chunk, min((c+1)*Chunk, NRed)) of output o's NRed elements, where
+// o, c = item / NChunk, item % NChunk; its destination is not walked.
 //
 // Its WGSL declaration (struct FParams) sits in shaders/fused.wgsl;
 // TestFusedParamsWGSL checks it against FusedParamsWGSL, which generates
 // it from this struct and checks every field's uniform offset.
 type FusedParams struct {
-	N   uint32 `wgsl:"n"`
-	_   [3]uint32
-	Off [2][4]int32                    `wgsl:"off"`
-	C   [MaxFusedConsts / 4][4]float32 `wgsl:"c"`
-	WA  Walk4                          `wgsl:"wa"`
-	WB  Walk4                          `wgsl:"wb"`
+	N      uint32                         `wgsl:"n"`
+	NRed   uint32                         `wgsl:"nred"`
+	NChunk uint32                         `wgsl:"nchunk"`
+	Chunk  uint32                         `wgsl:"chunk"`
+	Off    [2][4]int32                    `wgsl:"off"`
+	C      [MaxFusedConsts / 4][4]float32 `wgsl:"c"`
+	WA     Walk4                          `wgsl:"wa"`
+	WB     Walk4                          `wgsl:"wb"`
 }
 
 // FusedParamsWGSL returns the WGSL declaration of FusedParams (struct
@@ -71,9 +76,18 @@ func (f *FusedParams) bytes() []byte {
 // FusedKey is the structural key of a program over inputs whose access
 // kinds are scalar (true: every stride zero) or walked: what the fused
 // kernel is specialised by, and so what executors cache its pipeline by.
-func FusedKey(p device.Program, scalar []bool) string {
-	b := make([]byte, 0, 8+len(scalar)+4*len(p.Steps))
-	b = append(b, byte(p.DType), byte(len(scalar)))
+func FusedKey(p device.Program, scalar []bool) string { return fusedKey(p, scalar, "") }
+
+// FusedReduceKey is FusedKey for the program as the prologue of reduction
+// op (see Planner.FusedReduce).
+func FusedReduceKey(p device.Program, scalar []bool, op device.ReduceOp) string {
+	return fusedKey(p, scalar, redName(op))
+}
+
+func fusedKey(p device.Program, scalar []bool, red string) string {
+	b := make([]byte, 0, 8+len(red)+len(scalar)+4*len(p.Steps))
+	b = append(b, red...)
+	b = append(b, '/', byte(p.DType), byte(len(scalar)))
 	for _, s := range scalar {
 		if s {
 			b = append(b, 's')
@@ -106,10 +120,24 @@ func FusedKey(p device.Program, scalar []bool) string {
 // shader expression; each step one let in main. F16 programs decode their
 // inputs to f32 and round every step's result to f16 and back, so the
 // result equals the unfused operations' bit for bit.
-func FusedKernel(p device.Program, scalar []bool) *Kernel {
+func FusedKernel(p device.Program, scalar []bool) *Kernel { return fusedKernel(p, scalar, "") }
+
+// FusedReduceKernel is the specialisation of fused.wgsl that folds the
+// program's values into partial results of reduction op (REDUCE): one f32
+// accumulator per work item, which the reduce kernel then combines.
+func FusedReduceKernel(p device.Program, scalar []bool, op device.ReduceOp) *Kernel {
+	return fusedKernel(p, scalar, redName(op))
+}
+
+func fusedKernel(p device.Program, scalar []bool, red string) *Kernel {
 	v := map[string]string{}
 	f16 := p.DType == dtype.F16
-	storageVars(v, "D", p.DType, false)
+	if red != "" {
+		v["REDUCE"] = "1"
+		v["RED"] = red + "_f32"
+	} else {
+		storageVars(v, "D", p.DType, false)
+	}
 	if f16 {
 		v["S_PACKED"] = "1"
 	}
@@ -177,33 +205,31 @@ func FusedKernel(p device.Program, scalar []bool) *Kernel {
 // calls. A nil cache builds the kernel every time.
 type FusedCache func(key string, build func() *Kernel) *Kernel
 
-// Fused plans program prog over inputs ins (dst's shape, the program's
-// dtype; broadcasting is a zero stride) into d, as one dispatch per box of
-// the limit split. Malformed programs are refused as Program.Validate
-// says; F64 and BF16 with ErrDType, as every WebGPU operation refuses
-// them; programs beyond the kernel limits with ErrUnsupported.
-func (p *Planner) Fused(op string, d Operand, prog device.Program, ins []Operand, cache FusedCache) (*Plan, error) {
+// fusedParams checks a program and its inputs against the fused kernel's
+// limits (see Fused) and returns the parameter block holding its
+// constants.
+func (p *Planner) fusedParams(op string, prog device.Program, ins []Operand) (FusedParams, error) {
+	var prm FusedParams
 	if err := prog.Validate(p.Backend, len(ins)); err != nil {
-		return nil, err
+		return prm, err
 	}
 	dt := prog.DType
 	if dt != dtype.F32 && dt != dtype.F16 {
-		return nil, p.errorf(op, errs.ErrDType, "%s is not supported on %s (WGSL has no %s); Cast to f32 first", dt, p.Display, dt)
+		return prm, p.errorf(op, errs.ErrDType, "%s is not supported on %s (WGSL has no %s); Cast to f32 first", dt, p.Display, dt)
 	}
 	if len(ins) > MaxFusedInputs {
-		return nil, p.errorf(op, errs.ErrUnsupported, "%d inputs, a fused kernel takes at most %d", len(ins), MaxFusedInputs)
+		return prm, p.errorf(op, errs.ErrUnsupported, "%d inputs, a fused kernel takes at most %d", len(ins), MaxFusedInputs)
 	}
 	if len(prog.Steps) > MaxFusedSteps {
-		return nil, p.errorf(op, errs.ErrUnsupported, "%d steps, a fused kernel takes at most %d", len(prog.Steps), MaxFusedSteps)
+		return prm, p.errorf(op, errs.ErrUnsupported, "%d steps, a fused kernel takes at most %d", len(prog.Steps), MaxFusedSteps)
 	}
-	var prm FusedParams
 	consts := 0
 	for _, s := range prog.Steps {
 		if s.Kind != device.StepConst {
 			continue
 		}
 		if consts == MaxFusedConsts {
-			return nil, p.errorf(op, errs.ErrUnsupported, "more than %d constants in a fused kernel", MaxFusedConsts)
+			return prm, p.errorf(op, errs.ErrUnsupported, "more than %d constants in a fused kernel", MaxFusedConsts)
 		}
 		c := float32(s.Const)
 		if dt == dtype.F16 {
@@ -212,13 +238,29 @@ func (p *Planner) Fused(op string, d Operand, prog device.Program, ins []Operand
 		prm.C[consts/4][consts%4] = c
 		consts++
 	}
+	for i, in := range ins {
+		if in.DT() != dt {
+			return prm, p.errorf(op, errs.ErrDType, "input %d is %s but the program computes in %s", i, in.DT(), dt)
+		}
+	}
+	return prm, nil
+}
+
+// Fused plans program prog over inputs ins (dst's shape, the program's
+// dtype; broadcasting is a zero stride) into d, as one dispatch per box of
+// the limit split. Malformed programs are refused as Program.Validate
+// says; F64 and BF16 with ErrDType, as every WebGPU operation refuses
+// them; programs beyond the kernel limits with ErrUnsupported.
+func (p *Planner) Fused(op string, d Operand, prog device.Program, ins []Operand, cache FusedCache) (*Plan, error) {
+	prm, err := p.fusedParams(op, prog, ins)
+	if err != nil {
+		return nil, err
+	}
+	dt := prog.DType
 	if d.DT() != dt {
 		return nil, p.errorf(op, errs.ErrDType, "dst is %s but the program computes in %s", d.DT(), dt)
 	}
 	for i, in := range ins {
-		if in.DT() != dt {
-			return nil, p.errorf(op, errs.ErrDType, "input %d is %s but the program computes in %s", i, in.DT(), dt)
-		}
 		if err := p.sameShapes(op, []string{"dst", fmt.Sprintf("input %d", i)}, d, in); err != nil {
 			return nil, err
 		}

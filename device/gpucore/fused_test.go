@@ -165,3 +165,57 @@ func fmtErr(err error) string {
 	}
 	return err.Error()
 }
+
+// TestFusedReducePlan: a fused reduction is one generated kernel writing
+// partial results plus the reduce kernel combining them; it declines (with
+// ErrUnsupported, so the caller realises the program) the arg reductions
+// and inputs beyond one binding, and checks the reduction's shapes.
+func TestFusedReducePlan(t *testing.T) {
+	p := planner(bigLimits)
+	const rows, cols = 64, 3000
+	a, b := buffer(p, dtype.F32, rows*cols), buffer(p, dtype.F32, cols)
+	ins := []Operand{
+		operand(t, p, a, contig(rows, cols)),
+		operand(t, p, b, layout.Layout{Shape: []int{rows, cols}, Strides: []int{0, 1}}),
+	}
+	d := buffer(p, dtype.F32, rows)
+	dst := operand(t, p, d, contig(rows))
+	pl, err := p.FusedReduce("FusedReduce", device.Sum, dst, fusedProg(dtype.F32, 0.5), ins, []int{1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Steps) != 2 || pl.Steps[0].Kernel.Template != "fused.wgsl" || pl.Steps[0].Kernel.Vars["REDUCE"] != "1" ||
+		pl.Steps[1].Kernel.Template != "reduce.wgsl" {
+		t.Fatalf("plan: %d steps, want the fused partial pass and the reduce pass", len(pl.Steps))
+	}
+	if len(pl.Scratch) != 1 || pl.Scratch[0].N != rows*3 { // 3000 elements: 3 chunks of at most 1024
+		t.Errorf("partials: %+v, want %d", pl.Scratch, rows*3)
+	}
+	if k1, k2 := FusedReduceKey(fusedProg(dtype.F32, 1), []bool{false, false}, device.Sum),
+		FusedReduceKey(fusedProg(dtype.F32, 1), []bool{false, false}, device.Max); k1 == k2 || k1 == FusedKey(fusedProg(dtype.F32, 1), []bool{false, false}) {
+		t.Errorf("reduction keys do not name the reduction: %q %q", k1, k2)
+	}
+	for _, c := range []struct {
+		name string
+		op   device.ReduceOp
+		dst  Operand
+		axes []int
+		want error
+	}{
+		{"argmax", device.ArgMax, operand(t, p, buffer(p, dtype.I64, rows), contig(rows)), []int{1}, errs.ErrUnsupported},
+		{"wrong dst shape", device.Sum, operand(t, p, buffer(p, dtype.F32, cols), contig(cols)), []int{1}, errs.ErrShape},
+		{"bad axis", device.Sum, dst, []int{2}, errs.ErrAxis},
+	} {
+		if _, err := p.FusedReduce("FusedReduce", c.op, c.dst, fusedProg(dtype.F32, 1), ins, c.axes, nil); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	small := bigLimits
+	small.MaxBinding = 1 << 16
+	ps := planner(small)
+	a2 := buffer(ps, dtype.F32, rows*cols)
+	in2 := []Operand{operand(t, ps, a2, contig(rows, cols)), operand(t, ps, buffer(ps, dtype.F32, cols), layout.Layout{Shape: []int{rows, cols}, Strides: []int{0, 1}})}
+	if _, err := ps.FusedReduce("FusedReduce", device.Sum, operand(t, ps, buffer(ps, dtype.F32, rows), contig(rows)), fusedProg(dtype.F32, 1), in2, []int{1}, nil); !errors.Is(err, errs.ErrUnsupported) {
+		t.Errorf("input beyond one binding: %v, want ErrUnsupported", err)
+	}
+}

@@ -87,3 +87,18 @@ func fusedRoles(n int) []string {
 	}
 	return r
 }
+
+var _ device.FusedReducer = (*gpu)(nil)
+
+// FusedReduce reduces a fused program's values without storing them: one
+// generated kernel evaluates the program and folds it into partial
+// results, the reduce kernel combines them (gpucore.Planner.FusedReduce,
+// which says what it declines with ErrUnsupported).
+func (g *gpu) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Program, inputs []device.Operand, axes []int) error {
+	operands := make([]device.Operand, 0, 1+len(inputs))
+	operands = append(operands, dst)
+	operands = append(operands, inputs...)
+	return g.do("FusedReduce", fusedRoles(len(inputs)), func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.FusedReduce("FusedReduce", op, o[0], p, o[1:], axes, g.fusedKernelLocked)
+	}, operands...)
+}

@@ -1,0 +1,219 @@
+package cpu
+
+import (
+	"runtime"
+	"slices"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
+	"github.com/tessera-go/tessera/layout"
+)
+
+var _ device.FusedReducer = (*Device)(nil)
+
+// FusedReduce reduces the result of program p over axes into dst without
+// materialising it. The inputs are read through their layouts permuted by
+// device.ReduceOrder, so the elements folded into one output are
+// consecutive; the program is evaluated block by block on per-worker
+// scratch exactly as Fused does, and each block is folded into the
+// running reductions of the outputs it covers, straight from the scratch.
+//
+// The flat range is cut into chunks of redChunk elements that depend only
+// on the shape; workers take contiguous runs of chunks, and an output cut
+// by chunk boundaries is completed by merging its chunks' partial states
+// in order, so the result does not depend on the number of cores. Sums
+// are compensated (Neumaier) in float64, as Reduce's.
+func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Program, inputs []device.Operand, axes []int) error {
+	const name = "FusedReduce"
+	if !device.FusesReduce(op) {
+		return errs.New("cpu", name, errs.ErrUnsupported, "%v takes no fused prologue", op)
+	}
+	if len(inputs) == 0 {
+		return errs.New("cpu", name, errs.ErrValue, "a fused reduction needs an input to take its shape from")
+	}
+	bufs, err := d.fusedOperands(name, dst, p, inputs, nil)
+	if err != nil {
+		return err
+	}
+	if err := sameShape(name, inputs...); err != nil {
+		return err
+	}
+	shape := inputs[0].Layout.Shape
+	if err := device.CheckReduce("cpu", op, dst.Arg(), device.Arg{DType: p.DType, Shape: shape}, axes); err != nil {
+		return err
+	}
+	outs := dst.Layout.Numel()
+	if outs == 0 {
+		return nil
+	}
+	count := 1
+	for _, a := range axes {
+		count *= shape[a]
+	}
+	if count == 0 { // Sum or Prod of nothing (CheckReduce refuses the others)
+		ident := 0.0
+		if op == device.Prod {
+			ident = 1
+		}
+		return d.Fill(dst, ident)
+	}
+	permuted := inputs
+	if perm := device.ReduceOrder(len(shape), axes); !slices.IsSorted(perm) { // reduced axes not all last
+		permuted = make([]device.Operand, len(inputs))
+		for i, in := range inputs {
+			l, err := in.Layout.Permute(perm...)
+			if err != nil {
+				return errs.Retag("cpu", name, err)
+			}
+			permuted[i] = device.Operand{Buf: in.Buf, Layout: l}
+		}
+	}
+	ins := bufs[1:]
+	switch p.DType {
+	case dtype.F32:
+		runFusedReduce(op, p, slice[float32](bufs[0]), dst.Layout, bufSlices[float32](ins), permuted, outs, count, conv32)
+	case dtype.F64:
+		runFusedReduce(op, p, slice[float64](bufs[0]), dst.Layout, bufSlices[float64](ins), permuted, outs, count, conv64)
+	case dtype.F16:
+		runFusedReduce(op, p, slice[dtype.Float16](bufs[0]), dst.Layout, bufSlices[dtype.Float16](ins), permuted, outs, count, convF16)
+	case dtype.BF16:
+		runFusedReduce(op, p, slice[dtype.BFloat16](bufs[0]), dst.Layout, bufSlices[dtype.BFloat16](ins), permuted, outs, count, convBF16)
+	}
+	return nil
+}
+
+// redChunk is the number of consecutive elements (of outputs × reduced
+// extent) one worker folds as a unit: large enough to amortise its
+// bookkeeping, small enough that two cores share a 1 Mi-element sum.
+const redChunk = 1 << 15
+
+// redEdge holds a chunk's partial states of the outputs its boundaries
+// cut: head, an output begun by an earlier chunk (ending in this one when
+// headEnds), and tail, an output begun here that a later chunk ends.
+type redEdge[C vec.Float] struct {
+	head, tail       acc[C]
+	tailO            int
+	hasHead, hasTail bool
+	headEnds         bool
+}
+
+func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand,
+	outs, count int, cv conv[C, S]) {
+	pl := newFusedPlan(p, ins, inputs, cv)
+	defer putPlan(pl)
+	r := floatReducer[C](op)
+	merge := r.merge
+	if merge == nil { // Prod: merged in chunk order, which the shape fixes
+		merge = func(a, b acc[C]) acc[C] { a.s *= b.s; return a }
+	}
+	fold := segmentFolder[C](op)
+	start := acc[C]{at: -1}
+	if op == device.Prod {
+		start.s = 1
+	}
+	rp := &reducePlan{count: count}
+	n := outs * count
+	nchunks := (n + redChunk - 1) / redChunk
+	edges := make([]redEdge[C], nchunks)
+	results := make([]C, outs)
+	workers := 1
+	if n >= fusedMinParallel {
+		workers = min(runtime.GOMAXPROCS(0), nchunks)
+	}
+	block := min(fuseBlock, n)
+	par.Run(workers, func(w int) {
+		scratch := getScratch[C]((pl.slots + 1) * block)
+		defer putScratch(scratch)
+		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
+		res := slot(pl.slots, block)
+		for k := nchunks * w / workers; k < nchunks*(w+1)/workers; k++ {
+			lo, hi := k*redChunk, min((k+1)*redChunk, n)
+			e := &edges[k]
+			o := lo / count
+			headOpen := lo%count != 0
+			a := start
+			for b := lo; b < hi; b += block {
+				m := min(block, hi-b)
+				fusedBlock(p, pl, ins, inputs, b, m, slot, res[:m], cv.load, cv.round)
+				seg, pos := res[:m], b
+				for len(seg) > 0 {
+					end := (o + 1) * count
+					take := min(len(seg), end-pos)
+					a = fold(a, seg[:take])
+					seg, pos = seg[take:], pos+take
+					if pos < end {
+						continue
+					}
+					if headOpen {
+						e.head, e.hasHead, e.headEnds, headOpen = a, true, true, false
+					} else {
+						results[o], _ = r.done(a, rp)
+					}
+					o, a = o+1, start
+				}
+			}
+			switch {
+			case hi == o*count: // the chunk ends with an output
+			case headOpen:
+				e.head, e.hasHead = a, true
+			default:
+				e.tail, e.tailO, e.hasTail = a, o, true
+			}
+		}
+	})
+	var open acc[C]
+	openO := 0
+	for k := range edges {
+		e := &edges[k]
+		if e.hasHead {
+			open = merge(open, e.head)
+			if e.headEnds {
+				results[openO], _ = r.done(open, rp)
+			}
+		}
+		if e.hasTail {
+			open, openO = e.tail, e.tailO
+		}
+	}
+	scatter(dst, dl, 0, results, cv.store)
+}
+
+// segmentFolder returns the fold of a run of consecutive elements of one
+// output into its state, for op's state as floatReducer keeps it.
+func segmentFolder[C vec.Float](op device.ReduceOp) func(a acc[C], seg []C) acc[C] {
+	switch op {
+	case device.Sum, device.Mean:
+		return func(a acc[C], seg []C) acc[C] {
+			if len(seg) >= shortRow {
+				a.s, a.c = neumaier(a.s, a.c, rowSumAny(seg))
+				return a
+			}
+			for _, x := range seg {
+				a.s, a.c = neumaier(a.s, a.c, float64(x))
+			}
+			return a
+		}
+	case device.Prod:
+		return func(a acc[C], seg []C) acc[C] {
+			for _, x := range seg {
+				a.s *= float64(x)
+			}
+			return a
+		}
+	}
+	better := func(x, best C) bool { return x > best }
+	if op == device.Min {
+		better = func(x, best C) bool { return x < best }
+	}
+	return func(a acc[C], seg []C) acc[C] {
+		for _, x := range seg {
+			if a.at < 0 || (a.v == a.v && (x != x || better(x, a.v))) {
+				a.v, a.at = x, 0
+			}
+		}
+		return a
+	}
+}
