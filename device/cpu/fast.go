@@ -115,13 +115,6 @@ func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 				dst[i] = T(math.Abs(float64(v)))
 			}
 		}
-	case device.Square:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				w := float64(v)
-				dst[i] = T(w * w)
-			}
-		}
 	case device.Sqrt:
 		f = func(dst, x []T) {
 			for i, v := range x {
