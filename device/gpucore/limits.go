@@ -79,10 +79,18 @@ func (l Limits) Fits(lo, hi int64, esz int) bool {
 }
 
 // PieceElems is how many contiguous elements of esz bytes one binding
-// surely holds, whatever their alignment: a multiple of 1024.
+// surely holds, whatever their alignment: a multiple of 1024 when the
+// binding holds that many, and never less than one.
 func (l Limits) PieceElems(esz int) int {
 	slack := max(l.StorageAlign, 16) + 32
-	return int((l.MaxBinding-slack)/uint64(esz)) &^ 1023
+	if l.MaxBinding < slack+uint64(esz) {
+		return 1 // a binding too small for the slack: one element at a time, never none
+	}
+	n := int((l.MaxBinding - slack) / uint64(esz))
+	if n >= 1024 {
+		return n &^ 1023
+	}
+	return n
 }
 
 // Window returns a binding covering positions [lo, hi) of b, aligned as

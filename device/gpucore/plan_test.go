@@ -293,3 +293,24 @@ func TestPoolPolicy(t *testing.T) {
 		t.Errorf("disabled pool kept a buffer")
 	}
 }
+
+// TestPieceElemsNeverZero checks that a small binding limit still gives
+// transfers a positive piece (a zero piece made a U8 download loop
+// forever), and that large limits keep pieces in whole 1,024s that fit.
+func TestPieceElemsNeverZero(t *testing.T) {
+	for _, maxBinding := range []uint64{1, 64, 300, 4096, 65536, 1 << 27} {
+		l := Limits{MaxBinding: maxBinding, StorageAlign: 256}
+		for _, esz := range []int{1, 2, 4, 8} {
+			n := l.PieceElems(esz)
+			if n < 1 {
+				t.Fatalf("MaxBinding %d, %d-byte elements: piece %d", maxBinding, esz, n)
+			}
+			if n > 1 && uint64(n*esz) > maxBinding {
+				t.Errorf("MaxBinding %d, %d-byte elements: piece of %d elements overflows the binding", maxBinding, esz, n)
+			}
+			if n >= 1024 && n%1024 != 0 {
+				t.Errorf("MaxBinding %d, %d-byte elements: piece %d not a multiple of 1024", maxBinding, esz, n)
+			}
+		}
+	}
+}

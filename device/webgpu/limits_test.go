@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -181,4 +182,29 @@ func TestOversizedViews(t *testing.T) {
 	}
 	_, err = g.Alloc(dtype.U8, 1<<18+1) // widened to 4 bytes each
 	wantKind(t, "u8 alloc past the limit", err, errs.ErrOutOfMemory)
+}
+
+// TestTinyBindingTransfers checks U8 and Bool transfers under a binding
+// limit smaller than one 1,024-element piece: they used to loop forever
+// with a piece of zero elements. A watchdog turns a hang into a failure.
+func TestTinyBindingTransfers(t *testing.T) {
+	g := openOrSkip(t, Options{MaxBindingSize: 4096})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := rand.New(rand.NewPCG(5, 6))
+		for _, dt := range []dtype.DType{dtype.U8, dtype.Bool} {
+			u := randVals(r, dt, 10007, 0, 1)
+			if dt == dtype.U8 {
+				u = randVals(r, dt, 10007, 0, 255)
+			}
+			b := upload(t, g, dt, u)
+			checkClose(t, dt.String()+" round trip", download(t, g, b), u, 0, 0)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("U8/Bool transfers under a 4 KiB binding limit did not finish in 2 minutes")
+	}
 }
