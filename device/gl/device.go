@@ -40,7 +40,7 @@ type gpu struct {
 	ctx        context
 	pool       *gpucore.Pool[uint32]
 	programs   map[string]uint32 // compiled programs by shaders.Key
-	fused      *fusedCache
+	fused      gpucore.KernelCache
 	arena      uint32 // uniform arena buffer
 	arenaOff   uint64 // next free byte of the arena
 	packed     []byte // parameter block being packed

@@ -411,7 +411,7 @@ func TestFusedCacheBounded(t *testing.T) {
 	}
 	var cached int
 	g.call("count", func() error {
-		cached = g.fused.lru.Len()
+		cached = g.fused.Len()
 		return nil
 	})
 	if cached != 2 {

@@ -57,7 +57,7 @@ type gpu struct {
 	upMu        sync.Mutex                  // guards upArrived (filled by map callbacks)
 	upArrived   []remapped
 	kernels     map[string]*kernel
-	fused       *fusedCache // fused-program kernels by structure (fused.go)
+	fused       gpucore.KernelCache // fused-program kernels by structure (fused.go)
 	bgls        map[[2]int]*wgpu.BindGroupLayout
 
 	lost     atomic.Bool

@@ -3,7 +3,6 @@
 package webgpu
 
 import (
-	"container/list"
 	"fmt"
 
 	"github.com/tessera-go/tessera/device"
@@ -18,48 +17,20 @@ var _ device.Fuser = (*gpu)(nil)
 // repeats one), but nothing else bounds them.
 var maxFusedKernels = 128
 
-// fusedCache keeps the fused kernel specialisations by structural key
-// (gpucore.FusedKey), least recently used first out. Their pipelines live
-// in g.kernels like every other kernel's; evicting an entry releases its
-// pipeline.
-type fusedCache struct {
-	byKey  map[string]*list.Element // of *fusedEntry
-	lru    list.List                // front: most recently used
-	builds int                      // specialisations built (each compiles one pipeline)
-}
-
-type fusedEntry struct {
-	key  string
-	spec *gpucore.Kernel
-}
-
-// fusedKernelLocked returns the kernel of a structural key, building it on
-// first use and evicting the least recently used beyond maxFusedKernels.
+// fusedKernelLocked returns the kernel of a structural key from the
+// device's cache (gpucore.KernelCache), building it on first use; an
+// evicted kernel's pipeline, which lives in g.kernels like every other
+// kernel's, is released.
 func (g *gpu) fusedKernelLocked(key string, build func() *gpucore.Kernel) *gpucore.Kernel {
-	c := g.fused
-	if c == nil {
-		c = &fusedCache{byKey: map[string]*list.Element{}}
-		g.fused = c
-	}
-	if e, ok := c.byKey[key]; ok {
-		c.lru.MoveToFront(e)
-		return e.Value.(*fusedEntry).spec
-	}
-	for c.lru.Len() >= maxFusedKernels {
-		old := c.lru.Remove(c.lru.Back()).(*fusedEntry)
-		delete(c.byKey, old.key)
-		skey := shaders.Key(old.spec.Template, old.spec.Vars)
+	return g.fused.Get(key, maxFusedKernels, build, func(old *gpucore.Kernel) {
+		skey := shaders.Key(old.Template, old.Vars)
 		if k, ok := g.kernels[skey]; ok {
 			// The open pass may use the pipeline: submit it first.
 			g.flushLocked()
 			k.pipe.Release()
 			delete(g.kernels, skey)
 		}
-	}
-	spec := build()
-	c.builds++
-	c.byKey[key] = c.lru.PushFront(&fusedEntry{key: key, spec: spec})
-	return spec
+	})
 }
 
 // Fused runs a fused elementwise program as one kernel (one dispatch per

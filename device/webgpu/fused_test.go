@@ -400,8 +400,8 @@ func TestFusedKernelCache(t *testing.T) {
 	if got := run(2, device.Neg, 1000); got[0] != 6 || got[999] != -(float64(999%7)-3)*2 {
 		t.Fatalf("-(-3*2) = %v", got[0])
 	}
-	if g.fused.builds != 1 || fusedPipelines(g) != 1 {
-		t.Fatalf("one structure, two constants and shapes: %d kernels built, %d pipelines", g.fused.builds, fusedPipelines(g))
+	if g.fused.Builds() != 1 || fusedPipelines(g) != 1 {
+		t.Fatalf("one structure, two constants and shapes: %d kernels built, %d pipelines", g.fused.Builds(), fusedPipelines(g))
 	}
 
 	defer func(n int) { maxFusedKernels = n }(maxFusedKernels)
@@ -409,14 +409,14 @@ func TestFusedKernelCache(t *testing.T) {
 	run(1, device.Abs, 4)  // second structure
 	run(1, device.Neg, 4)  // first again: most recently used
 	run(1, device.Relu, 4) // third: evicts Abs
-	if g.fused.lru.Len() != 2 || fusedPipelines(g) != 2 || g.fused.builds != 3 {
-		t.Fatalf("bounded cache: %d entries, %d pipelines, %d builds", g.fused.lru.Len(), fusedPipelines(g), g.fused.builds)
+	if g.fused.Len() != 2 || fusedPipelines(g) != 2 || g.fused.Builds() != 3 {
+		t.Fatalf("bounded cache: %d entries, %d pipelines, %d builds", g.fused.Len(), fusedPipelines(g), g.fused.Builds())
 	}
-	if got := run(1, device.Neg, 4); got[0] != 3 || g.fused.builds != 3 {
-		t.Errorf("kept kernel rebuilt (%d builds) or wrong (%v)", g.fused.builds, got[0])
+	if got := run(1, device.Neg, 4); got[0] != 3 || g.fused.Builds() != 3 {
+		t.Errorf("kept kernel rebuilt (%d builds) or wrong (%v)", g.fused.Builds(), got[0])
 	}
-	if got := run(-1, device.Abs, 4); got[0] != 3 || g.fused.builds != 4 {
-		t.Errorf("evicted kernel: %d builds, result %v", g.fused.builds, got[0])
+	if got := run(-1, device.Abs, 4); got[0] != 3 || g.fused.Builds() != 4 {
+		t.Errorf("evicted kernel: %d builds, result %v", g.fused.Builds(), got[0])
 	}
 }
 
