@@ -75,6 +75,7 @@ type Tensor struct {
 	lz   lazyState                  // a recorded elementwise result (lazy.go)
 	leaf atomic.Pointer[leafHandle] // the handle graphs read t through
 	ag   *gradInfo                  // t's place in an autograd graph, nil outside any (autograd.go)
+	chk  []*idxCheck                // index checks not yet read from the device (index.go)
 }
 
 // storage is a device buffer shared by every view of it; it is freed when
@@ -322,7 +323,9 @@ func (t *Tensor) view(op string, l layout.Layout) *Tensor {
 	if !t.st.acquire() {
 		return fail(op, errs.ErrReleased, "tensor storage was released")
 	}
-	return wrap(t.st, l)
+	v := wrap(t.st, l)
+	v.chk = t.chk
+	return v
 }
 
 // Err returns the first error of the chain that produced t, or nil.
@@ -331,10 +334,16 @@ func (t *Tensor) Err() error {
 		return errs.New("tensor", "Err", errs.ErrValue, "nil tensor")
 	}
 	if t.isLazy() {
-		return t.realize()
+		if err := t.realize(); err != nil {
+			return err
+		}
+		return t.settleChecks()
 	}
 	if t.err == nil && t.st == nil {
 		return errs.New("tensor", "Err", errs.ErrValue, "zero Tensor value")
+	}
+	if t.err == nil && t.chk != nil {
+		return t.settleChecks()
 	}
 	return t.err
 }
@@ -496,7 +505,9 @@ func compute(op string, dt dtype.DType, shape []int, ins []*Tensor, run func(be 
 		st.release()
 		return failed(errs.Retag("tensor", op, err))
 	}
-	return wrap(st, l)
+	out := wrap(st, l)
+	out.chk = inheritChecks(ins)
+	return out
 }
 
 // withLayouts returns operands whose layouts are replaced by ls (broadcast
