@@ -89,11 +89,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }
     }
     for (var i = lid; i < S.len; i = i + {{WG}}u) {
-        let from = ii[i];
+        let at = ii[i];
         let q = rp.y + i32(i) * S.ax.y;
-        vals[q] = src[rp.x + i32(from) * S.ax.x];
+        vals[q] = src[rp.x + i32(at) * S.ax.x];
         let qi = q - S.off.y + S.off.z;
-        idx[2 * qi] = from;
+        idx[2 * qi] = at;
         idx[2 * qi + 1] = 0u;
     }
 }

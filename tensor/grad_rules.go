@@ -575,3 +575,21 @@ func gradConcat(ts []*Tensor, y *Tensor, ax int) *Tensor {
 		return out
 	}, nil, ts...)
 }
+
+// gradScan records y = x.CumSum(ax) or x.CumProd(ax). CumSum's gradient is
+// the running sum of g from the end; CumProd's is that of g*y, divided by
+// x (not finite where x is zero; see CumProd).
+func gradScan(op device.ScanOp, x, y *Tensor, ax int) *Tensor {
+	if op == device.CumSum {
+		return attach(y, "CumSum", func(g *Tensor, _ []*Tensor) []*Tensor {
+			return []*Tensor{g.scan(device.CumSum, ax, true)}
+		}, nil, x)
+	}
+	return attach(y, "CumProd", func(g *Tensor, s []*Tensor) []*Tensor {
+		gy := g.Mul(s[1])
+		defer gy.Release()
+		r := gy.scan(device.CumSum, ax, true)
+		defer r.Release()
+		return []*Tensor{r.Div(s[0])}
+	}, []*Tensor{x, y}, x)
+}
