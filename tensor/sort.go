@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"slices"
+
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
@@ -70,15 +72,8 @@ func (t *Tensor) scan(op device.ScanOp, ax int, reverse bool) *Tensor {
 	defer x.Release()
 	y := compute(name, device.ScanResult(wd), t.lay.Shape, []*Tensor{x}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
 		d, s := dst, src[0]
-		if reverse && t.lay.Shape[ax] > 0 {
-			n := t.lay.Shape[ax]
-			var err error
-			if d.Layout, err = d.Layout.Slice(ax, n-1, -1, -1); err != nil {
-				return err
-			}
-			if s.Layout, err = s.Layout.Slice(ax, n-1, -1, -1); err != nil {
-				return err
-			}
+		if reverse {
+			d.Layout, s.Layout = reversedAxis(d.Layout, ax), reversedAxis(s.Layout, ax)
 		}
 		return be.Scan(op, d, s, ax)
 	})
@@ -181,4 +176,16 @@ func (t *Tensor) TopK(k, axis int, largest bool) (values, indices *Tensor) {
 	defer v.Release()
 	defer i.Release()
 	return retag(op, v.Narrow(ax, 0, k)), retag(op, i.Narrow(ax, 0, k))
+}
+
+// reversedAxis is l read from the end along ax (a negative stride).
+func reversedAxis(l layout.Layout, ax int) layout.Layout {
+	n := l.Shape[ax]
+	if n == 0 {
+		return l
+	}
+	st := slices.Clone(l.Strides)
+	off := l.Offset + (n-1)*st[ax]
+	st[ax] = -st[ax]
+	return layout.Layout{Shape: l.Shape, Strides: st, Offset: off}
 }
