@@ -3,6 +3,7 @@ package tensor
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -23,6 +24,7 @@ import (
 // idxCheck is one pending index check.
 type idxCheck struct {
 	once   sync.Once
+	passed atomic.Bool // read, and no bad index was recorded
 	stat   *Tensor // the status words, on the result's device
 	op     string
 	axis   int
@@ -45,6 +47,8 @@ func (c *idxCheck) settle() error {
 		case w[0] != 0:
 			v := int64(uint64(uint32(w[1])) | uint64(uint32(w[2]))<<32)
 			c.err = errs.New("tensor", c.op, errs.ErrAxis, "index %d out of range for axis %d of extent %d", v, c.axis, c.extent)
+		default:
+			c.passed.Store(true)
 		}
 	})
 	return c.err
@@ -61,7 +65,14 @@ func (t *Tensor) settleChecks() error {
 	return nil
 }
 
-// inheritChecks returns the pending checks of xs, without repeats.
+// maxChecks bounds the pending checks one tensor carries: a loop that
+// keeps folding gathered values into one running tensor would otherwise
+// grow its list (and the status buffers it holds) without end. Past the
+// bound the checks are read, which waits for the device once.
+const maxChecks = 16
+
+// inheritChecks returns the pending checks of xs, without repeats and
+// without those already read and passed.
 func inheritChecks(xs []*Tensor) []*idxCheck {
 	var out []*idxCheck
 	for _, x := range xs {
@@ -69,10 +80,19 @@ func inheritChecks(xs []*Tensor) []*idxCheck {
 			continue
 		}
 		for _, c := range x.chk {
-			if !slices.Contains(out, c) {
+			if !c.passed.Load() && !slices.Contains(out, c) {
 				out = append(out, c)
 			}
 		}
+	}
+	if len(out) > maxChecks {
+		kept := out[:0]
+		for _, c := range out {
+			if c.settle() != nil {
+				kept = append(kept, c) // failed: the error travels on
+			}
+		}
+		out = kept
 	}
 	return out
 }
@@ -151,14 +171,20 @@ func indexArgs(op string, t, idx *Tensor, axis int) (int, error) {
 // (negative ones too, as in PyTorch) is an ErrAxis error that the device
 // records and that surfaces when the result, or anything computed from it,
 // is read back or checked with Err (at once on the CPU).
-func (t *Tensor) Gather(axis int, idx *Tensor) *Tensor {
-	const op = "Gather"
+func (t *Tensor) Gather(axis int, idx *Tensor) *Tensor { return t.gatherOp("Gather", axis, idx) }
+
+// gatherOp is Gather reporting as op.
+func (t *Tensor) gatherOp(op string, axis int, idx *Tensor) *Tensor {
 	ax, err := indexArgs(op, t, idx, axis)
 	if err != nil {
 		return failed(err)
 	}
 	if t.Rank() == 0 {
-		y := t.Unsqueeze(0).Gather(0, idx.Unsqueeze(0))
+		u, ui := t.Unsqueeze(0), idx.Unsqueeze(0)
+		defer u.Release()
+		defer ui.Release()
+		y := u.gatherOp(op, 0, ui)
+		defer y.Release()
 		return retag(op, y.Squeeze(0))
 	}
 	y := t.gather(op, ax, idx)
@@ -234,7 +260,12 @@ func (t *Tensor) ScatterAdd(axis int, idx, src *Tensor) *Tensor {
 		return fail(op, errs.ErrShape, "src shape %v differs from the indices' %v", src.lay.Shape, idx.lay.Shape)
 	}
 	if t.Rank() == 0 {
-		y := t.Unsqueeze(0).ScatterAdd(0, idx.Unsqueeze(0), src.Unsqueeze(0))
+		u, ui, us := t.Unsqueeze(0), idx.Unsqueeze(0), src.Unsqueeze(0)
+		defer u.Release()
+		defer ui.Release()
+		defer us.Release()
+		y := u.ScatterAdd(0, ui, us)
+		defer y.Release()
 		return retag(op, y.Squeeze(0))
 	}
 	y := t.scatterAdd(op, ax, idx, src)
@@ -311,11 +342,7 @@ func (t *Tensor) IndexSelect(axis int, idx *Tensor) *Tensor {
 	}
 	ix := idx.broadcastAlong(t.lay.Shape, ax)
 	defer ix.Release()
-	y := retag(op, t.Gather(ax, ix))
-	for _, c := range y.chk {
-		c.op = op
-	}
-	return y
+	return t.gatherOp(op, ax, ix)
 }
 
 // broadcastAlong views the 1-D idx as a tensor of shape with idx's extent

@@ -1,9 +1,11 @@
 package tensor_test
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tessera-go/tessera/dtype"
@@ -233,4 +235,113 @@ func TestConformanceIndexing(t *testing.T) {
 		},
 	})
 	runTable(t, cases)
+}
+
+// TestIndexOutOfRange: a bad index is an ErrAxis error naming it, on every
+// device; on a GPU it is found by the kernel and surfaces at Err or at a
+// readback of the result or of anything computed from it.
+func TestIndexOutOfRange(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		x := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 3, 2).To(dev)
+		ok := tensor.FromSlice([]int64{2, 0}, 1, 2).To(dev)
+		cases := []struct {
+			name string
+			f    func() *tensor.Tensor
+			msg  string
+		}{
+			{"gather/past", func() *tensor.Tensor { return x.Gather(0, tensor.FromSlice([]int64{1, 3}, 1, 2).To(dev)) }, "index 3 out of range for axis 0 of extent 3"},
+			{"gather/negative", func() *tensor.Tensor { return x.Gather(0, tensor.FromSlice([]int32{-1, 0}, 1, 2).To(dev)) }, "index -1 out of range"},
+			{"gather/huge", func() *tensor.Tensor {
+				return x.Gather(1, tensor.FromSlice([]int64{1 << 40, 0}, 1, 2).To(dev))
+			}, "index 1099511627776 out of range"},
+			{"gather/chained", func() *tensor.Tensor {
+				return x.Gather(0, tensor.FromSlice([]int64{1, 7}, 1, 2).To(dev)).Exp().Sum()
+			}, "index 7 out of range"},
+			{"scatter", func() *tensor.Tensor {
+				return x.ScatterAdd(0, tensor.FromSlice([]int64{0, 4}, 1, 2).To(dev), x.Narrow(0, 0, 1))
+			}, "index 4 out of range"},
+			{"indexselect", func() *tensor.Tensor { return x.IndexSelect(1, tensor.FromSlice([]int64{0, 2}, 2).To(dev)) }, "IndexSelect: index 2 out of range"},
+		}
+		for _, c := range cases {
+			t.Run(dev.Name()+"/"+c.name, func(t *testing.T) {
+				y := c.f()
+				err := y.Err()
+				if !errors.Is(err, tensor.ErrAxis) || !strings.Contains(err.Error(), c.msg) {
+					t.Fatalf("Err = %v, want ErrAxis with %q", err, c.msg)
+				}
+				if _, err := y.Float64s(); !errors.Is(err, tensor.ErrAxis) {
+					t.Fatalf("readback error %v, want ErrAxis", err)
+				}
+			})
+		}
+		t.Run(dev.Name()+"/readback-first", func(t *testing.T) {
+			y := x.Gather(0, tensor.FromSlice([]int64{5, 0}, 1, 2).To(dev)).MulScalar(2)
+			if _, err := y.Float64s(); !errors.Is(err, tensor.ErrAxis) {
+				t.Fatalf("readback error %v, want ErrAxis", err)
+			}
+		})
+		t.Run(dev.Name()+"/valid", func(t *testing.T) {
+			got, err := x.Gather(0, ok).Float64s()
+			if err != nil || !slices.Equal(got, []float64{5, 2}) {
+				t.Fatalf("Gather = %v, %v; want [5 2]", got, err)
+			}
+		})
+	}
+}
+
+// TestIndexBadArguments: malformed calls are typed errors naming the op.
+func TestIndexBadArguments(t *testing.T) {
+	x := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	i2 := tensor.FromSlice([]int64{0, 1}, 1, 2)
+	cases := []struct {
+		name string
+		got  *tensor.Tensor
+		kind error
+		msg  string
+	}{
+		{"gather rank", x.Gather(0, tensor.FromSlice([]int64{0}, 1)), tensor.ErrShape, "Gather"},
+		{"gather dtype", x.Gather(0, tensor.FromSlice([]float32{0, 1}, 1, 2)), tensor.ErrDType, "i32 or i64"},
+		{"gather axis", x.Gather(2, i2), tensor.ErrAxis, "Gather"},
+		{"gather extent", x.Gather(0, tensor.FromSlice([]int64{0, 0, 0, 0}, 1, 4)), tensor.ErrShape, "exceed"},
+		{"scatter dtype", x.ScatterAdd(0, i2, tensor.FromSlice([]float64{1, 2}, 1, 2)), tensor.ErrDType, "ScatterAdd"},
+		{"scatter shape", x.ScatterAdd(0, i2, tensor.FromSlice([]float32{1, 2, 3}, 1, 3)), tensor.ErrShape, "ScatterAdd"},
+		{"scatter bool", x.Gt(x).ScatterAdd(0, i2, tensor.FromSlice([]bool{true, false}, 1, 2)), tensor.ErrDType, "bool"},
+		{"cumsum axis", x.CumSum(2), tensor.ErrAxis, "CumSum"},
+		{"cumprod axis", x.CumProd(-3), tensor.ErrAxis, "CumProd"},
+		{"topk k", func() *tensor.Tensor { v, _ := x.TopK(4, 1, true); return v }(), tensor.ErrValue, "k = 4"},
+		{"topk negative k", func() *tensor.Tensor { _, i := x.TopK(-1, 1, true); return i }(), tensor.ErrValue, "TopK"},
+		{"sort axis", func() *tensor.Tensor { v, _ := x.Sort(5, false); return v }(), tensor.ErrAxis, "Sort"},
+		{"argsort released", func() *tensor.Tensor { y := x.Clone(); y.Release(); return y.ArgSort(0, false) }(), tensor.ErrReleased, ""},
+	}
+	for _, c := range cases {
+		err := c.got.Err()
+		if !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %v containing %q", c.name, err, c.kind, c.msg)
+		}
+	}
+	for _, dev := range testDevices(t)[1:] {
+		g := x.To(dev)
+		if err := g.Gather(0, i2).Err(); !errors.Is(err, tensor.ErrDevice) {
+			t.Errorf("indices on another device: %v, want ErrDevice", err)
+		}
+	}
+}
+
+// TestSortRanksAndEmpty: rank 0 and empty axes.
+func TestSortRanksAndEmpty(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		s := tensor.Scalar(float32(2.5)).To(dev)
+		v, i := s.Sort(0, true)
+		if got, err := v.Item(); err != nil || got != 2.5 {
+			t.Errorf("%s: scalar Sort = %v, %v", dev.Name(), got, err)
+		}
+		if got, err := i.Item(); err != nil || got != 0 || i.DType() != dtype.I64 {
+			t.Errorf("%s: scalar Sort index = %v, %v", dev.Name(), got, err)
+		}
+		e := tensor.Zeros(dtype.F32, 3, 0).To(dev)
+		v, i = e.TopK(0, 1, true)
+		if err := v.Err(); err != nil || !slices.Equal(v.Shape(), []int{3, 0}) || !slices.Equal(i.Shape(), []int{3, 0}) {
+			t.Errorf("%s: empty TopK: %v %v %v", dev.Name(), err, v.Shape(), i.Shape())
+		}
+	}
 }
