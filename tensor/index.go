@@ -25,7 +25,7 @@ import (
 type idxCheck struct {
 	once   sync.Once
 	passed atomic.Bool // read, and no bad index was recorded
-	stat   *Tensor // the status words, on the result's device
+	stat   *Tensor     // the status words, on the result's device
 	op     string
 	axis   int
 	extent int
