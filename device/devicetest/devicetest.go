@@ -34,7 +34,11 @@ func Run(t *testing.T, dev device.Device) {
 	t.Run("Where", h.where)
 	t.Run("Reduce", h.reduce)
 	t.Run("Matmul", h.matmul)
+	t.Run("Indexer", h.indexing)
+	t.Run("Scanner", h.scans)
+	t.Run("Sorter", h.sorting)
 	t.Run("Errors", h.errors)
+	t.Run("IndexErrors", h.indexErrors)
 	t.Run("Memory", h.memory)
 }
 
