@@ -346,7 +346,7 @@ func kernelSpecs() []kernelSpec {
 	}
 	// gather.wgsl (gpucore.Planner.Gather, ScatterAdd), scan.wgsl (Scan),
 	// sort.wgsl (Sort: SN a power of two up to gpucore.SortRowMax, WG
-	// min(64, SN)).
+	// min(64, SN); the BLOCK, MERGE and EMIT passes of long rows).
 	for _, mode := range []string{"", "ATOMIC", "LOOP"} {
 		for _, i64 := range []bool{false, true} {
 			v := map[string]string{}
@@ -383,8 +383,18 @@ func kernelSpecs() []kernelSpec {
 				}
 				add("sort.wgsl", v)
 			}
+			v := map[string]string{"BLOCK": "1", "SN": "2048", "WG": "64"}
+			if kind != "" {
+				v[kind] = "1"
+			}
+			if desc {
+				v["DESC"] = "1"
+			}
+			add("sort.wgsl", v)
 		}
 	}
+	add("sort.wgsl", map[string]string{"MERGE": "1"})
+	add("sort.wgsl", map[string]string{"EMIT": "1"})
 	return out
 }
 

@@ -345,3 +345,47 @@ func TestSortRanksAndEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestSortLongRows: rows longer than a GPU workgroup sorts at once (2048)
+// go through the block-and-merge plan; ties and NaN included, both orders,
+// along a strided axis.
+func TestSortLongRows(t *testing.T) {
+	for _, n := range []int{2049, 4096, 5000} {
+		vals := make([]float32, 2*n)
+		x := uint32(n)
+		for i := range vals {
+			x = x*1664525 + 1013904223
+			vals[i] = float32(x>>24%97) - 40
+			if x>>8%211 == 0 {
+				vals[i] = float32(math.NaN())
+			}
+		}
+		host := tensor.FromSlice(vals, n, 2) // sorted along axis 0: stride 2
+		for _, dev := range testDevices(t) {
+			for _, desc := range []bool{false, true} {
+				v, i := host.To(dev).Sort(0, desc)
+				gv, err := tensor.ToSlice[float32](v)
+				if err != nil {
+					t.Fatalf("%s n=%d: %v", dev.Name(), n, err)
+				}
+				gi, err := tensor.ToSlice[int64](i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for c := range 2 {
+					line := make([]float64, n)
+					for r := range n {
+						line[r] = float64(vals[r*2+c])
+					}
+					for r, from := range stableOrder(line, desc) {
+						w := line[from]
+						g := float64(gv[r*2+c])
+						if gi[r*2+c] != int64(from) || !(g == w || math.IsNaN(g) && math.IsNaN(w)) {
+							t.Fatalf("%s n=%d desc=%v col %d: element %d = (%v, %d), want (%v, %d)", dev.Name(), n, desc, c, r, g, gi[r*2+c], w, from)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -88,9 +88,8 @@ func (t *Tensor) scan(op device.ScanOp, ax int, reverse bool) *Tensor {
 // elements came from: stable, so equal elements keep their order. Ascending
 // order is numpy.sort's: NaN last, -0 equal to +0. Descending order is the
 // reverse of it with ties still in source order, so NaN comes first, as in
-// PyTorch's sort(descending=True). On a GPU a row holds at most
-// gpucore.SortRowMax (2048) elements (ErrUnsupported beyond; sort on the
-// CPU). The values' gradient is scattered back to the source positions.
+// PyTorch's sort(descending=True). F16 and BF16 are sorted as F32 (exact).
+// The values' gradient is scattered back to the source positions.
 func (t *Tensor) Sort(axis int, descending bool) (values, indices *Tensor) {
 	const op = "Sort"
 	ax, err := scanArgs(op, t, axis)
@@ -153,8 +152,7 @@ func (t *Tensor) sort(op string, ax int, descending bool) (*Tensor, *Tensor) {
 // TopK returns the k largest (or, with largest false, smallest) elements of
 // t along axis, sorted, and their positions (I64): torch.topk with
 // sorted=True. Ties keep source order; NaN counts as the largest value, as
-// in PyTorch. k must lie in [0, extent]. It sorts the whole axis (on a GPU,
-// rows of at most gpucore.SortRowMax elements).
+// in PyTorch. k must lie in [0, extent]. It sorts the whole axis.
 func (t *Tensor) TopK(k, axis int, largest bool) (values, indices *Tensor) {
 	const op = "TopK"
 	ax, err := scanArgs(op, t, axis)

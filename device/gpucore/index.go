@@ -2,6 +2,7 @@ package gpucore
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -14,9 +15,9 @@ import (
 // scan.wgsl, sort.wgsl). These bind whole buffers: an operand larger than
 // one storage binding is refused with ErrUnsupported naming the limit.
 
-// SortRowMax is the longest row Sort handles: one workgroup sorts a row in
-// workgroup memory (8 bytes an element within the 16 KiB every WebGPU
-// device offers). Longer rows are refused with ErrUnsupported.
+// SortRowMax is the longest row one workgroup sorts in workgroup memory (8
+// bytes an element within the 16 KiB every WebGPU device offers); longer
+// rows are sorted in blocks of this size and merged.
 const SortRowMax = 2048
 
 // scanChunk bounds the elements one scan invocation walks per dispatch.
@@ -224,9 +225,13 @@ func (p *Planner) Scan(op device.ScanOp, d, s Operand, axis int) (*Plan, error) 
 	return pl, nil
 }
 
-// Sort plans a stable sort of each row along axis (see device.Sorter):
-// one workgroup per row of at most SortRowMax elements; vals and idx must
-// share a layout (as fresh contiguous outputs do).
+// Sort plans a stable sort of each row along axis (see device.Sorter);
+// vals and idx must share a layout (as fresh contiguous outputs do). A row
+// of at most SortRowMax elements is sorted by one workgroup in one
+// dispatch. Longer rows take blocks of SortRowMax sorted by workgroups into
+// a scratch of (key, position) pairs, merge passes that double the sorted
+// runs (each pair finds its place by binary search), and a pass writing
+// values and indices: 2 + log2(blocks) dispatches.
 func (p *Planner) Sort(name string, v, ix, s Operand, axis int, descending bool) (*Plan, error) {
 	if err := device.CheckSort(p.Backend, arg(v), arg(ix), arg(s), axis); err != nil {
 		return nil, err
@@ -253,10 +258,6 @@ func (p *Planner) Sort(name string, v, ix, s Operand, axis int, descending bool)
 	if err := p.fitWhole(name, v, ix, s); err != nil {
 		return nil, err
 	}
-	L := s.Shape[axis]
-	if L > SortRowMax {
-		return nil, p.errorf(name, errs.ErrUnsupported, "rows of %d elements; %s sorts rows of at most %d (move the tensor to the CPU)", L, p.Display, SortRowMax)
-	}
 	pl := &Plan{}
 	if v.Numel == 0 {
 		return pl, nil
@@ -265,16 +266,56 @@ func (p *Planner) Sort(name string, v, ix, s Operand, axis int, descending bool)
 	if err != nil {
 		return nil, err
 	}
-	sn := max(2, 1<<bits.Len(uint(L-1)))
-	vars["SN"] = fmt.Sprint(sn)
-	vars["WG"] = fmt.Sprint(min(redWG, sn))
-	rows := prodInts(ksh)
-	prm := SoftmaxParams{NRows: uint32(rows), Len: uint32(L),
+	L, rows := s.Shape[axis], prodInts(ksh)
+	sa, va := s.Strides[axis], v.Strides[axis]
+	rowPrm := SoftmaxParams{NRows: uint32(rows), Len: uint32(L),
 		Off:  [4]int32{int32(s.Off), int32(v.Off), int32(ix.Off)},
-		Ax:   [4]int32{int32(s.Strides[axis]), int32(v.Strides[axis])},
+		Ax:   [4]int32{int32(sa), int32(va)},
 		Kept: walk2(ksh, kst...)}
-	k := &Kernel{Template: "sort.wgsl", Vars: vars, RW: 2, RO: 1}
-	pl.Steps = append(pl.Steps, Dispatch{Kernel: k, Params: prm,
-		Binds: []Binding{whole(v.Buf, true), whole(ix.Buf, true), whole(s.Buf, false)}, Grid: p.Lim.Grid(uint64(rows))})
+	if L <= SortRowMax {
+		sn := max(2, 1<<bits.Len(uint(L-1)))
+		k := &Kernel{Template: "sort.wgsl", Vars: with(vars, "SN", fmt.Sprint(sn), "WG", fmt.Sprint(min(redWG, sn))), RW: 2, RO: 1}
+		pl.Steps = append(pl.Steps, Dispatch{Kernel: k, Params: rowPrm,
+			Binds: []Binding{whole(v.Buf, true), whole(ix.Buf, true), whole(s.Buf, false)}, Grid: p.Lim.Grid(uint64(rows))})
+		return pl, nil
+	}
+	nb := (L + SortRowMax - 1) / SortRowMax
+	lp := nb * SortRowMax
+	words := int64(rows) * int64(lp) * 2
+	if words > math.MaxInt32 || !p.Lim.Fits(0, words, 4) || rows*L > math.MaxInt32 {
+		return nil, p.errorf(name, errs.ErrUnsupported, "sorting %d rows of %d elements needs %d scratch words, more than one %d-byte binding holds", rows, L, words, p.Lim.MaxBinding)
+	}
+	a, b := pl.scratch(p.Lim, dtype.I32, int(words)), pl.scratch(p.Lim, dtype.I32, int(words))
+	blk := rowPrm
+	blk.NRows, blk.Ch = uint32(rows*nb), [4]uint32{uint32(nb), uint32(lp)}
+	kb := &Kernel{Template: "sort.wgsl", Vars: with(vars, "BLOCK", "1", "SN", fmt.Sprint(SortRowMax), "WG", fmt.Sprint(redWG)), RW: 1, RO: 1}
+	pl.Steps = append(pl.Steps, Dispatch{Kernel: kb, Params: blk,
+		Binds: []Binding{whole(a, true), whole(s.Buf, false)}, Grid: p.Lim.Grid(uint64(rows * nb))})
+	km := &Kernel{Template: "sort.wgsl", Vars: map[string]string{"MERGE": "1"}, RW: 1, RO: 1}
+	items := uint64(rows) * uint64(lp)
+	for w := SortRowMax; w < lp; w *= 2 {
+		prm := CombineParams{NItems: uint32(items), NIn: uint32(w), Per: uint32(lp)}
+		pl.Steps = append(pl.Steps, Dispatch{Kernel: km, Params: prm,
+			Binds: []Binding{whole(b, true), whole(a, false)}, Grid: p.Lim.Grid((items + 255) / 256)})
+		a, b = b, a
+	}
+	em := rowPrm
+	em.NRows, em.Ch = uint32(rows*L), [4]uint32{0, uint32(lp)}
+	ke := &Kernel{Template: "sort.wgsl", Vars: map[string]string{"EMIT": "1"}, RW: 2, RO: 2}
+	pl.Steps = append(pl.Steps, Dispatch{Kernel: ke, Params: em,
+		Binds: []Binding{whole(v.Buf, true), whole(ix.Buf, true), whole(s.Buf, false), whole(a, false)},
+		Grid:  p.Lim.Grid((uint64(rows*L) + 255) / 256)})
 	return pl, nil
+}
+
+// with returns a copy of v with the given name, value pairs set.
+func with(v map[string]string, kv ...string) map[string]string {
+	out := make(map[string]string, len(v)+len(kv)/2)
+	for k, x := range v {
+		out[k] = x
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
 }
