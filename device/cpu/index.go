@@ -266,25 +266,58 @@ func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) 
 	n := src.Layout.Shape[axis]
 	sa, va, ia := src.Layout.Strides[axis], vals.Layout.Strides[axis], idx.Layout.Strides[axis]
 	ls := lines(src.Layout.Shape, axis, src.Layout, vals.Layout, idx.Layout)
-	esz := src.DType().Size()
-	vb, sbytes := bufs[0].data, bufs[2].data
+	emit := permuter(bufs[0], bufs[2])
 	ib := slice[int64](bufs[1])
 	par.For(len(ls), runtime.GOMAXPROCS(0), func(r int) {
 		b := ls[r]
-		keys := make([]uint64, n)
 		order := make([]int32, n)
-		for i := range n {
-			keys[i], order[i] = key(b[0]+i*sa), int32(i)
+		if width <= 4 {
+			// Key and position packed in one word: the radix passes move
+			// 8 bytes an element, and the position breaks no ties itself
+			// (the sort is stable), it only rides along.
+			packed := make([]uint64, n)
+			for i := range n {
+				packed[i] = key(b[0]+i*sa)<<32 | uint64(i)
+			}
+			radixPacked(packed)
+			for j, w := range packed {
+				order[j] = int32(uint32(w))
+			}
+		} else {
+			keys := make([]uint64, n)
+			for i := range n {
+				keys[i], order[i] = key(b[0]+i*sa), int32(i)
+			}
+			sortLine(keys, order, width)
 		}
-		sortLine(keys, order, width)
+		emit(order, b[1], va, b[0], sa)
 		for j, i := range order {
-			from := (b[0] + int(i)*sa) * esz
-			to := (b[1] + j*va) * esz
-			copy(vb[to:to+esz], sbytes[from:from+esz])
 			ib[b[2]+j*ia] = int64(i)
 		}
 	})
 	return nil
+}
+
+// permuter returns a function writing dst[d0 + j*ds] = src[s0 + order[j]*ss]
+// for every j, moving elements of the buffers' size as raw bits.
+func permuter(dst, src *Buffer) func(order []int32, d0, ds, s0, ss int) {
+	switch src.dt.Size() {
+	case 1:
+		return permute(slice[uint8](dst), slice[uint8](src))
+	case 2:
+		return permute(slice[uint16](dst), slice[uint16](src))
+	case 4:
+		return permute(slice[uint32](dst), slice[uint32](src))
+	}
+	return permute(slice[uint64](dst), slice[uint64](src))
+}
+
+func permute[T uint8 | uint16 | uint32 | uint64](d, s []T) func(order []int32, d0, ds, s0, ss int) {
+	return func(order []int32, d0, ds, s0, ss int) {
+		for j, i := range order {
+			d[d0+j*ds] = s[s0+int(i)*ss]
+		}
+	}
 }
 
 // floatKey32 maps f32 to an unsigned key in the sort order: -Inf first,
@@ -316,6 +349,55 @@ func floatKey64(x float64) uint64 {
 		return ^b
 	}
 	return b | 1<<63
+}
+
+// radixPacked sorts words by their upper 32 bits, stably: a least-
+// significant-digit radix sort in three passes of 11 bits, skipping a pass
+// whose digit every word shares. Short slices take a comparison sort.
+func radixPacked(w []uint64) {
+	n := len(w)
+	if n < 256 {
+		slices.SortStableFunc(w, func(a, b uint64) int {
+			switch {
+			case a>>32 < b>>32:
+				return -1
+			case a>>32 > b>>32:
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	const bitsPer, buckets = 11, 1 << 11
+	var counts [3][buckets]int
+	for _, x := range w {
+		k := x >> 32
+		counts[0][k&(buckets-1)]++
+		counts[1][(k>>bitsPer)&(buckets-1)]++
+		counts[2][k>>(2*bitsPer)]++
+	}
+	tmp := make([]uint64, n)
+	src, dst := w, tmp
+	for pass := range 3 {
+		c := &counts[pass]
+		sh := 32 + uint(pass)*bitsPer
+		if c[(src[0]>>sh)&(buckets-1)] == n {
+			continue
+		}
+		sum := 0
+		for i := range c {
+			c[i], sum = sum, sum+c[i]
+		}
+		for _, x := range src {
+			d := (x >> sh) & (buckets - 1)
+			dst[c[d]] = x
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &w[0] {
+		copy(w, src)
+	}
 }
 
 // sortLine orders keys (and order alongside) stably: a least-significant-
