@@ -470,6 +470,11 @@ func (h *harness) where(t *testing.T) {
 	cond := h.buffer(dtype.Bool, []float64{1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1})
 	sa, sb := sample(16, -3, 3, 3), sample(16, -3, 3, 4)
 	a, b := h.buffer(dt, sa), h.buffer(dt, sb)
+	defer func() {
+		h.be.Free(cond)
+		h.be.Free(a)
+		h.be.Free(b)
+	}()
 	for _, v := range views() {
 		out := h.output(dt, 12)
 		c0 := views()[0].layout
