@@ -389,3 +389,41 @@ func TestSortLongRows(t *testing.T) {
 		}
 	}
 }
+
+// TestLongAxes: scans longer than one GPU dispatch walks (4096) continue
+// from the previous dispatch's last element, and a float ScatterAdd with
+// more than 4096 indices along the axis adds over several dispatches.
+func TestLongAxes(t *testing.T) {
+	const n = 10000
+	xs := make([]float32, 2*n)
+	is := make([]int32, 2*n)
+	for i := range xs {
+		xs[i] = float32(i%7) - 3
+		is[i] = int32(i%5) - 2
+	}
+	wantF, wantI := make([]float64, 2*n), make([]float64, 2*n)
+	for c := range 2 {
+		accF, accI := 0.0, 0.0
+		for r := range n {
+			accF += float64(xs[r*2+c])
+			accI += float64(is[r*2+c])
+			wantF[r*2+c], wantI[r*2+c] = accF, accI
+		}
+	}
+	idx := make([]int64, n*2)
+	src := make([]float32, n*2)
+	wantS := make([]float64, 3*2)
+	for i := range idx {
+		idx[i] = int64(i*7%3) // row i/2, column i%2
+		src[i] = float32(i%4) * 0.25
+		wantS[int(idx[i])*2+i%2] += float64(src[i])
+	}
+	for _, dev := range testDevices(t) {
+		x := tensor.FromSlice(xs, n, 2).To(dev)
+		check(t, x.CumSum(0), &nd{shape: []int{n, 2}, v: wantF}, dtype.F32, tol{0, 0})
+		check(t, tensor.FromSlice(is, n, 2).To(dev).CumSum(0), &nd{shape: []int{n, 2}, v: wantI}, dtype.I64, tol{})
+		z := tensor.Zeros(dtype.F32, 3, 2).To(dev)
+		got := z.ScatterAdd(0, tensor.FromSlice(idx, n, 2).To(dev), tensor.FromSlice(src, n, 2).To(dev))
+		check(t, got, &nd{shape: []int{3, 2}, v: wantS}, dtype.F32, tol{1e-6, 0})
+	}
+}
