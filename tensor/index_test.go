@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tessera-go/tessera/dtype"
@@ -425,5 +426,31 @@ func TestLongAxes(t *testing.T) {
 		z := tensor.Zeros(dtype.F32, 3, 2).To(dev)
 		got := z.ScatterAdd(0, tensor.FromSlice(idx, n, 2).To(dev), tensor.FromSlice(src, n, 2).To(dev))
 		check(t, got, &nd{shape: []int{3, 2}, v: wantS}, dtype.F32, tol{1e-6, 0})
+	}
+}
+
+// TestIndexCheckConcurrent: goroutines reading one result with a pending
+// index check all see the same error (the status is read once).
+func TestIndexCheckConcurrent(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		x := tensor.FromSlice([]float32{1, 2, 3}, 3).To(dev)
+		y := x.Gather(0, tensor.FromSlice([]int64{0, 9}, 2).To(dev)).AddScalar(1)
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for g := range errs {
+			wg.Go(func() {
+				if g%2 == 0 {
+					errs[g] = y.Err()
+				} else {
+					_, errs[g] = y.Float64s()
+				}
+			})
+		}
+		wg.Wait()
+		for g, err := range errs {
+			if !errors.Is(err, tensor.ErrAxis) || !strings.Contains(err.Error(), "index 9") {
+				t.Errorf("%s goroutine %d: %v", dev.Name(), g, err)
+			}
+		}
 	}
 }

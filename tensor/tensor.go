@@ -308,7 +308,7 @@ func (t *Tensor) checkOperand(op string) error {
 		return errs.New("tensor", op, errs.ErrValue, "nil tensor")
 	case t.err != nil:
 		return t.err
-	case t.st == nil && !t.isLazy():
+	case !t.isLazy() && t.st == nil: // a pending tensor's st is set by realize, under its lock
 		return errs.New("tensor", op, errs.ErrValue, "zero Tensor value; build tensors with the constructors")
 	case t.released.Load():
 		return errs.New("tensor", op, errs.ErrReleased, "tensor %v was released", t.lay.Shape)
