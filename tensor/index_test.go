@@ -415,7 +415,7 @@ func TestLongAxes(t *testing.T) {
 	src := make([]float32, n*2)
 	wantS := make([]float64, 3*2)
 	for i := range idx {
-		idx[i] = int64(i*7%3) // row i/2, column i%2
+		idx[i] = int64(i * 7 % 3) // row i/2, column i%2
 		src[i] = float32(i%4) * 0.25
 		wantS[int(idx[i])*2+i%2] += float64(src[i])
 	}
