@@ -10,7 +10,13 @@
 // index position p over the walk P.w of (destination or target, source,
 // indices); P.ex.x is the extent along the axis, P.ex.y the stride along
 // it of the operand the index addresses, P.ex.z the status position.
-// ATOMIC adds with atomicAdd (wrapping, as integer addition does).
+// ATOMIC adds with atomicAdd (wrapping, as integer addition does); with
+// FLOAT too it adds f32 with exchanges only (WGSL has no float atomics and
+// the GLSL translator no compare-exchange): an invocation takes the value
+// out (leaving 0), puts back the value plus its own, and if the exchange
+// returns a value other invocations deposited meanwhile, adds that in the
+// same way until it gets 0 back. Every deposit ends in the sum; the order
+// of the additions is not fixed.
 // LOOP (float ScatterAdd, deterministic, no atomics): one invocation per
 // destination element in the indices' box; it sums, in index order, the
 // sources whose index names its axis coordinate, over X.ax.w indices from
@@ -90,7 +96,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         report(v, P.ex.z);
         return;
     }
-    atomicAdd(&dst[p.x + i32(v.x) * bitcast<i32>(P.ex.y)], src[p.y]);
+    let q = p.x + i32(v.x) * bitcast<i32>(P.ex.y);
+//#if FLOAT
+    var add = bitcast<f32>(src[p.y]);
+    loop {
+        let cur = bitcast<f32>(atomicExchange(&dst[q], 0u));
+        let back = atomicExchange(&dst[q], bitcast<u32>(cur + add));
+        if ((back & 0x7fffffffu) == 0u) {
+            break;
+        }
+        add = bitcast<f32>(back);
+    }
+//#else
+    atomicAdd(&dst[q], src[p.y]);
+//#endif
 //#else
     var x = 0u;
     if (v.z == 1u) {

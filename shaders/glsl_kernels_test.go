@@ -347,11 +347,11 @@ func kernelSpecs() []kernelSpec {
 	// gather.wgsl (gpucore.Planner.Gather, ScatterAdd), scan.wgsl (Scan),
 	// sort.wgsl (Sort: SN a power of two up to gpucore.SortRowMax, WG
 	// min(64, SN); the BLOCK, MERGE and EMIT passes of long rows).
-	for _, mode := range []string{"", "ATOMIC", "LOOP"} {
+	for _, mode := range []string{"", "ATOMIC", "ATOMIC FLOAT", "LOOP"} {
 		for _, i64 := range []bool{false, true} {
 			v := map[string]string{}
-			if mode != "" {
-				v[mode] = "1"
+			for _, m := range strings.Fields(mode) {
+				v[m] = "1"
 			}
 			if i64 {
 				v["IDX64"] = "1"

@@ -241,9 +241,10 @@ func scatterDType(dt dtype.DType) (dtype.DType, bool) {
 // src have one shape, t's rank and at most t's extent on every axis but
 // axis; src has t's dtype. Indices stay on the device, and an out-of-range
 // one is an ErrAxis error reported as for Gather. Repeated indices
-// accumulate; on a GPU colliding float additions happen in an unspecified
-// order (as with PyTorch's CUDA kernel), so the last bits may vary between
-// runs. F16 and BF16 accumulate in F32 and round once; U8 wraps.
+// accumulate; on a GPU, into an axis longer than 64, colliding float
+// additions happen in an unspecified order (as with PyTorch's CUDA kernel),
+// so the last bits may vary between runs. F16 and BF16 accumulate in F32
+// and round once; U8 wraps.
 func (t *Tensor) ScatterAdd(axis int, idx, src *Tensor) *Tensor {
 	const op = "ScatterAdd"
 	ax, err := indexArgs(op, t, idx, axis)

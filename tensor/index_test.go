@@ -454,3 +454,39 @@ func TestIndexCheckConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestScatterAddLongAxis: a float ScatterAdd into an axis longer than the
+// GPU's deterministic loop handles (gpucore.ScatterLoopMax) adds with
+// atomic exchanges; many indices collide on a few rows. Values are
+// multiples of 1/4, so every order of addition gives the exact sum.
+func TestScatterAddLongAxis(t *testing.T) {
+	const rows, n = 100, 4000
+	idx := make([]int32, n)
+	src := make([]float32, n*3)
+	want := make([]float64, rows*3)
+	for i := range idx {
+		idx[i] = int32(i * i % 7 * 13 % rows)
+	}
+	for i := range src {
+		src[i] = float32(i%9-4) * 0.25
+		want[int(idx[i/3])*3+i%3] += float64(src[i])
+	}
+	for _, dev := range testDevices(t) {
+		ix := tensor.FromSlice(idx, n, 1).To(dev).BroadcastTo(n, 3)
+		got := tensor.Zeros(dtype.F32, rows, 3).To(dev).ScatterAdd(0, ix, tensor.FromSlice(src, n, 3).To(dev))
+		check(t, got, &nd{shape: []int{rows, 3}, v: want}, dtype.F32, tol{})
+		// The gradient of an embedding lookup goes the same way.
+		emb := tensor.RandN(dtype.F32, 4, rows, 3).To(dev).RequiresGrad()
+		g, err := tensor.Grads(emb.IndexSelect(0, tensor.FromSlice(idx, n).To(dev)).Sum(), emb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]float64, rows*3)
+		for _, r := range idx {
+			for c := range 3 {
+				counts[int(r)*3+c]++
+			}
+		}
+		check(t, g[0], &nd{shape: []int{rows, 3}, v: counts}, dtype.F32, tol{})
+	}
+}

@@ -23,6 +23,10 @@ const SortRowMax = 2048
 // scanChunk bounds the elements one scan invocation walks per dispatch.
 const scanChunk = 4096
 
+// ScatterLoopMax is the longest destination axis a float ScatterAdd sums
+// deterministically (see Planner.ScatterAdd).
+const ScatterLoopMax = 64
+
 // scatterChunk bounds the indices one float ScatterAdd invocation reads per
 // dispatch.
 const scatterChunk = 4096
@@ -95,10 +99,12 @@ func (p *Planner) Gather(name string, d, s, ix, st Operand, axis int) (*Plan, er
 }
 
 // ScatterAdd plans adding src[p] into dst at p with axis coordinate ix[p]
-// (see device.Indexer): I32 with atomicAdd, one invocation per index; F32
-// deterministically, one invocation per destination element in the
-// indices' box, which sums the matching sources in index order (its cost
-// grows with the product of the two extents along the axis).
+// (see device.Indexer). I32 adds with atomicAdd, one invocation per index.
+// F32 into a destination extent of at most ScatterLoopMax along the axis
+// is deterministic: one invocation per destination element of the indices'
+// box sums the matching sources in index order (cost: that extent times
+// the indices'); a longer axis takes the atomic kernel's exchange loop,
+// one invocation per index, whose order of additions is not fixed.
 func (p *Planner) ScatterAdd(name string, d, ix, s, st Operand, axis int) (*Plan, error) {
 	if err := device.CheckGather(p.Backend, true, arg(d), arg(s), arg(ix), arg(st), axis); err != nil {
 		return nil, err
@@ -116,7 +122,7 @@ func (p *Planner) ScatterAdd(name string, d, ix, s, st Operand, axis int) (*Plan
 	if ix.Numel == 0 || d.Numel == 0 {
 		return pl, nil
 	}
-	if d.DT() == dtype.I32 {
+	if d.DT() == dtype.I32 || d.Shape[axis] > ScatterLoopMax {
 		dS := slices.Clone(d.Strides)
 		dS[axis] = 0
 		sh, str, err := p.kernelWalk(name, ix.Shape, dS, s.Strides, ix.Strides)
@@ -125,7 +131,11 @@ func (p *Planner) ScatterAdd(name string, d, ix, s, st Operand, axis int) (*Plan
 		}
 		prm := EWParams{N: uint32(ix.Numel), Off: [4]int32{int32(d.Off), int32(s.Off), int32(ix.Off)},
 			Ex: [4]uint32{uint32(d.Shape[axis]), uint32(int32(d.Strides[axis])), uint32(st.Off)}, W: walk4(sh, str...)}
-		k := &Kernel{Template: "gather.wgsl", Vars: idxVars(map[string]string{"ATOMIC": "1"}, ix), RW: 2, RO: 2}
+		vars := map[string]string{"ATOMIC": "1"}
+		if d.DT() == dtype.F32 {
+			vars["FLOAT"] = "1"
+		}
+		k := &Kernel{Template: "gather.wgsl", Vars: idxVars(vars, ix), RW: 2, RO: 2}
 		pl.Steps = append(pl.Steps, Dispatch{Kernel: k, Params: prm,
 			Binds: []Binding{whole(d.Buf, true), whole(st.Buf, true), whole(s.Buf, false), whole(ix.Buf, false)},
 			Grid:  p.Lim.Grid((uint64(ix.Numel) + ewWG - 1) / ewWG)})
