@@ -24,8 +24,9 @@ func scanArgs(op string, t *Tensor, axis int) (int, error) {
 
 // CumSum returns the running sum of t along axis (numpy.cumsum): out[i] =
 // t[0] + ... + t[i]. Floats keep their dtype and add in order (F16 and BF16
-// in F32, each output rounded once); integers and Bool give I64, as NumPy
-// does on 64-bit platforms, on every device. Its gradient is the reversed
+// in F32, each output rounded once); integers and Bool give I64 on every
+// device, as NumPy does for signed integers and bool on 64-bit platforms
+// (NumPy gives uint64 for u8, a dtype tessera does not have). Its gradient is the reversed
 // running sum of the incoming gradient.
 func (t *Tensor) CumSum(axis int) *Tensor { return t.scanOp(device.CumSum, axis) }
 
