@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
-	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
@@ -92,13 +91,4 @@ func Stack(ts []*Tensor, axis int) *Tensor {
 		}
 	}
 	return retag(op, Concat(us, axis))
-}
-
-// hostInts reads an integer tensor's values to the host as int64.
-func hostInts(t *Tensor) ([]int64, error) {
-	h := t.To(device.CPU())
-	defer h.Release()
-	c := h.Cast(dtype.I64)
-	defer c.Release()
-	return ToSlice[int64](c)
 }
