@@ -73,7 +73,8 @@ type ReduceParams struct {
 // items over the kept walk (source, destination strides), rows of Len
 // elements; Off.xy are the source and destination positions of row 0,
 // Ax.xy the strides along the softmax axis; for STATS Ch.xy are the chunk
-// length and chunks per row.
+// length and chunks per row. scan.wgsl and sort.wgsl, row kernels too,
+// read the same block (their files say what Ch and Off.z hold for them).
 type SoftmaxParams struct {
 	NRows uint32 `wgsl:"nrows"`
 	Len   uint32 `wgsl:"len"`
