@@ -348,6 +348,57 @@ func kernelSpecs() []kernelSpec {
 		k = gpucore.FusedKernel(p, []bool{false, false, true, false, false, false})
 		add(k.Template, k.Vars)
 	}
+	// gather.wgsl (gpucore.Planner.Gather, ScatterAdd), scan.wgsl (Scan),
+	// sort.wgsl (Sort: SN a power of two up to gpucore.SortRowMax, WG
+	// min(64, SN); the BLOCK, MERGE and EMIT passes of long rows).
+	for _, mode := range []string{"", "ATOMIC", "ATOMIC FLOAT", "LOOP"} {
+		for _, i64 := range []bool{false, true} {
+			v := map[string]string{}
+			for _, m := range strings.Fields(mode) {
+				v[m] = "1"
+			}
+			if i64 {
+				v["IDX64"] = "1"
+			}
+			add("gather.wgsl", v)
+		}
+	}
+	for _, kind := range []string{"FLOAT", "SIGNED", ""} {
+		for _, prod := range []bool{false, true} {
+			v := map[string]string{}
+			if kind != "" {
+				v[kind] = "1"
+			}
+			if prod {
+				v["PROD"] = "1"
+			}
+			add("scan.wgsl", v)
+		}
+	}
+	for _, kind := range []string{"KIND_F", "KIND_I", ""} {
+		for _, desc := range []bool{false, true} {
+			for sn := 2; sn <= 2048; sn *= 2 {
+				v := map[string]string{"SN": strconv.Itoa(sn), "WG": strconv.Itoa(min(64, sn))}
+				if kind != "" {
+					v[kind] = "1"
+				}
+				if desc {
+					v["DESC"] = "1"
+				}
+				add("sort.wgsl", v)
+			}
+			v := map[string]string{"BLOCK": "1", "SN": "2048", "WG": "64"}
+			if kind != "" {
+				v[kind] = "1"
+			}
+			if desc {
+				v["DESC"] = "1"
+			}
+			add("sort.wgsl", v)
+		}
+	}
+	add("sort.wgsl", map[string]string{"MERGE": "1"})
+	add("sort.wgsl", map[string]string{"EMIT": "1"})
 	return out
 }
 

@@ -74,6 +74,16 @@ struct MParams {
     base: vec4<u32>,
 }
 
+struct XParams {
+    n: u32,
+    ext: u32,
+    inner: u32,
+    pad0: u32,
+    off: vec4<i32>,
+    ax: vec4<i32>,
+    w: Walk4,
+}
+
 struct NarrowParams {
     n: u32,
     src_off: u32,

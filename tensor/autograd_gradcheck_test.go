@@ -529,6 +529,18 @@ func TestGradSelectJoin(t *testing.T) {
 		{name: "IndexSelect/none", in: []gcIn{gstd(4, 2)}, f: func(x gcTs) *tensor.Tensor {
 			return x[0].IndexSelect(0, tensor.FromSlice([]int64{}, 0)).Sum().Add(x[0])
 		}},
+		{name: "Gather", in: []gcIn{gstd(3, 4)}, f: func(x gcTs) *tensor.Tensor {
+			return x[0].T().Gather(1, tensor.FromSlice([]int64{2, 0, 2, 1, 1, 1, 0, 0}, 4, 2).To(x[0].Device()))
+		}},
+		{name: "ScatterAdd", in: []gcIn{gstd(3, 4), gstd(2, 4)}, f: func(x gcTs) *tensor.Tensor {
+			ix := tensor.FromSlice([]int32{2, 0, 2, 1, 2, 2, 0, 1}, 2, 4).To(x[0].Device())
+			return x[0].ScatterAdd(0, ix, x[1].Exp())
+		}},
+		{name: "CumSum", in: []gcIn{gstd(3, 4)}, f: func(x gcTs) *tensor.Tensor { return x[0].CumSum(1) }},
+		{name: "CumSum/transposed", in: []gcIn{gstd(3, 4)}, f: func(x gcTs) *tensor.Tensor { return x[0].T().CumSum(-1).Exp() }},
+		{name: "CumProd", in: []gcIn{gin(0.5, 2, 3, 4)}, f: func(x gcTs) *tensor.Tensor { return x[0].CumProd(0) }},
+		{name: "Sort", in: []gcIn{gstd(3, 5)}, f: func(x gcTs) *tensor.Tensor { v, _ := x[0].Sort(1, false); return v }},
+		{name: "TopK", in: []gcIn{gstd(3, 5)}, f: func(x gcTs) *tensor.Tensor { v, _ := x[0].TopK(2, 0, true); return v.Exp() }},
 		{name: "Concat", in: []gcIn{gstd(2, 1), gstd(2, 3), gstd(2, 2)}, f: func(x gcTs) *tensor.Tensor {
 			return tensor.Concat([]*tensor.Tensor{x[0], x[1].Exp(), x[2].T().T()}, 1)
 		}},

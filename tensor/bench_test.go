@@ -219,3 +219,28 @@ func BenchmarkBiasRelu(b *testing.B) {
 	}
 	b.ReportMetric(8*256*128*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
+
+// BenchmarkSort times Sort (values and indices) of 1 Mi random f32 along
+// one row, and of 1024 rows of 1024, on every device; ci/bench-sort.sh
+// compares the CPU with NumPy's np.sort in the same run.
+func BenchmarkSort(b *testing.B) {
+	for _, dev := range testDevices(b) {
+		for _, shape := range [][]int{{1 << 20}, {1024, 1024}} {
+			x := tensor.RandN(dtype.F32, 3, shape...).To(dev)
+			b.Run(fmt.Sprintf("%s/%v", dev.Name(), shape), func(b *testing.B) {
+				for b.Loop() {
+					v, i := x.Sort(-1, false)
+					if err := i.Err(); err != nil {
+						b.Fatal(err)
+					}
+					if err := dev.Backend().Sync(); err != nil {
+						b.Fatal(err)
+					}
+					v.Release()
+					i.Release()
+				}
+				b.ReportMetric(float64(x.Numel())*float64(b.N)/b.Elapsed().Seconds()/1e6, "Melem/s")
+			})
+		}
+	}
+}

@@ -223,6 +223,22 @@ func TestGolden(t *testing.T) {
 					d0, _ := strconv.Atoi(c.params["dim0"])
 					d1, _ := strconv.Atoi(c.params["dim1"])
 					got = ins[0].Transpose(d0, d1)
+				case "sort":
+					got, _ = ins[0].Sort(one(), false)
+				case "argsort":
+					got = ins[0].ArgSort(one(), false)
+				case "topk_values", "topk_indices":
+					k, _ := strconv.Atoi(c.params["k"])
+					v, i := ins[0].TopK(k, one(), true)
+					got = map[bool]*tensor.Tensor{true: v, false: i}[c.op == "topk_values"]
+				case "cumsum":
+					got, cl = ins[0].CumSum(one()), reduceClass
+				case "cumprod":
+					got, cl = ins[0].CumProd(one()), reduceClass
+				case "gather":
+					got = ins[0].Gather(one(), ins[1])
+				case "scatter_add":
+					got, cl = ins[0].ScatterAdd(one(), ins[1], ins[2]), reduceClass
 				default:
 					t.Fatalf("unknown op %q", c.op)
 				}

@@ -586,48 +586,24 @@ func gradWhere(cond, a, b, y *Tensor) *Tensor {
 	}, []*Tensor{cond}, a, b)
 }
 
-// gradIndexSelect records y = x.IndexSelect(ax, ix). The gradient adds
-// each slice of g into the row it was picked from: one gather of g (with a
-// zero row appended) per level of repetition, so indices without repeats
-// cost one gather.
-func gradIndexSelect(x, y *Tensor, ax int, ix []int64) *Tensor {
-	d := x.lay.Shape[ax]
-	return gradView("IndexSelect", x, y, func(g *Tensor) *Tensor {
-		n := len(ix)
-		shape := slices.Clone(g.lay.Shape)
-		shape[ax] = 1
-		gz := Concat([]*Tensor{g, filled("Backward", g.Device(), g.DType(), 0, shape)}, ax)
-		// picks[l][i]: the position in g of row i's l-th occurrence, or n
-		// (the zero row).
-		var picks [][]int64
-		seen := make([]int, d)
-		for k, i := range ix {
-			l := seen[i]
-			seen[i]++
-			if l == len(picks) {
-				p := make([]int64, d)
-				for j := range p {
-					p[j] = int64(n)
-				}
-				picks = append(picks, p)
-			}
-			picks[l][i] = int64(k)
-		}
-		if len(picks) == 0 {
-			shape[ax] = d
-			return filled("Backward", g.Device(), g.DType(), 0, shape)
-		}
-		var sum *Tensor
-		for _, p := range picks {
-			part := gz.IndexSelect(ax, FromSlice(p, d))
-			if sum == nil {
-				sum = part
-			} else {
-				sum = sum.Add(part)
-			}
-		}
-		return sum
-	})
+// gradGather records y = x.Gather(ax, idx): the gradient scatters g back
+// to the positions it was gathered from, adding where indices repeat.
+// IndexSelect is a Gather and shares this rule.
+func gradGather(x, y *Tensor, ax int, idx *Tensor) *Tensor {
+	shape, dt := slices.Clone(x.lay.Shape), x.DType()
+	return attach(y, "Gather", func(g *Tensor, s []*Tensor) []*Tensor {
+		zero := filled("Backward", g.Device(), dt, 0, shape)
+		defer zero.Release()
+		return []*Tensor{zero.scatterAdd("Backward", ax, s[0], g)}
+	}, []*Tensor{idx}, x)
+}
+
+// gradScatterAdd records y = x.ScatterAdd(ax, idx, src): x's gradient is
+// g, src's is g gathered at the indices.
+func gradScatterAdd(x, src, y *Tensor, ax int, idx *Tensor) *Tensor {
+	return attach(y, "ScatterAdd", func(g *Tensor, s []*Tensor) []*Tensor {
+		return []*Tensor{g, g.gather("Backward", ax, s[0])}
+	}, []*Tensor{idx}, x, src)
 }
 
 // gradConcat records y = Concat(ts, ax): each input's gradient is its
@@ -646,4 +622,22 @@ func gradConcat(ts []*Tensor, y *Tensor, ax int) *Tensor {
 		}
 		return out
 	}, nil, ts...)
+}
+
+// gradScan records y = x.CumSum(ax) or x.CumProd(ax). CumSum's gradient is
+// the running sum of g from the end; CumProd's is that of g*y, divided by
+// x (not finite where x is zero; see CumProd).
+func gradScan(op device.ScanOp, x, y *Tensor, ax int) *Tensor {
+	if op == device.CumSum {
+		return attach(y, "CumSum", func(g *Tensor, _ []*Tensor) []*Tensor {
+			return []*Tensor{g.scan(device.CumSum, ax, true)}
+		}, nil, x)
+	}
+	return attach(y, "CumProd", func(g *Tensor, s []*Tensor) []*Tensor {
+		gy := g.Mul(s[1])
+		defer gy.Release()
+		r := gy.scan(device.CumSum, ax, true)
+		defer r.Release()
+		return []*Tensor{r.Div(s[0])}
+	}, []*Tensor{x, y}, x)
 }

@@ -305,6 +305,7 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 	t.lz.n = n
 	t.lz.steps = steps
 	t.lz.leaves, t.lz.nleaf = set.h, set.n
+	t.chk = inheritChecks(xs)
 	track(t)
 	return t
 }

@@ -24,6 +24,9 @@ func (t *Tensor) To(dev device.Device) *Tensor {
 	if dev == t.st.dev {
 		return t.view(op, t.lay)
 	}
+	if err := t.settleChecks(); err != nil {
+		return failed(err)
+	}
 	if !t.st.acquire() {
 		return fail(op, errs.ErrReleased, "tensor storage was released")
 	}

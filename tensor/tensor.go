@@ -76,6 +76,7 @@ type Tensor struct {
 	lz   lazyState                  // a recorded elementwise result (lazy.go)
 	leaf atomic.Pointer[leafHandle] // the handle graphs read t through
 	ag   *gradInfo                  // t's place in an autograd graph, nil outside any (autograd.go)
+	chk  []*idxCheck                // index checks not yet read from the device (index.go)
 }
 
 // storage is a device buffer shared by every view of it; it is freed when
@@ -317,7 +318,7 @@ func (t *Tensor) checkOperand(op string) error {
 		return errs.New("tensor", op, errs.ErrValue, "nil tensor")
 	case t.err != nil:
 		return t.err
-	case t.st == nil && !t.isLazy():
+	case !t.isLazy() && t.st == nil: // a pending tensor's st is set by realize, under its lock
 		return errs.New("tensor", op, errs.ErrValue, "zero Tensor value; build tensors with the constructors")
 	case t.released.Load():
 		return errs.New("tensor", op, errs.ErrReleased, "tensor %v was released", t.lay.Shape)
@@ -332,7 +333,9 @@ func (t *Tensor) view(op string, l layout.Layout) *Tensor {
 	if !t.st.acquire() {
 		return fail(op, errs.ErrReleased, "tensor storage was released")
 	}
-	return wrap(t.st, l)
+	v := wrap(t.st, l)
+	v.chk = t.chk
+	return v
 }
 
 // Err returns the first error of the chain that produced t, or nil.
@@ -341,10 +344,16 @@ func (t *Tensor) Err() error {
 		return errs.New("tensor", "Err", errs.ErrValue, "nil tensor")
 	}
 	if t.isLazy() {
-		return t.realize()
+		if err := t.realize(); err != nil {
+			return err
+		}
+		return t.settleChecks()
 	}
 	if t.err == nil && t.st == nil {
 		return errs.New("tensor", "Err", errs.ErrValue, "zero Tensor value")
+	}
+	if t.err == nil && t.chk != nil {
+		return t.settleChecks()
 	}
 	return t.err
 }
@@ -506,7 +515,9 @@ func compute(op string, dt dtype.DType, shape []int, ins []*Tensor, run func(be 
 		st.release()
 		return failed(errs.Retag("tensor", op, err))
 	}
-	return wrap(st, l)
+	out := wrap(st, l)
+	out.chk = inheritChecks(ins)
+	return out
 }
 
 // withLayouts returns operands whose layouts are replaced by ls (broadcast

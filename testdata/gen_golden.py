@@ -116,27 +116,28 @@ class Manifest:
         self.lines = []
         self.names = set()
 
-    def case(self, name, op, inputs, out, params=()):
-        """Save inputs and output of one case and list it."""
+    def case(self, name, op, inputs, out, params=(), nan_ok=False):
+        """Save inputs and output of one case and list it. NaN is refused
+        unless the case is about NaN (nan_ok)."""
         if name in self.names:
             raise SystemExit("duplicate case " + name)
         self.names.add(name)
         files = []
         for tag, arr in zip("abcdefgh", inputs):
             fn = "%s_%s.npy" % (name, tag)
-            save(os.path.join(GOLDEN, fn), arr)
+            save(os.path.join(GOLDEN, fn), arr, nan_ok)
             files.append(fn)
         outfn = name + "_out.npy"
-        save(os.path.join(GOLDEN, outfn), out)
+        save(os.path.join(GOLDEN, outfn), out, nan_ok)
         ps = ";".join("%s=%s" % kv for kv in params)
         self.lines.append("case %s op=%s inputs=%s out=%s params=%s" % (name, op, ",".join(files), outfn, ps))
         desc = ", ".join("%s%s" % (dname(a), fmt_shape(a)) for a in inputs)
         self.lines.append("#   %s(%s) -> %s%s" % (op, desc, dname(out), fmt_shape(out)))
 
 
-def save(path, arr):
+def save(path, arr, nan_ok=False):
     arr = np.asarray(arr)
-    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr) | np.isinf(arr)):
+    if not nan_ok and arr.dtype.kind == "f" and not np.all(np.isfinite(arr) | np.isinf(arr)):
         raise SystemExit("NaN in " + path)
     if arr.dtype.byteorder == ">":
         raise SystemExit("big-endian golden " + path)
@@ -409,6 +410,35 @@ def shape_cases(m):
         t = str(k).replace("-", "m")
         m.case("tril_2x4x5_k%s" % t, "tril", [y], np.tril(y, k), [("k", k)])
         m.case("triu_2x4x5_k%s" % t, "triu", [y], np.triu(y, k), [("k", k)])
+def index_cases(m):
+    """Sort (NaN and ties), argsort, top-k ties, integer cumsum, gather and
+    scatter_add. A generator of its own keeps the earlier files unchanged."""
+    r = np.random.default_rng(2024)
+    nan = np.float32("nan")
+    x = np.array([[3, 1, nan, 1, -0.0, 0.0, -np.inf, nan, 2, 1],
+                  [nan, 5, 5, -1, 5, np.inf, -1, 0.0, -0.0, 2]], dtype=np.float32)
+    m.case("sort_nan_ties_2x10", "sort", [x], np.sort(x, axis=-1, kind="stable"), [("axis", "-1")], nan_ok=True)
+    m.case("argsort_nan_ties_2x10", "argsort", [x], np.argsort(x, axis=-1, kind="stable").astype(np.int64), [("axis", "-1")], nan_ok=True)
+    y = r.integers(-3, 4, (6, 4)).astype(np.int32)
+    m.case("argsort_i32_ties_6x4_axis0", "argsort", [y], np.argsort(y, axis=0, kind="stable").astype(np.int64), [("axis", "0")])
+    t = r.integers(0, 4, (3, 8)).astype(np.float32)
+    order = np.argsort(-t, axis=1, kind="stable")[:, :3]
+    m.case("topk_ties_3x8_k3_values", "topk_values", [t], np.take_along_axis(t, order, 1), [("axis", "1"), ("k", "3")])
+    m.case("topk_ties_3x8_k3_indices", "topk_indices", [t], order.astype(np.int64), [("axis", "1"), ("k", "3")])
+    c = r.integers(-100, 100, (4, 5)).astype(np.int32)
+    m.case("cumsum_i32_4x5_axis1", "cumsum", [c], np.cumsum(c, axis=1), [("axis", "1")])
+    b = r.integers(0, 2, (7,)).astype(np.bool_)
+    m.case("cumsum_bool_7", "cumsum", [b], np.cumsum(b), [("axis", "0")])
+    f = normal(3, 5)
+    m.case("cumprod_3x5_axis0", "cumprod", [f], f32(np.cumprod(f.astype(np.float64), axis=0)), [("axis", "0")])
+    g = normal(4, 3)
+    gi = r.integers(0, 4, (5, 3)).astype(np.int64)
+    m.case("gather_4x3_axis0", "gather", [g, gi], np.take_along_axis(g, gi, 0), [("axis", "0")])
+    base, src = normal(4, 3), normal(5, 3)
+    out = base.astype(np.float64)
+    cols = np.broadcast_to(np.arange(3), gi.shape)
+    np.add.at(out, (gi, cols), src.astype(np.float64))
+    m.case("scatter_add_4x3_axis0", "scatter_add", [base, gi, src], f32(out), [("axis", "0")])
 
 
 # ------------------------------------------------------------ format files
@@ -497,6 +527,7 @@ def main():
     structural_cases(m)
     semantics_cases(m)
     shape_cases(m)
+    index_cases(m)
     with open(os.path.join(GOLDEN, "MANIFEST.txt"), "w", newline="\n") as f:
         f.write(MANIFEST_HEAD.format(version=np.__version__))
         f.write("\n".join(m.lines) + "\n")

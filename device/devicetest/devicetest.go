@@ -34,7 +34,11 @@ func Run(t *testing.T, dev device.Device) {
 	t.Run("Where", h.where)
 	t.Run("Reduce", h.reduce)
 	t.Run("Matmul", h.matmul)
+	t.Run("Indexer", h.indexing)
+	t.Run("Scanner", h.scans)
+	t.Run("Sorter", h.sorting)
 	t.Run("Errors", h.errors)
+	t.Run("IndexErrors", h.indexErrors)
 	t.Run("Memory", h.memory)
 }
 
@@ -496,6 +500,11 @@ func (h *harness) where(t *testing.T) {
 	cond := h.buffer(dtype.Bool, []float64{1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1})
 	sa, sb := sample(16, -3, 3, 3), sample(16, -3, 3, 4)
 	a, b := h.buffer(dt, sa), h.buffer(dt, sb)
+	defer func() {
+		h.be.Free(cond)
+		h.be.Free(a)
+		h.be.Free(b)
+	}()
 	for _, v := range views() {
 		out := h.output(dt, 12)
 		c0 := views()[0].layout

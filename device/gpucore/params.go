@@ -73,7 +73,8 @@ type ReduceParams struct {
 // items over the kept walk (source, destination strides), rows of Len
 // elements; Off.xy are the source and destination positions of row 0,
 // Ax.xy the strides along the softmax axis; for STATS Ch.xy are the chunk
-// length and chunks per row.
+// length and chunks per row. scan.wgsl and sort.wgsl, row kernels too,
+// read the same block (their files say what Ch and Off.z hold for them).
 type SoftmaxParams struct {
 	NRows uint32 `wgsl:"nrows"`
 	Len   uint32 `wgsl:"len"`
@@ -106,6 +107,22 @@ type MatmulParams struct {
 	Base [4]uint32 `wgsl:"base"`
 }
 
+// ScatterParams is the uniform of gather.wgsl's LOOP variant (a float
+// ScatterAdd without atomics): N targets walk W (destination, source with
+// its axis stride 0, indices with their axis stride 0); a target's axis
+// coordinate is (g / Inner) % Ext. Off holds the destination, source,
+// index and status positions; Ax.xy the source and index strides along the
+// axis, Ax.zw the first index position and the count this dispatch sums.
+type ScatterParams struct {
+	N     uint32 `wgsl:"n"`
+	Ext   uint32 `wgsl:"ext"`
+	Inner uint32 `wgsl:"inner"`
+	_     [1]uint32
+	Off   [4]int32 `wgsl:"off"`
+	Ax    [4]int32 `wgsl:"ax"`
+	W     Walk4    `wgsl:"w"`
+}
+
 // NarrowParams is the uniform of narrow.wgsl.
 type NarrowParams struct {
 	N      uint32 `wgsl:"n"`
@@ -134,6 +151,7 @@ var paramStructs = []struct {
 	{"SParams", reflect.TypeFor[SoftmaxParams]()},
 	{"CParams", reflect.TypeFor[CombineParams]()},
 	{"MParams", reflect.TypeFor[MatmulParams]()},
+	{"XParams", reflect.TypeFor[ScatterParams]()},
 	{"NarrowParams", reflect.TypeFor[NarrowParams]()},
 	{"WidenParams", reflect.TypeFor[WidenParams]()},
 }
@@ -157,6 +175,8 @@ func Pack(dst []byte, p any) []byte {
 		case CombineParams:
 			return appendRaw(dst, &v)
 		case MatmulParams:
+			return appendRaw(dst, &v)
+		case ScatterParams:
 			return appendRaw(dst, &v)
 		case NarrowParams:
 			return appendRaw(dst, &v)
@@ -196,6 +216,8 @@ func Size(p any) int {
 		return int(unsafe.Sizeof(CombineParams{}))
 	case MatmulParams:
 		return int(unsafe.Sizeof(MatmulParams{}))
+	case ScatterParams:
+		return int(unsafe.Sizeof(ScatterParams{}))
 	case NarrowParams:
 		return int(unsafe.Sizeof(NarrowParams{}))
 	case WidenParams:
