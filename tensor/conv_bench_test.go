@@ -46,9 +46,9 @@ func BenchmarkConvMNIST(b *testing.B) {
 		{"train", true, [2]int{2, 3}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var convT, gemmT float64
+			var convT, gemmT, convCPU float64
 			for b.Loop() {
-				start := time.Now()
+				start, cpu0 := time.Now(), cpuSeconds()
 				if c.backward {
 					ws := []*tensor.Tensor{w1.Detach().RequiresGrad(), b1.Detach().RequiresGrad(), w2.Detach().RequiresGrad(), b2.Detach().RequiresGrad()}
 					if err := net(ws[0], ws[1], ws[2], ws[3]).Sum().Backward(); err != nil {
@@ -63,6 +63,7 @@ func BenchmarkConvMNIST(b *testing.B) {
 					b.Fatal(err)
 				}
 				convT += time.Since(start).Seconds()
+				convCPU += cpuSeconds() - cpu0
 				start = time.Now()
 				for i, g := range []gemm{g1, g2} {
 					for range c.passes[i] {
@@ -78,6 +79,7 @@ func BenchmarkConvMNIST(b *testing.B) {
 			b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
 			b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
 			b.ReportMetric(gemmT/convT, "conv/gemm")
+			b.ReportMetric(convCPU/float64(b.N)*1e3, "cpu-ms/op")
 		})
 	}
 }
