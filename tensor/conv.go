@@ -9,10 +9,14 @@ import (
 	"github.com/tessera-go/tessera/layout"
 )
 
-// Convolution, pooling and padding, built from views, Concat, Stack and
-// Matmul: they run on every device, read their input through strided views
-// (the im2col matrix is assembled by one Stack of the kernel's shifted
-// windows), and are differentiable wherever those primitives are.
+// Convolution, pooling and padding, built from the backend's primitives
+// (strided copies, Matmul, elementwise operations and reductions), so they
+// run on every device. A convolution copies one overlapping strided view
+// of its padded input into the im2col matrix and multiplies the weights by
+// it; its gradient is one rule of its own (a GEMM for the weights, a
+// convolution for the input). Pools whose windows tile the input are one
+// view and fused elementwise passes, with a rule of their own; other pools
+// and Pad are differentiated through their pieces.
 
 // PadMode says how Pad fills the border.
 type PadMode int
@@ -120,9 +124,11 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 // Conv2d is the 2-D cross-correlation of PyTorch's conv2d: x [N, C, H, W]
 // with weights w [O, C/groups, KH, KW], plus bias [O] when bias is not nil,
 // giving [N, O, OH, OW] with OH = (H + 2*pad - dil*(KH-1) - 1)/stride + 1.
-// It gathers the kernel's shifted windows of x into each image's im2col
-// matrix (one Stack of strided views) and multiplies the weights by it with
-// the GEMM, batched over the images.
+// It copies the kernel's windows of x into each image's im2col matrix (one
+// copy of an overlapping strided view) and multiplies the weights by it
+// with the GEMM, batched over the images. Backward is one rule: the
+// weights' gradient is dY times the saved im2col matrix, the input's a
+// convolution of dY (see inputGrad): no pass per kernel element.
 func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	const name = "Conv2d"
 	for _, t := range []*Tensor{x, w} {

@@ -4,12 +4,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 )
 
 // BenchmarkConvMNIST times the convolutional part of the MNIST CNN of
-// package nn (batch 128, f32, on the CPU): Conv2d(1->16, 5x5, padding 2),
+// package nn (batch 128, f32, on every device): Conv2d(1->16, 5x5, padding 2),
 // ReLU, MaxPool2d(2), Conv2d(16->32, 5x5, padding 2), ReLU, MaxPool2d(2),
 // forward alone and forward plus backward (the gradients of both weights
 // and biases and of the second convolution's input). Each iteration also
@@ -19,16 +20,23 @@ import (
 // the second), so conv/gemm compares the whole pass with the matrix
 // products it cannot avoid, in the same run.
 func BenchmarkConvMNIST(b *testing.B) {
+	for _, dev := range testDevices(b) {
+		benchConvMNIST(b, dev)
+	}
+}
+
+func benchConvMNIST(b *testing.B, dev device.Device) {
 	const n = 128
-	x := tensor.RandN(dtype.F32, 1, n, 1, 28, 28)
-	w1 := tensor.RandN(dtype.F32, 2, 16, 1, 5, 5).MulScalar(0.2)
-	b1 := tensor.RandN(dtype.F32, 3, 16)
-	w2 := tensor.RandN(dtype.F32, 4, 32, 16, 5, 5).MulScalar(0.05)
-	b2 := tensor.RandN(dtype.F32, 5, 32)
+	rand := func(seed uint64, scale float64, shape ...int) *tensor.Tensor {
+		return tensor.RandN(dtype.F32, seed, shape...).MulScalar(scale).To(dev)
+	}
+	x := rand(1, 1, n, 1, 28, 28)
+	w1, b1 := rand(2, 0.2, 16, 1, 5, 5), rand(3, 1, 16)
+	w2, b2 := rand(4, 0.05, 32, 16, 5, 5), rand(5, 1, 32)
 	// The im2col GEMMs: [rows, k] x [k, o].
 	type gemm struct{ a, m *tensor.Tensor }
-	g1 := gemm{tensor.RandN(dtype.F32, 6, n*28*28, 25), tensor.RandN(dtype.F32, 7, 25, 16)}
-	g2 := gemm{tensor.RandN(dtype.F32, 8, n*14*14, 400), tensor.RandN(dtype.F32, 9, 400, 32)}
+	g1 := gemm{rand(6, 1, n*28*28, 25), rand(7, 1, 25, 16)}
+	g2 := gemm{rand(8, 1, n*14*14, 400), rand(9, 1, 400, 32)}
 	flop1 := 2.0 * n * 28 * 28 * 25 * 16
 	flop2 := 2.0 * n * 14 * 14 * 400 * 32
 	pad := tensor.Conv2dOptions{Padding: [2]int{2, 2}}
@@ -45,7 +53,7 @@ func BenchmarkConvMNIST(b *testing.B) {
 		{"forward", false, [2]int{1, 1}},
 		{"train", true, [2]int{2, 3}},
 	} {
-		b.Run(c.name, func(b *testing.B) {
+		b.Run(dev.Name()+"/"+c.name, func(b *testing.B) {
 			var convT, gemmT, convCPU float64
 			for b.Loop() {
 				start, cpu0 := time.Now(), cpuSeconds()
@@ -62,6 +70,9 @@ func BenchmarkConvMNIST(b *testing.B) {
 				} else if err := net(w1, b1, w2, b2).Err(); err != nil {
 					b.Fatal(err)
 				}
+				if err := dev.Backend().Sync(); err != nil {
+					b.Fatal(err)
+				}
 				convT += time.Since(start).Seconds()
 				convCPU += cpuSeconds() - cpu0
 				start = time.Now()
@@ -71,6 +82,9 @@ func BenchmarkConvMNIST(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
+				}
+				if err := dev.Backend().Sync(); err != nil {
+					b.Fatal(err)
 				}
 				gemmT += time.Since(start).Seconds()
 			}
