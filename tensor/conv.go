@@ -90,6 +90,9 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 			parts = append(parts, side(false, w[1]))
 		}
 		y = Concat(parts, ax)
+		if y.err != nil { // e.g. a border too large to allocate
+			return retag(name, y)
+		}
 	}
 	if y == t {
 		return t.Contiguous()
@@ -154,6 +157,9 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	if g < 1 || c%g != 0 || oc%g != 0 || cg != c/g {
 		return fail(name, errs.ErrShape, "%d groups do not divide input channels %d and output channels %d into weights %v", g, c, oc, w.lay.Shape)
 	}
+	if !windowsFit(h, kh, o.Padding[0], o.Dilation[0]) || !windowsFit(wd, kw, o.Padding[1], o.Dilation[1]) {
+		return fail(name, errs.ErrShape, "a %dx%d kernel (dilation %v) does not fit the %dx%d input padded by %v", kh, kw, o.Dilation, h, wd, o.Padding)
+	}
 	oh := (h+2*o.Padding[0]-o.Dilation[0]*(kh-1)-1)/o.Stride[0] + 1
 	ow := (wd+2*o.Padding[1]-o.Dilation[1]*(kw-1)-1)/o.Stride[1] + 1
 	if oh <= 0 || ow <= 0 || kh == 0 || kw == 0 {
@@ -207,6 +213,17 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 		}
 		return out
 	}, save, x, w, bias)
+}
+
+// windowsFit reports whether a kernel of k taps dil apart fits an axis of
+// extent n padded by p on both sides. It is checked before the output
+// extent is computed, so that no product in it (or in the strides of the
+// window views) can overflow.
+func windowsFit(n, k, p, dil int) bool {
+	if k < 1 || dil < 1 || p < 0 || p > math.MaxInt32 || n < 0 || n > math.MaxInt/4 {
+		return false
+	}
+	return k-1 <= (n+2*p-1)/dil
 }
 
 // convGeom is the geometry of one Conv2d: input [n, c, h, w], weights
@@ -448,6 +465,9 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles 
 		}
 	}
 	h, w := x.lay.Shape[2], x.lay.Shape[3]
+	if !windowsFit(h, k[0], p[0], d[0]) || !windowsFit(w, k[1], p[1], d[1]) {
+		return nil, nil, errs.New("tensor", name, errs.ErrShape, "a %v kernel (dilation %v) does not fit the %dx%d input padded by %v", k, d, h, w, p)
+	}
 	oh := (h+2*p[0]-d[0]*(k[0]-1)-1)/s[0] + 1
 	ow := (w+2*p[1]-d[1]*(k[1]-1)-1)/s[1] + 1
 	if oh <= 0 || ow <= 0 {
@@ -456,6 +476,9 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles 
 	xp := x
 	if p != [2]int{} {
 		xp = x.Pad([][2]int{{0, 0}, {0, 0}, {p[0], p[0]}, {p[1], p[1]}}, PadConstant, pad)
+		if xp.err != nil {
+			return nil, nil, errs.Retag("tensor", name, xp.err)
+		}
 	}
 	if s == k && d == [2]int{1, 1} {
 		// Rows and columns past the last whole tile are never read.

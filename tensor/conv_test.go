@@ -131,18 +131,23 @@ func TestConv2d(t *testing.T) {
 	}
 	x := tensor.Ones(dtype.F32, 1, 2, 4, 4)
 	for name, err := range map[string]error{
-		"rank":      tensor.Conv2d(tensor.Ones(dtype.F32, 2, 4, 4), tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"channels":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 3, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"groups":    tensor.Conv2d(x, tensor.Ones(dtype.F32, 3, 1, 3, 3), nil, tensor.Conv2dOptions{Groups: 2}).Err(),
-		"too big":   tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{}).Err(),
-		"bias":      tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), tensor.Ones(dtype.F32, 2), tensor.Conv2dOptions{}).Err(),
-		"dtype":     tensor.Conv2d(x, tensor.Ones(dtype.F64, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"ints":      tensor.Conv2d(tensor.Ones(dtype.I32, 1, 2, 4, 4), tensor.Ones(dtype.I32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"negative":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{-1, 0}}).Err(),
-		"pool rank": tensor.MaxPool2d(tensor.Ones(dtype.F32, 4, 4), tensor.Pool2dOptions{Kernel: [2]int{2, 2}}).Err(),
-		"pool zero": tensor.MaxPool2d(x, tensor.Pool2dOptions{}).Err(),
-		"pad pairs": x.Pad([][2]int{{1, 1}}, tensor.PadConstant, 0).Err(),
-		"reflect":   x.Pad([][2]int{{0, 0}, {0, 0}, {4, 0}, {0, 0}}, tensor.PadReflect, 0).Err(),
+		"rank":     tensor.Conv2d(tensor.Ones(dtype.F32, 2, 4, 4), tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"channels": tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 3, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"groups":   tensor.Conv2d(x, tensor.Ones(dtype.F32, 3, 1, 3, 3), nil, tensor.Conv2dOptions{Groups: 2}).Err(),
+		"too big":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{}).Err(),
+		"bias":     tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), tensor.Ones(dtype.F32, 2), tensor.Conv2dOptions{}).Err(),
+		"dtype":    tensor.Conv2d(x, tensor.Ones(dtype.F64, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"ints":     tensor.Conv2d(tensor.Ones(dtype.I32, 1, 2, 4, 4), tensor.Ones(dtype.I32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"negative": tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{-1, 0}}).Err(),
+		// Sizes whose products would overflow: typed errors, no panic.
+		"huge dilation":      tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{Dilation: [2]int{1 << 62, 1}, Padding: [2]int{2, 2}}).Err(),
+		"huge padding":       tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{1 << 40, 1 << 40}}).Err(),
+		"pool huge dilation": tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{3, 3}, Dilation: [2]int{1 << 62, 1}}).Err(),
+		"pool huge padding":  tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{1 << 40, 1 << 40}, Padding: [2]int{1 << 39, 1 << 39}}).Err(),
+		"pool rank":          tensor.MaxPool2d(tensor.Ones(dtype.F32, 4, 4), tensor.Pool2dOptions{Kernel: [2]int{2, 2}}).Err(),
+		"pool zero":          tensor.MaxPool2d(x, tensor.Pool2dOptions{}).Err(),
+		"pad pairs":          x.Pad([][2]int{{1, 1}}, tensor.PadConstant, 0).Err(),
+		"reflect":            x.Pad([][2]int{{0, 0}, {0, 0}, {4, 0}, {0, 0}}, tensor.PadReflect, 0).Err(),
 	} {
 		if err == nil || !(errors.Is(err, tensor.ErrShape) || errors.Is(err, tensor.ErrDType) || errors.Is(err, tensor.ErrValue)) {
 			t.Errorf("%s: %v, want a typed error", name, err)
