@@ -439,9 +439,8 @@ func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 
 // poolWindows returns the windows of x padded with pad: when they tile it
 // (the stride is the kernel, dilation 1), as one view tiles
-// [N, C, OH, KH, OW, KW] (reduced over axes 3 and 5, one pass forward and
-// one backward); otherwise as the kernel's shifted windows, each
-// [N, C, OH, OW].
+// [N, C, OH, KH, OW, KW] for tilePool; otherwise as the kernel's shifted
+// windows, each [N, C, OH, OW], which the caller stacks and reduces.
 func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles *Tensor, wins []*Tensor, err error) {
 	if err := x.checkOperand(name); err != nil {
 		return nil, nil, err
