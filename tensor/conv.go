@@ -2,14 +2,21 @@ package tensor
 
 import (
 	"math"
+	"slices"
 
+	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
 )
 
-// Convolution, pooling and padding, built from views, Concat, Stack and
-// Matmul: they run on every device, read their input through strided views
-// (the im2col matrix is assembled by one Stack of the kernel's shifted
-// windows), and are differentiable wherever those primitives are.
+// Convolution, pooling and padding, built from the backend's primitives
+// (strided copies, Matmul, elementwise operations and reductions), so they
+// run on every device. A convolution copies one overlapping strided view
+// of its padded input into the im2col matrix and multiplies the weights by
+// it; its gradient is one rule of its own (a GEMM for the weights, a
+// convolution for the input). Pools whose windows tile the input are one
+// view and fused elementwise passes, with a rule of their own; other pools
+// and Pad are differentiated through their pieces.
 
 // PadMode says how Pad fills the border.
 type PadMode int
@@ -83,6 +90,9 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 			parts = append(parts, side(false, w[1]))
 		}
 		y = Concat(parts, ax)
+		if y.err != nil { // e.g. a border too large to allocate
+			return retag(name, y)
+		}
 	}
 	if y == t {
 		return t.Contiguous()
@@ -117,9 +127,11 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 // Conv2d is the 2-D cross-correlation of PyTorch's conv2d: x [N, C, H, W]
 // with weights w [O, C/groups, KH, KW], plus bias [O] when bias is not nil,
 // giving [N, O, OH, OW] with OH = (H + 2*pad - dil*(KH-1) - 1)/stride + 1.
-// It gathers the kernel's shifted windows of x into each image's im2col
-// matrix (one Stack of strided views) and multiplies the weights by it with
-// the GEMM, batched over the images.
+// It copies the kernel's windows of x into each image's im2col matrix (one
+// copy of an overlapping strided view) and multiplies the weights by it
+// with the GEMM, batched over the images. Backward is one rule: the
+// weights' gradient is dY times the saved im2col matrix, the input's a
+// convolution of dY (see inputGrad): no pass per kernel element.
 func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	const name = "Conv2d"
 	for _, t := range []*Tensor{x, w} {
@@ -145,6 +157,9 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	if g < 1 || c%g != 0 || oc%g != 0 || cg != c/g {
 		return fail(name, errs.ErrShape, "%d groups do not divide input channels %d and output channels %d into weights %v", g, c, oc, w.lay.Shape)
 	}
+	if !windowsFit(h, kh, o.Padding[0], o.Dilation[0]) || !windowsFit(wd, kw, o.Padding[1], o.Dilation[1]) {
+		return fail(name, errs.ErrShape, "a %dx%d kernel (dilation %v) does not fit the %dx%d input padded by %v", kh, kw, o.Dilation, h, wd, o.Padding)
+	}
 	oh := (h+2*o.Padding[0]-o.Dilation[0]*(kh-1)-1)/o.Stride[0] + 1
 	ow := (wd+2*o.Padding[1]-o.Dilation[1]*(kw-1)-1)/o.Stride[1] + 1
 	if oh <= 0 || ow <= 0 || kh == 0 || kw == 0 {
@@ -158,31 +173,212 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 			return fail(name, errs.ErrShape, "bias %v must be [%d]", bias.lay.Shape, oc)
 		}
 	}
+	geo := convGeom{n: n, c: c, h: h, w: wd, oc: oc, kh: kh, kw: kw, oh: oh, ow: ow, opt: o}
+	wantX, wantW, wantB := x.wantsGrad(), w.wantsGrad(), bias.wantsGrad()
+	// The forward pass runs on detached operands (it records nothing);
+	// the whole convolution is one node of the graph, with the rule below.
+	xd, wdt := x.Detach(), w.Detach()
+	defer xd.Release()
+	defer wdt.Release()
+	var bd *Tensor
+	if bias != nil {
+		bd = bias.Detach()
+		defer bd.Release()
+	}
+	y, cols := geo.forward(name, xd, wdt, bd)
+	defer cols.Release()
+	if y.err != nil || !(wantX || wantW || wantB) {
+		return retag(name, y)
+	}
+	// Saved: the im2col matrix for the weights' gradient, the weights for
+	// the input's.
+	var save []*Tensor
+	if wantW {
+		save = append(save, cols)
+	}
+	if wantX {
+		save = append(save, wdt)
+	}
+	return attach(y, name, func(gy *Tensor, s []*Tensor) []*Tensor {
+		out := make([]*Tensor, 3)
+		if wantB {
+			// Over each image's pixels (contiguous rows), then the images.
+			out[2] = gy.Reshape(geo.n, geo.oc, geo.oh*geo.ow).Sum(2).Sum(0)
+		}
+		if wantW {
+			out[1], s = geo.weightGrad(gy, s[0]), s[1:]
+		}
+		if wantX {
+			out[0] = geo.inputGrad(gy, s[0])
+		}
+		return out
+	}, save, x, w, bias)
+}
+
+// windowsFit reports whether a kernel of k taps dil apart fits an axis of
+// extent n padded by p on both sides. It is checked before the output
+// extent is computed, so that no product in it (or in the strides of the
+// window views) can overflow.
+func windowsFit(n, k, p, dil int) bool {
+	if k < 1 || dil < 1 || p < 0 || p > math.MaxInt32 || n < 0 || n > math.MaxInt/4 {
+		return false
+	}
+	return k-1 <= (n+2*p-1)/dil
+}
+
+// convGeom is the geometry of one Conv2d: input [n, c, h, w], weights
+// [oc, c/groups, kh, kw], output [n, oc, oh, ow], and the normalised
+// options.
+type convGeom struct {
+	n, c, h, w, oc, kh, kw, oh, ow int
+	opt                            Conv2dOptions
+}
+
+// forward computes the convolution of x by w (plus bias when not nil) and
+// returns it with the im2col matrix it multiplied, [N, C*KH*KW, OH*OW].
+// The padded input is one fill and one copy; the im2col matrix is one
+// copy of an overlapping strided view of it (windowLayout); the product is
+// the GEMM of each group's weights [O/g, C/g*KH*KW] by it, batched over the
+// images, and lands in NCHW order.
+func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
+	o := geo.opt
 	xp := x
 	if o.Padding != [2]int{} {
-		xp = x.Pad([][2]int{{0, 0}, {0, 0}, {o.Padding[0], o.Padding[0]}, {o.Padding[1], o.Padding[1]}}, PadConstant, 0)
+		p := o.Padding
+		xp = embed(op, x, [2]int{geo.h + 2*p[0], geo.w + 2*p[1]}, p, [2]int{1, 1}, 0)
+		defer xp.Release()
 	}
-	// cols [N, C, KH*KW, OH, OW]: the KH*KW shifted windows [N, C, OH, OW]
-	// stacked in one copy whose rows (OW elements) are read with the
-	// stride's step; read as [N, C*KH*KW, OH*OW] it is each image's im2col
-	// matrix, and the weights [O, C*KH*KW] multiply it batch by batch into
-	// [N, O, OH*OW], already in NCHW order.
-	wins := shiftedWindows(xp, [2]int{kh, kw}, o.Stride, o.Dilation, oh, ow)
-	cols := Stack(wins, 2) // [N, C, KH*KW, OH, OW]
-	var outs []*Tensor
-	for gi := range g {
-		cgi := cols.Narrow(1, gi*cg, cg).Reshape(n, cg*kh*kw, oh*ow)
-		wg := w.Narrow(0, gi*(oc/g), oc/g).Reshape(oc/g, cg*kh*kw)
-		outs = append(outs, wg.Matmul(cgi)) // [N, O/g, OH*OW]
+	k, p := geo.c*geo.kh*geo.kw, geo.oh*geo.ow
+	cols = compute(op, x.DType(), []int{geo.n, k, p}, []*Tensor{xp}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		win := windowLayout(src[0].Layout, [2]int{geo.kh, geo.kw}, o.Stride, o.Dilation, geo.oh, geo.ow)
+		dl, err := layout.Contiguous(win.Shape...)
+		if err != nil {
+			return err
+		}
+		return be.Copy(device.Operand{Buf: dst.Buf, Layout: dl}, device.Operand{Buf: src[0].Buf, Layout: win})
+	})
+	if cols.err != nil {
+		return cols, cols
 	}
-	y := outs[0]
-	if g > 1 {
+	g, og, kg := o.Groups, geo.oc/o.Groups, k/o.Groups
+	if g == 1 {
+		y = w.Reshape(geo.oc, kg).Matmul(cols) // [N, O, OH*OW]
+	} else {
+		outs := make([]*Tensor, g)
+		for gi := range g {
+			outs[gi] = w.Narrow(0, gi*og, og).Reshape(og, kg).Matmul(cols.Narrow(1, gi*kg, kg))
+		}
 		y = Concat(outs, 1)
+		for _, t := range outs {
+			t.Release()
+		}
 	}
 	if bias != nil {
-		y = y.Add(bias.Reshape(oc, 1))
+		y = y.Add(bias.Reshape(geo.oc, 1))
 	}
-	return retag(name, y.Reshape(n, oc, oh, ow))
+	return y.Reshape(geo.n, geo.oc, geo.oh, geo.ow), cols
+}
+
+// weightGrad is the gradient of the weights, dY times the im2col matrix
+// transposed, summed over the images: per group, [N, O/g, OH*OW] by
+// [N, OH*OW, C/g*KH*KW] (a transposed view of cols, read in place by the
+// GEMM), then a sum over N.
+func (geo convGeom) weightGrad(gy, cols *Tensor) *Tensor {
+	g := geo.opt.Groups
+	og, kg := geo.oc/g, geo.c*geo.kh*geo.kw/g
+	gy = gy.Reshape(geo.n, geo.oc, geo.oh*geo.ow)
+	parts := make([]*Tensor, g)
+	for gi := range g {
+		gyg, cg := gy, cols
+		if g > 1 {
+			gyg, cg = gy.Narrow(1, gi*og, og), cols.Narrow(1, gi*kg, kg)
+		}
+		parts[gi] = gyg.Matmul(cg.T()).Sum(0)
+	}
+	dw := parts[0]
+	if g > 1 {
+		dw = Concat(parts, 0)
+	}
+	return dw.Reshape(geo.oc, geo.c/g, geo.kh, geo.kw)
+}
+
+// inputGrad is the gradient of the input, computed as a convolution (the
+// fast forward path, one im2col copy and one GEMM): dX is the stride-1
+// correlation, with the forward dilation, of dY spread out by the stride
+// (zeros between its elements) and framed by KH-1 dilated rows and
+// columns less the padding, with the kernel flipped in both spatial axes
+// and its input and output channels swapped within each group.
+func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
+	o := geo.opt
+	g, og, cg := o.Groups, geo.oc/o.Groups, geo.c/o.Groups
+	// Per axis, dY's element i lands at lo + i*stride of the spread
+	// gradient, an axis of extent in + (k-1)*dil; elements outside it only
+	// met padding and are dropped.
+	var off, ext, first, count [2]int
+	for a, d := range [2][3]int{{geo.h, geo.kh, geo.oh}, {geo.w, geo.kw, geo.ow}} {
+		in, k, out := d[0], d[1], d[2]
+		s, span := o.Stride[a], (k-1)*o.Dilation[a]
+		lo := span - o.Padding[a]
+		ext[a] = in + span
+		i0 := 0
+		if lo < 0 {
+			i0 = (-lo + s - 1) / s
+		}
+		i1 := min(out, (ext[a]-1-lo)/s+1)
+		if i1 <= i0 {
+			return filled("Backward", gy.Device(), gy.DType(), 0, []int{geo.n, geo.c, geo.h, geo.w})
+		}
+		first[a], count[a], off[a] = i0, i1-i0, lo+i0*s
+	}
+	src := gy
+	if count != [2]int{geo.oh, geo.ow} {
+		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
+	}
+	spread := embed("Backward", src, ext, off, o.Stride, 0)
+	defer spread.Release()
+	wt := w.Reshape(g, og, cg, geo.kh, geo.kw).Permute(0, 2, 1, 3, 4).
+		Slice(3, -1, -geo.kh-1, -1).Slice(4, -1, -geo.kw-1, -1).
+		Contiguous().Reshape(geo.c, og, geo.kh, geo.kw)
+	defer wt.Release()
+	back := convGeom{n: geo.n, c: geo.oc, h: ext[0], w: ext[1], oc: geo.c, kh: geo.kh, kw: geo.kw, oh: geo.h, ow: geo.w,
+		opt: Conv2dOptions{Stride: [2]int{1, 1}, Dilation: o.Dilation, Groups: g}}
+	dx, cols := back.forward("Backward", spread, wt, nil)
+	cols.Release()
+	return dx
+}
+
+// windowLayout is the overlapping strided view [N, C, KH, KW, OH, OW] of
+// the padded input xp [N, C, H, W] whose element (n, c, i, j, r, s) is the
+// one kernel element (i, j) meets at output position (r, s): its rows in
+// this order are the im2col matrix [N, C*KH*KW, OH*OW].
+func windowLayout(xp layout.Layout, k, stride, dil [2]int, oh, ow int) layout.Layout {
+	st := xp.Strides
+	return layout.Layout{
+		Shape:   []int{xp.Shape[0], xp.Shape[1], k[0], k[1], oh, ow},
+		Strides: []int{st[0], st[1], dil[0] * st[2], dil[1] * st[3], stride[0] * st[2], stride[1] * st[3]},
+		Offset:  xp.Offset,
+	}
+}
+
+// embed returns x [..., h, w] placed in a tensor [..., hw[0], hw[1]]
+// filled with v: x's element (i, j) of the last two axes lands at
+// (off[0] + i*step[0], off[1] + j*step[1]). One fill and one strided copy;
+// x must fit. It pads (step 1) and spreads (step > 1) images.
+func embed(op string, x *Tensor, hw, off, step [2]int, v float64) *Tensor {
+	r := x.Rank()
+	shape := slices.Clone(x.lay.Shape)
+	shape[r-2], shape[r-1] = hw[0], hw[1]
+	return compute(op, x.DType(), shape, []*Tensor{x}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		if err := be.Fill(dst, v); err != nil {
+			return err
+		}
+		dl := dst.Layout
+		sub := layout.Layout{Shape: src[0].Layout.Shape, Strides: slices.Clone(dl.Strides), Offset: dl.Offset}
+		sub.Offset += off[0]*dl.Strides[r-2] + off[1]*dl.Strides[r-1]
+		sub.Strides[r-2] *= step[0]
+		sub.Strides[r-1] *= step[1]
+		return be.Copy(device.Operand{Buf: dst.Buf, Layout: sub}, src[0])
+	})
 }
 
 // Conv1d is Conv2d over one spatial axis: x [N, C, L] with weights
@@ -215,9 +411,12 @@ type Pool2dOptions struct {
 // MaxPool2d takes the maximum of each window of x [N, C, H, W]; padding is
 // -Inf, so it never wins (PyTorch's semantics), and NaN propagates.
 func MaxPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
-	wins, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
+	tiles, wins, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
 	if err != nil {
 		return failed(err)
+	}
+	if tiles != nil {
+		return tilePool("MaxPool2d", tiles, true)
 	}
 	return retag("MaxPool2d", Stack(wins, 0).Max(0))
 }
@@ -228,24 +427,29 @@ func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	if opt.Dilation != [2]int{} && opt.Dilation != [2]int{1, 1} {
 		return fail("AvgPool2d", errs.ErrValue, "dilation %v: average pooling has none", opt.Dilation)
 	}
-	wins, err := poolWindows("AvgPool2d", x, opt, 0)
+	tiles, wins, err := poolWindows("AvgPool2d", x, opt, 0)
 	if err != nil {
 		return failed(err)
+	}
+	if tiles != nil {
+		return tilePool("AvgPool2d", tiles, false)
 	}
 	return retag("AvgPool2d", Stack(wins, 0).Mean(0))
 }
 
-// poolWindows returns the kernel's shifted windows of x padded with pad,
-// each [N, C, OH, OW].
-func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) ([]*Tensor, error) {
+// poolWindows returns the windows of x padded with pad: when they tile it
+// (the stride is the kernel, dilation 1), as one view tiles
+// [N, C, OH, KH, OW, KW] for tilePool; otherwise as the kernel's shifted
+// windows, each [N, C, OH, OW], which the caller stacks and reduces.
+func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles *Tensor, wins []*Tensor, err error) {
 	if err := x.checkOperand(name); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if x.Rank() != 4 {
-		return nil, errs.New("tensor", name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
+		return nil, nil, errs.New("tensor", name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
 	}
 	if !x.DType().IsFloat() {
-		return nil, errs.New("tensor", name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
+		return nil, nil, errs.New("tensor", name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
 	}
 	k, s, p, d := opt.Kernel, opt.Stride, opt.Padding, opt.Dilation
 	for i := range 2 {
@@ -256,20 +460,87 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) ([]*Ten
 			d[i] = 1
 		}
 		if k[i] <= 0 || s[i] <= 0 || p[i] < 0 || d[i] <= 0 || 2*p[i] > k[i] {
-			return nil, errs.New("tensor", name, errs.ErrValue, "kernel %v, stride %v, padding %v, dilation %v: kernel, stride, dilation positive, padding at most half the kernel", opt.Kernel, opt.Stride, p, opt.Dilation)
+			return nil, nil, errs.New("tensor", name, errs.ErrValue, "kernel %v, stride %v, padding %v, dilation %v: kernel, stride, dilation positive, padding at most half the kernel", opt.Kernel, opt.Stride, p, opt.Dilation)
 		}
 	}
 	h, w := x.lay.Shape[2], x.lay.Shape[3]
+	if !windowsFit(h, k[0], p[0], d[0]) || !windowsFit(w, k[1], p[1], d[1]) {
+		return nil, nil, errs.New("tensor", name, errs.ErrShape, "a %v kernel (dilation %v) does not fit the %dx%d input padded by %v", k, d, h, w, p)
+	}
 	oh := (h+2*p[0]-d[0]*(k[0]-1)-1)/s[0] + 1
 	ow := (w+2*p[1]-d[1]*(k[1]-1)-1)/s[1] + 1
 	if oh <= 0 || ow <= 0 {
-		return nil, errs.New("tensor", name, errs.ErrShape, "a %v kernel does not fit the %dx%d input padded by %v", k, h, w, p)
+		return nil, nil, errs.New("tensor", name, errs.ErrShape, "a %v kernel does not fit the %dx%d input padded by %v", k, h, w, p)
 	}
 	xp := x
 	if p != [2]int{} {
 		xp = x.Pad([][2]int{{0, 0}, {0, 0}, {p[0], p[0]}, {p[1], p[1]}}, PadConstant, pad)
+		if xp.err != nil {
+			return nil, nil, errs.Retag("tensor", name, xp.err)
+		}
 	}
-	return shiftedWindows(xp, k, s, d, oh, ow), nil
+	if s == k && d == [2]int{1, 1} {
+		// Rows and columns past the last whole tile are never read.
+		if xp.lay.Shape[2] != oh*k[0] {
+			xp = xp.Narrow(2, 0, oh*k[0])
+		}
+		if xp.lay.Shape[3] != ow*k[1] {
+			xp = xp.Narrow(3, 0, ow*k[1])
+		}
+		n, c := x.lay.Shape[0], x.lay.Shape[1]
+		return xp.Reshape(n, c, oh, k[0], ow, k[1]), nil, nil
+	}
+	return nil, shiftedWindows(xp, k, s, d, oh, ow), nil
+}
+
+// tilePool reduces each tile of tiles [N, C, OH, KH, OW, KW] to its
+// maximum (max) or mean: the result is the elementwise Maximum (or sum) of
+// the KH*KW strided slices [N, C, OH, OW], one fused pass rather than a
+// reduction over two short strided axes. Its gradient is one fused pass
+// too: the maximum's, shared evenly between the elements of a tile equal
+// to it (as the Max reduction's rule); the mean's, spread evenly over the
+// tile.
+func tilePool(name string, tiles *Tensor, max bool) *Tensor {
+	sh := tiles.lay.Shape
+	n, c, oh, kh, ow, kw := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
+	td := tiles.Detach()
+	defer td.Release()
+	// fold combines f(slice) over the tile's slices with op, in row-major
+	// kernel order.
+	fold := func(t *Tensor, f func(s *Tensor) *Tensor, op func(a, b *Tensor) *Tensor) *Tensor {
+		var acc *Tensor
+		for i := range kh {
+			for j := range kw {
+				s := f(t.Narrow(3, i, 1).Narrow(5, j, 1).Reshape(n, c, oh, ow))
+				if acc == nil {
+					acc = s
+				} else {
+					acc = op(acc, s)
+				}
+			}
+		}
+		return acc
+	}
+	same := func(s *Tensor) *Tensor { return s }
+	perTile := []int{n, c, oh, 1, ow, 1}
+	var y *Tensor
+	if max {
+		y = fold(td, same, (*Tensor).Maximum)
+		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
+			// mask: 1 where an element equals its tile's maximum (one
+			// comparison pass), count: the 1s per tile (fused adds).
+			mask := s[0].Eq(s[1].Reshape(perTile...)).Cast(g.DType())
+			count := fold(mask, same, (*Tensor).Add)
+			return []*Tensor{mask.Mul(g.Div(count).Reshape(perTile...))}
+		}, []*Tensor{td, y}, tiles)
+	} else {
+		k := float64(kh * kw)
+		y = fold(td, same, (*Tensor).Add).DivScalar(k)
+		y = attach(y, name, func(g *Tensor, _ []*Tensor) []*Tensor {
+			return []*Tensor{g.DivScalar(k).Reshape(perTile...).BroadcastTo(sh...)}
+		}, nil, tiles)
+	}
+	return retag(name, y)
 }
 
 // shiftedWindows returns, for each kernel position (i, j) in row-major

@@ -131,18 +131,23 @@ func TestConv2d(t *testing.T) {
 	}
 	x := tensor.Ones(dtype.F32, 1, 2, 4, 4)
 	for name, err := range map[string]error{
-		"rank":      tensor.Conv2d(tensor.Ones(dtype.F32, 2, 4, 4), tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"channels":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 3, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"groups":    tensor.Conv2d(x, tensor.Ones(dtype.F32, 3, 1, 3, 3), nil, tensor.Conv2dOptions{Groups: 2}).Err(),
-		"too big":   tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{}).Err(),
-		"bias":      tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), tensor.Ones(dtype.F32, 2), tensor.Conv2dOptions{}).Err(),
-		"dtype":     tensor.Conv2d(x, tensor.Ones(dtype.F64, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"ints":      tensor.Conv2d(tensor.Ones(dtype.I32, 1, 2, 4, 4), tensor.Ones(dtype.I32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
-		"negative":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{-1, 0}}).Err(),
-		"pool rank": tensor.MaxPool2d(tensor.Ones(dtype.F32, 4, 4), tensor.Pool2dOptions{Kernel: [2]int{2, 2}}).Err(),
-		"pool zero": tensor.MaxPool2d(x, tensor.Pool2dOptions{}).Err(),
-		"pad pairs": x.Pad([][2]int{{1, 1}}, tensor.PadConstant, 0).Err(),
-		"reflect":   x.Pad([][2]int{{0, 0}, {0, 0}, {4, 0}, {0, 0}}, tensor.PadReflect, 0).Err(),
+		"rank":     tensor.Conv2d(tensor.Ones(dtype.F32, 2, 4, 4), tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"channels": tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 3, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"groups":   tensor.Conv2d(x, tensor.Ones(dtype.F32, 3, 1, 3, 3), nil, tensor.Conv2dOptions{Groups: 2}).Err(),
+		"too big":  tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{}).Err(),
+		"bias":     tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), tensor.Ones(dtype.F32, 2), tensor.Conv2dOptions{}).Err(),
+		"dtype":    tensor.Conv2d(x, tensor.Ones(dtype.F64, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"ints":     tensor.Conv2d(tensor.Ones(dtype.I32, 1, 2, 4, 4), tensor.Ones(dtype.I32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{}).Err(),
+		"negative": tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{-1, 0}}).Err(),
+		// Sizes whose products would overflow: typed errors, no panic.
+		"huge dilation":      tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 5, 5), nil, tensor.Conv2dOptions{Dilation: [2]int{1 << 62, 1}, Padding: [2]int{2, 2}}).Err(),
+		"huge padding":       tensor.Conv2d(x, tensor.Ones(dtype.F32, 1, 2, 3, 3), nil, tensor.Conv2dOptions{Padding: [2]int{1 << 40, 1 << 40}}).Err(),
+		"pool huge dilation": tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{3, 3}, Dilation: [2]int{1 << 62, 1}}).Err(),
+		"pool huge padding":  tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{1 << 40, 1 << 40}, Padding: [2]int{1 << 39, 1 << 39}}).Err(),
+		"pool rank":          tensor.MaxPool2d(tensor.Ones(dtype.F32, 4, 4), tensor.Pool2dOptions{Kernel: [2]int{2, 2}}).Err(),
+		"pool zero":          tensor.MaxPool2d(x, tensor.Pool2dOptions{}).Err(),
+		"pad pairs":          x.Pad([][2]int{{1, 1}}, tensor.PadConstant, 0).Err(),
+		"reflect":            x.Pad([][2]int{{0, 0}, {0, 0}, {4, 0}, {0, 0}}, tensor.PadReflect, 0).Err(),
 	} {
 		if err == nil || !(errors.Is(err, tensor.ErrShape) || errors.Is(err, tensor.ErrDType) || errors.Is(err, tensor.ErrValue)) {
 			t.Errorf("%s: %v, want a typed error", name, err)
@@ -180,6 +185,10 @@ func TestPool2dAndPad(t *testing.T) {
 			{Kernel: [2]int{2, 2}},
 			{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}},
 			{Kernel: [2]int{3, 2}, Stride: [2]int{1, 2}, Dilation: [2]int{2, 1}},
+			// Windows that tile the input (the view-and-fold path): padded,
+			// and with rows left over.
+			{Kernel: [2]int{2, 2}, Padding: [2]int{1, 1}},
+			{Kernel: [2]int{3, 2}, Padding: [2]int{1, 0}},
 		} {
 			k, s, p, d := opt.Kernel, opt.Stride, opt.Padding, opt.Dilation
 			if s == [2]int{} {
@@ -266,4 +275,41 @@ func BenchmarkConv2d(b *testing.B) {
 	b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
 	b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
 	b.ReportMetric(gemmT/convT, "conv/gemm")
+}
+
+// TestMaxPool2dTies checks the gradient of a max pool whose windows tile
+// the input where a window's maximum is reached more than once: it is
+// shared evenly between the elements equal to the maximum, as the Max
+// reduction's rule shares it; a NaN in a window wins the forward pass.
+func TestMaxPool2dTies(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
+			if !computes(dev, dt) {
+				continue
+			}
+			x := tensor.FromSlice([]float64{
+				1, 1, 5, 4, 7, 7,
+				0, 1, 2, 3, 7, 7,
+			}, 1, 1, 2, 6).Cast(dt).To(dev).RequiresGrad()
+			y := tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})
+			if got := readF64(t, y); fmt.Sprint(got) != "[1 5 7]" {
+				t.Fatalf("%s %v MaxPool2d = %v, want [1 5 7]", dev.Name(), dt, got)
+			}
+			seed := tensor.FromSlice([]float64{3, 2, 4}, 1, 1, 1, 3).Cast(dt).To(dev)
+			if err := y.BackwardWith(seed); err != nil {
+				t.Fatal(err)
+			}
+			want := []float64{1, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 1}
+			got := readF64(t, x.Grad())
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > 1e-6 {
+					t.Fatalf("%s %v: gradient %v, want %v", dev.Name(), dt, got, want)
+				}
+			}
+		}
+		nan := tensor.FromSlice([]float32{1, float32(math.NaN()), 2, 3}, 1, 1, 2, 2).To(dev)
+		if got := readF64(t, tensor.MaxPool2d(nan, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})); !math.IsNaN(got[0]) {
+			t.Errorf("%s: MaxPool2d of a window holding NaN = %v, want NaN", dev.Name(), got)
+		}
+	}
 }
