@@ -40,11 +40,15 @@ MANIFEST_HEAD = """\
 #
 # Files: every case <name> has inputs <name>_a.npy, <name>_b.npy, <name>_c.npy (in
 # argument order) and one output <name>_out.npy. Arrays are C order, little-endian.
-# Inputs and outputs are float32 unless the case name ends in _f64 (float64), the
-# op is a comparison (bool output), argmax/argmin (int64 output), or where (the
-# condition input is bool). References are computed in float64 from the stored
-# inputs and rounded once to the output dtype. Some unary outputs are +-Inf
-# (e.g. log1p(-1)); compare those exactly. No file holds NaN.
+# Data is float32 unless the case name marks it: _f64 (float64), _i32 (int32, as
+# an ending or a middle part), _bool (bool), or the op says so: comparisons and
+# logical ops write bool; argmax, argmin, argsort and topk_indices write int64;
+# where's condition is bool; any/all read bool (or numbers, _numbers) and write
+# bool; gather and scatter_add take int64 indices; cumsum and cumprod of int32 or
+# bool write int64, as NumPy does. References are computed in float64 from the
+# stored inputs and rounded once to the output dtype. Some unary outputs are
+# +-Inf (e.g. log1p(-1)); compare those exactly. Only the sort and argsort cases
+# named _nan_ hold NaN (sorted last, as NumPy does).
 #
 # Machine-readable lines (one per case; fields separated by one space):
 #   case <name> op=<op> inputs=<file>[,<file>...] out=<file> params=[<k>=<v>[;<k>=<v>...]]
@@ -63,9 +67,11 @@ MANIFEST_HEAD = """\
 #   wrapping); leaky_relu (slope=<v>), elu (alpha=<v>); logical_and, logical_or,
 #   logical_xor, logical_not, isinf, isfinite (bool out); any, all (bool in or numbers,
 #   bool out); flip, roll (shift=<int>; axis=none rolls the flattened array), tile
-#   (reps=<int>,...), repeat_interleave (np.repeat; repeats=<int>), tril, triu (k=<int>).
-#   Cases ending in _i32 hold int32 inputs and outputs; the sign of a zero
-#   result of mod, fmod, atan2, leaky_relu and elu is part of the reference.
+#   (reps=<int>,...), repeat_interleave (np.repeat; repeats=<int>), tril, triu (k=<int>);
+#   sort, argsort (stable, NaN last), topk_values, topk_indices (k=<int>, largest
+#   first, ties in index order); cumsum, cumprod; gather (torch.gather semantics),
+#   scatter_add (torch.scatter_add semantics). The sign of a zero result of mod,
+#   fmod, atan2, leaky_relu and elu is part of the reference.
 # A comment line after each case line gives the shapes and dtypes for people.
 """
 

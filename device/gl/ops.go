@@ -131,3 +131,44 @@ func (g *gpu) Fused(dst device.Operand, p device.Program, inputs []device.Operan
 		return g.plan.Fused("Fused", o[0], p, o[1:], g.fusedKernel)
 	}, operands...)
 }
+
+var (
+	_ device.Indexer = (*gpu)(nil)
+	_ device.Scanner = (*gpu)(nil)
+	_ device.Sorter  = (*gpu)(nil)
+
+	rolesGather  = []string{"dst", "src", "idx", "status"}
+	rolesScatter = []string{"dst", "idx", "src", "status"}
+	rolesSort    = []string{"vals", "idx", "src"}
+)
+
+// Gather writes dst[p] = src[p with axis coordinate idx[p]]; bad indices
+// go to status (see device.Indexer and gpucore.Planner.Gather).
+func (g *gpu) Gather(dst, src, idx, status device.Operand, axis int) error {
+	return g.do("Gather", rolesGather, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Gather("Gather", o[0], o[1], o[2], o[3], axis)
+	}, dst, src, idx, status)
+}
+
+// ScatterAdd adds src into dst at the positions idx names along axis (see
+// device.Indexer and gpucore.Planner.ScatterAdd).
+func (g *gpu) ScatterAdd(dst, idx, src, status device.Operand, axis int) error {
+	return g.do("ScatterAdd", rolesScatter, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.ScatterAdd("ScatterAdd", o[0], o[1], o[2], o[3], axis)
+	}, dst, idx, src, status)
+}
+
+// Scan writes the inclusive running sum or product along axis (see
+// gpucore.Planner.Scan).
+func (g *gpu) Scan(op device.ScanOp, dst, src device.Operand, axis int) error {
+	return g.do(op.String(), rolesDS, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Scan(op, o[0], o[1], axis)
+	}, dst, src)
+}
+
+// Sort sorts src along axis into vals and idx (see gpucore.Planner.Sort).
+func (g *gpu) Sort(vals, idx, src device.Operand, axis int, descending bool) error {
+	return g.do("Sort", rolesSort, func(o []gpucore.Operand) (*gpucore.Plan, error) {
+		return g.plan.Sort("Sort", o[0], o[1], o[2], axis, descending)
+	}, vals, idx, src)
+}
