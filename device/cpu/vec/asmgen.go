@@ -42,6 +42,14 @@ type gen struct {
 	s      bytes.Buffer
 	decls  bytes.Buffer
 	consts map[string][]string // symbol -> DATA lines
+	labels int                 // labels made by uniq so far
+}
+
+// uniq returns a label not used before: a body emitted at several places in
+// one function (main loop, tail) needs its own labels at each.
+func (g *gen) uniq(base string) string {
+	g.labels++
+	return fmt.Sprintf("%s%d", base, g.labels)
 }
 
 func (g *gen) ins(format string, a ...any) { fmt.Fprintf(&g.s, "\t"+format+"\n", a...) }
@@ -83,6 +91,23 @@ func (g *gen) i(name string, v int32) string      { return g.v32(name, uint32(v)
 func (g *gen) fb(name string, bits uint32) string { return g.v32(name, bits) }
 
 func y(i int) string { return fmt.Sprintf("Y%d", i) }
+func z(i int) string { return fmt.Sprintf("Z%d", i) }
+
+// kmask sets K1 to select the first cnt (< 16) lanes of a zmm vector:
+// (1<<cnt)-1. It clobbers AX and, when cnt is not CX, swaps CX with cnt
+// around the shift (whose count must be in CL).
+func (g *gen) kmask(cnt string) {
+	if cnt != "CX" {
+		g.ins("XCHGQ CX, %s", cnt)
+	}
+	g.ins("MOVL $1, AX")
+	g.ins("SHLL CX, AX")
+	if cnt != "CX" {
+		g.ins("XCHGQ CX, %s", cnt)
+	}
+	g.ins("DECL AX")
+	g.ins("KMOVW AX, K1")
+}
 func x(i int) string { return fmt.Sprintf("X%d", i) }
 
 // arg is one argument of an assembly function.
@@ -166,6 +191,9 @@ type ewKernel struct {
 	// read-for-ownership of every destination line.
 	nt    bool
 	setup func(g *gen)
+	// z selects AVX-512: zmm registers (the body gets Z names), 64-byte
+	// vectors and tails masked with K1 instead of VMASKMOV.
+	z bool
 	// body computes one vector for unroll slot u from the input registers
 	// in (in[i] holds input i) and returns the register holding the result.
 	body func(g *gen, u int, in []string) string
@@ -198,19 +226,23 @@ func (g *gen) elementwise(k ewKernel) {
 		g.load(off, in, ptrRegs[i])
 	}
 	g.load(off, "n", "CX")
+	reg, vb, L := y, 32, k.e.lanes
+	if k.z {
+		reg, vb, L = z, 64, 2*k.e.lanes
+	}
 	for i, s := range k.scalars {
-		g.ins("VBROADCAST%s %s+%d(FP), Y%d", k.e.s, s, off[s], 12+i)
+		g.ins("VBROADCAST%s %s+%d(FP), %s", k.e.s, s, off[s], reg(12+i))
 	}
 	if k.setup != nil {
 		k.setup(g)
 	}
-	U, L := k.unroll, k.e.lanes
-	inReg := func(u, i int) string { return y(i*U + u) }
+	U := k.unroll
+	inReg := func(u, i int) string { return reg(i*U + u) }
 	vec := func(slots int, store string) {
 		outs := make([]string, slots)
 		for u := 0; u < slots; u++ {
 			for i := range k.inputs {
-				g.ins("VMOVUP%s %d(%s), %s", k.e.p[1:], 32*u, ptrRegs[i], inReg(u, i))
+				g.ins("VMOVUP%s %d(%s), %s", k.e.p[1:], vb*u, ptrRegs[i], inReg(u, i))
 			}
 		}
 		for u := 0; u < slots; u++ {
@@ -221,11 +253,11 @@ func (g *gen) elementwise(k ewKernel) {
 			outs[u] = k.body(g, u, in)
 		}
 		for u := 0; u < slots; u++ {
-			g.ins("%s %s, %d(DI)", store, outs[u], 32*u)
+			g.ins("%s %s, %d(DI)", store, outs[u], vb*u)
 		}
-		g.ins("ADDQ $%d, DI", 32*slots)
+		g.ins("ADDQ $%d, DI", vb*slots)
 		for i := range k.inputs {
-			g.ins("ADDQ $%d, %s", 32*slots, ptrRegs[i])
+			g.ins("ADDQ $%d, %s", vb*slots, ptrRegs[i])
 		}
 		g.ins("SUBQ $%d, CX", slots*L)
 	}
@@ -234,11 +266,26 @@ func (g *gen) elementwise(k ewKernel) {
 	masked := func() {
 		var in []string
 		for i := range k.inputs {
-			g.ins("VMASKMOV%s (%s), Y15, %s", k.e.p, ptrRegs[i], inReg(0, i))
+			if k.z {
+				g.ins("VMOVUP%s.Z (%s), K1, %s", k.e.p[1:], ptrRegs[i], inReg(0, i))
+			} else {
+				g.ins("VMASKMOV%s (%s), Y15, %s", k.e.p, ptrRegs[i], inReg(0, i))
+			}
 			in = append(in, inReg(0, i))
 		}
 		out := k.body(g, 0, in)
-		g.ins("VMASKMOV%s %s, Y15, (DI)", k.e.p, out)
+		if k.z {
+			g.ins("VMOVUP%s %s, K1, (DI)", k.e.p[1:], out)
+		} else {
+			g.ins("VMASKMOV%s %s, Y15, (DI)", k.e.p, out)
+		}
+	}
+	mask := func(cnt string) {
+		if k.z {
+			g.kmask(cnt)
+		} else {
+			g.maskFor(k.e, cnt)
+		}
 	}
 	shift := map[int]int{4: 2, 8: 3}[k.e.size]
 	if k.nt {
@@ -246,16 +293,16 @@ func (g *gen) elementwise(k ewKernel) {
 		g.ins("SHLQ $%d, AX", shift)
 		g.ins("CMPQ AX, ·ntBytes(SB)")
 		g.ins("JB   loop")
-		g.comment("large output: align dst to 32 bytes with one masked vector, then stream")
+		g.comment(fmt.Sprintf("large output: align dst to %d bytes with one masked vector, then stream", vb))
 		g.ins("MOVQ DI, R10")
 		g.ins("NEGQ R10")
-		g.ins("ANDQ $31, R10")
+		g.ins("ANDQ $%d, R10", vb-1)
 		g.ins("SHRQ $%d, R10", shift)
 		g.ins("CMPQ R10, CX")
 		g.ins("CMOVQHI CX, R10")
 		g.ins("TESTQ R10, R10")
 		g.ins("JEQ  ntloop")
-		g.maskFor(k.e, "R10")
+		mask("R10")
 		masked()
 		g.ins("LEAQ (DI)(R10*%d), DI", k.e.size)
 		for i := range k.inputs {
@@ -285,7 +332,7 @@ func (g *gen) elementwise(k ewKernel) {
 	g.label("tail")
 	g.ins("TESTQ CX, CX")
 	g.ins("JEQ  done")
-	g.tailMask(k.e)
+	mask("CX")
 	masked()
 	g.label("done")
 	g.ins("VZEROUPPER")
@@ -293,7 +340,8 @@ func (g *gen) elementwise(k ewKernel) {
 }
 
 // binop emits D = A op B for the six binary operations; T and M are
-// scratch registers (M may equal B when B is dead afterwards).
+// scratch registers (M may equal B when B is dead afterwards). With zmm
+// operands the NaN mask of max/min lives in K2 and M is unused.
 func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 	p := e.p
 	switch op {
@@ -303,6 +351,14 @@ func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 		// VMAX/VMIN return the second source (B) when either is NaN, so a
 		// NaN in B propagates; a NaN in A is blended back in.
 		g.ins("V%s%s %s, %s, %s", strings.ToUpper(op), p, B, A, T)
+		if strings.HasPrefix(A, "Z") {
+			g.ins("VCMP%s $3, %s, %s, K2", p, A, A)
+			g.ins("VMOVAP%s %s, K2, %s", p[1:], A, T)
+			if D != T {
+				g.ins("VMOVAP%s %s, %s", p[1:], T, D)
+			}
+			return
+		}
 		g.ins("VCMP%s $3, %s, %s, %s", p, A, A, M)
 		g.ins("VBLENDV%s %s, %s, %s, %s", p, M, A, T, D)
 	default:
@@ -312,22 +368,37 @@ func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 
 var opNames = map[string]string{"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Maximum", "min": "Minimum"}
 
-func (g *gen) binaries(e elem) {
+// tier names one instruction set the kernels are generated for.
+type tier struct {
+	suffix string // kernel name suffix: "AVX2" or "AVX512"
+	z      bool   // zmm registers and k-mask tails
+	reg    func(int) string
+}
+
+var (
+	tierAVX2   = tier{"AVX2", false, y}
+	tierAVX512 = tier{"AVX512", true, z}
+)
+
+// binaries emits the binary, scalar, Axpy and Relu kernels of one tier from
+// one description: the loop skeleton and the operation are shared.
+func (g *gen) binaries(e elem, t tier) {
+	r := t.reg
 	for _, op := range []string{"add", "sub", "mul", "div", "max", "min"} {
 		op := op
 		g.elementwise(ewKernel{
-			name: op + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(a[i], b[i]) for i < n.", opNames[op]),
-			e: e, inputs: []string{"a", "b"}, unroll: 4, nt: true,
+			name: op + e.name + t.suffix, doc: fmt.Sprintf("computes dst[i] = %s(a[i], b[i]) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a", "b"}, unroll: 4, nt: true, z: t.z,
 			body: func(g *gen, u int, in []string) string {
-				g.binop(e, op, in[0], in[1], in[0], y(8+u), in[1])
+				g.binop(e, op, in[0], in[1], in[0], r(8+u), in[1])
 				return in[0]
 			},
 		})
 		g.elementwise(ewKernel{
-			name: op + "Scalar" + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(a[i], s) for i < n.", opNames[op]),
-			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true,
+			name: op + "Scalar" + e.name + t.suffix, doc: fmt.Sprintf("computes dst[i] = %s(a[i], s) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true, z: t.z,
 			body: func(g *gen, u int, in []string) string {
-				g.binop(e, op, in[0], "Y12", in[0], y(8+u), y(4+u))
+				g.binop(e, op, in[0], r(12), in[0], r(8+u), r(4+u))
 				return in[0]
 			},
 		})
@@ -335,29 +406,40 @@ func (g *gen) binaries(e elem) {
 	for _, op := range []string{"sub", "div"} {
 		op := op
 		g.elementwise(ewKernel{
-			name: op + "RScalar" + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(s, a[i]) for i < n.", opNames[op]),
-			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true,
+			name: op + "RScalar" + e.name + t.suffix, doc: fmt.Sprintf("computes dst[i] = %s(s, a[i]) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true, z: t.z,
 			body: func(g *gen, u int, in []string) string {
-				g.binop(e, op, "Y12", in[0], in[0], y(8+u), y(4+u))
+				g.binop(e, op, r(12), in[0], in[0], r(8+u), r(4+u))
 				return in[0]
 			},
 		})
 	}
 	g.elementwise(ewKernel{
-		name: "axpy" + e.name + "AVX2", doc: "computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.",
-		e: e, inputs: []string{"x", "y"}, scalars: []string{"alpha"}, unroll: 4, nt: true,
+		name: "axpy" + e.name + t.suffix, doc: "computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.",
+		e: e, inputs: []string{"x", "y"}, scalars: []string{"alpha"}, unroll: 4, nt: true, z: t.z,
 		args: []arg{{"dst", "*" + e.goT, 8}, {"alpha", e.goT, e.size}, {"x", "*" + e.goT, 8}, {"y", "*" + e.goT, 8}, {"n", "int", 8}},
 		body: func(g *gen, u int, in []string) string {
-			g.ins("VFMADD231%s %s, Y12, %s", e.p, in[0], in[1])
+			g.ins("VFMADD231%s %s, %s, %s", e.p, in[0], r(12), in[1])
 			return in[1]
 		},
 	})
 	g.elementwise(ewKernel{
-		name: "relu" + e.name + "AVX2", doc: "computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.",
-		e: e, inputs: []string{"x"}, unroll: 4, nt: true,
-		setup: func(g *gen) { g.ins("VXORP%s Y13, Y13, Y13", e.p[1:]) },
+		name: "relu" + e.name + t.suffix, doc: "computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.",
+		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
+		setup: func(g *gen) {
+			if t.z {
+				g.ins("VPXORD Z13, Z13, Z13")
+			} else {
+				g.ins("VXORP%s Y13, Y13, Y13", e.p[1:])
+			}
+		},
 		body: func(g *gen, u int, in []string) string {
 			// predicate 6 (NLE_US): true when x > 0 or x is NaN.
+			if t.z {
+				g.ins("VCMP%s $6, Z13, %s, K2", e.p, in[0])
+				g.ins("VMOVAP%s.Z %s, K2, %s", e.p[1:], in[0], in[0])
+				return in[0]
+			}
 			g.ins("VCMP%s $6, Y13, %s, %s", e.p, in[0], y(8+u))
 			g.ins("VAND%s %s, %s, %s", e.p, y(8+u), in[0], in[0])
 			return in[0]
@@ -611,8 +693,16 @@ var (
 
 // horner emits acc = P(u) for coefficients c (lowest order first), named
 // name0, name1, ... in the constant table.
+// With zmm registers the coefficients are broadcast from the same table.
 func (g *gen) horner(name string, c []uint32, u, acc string) {
 	n := len(c) - 1
+	if strings.HasPrefix(acc, "Z") {
+		g.ins("VBROADCASTSS %s, %s", g.fb(fmt.Sprintf("%s%d", name, n), c[n]), acc)
+		for k := n - 1; k >= 0; k-- {
+			g.ins("VFMADD213PS.BCST %s, %s, %s", g.fb(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
+		}
+		return
+	}
 	g.ins("VMOVUPS %s, %s", g.fb(fmt.Sprintf("%s%d", name, n), c[n]), acc)
 	for k := n - 1; k >= 0; k-- {
 		g.ins("VFMADD213PS %s, %s, %s", g.fb(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
@@ -718,8 +808,14 @@ func (g *gen) transcendentals() {
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		g.ins("VMOVUPS %s, Y13", g.f("c20", 20))
 	}, func(g *gen) {
+		small, join := g.uniq("small"), g.uniq("join")
 		g.ins("VANDPS %s, Y0, Y1", absMask())
 		g.ins("VANDPS %s, Y0, Y7", signMask())
+		g.comment("each branch runs only when some lane needs it (AX: lanes below 0.625)")
+		g.ins("VCMPPS $1, %s, Y1, Y6", g.f("c0625", 0.625))
+		g.ins("VMOVMSKPS Y6, AX")
+		g.ins("CMPL AX, $0xff")
+		g.ins("JEQ  %s", small)
 		g.comment("|x| >= 0.625: 1 - 2/(e^(2|x|)+1)")
 		g.ins("VADDPS Y1, Y1, Y2")
 		g.ins("VMINPS Y2, Y13, Y2")
@@ -729,13 +825,16 @@ func (g *gen) transcendentals() {
 		g.ins("VDIVPS Y2, Y3, Y3")
 		g.ins("VMOVUPS %s, Y2", one())
 		g.ins("VSUBPS Y3, Y2, Y2")
+		g.ins("TESTL AX, AX")
+		g.ins("JEQ  %s", join)
+		g.label(small)
 		g.comment("|x| < 0.625: |x| + |x|^3 P(x^2)")
 		g.ins("VMULPS Y1, Y1, Y4")
 		g.horner("tanhp", tanhP, "Y4", "Y5")
 		g.ins("VMULPS Y1, Y4, Y4")
 		g.ins("VFMADD213PS Y1, Y4, Y5")
-		g.ins("VCMPPS $1, %s, Y1, Y6", g.f("c0625", 0.625))
 		g.ins("VBLENDVPS Y6, Y5, Y2, Y2")
+		g.label(join)
 		g.ins("VORPS Y7, Y2, Y0")
 	})
 
@@ -897,13 +996,15 @@ func splitLn2() (float64, float64) {
 func main() {
 	g := &gen{consts: map[string][]string{}}
 	for _, e := range []elem{f32, f64} {
-		g.binaries(e)
+		g.binaries(e, tierAVX2)
+		g.binaries(e, tierAVX512)
 		g.reduceSum(e, false)
 		g.reduceSum(e, true)
 		g.reduceMax(e, "max")
 		g.reduceMax(e, "min")
 	}
 	g.transcendentals()
+	g.transcendentals512()
 
 	var s bytes.Buffer
 	s.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
@@ -939,4 +1040,286 @@ func main() {
 	if err := os.WriteFile("asm_amd64.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// ---- float32 transcendentals, AVX-512 ----
+//
+// The same algorithms and coefficients as the AVX2 kernels above, on 16
+// lanes: branch selections are k-masks, constants are broadcast from the
+// shared table, and 2^n is applied with VSCALEFPS, which rounds a result
+// in the subnormal range once and overflows to +Inf, so the two-factor
+// scaling of expFinish is not needed. Every kernel keeps Z31 = 1.5*2^23,
+// the round-to-integer shifter (exact for |t| < 2^22).
+
+// expCore512 computes xr = exp(xr + lo) (lo == "" for none) for xr in
+// [-150, 89] and |lo| < 2, or NaN. With scale false, xr is left as
+// e^r in [0.7, 1.42] and t1 as n (a float), and exp is xr*2^t1, for
+// callers that multiply further before scaling. Clobbers t1, t2.
+func (g *gen) expCore512(xr, lo, t1, t2 string, scale bool) {
+	g.ins("VMOVAPS Z31, %s", t1)
+	if lo != "" {
+		g.ins("VADDPS %s, %s, %s", lo, xr, t2)
+		g.ins("VFMADD231PS.BCST %s, %s, %s", g.f("log2e", math.Log2E), t2, t1)
+	} else {
+		g.ins("VFMADD231PS.BCST %s, %s, %s", g.f("log2e", math.Log2E), xr, t1)
+	}
+	g.ins("VSUBPS Z31, %s, %s", t1, t1)
+	g.ins("VFNMADD231PS.BCST %s, %s, %s", g.f("ln2hi", ln2Hi32), t1, xr)
+	if lo != "" {
+		g.ins("VADDPS %s, %s, %s", lo, xr, xr)
+	}
+	g.ins("VFNMADD231PS.BCST %s, %s, %s", g.f("ln2lo", ln2Lo32), t1, xr)
+	g.horner("expq", expQ, xr, t2)
+	g.ins("VFMADD213PS.BCST %s, %s, %s", g.f("one", 1), xr, t2)
+	if scale {
+		g.ins("VSCALEFPS %s, %s, %s", t1, t2, xr)
+	} else {
+		g.ins("VMOVAPS %s, %s", t2, xr)
+	}
+}
+
+// recip512 sets q = num/d without VDIVPS: VRCP14PS
+// (relative error < 2^-14), one Newton step on the reciprocal r, q0 = num*r,
+// and one correction of q0 by the residual num - q0*d, which leaves q within
+// about half an ulp plus 2^-27 relative of the quotient. Clobbers r, t.
+// The residual uses dlo, if given, as a low part of the divisor (d+dlo).
+func (g *gen) recip512(q, num, d, dlo, r, t string) {
+	g.ins("VRCP14PS %s, %s", d, r)
+	g.ins("VBROADCASTSS %s, %s", g.f("one", 1), t)
+	g.ins("VFNMADD231PS %s, %s, %s", r, d, t)
+	g.ins("VFMADD231PS %s, %s, %s", t, r, r) // r += r*(1-d*r)
+	g.ins("VMULPS %s, %s, %s", r, num, q)
+	g.ins("VMOVAPS %s, %s", num, t)
+	g.ins("VFNMADD231PS %s, %s, %s", q, d, t)
+	if dlo != "" {
+		g.ins("VFNMADD231PS %s, %s, %s", q, dlo, t)
+	}
+	g.ins("VFMADD231PS %s, %s, %s", t, r, q)
+}
+
+func (g *gen) transcendentals512() {
+	e := f32
+	absMask := func() string { return g.fb("absmask", 0x7fffffff) }
+	signMask := func() string { return g.fb("signmask", 0x80000000) }
+	one := func() string { return g.f("one", 1) }
+	two := func() string { return g.f("two", 2) }
+	bcast := func(c, r string) { g.ins("VBROADCASTSS %s, %s", c, r) }
+	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
+		g.elementwise(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, unroll: 1, z: true,
+			setup: func(g *gen) {
+				bcast(g.f("shifter", 0x1.8p23), "Z31")
+				if setup != nil {
+					setup(g)
+				}
+			},
+			body: func(g *gen, u int, in []string) string { body(g); return "Z0" }})
+	}
+
+	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {
+		bcast(g.f("c89", 89), "Z13")
+		bcast(g.f("cm104", -104), "Z14")
+	}, func(g *gen) {
+		g.ins("VMINPS Z0, Z13, Z0")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.expCore512("Z0", "", "Z1", "Z2", true)
+	})
+
+	un("log", "computes dst[i] = ln(x[i]) for i < n.", nil, func(g *gen) {
+		g.comment("subnormal x: scale by 2^23 and take 23 off the exponent")
+		g.ins("VCMPPS.BCST $1, %s, Z0, K2", g.fb("fltmin", 0x00800000))
+		g.ins("VMOVAPS Z0, Z2")
+		g.ins("VMULPS.BCST %s, Z0, K2, Z2", g.f("two23", 1<<23))
+		g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
+		g.ins("VPSUBD.BCST %s, Z2, Z2", g.fb("sqrthalf", 0x3f3504f3))
+		g.ins("VPSRAD $23, Z2, Z3")
+		g.ins("VPSUBD.BCST %s, Z3, K2, Z3", g.i("i23", 23))
+		g.ins("VPANDD.BCST %s, Z2, Z2", g.fb("mantmask", 0x007fffff))
+		g.ins("VPADDD.BCST %s, Z2, Z2", g.fb("sqrthalf", 0x3f3504f3))
+		g.ins("VSUBPS.BCST %s, Z2, Z2", one())
+		g.ins("VCVTDQ2PS Z3, Z3")
+		g.horner("logp", logP, "Z2", "Z4")
+		g.ins("VMULPS Z2, Z2, Z5")
+		g.ins("VMULPS Z2, Z5, Z6")
+		g.ins("VMULPS Z6, Z4, Z4")
+		g.ins("VFMADD231PS.BCST %s, Z3, Z4", g.f("ln2lo", ln2Lo32))
+		g.ins("VFNMADD231PS.BCST %s, Z5, Z4", g.f("half", 0.5))
+		g.ins("VADDPS Z2, Z4, Z4")
+		g.ins("VFMADD231PS.BCST %s, Z3, Z4", g.f("ln2hi", ln2Hi32))
+		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
+		g.ins("VPXORD Z1, Z1, Z1")
+		g.ins("VCMPPS $0, Z1, Z0, K2")
+		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("ninf", 0xff800000))
+		g.ins("VCMPPS.BCST $0, %s, Z0, K2", g.fb("pinf", 0x7f800000))
+		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("pinf", 0x7f800000))
+		g.ins("VCMPPS $9, Z1, Z0, K2")
+		g.ins("VPTERNLOGD $0xff, Z4, Z4, K2, Z4")
+		g.ins("VMOVAPS Z4, Z0")
+	})
+
+	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("c20", 20), "Z13")
+	}, func(g *gen) {
+		small, join := g.uniq("small"), g.uniq("join")
+		g.ins("VPANDD.BCST %s, Z0, Z1", absMask())
+		g.ins("VPANDD.BCST %s, Z0, Z7", signMask())
+		g.comment("each branch runs only when some lane needs it (K2: lanes below 0.625)")
+		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0625", 0.625))
+		g.ins("KORTESTW K2, K2")
+		g.ins("JCS  %s", small)
+		g.comment("|x| >= 0.625: 1 - 2/(e^(2|x|)+1)")
+		g.ins("VADDPS Z1, Z1, Z2")
+		g.ins("VMINPS Z2, Z13, Z2")
+		g.expCore512("Z2", "", "Z3", "Z4", true)
+		g.ins("VADDPS.BCST %s, Z2, Z2", one())
+		bcast(two(), "Z3")
+		g.ins("VDIVPS Z2, Z3, Z3")
+		bcast(one(), "Z2")
+		g.ins("VSUBPS Z3, Z2, Z2")
+		g.ins("KORTESTW K2, K2")
+		g.ins("JEQ  %s", join)
+		g.label(small)
+		g.comment("|x| < 0.625: |x| + |x|^3 P(x^2)")
+		g.ins("VMULPS Z1, Z1, Z4")
+		g.horner("tanhp", tanhP, "Z4", "Z5")
+		g.ins("VMULPS Z1, Z4, Z4")
+		g.ins("VFMADD213PS Z1, Z4, Z5")
+		g.ins("VMOVAPS Z5, K2, Z2")
+		g.label(join)
+		g.ins("VPORD Z7, Z2, Z0")
+	})
+
+	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("cm104", -104), "Z14")
+	}, func(g *gen) {
+		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
+		g.ins("VPORD.BCST %s, Z0, Z1", signMask())
+		g.ins("VMAXPS Z1, Z14, Z1")
+		g.expCore512("Z1", "", "Z2", "Z3", true)
+		g.comment("1+e = s+lo exactly; q = num/(s+lo) by reciprocal and residual")
+		g.ins("VADDPS.BCST %s, Z1, Z2", one())
+		bcast(one(), "Z3")
+		g.ins("VSUBPS Z2, Z3, Z4")
+		g.ins("VADDPS Z1, Z4, Z4")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z1, K2, Z3")
+		g.recip512("Z0", "Z3", "Z2", "Z4", "Z5", "Z6")
+	})
+
+	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
+		bcast(g.f("c12", 12), "Z13")
+		bcast(g.f("cm12", -12), "Z14")
+	}, func(g *gen) {
+		g.comment("gelu = x*sigmoid(v), v = x*(c1 + c2*x^2); v and its reduction in float64")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.ins("VMINPS Z0, Z13, Z1")
+		g.ins("VCVTPS2PD Y1, Z2")
+		g.ins("VEXTRACTF32X8 $1, Z1, Y3")
+		g.ins("VCVTPS2PD Y3, Z3")
+		c1 := 2 * math.Sqrt(2/math.Pi)
+		for h, n := range []int{2, 3} {
+			hr := z(n)
+			g.ins("VMULPD %s, %s, Z4", hr, hr)
+			g.ins("VBROADCASTSD %s, Z5", g.d("gc2", c1*0.044715))
+			g.ins("VFMADD213PD.BCST %s, Z4, Z5", g.d("gc1", c1))
+			g.ins("VMULPD Z5, %s, %s", hr, hr)
+			g.ins("VPORQ.BCST %s, %s, %s", g.v64("signmask64", 1<<63), hr, hr)
+			g.ins("VMULPD.BCST %s, %s, Z4", g.d("log2e64", math.Log2E), hr)
+			g.ins("VRNDSCALEPD $0, Z4, Z4")
+			g.ins("VFNMADD231PD.BCST %s, Z4, %s", g.d("ln2hi64", ln2Hi64), hr)
+			g.ins("VFNMADD231PD.BCST %s, Z4, %s", g.d("ln2lo64", ln2Lo64), hr)
+			g.ins("VCVTPD2PS %s, %s", hr, y(n))
+			g.ins("VCVTPD2PS Z4, %s", y(6+h))
+		}
+		g.ins("VINSERTF32X8 $1, Y3, Z2, Z2")
+		g.ins("VINSERTF32X8 $1, Y7, Z6, Z6")
+		g.comment("p = e^r (Z3), e = p*2^n = e^-|v| (Z4)")
+		g.horner("expq", expQ, "Z2", "Z3")
+		g.ins("VFMADD213PS.BCST %s, Z2, Z3", one())
+		g.ins("VSCALEFPS Z6, Z3, Z4")
+		g.ins("VADDPS.BCST %s, Z4, Z5", one())
+		bcast(one(), "Z2")
+		g.ins("VSUBPS Z5, Z2, Z7")
+		g.ins("VADDPS Z4, Z7, Z7")
+		g.comment("sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z3, K2, Z2")
+		g.ins("VMOVAPS.Z Z6, K2, Z6")
+		g.recip512("Z1", "Z2", "Z5", "Z7", "Z8", "Z9")
+		g.ins("VMULPS Z0, Z1, Z1")
+		g.ins("VSCALEFPS Z6, Z1, Z0")
+	})
+
+	un("geluErf", "computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.", func(g *gen) {
+		bcast(g.f("c16", 16), "Z13")
+		bcast(g.f("cm16", -16), "Z14")
+	}, func(g *gen) {
+		g.comment("gelu = 0.5x*erfc(-x/sqrt2); E = erfc(|x|/sqrt2) = t*exp(-x^2/2 + Q(t)),")
+		g.comment("t = c/(c+|x|) with c = float32(2*sqrt2), refined by one Newton step")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.ins("VMINPS Z0, Z13, Z1")
+		g.ins("VMULPS Z1, Z1, Z2")
+		g.ins("VMOVAPS Z2, Z3")
+		g.ins("VFMSUB231PS Z1, Z1, Z3")
+		g.ins("VMULPS.BCST %s, Z2, Z2", g.f("mhalf", -0.5))
+		g.ins("VPANDD.BCST %s, Z1, Z4", absMask())
+		bcast(g.f("cgelu", geluC), "Z5")
+		g.ins("VMAXPS Z4, Z5, Z6")
+		g.ins("VMINPS Z4, Z5, Z7")
+		g.ins("VADDPS Z4, Z5, Z5")
+		g.ins("VSUBPS Z6, Z5, Z6")
+		g.ins("VSUBPS Z6, Z7, Z7")
+		bcast(g.f("cgelu", geluC), "Z6")
+		g.ins("VDIVPS Z5, Z6, Z6")
+		bcast(g.f("cgelu", geluC), "Z8")
+		g.ins("VFNMADD231PS Z6, Z5, Z8")
+		g.ins("VFNMADD231PS Z6, Z7, Z8")
+		g.ins("VMULPS.BCST %s, Z8, Z8", g.f("rcgelu", 1/geluC))
+		g.ins("VFMADD231PS Z8, Z6, Z6")
+		g.ins("VSUBPS.BCST %s, Z6, Z4", g.f("qctr", erfcCenter))
+		g.horner("geluq", geluQ, "Z4", "Z5")
+		g.ins("VFMADD231PS.BCST %s, Z3, Z5", g.f("mhalf", -0.5))
+		g.expCore512("Z2", "Z5", "Z3", "Z4", false)
+		g.comment("E' = t*p, E = E'*2^n; x >= 0: x*(1-E/2); x < 0: ((x/2)*E')*2^n")
+		g.ins("VMULPS Z6, Z2, Z2")
+		g.ins("VSCALEFPS Z3, Z2, Z4")
+		g.ins("VMULPS.BCST %s, Z4, Z4", g.f("half", 0.5))
+		bcast(one(), "Z5")
+		g.ins("VSUBPS Z4, Z5, Z5")
+		g.ins("VMULPS Z0, Z5, Z5")
+		g.ins("VMULPS.BCST %s, Z0, Z4", g.f("half", 0.5))
+		g.ins("VMULPS Z2, Z4, Z4")
+		g.ins("VSCALEFPS Z3, Z4, Z4")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z4, K2, Z5")
+		g.ins("VMOVAPS Z5, Z0")
+	})
+
+	un("erf", "computes dst[i] = erf(x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("c10", 10), "Z13")
+	}, func(g *gen) {
+		g.ins("VPANDD.BCST %s, Z0, Z1", absMask())
+		g.ins("VPANDD.BCST %s, Z0, Z7", signMask())
+		g.ins("VMINPS Z1, Z13, Z1")
+		g.ins("VMULPS Z1, Z1, Z2")
+		g.comment("|x| < 0.875: a + a*P(a^2)")
+		g.horner("erfp", erfP, "Z2", "Z3")
+		g.ins("VFMADD213PS Z1, Z1, Z3")
+		g.comment("otherwise 1 - t*exp(-a^2 + Q(t)), t = 2/(2+a), a^2 carried as hi+lo")
+		g.ins("VMOVAPS Z2, Z4")
+		g.ins("VFMSUB231PS Z1, Z1, Z4")
+		g.ins("VADDPS.BCST %s, Z1, Z5", g.f("two", 2))
+		bcast(g.f("two", 2), "Z6")
+		g.ins("VDIVPS Z5, Z6, Z5")
+		g.ins("VSUBPS.BCST %s, Z5, Z6", g.f("qctr", erfcCenter))
+		g.horner("erfcq", erfcQ, "Z6", "Z8")
+		g.ins("VSUBPS Z4, Z8, Z8")
+		g.ins("VPXORD.BCST %s, Z2, Z2", signMask())
+		g.expCore512("Z2", "Z8", "Z4", "Z6", true)
+		g.ins("VMULPS Z5, Z2, Z2")
+		bcast(one(), "Z4")
+		g.ins("VSUBPS Z2, Z4, Z4")
+		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0875", 0.875))
+		g.ins("VMOVAPS Z3, K2, Z4")
+		g.ins("VPORD Z7, Z4, Z0")
+	})
 }

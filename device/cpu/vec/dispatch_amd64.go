@@ -14,6 +14,15 @@ import (
 // which every assembly kernel needs.
 func cpuHasAVX2FMA() bool { return cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) }
 
+// cpuHasAVX512 reports whether the CPU and the OS (which must save the zmm
+// and mask registers; cpuid checks XCR0) support what the AVX-512 kernels
+// use: AVX512F for the arithmetic, masks, VSCALEFPS and VRCP14PS,
+// AVX512DQ for VPMOVD2M, VEXTRACTF32X8 and VINSERTF32X8. The set also
+// uses the AVX2 kernels for what it does not override.
+func cpuHasAVX512() bool {
+	return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX2, cpuid.FMA3)
+}
+
 // ntBytes is the output size in bytes from which the arithmetic kernels
 // (binary, scalar, Axpy, Relu) write with non-temporal stores: the size of
 // the last-level cache, so results that could stay cached for the next
@@ -128,3 +137,36 @@ var avx2Kernels = &kernels{
 	max64: red64(maxReduceF64AVX2, maxGo[float64]),
 	min64: red64(minReduceF64AVX2, minGo[float64]),
 }
+
+// avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
+// the float32 and float64 arithmetic, Axpy and Relu, and for the float32
+// transcendentals; the reductions are the AVX2 ones (see
+// docs/benchmarks.md for why), the float64 transcendentals package math.
+var avx512Kernels = func() *kernels {
+	k := *avx2Kernels
+	k.name = "avx512"
+	k.bin32 = [numBinOps]func(dst, a, b []float32){bin32(addF32AVX512), bin32(subF32AVX512), bin32(mulF32AVX512), bin32(divF32AVX512), bin32(maxF32AVX512), bin32(minF32AVX512)}
+	k.bin64 = [numBinOps]func(dst, a, b []float64){bin64(addF64AVX512), bin64(subF64AVX512), bin64(mulF64AVX512), bin64(divF64AVX512), bin64(maxF64AVX512), bin64(minF64AVX512)}
+	k.sc32 = [numBinOps]func(dst, a []float32, s float32){sc32(addScalarF32AVX512), sc32(subScalarF32AVX512), sc32(mulScalarF32AVX512), sc32(divScalarF32AVX512), sc32(maxScalarF32AVX512), sc32(minScalarF32AVX512)}
+	k.sc64 = [numBinOps]func(dst, a []float64, s float64){sc64(addScalarF64AVX512), sc64(subScalarF64AVX512), sc64(mulScalarF64AVX512), sc64(divScalarF64AVX512), sc64(maxScalarF64AVX512), sc64(minScalarF64AVX512)}
+	k.rsc32 = [numBinOps]func(dst, a []float32, s float32){opSub: sc32(subRScalarF32AVX512), opDiv: sc32(divRScalarF32AVX512)}
+	k.rsc64 = [numBinOps]func(dst, a []float64, s float64){opSub: sc64(subRScalarF64AVX512), opDiv: sc64(divRScalarF64AVX512)}
+	k.axpy32 = func(dst []float32, alpha float32, x, y []float32) {
+		axpyF32AVX512(p32(dst), alpha, p32(x), p32(y), len(dst))
+	}
+	k.axpy64 = func(dst []float64, alpha float64, x, y []float64) {
+		axpyF64AVX512(p64(dst), alpha, p64(x), p64(y), len(dst))
+	}
+	k.un32 = [numUnOps]func(dst, x []float32){
+		unRelu:     un32(reluF32AVX512),
+		unExp:      un32(expF32AVX512),
+		unLog:      un32(logF32AVX512),
+		unTanh:     un32(tanhF32AVX512),
+		unSigmoid:  un32(sigmoidF32AVX512),
+		unGeluTanh: un32(geluTanhF32AVX512),
+		unGeluErf:  un32(geluErfF32AVX512),
+		unErf:      un32(erfF32AVX512),
+	}
+	k.un64[unRelu] = un64(reluF64AVX512)
+	return &k
+}()
