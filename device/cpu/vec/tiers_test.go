@@ -3,6 +3,9 @@ package vec
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -42,5 +45,78 @@ func TestUnaryLaneMix(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExhaustiveTiersF32 compares every vector tier with the one below it
+// (avx512 with avx2) on all 2^32 float32 inputs, which is far cheaper than
+// TestExhaustiveF32's float64 reference for every input: where the outputs
+// are bitwise equal, the lower tier's exhaustive error holds; where they
+// differ, the error of the upper tier is measured against float64 math
+// and held to the same bound. Runs only with TESSERA_EXHAUSTIVE=1.
+func TestExhaustiveTiersF32(t *testing.T) {
+	if os.Getenv("TESSERA_EXHAUSTIVE") != "1" {
+		t.Skip("set TESSERA_EXHAUSTIVE=1 to compare the tiers on all 2^32 inputs")
+	}
+	ks := available()
+	for i := 2; i < len(ks); i++ {
+		lo, hi := ks[i-1], ks[i]
+		for _, f := range unaries32 {
+			t.Run(hi.name+"/"+f.name, func(t *testing.T) {
+				const chunk = 1 << 20
+				workers := runtime.GOMAXPROCS(0)
+				type res struct {
+					differ int
+					worst  float64
+					at     float32
+					sub    float64
+				}
+				out := make([]res, workers)
+				var wg sync.WaitGroup
+				for w := range workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						r := &out[w]
+						xs := make([]float32, chunk)
+						a, b := make([]float32, chunk), make([]float32, chunk)
+						for base := uint64(w) * chunk; base < 1<<32; base += uint64(workers) * chunk {
+							for i := range xs {
+								xs[i] = math.Float32frombits(uint32(base + uint64(i)))
+							}
+							lo.un32[f.op](a, xs)
+							hi.un32[f.op](b, xs)
+							for i := range xs {
+								if math.Float32bits(a[i]) == math.Float32bits(b[i]) || (a[i] != a[i] && b[i] != b[i]) {
+									continue
+								}
+								r.differ++
+								want := f.ref(float64(xs[i]))
+								e := ulpErr32(b[i], want)
+								if !math.IsInf(want, 0) && math.Abs(want) < 0x1p-126 {
+									r.sub = math.Max(r.sub, e)
+								} else if e > r.worst || e != e {
+									r.worst, r.at = e, xs[i]
+								}
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				var r res
+				for _, o := range out {
+					r.differ += o.differ
+					if o.worst > r.worst || o.worst != o.worst {
+						r.worst, r.at = o.worst, o.at
+					}
+					r.sub = math.Max(r.sub, o.sub)
+				}
+				t.Logf("%s: %d of 2^32 outputs differ from %s; max %.3f ulp among them (at %g), subnormal %.2f x 2^-149",
+					f.name, r.differ, lo.name, r.worst, r.at, r.sub)
+				if r.worst > f.maxULP || r.sub > 2*f.maxULP {
+					t.Errorf("%s %s: %.3f ulp at %g (subnormal %.2f), limit %g", hi.name, f.name, r.worst, r.at, r.sub, f.maxULP)
+				}
+			})
+		}
 	}
 }
