@@ -19,7 +19,9 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -191,6 +193,9 @@ type ewKernel struct {
 	// read-for-ownership of every destination line.
 	nt    bool
 	setup func(g *gen)
+	// slotReg, if set, names the register input i of unroll slot u is
+	// loaded into (default: register i*unroll+u).
+	slotReg func(u, i int) string
 	// z selects AVX-512: zmm registers (the body gets Z names), 64-byte
 	// vectors and tails masked with K1 instead of VMASKMOV.
 	z bool
@@ -238,6 +243,9 @@ func (g *gen) elementwise(k ewKernel) {
 	}
 	U := k.unroll
 	inReg := func(u, i int) string { return reg(i*U + u) }
+	if k.slotReg != nil {
+		inReg = k.slotReg
+	}
 	vec := func(slots int, store string) {
 		outs := make([]string, slots)
 		for u := 0; u < slots; u++ {
@@ -1097,6 +1105,24 @@ func (g *gen) recip512(q, num, d, dlo, r, t string) {
 	g.ins("VFMADD231PS %s, %s, %s", t, r, q)
 }
 
+// shiftRegs renames, in the assembly text of one transcendental body, the
+// working registers Z0-Z12 (and their Y halves) to Z16-Z28 and the mask K2
+// to K3, leaving the loop constants (Z13, Z14, Z31) and K1 alone, so a
+// second copy of the body runs on independent registers.
+func shiftRegs(text string) string {
+	re := regexp.MustCompile(`\b([YZ])([0-9]+)\b|\bK2\b`)
+	return re.ReplaceAllStringFunc(text, func(m string) string {
+		if m == "K2" {
+			return "K3"
+		}
+		n, _ := strconv.Atoi(m[1:])
+		if n > 12 {
+			return m
+		}
+		return fmt.Sprintf("%c%d", m[0], n+16)
+	})
+}
+
 func (g *gen) transcendentals512() {
 	e := f32
 	absMask := func() string { return g.fb("absmask", 0x7fffffff) }
@@ -1105,14 +1131,27 @@ func (g *gen) transcendentals512() {
 	two := func() string { return g.f("two", 2) }
 	bcast := func(c, r string) { g.ins("VBROADCASTSS %s, %s", c, r) }
 	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
-		g.elementwise(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, unroll: 1, z: true,
+		g.elementwise(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
 			setup: func(g *gen) {
 				bcast(g.f("shifter", 0x1.8p23), "Z31")
 				if setup != nil {
 					setup(g)
 				}
 			},
-			body: func(g *gen, u int, in []string) string { body(g); return "Z0" }})
+			// Two vectors per iteration: slot 1 runs the same body with
+			// every working register moved up by 16 (see shiftRegs).
+			unroll: 2, slotReg: func(u, i int) string { return z(16 * u) },
+			body: func(g *gen, u int, in []string) string {
+				start := g.s.Len()
+				body(g)
+				if u == 1 {
+					text := shiftRegs(g.s.String()[start:])
+					g.s.Truncate(start)
+					g.s.WriteString(text)
+					return "Z16"
+				}
+				return "Z0"
+			}})
 	}
 
 	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// benchSizes are the lengths the per-tier benchmarks run: one block of the
-// CPU backend's fused evaluator fits the first (L1/L2 resident), the
-// second is a cache-resident tensor, the third streams from memory.
-var benchSizes = []int{4096, 1 << 16, 1 << 24}
+// benchSizes are the lengths the per-tier benchmarks run: 2048 is one block
+// of the CPU backend's fused evaluator (device/cpu, fuseBlock; operands in
+// L1), 64 Ki a cache-resident tensor (L2), 16 Mi one streamed from memory.
+var benchSizes = []int{2048, 1 << 16, 1 << 24}
 
 // bestRate runs fn for b.N iterations and reports per elements/s and,
 // when bytes > 0, bytes/s of its fastest call: on a machine shared with
