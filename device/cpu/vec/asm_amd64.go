@@ -184,6 +184,18 @@ func maxReduceF32AVX2(x *float32, n int) float32
 //go:noescape
 func minReduceF32AVX2(x *float32, n int) float32
 
+// maxReduceF32AVX512 returns the maximum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func maxReduceF32AVX512(x *float32, n int) (ret float32, ok bool)
+
+// minReduceF32AVX512 returns the minimum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func minReduceF32AVX512(x *float32, n int) (ret float32, ok bool)
+
 // addF64AVX2 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -363,6 +375,18 @@ func maxReduceF64AVX2(x *float64, n int) float64
 //
 //go:noescape
 func minReduceF64AVX2(x *float64, n int) float64
+
+// maxReduceF64AVX512 returns the maximum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func maxReduceF64AVX512(x *float64, n int) (ret float64, ok bool)
+
+// minReduceF64AVX512 returns the minimum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func minReduceF64AVX512(x *float64, n int) (ret float64, ok bool)
 
 // expF32AVX2 computes dst[i] = e**x[i] for i < n.
 //

@@ -140,8 +140,8 @@ var avx2Kernels = &kernels{
 
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, and for the float32
-// transcendentals; the reductions are the AVX2 ones (see
-// docs/benchmarks.md for why), the float64 transcendentals package math.
+// transcendentals, and Max/Min; Sum and Dot are the AVX2 ones
+// (see the package doc for why), the float64 transcendentals package math.
 var avx512Kernels = func() *kernels {
 	k := *avx2Kernels
 	k.name = "avx512"
@@ -168,5 +168,21 @@ var avx512Kernels = func() *kernels {
 		unErf:      un32(erfF32AVX512),
 	}
 	k.un64[unRelu] = un64(reluF64AVX512)
+	k.max32 = red512(maxReduceF32AVX512, avx2Kernels.max32)
+	k.min32 = red512(minReduceF32AVX512, avx2Kernels.min32)
+	k.max64 = red512(maxReduceF64AVX512, avx2Kernels.max64)
+	k.min64 = red512(minReduceF64AVX512, avx2Kernels.min64)
 	return &k
 }()
+
+// red512 wraps an AVX-512 max/min kernel, which gives up (ok false) when the
+// input holds a NaN or an infinity; exact then runs, the AVX2 kernel that
+// checks for NaN element by element.
+func red512[T float32 | float64](f func(x *T, n int) (T, bool), exact func([]T) T) func([]T) T {
+	return func(x []T) T {
+		if m, ok := f(unsafe.SliceData(x), len(x)); ok {
+			return m
+		}
+		return exact(x)
+	}
+}
