@@ -16,7 +16,7 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-go test ./device/cpu/vec -run XXX -bench "${1:-Tiers}" -benchtime 300x -count 1 > "$out"
+go test ./device/cpu/vec -run XXX -bench "${1:-Tiers}" -benchtime 100x -count 1 > "$out"
 grep -m1 '^cpu:' "$out" || true
 grep -o 'avx512[a-z_0-9]*' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' '; echo
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$PY" ci/bench_vec_numpy.py "$out"

@@ -21,9 +21,11 @@
 // "generic" or "avx2" (so the lower tiers stay testable on an AVX-512
 // machine); "avx512", "auto" or nothing picks the widest. Implementation
 // reports which set is active. The AVX-512 set has its own arithmetic,
-// Axpy, Relu and float32 transcendentals and shares the AVX2 reductions,
-// whose fixed 64-lane summation order four zmm accumulators would only
-// reproduce at the same speed. All sets give bitwise identical results for
+// Axpy, Relu, Max, Min and float32 transcendentals, and shares the AVX2
+// Sum and Dot: their fixed 64-lane summation order (below) fills only four
+// zmm accumulators, which keep the same 64 bytes in flight per add latency
+// as the eight ymm ones, so a faster kernel would need another order. All
+// sets give bitwise identical results for
 // the arithmetic, Axpy, Relu, Sum and Dot (apart from NaN payloads and the
 // sign of a zero chosen by Maximum/Minimum/Max/Min between +0 and -0).
 //
