@@ -93,6 +93,13 @@
 //	Tanh      1.36      1.5    -            GeluErf   4.79      5      2.62
 //	Erf       1.58      2      0.51
 //
+// The AVX-512 kernels use the same algorithms and coefficients; compared
+// with the AVX2 ones on all 2^32 inputs (TestExhaustiveTiersF32), Log,
+// Tanh and Erf give identical outputs, Exp differs on 21 inputs (at most
+// 0.75 ulp there), GeluErf on 5 (1.07 ulp), Sigmoid on 19.8 million (1.34
+// ulp) and GeluTanh on 18.2 million (2.16 ulp), none of them subnormal, so
+// the measured column holds for them too.
+//
 // GeluErf's larger error (at most 5.7e-7 relative) comes from its erfc
 // variable t, whose rounding the result depends on about twice over.
 //
