@@ -29,6 +29,7 @@ def numpy_rates(n):
     i = np.arange(n)
     x = ((i % 2000) * 0.01 - 10).astype(np.float32)
     xl = ((i % 2000) * 0.01 + 0.005).astype(np.float32)
+    xs = ((i % 2000) * 0.0006 - 0.6).astype(np.float32)
     a32 = (i % 100 + 1).astype(np.float32)
     b32 = np.full(n, 1.5, np.float32)
     a64 = (i % 100 + 1).astype(np.float64)
@@ -55,6 +56,7 @@ def numpy_rates(n):
         "exp": (lambda: np.exp(x, out=d32), 0),
         "log": (lambda: np.log(xl, out=d32), 0),
         "tanh": (lambda: np.tanh(x, out=d32), 0),
+        "tanh_small": (lambda: np.tanh(xs, out=d32), 0),
         "sigmoid": (sigmoid, 0),
         "relu": (lambda: np.maximum(x, 0, out=d32), 0),
         "add_f32": (lambda: np.add(a32, b32, out=d32), 12),
