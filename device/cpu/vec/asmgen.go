@@ -1,14 +1,18 @@
 //go:build ignore
 
-// asmgen writes vec_amd64.s (the AVX2+FMA kernels of package vec) and
-// asm_amd64.go (their Go declarations). Run it with `go generate` in this
-// directory; both outputs are committed, so building never needs it.
+// asmgen writes vec_amd64.s (the AVX2+FMA and AVX-512 kernels of package
+// vec) and asm_amd64.go (their Go declarations). Run it with `go generate`
+// in this directory; both outputs are committed, so building never needs
+// it.
 //
-// Generating the assembly keeps the eighty-odd kernels consistent: every
-// elementwise kernel shares one loop skeleton (an unrolled main loop, a
-// one-vector loop, and a masked tail so no scalar code is needed), and every
-// transcendental shares one exp core. Operands follow Go's assembler order
-// (sources first, destination last), which reverses Intel's.
+// Generating the assembly keeps the hundred-odd kernels consistent: every
+// elementwise kernel of both tiers shares one loop skeleton (an unrolled
+// main loop, a one-vector loop, and a masked tail so no scalar code is
+// needed: VMASKMOV with AVX2, a k-register with AVX-512), the arithmetic of
+// both tiers comes from one description (binaries), and every
+// transcendental shares one exp core per tier and the same coefficient
+// tables. Operands follow Go's assembler order (sources first, destination
+// last), which reverses Intel's.
 package main
 
 import (
