@@ -17,12 +17,14 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"log"
 	"math"
 	"math/big"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -1104,6 +1106,8 @@ func splitLn2() (float64, float64) {
 }
 
 func main() {
+	dir := flag.String("dir", ".", "directory to write the outputs to")
+	flag.Parse()
 	g := &gen{consts: map[string][]string{}}
 	for _, e := range []elem{f32, f64} {
 		g.binaries(e, tierAVX2)
@@ -1138,7 +1142,7 @@ func main() {
 		s.WriteString(strings.Join(g.consts[k], "\n") + "\n")
 	}
 	s.Write(g.s.Bytes())
-	if err := os.WriteFile("vec_amd64.s", s.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "vec_amd64.s"), s.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 
@@ -1149,7 +1153,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("%v\n%s", err, d.Bytes())
 	}
-	if err := os.WriteFile("asm_amd64.go", src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "asm_amd64.go"), src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

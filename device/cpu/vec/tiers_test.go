@@ -1,9 +1,12 @@
 package vec
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
@@ -117,6 +120,37 @@ func TestExhaustiveTiersF32(t *testing.T) {
 					t.Errorf("%s %s: %.3f ulp at %g (subnormal %.2f), limit %g", hi.name, f.name, r.worst, r.at, r.sub, f.maxULP)
 				}
 			})
+		}
+	}
+}
+
+// TestGeneratedInSync runs asmgen.go into a temporary directory and checks
+// that the committed vec_amd64.s and asm_amd64.go are what it writes, so an
+// edit to the generator cannot be left unapplied (run `go generate` in
+// this directory to update them).
+func TestGeneratedInSync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command in PATH")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command(goBin, "run", "asmgen.go", "-dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("go run asmgen.go: %v\n%s", err, out)
+	}
+	for _, name := range []string{"vec_amd64.s", "asm_amd64.go"} {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is out of date with asmgen.go: run `go generate` in device/cpu/vec", name)
 		}
 	}
 }
