@@ -457,3 +457,33 @@ func geluErfF32AVX512(dst *float32, x *float32, n int)
 //
 //go:noescape
 func erfF32AVX512(dst *float32, x *float32, n int)
+
+// asmAVX2 lists the AVX2 elementwise kernels by operation.
+var asmAVX2 = tierAsm{
+	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
+	sc32:   [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
+	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
+	axpy32: axpyF32AVX2,
+	relu32: reluF32AVX2,
+	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
+	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
+	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
+	axpy64: axpyF64AVX2,
+	relu64: reluF64AVX2,
+	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2},
+}
+
+// asmAVX512 lists the AVX512 elementwise kernels by operation.
+var asmAVX512 = tierAsm{
+	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, maxF32AVX512, minF32AVX512},
+	sc32:   [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
+	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
+	axpy32: axpyF32AVX512,
+	relu32: reluF32AVX512,
+	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
+	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
+	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
+	axpy64: axpyF64AVX512,
+	relu64: reluF64AVX512,
+	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
+}
