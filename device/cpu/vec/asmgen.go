@@ -909,6 +909,10 @@ func (g *gen) transcendentals() {
 	signMask := func() string { return g.fb("signmask", 0x80000000) }
 	one := func() string { return g.f("one", 1) }
 	two := func() string { return g.f("two", 2) }
+	// One vector per iteration: a second copy of a body on other registers
+	// (as the AVX-512 kernels run, see twoSlots) measured no faster with
+	// 256-bit vectors for exp, log and sigmoid, and the others need more
+	// than half of the 16 ymm registers.
 	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
 		g.elementwise(ewKernel{name: name + "F32AVX2", doc: doc, e: e, inputs: []string{"x"}, unroll: 1, setup: setup,
 			body: func(g *gen, u int, in []string) string { body(g); return "Y0" }})
@@ -1254,21 +1258,40 @@ func (g *gen) recip512(q, num, d, dlo, r, t string) {
 }
 
 // shiftRegs renames, in the assembly text of one transcendental body, the
-// working registers Z0-Z12 (and their Y halves) to Z16-Z28 and the mask K2
-// to K3, leaving the loop constants (Z13, Z14, Z31) and K1 alone, so a
-// second copy of the body runs on independent registers.
-func shiftRegs(text string) string {
-	re := regexp.MustCompile(`\b([YZ])([0-9]+)\b|\bK2\b`)
+// working registers X/Y/Z 0 to below-1 to by registers higher and the mask
+// K2 to K3, leaving the loop constants (registers from below on) and K1
+// alone, so a second copy of the body runs on independent registers.
+func shiftRegs(text string, below, by int) string {
+	re := regexp.MustCompile(`\b([XYZ])([0-9]+)\b|\bK2\b`)
 	return re.ReplaceAllStringFunc(text, func(m string) string {
 		if m == "K2" {
 			return "K3"
 		}
 		n, _ := strconv.Atoi(m[1:])
-		if n > 12 {
+		if n >= below {
 			return m
 		}
-		return fmt.Sprintf("%c%d", m[0], n+16)
+		return fmt.Sprintf("%c%d", m[0], n+by)
 	})
+}
+
+// twoSlots returns the ewKernel fields that run body twice per iteration
+// on one input each: slot 0 on registers 0 to below-1, slot 1 on the same
+// registers moved up by by (input register by), for unroll 2.
+func twoSlots(k ewKernel, reg func(int) string, below, by int, body func(g *gen)) ewKernel {
+	k.unroll = 2
+	k.slotReg = func(u, i int) string { return reg(by * u) }
+	k.body = func(g *gen, u int, in []string) string {
+		start := g.s.Len()
+		body(g)
+		if u == 1 {
+			text := shiftRegs(g.s.String()[start:], below, by)
+			g.s.Truncate(start)
+			g.s.WriteString(text)
+		}
+		return reg(by * u)
+	}
+	return k
 }
 
 func (g *gen) transcendentals512() {
@@ -1279,27 +1302,15 @@ func (g *gen) transcendentals512() {
 	two := func() string { return g.f("two", 2) }
 	bcast := func(c, r string) { g.ins("VBROADCASTSS %s, %s", c, r) }
 	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
-		g.elementwise(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
+		// Two vectors per iteration: slot 1 runs the same body with every
+		// working register (Z0-Z12) moved up by 16.
+		g.elementwise(twoSlots(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
 			setup: func(g *gen) {
 				bcast(g.f("shifter", 0x1.8p23), "Z31")
 				if setup != nil {
 					setup(g)
 				}
-			},
-			// Two vectors per iteration: slot 1 runs the same body with
-			// every working register moved up by 16 (see shiftRegs).
-			unroll: 2, slotReg: func(u, i int) string { return z(16 * u) },
-			body: func(g *gen, u int, in []string) string {
-				start := g.s.Len()
-				body(g)
-				if u == 1 {
-					text := shiftRegs(g.s.String()[start:])
-					g.s.Truncate(start)
-					g.s.WriteString(text)
-					return "Z16"
-				}
-				return "Z0"
-			}})
+			}}, z, 13, 16, body))
 	}
 
 	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {
