@@ -47,6 +47,7 @@ func ulpErr32(got float32, want float64) float64 {
 // results. Generic kernels round a float64 result once: 1 ulp.
 type unary32 struct {
 	name   string
+	op     unOp // the kernel table entry fn dispatches to
 	fn     func(dst, x []float32) error
 	ref    func(float64) float64
 	maxULP float64
@@ -74,13 +75,13 @@ func refGeluErf(x float64) float64 {
 }
 
 var unaries32 = []unary32{
-	{"Exp", Exp[float32], math.Exp, 1},
-	{"Log", Log[float32], math.Log, 1},
-	{"Tanh", Tanh[float32], math.Tanh, 1.5},
-	{"Sigmoid", Sigmoid[float32], refSigmoid, 2},
-	{"GeluTanh", GeluTanh[float32], refGeluTanh, 2.5},
-	{"GeluErf", GeluErf[float32], refGeluErf, 5},
-	{"Erf", Erf[float32], math.Erf, 2},
+	{"Exp", unExp, Exp[float32], math.Exp, 1},
+	{"Log", unLog, Log[float32], math.Log, 1},
+	{"Tanh", unTanh, Tanh[float32], math.Tanh, 1.5},
+	{"Sigmoid", unSigmoid, Sigmoid[float32], refSigmoid, 2},
+	{"GeluTanh", unGeluTanh, GeluTanh[float32], refGeluTanh, 2.5},
+	{"GeluErf", unGeluErf, GeluErf[float32], refGeluErf, 5},
+	{"Erf", unErf, Erf[float32], math.Erf, 2},
 }
 
 // sweep32 returns test inputs: every 997th float32 bit pattern of both

@@ -84,6 +84,86 @@ func axpyF32AVX2(dst *float32, alpha float32, x *float32, y *float32, n int)
 //go:noescape
 func reluF32AVX2(dst *float32, x *float32, n int)
 
+// addF32AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
+//
+//go:noescape
+func addF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// addScalarF32AVX512 computes dst[i] = Add(a[i], s) for i < n.
+//
+//go:noescape
+func addScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// subF32AVX512 computes dst[i] = Sub(a[i], b[i]) for i < n.
+//
+//go:noescape
+func subF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// subScalarF32AVX512 computes dst[i] = Sub(a[i], s) for i < n.
+//
+//go:noescape
+func subScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// mulF32AVX512 computes dst[i] = Mul(a[i], b[i]) for i < n.
+//
+//go:noescape
+func mulF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// mulScalarF32AVX512 computes dst[i] = Mul(a[i], s) for i < n.
+//
+//go:noescape
+func mulScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// divF32AVX512 computes dst[i] = Div(a[i], b[i]) for i < n.
+//
+//go:noescape
+func divF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// divScalarF32AVX512 computes dst[i] = Div(a[i], s) for i < n.
+//
+//go:noescape
+func divScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// maxF32AVX512 computes dst[i] = Maximum(a[i], b[i]) for i < n.
+//
+//go:noescape
+func maxF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// maxScalarF32AVX512 computes dst[i] = Maximum(a[i], s) for i < n.
+//
+//go:noescape
+func maxScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// minF32AVX512 computes dst[i] = Minimum(a[i], b[i]) for i < n.
+//
+//go:noescape
+func minF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// minScalarF32AVX512 computes dst[i] = Minimum(a[i], s) for i < n.
+//
+//go:noescape
+func minScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// subRScalarF32AVX512 computes dst[i] = Sub(s, a[i]) for i < n.
+//
+//go:noescape
+func subRScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// divRScalarF32AVX512 computes dst[i] = Div(s, a[i]) for i < n.
+//
+//go:noescape
+func divRScalarF32AVX512(dst *float32, a *float32, s float32, n int)
+
+// axpyF32AVX512 computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.
+//
+//go:noescape
+func axpyF32AVX512(dst *float32, alpha float32, x *float32, y *float32, n int)
+
+// reluF32AVX512 computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.
+//
+//go:noescape
+func reluF32AVX512(dst *float32, x *float32, n int)
+
 // sumF32AVX2 returns the blocked fixed-order sum of x[:n] (see sumF32Go).
 //
 //go:noescape
@@ -103,6 +183,18 @@ func maxReduceF32AVX2(x *float32, n int) float32
 //
 //go:noescape
 func minReduceF32AVX2(x *float32, n int) float32
+
+// maxReduceF32AVX512 returns the maximum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func maxReduceF32AVX512(x *float32, n int) (ret float32, ok bool)
+
+// minReduceF32AVX512 returns the minimum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func minReduceF32AVX512(x *float32, n int) (ret float32, ok bool)
 
 // addF64AVX2 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
@@ -184,6 +276,86 @@ func axpyF64AVX2(dst *float64, alpha float64, x *float64, y *float64, n int)
 //go:noescape
 func reluF64AVX2(dst *float64, x *float64, n int)
 
+// addF64AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
+//
+//go:noescape
+func addF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// addScalarF64AVX512 computes dst[i] = Add(a[i], s) for i < n.
+//
+//go:noescape
+func addScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// subF64AVX512 computes dst[i] = Sub(a[i], b[i]) for i < n.
+//
+//go:noescape
+func subF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// subScalarF64AVX512 computes dst[i] = Sub(a[i], s) for i < n.
+//
+//go:noescape
+func subScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// mulF64AVX512 computes dst[i] = Mul(a[i], b[i]) for i < n.
+//
+//go:noescape
+func mulF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// mulScalarF64AVX512 computes dst[i] = Mul(a[i], s) for i < n.
+//
+//go:noescape
+func mulScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// divF64AVX512 computes dst[i] = Div(a[i], b[i]) for i < n.
+//
+//go:noescape
+func divF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// divScalarF64AVX512 computes dst[i] = Div(a[i], s) for i < n.
+//
+//go:noescape
+func divScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// maxF64AVX512 computes dst[i] = Maximum(a[i], b[i]) for i < n.
+//
+//go:noescape
+func maxF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// maxScalarF64AVX512 computes dst[i] = Maximum(a[i], s) for i < n.
+//
+//go:noescape
+func maxScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// minF64AVX512 computes dst[i] = Minimum(a[i], b[i]) for i < n.
+//
+//go:noescape
+func minF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// minScalarF64AVX512 computes dst[i] = Minimum(a[i], s) for i < n.
+//
+//go:noescape
+func minScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// subRScalarF64AVX512 computes dst[i] = Sub(s, a[i]) for i < n.
+//
+//go:noescape
+func subRScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// divRScalarF64AVX512 computes dst[i] = Div(s, a[i]) for i < n.
+//
+//go:noescape
+func divRScalarF64AVX512(dst *float64, a *float64, s float64, n int)
+
+// axpyF64AVX512 computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.
+//
+//go:noescape
+func axpyF64AVX512(dst *float64, alpha float64, x *float64, y *float64, n int)
+
+// reluF64AVX512 computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.
+//
+//go:noescape
+func reluF64AVX512(dst *float64, x *float64, n int)
+
 // sumF64AVX2 returns the blocked fixed-order sum of x[:n] (see sumF64Go).
 //
 //go:noescape
@@ -203,6 +375,18 @@ func maxReduceF64AVX2(x *float64, n int) float64
 //
 //go:noescape
 func minReduceF64AVX2(x *float64, n int) float64
+
+// maxReduceF64AVX512 returns the maximum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func maxReduceF64AVX512(x *float64, n int) (ret float64, ok bool)
+
+// minReduceF64AVX512 returns the minimum of x[:n] and ok = true when no element is NaN or
+// infinite (otherwise ok is false and the result meaningless); n >= 1.
+//
+//go:noescape
+func minReduceF64AVX512(x *float64, n int) (ret float64, ok bool)
 
 // expF32AVX2 computes dst[i] = e**x[i] for i < n.
 //
@@ -238,3 +422,68 @@ func geluErfF32AVX2(dst *float32, x *float32, n int)
 //
 //go:noescape
 func erfF32AVX2(dst *float32, x *float32, n int)
+
+// expF32AVX512 computes dst[i] = e**x[i] for i < n.
+//
+//go:noescape
+func expF32AVX512(dst *float32, x *float32, n int)
+
+// logF32AVX512 computes dst[i] = ln(x[i]) for i < n.
+//
+//go:noescape
+func logF32AVX512(dst *float32, x *float32, n int)
+
+// tanhF32AVX512 computes dst[i] = tanh(x[i]) for i < n.
+//
+//go:noescape
+func tanhF32AVX512(dst *float32, x *float32, n int)
+
+// sigmoidF32AVX512 computes dst[i] = 1/(1+e**-x[i]) for i < n.
+//
+//go:noescape
+func sigmoidF32AVX512(dst *float32, x *float32, n int)
+
+// geluTanhF32AVX512 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.
+//
+//go:noescape
+func geluTanhF32AVX512(dst *float32, x *float32, n int)
+
+// geluErfF32AVX512 computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.
+//
+//go:noescape
+func geluErfF32AVX512(dst *float32, x *float32, n int)
+
+// erfF32AVX512 computes dst[i] = erf(x[i]) for i < n.
+//
+//go:noescape
+func erfF32AVX512(dst *float32, x *float32, n int)
+
+// asmAVX2 lists the AVX2 elementwise kernels by operation.
+var asmAVX2 = tierAsm{
+	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
+	sc32:   [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
+	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
+	axpy32: axpyF32AVX2,
+	relu32: reluF32AVX2,
+	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
+	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
+	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
+	axpy64: axpyF64AVX2,
+	relu64: reluF64AVX2,
+	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2},
+}
+
+// asmAVX512 lists the AVX512 elementwise kernels by operation.
+var asmAVX512 = tierAsm{
+	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, maxF32AVX512, minF32AVX512},
+	sc32:   [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
+	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
+	axpy32: axpyF32AVX512,
+	relu32: reluF32AVX512,
+	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
+	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
+	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
+	axpy64: axpyF64AVX512,
+	relu64: reluF64AVX512,
+	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
+}

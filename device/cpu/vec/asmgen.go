@@ -1,25 +1,33 @@
 //go:build ignore
 
-// asmgen writes vec_amd64.s (the AVX2+FMA kernels of package vec) and
-// asm_amd64.go (their Go declarations). Run it with `go generate` in this
-// directory; both outputs are committed, so building never needs it.
+// asmgen writes vec_amd64.s (the AVX2+FMA and AVX-512 kernels of package
+// vec) and asm_amd64.go (their Go declarations). Run it with `go generate`
+// in this directory; both outputs are committed, so building never needs
+// it.
 //
-// Generating the assembly keeps the eighty-odd kernels consistent: every
-// elementwise kernel shares one loop skeleton (an unrolled main loop, a
-// one-vector loop, and a masked tail so no scalar code is needed), and every
-// transcendental shares one exp core. Operands follow Go's assembler order
-// (sources first, destination last), which reverses Intel's.
+// Generating the assembly keeps the hundred-odd kernels consistent: every
+// elementwise kernel of both tiers shares one loop skeleton (an unrolled
+// main loop, a one-vector loop, and a masked tail so no scalar code is
+// needed: VMASKMOV with AVX2, a k-register with AVX-512), the arithmetic of
+// both tiers comes from one description (binaries), and every
+// transcendental shares one exp core per tier and the same coefficient
+// tables. Operands follow Go's assembler order (sources first, destination
+// last), which reverses Intel's.
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"log"
 	"math"
 	"math/big"
 	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -42,6 +50,17 @@ type gen struct {
 	s      bytes.Buffer
 	decls  bytes.Buffer
 	consts map[string][]string // symbol -> DATA lines
+	labels int                 // labels made by uniq so far
+	// okResult makes the next text() declare a second result, ok bool,
+	// after ret.
+	okResult bool
+}
+
+// uniq returns a label not used before: a body emitted at several places in
+// one function (main loop, tail) needs its own labels at each.
+func (g *gen) uniq(base string) string {
+	g.labels++
+	return fmt.Sprintf("%s%d", base, g.labels)
 }
 
 func (g *gen) ins(format string, a ...any) { fmt.Fprintf(&g.s, "\t"+format+"\n", a...) }
@@ -83,6 +102,23 @@ func (g *gen) i(name string, v int32) string      { return g.v32(name, uint32(v)
 func (g *gen) fb(name string, bits uint32) string { return g.v32(name, bits) }
 
 func y(i int) string { return fmt.Sprintf("Y%d", i) }
+func z(i int) string { return fmt.Sprintf("Z%d", i) }
+
+// kmask sets K1 to select the first cnt (< 16) lanes of a zmm vector:
+// (1<<cnt)-1. It clobbers AX and, when cnt is not CX, swaps CX with cnt
+// around the shift (whose count must be in CL).
+func (g *gen) kmask(cnt string) {
+	if cnt != "CX" {
+		g.ins("XCHGQ CX, %s", cnt)
+	}
+	g.ins("MOVL $1, AX")
+	g.ins("SHLL CX, AX")
+	if cnt != "CX" {
+		g.ins("XCHGQ CX, %s", cnt)
+	}
+	g.ins("DECL AX")
+	g.ins("KMOVW AX, K1")
+}
 func x(i int) string { return fmt.Sprintf("X%d", i) }
 
 // arg is one argument of an assembly function.
@@ -113,13 +149,21 @@ func frame(args []arg, ret *arg) (map[string]int, int) {
 // text starts an assembly function and writes its Go declaration.
 func (g *gen) text(name string, args []arg, ret *arg, doc string) map[string]int {
 	off, size := frame(args, ret)
+	ok := g.okResult
+	g.okResult = false
+	if ok {
+		off["ok"] = size
+		size++
+	}
 	fmt.Fprintf(&g.s, "\n// func %s(", name)
 	var ps []string
 	for _, a := range args {
 		ps = append(ps, a.name+" "+a.typ)
 	}
 	sig := strings.Join(ps, ", ") + ")"
-	if ret != nil {
+	if ok {
+		sig += " (ret " + ret.typ + ", ok bool)"
+	} else if ret != nil {
 		sig += " " + ret.typ
 	}
 	fmt.Fprintf(&g.s, "%s\n", sig)
@@ -166,6 +210,12 @@ type ewKernel struct {
 	// read-for-ownership of every destination line.
 	nt    bool
 	setup func(g *gen)
+	// slotReg, if set, names the register input i of unroll slot u is
+	// loaded into (default: register i*unroll+u).
+	slotReg func(u, i int) string
+	// z selects AVX-512: zmm registers (the body gets Z names), 64-byte
+	// vectors and tails masked with K1 instead of VMASKMOV.
+	z bool
 	// body computes one vector for unroll slot u from the input registers
 	// in (in[i] holds input i) and returns the register holding the result.
 	body func(g *gen, u int, in []string) string
@@ -198,19 +248,26 @@ func (g *gen) elementwise(k ewKernel) {
 		g.load(off, in, ptrRegs[i])
 	}
 	g.load(off, "n", "CX")
+	reg, vb, L := y, 32, k.e.lanes
+	if k.z {
+		reg, vb, L = z, 64, 2*k.e.lanes
+	}
 	for i, s := range k.scalars {
-		g.ins("VBROADCAST%s %s+%d(FP), Y%d", k.e.s, s, off[s], 12+i)
+		g.ins("VBROADCAST%s %s+%d(FP), %s", k.e.s, s, off[s], reg(12+i))
 	}
 	if k.setup != nil {
 		k.setup(g)
 	}
-	U, L := k.unroll, k.e.lanes
-	inReg := func(u, i int) string { return y(i*U + u) }
+	U := k.unroll
+	inReg := func(u, i int) string { return reg(i*U + u) }
+	if k.slotReg != nil {
+		inReg = k.slotReg
+	}
 	vec := func(slots int, store string) {
 		outs := make([]string, slots)
 		for u := 0; u < slots; u++ {
 			for i := range k.inputs {
-				g.ins("VMOVUP%s %d(%s), %s", k.e.p[1:], 32*u, ptrRegs[i], inReg(u, i))
+				g.ins("VMOVUP%s %d(%s), %s", k.e.p[1:], vb*u, ptrRegs[i], inReg(u, i))
 			}
 		}
 		for u := 0; u < slots; u++ {
@@ -221,11 +278,11 @@ func (g *gen) elementwise(k ewKernel) {
 			outs[u] = k.body(g, u, in)
 		}
 		for u := 0; u < slots; u++ {
-			g.ins("%s %s, %d(DI)", store, outs[u], 32*u)
+			g.ins("%s %s, %d(DI)", store, outs[u], vb*u)
 		}
-		g.ins("ADDQ $%d, DI", 32*slots)
+		g.ins("ADDQ $%d, DI", vb*slots)
 		for i := range k.inputs {
-			g.ins("ADDQ $%d, %s", 32*slots, ptrRegs[i])
+			g.ins("ADDQ $%d, %s", vb*slots, ptrRegs[i])
 		}
 		g.ins("SUBQ $%d, CX", slots*L)
 	}
@@ -234,11 +291,26 @@ func (g *gen) elementwise(k ewKernel) {
 	masked := func() {
 		var in []string
 		for i := range k.inputs {
-			g.ins("VMASKMOV%s (%s), Y15, %s", k.e.p, ptrRegs[i], inReg(0, i))
+			if k.z {
+				g.ins("VMOVUP%s.Z (%s), K1, %s", k.e.p[1:], ptrRegs[i], inReg(0, i))
+			} else {
+				g.ins("VMASKMOV%s (%s), Y15, %s", k.e.p, ptrRegs[i], inReg(0, i))
+			}
 			in = append(in, inReg(0, i))
 		}
 		out := k.body(g, 0, in)
-		g.ins("VMASKMOV%s %s, Y15, (DI)", k.e.p, out)
+		if k.z {
+			g.ins("VMOVUP%s %s, K1, (DI)", k.e.p[1:], out)
+		} else {
+			g.ins("VMASKMOV%s %s, Y15, (DI)", k.e.p, out)
+		}
+	}
+	mask := func(cnt string) {
+		if k.z {
+			g.kmask(cnt)
+		} else {
+			g.maskFor(k.e, cnt)
+		}
 	}
 	shift := map[int]int{4: 2, 8: 3}[k.e.size]
 	if k.nt {
@@ -246,16 +318,16 @@ func (g *gen) elementwise(k ewKernel) {
 		g.ins("SHLQ $%d, AX", shift)
 		g.ins("CMPQ AX, ·ntBytes(SB)")
 		g.ins("JB   loop")
-		g.comment("large output: align dst to 32 bytes with one masked vector, then stream")
+		g.comment(fmt.Sprintf("large output: align dst to %d bytes with one masked vector, then stream", vb))
 		g.ins("MOVQ DI, R10")
 		g.ins("NEGQ R10")
-		g.ins("ANDQ $31, R10")
+		g.ins("ANDQ $%d, R10", vb-1)
 		g.ins("SHRQ $%d, R10", shift)
 		g.ins("CMPQ R10, CX")
 		g.ins("CMOVQHI CX, R10")
 		g.ins("TESTQ R10, R10")
 		g.ins("JEQ  ntloop")
-		g.maskFor(k.e, "R10")
+		mask("R10")
 		masked()
 		g.ins("LEAQ (DI)(R10*%d), DI", k.e.size)
 		for i := range k.inputs {
@@ -285,7 +357,7 @@ func (g *gen) elementwise(k ewKernel) {
 	g.label("tail")
 	g.ins("TESTQ CX, CX")
 	g.ins("JEQ  done")
-	g.tailMask(k.e)
+	mask("CX")
 	masked()
 	g.label("done")
 	g.ins("VZEROUPPER")
@@ -293,7 +365,8 @@ func (g *gen) elementwise(k ewKernel) {
 }
 
 // binop emits D = A op B for the six binary operations; T and M are
-// scratch registers (M may equal B when B is dead afterwards).
+// scratch registers (M may equal B when B is dead afterwards). With zmm
+// operands the NaN mask of max/min lives in K2 and M is unused.
 func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 	p := e.p
 	switch op {
@@ -303,6 +376,14 @@ func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 		// VMAX/VMIN return the second source (B) when either is NaN, so a
 		// NaN in B propagates; a NaN in A is blended back in.
 		g.ins("V%s%s %s, %s, %s", strings.ToUpper(op), p, B, A, T)
+		if strings.HasPrefix(A, "Z") {
+			g.ins("VCMP%s $3, %s, %s, K2", p, A, A)
+			g.ins("VMOVAP%s %s, K2, %s", p[1:], A, T)
+			if D != T {
+				g.ins("VMOVAP%s %s, %s", p[1:], T, D)
+			}
+			return
+		}
 		g.ins("VCMP%s $3, %s, %s, %s", p, A, A, M)
 		g.ins("VBLENDV%s %s, %s, %s, %s", p, M, A, T, D)
 	default:
@@ -310,54 +391,118 @@ func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 	}
 }
 
+// binOps are the binary operations in the order of the binOp constants
+// (dispatch.go); rscalarOps those with a reversed scalar form.
+var (
+	binOps     = []string{"add", "sub", "mul", "div", "max", "min"}
+	rscalarOps = []string{"sub", "div"}
+	// unOps maps the float32 unary kernels to their unOp constants.
+	unOps = [][2]string{{"relu", "unRelu"}, {"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"},
+		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"}}
+)
+
+// tierTable writes the Go table (a tierAsm, see dispatch_amd64.go) of one
+// tier's generated elementwise kernels, so the dispatch code lists no
+// kernel names by hand.
+func tierTable(d *bytes.Buffer, t tier) {
+	fmt.Fprintf(d, "\n// asm%s lists the %s elementwise kernels by operation.\nvar asm%s = tierAsm{\n", t.suffix, t.suffix, t.suffix)
+	for _, e := range []elem{f32, f64} {
+		b := strings.ToLower(e.name)
+		var bins, scs, rscs []string
+		for _, op := range binOps {
+			bins = append(bins, op+e.name+t.suffix)
+			scs = append(scs, op+"Scalar"+e.name+t.suffix)
+		}
+		for _, op := range rscalarOps {
+			rscs = append(rscs, fmt.Sprintf("op%s: %sRScalar%s%s", strings.ToUpper(op[:1])+op[1:], op, e.name, t.suffix))
+		}
+		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *%s, n int){%s},\n", b[1:], e.goT, strings.Join(bins, ", "))
+		fmt.Fprintf(d, "sc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(scs, ", "))
+		fmt.Fprintf(d, "rsc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(rscs, ", "))
+		fmt.Fprintf(d, "axpy%s: axpy%s%s,\n", b[1:], e.name, t.suffix)
+		fmt.Fprintf(d, "relu%s: relu%s%s,\n", b[1:], e.name, t.suffix)
+	}
+	var uns []string
+	for _, u := range unOps[1:] {
+		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
+	}
+	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n}\n", strings.Join(uns, ", "))
+}
+
 var opNames = map[string]string{"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Maximum", "min": "Minimum"}
 
-func (g *gen) binaries(e elem) {
-	for _, op := range []string{"add", "sub", "mul", "div", "max", "min"} {
+// tier names one instruction set the kernels are generated for.
+type tier struct {
+	suffix string // kernel name suffix: "AVX2" or "AVX512"
+	z      bool   // zmm registers and k-mask tails
+	reg    func(int) string
+}
+
+var (
+	tierAVX2   = tier{"AVX2", false, y}
+	tierAVX512 = tier{"AVX512", true, z}
+)
+
+// binaries emits the binary, scalar, Axpy and Relu kernels of one tier from
+// one description: the loop skeleton and the operation are shared.
+func (g *gen) binaries(e elem, t tier) {
+	r := t.reg
+	for _, op := range binOps {
 		op := op
 		g.elementwise(ewKernel{
-			name: op + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(a[i], b[i]) for i < n.", opNames[op]),
-			e: e, inputs: []string{"a", "b"}, unroll: 4, nt: true,
+			name: op + e.name + t.suffix, doc: fmt.Sprintf("computes dst[i] = %s(a[i], b[i]) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a", "b"}, unroll: 4, nt: true, z: t.z,
 			body: func(g *gen, u int, in []string) string {
-				g.binop(e, op, in[0], in[1], in[0], y(8+u), in[1])
+				g.binop(e, op, in[0], in[1], in[0], r(8+u), in[1])
 				return in[0]
 			},
 		})
 		g.elementwise(ewKernel{
-			name: op + "Scalar" + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(a[i], s) for i < n.", opNames[op]),
-			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true,
+			name: op + "Scalar" + e.name + t.suffix, doc: fmt.Sprintf("computes dst[i] = %s(a[i], s) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true, z: t.z,
 			body: func(g *gen, u int, in []string) string {
-				g.binop(e, op, in[0], "Y12", in[0], y(8+u), y(4+u))
+				g.binop(e, op, in[0], r(12), in[0], r(8+u), r(4+u))
 				return in[0]
 			},
 		})
 	}
-	for _, op := range []string{"sub", "div"} {
+	for _, op := range rscalarOps {
 		op := op
 		g.elementwise(ewKernel{
-			name: op + "RScalar" + e.name + "AVX2", doc: fmt.Sprintf("computes dst[i] = %s(s, a[i]) for i < n.", opNames[op]),
-			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true,
+			name: op + "RScalar" + e.name + t.suffix, doc: fmt.Sprintf("computes dst[i] = %s(s, a[i]) for i < n.", opNames[op]),
+			e: e, inputs: []string{"a"}, scalars: []string{"s"}, unroll: 4, nt: true, z: t.z,
 			body: func(g *gen, u int, in []string) string {
-				g.binop(e, op, "Y12", in[0], in[0], y(8+u), y(4+u))
+				g.binop(e, op, r(12), in[0], in[0], r(8+u), r(4+u))
 				return in[0]
 			},
 		})
 	}
 	g.elementwise(ewKernel{
-		name: "axpy" + e.name + "AVX2", doc: "computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.",
-		e: e, inputs: []string{"x", "y"}, scalars: []string{"alpha"}, unroll: 4, nt: true,
+		name: "axpy" + e.name + t.suffix, doc: "computes dst[i] = alpha*x[i] + y[i] with one rounding, for i < n.",
+		e: e, inputs: []string{"x", "y"}, scalars: []string{"alpha"}, unroll: 4, nt: true, z: t.z,
 		args: []arg{{"dst", "*" + e.goT, 8}, {"alpha", e.goT, e.size}, {"x", "*" + e.goT, 8}, {"y", "*" + e.goT, 8}, {"n", "int", 8}},
 		body: func(g *gen, u int, in []string) string {
-			g.ins("VFMADD231%s %s, Y12, %s", e.p, in[0], in[1])
+			g.ins("VFMADD231%s %s, %s, %s", e.p, in[0], r(12), in[1])
 			return in[1]
 		},
 	})
 	g.elementwise(ewKernel{
-		name: "relu" + e.name + "AVX2", doc: "computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.",
-		e: e, inputs: []string{"x"}, unroll: 4, nt: true,
-		setup: func(g *gen) { g.ins("VXORP%s Y13, Y13, Y13", e.p[1:]) },
+		name: "relu" + e.name + t.suffix, doc: "computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.",
+		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
+		setup: func(g *gen) {
+			if t.z {
+				g.ins("VPXORD Z13, Z13, Z13")
+			} else {
+				g.ins("VXORP%s Y13, Y13, Y13", e.p[1:])
+			}
+		},
 		body: func(g *gen, u int, in []string) string {
 			// predicate 6 (NLE_US): true when x > 0 or x is NaN.
+			if t.z {
+				g.ins("VCMP%s $6, Z13, %s, K2", e.p, in[0])
+				g.ins("VMOVAP%s.Z %s, K2, %s", e.p[1:], in[0], in[0])
+				return in[0]
+			}
 			g.ins("VCMP%s $6, Y13, %s, %s", e.p, in[0], y(8+u))
 			g.ins("VAND%s %s, %s, %s", e.p, y(8+u), in[0], in[0])
 			return in[0]
@@ -578,6 +723,93 @@ func (g *gen) reduceMax(e elem, op string) {
 	g.ins("RET")
 }
 
+// reduceMax512 emits the AVX-512 maximum (or minimum) of x[:n], n >= 1.
+// VMAX/VMIN drop a NaN that is already in the accumulator, so alongside
+// each accumulator a flag collects x*0 + flag, which is NaN once any x was
+// NaN or infinite; a set flag returns ok = false and the caller runs the
+// exact NaN-checking kernel instead (inputs with infinities take that path
+// too, correctly if more slowly). Two instructions per 64 bytes, against
+// four for the AVX2 kernel's compare-and-flag. The first element
+// broadcast is the start value; the last partial vector is merged in
+// under a k-mask.
+func (g *gen) reduceMax512(e elem, op string) {
+	name := op + "Reduce" + e.name + "AVX512"
+	g.okResult = true
+	off := g.text(name, []arg{{"x", "*" + e.goT, 8}, {"n", "int", 8}}, &arg{"ret", e.goT, e.size},
+		"returns the "+op+"imum of x[:n] and ok = true when no element is NaN or\n// infinite (otherwise ok is false and the result meaningless); n >= 1.")
+	okOff := off["ok"]
+	g.load(off, "x", "SI")
+	g.load(off, "n", "CX")
+	p, L := e.p, 2*e.lanes
+	OP := "V" + strings.ToUpper(op) + p
+	g.ins("VBROADCASTS%s (SI), Z0", p[1:])
+	for k := 1; k < 4; k++ {
+		g.ins("VMOVAP%s Z0, %s", p[1:], z(k))
+	}
+	for k := 4; k < 9; k++ {
+		g.ins("VPXORQ %s, %s, %s", z(k), z(k), z(k))
+	}
+	g.label("loop")
+	g.ins("CMPQ CX, $%d", 4*L)
+	g.ins("JB   one")
+	for k := 0; k < 4; k++ {
+		g.ins("VMOVUP%s %d(SI), %s", p[1:], 64*k, z(10+k))
+		g.ins("%s %s, %s, %s", OP, z(10+k), z(k), z(k))
+		g.ins("VFMADD231%s %s, Z8, %s", p, z(10+k), z(4+k))
+	}
+	g.ins("ADDQ $256, SI")
+	g.ins("SUBQ $%d, CX", 4*L)
+	g.ins("JMP  loop")
+	g.label("one")
+	g.ins("CMPQ CX, $%d", L)
+	g.ins("JB   tail")
+	g.ins("VMOVUP%s (SI), Z10", p[1:])
+	g.ins("%s Z10, Z0, Z0", OP)
+	g.ins("VFMADD231%s Z10, Z8, Z4", p)
+	g.ins("ADDQ $64, SI")
+	g.ins("SUBQ $%d, CX", L)
+	g.ins("JMP  one")
+	g.label("tail")
+	g.ins("TESTQ CX, CX")
+	g.ins("JEQ  combine")
+	g.kmask("CX")
+	g.ins("VMOVUP%s.Z (SI), K1, Z10", p[1:])
+	g.ins("%s Z10, Z1, K1, Z1", OP)
+	g.ins("VFMADD231%s Z10, Z8, Z5", p)
+	g.label("combine")
+	g.ins("VADD%s Z5, Z4, Z4", p)
+	g.ins("VADD%s Z7, Z6, Z6", p)
+	g.ins("VADD%s Z6, Z4, Z4", p)
+	g.ins("VCMP%s $3, Z4, Z4, K2", p)
+	g.ins("KORTESTW K2, K2")
+	g.ins("JNE  flagged")
+	g.ins("%s Z1, Z0, Z0", OP)
+	g.ins("%s Z3, Z2, Z2", OP)
+	g.ins("%s Z2, Z0, Z0", OP)
+	g.ins("VEXTRACTF64X4 $1, Z0, Y1")
+	g.ins("%s Y1, Y0, Y0", OP)
+	g.ins("VEXTRACTF128 $1, Y0, X1")
+	g.ins("%s X1, X0, X0", OP)
+	if e.size == 4 {
+		g.ins("VPERMILPS $0x4e, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VPERMILPS $0xb1, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VMOVSS X0, ret+%d(FP)", off["ret"])
+	} else {
+		g.ins("VPERMILPD $1, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VMOVSD X0, ret+%d(FP)", off["ret"])
+	}
+	g.ins("MOVB $1, ok+%d(FP)", okOff)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.label("flagged")
+	g.ins("MOVB $0, ok+%d(FP)", okOff)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
 // ---- float32 transcendentals ----
 
 // Constants shared by the exp core. ln2 is split so that n*ln2Hi is exact
@@ -611,8 +843,16 @@ var (
 
 // horner emits acc = P(u) for coefficients c (lowest order first), named
 // name0, name1, ... in the constant table.
+// With zmm registers the coefficients are broadcast from the same table.
 func (g *gen) horner(name string, c []uint32, u, acc string) {
 	n := len(c) - 1
+	if strings.HasPrefix(acc, "Z") {
+		g.ins("VBROADCASTSS %s, %s", g.fb(fmt.Sprintf("%s%d", name, n), c[n]), acc)
+		for k := n - 1; k >= 0; k-- {
+			g.ins("VFMADD213PS.BCST %s, %s, %s", g.fb(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
+		}
+		return
+	}
 	g.ins("VMOVUPS %s, %s", g.fb(fmt.Sprintf("%s%d", name, n), c[n]), acc)
 	for k := n - 1; k >= 0; k-- {
 		g.ins("VFMADD213PS %s, %s, %s", g.fb(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
@@ -669,6 +909,10 @@ func (g *gen) transcendentals() {
 	signMask := func() string { return g.fb("signmask", 0x80000000) }
 	one := func() string { return g.f("one", 1) }
 	two := func() string { return g.f("two", 2) }
+	// One vector per iteration: a second copy of a body on other registers
+	// (as the AVX-512 kernels run, see twoSlots) measured no faster with
+	// 256-bit vectors for exp, log and sigmoid, and the others need more
+	// than half of the 16 ymm registers.
 	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
 		g.elementwise(ewKernel{name: name + "F32AVX2", doc: doc, e: e, inputs: []string{"x"}, unroll: 1, setup: setup,
 			body: func(g *gen, u int, in []string) string { body(g); return "Y0" }})
@@ -718,8 +962,14 @@ func (g *gen) transcendentals() {
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		g.ins("VMOVUPS %s, Y13", g.f("c20", 20))
 	}, func(g *gen) {
+		small, join := g.uniq("small"), g.uniq("join")
 		g.ins("VANDPS %s, Y0, Y1", absMask())
 		g.ins("VANDPS %s, Y0, Y7", signMask())
+		g.comment("each branch runs only when some lane needs it (AX: lanes below 0.625)")
+		g.ins("VCMPPS $1, %s, Y1, Y6", g.f("c0625", 0.625))
+		g.ins("VMOVMSKPS Y6, AX")
+		g.ins("CMPL AX, $0xff")
+		g.ins("JEQ  %s", small)
 		g.comment("|x| >= 0.625: 1 - 2/(e^(2|x|)+1)")
 		g.ins("VADDPS Y1, Y1, Y2")
 		g.ins("VMINPS Y2, Y13, Y2")
@@ -729,13 +979,16 @@ func (g *gen) transcendentals() {
 		g.ins("VDIVPS Y2, Y3, Y3")
 		g.ins("VMOVUPS %s, Y2", one())
 		g.ins("VSUBPS Y3, Y2, Y2")
+		g.ins("TESTL AX, AX")
+		g.ins("JEQ  %s", join)
+		g.label(small)
 		g.comment("|x| < 0.625: |x| + |x|^3 P(x^2)")
 		g.ins("VMULPS Y1, Y1, Y4")
 		g.horner("tanhp", tanhP, "Y4", "Y5")
 		g.ins("VMULPS Y1, Y4, Y4")
 		g.ins("VFMADD213PS Y1, Y4, Y5")
-		g.ins("VCMPPS $1, %s, Y1, Y6", g.f("c0625", 0.625))
 		g.ins("VBLENDVPS Y6, Y5, Y2, Y2")
+		g.label(join)
 		g.ins("VORPS Y7, Y2, Y0")
 	})
 
@@ -895,15 +1148,21 @@ func splitLn2() (float64, float64) {
 }
 
 func main() {
+	dir := flag.String("dir", ".", "directory to write the outputs to")
+	flag.Parse()
 	g := &gen{consts: map[string][]string{}}
 	for _, e := range []elem{f32, f64} {
-		g.binaries(e)
+		g.binaries(e, tierAVX2)
+		g.binaries(e, tierAVX512)
 		g.reduceSum(e, false)
 		g.reduceSum(e, true)
 		g.reduceMax(e, "max")
 		g.reduceMax(e, "min")
+		g.reduceMax512(e, "max")
+		g.reduceMax512(e, "min")
 	}
 	g.transcendentals()
+	g.transcendentals512()
 
 	var s bytes.Buffer
 	s.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
@@ -925,18 +1184,340 @@ func main() {
 		s.WriteString(strings.Join(g.consts[k], "\n") + "\n")
 	}
 	s.Write(g.s.Bytes())
-	if err := os.WriteFile("vec_amd64.s", s.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "vec_amd64.s"), s.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 
 	var d bytes.Buffer
 	d.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage vec\n")
 	d.Write(g.decls.Bytes())
+	tierTable(&d, tierAVX2)
+	tierTable(&d, tierAVX512)
 	src, err := format.Source(d.Bytes())
 	if err != nil {
 		log.Fatalf("%v\n%s", err, d.Bytes())
 	}
-	if err := os.WriteFile("asm_amd64.go", src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "asm_amd64.go"), src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// ---- float32 transcendentals, AVX-512 ----
+//
+// The same algorithms and coefficients as the AVX2 kernels above, on 16
+// lanes: branch selections are k-masks, constants are broadcast from the
+// shared table, and 2^n is applied with VSCALEFPS, which rounds a result
+// in the subnormal range once and overflows to +Inf, so the two-factor
+// scaling of expFinish is not needed. Every kernel keeps Z31 = 1.5*2^23,
+// the round-to-integer shifter (exact for |t| < 2^22).
+
+// expCore512 computes xr = exp(xr + lo) (lo == "" for none) for xr in
+// [-150, 89] and |lo| < 2, or NaN. With scale false, xr is left as
+// e^r in [0.7, 1.42] and t1 as n (a float), and exp is xr*2^t1, for
+// callers that multiply further before scaling. Clobbers t1, t2.
+func (g *gen) expCore512(xr, lo, t1, t2 string, scale bool) {
+	g.ins("VMOVAPS Z31, %s", t1)
+	if lo != "" {
+		g.ins("VADDPS %s, %s, %s", lo, xr, t2)
+		g.ins("VFMADD231PS.BCST %s, %s, %s", g.f("log2e", math.Log2E), t2, t1)
+	} else {
+		g.ins("VFMADD231PS.BCST %s, %s, %s", g.f("log2e", math.Log2E), xr, t1)
+	}
+	g.ins("VSUBPS Z31, %s, %s", t1, t1)
+	g.ins("VFNMADD231PS.BCST %s, %s, %s", g.f("ln2hi", ln2Hi32), t1, xr)
+	if lo != "" {
+		g.ins("VADDPS %s, %s, %s", lo, xr, xr)
+	}
+	g.ins("VFNMADD231PS.BCST %s, %s, %s", g.f("ln2lo", ln2Lo32), t1, xr)
+	g.horner("expq", expQ, xr, t2)
+	g.ins("VFMADD213PS.BCST %s, %s, %s", g.f("one", 1), xr, t2)
+	if scale {
+		g.ins("VSCALEFPS %s, %s, %s", t1, t2, xr)
+	} else {
+		g.ins("VMOVAPS %s, %s", t2, xr)
+	}
+}
+
+// recip512 sets q = num/d without VDIVPS: VRCP14PS
+// (relative error < 2^-14), one Newton step on the reciprocal r, q0 = num*r,
+// and one correction of q0 by the residual num - q0*d, which leaves q within
+// about half an ulp plus 2^-27 relative of the quotient. Clobbers r, t.
+// The residual uses dlo, if given, as a low part of the divisor (d+dlo).
+func (g *gen) recip512(q, num, d, dlo, r, t string) {
+	g.ins("VRCP14PS %s, %s", d, r)
+	g.ins("VBROADCASTSS %s, %s", g.f("one", 1), t)
+	g.ins("VFNMADD231PS %s, %s, %s", r, d, t)
+	g.ins("VFMADD231PS %s, %s, %s", t, r, r) // r += r*(1-d*r)
+	g.ins("VMULPS %s, %s, %s", r, num, q)
+	g.ins("VMOVAPS %s, %s", num, t)
+	g.ins("VFNMADD231PS %s, %s, %s", q, d, t)
+	if dlo != "" {
+		g.ins("VFNMADD231PS %s, %s, %s", q, dlo, t)
+	}
+	g.ins("VFMADD231PS %s, %s, %s", t, r, q)
+}
+
+// shiftRegs renames, in the assembly text of one transcendental body, the
+// working registers X/Y/Z 0 to below-1 to by registers higher and the mask
+// K2 to K3, leaving the loop constants (registers from below on) and K1
+// alone, so a second copy of the body runs on independent registers.
+func shiftRegs(text string, below, by int) string {
+	re := regexp.MustCompile(`\b([XYZ])([0-9]+)\b|\bK2\b`)
+	return re.ReplaceAllStringFunc(text, func(m string) string {
+		if m == "K2" {
+			return "K3"
+		}
+		n, _ := strconv.Atoi(m[1:])
+		if n >= below {
+			return m
+		}
+		return fmt.Sprintf("%c%d", m[0], n+by)
+	})
+}
+
+// twoSlots returns the ewKernel fields that run body twice per iteration
+// on one input each: slot 0 on registers 0 to below-1, slot 1 on the same
+// registers moved up by by (input register by), for unroll 2.
+func twoSlots(k ewKernel, reg func(int) string, below, by int, body func(g *gen)) ewKernel {
+	k.unroll = 2
+	k.slotReg = func(u, i int) string { return reg(by * u) }
+	k.body = func(g *gen, u int, in []string) string {
+		start := g.s.Len()
+		body(g)
+		if u == 1 {
+			text := shiftRegs(g.s.String()[start:], below, by)
+			g.s.Truncate(start)
+			g.s.WriteString(text)
+		}
+		return reg(by * u)
+	}
+	return k
+}
+
+func (g *gen) transcendentals512() {
+	e := f32
+	absMask := func() string { return g.fb("absmask", 0x7fffffff) }
+	signMask := func() string { return g.fb("signmask", 0x80000000) }
+	one := func() string { return g.f("one", 1) }
+	two := func() string { return g.f("two", 2) }
+	bcast := func(c, r string) { g.ins("VBROADCASTSS %s, %s", c, r) }
+	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
+		// Two vectors per iteration: slot 1 runs the same body with every
+		// working register (Z0-Z12) moved up by 16.
+		g.elementwise(twoSlots(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
+			setup: func(g *gen) {
+				bcast(g.f("shifter", 0x1.8p23), "Z31")
+				if setup != nil {
+					setup(g)
+				}
+			}}, z, 13, 16, body))
+	}
+
+	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {
+		bcast(g.f("c89", 89), "Z13")
+		bcast(g.f("cm104", -104), "Z14")
+	}, func(g *gen) {
+		g.ins("VMINPS Z0, Z13, Z0")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.expCore512("Z0", "", "Z1", "Z2", true)
+	})
+
+	un("log", "computes dst[i] = ln(x[i]) for i < n.", nil, func(g *gen) {
+		g.comment("subnormal x: scale by 2^23 and take 23 off the exponent")
+		g.ins("VCMPPS.BCST $1, %s, Z0, K2", g.fb("fltmin", 0x00800000))
+		g.ins("VMOVAPS Z0, Z2")
+		g.ins("VMULPS.BCST %s, Z0, K2, Z2", g.f("two23", 1<<23))
+		g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
+		g.ins("VPSUBD.BCST %s, Z2, Z2", g.fb("sqrthalf", 0x3f3504f3))
+		g.ins("VPSRAD $23, Z2, Z3")
+		g.ins("VPSUBD.BCST %s, Z3, K2, Z3", g.i("i23", 23))
+		g.ins("VPANDD.BCST %s, Z2, Z2", g.fb("mantmask", 0x007fffff))
+		g.ins("VPADDD.BCST %s, Z2, Z2", g.fb("sqrthalf", 0x3f3504f3))
+		g.ins("VSUBPS.BCST %s, Z2, Z2", one())
+		g.ins("VCVTDQ2PS Z3, Z3")
+		g.horner("logp", logP, "Z2", "Z4")
+		g.ins("VMULPS Z2, Z2, Z5")
+		g.ins("VMULPS Z2, Z5, Z6")
+		g.ins("VMULPS Z6, Z4, Z4")
+		g.ins("VFMADD231PS.BCST %s, Z3, Z4", g.f("ln2lo", ln2Lo32))
+		g.ins("VFNMADD231PS.BCST %s, Z5, Z4", g.f("half", 0.5))
+		g.ins("VADDPS Z2, Z4, Z4")
+		g.ins("VFMADD231PS.BCST %s, Z3, Z4", g.f("ln2hi", ln2Hi32))
+		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
+		g.ins("VPXORD Z1, Z1, Z1")
+		g.ins("VCMPPS $0, Z1, Z0, K2")
+		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("ninf", 0xff800000))
+		g.ins("VCMPPS.BCST $0, %s, Z0, K2", g.fb("pinf", 0x7f800000))
+		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("pinf", 0x7f800000))
+		g.ins("VCMPPS $9, Z1, Z0, K2")
+		g.ins("VPTERNLOGD $0xff, Z4, Z4, K2, Z4")
+		g.ins("VMOVAPS Z4, Z0")
+	})
+
+	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("c20", 20), "Z13")
+	}, func(g *gen) {
+		small, join := g.uniq("small"), g.uniq("join")
+		g.ins("VPANDD.BCST %s, Z0, Z1", absMask())
+		g.ins("VPANDD.BCST %s, Z0, Z7", signMask())
+		g.comment("each branch runs only when some lane needs it (K2: lanes below 0.625)")
+		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0625", 0.625))
+		g.ins("KORTESTW K2, K2")
+		g.ins("JCS  %s", small)
+		g.comment("|x| >= 0.625: 1 - 2/(e^(2|x|)+1)")
+		g.ins("VADDPS Z1, Z1, Z2")
+		g.ins("VMINPS Z2, Z13, Z2")
+		g.expCore512("Z2", "", "Z3", "Z4", true)
+		g.ins("VADDPS.BCST %s, Z2, Z2", one())
+		bcast(two(), "Z3")
+		g.ins("VDIVPS Z2, Z3, Z3")
+		bcast(one(), "Z2")
+		g.ins("VSUBPS Z3, Z2, Z2")
+		g.ins("KORTESTW K2, K2")
+		g.ins("JEQ  %s", join)
+		g.label(small)
+		g.comment("|x| < 0.625: |x| + |x|^3 P(x^2)")
+		g.ins("VMULPS Z1, Z1, Z4")
+		g.horner("tanhp", tanhP, "Z4", "Z5")
+		g.ins("VMULPS Z1, Z4, Z4")
+		g.ins("VFMADD213PS Z1, Z4, Z5")
+		g.ins("VMOVAPS Z5, K2, Z2")
+		g.label(join)
+		g.ins("VPORD Z7, Z2, Z0")
+	})
+
+	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("cm104", -104), "Z14")
+	}, func(g *gen) {
+		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
+		g.ins("VPORD.BCST %s, Z0, Z1", signMask())
+		g.ins("VMAXPS Z1, Z14, Z1")
+		g.expCore512("Z1", "", "Z2", "Z3", true)
+		g.comment("1+e = s+lo exactly; q = num/(s+lo) by reciprocal and residual")
+		g.ins("VADDPS.BCST %s, Z1, Z2", one())
+		bcast(one(), "Z3")
+		g.ins("VSUBPS Z2, Z3, Z4")
+		g.ins("VADDPS Z1, Z4, Z4")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z1, K2, Z3")
+		g.recip512("Z0", "Z3", "Z2", "Z4", "Z5", "Z6")
+	})
+
+	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
+		bcast(g.f("c12", 12), "Z13")
+		bcast(g.f("cm12", -12), "Z14")
+	}, func(g *gen) {
+		g.comment("gelu = x*sigmoid(v), v = x*(c1 + c2*x^2); v and its reduction in float64")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.ins("VMINPS Z0, Z13, Z1")
+		g.ins("VCVTPS2PD Y1, Z2")
+		g.ins("VEXTRACTF32X8 $1, Z1, Y3")
+		g.ins("VCVTPS2PD Y3, Z3")
+		c1 := 2 * math.Sqrt(2/math.Pi)
+		for h, n := range []int{2, 3} {
+			hr := z(n)
+			g.ins("VMULPD %s, %s, Z4", hr, hr)
+			g.ins("VBROADCASTSD %s, Z5", g.d("gc2", c1*0.044715))
+			g.ins("VFMADD213PD.BCST %s, Z4, Z5", g.d("gc1", c1))
+			g.ins("VMULPD Z5, %s, %s", hr, hr)
+			g.ins("VPORQ.BCST %s, %s, %s", g.v64("signmask64", 1<<63), hr, hr)
+			g.ins("VMULPD.BCST %s, %s, Z4", g.d("log2e64", math.Log2E), hr)
+			g.ins("VRNDSCALEPD $0, Z4, Z4")
+			g.ins("VFNMADD231PD.BCST %s, Z4, %s", g.d("ln2hi64", ln2Hi64), hr)
+			g.ins("VFNMADD231PD.BCST %s, Z4, %s", g.d("ln2lo64", ln2Lo64), hr)
+			g.ins("VCVTPD2PS %s, %s", hr, y(n))
+			g.ins("VCVTPD2PS Z4, %s", y(6+h))
+		}
+		g.ins("VINSERTF32X8 $1, Y3, Z2, Z2")
+		g.ins("VINSERTF32X8 $1, Y7, Z6, Z6")
+		g.comment("p = e^r (Z3), e = p*2^n = e^-|v| (Z4)")
+		g.horner("expq", expQ, "Z2", "Z3")
+		g.ins("VFMADD213PS.BCST %s, Z2, Z3", one())
+		g.ins("VSCALEFPS Z6, Z3, Z4")
+		g.ins("VADDPS.BCST %s, Z4, Z5", one())
+		bcast(one(), "Z2")
+		g.ins("VSUBPS Z5, Z2, Z7")
+		g.ins("VADDPS Z4, Z7, Z7")
+		g.comment("sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z3, K2, Z2")
+		g.ins("VMOVAPS.Z Z6, K2, Z6")
+		g.recip512("Z1", "Z2", "Z5", "Z7", "Z8", "Z9")
+		g.ins("VMULPS Z0, Z1, Z1")
+		g.ins("VSCALEFPS Z6, Z1, Z0")
+	})
+
+	un("geluErf", "computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.", func(g *gen) {
+		bcast(g.f("c16", 16), "Z13")
+		bcast(g.f("cm16", -16), "Z14")
+	}, func(g *gen) {
+		g.comment("gelu = 0.5x*erfc(-x/sqrt2); E = erfc(|x|/sqrt2) = t*exp(-x^2/2 + Q(t)),")
+		g.comment("t = c/(c+|x|) with c = float32(2*sqrt2), refined by one Newton step")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.ins("VMINPS Z0, Z13, Z1")
+		g.ins("VMULPS Z1, Z1, Z2")
+		g.ins("VMOVAPS Z2, Z3")
+		g.ins("VFMSUB231PS Z1, Z1, Z3")
+		g.ins("VMULPS.BCST %s, Z2, Z2", g.f("mhalf", -0.5))
+		g.ins("VPANDD.BCST %s, Z1, Z4", absMask())
+		bcast(g.f("cgelu", geluC), "Z5")
+		g.ins("VMAXPS Z4, Z5, Z6")
+		g.ins("VMINPS Z4, Z5, Z7")
+		g.ins("VADDPS Z4, Z5, Z5")
+		g.ins("VSUBPS Z6, Z5, Z6")
+		g.ins("VSUBPS Z6, Z7, Z7")
+		bcast(g.f("cgelu", geluC), "Z6")
+		g.ins("VDIVPS Z5, Z6, Z6")
+		bcast(g.f("cgelu", geluC), "Z8")
+		g.ins("VFNMADD231PS Z6, Z5, Z8")
+		g.ins("VFNMADD231PS Z6, Z7, Z8")
+		g.ins("VMULPS.BCST %s, Z8, Z8", g.f("rcgelu", 1/geluC))
+		g.ins("VFMADD231PS Z8, Z6, Z6")
+		g.ins("VSUBPS.BCST %s, Z6, Z4", g.f("qctr", erfcCenter))
+		g.horner("geluq", geluQ, "Z4", "Z5")
+		g.ins("VFMADD231PS.BCST %s, Z3, Z5", g.f("mhalf", -0.5))
+		g.expCore512("Z2", "Z5", "Z3", "Z4", false)
+		g.comment("E' = t*p, E = E'*2^n; x >= 0: x*(1-E/2); x < 0: ((x/2)*E')*2^n")
+		g.ins("VMULPS Z6, Z2, Z2")
+		g.ins("VSCALEFPS Z3, Z2, Z4")
+		g.ins("VMULPS.BCST %s, Z4, Z4", g.f("half", 0.5))
+		bcast(one(), "Z5")
+		g.ins("VSUBPS Z4, Z5, Z5")
+		g.ins("VMULPS Z0, Z5, Z5")
+		g.ins("VMULPS.BCST %s, Z0, Z4", g.f("half", 0.5))
+		g.ins("VMULPS Z2, Z4, Z4")
+		g.ins("VSCALEFPS Z3, Z4, Z4")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z4, K2, Z5")
+		g.ins("VMOVAPS Z5, Z0")
+	})
+
+	un("erf", "computes dst[i] = erf(x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("c10", 10), "Z13")
+	}, func(g *gen) {
+		g.ins("VPANDD.BCST %s, Z0, Z1", absMask())
+		g.ins("VPANDD.BCST %s, Z0, Z7", signMask())
+		g.ins("VMINPS Z1, Z13, Z1")
+		g.ins("VMULPS Z1, Z1, Z2")
+		g.comment("|x| < 0.875: a + a*P(a^2)")
+		g.horner("erfp", erfP, "Z2", "Z3")
+		g.ins("VFMADD213PS Z1, Z1, Z3")
+		g.comment("otherwise 1 - t*exp(-a^2 + Q(t)), t = 2/(2+a), a^2 carried as hi+lo")
+		g.ins("VMOVAPS Z2, Z4")
+		g.ins("VFMSUB231PS Z1, Z1, Z4")
+		g.ins("VADDPS.BCST %s, Z1, Z5", g.f("two", 2))
+		bcast(g.f("two", 2), "Z6")
+		g.ins("VDIVPS Z5, Z6, Z5")
+		g.ins("VSUBPS.BCST %s, Z5, Z6", g.f("qctr", erfcCenter))
+		g.horner("erfcq", erfcQ, "Z6", "Z8")
+		g.ins("VSUBPS Z4, Z8, Z8")
+		g.ins("VPXORD.BCST %s, Z2, Z2", signMask())
+		g.expCore512("Z2", "Z8", "Z4", "Z6", true)
+		g.ins("VMULPS Z5, Z2, Z2")
+		bcast(one(), "Z4")
+		g.ins("VSUBPS Z2, Z4, Z4")
+		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0875", 0.875))
+		g.ins("VMOVAPS Z3, K2, Z4")
+		g.ins("VPORD Z7, Z4, Z0")
+	})
 }

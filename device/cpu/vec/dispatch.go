@@ -57,23 +57,36 @@ type kernels struct {
 // init; tests switch it with useKernels.
 var active = pick(os.Getenv("TESSERA_CPU"))
 
-// pick returns the AVX2 set when this build has it and the CPU supports
-// AVX2 and FMA, unless env (the TESSERA_CPU variable, case and surrounding
-// space ignored, as package gemm reads it) is "generic". "avx2" and
-// "avx512" select the AVX2 set too: it is the widest this package has.
+// pick returns the widest set this build has and the CPU supports (AVX-512,
+// then AVX2+FMA, then generic), unless env (the TESSERA_CPU variable, case
+// and surrounding space ignored, as package gemm reads it) caps it:
+// "generic" selects the pure Go set and "avx2" stops at the AVX2 set, so
+// the lower tiers stay testable on an AVX-512 machine. Any other value
+// ("", "avx512", "auto") picks the widest.
 func pick(env string) *kernels {
-	if !strings.EqualFold(strings.TrimSpace(env), "generic") && avx2Kernels != nil && cpuHasAVX2FMA() {
-		return avx2Kernels
+	ks := available()
+	switch strings.ToLower(strings.TrimSpace(env)) {
+	case "generic":
+		return genericKernels
+	case "avx2":
+		for i := len(ks) - 1; i >= 0; i-- {
+			if ks[i] != avx512Kernels {
+				return ks[i]
+			}
+		}
 	}
-	return genericKernels
+	return ks[len(ks)-1]
 }
 
-// available lists the kernel sets that can run on this machine, generic
-// first.
+// available lists the kernel sets that can run on this machine, narrowest
+// (generic) first.
 func available() []*kernels {
 	ks := []*kernels{genericKernels}
 	if avx2Kernels != nil && cpuHasAVX2FMA() {
 		ks = append(ks, avx2Kernels)
+		if avx512Kernels != nil && cpuHasAVX512() {
+			ks = append(ks, avx512Kernels)
+		}
 	}
 	return ks
 }

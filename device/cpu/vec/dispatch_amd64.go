@@ -14,6 +14,15 @@ import (
 // which every assembly kernel needs.
 func cpuHasAVX2FMA() bool { return cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) }
 
+// cpuHasAVX512 reports whether the CPU and the OS (which must save the zmm
+// and mask registers; cpuid checks XCR0) support what the AVX-512 kernels
+// use: AVX512F for the arithmetic, masks, VSCALEFPS and VRCP14PS,
+// AVX512DQ for VPMOVD2M, VEXTRACTF32X8 and VINSERTF32X8. The set also
+// uses the AVX2 kernels for what it does not override.
+func cpuHasAVX512() bool {
+	return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX2, cpuid.FMA3)
+}
+
 // ntBytes is the output size in bytes from which the arithmetic kernels
 // (binary, scalar, Axpy, Relu) write with non-temporal stores: the size of
 // the last-level cache, so results that could stay cached for the next
@@ -83,48 +92,85 @@ func red64(f func(x *float64, n int) float64, small func([]float64) float64) fun
 	}
 }
 
-// avx2Kernels is the AVX2+FMA set. float64 transcendentals are the generic
-// (package math) ones.
-var avx2Kernels = &kernels{
-	name:  "avx2",
-	bin32: [numBinOps]func(dst, a, b []float32){bin32(addF32AVX2), bin32(subF32AVX2), bin32(mulF32AVX2), bin32(divF32AVX2), bin32(maxF32AVX2), bin32(minF32AVX2)},
-	bin64: [numBinOps]func(dst, a, b []float64){bin64(addF64AVX2), bin64(subF64AVX2), bin64(mulF64AVX2), bin64(divF64AVX2), bin64(maxF64AVX2), bin64(minF64AVX2)},
-	sc32:  [numBinOps]func(dst, a []float32, s float32){sc32(addScalarF32AVX2), sc32(subScalarF32AVX2), sc32(mulScalarF32AVX2), sc32(divScalarF32AVX2), sc32(maxScalarF32AVX2), sc32(minScalarF32AVX2)},
-	sc64:  [numBinOps]func(dst, a []float64, s float64){sc64(addScalarF64AVX2), sc64(subScalarF64AVX2), sc64(mulScalarF64AVX2), sc64(divScalarF64AVX2), sc64(maxScalarF64AVX2), sc64(minScalarF64AVX2)},
-	rsc32: [numBinOps]func(dst, a []float32, s float32){opSub: sc32(subRScalarF32AVX2), opDiv: sc32(divRScalarF32AVX2)},
-	rsc64: [numBinOps]func(dst, a []float64, s float64){opSub: sc64(subRScalarF64AVX2), opDiv: sc64(divRScalarF64AVX2)},
-	axpy32: func(dst []float32, alpha float32, x, y []float32) {
-		axpyF32AVX2(p32(dst), alpha, p32(x), p32(y), len(dst))
-	},
-	axpy64: func(dst []float64, alpha float64, x, y []float64) {
-		axpyF64AVX2(p64(dst), alpha, p64(x), p64(y), len(dst))
-	},
-	un32: [numUnOps]func(dst, x []float32){
-		unRelu:     un32(reluF32AVX2),
-		unExp:      un32(expF32AVX2),
-		unLog:      un32(logF32AVX2),
-		unTanh:     un32(tanhF32AVX2),
-		unSigmoid:  un32(sigmoidF32AVX2),
-		unGeluTanh: un32(geluTanhF32AVX2),
-		unGeluErf:  un32(geluErfF32AVX2),
-		unErf:      un32(erfF32AVX2),
-	},
-	un64: [numUnOps]func(dst, x []float64){
-		unRelu:     un64(reluF64AVX2),
-		unExp:      genericKernels.un64[unExp],
-		unLog:      genericKernels.un64[unLog],
-		unTanh:     genericKernels.un64[unTanh],
-		unSigmoid:  genericKernels.un64[unSigmoid],
-		unGeluTanh: genericKernels.un64[unGeluTanh],
-		unGeluErf:  genericKernels.un64[unGeluErf],
-		unErf:      genericKernels.un64[unErf],
-	},
-	sum32: func(x []float32) float32 { return sumF32AVX2(p32(x), len(x)) },
-	sum64: func(x []float64) float64 { return sumF64AVX2(p64(x), len(x)) },
-	dot32: func(a, b []float32) float32 { return dotF32AVX2(p32(a), p32(b), len(a)) },
-	dot64: func(a, b []float64) float64 { return dotF64AVX2(p64(a), p64(b), len(a)) },
-	max32: red32(maxReduceF32AVX2, maxGo[float32]),
-	min32: red32(minReduceF32AVX2, minGo[float32]),
-	max64: red64(maxReduceF64AVX2, maxGo[float64]),
-	min64: red64(minReduceF64AVX2, minGo[float64]),
+// tierAsm holds one tier's generated elementwise kernels by operation;
+// asmgen.go writes asmAVX2 and asmAVX512 (asm_amd64.go). un32 has every
+// float32 unary but Relu, whose kernels are relu32/relu64.
+type tierAsm struct {
+	bin32       [numBinOps]func(dst, a, b *float32, n int)
+	bin64       [numBinOps]func(dst, a, b *float64, n int)
+	sc32, rsc32 [numBinOps]func(dst, a *float32, s float32, n int)
+	sc64, rsc64 [numBinOps]func(dst, a *float64, s float64, n int)
+	axpy32      func(dst *float32, alpha float32, x, y *float32, n int)
+	axpy64      func(dst *float64, alpha float64, x, y *float64, n int)
+	relu32      func(dst, x *float32, n int)
+	relu64      func(dst, x *float64, n int)
+	un32        [numUnOps]func(dst, x *float32, n int)
+}
+
+// asmKernels builds a kernel set from a tier's elementwise kernels; the
+// float64 transcendentals are the generic (package math) ones, and the
+// caller fills in the reductions.
+func asmKernels(name string, t *tierAsm) *kernels {
+	k := &kernels{name: name, un64: genericKernels.un64}
+	for op := range numBinOps {
+		k.bin32[op], k.bin64[op] = bin32(t.bin32[op]), bin64(t.bin64[op])
+		k.sc32[op], k.sc64[op] = sc32(t.sc32[op]), sc64(t.sc64[op])
+		if t.rsc32[op] != nil {
+			k.rsc32[op], k.rsc64[op] = sc32(t.rsc32[op]), sc64(t.rsc64[op])
+		}
+	}
+	k.axpy32 = func(dst []float32, alpha float32, x, y []float32) {
+		t.axpy32(p32(dst), alpha, p32(x), p32(y), len(dst))
+	}
+	k.axpy64 = func(dst []float64, alpha float64, x, y []float64) {
+		t.axpy64(p64(dst), alpha, p64(x), p64(y), len(dst))
+	}
+	for op, f := range t.un32 {
+		if f != nil {
+			k.un32[op] = un32(f)
+		}
+	}
+	k.un32[unRelu] = un32(t.relu32)
+	k.un64[unRelu] = un64(t.relu64)
+	return k
+}
+
+// avx2Kernels is the AVX2+FMA set.
+var avx2Kernels = func() *kernels {
+	k := asmKernels("avx2", &asmAVX2)
+	k.sum32 = func(x []float32) float32 { return sumF32AVX2(p32(x), len(x)) }
+	k.sum64 = func(x []float64) float64 { return sumF64AVX2(p64(x), len(x)) }
+	k.dot32 = func(a, b []float32) float32 { return dotF32AVX2(p32(a), p32(b), len(a)) }
+	k.dot64 = func(a, b []float64) float64 { return dotF64AVX2(p64(a), p64(b), len(a)) }
+	k.max32 = red32(maxReduceF32AVX2, maxGo[float32])
+	k.min32 = red32(minReduceF32AVX2, minGo[float32])
+	k.max64 = red64(maxReduceF64AVX2, maxGo[float64])
+	k.min64 = red64(minReduceF64AVX2, minGo[float64])
+	return k
+}()
+
+// avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
+// the float32 and float64 arithmetic, Axpy and Relu, the float32
+// transcendentals, and Max/Min; Sum and Dot are the AVX2 ones (see the
+// package doc for why), the float64 transcendentals package math.
+var avx512Kernels = func() *kernels {
+	k := asmKernels("avx512", &asmAVX512)
+	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64
+	k.max32 = red512(maxReduceF32AVX512, avx2Kernels.max32)
+	k.min32 = red512(minReduceF32AVX512, avx2Kernels.min32)
+	k.max64 = red512(maxReduceF64AVX512, avx2Kernels.max64)
+	k.min64 = red512(minReduceF64AVX512, avx2Kernels.min64)
+	return k
+}()
+
+// red512 wraps an AVX-512 max/min kernel, which gives up (ok false) when the
+// input holds a NaN or an infinity; exact then runs, the AVX2 kernel that
+// checks for NaN element by element.
+func red512[T float32 | float64](f func(x *T, n int) (T, bool), exact func([]T) T) func([]T) T {
+	return func(x []T) T {
+		if m, ok := f(unsafe.SliceData(x), len(x)); ok {
+			return m
+		}
+		return exact(x)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tessera-go/tessera/errs"
@@ -406,18 +407,42 @@ func TestDefinedTypes(t *testing.T) {
 }
 
 func TestPick(t *testing.T) {
-	for _, env := range []string{"generic", " Generic "} {
-		if k := pick(env); k != genericKernels {
-			t.Fatalf("TESSERA_CPU=%q picked %s", env, k.name)
+	ks := available()
+	best := ks[len(ks)-1]
+	belowAVX512 := best
+	if best == avx512Kernels && len(ks) > 1 {
+		belowAVX512 = ks[len(ks)-2]
+	}
+	for _, c := range []struct {
+		env  string
+		want *kernels
+	}{
+		{"generic", genericKernels},
+		{" Generic ", genericKernels},
+		{"avx2", belowAVX512},
+		{"AVX2", belowAVX512},
+		{"", best},
+		{"avx512", best},
+		{"auto", best},
+	} {
+		if k := pick(c.env); k != c.want {
+			t.Errorf("TESSERA_CPU=%q picked %s, want %s", c.env, k.name, c.want.name)
 		}
 	}
-	k := pick("")
-	if cpuHasAVX2FMA() && avx2Kernels != nil {
-		if k != avx2Kernels {
-			t.Fatalf("picked %s on an AVX2 machine", k.name)
+	// The tiers this machine has, by what cpuid reports.
+	want := []string{"generic"}
+	if avx2Kernels != nil && cpuHasAVX2FMA() {
+		want = append(want, "avx2")
+		if avx512Kernels != nil && cpuHasAVX512() {
+			want = append(want, "avx512")
 		}
-	} else if k != genericKernels {
-		t.Fatalf("picked %s without AVX2", k.name)
 	}
-	t.Logf("active: %s; available: %d", Implementation(), len(available()))
+	var got []string
+	for _, k := range ks {
+		got = append(got, k.name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("available() = %v, want %v", got, want)
+	}
+	t.Logf("active: %s; available: %v", Implementation(), got)
 }

@@ -10,7 +10,8 @@ import (
 // types defined on them. float32-sized types run the float32 kernels.
 type Float interface{ ~float32 | ~float64 }
 
-// Implementation names the active kernel set: "avx2" (AVX2+FMA assembly) or
+// Implementation names the active kernel set: "avx512" (AVX-512 assembly),
+// "avx2" (AVX2+FMA assembly) or
 // "generic" (pure Go), so callers and benchmarks can report what ran.
 func Implementation() string { return active.name }
 

@@ -1,0 +1,141 @@
+package vec
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+)
+
+// benchSizes are the lengths the per-tier benchmarks run: 2048 is one block
+// of the CPU backend's fused evaluator (device/cpu, fuseBlock; operands in
+// L1), 64 Ki a cache-resident tensor (L2), 16 Mi one streamed from memory.
+var benchSizes = []int{2048, 1 << 16, 1 << 24}
+
+// bestRate runs fn for b.N iterations and reports per elements/s and,
+// when bytes > 0, bytes/s of its fastest call: on a machine shared with
+// other work the fastest of many calls is the kernel's own speed, where a
+// mean would mostly measure the neighbours. (A call of the smallest size
+// takes microseconds, far below a scheduler time slice.)
+func bestRate(b *testing.B, n, bytes int, fn func()) {
+	best := time.Duration(math.MaxInt64)
+	fn()
+	for b.Loop() {
+		t0 := time.Now()
+		fn()
+		if d := time.Since(t0); d < best {
+			best = d
+		}
+	}
+	b.ReportMetric(float64(n)/best.Seconds()/1e9, "Gelem/s")
+	if bytes > 0 {
+		b.ReportMetric(float64(bytes)/best.Seconds()/1e9, "GB/s")
+	}
+}
+
+// tierUnaries are the float32 kernels BenchmarkTiersUnary times.
+var tierUnaries = []struct {
+	name string
+	fn   func(dst, x []float32) error
+}{
+	{"exp", Exp[float32]}, {"log", Log[float32]}, {"tanh", Tanh[float32]},
+	{"sigmoid", Sigmoid[float32]}, {"erf", Erf[float32]},
+	{"gelu_tanh", GeluTanh[float32]}, {"gelu_erf", GeluErf[float32]},
+	{"relu", Relu[float32]},
+	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
+	// vector takes the polynomial branch alone.
+	{"tanh_small", Tanh[float32]},
+}
+
+// BenchmarkTiersUnary reports Gelem/s of every float32 unary kernel on
+// every kernel tier this machine has, side by side
+// (Unary/op/n=/tier), so `benchstat` or a plain grep compares tiers in one
+// run. ci/bench-vec.sh prints them next to NumPy.
+func BenchmarkTiersUnary(b *testing.B) {
+	for _, f := range tierUnaries {
+		for _, n := range benchSizes[:2] {
+			x, dst := make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i] = float32(i%2000)*0.01 - 10
+				switch f.name {
+				case "log":
+					x[i] = float32(i%2000)*0.01 + 0.005
+				case "tanh_small":
+					x[i] = float32(i%2000)*0.0006 - 0.6
+				}
+			}
+			for _, k := range available() {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", f.name, n, k.name), func(b *testing.B) {
+					defer useKernels(k)()
+					bestRate(b, n, 0, func() { f.fn(dst, x) })
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkTiersBinary reports Gelem/s and GB/s (bytes read and written)
+// of the float32 and float64 Add, Mul, scalar Mul, Div and Axpy per tier.
+func BenchmarkTiersBinary(b *testing.B) {
+	for _, n := range benchSizes {
+		x32, y32, d32 := make([]float32, n), make([]float32, n), make([]float32, n)
+		x64, y64, d64 := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range x32 {
+			x32[i], y32[i] = float32(i%100)+1, 1.5
+			x64[i], y64[i] = float64(i%100)+1, 1.5
+		}
+		ops := []struct {
+			name  string
+			bytes int // per element
+			fn    func()
+		}{
+			{"add_f32", 12, func() { Add(d32, x32, y32) }},
+			{"mul_f32", 12, func() { Mul(d32, x32, y32) }},
+			{"div_f32", 12, func() { Div(d32, x32, y32) }},
+			{"mulscalar_f32", 8, func() { MulScalar(d32, x32, 1.5) }},
+			{"axpy_f32", 12, func() { Axpy(d32, 1.5, x32, y32) }},
+			{"maximum_f32", 12, func() { Maximum(d32, x32, y32) }},
+			{"add_f64", 24, func() { Add(d64, x64, y64) }},
+			{"div_f64", 24, func() { Div(d64, x64, y64) }},
+		}
+		for _, op := range ops {
+			for _, k := range available() {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", op.name, n, k.name), func(b *testing.B) {
+					defer useKernels(k)()
+					bestRate(b, n, op.bytes*n, op.fn)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkTiersReduce reports GB/s of Sum, Dot and Max per tier.
+func BenchmarkTiersReduce(b *testing.B) {
+	for _, n := range benchSizes {
+		x32, y32 := make([]float32, n), make([]float32, n)
+		x64 := make([]float64, n)
+		for i := range x32 {
+			x32[i], y32[i], x64[i] = float32(i%100), 0.5, float64(i%100)
+		}
+		var sink float64
+		ops := []struct {
+			name  string
+			bytes int
+			fn    func()
+		}{
+			{"sum_f32", 4, func() { sink += float64(Sum(x32)) }},
+			{"dot_f32", 8, func() { d, _ := Dot(x32, y32); sink += float64(d) }},
+			{"max_f32", 4, func() { m, _ := Max(x32); sink += float64(m) }},
+			{"sum_f64", 8, func() { sink += Sum(x64) }},
+		}
+		for _, op := range ops {
+			for _, k := range available() {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", op.name, n, k.name), func(b *testing.B) {
+					defer useKernels(k)()
+					bestRate(b, n, op.bytes*n, op.fn)
+				})
+			}
+		}
+		_ = sink
+	}
+}
