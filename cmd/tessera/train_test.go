@@ -28,19 +28,24 @@ func lastAccuracy(t *testing.T, out string) float64 {
 
 // TestTrainMNIST trains on the real MNIST files and asserts the test
 // accuracy: the MLP for the default three epochs on the CPU (the issue's
-// target, 97.5%), and a shortened run on the software GPU (10,000 images,
-// one epoch), which reaches about 88%; 85% is asserted.
+// target, 97.5%; it reaches about 98%), a shortened run on the software GPU
+// (10,000 images, one epoch), which reaches about 88% (85% asserted), and
+// a shortened CNN run on the CPU (10,000 images, one epoch; about 93%, 90%
+// asserted). The full CNN run (98.5% or more) takes minutes and is
+// measured in docs/benchmarks.md instead.
 func TestTrainMNIST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains for tens of seconds")
 	}
 	cases := []struct {
 		name    string
+		model   string
 		args    []string
 		atLeast float64
 	}{
-		{"cpu mlp", []string{"--device", "cpu"}, 97.5},
-		{"webgpu:software mlp subset", []string{"--device", "webgpu:software", "--epochs", "1", "--train-samples", "10000", "--test-samples", "2000"}, 85},
+		{"cpu mlp", "mlp", []string{"--device", "cpu"}, 97.5},
+		{"webgpu:software mlp subset", "mlp", []string{"--device", "webgpu:software", "--epochs", "1", "--train-samples", "10000", "--test-samples", "2000"}, 85},
+		{"cpu cnn subset", "cnn", []string{"--device", "cpu", "--model", "cnn", "--epochs", "1", "--train-samples", "10000", "--test-samples", "2000"}, 90},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -51,7 +56,7 @@ func TestTrainMNIST(t *testing.T) {
 				}
 				t.Fatal(err)
 			}
-			save := filepath.Join(t.TempDir(), "mlp.safetensors")
+			save := filepath.Join(t.TempDir(), c.model+".safetensors")
 			var out, errOut bytes.Buffer
 			args := append([]string{"train", "--save", save}, c.args...)
 			if code := run(args, &out, &errOut); code != 0 {
@@ -66,7 +71,7 @@ func TestTrainMNIST(t *testing.T) {
 				t.Errorf("no progress line on stderr:\n%s", errOut.String())
 			}
 			// The saved weights load into a fresh model of the same shape.
-			m, _ := newModel("mlp", 1)
+			m, _ := newModel(c.model, 1)
 			if err := nn.Load(m, save); err != nil {
 				t.Errorf("loading the saved weights: %v", err)
 			}
