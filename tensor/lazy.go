@@ -473,7 +473,9 @@ func (t *Tensor) reducePending(name string, op device.ReduceOp, axes []int, dt d
 		}
 		return failed(errs.Retag("tensor", name, err)), true
 	}
-	return wrap(st, l), true
+	r = wrap(st, l)
+	r.chk = inheritChecks([]*Tensor{t}) // index checks the graph's inputs carry
+	return r, true
 }
 
 // add appends the steps computing x (the root when root is set; otherwise a

@@ -25,7 +25,7 @@ func BenchmarkMatmul(b *testing.B) {
 		for _, variant := range []string{"regblock", "shared", "naive"} {
 			b.Run(fmt.Sprintf("%s/%d", variant, n), func(b *testing.B) {
 				mm := func() {
-					if err := g.matmulWith("Matmul", op(d, l), op(a, l), op(c, l), variant); err != nil {
+					if err := g.MatmulWith("Matmul", op(d, l), op(a, l), op(c, l), variant); err != nil {
 						b.Fatal(err)
 					}
 					if err := g.Sync(); err != nil {

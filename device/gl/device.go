@@ -26,11 +26,12 @@ import (
 // hand it to that goroutine through reqs (call), so the state below the
 // "owner" line needs no lock: only the owner touches it.
 type gpu struct {
-	name    string
-	info    device.Info
-	lim     limits
-	plan    *gpucore.Planner
-	timeout time.Duration
+	name        string
+	info        device.Info
+	lim         limits
+	plan        *gpucore.Planner
+	gpucore.Ops // the operations: this device's plans, run by g.Run
+	timeout     time.Duration
 
 	mu     sync.RWMutex // guards closed against sends on reqs
 	closed bool
@@ -314,6 +315,7 @@ func (g *gpu) setup(o Options) error {
 		}
 	}
 	g.plan = gpucore.NewPlanner("gl", "OpenGL", l.core(), variant)
+	g.Ops = gpucore.Ops{Executor: g, Planner: g.plan, FusedKernel: g.fusedKernel}
 	g.arena = glNewBuffer(arenaSize, glStreamDraw)
 	if e := glError(); e != 0 {
 		return fmt.Errorf("cannot create the uniform buffer (GL error 0x%x)", e)

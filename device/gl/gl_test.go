@@ -168,7 +168,7 @@ func TestMatmulGridFolding(t *testing.T) {
 	bt := layout.Layout{Shape: []int{k, n}, Strides: []int{1, k}} // b stored n x k, read transposed
 	for _, variant := range []string{"regblock", "shared", "naive"} {
 		d, _ := g.Alloc(dtype.F32, m*n)
-		if err := g.matmulWith("Matmul", op(d, contig(m, n)), op(a, contig(m, k)), op(b, bt), variant); err != nil {
+		if err := g.MatmulWith("Matmul", op(d, contig(m, n)), op(a, contig(m, k)), op(b, bt), variant); err != nil {
 			t.Fatalf("%s: %v", variant, err)
 		}
 		got := read(t, g, d)

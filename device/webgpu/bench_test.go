@@ -31,7 +31,7 @@ func BenchmarkMatmul(b *testing.B) {
 		l := contig(n, n)
 		for _, variant := range []string{g.plan.MatmulVariant, "shared", "naive"} {
 			b.Run(fmt.Sprintf("%s/%d", variant, n), func(b *testing.B) {
-				if err := g.matmulWith("Matmul", op2(d, l), op2(a, l), op2(c, l), variant); err != nil {
+				if err := g.MatmulWith("Matmul", op2(d, l), op2(a, l), op2(c, l), variant); err != nil {
 					b.Fatal(err)
 				}
 				if err := g.Sync(); err != nil {
@@ -40,7 +40,7 @@ func BenchmarkMatmul(b *testing.B) {
 				start := time.Now()
 				iters := 0
 				for b.Loop() {
-					if err := g.matmulWith("Matmul", op2(d, l), op2(a, l), op2(c, l), variant); err != nil {
+					if err := g.MatmulWith("Matmul", op2(d, l), op2(a, l), op2(c, l), variant); err != nil {
 						b.Fatal(err)
 					}
 					if err := g.Sync(); err != nil {

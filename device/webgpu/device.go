@@ -26,15 +26,16 @@ import (
 // encoding and the queue; waits for the GPU release it between polls, so
 // goroutines keep encoding while another waits.
 type gpu struct {
-	name    string
-	info    device.Info
-	lim     limits
-	adapter *wgpu.Adapter
-	dev     *wgpu.Device
-	queue   *wgpu.Queue
-	sinkID  uintptr
-	timeout time.Duration
-	plan    *gpucore.Planner
+	name        string
+	info        device.Info
+	lim         limits
+	adapter     *wgpu.Adapter
+	dev         *wgpu.Device
+	queue       *wgpu.Queue
+	sinkID      uintptr
+	timeout     time.Duration
+	plan        *gpucore.Planner
+	gpucore.Ops // the operations: this device's plans, run by g.Run
 
 	mu          sync.Mutex
 	closed      bool
@@ -177,6 +178,7 @@ func OpenWith(o Options) (device.Device, error) {
 		}
 	}
 	g.plan = gpucore.NewPlanner("webgpu", "WebGPU", g.lim.core(), variant)
+	g.Ops = gpucore.Ops{Executor: g, Planner: g.plan, FusedKernel: g.fusedKernelLocked}
 	return g, nil
 }
 

@@ -115,7 +115,7 @@ func TestMatmul(t *testing.T) {
 			dl := contig(dshape...)
 			dst := alloc(t, g, dtype.F32, dl.Numel())
 			name := fmt.Sprintf("%s %dx%dx%d batch %v %s/%s", variant, c.m, c.k, c.n, c.batch, c.ak, c.bk)
-			if err := g.matmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
+			if err := g.MatmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			want, mag := matmulRef(av, al, bv, bl)
@@ -144,7 +144,7 @@ func TestMatmulF16AndDstView(t *testing.T) {
 		dl0 := contig(2, 7, 13)
 		dl, _ := dl0.Transpose(1, 2)
 		dst := alloc(t, g, dtype.F16, dl.Numel())
-		if err := g.matmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
+		if err := g.MatmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
 			t.Fatalf("%s: %v", variant, err)
 		}
 		want, mag := matmulRef(av, al, bv, bl)
@@ -269,7 +269,7 @@ func TestMatmulLongK(t *testing.T) {
 		for _, variant := range []string{"regblock", "shared", "naive"} {
 			dst := alloc(t, g, c.dt, dl.Numel())
 			name := fmt.Sprintf("%s %s %dx%dx%d batch %v %s/%s dstT=%v", variant, c.dt, c.m, c.k, c.n, c.batch, c.ak, c.bk, c.dstT)
-			if err := g.matmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
+			if err := g.MatmulWith("Matmul", op2(dst, dl), op2(a, al), op2(b, bl), variant); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			got := gather(download(t, g, dst), dl)
