@@ -355,6 +355,13 @@ func sumTo(g *Tensor, shape []int) *Tensor {
 	}
 	s := g
 	if len(axes) > 0 {
+		// The gradient reaching a broadcast operand is usually read again
+		// by the other operand's rule (a bias's by the matmul before it),
+		// so it is computed once here instead of being fused into this
+		// sum and recomputed for that reader.
+		if err := g.realize(); err != nil {
+			return failed(err)
+		}
 		s = g.SumKeepDims(axes...)
 	}
 	return s.Reshape(slices.Clone(shape)...)
