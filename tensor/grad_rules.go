@@ -460,6 +460,14 @@ func gradMatmul(a, b, y *Tensor) *Tensor {
 	}
 	yShape := y.lay.Shape
 	wa, wb := a.wantsGrad(), b.wantsGrad()
+	// A transposed matrix b (a Linear layer's weight, used as Wᵀ) gets its
+	// gradient as (gᵀ·a)ᵀ: the same values, computed in the layout of the
+	// weight itself, so accumulating it needs no transposing copy.
+	bTransposed := false
+	if len(bShape) == 2 {
+		m, err := b.lay.Classify2D()
+		bTransposed = err == nil && m.Kind == layout.ColMajor && m.Rows > 1 && m.Cols > 1
+	}
 	var save []*Tensor
 	if wb {
 		save = append(save, a)
@@ -480,7 +488,9 @@ func gradMatmul(a, b, y *Tensor) *Tensor {
 		if wa {
 			out[0] = sumTo(g.Matmul(bv.T()), a2).Reshape(aShape...)
 		}
-		if wb {
+		if wb && bTransposed && len(yShape) == 2 && len(aShape) == 2 {
+			out[1] = g.T().Matmul(av).T()
+		} else if wb {
 			out[1] = sumTo(av.T().Matmul(g), b2).Reshape(bShape...)
 		}
 		return out
