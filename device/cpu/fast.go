@@ -96,7 +96,7 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 }
 
 // loopKernel returns a plain Go loop for the unary ops that are a single
-// float64 operation or two (no vec kernel, but too cheap to pay a function
+// float64 operation or two, or a sign test (no vec kernel, but too cheap to pay a function
 // call per element, which the generic path costs): the same float64
 // formula as the op table's F64, rounded once to T, so the results are
 // the generic path's bit for bit. It returns nil for other ops.
@@ -113,6 +113,19 @@ func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		f = func(dst, x []T) {
 			for i, v := range x {
 				dst[i] = T(math.Abs(float64(v)))
+			}
+		}
+	case device.Sign:
+		f = func(dst, x []T) {
+			for i, v := range x {
+				switch {
+				case v > 0:
+					dst[i] = 1
+				case v < 0:
+					dst[i] = -1
+				default:
+					dst[i] = v // 0, -0 and NaN stay as they are
+				}
 			}
 		}
 	case device.Sqrt:
