@@ -3,9 +3,7 @@ package nn_test
 import (
 	"math"
 	"os"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -92,24 +90,4 @@ func shapeOf(t testing.TB, x *tensor.Tensor, shape ...int) {
 			t.Fatalf("shape %v, want %v", got, shape)
 		}
 	}
-}
-
-// settledMemory is the device's memory in use once collections stop
-// freeing anything.
-func settledMemory(t testing.TB, be device.Backend) int64 {
-	t.Helper()
-	prev := int64(-1)
-	for range 50 {
-		runtime.GC()
-		if err := be.Sync(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(2 * time.Millisecond)
-		now := be.MemoryInUse()
-		if now == prev {
-			return now
-		}
-		prev = now
-	}
-	return prev
 }

@@ -3,35 +3,13 @@ package optim_test
 import (
 	"runtime"
 	"testing"
-	"time"
 
-	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/devicetest"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/optim"
 	"github.com/tessera-go/tessera/tensor"
 )
-
-// settledMemory collects garbage and waits until the device's memory in
-// use stops falling, so a baseline taken now is not lowered later by
-// cleanups unrelated to the test.
-func settledMemory(t *testing.T, be device.Backend) int64 {
-	t.Helper()
-	prev := int64(-1)
-	for range 50 {
-		runtime.GC()
-		if err := be.Sync(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(2 * time.Millisecond)
-		now := be.MemoryInUse()
-		if now == prev {
-			return now
-		}
-		prev = now
-	}
-	return prev
-}
 
 func heapInUse() uint64 {
 	runtime.GC()
@@ -67,7 +45,7 @@ func TestTrainingMemoryFlat(t *testing.T) {
 		for name, mk := range makers {
 			t.Run(dev.Name()+"/"+name, func(t *testing.T) {
 				be := dev.Backend()
-				base := settledMemory(t, be)
+				base := devicetest.SettledMemory(t, be)
 				ps := []*nn.Parameter{
 					nn.NewParameter("w1", tensor.RandN(dtype.F32, 1, 32, 16).MulScalar(0.3).To(dev)),
 					nn.NewParameter("b1", tensor.Zeros(dtype.F32, 32).To(dev)),
@@ -125,7 +103,7 @@ func TestTrainingMemoryFlat(t *testing.T) {
 					t.Errorf("Go heap after collection grew from %d KiB at step %d to %d KiB at the end", heapMid>>10, iters/2, heapEnd>>10)
 				}
 				ps, x, target, opt = nil, nil, nil, nil
-				if after := settledMemory(t, be); after > base {
+				if after := devicetest.SettledMemory(t, be); after > base {
 					t.Errorf("%d bytes still in use after the loop and a collection (baseline %d)", after, base)
 				}
 				t.Logf("%d steps: loss %.4g -> %.4g; device memory at half %d KiB, peak after %d KiB; heap %d -> %d KiB",

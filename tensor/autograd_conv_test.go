@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"testing"
 
+	"github.com/tessera-go/tessera/device/devicetest"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -103,7 +104,7 @@ func TestConvMemoryBounded(t *testing.T) {
 	const iters = 100
 	for _, dev := range testDevices(t) {
 		be := dev.Backend()
-		base := settledMemory(t, be)
+		base := devicetest.SettledMemory(t, be)
 		x := tensor.RandN(dtype.F32, 1, 8, 2, 12, 12).To(dev).RequiresGrad()
 		w1 := tensor.RandN(dtype.F32, 2, 4, 2, 3, 3).MulScalar(0.3).To(dev).RequiresGrad()
 		b1 := tensor.Zeros(dtype.F32, 4).To(dev).RequiresGrad()
@@ -134,7 +135,7 @@ func TestConvMemoryBounded(t *testing.T) {
 			t.Errorf("%s: memory in use rose from %d to %d KiB over the second half", dev.Name(), mid>>10, peak>>10)
 		}
 		x, w1, b1, w2 = nil, nil, nil, nil
-		if after := settledMemory(t, be); after > base {
+		if after := devicetest.SettledMemory(t, be); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}
 		t.Logf("%s: %d steps, memory in use at half %d KiB, peak after %d KiB", dev.Name(), iters, mid>>10, peak>>10)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/devicetest"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -355,7 +356,7 @@ func TestAutogradMemoryBounded(t *testing.T) {
 	iters := 200
 	for _, dev := range testDevices(t) {
 		be := dev.Backend()
-		base := settledMemory(t, be)
+		base := devicetest.SettledMemory(t, be)
 		w1 := tensor.RandN(dtype.F32, 1, 64, 128).MulScalar(0.1).To(dev).RequiresGrad()
 		b1 := tensor.Zeros(dtype.F32, 128).To(dev).RequiresGrad()
 		w2 := tensor.RandN(dtype.F32, 2, 128, 10).MulScalar(0.1).To(dev).RequiresGrad()
@@ -382,7 +383,7 @@ func TestAutogradMemoryBounded(t *testing.T) {
 			t.Errorf("%s: memory in use rose from %d to %d MiB over the second half", dev.Name(), mid>>20, peak>>20)
 		}
 		x, w1, b1, w2 = nil, nil, nil, nil
-		if after := settledMemory(t, be); after > base {
+		if after := devicetest.SettledMemory(t, be); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}
 		t.Logf("%s: %d steps, memory in use at half %d KiB, peak after %d KiB", dev.Name(), iters, mid>>10, peak>>10)

@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/devicetest"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -166,7 +165,7 @@ func TestFusionReleaseInputs(t *testing.T) {
 	defer tensor.SetFusion(true)()
 	for _, dev := range testDevices(t) {
 		be := dev.Backend()
-		base := settledMemory(t, be)
+		base := devicetest.SettledMemory(t, be)
 		onDev := func(v float64) *tensor.Tensor {
 			h := tensor.Full(dtype.F32, v, 64)
 			defer h.Release()
@@ -278,25 +277,4 @@ func TestFusionRecordingAllocs(t *testing.T) {
 	if per := allocs / 20; per > 2 {
 		t.Errorf("recording: %.2f allocations per operation, want at most 2", per)
 	}
-}
-
-// settledMemory collects garbage left by earlier tests and waits until the
-// device's memory in use stops falling, so a baseline taken now is not
-// lowered later by cleanups unrelated to the test.
-func settledMemory(t *testing.T, be device.Backend) int64 {
-	t.Helper()
-	prev := int64(-1)
-	for range 50 {
-		runtime.GC()
-		if err := be.Sync(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(2 * time.Millisecond)
-		now := be.MemoryInUse()
-		if now == prev {
-			return now
-		}
-		prev = now
-	}
-	return prev
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-go/tessera/device/devicetest"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -39,7 +40,7 @@ func TestSoakMLPWithoutRelease(t *testing.T) {
 	defer tensor.SetMemoryLimit(256 << 20)()
 	for _, dev := range testDevices(t) {
 		be := dev.Backend()
-		base := settledMemory(t, be)
+		base := devicetest.SettledMemory(t, be)
 		w1 := tensor.RandN(dtype.F32, 1, 64, 128).MulScalar(0.1).To(dev)
 		b1 := tensor.Zeros(dtype.F32, 128).To(dev)
 		w2 := tensor.RandN(dtype.F32, 2, 128, 10).MulScalar(0.1).To(dev)
@@ -68,7 +69,7 @@ func TestSoakMLPWithoutRelease(t *testing.T) {
 			t.Errorf("%s: memory in use rose from a peak of %d KiB in the third quarter to %d KiB in the last", dev.Name(), peak3>>10, peak4>>10)
 		}
 		x, w1, b1, w2 = nil, nil, nil, nil
-		if after := settledMemory(t, be); after > base {
+		if after := devicetest.SettledMemory(t, be); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}
 		t.Logf("%s: %d iterations in %v, peak memory in use: third quarter %d KiB, last quarter %d KiB", dev.Name(), iters, elapsed.Round(time.Millisecond), peak3>>10, peak4>>10)
@@ -87,7 +88,7 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 	for _, dev := range testDevices(t) {
-		base := settledMemory(t, dev.Backend())
+		base := devicetest.SettledMemory(t, dev.Backend())
 		restore := tensor.SetMemoryLimit(base + 8<<20)
 		keep := tensor.Zeros(dtype.F32, 1<<20).To(dev) // 4 MiB, live
 		if err := keep.Err(); err != nil {
