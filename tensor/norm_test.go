@@ -378,6 +378,8 @@ func TestNormAttentionErrors(t *testing.T) {
 	x := f(2, 3, 4)
 	ints := tensor.Zeros(dtype.I32, 2, 3, 4)
 	q, k, v := f(2, 3, 4), f(2, 5, 4), f(2, 5, 6)
+	released := f(4)
+	released.Release()
 	cases := []struct {
 		name string
 		got  *tensor.Tensor
@@ -393,9 +395,13 @@ func TestNormAttentionErrors(t *testing.T) {
 		{"LN/weight-dtype", tensor.LayerNorm(x, []int{4}, tensor.Ones(dtype.F64, 4), nil, 1e-5), tensor.ErrDType, "weight"},
 		{"LN/eps-negative", tensor.LayerNorm(x, []int{4}, nil, nil, -1), tensor.ErrValue, "-1"},
 		{"LN/eps-NaN", tensor.LayerNorm(x, []int{4}, nil, nil, math.NaN()), tensor.ErrValue, "NaN"},
+		{"LN/empty-extent", tensor.LayerNorm(f(2, 0), []int{0}, nil, nil, 1e-5), tensor.ErrShape, "empty"},
+		{"LN/released-weight", tensor.LayerNorm(x, []int{4}, released, nil, 1e-5), tensor.ErrReleased, "LayerNorm"},
 		{"RMS/int", tensor.RMSNorm(ints, []int{4}, nil, 1e-5), tensor.ErrDType, "RMSNorm"},
 		{"RMS/weight-shape", tensor.RMSNorm(x, []int{4}, f(2, 4), 1e-5), tensor.ErrShape, "weight"},
 		{"RMS/eps-NaN", tensor.RMSNorm(x, []int{4}, nil, math.NaN()), tensor.ErrValue, "eps"},
+		{"SDPA/nil-q", tensor.ScaledDotProductAttention(nil, k, v, nil, tensor.SDPAOptions{}), tensor.ErrValue, "nil tensor"},
+		{"SDPA/released-mask", tensor.ScaledDotProductAttention(q, k, v, released, tensor.SDPAOptions{}), tensor.ErrReleased, "ScaledDotProductAttention"},
 		{"SDPA/rank", tensor.ScaledDotProductAttention(f(4), k, v, nil, tensor.SDPAOptions{}), tensor.ErrShape, "at least 2 axes"},
 		{"SDPA/E", tensor.ScaledDotProductAttention(q, f(2, 5, 3), v, nil, tensor.SDPAOptions{}), tensor.ErrShape, "[2 5 3]"},
 		{"SDPA/S", tensor.ScaledDotProductAttention(q, k, f(2, 4, 6), nil, tensor.SDPAOptions{}), tensor.ErrShape, "[2 4 6]"},
