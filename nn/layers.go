@@ -270,29 +270,19 @@ func NewLayerNorm(shape []int, opts ...Option) *LayerNorm {
 
 // Forward normalises x [..., Shape...].
 func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
-	k := len(l.Shape)
-	if k == 0 {
+	if len(l.Shape) == 0 {
 		return fail("LayerNorm", errs.ErrShape, "no normalised shape (build the layer with NewLayerNorm)")
 	}
-	if valid(x) {
-		s := x.Shape()
-		if len(s) < k || !slices.Equal(s[len(s)-k:], l.Shape) {
-			return fail("LayerNorm", errs.ErrShape, "input %v must end in the normalised shape %v", s, l.Shape)
-		}
-	}
-	axes := make([]int, k)
-	for i := range axes {
-		axes[i] = i - k
-	}
-	xc := x.Sub(x.MeanKeepDims(axes...))
-	y := xc.Mul(xc.Square().MeanKeepDims(axes...).AddScalar(l.Eps).Rsqrt())
+	// tensor.LayerNorm checks the input's trailing axes and the affine
+	// parameters, and has the formula.
+	var w, b *tensor.Tensor
 	if l.Weight != nil {
-		y = y.Mul(l.Weight.Value)
+		w = l.Weight.Value
 	}
 	if l.Bias != nil {
-		y = y.Add(l.Bias.Value)
+		b = l.Bias.Value
 	}
-	return y
+	return tensor.LayerNorm(x, l.Shape, w, b, l.Eps)
 }
 
 // Parameters returns the weight and bias (none with NoAffine).
