@@ -120,9 +120,9 @@ type SDPAOptions struct {
 // others to -Inf, as PyTorch's boolean attn_mask; a mask of q's dtype is
 // added to the scores. opt.Causal masks the scores of keys j > i.
 //
-// A query row whose scores are all masked has no keys to attend to; its
-// softmax is 0/0 and its output NaN, as in PyTorch's reference formula
-// (the math backend before PyTorch 2.5; later versions give 0 there).
+// A query row whose scores are all masked (every mask entry false, or
+// -Inf) has no keys to attend to: its output is 0, as PyTorch gives since
+// 2.5, not the 0/0 of the bare formula. NaN in q, k or v still propagates.
 func ScaledDotProductAttention(q, k, v, mask *Tensor, opt SDPAOptions) *Tensor {
 	const op = "ScaledDotProductAttention"
 	for _, t := range []*Tensor{q, k, v} {
@@ -178,12 +178,23 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, opt SDPAOptions) *Tensor {
 		mask = cols.Le(rows) // key j <= query i
 		defer mask.Release()
 	}
+	var attends *Tensor // per query row: some key takes part (explicit masks only)
 	if mask != nil && mask.DType() == dtype.Bool {
 		ninf := q.scalarLike(op, math.Inf(-1))
 		defer ninf.Release()
 		w = Where(mask, w, ninf)
+		if !opt.Causal { // a causal row always keeps key 0
+			attends = mask.AnyKeepDims(-1)
+		}
 	} else if mask != nil {
 		w = w.Add(mask)
+		attends = mask.MaxKeepDims(-1).GtScalar(math.Inf(-1))
 	}
-	return retag(op, w.Softmax(-1).Matmul(v))
+	p := w.Softmax(-1)
+	if attends != nil {
+		zero := q.scalarLike(op, 0)
+		defer zero.Release()
+		p = Where(attends, p, zero)
+	}
+	return retag(op, p.Matmul(v))
 }

@@ -328,17 +328,29 @@ func TestScaledDotProductAttentionValues(t *testing.T) {
 	}
 }
 
-// A fully masked query row has no keys: its output is NaN (0/0), the
-// other rows are unaffected.
+// A fully masked query row (a false bool mask, or a float mask of -Inf)
+// has no keys: its output is 0, as PyTorch's since 2.5; the other rows
+// are unaffected, and NaN in the inputs still propagates.
 func TestScaledDotProductAttentionFullyMasked(t *testing.T) {
+	inf := float32(math.Inf(-1))
 	for _, dev := range testDevices(t) {
 		q := tensor.Ones(dtype.F32, 2, 2).To(dev)
 		k := tensor.Ones(dtype.F32, 3, 2).To(dev)
 		v := tensor.FromSlice([]float32{1, 2, 3}, 3, 1).To(dev)
-		mask := tensor.FromSlice([]bool{false, false, false, true, false, true}, 2, 3).To(dev)
-		got := normRead(t, tensor.ScaledDotProductAttention(q, k, v, mask, tensor.SDPAOptions{}))
-		if !math.IsNaN(got[0]) || math.Abs(got[1]-2) > 1e-6 {
-			t.Errorf("on %s: %v, want [NaN 2]", dev.Name(), got)
+		masks := map[string]*tensor.Tensor{
+			"bool":  tensor.FromSlice([]bool{false, false, false, true, false, true}, 2, 3).To(dev),
+			"float": tensor.FromSlice([]float32{inf, inf, inf, 0, inf, 0}, 2, 3).To(dev),
+		}
+		for name, mask := range masks {
+			got := normRead(t, tensor.ScaledDotProductAttention(q, k, v, mask, tensor.SDPAOptions{}))
+			if got[0] != 0 || math.Abs(got[1]-2) > 1e-6 {
+				t.Errorf("%s mask on %s: %v, want [0 2]", name, dev.Name(), got)
+			}
+		}
+		qNaN := tensor.FromSlice([]float32{1, 1, float32(math.NaN()), 1}, 2, 2).To(dev)
+		got := normRead(t, tensor.ScaledDotProductAttention(qNaN, k, v, masks["bool"], tensor.SDPAOptions{}))
+		if got[0] != 0 || !math.IsNaN(got[1]) {
+			t.Errorf("NaN in the second query on %s: %v, want [0 NaN]", dev.Name(), got)
 		}
 	}
 }
