@@ -131,7 +131,7 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 // copy of an overlapping strided view) and multiplies the weights by it
 // with the GEMM, batched over the images. Backward is one rule: the
 // weights' gradient is dY times the saved im2col matrix, the input's a
-// convolution of dY (see inputGrad): no pass per kernel element.
+// convolution of dY (see transposed): no pass per kernel element.
 func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	const name = "Conv2d"
 	for _, t := range []*Tensor{x, w} {
@@ -209,7 +209,7 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 			out[1], s = geo.weightGrad(gy, s[0]), s[1:]
 		}
 		if wantX {
-			out[0] = geo.inputGrad(gy, s[0])
+			out[0] = geo.transposed("Backward", gy, s[0])
 		}
 		return out
 	}, save, x, w, bias)
@@ -302,13 +302,19 @@ func (geo convGeom) weightGrad(gy, cols *Tensor) *Tensor {
 	return dw.Reshape(geo.oc, geo.c/g, geo.kh, geo.kw)
 }
 
-// inputGrad is the gradient of the input, computed as a convolution (the
-// fast forward path, one im2col copy and one GEMM): dX is the stride-1
-// correlation, with the forward dilation, of dY spread out by the stride
-// (zeros between its elements) and framed by KH-1 dilated rows and
-// columns less the padding, with the kernel flipped in both spatial axes
-// and its input and output channels swapped within each group.
-func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
+// transposed is the transposed convolution of gy [N, OC, OH, OW] by w
+// [OC, C/groups, KH, KW], giving [N, C, H, W]: each element of gy scatters
+// its products with the kernel into the output at the positions the
+// convolution geo gathers it from. It is Conv2d's input gradient and
+// ConvTranspose2d's forward pass (one source of truth for both). It runs
+// as a convolution (the fast forward path, one im2col copy and one GEMM):
+// the stride-1 correlation, with the forward dilation, of gy spread out by
+// the stride (zeros between its elements) and framed by KH-1 dilated rows
+// and columns less the padding, with the kernel flipped in both spatial
+// axes and its input and output channels swapped within each group. Rows
+// and columns of the result that no element of gy reaches (ConvTranspose2d's
+// output padding) are zero.
+func (geo convGeom) transposed(op string, gy, w *Tensor) *Tensor {
 	o := geo.opt
 	g, og, cg := o.Groups, geo.oc/o.Groups, geo.c/o.Groups
 	// Per axis, dY's element i lands at lo + i*stride of the spread
@@ -326,7 +332,7 @@ func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
 		}
 		i1 := min(out, (ext[a]-1-lo)/s+1)
 		if i1 <= i0 {
-			return filled("Backward", gy.Device(), gy.DType(), 0, []int{geo.n, geo.c, geo.h, geo.w})
+			return filled(op, gy.Device(), gy.DType(), 0, []int{geo.n, geo.c, geo.h, geo.w})
 		}
 		first[a], count[a], off[a] = i0, i1-i0, lo+i0*s
 	}
@@ -334,7 +340,7 @@ func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
 	if count != [2]int{geo.oh, geo.ow} {
 		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
 	}
-	spread := embed("Backward", src, ext, off, o.Stride, 0)
+	spread := embed(op, src, ext, off, o.Stride, 0)
 	defer spread.Release()
 	wt := w.Reshape(g, og, cg, geo.kh, geo.kw).Permute(0, 2, 1, 3, 4).
 		Slice(3, -1, -geo.kh-1, -1).Slice(4, -1, -geo.kw-1, -1).
@@ -342,7 +348,7 @@ func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
 	defer wt.Release()
 	back := convGeom{n: geo.n, c: geo.oc, h: ext[0], w: ext[1], oc: geo.c, kh: geo.kh, kw: geo.kw, oh: geo.h, ow: geo.w,
 		opt: Conv2dOptions{Stride: [2]int{1, 1}, Dilation: o.Dilation, Groups: g}}
-	dx, cols := back.forward("Backward", spread, wt, nil)
+	dx, cols := back.forward(op, spread, wt, nil)
 	cols.Release()
 	return dx
 }
