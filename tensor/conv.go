@@ -314,7 +314,117 @@ func (geo convGeom) weightGrad(gy, cols *Tensor) *Tensor {
 // axes and its input and output channels swapped within each group. Rows
 // and columns of the result that no element of gy reaches (ConvTranspose2d's
 // output padding) are zero.
+//
+// With a stride above 1 the spread gy would be mostly zeros (s² times the
+// work at stride s), so it is split instead by output phase: the rows r
+// with (r + pad) mod s = ph receive only the kernel taps u with u*dil mod
+// s = ph, so each phase is a stride-1 transposed convolution of gy by
+// those taps (evenly spaced, so a strided view of the kernel), and the
+// phases are interleaved into the output by one fill and one strided copy
+// each. Beyond maxPhases phases (large strides, as in a patch embedding)
+// the many small passes would cost more than the zeros; those take the
+// spread path.
 func (geo convGeom) transposed(op string, gy, w *Tensor) *Tensor {
+	o := geo.opt
+	if o.Stride == [2]int{1, 1} || o.Stride[0] > maxPhases || o.Stride[1] > maxPhases || o.Stride[0]*o.Stride[1] > maxPhases {
+		return geo.transposedUnit(op, gy, w)
+	}
+	var phases [2][]transposedPhase
+	for a, d := range [2][2]int{{geo.h, geo.kh}, {geo.w, geo.kw}} {
+		phases[a] = splitPhases(d[0], d[1], o.Stride[a], o.Padding[a], o.Dilation[a])
+	}
+	var parts []*Tensor
+	var firsts [][2]int
+	defer func() {
+		for _, t := range parts {
+			t.Release()
+		}
+	}()
+	for _, p0 := range phases[0] {
+		for _, p1 := range phases[1] {
+			ws := w.Slice(2, p0.u0, p0.u0+(p0.taps-1)*p0.step+1, p0.step).
+				Slice(3, p1.u0, p1.u0+(p1.taps-1)*p1.step+1, p1.step).Contiguous()
+			sub := convGeom{n: geo.n, c: geo.c, h: p0.count, w: p1.count, oc: geo.oc, kh: p0.taps, kw: p1.taps, oh: geo.oh, ow: geo.ow,
+				opt: Conv2dOptions{Stride: [2]int{1, 1}, Padding: [2]int{p0.pad, p1.pad}, Dilation: [2]int{p0.dil, p1.dil}, Groups: o.Groups}}
+			parts = append(parts, sub.transposedUnit(op, gy, ws))
+			firsts = append(firsts, [2]int{p0.first, p1.first})
+			ws.Release()
+		}
+	}
+	if len(parts) == 0 { // no tap reaches the output: all zeros
+		return geo.transposedUnit(op, gy, w)
+	}
+	return compute(op, gy.DType(), []int{geo.n, geo.c, geo.h, geo.w}, parts, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		if err := be.Fill(dst, 0); err != nil {
+			return err
+		}
+		dl := dst.Layout
+		for i, sp := range src {
+			sub := layout.Layout{Shape: sp.Layout.Shape, Strides: slices.Clone(dl.Strides), Offset: dl.Offset}
+			sub.Offset += firsts[i][0]*dl.Strides[2] + firsts[i][1]*dl.Strides[3]
+			sub.Strides[2] *= o.Stride[0]
+			sub.Strides[3] *= o.Stride[1]
+			if err := be.Copy(device.Operand{Buf: dst.Buf, Layout: sub}, sp); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// maxPhases is the most output phases (stride[0]*stride[1]) transposed
+// splits a strided transposed convolution into.
+const maxPhases = 16
+
+// transposedPhase is one output phase of a strided transposed
+// convolution along one axis: the count output rows first, first+s, ...
+// receive the taps u0, u0+step, ... (taps of them) of the kernel, which
+// act on gy as a stride-1 transposed convolution with dilation dil and
+// padding pad (negative when the phase starts past gy's first element).
+type transposedPhase struct {
+	first, count, u0, step, taps, pad, dil int
+}
+
+// splitPhases returns the phases of an axis of out output rows, kernel k,
+// stride s, padding p and dilation d that have rows and taps. Output row r
+// is gy's element i times tap u where r = i*s - p + u*d, so its phase
+// ph = (r+p) mod s takes the taps with u*d mod s = ph, and gy's element
+// m - t_u with t_u = (u*d - ph)/s, where r = ph - p + m*s.
+func splitPhases(out, k, s, p, d int) []transposedPhase {
+	var ps []transposedPhase
+	// The first s rows are each the first row of its phase.
+	for first := range min(s, out) {
+		ph, m0 := (first+p)%s, (first+p)/s
+		u0 := -1
+		for u := range min(k, s) {
+			if u*d%s == ph {
+				u0 = u
+				break
+			}
+		}
+		if u0 < 0 {
+			continue
+		}
+		step := s / gcd(s, d)
+		taps := (k-1-u0)/step + 1
+		t0 := (u0*d - ph) / s
+		ps = append(ps, transposedPhase{first: first, count: (out-1-first)/s + 1, u0: u0, step: step, taps: taps,
+			pad: m0 - t0, dil: step * d / s})
+	}
+	return ps
+}
+
+// gcd is the greatest common divisor of two positive integers.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// transposedUnit is transposed computed directly on the spread gy (any
+// stride; transposed sends only stride 1 here, and the all-zero case).
+func (geo convGeom) transposedUnit(op string, gy, w *Tensor) *Tensor {
 	o := geo.opt
 	g, og, cg := o.Groups, geo.oc/o.Groups, geo.c/o.Groups
 	// Per axis, dY's element i lands at lo + i*stride of the spread

@@ -31,8 +31,8 @@ const maxTransposedDim = 1 << 30
 // output_padding + 1. Each input element adds its products with the
 // kernel into the output at (i*stride - pad + u*dil, ...). It is the
 // adjoint of Conv2d with the same weights and options: the same code
-// computes Conv2d's input gradient (see transposed), one im2col copy and
-// one GEMM. Backward is one rule: the input's gradient is Conv2d of dY by
+// computes Conv2d's input gradient (see transposed: an im2col copy and a
+// GEMM, per output phase when strided). Backward is one rule: the input's gradient is Conv2d of dY by
 // w, and the weights' gradient is x times that convolution's im2col
 // matrix, so one pass over dY serves both.
 func ConvTranspose2d(x, w, bias *Tensor, opt ConvTranspose2dOptions) *Tensor {

@@ -60,8 +60,9 @@ func refConvTranspose2d(x []float64, n, c, h, w int, k []float64, cog, kh, kw in
 	return out, oh, ow
 }
 
-// convTransposeCases cover strides 1-3, padding, output padding (below
-// the stride, and below the dilation only), dilation, groups and bias.
+// convTransposeCases cover strides 1-5 (both of transposed's paths),
+// padding, output padding (below the stride, and below the dilation only),
+// dilation, groups and bias.
 var convTransposeCases = []struct {
 	n, c, h, w, cog, kh, kw int
 	opt                     tensor.ConvTranspose2dOptions
@@ -75,6 +76,10 @@ var convTransposeCases = []struct {
 	{2, 4, 3, 5, 3, 3, 3, tensor.ConvTranspose2dOptions{Groups: 2, Stride: [2]int{2, 1}, Padding: [2]int{1, 1}}, true},
 	{1, 4, 4, 3, 1, 2, 2, tensor.ConvTranspose2dOptions{Groups: 4, Stride: [2]int{2, 3}, Dilation: [2]int{2, 1}, OutputPadding: [2]int{1, 2}}, false},
 	{1, 2, 2, 2, 2, 1, 1, tensor.ConvTranspose2dOptions{Stride: [2]int{3, 3}, Padding: [2]int{1, 0}}, true},
+	// 20 phases: past the phase split, through the spread input.
+	{2, 2, 3, 2, 2, 3, 2, tensor.ConvTranspose2dOptions{Stride: [2]int{5, 4}, Padding: [2]int{1, 0}, OutputPadding: [2]int{3, 1}}, true},
+	// Stride 2, dilation 2: the odd rows and columns get no tap.
+	{1, 2, 3, 3, 2, 2, 2, tensor.ConvTranspose2dOptions{Stride: [2]int{2, 2}, Dilation: [2]int{2, 2}, OutputPadding: [2]int{1, 1}}, false},
 }
 
 // TestConvTranspose2d compares ConvTranspose2d with the scatter loop on
