@@ -124,10 +124,13 @@ func XavierNormal(dt dtype.DType, seed uint64, gain float64, shape ...int) *tens
 	return Normal(dt, seed, std, shape...)
 }
 
-// defaultInit returns PyTorch's default parameters of Linear and Conv2d:
-// the weight kaiming_uniform_ with a = sqrt(5) (uniform in ±1/sqrt(fan_in))
-// and the bias, when bias is set, uniform in ±1/sqrt(fan_in).
-func defaultInit(c config, bias bool, shape ...int) (w, b *tensor.Tensor) {
+// defaultInit returns PyTorch's default parameters of Linear, Conv2d and
+// ConvTranspose2d: the weight of shape kaiming_uniform_ with a = sqrt(5)
+// (uniform in ±1/sqrt(fan_in), fan_in computed from shape as PyTorch does,
+// which for a transposed convolution's [in, out/groups, KH, KW] weight is
+// out/groups·KH·KW) and the bias [nb], when bias is set, uniform in
+// ±1/sqrt(fan_in).
+func defaultInit(c config, bias bool, nb int, shape ...int) (w, b *tensor.Tensor) {
 	w = KaimingUniform(c.dt, subSeed(c.seed, 0), math.Sqrt(5), FanIn, shape...)
 	if !bias {
 		return w, nil
@@ -137,5 +140,5 @@ func defaultInit(c config, bias bool, shape ...int) (w, b *tensor.Tensor) {
 	if in > 0 {
 		bound = 1 / math.Sqrt(float64(in))
 	}
-	return w, Uniform(c.dt, subSeed(c.seed, 1), -bound, bound, shape[0])
+	return w, Uniform(c.dt, subSeed(c.seed, 1), -bound, bound, nb)
 }

@@ -14,6 +14,7 @@ import (
 var (
 	_ Module = (*Linear)(nil)
 	_ Module = (*Conv2d)(nil)
+	_ Module = (*ConvTranspose2d)(nil)
 	_ Module = (*Embedding)(nil)
 	_ Module = (*LayerNorm)(nil)
 	_ Module = (*Dropout)(nil)
@@ -59,7 +60,7 @@ func NewLinear(in, out int, opts ...Option) *Linear {
 	l := &Linear{}
 	var w, b *tensor.Tensor
 	if err == nil {
-		w, b = defaultInit(c, c.bias, out, in)
+		w, b = defaultInit(c, c.bias, out, out, in)
 	}
 	l.Weight = newParam("weight", w, err)
 	if c.bias {
@@ -110,7 +111,7 @@ func NewConv2d(in, out int, kernel [2]int, opt tensor.Conv2dOptions, opts ...Opt
 	l := &Conv2d{Opt: opt}
 	var w, b *tensor.Tensor
 	if err == nil {
-		w, b = defaultInit(c, c.bias, out, in/g, kernel[0], kernel[1])
+		w, b = defaultInit(c, c.bias, out, out, in/g, kernel[0], kernel[1])
 	}
 	l.Weight = newParam("weight", w, err)
 	if c.bias {
@@ -140,6 +141,60 @@ func (l *Conv2d) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters returns the weight and, unless NoBias, the bias.
 func (l *Conv2d) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// ConvTranspose2d is PyTorch's nn.ConvTranspose2d: the transposed
+// convolution (the adjoint of Conv2d, used to upsample in decoders) of x
+// [N, in, H, W] by Weight [in, out/groups, KH, KW], plus Bias [out] (nil
+// with NoBias), computed by tensor.ConvTranspose2d with the options Opt.
+type ConvTranspose2d struct {
+	Weight, Bias *Parameter
+	Opt          tensor.ConvTranspose2dOptions
+}
+
+// NewConvTranspose2d returns a ConvTranspose2d layer from in to out
+// channels with the given kernel size and options, initialised as
+// PyTorch's: weight and bias uniform in ±1/sqrt(fan_in), where fan_in is
+// taken from the weight's dimensions as PyTorch does, out/groups·KH·KW.
+func NewConvTranspose2d(in, out int, kernel [2]int, opt tensor.ConvTranspose2dOptions, opts ...Option) *ConvTranspose2d {
+	c, err := newConfig("ConvTranspose2d", opts)
+	g := max(opt.Groups, 1)
+	if err == nil && (in <= 0 || out <= 0 || kernel[0] <= 0 || kernel[1] <= 0 || opt.Groups < 0 || in%g != 0 || out%g != 0) {
+		err = errs.New("nn", "ConvTranspose2d", errs.ErrShape, "channels in %d and out %d, kernel %v and groups %d must be positive, the groups dividing the channels", in, out, kernel, opt.Groups)
+	}
+	l := &ConvTranspose2d{Opt: opt}
+	var w, b *tensor.Tensor
+	if err == nil {
+		w, b = defaultInit(c, c.bias, out, in, out/g, kernel[0], kernel[1])
+	}
+	l.Weight = newParam("weight", w, err)
+	if c.bias {
+		l.Bias = newParam("bias", b, err)
+	}
+	return l
+}
+
+// Forward maps x [N, in, H, W] to [N, out, OH, OW] (see
+// tensor.ConvTranspose2d for OH and OW).
+func (l *ConvTranspose2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Weight == nil {
+		return fail("ConvTranspose2d", errs.ErrValue, "no weight (build the layer with NewConvTranspose2d)")
+	}
+	var b *tensor.Tensor
+	if l.Bias != nil {
+		b = l.Bias.Value
+	}
+	w := l.Weight.Value
+	if valid(x) && valid(w) {
+		want := w.Shape()[0]
+		if x.Rank() != 4 || x.Shape()[1] != want {
+			return fail("ConvTranspose2d", errs.ErrShape, "input %v must be [N, %d, H, W]", x.Shape(), want)
+		}
+	}
+	return tensor.ConvTranspose2d(x, w, b, l.Opt)
+}
+
+// Parameters returns the weight and, unless NoBias, the bias.
+func (l *ConvTranspose2d) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
 
 // MaxPool2d takes the maximum of each window of x [N, C, H, W], as
 // PyTorch's nn.MaxPool2d: nn.MaxPool2d{Kernel: [2]int{2, 2}} halves H and

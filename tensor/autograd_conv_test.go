@@ -95,9 +95,10 @@ func TestGradConvPool(t *testing.T) {
 	})
 }
 
-// TestConvMemoryBounded runs forward and backward through both
+// TestConvMemoryBounded runs forward and backward through two
 // convolutions' rules (the input's gradient included, strided and
-// grouped) and both tiling pools 100 times on each device with no Release
+// grouped), a strided ConvTranspose2d with output padding and both tiling
+// pools 100 times on each device with no Release
 // anywhere: memory in use stays bounded, and comes back after a
 // collection.
 func TestConvMemoryBounded(t *testing.T) {
@@ -109,11 +110,14 @@ func TestConvMemoryBounded(t *testing.T) {
 		w1 := tensor.RandN(dtype.F32, 2, 4, 2, 3, 3).MulScalar(0.3).To(dev).RequiresGrad()
 		b1 := tensor.Zeros(dtype.F32, 4).To(dev).RequiresGrad()
 		w2 := tensor.RandN(dtype.F32, 3, 4, 2, 3, 3).MulScalar(0.3).To(dev).RequiresGrad()
+		w3 := tensor.RandN(dtype.F32, 4, 4, 2, 3, 3).MulScalar(0.3).To(dev).RequiresGrad()
+		b3 := tensor.Zeros(dtype.F32, 2).To(dev).RequiresGrad()
 		var mid, peak int64
 		for i := range iters {
 			h := tensor.Conv2d(x, w1, b1, tensor.Conv2dOptions{Padding: [2]int{1, 1}}).Relu()
 			h = tensor.MaxPool2d(h, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})
 			h = tensor.Conv2d(h, w2, nil, tensor.Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, Groups: 2})
+			h = tensor.ConvTranspose2d(h, w3, b3, tensor.ConvTranspose2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, OutputPadding: [2]int{1, 1}})
 			loss := tensor.AvgPool2d(h, tensor.Pool2dOptions{Kernel: [2]int{3, 3}}).Square().Mean()
 			if err := loss.Backward(); err != nil {
 				t.Fatalf("%s: iteration %d: %v", dev.Name(), i, err)
@@ -126,7 +130,7 @@ func TestConvMemoryBounded(t *testing.T) {
 				peak = max(peak, use)
 			}
 		}
-		for _, p := range []*tensor.Tensor{x, w1, b1, w2} {
+		for _, p := range []*tensor.Tensor{x, w1, b1, w2, w3, b3} {
 			if err := p.Grad().Err(); err != nil {
 				t.Fatalf("%s: %v", dev.Name(), err)
 			}
@@ -134,7 +138,7 @@ func TestConvMemoryBounded(t *testing.T) {
 		if peak > mid+8<<20 {
 			t.Errorf("%s: memory in use rose from %d to %d KiB over the second half", dev.Name(), mid>>10, peak>>10)
 		}
-		x, w1, b1, w2 = nil, nil, nil, nil
+		x, w1, b1, w2, w3, b3 = nil, nil, nil, nil, nil, nil
 		if after := devicetest.SettledMemory(t, be); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}

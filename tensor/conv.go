@@ -131,7 +131,7 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 // copy of an overlapping strided view) and multiplies the weights by it
 // with the GEMM, batched over the images. Backward is one rule: the
 // weights' gradient is dY times the saved im2col matrix, the input's a
-// convolution of dY (see inputGrad): no pass per kernel element.
+// convolution of dY (see transposed): no pass per kernel element.
 func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	const name = "Conv2d"
 	for _, t := range []*Tensor{x, w} {
@@ -209,7 +209,7 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 			out[1], s = geo.weightGrad(gy, s[0]), s[1:]
 		}
 		if wantX {
-			out[0] = geo.inputGrad(gy, s[0])
+			out[0] = geo.transposed("Backward", gy, s[0])
 		}
 		return out
 	}, save, x, w, bias)
@@ -302,13 +302,129 @@ func (geo convGeom) weightGrad(gy, cols *Tensor) *Tensor {
 	return dw.Reshape(geo.oc, geo.c/g, geo.kh, geo.kw)
 }
 
-// inputGrad is the gradient of the input, computed as a convolution (the
-// fast forward path, one im2col copy and one GEMM): dX is the stride-1
-// correlation, with the forward dilation, of dY spread out by the stride
-// (zeros between its elements) and framed by KH-1 dilated rows and
-// columns less the padding, with the kernel flipped in both spatial axes
-// and its input and output channels swapped within each group.
-func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
+// transposed is the transposed convolution of gy [N, OC, OH, OW] by w
+// [OC, C/groups, KH, KW], giving [N, C, H, W]: each element of gy scatters
+// its products with the kernel into the output at the positions the
+// convolution geo gathers it from. It is Conv2d's input gradient and
+// ConvTranspose2d's forward pass (one source of truth for both). It runs
+// as a convolution (the fast forward path, one im2col copy and one GEMM):
+// the stride-1 correlation, with the forward dilation, of gy spread out by
+// the stride (zeros between its elements) and framed by KH-1 dilated rows
+// and columns less the padding, with the kernel flipped in both spatial
+// axes and its input and output channels swapped within each group. Rows
+// and columns of the result that no element of gy reaches (ConvTranspose2d's
+// output padding) are zero.
+//
+// With a stride above 1 the spread gy would be mostly zeros (s² times the
+// work at stride s), so it is split instead by output phase: the rows r
+// with (r + pad) mod s = ph receive only the kernel taps u with u*dil mod
+// s = ph, so each phase is a stride-1 transposed convolution of gy by
+// those taps (evenly spaced, so a strided view of the kernel), and the
+// phases are interleaved into the output by one fill and one strided copy
+// each. Beyond maxPhases phases (large strides, as in a patch embedding)
+// the many small passes would cost more than the zeros; those take the
+// spread path.
+func (geo convGeom) transposed(op string, gy, w *Tensor) *Tensor {
+	o := geo.opt
+	if o.Stride == [2]int{1, 1} || o.Stride[0] > maxPhases || o.Stride[1] > maxPhases || o.Stride[0]*o.Stride[1] > maxPhases {
+		return geo.transposedUnit(op, gy, w)
+	}
+	var phases [2][]transposedPhase
+	for a, d := range [2][2]int{{geo.h, geo.kh}, {geo.w, geo.kw}} {
+		phases[a] = splitPhases(d[0], d[1], o.Stride[a], o.Padding[a], o.Dilation[a])
+	}
+	var parts []*Tensor
+	var firsts [][2]int
+	defer func() {
+		for _, t := range parts {
+			t.Release()
+		}
+	}()
+	for _, p0 := range phases[0] {
+		for _, p1 := range phases[1] {
+			ws := w.Slice(2, p0.u0, p0.u0+(p0.taps-1)*p0.step+1, p0.step).
+				Slice(3, p1.u0, p1.u0+(p1.taps-1)*p1.step+1, p1.step).Contiguous()
+			sub := convGeom{n: geo.n, c: geo.c, h: p0.count, w: p1.count, oc: geo.oc, kh: p0.taps, kw: p1.taps, oh: geo.oh, ow: geo.ow,
+				opt: Conv2dOptions{Stride: [2]int{1, 1}, Padding: [2]int{p0.pad, p1.pad}, Dilation: [2]int{p0.dil, p1.dil}, Groups: o.Groups}}
+			parts = append(parts, sub.transposedUnit(op, gy, ws))
+			firsts = append(firsts, [2]int{p0.first, p1.first})
+			ws.Release()
+		}
+	}
+	if len(parts) == 0 { // no tap reaches the output: all zeros
+		return geo.transposedUnit(op, gy, w)
+	}
+	return compute(op, gy.DType(), []int{geo.n, geo.c, geo.h, geo.w}, parts, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		if err := be.Fill(dst, 0); err != nil {
+			return err
+		}
+		dl := dst.Layout
+		for i, sp := range src {
+			sub := layout.Layout{Shape: sp.Layout.Shape, Strides: slices.Clone(dl.Strides), Offset: dl.Offset}
+			sub.Offset += firsts[i][0]*dl.Strides[2] + firsts[i][1]*dl.Strides[3]
+			sub.Strides[2] *= o.Stride[0]
+			sub.Strides[3] *= o.Stride[1]
+			if err := be.Copy(device.Operand{Buf: dst.Buf, Layout: sub}, sp); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// maxPhases is the most output phases (stride[0]*stride[1]) transposed
+// splits a strided transposed convolution into.
+const maxPhases = 16
+
+// transposedPhase is one output phase of a strided transposed
+// convolution along one axis: the count output rows first, first+s, ...
+// receive the taps u0, u0+step, ... (taps of them) of the kernel, which
+// act on gy as a stride-1 transposed convolution with dilation dil and
+// padding pad (negative when the phase starts past gy's first element).
+type transposedPhase struct {
+	first, count, u0, step, taps, pad, dil int
+}
+
+// splitPhases returns the phases of an axis of out output rows, kernel k,
+// stride s, padding p and dilation d that have rows and taps. Output row r
+// is gy's element i times tap u where r = i*s - p + u*d, so its phase
+// ph = (r+p) mod s takes the taps with u*d mod s = ph, and gy's element
+// m - t_u with t_u = (u*d - ph)/s, where r = ph - p + m*s.
+func splitPhases(out, k, s, p, d int) []transposedPhase {
+	var ps []transposedPhase
+	// The first s rows are each the first row of its phase.
+	for first := range min(s, out) {
+		ph, m0 := (first+p)%s, (first+p)/s
+		u0 := -1
+		for u := range min(k, s) {
+			if u*d%s == ph {
+				u0 = u
+				break
+			}
+		}
+		if u0 < 0 {
+			continue
+		}
+		step := s / gcd(s, d)
+		taps := (k-1-u0)/step + 1
+		t0 := (u0*d - ph) / s
+		ps = append(ps, transposedPhase{first: first, count: (out-1-first)/s + 1, u0: u0, step: step, taps: taps,
+			pad: m0 - t0, dil: step * d / s})
+	}
+	return ps
+}
+
+// gcd is the greatest common divisor of two positive integers.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// transposedUnit is transposed computed directly on the spread gy (any
+// stride; transposed sends only stride 1 here, and the all-zero case).
+func (geo convGeom) transposedUnit(op string, gy, w *Tensor) *Tensor {
 	o := geo.opt
 	g, og, cg := o.Groups, geo.oc/o.Groups, geo.c/o.Groups
 	// Per axis, dY's element i lands at lo + i*stride of the spread
@@ -326,7 +442,7 @@ func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
 		}
 		i1 := min(out, (ext[a]-1-lo)/s+1)
 		if i1 <= i0 {
-			return filled("Backward", gy.Device(), gy.DType(), 0, []int{geo.n, geo.c, geo.h, geo.w})
+			return filled(op, gy.Device(), gy.DType(), 0, []int{geo.n, geo.c, geo.h, geo.w})
 		}
 		first[a], count[a], off[a] = i0, i1-i0, lo+i0*s
 	}
@@ -334,7 +450,7 @@ func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
 	if count != [2]int{geo.oh, geo.ow} {
 		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
 	}
-	spread := embed("Backward", src, ext, off, o.Stride, 0)
+	spread := embed(op, src, ext, off, o.Stride, 0)
 	defer spread.Release()
 	wt := w.Reshape(g, og, cg, geo.kh, geo.kw).Permute(0, 2, 1, 3, 4).
 		Slice(3, -1, -geo.kh-1, -1).Slice(4, -1, -geo.kw-1, -1).
@@ -342,7 +458,7 @@ func (geo convGeom) inputGrad(gy, w *Tensor) *Tensor {
 	defer wt.Release()
 	back := convGeom{n: geo.n, c: geo.oc, h: ext[0], w: ext[1], oc: geo.c, kh: geo.kh, kw: geo.kw, oh: geo.h, ow: geo.w,
 		opt: Conv2dOptions{Stride: [2]int{1, 1}, Dilation: o.Dilation, Groups: g}}
-	dx, cols := back.forward("Backward", spread, wt, nil)
+	dx, cols := back.forward(op, spread, wt, nil)
 	cols.Release()
 	return dx
 }
