@@ -33,20 +33,9 @@ func (b *gbuf) Len() int { return b.n }
 // Bytes is the size of the GL buffer (its size class), for the planner.
 func (b *gbuf) Bytes() uint64 { return b.size }
 
-// checkDType reports whether dt can live on an OpenGL device.
-func checkDType(op string, dt dtype.DType) error {
-	switch dt {
-	case dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool:
-		return nil
-	case dtype.F64, dtype.BF16:
-		return errs.New("gl", op, errs.ErrDType, "%s is not supported on OpenGL (the GLSL 4.30 kernels have no %s); Cast to f32 first", dt, dt)
-	}
-	return errs.New("gl", op, errs.ErrDType, "invalid dtype %s", dt)
-}
-
 // Alloc returns an uninitialised buffer of n elements.
 func (g *gpu) Alloc(dt dtype.DType, n int) (device.Buffer, error) {
-	if err := checkDType("Alloc", dt); err != nil {
+	if err := g.plan.CheckStorable("Alloc", dt); err != nil {
 		return nil, err
 	}
 	if n < 0 {

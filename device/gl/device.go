@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/gpucore"
-	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 )
 
@@ -299,8 +299,8 @@ func (g *gpu) setup(o Options) error {
 		Adapter:  renderer,
 		Vendor:   vendor,
 		Driver:   version + " (GLSL " + glString(glShadingLanguageVersion) + ")",
-		DTypes:   append([]dtype.DType(nil), supportedDTypes...),
-		Compute:  append([]dtype.DType(nil), computeDTypes...),
+		DTypes:   slices.Clone(gpucore.StorableDTypes),
+		Compute:  slices.Clone(gpucore.ComputeDTypes),
 		Limits: append([]device.Limit{
 			{Name: "maxStorageBufferBindingSize", Value: l.maxBinding},
 			{Name: "maxBufferSize", Value: l.maxBuffer},
@@ -322,14 +322,6 @@ func (g *gpu) setup(o Options) error {
 	}
 	return nil
 }
-
-// supportedDTypes are the dtypes an OpenGL device holds; they are stored
-// as on WebGPU because the kernels are the same.
-var supportedDTypes = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool}
-
-// computeDTypes are those the kernels compute with; I64 holds only
-// ArgMax/ArgMin indices.
-var computeDTypes = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.U8, dtype.Bool}
 
 // call runs fn on the owner goroutine and returns its error. A panic in fn
 // (a bug) becomes an error instead of taking the process down.

@@ -4,13 +4,13 @@ package webgpu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/rajveermalviya/go-webgpu/wgpu"
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/gpucore"
-	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 )
 
@@ -180,15 +180,6 @@ func backendName(b wgpu.BackendType) string {
 	return strings.ToLower(b.String())
 }
 
-// supportedDTypes are the dtypes a WebGPU device holds. F16 is stored as
-// packed binary16 and converted in integer arithmetic, so it needs no
-// shader-f16 support (naga in wgpu 0.17 cannot parse f16 WGSL anyway).
-var supportedDTypes = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool}
-
-// computeDTypes are those the kernels compute with; I64 exists only to hold
-// ArgMax/ArgMin indices, which WGSL writes as (lo, hi) word pairs.
-var computeDTypes = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.U8, dtype.Bool}
-
 func adapterInfo(ad *wgpu.Adapter, name string, raw wgpu.Limits, e limits) device.Info {
 	p := ad.GetProperties()
 	typ, hw := adapterType(p.AdapterType)
@@ -210,8 +201,8 @@ func adapterInfo(ad *wgpu.Adapter, name string, raw wgpu.Limits, e limits) devic
 		Adapter:  p.Name,
 		Vendor:   vendor,
 		Driver:   drv,
-		DTypes:   append([]dtype.DType(nil), supportedDTypes...),
-		Compute:  append([]dtype.DType(nil), computeDTypes...),
+		DTypes:   slices.Clone(gpucore.StorableDTypes),
+		Compute:  slices.Clone(gpucore.ComputeDTypes),
 		Limits: []device.Limit{
 			{Name: "maxStorageBufferBindingSize", Value: e.maxBinding},
 			{Name: "maxBufferSize", Value: e.maxBuffer},
