@@ -50,8 +50,7 @@ type gpu struct {
 	dirty      bool // shader writes not yet made visible to buffer reads/writes
 	ended      bool // the context is destroyed; serve returns
 
-	lost    atomic.Bool
-	lostMsg atomic.Pointer[string]
+	lost gpucore.Lost // set once the device stops working
 
 	inUse atomic.Int64 // bytes of live user buffers
 	stats stats
@@ -407,25 +406,12 @@ func (g *gpu) Close() error {
 	return nil
 }
 
-// markLost records that the context stopped working; every later call
+// markLost records that the device stopped working; every later call
 // reports errs.ErrDeviceLost.
-func (g *gpu) markLost(msg string) {
-	if g.lost.CompareAndSwap(false, true) {
-		g.lostMsg.Store(&msg)
-	}
-}
+func (g *gpu) markLost(msg string) { g.lost.Mark(msg) }
 
 // lostError is the error every call returns once the device is lost.
-func (g *gpu) lostError(op string) error {
-	if !g.lost.Load() {
-		return nil
-	}
-	msg := "device lost"
-	if p := g.lostMsg.Load(); p != nil {
-		msg = "device lost: " + *p
-	}
-	return errs.New("gl", op, errs.ErrDeviceLost, "%s", msg)
-}
+func (g *gpu) lostError(op string) error { return g.lost.Err("gl", op) }
 
 // checkGL drains the GL error flags after op and turns the first into a
 // typed error: GL_OUT_OF_MEMORY is ErrOutOfMemory, a lost context marks

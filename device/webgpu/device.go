@@ -61,8 +61,7 @@ type gpu struct {
 	fused       gpucore.KernelCache // fused-program kernels by structure (fused.go)
 	bgls        map[[2]int]*wgpu.BindGroupLayout
 
-	lost     atomic.Bool
-	lostMsg  atomic.Pointer[string]
+	lost     gpucore.Lost // set once the device stops working
 	errMu    sync.Mutex
 	firstErr error
 
@@ -251,23 +250,10 @@ func (g *gpu) Close() error {
 
 // markLost records that the device stopped working; every later call
 // reports errs.ErrDeviceLost.
-func (g *gpu) markLost(msg string) {
-	if g.lost.CompareAndSwap(false, true) {
-		g.lostMsg.Store(&msg)
-	}
-}
+func (g *gpu) markLost(msg string) { g.lost.Mark(msg) }
 
 // lostError is the error every call returns once the device is lost.
-func (g *gpu) lostError(op string) error {
-	if !g.lost.Load() {
-		return nil
-	}
-	msg := "device lost"
-	if p := g.lostMsg.Load(); p != nil {
-		msg = "device lost: " + *p
-	}
-	return errs.New("webgpu", op, errs.ErrDeviceLost, "%s", msg)
-}
+func (g *gpu) lostError(op string) error { return g.lost.Err("webgpu", op) }
 
 // usableLocked reports why the device cannot take work, if it cannot.
 func (g *gpu) usableLocked(op string) error {
