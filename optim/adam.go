@@ -83,16 +83,7 @@ func (o *Adam) Options() AdamOptions { return o.opt }
 
 // Step updates every parameter that has a gradient (see Optimizer.Step).
 func (o *Adam) Step() error {
-	ups, err := o.gather(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.m[i], o.v[i], o.vm[i]} })
-	if err != nil {
-		return err
-	}
-	for _, u := range ups {
-		if err := o.update(u); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.stepAll(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.m[i], o.v[i], o.vm[i]} }, o.update)
 }
 
 // update applies one step to one parameter.

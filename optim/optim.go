@@ -139,6 +139,22 @@ type update struct {
 	w, g *tensor.Tensor // its value (detached) and gradient
 }
 
+// stepAll is every optimiser's Step: it checks all parameters first (gather),
+// so a bad one changes nothing, then applies update to each parameter that
+// has a gradient.
+func (b *base) stepAll(state func(i int) []*tensor.Tensor, update func(update) error) error {
+	ups, err := b.gather(state)
+	if err != nil {
+		return err
+	}
+	for _, u := range ups {
+		if err := update(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // gather checks every parameter and returns the ones with a gradient.
 // state(i) lists parameter i's state tensors (nil where not yet made),
 // which must match its value as the gradient must.

@@ -63,16 +63,7 @@ func (o *SGD) Options() SGDOptions { return o.opt }
 // It runs one fused kernel per parameter, two with momentum (one on a
 // parameter's first step, whose buffer is the gradient itself).
 func (o *SGD) Step() error {
-	ups, err := o.gather(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.buf[i]} })
-	if err != nil {
-		return err
-	}
-	for _, u := range ups {
-		if err := o.update(u); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.stepAll(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.buf[i]} }, o.update)
 }
 
 // update applies one step to one parameter.
