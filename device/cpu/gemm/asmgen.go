@@ -489,7 +489,14 @@ func main() {
 	if err := os.WriteFile(filepath.Join(*dir, "avx512_amd64.go"), src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+	for _, f := range extraOutputs {
+		f(*dir)
+	}
 }
+
+// extraOutputs are generators in other files of this program (go run
+// asmgen.go asmgen_lowp.go), each writing its own files into dir.
+var extraOutputs []func(dir string)
 
 // microTiles are the micro-kernels emitted, with the packers for their
 // panel widths. 14x32 (float32) and 14x16 (float64) keep 28 accumulators

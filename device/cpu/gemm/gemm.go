@@ -48,6 +48,7 @@ type float interface {
 type kernels[T float] struct {
 	mr, nr     int // register tile of the micro-kernel
 	mc, kc, nc int // cache blocks: A block mc x kc (L2), B block kc x nc (L3)
+	kAlign     int // when > 1, k blocks are multiples of it (and so must k be)
 
 	// Products with m < skinnyM or n < skinnyN take the unpacked path.
 	skinnyM, skinnyN int

@@ -80,14 +80,6 @@ type operands[T float] struct {
 	lda, ldb, ldc int
 }
 
-// stored returns rows, cols of the stored A (or B) given the trans flag.
-func stored(trans bool, r, c int) (int, int) {
-	if trans {
-		return c, r
-	}
-	return r, c
-}
-
 // fill makes a stored rows x cols matrix with leading dimension ld, starting
 // off elements into its backing array; padding holds pad.
 func fill[T float](rng *rand.Rand, rows, cols, ld, off int, pad T) []T {

@@ -101,6 +101,11 @@ type job[T float] struct {
 	units         int // units per phase: row blocks * colChunks
 	procs         int // goroutines
 
+	// src, when set, packs both operands instead of ks.pack reading a and
+	// b: the stored elements are another type than T (bf16/f16 operands,
+	// widened or laid out for the AMX tiles while packing).
+	src source[T]
+
 	phases   []phase
 	unitDone []atomic.Bool // [phase*units + unit]
 	phDone   []atomic.Int64
@@ -127,12 +132,29 @@ func jobPool[T float]() *sync.Pool {
 // packed computes C = alpha*op(A)*op(B) + beta*C with cache blocking,
 // packing and the micro-kernel (BLIS loop order: jc, pc, ic, jr, ir).
 func packed[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	packedFrom(ks, nil, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// source packs the operands of a product whose stored elements are not the
+// micro-kernel's type T. packA writes rows i0..i0+rows-1 and steps
+// p0..p0+kc-1 of op(A) into dst (kc*width values) in the order the
+// micro-kernel reads, zero past rows; packB writes steps p0..p0+kc-1 and
+// columns j0..j0+cols-1 of op(B) the same way.
+type source[T float] interface {
+	packA(dst []T, i0, p0, rows, width, kc int)
+	packB(dst []T, j0, p0, cols, width, kc int)
+}
+
+// packedFrom is packed with the operands packed by src when it is not nil
+// (then a and b are not read).
+func packedFrom[T float](ks *kernels[T], src source[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	j, _ := jobPool[T]().Get().(*job[T])
 	if j == nil {
 		j = new(job[T])
 		j.cond.L = &j.mu
 	}
 	j.setup(ks, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	j.src = src
 	if j.procs == 1 {
 		j.work(0)
 	} else {
@@ -163,6 +185,12 @@ func (j *job[T]) setup(ks *kernels[T], transA, transB bool, m, n, k int, alpha T
 	// pass over C for almost no work).
 	j.kBlocks = ceilDiv(k, ks.kc)
 	j.kcb = ceilDiv(k, j.kBlocks)
+	if ks.kAlign > 1 {
+		// The micro-kernel takes steps in groups of kAlign (k is a
+		// multiple of it): round the blocks up to whole groups.
+		j.kcb = roundUp(j.kcb, ks.kAlign)
+		j.kBlocks = ceilDiv(k, j.kcb)
+	}
 	nBlocks := ceilDiv(n, ks.nc)
 	j.ncb = roundUp(ceilDiv(n, nBlocks), nr)
 	nBlocks = ceilDiv(n, j.ncb)
@@ -228,6 +256,7 @@ func (j *job[T]) release() {
 		j.ws[w].a = nil
 	}
 	j.a, j.b, j.c = nil, nil, nil
+	j.src = nil
 }
 
 // Waiting: spin first (the awaited work is normally microseconds from
@@ -289,7 +318,11 @@ func (j *job[T]) work(w int) {
 						break
 					}
 					j0 := jc + jp*nr
-					j.ks.pack(bp[jp*nr*kc:(jp+1)*nr*kc], j.b, pc*j.brs+j0*j.bcs, j.bcs, j.brs, min(nr, j.n-j0), nr, kc)
+					if j.src != nil {
+						j.src.packB(bp[jp*nr*kc:(jp+1)*nr*kc], j0, pc, min(nr, j.n-j0), nr, kc)
+					} else {
+						j.ks.pack(bp[jp*nr*kc:(jp+1)*nr*kc], j.b, pc*j.brs+j0*j.bcs, j.bcs, j.brs, min(nr, j.n-j0), nr, kc)
+					}
 					if st.packDone.Add(1) == int64(panels) && j.procs > 1 {
 						j.signal()
 					}
@@ -343,7 +376,11 @@ func (j *job[T]) unit(wk *worker[T], u int, packedBlock *int, jc, panels, chunk,
 	if ib != *packedBlock {
 		for ip := range rowPanels {
 			r0 := i0 + ip*mr
-			ks.pack(ap[ip*mr*kc:(ip+1)*mr*kc], j.a, r0*j.ars+pc*j.acs, j.ars, j.acs, min(mr, m-r0), mr, kc)
+			if j.src != nil {
+				j.src.packA(ap[ip*mr*kc:(ip+1)*mr*kc], r0, pc, min(mr, m-r0), mr, kc)
+			} else {
+				ks.pack(ap[ip*mr*kc:(ip+1)*mr*kc], j.a, r0*j.ars+pc*j.acs, j.ars, j.acs, min(mr, m-r0), mr, kc)
+			}
 		}
 		*packedBlock = ib
 	}

@@ -1,0 +1,273 @@
+package gemm
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/tessera-go/tessera/dtype"
+)
+
+// BF16 computes C = alpha*op(A)*op(B) + beta*C for bfloat16 A and B and a
+// float32 C, with the storage rules, arguments and errors of F32. Products
+// are accumulated in float32 (bf16 values and their products are exact in
+// float32), so the caller rounds C to bfloat16 once, at the end, if it
+// wants a bfloat16 result.
+//
+// Where the CPU has AMX-BF16 (and the OS grants it), the AVX-512 tier
+// multiplies 32x32 tiles with TDPBF16PS: inputs and results that are
+// subnormal are taken as zero there, as the tile unit does. Elsewhere the
+// operands are widened to float32 while packing and the float32
+// micro-kernels run, with F32's accuracy.
+func BF16(transA, transB bool, m, n, k int, alpha float32, a []dtype.BFloat16, lda int, b []dtype.BFloat16, ldb int, beta float32, c []float32, ldc int) error {
+	if err := check("BF16", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
+		return err
+	}
+	lowp(true, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc)
+	return nil
+}
+
+// F16 is BF16 for IEEE half precision A and B: the operands are widened to
+// float32 (VCVTPH2PS on AVX-512) while packing and the float32
+// micro-kernels accumulate, so the result has F32's accuracy on the
+// f16-rounded inputs. (AVX512-FP16's FMAs would round every partial sum to
+// f16; that is not a float32 accumulation, so they are not used.)
+func F16(transA, transB bool, m, n, k int, alpha float32, a []dtype.Float16, lda int, b []dtype.Float16, ldb int, beta float32, c []float32, ldc int) error {
+	if err := check("F16", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
+		return err
+	}
+	lowp(false, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc)
+	return nil
+}
+
+// halfBits views a slice of 16-bit floats as their bits.
+func halfBits[H dtype.Float16 | dtype.BFloat16](s []H) []uint16 {
+	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// LowPrecisionKernel reports how BF16 runs now: "amx" (tile multiply),
+// or the name of the float32 kernels it widens for ("avx512", "avx2-fma",
+// "generic"). F16 always widens.
+func LowPrecisionKernel() string {
+	im := active.Load()
+	if amxKernels(im) != nil {
+		return "amx"
+	}
+	return im.name
+}
+
+// lowp runs a validated bf16 (bf true) or f16 product.
+func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
+	im := active.Load()
+	ks := im.f32
+	if useSmall(ks, m, n) {
+		// Skinny: the unpacked float32 path on widened copies (the few
+		// rows or columns waste most of a tile).
+		rowsA, colsA := stored(transA, m, k)
+		rowsB, colsB := stored(transB, k, n)
+		wa := widenBuf(bf, a, rowsA, colsA, lda)
+		wb := widenBuf(bf, b, rowsB, colsB, ldb)
+		small(ks, transA, transB, m, n, k, alpha, wa.data, lda, wb.data, ldb, beta, c, ldc)
+		putBuf(wa)
+		putBuf(wb)
+		return
+	}
+	ars, acs := lda, 1
+	if transA {
+		ars, acs = 1, lda
+	}
+	brs, bcs := ldb, 1
+	if transB {
+		brs, bcs = 1, ldb
+	}
+	if bf {
+		if ts := amxKernels(im); ts != nil {
+			src := &amxSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
+			// The tile kernel's steps are pairs of k, in groups of 16.
+			pairs := roundUp(ceilDiv(k, 2), 16)
+			packedFrom(ts, source[float32](src), false, false, m, n, pairs, alpha, nil, 1, nil, 1, beta, c, ldc)
+			return
+		}
+	}
+	src := &widenSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, bf: bf, fast: im == fastImpl && im.name == "avx512"}
+	packedFrom(ks, source[float32](src), false, false, m, n, k, alpha, nil, 1, nil, 1, beta, c, ldc)
+}
+
+// stored returns the rows and columns of a stored operand whose op() is
+// r x c.
+func stored(trans bool, r, c int) (int, int) {
+	if trans {
+		return c, r
+	}
+	return r, c
+}
+
+// widenBuf returns a pooled float32 copy of the rows x cols matrix stored
+// in s with leading dimension ld (same ld).
+func widenBuf(bf bool, s []uint16, rows, cols, ld int) *buffer[float32] {
+	n := 0
+	if rows > 0 && cols > 0 {
+		n = (rows-1)*ld + cols
+	}
+	w := getBuf[float32](max(n, 1))
+	widenRun(bf, w.data[:n], s[:n])
+	return w
+}
+
+// widenRun converts len(d) halves of s (bf16 when bf, else f16) to float32.
+func widenRun(bf bool, d []float32, s []uint16) {
+	s = s[:len(d)]
+	if bf {
+		for i, v := range s {
+			d[i] = math.Float32frombits(uint32(v) << 16)
+		}
+		return
+	}
+	for i, v := range s {
+		d[i] = dtype.Float16(v).Float32()
+	}
+}
+
+// widenSource packs f16 or bf16 operands into the float32 panels of the
+// float32 micro-kernels, widening on the way. Element (i,p) of op(A) is
+// a[i*ars+p*acs], element (p,j) of op(B) is b[p*brs+j*bcs].
+type widenSource struct {
+	a, b               []uint16
+	ars, acs, brs, bcs int
+	bf                 bool // bfloat16, else float16
+	fast               bool // the AVX-512 widening packers may run
+}
+
+func (s *widenSource) packA(dst []float32, i0, p0, rows, width, kc int) {
+	s.pack(dst, s.a, i0*s.ars+p0*s.acs, s.ars, s.acs, rows, width, kc)
+}
+
+func (s *widenSource) packB(dst []float32, j0, p0, cols, width, kc int) {
+	s.pack(dst, s.b, p0*s.brs+j0*s.bcs, s.bcs, s.brs, cols, width, kc)
+}
+
+// pack is packPanel with widening: element (r,p), r < rows, is
+// src[off+r*rs+p*cs] and lands at dst[p*width+r]; rows rows..width-1 are
+// zero. Full panels of the AVX-512 widths go to the generated packers.
+func (s *widenSource) pack(dst []float32, src []uint16, off, rs, cs, rows, width, kc int) {
+	dst = dst[:kc*width]
+	if s.fast && rows == width && widenFast(s.bf, dst, src, off, rs, cs, width, kc) {
+		return
+	}
+	if rows < width {
+		clear(dst)
+	}
+	if rs == 1 {
+		for p := range kc {
+			widenRun(s.bf, dst[p*width:p*width+rows], src[off+p*cs:off+p*cs+rows])
+		}
+		return
+	}
+	for r := range rows {
+		row := src[off+r*rs : off+r*rs+kc]
+		d := dst[r:]
+		if s.bf {
+			for p, v := range row {
+				d[p*width] = math.Float32frombits(uint32(v) << 16)
+			}
+			continue
+		}
+		for p, v := range row {
+			d[p*width] = dtype.Float16(v).Float32()
+		}
+	}
+}
+
+// amxSource packs bf16 operands for the AMX micro-kernel (mr = nr = 32,
+// steps are pairs of k in groups of 16; k is the real inner size, pairs
+// past it are zero). A panel, per group s: rows 0..31, each the 32 bf16
+// values of k 32s..32s+31 (one 64-byte tile row). B panel, per group:
+// columns 0-15 then 16-31, each as 16 rows (pairs q) of 16 columns of the
+// pair (k 32s+2q, 32s+2q+1): the tile unit's pair-interleaved B layout.
+type amxSource struct {
+	a, b               []uint16
+	ars, acs, brs, bcs int
+	k                  int
+}
+
+// bits16 views a float32 panel as the bf16 values it holds.
+func bits16(dst []float32) []uint16 {
+	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(dst))), 2*len(dst))
+}
+
+func (s *amxSource) packA(dst []float32, i0, p0, rows, width, kc int) {
+	d := bits16(dst[:kc*width])
+	k0 := 2 * p0            // first k of the panel
+	kn := min(2*kc, s.k-k0) // real k values in it
+	if rows < width || kn < 2*kc {
+		clear(d)
+	}
+	groups := kc / 16
+	if s.acs == 1 {
+		// Rows contiguous along k: 64-byte copies.
+		for r := range rows {
+			row := s.a[(i0+r)*s.ars+k0:]
+			for g := range groups {
+				n := min(32, kn-32*g)
+				if n <= 0 {
+					break
+				}
+				copy(d[(g*32+r)*32:(g*32+r)*32+n], row[32*g:32*g+n])
+			}
+		}
+		return
+	}
+	// Columns contiguous (A stored transposed): element (i,p) is
+	// a[i+p*acs].
+	for p := range kn {
+		col := s.a[(k0+p)*s.acs+i0:]
+		col = col[:rows]
+		base := (p/32)*32*32 + p%32
+		for r, v := range col {
+			d[base+r*32] = v
+		}
+	}
+}
+
+func (s *amxSource) packB(dst []float32, j0, p0, cols, width, kc int) {
+	d := bits16(dst[:kc*width])
+	k0 := 2 * p0
+	kn := min(2*kc, s.k-k0)
+	if cols < width || kn < 2*kc {
+		clear(d)
+	}
+	// Element (p, j) of the panel, p < kn, j < cols, lands at
+	// d[((p/32*2 + j/16)*16 + p%32/2)*32 + j%16*2 + p%2].
+	if s.bcs == 1 {
+		// Rows of B contiguous along j.
+		for p := range kn {
+			row := s.b[(k0+p)*s.brs+j0:]
+			row = row[:cols]
+			base := (p/32*2*16+p%32/2)*32 + p%2
+			for h := 0; h*16 < cols; h++ {
+				seg := row[h*16 : min(cols, h*16+16)]
+				dd := d[base+h*16*32:]
+				for j, v := range seg {
+					dd[2*j] = v
+				}
+			}
+		}
+		return
+	}
+	// B stored transposed: column j contiguous along p, pairs are 32-bit
+	// words.
+	for j := range cols {
+		col := s.b[(j0+j)*s.bcs+k0:]
+		col = col[:kn]
+		base := (j/16*16)*32 + j%16*2
+		for p, v := range col {
+			d[base+(p/32*2*16+p%32/2)*32+p%2] = v
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package gemm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+)
+
+// lowpVariants lists every way this binary can run BF16 and F16: each
+// kernel tier and, on the AVX-512 tier with AMX, also the widening path
+// with AMX off. It returns the variant names and a function that makes
+// one active for the duration of f.
+func lowpVariants(t *testing.T) []string {
+	names := kernelNames()
+	for _, n := range names {
+		if n == "avx512" {
+			prev := active.Load()
+			useKernel(n)
+			if LowPrecisionKernel() == "amx" {
+				names = append(names, "avx512-noamx")
+			}
+			active.Store(prev)
+		}
+	}
+	return names
+}
+
+func withLowp(t *testing.T, variant string, f func()) {
+	t.Helper()
+	name, noAMX := variant, false
+	if variant == "avx512-noamx" {
+		name, noAMX = "avx512", true
+	}
+	withKernel(t, name, func() {
+		prev := amxOffSet(noAMX)
+		defer amxOffSet(prev)
+		f()
+	})
+}
+
+// lowpCase is one product in bf16 or f16.
+type lowpCase struct {
+	transA, transB bool
+	m, n, k        int
+	pad            int // extra leading-dimension elements of A, B and C
+	alpha, beta    float32
+}
+
+func (c lowpCase) String() string {
+	return fmt.Sprintf("tA=%t tB=%t %dx%dx%d pad=%d alpha=%g beta=%g", c.transA, c.transB, c.m, c.n, c.k, c.pad, c.alpha, c.beta)
+}
+
+// lowpCases covers tile edges (m, n not multiples of 14, 32 or 2), odd k
+// (a half-filled last bf16 pair), k past one cache block (several k
+// blocks, so C accumulates across them), the skinny path, every transpose
+// combination and alpha/beta other than 1/0.
+func lowpCases() []lowpCase {
+	var cs []lowpCase
+	shapes := [][3]int{
+		{1, 1, 1}, {3, 5, 7}, {2, 300, 17}, {300, 3, 18}, // skinny: unpacked path
+		{14, 32, 1}, {32, 32, 32}, {33, 35, 3}, {45, 70, 33},
+		{64, 64, 64}, {100, 37, 129}, {31, 97, 600}, {130, 66, 1100},
+	}
+	for i, s := range shapes {
+		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+			cs = append(cs, lowpCase{transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: s[2], pad: i % 3, alpha: 1, beta: 0})
+		}
+	}
+	for _, ab := range [][2]float32{{1, 1}, {0.5, -2}, {-1, 0}, {2, 0.25}} {
+		cs = append(cs, lowpCase{m: 70, n: 45, k: 77, pad: 1, alpha: ab[0], beta: ab[1]},
+			lowpCase{transA: true, m: 40, n: 66, k: 700, alpha: ab[0], beta: ab[1]})
+	}
+	return cs
+}
+
+// halfOps are the conversions of one 16-bit format.
+type halfOps[H dtype.Float16 | dtype.BFloat16] struct {
+	name  string
+	round func(float64) H
+	value func(H) float32
+	gemm  func(transA, transB bool, m, n, k int, alpha float32, a []H, lda int, b []H, ldb int, beta float32, c []float32, ldc int) error
+}
+
+var (
+	bf16Ops = halfOps[dtype.BFloat16]{"BF16", dtype.BF16FromFloat64, dtype.BFloat16.Float32, BF16}
+	f16Ops  = halfOps[dtype.Float16]{"F16", dtype.F16FromFloat64, dtype.Float16.Float32, F16}
+)
+
+// checkLowp runs one case and compares every element of C with the float64
+// product of the rounded inputs. Tolerance: a float32 sum of k products
+// (exact in float32) rounds at most k times, plus alpha and beta, so
+// |err| <= (k+3) * 2^-24 * scale with scale = |alpha| sum |a||b| + |beta||c|;
+// the bound used is twice that (the tile unit may round each pair's two
+// products separately).
+func checkLowp[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H], variant string, tc lowpCase) bool {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(tc.m*1000003+tc.n*1009+tc.k), 7))
+	ra, ca := stored(tc.transA, tc.m, tc.k)
+	rb, cb := stored(tc.transB, tc.k, tc.n)
+	lda, ldb, ldc := ca+tc.pad, cb+tc.pad, tc.n+tc.pad
+	mk := func(rows, cols, ld int) []H {
+		s := make([]H, max(rows*ld, 1))
+		for i := range s {
+			if i%ld < cols {
+				s[i] = ops.round(rng.Float64()*2 - 1)
+			} else {
+				s[i] = ops.round(math.NaN()) // padding must not be read
+			}
+		}
+		return s
+	}
+	a, b := mk(ra, ca, lda), mk(rb, cb, ldb)
+	c := make([]float32, max(tc.m*ldc, 1))
+	for i := range c {
+		c[i] = float32(rng.Float64()*2 - 1)
+	}
+	c0 := append([]float32(nil), c...)
+	at := func(i, p int) float64 {
+		if tc.transA {
+			return float64(ops.value(a[p*lda+i]))
+		}
+		return float64(ops.value(a[i*lda+p]))
+	}
+	bt := func(p, j int) float64 {
+		if tc.transB {
+			return float64(ops.value(b[j*ldb+p]))
+		}
+		return float64(ops.value(b[p*ldb+j]))
+	}
+	if err := ops.gemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, c, ldc); err != nil {
+		t.Errorf("%s %s %v: %v", ops.name, variant, tc, err)
+		return false
+	}
+	bound := 2 * float64(tc.k+3) * 0x1p-24
+	for i := range tc.m {
+		for j := range tc.n {
+			var sum, scale float64
+			for p := range tc.k {
+				x := at(i, p) * bt(p, j)
+				sum += x
+				scale += math.Abs(x)
+			}
+			al, be := float64(tc.alpha), float64(tc.beta)
+			want := al * sum
+			scale *= math.Abs(al)
+			if be != 0 {
+				want += be * float64(c0[i*ldc+j])
+				scale += math.Abs(be * float64(c0[i*ldc+j]))
+			}
+			got := float64(c[i*ldc+j])
+			if !(math.Abs(got-want) <= bound*scale) {
+				t.Errorf("%s %s %v: C[%d,%d] = %g, want %g (tolerance %.3g)", ops.name, variant, tc, i, j, got, want, bound*scale)
+				return false
+			}
+		}
+		for j := tc.n; j < ldc; j++ {
+			if c[i*ldc+j] != c0[i*ldc+j] {
+				t.Errorf("%s %s %v: padding C[%d,%d] written", ops.name, variant, tc, i, j)
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestLowp checks BF16 and F16 against a float64 reference on every kernel
+// tier (and AMX on and off) for every case.
+func TestLowp(t *testing.T) {
+	for _, v := range lowpVariants(t) {
+		t.Run(v, func(t *testing.T) {
+			withLowp(t, v, func() {
+				for _, tc := range lowpCases() {
+					if !checkLowp(t, bf16Ops, v, tc) || !checkLowp(t, f16Ops, v, tc) {
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestLowpKernelName checks that LowPrecisionKernel follows the tier.
+func TestLowpKernelName(t *testing.T) {
+	for _, v := range lowpVariants(t) {
+		withLowp(t, v, func() {
+			got := LowPrecisionKernel()
+			want := Kernel()
+			if got == "amx" {
+				if v != "avx512" {
+					t.Errorf("variant %s: LowPrecisionKernel = amx", v)
+				}
+				return
+			}
+			if got != want {
+				t.Errorf("variant %s: LowPrecisionKernel = %q, want %q", v, got, want)
+			}
+		})
+	}
+}
+
+// TestLowpErrors checks that bad arguments give typed errors naming the op
+// and that C is untouched.
+func TestLowpErrors(t *testing.T) {
+	a := make([]dtype.BFloat16, 12)
+	h := make([]dtype.Float16, 12)
+	c := make([]float32, 12)
+	cases := []struct {
+		name string
+		err  error
+		call func() error
+	}{
+		{"negative m", errs.ErrShape, func() error { return BF16(false, false, -1, 3, 4, 1, a, 4, a, 3, 0, c, 3) }},
+		{"lda too small", errs.ErrValue, func() error { return BF16(false, false, 3, 3, 4, 1, a, 3, a, 3, 0, c, 3) }},
+		{"short B", errs.ErrShape, func() error { return BF16(false, true, 3, 4, 4, 1, a, 4, a[:10], 4, 0, c, 4) }},
+		{"short C", errs.ErrShape, func() error { return F16(false, false, 3, 4, 3, 1, h, 3, h, 4, 0, c[:11], 4) }},
+		{"ldc too small", errs.ErrValue, func() error { return F16(false, false, 3, 4, 3, 1, h, 3, h, 4, 0, c, 3) }},
+	}
+	for _, tc := range cases {
+		err := tc.call()
+		if !errors.Is(err, tc.err) {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.err)
+		}
+	}
+	for _, v := range c {
+		if v != 0 {
+			t.Fatalf("C written on error: %v", c)
+		}
+	}
+}
+
+// TestLowpZeroK checks k == 0 and alpha == 0: C = beta*C, A and B unread.
+func TestLowpZeroK(t *testing.T) {
+	c := []float32{1, 2, 3, 4}
+	if err := BF16(false, false, 2, 2, 0, 1, nil, 1, nil, 2, 0.5, c, 2); err != nil {
+		t.Fatal(err)
+	}
+	a := []dtype.Float16{dtype.F16FromFloat64(math.NaN()), 0}
+	if err := F16(false, false, 2, 2, 1, 0, a, 1, a[:2], 2, 2, c, 2); err != nil {
+		t.Fatal(err)
+	}
+	if want := []float32{1, 2, 3, 4}; fmt.Sprint(c) != fmt.Sprint(want) {
+		t.Errorf("C = %v, want %v", c, want)
+	}
+}
