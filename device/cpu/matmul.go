@@ -14,9 +14,10 @@ import (
 
 // Matmul multiplies batches of matrices: a [..., m, k] times b [..., k, n]
 // into dst [..., m, n]. F32 and F64 run the packed SIMD GEMM of package
-// gemm; transposed and narrowed operands are passed to it as trans flags
-// and leading dimensions (its packing reads either order at full speed), and
-// only General views are copied first.
+// gemm, F16 and BF16 its half-precision products (float32 accumulation,
+// one rounding into dst); transposed and narrowed operands are passed to it
+// as trans flags and leading dimensions (its packing reads either order at
+// full speed), and only General views are copied first.
 func (d *Device) Matmul(dst, a, b device.Operand) error {
 	bufs, err := d.operands("Matmul", dst, a, b)
 	if err != nil {
@@ -39,9 +40,24 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 				slice[float64](x.buf)[x.off:], x.ld, slice[float64](y.buf)[y.off:], y.ld, 0, slice[float64](m.buf)[m.off:], m.ld)
 		})
 	case dtype.F16, dtype.BF16:
-		return d.widened(dst, []device.Operand{a, b}, func(o *Buffer, ol layout.Layout, in []*Buffer, il []layout.Layout) error {
-			return d.Matmul(device.Operand{Buf: o, Layout: ol}, device.Operand{Buf: in[0], Layout: il[0]}, device.Operand{Buf: in[1], Layout: il[1]})
-		})
+		// The half-precision GEMM reads the operands as they are and
+		// accumulates in a float32 result, rounded once into dst.
+		ol, _ := layout.Contiguous(dl.Shape...)
+		out := newTemp(d, dtype.F32, dl.Numel())
+		mul := func(m mat, x, y mat) error {
+			return gemm.F16(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
+				slice[dtype.Float16](x.buf)[x.off:], x.ld, slice[dtype.Float16](y.buf)[y.off:], y.ld, 0, slice[float32](m.buf)[m.off:], m.ld)
+		}
+		if ab.dt == dtype.BF16 {
+			mul = func(m mat, x, y mat) error {
+				return gemm.BF16(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
+					slice[dtype.BFloat16](x.buf)[x.off:], x.ld, slice[dtype.BFloat16](y.buf)[y.off:], y.ld, 0, slice[float32](m.buf)[m.off:], m.ld)
+			}
+		}
+		if err := d.gemmBatched(out, ol, ab, al, bb, bl, mul); err != nil {
+			return err
+		}
+		return d.copyInto(db, dl, out, ol)
 	case dtype.I32:
 		naiveMatmul(slice[int32](db), dl, slice[int32](ab), al, slice[int32](bb), bl)
 	case dtype.I64:

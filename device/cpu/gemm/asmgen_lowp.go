@@ -124,7 +124,7 @@ func (g *gen) vdpbf16ps(dst, src1, src2 int) {
 		p0 |= 0x10
 	}
 	p1 := byte((^src1&15)<<3) | 0x04 | 0x02 // W0, pp F3
-	p2 := byte(0x40)                         // 512 bits, no masking
+	p2 := byte(0x40)                        // 512 bits, no masking
 	if src1&16 == 0 {
 		p2 |= 0x08
 	}

@@ -26,6 +26,8 @@ func BenchmarkFMAPeak(b *testing.B) {
 	peaks := []peak{
 		{"zmm", hasAVX512(), fmaPeak512, 12 * 16 * 2},
 		{"ymm", cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3), fmaPeak256, 12 * 8 * 2},
+		// VDPBF16PS: 16 lanes x 2 bf16 products, each added (asmgen_lowp.go).
+		{"vdpbf16ps-zmm", hasAVX512() && cpuid.CPU.Supports(cpuid.AVX512BF16), dpbf16Peak512, 12 * 16 * 4},
 	}
 	const iters = 1 << 20
 	for _, p := range peaks {
