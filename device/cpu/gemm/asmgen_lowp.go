@@ -6,6 +6,8 @@
 //
 //   - bgemm32x32AMX, the AMX-BF16 micro-kernel: a 32x32 float32 tile of C in
 //     four tile registers, A and B panels in the tile layout (see lowp.go);
+//   - bpackAMXB, the packer of full B panels into the tile unit's pair
+//     layout;
 //   - hcvtC<w>Z and hcvtT<w>Z / bcvtC<w>Z and bcvtT<w>Z, packers that widen
 //     f16 (VCVTPH2PS) or bf16 (zero-extend and shift) to float32 for the
 //     float32 micro-kernels, for steps contiguous (C) or rows contiguous
@@ -345,10 +347,53 @@ func (g *gen) cvtT(h half, w int) {
 	g.s.WriteString("\n")
 }
 
+// amxPackB emits bpackAMXB, the packer of full B panels (32 columns, k
+// along rows) into the AMX pair layout: for each group of 32 k, 16 pairs
+// of rows are interleaved word by word (zero-extended to dwords, the second
+// row shifted up 16 bits), columns 0-15 into the group's first kilobyte and
+// 16-31 into the second.
+func (g *gen) amxPackB() {
+	const name = "bpackAMXB"
+	g.decl("// %s packs groups of 32 rows (k) of a 32-column bf16 B panel, rows ld values", name)
+	g.decl("// apart, into the AMX pair layout (2 KiB per group).")
+	g.decl("//\n//go:noescape\nfunc %s(dst *float32, src *uint16, ld, groups int)\n", name)
+	g.comment(fmt.Sprintf("func %s(dst *float32, src *uint16, ld, groups int)", name))
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+	g.ins("MOVQ dst+0(FP), DI")
+	g.ins("MOVQ src+8(FP), SI")
+	g.ins("MOVQ ld+16(FP), R8")
+	g.ins("MOVQ groups+24(FP), CX")
+	g.ins("SHLQ $1, R8")
+	g.ins("TESTQ CX, CX")
+	g.ins("JZ %s_done", name)
+	g.label(name + "_loop")
+	for q := range 16 {
+		g.ins("VPMOVZXWD (SI), Z0")
+		g.ins("VPMOVZXWD 32(SI), Z1")
+		g.ins("VPMOVZXWD (SI)(R8*1), Z2")
+		g.ins("VPMOVZXWD 32(SI)(R8*1), Z3")
+		g.ins("VPSLLD $16, Z2, Z2")
+		g.ins("VPSLLD $16, Z3, Z3")
+		g.ins("VPORD Z2, Z0, Z0")
+		g.ins("VPORD Z3, Z1, Z1")
+		g.ins("VMOVDQU32 Z0, %d(DI)", q*64)
+		g.ins("VMOVDQU32 Z1, %d(DI)", 1024+q*64)
+		g.ins("LEAQ (SI)(R8*2), SI")
+	}
+	g.ins("ADDQ $2048, DI")
+	g.ins("DECQ CX")
+	g.ins("JNZ %s_loop", name)
+	g.label(name + "_done")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
 // genLowp writes gemm_lowp_amd64.s and lowp_decl_amd64.go.
 func genLowp(dir string) {
 	g := &gen{}
 	g.amxMicro()
+	g.amxPackB()
 	for _, h := range halves {
 		// The panel widths of the AVX-512 float32 micro-kernel.
 		for _, t := range microTiles {

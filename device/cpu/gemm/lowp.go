@@ -205,15 +205,19 @@ func (s *amxSource) packA(dst []float32, i0, p0, rows, width, kc int) {
 	d := bits16(dst[:kc*width])
 	k0 := 2 * p0            // first k of the panel
 	kn := min(2*kc, s.k-k0) // real k values in it
-	if rows < width || kn < 2*kc {
-		clear(d)
-	}
 	groups := kc / 16
+	done := 0 // groups packed by assembly
+	if s.acs == 1 && rows == width {
+		done = amxPackAFast(d, s.a[i0*s.ars+k0:], s.ars, kn/32)
+	}
+	if rows < width || kn < 2*kc {
+		clear(d[done*32*32:])
+	}
 	if s.acs == 1 {
 		// Rows contiguous along k: 64-byte copies.
 		for r := range rows {
 			row := s.a[(i0+r)*s.ars+k0:]
-			for g := range groups {
+			for g := done; g < groups; g++ {
 				n := min(32, kn-32*g)
 				if n <= 0 {
 					break
@@ -225,7 +229,7 @@ func (s *amxSource) packA(dst []float32, i0, p0, rows, width, kc int) {
 	}
 	// Columns contiguous (A stored transposed): element (i,p) is
 	// a[i+p*acs].
-	for p := range kn {
+	for p := done * 32; p < kn; p++ {
 		col := s.a[(k0+p)*s.acs+i0:]
 		col = col[:rows]
 		base := (p/32)*32*32 + p%32
@@ -239,14 +243,18 @@ func (s *amxSource) packB(dst []float32, j0, p0, cols, width, kc int) {
 	d := bits16(dst[:kc*width])
 	k0 := 2 * p0
 	kn := min(2*kc, s.k-k0)
+	done := 0 // groups packed by assembly
+	if s.bcs == 1 && cols == width {
+		done = amxPackBFast(d, s.b[k0*s.brs+j0:], s.brs, kn/32)
+	}
 	if cols < width || kn < 2*kc {
-		clear(d)
+		clear(d[done*32*32:])
 	}
 	// Element (p, j) of the panel, p < kn, j < cols, lands at
 	// d[((p/32*2 + j/16)*16 + p%32/2)*32 + j%16*2 + p%2].
 	if s.bcs == 1 {
 		// Rows of B contiguous along j.
-		for p := range kn {
+		for p := done * 32; p < kn; p++ {
 			row := s.b[(k0+p)*s.brs+j0:]
 			row = row[:cols]
 			base := (p/32*2*16+p%32/2)*32 + p%2

@@ -11,6 +11,12 @@ package gemm
 //go:noescape
 func bgemm32x32AMX(cfg *byte, k int, a, b, c *float32, ldc int, acc bool)
 
+// bpackAMXB packs groups of 32 rows (k) of a 32-column bf16 B panel, rows ld values
+// apart, into the AMX pair layout (2 KiB per group).
+//
+//go:noescape
+func bpackAMXB(dst *float32, src *uint16, ld, groups int)
+
 // hcvtC14Z widens n steps of 14 float16 values, stride bytes apart, to float32.
 //
 //go:noescape
