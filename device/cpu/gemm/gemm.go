@@ -26,6 +26,11 @@
 // TESSERA_CPU=generic in the environment at start-up, portable Go kernels
 // (2x4) are used; TESSERA_CPU=avx2 stops at the AVX2 kernels. Kernel reports
 // which set is active.
+//
+// BF16 and F16 multiply bfloat16 and IEEE half operands into a float32 C
+// (lowp.go): with AMX-BF16 (granted by the OS) 32x32 tiles run on the tile
+// unit; otherwise, and always for F16, the operands are widened to float32
+// while they are packed and the float32 micro-kernels run.
 package gemm
 
 import (
