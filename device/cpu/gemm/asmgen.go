@@ -48,6 +48,9 @@ var (
 type gen struct {
 	s     bytes.Buffer
 	decls bytes.Buffer
+	// madd, when set, replaces VFMADD231 (acc += b*a) in the k loop of the
+	// micro-kernels (asmgen_lowp.go: VDPBF16PS on bf16 pairs).
+	madd func(b, a, acc string)
 }
 
 func (g *gen) ins(format string, a ...any) { fmt.Fprintf(&g.s, "\t"+format+"\n", a...) }
@@ -129,7 +132,11 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		for r := range mr {
 			g.ins("VBROADCAST%s %d(SI), %s", e.s, ao+r*e.size, tReg(r))
 			for v := range nv {
-				g.ins("VFMADD231%s %s, %s, %s", e.p, bReg(v), tReg(r), acc(r, v))
+				if g.madd != nil {
+					g.madd(bReg(v), tReg(r), acc(r, v))
+				} else {
+					g.ins("VFMADD231%s %s, %s, %s", e.p, bReg(v), tReg(r), acc(r, v))
+				}
 			}
 		}
 	}

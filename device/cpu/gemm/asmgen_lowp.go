@@ -6,8 +6,10 @@
 //
 //   - bgemm32x32AMX, the AMX-BF16 micro-kernel: a 32x32 float32 tile of C in
 //     four tile registers, A and B panels in the tile layout (see lowp.go);
-//   - bpackAMXB, the packer of full B panels into the tile unit's pair
-//     layout;
+//   - bpackAMXB and bpackDP32, packers of full B panels into the tile
+//     unit's pair layout and the VDPBF16PS kernel's;
+//   - bfgemm14x32Z, the 14x32 micro-kernel of asmgen.go on bf16 pairs with
+//     VDPBF16PS (the gen.madd hook) instead of FMAs;
 //   - hcvtC<w>Z and hcvtT<w>Z / bcvtC<w>Z and bcvtT<w>Z, packers that widen
 //     f16 (VCVTPH2PS) or bf16 (zero-extend and shift) to float32 for the
 //     float32 micro-kernels, for steps contiguous (C) or rows contiguous
@@ -28,6 +30,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -347,15 +350,14 @@ func (g *gen) cvtT(h half, w int) {
 	g.s.WriteString("\n")
 }
 
-// amxPackB emits bpackAMXB, the packer of full B panels (32 columns, k
-// along rows) into the AMX pair layout: for each group of 32 k, 16 pairs
-// of rows are interleaved word by word (zero-extended to dwords, the second
-// row shifted up 16 bits), columns 0-15 into the group's first kilobyte and
-// 16-31 into the second.
-func (g *gen) amxPackB() {
-	const name = "bpackAMXB"
+// pairPackB emits a packer of full 32-column bf16 B panels (k along
+// rows, ld values apart) into a pair layout, 16 pairs of rows (32 k) per
+// loop: each pair is interleaved word by word (zero-extended to dwords, the
+// second row shifted up 16 bits) and columns 0-15 and 16-31 of pair q are
+// stored at off(q, 0) and off(q, 1) bytes into the loop's 2 KiB.
+func (g *gen) pairPackB(name, doc string, off func(q, h int) int) {
 	g.decl("// %s packs groups of 32 rows (k) of a 32-column bf16 B panel, rows ld values", name)
-	g.decl("// apart, into the AMX pair layout (2 KiB per group).")
+	g.decl("// apart, into %s (2 KiB per group).", doc)
 	g.decl("//\n//go:noescape\nfunc %s(dst *float32, src *uint16, ld, groups int)\n", name)
 	g.comment(fmt.Sprintf("func %s(dst *float32, src *uint16, ld, groups int)", name))
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
@@ -376,8 +378,8 @@ func (g *gen) amxPackB() {
 		g.ins("VPSLLD $16, Z3, Z3")
 		g.ins("VPORD Z2, Z0, Z0")
 		g.ins("VPORD Z3, Z1, Z1")
-		g.ins("VMOVDQU32 Z0, %d(DI)", q*64)
-		g.ins("VMOVDQU32 Z1, %d(DI)", 1024+q*64)
+		g.ins("VMOVDQU32 Z0, %d(DI)", off(q, 0))
+		g.ins("VMOVDQU32 Z1, %d(DI)", off(q, 1))
 		g.ins("LEAQ (SI)(R8*2), SI")
 	}
 	g.ins("ADDQ $2048, DI")
@@ -389,11 +391,39 @@ func (g *gen) amxPackB() {
 	g.s.WriteString("\n")
 }
 
+// zreg returns the number of a zmm register named "Z<n>".
+func zreg(name string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(name, "Z"))
+	if err != nil || !strings.HasPrefix(name, "Z") {
+		log.Fatalf("zreg %q", name)
+	}
+	return n
+}
+
+// dpMicro emits bfgemm14x32Z, asmgen.go's 14x32 float32 micro-kernel with
+// each step a pair of bf16 along k (32 bits, so the float32 panel layout and
+// broadcasts apply unchanged) and VDPBF16PS in place of the FMA.
+func dpMicro() (asm, decls []byte) {
+	t := &gen{}
+	t.madd = func(b, a, acc string) { t.vdpbf16ps(zreg(acc), zreg(b), zreg(a)) }
+	t.micro(bfPairs, 14, 2, 4, 0)
+	d := strings.Replace(t.decls.String(), "values per step;", "bf16 pairs (k counts pairs) per step with VDPBF16PS;", 1)
+	return t.s.Bytes(), []byte(d)
+}
+
+// bfPairs is the element of the VDPBF16PS micro-kernel: a pair of bf16, 32
+// bits, laid out and broadcast as a float32.
+var bfPairs = elem{"bf", "float32", "PS", "SS", 4, 16}
+
 // genLowp writes gemm_lowp_amd64.s and lowp_decl_amd64.go.
 func genLowp(dir string) {
 	g := &gen{}
 	g.amxMicro()
-	g.amxPackB()
+	g.pairPackB("bpackAMXB", "the AMX pair layout", func(q, h int) int { return h*1024 + q*64 })
+	g.pairPackB("bpackDP32", "the VDPBF16PS kernel's panel (32 pairs per step)", func(q, h int) int { return q*128 + h*64 })
+	asm, decls := dpMicro()
+	g.s.Write(asm)
+	g.decls.Write(decls)
 	for _, h := range halves {
 		// The panel widths of the AVX-512 float32 micro-kernel.
 		for _, t := range microTiles {

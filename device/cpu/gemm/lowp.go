@@ -45,12 +45,13 @@ func halfBits[H dtype.Float16 | dtype.BFloat16](s []H) []uint16 {
 }
 
 // LowPrecisionKernel reports how BF16 runs now: "amx" (tile multiply),
-// or the name of the float32 kernels it widens for ("avx512", "avx2-fma",
-// "generic"). F16 always widens.
+// "vdpbf16ps" (AVX512_BF16 dot products, where they measured faster than
+// the float32 FMAs), or the name of the float32 kernels it widens for
+// ("avx512", "avx2-fma", "generic"). F16 always widens.
 func LowPrecisionKernel() string {
 	im := active.Load()
-	if amxKernels(im) != nil {
-		return "amx"
+	if _, path := bf16Kernels(im); path != "" {
+		return path
 	}
 	return im.name
 }
@@ -87,11 +88,16 @@ func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda i
 		brs, bcs = 1, ldb
 	}
 	if bf {
-		if ts := amxKernels(im); ts != nil {
+		switch ts, path := bf16Kernels(im); path {
+		case "amx":
 			src := &amxSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
 			// The tile kernel's steps are pairs of k, in groups of 16.
 			pairs := roundUp(ceilDiv(k, 2), 16)
 			packedFrom(ts, source[float32](src), false, false, m, n, pairs, alpha, nil, 1, nil, 1, beta, c, ldc)
+			return
+		case "vdpbf16ps":
+			src := &pairSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
+			packedFrom(ts, source[float32](src), false, false, m, n, ceilDiv(k, 2), alpha, nil, 1, nil, 1, beta, c, ldc)
 			return
 		}
 	}
@@ -276,6 +282,69 @@ func (s *amxSource) packB(dst []float32, j0, p0, cols, width, kc int) {
 		base := (j/16*16)*32 + j%16*2
 		for p, v := range col {
 			d[base+(p/32*2*16+p%32/2)*32+p%2] = v
+		}
+	}
+}
+
+// pairSource packs bf16 operands for the VDPBF16PS micro-kernel (14x32):
+// the float32 panel layout with each step a pair of k (32 bits: the even k
+// in the low half, the odd one, or zero past k, in the high half).
+type pairSource struct {
+	a, b               []uint16
+	ars, acs, brs, bcs int
+	k                  int
+}
+
+func (s *pairSource) packA(dst []float32, i0, p0, rows, width, kc int) {
+	off := i0*s.ars + 2*p0*s.acs
+	done := 0
+	if s.acs == 1 && rows == width {
+		done = pairPackAFast(dst, s.a[off:], s.ars, width, min(kc, (s.k-2*p0)/2))
+	}
+	packPairs(dst, s.a, off, s.ars, s.acs, rows, width, kc, s.k-2*p0, done)
+}
+
+func (s *pairSource) packB(dst []float32, j0, p0, cols, width, kc int) {
+	off := 2*p0*s.brs + j0*s.bcs
+	done := 0
+	if cols == width {
+		full := min(kc, (s.k-2*p0)/2)
+		if s.bcs == 1 {
+			done = pairPackBFast(dst, s.b[off:], s.brs, width, full)
+		} else {
+			done = pairPackAFast(dst, s.b[off:], s.bcs, width, full)
+		}
+	}
+	packPairs(dst, s.b, off, s.bcs, s.brs, cols, width, kc, s.k-2*p0, done)
+}
+
+// packPairs packs steps done..kc-1 of a panel of bf16 pairs: element (r, p)
+// of the panel, r < rows and p < kn, is src[off+r*rs+p*cs]; pair q of row r
+// (elements 2q and 2q+1) lands at dst[q*width+r]; rows past rows and
+// values past kn are zero.
+func packPairs(dst []float32, src []uint16, off, rs, cs, rows, width, kc, kn, done int) {
+	if done >= kc {
+		return
+	}
+	d := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), kc*width)[done*width:]
+	if rows < width || 2*kc > kn {
+		clear(d)
+	}
+	for q := range kc - done {
+		p := 2 * (done + q)
+		if p >= kn {
+			break
+		}
+		row := d[q*width : q*width+rows]
+		lo := off + p*cs
+		if p+1 < kn {
+			for r := range row {
+				row[r] = uint32(src[lo+r*rs]) | uint32(src[lo+cs+r*rs])<<16
+			}
+			continue
+		}
+		for r := range row {
+			row[r] = uint32(src[lo+r*rs])
 		}
 	}
 }

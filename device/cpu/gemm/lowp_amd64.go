@@ -3,7 +3,9 @@
 package gemm
 
 import (
+	"math"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
@@ -29,9 +31,10 @@ var amxConfig = func() (c [64]byte) {
 var (
 	amxOnce sync.Once
 	amxOK   bool
-	// amxOff disables the AMX path (a test hook, so the widening path of
-	// the AVX-512 tier is checked for bf16 too).
-	amxOff bool
+	// bf16Path, when not empty, forces BF16's path on the AVX-512 tier:
+	// "widen" or "vdpbf16ps" (a test and benchmark hook, so every path is
+	// checked on one machine).
+	bf16Path string
 )
 
 // amxReady reports whether the AMX-BF16 kernel can run: the CPU has AMX
@@ -62,13 +65,72 @@ var amxSet = func() *kernels[float32] {
 	return ks
 }()
 
-// amxKernels returns the AMX kernel set when BF16 should use it with
-// implementation im (the AVX-512 tier, on a CPU and OS with AMX), else nil.
-func amxKernels(im *impl) *kernels[float32] {
-	if im.name != "avx512" || amxOff || !amxReady() {
-		return nil
+// bf16Kernels returns the kernel set BF16 uses with implementation im and
+// its path: on the AVX-512 tier "amx" where the CPU and OS have AMX-BF16,
+// else "vdpbf16ps" where the CPU has AVX512_BF16 and its VDPBF16PS
+// measured faster than widening for the FMAs (dpPays); "" means widen.
+func bf16Kernels(im *impl) (*kernels[float32], string) {
+	if im.name != "avx512" {
+		return nil, ""
 	}
-	return amxSet
+	switch bf16Path {
+	case "widen":
+		return nil, ""
+	case "vdpbf16ps":
+		if hasBF16() {
+			return dpSet, "vdpbf16ps"
+		}
+		return nil, ""
+	}
+	if amxReady() {
+		return amxSet, "amx"
+	}
+	if hasBF16() && dpPays() {
+		return dpSet, "vdpbf16ps"
+	}
+	return nil, ""
+}
+
+// hasBF16 reports whether the CPU has AVX512_BF16 (VDPBF16PS).
+func hasBF16() bool { return hasAVX512() && cpuid.CPU.Supports(cpuid.AVX512BF16) }
+
+// dpSet is the VDPBF16PS kernel set: the 14x32 tile of the float32 AVX-512
+// kernels with each step a bf16 pair, blocked like float32.
+var dpSet = func() *kernels[float32] {
+	ks := &kernels[float32]{mr: 14, nr: 32, micro: bfgemm14x32Z}
+	ks.mc, ks.kc, ks.nc = blocking(ks.mr, ks.nr, 4)
+	return ks
+}()
+
+var (
+	dpOnce sync.Once
+	dpOK   bool
+)
+
+// dpPays reports, measured once, whether 512-bit VDPBF16PS multiplies
+// more than 1.25x the values per second that 512-bit FMAs do (it does two
+// products per lane, so it pays where it issues at least 5/8 as often as
+// the FMA: not on the Sapphire Rapids class Xeon it was written on, where
+// it issues at a quarter of the FMA's rate). Best of five interleaved
+// register-only loops of about 10 us each.
+func dpPays() bool {
+	dpOnce.Do(func() {
+		const n = 2000
+		best := func(f func(int)) time.Duration {
+			f(n) // warm up the vector unit
+			b := time.Duration(math.MaxInt64)
+			for range 5 {
+				t := time.Now()
+				f(n)
+				b = min(b, time.Since(t))
+			}
+			return b
+		}
+		tFMA, tDP := best(fmaPeak512), best(dpbf16Peak512)
+		// Products per second: 16 lanes x 1 (FMA) or 2 (VDPBF16PS).
+		dpOK = 2/tDP.Seconds() > 1.25*(1/tFMA.Seconds())
+	})
+	return dpOK
 }
 
 // amxMicro adapts bgemm32x32AMX to the micro-kernel contract: the tile unit
@@ -147,11 +209,39 @@ var (
 	}
 )
 
-// amxOffSet sets the amxOff test hook and returns its previous value.
-func amxOffSet(off bool) bool {
-	prev := amxOff
-	amxOff = off
+// setBF16Path sets the bf16Path test hook and returns its previous value.
+func setBF16Path(p string) string {
+	prev := bf16Path
+	bf16Path = p
 	return prev
+}
+
+// pairPackAFast packs the first steps steps (pairs) of a full panel of
+// width 14 or 32 whose rows are contiguous along k (ld values apart, ld
+// even) with the float32 transposing packers, each pair a 32-bit value,
+// 16 steps at a time, and returns how many it packed.
+func pairPackAFast(dst []float32, src []uint16, ld, width, steps int) int {
+	blocks := steps / 16
+	f := spackTZ[width]
+	if ld%2 != 0 || blocks == 0 || f == nil {
+		return 0
+	}
+	src = src[:(width-1)*ld+32*blocks]
+	f(unsafe.SliceData(dst[:16*blocks*width]), (*float32)(unsafe.Pointer(unsafe.SliceData(src))), ld/2, blocks)
+	return 16 * blocks
+}
+
+// pairPackBFast packs the first steps steps (pairs) of a full 32-column
+// panel whose rows (k) are ld values apart into the VDPBF16PS layout
+// (bpackDP32), 16 steps at a time, and returns how many it packed.
+func pairPackBFast(dst []float32, src []uint16, ld, width, steps int) int {
+	groups := steps / 16
+	if width != 32 || groups == 0 {
+		return 0
+	}
+	src = src[:(32*groups-1)*ld+32]
+	bpackDP32(unsafe.SliceData(dst[:16*groups*32]), unsafe.SliceData(src), ld, groups)
+	return 16 * groups
 }
 
 // amxPackAFast packs the first groups groups (32 k each) of a full

@@ -10,8 +10,9 @@ import (
 
 // BenchmarkLowp times BF16 and F16 next to F32 on the same shapes in one
 // run: "f32" is F32 on the active kernels, "bf16" BF16 as it runs by
-// default (LowPrecisionKernel: AMX tiles where available), "bf16-widen"
-// BF16 with AMX off (widened while packing for the float32 kernels) and
+// default (LowPrecisionKernel: AMX tiles where available), the other bf16
+// paths of the AVX-512 tier forced ("bf16-vdpbf16ps-forced",
+// "bf16-widen-forced": widened while packing for the float32 kernels) and
 // "f16" F16. GFLOP/s counts 2*m*n*k.
 func BenchmarkLowp(b *testing.B) {
 	shapes := []benchShape{
@@ -60,12 +61,15 @@ func BenchmarkLowp(b *testing.B) {
 			return BF16(s.transA, s.transB, s.m, s.n, s.k, 1, abf, ca, bbf, cb, 0, c, s.n)
 		}
 		run("bf16-"+LowPrecisionKernel(), bf)
-		if LowPrecisionKernel() == "amx" {
-			run("bf16-widen", func() error {
-				prev := amxOffSet(true)
-				defer amxOffSet(prev)
-				return bf()
-			})
+		if Kernel() == "avx512" {
+			// The other bf16 paths of the AVX-512 tier, forced.
+			for _, p := range []string{"vdpbf16ps", "widen"} {
+				prev := setBF16Path(p)
+				if p == "widen" || LowPrecisionKernel() == p {
+					run("bf16-"+p+"-forced", bf)
+				}
+				setBF16Path(prev)
+			}
 		}
 		run("f16", func() error {
 			return F16(s.transA, s.transB, s.m, s.n, s.k, 1, ah, ca, bh, cb, 0, c, s.n)

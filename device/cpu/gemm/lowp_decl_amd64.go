@@ -17,6 +17,18 @@ func bgemm32x32AMX(cfg *byte, k int, a, b, c *float32, ldc int, acc bool)
 //go:noescape
 func bpackAMXB(dst *float32, src *uint16, ld, groups int)
 
+// bpackDP32 packs groups of 32 rows (k) of a 32-column bf16 B panel, rows ld values
+// apart, into the VDPBF16PS kernel's panel (32 pairs per step) (2 KiB per group).
+//
+//go:noescape
+func bpackDP32(dst *float32, src *uint16, ld, groups int)
+
+// bfgemm14x32Z computes the 14x32 float32 tile C = alpha*A*B + beta*C from panels
+// packed 14 (A) and 32 (B) bf16 pairs (k counts pairs) per step with VDPBF16PS; beta == 0 never reads C.
+//
+//go:noescape
+func bfgemm14x32Z(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
 // hcvtC14Z widens n steps of 14 float16 values, stride bytes apart, to float32.
 //
 //go:noescape

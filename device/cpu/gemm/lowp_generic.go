@@ -2,15 +2,19 @@
 
 package gemm
 
-// amxKernels reports that this build has no AMX kernel.
-func amxKernels(*impl) *kernels[float32] { return nil }
+// bf16Kernels reports that this build has no bf16 kernels: BF16 widens.
+func bf16Kernels(*impl) (*kernels[float32], string) { return nil, "" }
 
 // widenFast reports that this build has no assembly widening packers.
 func widenFast(bool, []float32, []uint16, int, int, int, int, int) bool { return false }
 
-// amxOffSet is the AMX test hook; without AMX there is nothing to turn off.
-func amxOffSet(bool) bool { return false }
+// setBF16Path is the bf16 path test hook; this build always widens.
+func setBF16Path(string) string { return "" }
 
 // amxPackAFast and amxPackBFast pack nothing without assembly (and AMX).
 func amxPackAFast(d, src []uint16, ld, groups int) int { return 0 }
 func amxPackBFast(d, src []uint16, ld, groups int) int { return 0 }
+
+// pairPackAFast and pairPackBFast pack nothing without assembly.
+func pairPackAFast([]float32, []uint16, int, int, int) int { return 0 }
+func pairPackBFast([]float32, []uint16, int, int, int) int { return 0 }

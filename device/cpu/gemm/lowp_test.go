@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tessera-go/tessera/dtype"
@@ -12,35 +13,38 @@ import (
 )
 
 // lowpVariants lists every way this binary can run BF16 and F16: each
-// kernel tier and, on the AVX-512 tier with AMX, also the widening path
-// with AMX off. It returns the variant names and a function that makes
-// one active for the duration of f.
-func lowpVariants(t *testing.T) []string {
+// kernel tier and, on the AVX-512 tier, each forced bf16 path the CPU
+// supports ("avx512/widen", "avx512/vdpbf16ps"; plain "avx512" is the
+// default path, AMX where available).
+func lowpVariants() []string {
 	names := kernelNames()
-	for _, n := range names {
-		if n == "avx512" {
-			prev := active.Load()
-			useKernel(n)
-			if LowPrecisionKernel() == "amx" {
-				names = append(names, "avx512-noamx")
+	if !hasTier("avx512") {
+		return names
+	}
+	for _, p := range []string{"widen", "vdpbf16ps"} {
+		withLowpPath("avx512", p, func() {
+			if p == "widen" || LowPrecisionKernel() == p {
+				names = append(names, "avx512/"+p)
 			}
-			active.Store(prev)
-		}
+		})
 	}
 	return names
 }
 
+// withLowp runs f with a variant of lowpVariants active.
 func withLowp(t *testing.T, variant string, f func()) {
 	t.Helper()
-	name, noAMX := variant, false
-	if variant == "avx512-noamx" {
-		name, noAMX = "avx512", true
-	}
-	withKernel(t, name, func() {
-		prev := amxOffSet(noAMX)
-		defer amxOffSet(prev)
-		f()
-	})
+	name, path, _ := strings.Cut(variant, "/")
+	withKernel(t, name, func() { withLowpPath(name, path, f) })
+}
+
+func withLowpPath(name, path string, f func()) {
+	prevImpl := active.Load()
+	defer active.Store(prevImpl)
+	useKernel(name)
+	prev := setBF16Path(path)
+	defer setBF16Path(prev)
+	f()
 }
 
 // lowpCase is one product in bf16 or f16.
@@ -171,7 +175,7 @@ func checkLowp[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H], v
 // TestLowp checks BF16 and F16 against a float64 reference on every kernel
 // tier (and AMX on and off) for every case.
 func TestLowp(t *testing.T) {
-	for _, v := range lowpVariants(t) {
+	for _, v := range lowpVariants() {
 		t.Run(v, func(t *testing.T) {
 			withLowp(t, v, func() {
 				for _, tc := range lowpCases() {
@@ -186,18 +190,17 @@ func TestLowp(t *testing.T) {
 
 // TestLowpKernelName checks that LowPrecisionKernel follows the tier.
 func TestLowpKernelName(t *testing.T) {
-	for _, v := range lowpVariants(t) {
+	for _, v := range lowpVariants() {
 		withLowp(t, v, func() {
 			got := LowPrecisionKernel()
-			want := Kernel()
-			if got == "amx" {
-				if v != "avx512" {
-					t.Errorf("variant %s: LowPrecisionKernel = amx", v)
+			switch {
+			case v == "avx512/vdpbf16ps":
+				if got != "vdpbf16ps" {
+					t.Errorf("variant %s: LowPrecisionKernel = %q", v, got)
 				}
-				return
-			}
-			if got != want {
-				t.Errorf("variant %s: LowPrecisionKernel = %q, want %q", v, got, want)
+			case v == "avx512" && (got == "amx" || got == "vdpbf16ps"):
+			case got != Kernel():
+				t.Errorf("variant %s: LowPrecisionKernel = %q, want %q", v, got, Kernel())
 			}
 		})
 	}
