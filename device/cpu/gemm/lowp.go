@@ -235,7 +235,20 @@ func (s *amxSource) packA(dst []float32, i0, p0, rows, width, kc int) {
 	}
 	// Columns contiguous (A stored transposed): element (i,p) is
 	// a[i+p*acs].
-	for p := done * 32; p < kn; p++ {
+	p := done * 32
+	d32 := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), kc*width)
+	for ; p+1 < kn; p += 2 {
+		// Two rows of the stored A^T make one 32-bit pair per row of A.
+		c0 := s.a[(k0+p)*s.acs+i0:]
+		c0 = c0[:rows]
+		c1 := s.a[(k0+p+1)*s.acs+i0:]
+		c1 = c1[:rows]
+		base := (p/32)*32*16 + p%32/2
+		for r, v := range c0 {
+			d32[base+r*16] = uint32(v) | uint32(c1[r])<<16
+		}
+	}
+	if p < kn {
 		col := s.a[(k0+p)*s.acs+i0:]
 		col = col[:rows]
 		base := (p/32)*32*32 + p%32
@@ -250,8 +263,12 @@ func (s *amxSource) packB(dst []float32, j0, p0, cols, width, kc int) {
 	k0 := 2 * p0
 	kn := min(2*kc, s.k-k0)
 	done := 0 // groups packed by assembly
-	if s.bcs == 1 && cols == width {
-		done = amxPackBFast(d, s.b[k0*s.brs+j0:], s.brs, kn/32)
+	if cols == width {
+		if s.bcs == 1 {
+			done = amxPackBFast(d, s.b[k0*s.brs+j0:], s.brs, kn/32)
+		} else {
+			done = amxPackBTFast(d, s.b[j0*s.bcs+k0:], s.bcs, kn/32)
+		}
 	}
 	if cols < width || kn < 2*kc {
 		clear(d[done*32*32:])
@@ -280,8 +297,8 @@ func (s *amxSource) packB(dst []float32, j0, p0, cols, width, kc int) {
 		col := s.b[(j0+j)*s.bcs+k0:]
 		col = col[:kn]
 		base := (j/16*16)*32 + j%16*2
-		for p, v := range col {
-			d[base+(p/32*2*16+p%32/2)*32+p%2] = v
+		for p := done * 32; p < kn; p++ {
+			d[base+(p/32*2*16+p%32/2)*32+p%2] = col[p]
 		}
 	}
 }

@@ -272,3 +272,23 @@ func amxPackBFast(d, src []uint16, ld, groups int) int {
 	bpackAMXB((*float32)(unsafe.Pointer(unsafe.SliceData(d[:groups*32*32]))), unsafe.SliceData(src), ld, groups)
 	return groups
 }
+
+// amxPackBTFast packs the first groups groups (32 k each) of a full
+// 32-column B panel stored transposed (column j's k contiguous, columns ld
+// values apart, ld even) into the AMX pair layout of d: each pair is a
+// 32-bit value, so every half group is a 16x16 transpose of them (spack16T).
+// It returns groups, or 0 when ld is odd.
+func amxPackBTFast(d, src []uint16, ld, groups int) int {
+	if groups <= 0 || ld%2 != 0 {
+		return 0
+	}
+	src = src[:31*ld+32*groups]
+	dp := unsafe.Pointer(unsafe.SliceData(d[:groups*32*32]))
+	sp := unsafe.Pointer(unsafe.SliceData(src))
+	for g := range groups {
+		for h := range 2 {
+			spack16T((*float32)(unsafe.Add(dp, g*2048+h*1024)), (*float32)(unsafe.Add(sp, 2*(h*16*ld+g*32))), ld/2, 2)
+		}
+	}
+	return groups
+}
