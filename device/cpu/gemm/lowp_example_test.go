@@ -37,7 +37,7 @@ func ExampleF16() {
 		}
 		return s
 	}
-	a := h(1, 2, 3, 4, 5, 6) // 2x3
+	a := h(1, 2, 3, 4, 5, 6)  // 2x3
 	bt := h(1, 0, 1, 0, 1, 0) // op(B) = bt^T, 3x2
 	c := make([]float32, 4)
 	if err := gemm.F16(false, true, 2, 2, 3, 1, a, 3, bt, 3, 0, c, 2); err != nil {
