@@ -52,9 +52,10 @@ func amxReady() bool {
 // float32 kernels': each micro-kernel call costs about 140 ns of its own
 // (tile configuration, loading and storing the C tiles), so on a Sapphire
 // Rapids class Xeon kc = 512 pairs (1024 values of k, a 64 KiB B panel)
-// ran 1.2-1.5x faster than 256 and 2x faster than 64 at 1024-2048, and
-// A blocks of 128-256 rows (of 2 KiB per row) ran ahead of 512-1024 at
-// 2048 (best of 5 interleaved runs on a loaded 2-core VM).
+// ran 1.26x faster than 256 and 2x faster than 64 at 2048 (1.02x and 1.5x
+// at 1024), and A blocks of 128-256 rows (of 2 KiB per row) ran 1.4-1.6x
+// ahead of 512-1024 at 2048 (within noise at 1024); best of 5 interleaved
+// runs on a loaded 2-core VM.
 var amxSet = func() *kernels[float32] {
 	ks := &kernels[float32]{
 		mr: 32, nr: 32, kAlign: 16,
