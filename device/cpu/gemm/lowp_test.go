@@ -250,3 +250,32 @@ func TestLowpZeroK(t *testing.T) {
 		t.Errorf("C = %v, want %v", c, want)
 	}
 }
+
+// TestLowpConcurrent runs BF16 and F16 products from several goroutines at
+// once on the default path (AMX where available: every call configures and
+// releases the tiles itself, so calls on any thread are independent).
+func TestLowpConcurrent(t *testing.T) {
+	cases := []lowpCase{
+		{m: 130, n: 70, k: 300, alpha: 1, beta: 0.5},
+		{transB: true, m: 64, n: 96, k: 1025, alpha: 1},
+		{transA: true, m: 45, n: 200, k: 64, alpha: -1, beta: 1},
+	}
+	done := make(chan bool)
+	for g := range 6 {
+		go func() {
+			ok := true
+			for r := range 2 {
+				tc := cases[(g+r)%len(cases)]
+				if g%2 == 0 {
+					ok = ok && checkLowp(t, bf16Ops, "default", tc)
+				} else {
+					ok = ok && checkLowp(t, f16Ops, "default", tc)
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 6 {
+		<-done
+	}
+}
