@@ -57,7 +57,7 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 		if err := d.gemmBatched(out, ol, ab, al, bb, bl, mul); err != nil {
 			return err
 		}
-		return d.copyInto(db, dl, out, ol)
+		return d.roundInto(db, dl, out, ol)
 	case dtype.I32:
 		naiveMatmul(slice[int32](db), dl, slice[int32](ab), al, slice[int32](bb), bl)
 	case dtype.I64:
@@ -67,6 +67,39 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 	default:
 		return errs.New("cpu", "Matmul", errs.ErrDType, "not defined for %v", ab.dt)
 	}
+	return nil
+}
+
+// roundChunk is how many values roundInto converts per work item.
+const roundChunk = 1 << 16
+
+// roundInto writes the contiguous float32 result out into dst, rounding
+// each value once to dst's F16 or BF16 (from float32, which is where the
+// value is). A contiguous destination is converted in chunks spread over
+// the cores; other layouts go through copyInto.
+func (d *Device) roundInto(db *Buffer, dl layout.Layout, out *Buffer, ol layout.Layout) error {
+	if !dl.IsContiguous() {
+		return d.copyInto(db, dl, out, ol)
+	}
+	n := dl.Numel()
+	src := slice[float32](out)[:n]
+	parts := (n + roundChunk - 1) / roundChunk
+	procs := min(runtime.GOMAXPROCS(0), parts)
+	if db.dt == dtype.BF16 {
+		dst := slice[dtype.BFloat16](db)[dl.Offset : dl.Offset+n]
+		par.For(parts, procs, func(i int) {
+			for j := i * roundChunk; j < min(n, (i+1)*roundChunk); j++ {
+				dst[j] = dtype.BF16FromFloat32(src[j])
+			}
+		})
+		return nil
+	}
+	dst := slice[dtype.Float16](db)[dl.Offset : dl.Offset+n]
+	par.For(parts, procs, func(i int) {
+		for j := i * roundChunk; j < min(n, (i+1)*roundChunk); j++ {
+			dst[j] = dtype.F16FromFloat32(src[j])
+		}
+	})
 	return nil
 }
 

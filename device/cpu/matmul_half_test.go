@@ -55,13 +55,21 @@ func TestMatmulHalf(t *testing.T) {
 		btl, _ = btl.BroadcastTo(batch, k, n)
 		bc, bcv := upload(batch * k * n)
 		bcl, _ := layout.Contiguous(batch, k, n)
+		// The destination: contiguous, or a transposed view (rounded
+		// through copyInto instead of the chunked loop).
+		tol, _ := layout.Contiguous(batch, n, m)
+		tol, _ = tol.Permute(0, 2, 1)
 		for _, bv := range []struct {
 			name string
 			buf  device.Buffer
 			l    layout.Layout
 			v    []uint16
-		}{{"transposed-broadcast", bt, btl, btv}, {"contiguous", bc, bcl, bcv}} {
+			dstT bool
+		}{{"transposed-broadcast", bt, btl, btv, false}, {"contiguous", bc, bcl, bcv, false}, {"contiguous/dst-transposed", bc, bcl, bcv, true}} {
 			ol, _ := layout.Contiguous(batch, m, n)
+			if bv.dstT {
+				ol = tol
+			}
 			out, err := d.Alloc(dt, ol.Numel())
 			if err != nil {
 				t.Fatal(err)
