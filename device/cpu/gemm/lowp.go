@@ -213,8 +213,12 @@ func (s *amxSource) packA(dst []float32, i0, p0, rows, width, kc int) {
 	kn := min(2*kc, s.k-k0) // real k values in it
 	groups := kc / 16
 	done := 0 // groups packed by assembly
-	if s.acs == 1 && rows == width {
-		done = amxPackAFast(d, s.a[i0*s.ars+k0:], s.ars, kn/32)
+	if rows == width {
+		if s.acs == 1 {
+			done = amxPackAFast(d, s.a[i0*s.ars+k0:], s.ars, kn/32)
+		} else {
+			done = amxPackATFast(d, s.a[k0*s.acs+i0:], s.acs, kn/32)
+		}
 	}
 	if rows < width || kn < 2*kc {
 		clear(d[done*32*32:])

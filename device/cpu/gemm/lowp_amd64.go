@@ -293,3 +293,23 @@ func amxPackBTFast(d, src []uint16, ld, groups int) int {
 	}
 	return groups
 }
+
+// amxPackATFast packs the first groups groups (32 k each) of a full 32-row
+// A panel stored transposed (row k of the stored matrix holds the panel's
+// 32 rows, ld values apart) into the tile layout of d: per group, the 16
+// pairs of stored rows are interleaved into 32-bit pairs (bpackDP32, pair
+// q of row i at t[q*32+i]) and transposed 16x16 at a time (spack16T) to
+// pair q of row i at i*16+q. It returns groups.
+func amxPackATFast(d, src []uint16, ld, groups int) int {
+	if groups <= 0 {
+		return 0
+	}
+	src = src[:(32*groups-1)*ld+32]
+	var t [16 * 32]float32
+	dp := unsafe.Pointer(unsafe.SliceData(d[:groups*32*32]))
+	for g := range groups {
+		bpackDP32(&t[0], &src[g*32*ld], ld, 1)
+		spack16T((*float32)(unsafe.Add(dp, g*2048)), &t[0], 32, 4)
+	}
+	return groups
+}

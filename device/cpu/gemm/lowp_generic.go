@@ -11,11 +11,12 @@ func widenFast(bool, []float32, []uint16, int, int, int, int, int) bool { return
 // setBF16Path is the bf16 path test hook; this build always widens.
 func setBF16Path(string) string { return "" }
 
-// amxPackAFast, amxPackBFast and amxPackBTFast pack nothing without
-// assembly (and AMX).
+// amxPackAFast, amxPackATFast, amxPackBFast and amxPackBTFast pack
+// nothing without assembly (and AMX).
 func amxPackAFast(d, src []uint16, ld, groups int) int  { return 0 }
 func amxPackBFast(d, src []uint16, ld, groups int) int  { return 0 }
 func amxPackBTFast(d, src []uint16, ld, groups int) int { return 0 }
+func amxPackATFast(d, src []uint16, ld, groups int) int { return 0 }
 
 // pairPackAFast and pairPackBFast pack nothing without assembly.
 func pairPackAFast([]float32, []uint16, int, int, int) int { return 0 }
