@@ -88,6 +88,9 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.GeluErf[T]
 	case device.Erf:
 		return vec.Erf[T]
+	case device.Sqrt:
+		// The hardware root is correctly rounded, as math.Sqrt rounded to T.
+		return vec.Sqrt[T]
 	case device.Square:
 		// x*x rounded once, as the reference's float64 square rounded to T.
 		return func(dst, x []T) error { return vec.Mul(dst, x, x) }
@@ -126,12 +129,6 @@ func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 				default:
 					dst[i] = v // 0, -0 and NaN stay as they are
 				}
-			}
-		}
-	case device.Sqrt:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.Sqrt(float64(v)))
 			}
 		}
 	case device.Rsqrt:

@@ -421,6 +421,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "rsc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(rscs, ", "))
 		fmt.Fprintf(d, "axpy%s: axpy%s%s,\n", b[1:], e.name, t.suffix)
 		fmt.Fprintf(d, "relu%s: relu%s%s,\n", b[1:], e.name, t.suffix)
+		fmt.Fprintf(d, "sqrt%s: sqrt%s%s,\n", b[1:], e.name, t.suffix)
 	}
 	var uns []string
 	for _, u := range unOps[1:] {
@@ -443,8 +444,8 @@ var (
 	tierAVX512 = tier{"AVX512", true, z}
 )
 
-// binaries emits the binary, scalar, Axpy and Relu kernels of one tier from
-// one description: the loop skeleton and the operation are shared.
+// binaries emits the binary, scalar, Axpy, Relu and Sqrt kernels of one
+// tier from one description: the loop skeleton and the operation are shared.
 func (g *gen) binaries(e elem, t tier) {
 	r := t.reg
 	for _, op := range binOps {
@@ -505,6 +506,14 @@ func (g *gen) binaries(e elem, t tier) {
 			}
 			g.ins("VCMP%s $6, Y13, %s, %s", e.p, in[0], y(8+u))
 			g.ins("VAND%s %s, %s, %s", e.p, y(8+u), in[0], in[0])
+			return in[0]
+		},
+	})
+	g.elementwise(ewKernel{
+		name: "sqrt" + e.name + t.suffix, doc: "computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.",
+		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
+		body: func(g *gen, u int, in []string) string {
+			g.ins("VSQRT%s %s, %s", e.p, in[0], in[0])
 			return in[0]
 		},
 	})

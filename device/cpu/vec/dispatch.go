@@ -28,6 +28,7 @@ const (
 	unGeluTanh
 	unGeluErf
 	unErf
+	unSqrt
 	numUnOps
 )
 

@@ -25,6 +25,7 @@ var genericKernels = &kernels{
 		unGeluTanh: map32(geluTanh64),
 		unGeluErf:  map32(geluErf64),
 		unErf:      map32(math.Erf),
+		unSqrt:     map32(math.Sqrt),
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:     reluGo[float64],
@@ -35,6 +36,7 @@ var genericKernels = &kernels{
 		unGeluTanh: map64(geluTanh64),
 		unGeluErf:  map64(geluErf64),
 		unErf:      map64(math.Erf),
+		unSqrt:     map64(math.Sqrt),
 	},
 	sum32: sumF32Go,
 	sum64: sumF64Go,
