@@ -9,7 +9,8 @@ import (
 )
 
 // TestLoopKernelsMatchTable checks every plain-loop unary kernel, and the
-// vector square root (correctly rounded, so as exact as a loop), against
+// vector square root (correctly rounded, so as exact as a loop) and sign,
+// against
 // the op table's float64 formula, bit for bit, on special values and a
 // spread of random ones in f32 and f64.
 func TestLoopKernelsMatchTable(t *testing.T) {
@@ -24,7 +25,7 @@ func TestLoopKernelsMatchTable(t *testing.T) {
 	for _, op := range device.UnaryOps() {
 		def, _ := op.Def()
 		k32, k64 := loopKernel[float32](op), loopKernel[float64](op)
-		if op == device.Sqrt {
+		if op == device.Sqrt || op == device.Sign {
 			k32, k64 = unaryKernel[float32](op), unaryKernel[float64](op)
 		}
 		if k32 == nil {

@@ -29,6 +29,7 @@ const (
 	unGeluErf
 	unErf
 	unSqrt
+	unSign
 	numUnOps
 )
 

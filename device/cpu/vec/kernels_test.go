@@ -213,6 +213,8 @@ func TestStreamingStores(t *testing.T) {
 			testRelu[float64](t)
 			testSqrt[float32](t)
 			testSqrt[float64](t)
+			testSign[float32](t)
+			testSign[float64](t)
 		})
 	}
 }
@@ -235,6 +237,7 @@ func TestInputsUnchanged(t *testing.T) {
 		Axpy(dst, 2, a, b)
 		Relu(dst, a)
 		Sqrt(dst, a)
+		Sign(dst, a)
 		Sum(a)
 		Dot(a, b)
 		Max(a)
@@ -337,6 +340,47 @@ func testSqrt[T Float](t *testing.T) {
 				t.Fatalf("Sqrt in place: [%d] = %v, want %v", i, x[i], dst[i])
 			}
 		}
+	}
+}
+
+// testSign checks Sign against its definition (1, -1, or x itself for
+// ±0 and NaN, sign of zero included) over every test length, with guards.
+func testSign[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range testLens {
+		x := withSpecials(r, randVals[T](r, n))
+		for i := range x {
+			if i%5 == 0 {
+				x[i] = T(math.Copysign(0, float64(x[i]))) // zeros of both signs
+			}
+		}
+		all, dst := guarded[T](n, 1)
+		if err := Sign(dst, x); err != nil {
+			t.Fatal(err)
+		}
+		checkGuards(t, "Sign", all, 1, n)
+		for i, v := range x {
+			want := float64(v)
+			switch {
+			case v > 0:
+				want = 1
+			case v < 0:
+				want = -1
+			}
+			if !same(float64(dst[i]), want, false) {
+				t.Fatalf("Sign(%v) = %v, want %v", v, dst[i], want)
+			}
+		}
+	}
+}
+
+func TestSign(t *testing.T) {
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			testSign[float32](t)
+			testSign[float64](t)
+		})
 	}
 }
 
