@@ -392,8 +392,17 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 					for range p.rows {
 						j := base + k0 + cur.pos
 						for range p.rowLen {
-							for k, x := range src[j : j+m] {
-								ss[k], cc[k] = neumaier(ss[k], cc[k], float64(x))
+							row := src[j : j+len(ss)]
+							cc := cc[:len(ss)]
+							for k, x := range row {
+								// Knuth's TwoSum: the exact error of
+								// ss[k]+x, which is neumaier's
+								// compensation, without its branch.
+								a, b := ss[k], float64(x)
+								t := a + b
+								z := t - a
+								cc[k] += (a - (t - z)) + (b - z)
+								ss[k] = t
 							}
 							j += p.rowStride
 						}
