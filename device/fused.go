@@ -50,6 +50,42 @@ type Fuser interface {
 	Fused(dst Operand, p Program, inputs []Operand) error
 }
 
+// MultiFuser is implemented by backends that compute several results of
+// one Program in one kernel: dsts[k] receives step outs[k] (distinct
+// unary or binary steps, in any order). A step that is an output may be
+// read by later steps, which see its value as stored (rounded to the
+// dtype). Every dst has the inputs' shape and the program's dtype, and no
+// dst shares its buffer with an input or another dst. An optimiser's
+// update (a moment and the value that reads it) is one pass over memory
+// this way instead of one per result. Backends without it get one Fused
+// call per result, each later one reading the results already computed.
+type MultiFuser interface {
+	FusedMulti(dsts []Operand, p Program, outs []int, inputs []Operand) error
+}
+
+// ValidateOutputs checks outs, the result steps of a MultiFuser call with
+// n destinations: as many as the destinations, distinct, each an existing
+// unary or binary step of p.
+func (p Program) ValidateOutputs(pkg string, outs []int, n int) error {
+	if len(outs) != n || n == 0 {
+		return errs.New(pkg, "FusedMulti", errs.ErrValue, "%d outputs for %d destinations", len(outs), n)
+	}
+	for k, o := range outs {
+		if o < 0 || o >= len(p.Steps) {
+			return errs.New(pkg, "FusedMulti", errs.ErrValue, "output %d is step %d of %d", k, o, len(p.Steps))
+		}
+		if kind := p.Steps[o].Kind; kind != StepUnary && kind != StepBinary {
+			return errs.New(pkg, "FusedMulti", errs.ErrValue, "output %d (step %d) is not an operation", k, o)
+		}
+		for _, q := range outs[:k] {
+			if q == o {
+				return errs.New(pkg, "FusedMulti", errs.ErrValue, "step %d is output twice", o)
+			}
+		}
+	}
+	return nil
+}
+
 // LastUses returns, for each step, the index of the last step that reads
 // it (0 for a step nothing reads): after that step its value may be
 // dropped or its storage reused.

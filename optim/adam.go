@@ -31,8 +31,11 @@ func DefaultAdam() AdamOptions { return AdamOptions{Beta1: 0.9, Beta2: 0.999, Ep
 //	v = β2·v + (1-β2)·d²                  (v̂ = max(v̂, v) with AMSGrad)
 //	p = p - (lr / (1-β1^t)) · m / (√v / √(1-β2^t) + ε)
 //
-// Each step runs, per parameter, one fused kernel for each moment and one
-// for the new value, plus one for AMSGrad's maximum after the first step.
+// Each step runs, per parameter, one fused kernel computing the moments
+// (and AMSGrad's maximum) and the new value together on a backend that
+// computes several results in one kernel (device.MultiFuser: the CPU);
+// elsewhere one kernel for each moment and one for the new value, plus one
+// for AMSGrad's maximum after the first step.
 type Adam struct {
 	base
 	opt       AdamOptions
@@ -112,6 +115,21 @@ func (o *Adam) update(u update) error {
 	if o.v[i] != nil {
 		v = s.t(o.v[i].MulScalar(b2)).Add(s.t(v))
 	}
+	vmax := v
+	if o.opt.AMSGrad {
+		if o.vm[i] != nil {
+			vmax = o.vm[i].Maximum(v)
+		} else {
+			vmax = v.Detach() // a view with its own reference: keep releases o.v[i] later
+		}
+	}
+	bc1 := 1 - math.Pow(b1, t)
+	bc2 := 1 - math.Pow(b2, t)
+	denom := s.t(s.t(s.t(vmax.Sqrt()).DivScalar(math.Sqrt(bc2))).AddScalar(eps))
+	nw := s.t(w.Sub(s.t(s.t(m.Div(denom)).MulScalar(lr / bc1))))
+	// The moments and the value in one kernel where the backend can
+	// (tensor.Realize); keep and put report any error.
+	_ = tensor.Realize(m, v, vmax, nw)
 	if err := o.keep(u.p.Name, o.m, i, m); err != nil {
 		return err
 	}
@@ -119,19 +137,11 @@ func (o *Adam) update(u update) error {
 		return err
 	}
 	if o.opt.AMSGrad {
-		if o.vm[i] != nil {
-			v = o.vm[i].Maximum(v)
-		} else {
-			v = v.Detach() // a view with its own reference: keep releases o.v[i] later
-		}
-		if err := o.keep(u.p.Name, o.vm, i, v); err != nil {
+		if err := o.keep(u.p.Name, o.vm, i, vmax); err != nil {
 			return err
 		}
 	}
-	bc1 := 1 - math.Pow(b1, t)
-	bc2 := 1 - math.Pow(b2, t)
-	denom := s.t(s.t(s.t(v.Sqrt()).DivScalar(math.Sqrt(bc2))).AddScalar(eps))
-	return put(o.op, u.p, s.t(w.Sub(s.t(s.t(m.Div(denom)).MulScalar(lr/bc1)))))
+	return put(o.op, u.p, nw)
 }
 
 // keep realises x as state[i], releasing the value it replaces (state

@@ -25,6 +25,11 @@ func (b *countingBackend) Fused(dst device.Operand, p device.Program, ins []devi
 	return b.Backend.(device.Fuser).Fused(dst, p, ins)
 }
 
+func (b *countingBackend) FusedMulti(dsts []device.Operand, p device.Program, outs []int, ins []device.Operand) error {
+	b.fused.Add(1)
+	return b.Backend.(device.MultiFuser).FusedMulti(dsts, p, outs, ins)
+}
+
 func (b *countingBackend) Fill(dst device.Operand, v float64) error {
 	b.other.Add(1)
 	return b.Backend.Fill(dst, v)
@@ -89,9 +94,12 @@ func countingCPU() *countingDevice {
 	return counting
 }
 
-// TestKernelsPerStep counts the kernels one Step runs per parameter: each
-// tensor an update produces (momentum buffer, moment, new value) is one
-// fused kernel, and nothing else runs.
+// TestKernelsPerStep counts the kernels one Step runs per parameter on a
+// backend that computes several results in one kernel (the CPU's
+// FusedMulti): the tensors an update produces (momentum buffer, moments,
+// new value) are one fused kernel, and nothing else runs. AMSGrad's first
+// step realises the second moment alone first (its running maximum starts
+// as a view of it), and SGD's first momentum buffer is the gradient.
 func TestKernelsPerStep(t *testing.T) {
 	if os.Getenv("TESSERA_FUSION") == "0" {
 		t.Skip("TESSERA_FUSION=0 runs one backend call per operation")
@@ -111,9 +119,9 @@ func TestKernelsPerStep(t *testing.T) {
 		// The first momentum buffer is the gradient itself: no kernel.
 		{"SGD/momentum", func(ps []*nn.Parameter) (optim.Optimizer, error) {
 			return optim.NewSGD(ps, 0.1, optim.SGDOptions{Momentum: 0.9, Nesterov: true})
-		}, 1, 2},
-		{"Adam", func(ps []*nn.Parameter) (optim.Optimizer, error) { return optim.NewAdam(ps, 0.1, def) }, 3, 3},
-		{"AdamW/amsgrad", func(ps []*nn.Parameter) (optim.Optimizer, error) { return optim.NewAdamW(ps, 0.1, ams) }, 3, 4},
+		}, 1, 1},
+		{"Adam", func(ps []*nn.Parameter) (optim.Optimizer, error) { return optim.NewAdam(ps, 0.1, def) }, 1, 1},
+		{"AdamW/amsgrad", func(ps []*nn.Parameter) (optim.Optimizer, error) { return optim.NewAdamW(ps, 0.1, ams) }, 2, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

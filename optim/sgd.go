@@ -60,8 +60,10 @@ func NewSGD(params []*nn.Parameter, lr float64, opt SGDOptions) (*SGD, error) {
 func (o *SGD) Options() SGDOptions { return o.opt }
 
 // Step updates every parameter that has a gradient (see Optimizer.Step).
-// It runs one fused kernel per parameter, two with momentum (one on a
-// parameter's first step, whose buffer is the gradient itself).
+// It runs one fused kernel per parameter, also with momentum on a backend
+// that computes several results in one kernel (device.MultiFuser: the
+// CPU), and two with momentum elsewhere (one on a parameter's first step,
+// whose buffer is the gradient itself).
 func (o *SGD) Step() error {
 	return o.stepAll(func(i int) []*tensor.Tensor { return []*tensor.Tensor{o.buf[i]} }, o.update)
 }
@@ -78,9 +80,9 @@ func (o *SGD) update(u update) error {
 	if wd != 0 {
 		d = s.t(d.Add(s.t(w.MulScalar(wd))))
 	}
+	var b, prev *tensor.Tensor
 	if mu != 0 {
-		prev := o.buf[u.i]
-		var b *tensor.Tensor
+		prev = o.buf[u.i]
 		if prev == nil {
 			// The first buffer is d itself: the gradient (kept, not
 			// owned), or a view of our own of the computed d.
@@ -93,19 +95,27 @@ func (o *SGD) update(u update) error {
 			}
 		} else {
 			b = s.t(prev.MulScalar(mu)).Add(s.t(d.MulScalar(1 - damp)))
-			if err := settle(o.op, u.p.Name, b); err != nil {
-				return err
-			}
-			if o.own[u.i] {
-				prev.Release() // ours; the scratch that read it holds its own references
-			}
 		}
-		o.buf[u.i], o.own[u.i] = b, b != u.g
 		if o.opt.Nesterov {
 			d = s.t(d.Add(s.t(b.MulScalar(mu))))
 		} else {
 			d = b
 		}
 	}
-	return put(o.op, u.p, s.t(w.Sub(s.t(d.MulScalar(o.lr)))))
+	nw := s.t(w.Sub(s.t(d.MulScalar(o.lr))))
+	if prev != nil {
+		// The new buffer and the value it updates in one kernel where the
+		// backend can (tensor.Realize); settle and put report any error.
+		_ = tensor.Realize(b, nw)
+		if err := settle(o.op, u.p.Name, b); err != nil {
+			return err
+		}
+		if o.own[u.i] {
+			prev.Release() // ours; the scratch that read it holds its own references
+		}
+	}
+	if mu != 0 {
+		o.buf[u.i], o.own[u.i] = b, b != u.g
+	}
+	return put(o.op, u.p, nw)
 }

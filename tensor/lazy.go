@@ -332,6 +332,9 @@ func (t *Tensor) realize() error {
 	if t.lz.done.Load() {
 		return t.lz.err
 	}
+	if t.lz.dropped { // released before anything computed it: its operation is gone
+		return errs.New("tensor", "realize", errs.ErrReleased, "the tensor %v was released before it was computed", t.lay.Shape)
+	}
 	st, err := runGraph(t)
 	if err != nil {
 		t.lz.err = err
@@ -349,11 +352,131 @@ func (t *Tensor) realize() error {
 	return err
 }
 
+// Realize computes the pending tensors among ts together and returns the
+// first error Err reports for any of them (nil when every one is computed
+// and valid).
+//
+// Pending tensors of one device, dtype and shape are computed by one fused
+// kernel where the backend can (device.MultiFuser; the CPU's): their
+// graphs are flattened into one program, shared subexpressions computed
+// once, and a tensor that another one reads is read from the kernel's own
+// result instead of from memory. An optimiser computing a moment and the
+// new value that reads it thus makes one pass over its state instead of
+// one per result. Elsewhere (other backends, TESSERA_FUSION=0, a tensor
+// realised or locked meanwhile by another goroutine) each is realised in
+// the order given, a later one reading the results of the earlier ones,
+// with the same values.
+func Realize(ts ...*Tensor) error {
+	realizeTogether(ts)
+	var first error
+	for _, t := range ts {
+		if err := t.Err(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// realizeTogether computes in one MultiFuser call the pending tensors of
+// ts that share the first one's device, dtype and shape, when there are
+// at least two; it leaves everything else to Err.
+func realizeTogether(ts []*Tensor) {
+	if len(ts) < 2 || !fusionOn.Load() {
+		return
+	}
+	var arr [8]*Tensor
+	roots := arr[:0]
+	for _, t := range ts {
+		if t == nil || !t.isLazy() || t.lz.done.Load() || t.released.Load() || slices.Contains(roots, t) {
+			continue
+		}
+		if len(roots) > 0 {
+			r := roots[0]
+			if t.lz.dev != r.lz.dev || t.lz.dt != r.lz.dt || !slices.Equal(t.lay.Shape, r.lay.Shape) {
+				continue
+			}
+		}
+		roots = append(roots, t)
+	}
+	if len(roots) < 2 || roots[0].lay.Numel() == 0 {
+		return
+	}
+	mf, ok := roots[0].lz.dev.Backend().(device.MultiFuser)
+	if !ok {
+		return
+	}
+	// Lock the roots: the first waits, the others only try, so two calls
+	// that lock the same tensors in other orders cannot deadlock; a call
+	// that loses leaves its tensors to Err.
+	roots[0].lz.mu.Lock()
+	locked := 1
+	for locked < len(roots) && roots[locked].lz.mu.TryLock() {
+		locked++
+	}
+	unlock := func() {
+		for _, t := range roots[:locked] {
+			t.lz.mu.Unlock()
+		}
+		locked = 0
+	}
+	defer func() { unlock() }()
+	if locked < len(roots) {
+		return
+	}
+	for _, t := range roots {
+		if t.lz.done.Load() || t.lz.dropped {
+			return
+		}
+	}
+	g, ins, err := flattenAll(roots...)
+	if err != nil {
+		return // each root's own realisation reports it
+	}
+	defer g.free()
+	dev, dt, lay := roots[0].lz.dev, roots[0].lz.dt, roots[0].lay
+	var sarr [8]*storage
+	var darr [8]device.Operand
+	sts, dsts := sarr[:0], darr[:0]
+	for range roots {
+		st, err := newStorage("realize", dev, dt, lay.Numel())
+		if err != nil {
+			break
+		}
+		sts, dsts = append(sts, st), append(dsts, device.Operand{Buf: st.buf, Layout: lay})
+	}
+	if len(sts) == len(roots) {
+		err = mf.FusedMulti(dsts, g.prog, g.outs, ins)
+	}
+	if len(sts) < len(roots) || err != nil {
+		for _, st := range sts {
+			st.release()
+		}
+		return // realised one by one, which reports any error
+	}
+	var narr [8]node
+	nodes := narr[:0]
+	for k, t := range roots {
+		t.st = sts[k]
+		t.cleanup = holdRef(t, sts[k])
+		nodes = append(nodes, t.lz.n)
+		t.lz.n = node{}
+		t.lz.done.Store(true)
+	}
+	// Drop the graphs once every root is done and unlocked (a root's node
+	// may count another root as a reader, which may drop its node).
+	unlock()
+	for _, n := range nodes {
+		n.unuseOperands()
+	}
+}
+
 // graph is a pending tensor flattened into a device.Program. Graphs are
 // small (maxGraphSteps), so the memo tables are short slices searched
 // linearly rather than maps.
 type graph struct {
 	prog    device.Program
+	roots   []*Tensor // the tensors being realised (their locks held)
+	outs    []int     // the step computing each root
 	inputs  []*leafHandle
 	leafAt  []int // step reading inputs[i]
 	ins     []device.Operand
@@ -374,14 +497,27 @@ var graphs = sync.Pool{New: func() any { return new(graph) }}
 // through their layouts broadcast to t's shape. t's lock is held. Hand
 // the graph back with g.free when the program has run.
 func (t *Tensor) flatten() (*graph, []device.Operand, error) {
+	return flattenAll(t)
+}
+
+// flattenAll flattens the graphs of pending roots (of one dtype and shape,
+// their locks held) into one program, each shared subexpression once,
+// with g.outs[k] the step computing roots[k]; a root that another reads
+// is read from its own step.
+func flattenAll(roots ...*Tensor) (*graph, []device.Operand, error) {
 	g := graphs.Get().(*graph)
-	g.prog = device.Program{DType: t.lz.dt, Steps: g.prog.Steps[:0]}
+	g.prog = device.Program{DType: roots[0].lz.dt, Steps: g.prog.Steps[:0]}
 	g.visited, g.inputs, g.leafAt, g.ins = g.visited[:0], g.inputs[:0], g.leafAt[:0], g.ins[:0]
-	if _, err := g.add(t, true); err != nil {
-		g.free()
-		return nil, nil, err
+	g.roots, g.outs = append(g.roots[:0], roots...), g.outs[:0]
+	for _, t := range roots {
+		i, err := g.add(t, true)
+		if err != nil {
+			g.free()
+			return nil, nil, err
+		}
+		g.outs = append(g.outs, i)
 	}
-	shape := t.lay.Shape
+	shape := roots[0].lay.Shape
 	for _, h := range g.inputs {
 		l := h.lay
 		if !slices.Equal(l.Shape, shape) {
@@ -398,6 +534,7 @@ func (t *Tensor) flatten() (*graph, []device.Operand, error) {
 
 // free drops g's references and returns it to the pool.
 func (g *graph) free() {
+	clear(g.roots)
 	clear(g.visited)
 	clear(g.inputs)
 	clear(g.ins)
@@ -488,7 +625,7 @@ func (g *graph) add(x *Tensor, root bool) (int, error) {
 		}
 	}
 	var n node
-	if root {
+	if root || slices.Contains(g.roots, x) { // locked by the caller
 		n = x.lz.n
 	} else {
 		x.lz.mu.Lock()

@@ -250,8 +250,9 @@ func (d *Device) Free(b device.Buffer) {
 }
 
 // pool keeps freed large buffers by power-of-two size class, so that a
-// chain of elementwise operations on big tensors does not pay for fresh,
-// zeroed pages on every step. It holds at most poolLimit() bytes, and each
+// chain of elementwise operations on big tensors does not pay for fresh
+// pages (and the collector for their garbage) on every step; a fresh
+// buffer is not cleared either (uninitWords). It holds at most poolLimit() bytes, and each
 // garbage collection ages it: buffers not reused within two collections are
 // dropped, so an idle pool does not keep memory (or the collector's heap
 // goal, which counts it as live) up.
@@ -296,7 +297,7 @@ func (p *pool) get(words int) []uint64 {
 		}
 	}
 	p.mu.Unlock()
-	return make([]uint64, words, 1<<c)
+	return uninitWords(words, 1<<c)
 }
 
 // put keeps w for reuse and reports whether it did.

@@ -88,6 +88,12 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.GeluErf[T]
 	case device.Erf:
 		return vec.Erf[T]
+	case device.Sign:
+		// Two compares and two blends (ReLU's gradient mask is a Sign).
+		return vec.Sign[T]
+	case device.Sqrt:
+		// The hardware root is correctly rounded, as math.Sqrt rounded to T.
+		return vec.Sqrt[T]
 	case device.Square:
 		// x*x rounded once, as the reference's float64 square rounded to T.
 		return func(dst, x []T) error { return vec.Mul(dst, x, x) }
@@ -113,25 +119,6 @@ func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		f = func(dst, x []T) {
 			for i, v := range x {
 				dst[i] = T(math.Abs(float64(v)))
-			}
-		}
-	case device.Sign:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				switch {
-				case v > 0:
-					dst[i] = 1
-				case v < 0:
-					dst[i] = -1
-				default:
-					dst[i] = v // 0, -0 and NaN stay as they are
-				}
-			}
-		}
-	case device.Sqrt:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.Sqrt(float64(v)))
 			}
 		}
 	case device.Rsqrt:

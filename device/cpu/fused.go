@@ -27,32 +27,55 @@ import (
 // scalar when every stride is zero, and are gathered into the block
 // otherwise.
 func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
-	const name = "Fused"
-	var arr [1 + maxInline]*Buffer
-	bufs, err := d.fusedOperands(name, dst, p, inputs, arr[:0])
+	var dsts [1]device.Operand
+	var outs [1]int
+	dsts[0], outs[0] = dst, len(p.Steps)-1
+	return d.fused("Fused", dsts[:], p, outs[:], inputs)
+}
+
+// FusedMulti computes several results of one program in one pass
+// (device.MultiFuser): dsts[k] receives step outs[k]. It runs as Fused
+// does, block by block; a result step is computed straight into its
+// destination (or into scratch scattered to it), where the steps after it
+// read it, so an optimiser's moments and new value are one pass over the
+// memory they read and write.
+func (d *Device) FusedMulti(dsts []device.Operand, p device.Program, outs []int, inputs []device.Operand) error {
+	if err := p.ValidateOutputs("cpu", outs, len(dsts)); err != nil {
+		return err
+	}
+	return d.fused("FusedMulti", dsts, p, outs, inputs)
+}
+
+// fused checks and runs a call of Fused or FusedMulti.
+func (d *Device) fused(name string, dsts []device.Operand, p device.Program, outs []int, inputs []device.Operand) error {
+	var arr [2 * maxInline]*Buffer
+	bufs, err := d.fusedOperands(name, dsts, p, inputs, arr[:0])
 	if err != nil {
 		return err
 	}
-	if bufs[0].dt != p.DType {
-		return errs.New("cpu", name, errs.ErrDType, "the destination is %v, the program computes %v", bufs[0].dt, p.DType)
-	}
-	for _, in := range inputs {
-		if !slices.Equal(in.Layout.Shape, dst.Layout.Shape) {
-			return errs.New("cpu", name, errs.ErrShape, "operand shapes differ: %v and %v", dst.Layout.Shape, in.Layout.Shape)
+	shape := dsts[0].Layout.Shape
+	for k, b := range bufs[:len(dsts)] {
+		if b.dt != p.DType {
+			return errs.New("cpu", name, errs.ErrDType, "destination %d is %v, the program computes %v", k, b.dt, p.DType)
 		}
 	}
-	if dst.Layout.Numel() == 0 {
+	for k := 1; k < len(dsts)+len(inputs); k++ {
+		if o := operandAt(dsts, inputs, k); !slices.Equal(o.Layout.Shape, shape) {
+			return errs.New("cpu", name, errs.ErrShape, "operand shapes differ: %v and %v", shape, o.Layout.Shape)
+		}
+	}
+	if dsts[0].Layout.Numel() == 0 {
 		return nil
 	}
 	switch p.DType {
 	case dtype.F32:
-		fusedInto(p, bufs, dst.Layout, inputs, conv32)
+		fusedInto(p, outs, bufs, dsts, inputs, conv32)
 	case dtype.F64:
-		fusedInto(p, bufs, dst.Layout, inputs, conv64)
+		fusedInto(p, outs, bufs, dsts, inputs, conv64)
 	case dtype.F16:
-		fusedInto(p, bufs, dst.Layout, inputs, convF16)
+		fusedInto(p, outs, bufs, dsts, inputs, convF16)
 	case dtype.BF16:
-		fusedInto(p, bufs, dst.Layout, inputs, convBF16)
+		fusedInto(p, outs, bufs, dsts, inputs, convBF16)
 	}
 	return nil
 }
@@ -61,44 +84,60 @@ func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Ope
 // the stack; more (which the tensor layer never sends) cost an allocation.
 const maxInline = 8
 
-// fusedInto runs p into bufs[0] from bufs[1:] as storage type S.
-func fusedInto[C vec.Float, S any](p device.Program, bufs []*Buffer, dl layout.Layout, inputs []device.Operand, cv conv[C, S]) {
+// fusedInto runs p's results outs into the destinations (the first
+// len(dsts) of bufs) from the inputs (the rest) as storage type S.
+func fusedInto[C vec.Float, S any](p device.Program, outs []int, bufs []*Buffer, dsts, inputs []device.Operand, cv conv[C, S]) {
 	var arr [maxInline][]S
-	ins := arr[:0]
-	for _, b := range bufs[1:] {
+	var darr [maxInline][]S
+	var larr [maxInline]layout.Layout
+	ins, ds, dls := arr[:0], darr[:0], larr[:0]
+	for k, b := range bufs[:len(dsts)] {
+		ds, dls = append(ds, slice[S](b)), append(dls, dsts[k].Layout)
+	}
+	for _, b := range bufs[len(dsts):] {
 		ins = append(ins, slice[S](b))
 	}
-	runFused(p, slice[S](bufs[0]), dl, ins, inputs, cv)
+	runFused(p, fusedOuts[S]{steps: outs, dst: ds, dl: dls}, ins, inputs, cv)
 }
 
-// fusedOperands checks a fused call's operands (dst first, then the
-// inputs, which must be of the program's dtype and not share dst's
-// buffer) and the program, and returns their buffers appended to bufs.
-func (d *Device) fusedOperands(name string, dst device.Operand, p device.Program, inputs []device.Operand, bufs []*Buffer) ([]*Buffer, error) {
-	b, err := d.operand(name, dst)
-	if err != nil {
-		return nil, err
-	}
-	bufs = append(bufs, b)
-	for _, in := range inputs {
-		b, err := d.operand(name, in)
+// fusedOperands checks a fused call's operands (the destinations first,
+// then the inputs, which must be of the program's dtype and share no
+// buffer with a destination or destinations with each other) and the
+// program, and returns their buffers appended to bufs.
+func (d *Device) fusedOperands(name string, dsts []device.Operand, p device.Program, inputs []device.Operand, bufs []*Buffer) ([]*Buffer, error) {
+	for k := range len(dsts) + len(inputs) {
+		o := operandAt(dsts, inputs, k)
+		b, err := d.operand(name, o)
 		if err != nil {
 			return nil, err
+		}
+		for j, prev := range bufs[:min(k, len(dsts))] {
+			if b == prev {
+				if k < len(dsts) {
+					return nil, errs.New("cpu", name, errs.ErrValue, "destinations %d and %d share a buffer", j, k)
+				}
+				return nil, errs.New("cpu", name, errs.ErrValue, "destination %d shares its buffer with input %d", j, k-len(dsts))
+			}
 		}
 		bufs = append(bufs, b)
 	}
 	if err := p.Validate("cpu", len(inputs)); err != nil {
 		return nil, err
 	}
-	for i, b := range bufs[1:] {
+	for i, b := range bufs[len(dsts):] {
 		if b.dt != p.DType {
 			return nil, errs.New("cpu", name, errs.ErrDType, "input %d is %v, the program computes %v", i, b.dt, p.DType)
 		}
-		if b == bufs[0] {
-			return nil, errs.New("cpu", name, errs.ErrValue, "the destination shares its buffer with input %d", i)
-		}
 	}
 	return bufs, nil
+}
+
+// operandAt is operand k of dsts followed by inputs.
+func operandAt(dsts, inputs []device.Operand, k int) device.Operand {
+	if k < len(dsts) {
+		return dsts[k]
+	}
+	return inputs[k-len(dsts)]
 }
 
 // conv is how a fused program reads and writes storage type S computing
@@ -167,6 +206,7 @@ type fusedPlan[C vec.Float] struct {
 	slots  int
 	direct []bool         // per input: row-major in the result's order
 	kern   []fusedKern[C] // per step, looked up once per call
+	outAt  []int          // per step: 1 + the index of the result it is, 0 for none
 	last   []int          // planning tables, kept for reuse
 	free   []int
 }
@@ -214,8 +254,12 @@ type fusedKern[C vec.Float] struct {
 	binF   func(C, C) C
 }
 
-func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.Operand, roundS func(float64) float64, sameType bool) {
+// planFused plans p with results outs: each result step is computed into
+// its result's block (fusedBlock's res), not into a scratch slot, and is
+// kept to the end, as later steps may read it.
+func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, outs []int, inputs []device.Operand, roundS func(float64) float64, sameType bool) {
 	pl.vals, pl.direct, pl.kern = sized(pl.vals, len(p.Steps)), sized(pl.direct, len(inputs)), sized(pl.kern, len(p.Steps))
+	pl.outAt = sized(pl.outAt, len(p.Steps))
 	pl.slots = 0
 	table := fusedKernels[C]()
 	for i, s := range p.Steps {
@@ -231,7 +275,10 @@ func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.
 	}
 	pl.last = p.LastUsesInto(pl.last)
 	last := pl.last
-	last[len(p.Steps)-1] = len(p.Steps)
+	for k, o := range outs {
+		pl.outAt[o] = k + 1
+		last[o] = len(p.Steps)
+	}
 	free := pl.free[:0]
 	defer func() { pl.free = free }()
 	alloc := func() int {
@@ -258,6 +305,8 @@ func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.
 				v.kind, v.in = valScalar, s.Input // read once per call
 			case pl.direct[s.Input]:
 				v.kind, v.in = valDirect, s.Input
+			case pl.outAt[i] > 0: // gathered straight into its result
+				v.kind, v.in, v.slot = valSlot, s.Input, -1
 			default:
 				v.kind, v.in, v.slot = valSlot, s.Input, alloc()
 			}
@@ -269,7 +318,7 @@ func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.
 				break
 			}
 			release(s.A, i) // in place when this is the operand's last use
-			v.kind, v.slot = valSlot, alloc()
+			v.kind, v.slot = valSlot, pl.slotFor(i, alloc)
 		case device.StepBinary:
 			if pl.vals[s.A].kind == valScalar && pl.vals[s.B].kind == valScalar {
 				v.kind = valScalar
@@ -279,9 +328,18 @@ func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, inputs []device.
 			if s.B != s.A {
 				release(s.B, i)
 			}
-			v.kind, v.slot = valSlot, alloc()
+			v.kind, v.slot = valSlot, pl.slotFor(i, alloc)
 		}
 	}
+}
+
+// slotFor returns the scratch slot of step i: none (-1) for a result,
+// which is computed into its result's block.
+func (pl *fusedPlan[C]) slotFor(i int, alloc func() int) int {
+	if pl.outAt[i] > 0 {
+		return -1
+	}
+	return alloc()
 }
 
 // rowMajor reports whether l's elements sit in row-major order without
@@ -380,7 +438,7 @@ func is32[C vec.Float]() bool {
 // call in float64 and rounded like the kernels.
 //
 // Hand the plan back with putPlan when the program has run.
-func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) *fusedPlan[C] {
+func newFusedPlan[C vec.Float, S any](p device.Program, outs []int, ins [][]S, inputs []device.Operand, cv conv[C, S]) *fusedPlan[C] {
 	roundS := func(x float64) float64 {
 		if cv.round == nil {
 			return float64(C(x))
@@ -388,7 +446,7 @@ func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []devi
 		return float64(cv.round(C(x)))
 	}
 	pl := getPlan[C]()
-	planFused(pl, p, inputs, roundS, cv.round == nil)
+	planFused(pl, p, outs, inputs, roundS, cv.round == nil)
 	for i, s := range p.Steps {
 		v := &pl.vals[i]
 		if v.kind != valScalar {
@@ -408,20 +466,33 @@ func newFusedPlan[C vec.Float, S any](p device.Program, ins [][]S, inputs []devi
 	return pl
 }
 
-// runFused evaluates p block by block. S is the storage type, C the
-// compute type (see conv).
-func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand, cv conv[C, S]) {
-	n := dl.Numel()
+// fusedOuts are the results of a fused call: step steps[k] goes to
+// dst[k] (storage) through layout dl[k].
+type fusedOuts[S any] struct {
+	steps []int
+	dst   [][]S
+	dl    []layout.Layout
+}
+
+// runFused evaluates p block by block into the results outs. S is the
+// storage type, C the compute type (see conv).
+func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) {
+	n := outs.dl[0].Numel()
 	sameType := cv.round == nil
-	pl := newFusedPlan(p, ins, inputs, cv)
+	pl := newFusedPlan(p, outs.steps, ins, inputs, cv)
 	defer putPlan(pl)
-	dstDirect := sameType && rowMajor(dl)
+	var direct uint64 // bit k: result k is written in place
+	for k, l := range outs.dl {
+		if sameType && rowMajor(l) && k < 64 {
+			direct |= 1 << k
+		}
+	}
 	workers := 1
 	if n >= fusedMinParallel {
 		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
 	}
 	block := min(fuseBlock, n)
-	if pl.slots == 0 && dstDirect && computeSteps(p) == 1 {
+	if len(outs.steps) == 1 && pl.slots == 0 && direct == 1 && computeSteps(p) == 1 {
 		// One operation on operands read and written in place: each
 		// worker's whole range is one kernel call, which streams large
 		// results past the cache with non-temporal stores as the unfused
@@ -432,94 +503,106 @@ func runFused[C vec.Float, S any](p device.Program, dst []S, dl layout.Layout, i
 	// Each worker takes a contiguous run of blocks, so every core streams
 	// through its own part of memory (blocks claimed in turn from a shared
 	// counter interleave the cores' accesses and cost bandwidth).
-	f := fusedRun[C, S]{p: p, pl: pl, dst: dst, dl: dl, inputs: inputs, cv: cv,
-		n: n, block: block, nblocks: nblocks, workers: workers, dstDirect: dstDirect}
+	f := fusedRun[C, S]{p: p, pl: pl, inputs: inputs, cv: cv,
+		n: n, block: block, nblocks: nblocks, workers: workers, direct: direct}
 	if workers == 1 {
-		f.worker(0, ins) // no closure, no goroutine: a small realisation allocates nothing here
+		f.worker(0, ins, outs) // no closure, no goroutine: a small realisation allocates nothing here
 		return
 	}
-	g, insH := f, slices.Clone(ins) // these escape to the workers; f and ins stay on the stack
-	par.Run(workers, func(w int) { g.worker(w, insH) })
+	// These escape to the workers; f, ins and outs stay on the stack.
+	g, insH := f, slices.Clone(ins)
+	outsH := fusedOuts[S]{steps: slices.Clone(outs.steps), dst: slices.Clone(outs.dst), dl: slices.Clone(outs.dl)}
+	par.Run(workers, func(w int) { g.worker(w, insH, outsH) })
 }
 
 // fusedRun is one call of runFused, split over workers.
 type fusedRun[C vec.Float, S any] struct {
 	p                          device.Program
 	pl                         *fusedPlan[C]
-	dst                        []S
-	dl                         layout.Layout
-	ins                        [][]S
 	inputs                     []device.Operand
 	cv                         conv[C, S]
 	n, block, nblocks, workers int
-	dstDirect                  bool
+	direct                     uint64 // bit k: result k is row-major in the compute type, written in place
 }
 
 // worker evaluates worker w's contiguous run of blocks, reading the
-// inputs' storage ins.
-func (f *fusedRun[C, S]) worker(w int, ins [][]S) {
+// inputs' storage ins and writing the results outs.
+func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	pl, block := f.pl, f.block
 	slots := pl.slots
-	if !f.dstDirect {
-		slots++ // the result, scattered into dst after each block
+	for k := range outs.steps {
+		if f.direct&(1<<k) == 0 {
+			slots++ // a result scattered into its destination after each block
+		}
 	}
 	scratch := getScratch[C](slots * block)
 	defer putScratch(scratch)
 	slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
-	var out []C
-	if !f.dstDirect {
-		out = slot(pl.slots, block)
+	var arr [maxInline][]C
+	res := arr[:0]
+	if len(outs.steps) > len(arr) {
+		res = make([][]C, 0, len(outs.steps))
 	}
 	first, end := f.nblocks*w/f.workers, f.nblocks*(w+1)/f.workers
 	for b := first; b < end; b++ {
 		lo := b * block
 		m := min(block, f.n-lo)
-		var res []C
-		if f.dstDirect {
-			res = any(f.dst).([]C)[f.dl.Offset+lo : f.dl.Offset+lo+m]
-		} else {
-			res = out[:m]
+		res, extra := res[:0], pl.slots
+		for k := range outs.steps {
+			if f.direct&(1<<k) != 0 {
+				off := outs.dl[k].Offset + lo
+				res = append(res, any(outs.dst[k]).([]C)[off:off+m])
+			} else {
+				res = append(res, slot(extra, m))
+				extra++
+			}
 		}
 		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv.load, f.cv.round)
-		if !f.dstDirect {
-			scatter(f.dst, f.dl, lo, res, f.cv.store)
+		for k := range outs.steps {
+			if f.direct&(1<<k) == 0 {
+				scatter(outs.dst[k], outs.dl[k], lo, res[k], f.cv.store)
+			}
 		}
 	}
 }
 
-// fusedBlock computes elements [lo, lo+m) of the result into res.
+// fusedBlock computes elements [lo, lo+m) of the results into res (res[k]
+// of length m for the plan's k-th result).
 func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]S, inputs []device.Operand, lo, m int,
-	slot func(k, m int) []C, res []C, load func(S) C, round func(C) C) {
-	lastStep := len(p.Steps) - 1
+	slot func(k, m int) []C, res [][]C, load func(S) C, round func(C) C) {
 	val := func(i int) []C {
 		v := pl.vals[i]
-		if v.kind == valDirect {
+		switch {
+		case v.kind == valDirect:
 			in := inputs[v.in].Layout
 			return any(ins[v.in]).([]C)[in.Offset+lo : in.Offset+lo+m]
+		case pl.outAt[i] > 0:
+			return res[pl.outAt[i]-1]
 		}
 		return slot(v.slot, m)
 	}
 	for i, s := range p.Steps {
 		v := pl.vals[i]
+		o := pl.outAt[i] - 1
 		var out []C
 		switch {
-		case i == lastStep:
-			out = res
+		case o >= 0:
+			out = res[o]
 		case v.kind == valSlot:
 			out = slot(v.slot, m)
 		}
 		switch {
 		case v.kind == valScalar:
-			if i == lastStep {
-				for k := range res {
-					res[k] = C(v.s)
+			if o >= 0 {
+				for k := range out {
+					out[k] = C(v.s)
 				}
 			}
 			continue
 		case s.Kind == device.StepInput:
 			if v.kind == valSlot {
 				gather(out, ins[v.in], inputs[v.in].Layout, lo, load)
-			} else if i == lastStep {
+			} else if o >= 0 {
 				copy(out, val(i))
 			}
 			continue

@@ -34,7 +34,7 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 	if len(inputs) == 0 {
 		return errs.New("cpu", name, errs.ErrValue, "a fused reduction needs an input to take its shape from")
 	}
-	bufs, err := d.fusedOperands(name, dst, p, inputs, nil)
+	bufs, err := d.fusedOperands(name, []device.Operand{dst}, p, inputs, nil)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ type redEdge[C vec.Float] struct {
 
 func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, dst []S, dl layout.Layout, ins [][]S, inputs []device.Operand,
 	outs, count int, cv conv[C, S]) {
-	pl := newFusedPlan(p, ins, inputs, cv)
+	pl := newFusedPlan(p, []int{len(p.Steps) - 1}, ins, inputs, cv)
 	defer putPlan(pl)
 	r := floatReducer[C](op)
 	merge := r.merge
@@ -129,6 +129,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 		defer putScratch(scratch)
 		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
 		res := slot(pl.slots, block)
+		resB := [][]C{nil} // the program's one result, for fusedBlock
 		for k := nchunks * w / workers; k < nchunks*(w+1)/workers; k++ {
 			lo, hi := k*redChunk, min((k+1)*redChunk, n)
 			e := &edges[k]
@@ -137,7 +138,8 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 			a := start
 			for b := lo; b < hi; b += block {
 				m := min(block, hi-b)
-				fusedBlock(p, pl, ins, inputs, b, m, slot, res[:m], cv.load, cv.round)
+				resB[0] = res[:m]
+				fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv.load, cv.round)
 				seg, pos := res[:m], b
 				for len(seg) > 0 {
 					end := (o + 1) * count

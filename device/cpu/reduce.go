@@ -219,6 +219,13 @@ type reducer[T num] struct {
 	fold  func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T]
 	merge func(a, b acc[T]) acc[T]
 	done  func(a acc[T], p *reducePlan) (T, int64)
+	// cols, where set, computes n outputs whose reduced elements start at
+	// consecutive positions base, base+1, ... of src (a column sum: the
+	// bias gradient's Sum over the batch axis), writing output k to
+	// out[oi+k*ostride]. It folds every output's elements in fold's order,
+	// so the results are fold's bit for bit, but walks the source a row at
+	// a time across the outputs instead of one strided column after another.
+	cols func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan)
 }
 
 // splitAbove is the number of elements folded into one output from which
@@ -271,7 +278,12 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 		return
 	}
 	out := slice[T](db)
+	cols := r.cols != nil && !split && p.rowStride != 1 && p.count > 0
 	walk(rows, max(p.count, 1), func(offs []int, n int, inner []int) {
+		if cols && inner[1] == 1 && n >= 2 {
+			r.cols(out, offs[0], inner[0], src, offs[1], n, &p)
+			return
+		}
 		var cur cursor
 		i, j := offs[0], offs[1]
 		for range n {
@@ -307,6 +319,10 @@ func neumaier(s, c, x float64) (float64, float64) {
 	return t, c
 }
 
+// colChunk is the number of outputs a column sum (reducer.cols) keeps
+// running at once.
+const colChunk = 256
+
 // shortRow is the length below which a contiguous row is added element by
 // element rather than by vec.Sum, whose call costs more than it saves.
 const shortRow = 16
@@ -315,6 +331,21 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 	switch op {
 	case device.Sum, device.Mean:
 		mean := op == device.Mean
+		done := func(a acc[T], p *reducePlan) (T, int64) {
+			s := a.s
+			if finite(s) {
+				s += a.c
+			}
+			if mean {
+				// The mean of a sum that overflows the compute type
+				// is infinite, as in NumPy and on the GPU.
+				if t := T(s); !finite(float64(t)) {
+					return t, 0
+				}
+				s /= float64(p.count)
+			}
+			return T(s), 0 // rounds a float32 total beyond MaxFloat32 to ±Inf
+		}
 		return reducer[T]{
 			// Neumaier's compensated sum in float64 (of whole rows' sums
 			// when rows are contiguous and long, which vec adds in
@@ -345,20 +376,42 @@ func floatReducer[T float](op device.ReduceOp) reducer[T] {
 				a.c += b.c
 				return a
 			},
-			done: func(a acc[T], p *reducePlan) (T, int64) {
-				s := a.s
-				if finite(s) {
-					s += a.c
-				}
-				if mean {
-					// The mean of a sum that overflows the compute type
-					// is infinite, as in NumPy and on the GPU.
-					if t := T(s); !finite(float64(t)) {
-						return t, 0
+			done: done,
+			cols: func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan) {
+				// fold's strided loop, for up to colChunk outputs at once:
+				// their running sums stay in L1 while each source row
+				// streams past.
+				var s, c [colChunk]float64
+				var cur cursor
+				for k0 := 0; k0 < n; k0 += colChunk {
+					m := min(colChunk, n-k0)
+					ss, cc := s[:m], c[:m]
+					clear(ss)
+					clear(cc)
+					cur.start(p, 0)
+					for range p.rows {
+						j := base + k0 + cur.pos
+						for range p.rowLen {
+							row := src[j : j+len(ss)]
+							cc := cc[:len(ss)]
+							for k, x := range row {
+								// Knuth's TwoSum: the exact error of
+								// ss[k]+x, which is neumaier's
+								// compensation, without its branch.
+								a, b := ss[k], float64(x)
+								t := a + b
+								z := t - a
+								cc[k] += (a - (t - z)) + (b - z)
+								ss[k] = t
+							}
+							j += p.rowStride
+						}
+						cur.next()
 					}
-					s /= float64(p.count)
+					for k := range m {
+						out[oi+(k0+k)*ostride], _ = done(acc[T]{s: ss[k], c: cc[k]}, p)
+					}
 				}
-				return T(s), 0 // rounds a float32 total beyond MaxFloat32 to ±Inf
 			},
 		}
 	case device.Prod:

@@ -84,6 +84,16 @@ func axpyF32AVX2(dst *float32, alpha float32, x *float32, y *float32, n int)
 //go:noescape
 func reluF32AVX2(dst *float32, x *float32, n int)
 
+// signF32AVX2 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+//
+//go:noescape
+func signF32AVX2(dst *float32, x *float32, n int)
+
+// sqrtF32AVX2 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func sqrtF32AVX2(dst *float32, x *float32, n int)
+
 // addF32AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -163,6 +173,16 @@ func axpyF32AVX512(dst *float32, alpha float32, x *float32, y *float32, n int)
 //
 //go:noescape
 func reluF32AVX512(dst *float32, x *float32, n int)
+
+// signF32AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+//
+//go:noescape
+func signF32AVX512(dst *float32, x *float32, n int)
+
+// sqrtF32AVX512 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func sqrtF32AVX512(dst *float32, x *float32, n int)
 
 // sumF32AVX2 returns the blocked fixed-order sum of x[:n] (see sumF32Go).
 //
@@ -276,6 +296,16 @@ func axpyF64AVX2(dst *float64, alpha float64, x *float64, y *float64, n int)
 //go:noescape
 func reluF64AVX2(dst *float64, x *float64, n int)
 
+// signF64AVX2 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+//
+//go:noescape
+func signF64AVX2(dst *float64, x *float64, n int)
+
+// sqrtF64AVX2 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func sqrtF64AVX2(dst *float64, x *float64, n int)
+
 // addF64AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -355,6 +385,16 @@ func axpyF64AVX512(dst *float64, alpha float64, x *float64, y *float64, n int)
 //
 //go:noescape
 func reluF64AVX512(dst *float64, x *float64, n int)
+
+// signF64AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+//
+//go:noescape
+func signF64AVX512(dst *float64, x *float64, n int)
+
+// sqrtF64AVX512 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func sqrtF64AVX512(dst *float64, x *float64, n int)
 
 // sumF64AVX2 returns the blocked fixed-order sum of x[:n] (see sumF64Go).
 //
@@ -465,11 +505,15 @@ var asmAVX2 = tierAsm{
 	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
 	axpy32: axpyF32AVX2,
 	relu32: reluF32AVX2,
+	sqrt32: sqrtF32AVX2,
+	sign32: signF32AVX2,
 	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
 	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
 	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
 	axpy64: axpyF64AVX2,
 	relu64: reluF64AVX2,
+	sqrt64: sqrtF64AVX2,
+	sign64: signF64AVX2,
 	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2},
 }
 
@@ -480,10 +524,14 @@ var asmAVX512 = tierAsm{
 	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
 	axpy32: axpyF32AVX512,
 	relu32: reluF32AVX512,
+	sqrt32: sqrtF32AVX512,
+	sign32: signF32AVX512,
 	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
 	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
 	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
 	axpy64: axpyF64AVX512,
 	relu64: reluF64AVX512,
+	sqrt64: sqrtF64AVX512,
+	sign64: signF64AVX512,
 	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
 }

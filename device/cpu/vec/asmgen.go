@@ -421,6 +421,8 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "rsc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(rscs, ", "))
 		fmt.Fprintf(d, "axpy%s: axpy%s%s,\n", b[1:], e.name, t.suffix)
 		fmt.Fprintf(d, "relu%s: relu%s%s,\n", b[1:], e.name, t.suffix)
+		fmt.Fprintf(d, "sqrt%s: sqrt%s%s,\n", b[1:], e.name, t.suffix)
+		fmt.Fprintf(d, "sign%s: sign%s%s,\n", b[1:], e.name, t.suffix)
 	}
 	var uns []string
 	for _, u := range unOps[1:] {
@@ -443,8 +445,8 @@ var (
 	tierAVX512 = tier{"AVX512", true, z}
 )
 
-// binaries emits the binary, scalar, Axpy and Relu kernels of one tier from
-// one description: the loop skeleton and the operation are shared.
+// binaries emits the binary, scalar, Axpy, Relu, Sign and Sqrt kernels of one
+// tier from one description: the loop skeleton and the operation are shared.
 func (g *gen) binaries(e elem, t tier) {
 	r := t.reg
 	for _, op := range binOps {
@@ -505,6 +507,47 @@ func (g *gen) binaries(e elem, t tier) {
 			}
 			g.ins("VCMP%s $6, Y13, %s, %s", e.p, in[0], y(8+u))
 			g.ins("VAND%s %s, %s, %s", e.p, y(8+u), in[0], in[0])
+			return in[0]
+		},
+	})
+	g.elementwise(ewKernel{
+		name: "sign" + e.name + t.suffix, doc: "computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.",
+		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
+		setup: func(g *gen) {
+			one, mone := g.f("one", 1), g.f("mone", -1)
+			if e.size == 8 {
+				one, mone = g.d("done", 1), g.d("dmone", -1)
+			}
+			if t.z {
+				g.ins("VPXORD Z13, Z13, Z13")
+			} else {
+				g.ins("VXORP%s Y13, Y13, Y13", e.p[1:])
+			}
+			g.ins("VBROADCAST%s %s, %s", e.s, one, r(14))
+			g.ins("VBROADCAST%s %s, %s", e.s, mone, r(12))
+		},
+		body: func(g *gen, u int, in []string) string {
+			// predicates 0x1E (GT_OQ) and 0x11 (LT_OQ): false for NaN,
+			// which stays as it is, as do ±0.
+			if t.z {
+				g.ins("VCMP%s $0x1E, Z13, %s, K2", e.p, in[0])
+				g.ins("VCMP%s $0x11, Z13, %s, K3", e.p, in[0])
+				g.ins("VMOVAP%s Z14, K2, %s", e.p[1:], in[0])
+				g.ins("VMOVAP%s Z12, K3, %s", e.p[1:], in[0])
+				return in[0]
+			}
+			g.ins("VCMP%s $0x1E, Y13, %s, %s", e.p, in[0], y(8+u))
+			g.ins("VCMP%s $0x11, Y13, %s, %s", e.p, in[0], y(4+u))
+			g.ins("VBLENDV%s %s, Y14, %s, %s", e.p, y(8+u), in[0], in[0])
+			g.ins("VBLENDV%s %s, Y12, %s, %s", e.p, y(4+u), in[0], in[0])
+			return in[0]
+		},
+	})
+	g.elementwise(ewKernel{
+		name: "sqrt" + e.name + t.suffix, doc: "computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.",
+		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
+		body: func(g *gen, u int, in []string) string {
+			g.ins("VSQRT%s %s, %s", e.p, in[0], in[0])
 			return in[0]
 		},
 	})

@@ -28,6 +28,8 @@ const (
 	unGeluTanh
 	unGeluErf
 	unErf
+	unSqrt
+	unSign
 	numUnOps
 )
 

@@ -94,7 +94,8 @@ func red64(f func(x *float64, n int) float64, small func([]float64) float64) fun
 
 // tierAsm holds one tier's generated elementwise kernels by operation;
 // asmgen.go writes asmAVX2 and asmAVX512 (asm_amd64.go). un32 has every
-// float32 unary but Relu, whose kernels are relu32/relu64.
+// float32 unary but Relu, Sqrt and Sign, whose kernels (both types) are
+// relu32/relu64, sqrt32/sqrt64 and sign32/sign64.
 type tierAsm struct {
 	bin32       [numBinOps]func(dst, a, b *float32, n int)
 	bin64       [numBinOps]func(dst, a, b *float64, n int)
@@ -104,6 +105,10 @@ type tierAsm struct {
 	axpy64      func(dst *float64, alpha float64, x, y *float64, n int)
 	relu32      func(dst, x *float32, n int)
 	relu64      func(dst, x *float64, n int)
+	sqrt32      func(dst, x *float32, n int)
+	sqrt64      func(dst, x *float64, n int)
+	sign32      func(dst, x *float32, n int)
+	sign64      func(dst, x *float64, n int)
 	un32        [numUnOps]func(dst, x *float32, n int)
 }
 
@@ -132,6 +137,10 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	}
 	k.un32[unRelu] = un32(t.relu32)
 	k.un64[unRelu] = un64(t.relu64)
+	k.un32[unSqrt] = un32(t.sqrt32)
+	k.un64[unSqrt] = un64(t.sqrt64)
+	k.un32[unSign] = un32(t.sign32)
+	k.un64[unSign] = un64(t.sign64)
 	return k
 }
 

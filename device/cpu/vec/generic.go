@@ -25,6 +25,8 @@ var genericKernels = &kernels{
 		unGeluTanh: map32(geluTanh64),
 		unGeluErf:  map32(geluErf64),
 		unErf:      map32(math.Erf),
+		unSqrt:     map32(math.Sqrt),
+		unSign:     signGo[float32],
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:     reluGo[float64],
@@ -35,6 +37,8 @@ var genericKernels = &kernels{
 		unGeluTanh: map64(geluTanh64),
 		unGeluErf:  map64(geluErf64),
 		unErf:      map64(math.Erf),
+		unSqrt:     map64(math.Sqrt),
+		unSign:     signGo[float64],
 	},
 	sum32: sumF32Go,
 	sum64: sumF64Go,
@@ -434,4 +438,20 @@ func mid(a, b float32) float64 {
 		return float64(v)
 	}
 	return (f(a) + f(b)) / 2
+}
+
+// signGo is 1 for positive x, -1 for negative x, and x itself for ±0 and
+// NaN.
+func signGo[T Float](dst, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		switch {
+		case v > 0:
+			dst[i] = 1
+		case v < 0:
+			dst[i] = -1
+		default:
+			dst[i] = v
+		}
+	}
 }

@@ -211,6 +211,10 @@ func TestStreamingStores(t *testing.T) {
 			testAxpy(t, math.FMA)
 			testRelu[float32](t)
 			testRelu[float64](t)
+			testSqrt[float32](t)
+			testSqrt[float64](t)
+			testSign[float32](t)
+			testSign[float64](t)
 		})
 	}
 }
@@ -232,6 +236,8 @@ func TestInputsUnchanged(t *testing.T) {
 		}
 		Axpy(dst, 2, a, b)
 		Relu(dst, a)
+		Sqrt(dst, a)
+		Sign(dst, a)
 		Sum(a)
 		Dot(a, b)
 		Max(a)
@@ -301,6 +307,90 @@ func testRelu[T Float](t *testing.T) {
 				t.Fatalf("Relu(%v) = %v, want %v", v, dst[i], want)
 			}
 		}
+	}
+}
+
+// testSqrt checks Sqrt bit for bit against float64 math.Sqrt rounded to T
+// (exact for float32: the float64 root of a float32 rounds to the
+// correctly rounded float32 root), over every test length, in a buffer
+// with guards, and in place.
+func testSqrt[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range testLens {
+		x := withSpecials(r, randVals[T](r, n))
+		for i := range x {
+			if i%3 != 0 {
+				x[i] = T(math.Abs(float64(x[i]))) // mostly valid inputs; every third may be negative
+			}
+		}
+		all, dst := guarded[T](n, 1)
+		if err := Sqrt(dst, x); err != nil {
+			t.Fatal(err)
+		}
+		checkGuards(t, "Sqrt", all, 1, n)
+		for i, v := range x {
+			want := float64(T(math.Sqrt(float64(v))))
+			if !same(float64(dst[i]), want, false) {
+				t.Fatalf("Sqrt(%v) = %v, want %v", v, dst[i], want)
+			}
+		}
+		Sqrt(x, x)
+		for i := range x {
+			if !same(float64(x[i]), float64(dst[i]), false) {
+				t.Fatalf("Sqrt in place: [%d] = %v, want %v", i, x[i], dst[i])
+			}
+		}
+	}
+}
+
+// testSign checks Sign against its definition (1, -1, or x itself for
+// ±0 and NaN, sign of zero included) over every test length, with guards.
+func testSign[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range testLens {
+		x := withSpecials(r, randVals[T](r, n))
+		for i := range x {
+			if i%5 == 0 {
+				x[i] = T(math.Copysign(0, float64(x[i]))) // zeros of both signs
+			}
+		}
+		all, dst := guarded[T](n, 1)
+		if err := Sign(dst, x); err != nil {
+			t.Fatal(err)
+		}
+		checkGuards(t, "Sign", all, 1, n)
+		for i, v := range x {
+			want := float64(v)
+			switch {
+			case v > 0:
+				want = 1
+			case v < 0:
+				want = -1
+			}
+			if !same(float64(dst[i]), want, false) {
+				t.Fatalf("Sign(%v) = %v, want %v", v, dst[i], want)
+			}
+		}
+	}
+}
+
+func TestSign(t *testing.T) {
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			testSign[float32](t)
+			testSign[float64](t)
+		})
+	}
+}
+
+func TestSqrt(t *testing.T) {
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			testSqrt[float32](t)
+			testSqrt[float64](t)
+		})
 	}
 }
 

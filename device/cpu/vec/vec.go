@@ -176,6 +176,15 @@ func Axpy[T Float](dst []T, alpha T, x, y []T) error {
 // Relu sets dst[i] = x[i] if x[i] > 0, else +0; NaN stays NaN.
 func Relu[T Float](dst, x []T) error { return unary("Relu", unRelu, dst, x) }
 
+// Sqrt sets dst[i] to the square root of x[i], correctly rounded (the
+// hardware's IEEE square root, which float64 math.Sqrt rounded to float32
+// equals): NaN for negative x, -0 for -0.
+func Sqrt[T Float](dst, x []T) error { return unary("Sqrt", unSqrt, dst, x) }
+
+// Sign sets dst[i] to 1 for positive x[i], -1 for negative x[i], and
+// x[i] itself for ±0 and NaN (the op table's Sign).
+func Sign[T Float](dst, x []T) error { return unary("Sign", unSign, dst, x) }
+
 // Exp sets dst[i] = e**x[i]; it overflows to +Inf and underflows to 0.
 func Exp[T Float](dst, x []T) error { return unary("Exp", unExp, dst, x) }
 
