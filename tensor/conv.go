@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
@@ -190,11 +191,17 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	if y.err != nil || !(wantX || wantW || wantB) {
 		return retag(name, y)
 	}
-	// Saved: the im2col matrix for the weights' gradient, the weights for
-	// the input's.
+	// Saved: for the weights' gradient the im2col matrix, or the input
+	// when the forward pass never wrote the matrix out (it is built in
+	// the backward pass then, and only while it is needed); the weights
+	// for the input's.
 	var save []*Tensor
 	if wantW {
-		save = append(save, cols)
+		if cols != nil {
+			save = append(save, cols)
+		} else {
+			save = append(save, xd)
+		}
 	}
 	if wantX {
 		save = append(save, wdt)
@@ -206,7 +213,12 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 			out[2] = gy.Reshape(geo.n, geo.oc, geo.oh*geo.ow).Sum(2).Sum(0)
 		}
 		if wantW {
-			out[1], s = geo.weightGrad(gy, s[0]), s[1:]
+			c := s[0]
+			if cols == nil {
+				c = geo.im2col("Backward", c)
+				defer c.Release()
+			}
+			out[1], s = geo.weightGrad(gy, c), s[1:]
 		}
 		if wantX {
 			out[0] = geo.transposed("Backward", gy, s[0])
@@ -234,32 +246,33 @@ type convGeom struct {
 	opt                            Conv2dOptions
 }
 
-// forward computes the convolution of x by w (plus bias when not nil) and
-// returns it with the im2col matrix it multiplied, [N, C*KH*KW, OH*OW].
-// The padded input is one fill and one copy; the im2col matrix is one
-// copy of an overlapping strided view of it (windowLayout); the product is
-// the GEMM of each group's weights [O/g, C/g*KH*KW] by it, batched over the
-// images, and lands in NCHW order.
+// forward computes the convolution of x by w (plus bias when not nil).
+// On a backend with a direct convolution (device.Convolver: the CPU's
+// implicit GEMM, which gathers the im2col matrix inside its packing) it
+// is one call for F32 and F64, and cols is nil. Otherwise it returns the
+// im2col matrix it multiplied, [N, C*KH*KW, OH*OW] (see im2col), too: the
+// product is the GEMM of each group's weights [O/g, C/g*KH*KW] by it,
+// batched over the images, and lands in NCHW order.
 func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
 	o := geo.opt
-	xp := x
-	if o.Padding != [2]int{} {
-		p := o.Padding
-		xp = embed(op, x, [2]int{geo.h + 2*p[0], geo.w + 2*p[1]}, p, [2]int{1, 1}, 0)
-		defer xp.Release()
+	cv, ok := device.Convolver(nil), false
+	if dev := x.Device(); dev != nil {
+		cv, ok = dev.Backend().(device.Convolver)
 	}
-	k, p := geo.c*geo.kh*geo.kw, geo.oh*geo.ow
-	cols = compute(op, x.DType(), []int{geo.n, k, p}, []*Tensor{xp}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
-		win := windowLayout(src[0].Layout, [2]int{geo.kh, geo.kw}, o.Stride, o.Dilation, geo.oh, geo.ow)
-		dl, err := layout.Contiguous(win.Shape...)
-		if err != nil {
-			return err
+	if ok && (x.DType() == dtype.F32 || x.DType() == dtype.F64) {
+		y = compute(op, x.DType(), []int{geo.n, geo.oc, geo.oh, geo.ow}, []*Tensor{x, w}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+			return cv.Conv2d(dst, src[0], src[1], device.Conv2dParams{Stride: o.Stride, Padding: o.Padding, Dilation: o.Dilation, Groups: o.Groups})
+		})
+		if bias != nil {
+			y = y.Add(bias.Reshape(geo.oc, 1, 1))
 		}
-		return be.Copy(device.Operand{Buf: dst.Buf, Layout: dl}, device.Operand{Buf: src[0].Buf, Layout: win})
-	})
+		return y, nil
+	}
+	cols = geo.im2col(op, x)
 	if cols.err != nil {
 		return cols, cols
 	}
+	k := geo.c * geo.kh * geo.kw
 	g, og, kg := o.Groups, geo.oc/o.Groups, k/o.Groups
 	if g == 1 {
 		y = w.Reshape(geo.oc, kg).Matmul(cols) // [N, O, OH*OW]
@@ -277,6 +290,28 @@ func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
 		y = y.Add(bias.Reshape(geo.oc, 1))
 	}
 	return y.Reshape(geo.n, geo.oc, geo.oh, geo.ow), cols
+}
+
+// im2col returns the im2col matrix of x, [N, C*KH*KW, OH*OW]: the padded
+// input is one fill and one copy, the matrix one copy of an overlapping
+// strided view of it (windowLayout).
+func (geo convGeom) im2col(op string, x *Tensor) *Tensor {
+	o := geo.opt
+	xp := x
+	if o.Padding != [2]int{} {
+		p := o.Padding
+		xp = embed(op, x, [2]int{geo.h + 2*p[0], geo.w + 2*p[1]}, p, [2]int{1, 1}, 0)
+		defer xp.Release()
+	}
+	k, p := geo.c*geo.kh*geo.kw, geo.oh*geo.ow
+	return compute(op, x.DType(), []int{geo.n, k, p}, []*Tensor{xp}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		win := windowLayout(src[0].Layout, [2]int{geo.kh, geo.kw}, o.Stride, o.Dilation, geo.oh, geo.ow)
+		dl, err := layout.Contiguous(win.Shape...)
+		if err != nil {
+			return err
+		}
+		return be.Copy(device.Operand{Buf: dst.Buf, Layout: dl}, device.Operand{Buf: src[0].Buf, Layout: win})
+	})
 }
 
 // weightGrad is the gradient of the weights, dY times the im2col matrix

@@ -91,6 +91,24 @@ func TestConv2d(t *testing.T) {
 		{1, 4, 6, 6, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Padding: [2]int{1, 1}}, false},
 		{1, 4, 6, 6, 4, 1, 1, tensor.Conv2dOptions{Groups: 4}, true},
 		{3, 2, 4, 4, 5, 4, 4, tensor.Conv2dOptions{}, true},
+		// The CPU's implicit GEMM at its boundaries: K = 270 spans two k
+		// blocks, 15 output channels end in a partial row panel, 63
+		// pixels a partial column panel whose panels span several rows.
+		{2, 30, 9, 7, 15, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, true},
+		// 33 pixels to a row: a panel of 32 ends one short of a row.
+		{1, 2, 20, 33, 3, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, false},
+		// Stride 2 with dilation 2 and padding 2.
+		{1, 3, 11, 10, 5, 3, 3, tensor.Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{2, 2}, Dilation: [2]int{2, 2}}, true},
+		// 1x1 kernels, stride 1 and 2.
+		{2, 8, 6, 6, 16, 1, 1, tensor.Conv2dOptions{}, false},
+		{1, 8, 7, 7, 4, 1, 1, tensor.Conv2dOptions{Stride: [2]int{2, 2}}, true},
+		// Groups with stride and padding; depthwise.
+		{2, 6, 8, 8, 9, 3, 3, tensor.Conv2dOptions{Groups: 3, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, true},
+		{1, 5, 6, 6, 5, 3, 3, tensor.Conv2dOptions{Groups: 5, Padding: [2]int{1, 1}}, false},
+		// Padding wider than the kernel: whole rows and runs of zeros.
+		{1, 2, 4, 4, 3, 2, 2, tensor.Conv2dOptions{Padding: [2]int{3, 3}}, false},
+		// One-pixel-wide rows: every pixel of a panel is its own run.
+		{2, 3, 40, 1, 4, 3, 1, tensor.Conv2dOptions{Padding: [2]int{1, 0}}, true},
 	}
 	for _, dev := range testDevices(t) {
 		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {

@@ -114,16 +114,21 @@ func ConvTranspose2d(x, w, bias *Tensor, opt ConvTranspose2dOptions) *Tensor {
 			out[2] = gy.Reshape(geo.n, geo.c, geo.h*geo.w).Sum(2).Sum(0)
 		}
 		if wantX || wantW {
-			dx, cols := geo.forward("Backward", gy, s[0], nil)
+			// The input's gradient is the convolution of dY; the weights'
+			// needs dY's im2col matrix, which that convolution wrote out
+			// unless the backend convolves directly.
+			var dx, cols *Tensor
+			if wantX {
+				dx, cols = geo.forward("Backward", gy, s[0], nil)
+			}
 			if wantW {
+				if cols == nil {
+					cols = geo.im2col("Backward", gy)
+				}
 				out[1] = geo.weightGrad(s[1], cols)
 			}
 			cols.Release()
-			if wantX {
-				out[0] = dx
-			} else {
-				dx.Release()
-			}
+			out[0] = dx
 		}
 		return out
 	}, save, x, w, bias)
