@@ -21,4 +21,8 @@ type Convolver interface {
 	// output padding needs them) compute only the first OH rows and OW
 	// columns of outputs. Bias is not included.
 	Conv2d(dst, x, w Operand, p Conv2dParams) error
+	// Conv2dFilter writes the gradient of that convolution's weights,
+	// dw [O, C/groups, KH, KW] (contiguous): the sum over the images of
+	// dy [N, O, OH, OW] times x's im2col matrix transposed, per group.
+	Conv2dFilter(dw, x, dy Operand, p Conv2dParams) error
 }

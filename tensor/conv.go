@@ -192,9 +192,8 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 		return retag(name, y)
 	}
 	// Saved: for the weights' gradient the im2col matrix, or the input
-	// when the forward pass never wrote the matrix out (it is built in
-	// the backward pass then, and only while it is needed); the weights
-	// for the input's.
+	// when the forward pass never wrote the matrix out (the backend's
+	// Conv2dFilter gathers it again); the weights for the input's.
 	var save []*Tensor
 	if wantW {
 		if cols != nil {
@@ -213,12 +212,12 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 			out[2] = gy.Reshape(geo.n, geo.oc, geo.oh*geo.ow).Sum(2).Sum(0)
 		}
 		if wantW {
-			c := s[0]
 			if cols == nil {
-				c = geo.im2col("Backward", c)
-				defer c.Release()
+				out[1] = geo.filterGrad("Backward", s[0], gy)
+			} else {
+				out[1] = geo.weightGrad(gy, s[0])
 			}
-			out[1], s = geo.weightGrad(gy, c), s[1:]
+			s = s[1:]
 		}
 		if wantX {
 			out[0] = geo.transposed("Backward", gy, s[0])
@@ -255,13 +254,9 @@ type convGeom struct {
 // batched over the images, and lands in NCHW order.
 func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
 	o := geo.opt
-	cv, ok := device.Convolver(nil), false
-	if dev := x.Device(); dev != nil {
-		cv, ok = dev.Backend().(device.Convolver)
-	}
-	if ok && (x.DType() == dtype.F32 || x.DType() == dtype.F64) {
+	if cv := convolver(x); cv != nil {
 		y = compute(op, x.DType(), []int{geo.n, geo.oc, geo.oh, geo.ow}, []*Tensor{x, w}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
-			return cv.Conv2d(dst, src[0], src[1], device.Conv2dParams{Stride: o.Stride, Padding: o.Padding, Dilation: o.Dilation, Groups: o.Groups})
+			return cv.Conv2d(dst, src[0], src[1], geo.params())
 		})
 		if bias != nil {
 			y = y.Add(bias.Reshape(geo.oc, 1, 1))
@@ -290,6 +285,39 @@ func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
 		y = y.Add(bias.Reshape(geo.oc, 1))
 	}
 	return y.Reshape(geo.n, geo.oc, geo.oh, geo.ow), cols
+}
+
+// convolver returns x's backend as a device.Convolver when it is one and
+// x's dtype is one it convolves (F32, F64), or nil.
+func convolver(x *Tensor) device.Convolver {
+	dev := x.Device()
+	if dev == nil || (x.DType() != dtype.F32 && x.DType() != dtype.F64) {
+		return nil
+	}
+	cv, _ := dev.Backend().(device.Convolver)
+	return cv
+}
+
+// params are geo's options as a device.Convolver takes them.
+func (geo convGeom) params() device.Conv2dParams {
+	o := geo.opt
+	return device.Conv2dParams{Stride: o.Stride, Padding: o.Padding, Dilation: o.Dilation, Groups: o.Groups}
+}
+
+// filterGrad is the gradient of the weights of the convolution geo of x,
+// given the output's gradient gy: one device.Convolver call where the
+// backend has it (no im2col matrix is written out), otherwise x's im2col
+// matrix and weightGrad.
+func (geo convGeom) filterGrad(op string, x, gy *Tensor) *Tensor {
+	if cv := convolver(x); cv != nil {
+		shape := []int{geo.oc, geo.c / geo.opt.Groups, geo.kh, geo.kw}
+		return compute(op, x.DType(), shape, []*Tensor{x, gy}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+			return cv.Conv2dFilter(dst, src[0], src[1], geo.params())
+		})
+	}
+	cols := geo.im2col(op, x)
+	defer cols.Release()
+	return geo.weightGrad(gy, cols)
 }
 
 // im2col returns the im2col matrix of x, [N, C*KH*KW, OH*OW]: the padded
@@ -458,7 +486,9 @@ func gcd(a, b int) int {
 }
 
 // transposedUnit is transposed computed directly on the spread gy (any
-// stride; transposed sends only stride 1 here, and the all-zero case).
+// stride; transposed sends only stride 1 here, and the all-zero case). At
+// stride 1 with the same frame on both sides (gy's full extent) the frame
+// is passed as the convolution's padding instead of being copied.
 func (geo convGeom) transposedUnit(op string, gy, w *Tensor) *Tensor {
 	o := geo.opt
 	g, og, cg := o.Groups, geo.oc/o.Groups, geo.c/o.Groups
@@ -481,18 +511,28 @@ func (geo convGeom) transposedUnit(op string, gy, w *Tensor) *Tensor {
 		}
 		first[a], count[a], off[a] = i0, i1-i0, lo+i0*s
 	}
-	src := gy
-	if count != [2]int{geo.oh, geo.ow} {
-		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
-	}
-	spread := embed(op, src, ext, off, o.Stride, 0)
-	defer spread.Release()
 	wt := w.Reshape(g, og, cg, geo.kh, geo.kw).Permute(0, 2, 1, 3, 4).
 		Slice(3, -1, -geo.kh-1, -1).Slice(4, -1, -geo.kw-1, -1).
 		Contiguous().Reshape(geo.c, og, geo.kh, geo.kw)
 	defer wt.Release()
 	back := convGeom{n: geo.n, c: geo.oc, h: ext[0], w: ext[1], oc: geo.c, kh: geo.kh, kw: geo.kw, oh: geo.h, ow: geo.w,
 		opt: Conv2dOptions{Stride: [2]int{1, 1}, Dilation: o.Dilation, Groups: g}}
+	if o.Stride == [2]int{1, 1} && count == [2]int{geo.oh, geo.ow} &&
+		ext[0]-off[0]-count[0] == off[0] && ext[1]-off[1]-count[1] == off[1] {
+		// The frame is the same on both sides: it is the convolution's
+		// own padding, and gy is read in place (a direct convolution pads
+		// as it packs, without the framing copy).
+		back.h, back.w, back.opt.Padding = geo.oh, geo.ow, off
+		dx, cols := back.forward(op, gy, wt, nil)
+		cols.Release()
+		return dx
+	}
+	src := gy
+	if count != [2]int{geo.oh, geo.ow} {
+		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
+	}
+	spread := embed(op, src, ext, off, o.Stride, 0)
+	defer spread.Release()
 	dx, cols := back.forward(op, spread, wt, nil)
 	cols.Release()
 	return dx

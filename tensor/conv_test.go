@@ -331,3 +331,82 @@ func TestMaxPool2dTies(t *testing.T) {
 		}
 	}
 }
+
+// TestConv2dGradients checks Conv2d's input and weight gradients, for a
+// seed gradient gy, against float64 loops (dW = sum gy·x over images and
+// pixels, dX the adjoint scatter) on every device, in F32 and F64: a
+// case large enough for the CPU's weight gradient to gather each image's
+// im2col matrix in several blocks, groups with stride, dilation and
+// padding, 1x1 kernels, and batch 1 with 33-pixel rows.
+func TestConv2dGradients(t *testing.T) {
+	cases := []struct {
+		n, c, h, w, oc, kh, kw int
+		opt                    tensor.Conv2dOptions
+	}{
+		{2, 3, 52, 50, 4, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}},
+		{2, 6, 9, 9, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Stride: [2]int{2, 2}, Dilation: [2]int{2, 2}, Padding: [2]int{2, 2}}},
+		{3, 8, 5, 6, 16, 1, 1, tensor.Conv2dOptions{}},
+		{1, 2, 6, 33, 15, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}},
+	}
+	for _, dev := range testDevices(t) {
+		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
+			if !computes(dev, dt) {
+				continue
+			}
+			tol := map[dtype.DType]float64{dtype.F32: 1e-4, dtype.F64: 1e-11}[dt]
+			for ci, c := range cases {
+				g := max(c.opt.Groups, 1)
+				s, p, d := c.opt.Stride, c.opt.Padding, c.opt.Dilation
+				for i := range 2 {
+					s[i], d[i] = max(s[i], 1), max(d[i], 1)
+				}
+				cg, og := c.c/g, c.oc/g
+				xs, ks := seq(c.n*c.c*c.h*c.w, float64(ci)), seq(c.oc*cg*c.kh*c.kw, float64(ci)+0.25)
+				_, oh, ow := refConv2d(xs[:c.c*c.h*c.w], 1, c.c, c.h, c.w, ks, c.oc, c.kh, c.kw, nil, c.opt)
+				gs := seq(c.n*c.oc*oh*ow, float64(ci)+0.75)
+				wantX, wantW := make([]float64, len(xs)), make([]float64, len(ks))
+				for b := range c.n {
+					for q := range c.oc {
+						gi := q / og
+						for i := range oh {
+							for j := range ow {
+								gv := gs[((b*c.oc+q)*oh+i)*ow+j]
+								for cc := range cg {
+									for u := range c.kh {
+										for v := range c.kw {
+											r, col := i*s[0]-p[0]+u*d[0], j*s[1]-p[1]+v*d[1]
+											if r < 0 || r >= c.h || col < 0 || col >= c.w {
+												continue
+											}
+											xi := ((b*c.c+gi*cg+cc)*c.h+r)*c.w + col
+											wi := ((q*cg+cc)*c.kh+u)*c.kw + v
+											wantW[wi] += gv * xs[xi]
+											wantX[xi] += gv * ks[wi]
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+				x := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Cast(dt).To(dev).RequiresGrad()
+				k := tensor.FromSlice(ks, c.oc, cg, c.kh, c.kw).Cast(dt).To(dev).RequiresGrad()
+				seed := tensor.FromSlice(gs, c.n, c.oc, oh, ow).Cast(dt).To(dev)
+				if err := tensor.Conv2d(x, k, nil, c.opt).BackwardWith(seed); err != nil {
+					t.Fatalf("%s %v case %d: %v", dev.Name(), dt, ci, err)
+				}
+				for name, pair := range map[string][2][]float64{"dX": {readF64(t, x.Grad()), wantX}, "dW": {readF64(t, k.Grad()), wantW}} {
+					got, want := pair[0], pair[1]
+					if len(got) != len(want) {
+						t.Fatalf("%s %v case %d %s: %d values, want %d", dev.Name(), dt, ci, name, len(got), len(want))
+					}
+					for i := range want {
+						if math.Abs(got[i]-want[i]) > tol*(1+math.Abs(want[i])) {
+							t.Fatalf("%s %v case %d %s: element %d = %v, want %v", dev.Name(), dt, ci, name, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}

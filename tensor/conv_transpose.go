@@ -115,17 +115,19 @@ func ConvTranspose2d(x, w, bias *Tensor, opt ConvTranspose2dOptions) *Tensor {
 		}
 		if wantX || wantW {
 			// The input's gradient is the convolution of dY; the weights'
-			// needs dY's im2col matrix, which that convolution wrote out
-			// unless the backend convolves directly.
+			// multiplies x by dY's im2col matrix, which that convolution
+			// wrote out unless the backend convolves directly (then the
+			// backend's Conv2dFilter gathers it again).
 			var dx, cols *Tensor
 			if wantX {
 				dx, cols = geo.forward("Backward", gy, s[0], nil)
 			}
 			if wantW {
 				if cols == nil {
-					cols = geo.im2col("Backward", gy)
+					out[1] = geo.filterGrad("Backward", gy, s[1])
+				} else {
+					out[1] = geo.weightGrad(s[1], cols)
 				}
-				out[1] = geo.weightGrad(s[1], cols)
 			}
 			cols.Release()
 			out[0] = dx

@@ -2,11 +2,15 @@ package cpu
 
 import (
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/gemm"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
 	"github.com/tessera-go/tessera/layout"
 )
 
@@ -199,4 +203,108 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 			}
 		}
 	}
+}
+
+// Conv2dFilter is the weights' gradient of Conv2d: per group, the sum
+// over the images of dy [O/g, OH*OW] times the image's im2col matrix
+// transposed. The images are shared out among the cores; each gathers
+// its image's im2col matrix a block of pixels at a time (convPanels, the
+// forward pass's gather) into a buffer that stays in cache and adds its
+// product to a gradient of its own, and the gradients are summed at the
+// end. dy that is not contiguous is copied first.
+func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
+	const op = "Conv2dFilter"
+	bufs, err := d.operands(op, dw, x, dy)
+	if err != nil {
+		return err
+	}
+	wb, xb, yb := bufs[0], bufs[1], bufs[2]
+	wl, xl, yl := dw.Layout, x.Layout, dy.Layout
+	if xb.dt != wb.dt || xb.dt != yb.dt {
+		return errs.New("cpu", op, errs.ErrDType, "input %v, gradient %v and weights %v differ", xb.dt, yb.dt, wb.dt)
+	}
+	if xb.dt != dtype.F32 && xb.dt != dtype.F64 {
+		return errs.New("cpu", op, errs.ErrUnsupported, "not defined for %v (F32 and F64 only)", xb.dt)
+	}
+	g, geo, err := convGeometry(xl, wl, yl, p)
+	if err != nil {
+		return errs.Retag("cpu", op, err)
+	}
+	if !wl.IsContiguous() {
+		return errs.New("cpu", op, errs.ErrShape, "weights' gradient layout %v must be contiguous", wl.Strides)
+	}
+	if wl.Numel() == 0 {
+		return nil
+	}
+	if !yl.IsContiguous() {
+		cl, _ := layout.Contiguous(yl.Shape...)
+		t := newTemp(d, yb.dt, cl.Numel())
+		if err := d.copyInto(t, cl, yb, yl); err != nil {
+			return err
+		}
+		yb, yl = t, cl
+	}
+	geo.xOff = make([]int, geo.n*g)
+	for i := range geo.xOff {
+		img, gi := i/g, i%g
+		geo.xOff[i] = xl.Offset + img*xl.Strides[0] + gi*(geo.c/g)*geo.sC
+	}
+	switch xb.dt {
+	case dtype.F32:
+		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](wb)[wl.Offset:], gemm.F32)
+	case dtype.F64:
+		err = convFilter(geo, g, convPanels[float64]{geo, slice[float64](xb)}, slice[float64](yb)[yl.Offset:], slice[float64](wb)[wl.Offset:], gemm.F64)
+	}
+	return errs.Retag("cpu", op, err)
+}
+
+// filterBlock is the most elements of im2col matrix convFilter gathers
+// at a time (256 KiB of f32), so that the block stays in L2 while it is
+// multiplied.
+const filterBlock = 64 << 10
+
+// convFilter computes dw = sum over items (image, group) of dy's group
+// rows times the item's im2col matrix transposed, for contiguous dy and
+// dw, with mul the GEMM.
+func convFilter[T float32 | float64](geo convGeom, g int, src convPanels[T], dy, dw []T,
+	mul func(transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error) error {
+	og, kg, np := geo.oc/g, geo.c/g*geo.kh*geo.kw, geo.oh*geo.ow
+	dw = dw[:geo.oc*kg]
+	items := geo.n * g
+	block := max(1, min(np, filterBlock/max(kg, 1)))
+	procs := max(1, min(runtime.GOMAXPROCS(0), geo.n))
+	sums := make([][]T, procs)
+	sums[0] = dw
+	clear(dw)
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	par.Run(procs, func(w int) {
+		if sums[w] == nil {
+			sums[w] = make([]T, len(dw))
+		}
+		cols := make([]T, kg*block)
+		for {
+			it := int(next.Add(1) - 1)
+			if it >= items {
+				return
+			}
+			img, gi := it/g, it%g
+			for q0 := 0; q0 < np; q0 += block {
+				qc := min(block, np-q0)
+				src.PackB(cols[:kg*qc], it, 0, q0, kg, qc, qc)
+				a := dy[(img*geo.oc+gi*og)*np+q0:]
+				if err := mul(false, true, og, kg, qc, 1, a, np, cols[:kg*qc], qc, 1, sums[w][gi*og*kg:], kg); err != nil {
+					once.Do(func() { first = err })
+					return
+				}
+			}
+		}
+	})
+	for _, s := range sums[1:] {
+		for i, v := range s {
+			dw[i] += v
+		}
+	}
+	return first
 }
