@@ -46,20 +46,18 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	if dl.Numel() == 0 {
 		return nil
 	}
-	if !wl.IsContiguous() {
-		cl, _ := layout.Contiguous(wl.Shape...)
-		t := newTemp(d, wb.dt, cl.Numel())
-		if err := d.copyInto(t, cl, wb, wl); err != nil {
-			return err
-		}
-		wb, wl = t, cl
+	// The weights in the panels' k order, [O, KH, KW, C/g] (a small copy).
+	t := newTemp(d, wb.dt, wl.Numel())
+	if err := d.copyInto(t, tapMajor(wl.Shape), wb, wl); err != nil {
+		return err
 	}
+	wb, wl = t, layout.Layout{Shape: wl.Shape}
 	m, k := geo.oc/g, wl.Numel()/geo.oc
 	n := geo.oh * geo.ow
 	items := make([]gemm.Item, geo.n*g)
 	for i := range items {
 		img, gi := i/g, i%g
-		items[i] = gemm.Item{A: wl.Offset + gi*m*k, C: dl.Offset + (img*geo.oc+gi*m)*n}
+		items[i] = gemm.Item{A: gi * m * k, C: dl.Offset + (img*geo.oc+gi*m)*n}
 	}
 	geo.xOff = make([]int, len(items))
 	for i := range items {
@@ -82,6 +80,7 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 // item i's image and group start in x.
 type convGeom struct {
 	n, c, h, w, oc, kh, kw, oh, ow int
+	cg                             int // channels per group
 	sC, sH, sW                     int
 	stride, pad, dil               [2]int
 	xOff                           []int
@@ -104,6 +103,7 @@ func convGeometry(xl, wl, dl layout.Layout, p device.Conv2dParams) (int, convGeo
 	if g < 1 || geo.c%g != 0 || geo.oc%g != 0 || wl.Shape[1] != geo.c/g {
 		return 0, geo, errs.New("cpu", op, errs.ErrShape, "%d groups do not split input %v and weights %v", g, xl.Shape, wl.Shape)
 	}
+	geo.cg = geo.c / g
 	for a, e := range [2][3]int{{geo.h, geo.kh, geo.oh}, {geo.w, geo.kw, geo.ow}} {
 		s, pd, dil := p.Stride[a], p.Padding[a], p.Dilation[a]
 		if s < 1 || pd < 0 || pd > math.MaxInt32 || dil < 1 || dil > math.MaxInt32 || e[0] > math.MaxInt/4 || e[1] < 1 || e[1]-1 > (e[0]+2*pd-1)/dil || e[2] < 1 || e[2] > (e[0]+2*pd-dil*(e[1]-1)-1)/s+1 {
@@ -117,10 +117,19 @@ func convGeometry(xl, wl, dl layout.Layout, p device.Conv2dParams) (int, convGeo
 	return g, geo, nil
 }
 
+// tapMajor is the layout of weights of shape [O, C/g, KH, KW] stored in
+// the panels' k order, [O, KH, KW, C/g], contiguous.
+func tapMajor(shape []int) layout.Layout {
+	cg, kh, kw := shape[1], shape[2], shape[3]
+	return layout.Layout{Shape: shape, Strides: []int{kh * kw * cg, 1, kw * cg, cg}}
+}
+
 // convPanels is the im2col matrix of each item (image and group) of a
-// convolution as a gemm.Panels: B(k, q) with k = (channel, kernel row,
-// kernel column) and q = (output row, output column) is the input element
-// that kernel tap meets at that output pixel, or 0 in the padding.
+// convolution as a gemm.Panels: B(k, q) with k = (kernel row, kernel
+// column, channel) and q = (output row, output column) is the input
+// element that kernel tap meets at that output pixel, or 0 in the
+// padding. The channel is the fastest of k, so that a run of k steps of
+// one tap reads the input at a fixed stride (the channel stride).
 type convPanels[T float32 | float64] struct {
 	convGeom
 	x []T
@@ -136,9 +145,12 @@ const maxRuns = 64
 type run struct{ j, n, iy, ix int }
 
 // PackB gathers the kc x width panel at (k0, j0) of item's im2col matrix.
-// Each output row the panel's pixels span is one run; per kernel tap, a
-// run of a stride-1 row with unit column stride is one copy with zeros at
-// the padded ends, other runs are gathered element by element.
+// Each output row the panel's pixels span is one run. The k steps are
+// taken a tap at a time: for each run, the steps of one tap read the same
+// input row and columns of successive channels, so a run of a stride-1
+// row with unit column stride is one strided copy for all of them
+// (gemm.CopyRows), with zeros where the run meets the padding; other runs
+// are gathered element by element.
 func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 	dst = dst[:kc*width]
 	if cols < width {
@@ -155,19 +167,18 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 		runs = append(runs, run{j: j, n: n, iy: oy*s.stride[0] - s.pad[0], ix: ox*s.stride[1] - s.pad[1]})
 		j += n
 	}
-	taps := s.kh * s.kw
-	c, u, v := k0/taps, k0%taps/s.kw, k0%s.kw
 	base := s.xOff[item]
-	contiguous := s.stride[1] == 1 && s.sW == 1
-	for p := range kc {
-		chOff := base + c*s.sC
-		dy, dx := u*s.dil[0], v*s.dil[1]
-		row := dst[p*width:]
+	contiguous := s.stride[1] == 1 && s.sW == 1 && s.sC >= 0
+	for p := 0; p < kc; {
+		tap, c0 := (k0+p)/s.cg, (k0+p)%s.cg
+		steps := min(kc-p, s.cg-c0)
+		dy, dx := tap/s.kw*s.dil[0], tap%s.kw*s.dil[1]
+		blk := dst[p*width:]
+		chOff := base + c0*s.sC
 		for _, r := range runs {
-			d := row[r.j : r.j+r.n]
 			iy := r.iy + dy
 			if iy < 0 || iy >= s.h {
-				clear(d)
+				zeroRows(blk, width, r.j, r.n, steps)
 				continue
 			}
 			off := chOff + iy*s.sH
@@ -175,33 +186,38 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 			if contiguous {
 				lo, hi := max(0, -ix), min(r.n, s.w-ix)
 				if lo >= hi {
-					clear(d)
+					zeroRows(blk, width, r.j, r.n, steps)
 					continue
 				}
 				if lo > 0 {
-					clear(d[:lo])
+					zeroRows(blk, width, r.j, lo, steps)
 				}
-				copy(d[lo:hi], s.x[off+ix+lo:off+ix+hi])
 				if hi < r.n {
-					clear(d[hi:])
+					zeroRows(blk, width, r.j+hi, r.n-hi, steps)
 				}
+				gemm.CopyRows(blk[r.j+lo:], width, s.x[off+ix+lo:], s.sC, steps, hi-lo)
 				continue
 			}
-			for t := range d {
-				if xx := ix + t*s.stride[1]; xx >= 0 && xx < s.w {
-					d[t] = s.x[off+xx*s.sW]
-				} else {
-					d[t] = 0
+			for q := range steps {
+				d, o := blk[q*width+r.j:][:r.n], off+q*s.sC
+				for t := range d {
+					if xx := ix + t*s.stride[1]; xx >= 0 && xx < s.w {
+						d[t] = s.x[o+xx*s.sW]
+					} else {
+						d[t] = 0
+					}
 				}
 			}
 		}
-		if v++; v == s.kw {
-			v = 0
-			if u++; u == s.kh {
-				u = 0
-				c++
-			}
-		}
+		p += steps
+	}
+}
+
+// zeroRows clears n elements at column j of rows rows of a panel block
+// width elements wide.
+func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
+	for q := range rows {
+		clear(blk[q*width+j:][:n])
 	}
 }
 
@@ -249,13 +265,19 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 		img, gi := i/g, i%g
 		geo.xOff[i] = xl.Offset + img*xl.Strides[0] + gi*(geo.c/g)*geo.sC
 	}
+	// The gradient comes out in the panels' k order, [O, KH, KW, C/g],
+	// and is copied into dw's.
+	t := newTemp(d, wb.dt, wl.Numel())
 	switch xb.dt {
 	case dtype.F32:
-		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](wb)[wl.Offset:], gemm.F32)
+		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32)
 	case dtype.F64:
-		err = convFilter(geo, g, convPanels[float64]{geo, slice[float64](xb)}, slice[float64](yb)[yl.Offset:], slice[float64](wb)[wl.Offset:], gemm.F64)
+		err = convFilter(geo, g, convPanels[float64]{geo, slice[float64](xb)}, slice[float64](yb)[yl.Offset:], slice[float64](t), gemm.F64)
 	}
-	return errs.Retag("cpu", op, err)
+	if err != nil {
+		return errs.Retag("cpu", op, err)
+	}
+	return d.copyInto(wb, wl, t, tapMajor(wl.Shape))
 }
 
 // filterBlock is the most elements of im2col matrix convFilter gathers

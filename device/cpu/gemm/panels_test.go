@@ -124,3 +124,55 @@ func TestPanelsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyRows checks CopyRows on every kernel tier against a plain loop,
+// for every row length up to past the vector path's 128 bytes, with the
+// bytes around each row left untouched, and its refusals.
+func TestCopyRows(t *testing.T) {
+	for _, kern := range kernelNames() {
+		withKernel(t, kern, func() {
+			for n := 0; n <= 40; n++ {
+				testCopyRows[float32](t, kern, n)
+				testCopyRows[float64](t, kern, n)
+			}
+		})
+	}
+	d, s := make([]float32, 10), make([]float32, 10)
+	for name, ok := range map[string]bool{
+		"negative ldd": CopyRows(d, -1, s, 1, 2, 2),
+		"short dst":    CopyRows(d, 5, s, 1, 3, 2),
+		"short src":    CopyRows(d, 1, s, 9, 2, 2),
+	} {
+		if ok {
+			t.Errorf("%s: CopyRows accepted it", name)
+		}
+	}
+}
+
+func testCopyRows[T float](t *testing.T, kern string, n int) {
+	t.Helper()
+	const rows, guard = 5, -3
+	ldd, lds := n+3, 2*n+1
+	src := make([]T, (rows-1)*lds+n)
+	for i := range src {
+		src[i] = T(i + 1)
+	}
+	dst := make([]T, rows*ldd)
+	for i := range dst {
+		dst[i] = guard
+	}
+	if !CopyRows(dst, ldd, src, lds, rows, n) {
+		t.Fatalf("%s n=%d: refused", kern, n)
+	}
+	for r := range rows {
+		for i := range ldd {
+			want := T(guard)
+			if i < n {
+				want = src[r*lds+i]
+			}
+			if got := dst[r*ldd+i]; got != want {
+				t.Fatalf("%s %T n=%d: dst[%d][%d] = %v, want %v", kern, got, n, r, i, got, want)
+			}
+		}
+	}
+}
