@@ -269,30 +269,61 @@ func TestPool2dAndPad(t *testing.T) {
 // BenchmarkConv2d times the reference convolution on the CPU (batch
 // 32, 64 to 64 channels, 56x56, 3x3, stride 1, padding 1, f32) next to the
 // GEMM of its im2col shape (100352x576 times 576x64) in the same run, and
-// reports both rates and their ratio.
+// reports both rates and their ratio: forward alone against one GEMM, and
+// forward plus backward (input and weight gradients) against three, one
+// per pass of the same size.
 func BenchmarkConv2d(b *testing.B) {
 	const n, c, h, w, oc = 32, 64, 56, 56, 64
 	x := tensor.RandN(dtype.F32, 1, n, c, h, w)
 	k := tensor.RandN(dtype.F32, 2, oc, c, 3, 3)
 	a := tensor.RandN(dtype.F32, 3, n*h*w, c*9)
 	m := tensor.RandN(dtype.F32, 4, c*9, oc)
-	flop := 2.0 * n * h * w * oc * c * 9
-	var convT, gemmT float64
-	for b.Loop() {
-		start := time.Now()
-		if err := tensor.Conv2d(x, k, nil, tensor.Conv2dOptions{Padding: [2]int{1, 1}}).Err(); err != nil {
-			b.Fatal(err)
-		}
-		convT += time.Since(start).Seconds()
-		start = time.Now()
-		if err := a.Matmul(m).Err(); err != nil {
-			b.Fatal(err)
-		}
-		gemmT += time.Since(start).Seconds()
+	gy := tensor.RandN(dtype.F32, 5, n, oc, h, w) // the output's gradient
+	opt := tensor.Conv2dOptions{Padding: [2]int{1, 1}}
+	for _, pass := range []struct {
+		name   string
+		passes int
+	}{{"forward", 1}, {"train", 3}} {
+		b.Run(pass.name, func(b *testing.B) {
+			flop := float64(pass.passes) * 2.0 * n * h * w * oc * c * 9
+			var convT, gemmT, convCPU, gemmCPU float64
+			for b.Loop() {
+				start, cpu0 := time.Now(), cpuSeconds()
+				if pass.passes == 1 {
+					if err := tensor.Conv2d(x, k, nil, opt).Err(); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					xg, kg := x.Detach().RequiresGrad(), k.Detach().RequiresGrad()
+					if err := tensor.Conv2d(xg, kg, nil, opt).BackwardWith(gy); err != nil {
+						b.Fatal(err)
+					}
+					if err := errors.Join(xg.Grad().Err(), kg.Grad().Err()); err != nil {
+						b.Fatal(err)
+					}
+					xg.Grad().Release()
+					kg.Grad().Release()
+				}
+				convT += time.Since(start).Seconds()
+				convCPU += cpuSeconds() - cpu0
+				start, cpu0 = time.Now(), cpuSeconds()
+				for range pass.passes {
+					if err := a.Matmul(m).Err(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				gemmT += time.Since(start).Seconds()
+				gemmCPU += cpuSeconds() - cpu0
+			}
+			b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
+			b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
+			b.ReportMetric(gemmT/convT, "conv/gemm")
+			// The same ratio in processor time (all threads), which other
+			// work on a shared machine disturbs less than wall time.
+			b.ReportMetric(gemmCPU/convCPU, "conv/gemm-cpu")
+			b.ReportMetric(convCPU/float64(b.N)*1e3, "cpu-ms/op")
+		})
 	}
-	b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
-	b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
-	b.ReportMetric(gemmT/convT, "conv/gemm")
 }
 
 // TestMaxPool2dTies checks the gradient of a max pool whose windows tile

@@ -40,6 +40,9 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	if err != nil {
 		return err
 	}
+	if xb, xl, err = d.rowsInput(xb, xl, &geo); err != nil {
+		return err
+	}
 	if !dl.IsContiguous() {
 		return errs.New("cpu", op, errs.ErrShape, "output layout %v must be contiguous", dl.Strides)
 	}
@@ -72,6 +75,30 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 		gerr = gemm.F64Panels(m, n, k, slice[float64](wb), k, convPanels[float64]{geo, slice[float64](xb)}, items, slice[float64](db), n)
 	}
 	return errs.Retag("cpu", op, gerr)
+}
+
+// contiguous returns a contiguous copy of the operand (b, l).
+func (d *Device) contiguous(b *Buffer, l layout.Layout) (*Buffer, layout.Layout, error) {
+	cl, _ := layout.Contiguous(l.Shape...)
+	t := newTemp(d, b.dt, cl.Numel())
+	return t, cl, d.copyInto(t, cl, b, l)
+}
+
+// rowsInput returns the input (b, l) of geo with rows that the panels can
+// copy whole: itself when its columns are adjacent (or there is one) and
+// its channel stride is not negative, a contiguous copy otherwise (a
+// transposed or broadcast view, such as the gradient of a sum; one copy
+// of the input costs less than gathering it element by element for every
+// kernel tap). It updates geo's strides.
+func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
+	if (l.Strides[3] != 1 && geo.w > 1) || l.Strides[1] < 0 {
+		var err error
+		if b, l, err = d.contiguous(b, l); err != nil {
+			return nil, l, err
+		}
+	}
+	geo.sC, geo.sH, geo.sW = l.Strides[1], l.Strides[2], 1
+	return b, l, nil
 }
 
 // convGeom is the geometry a convolution's panels are gathered with:
@@ -168,7 +195,7 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 		j += n
 	}
 	base := s.xOff[item]
-	contiguous := s.stride[1] == 1 && s.sW == 1 && s.sC >= 0
+	contiguous := s.stride[1] == 1
 	for p := 0; p < kc; {
 		tap, c0 := (k0+p)/s.cg, (k0+p)%s.cg
 		steps := min(kc-p, s.cg-c0)
@@ -246,6 +273,9 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 	if err != nil {
 		return errs.Retag("cpu", op, err)
 	}
+	if xb, xl, err = d.rowsInput(xb, xl, &geo); err != nil {
+		return err
+	}
 	if !wl.IsContiguous() {
 		return errs.New("cpu", op, errs.ErrShape, "weights' gradient layout %v must be contiguous", wl.Strides)
 	}
@@ -253,12 +283,9 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 		return nil
 	}
 	if !yl.IsContiguous() {
-		cl, _ := layout.Contiguous(yl.Shape...)
-		t := newTemp(d, yb.dt, cl.Numel())
-		if err := d.copyInto(t, cl, yb, yl); err != nil {
+		if yb, yl, err = d.contiguous(yb, yl); err != nil {
 			return err
 		}
-		yb, yl = t, cl
 	}
 	geo.xOff = make([]int, geo.n*g)
 	for i := range geo.xOff {
