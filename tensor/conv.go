@@ -12,10 +12,12 @@ import (
 
 // Convolution, pooling and padding, built from the backend's primitives
 // (strided copies, Matmul, elementwise operations and reductions), so they
-// run on every device. A convolution copies one overlapping strided view
-// of its padded input into the im2col matrix and multiplies the weights by
-// it; its gradient is one rule of its own (a GEMM for the weights, a
-// convolution for the input). Pools whose windows tile the input are one
+// run on every device. A convolution is one call on a backend with a
+// direct convolution (device.Convolver: the CPU's implicit GEMM);
+// elsewhere it copies one overlapping strided view of its padded input
+// into the im2col matrix and multiplies the weights by it. Its gradient is
+// one rule of its own (the weights' a GEMM of dY by the im2col matrix, or
+// the backend's Conv2dFilter; the input's a convolution). Pools whose windows tile the input are one
 // view and fused elementwise passes, with a rule of their own; other pools
 // and Pad are differentiated through their pieces.
 
@@ -128,11 +130,15 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 // Conv2d is the 2-D cross-correlation of PyTorch's conv2d: x [N, C, H, W]
 // with weights w [O, C/groups, KH, KW], plus bias [O] when bias is not nil,
 // giving [N, O, OH, OW] with OH = (H + 2*pad - dil*(KH-1) - 1)/stride + 1.
-// It copies the kernel's windows of x into each image's im2col matrix (one
-// copy of an overlapping strided view) and multiplies the weights by it
-// with the GEMM, batched over the images. Backward is one rule: the
-// weights' gradient is dY times the saved im2col matrix, the input's a
-// convolution of dY (see transposed): no pass per kernel element.
+// On the CPU (F32, F64) it is an implicit GEMM: the weights times each
+// image's im2col matrix, whose panels the GEMM gathers from x as it packs
+// them, so the matrix is never written out. Elsewhere it copies the
+// kernel's windows of x into each image's im2col matrix (one copy of an
+// overlapping strided view) and multiplies the weights by it with the
+// GEMM, batched over the images. Backward is one rule: the weights'
+// gradient is dY times the im2col matrix (saved, or gathered again per
+// image by the CPU), the input's a convolution of dY (see transposed): no
+// pass per kernel element.
 func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	const name = "Conv2d"
 	for _, t := range []*Tensor{x, w} {
@@ -370,7 +376,8 @@ func (geo convGeom) weightGrad(gy, cols *Tensor) *Tensor {
 // its products with the kernel into the output at the positions the
 // convolution geo gathers it from. It is Conv2d's input gradient and
 // ConvTranspose2d's forward pass (one source of truth for both). It runs
-// as a convolution (the fast forward path, one im2col copy and one GEMM):
+// as a convolution (the fast forward path: the implicit GEMM on the CPU,
+// one im2col copy and one GEMM elsewhere):
 // the stride-1 correlation, with the forward dilation, of gy spread out by
 // the stride (zeros between its elements) and framed by KH-1 dilated rows
 // and columns less the padding, with the kernel flipped in both spatial

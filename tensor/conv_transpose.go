@@ -31,10 +31,11 @@ const maxTransposedDim = 1 << 30
 // output_padding + 1. Each input element adds its products with the
 // kernel into the output at (i*stride - pad + u*dil, ...). It is the
 // adjoint of Conv2d with the same weights and options: the same code
-// computes Conv2d's input gradient (see transposed: an im2col copy and a
-// GEMM, per output phase when strided). Backward is one rule: the input's gradient is Conv2d of dY by
-// w, and the weights' gradient is x times that convolution's im2col
-// matrix, so one pass over dY serves both.
+// computes Conv2d's input gradient (see transposed: a convolution, per
+// output phase when strided). Backward is one rule: the input's gradient
+// is Conv2d of dY by w, and the weights' gradient is x times dY's im2col
+// matrix (the one that convolution wrote out, or on the CPU gathered
+// again per image by the backend's Conv2dFilter).
 func ConvTranspose2d(x, w, bias *Tensor, opt ConvTranspose2dOptions) *Tensor {
 	const name = "ConvTranspose2d"
 	for _, t := range []*Tensor{x, w} {
