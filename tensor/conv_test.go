@@ -271,21 +271,25 @@ func TestPool2dAndPad(t *testing.T) {
 // GEMM of its im2col shape (100352x576 times 576x64) in the same run, and
 // reports both rates and their ratio: forward alone against one GEMM, and
 // forward plus backward (input and weight gradients) against three, one
-// per pass of the same size.
+// per pass of the same size. stride2 is a downsampling layer (64 to 128
+// channels, 56x56 to 28x28, 3x3, stride 2, padding 1) against its GEMM
+// (25088x576 times 576x128).
 func BenchmarkConv2d(b *testing.B) {
-	const n, c, h, w, oc = 32, 64, 56, 56, 64
+	const n, c, h, w = 32, 64, 56, 56
 	x := tensor.RandN(dtype.F32, 1, n, c, h, w)
-	k := tensor.RandN(dtype.F32, 2, oc, c, 3, 3)
-	a := tensor.RandN(dtype.F32, 3, n*h*w, c*9)
-	m := tensor.RandN(dtype.F32, 4, c*9, oc)
-	gy := tensor.RandN(dtype.F32, 5, n, oc, h, w) // the output's gradient
-	opt := tensor.Conv2dOptions{Padding: [2]int{1, 1}}
 	for _, pass := range []struct {
-		name   string
-		passes int
-	}{{"forward", 1}, {"train", 3}} {
+		name       string
+		oc, stride int
+		passes     int
+	}{{"forward", 64, 1, 1}, {"train", 64, 1, 3}, {"stride2", 128, 2, 1}} {
 		b.Run(pass.name, func(b *testing.B) {
-			flop := float64(pass.passes) * 2.0 * n * h * w * oc * c * 9
+			oc, oh, ow := pass.oc, h/pass.stride, w/pass.stride
+			k := tensor.RandN(dtype.F32, 2, oc, c, 3, 3)
+			a := tensor.RandN(dtype.F32, 3, n*oh*ow, c*9)
+			m := tensor.RandN(dtype.F32, 4, c*9, oc)
+			gy := tensor.RandN(dtype.F32, 5, n, oc, oh, ow) // the output's gradient
+			opt := tensor.Conv2dOptions{Padding: [2]int{1, 1}, Stride: [2]int{pass.stride, pass.stride}}
+			flop := float64(pass.passes) * 2.0 * float64(n*oh*ow*oc*c*9)
 			var convT, gemmT, convCPU, gemmCPU float64
 			for b.Loop() {
 				start, cpu0 := time.Now(), cpuSeconds()

@@ -225,14 +225,32 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 				gemm.CopyRows(blk[r.j+lo:], width, s.x[off+ix+lo:], s.sC, steps, hi-lo)
 				continue
 			}
+			// Columns ix + t*stride for t in [lo, hi) lie in the row.
+			st := s.stride[1]
+			lo, hi := 0, 0
+			if ix < 0 {
+				lo = (-ix + st - 1) / st
+			}
+			if s.w-1-ix >= 0 {
+				hi = min(r.n, (s.w-1-ix)/st+1)
+			}
+			if lo >= hi {
+				zeroRows(blk, width, r.j, r.n, steps)
+				continue
+			}
+			if lo > 0 {
+				zeroRows(blk, width, r.j, lo, steps)
+			}
+			if hi < r.n {
+				zeroRows(blk, width, r.j+hi, r.n-hi, steps)
+			}
+			step := st * s.sW
 			for q := range steps {
-				d, o := blk[q*width+r.j:][:r.n], off+q*s.sC
+				d := blk[q*width+r.j+lo : q*width+r.j+hi]
+				src := s.x[off+q*s.sC+(ix+lo*st)*s.sW:]
+				src = src[:(len(d)-1)*step+1]
 				for t := range d {
-					if xx := ix + t*s.stride[1]; xx >= 0 && xx < s.w {
-						d[t] = s.x[o+xx*s.sW]
-					} else {
-						d[t] = 0
-					}
+					d[t] = src[t*step]
 				}
 			}
 		}
