@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/gemm"
@@ -258,9 +259,17 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 	}
 }
 
+// zeroRow is a row of zeros, the source zeroRows copies from.
+var zeroRow [maxRuns]float64
+
 // zeroRows clears n elements at column j of rows rows of a panel block
-// width elements wide.
+// width elements wide: one strided copy from a row of zeros when it is
+// that short (the AVX-512 path stores all rows in one loop), else row by
+// row.
 func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
+	if n <= maxRuns && gemm.CopyRows(blk[j:], width, unsafe.Slice((*T)(unsafe.Pointer(&zeroRow[0])), n), 0, rows, n) {
+		return
+	}
 	for q := range rows {
 		clear(blk[q*width+j:][:n])
 	}
