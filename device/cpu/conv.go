@@ -18,11 +18,12 @@ import (
 var _ device.Convolver = (*Device)(nil)
 
 // Conv2d is the implicit-GEMM convolution: for each image and group, the
-// weights [O/g, C/g*KH*KW] times the image's im2col matrix
-// [C/g*KH*KW, OH*OW], with the matrix's panels gathered from x as the GEMM
+// weights [O/g, KH*KW*C/g] times the image's im2col matrix
+// [KH*KW*C/g, OH*OW], with the matrix's panels gathered from x as the GEMM
 // packs them (gemm.F32Panels), so it is never written out; the products
-// land in dst in NCHW order. F32 and F64 only; x may have any strides,
-// weights that are not contiguous are copied first.
+// land in dst in NCHW order. F32 and F64 only. The weights are copied
+// once into the panels' k order (tapMajor); an x whose columns are not
+// adjacent is copied contiguous first (rowsInput).
 func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2d"
 	bufs, err := d.operands(op, dst, x, w)
