@@ -5,16 +5,19 @@ import (
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
 
 // Convolution, pooling and padding, built from the backend's primitives
 // (strided copies, Matmul, elementwise operations and reductions), so they
-// run on every device. A convolution copies one overlapping strided view
-// of its padded input into the im2col matrix and multiplies the weights by
-// it; its gradient is one rule of its own (a GEMM for the weights, a
-// convolution for the input). Pools whose windows tile the input are one
+// run on every device. A convolution is one call on a backend with a
+// direct convolution (device.Convolver: the CPU's implicit GEMM);
+// elsewhere it copies one overlapping strided view of its padded input
+// into the im2col matrix and multiplies the weights by it. Its gradient is
+// one rule of its own (the weights' a GEMM of dY by the im2col matrix, or
+// the backend's Conv2dFilter; the input's a convolution). Pools whose windows tile the input are one
 // view and fused elementwise passes, with a rule of their own; other pools
 // and Pad are differentiated through their pieces.
 
@@ -127,11 +130,15 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 // Conv2d is the 2-D cross-correlation of PyTorch's conv2d: x [N, C, H, W]
 // with weights w [O, C/groups, KH, KW], plus bias [O] when bias is not nil,
 // giving [N, O, OH, OW] with OH = (H + 2*pad - dil*(KH-1) - 1)/stride + 1.
-// It copies the kernel's windows of x into each image's im2col matrix (one
-// copy of an overlapping strided view) and multiplies the weights by it
-// with the GEMM, batched over the images. Backward is one rule: the
-// weights' gradient is dY times the saved im2col matrix, the input's a
-// convolution of dY (see transposed): no pass per kernel element.
+// On the CPU (F32, F64) it is an implicit GEMM: the weights times each
+// image's im2col matrix, whose panels the GEMM gathers from x as it packs
+// them, so the matrix is never written out. Elsewhere it copies the
+// kernel's windows of x into each image's im2col matrix (one copy of an
+// overlapping strided view) and multiplies the weights by it with the
+// GEMM, batched over the images. Backward is one rule: the weights'
+// gradient is dY times the im2col matrix (saved, or gathered again per
+// image by the CPU), the input's a convolution of dY (see transposed): no
+// pass per kernel element.
 func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	const name = "Conv2d"
 	for _, t := range []*Tensor{x, w} {
@@ -190,11 +197,16 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 	if y.err != nil || !(wantX || wantW || wantB) {
 		return retag(name, y)
 	}
-	// Saved: the im2col matrix for the weights' gradient, the weights for
-	// the input's.
+	// Saved: for the weights' gradient the im2col matrix, or the input
+	// when the forward pass never wrote the matrix out (the backend's
+	// Conv2dFilter gathers it again); the weights for the input's.
 	var save []*Tensor
 	if wantW {
-		save = append(save, cols)
+		if cols != nil {
+			save = append(save, cols)
+		} else {
+			save = append(save, xd)
+		}
 	}
 	if wantX {
 		save = append(save, wdt)
@@ -206,7 +218,12 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 			out[2] = gy.Reshape(geo.n, geo.oc, geo.oh*geo.ow).Sum(2).Sum(0)
 		}
 		if wantW {
-			out[1], s = geo.weightGrad(gy, s[0]), s[1:]
+			if cols == nil {
+				out[1] = geo.filterGrad("Backward", s[0], gy)
+			} else {
+				out[1] = geo.weightGrad(gy, s[0])
+			}
+			s = s[1:]
 		}
 		if wantX {
 			out[0] = geo.transposed("Backward", gy, s[0])
@@ -234,32 +251,29 @@ type convGeom struct {
 	opt                            Conv2dOptions
 }
 
-// forward computes the convolution of x by w (plus bias when not nil) and
-// returns it with the im2col matrix it multiplied, [N, C*KH*KW, OH*OW].
-// The padded input is one fill and one copy; the im2col matrix is one
-// copy of an overlapping strided view of it (windowLayout); the product is
-// the GEMM of each group's weights [O/g, C/g*KH*KW] by it, batched over the
-// images, and lands in NCHW order.
+// forward computes the convolution of x by w (plus bias when not nil).
+// On a backend with a direct convolution (device.Convolver: the CPU's
+// implicit GEMM, which gathers the im2col matrix inside its packing) it
+// is one call for F32 and F64, and cols is nil. Otherwise it returns the
+// im2col matrix it multiplied, [N, C*KH*KW, OH*OW] (see im2col), too: the
+// product is the GEMM of each group's weights [O/g, C/g*KH*KW] by it,
+// batched over the images, and lands in NCHW order.
 func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
 	o := geo.opt
-	xp := x
-	if o.Padding != [2]int{} {
-		p := o.Padding
-		xp = embed(op, x, [2]int{geo.h + 2*p[0], geo.w + 2*p[1]}, p, [2]int{1, 1}, 0)
-		defer xp.Release()
-	}
-	k, p := geo.c*geo.kh*geo.kw, geo.oh*geo.ow
-	cols = compute(op, x.DType(), []int{geo.n, k, p}, []*Tensor{xp}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
-		win := windowLayout(src[0].Layout, [2]int{geo.kh, geo.kw}, o.Stride, o.Dilation, geo.oh, geo.ow)
-		dl, err := layout.Contiguous(win.Shape...)
-		if err != nil {
-			return err
+	if cv := convolver(x); cv != nil {
+		y = compute(op, x.DType(), []int{geo.n, geo.oc, geo.oh, geo.ow}, []*Tensor{x, w}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+			return cv.Conv2d(dst, src[0], src[1], geo.params())
+		})
+		if bias != nil {
+			y = y.Add(bias.Reshape(geo.oc, 1, 1))
 		}
-		return be.Copy(device.Operand{Buf: dst.Buf, Layout: dl}, device.Operand{Buf: src[0].Buf, Layout: win})
-	})
+		return y, nil
+	}
+	cols = geo.im2col(op, x)
 	if cols.err != nil {
 		return cols, cols
 	}
+	k := geo.c * geo.kh * geo.kw
 	g, og, kg := o.Groups, geo.oc/o.Groups, k/o.Groups
 	if g == 1 {
 		y = w.Reshape(geo.oc, kg).Matmul(cols) // [N, O, OH*OW]
@@ -277,6 +291,61 @@ func (geo convGeom) forward(op string, x, w, bias *Tensor) (y, cols *Tensor) {
 		y = y.Add(bias.Reshape(geo.oc, 1))
 	}
 	return y.Reshape(geo.n, geo.oc, geo.oh, geo.ow), cols
+}
+
+// convolver returns x's backend as a device.Convolver when it is one and
+// x's dtype is one it convolves (F32, F64), or nil.
+func convolver(x *Tensor) device.Convolver {
+	dev := x.Device()
+	if dev == nil || (x.DType() != dtype.F32 && x.DType() != dtype.F64) {
+		return nil
+	}
+	cv, _ := dev.Backend().(device.Convolver)
+	return cv
+}
+
+// params are geo's options as a device.Convolver takes them.
+func (geo convGeom) params() device.Conv2dParams {
+	o := geo.opt
+	return device.Conv2dParams{Stride: o.Stride, Padding: o.Padding, Dilation: o.Dilation, Groups: o.Groups}
+}
+
+// filterGrad is the gradient of the weights of the convolution geo of x,
+// given the output's gradient gy: one device.Convolver call where the
+// backend has it (no im2col matrix is written out), otherwise x's im2col
+// matrix and weightGrad.
+func (geo convGeom) filterGrad(op string, x, gy *Tensor) *Tensor {
+	if cv := convolver(x); cv != nil {
+		shape := []int{geo.oc, geo.c / geo.opt.Groups, geo.kh, geo.kw}
+		return compute(op, x.DType(), shape, []*Tensor{x, gy}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+			return cv.Conv2dFilter(dst, src[0], src[1], geo.params())
+		})
+	}
+	cols := geo.im2col(op, x)
+	defer cols.Release()
+	return geo.weightGrad(gy, cols)
+}
+
+// im2col returns the im2col matrix of x, [N, C*KH*KW, OH*OW]: the padded
+// input is one fill and one copy, the matrix one copy of an overlapping
+// strided view of it (windowLayout).
+func (geo convGeom) im2col(op string, x *Tensor) *Tensor {
+	o := geo.opt
+	xp := x
+	if o.Padding != [2]int{} {
+		p := o.Padding
+		xp = embed(op, x, [2]int{geo.h + 2*p[0], geo.w + 2*p[1]}, p, [2]int{1, 1}, 0)
+		defer xp.Release()
+	}
+	k, p := geo.c*geo.kh*geo.kw, geo.oh*geo.ow
+	return compute(op, x.DType(), []int{geo.n, k, p}, []*Tensor{xp}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		win := windowLayout(src[0].Layout, [2]int{geo.kh, geo.kw}, o.Stride, o.Dilation, geo.oh, geo.ow)
+		dl, err := layout.Contiguous(win.Shape...)
+		if err != nil {
+			return err
+		}
+		return be.Copy(device.Operand{Buf: dst.Buf, Layout: dl}, device.Operand{Buf: src[0].Buf, Layout: win})
+	})
 }
 
 // weightGrad is the gradient of the weights, dY times the im2col matrix
@@ -307,7 +376,8 @@ func (geo convGeom) weightGrad(gy, cols *Tensor) *Tensor {
 // its products with the kernel into the output at the positions the
 // convolution geo gathers it from. It is Conv2d's input gradient and
 // ConvTranspose2d's forward pass (one source of truth for both). It runs
-// as a convolution (the fast forward path, one im2col copy and one GEMM):
+// as a convolution (the fast forward path: the implicit GEMM on the CPU,
+// one im2col copy and one GEMM elsewhere):
 // the stride-1 correlation, with the forward dilation, of gy spread out by
 // the stride (zeros between its elements) and framed by KH-1 dilated rows
 // and columns less the padding, with the kernel flipped in both spatial
@@ -423,7 +493,9 @@ func gcd(a, b int) int {
 }
 
 // transposedUnit is transposed computed directly on the spread gy (any
-// stride; transposed sends only stride 1 here, and the all-zero case).
+// stride; transposed sends only stride 1 here, and the all-zero case). At
+// stride 1 with the same frame on both sides (gy's full extent) the frame
+// is passed as the convolution's padding instead of being copied.
 func (geo convGeom) transposedUnit(op string, gy, w *Tensor) *Tensor {
 	o := geo.opt
 	g, og, cg := o.Groups, geo.oc/o.Groups, geo.c/o.Groups
@@ -446,18 +518,28 @@ func (geo convGeom) transposedUnit(op string, gy, w *Tensor) *Tensor {
 		}
 		first[a], count[a], off[a] = i0, i1-i0, lo+i0*s
 	}
-	src := gy
-	if count != [2]int{geo.oh, geo.ow} {
-		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
-	}
-	spread := embed(op, src, ext, off, o.Stride, 0)
-	defer spread.Release()
 	wt := w.Reshape(g, og, cg, geo.kh, geo.kw).Permute(0, 2, 1, 3, 4).
 		Slice(3, -1, -geo.kh-1, -1).Slice(4, -1, -geo.kw-1, -1).
 		Contiguous().Reshape(geo.c, og, geo.kh, geo.kw)
 	defer wt.Release()
 	back := convGeom{n: geo.n, c: geo.oc, h: ext[0], w: ext[1], oc: geo.c, kh: geo.kh, kw: geo.kw, oh: geo.h, ow: geo.w,
 		opt: Conv2dOptions{Stride: [2]int{1, 1}, Dilation: o.Dilation, Groups: g}}
+	if o.Stride == [2]int{1, 1} && count == [2]int{geo.oh, geo.ow} &&
+		ext[0]-off[0]-count[0] == off[0] && ext[1]-off[1]-count[1] == off[1] {
+		// The frame is the same on both sides: it is the convolution's
+		// own padding, and gy is read in place (a direct convolution pads
+		// as it packs, without the framing copy).
+		back.h, back.w, back.opt.Padding = geo.oh, geo.ow, off
+		dx, cols := back.forward(op, gy, wt, nil)
+		cols.Release()
+		return dx
+	}
+	src := gy
+	if count != [2]int{geo.oh, geo.ow} {
+		src = gy.Narrow(2, first[0], count[0]).Narrow(3, first[1], count[1])
+	}
+	spread := embed(op, src, ext, off, o.Stride, 0)
+	defer spread.Release()
 	dx, cols := back.forward(op, spread, wt, nil)
 	cols.Release()
 	return dx

@@ -91,6 +91,24 @@ func TestConv2d(t *testing.T) {
 		{1, 4, 6, 6, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Padding: [2]int{1, 1}}, false},
 		{1, 4, 6, 6, 4, 1, 1, tensor.Conv2dOptions{Groups: 4}, true},
 		{3, 2, 4, 4, 5, 4, 4, tensor.Conv2dOptions{}, true},
+		// The CPU's implicit GEMM at its boundaries: K = 270 spans two k
+		// blocks, 15 output channels end in a partial row panel, 63
+		// pixels a partial column panel whose panels span several rows.
+		{2, 30, 9, 7, 15, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, true},
+		// 33 pixels to a row: a panel of 32 ends one short of a row.
+		{1, 2, 20, 33, 3, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, false},
+		// Stride 2 with dilation 2 and padding 2.
+		{1, 3, 11, 10, 5, 3, 3, tensor.Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{2, 2}, Dilation: [2]int{2, 2}}, true},
+		// 1x1 kernels, stride 1 and 2.
+		{2, 8, 6, 6, 16, 1, 1, tensor.Conv2dOptions{}, false},
+		{1, 8, 7, 7, 4, 1, 1, tensor.Conv2dOptions{Stride: [2]int{2, 2}}, true},
+		// Groups with stride and padding; depthwise.
+		{2, 6, 8, 8, 9, 3, 3, tensor.Conv2dOptions{Groups: 3, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, true},
+		{1, 5, 6, 6, 5, 3, 3, tensor.Conv2dOptions{Groups: 5, Padding: [2]int{1, 1}}, false},
+		// Padding wider than the kernel: whole rows and runs of zeros.
+		{1, 2, 4, 4, 3, 2, 2, tensor.Conv2dOptions{Padding: [2]int{3, 3}}, false},
+		// One-pixel-wide rows: every pixel of a panel is its own run.
+		{2, 3, 40, 1, 4, 3, 1, tensor.Conv2dOptions{Padding: [2]int{1, 0}}, true},
 	}
 	for _, dev := range testDevices(t) {
 		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
@@ -251,30 +269,65 @@ func TestPool2dAndPad(t *testing.T) {
 // BenchmarkConv2d times the reference convolution on the CPU (batch
 // 32, 64 to 64 channels, 56x56, 3x3, stride 1, padding 1, f32) next to the
 // GEMM of its im2col shape (100352x576 times 576x64) in the same run, and
-// reports both rates and their ratio.
+// reports both rates and their ratio: forward alone against one GEMM, and
+// forward plus backward (input and weight gradients) against three, one
+// per pass of the same size. stride2 is a downsampling layer (64 to 128
+// channels, 56x56 to 28x28, 3x3, stride 2, padding 1) against its GEMM
+// (25088x576 times 576x128).
 func BenchmarkConv2d(b *testing.B) {
-	const n, c, h, w, oc = 32, 64, 56, 56, 64
+	const n, c, h, w = 32, 64, 56, 56
 	x := tensor.RandN(dtype.F32, 1, n, c, h, w)
-	k := tensor.RandN(dtype.F32, 2, oc, c, 3, 3)
-	a := tensor.RandN(dtype.F32, 3, n*h*w, c*9)
-	m := tensor.RandN(dtype.F32, 4, c*9, oc)
-	flop := 2.0 * n * h * w * oc * c * 9
-	var convT, gemmT float64
-	for b.Loop() {
-		start := time.Now()
-		if err := tensor.Conv2d(x, k, nil, tensor.Conv2dOptions{Padding: [2]int{1, 1}}).Err(); err != nil {
-			b.Fatal(err)
-		}
-		convT += time.Since(start).Seconds()
-		start = time.Now()
-		if err := a.Matmul(m).Err(); err != nil {
-			b.Fatal(err)
-		}
-		gemmT += time.Since(start).Seconds()
+	for _, pass := range []struct {
+		name       string
+		oc, stride int
+		passes     int
+	}{{"forward", 64, 1, 1}, {"train", 64, 1, 3}, {"stride2", 128, 2, 1}} {
+		b.Run(pass.name, func(b *testing.B) {
+			oc, oh, ow := pass.oc, h/pass.stride, w/pass.stride
+			k := tensor.RandN(dtype.F32, 2, oc, c, 3, 3)
+			a := tensor.RandN(dtype.F32, 3, n*oh*ow, c*9)
+			m := tensor.RandN(dtype.F32, 4, c*9, oc)
+			gy := tensor.RandN(dtype.F32, 5, n, oc, oh, ow) // the output's gradient
+			opt := tensor.Conv2dOptions{Padding: [2]int{1, 1}, Stride: [2]int{pass.stride, pass.stride}}
+			flop := float64(pass.passes) * 2.0 * float64(n*oh*ow*oc*c*9)
+			var convT, gemmT, convCPU, gemmCPU float64
+			for b.Loop() {
+				start, cpu0 := time.Now(), cpuSeconds()
+				if pass.passes == 1 {
+					if err := tensor.Conv2d(x, k, nil, opt).Err(); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					xg, kg := x.Detach().RequiresGrad(), k.Detach().RequiresGrad()
+					if err := tensor.Conv2d(xg, kg, nil, opt).BackwardWith(gy); err != nil {
+						b.Fatal(err)
+					}
+					if err := errors.Join(xg.Grad().Err(), kg.Grad().Err()); err != nil {
+						b.Fatal(err)
+					}
+					xg.Grad().Release()
+					kg.Grad().Release()
+				}
+				convT += time.Since(start).Seconds()
+				convCPU += cpuSeconds() - cpu0
+				start, cpu0 = time.Now(), cpuSeconds()
+				for range pass.passes {
+					if err := a.Matmul(m).Err(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				gemmT += time.Since(start).Seconds()
+				gemmCPU += cpuSeconds() - cpu0
+			}
+			b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
+			b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
+			b.ReportMetric(gemmT/convT, "conv/gemm")
+			// The same ratio in processor time (all threads), which other
+			// work on a shared machine disturbs less than wall time.
+			b.ReportMetric(gemmCPU/convCPU, "conv/gemm-cpu")
+			b.ReportMetric(convCPU/float64(b.N)*1e3, "cpu-ms/op")
+		})
 	}
-	b.ReportMetric(flop*float64(b.N)/convT/1e9, "conv-GFLOP/s")
-	b.ReportMetric(flop*float64(b.N)/gemmT/1e9, "gemm-GFLOP/s")
-	b.ReportMetric(gemmT/convT, "conv/gemm")
 }
 
 // TestMaxPool2dTies checks the gradient of a max pool whose windows tile
@@ -310,6 +363,85 @@ func TestMaxPool2dTies(t *testing.T) {
 		nan := tensor.FromSlice([]float32{1, float32(math.NaN()), 2, 3}, 1, 1, 2, 2).To(dev)
 		if got := readF64(t, tensor.MaxPool2d(nan, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})); !math.IsNaN(got[0]) {
 			t.Errorf("%s: MaxPool2d of a window holding NaN = %v, want NaN", dev.Name(), got)
+		}
+	}
+}
+
+// TestConv2dGradients checks Conv2d's input and weight gradients, for a
+// seed gradient gy, against float64 loops (dW = sum gy·x over images and
+// pixels, dX the adjoint scatter) on every device, in F32 and F64: a
+// case large enough for the CPU's weight gradient to gather each image's
+// im2col matrix in several blocks, groups with stride, dilation and
+// padding, 1x1 kernels, and batch 1 with 33-pixel rows.
+func TestConv2dGradients(t *testing.T) {
+	cases := []struct {
+		n, c, h, w, oc, kh, kw int
+		opt                    tensor.Conv2dOptions
+	}{
+		{2, 3, 52, 50, 4, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}},
+		{2, 6, 9, 9, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Stride: [2]int{2, 2}, Dilation: [2]int{2, 2}, Padding: [2]int{2, 2}}},
+		{3, 8, 5, 6, 16, 1, 1, tensor.Conv2dOptions{}},
+		{1, 2, 6, 33, 15, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}},
+	}
+	for _, dev := range testDevices(t) {
+		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
+			if !computes(dev, dt) {
+				continue
+			}
+			tol := map[dtype.DType]float64{dtype.F32: 1e-4, dtype.F64: 1e-11}[dt]
+			for ci, c := range cases {
+				g := max(c.opt.Groups, 1)
+				s, p, d := c.opt.Stride, c.opt.Padding, c.opt.Dilation
+				for i := range 2 {
+					s[i], d[i] = max(s[i], 1), max(d[i], 1)
+				}
+				cg, og := c.c/g, c.oc/g
+				xs, ks := seq(c.n*c.c*c.h*c.w, float64(ci)), seq(c.oc*cg*c.kh*c.kw, float64(ci)+0.25)
+				_, oh, ow := refConv2d(xs[:c.c*c.h*c.w], 1, c.c, c.h, c.w, ks, c.oc, c.kh, c.kw, nil, c.opt)
+				gs := seq(c.n*c.oc*oh*ow, float64(ci)+0.75)
+				wantX, wantW := make([]float64, len(xs)), make([]float64, len(ks))
+				for b := range c.n {
+					for q := range c.oc {
+						gi := q / og
+						for i := range oh {
+							for j := range ow {
+								gv := gs[((b*c.oc+q)*oh+i)*ow+j]
+								for cc := range cg {
+									for u := range c.kh {
+										for v := range c.kw {
+											r, col := i*s[0]-p[0]+u*d[0], j*s[1]-p[1]+v*d[1]
+											if r < 0 || r >= c.h || col < 0 || col >= c.w {
+												continue
+											}
+											xi := ((b*c.c+gi*cg+cc)*c.h+r)*c.w + col
+											wi := ((q*cg+cc)*c.kh+u)*c.kw + v
+											wantW[wi] += gv * xs[xi]
+											wantX[xi] += gv * ks[wi]
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+				x := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Cast(dt).To(dev).RequiresGrad()
+				k := tensor.FromSlice(ks, c.oc, cg, c.kh, c.kw).Cast(dt).To(dev).RequiresGrad()
+				seed := tensor.FromSlice(gs, c.n, c.oc, oh, ow).Cast(dt).To(dev)
+				if err := tensor.Conv2d(x, k, nil, c.opt).BackwardWith(seed); err != nil {
+					t.Fatalf("%s %v case %d: %v", dev.Name(), dt, ci, err)
+				}
+				for name, pair := range map[string][2][]float64{"dX": {readF64(t, x.Grad()), wantX}, "dW": {readF64(t, k.Grad()), wantW}} {
+					got, want := pair[0], pair[1]
+					if len(got) != len(want) {
+						t.Fatalf("%s %v case %d %s: %d values, want %d", dev.Name(), dt, ci, name, len(got), len(want))
+					}
+					for i := range want {
+						if math.Abs(got[i]-want[i]) > tol*(1+math.Abs(want[i])) {
+							t.Fatalf("%s %v case %d %s: element %d = %v, want %v", dev.Name(), dt, ci, name, i, got[i], want[i])
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -31,10 +31,11 @@ const maxTransposedDim = 1 << 30
 // output_padding + 1. Each input element adds its products with the
 // kernel into the output at (i*stride - pad + u*dil, ...). It is the
 // adjoint of Conv2d with the same weights and options: the same code
-// computes Conv2d's input gradient (see transposed: an im2col copy and a
-// GEMM, per output phase when strided). Backward is one rule: the input's gradient is Conv2d of dY by
-// w, and the weights' gradient is x times that convolution's im2col
-// matrix, so one pass over dY serves both.
+// computes Conv2d's input gradient (see transposed: a convolution, per
+// output phase when strided). Backward is one rule: the input's gradient
+// is Conv2d of dY by w, and the weights' gradient is x times dY's im2col
+// matrix (the one that convolution wrote out, or on the CPU gathered
+// again per image by the backend's Conv2dFilter).
 func ConvTranspose2d(x, w, bias *Tensor, opt ConvTranspose2dOptions) *Tensor {
 	const name = "ConvTranspose2d"
 	for _, t := range []*Tensor{x, w} {
@@ -114,16 +115,23 @@ func ConvTranspose2d(x, w, bias *Tensor, opt ConvTranspose2dOptions) *Tensor {
 			out[2] = gy.Reshape(geo.n, geo.c, geo.h*geo.w).Sum(2).Sum(0)
 		}
 		if wantX || wantW {
-			dx, cols := geo.forward("Backward", gy, s[0], nil)
+			// The input's gradient is the convolution of dY; the weights'
+			// multiplies x by dY's im2col matrix, which that convolution
+			// wrote out unless the backend convolves directly (then the
+			// backend's Conv2dFilter gathers it again).
+			var dx, cols *Tensor
+			if wantX {
+				dx, cols = geo.forward("Backward", gy, s[0], nil)
+			}
 			if wantW {
-				out[1] = geo.weightGrad(s[1], cols)
+				if cols == nil {
+					out[1] = geo.filterGrad("Backward", gy, s[1])
+				} else {
+					out[1] = geo.weightGrad(s[1], cols)
+				}
 			}
 			cols.Release()
-			if wantX {
-				out[0] = dx
-			} else {
-				dx.Release()
-			}
+			out[0] = dx
 		}
 		return out
 	}, save, x, w, bias)

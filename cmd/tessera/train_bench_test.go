@@ -14,12 +14,20 @@ import (
 // first 128 MNIST training images, reading the loss back each step as a
 // training loop does. ci/bench-train.sh runs it next to the same step in
 // NumPy (ci/train_step_numpy.py).
-func BenchmarkTrainStep(b *testing.B) {
+func BenchmarkTrainStep(b *testing.B) { benchTrainStep(b, "mlp") }
+
+// BenchmarkTrainStepCNN is BenchmarkTrainStep for the CNN of
+// `tessera train --model cnn` (two 5x5 convolutions, pools, a linear
+// layer), whose step is mostly Conv2d forward and backward.
+func BenchmarkTrainStepCNN(b *testing.B) { benchTrainStep(b, "cnn") }
+
+// benchTrainStep times the training step of each model on the CPU.
+func benchTrainStep(b *testing.B, models ...string) {
 	trainSet, _, err := mnist.LoadDefault()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, model := range []string{"mlp"} {
+	for _, model := range models {
 		b.Run(model+"/batch=128", func(b *testing.B) {
 			m, err := newModel(model, 7)
 			if err != nil {

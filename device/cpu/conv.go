@@ -1,0 +1,387 @@
+package cpu
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/gemm"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
+	"github.com/tessera-go/tessera/layout"
+)
+
+var _ device.Convolver = (*Device)(nil)
+
+// Conv2d is the implicit-GEMM convolution: for each image and group, the
+// weights [O/g, KH*KW*C/g] times the image's im2col matrix
+// [KH*KW*C/g, OH*OW], with the matrix's panels gathered from x as the GEMM
+// packs them (gemm.F32Panels), so it is never written out; the products
+// land in dst in NCHW order. F32 and F64 only. The weights are copied
+// once into the panels' k order (tapMajor); an x whose columns are not
+// adjacent is copied contiguous first (rowsInput).
+func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
+	const op = "Conv2d"
+	bufs, err := d.operands(op, dst, x, w)
+	if err != nil {
+		return err
+	}
+	db, xb, wb := bufs[0], bufs[1], bufs[2]
+	dl, xl, wl := dst.Layout, x.Layout, w.Layout
+	if xb.dt != wb.dt || xb.dt != db.dt {
+		return errs.New("cpu", op, errs.ErrDType, "input %v, weights %v and output %v differ", xb.dt, wb.dt, db.dt)
+	}
+	if xb.dt != dtype.F32 && xb.dt != dtype.F64 {
+		return errs.New("cpu", op, errs.ErrUnsupported, "not defined for %v (F32 and F64 only)", xb.dt)
+	}
+	g, geo, err := convGeometry(xl, wl, dl, p)
+	if err != nil {
+		return err
+	}
+	if xb, xl, err = d.rowsInput(xb, xl, &geo); err != nil {
+		return err
+	}
+	if !dl.IsContiguous() {
+		return errs.New("cpu", op, errs.ErrShape, "output layout %v must be contiguous", dl.Strides)
+	}
+	if dl.Numel() == 0 {
+		return nil
+	}
+	// The weights in the panels' k order, [O, KH, KW, C/g] (a small copy).
+	t := newTemp(d, wb.dt, wl.Numel())
+	if err := d.copyInto(t, tapMajor(wl.Shape), wb, wl); err != nil {
+		return err
+	}
+	wb, wl = t, layout.Layout{Shape: wl.Shape}
+	m, k := geo.oc/g, wl.Numel()/geo.oc
+	n := geo.oh * geo.ow
+	items := make([]gemm.Item, geo.n*g)
+	for i := range items {
+		img, gi := i/g, i%g
+		items[i] = gemm.Item{A: gi * m * k, C: dl.Offset + (img*geo.oc+gi*m)*n}
+	}
+	geo.xOff = make([]int, len(items))
+	for i := range items {
+		img, gi := i/g, i%g
+		geo.xOff[i] = xl.Offset + img*xl.Strides[0] + gi*(geo.c/g)*geo.sC
+	}
+	var gerr error
+	switch xb.dt {
+	case dtype.F32:
+		gerr = gemm.F32Panels(m, n, k, slice[float32](wb), k, convPanels[float32]{geo, slice[float32](xb)}, items, slice[float32](db), n)
+	case dtype.F64:
+		gerr = gemm.F64Panels(m, n, k, slice[float64](wb), k, convPanels[float64]{geo, slice[float64](xb)}, items, slice[float64](db), n)
+	}
+	return errs.Retag("cpu", op, gerr)
+}
+
+// contiguous returns a contiguous copy of the operand (b, l).
+func (d *Device) contiguous(b *Buffer, l layout.Layout) (*Buffer, layout.Layout, error) {
+	cl, _ := layout.Contiguous(l.Shape...)
+	t := newTemp(d, b.dt, cl.Numel())
+	return t, cl, d.copyInto(t, cl, b, l)
+}
+
+// rowsInput returns the input (b, l) of geo with rows that the panels can
+// copy whole: itself when its columns are adjacent (or there is one) and
+// its channel stride is not negative, a contiguous copy otherwise (a
+// transposed or broadcast view, such as the gradient of a sum; one copy
+// of the input costs less than gathering it element by element for every
+// kernel tap). It updates geo's strides.
+func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
+	if (l.Strides[3] != 1 && geo.w > 1) || l.Strides[1] < 0 {
+		var err error
+		if b, l, err = d.contiguous(b, l); err != nil {
+			return nil, l, err
+		}
+	}
+	geo.sC, geo.sH, geo.sW = l.Strides[1], l.Strides[2], 1
+	return b, l, nil
+}
+
+// convGeom is the geometry a convolution's panels are gathered with:
+// input extent h x w with channel, row and column strides sC, sH, sW,
+// kernel kh x kw, output extent oh x ow, and the options; xOff[i] is where
+// item i's image and group start in x.
+type convGeom struct {
+	n, c, h, w, oc, kh, kw, oh, ow int
+	cg                             int // channels per group
+	sC, sH, sW                     int
+	stride, pad, dil               [2]int
+	xOff                           []int
+}
+
+// convGeometry checks the operands' shapes against each other and the
+// parameters, and returns the groups and the geometry.
+func convGeometry(xl, wl, dl layout.Layout, p device.Conv2dParams) (int, convGeom, error) {
+	const op = "Conv2d"
+	if xl.Rank() != 4 || wl.Rank() != 4 || dl.Rank() != 4 {
+		return 0, convGeom{}, errs.New("cpu", op, errs.ErrShape, "input %v, weights %v and output %v must have rank 4", xl.Shape, wl.Shape, dl.Shape)
+	}
+	geo := convGeom{
+		n: xl.Shape[0], c: xl.Shape[1], h: xl.Shape[2], w: xl.Shape[3],
+		oc: wl.Shape[0], kh: wl.Shape[2], kw: wl.Shape[3], oh: dl.Shape[2], ow: dl.Shape[3],
+		sC: xl.Strides[1], sH: xl.Strides[2], sW: xl.Strides[3],
+		stride: p.Stride, pad: p.Padding, dil: p.Dilation,
+	}
+	g := p.Groups
+	if g < 1 || geo.c%g != 0 || geo.oc%g != 0 || wl.Shape[1] != geo.c/g {
+		return 0, geo, errs.New("cpu", op, errs.ErrShape, "%d groups do not split input %v and weights %v", g, xl.Shape, wl.Shape)
+	}
+	geo.cg = geo.c / g
+	for a, e := range [2][3]int{{geo.h, geo.kh, geo.oh}, {geo.w, geo.kw, geo.ow}} {
+		s, pd, dil := p.Stride[a], p.Padding[a], p.Dilation[a]
+		if s < 1 || pd < 0 || pd > math.MaxInt32 || dil < 1 || dil > math.MaxInt32 || e[0] > math.MaxInt/4 || e[1] < 1 || e[1]-1 > (e[0]+2*pd-1)/dil || e[2] < 1 || e[2] > (e[0]+2*pd-dil*(e[1]-1)-1)/s+1 {
+			return 0, geo, errs.New("cpu", op, errs.ErrShape, "input %v, kernel %v and output %v do not match stride %v, padding %v, dilation %v",
+				xl.Shape, wl.Shape, dl.Shape, p.Stride, p.Padding, p.Dilation)
+		}
+	}
+	if dl.Shape[0] != geo.n || dl.Shape[1] != geo.oc {
+		return 0, geo, errs.New("cpu", op, errs.ErrShape, "output %v, want [%d %d %d %d]", dl.Shape, geo.n, geo.oc, geo.oh, geo.ow)
+	}
+	return g, geo, nil
+}
+
+// tapMajor is the layout of weights of shape [O, C/g, KH, KW] stored in
+// the panels' k order, [O, KH, KW, C/g], contiguous.
+func tapMajor(shape []int) layout.Layout {
+	cg, kh, kw := shape[1], shape[2], shape[3]
+	return layout.Layout{Shape: shape, Strides: []int{kh * kw * cg, 1, kw * cg, cg}}
+}
+
+// convPanels is the im2col matrix of each item (image and group) of a
+// convolution as a gemm.Panels: B(k, q) with k = (kernel row, kernel
+// column, channel) and q = (output row, output column) is the input
+// element that kernel tap meets at that output pixel, or 0 in the
+// padding. The channel is the fastest of k, so that a run of k steps of
+// one tap reads the input at a fixed stride (the channel stride).
+type convPanels[T float32 | float64] struct {
+	convGeom
+	x []T
+}
+
+// maxRuns bounds the row runs one panel spans (a panel is at most this
+// many pixels wide, each run at least one).
+const maxRuns = 64
+
+// run is the part of a panel's pixels that lies in one output row: panel
+// columns j..j+n, whose input row at kernel row 0 is iy and input column
+// at kernel column 0 is ix.
+type run struct{ j, n, iy, ix int }
+
+// PackB gathers the kc x width panel at (k0, j0) of item's im2col matrix.
+// Each output row the panel's pixels span is one run. The k steps are
+// taken a tap at a time: for each run, the steps of one tap read the same
+// input row and columns of successive channels, so a run of a stride-1
+// row with unit column stride is one strided copy for all of them
+// (gemm.CopyRows), with zeros where the run meets the padding; other runs
+// are gathered element by element.
+func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
+	dst = dst[:kc*width]
+	if cols < width {
+		clear(dst)
+	}
+	var buf [maxRuns]run
+	runs := buf[:0]
+	if cols > maxRuns {
+		runs = make([]run, 0, cols)
+	}
+	for j := 0; j < cols; {
+		oy, ox := (j0+j)/s.ow, (j0+j)%s.ow
+		n := min(cols-j, s.ow-ox)
+		runs = append(runs, run{j: j, n: n, iy: oy*s.stride[0] - s.pad[0], ix: ox*s.stride[1] - s.pad[1]})
+		j += n
+	}
+	base := s.xOff[item]
+	contiguous := s.stride[1] == 1
+	for p := 0; p < kc; {
+		tap, c0 := (k0+p)/s.cg, (k0+p)%s.cg
+		steps := min(kc-p, s.cg-c0)
+		dy, dx := tap/s.kw*s.dil[0], tap%s.kw*s.dil[1]
+		blk := dst[p*width:]
+		chOff := base + c0*s.sC
+		for _, r := range runs {
+			iy := r.iy + dy
+			if iy < 0 || iy >= s.h {
+				zeroRows(blk, width, r.j, r.n, steps)
+				continue
+			}
+			off := chOff + iy*s.sH
+			ix := r.ix + dx
+			if contiguous {
+				lo, hi := max(0, -ix), min(r.n, s.w-ix)
+				if lo >= hi {
+					zeroRows(blk, width, r.j, r.n, steps)
+					continue
+				}
+				if lo > 0 {
+					zeroRows(blk, width, r.j, lo, steps)
+				}
+				if hi < r.n {
+					zeroRows(blk, width, r.j+hi, r.n-hi, steps)
+				}
+				gemm.CopyRows(blk[r.j+lo:], width, s.x[off+ix+lo:], s.sC, steps, hi-lo)
+				continue
+			}
+			// Columns ix + t*stride for t in [lo, hi) lie in the row.
+			st := s.stride[1]
+			lo, hi := 0, 0
+			if ix < 0 {
+				lo = (-ix + st - 1) / st
+			}
+			if s.w-1-ix >= 0 {
+				hi = min(r.n, (s.w-1-ix)/st+1)
+			}
+			if lo >= hi {
+				zeroRows(blk, width, r.j, r.n, steps)
+				continue
+			}
+			if lo > 0 {
+				zeroRows(blk, width, r.j, lo, steps)
+			}
+			if hi < r.n {
+				zeroRows(blk, width, r.j+hi, r.n-hi, steps)
+			}
+			step := st * s.sW
+			for q := range steps {
+				d := blk[q*width+r.j+lo : q*width+r.j+hi]
+				src := s.x[off+q*s.sC+(ix+lo*st)*s.sW:]
+				src = src[:(len(d)-1)*step+1]
+				for t := range d {
+					d[t] = src[t*step]
+				}
+			}
+		}
+		p += steps
+	}
+}
+
+// zeroRow is a row of zeros, the source zeroRows copies from.
+var zeroRow [maxRuns]float64
+
+// zeroRows clears n elements at column j of rows rows of a panel block
+// width elements wide: one strided copy from a row of zeros when it is
+// that short (the AVX-512 path stores all rows in one loop), else row by
+// row.
+func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
+	if n <= maxRuns && gemm.CopyRows(blk[j:], width, unsafe.Slice((*T)(unsafe.Pointer(&zeroRow[0])), n), 0, rows, n) {
+		return
+	}
+	for q := range rows {
+		clear(blk[q*width+j:][:n])
+	}
+}
+
+// Conv2dFilter is the weights' gradient of Conv2d: per group, the sum
+// over the images of dy [O/g, OH*OW] times the image's im2col matrix
+// transposed. The images are shared out among the cores; each gathers
+// its image's im2col matrix a block of pixels at a time (convPanels, the
+// forward pass's gather) into a buffer that stays in cache and adds its
+// product to a gradient of its own, and the gradients are summed at the
+// end. dy that is not contiguous is copied first.
+func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
+	const op = "Conv2dFilter"
+	bufs, err := d.operands(op, dw, x, dy)
+	if err != nil {
+		return err
+	}
+	wb, xb, yb := bufs[0], bufs[1], bufs[2]
+	wl, xl, yl := dw.Layout, x.Layout, dy.Layout
+	if xb.dt != wb.dt || xb.dt != yb.dt {
+		return errs.New("cpu", op, errs.ErrDType, "input %v, gradient %v and weights %v differ", xb.dt, yb.dt, wb.dt)
+	}
+	if xb.dt != dtype.F32 && xb.dt != dtype.F64 {
+		return errs.New("cpu", op, errs.ErrUnsupported, "not defined for %v (F32 and F64 only)", xb.dt)
+	}
+	g, geo, err := convGeometry(xl, wl, yl, p)
+	if err != nil {
+		return errs.Retag("cpu", op, err)
+	}
+	if xb, xl, err = d.rowsInput(xb, xl, &geo); err != nil {
+		return err
+	}
+	if !wl.IsContiguous() {
+		return errs.New("cpu", op, errs.ErrShape, "weights' gradient layout %v must be contiguous", wl.Strides)
+	}
+	if wl.Numel() == 0 {
+		return nil
+	}
+	if !yl.IsContiguous() {
+		if yb, yl, err = d.contiguous(yb, yl); err != nil {
+			return err
+		}
+	}
+	geo.xOff = make([]int, geo.n*g)
+	for i := range geo.xOff {
+		img, gi := i/g, i%g
+		geo.xOff[i] = xl.Offset + img*xl.Strides[0] + gi*(geo.c/g)*geo.sC
+	}
+	// The gradient comes out in the panels' k order, [O, KH, KW, C/g],
+	// and is copied into dw's.
+	t := newTemp(d, wb.dt, wl.Numel())
+	switch xb.dt {
+	case dtype.F32:
+		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32)
+	case dtype.F64:
+		err = convFilter(geo, g, convPanels[float64]{geo, slice[float64](xb)}, slice[float64](yb)[yl.Offset:], slice[float64](t), gemm.F64)
+	}
+	if err != nil {
+		return errs.Retag("cpu", op, err)
+	}
+	return d.copyInto(wb, wl, t, tapMajor(wl.Shape))
+}
+
+// filterBlock is the most elements of im2col matrix convFilter gathers
+// at a time (256 KiB of f32), so that the block stays in L2 while it is
+// multiplied.
+const filterBlock = 64 << 10
+
+// convFilter computes dw = sum over items (image, group) of dy's group
+// rows times the item's im2col matrix transposed, for contiguous dy and
+// dw, with mul the GEMM.
+func convFilter[T float32 | float64](geo convGeom, g int, src convPanels[T], dy, dw []T,
+	mul func(transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error) error {
+	og, kg, np := geo.oc/g, geo.c/g*geo.kh*geo.kw, geo.oh*geo.ow
+	dw = dw[:geo.oc*kg]
+	items := geo.n * g
+	block := max(1, min(np, filterBlock/max(kg, 1)))
+	procs := max(1, min(runtime.GOMAXPROCS(0), geo.n))
+	sums := make([][]T, procs)
+	sums[0] = dw
+	clear(dw)
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	par.Run(procs, func(w int) {
+		if sums[w] == nil {
+			sums[w] = make([]T, len(dw))
+		}
+		cols := make([]T, kg*block)
+		for {
+			it := int(next.Add(1) - 1)
+			if it >= items {
+				return
+			}
+			img, gi := it/g, it%g
+			for q0 := 0; q0 < np; q0 += block {
+				qc := min(block, np-q0)
+				src.PackB(cols[:kg*qc], it, 0, q0, kg, qc, qc)
+				a := dy[(img*geo.oc+gi*og)*np+q0:]
+				if err := mul(false, true, og, kg, qc, 1, a, np, cols[:kg*qc], qc, 1, sums[w][gi*og*kg:], kg); err != nil {
+					once.Do(func() { first = err })
+					return
+				}
+			}
+		}
+	})
+	for _, s := range sums[1:] {
+		for i, v := range s {
+			dw[i] += v
+		}
+	}
+	return first
+}

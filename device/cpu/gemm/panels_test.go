@@ -1,0 +1,178 @@
+package gemm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tessera-go/tessera/errs"
+)
+
+// storedPanels is a Panels over stored row-major B matrices (one per
+// item, ldb apart), packed by the portable packPanel: the reference
+// source the panel path is checked with.
+type storedPanels[T float] struct {
+	b        []T
+	ldb, off int // item i's B starts at b[i*off]
+}
+
+func (s storedPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
+	packPanel(dst, s.b, item*s.off+k0*s.ldb+j0, 1, s.ldb, cols, width, kc)
+}
+
+// TestPanels checks F32Panels and F64Panels against a float64 loop on
+// every kernel tier, over tile edges in m, n and k (one and several k
+// blocks), shared and distinct A matrices, and C written with ldc > n
+// (the padding must stay untouched).
+func TestPanels(t *testing.T) {
+	cases := []struct{ m, n, k, items, distinctA int }{
+		{1, 1, 1, 1, 1},
+		{14, 32, 7, 1, 1},
+		{15, 33, 300, 2, 1},  // edge row and column panels, two k blocks
+		{64, 100, 576, 3, 3}, // the convolution's shape, trimmed
+		{5, 200, 9, 4, 2},
+		{29, 3, 1030, 2, 2}, // several k blocks on every tier
+		{3, 0, 4, 1, 1},
+		{3, 5, 0, 2, 1},
+	}
+	for _, kern := range kernelNames() {
+		withKernel(t, kern, func() {
+			for ci, c := range cases {
+				name := fmt.Sprintf("%s case %d %+v", kern, ci, c)
+				testPanels[float32](t, name, c.m, c.n, c.k, c.items, c.distinctA, uint64(ci))
+				testPanels[float64](t, name, c.m, c.n, c.k, c.items, c.distinctA, uint64(ci))
+			}
+		})
+	}
+}
+
+func testPanels[T float](t *testing.T, name string, m, n, k, items, distinctA int, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 9))
+	lda, ldb, ldc := k+3, n+1, n+2
+	a := make([]T, distinctA*m*lda+1)
+	b := make([]T, items*k*ldb+1)
+	for i := range a {
+		a[i] = T(rng.Float64() - 0.5)
+	}
+	for i := range b {
+		b[i] = T(rng.Float64() - 0.5)
+	}
+	const guard = -7
+	c := make([]T, items*m*ldc+1)
+	for i := range c {
+		c[i] = guard
+	}
+	its := make([]Item, items)
+	for i := range its {
+		its[i] = Item{A: (i % distinctA) * m * lda, C: i * m * ldc}
+	}
+	src := storedPanels[T]{b: b, ldb: ldb, off: k * ldb}
+	var err error
+	switch cs := any(c).(type) {
+	case []float32:
+		err = F32Panels(m, n, k, any(a).([]float32), lda, any(src).(storedPanels[float32]), its, cs, ldc)
+	case []float64:
+		err = F64Panels(m, n, k, any(a).([]float64), lda, any(src).(storedPanels[float64]), its, cs, ldc)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	tol := tolerance[T](k)
+	for it := range items {
+		for i := range m {
+			for j := range ldc {
+				got := float64(c[it*m*ldc+i*ldc+j])
+				if j >= n {
+					if got != guard {
+						t.Fatalf("%s: item %d wrote padding (%d,%d) = %v", name, it, i, j, got)
+					}
+					continue
+				}
+				want, scale := 0.0, 0.0
+				for p := range k {
+					x := float64(a[its[it].A+i*lda+p]) * float64(b[it*k*ldb+p*ldb+j])
+					want += x
+					scale += math.Abs(x)
+				}
+				if math.Abs(got-want) > tol*scale+1e-30 {
+					t.Fatalf("%s: item %d C(%d,%d) = %v, want %v", name, it, i, j, got, want)
+				}
+			}
+		}
+	}
+	if c[len(c)-1] != guard {
+		t.Fatalf("%s: wrote past the last item", name)
+	}
+}
+
+// TestPanelsErrors checks that bad sizes and offsets are typed errors.
+func TestPanelsErrors(t *testing.T) {
+	a, c := make([]float32, 12), make([]float32, 12)
+	src := storedPanels[float32]{b: make([]float32, 12), ldb: 3}
+	for name, err := range map[string]error{
+		"negative": F32Panels(-1, 3, 4, a, 4, src, []Item{{}}, c, 3),
+		"lda":      F32Panels(3, 3, 4, a, 3, src, []Item{{}}, c, 3),
+		"short A":  F32Panels(3, 3, 4, a, 4, src, []Item{{A: 4}}, c, 3),
+		"short C":  F32Panels(3, 3, 4, a, 4, src, []Item{{C: 4}}, c, 3),
+		"offset":   F32Panels(3, 3, 4, a, 4, src, []Item{{A: -1}}, c, 3),
+	} {
+		if !errors.Is(err, errs.ErrShape) && !errors.Is(err, errs.ErrValue) {
+			t.Errorf("%s: %v, want a shape or value error", name, err)
+		}
+	}
+}
+
+// TestCopyRows checks CopyRows on every kernel tier against a plain loop,
+// for every row length up to past the vector path's 128 bytes, with the
+// bytes around each row left untouched, and its refusals.
+func TestCopyRows(t *testing.T) {
+	for _, kern := range kernelNames() {
+		withKernel(t, kern, func() {
+			for n := 0; n <= 40; n++ {
+				testCopyRows[float32](t, kern, n)
+				testCopyRows[float64](t, kern, n)
+			}
+		})
+	}
+	d, s := make([]float32, 10), make([]float32, 10)
+	for name, ok := range map[string]bool{
+		"negative ldd": CopyRows(d, -1, s, 1, 2, 2),
+		"short dst":    CopyRows(d, 5, s, 1, 3, 2),
+		"short src":    CopyRows(d, 1, s, 9, 2, 2),
+	} {
+		if ok {
+			t.Errorf("%s: CopyRows accepted it", name)
+		}
+	}
+}
+
+func testCopyRows[T float](t *testing.T, kern string, n int) {
+	t.Helper()
+	const rows, guard = 5, -3
+	ldd, lds := n+3, 2*n+1
+	src := make([]T, (rows-1)*lds+n)
+	for i := range src {
+		src[i] = T(i + 1)
+	}
+	dst := make([]T, rows*ldd)
+	for i := range dst {
+		dst[i] = guard
+	}
+	if !CopyRows(dst, ldd, src, lds, rows, n) {
+		t.Fatalf("%s n=%d: refused", kern, n)
+	}
+	for r := range rows {
+		for i := range ldd {
+			want := T(guard)
+			if i < n {
+				want = src[r*lds+i]
+			}
+			if got := dst[r*ldd+i]; got != want {
+				t.Fatalf("%s %T n=%d: dst[%d][%d] = %v, want %v", kern, got, n, r, i, got, want)
+			}
+		}
+	}
+}
