@@ -32,25 +32,25 @@ step "CGO_ENABLED=0 go build ./..."
 CGO_ENABLED=0 go build ./...
 
 step "go test ./..."
-go test -p 1 -count=1 ./...
+go test -p 1 -count=1 -timeout 40m ./...
 
 step "go test -race -short (packages with shared state; -short trims the exhaustive sweeps)"
-go test -p 1 -count=1 -short -race ./device/... ./tensor ./transfer
+go test -p 1 -count=1 -timeout 40m -short -race ./device/... ./tensor ./transfer
 
 step "go test with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
-TESSERA_FUSION=0 go test -p 1 -count=1 ./tensor
+TESSERA_FUSION=0 go test -p 1 -count=1 -timeout 40m ./tensor
 
 step "go test with TESSERA_CPU=generic (portable kernels), and =avx2 on AVX-512 machines (each kernel tier)"
-TESSERA_CPU=generic go test -p 1 -count=1 ./device/cpu/... ./tensor
+TESSERA_CPU=generic go test -p 1 -count=1 -timeout 40m ./device/cpu/... ./tensor
 # The run above without TESSERA_CPU used the best tier; on a machine with
 # AVX-512 the AVX2 tier is a third one. (The gemm tests also run every tier
 # the CPU supports within one process.)
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  TESSERA_CPU=avx2 go test -p 1 -count=1 ./device/cpu/gemm ./device/cpu/vec
+  TESSERA_CPU=avx2 go test -p 1 -count=1 -timeout 40m ./device/cpu/gemm ./device/cpu/vec
 fi
 
 step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU and OpenGL report themselves unavailable)"
-CGO_ENABLED=0 TESSERA_REQUIRE_WEBGPU=0 TESSERA_REQUIRE_GL=0 go test -p 1 -count=1 ./device/webgpu ./device/gl ./tensor ./cmd/...
+CGO_ENABLED=0 TESSERA_REQUIRE_WEBGPU=0 TESSERA_REQUIRE_GL=0 go test -p 1 -count=1 -timeout 40m ./device/webgpu ./device/gl ./tensor ./cmd/...
 
 step "done"
 echo "all checks passed"
