@@ -32,3 +32,10 @@ func BinaryTensors(op device.BinaryOp, a, b *Tensor) *Tensor { return binary(op,
 
 // SharesStorage reports whether a and b are views of the same storage.
 func SharesStorage(a, b *Tensor) bool { return a.st != nil && a.st == b.st }
+
+// The composite LayerNorm, RMSNorm and attention, which the fused kernels
+// are tested and benchmarked against.
+var (
+	LayerNormComposite = layerNormComposite
+	RMSNormComposite   = rmsNormComposite
+)
