@@ -63,6 +63,17 @@ struct CParams {
     nout: u32,
 }
 
+struct NParams {
+    nrows: u32,
+    len: u32,
+    eps: f32,
+    pad0: u32,
+    off: vec4<i32>,
+    rs: vec4<i32>,
+    cs: vec4<i32>,
+    aff: vec4<i32>,
+}
+
 struct MParams {
     m: u32,
     n: u32,

@@ -39,3 +39,22 @@ var (
 	LayerNormComposite = layerNormComposite
 	RMSNormComposite   = rmsNormComposite
 )
+
+// SDPAComposite is ScaledDotProductAttention through the composite path
+// (scale resolved: 0 is not the default here).
+func SDPAComposite(q, k, v, mask *Tensor, scale float64, causal bool) *Tensor {
+	L, S := q.Shape()[q.Rank()-2], k.Shape()[k.Rank()-2]
+	return sdpaComposite(q, k, v, mask, L, S, scale, causal)
+}
+
+// NormKernel runs the backend's fused normalisation on x [rows, n] with
+// weight and bias [n] (nil for none) and returns the result and the
+// per-row statistics (mean, rstd) it saved for the gradient.
+func NormKernel(op device.NormOp, x, w, b *Tensor, eps float64) (y, stats *Tensor) {
+	be, ok := x.Device().Backend().(device.Normer)
+	if !ok {
+		e := fail(op.String(), ErrUnsupported, "no Normer on %s", x.Device().Name())
+		return e, e
+	}
+	return normRun(be, op, x, w, b, eps)
+}

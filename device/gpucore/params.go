@@ -85,6 +85,22 @@ type SoftmaxParams struct {
 	Kept  Walk2     `wgsl:"kept"`
 }
 
+// NormParams is the uniform of norm.wgsl: NRows rows of Len elements,
+// one workgroup each. Off holds the positions of row 0 of the source,
+// destination and statistics; Rs their row strides and Cs their strides
+// along a row (for the statistics, from the mean to the rstd); Aff the
+// weight's position and stride, then the bias's.
+type NormParams struct {
+	NRows uint32  `wgsl:"nrows"`
+	Len   uint32  `wgsl:"len"`
+	Eps   float32 `wgsl:"eps"`
+	_     [1]uint32
+	Off   [4]int32 `wgsl:"off"`
+	Rs    [4]int32 `wgsl:"rs"`
+	Cs    [4]int32 `wgsl:"cs"`
+	Aff   [4]int32 `wgsl:"aff"`
+}
+
 // CombineParams is the uniform of softmax.wgsl's COMBINE pass: NItems
 // work items merge up to Per of NIn pairs per row into NOut.
 type CombineParams struct {
@@ -150,6 +166,7 @@ var paramStructs = []struct {
 	{"RParams", reflect.TypeFor[ReduceParams]()},
 	{"SParams", reflect.TypeFor[SoftmaxParams]()},
 	{"CParams", reflect.TypeFor[CombineParams]()},
+	{"NParams", reflect.TypeFor[NormParams]()},
 	{"MParams", reflect.TypeFor[MatmulParams]()},
 	{"XParams", reflect.TypeFor[ScatterParams]()},
 	{"NarrowParams", reflect.TypeFor[NarrowParams]()},
@@ -173,6 +190,8 @@ func Pack(dst []byte, p any) []byte {
 		case SoftmaxParams:
 			return appendRaw(dst, &v)
 		case CombineParams:
+			return appendRaw(dst, &v)
+		case NormParams:
 			return appendRaw(dst, &v)
 		case MatmulParams:
 			return appendRaw(dst, &v)
@@ -214,6 +233,8 @@ func Size(p any) int {
 		return int(unsafe.Sizeof(SoftmaxParams{}))
 	case CombineParams:
 		return int(unsafe.Sizeof(CombineParams{}))
+	case NormParams:
+		return int(unsafe.Sizeof(NormParams{}))
 	case MatmulParams:
 		return int(unsafe.Sizeof(MatmulParams{}))
 	case ScatterParams:
