@@ -237,21 +237,27 @@ func attentionRun[C vec.Float](a attCall, db, qb, kb, vb, mb *Buffer, mm gemmFn[
 								}
 							}
 						}
-					case a.opt.Causal:
-						for j := max(gi+1-j0, 0); j < cols; j++ {
-							srow[j] = ninf
+					}
+					// Causal: keys past the diagonal take no part; their
+					// probabilities are 0 and only the others are exponentiated.
+					act := srow
+					if a.opt.Causal {
+						lim := min(cols, max(gi+1-j0, 0))
+						clear(srow[lim:])
+						if act = srow[:lim]; lim == 0 {
+							continue
 						}
 					}
-					mx, _ := vec.Max(srow)
+					mx, _ := vec.Max(act)
 					mnew := max(m[i], mx) // NaN wins
 					if mnew == ninf {
-						clear(srow) // nothing to attend yet: probabilities 0
+						clear(act) // nothing to attend yet: probabilities 0
 						continue
 					}
 					corr := C(math.Exp(float64(m[i] - mnew)))
-					vec.SubScalar(srow, srow, mnew)
-					vec.Exp(srow, srow)
-					l[i] = l[i]*corr + vec.Sum(srow)
+					vec.SubScalar(act, act, mnew)
+					vec.Exp(act, act)
+					l[i] = l[i]*corr + vec.Sum(act)
 					if corr != 1 {
 						arow := acc[i*Ev : (i+1)*Ev]
 						vec.MulScalar(arow, arow, corr)
