@@ -140,3 +140,48 @@ func (o NormOp) Ref(y, x, w, b []float64, eps float64) (mean, rstd float64) {
 	}
 	return mean, rstd
 }
+
+// NormBackwarder is implemented by backends with a fused gradient of Norm.
+type NormBackwarder interface {
+	// NormBackward writes the gradients of Norm(op) given the gradient g of
+	// its result [rows, n], its source x and the statistics stats it
+	// saved: with xhat = (x - mean) * rstd and gw = g * weight (g when the
+	// forward had no weight; weight.Buf nil),
+	//
+	//	dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))   (RMSNorm: no mean(gw) term)
+	//	dweight = sum over rows of g * xhat, dbias = sum over rows of g.
+	//
+	// dx is [rows, n] and dweight, dbias [n], all of x's dtype; an output
+	// whose Buf is nil is not wanted. F16 and BF16 compute in F32.
+	NormBackward(op NormOp, dx, dweight, dbias, g, x, stats, weight Operand) error
+}
+
+// CheckNormBackward validates a NormBackward call; the pointers are nil
+// for operands that are absent.
+func CheckNormBackward(pkg string, op NormOp, dx, dweight, dbias *Arg, g, x, stats Arg, weight *Arg) error {
+	def, ok := op.Def()
+	if !ok {
+		return errs.New(pkg, op.String()+"Backward", errs.ErrUnsupported, "unknown normalisation")
+	}
+	name := def.Name + "Backward"
+	if err := CheckNorm(pkg, op, g, stats, x, weight, nil, 0); err != nil {
+		return errs.Retag(pkg, name, err)
+	}
+	n := x.Shape[1]
+	for i, p := range []*Arg{dx, dweight, dbias} {
+		if p == nil {
+			continue
+		}
+		want := []int{n}
+		if i == 0 {
+			want = x.Shape
+		}
+		if p.DType != x.DType || !slices.Equal(p.Shape, want) {
+			return errs.New(pkg, name, errs.ErrShape, "%s must be %v %v, have %v %v", [3]string{"dx", "dweight", "dbias"}[i], x.DType, want, p.DType, p.Shape)
+		}
+	}
+	if dbias != nil && def.Affine < 2 {
+		return errs.New(pkg, name, errs.ErrValue, "takes no bias")
+	}
+	return nil
+}

@@ -1,6 +1,9 @@
 package tensor
 
-import "github.com/tessera-go/tessera/device"
+import (
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/errs"
+)
 
 // SetFusion turns the recording of elementwise chains on or off for a test
 // (as TESSERA_FUSION does at start-up) and returns a function restoring the
@@ -57,4 +60,15 @@ func NormKernel(op device.NormOp, x, w, b *Tensor, eps float64) (y, stats *Tenso
 		return e, e
 	}
 	return normRun(be, op, x, w, b, eps)
+}
+
+// NormGradKernel runs the backend's fused Norm gradient on g and x
+// [rows, n] with the statistics Norm saved and its weight (nil for
+// none), returning dx, dweight and dbias [n] (nil where not wanted).
+func NormGradKernel(op device.NormOp, g, x, stats, w *Tensor, want [3]bool) ([]*Tensor, error) {
+	be, ok := x.Device().Backend().(device.NormBackwarder)
+	if !ok {
+		return nil, errs.New("tensor", op.String(), ErrUnsupported, "no NormBackwarder on %s", x.Device().Name())
+	}
+	return normGradFused(be, op == device.LayerNorm, g, x, stats, w, want, x.Shape(), x.Shape()[1:])
 }

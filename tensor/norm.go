@@ -154,6 +154,19 @@ func normalize(op device.NormOp, x *Tensor, ns []int, weight, bias *Tensor, eps 
 //	dweight = sum over rows of g xhat, dbias = sum over rows of g.
 func normGrad(g *Tensor, s []*Tensor, centred bool, shape, ns []int, rows, n int, wantW, wantB, wantX bool) []*Tensor {
 	x2, stats := s[0], s[1]
+	if be, ok := x2.Device().Backend().(device.NormBackwarder); ok {
+		var w *Tensor
+		if len(s) > 2 {
+			w = s[2]
+		}
+		out, err := normGradFused(be, centred, g, x2, stats, w, [3]bool{wantX, wantW, wantB}, shape, ns)
+		if !errors.Is(err, errs.ErrUnsupported) {
+			if err != nil {
+				return []*Tensor{failed(err), failed(err), failed(err)}
+			}
+			return out
+		}
+	}
 	dt := x2.DType()
 	asDT := func(t *Tensor) *Tensor {
 		if t.DType() == dt {
@@ -187,6 +200,91 @@ func normGrad(g *Tensor, s []*Tensor, centred bool, shape, ns []int, rows, n int
 		out[2] = g2.Sum(0).Reshape(ns...)
 	}
 	return out
+}
+
+// normGradFused computes the wanted gradients (dx, dweight, dbias) with
+// the backend's fused kernel; ErrUnsupported says to compose them instead.
+func normGradFused(be device.NormBackwarder, centred bool, g, x2, stats, w *Tensor, want [3]bool, shape, ns []int) ([]*Tensor, error) {
+	op := device.RMSNorm
+	if centred {
+		op = device.LayerNorm
+	}
+	name := op.String()
+	rows, n := x2.lay.Shape[0], x2.lay.Shape[1]
+	g2 := g.Reshape(rows, n)
+	defer g2.Release()
+	shapes := [3][]int{{rows, n}, {n}, {n}}
+	last := -1
+	for i, ok := range want {
+		if ok {
+			last = i
+		}
+	}
+	out := make([]*Tensor, 3)
+	if last < 0 {
+		return out, nil
+	}
+	release := func() {
+		for _, t := range out {
+			t.Release()
+		}
+	}
+	// Every wanted output but the last is allocated first and handed to
+	// the kernel as an operand; the last is the call's own result.
+	for i := range last {
+		if want[i] {
+			out[i] = compute(name, x2.DType(), shapes[i], []*Tensor{x2}, func(device.Backend, device.Operand, []device.Operand) error {
+				return nil // written by NormBackward below
+			})
+			if out[i].err != nil {
+				err := out[i].err
+				release()
+				return nil, err
+			}
+		}
+	}
+	ins := []*Tensor{g2, x2, stats}
+	if w != nil {
+		ins = append(ins, w)
+	}
+	for i := range last {
+		if want[i] {
+			ins = append(ins, out[i])
+		}
+	}
+	r := compute(name, x2.DType(), shapes[last], ins, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+		var o [3]device.Operand
+		var wo device.Operand
+		j := 3
+		if w != nil {
+			wo, j = src[3], 4
+		}
+		for i := range last {
+			if want[i] {
+				o[i], j = src[j], j+1
+			}
+		}
+		o[last] = dst
+		return be.NormBackward(op, o[0], o[1], o[2], src[0], src[1], src[2], wo)
+	})
+	if r.err != nil {
+		release()
+		return nil, r.err
+	}
+	out[last] = r
+	if out[0] != nil {
+		x := out[0].Reshape(shape...)
+		out[0].Release()
+		out[0] = x
+	}
+	for i := 1; i < 3; i++ {
+		if out[i] != nil {
+			x := out[i].Reshape(ns...)
+			out[i].Release()
+			out[i] = x
+		}
+	}
+	return out, nil
 }
 
 // normRun calls the backend's Norm on x2 [rows, n] with weight and bias

@@ -376,3 +376,89 @@ func TestAttentionFusedMemory(t *testing.T) {
 		t.Errorf("attention of ones over ones: %v ... %v, want 1", got[0], got[len(got)-1])
 	}
 }
+
+// refNormGrad is the float64 gradient of a normalised row: with
+// xhat = (x - mean) rstd and gw = g w, dx = rstd (gw - mean(gw) -
+// xhat mean(gw xhat)) (no mean(gw) term for RMSNorm); it adds the row's
+// g xhat to dw and g to db.
+func refNormGrad(op device.NormOp, g, x, w []float64, eps float64, dw, db []float64) []float64 {
+	n := len(x)
+	y := make([]float64, n)
+	mean, rstd := op.Ref(y, x, nil, nil, eps)
+	var sg, sgx float64
+	gw, xh := make([]float64, n), make([]float64, n)
+	for j := range n {
+		xh[j] = (x[j] - mean) * rstd
+		gw[j] = g[j]
+		if w != nil {
+			gw[j] *= w[j]
+		}
+		sg += gw[j]
+		sgx += gw[j] * xh[j]
+		dw[j] += g[j] * xh[j]
+		db[j] += g[j]
+	}
+	dx := make([]float64, n)
+	for j := range n {
+		d := gw[j] - xh[j]*sgx/float64(n)
+		if op == device.LayerNorm {
+			d -= sg / float64(n)
+		}
+		dx[j] = rstd * d
+	}
+	return dx
+}
+
+// The fused gradient kernel (device.NormBackwarder) against refNormGrad,
+// with and without a weight, over a transposed g and enough rows for
+// several workers.
+func TestNormGradKernel(t *testing.T) {
+	const rows, n, eps = 700, 45, 1e-4
+	x0 := normRand(61, rows*n, -2, 2)
+	g0 := normRand(62, rows*n, -1, 1)
+	w0 := normRand(63, n, 0.5, 1.5)
+	for _, p := range fusedPrecisions(t) {
+		for _, op := range []device.NormOp{device.LayerNorm, device.RMSNorm} {
+			for _, withW := range []bool{false, true} {
+				x, g := exact(t, x0, p.dt), exact(t, g0, p.dt)
+				var w []float64
+				var wt *tensor.Tensor
+				if withW {
+					w = exact(t, w0, p.dt)
+					wt = normOn(t, w, []int{n}, p.dev, p.dt)
+				}
+				xt := normOn(t, x, []int{rows, n}, p.dev, p.dt)
+				gT := make([]float64, len(g)) // g stored transposed
+				for i := range rows {
+					for j := range n {
+						gT[j*rows+i] = g[i*n+j]
+					}
+				}
+				gt := normOn(t, gT, []int{n, rows}, p.dev, p.dt).T()
+				_, stats := tensor.NormKernel(op, xt, wt, nil, eps)
+				grads, err := tensor.NormGradKernel(op, gt, xt, stats, wt, [3]bool{true, true, op == device.LayerNorm})
+				what := op.String() + " " + p.dt.String() + " on " + p.dev.Name()
+				if errors.Is(err, tensor.ErrUnsupported) {
+					continue // this backend composes the gradient
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				dw, db := make([]float64, n), make([]float64, n)
+				var dx []float64
+				for r := range rows {
+					dx = append(dx, refNormGrad(op, g[r*n:(r+1)*n], x[r*n:(r+1)*n], w, eps, dw, db)...)
+				}
+				tol := fusedTol(p.dt)
+				if p.dt == dtype.F32 {
+					tol = 1e-4 // sums over 700 rows in f32
+				}
+				normClose(t, what+" dx", normRead(t, grads[0]), dx, tol)
+				normClose(t, what+" dweight", normRead(t, grads[1]), dw, tol*10)
+				if op == device.LayerNorm {
+					normClose(t, what+" dbias", normRead(t, grads[2]), db, tol*10)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,8 @@ package cpu
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -160,4 +162,152 @@ func rowSumF64[C vec.Float](x []C) float64 {
 		s += float64(v)
 	}
 	return s
+}
+
+var _ device.NormBackwarder = (*Device)(nil)
+
+// NormBackward is the fused gradient of Norm (device.NormBackwarder): per
+// row, g and x are read once into L1-resident scratch, xhat is rebuilt
+// from the saved mean and rstd, the two row means come from vec.Sum and
+// vec.Dot, and dx is written once; the weight and bias gradients are
+// accumulated per worker over its rows and the workers' partial sums added
+// in worker order (so the result depends only on GOMAXPROCS).
+func (d *Device) NormBackward(op device.NormOp, dx, dweight, dbias, g, x, stats, weight device.Operand) error {
+	name := op.String() + "Backward"
+	ops := []device.Operand{g, x, stats}
+	args := [4]*device.Arg{}
+	for i, o := range []device.Operand{dx, dweight, dbias, weight} {
+		if o.Buf != nil {
+			ops = append(ops, o)
+			a := o.Arg()
+			args[i] = &a
+		}
+	}
+	bufs, err := d.operands(name, ops...)
+	if err != nil {
+		return err
+	}
+	if err := device.CheckNormBackward("cpu", op, args[0], args[1], args[2], g.Arg(), x.Arg(), stats.Arg(), args[3]); err != nil {
+		return err
+	}
+	def, _ := op.Def()
+	k := normBackKernel{centred: def.Centred, rows: x.Layout.Shape[0], n: x.Layout.Shape[1], g: g.Layout, x: x.Layout, stats: stats.Layout}
+	var outs [4]*Buffer // dx, dweight, dbias, weight
+	i := 3
+	for j, o := range []device.Operand{dx, dweight, dbias, weight} {
+		if o.Buf != nil {
+			outs[j] = bufs[i]
+			k.lays[j] = o.Layout
+			i++
+		}
+	}
+	gb, xb, sb := bufs[0], bufs[1], bufs[2]
+	switch xb.dt {
+	case dtype.F32:
+		normBackRun(k, gb, xb, sb, outs, conv32)
+	case dtype.F64:
+		normBackRun(k, gb, xb, sb, outs, conv64)
+	case dtype.F16:
+		normBackRun(k, gb, xb, sb, outs, convF16)
+	case dtype.BF16:
+		normBackRun(k, gb, xb, sb, outs, convBF16)
+	}
+	return nil
+}
+
+// normBackKernel is one NormBackward call's geometry; lays holds the
+// layouts of dx, dweight, dbias and weight (valid where given).
+type normBackKernel struct {
+	centred     bool
+	rows, n     int
+	g, x, stats layout.Layout
+	lays        [4]layout.Layout
+}
+
+func normBackRun[C vec.Float, S any](k normBackKernel, gb, xb, sb *Buffer, outs [4]*Buffer, cv conv[C, S]) {
+	n := k.n
+	g, x, stats := slice[S](gb), slice[S](xb), slice[C](sb)
+	var w []C
+	if outs[3] != nil {
+		w = loadRow(slice[S](outs[3]), k.lays[3].Offset, k.lays[3].Strides[0], n, make([]C, n), cv)
+	}
+	var dx []S
+	if outs[0] != nil {
+		dx = slice[S](outs[0])
+	}
+	wantW, wantB := outs[1] != nil, outs[2] != nil
+	inv := C(1 / float64(n))
+	grainRows := max(1, grain/max(n, 1))
+	var mu sync.Mutex
+	partial := map[int][2][]C{} // by first row: dweight, dbias sums
+	vec.Parallel(k.rows, grainRows, func(lo, hi int) {
+		gbuf, xbuf, xhat, gw := make([]C, n), make([]C, n), make([]C, n), make([]C, n)
+		var pw, pb []C
+		if wantW {
+			pw = make([]C, n)
+		}
+		if wantB {
+			pb = make([]C, n)
+		}
+		for r := lo; r < hi; r++ {
+			grow := loadRow(g, k.g.Offset+r*k.g.Strides[0], k.g.Strides[1], n, gbuf, cv)
+			xrow := loadRow(x, k.x.Offset+r*k.x.Strides[0], k.x.Strides[1], n, xbuf, cv)
+			sp := k.stats.Offset + r*k.stats.Strides[0]
+			mean, rstd := stats[sp], stats[sp+k.stats.Strides[1]]
+			vec.SubScalar(xhat, xrow, mean)
+			vec.MulScalar(xhat, xhat, rstd)
+			if wantW {
+				vec.Mul(gw, grow, xhat)
+				vec.Add(pw, pw, gw)
+			}
+			if wantB {
+				vec.Add(pb, pb, grow)
+			}
+			if dx == nil {
+				continue
+			}
+			gwr := grow
+			if w != nil {
+				vec.Mul(gw, grow, w)
+				gwr = gw
+			}
+			c, _ := vec.Dot(gwr, xhat)
+			vec.MulScalar(xhat, xhat, c*inv)
+			vec.Sub(xhat, gwr, xhat) // gw - xhat mean(gw xhat)
+			if k.centred {
+				vec.SubScalar(xhat, xhat, vec.Sum(gwr)*inv)
+			}
+			vec.MulScalar(xhat, xhat, rstd)
+			p, st := k.lays[0].Offset+r*k.lays[0].Strides[0], k.lays[0].Strides[1]
+			for j, v := range xhat {
+				dx[p+j*st] = cv.store(v)
+			}
+		}
+		if wantW || wantB {
+			mu.Lock()
+			partial[lo] = [2][]C{pw, pb}
+			mu.Unlock()
+		}
+	})
+	if !wantW && !wantB {
+		return
+	}
+	los := make([]int, 0, len(partial))
+	for lo := range partial {
+		los = append(los, lo)
+	}
+	slices.Sort(los)
+	for j := 1; j <= 2; j++ {
+		if outs[j] == nil {
+			continue
+		}
+		sum := make([]C, n) // no rows: zero
+		for _, lo := range los {
+			vec.Add(sum, sum, partial[lo][j-1])
+		}
+		out, l := slice[S](outs[j]), k.lays[j]
+		for i, v := range sum {
+			out[l.Offset+i*l.Strides[0]] = cv.store(v)
+		}
+	}
 }
