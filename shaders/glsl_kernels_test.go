@@ -277,6 +277,17 @@ func kernelSpecs() []kernelSpec {
 		}
 	}
 	add("softmax.wgsl", map[string]string{"WG": redWG, "COMBINE": "1"})
+	// attention.wgsl (gpucore.Planner.Attention): no mask, causal, a Bool
+	// or a float mask.
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
+		for _, sw := range [][]string{nil, {"CAUSAL"}, {"EXPLICIT", "MASK_BOOL"}, {"EXPLICIT", "MASK_FLOAT"}} {
+			v := with(ewVars(dt, dt, false), "WG", redWG)
+			for _, s := range sw {
+				v[s] = "1"
+			}
+			add("attention.wgsl", v)
+		}
+	}
 	// norm.wgsl (gpucore.Planner.Norm): LayerNorm (CENTRED) with any of
 	// weight and bias, RMSNorm with or without a weight.
 	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {

@@ -74,6 +74,21 @@ struct NParams {
     aff: vec4<i32>,
 }
 
+struct AParams {
+    l: u32,
+    s: u32,
+    e: u32,
+    ev: u32,
+    scale: f32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+    off: vec4<i32>,
+    ld: vec4<i32>,
+    cs: vec4<i32>,
+    dst: vec4<i32>,
+}
+
 struct MParams {
     m: u32,
     n: u32,

@@ -3,6 +3,7 @@ package tensor
 import (
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
 )
 
 // SetFusion turns the recording of elementwise chains on or off for a test
@@ -71,4 +72,22 @@ func NormGradKernel(op device.NormOp, g, x, stats, w *Tensor, want [3]bool) ([]*
 		return nil, errs.New("tensor", op.String(), ErrUnsupported, "no NormBackwarder on %s", x.Device().Name())
 	}
 	return normGradFused(be, op == device.LayerNorm, g, x, stats, w, want, x.Shape(), x.Shape()[1:])
+}
+
+// AttentionKernel runs attention through the backend's fused kernel
+// (device.Attender) only, failing with ErrUnsupported where the backend
+// has none or declines, so tests can tell the kernel from the fallback.
+func AttentionKernel(q, k, v, mask *Tensor, scale float64, causal bool) *Tensor {
+	at, ok := q.Device().Backend().(device.Attender)
+	if !ok {
+		return fail("Attention", ErrUnsupported, "no Attender on %s", q.Device().Name())
+	}
+	batch, err := layout.BroadcastShapes(q.Shape()[:q.Rank()-2], k.Shape()[:k.Rank()-2], v.Shape()[:v.Rank()-2])
+	if err != nil {
+		return failed(err)
+	}
+	if y := attentionFused(at, q, k, v, mask, batch, scale, causal); y != nil {
+		return y
+	}
+	return fail("Attention", ErrUnsupported, "declined by %s", q.Device().Name())
 }

@@ -311,6 +311,51 @@ func TestAttentionFusedValues(t *testing.T) {
 	}
 }
 
+// Every device runs attention through its own fused kernel (no fallback
+// to the composite) and agrees with the composite.
+func TestAttentionKernelEveryDevice(t *testing.T) {
+	for ci, c := range attCases() {
+		in := c.in
+		q0 := normRand(uint64(ci)+900, numel(in.qs), -2, 2)
+		k0 := normRand(uint64(ci)+910, numel(in.ks), -2, 2)
+		v0 := normRand(uint64(ci)+920, numel(in.vs), -2, 2)
+		var m0 []float64
+		if in.ms != nil {
+			m0 = normRand(uint64(ci)+930, numel(in.ms), -1, 1)
+		}
+		scale := in.opt.Scale
+		if scale == 0 {
+			scale = 1 / math.Sqrt(float64(in.qs[len(in.qs)-1]))
+		}
+		for _, p := range fusedPrecisions(t) {
+			if p.dt == dtype.BF16 {
+				continue
+			}
+			qt, kt, vt := normOn(t, q0, in.qs, p.dev, p.dt), normOn(t, k0, in.ks, p.dev, p.dt), normOn(t, v0, in.vs, p.dev, p.dt)
+			var mt *tensor.Tensor
+			if m0 != nil {
+				mdt := p.dt
+				if in.boolMask {
+					mdt = dtype.Bool
+				}
+				mt = normOn(t, m0, in.ms, p.dev, mdt)
+			}
+			what := c.name + " " + p.dt.String() + " on " + p.dev.Name()
+			y := tensor.AttentionKernel(qt, kt, vt, mt, scale, in.opt.Causal)
+			if err := y.Err(); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			want := normRead(t, tensor.SDPAComposite(qt, kt, vt, mt, scale, in.opt.Causal))
+			got := normRead(t, y)
+			for i := range want {
+				if math.IsNaN(want[i]) != math.IsNaN(got[i]) || (!math.IsNaN(want[i]) && math.Abs(got[i]-want[i]) > 4*fusedTol(p.dt)*(1+math.Abs(want[i]))) {
+					t.Fatalf("%s: [%d] fused %v, composite %v", what, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 // The fused and composite paths agree, NaN for NaN, on the edge cases.
 func TestAttentionFusedMatchesComposite(t *testing.T) {
 	inf := math.Inf(-1)

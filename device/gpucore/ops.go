@@ -122,6 +122,22 @@ func (o Ops) Norm(op device.NormOp, dst, stats, src, weight, bias device.Operand
 	}, ops...)
 }
 
+// Attention is fused scaled dot-product attention (device.Attender; see
+// Planner.Attention); mask is absent when its Buf is nil.
+func (o Ops) Attention(dst, q, k, v, mask device.Operand, opt device.AttentionOptions) error {
+	roles, ops := []string{"dst", "q", "k", "v"}, []device.Operand{dst, q, k, v}
+	if mask.Buf != nil {
+		roles, ops = append(roles, "mask"), append(ops, mask)
+	}
+	return o.Executor.Run("Attention", roles, func(x []Operand) (*Plan, error) {
+		var m *Operand
+		if len(x) > 4 {
+			m = &x[4]
+		}
+		return o.Planner.Attention("Attention", x[0], x[1], x[2], x[3], m, opt)
+	}, ops...)
+}
+
 // Matmul multiplies a [..., m, k] by b [..., k, n] into dst [..., m, n];
 // all share the batch shape (a broadcast batch has stride 0). Row-major,
 // transposed and narrowed operands are read in place (see
@@ -203,6 +219,7 @@ func (o Ops) Sort(vals, idx, src device.Operand, axis int, descending bool) erro
 var (
 	_ device.Softmaxer    = Ops{}
 	_ device.Normer       = Ops{}
+	_ device.Attender     = Ops{}
 	_ device.Fuser        = Ops{}
 	_ device.FusedReducer = Ops{}
 	_ device.Indexer      = Ops{}

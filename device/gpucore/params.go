@@ -101,6 +101,23 @@ type NormParams struct {
 	Aff   [4]int32 `wgsl:"aff"`
 }
 
+// AttnParams is the uniform of attention.wgsl for one batch element: L
+// queries of E against S keys, values of Ev; Off holds the positions of
+// the q, k, v and mask matrices, Ld their row strides and Cs their strides
+// along a row; Dst the destination's position, row and column strides.
+type AttnParams struct {
+	L     uint32  `wgsl:"l"`
+	S     uint32  `wgsl:"s"`
+	E     uint32  `wgsl:"e"`
+	Ev    uint32  `wgsl:"ev"`
+	Scale float32 `wgsl:"scale"`
+	_     [3]uint32
+	Off   [4]int32 `wgsl:"off"`
+	Ld    [4]int32 `wgsl:"ld"`
+	Cs    [4]int32 `wgsl:"cs"`
+	Dst   [4]int32 `wgsl:"dst"`
+}
+
 // CombineParams is the uniform of softmax.wgsl's COMBINE pass: NItems
 // work items merge up to Per of NIn pairs per row into NOut.
 type CombineParams struct {
@@ -167,6 +184,7 @@ var paramStructs = []struct {
 	{"SParams", reflect.TypeFor[SoftmaxParams]()},
 	{"CParams", reflect.TypeFor[CombineParams]()},
 	{"NParams", reflect.TypeFor[NormParams]()},
+	{"AParams", reflect.TypeFor[AttnParams]()},
 	{"MParams", reflect.TypeFor[MatmulParams]()},
 	{"XParams", reflect.TypeFor[ScatterParams]()},
 	{"NarrowParams", reflect.TypeFor[NarrowParams]()},
@@ -192,6 +210,8 @@ func Pack(dst []byte, p any) []byte {
 		case CombineParams:
 			return appendRaw(dst, &v)
 		case NormParams:
+			return appendRaw(dst, &v)
+		case AttnParams:
 			return appendRaw(dst, &v)
 		case MatmulParams:
 			return appendRaw(dst, &v)
@@ -235,6 +255,8 @@ func Size(p any) int {
 		return int(unsafe.Sizeof(CombineParams{}))
 	case NormParams:
 		return int(unsafe.Sizeof(NormParams{}))
+	case AttnParams:
+		return int(unsafe.Sizeof(AttnParams{}))
 	case MatmulParams:
 		return int(unsafe.Sizeof(MatmulParams{}))
 	case ScatterParams:
