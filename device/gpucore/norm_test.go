@@ -69,3 +69,54 @@ func TestNormPlan(t *testing.T) {
 		t.Fatalf("f64: %v, want ErrDType", err)
 	}
 }
+
+// TestAttentionPlan: one dispatch per batch element, a workgroup per query
+// row, each element's positions in its own parameter block (a broadcast
+// k is read at the same position by every element); the mask kind and
+// causality select the specialisation; oversized work is declined.
+func TestAttentionPlan(t *testing.T) {
+	p := planner(bigLimits)
+	const B, L, S, E = 3, 5, 7, 4
+	q, v, y := buffer(p, dtype.F32, B*L*E), buffer(p, dtype.F32, B*S*E), buffer(p, dtype.F32, B*L*E)
+	k := buffer(p, dtype.F32, S*E)
+	kl := contig(1, S, E)
+	kl.Shape[0], kl.Strides[0] = B, 0 // broadcast over the batch
+	m := buffer(p, dtype.Bool, L*S)
+	ml := contig(1, L, S)
+	ml.Shape[0], ml.Strides[0] = B, 0
+	om := operand(t, p, m, ml)
+	pl, err := p.Attention("Attention", operand(t, p, y, contig(B, L, E)), operand(t, p, q, contig(B, L, E)),
+		operand(t, p, k, kl), operand(t, p, v, contig(B, S, E)), &om, device.AttentionOptions{Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Steps) != B {
+		t.Fatalf("%d dispatches, want %d", len(pl.Steps), B)
+	}
+	for b, s := range pl.Steps {
+		prm := s.Params.(AttnParams)
+		if prm.L != L || prm.S != S || prm.E != E || prm.Ev != E || prm.Scale != 0.5 || s.Grid[0] != L {
+			t.Fatalf("dispatch %d: %+v grid %v", b, prm, s.Grid)
+		}
+		if prm.Off[0] != int32(b*L*E) || prm.Off[1] != 0 || prm.Off[2] != int32(b*S*E) || prm.Dst[0] != int32(b*L*E) {
+			t.Fatalf("dispatch %d: positions %v dst %v", b, prm.Off, prm.Dst)
+		}
+		if s.Kernel.Vars["MASK_BOOL"] != "1" || s.Kernel.Vars["EXPLICIT"] != "1" || s.Kernel.RO != 4 || len(s.Binds) != 5 {
+			t.Fatalf("dispatch %d: vars %v RO %d binds %d", b, s.Kernel.Vars, s.Kernel.RO, len(s.Binds))
+		}
+	}
+	l := bigLimits
+	l.MaxBinding = 1 << 10
+	small := planner(l)
+	_, err = small.Attention("Attention", operand(t, small, y, contig(B, L, E)), operand(t, small, q, contig(B, L, E)),
+		operand(t, small, buffer(small, dtype.F32, 1024), contig(1, 256, 4)), operand(t, small, buffer(small, dtype.F32, 1024), contig(1, 256, 4)), nil, device.AttentionOptions{Causal: true})
+	if !errors.Is(err, errs.ErrShape) {
+		t.Fatalf("mismatched batch: %v, want ErrShape", err)
+	}
+	kb := buffer(small, dtype.F32, 1024)
+	_, err = small.Attention("Attention", operand(t, small, buffer(small, dtype.F32, 4), contig(1, 1, 4)), operand(t, small, buffer(small, dtype.F32, 4), contig(1, 1, 4)),
+		operand(t, small, kb, contig(1, 256, 4)), operand(t, small, buffer(small, dtype.F32, 1024), contig(1, 256, 4)), nil, device.AttentionOptions{Causal: true})
+	if !errors.Is(err, errs.ErrUnsupported) {
+		t.Fatalf("a 4 KiB k under a 1 KiB binding: %v, want ErrUnsupported", err)
+	}
+}
