@@ -2,17 +2,17 @@
 # Times LayerNorm and RMSNorm of [4096, 1024] f32 (weight and bias) and
 # attention (batch 8, 8 heads, L = S = 512, E = 64, f32; plain and causal)
 # in NumPy (the usual expressions: mean, centred variance, scale; scores
-# q k^T, max-shifted softmax, times v; OpenBLAS with its default threads
-# for the products), then tessera's fused kernels and the composites they
-# replaced (BenchmarkNormFused, BenchmarkAttentionFused, one run), and
-# prints the ratios. Not part of the test run: benchmarks belong on a quiet
-# machine.
+# q k^T, max-shifted softmax, times v; one thread, as the other NumPy
+# anchors of docs/benchmarks.md, while tessera uses every core), then
+# tessera's fused kernels and the composites they replaced
+# (BenchmarkNormFused, BenchmarkAttentionFused, one run), and prints the
+# ratios. Not part of the test run: benchmarks belong on a quiet machine.
 #   bash ci/bench-norm.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=/usr/bin/python3
-numpy_out=$("$PY" - <<'PYEOF'
+numpy_out=$(OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$PY" - <<'PYEOF'
 import time
 import numpy as np
 rng = np.random.default_rng(5)
