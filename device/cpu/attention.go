@@ -183,8 +183,10 @@ func attentionRun[C vec.Float](a attCall, db, qb, kb, vb, mb *Buffer, mm gemmFn[
 		bc = max(attBcMin, attBlock/(attBr*w)/attBcStep*attBcStep)
 	}
 	bc = max(1, min(bc, S))
-	br := min(attBr, L)
-	qBlocks := (L + br - 1) / br
+	// Query blocks of at most attBr rows, of even size, so that no block is
+	// a sliver the GEMM would take by its skinny path.
+	qBlocks := (L + attBr - 1) / attBr
+	br := (L + qBlocks - 1) / qBlocks
 	items := nb * qBlocks
 	scale := C(a.opt.Scale)
 	ninf := C(math.Inf(-1))
