@@ -13,6 +13,10 @@ type AttentionOptions struct {
 	Scale float64
 	// Causal masks the scores of keys j > i (top-left aligned).
 	Causal bool
+	// Force runs the fused kernel even where the backend would decline it
+	// as slower than the composite (a GPU whose scores fit its bindings);
+	// tests use it to exercise the kernel at small sizes.
+	Force bool
 }
 
 // Attender is implemented by backends with a fused scaled dot-product
@@ -24,8 +28,9 @@ type Attender interface {
 	// nil for none) is [..., L, S]: Bool says which scores take part (false
 	// is -Inf), a mask of q's dtype is added. A row whose mask leaves no
 	// key gives 0 times v (0 for finite v); NaN in the inputs propagates.
-	// A backend may refuse views it cannot read in place with
-	// ErrUnsupported.
+	// A backend may decline with ErrUnsupported views it cannot read in
+	// place, sizes beyond its limits, or (without opt.Force) work for
+	// which the composite is faster.
 	Attention(dst, q, k, v, mask Operand, opt AttentionOptions) error
 }
 

@@ -75,7 +75,7 @@ func NormGradKernel(op device.NormOp, g, x, stats, w *Tensor, want [3]bool) ([]*
 }
 
 // AttentionKernel runs attention through the backend's fused kernel
-// (device.Attender) only, failing with ErrUnsupported where the backend
+// (device.Attender, with Force) only, failing with ErrUnsupported where the backend
 // has none or declines, so tests can tell the kernel from the fallback.
 func AttentionKernel(q, k, v, mask *Tensor, scale float64, causal bool) *Tensor {
 	at, ok := q.Device().Backend().(device.Attender)
@@ -86,7 +86,7 @@ func AttentionKernel(q, k, v, mask *Tensor, scale float64, causal bool) *Tensor 
 	if err != nil {
 		return failed(err)
 	}
-	if y := attentionFused(at, q, k, v, mask, batch, scale, causal); y != nil {
+	if y := attentionFused(at, q, k, v, mask, batch, scale, causal, true); y != nil {
 		return y
 	}
 	return fail("Attention", ErrUnsupported, "declined by %s", q.Device().Name())

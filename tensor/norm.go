@@ -451,7 +451,7 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, opt SDPAOptions) *Tensor {
 	}
 	if !q.wantsGrad() && !k.wantsGrad() && !v.wantsGrad() && !mask.wantsGrad() && S > 0 {
 		if at, ok := q.Device().Backend().(device.Attender); ok {
-			if y := attentionFused(at, q, k, v, mask, batch, scale, opt.Causal); y != nil {
+			if y := attentionFused(at, q, k, v, mask, batch, scale, opt.Causal, false); y != nil {
 				return y
 			}
 		}
@@ -464,8 +464,9 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, opt SDPAOptions) *Tensor {
 // F16 and BF16 compute in F32 and round once. Operands the kernel cannot
 // read in place along their last two axes are copied first; batch axes are
 // broadcast as views. It returns nil when the backend declines the call
-// (ErrUnsupported), and the caller runs the composite.
-func attentionFused(at device.Attender, q, k, v, mask *Tensor, batch []int, scale float64, causal bool) *Tensor {
+// (ErrUnsupported), and the caller runs the composite; force asks the
+// backend not to decline for speed (device.AttentionOptions.Force).
+func attentionFused(at device.Attender, q, k, v, mask *Tensor, batch []int, scale float64, causal, force bool) *Tensor {
 	const op = "ScaledDotProductAttention"
 	wd := q.DType()
 	if wd != dtype.F32 && wd != dtype.F64 {
@@ -508,7 +509,7 @@ func attentionFused(at device.Attender, q, k, v, mask *Tensor, batch []int, scal
 		if len(src) > 3 {
 			m = src[3]
 		}
-		return at.Attention(dst, src[0], src[1], src[2], m, device.AttentionOptions{Scale: scale, Causal: causal})
+		return at.Attention(dst, src[0], src[1], src[2], m, device.AttentionOptions{Scale: scale, Causal: causal, Force: force})
 	})
 	if y.err != nil {
 		if errors.Is(y.err, errs.ErrUnsupported) {

@@ -75,3 +75,40 @@ func BenchmarkAttentionFused(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAttentionFusedGPU times attention (batch 2, 4 heads, L = S =
+// 256, E = 64, f32) on each GPU device: the fused kernel (forced: at this
+// size ScaledDotProductAttention runs the composite, which is faster on
+// the software drivers) and the composite, in the same run.
+func BenchmarkAttentionFusedGPU(b *testing.B) {
+	const B, H, L, E = 2, 4, 256, 64
+	for _, dev := range testDevices(b)[1:] {
+		q := tensor.RandN(dtype.F32, 1, B, H, L, E).To(dev)
+		k := tensor.RandN(dtype.F32, 2, B, H, L, E).To(dev)
+		v := tensor.RandN(dtype.F32, 3, B, H, L, E).To(dev)
+		for _, fused := range []bool{true, false} {
+			name := dev.Name() + "/composite"
+			if fused {
+				name = dev.Name() + "/fused"
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					var y *tensor.Tensor
+					if fused {
+						y = tensor.AttentionKernel(q, k, v, nil, 1/math.Sqrt(E), false)
+					} else {
+						y = tensor.SDPAComposite(q, k, v, nil, 1/math.Sqrt(E), false)
+					}
+					if err := y.Err(); err != nil {
+						b.Fatal(err)
+					}
+					if err := dev.Backend().Sync(); err != nil {
+						b.Fatal(err)
+					}
+					y.Release()
+				}
+				b.ReportMetric(4*float64(B*H*L*L*E)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

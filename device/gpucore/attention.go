@@ -14,9 +14,10 @@ const attLoopMax = 65535
 
 // Attention plans fused attention (device.Attender): attention.wgsl, one
 // dispatch per batch element and one workgroup per query row. m is nil
-// without a mask. Sizes beyond the loop limit, or a matrix beyond one
-// binding, are declined with ErrUnsupported (the tensor layer then runs
-// the composite).
+// without a mask. Sizes beyond the loop limit, a matrix beyond one
+// binding, and (unless opt.Force) scores small enough to store are
+// declined with ErrUnsupported (the tensor layer then runs the
+// composite).
 func (p *Planner) Attention(name string, d, q, k, v Operand, m *Operand, opt device.AttentionOptions) (*Plan, error) {
 	arg := func(o Operand) device.Arg { return device.Arg{DType: o.DT(), Shape: o.Shape} }
 	var ma *device.Arg
@@ -45,6 +46,14 @@ func (p *Planner) Attention(name string, d, q, k, v Operand, m *Operand, opt dev
 	}
 	if S/redWG >= attLoopMax || E >= attLoopMax || Ev/redWG >= attLoopMax {
 		return nil, p.errorf(name, errs.ErrUnsupported, "S %d, E %d or Ev %d beyond the kernel's loop limit", S, E, Ev)
+	}
+	// Where the [..., L, S] scores fit half a binding the composite (the
+	// tiled matmul and the softmax kernels) runs, and on the software
+	// drivers it is 7-20x faster than this kernel, which recomputes the
+	// scores and reads k and v once per query row; the kernel is for
+	// scores too large to store.
+	if scores := uint64(prodInts(d.Shape[:r-2])) * uint64(L) * uint64(S) * 4; !opt.Force && scores <= p.Lim.MaxBinding/2 {
+		return nil, p.errorf(name, errs.ErrUnsupported, "scores of %d bytes fit a binding: the composite is faster", scores)
 	}
 	vars := ewVars(d.DT(), q.DT(), false)
 	vars["WG"] = fmt.Sprint(redWG)

@@ -86,7 +86,7 @@ func TestAttentionPlan(t *testing.T) {
 	ml.Shape[0], ml.Strides[0] = B, 0
 	om := operand(t, p, m, ml)
 	pl, err := p.Attention("Attention", operand(t, p, y, contig(B, L, E)), operand(t, p, q, contig(B, L, E)),
-		operand(t, p, k, kl), operand(t, p, v, contig(B, S, E)), &om, device.AttentionOptions{Scale: 0.5})
+		operand(t, p, k, kl), operand(t, p, v, contig(B, S, E)), &om, device.AttentionOptions{Scale: 0.5, Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +105,11 @@ func TestAttentionPlan(t *testing.T) {
 			t.Fatalf("dispatch %d: vars %v RO %d binds %d", b, s.Kernel.Vars, s.Kernel.RO, len(s.Binds))
 		}
 	}
+	_, err = p.Attention("Attention", operand(t, p, y, contig(B, L, E)), operand(t, p, q, contig(B, L, E)),
+		operand(t, p, k, kl), operand(t, p, v, contig(B, S, E)), nil, device.AttentionOptions{})
+	if !errors.Is(err, errs.ErrUnsupported) {
+		t.Fatalf("small scores without Force: %v, want ErrUnsupported (the composite is faster)", err)
+	}
 	l := bigLimits
 	l.MaxBinding = 1 << 10
 	small := planner(l)
@@ -115,7 +120,7 @@ func TestAttentionPlan(t *testing.T) {
 	}
 	kb := buffer(small, dtype.F32, 1024)
 	_, err = small.Attention("Attention", operand(t, small, buffer(small, dtype.F32, 4), contig(1, 1, 4)), operand(t, small, buffer(small, dtype.F32, 4), contig(1, 1, 4)),
-		operand(t, small, kb, contig(1, 256, 4)), operand(t, small, buffer(small, dtype.F32, 1024), contig(1, 256, 4)), nil, device.AttentionOptions{Causal: true})
+		operand(t, small, kb, contig(1, 256, 4)), operand(t, small, buffer(small, dtype.F32, 1024), contig(1, 256, 4)), nil, device.AttentionOptions{Causal: true, Force: true})
 	if !errors.Is(err, errs.ErrUnsupported) {
 		t.Fatalf("a 4 KiB k under a 1 KiB binding: %v, want ErrUnsupported", err)
 	}
