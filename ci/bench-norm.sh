@@ -61,7 +61,7 @@ print("AttentionFused/causal/fused", best(lambda: attention(causal), 3) * 1e9)
 PYEOF
 )
 
-go_out=$(go test ./tensor -run XXX -bench 'NormFused|AttentionFused' -benchtime 10x -count 3 2>/dev/null |
+go_out=$(go test ./tensor -run XXX -bench '^Benchmark(NormFused|AttentionFused)$' -benchtime 10x -count 3 2>/dev/null |
   awk '/ns\/op/ { n = $1; sub(/^Benchmark/, "", n); sub(/-[0-9]+$/, "", n); sub(/^NormFused\//, "", n); print n, $3 }')
 
 echo "load: $(uptime)"
