@@ -49,7 +49,7 @@ func (p *Planner) Attention(name string, d, q, k, v Operand, m *Operand, opt dev
 	}
 	// Where the [..., L, S] scores fit half a binding the composite (the
 	// tiled matmul and the softmax kernels) runs, and on the software
-	// drivers it is 7-20x faster than this kernel, which recomputes the
+	// drivers it is 5-20x faster than this kernel, which recomputes the
 	// scores and reads k and v once per query row; the kernel is for
 	// scores too large to store.
 	if scores := uint64(prodInts(d.Shape[:r-2])) * uint64(L) * uint64(S) * 4; !opt.Force && scores <= p.Lim.MaxBinding/2 {
