@@ -11,10 +11,14 @@ import (
 	"github.com/tessera-go/tessera/layout"
 )
 
-// Layer normalisation, RMS normalisation and scaled dot-product attention,
-// composed of existing operations (reductions, elementwise operations,
-// Matmul, Where, Softmax), so they run on every device and their gradients
-// come from those operations' rules.
+// Layer normalisation, RMS normalisation and scaled dot-product attention.
+// Each runs the backend's fused kernel when it has one (device.Normer,
+// device.NormBackwarder, device.Attender) and otherwise, or where the
+// backend declines, the composition of existing operations (reductions,
+// elementwise operations, Matmul, Where, Softmax) that every device runs.
+// The normalisations' gradients read the statistics the forward kernel
+// saved; attention with an input that requires grad runs the composite,
+// whose operations' rules differentiate it.
 
 // LayerNorm normalises x over its trailing len(normalizedShape) axes to
 // zero mean and unit variance, then scales by weight and shifts by bias:
@@ -24,7 +28,8 @@ import (
 // variance is the biased one (divided by N), computed as the mean of the
 // squared deviations from the mean (two passes, so it does not cancel the
 // way E[x^2] - E[x]^2 would), and eps (finite, not negative) is added to it
-// before the reciprocal square root. Floats only.
+// before the reciprocal square root. Floats only; F16 and BF16 compute in
+// F32 in the fused kernels and round once.
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "LayerNorm"
 	if _, err := normCheck(op, x, normalizedShape, eps, map[string]*Tensor{"weight": weight, "bias": bias}); err != nil {
@@ -404,6 +409,11 @@ type SDPAOptions struct {
 // A query row whose scores are all masked (every mask entry false, or
 // -Inf) has no keys to attend to: its output is 0, as PyTorch gives since
 // 2.5, not the 0/0 of the bare formula. NaN in q, k or v still propagates.
+//
+// When no input requires grad, a backend with a fused kernel
+// (device.Attender: the CPU's, flash-attention style) computes it without
+// storing the [..., L, S] scores, F16 and BF16 in F32 rounded once;
+// otherwise the scores are materialised.
 func ScaledDotProductAttention(q, k, v, mask *Tensor, opt SDPAOptions) *Tensor {
 	const op = "ScaledDotProductAttention"
 	for _, t := range []*Tensor{q, k, v} {
