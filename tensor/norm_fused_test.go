@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -506,4 +507,22 @@ func TestNormGradKernel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// LayerNorm of one row [1, 2, 3, 6]: mean 3, biased variance 3.5, so with
+// eps 0.5 every deviation is halved; RMSNorm divides by the root of the
+// mean square 12.5 plus eps 3.5, that is by 4.
+func ExampleLayerNorm() {
+	x := tensor.FromSlice([]float32{1, 2, 3, 6}, 1, 4)
+	ln, err := tensor.LayerNorm(x, []int{4}, nil, nil, 0.5).Float64s()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rms, _ := tensor.RMSNorm(x, []int{4}, nil, 3.5).Float64s()
+	fmt.Println(ln)
+	fmt.Println(rms)
+	// Output:
+	// [-1 -0.5 0 1.5]
+	// [0.25 0.5 0.75 1.5]
 }
