@@ -256,7 +256,10 @@ func attentionRun[C vec.Float](a attCall, db, qb, kb, vb, mb *Buffer, mm gemmFn[
 						clear(act) // nothing to attend yet: probabilities 0
 						continue
 					}
-					corr := C(math.Exp(float64(m[i] - mnew)))
+					var corr C = 1 // the maximum did not grow
+					if m[i] != mnew {
+						corr = C(math.Exp(float64(m[i] - mnew))) // 0 from -Inf; NaN stays NaN
+					}
 					vec.SubScalar(act, act, mnew)
 					vec.Exp(act, act)
 					l[i] = l[i]*corr + vec.Sum(act)
