@@ -436,3 +436,14 @@ func b2i(v bool) int64 {
 	}
 	return 0
 }
+
+// The row-wise normalisations, in table order (device.Normer runs them).
+const (
+	LayerNorm NormOp = iota
+	RMSNorm
+)
+
+var normTable = [...]NormDef{
+	LayerNorm: {Name: "LayerNorm", Centred: true, Affine: 2},
+	RMSNorm:   {Name: "RMSNorm", Affine: 1},
+}

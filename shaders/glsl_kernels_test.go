@@ -277,6 +277,37 @@ func kernelSpecs() []kernelSpec {
 		}
 	}
 	add("softmax.wgsl", map[string]string{"WG": redWG, "COMBINE": "1"})
+	// attention.wgsl (gpucore.Planner.Attention): no mask, causal, a Bool
+	// or a float mask.
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
+		for _, sw := range [][]string{nil, {"CAUSAL"}, {"EXPLICIT", "MASK_BOOL"}, {"EXPLICIT", "MASK_FLOAT"}} {
+			v := with(ewVars(dt, dt, false), "WG", redWG)
+			for _, s := range sw {
+				v[s] = "1"
+			}
+			add("attention.wgsl", v)
+		}
+	}
+	// norm.wgsl (gpucore.Planner.Norm): LayerNorm (CENTRED) with any of
+	// weight and bias, RMSNorm with or without a weight.
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
+		for mask := 0; mask < 8; mask++ {
+			v := with(ewVars(dt, dt, false), "WG", redWG)
+			if mask&1 != 0 {
+				v["CENTRED"] = "1"
+			}
+			if mask&2 != 0 {
+				v["HAS_W"] = "1"
+			}
+			if mask&4 != 0 {
+				if mask&1 == 0 {
+					continue // RMSNorm has no bias
+				}
+				v["HAS_B"] = "1"
+			}
+			add("norm.wgsl", v)
+		}
+	}
 	add("widen.wgsl", map[string]string{})
 	add("narrow.wgsl", map[string]string{})
 

@@ -63,6 +63,32 @@ struct CParams {
     nout: u32,
 }
 
+struct NParams {
+    nrows: u32,
+    len: u32,
+    eps: f32,
+    pad0: u32,
+    off: vec4<i32>,
+    rs: vec4<i32>,
+    cs: vec4<i32>,
+    aff: vec4<i32>,
+}
+
+struct AParams {
+    l: u32,
+    s: u32,
+    e: u32,
+    ev: u32,
+    scale: f32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+    off: vec4<i32>,
+    ld: vec4<i32>,
+    cs: vec4<i32>,
+    dst: vec4<i32>,
+}
+
 struct MParams {
     m: u32,
     n: u32,

@@ -98,6 +98,46 @@ func (o Ops) Softmax(dst, src device.Operand, axis int, log bool) error {
 	}, dst, src)
 }
 
+// Norm normalises the rows of src (device.Normer; see Planner.Norm).
+// weight and bias are absent when their Buf is nil.
+func (o Ops) Norm(op device.NormOp, dst, stats, src, weight, bias device.Operand, eps float64) error {
+	roles, ops := []string{"dst", "stats", "src"}, []device.Operand{dst, stats, src}
+	hasW, hasB := weight.Buf != nil, bias.Buf != nil
+	if hasW {
+		roles, ops = append(roles, "weight"), append(ops, weight)
+	}
+	if hasB {
+		roles, ops = append(roles, "bias"), append(ops, bias)
+	}
+	return o.Executor.Run(op.String(), roles, func(x []Operand) (*Plan, error) {
+		var w, b *Operand
+		i := 3
+		if hasW {
+			w, i = &x[i], i+1
+		}
+		if hasB {
+			b = &x[i]
+		}
+		return o.Planner.Norm(op.String(), op, x[0], x[1], x[2], w, b, eps)
+	}, ops...)
+}
+
+// Attention is fused scaled dot-product attention (device.Attender; see
+// Planner.Attention); mask is absent when its Buf is nil.
+func (o Ops) Attention(dst, q, k, v, mask device.Operand, opt device.AttentionOptions) error {
+	roles, ops := []string{"dst", "q", "k", "v"}, []device.Operand{dst, q, k, v}
+	if mask.Buf != nil {
+		roles, ops = append(roles, "mask"), append(ops, mask)
+	}
+	return o.Executor.Run("Attention", roles, func(x []Operand) (*Plan, error) {
+		var m *Operand
+		if len(x) > 4 {
+			m = &x[4]
+		}
+		return o.Planner.Attention("Attention", x[0], x[1], x[2], x[3], m, opt)
+	}, ops...)
+}
+
 // Matmul multiplies a [..., m, k] by b [..., k, n] into dst [..., m, n];
 // all share the batch shape (a broadcast batch has stride 0). Row-major,
 // transposed and narrowed operands are read in place (see
@@ -178,6 +218,8 @@ func (o Ops) Sort(vals, idx, src device.Operand, axis int, descending bool) erro
 // The optional capabilities every GPU backend gets by embedding Ops.
 var (
 	_ device.Softmaxer    = Ops{}
+	_ device.Normer       = Ops{}
+	_ device.Attender     = Ops{}
 	_ device.Fuser        = Ops{}
 	_ device.FusedReducer = Ops{}
 	_ device.Indexer      = Ops{}

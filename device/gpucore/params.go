@@ -85,6 +85,39 @@ type SoftmaxParams struct {
 	Kept  Walk2     `wgsl:"kept"`
 }
 
+// NormParams is the uniform of norm.wgsl: NRows rows of Len elements,
+// one workgroup each. Off holds the positions of row 0 of the source,
+// destination and statistics; Rs their row strides and Cs their strides
+// along a row (for the statistics, from the mean to the rstd); Aff the
+// weight's position and stride, then the bias's.
+type NormParams struct {
+	NRows uint32  `wgsl:"nrows"`
+	Len   uint32  `wgsl:"len"`
+	Eps   float32 `wgsl:"eps"`
+	_     [1]uint32
+	Off   [4]int32 `wgsl:"off"`
+	Rs    [4]int32 `wgsl:"rs"`
+	Cs    [4]int32 `wgsl:"cs"`
+	Aff   [4]int32 `wgsl:"aff"`
+}
+
+// AttnParams is the uniform of attention.wgsl for one batch element: L
+// queries of E against S keys, values of Ev; Off holds the positions of
+// the q, k, v and mask matrices, Ld their row strides and Cs their strides
+// along a row; Dst the destination's position, row and column strides.
+type AttnParams struct {
+	L     uint32  `wgsl:"l"`
+	S     uint32  `wgsl:"s"`
+	E     uint32  `wgsl:"e"`
+	Ev    uint32  `wgsl:"ev"`
+	Scale float32 `wgsl:"scale"`
+	_     [3]uint32
+	Off   [4]int32 `wgsl:"off"`
+	Ld    [4]int32 `wgsl:"ld"`
+	Cs    [4]int32 `wgsl:"cs"`
+	Dst   [4]int32 `wgsl:"dst"`
+}
+
 // CombineParams is the uniform of softmax.wgsl's COMBINE pass: NItems
 // work items merge up to Per of NIn pairs per row into NOut.
 type CombineParams struct {
@@ -150,6 +183,8 @@ var paramStructs = []struct {
 	{"RParams", reflect.TypeFor[ReduceParams]()},
 	{"SParams", reflect.TypeFor[SoftmaxParams]()},
 	{"CParams", reflect.TypeFor[CombineParams]()},
+	{"NParams", reflect.TypeFor[NormParams]()},
+	{"AParams", reflect.TypeFor[AttnParams]()},
 	{"MParams", reflect.TypeFor[MatmulParams]()},
 	{"XParams", reflect.TypeFor[ScatterParams]()},
 	{"NarrowParams", reflect.TypeFor[NarrowParams]()},
@@ -173,6 +208,10 @@ func Pack(dst []byte, p any) []byte {
 		case SoftmaxParams:
 			return appendRaw(dst, &v)
 		case CombineParams:
+			return appendRaw(dst, &v)
+		case NormParams:
+			return appendRaw(dst, &v)
+		case AttnParams:
 			return appendRaw(dst, &v)
 		case MatmulParams:
 			return appendRaw(dst, &v)
@@ -214,6 +253,10 @@ func Size(p any) int {
 		return int(unsafe.Sizeof(SoftmaxParams{}))
 	case CombineParams:
 		return int(unsafe.Sizeof(CombineParams{}))
+	case NormParams:
+		return int(unsafe.Sizeof(NormParams{}))
+	case AttnParams:
+		return int(unsafe.Sizeof(AttnParams{}))
 	case MatmulParams:
 		return int(unsafe.Sizeof(MatmulParams{}))
 	case ScatterParams:
