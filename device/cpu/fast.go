@@ -123,8 +123,10 @@ func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 					dst[i] = 1
 				case v < 0:
 					dst[i] = -1
+				case v == 0:
+					dst[i] = 0 // -0 too, as NumPy's sign
 				default:
-					dst[i] = v // 0, -0 and NaN stay as they are
+					dst[i] = v // NaN
 				}
 			}
 		}
