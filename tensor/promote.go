@@ -145,8 +145,8 @@ func (t *Tensor) scalarOnInt(op device.BinaryOp, v float64) (r *Tensor, ok bool)
 		return t.compareInexact(op, v), true
 	case device.Div:
 	default:
-		if representable(dt, v) {
-			return nil, false
+		if representable(dt, v) || (dt == dtype.Bool && v == math.Trunc(v)) {
+			return nil, false // (Bool arithmetic with an integer is the ordinary path's ErrDType)
 		}
 		if v == math.Trunc(v) && !math.IsInf(v, 0) && dt != dtype.Bool { // an integer outside the dtype
 			lo, _ := intRange(dt)

@@ -319,6 +319,8 @@ case("add_scalar_u8_negative_wraps", "add_scalar", [np.array([0, 1, 200], u8)], 
 case("add_scalar_i32_huge_wraps", "add_scalar", [ia], (ia.astype(i64) + 3 * 10**9).astype(i32), params={"v": 3e9}, rule="wrapping arithmetic (NumPy 1.24 would widen to int64)")
 case("clip_i32_huge_bounds", "clamp", [ia], ia, params={"lo": -1e10, "hi": 1e10})
 case("mod_scalar_i32_huge", "mod_scalar", [ia], error="ErrValue", params={"v": 1e10}, rule="pytorch (overflow check)")
+case("add_scalar_bool_integer", "add_scalar", [np.array([True, False])], error="ErrDType", params={"v": 2}, rule="bool arithmetic is an error (NumPy, PyTorch: int64)")
+case("add_scalar_bool_fraction", "add_scalar", [np.array([True, False])], np.array([1.5, 0.5], f32), params={"v": 0.5}, rule="pytorch (F32; NumPy: F64)")
 case("lt_scalar_u8_negative", "lt_scalar", [np.array([0, 5], u8)], np.less(np.array([0, 5], u8), -1), params={"v": -1})
 case("gt_scalar_f32_nan", "gt_scalar", [fa], np.greater(fa, nan), params={"v": "nan"})
 case("ne_scalar_f32_nan", "ne_scalar", [fa], np.not_equal(fa, nan), params={"v": "nan"})
