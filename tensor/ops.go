@@ -58,8 +58,15 @@ func (t *Tensor) unaryNoGrad(op device.UnaryOp) *Tensor {
 // binary broadcasts a and b by NumPy's rule, casts them to the dtype op
 // computes in (PromoteTypes; true division for Div) and applies op.
 func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
-	a, b, done := promoteBinary(op, a, b)
-	defer done()
+	if pa, pb := promoteBinary(op, a, b); pa != a || pb != b {
+		if pa != a {
+			defer pa.Release()
+		}
+		if pb != b {
+			defer pb.Release()
+		}
+		a, b = pa, pb
+	}
 	if err := checkIntB(op, a, b); err != nil {
 		return failed(err)
 	}
@@ -188,8 +195,8 @@ func (t *Tensor) Clamp(lo, hi float64) *Tensor {
 
 // Where returns a where cond is true and b elsewhere; the three broadcast
 // together. As in NumPy, cond of any dtype counts nonzero (NaN included)
-// as true, and a and b of different dtypes are cast to PromoteTypes of
-// the two.
+// as true, and a and b of different dtypes are cast to ResultType of the
+// two (a 0-d operand does not widen the other within its category).
 func Where(cond, a, b *Tensor) *Tensor {
 	for _, x := range []*Tensor{cond, a, b} {
 		if err := x.check("Where"); err != nil {
@@ -202,7 +209,7 @@ func Where(cond, a, b *Tensor) *Tensor {
 		return Where(c, a, b)
 	}
 	if a.DType() != b.DType() {
-		dt := PromoteTypes(a.DType(), b.DType())
+		dt := ResultType(a, b)
 		ca, cb := a.Cast(dt), b.Cast(dt)
 		defer ca.Release()
 		defer cb.Release()

@@ -46,6 +46,48 @@ func PromoteTypes(a, b dtype.DType) dtype.DType {
 	return b
 }
 
+// ResultType returns the dtype a binary operation of a and b computes in,
+// PyTorch's torch.result_type: PromoteTypes of the two dtypes, except that
+// a 0-d operand (a Scalar) does not widen an operand with axes in its own
+// category or a lower one. So F32 plus a 0-d F64 stays F32, I32 plus a
+// 0-d I64 stays I32, and U8 plus a 0-d I32 stays U8, while I32 plus a 0-d
+// F64 gives F64 (the 0-d operand's category is higher). NumPy 1.24's
+// value-based casting agrees for the floats and for integers whose value
+// fits. A failed operand's dtype is returned as is.
+func ResultType(a, b *Tensor) dtype.DType {
+	if a == nil || b == nil || a.err != nil || b.err != nil {
+		if a != nil && a.err == nil {
+			return a.DType()
+		}
+		if b != nil && b.err == nil {
+			return b.DType()
+		}
+		return dtype.Invalid
+	}
+	da, db := a.DType(), b.DType()
+	za, zb := a.Rank() == 0, b.Rank() == 0
+	switch {
+	case za == zb:
+		return PromoteTypes(da, db)
+	case za && category(da) <= category(db):
+		return db
+	case zb && category(db) <= category(da):
+		return da
+	}
+	return PromoteTypes(da, db)
+}
+
+// category orders the dtype kinds for ResultType: Bool, integers, floats.
+func category(dt dtype.DType) int {
+	switch {
+	case dt == dtype.Bool:
+		return 0
+	case dt.IsFloat():
+		return 2
+	}
+	return 1
+}
+
 // trueDivType is the dtype Div and the float-only functions (Atan2)
 // compute in for operands promoted to dt: integer and Bool operands give
 // F32 (PyTorch's default float dtype; NumPy gives F64, which GPUs do not
@@ -57,33 +99,25 @@ func trueDivType(dt dtype.DType) dtype.DType {
 	return dtype.F32
 }
 
-// promoteBinary casts a and b to the dtype op computes in (PromoteTypes,
-// and true division for Div). It returns the operands to use and a
-// function releasing whatever it made. Failed operands pass through, so
-// the operation reports their error.
-func promoteBinary(op device.BinaryOp, a, b *Tensor) (*Tensor, *Tensor, func()) {
+// promoteBinary casts a and b to the dtype op computes in (ResultType, and
+// true division for Div). It returns the operands to use: a or b itself
+// when no cast was needed, else a cast the caller releases. Failed
+// operands pass through, so the operation reports their error.
+func promoteBinary(op device.BinaryOp, a, b *Tensor) (*Tensor, *Tensor) {
 	if a == nil || b == nil || a.err != nil || b.err != nil {
-		return a, b, func() {}
+		return a, b
 	}
-	dt := PromoteTypes(a.DType(), b.DType())
+	dt := ResultType(a, b)
 	if def, ok := op.Def(); op == device.Div || (ok && def.Accepts == device.Floats) {
 		dt = trueDivType(dt) // true division, and float functions (Atan2) of integers: F32
 	}
-	var made []*Tensor
-	conv := func(x *Tensor) *Tensor {
-		if x.DType() == dt {
-			return x
-		}
-		c := x.Cast(dt)
-		made = append(made, c)
-		return c
+	if a.DType() != dt {
+		a = a.Cast(dt)
 	}
-	a, b = conv(a), conv(b)
-	return a, b, func() {
-		for _, c := range made {
-			c.Release()
-		}
+	if b.DType() != dt {
+		b = b.Cast(dt)
 	}
+	return a, b
 }
 
 // intRange returns the smallest and largest value of an integer or Bool

@@ -35,6 +35,60 @@ func TestPromoteTypes(t *testing.T) {
 	}
 }
 
+// TestResultType pins the 0-d rule of ResultType on dtype pairs, and runs
+// the common case on every device: a tensor plus a Go scalar made with
+// Scalar (F64 or I64) keeps the tensor's dtype, with the exact value.
+func TestResultType(t *testing.T) {
+	vec := func(dt dtype.DType) *tensor.Tensor { return tensor.Ones(dtype.F32, 2).Cast(dt) }
+	zd := func(dt dtype.DType) *tensor.Tensor { return tensor.Scalar[float32](1).Cast(dt) }
+	for _, c := range []struct {
+		a, b *tensor.Tensor
+		want dtype.DType
+	}{
+		{vec(dtype.F32), zd(dtype.F64), dtype.F32},
+		{zd(dtype.F64), vec(dtype.F16), dtype.F16},
+		{vec(dtype.BF16), zd(dtype.F16), dtype.BF16},
+		{vec(dtype.U8), zd(dtype.I64), dtype.U8},
+		{vec(dtype.I32), zd(dtype.F64), dtype.F64},
+		{vec(dtype.Bool), zd(dtype.U8), dtype.U8},
+		{vec(dtype.I32), zd(dtype.Bool), dtype.I32},
+		{vec(dtype.F16), vec(dtype.F32), dtype.F32},
+		{zd(dtype.F16), zd(dtype.F32), dtype.F32},
+		{zd(dtype.I32), vec(dtype.F32), dtype.F32},
+	} {
+		if got := tensor.ResultType(c.a, c.b); got != c.want {
+			t.Errorf("ResultType(%v%v, %v%v) = %v, want %v", c.a.DType(), c.a.Shape(), c.b.DType(), c.b.Shape(), got, c.want)
+		}
+	}
+	for _, dev := range testDevices(t) {
+		f := tensor.FromSlice([]float32{1, 2}, 2).To(dev)
+		i := tensor.FromSlice([]int32{1, 2}, 2).To(dev)
+		type result struct {
+			got  *tensor.Tensor
+			dt   dtype.DType
+			want []float64
+		}
+		cases := map[string]result{
+			"f32*Scalar(int64)": {f.Mul(tensor.Scalar(int64(3)).To(dev)), dtype.F32, []float64{3, 6}},
+			"i32-Scalar(int64)": {i.Sub(tensor.Scalar(int64(5)).To(dev)), dtype.I32, []float64{-4, -3}},
+		}
+		if supports(dev, dtype.F64) { // GPUs hold no F64: a float64 Scalar cannot move there
+			cases["f32+Scalar(float64)"] = result{f.Add(tensor.Scalar(0.25).To(dev)), dtype.F32, []float64{1.25, 2.25}}
+			cases["Where(f32, 0-d f64)"] = result{tensor.Where(i.GtScalar(1), f, tensor.Scalar(-1.0).To(dev)), dtype.F32, []float64{-1, 2}}
+		}
+		for name, c := range cases {
+			if err := c.got.Err(); err != nil {
+				t.Errorf("%s %s: %v", dev.Name(), name, err)
+				continue
+			}
+			got, _ := c.got.Float64s()
+			if c.got.DType() != c.dt || fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("%s %s = %v %v, want %v %v", dev.Name(), name, c.got.DType(), got, c.dt, c.want)
+			}
+		}
+	}
+}
+
 // TestPromotedHalfArithmetic checks F16 and BF16 operands against float64
 // on the CPU (the one device that holds BF16): the result takes the
 // promoted dtype and is the correctly rounded sum of the exact operands.

@@ -303,6 +303,16 @@ case("sqrt_i32", "sqrt", [np.array([4, 9, -1, 0], i32)], np.sqrt(np.array([4, 9,
 case("exp_bool", "exp", [np.array([True, False])], np.exp(np.array([1, 0], f32)), tol=TR, rule="pytorch (F32; NumPy: F16)")
 case("atan2_i32", "atan2", [np.array([1, -1, 0], i32), np.array([0, 0, -1], i32)], np.arctan2(np.array([1, -1, 0], f32), np.array([0, 0, -1], f32)), tol=TR, rule="pytorch (F32; NumPy: F64)")
 case("where_i32_f32", "where", [np.array([True, False, True]), ia, fa], np.where(np.array([True, False, True]), ia.astype(f32), fa), rule="pytorch (the float's dtype)")
+# a 0-d operand (a Scalar) does not widen an operand with axes in its own or a lower category
+case("add_f32_0d_f64", "add", [fa, np.array(0.1, f64)], np.add(fa, np.array(0.1, f64)), rule="pytorch result_type (NumPy 1.24 agrees)")
+case("add_0d_f64_f32", "add", [np.array(0.1, f64), fa], np.add(np.array(0.1, f64), fa), rule="pytorch result_type (NumPy 1.24 agrees)")
+case("add_i32_0d_i64", "add", [ia, np.array(5, i64)], np.add(ia, np.array(5, i64)), rule="pytorch result_type (NumPy 1.24 agrees for a value that fits)")
+case("add_u8_0d_i32", "add", [np.array([1, 250], u8), np.array(10, i32)], np.array([11, 4], u8), rule="pytorch result_type (wraps in u8)")
+case("add_f16_0d_f32", "add", [np.array([1, 2], np.float16).astype(f32), np.array(0.5, f32)], np.array([1.5, 2.5], f32), rule="check the f32 path; f16 is not in the JSON dtypes")
+case("mul_i32_0d_f64", "mul", [ia, np.array(1.5, f64)], np.multiply(ia, np.array(1.5, f64)), rule="pytorch result_type: the 0-d operand's higher category wins")
+case("add_bool_0d_i32", "add", [np.array([True, False]), np.array(5, i32)], np.array([6, 5], i32), rule="pytorch result_type")
+case("where_f32_0d_f64", "where", [np.array([True, False, True]), fa, np.array(0, f64)], np.where(np.array([True, False, True]), fa, f32(0)), rule="pytorch result_type (NumPy 1.24 agrees)")
+case("eq_0d_0d", "eq", [np.array(1, i32), np.array(1.0, f64)], np.equal(np.array(1, i32), np.array(1.0, f64)))
 case("where_numeric_cond", "where", [np.array([0.5, 0, nan], f32), ia, np.array([9, 9, 9], i32)], np.where(np.array([0.5, 0, nan], f32), ia, np.array([9, 9, 9], i32)))
 # scalars act as Python scalars: an integer value keeps the dtype, a fraction promotes
 case("add_scalar_i32_int", "add_scalar", [ia], ia + 2, params={"v": 2})
