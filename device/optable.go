@@ -60,15 +60,17 @@ var unaryTable = [...]UnaryDef{
 			return x
 		},
 		Shader: Shader{F32: "bitcast<f32>(bitcast<u32>(x) & 0x7fffffffu)", I32: "select(x, 0 - x, x < 0)", U8: "x"}},
-	Sign: {Name: "Sign", Doc: "Sign returns -1, 0 or 1 for each element (NaN and signed zeros stay as they are).", Accepts: Numeric,
+	Sign: {Name: "Sign", Doc: "Sign returns -1, 0 or 1 for each element; NaN stays NaN and -0 gives +0\n(NumPy's sign).", Accepts: Numeric,
 		F64: func(x float64) float64 {
 			switch {
 			case x > 0:
 				return 1
 			case x < 0:
 				return -1
+			case x == 0:
+				return 0 // -0 too
 			}
-			return x // 0, -0 and NaN
+			return x // NaN
 		},
 		Int: func(x int64) int64 {
 			switch {
@@ -219,6 +221,7 @@ const (
 	Fmod
 	LeakyRelu
 	Elu
+	FloorDiv
 )
 
 var binaryTable = [...]BinaryDef{
@@ -234,7 +237,7 @@ var binaryTable = [...]BinaryDef{
 		F64:    func(a, b float64) float64 { return a * b },
 		Int:    func(a, b int64) int64 { return a * b },
 		Shader: Shader{F32: "a * b", I32: "a * b", U8: "(a * b) & 0xffu"}},
-	Div: {Name: "Div", Doc: "Div returns t / u, broadcasting. Integer division truncates toward zero,\nand an integer divided by zero gives the dividend (as WGSL defines it), so\nthe result is the same on every device.", Accepts: Numeric,
+	Div: {Name: "Div", Doc: "Div returns t / u, broadcasting: true division, so integer and Bool operands\ngive F32 (PyTorch's div; NumPy's true_divide gives F64), and a float divided\nby zero is ±Inf or NaN. FloorDiv is the floored quotient. (The backends'\ninteger Div truncates toward zero and gives the dividend for a zero divisor,\nas WGSL defines it; the tensor layer never asks for it.)", Accepts: Numeric,
 		F64: func(a, b float64) float64 { return a / b },
 		Int: func(a, b int64) int64 {
 			if b == 0 {
@@ -324,6 +327,9 @@ var binaryTable = [...]BinaryDef{
 			return b * math.Expm1(a)
 		},
 		Shader: Shader{F32: "select(b * m_expm1(a), a, a > 0.0)"}},
+	FloorDiv: {Name: "FloorDiv", Doc: "FloorDiv returns the floored quotient floor(t/u), broadcasting (NumPy's\nfloor_divide and //, PyTorch's floor_divide): t == FloorDiv(t, u)*u + Mod(t, u).\nFloats follow NumPy's divmod, so FloorDiv(1, 0.1) is 9 (0.1 is slightly above\n1/10), and a zero u gives ±Inf, or NaN for 0/0. Integers: a zero u gives 0,\nas NumPy does (PyTorch raises an error there), and the most negative value\ndivided by -1 wraps to itself.", Accepts: Numeric,
+		F64: floorDiv, Int: floorDivInt,
+		Shader: Shader{F32: "m_floordiv(a, b)", I32: "m_floordiv_i32(a, b)", U8: "m_floordiv_u32(a, b)"}},
 }
 
 // The reductions, in table order.
@@ -378,6 +384,42 @@ func floorMod(a, b float64) float64 {
 		return m + b
 	}
 	return m // NaN too
+}
+
+// floorDiv is NumPy's float floor division (npy_divmod): the quotient of
+// a - fmod(a, b), which is a multiple of b, moved down by one when the
+// remainder's sign differs from b's and rounded to the nearest integer; a
+// zero quotient takes the sign of a/b, and b == 0 gives a/b.
+func floorDiv(a, b float64) float64 {
+	if b == 0 {
+		return a / b
+	}
+	m := math.Mod(a, b)
+	d := (a - m) / b
+	if m != 0 && (b < 0) != (m < 0) { // NaN m is true in C's test; m < 0 is false for it
+		d--
+	}
+	if d == 0 {
+		return math.Copysign(0, a/b)
+	}
+	f := math.Floor(d)
+	if d-f > 0.5 {
+		f++
+	}
+	return f // NaN stays NaN
+}
+
+// floorDivInt is the integer floored quotient; 0 for b == 0 (NumPy's), and
+// MinInt64 / -1 is MinInt64 in Go.
+func floorDivInt(a, b int64) int64 {
+	if b == 0 {
+		return 0
+	}
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }
 
 // floorModInt is the integer floored remainder; 0 for b == 0 (NumPy's).

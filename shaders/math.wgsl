@@ -216,8 +216,11 @@ fn m_pow(x: f32, y: f32) -> f32 {
 
 // -1, 0 or 1; NaN and signed zeros stay as they are.
 fn m_sign(x: f32) -> f32 {
-    if (is_nan(x) || x == 0.0) {
+    if (is_nan(x)) {
         return x;
+    }
+    if (x == 0.0) {
+        return 0.0; // -0 too, as NumPy's sign
     }
     return select(-1.0, 1.0, x > 0.0);
 }
@@ -509,6 +512,52 @@ fn m_mod(a: f32, b: f32) -> f32 {
         return bitcast<f32>(bitcast<u32>(b) & 0x80000000u);
     }
     return select(r, r + b, is_neg(r) != is_neg(b));
+}
+
+// NumPy's float floor division (device.floorDiv): the quotient of the
+// exact a - fmod(a, b), moved down when the remainder's sign differs from
+// b's and rounded to the nearest integer; a zero b gives ±Inf or NaN.
+fn m_floordiv(a: f32, b: f32) -> f32 {
+    if (b == 0.0) {
+        if (a == 0.0 || is_nan(a)) {
+            return f32_nan();
+        }
+        let s = (bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u;
+        return bitcast<f32>(s | 0x7f800000u);
+    }
+    let m = m_fmod(a, b);
+    var d = (a - m) / b;
+    if (is_nan(d)) {
+        return d;
+    }
+    if (m != 0.0 && is_neg(b) != is_neg(m)) {
+        d = d - 1.0;
+    }
+    if (d == 0.0) {
+        let s = (bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u;
+        return bitcast<f32>(s);
+    }
+    var f = floor(d);
+    if (d - f > 0.5) {
+        f = f + 1.0;
+    }
+    return f;
+}
+
+// Integer floored quotients: 0 for b == 0 (NumPy's); the most negative a
+// divided by -1 wraps to itself.
+fn m_floordiv_i32(a: i32, b: i32) -> i32 {
+    let bad = b == 0 || (a == bitcast<i32>(0x80000000u) && b == -1);
+    let bb = select(b, 1, bad);
+    var q = a / bb;
+    if ((a % bb) != 0 && ((a < 0) != (b < 0))) {
+        q = q - 1;
+    }
+    return select(q, select(0, a, b != 0), bad);
+}
+
+fn m_floordiv_u32(a: u32, b: u32) -> u32 {
+    return select(a / select(b, 1u, b == 0u), 0u, b == 0u);
 }
 
 // Integer remainders: 0 for b == 0 (NumPy's), and for b == -1, where the

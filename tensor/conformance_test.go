@@ -531,6 +531,12 @@ var binaryRef = map[device.BinaryOp]func(x, y float64) float64{
 	// zero are handled in binaryCases).
 	device.Mod:  func(x, y float64) float64 { return x - math.Floor(x/y)*y },
 	device.Fmod: func(x, y float64) float64 { return x - math.Trunc(x/y)*y },
+	device.FloorDiv: func(x, y float64) float64 {
+		if y == 0 {
+			return x / y
+		}
+		return math.Floor(x / y) // these samples' quotients are far from integers or exact
+	},
 	device.LeakyRelu: func(x, s float64) float64 {
 		if x > 0 {
 			return x
@@ -592,22 +598,27 @@ func binaryCases() []confCase {
 				if op.IsComparison() {
 					outDT = func(dtype.DType) dtype.DType { return dtype.Bool }
 				}
+				if op == device.Div { // true division: integers give F32
+					outDT = func(dt dtype.DType) dtype.DType {
+						if dt.IsFloat() {
+							return dt
+						}
+						return dtype.F32
+					}
+				}
 				cases = append(cases, confCase{
 					name: op.String(), dtypes: dts, ins: []operand{a, b}, class: cl, outDT: outDT,
 					run: func(ts []*tensor.Tensor) *tensor.Tensor { return binaryMethodOf(op)(ts[0], ts[1]) },
 					ref: func(xs []*nd, dt dtype.DType) *nd {
 						return zip(xs[0], xs[1], func(x, y float64) float64 {
-							if dt.IsInt() && op == device.Div {
-								if y == 0 {
-									return x
-								}
-								return math.Trunc(x / y)
+							if dt.IsInt() {
+								x, y = x+0, y+0 // an integer zero is +0 when cast for true division
 							}
-							if dt.IsInt() && (op == device.Mod || op == device.Fmod) && y == 0 {
+							if dt.IsInt() && (op == device.Mod || op == device.Fmod || op == device.FloorDiv) && y == 0 {
 								return 0 // NumPy's integer remainder by zero
 							}
 							v := f(x, y)
-							if dt.IsInt() && !op.IsComparison() {
+							if dt.IsInt() && !op.IsComparison() && op != device.Div {
 								return wrapInt(dt, v)
 							}
 							return v

@@ -239,7 +239,7 @@ func TestFusionErrorsAtRecording(t *testing.T) {
 	if err := x.Add(tensor.Ones(dtype.F32, 4)).Err(); !errors.Is(err, tensor.ErrShape) {
 		t.Errorf("shape: %v", err)
 	}
-	if err := x.Add(tensor.Ones(dtype.F64, 3)).Err(); !errors.Is(err, tensor.ErrDType) {
+	if err := x.Atan2(tensor.Ones(dtype.I32, 3)).Sqrt().Cast(dtype.Bool).Neg().Err(); !errors.Is(err, tensor.ErrDType) {
 		t.Errorf("dtype: %v", err)
 	}
 	p := x.Exp()

@@ -208,7 +208,7 @@ func binaryGradTable() map[device.BinaryOp]binaryGrad {
 		// constant, so d/da = 1 and d/db = -quotient (PyTorch's rules).
 		device.Mod: {useA | useB, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
 			if wb {
-				gb = g.Mul(a.Div(b).Floor()).Neg()
+				gb = g.Mul(a.FloorDiv(b)).Neg() // a == FloorDiv(a, b)*b + Mod(a, b)
 			}
 			return g, gb
 		}},
@@ -217,6 +217,12 @@ func binaryGradTable() map[device.BinaryOp]binaryGrad {
 				gb = g.Mul(a.Div(b).Trunc()).Neg()
 			}
 			return g, gb
+		}},
+		// floor(a/b) is piecewise constant: zero almost everywhere, and
+		// given as zero everywhere (PyTorch's floor_divide).
+		device.FloorDiv: {0, func(a, b, y, g *Tensor, wa, wb bool) (ga, gb *Tensor) {
+			z := filled("FloorDiv", g.Device(), g.DType(), 0, g.lay.Shape)
+			return z, z
 		}},
 		// The parameterised activations: m is 1 where a > 0 and 0 elsewhere
 		// (at 0 too, as PyTorch), written with Sign and Relu so that it fuses.

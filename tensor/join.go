@@ -8,8 +8,9 @@ import (
 	"github.com/tessera-go/tessera/layout"
 )
 
-// Concat joins tensors along an existing axis; all must share dtype,
-// device, rank and every other extent.
+// Concat joins tensors along an existing axis; all must share device,
+// rank and every other extent. Tensors of different dtypes are cast to
+// PromoteTypes of them all first, as NumPy's concatenate and PyTorch's cat.
 func Concat(ts []*Tensor, axis int) *Tensor {
 	const op = "Concat"
 	if len(ts) == 0 {
@@ -18,6 +19,22 @@ func Concat(ts []*Tensor, axis int) *Tensor {
 	for _, t := range ts {
 		if err := t.check(op); err != nil {
 			return failed(err)
+		}
+	}
+	dt := ts[0].DType()
+	for _, t := range ts[1:] {
+		dt = PromoteTypes(dt, t.DType())
+	}
+	for i, t := range ts {
+		if t.DType() != dt {
+			cs := slices.Clone(ts)
+			for j := i; j < len(cs); j++ {
+				if cs[j].DType() != dt {
+					cs[j] = cs[j].Cast(dt)
+					defer cs[j].Release()
+				}
+			}
+			return Concat(cs, axis)
 		}
 	}
 	first := ts[0]
@@ -70,7 +87,8 @@ func Concat(ts []*Tensor, axis int) *Tensor {
 	return y
 }
 
-// Stack joins same-shaped tensors along a new axis.
+// Stack joins same-shaped tensors along a new axis (dtypes promoted as by
+// Concat).
 func Stack(ts []*Tensor, axis int) *Tensor {
 	const op = "Stack"
 	if len(ts) == 0 {

@@ -32,6 +32,13 @@ func (t *Tensor) unaryNoGrad(op device.UnaryOp) *Tensor {
 	if err := t.checkOperand(name); err != nil {
 		return failed(err)
 	}
+	if def, ok := op.Def(); ok && def.Accepts == device.Floats && !t.DType().IsFloat() {
+		// A float function of integers or Bool computes in F32, as PyTorch's
+		// (Sqrt of I32 is F32; NumPy gives F64).
+		f := t.Cast(dtype.F32)
+		defer f.Release()
+		return f.unaryNoGrad(op)
+	}
 	dt, err := op.Result("tensor", t.DType())
 	if err != nil {
 		return failed(err)
@@ -48,8 +55,18 @@ func (t *Tensor) unaryNoGrad(op device.UnaryOp) *Tensor {
 	})
 }
 
-// binary broadcasts a and b by NumPy's rule and applies op.
+// binary broadcasts a and b by NumPy's rule, casts them to the dtype op
+// computes in (PromoteTypes; true division for Div) and applies op.
 func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
+	if pa, pb := promoteBinary(op, a, b); pa != a || pb != b {
+		if pa != a {
+			defer pa.Release()
+		}
+		if pb != b {
+			defer pb.Release()
+		}
+		a, b = pa, pb
+	}
 	if err := checkIntB(op, a, b); err != nil {
 		return failed(err)
 	}
@@ -124,6 +141,9 @@ func (t *Tensor) scalarLike(op string, v float64) *Tensor {
 }
 
 func (t *Tensor) binaryScalar(op device.BinaryOp, v float64) *Tensor {
+	if r, ok := t.scalarOnInt(op, v); ok {
+		return r
+	}
 	if fusible(t.DType()) && !op.IsComparison() {
 		name := op.String()
 		if err := t.checkOperand(name); err != nil {
@@ -154,10 +174,19 @@ func (t *Tensor) binaryScalar(op device.BinaryOp, v float64) *Tensor {
 	return binaryChecked(op, t, s)
 }
 
-// Clamp limits every element to [lo, hi]; NaN stays NaN.
+// Clamp limits every element to [lo, hi]: min(max(t, lo), hi), as NumPy's
+// clip and PyTorch's clamp. NaN stays NaN, a NaN bound is no bound (NumPy's
+// clip), and lo > hi gives hi everywhere (as both libraries). Integer t
+// with a bound that is not one of its values computes in F32 (see
+// PromoteTypes).
 func (t *Tensor) Clamp(lo, hi float64) *Tensor {
-	if lo > hi {
-		return fail("Clamp", errs.ErrValue, "lower bound %v above upper bound %v", lo, hi)
+	switch {
+	case lo != lo && hi != hi:
+		return t.Clone()
+	case lo != lo:
+		return t.MinimumScalar(hi)
+	case hi != hi:
+		return t.MaximumScalar(lo)
 	}
 	m := t.MaximumScalar(lo)
 	defer m.Release()
@@ -165,7 +194,9 @@ func (t *Tensor) Clamp(lo, hi float64) *Tensor {
 }
 
 // Where returns a where cond is true and b elsewhere; the three broadcast
-// together, cond must be Bool and a and b share a dtype.
+// together. As in NumPy, cond of any dtype counts nonzero (NaN included)
+// as true, and a and b of different dtypes are cast to ResultType of the
+// two (a 0-d operand does not widen the other within its category).
 func Where(cond, a, b *Tensor) *Tensor {
 	for _, x := range []*Tensor{cond, a, b} {
 		if err := x.check("Where"); err != nil {
@@ -173,10 +204,16 @@ func Where(cond, a, b *Tensor) *Tensor {
 		}
 	}
 	if cond.DType() != dtype.Bool {
-		return fail("Where", errs.ErrDType, "condition must be bool, have %v", cond.DType())
+		c := cond.NeScalar(0)
+		defer c.Release()
+		return Where(c, a, b)
 	}
 	if a.DType() != b.DType() {
-		return fail("Where", errs.ErrDType, "dtypes differ: %v and %v", a.DType(), b.DType())
+		dt := ResultType(a, b)
+		ca, cb := a.Cast(dt), b.Cast(dt)
+		defer ca.Release()
+		defer cb.Release()
+		return Where(cond, ca, cb)
 	}
 	shape, err := layout.BroadcastShapes(cond.lay.Shape, a.lay.Shape, b.lay.Shape)
 	if err != nil {

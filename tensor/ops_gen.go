@@ -10,7 +10,8 @@ func (t *Tensor) Neg() *Tensor { return t.unary(device.Neg) }
 // Abs returns |t|.
 func (t *Tensor) Abs() *Tensor { return t.unary(device.Abs) }
 
-// Sign returns -1, 0 or 1 for each element (NaN and signed zeros stay as they are).
+// Sign returns -1, 0 or 1 for each element; NaN stays NaN and -0 gives +0
+// (NumPy's sign).
 func (t *Tensor) Sign() *Tensor { return t.unary(device.Sign) }
 
 // Square returns t*t.
@@ -128,27 +129,41 @@ func (t *Tensor) IsFinite() *Tensor { return t.unary(device.IsFinite) }
 // Add returns t + u, broadcasting by NumPy's rule.
 func (t *Tensor) Add(u *Tensor) *Tensor { return binary(device.Add, t, u) }
 
-// AddScalar is Add with a scalar operand: v converted to t's dtype.
+// AddScalar is Add with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) AddScalar(v float64) *Tensor { return t.binaryScalar(device.Add, v) }
 
 // Sub returns t - u, broadcasting.
 func (t *Tensor) Sub(u *Tensor) *Tensor { return binary(device.Sub, t, u) }
 
-// SubScalar is Sub with a scalar operand: v converted to t's dtype.
+// SubScalar is Sub with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) SubScalar(v float64) *Tensor { return t.binaryScalar(device.Sub, v) }
 
 // Mul returns t * u elementwise, broadcasting.
 func (t *Tensor) Mul(u *Tensor) *Tensor { return binary(device.Mul, t, u) }
 
-// MulScalar is Mul with a scalar operand: v converted to t's dtype.
+// MulScalar is Mul with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) MulScalar(v float64) *Tensor { return t.binaryScalar(device.Mul, v) }
 
-// Div returns t / u, broadcasting. Integer division truncates toward zero,
-// and an integer divided by zero gives the dividend (as WGSL defines it), so
-// the result is the same on every device.
+// Div returns t / u, broadcasting: true division, so integer and Bool operands
+// give F32 (PyTorch's div; NumPy's true_divide gives F64), and a float divided
+// by zero is ±Inf or NaN. FloorDiv is the floored quotient. (The backends'
+// integer Div truncates toward zero and gives the dividend for a zero divisor,
+// as WGSL defines it; the tensor layer never asks for it.)
 func (t *Tensor) Div(u *Tensor) *Tensor { return binary(device.Div, t, u) }
 
-// DivScalar is Div with a scalar operand: v converted to t's dtype.
+// DivScalar is Div with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) DivScalar(v float64) *Tensor { return t.binaryScalar(device.Div, v) }
 
 // Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping
@@ -157,76 +172,112 @@ func (t *Tensor) DivScalar(v float64) *Tensor { return t.binaryScalar(device.Div
 // tensor exponent reads its minimum back to the host, a sync on a GPU).
 func (t *Tensor) Pow(u *Tensor) *Tensor { return binary(device.Pow, t, u) }
 
-// PowScalar is Pow with a scalar operand: v converted to t's dtype.
+// PowScalar is Pow with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) PowScalar(v float64) *Tensor { return t.binaryScalar(device.Pow, v) }
 
 // Maximum returns the elementwise maximum; NaN in either operand wins.
 func (t *Tensor) Maximum(u *Tensor) *Tensor { return binary(device.Maximum, t, u) }
 
-// MaximumScalar is Maximum with a scalar operand: v converted to t's dtype.
+// MaximumScalar is Maximum with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) MaximumScalar(v float64) *Tensor { return t.binaryScalar(device.Maximum, v) }
 
 // Minimum returns the elementwise minimum; NaN in either operand wins.
 func (t *Tensor) Minimum(u *Tensor) *Tensor { return binary(device.Minimum, t, u) }
 
-// MinimumScalar is Minimum with a scalar operand: v converted to t's dtype.
+// MinimumScalar is Minimum with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) MinimumScalar(v float64) *Tensor { return t.binaryScalar(device.Minimum, v) }
 
 // Eq returns t == u as Bool, broadcasting.
 func (t *Tensor) Eq(u *Tensor) *Tensor { return binary(device.Eq, t, u) }
 
-// EqScalar is Eq with a scalar operand: v converted to t's dtype.
+// EqScalar is Eq with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) EqScalar(v float64) *Tensor { return t.binaryScalar(device.Eq, v) }
 
 // Ne returns t != u as Bool, broadcasting.
 func (t *Tensor) Ne(u *Tensor) *Tensor { return binary(device.Ne, t, u) }
 
-// NeScalar is Ne with a scalar operand: v converted to t's dtype.
+// NeScalar is Ne with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) NeScalar(v float64) *Tensor { return t.binaryScalar(device.Ne, v) }
 
 // Lt returns t < u as Bool, broadcasting.
 func (t *Tensor) Lt(u *Tensor) *Tensor { return binary(device.Lt, t, u) }
 
-// LtScalar is Lt with a scalar operand: v converted to t's dtype.
+// LtScalar is Lt with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) LtScalar(v float64) *Tensor { return t.binaryScalar(device.Lt, v) }
 
 // Le returns t <= u as Bool, broadcasting.
 func (t *Tensor) Le(u *Tensor) *Tensor { return binary(device.Le, t, u) }
 
-// LeScalar is Le with a scalar operand: v converted to t's dtype.
+// LeScalar is Le with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) LeScalar(v float64) *Tensor { return t.binaryScalar(device.Le, v) }
 
 // Gt returns t > u as Bool, broadcasting.
 func (t *Tensor) Gt(u *Tensor) *Tensor { return binary(device.Gt, t, u) }
 
-// GtScalar is Gt with a scalar operand: v converted to t's dtype.
+// GtScalar is Gt with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) GtScalar(v float64) *Tensor { return t.binaryScalar(device.Gt, v) }
 
 // Ge returns t >= u as Bool, broadcasting.
 func (t *Tensor) Ge(u *Tensor) *Tensor { return binary(device.Ge, t, u) }
 
-// GeScalar is Ge with a scalar operand: v converted to t's dtype.
+// GeScalar is Ge with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) GeScalar(v float64) *Tensor { return t.binaryScalar(device.Ge, v) }
 
 // And returns the logical and of t and u as Bool (NumPy's logical_and),
 // broadcasting. Any dtype: a nonzero number, NaN included, counts as true.
 func (t *Tensor) And(u *Tensor) *Tensor { return binary(device.And, t, u) }
 
-// AndScalar is And with a scalar operand: v converted to t's dtype.
+// AndScalar is And with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) AndScalar(v float64) *Tensor { return t.binaryScalar(device.And, v) }
 
 // Or returns the logical or of t and u as Bool (NumPy's logical_or), broadcasting;
 // nonzero counts as true.
 func (t *Tensor) Or(u *Tensor) *Tensor { return binary(device.Or, t, u) }
 
-// OrScalar is Or with a scalar operand: v converted to t's dtype.
+// OrScalar is Or with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) OrScalar(v float64) *Tensor { return t.binaryScalar(device.Or, v) }
 
 // Xor returns the logical exclusive or of t and u as Bool (NumPy's logical_xor),
 // broadcasting; nonzero counts as true.
 func (t *Tensor) Xor(u *Tensor) *Tensor { return binary(device.Xor, t, u) }
 
-// XorScalar is Xor with a scalar operand: v converted to t's dtype.
+// XorScalar is Xor with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) XorScalar(v float64) *Tensor { return t.binaryScalar(device.Xor, v) }
 
 // Atan2 returns the angle of the point (u, t), atan(t/u) in the right quadrant,
@@ -234,7 +285,10 @@ func (t *Tensor) XorScalar(v float64) *Tensor { return t.binaryScalar(device.Xor
 // Signed zeros and infinities follow C99 (Atan2(0, -0) = pi).
 func (t *Tensor) Atan2(u *Tensor) *Tensor { return binary(device.Atan2, t, u) }
 
-// Atan2Scalar is Atan2 with a scalar operand: v converted to t's dtype.
+// Atan2Scalar is Atan2 with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) Atan2Scalar(v float64) *Tensor { return t.binaryScalar(device.Atan2, v) }
 
 // Mod returns the remainder of floor division, t - floor(t/u)*u, which has the
@@ -243,7 +297,10 @@ func (t *Tensor) Atan2Scalar(v float64) *Tensor { return t.binaryScalar(device.A
 // zero u gives NaN. Integers: a zero u gives 0, as in NumPy.
 func (t *Tensor) Mod(u *Tensor) *Tensor { return binary(device.Mod, t, u) }
 
-// ModScalar is Mod with a scalar operand: v converted to t's dtype.
+// ModScalar is Mod with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) ModScalar(v float64) *Tensor { return t.binaryScalar(device.Mod, v) }
 
 // Fmod returns the remainder of truncated division, t - trunc(t/u)*u, which has the
@@ -251,7 +308,10 @@ func (t *Tensor) ModScalar(v float64) *Tensor { return t.binaryScalar(device.Mod
 // Floats are exact; a zero u gives NaN for floats and 0 for integers, as in NumPy.
 func (t *Tensor) Fmod(u *Tensor) *Tensor { return binary(device.Fmod, t, u) }
 
-// FmodScalar is Fmod with a scalar operand: v converted to t's dtype.
+// FmodScalar is Fmod with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
 func (t *Tensor) FmodScalar(v float64) *Tensor { return t.binaryScalar(device.Fmod, v) }
 
 // LeakyRelu returns t where t > 0 and slope*t elsewhere (PyTorch's leaky_relu;
@@ -261,3 +321,17 @@ func (t *Tensor) LeakyRelu(slope float64) *Tensor { return t.binaryScalar(device
 // Elu returns t where t > 0 and alpha*(e^t - 1) elsewhere (PyTorch's elu; its
 // default alpha is 1), computed with Expm1 so that small |t| keep their digits.
 func (t *Tensor) Elu(alpha float64) *Tensor { return t.binaryScalar(device.Elu, alpha) }
+
+// FloorDiv returns the floored quotient floor(t/u), broadcasting (NumPy's
+// floor_divide and //, PyTorch's floor_divide): t == FloorDiv(t, u)*u + Mod(t, u).
+// Floats follow NumPy's divmod, so FloorDiv(1, 0.1) is 9 (0.1 is slightly above
+// 1/10), and a zero u gives ±Inf, or NaN for 0/0. Integers: a zero u gives 0,
+// as NumPy does (PyTorch raises an error there), and the most negative value
+// divided by -1 wraps to itself.
+func (t *Tensor) FloorDiv(u *Tensor) *Tensor { return binary(device.FloorDiv, t, u) }
+
+// FloorDivScalar is FloorDiv with a scalar operand v, which acts as a Python scalar does in
+// PyTorch: converted to t's dtype when it is one of its values; otherwise (a
+// fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
+// or computes in F32. See PromoteTypes.
+func (t *Tensor) FloorDivScalar(v float64) *Tensor { return t.binaryScalar(device.FloorDiv, v) }

@@ -5,13 +5,19 @@ import (
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
 )
 
 // normAxes maps axes (negative counts from the end) to sorted distinct
-// axes; none means every axis.
+// axes; none means every axis. A 0-d tensor takes axis 0 or -1 as its
+// every-axis (none), as PyTorch does and NumPy's sum, prod, max, min and
+// argmax do.
 func normAxes(op string, axes []int, rank int) ([]int, error) {
+	if rank == 0 && len(axes) == 1 && (axes[0] == 0 || axes[0] == -1) {
+		return []int{}, nil
+	}
 	if len(axes) == 0 {
 		all := make([]int, rank)
 		for i := range all {
@@ -48,9 +54,20 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	if err != nil {
 		return failed(err)
 	}
+	if t.DType() == dtype.Bool {
+		if r, ok := t.reduceBool(op, keep, axes); ok {
+			return r
+		}
+	}
 	out, err := op.Result("tensor", t.DType())
 	if err != nil {
 		return failed(errs.Retag("tensor", name, err))
+	}
+	if op.IsArg() && len(ax) == 0 { // a 0-d tensor: its one element is at index 0
+		if err := t.check(name); err != nil {
+			return failed(err)
+		}
+		return filled(name, t.Device(), out, 0, []int{})
 	}
 	outShape, keptShape := []int{}, []int{}
 	for i, d := range t.lay.Shape {
@@ -61,8 +78,14 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 			keptShape = append(keptShape, d)
 		}
 	}
+	if op == device.Mean && emptyExtent(t.lay.Shape, ax) {
+		// The mean of nothing is NaN (0/0), as in NumPy and PyTorch.
+		s := t.reduce(device.Sum, keep, axes)
+		defer s.Release()
+		return s.MulScalar(math.NaN())
+	}
 	if def, _ := op.Def(); emptyExtent(t.lay.Shape, ax) && !def.EmptyOK {
-		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
+		return failed(emptyReduction(name, ax, t.lay.Shape))
 	}
 	r, fused := t.reducePending(name, op, ax, out, outShape)
 	if !fused {
@@ -84,39 +107,49 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 }
 
 // Sum adds the elements over the given axes (all when none are given).
-// Integer sums wrap; the sum over an empty extent is 0.
+// Integer sums keep the dtype and wrap (NumPy and PyTorch widen to int64;
+// Cast first for a wide sum); a Bool sum counts the true elements in I64,
+// as both libraries; the sum over an empty extent is 0.
 func (t *Tensor) Sum(axes ...int) *Tensor { return t.reduce(device.Sum, false, axes) }
 
 // SumKeepDims is Sum keeping the reduced axes with extent 1.
 func (t *Tensor) SumKeepDims(axes ...int) *Tensor { return t.reduce(device.Sum, true, axes) }
 
-// Mean averages over the given axes (floating dtypes only).
+// Mean averages over the given axes (floating dtypes only: integers are an
+// ErrDType, as in PyTorch; Cast first). The mean over an empty extent is
+// NaN, as in NumPy and PyTorch.
 func (t *Tensor) Mean(axes ...int) *Tensor { return t.reduce(device.Mean, false, axes) }
 
 // MeanKeepDims is Mean keeping the reduced axes with extent 1.
 func (t *Tensor) MeanKeepDims(axes ...int) *Tensor { return t.reduce(device.Mean, true, axes) }
 
 // Prod multiplies the elements over the given axes; over an empty extent it
-// is 1.
+// is 1. Integer products keep the dtype and wrap; a Bool product is I64
+// (1 where every element is true).
 func (t *Tensor) Prod(axes ...int) *Tensor { return t.reduce(device.Prod, false, axes) }
 
 // ProdKeepDims is Prod keeping the reduced axes with extent 1.
 func (t *Tensor) ProdKeepDims(axes ...int) *Tensor { return t.reduce(device.Prod, true, axes) }
 
-// Max returns the largest element over the given axes; NaN wins.
+// Max returns the largest element over the given axes; NaN wins (NumPy's
+// max, PyTorch's amax). Over an empty extent it is an error that is both
+// ErrShape and ErrValue (NumPy's ValueError). Of Bool it is Any.
 func (t *Tensor) Max(axes ...int) *Tensor { return t.reduce(device.Max, false, axes) }
 
 // MaxKeepDims is Max keeping the reduced axes with extent 1.
 func (t *Tensor) MaxKeepDims(axes ...int) *Tensor { return t.reduce(device.Max, true, axes) }
 
-// Min returns the smallest element over the given axes; NaN wins.
+// Min returns the smallest element over the given axes; NaN wins; empty
+// extents as Max. Of Bool it is All.
 func (t *Tensor) Min(axes ...int) *Tensor { return t.reduce(device.Min, false, axes) }
 
 // MinKeepDims is Min keeping the reduced axes with extent 1.
 func (t *Tensor) MinKeepDims(axes ...int) *Tensor { return t.reduce(device.Min, true, axes) }
 
 // ArgMax returns the I64 index of the largest element along axis (the first
-// one on ties; a NaN counts as largest).
+// one on ties; a NaN counts as largest, so the first NaN wins, as NumPy's
+// argmax). A 0-d tensor takes axis 0 or -1 and gives 0; an empty extent
+// is an error, as Max.
 func (t *Tensor) ArgMax(axis int) *Tensor { return t.reduce(device.ArgMax, false, []int{axis}) }
 
 // ArgMin returns the I64 index of the smallest element along axis.
@@ -185,9 +218,9 @@ func (t *Tensor) softmax(name string, axis int, log bool) *Tensor {
 }
 
 // shiftByMax returns t - max(t, axis), with a maximum of -Inf replaced by 0
-// so that a row of -Inf (every entry masked) gives zeros rather than NaN. A
-// row holding +Inf or NaN gives NaN everywhere, as PyTorch's softmax does
-// and as the GPU's fused kernel does.
+// so that the shifted row of an all -Inf row stays -Inf; its softmax is then
+// 0/0 = NaN and its log-softmax -Inf - -Inf = NaN, as PyTorch's (and the GPU
+// kernels') are. A row holding +Inf or NaN gives NaN everywhere too.
 func (t *Tensor) shiftByMax(axis int) *Tensor {
 	m := t.MaxKeepDims(axis)
 	defer m.Release()
@@ -230,7 +263,12 @@ func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 		return failed(err)
 	}
 	if emptyExtent(t.lay.Shape, ax) {
-		return fail("LogSumExp", errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
+		// log(0) = -Inf, as scipy's and PyTorch's logsumexp of nothing.
+		e := t.Exp()
+		defer e.Release()
+		s := e.Sum(ax...)
+		defer s.Release()
+		return retag("LogSumExp", s.Log())
 	}
 	m := t.finiteMax(ax...)
 	defer m.Release()
@@ -245,6 +283,50 @@ func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 	r := l.Add(m)
 	defer r.Release()
 	return retag("LogSumExp", r.Squeeze(ax...))
+}
+
+// emptyReduction is the error of a reduction with no identity (Max, Min,
+// their Arg forms) over an empty extent. It is an ErrShape and also an
+// ErrValue, the kind NumPy's ValueError maps to, so either test holds.
+func emptyReduction(op string, axes, shape []int) error {
+	return errs.Wrap("tensor", op, errs.ErrShape, errs.ErrValue, "reduction over an empty extent: axes %v of shape %v", axes, shape)
+}
+
+// reduceBool gives the reductions of a Bool tensor NumPy's and PyTorch's
+// meaning: Sum counts the true elements and Prod is 1 where all are true,
+// both in I64; Max is Any and Min is All (Bool); ArgMax and ArgMin index
+// the first true or false element. Mean stays an ErrDType (ok false), as
+// for integers. The count is taken in I32 and widened on devices that do
+// not compute I64: exact, since one GPU buffer holds under 2^31 elements.
+func (t *Tensor) reduceBool(op device.ReduceOp, keep bool, axes []int) (*Tensor, bool) {
+	switch op {
+	case device.Sum:
+		wide := dtype.I64
+		if t.err == nil && !slices.Contains(t.Device().Info().Compute, dtype.I64) {
+			wide = dtype.I32
+		}
+		c := t.Cast(wide)
+		defer c.Release()
+		s := c.reduce(device.Sum, keep, axes)
+		if wide == dtype.I64 {
+			return s, true
+		}
+		defer s.Release()
+		return s.Cast(dtype.I64), true
+	case device.Prod:
+		a := t.reduce(device.All, keep, axes)
+		defer a.Release()
+		return a.Cast(dtype.I64), true
+	case device.Max:
+		return t.reduce(device.Any, keep, axes), true
+	case device.Min:
+		return t.reduce(device.All, keep, axes), true
+	case device.ArgMax, device.ArgMin:
+		u := t.Cast(dtype.U8)
+		defer u.Release()
+		return u.reduce(op, keep, axes), true
+	}
+	return nil, false
 }
 
 // emptyExtent reports whether reducing axes of shape folds zero elements

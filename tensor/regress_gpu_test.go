@@ -276,9 +276,11 @@ func TestRegressEmptyReduction(t *testing.T) {
 				})
 			}
 		}
-		// A non-empty output over an empty extent stays an error.
+		// A non-empty output over an empty extent stays an error for the
+		// extremes (NumPy's ValueError); LogSumExp of nothing is -Inf and
+		// Mean NaN (semantics_test.go).
 		x := tensor.Zeros(dtype.F32, 3, 0).To(dev)
-		for _, y := range []*tensor.Tensor{x.Max(1), x.ArgMax(1), x.LogSumExp(1)} {
+		for _, y := range []*tensor.Tensor{x.Max(1), x.ArgMax(1), x.Min(1)} {
 			if y.Err() == nil {
 				t.Errorf("%s: reduction of [3 0] over axis 1 succeeded, want ErrShape", dev.Name())
 			}

@@ -285,8 +285,9 @@ func (t *Tensor) Tril(k int) *Tensor { return t.triangle("Tril", k, true) }
 func (t *Tensor) Triu(k int) *Tensor { return t.triangle("Triu", k, false) }
 
 // MaskedFill returns t with value wherever mask is true (PyTorch's
-// masked_fill). mask must be Bool; t and mask broadcast together by
-// NumPy's rule, and value is converted to t's dtype. The gradient flows to
+// masked_fill). mask must be Bool and broadcast to t's shape (the result
+// has t's shape; a mask that would enlarge it is an ErrShape, as in
+// PyTorch), and value is converted to t's dtype. The gradient flows to
 // the elements that are kept.
 func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 	const op = "MaskedFill"
@@ -298,6 +299,9 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 	}
 	if mask.DType() != dtype.Bool {
 		return fail(op, errs.ErrDType, "mask must be bool, have %v (compare first, e.g. Ne)", mask.DType())
+	}
+	if bs, err := layout.BroadcastShapes(mask.lay.Shape, t.lay.Shape); err != nil || !slices.Equal(bs, t.lay.Shape) {
+		return fail(op, errs.ErrShape, "mask of shape %v does not broadcast to the tensor's shape %v", mask.lay.Shape, t.lay.Shape)
 	}
 	v := t.scalarLike(op, value)
 	defer v.Release()

@@ -12,7 +12,8 @@ import (
 // unbiased sample variance); the argument is explicit because the two
 // libraries differ. It is computed in two passes (the mean first, then the
 // squared deviations), which stays accurate where E[x^2] - E[x]^2 would
-// cancel. N - ddof <= 0 gives +Inf or NaN, as in NumPy. Floats only.
+// cancel. N - ddof <= 0 gives +Inf or NaN, as in NumPy, and so does an
+// empty extent (NaN: the mean of nothing is NaN). Floats only.
 func (t *Tensor) Var(ddof int, axes ...int) *Tensor {
 	return t.variance("Var", ddof, false, false, axes)
 }
@@ -47,9 +48,6 @@ func (t *Tensor) variance(name string, ddof int, keep, root bool, axes []int) *T
 	if err != nil {
 		return failed(err)
 	}
-	if emptyExtent(t.lay.Shape, ax) {
-		return fail(name, errs.ErrShape, "reduction over an empty extent: axes %v of shape %v", ax, t.lay.Shape)
-	}
 	n := 1
 	for _, a := range ax {
 		n *= t.lay.Shape[a]
@@ -71,8 +69,12 @@ func (t *Tensor) variance(name string, ddof int, keep, root bool, axes []int) *T
 }
 
 // Norm returns the vector norm of order ord over the given axes (all when
-// none are given): ord 1 is sum |t|, ord 2 is sqrt(sum t^2), ord +Inf is
-// max |t| (math.Inf(1)). Floats only; other orders are ErrValue.
+// none are given), as NumPy's linalg.norm of a vector and PyTorch's
+// linalg.vector_norm: ord 1 is sum |t|, ord 2 is sqrt(sum t^2), ord +Inf
+// is max |t| and -Inf min |t| (math.Inf), ord 0 counts the nonzero
+// elements, and any other ord is (sum |t|^ord)^(1/ord) (a negative ord
+// gives 0 when an element is 0). Over an empty extent the sums give 0 and
+// ±Inf is an ErrShape, as NumPy's max of nothing. Floats only.
 func (t *Tensor) Norm(ord float64, axes ...int) *Tensor {
 	const name = "Norm"
 	if err := t.checkOperand(name); err != nil {
@@ -81,6 +83,9 @@ func (t *Tensor) Norm(ord float64, axes ...int) *Tensor {
 	if !t.DType().IsFloat() {
 		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
 	}
+	if ord != ord {
+		return fail(name, errs.ErrValue, "order is NaN")
+	}
 	switch {
 	case ord == 1:
 		return retag(name, t.Abs().Sum(axes...))
@@ -88,6 +93,12 @@ func (t *Tensor) Norm(ord float64, axes ...int) *Tensor {
 		return retag(name, t.Square().Sum(axes...).Sqrt())
 	case math.IsInf(ord, 1):
 		return retag(name, t.Abs().Max(axes...))
+	case math.IsInf(ord, -1):
+		return retag(name, t.Abs().Min(axes...))
+	case ord == 0:
+		nz := t.NeScalar(0)
+		defer nz.Release()
+		return retag(name, nz.Cast(t.DType()).Sum(axes...))
 	}
-	return fail(name, errs.ErrValue, "order %v is not one of 1, 2, +Inf", ord)
+	return retag(name, t.Abs().PowScalar(ord).Sum(axes...).PowScalar(1/ord))
 }

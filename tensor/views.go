@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"slices"
+
 	"errors"
 
 	"github.com/tessera-go/tessera/device"
@@ -92,8 +94,14 @@ func (t *Tensor) T() *Tensor {
 	return y
 }
 
-// Narrow keeps length elements of axis starting at start.
+// Narrow keeps length elements of axis starting at start; a negative
+// start counts from the end of the axis, as in PyTorch's narrow.
 func (t *Tensor) Narrow(axis, start, length int) *Tensor {
+	if start < 0 && t.err == nil { // from the end, as PyTorch's narrow
+		if a, err := layout.NormalizeAxis("Narrow", axis, t.Rank()); err == nil {
+			start += t.lay.Shape[a]
+		}
+	}
 	y := t.viewOp("Narrow", func(l layout.Layout) (layout.Layout, error) { return l.Narrow(axis, start, length) })
 	if t.wantsGrad() {
 		y = gradNarrow(t, y, axis, start)
@@ -113,7 +121,17 @@ func (t *Tensor) Slice(axis, start, end, step int) *Tensor {
 }
 
 // BroadcastTo views t with a larger shape by NumPy's rule, without copying.
+// As in PyTorch's expand, -1 keeps the extent of an existing axis (it is
+// an ErrShape for a new leading axis).
 func (t *Tensor) BroadcastTo(shape ...int) *Tensor {
+	if lead := len(shape) - t.Rank(); t.err == nil && lead >= 0 && slices.Contains(shape, -1) {
+		shape = slices.Clone(shape)
+		for i := lead; i < len(shape); i++ {
+			if shape[i] == -1 {
+				shape[i] = t.lay.Shape[i-lead]
+			}
+		}
+	}
 	y := t.viewOp("BroadcastTo", func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(shape...) })
 	if t.wantsGrad() {
 		xs := t.lay.Shape

@@ -462,6 +462,14 @@ func binaryRef(op device.BinaryOp, dt dtype.DType, x, y float64) float64 {
 			q = math.Floor(x / y)
 		}
 		return x - q*y // exact for these small samples' quotients
+	case device.FloorDiv:
+		if y == 0 {
+			if dt.IsInt() {
+				return 0
+			}
+			return x / y
+		}
+		return math.Floor(x / y) // exact for these small samples' quotients
 	case device.Atan2:
 		return math.Atan2(x, y)
 	case device.And:

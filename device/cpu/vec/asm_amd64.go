@@ -84,7 +84,7 @@ func axpyF32AVX2(dst *float32, alpha float32, x *float32, y *float32, n int)
 //go:noescape
 func reluF32AVX2(dst *float32, x *float32, n int)
 
-// signF32AVX2 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+// signF32AVX2 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.
 //
 //go:noescape
 func signF32AVX2(dst *float32, x *float32, n int)
@@ -174,7 +174,7 @@ func axpyF32AVX512(dst *float32, alpha float32, x *float32, y *float32, n int)
 //go:noescape
 func reluF32AVX512(dst *float32, x *float32, n int)
 
-// signF32AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+// signF32AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.
 //
 //go:noescape
 func signF32AVX512(dst *float32, x *float32, n int)
@@ -296,7 +296,7 @@ func axpyF64AVX2(dst *float64, alpha float64, x *float64, y *float64, n int)
 //go:noescape
 func reluF64AVX2(dst *float64, x *float64, n int)
 
-// signF64AVX2 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+// signF64AVX2 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.
 //
 //go:noescape
 func signF64AVX2(dst *float64, x *float64, n int)
@@ -386,7 +386,7 @@ func axpyF64AVX512(dst *float64, alpha float64, x *float64, y *float64, n int)
 //go:noescape
 func reluF64AVX512(dst *float64, x *float64, n int)
 
-// signF64AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.
+// signF64AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.
 //
 //go:noescape
 func signF64AVX512(dst *float64, x *float64, n int)

@@ -511,7 +511,7 @@ func (g *gen) binaries(e elem, t tier) {
 		},
 	})
 	g.elementwise(ewKernel{
-		name: "sign" + e.name + t.suffix, doc: "computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, else x[i] (±0, NaN), for i < n.",
+		name: "sign" + e.name + t.suffix, doc: "computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.",
 		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
 		setup: func(g *gen) {
 			one, mone := g.f("one", 1), g.f("mone", -1)
@@ -527,15 +527,18 @@ func (g *gen) binaries(e elem, t tier) {
 			g.ins("VBROADCAST%s %s, %s", e.s, mone, r(12))
 		},
 		body: func(g *gen, u int, in []string) string {
-			// predicates 0x1E (GT_OQ) and 0x11 (LT_OQ): false for NaN,
-			// which stays as it is, as do ±0.
+			// x + (+0) turns -0 into +0 and leaves the rest as it is;
+			// predicates 0x1E (GT_OQ) and 0x11 (LT_OQ) are false for NaN,
+			// which stays as it is, as does +0.
 			if t.z {
+				g.ins("VADDP%s Z13, %s, %s", e.p[1:], in[0], in[0])
 				g.ins("VCMP%s $0x1E, Z13, %s, K2", e.p, in[0])
 				g.ins("VCMP%s $0x11, Z13, %s, K3", e.p, in[0])
 				g.ins("VMOVAP%s Z14, K2, %s", e.p[1:], in[0])
 				g.ins("VMOVAP%s Z12, K3, %s", e.p[1:], in[0])
 				return in[0]
 			}
+			g.ins("VADDP%s Y13, %s, %s", e.p[1:], in[0], in[0])
 			g.ins("VCMP%s $0x1E, Y13, %s, %s", e.p, in[0], y(8+u))
 			g.ins("VCMP%s $0x11, Y13, %s, %s", e.p, in[0], y(4+u))
 			g.ins("VBLENDV%s %s, Y14, %s, %s", e.p, y(8+u), in[0], in[0])

@@ -450,8 +450,10 @@ func signGo[T Float](dst, x []T) {
 			dst[i] = 1
 		case v < 0:
 			dst[i] = -1
+		case v == 0:
+			dst[i] = 0 // -0 too, as NumPy's sign
 		default:
-			dst[i] = v
+			dst[i] = v // NaN
 		}
 	}
 }

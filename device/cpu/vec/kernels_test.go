@@ -343,8 +343,9 @@ func testSqrt[T Float](t *testing.T) {
 	}
 }
 
-// testSign checks Sign against its definition (1, -1, or x itself for
-// ±0 and NaN, sign of zero included) over every test length, with guards.
+// testSign checks Sign against NumPy's definition (1, -1, +0 for both
+// zeros, NaN for NaN; the sign of zero checked) over every test length,
+// with guards.
 func testSign[T Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, n := range testLens {
@@ -366,6 +367,8 @@ func testSign[T Float](t *testing.T) {
 				want = 1
 			case v < 0:
 				want = -1
+			case v == 0:
+				want = 0
 			}
 			if !same(float64(dst[i]), want, false) {
 				t.Fatalf("Sign(%v) = %v, want %v", v, dst[i], want)

@@ -181,8 +181,8 @@ func Relu[T Float](dst, x []T) error { return unary("Relu", unRelu, dst, x) }
 // equals): NaN for negative x, -0 for -0.
 func Sqrt[T Float](dst, x []T) error { return unary("Sqrt", unSqrt, dst, x) }
 
-// Sign sets dst[i] to 1 for positive x[i], -1 for negative x[i], and
-// x[i] itself for ±0 and NaN (the op table's Sign).
+// Sign sets dst[i] to 1 for positive x[i], -1 for negative x[i], +0 for
+// ±0 and NaN for NaN (the op table's Sign, and NumPy's sign).
 func Sign[T Float](dst, x []T) error { return unary("Sign", unSign, dst, x) }
 
 // Exp sets dst[i] = e**x[i]; it overflows to +Inf and underflows to 0.

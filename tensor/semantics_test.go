@@ -1,0 +1,370 @@
+package tensor_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// semArray is one array of testdata/semantics.json (see gen_semantics.py):
+// data holds numbers, or the strings "nan", "inf", "-inf" and "-0".
+type semArray struct {
+	DType string `json:"dtype"`
+	Shape []int  `json:"shape"`
+	Data  []any  `json:"data"`
+}
+
+type semCase struct {
+	Name   string         `json:"name"`
+	Op     string         `json:"op"`
+	Params map[string]any `json:"params"`
+	Inputs []semArray     `json:"inputs"`
+	Want   *semArray      `json:"want"`
+	Error  string         `json:"error"`
+	Rule   string         `json:"rule"`
+	Tol    float64        `json:"tol"`
+}
+
+// semValue decodes one JSON element.
+func semValue(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case string:
+		switch x {
+		case "nan":
+			return math.NaN()
+		case "inf":
+			return math.Inf(1)
+		case "-inf":
+			return math.Inf(-1)
+		case "-0":
+			return math.Copysign(0, -1)
+		}
+	case nil:
+		return math.NaN()
+	}
+	panic(fmt.Sprintf("semantics.json: bad value %#v", v))
+}
+
+func semTensor(t *testing.T, a semArray, dev device.Device) *tensor.Tensor {
+	t.Helper()
+	dt, err := dtype.Parse(a.DType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]float64, len(a.Data))
+	for i, v := range a.Data {
+		vals[i] = semValue(v)
+	}
+	shape := a.Shape
+	if shape == nil {
+		shape = []int{}
+	}
+	// Build exactly in float64 and cast: every value in the table is exact
+	// in its dtype, and Cast from F64 is exact for those.
+	x := tensor.FromSlice(vals, shape...)
+	if dt != dtype.F64 {
+		x = x.Cast(dt)
+	}
+	return x.To(dev)
+}
+
+// semErrKinds maps the table's error names to the kinds.
+var semErrKinds = map[string]error{
+	"ErrShape": tensor.ErrShape, "ErrAxis": tensor.ErrAxis, "ErrValue": tensor.ErrValue, "ErrDType": tensor.ErrDType,
+}
+
+// semOps runs each op of the table on tensors with its params.
+var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
+	"sum":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].Sum, in[0].SumKeepDims) },
+	"prod": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].Prod, in[0].ProdKeepDims) },
+	"mean": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].Mean, in[0].MeanKeepDims) },
+	"max":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].Max, in[0].MaxKeepDims) },
+	"min":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].Min, in[0].MinKeepDims) },
+	"argmax": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		if p.bool("keepdims") {
+			return in[0].ArgMaxKeepDims(p.int("axis"))
+		}
+		return in[0].ArgMax(p.int("axis"))
+	},
+	"argmin": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		if p.bool("keepdims") {
+			return in[0].ArgMinKeepDims(p.int("axis"))
+		}
+		return in[0].ArgMin(p.int("axis"))
+	},
+	"var": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		if p.bool("keepdims") {
+			return in[0].VarKeepDims(p.int("ddof"), p.axes("axes")...)
+		}
+		return in[0].Var(p.int("ddof"), p.axes("axes")...)
+	},
+	"std": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Std(p.int("ddof"), p.axes("axes")...)
+	},
+	"norm": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Norm(p.num("ord"), p.axes("axes")...)
+	},
+	"logsumexp":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].LogSumExp(p.axes("axes")...) },
+	"softmax":     func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Softmax(p.int("axis")) },
+	"log_softmax": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].LogSoftmax(p.int("axis")) },
+	"cumsum":      func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].CumSum(p.int("axis")) },
+	"cumprod":     func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].CumProd(p.int("axis")) },
+	"sort": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		v, _ := in[0].Sort(p.int("axis"), false)
+		return v
+	},
+	"argsort":      func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].ArgSort(p.int("axis"), false) },
+	"argsort_desc": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].ArgSort(p.int("axis"), true) },
+	"topk_indices": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		_, i := in[0].TopK(p.int("k"), p.int("axis"), true)
+		return i
+	},
+	"topk_indices_smallest": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		_, i := in[0].TopK(p.int("k"), p.int("axis"), false)
+		return i
+	},
+	"add":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Add(in[1]) },
+	"sub":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Sub(in[1]) },
+	"mul":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Mul(in[1]) },
+	"div":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Div(in[1]) },
+	"pow":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Pow(in[1]) },
+	"mod":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Mod(in[1]) },
+	"fmod":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Fmod(in[1]) },
+	"floor_divide": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].FloorDiv(in[1]) },
+	"maximum":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Maximum(in[1]) },
+	"minimum":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Minimum(in[1]) },
+	"eq":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Eq(in[1]) },
+	"ne":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Ne(in[1]) },
+	"lt":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Lt(in[1]) },
+	"le":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Le(in[1]) },
+	"gt":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Gt(in[1]) },
+	"ge":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Ge(in[1]) },
+	"add_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].AddScalar(p.num("v")) },
+	"mul_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].MulScalar(p.num("v")) },
+	"mod_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].ModScalar(p.num("v")) },
+	"div_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].DivScalar(p.num("v")) },
+	"floor_divide_scalar": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].FloorDivScalar(p.num("v"))
+	},
+	"eq_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].EqScalar(p.num("v")) },
+	"ne_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].NeScalar(p.num("v")) },
+	"lt_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].LtScalar(p.num("v")) },
+	"le_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].LeScalar(p.num("v")) },
+	"gt_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].GtScalar(p.num("v")) },
+	"ge_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].GeScalar(p.num("v")) },
+	"sign":        func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Sign() },
+	"round":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Round() },
+	"neg":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Neg() },
+	"abs":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Abs() },
+	"exp":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Exp() },
+	"sqrt":        func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Sqrt() },
+	"atan2":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Atan2(in[1]) },
+	"clamp":       func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Clamp(p.num("lo"), p.num("hi")) },
+	"where":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Where(in[0], in[1], in[2]) },
+	"matmul":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Matmul(in[1]) },
+	"concat":      func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.Concat(in, p.int("axis")) },
+	"stack":       func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.Stack(in, p.int("axis")) },
+	"T":           func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].T() },
+	"squeeze":     func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Squeeze(p.axes("axes")...) },
+	"unsqueeze":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Unsqueeze(p.int("axis")) },
+	"flip":        func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Flip(p.axes("axes")...) },
+	"permute":     func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Permute(p.axes("perm")...) },
+	"contiguous":  func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].T().Flip(0).Contiguous() },
+	"gather":      func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Gather(p.int("axis"), in[1]) },
+	"masked_fill": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].MaskedFill(in[1], p.num("value")) },
+	"index_select": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].IndexSelect(p.int("axis"), in[1])
+	},
+	"broadcast_to": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].BroadcastTo(p.axes("shape")...)
+	},
+	"narrow": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Narrow(p.int("axis"), p.int("start"), p.int("length"))
+	},
+	"reshape": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		x := in[0]
+		if p.bool("transpose_first") {
+			x = x.T()
+		}
+		return x.Reshape(p.axes("shape")...)
+	},
+	"slice": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		// Python's None bounds: the extremes in the step's direction.
+		step := p.int("step")
+		start, stop := math.MinInt, math.MaxInt
+		if step < 0 {
+			start, stop = math.MaxInt, math.MinInt
+		}
+		if p["start"] != nil {
+			start = p.int("start")
+		}
+		if p["stop"] != nil {
+			stop = p.int("stop")
+		}
+		return in[0].Slice(1, start, stop, step)
+	},
+	"item": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		v, err := in[0].Item()
+		if err != nil {
+			return tensor.Failed(err)
+		}
+		return tensor.Scalar(float32(v))
+	},
+}
+
+// semParams reads a case's params.
+type semParams map[string]any
+
+func (p semParams) num(k string) float64 { return semValue(p[k]) }
+func (p semParams) int(k string) int     { return int(semValue(p[k])) }
+func (p semParams) bool(k string) bool   { b, _ := p[k].(bool); return b }
+
+// axes reads a list of ints; null (or absent) is none, which means every axis.
+func (p semParams) axes(k string) []int {
+	l, _ := p[k].([]any)
+	out := make([]int, len(l))
+	for i, v := range l {
+		out[i] = int(semValue(v))
+	}
+	return out
+}
+
+func (p semParams) red(f, keep func(...int) *tensor.Tensor) *tensor.Tensor {
+	if p.bool("keepdims") {
+		return keep(p.axes("axes")...)
+	}
+	return f(p.axes("axes")...)
+}
+
+// TestSemantics runs the NumPy-made table of edge cases
+// (testdata/semantics.json, from testdata/gen_semantics.py) on every
+// device: empty and 0-d tensors, negative axes and keepdims, NaN and
+// signed zeros, integer division and overflow, dtype promotion, views and
+// typed errors. Floats compare within the case's relative tolerance (0:
+// exactly, NaN matching NaN, and the sign of a zero checked); integers and
+// Bool compare exactly; the dtype and shape must match.
+func TestSemantics(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "semantics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		NumPy string    `json:"numpy"`
+		Cases []semCase `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Cases) < 200 {
+		t.Fatalf("semantics.json has only %d cases", len(file.Cases))
+	}
+	for _, c := range file.Cases {
+		if semOps[c.Op] == nil {
+			t.Fatalf("case %s: no runner for op %q", c.Name, c.Op)
+		}
+	}
+	for _, dev := range testDevices(t) {
+		for _, c := range file.Cases {
+			t.Run(dev.Name()+"/"+c.Name, func(t *testing.T) { runSemCase(t, dev, c) })
+		}
+	}
+}
+
+func runSemCase(t *testing.T, dev device.Device, c semCase) {
+	dts := []string{}
+	for _, a := range c.Inputs {
+		dts = append(dts, a.DType)
+	}
+	if c.Want != nil {
+		dts = append(dts, c.Want.DType)
+	}
+	gpuLimited := false // a dtype the device holds but does not compute
+	for _, name := range dts {
+		dt, _ := dtype.Parse(name)
+		if !supports(dev, dt) {
+			t.Skipf("%s does not hold %v", dev.Name(), dt)
+		}
+		gpuLimited = gpuLimited || !computes(dev, dt)
+	}
+	in := make([]*tensor.Tensor, len(c.Inputs))
+	for i, a := range c.Inputs {
+		in[i] = semTensor(t, a, dev)
+		if err := in[i].Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got *tensor.Tensor
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("panic: %v", r)
+			}
+		}()
+		got = semOps[c.Op](in, semParams(c.Params))
+	}()
+	err := got.Err()
+	if c.Error != "" {
+		if !errors.Is(err, semErrKinds[c.Error]) {
+			t.Fatalf("error %v, want %s (%s)", err, c.Error, c.Rule)
+		}
+		return
+	}
+	if err != nil && gpuLimited && (errors.Is(err, tensor.ErrUnsupported) || errors.Is(err, tensor.ErrDType)) {
+		t.Skipf("%s: %v", dev.Name(), err)
+	}
+	if err != nil {
+		t.Fatalf("%v (rule %s)", err, c.Rule)
+	}
+	want := c.Want
+	if got.DType().String() != want.DType {
+		t.Fatalf("dtype %v, want %s (rule %s)", got.DType(), want.DType, c.Rule)
+	}
+	wantShape := want.Shape
+	if wantShape == nil {
+		wantShape = []int{}
+	}
+	if !slices.Equal(got.Shape(), wantShape) {
+		t.Fatalf("shape %v, want %v", got.Shape(), wantShape)
+	}
+	vals, err := got.Float64s()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals) != len(want.Data) {
+		t.Fatalf("%d values, want %d", len(vals), len(want.Data))
+	}
+	for i, w := range want.Data {
+		g, wv := vals[i], semValue(w)
+		switch {
+		case math.IsNaN(wv) || math.IsNaN(g):
+			if math.IsNaN(wv) != math.IsNaN(g) {
+				t.Errorf("[%d] = %v, want %v (rule %s)", i, g, wv, c.Rule)
+			}
+		case wv == 0 && got.DType().IsFloat():
+			if g != 0 && (c.Tol == 0 || math.Abs(g) > c.Tol) {
+				t.Errorf("[%d] = %v, want %v", i, g, wv)
+			} else if g == 0 && c.Tol == 0 && math.Signbit(g) != math.Signbit(wv) {
+				t.Errorf("[%d] = %v, want %v (the sign of zero)", i, g, w)
+			}
+		case math.IsInf(wv, 0) || c.Tol == 0:
+			if g != wv {
+				t.Errorf("[%d] = %v, want %v (rule %s)", i, g, wv, c.Rule)
+			}
+		default:
+			if math.Abs(g-wv) > c.Tol*math.Abs(wv) {
+				t.Errorf("[%d] = %v, want %v within %g relative", i, g, wv, c.Tol)
+			}
+		}
+	}
+}
