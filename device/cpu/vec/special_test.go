@@ -39,7 +39,7 @@ var specials = map[string][]special{
 		{10, 1, false, false}, {-10, -1, false, false}, {1e-30, 0, true, false}, {0.5, 0, true, false}},
 	"Sqrt": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
 		{-1, nan, false, false}, {4, 2, false, false}, {0x1p-149, 0, true, false}, {2, 0, true, false}},
-	"Sign": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+	"Sign": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, 0, false, false},
 		{1e-45, 1, false, true}, {-3, -1, false, false}, {0.5, 1, false, false}},
 	"Relu": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, 0, false, false}, {negZ, 0, false, false}, {-1, 0, false, false}, {2, 2, false, false}},
 }
