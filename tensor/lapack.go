@@ -547,7 +547,21 @@ func laRead(op, what string, t *Tensor) (*laInput, error) {
 	if dt := t.DType(); dt != dtype.F32 && dt != dtype.F64 {
 		return nil, errs.New("tensor", op, errs.ErrDType, "%s is %v; linear algebra takes f32 or f64 (Cast first)", what, dt)
 	}
-	data, err := t.Float64s() // moves a GPU tensor to the CPU; ErrReleased for a released one
+	// Read as stored (one copy; a GPU tensor moves to the CPU, a released
+	// one is ErrReleased), F32 widened exactly on the host.
+	var data []float64
+	var err error
+	if t.DType() == dtype.F64 {
+		data, err = ToSlice[float64](t)
+	} else {
+		var f []float32
+		if f, err = ToSlice[float32](t); err == nil {
+			data = make([]float64, len(f))
+			for i, v := range f {
+				data[i] = float64(v)
+			}
+		}
+	}
 	if err != nil {
 		return nil, errs.Retag("tensor", op, err)
 	}
@@ -684,11 +698,15 @@ func laEach(count, flops int, fn func(i int) bool) int {
 // laResult builds the result of op from float64 values: a tensor of dt
 // (rounded once from float64 for F32) on dev.
 func laResult(op string, dt dtype.DType, dev device.Device, data []float64, shape []int) *Tensor {
-	t := FromSlice(data, shape...)
-	if dt != dtype.F64 {
-		c := t.Cast(dt)
-		t.Release()
-		t = c
+	var t *Tensor
+	if dt == dtype.F64 {
+		t = FromSlice(data, shape...)
+	} else {
+		f := make([]float32, len(data))
+		for i, v := range data {
+			f[i] = float32(v) // round to nearest even, as Cast
+		}
+		t = FromSlice(f, shape...)
 	}
 	if dev != t.Device() {
 		d := t.To(dev)

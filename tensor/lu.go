@@ -116,6 +116,7 @@ func luPanel[T luFloat](a []T, n, c0, c1 int, ipiv []int) {
 			}
 			a[r*n+c] = l
 			dst := a[r*n+c+1 : r*n+c1]
+			dst = dst[:len(row)] // one bounds check for the loop
 			for j, u := range row {
 				dst[j] -= l * u
 			}
@@ -151,6 +152,7 @@ func trsmLower[T luFloat](m, k int, l []T, ldl int, b []T, ldb int, mm luGemm[T]
 			dst := b[r*ldb : r*ldb+k]
 			for q, f := range lr {
 				src := b[q*ldb : q*ldb+k]
+				src = src[:len(dst)]
 				for j, v := range src {
 					dst[j] -= f * v
 				}
@@ -178,6 +180,7 @@ func trsmUpper[T luFloat](m, k int, u []T, ldu int, b []T, ldb int, mm luGemm[T]
 			dst := b[r*ldb : r*ldb+k]
 			for q, f := range ur {
 				src := b[(r+1+q)*ldb : (r+1+q)*ldb+k]
+				src = src[:len(dst)]
 				for j, v := range src {
 					dst[j] -= f * v
 				}
