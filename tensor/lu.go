@@ -106,27 +106,55 @@ func luPanel[T luFloat](a []T, n, c0, c1 int, ipiv []int) {
 		}
 		row := a[c*n+c+1 : c*n+c1]
 		p, best = c+1, -1.0
-		for r := c + 1; r < n; r++ {
-			l := a[r*n+c]
-			switch {
-			case divide:
-				l /= piv
-			case scale:
-				l *= inv
+		// Two rows at a time share the loads of the pivot row.
+		r := c + 1
+		for ; r+1 < n; r += 2 {
+			l0, l1 := luScale(a[r*n+c], piv, inv, scale, divide), luScale(a[(r+1)*n+c], piv, inv, scale, divide)
+			a[r*n+c], a[(r+1)*n+c] = l0, l1
+			d0 := a[r*n+c+1 : r*n+c1]
+			d1 := a[(r+1)*n+c+1 : (r+1)*n+c1]
+			d0, d1 = d0[:len(row)], d1[:len(row)] // one bounds check for the loop
+			for j, u := range row {
+				d0[j] -= l0 * u
+				d1[j] -= l1 * u
 			}
+			if len(row) > 0 {
+				if v := math.Abs(float64(d0[0])); v > best {
+					p, best = r, v
+				}
+				if v := math.Abs(float64(d1[0])); v > best {
+					p, best = r+1, v
+				}
+			}
+		}
+		if r < n {
+			l := luScale(a[r*n+c], piv, inv, scale, divide)
 			a[r*n+c] = l
 			dst := a[r*n+c+1 : r*n+c1]
-			dst = dst[:len(row)] // one bounds check for the loop
+			dst = dst[:len(row)]
 			for j, u := range row {
 				dst[j] -= l * u
 			}
-			if len(dst) > 0 {
+			if len(row) > 0 {
 				if v := math.Abs(float64(dst[0])); v > best {
-					p, best = r, v
+					p = r
 				}
 			}
 		}
 	}
+}
+
+// luScale is an entry of the column below a pivot divided by the pivot:
+// by multiplying with inv = 1/piv, dividing when the pivot is below the
+// smallest normal, left as it is when the pivot is zero (scale false).
+func luScale[T luFloat](l, piv, inv T, scale, divide bool) T {
+	switch {
+	case divide:
+		return l / piv
+	case scale:
+		return l * inv
+	}
+	return l
 }
 
 // minNormal is T's smallest normal magnitude: dividing by a pivot below it
