@@ -1,9 +1,15 @@
 package cpu
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/layout"
 )
 
 // TestSortWords: the radix sort of (key << 32 | position) words equals a
@@ -40,6 +46,81 @@ func TestSortWords(t *testing.T) {
 				})
 				if !slices.Equal(got, want) {
 					t.Fatalf("n=%d mask=%#x procs=%d: order differs", n, mask, procs)
+				}
+			}
+		}
+	}
+}
+
+// TestSortHalfTypes: the backend sorts F16 and BF16 itself (the tensor
+// layer widens them first, other callers need not): three lines of 300
+// along a strided axis, ties, ±0 and NaN included, both orders. The
+// reference is a stable comparison sort of the widened values with NaN
+// last (first when descending) and -0 equal to +0; values must be the
+// source's bits at the emitted positions.
+func TestSortHalfTypes(t *testing.T) {
+	const n, lines = 300, 3
+	d := New()
+	for _, dt := range []dtype.DType{dtype.F16, dtype.BF16} {
+		src, _ := d.Alloc(dt, n*lines)
+		h := slice[uint16](src.(*Buffer))
+		widen := func(b uint16) float32 { return dtype.Float16(b).Float32() }
+		from := func(f float64) uint16 { return uint16(dtype.F16FromFloat64(f)) }
+		if dt == dtype.BF16 {
+			widen = func(b uint16) float32 { return dtype.BFloat16(b).Float32() }
+			from = func(f float64) uint16 { return uint16(dtype.BF16FromFloat64(f)) }
+		}
+		for i := range h {
+			switch i % 11 {
+			case 0:
+				h[i] = from(math.NaN())
+			case 1:
+				h[i] = from(math.Copysign(0, -1))
+			case 2:
+				h[i] = from(0)
+			default:
+				h[i] = from(float64(i*7919%37) - 18)
+			}
+		}
+		sl, _ := layout.Contiguous(lines, n)
+		sl, _ = sl.Transpose(0, 1) // [n, lines]: each line along axis 0 has stride lines
+		for _, desc := range []bool{false, true} {
+			vals, _ := d.Alloc(dt, n*lines)
+			idx, _ := d.Alloc(dtype.I64, n*lines)
+			ol, _ := layout.Contiguous(n, lines)
+			if err := d.Sort(device.Operand{Buf: vals, Layout: ol}, device.Operand{Buf: idx, Layout: ol}, device.Operand{Buf: src, Layout: sl}, 0, desc); err != nil {
+				t.Fatal(err)
+			}
+			gv, gi := slice[uint16](vals.(*Buffer)), slice[int64](idx.(*Buffer))
+			for c := range lines {
+				order := make([]int, n)
+				for i := range order {
+					order[i] = i
+				}
+				key := func(i int) float64 {
+					v := float64(widen(h[c*n+i]))
+					if v != v {
+						return math.Inf(1)
+					}
+					return v
+				}
+				rank := func(i int) int { // NaN above +Inf
+					if v := widen(h[c*n+i]); v != v {
+						return 1
+					}
+					return 0
+				}
+				sort.SliceStable(order, func(a, b int) bool {
+					ka, kb, ra, rb := key(order[a]), key(order[b]), rank(order[a]), rank(order[b])
+					if desc {
+						ka, kb, ra, rb = kb, ka, rb, ra
+					}
+					return ra < rb || ra == rb && ka < kb
+				})
+				for r, i := range order {
+					if gi[r*lines+c] != int64(i) || gv[r*lines+c] != h[c*n+i] {
+						t.Fatalf("%v desc=%v line %d: element %d = (%#x, %d), want (%#x, %d)", dt, desc, c, r, gv[r*lines+c], gi[r*lines+c], h[c*n+i], i)
+					}
 				}
 			}
 		}
