@@ -347,12 +347,22 @@ func lsdWords(w, tmp []uint64, varying uint32, hist *sortHist) []uint64 {
 			h[k&mask]++
 			h1[(k>>d)&mask]++
 		}
-	default:
+	case 3:
+		h1, h2 := h[nb:], h[2*nb:]
 		for _, x := range w {
 			k := uint32(x >> sh)
-			for p := range passes {
-				h[p*nb+int((k>>(p*d))&mask)]++
-			}
+			h[k&mask]++
+			h1[(k>>d)&mask]++
+			h2[(k>>(2*d))&mask]++
+		}
+	default: // 4 passes of 8 bits
+		h1, h2, h3 := h[nb:], h[2*nb:], h[3*nb:]
+		for _, x := range w {
+			k := uint32(x >> sh)
+			h[k&mask]++
+			h1[(k>>d)&mask]++
+			h2[(k>>(2*d))&mask]++
+			h3[(k>>(3*d))&mask]++
 		}
 	}
 	src, dst := w, tmp
