@@ -643,8 +643,9 @@ func laRHSShape(op string, a, b *laInput) (laRHS, error) {
 }
 
 // laLU factorises every matrix of x in place (P·L·U, partial pivoting, by
-// luFactor: LAPACK's layout and pivots) and returns the pivots (n per matrix), whether each matrix is singular
-// (an exactly zero pivot) and the index of the first singular one, or -1.
+// luFactor: LAPACK's layout and pivots) and returns the pivots (n per
+// matrix), whether each matrix is singular (an exactly zero pivot) and the
+// index of the first singular one, or -1.
 func laLU(x *laInput) (ipiv []int, singular []bool, bad int) {
 	n := x.n
 	ipiv, singular = make([]int, x.count()*n), make([]bool, x.count())
