@@ -28,9 +28,9 @@ import (
 const maxSortLine = 1<<31 - 1
 
 // Sort sorts every line along axis, stably, in the order documented on
-// tensor.Sort. Many lines are spread over the cores one line each; a line
-// longer than the rest put together (fewer lines than cores) is sorted by
-// all cores at once.
+// device.Sorter. Lines are spread over the cores one line each; when there
+// are fewer lines than cores (one long row), each line is sorted by all
+// cores at once.
 func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) error {
 	bufs, err := d.operands("Sort", vals, idx, src)
 	if err != nil {
@@ -78,8 +78,9 @@ func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) 
 	return nil
 }
 
-// chunks calls fn on p nearly equal consecutive parts of [0, n) at once
-// (on the calling goroutine alone when p <= 1).
+// chunks calls fn concurrently on consecutive, nearly equal parts of
+// [0, n): p parts, fewer when a part would hold under 4096 elements, and
+// fn(0, n) alone on the calling goroutine when one part remains.
 func chunks(n, p int, fn func(lo, hi int)) {
 	p = max(min(p, n/4096), 1)
 	par.Run(p, func(c int) { fn(c*n/p, (c+1)*n/p) })
