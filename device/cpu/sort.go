@@ -63,7 +63,12 @@ func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) 
 		b := ls[r]
 		s := getSortScratch(n)
 		defer sortScratchPool.Put(s)
-		w, tmp := s.w[:n], s.tmp[:n]
+		w, tmp := s.w[:min(n, cap(s.w))], s.tmp[:min(n, cap(s.tmp))]
+		if n >= poolMinWords { // long lines: the device's pool, which outlives a collection
+			w, tmp = d.pool.get(n), d.pool.get(n)
+			defer d.pool.put(w)
+			defer d.pool.put(tmp)
+		}
 		var or, and atomic.Uint32
 		and.Store(math.MaxUint32)
 		chunks(n, inner, func(lo, hi int) {
@@ -224,10 +229,15 @@ const (
 	digitBits = 11
 )
 
-// sortHist holds the digit counts of up to three 11-bit LSD passes.
+// sortHist holds the digit counts of up to three 11-bit or four 8-bit LSD
+// passes.
 type sortHist [3 << digitBits]uint32
 
-// sortScratch is one line's working memory, reused through a pool.
+// sortScratch is a line's counters and, for lines shorter than
+// poolMinWords, its words; reused through a sync.Pool. Longer lines take
+// their words from the device's pool of large buffers, which survives a
+// garbage collection (a sync.Pool does not), so a loop of large sorts does
+// not allocate and zero them again after every collection.
 type sortScratch struct {
 	w, tmp []uint64
 	hist   sortHist
@@ -236,10 +246,14 @@ type sortScratch struct {
 var sortScratchPool sync.Pool
 
 func getSortScratch(n int) *sortScratch {
-	if s, ok := sortScratchPool.Get().(*sortScratch); ok && cap(s.w) >= n {
-		return s
+	s, ok := sortScratchPool.Get().(*sortScratch)
+	if !ok {
+		s = new(sortScratch)
 	}
-	return &sortScratch{w: make([]uint64, n), tmp: make([]uint64, n)}
+	if n < poolMinWords && cap(s.w) < n {
+		s.w, s.tmp = make([]uint64, n), make([]uint64, n)
+	}
+	return s
 }
 
 // sortWords sorts the words of w (key<<32 | position, positions ascending
