@@ -83,9 +83,10 @@ type Scanner interface {
 type Sorter interface {
 	// Sort writes src sorted along axis into vals (src's dtype) and the
 	// source positions of the sorted elements into idx (I64); both have
-	// src's shape. The sort is stable; ascending order puts NaN last, and
-	// descending is the reverse order with ties still in source order
-	// (NaN first, as PyTorch). -0 and +0 are equal.
+	// src's shape, and every element of both is written (the caller need
+	// not initialise them). The sort is stable; ascending order puts NaN
+	// last, and descending is the reverse order with ties still in source
+	// order (NaN first, as PyTorch). -0 and +0 are equal.
 	Sort(vals, idx, src Operand, axis int, descending bool) error
 }
 

@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -228,7 +229,9 @@ func BenchmarkSort(b *testing.B) {
 		for _, shape := range [][]int{{1 << 20}, {1024, 1024}} {
 			x := tensor.RandN(dtype.F32, 3, shape...).To(dev)
 			b.Run(fmt.Sprintf("%s/%v", dev.Name(), shape), func(b *testing.B) {
+				c0, best := cpuSeconds(), time.Duration(math.MaxInt64)
 				for b.Loop() {
+					t0 := time.Now()
 					v, i := x.Sort(-1, false)
 					if err := i.Err(); err != nil {
 						b.Fatal(err)
@@ -236,11 +239,41 @@ func BenchmarkSort(b *testing.B) {
 					if err := dev.Backend().Sync(); err != nil {
 						b.Fatal(err)
 					}
+					best = min(best, time.Since(t0))
 					v.Release()
 					i.Release()
 				}
 				b.ReportMetric(float64(x.Numel())*float64(b.N)/b.Elapsed().Seconds()/1e6, "Melem/s")
+				b.ReportMetric((cpuSeconds()-c0)/float64(b.N)*1e3, "cpu-ms/op")
+				b.ReportMetric(float64(best.Nanoseconds()), "best-ns")
 			})
 		}
+	}
+}
+
+// BenchmarkArgSort times ArgSort of 1 Mi f32 (one line) on each device:
+// the stable positions alone, which ci/bench-sort.sh compares with
+// numpy.argsort(kind="stable").
+func BenchmarkArgSort(b *testing.B) {
+	for _, dev := range testDevices(b) {
+		x := tensor.RandN(dtype.F32, 3, 1<<20).To(dev)
+		b.Run(dev.Name(), func(b *testing.B) {
+			c0, best := cpuSeconds(), time.Duration(math.MaxInt64)
+			for b.Loop() {
+				t0 := time.Now()
+				i := x.ArgSort(-1, false)
+				if err := i.Err(); err != nil {
+					b.Fatal(err)
+				}
+				if err := dev.Backend().Sync(); err != nil {
+					b.Fatal(err)
+				}
+				best = min(best, time.Since(t0))
+				i.Release()
+			}
+			b.ReportMetric(float64(x.Numel())*float64(b.N)/b.Elapsed().Seconds()/1e6, "Melem/s")
+			b.ReportMetric((cpuSeconds()-c0)/float64(b.N)*1e3, "cpu-ms/op")
+			b.ReportMetric(float64(best.Nanoseconds()), "best-ns")
+		})
 	}
 }

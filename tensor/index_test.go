@@ -490,3 +490,77 @@ func TestScatterAddLongAxis(t *testing.T) {
 		check(t, g[0], &nd{shape: []int{rows, 3}, v: counts}, dtype.F32, tol{})
 	}
 }
+
+// TestSortLongLineSpecials: CPU lines longer than the in-cache radix runs
+// (64 Ki words), so most-significant-digit splits are taken, one line
+// (sorted by all cores) and two strided lines (one core each), every
+// dtype, both orders, with ±0, ±Inf, NaNs of both signs and many ties. The
+// order and indices must be the stable float64 reference's, and every value
+// the source element it names, sign of zero included (NumPy's sort keeps
+// -0 and +0 in source order, being equal).
+func TestSortLongLineSpecials(t *testing.T) {
+	const n = 1<<17 + 5
+	vals := make([]float32, 2*n)
+	x := uint64(7)
+	for i := range vals {
+		x = x*6364136223846793005 + 1442695040888963407
+		switch r := x >> 33; r % 16 {
+		case 0:
+			vals[i] = 0
+		case 1:
+			vals[i] = float32(math.Copysign(0, -1))
+		case 2:
+			vals[i] = float32(math.NaN())
+			if r%32 >= 16 {
+				vals[i] = -vals[i]
+			}
+		case 3:
+			vals[i] = float32(math.Inf(1 - 2*int(r>>4%2)))
+		case 4, 5, 6:
+			vals[i] = float32(int(r>>4%200) - 100)
+		default:
+			vals[i] = float32(int64(r>>4%2000001)-1000000) / 4096
+		}
+	}
+	cpu := testDevices(t)[0]
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.F16, dtype.BF16, dtype.I32, dtype.U8} {
+		for _, layout := range []string{"one line", "two strided lines"} {
+			var x *tensor.Tensor
+			lines := 1
+			if layout == "one line" {
+				x = tensor.FromSlice(vals[:n], n)
+			} else {
+				x, lines = tensor.FromSlice(vals, 2, n).Transpose(0, 1), 2 // [n, 2], axis 0 of stride 1 in a [2, n] buffer
+			}
+			x = x.Cast(dt).To(cpu)
+			src, err := x.Cast(dtype.F64).Float64s()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, desc := range []bool{false, true} {
+				v, i := x.Sort(0, desc)
+				gv, err := v.Cast(dtype.F64).Float64s()
+				if err != nil {
+					t.Fatalf("%v %s desc=%v: %v", dt, layout, desc, err)
+				}
+				gi, err := tensor.ToSlice[int64](i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for c := range lines {
+					line := make([]float64, n)
+					for r := range n {
+						line[r] = src[r*lines+c]
+					}
+					for r, from := range stableOrder(line, desc) {
+						w, g := line[from], gv[r*lines+c]
+						same := g == w && math.Signbit(g) == math.Signbit(w) || math.IsNaN(g) && math.IsNaN(w)
+						if gi[r*lines+c] != int64(from) || !same {
+							t.Fatalf("%v %s desc=%v line %d: element %d = (%v, %d), want (%v, %d)", dt, layout, desc, c, r, g, gi[r*lines+c], w, from)
+						}
+					}
+				}
+			}
+		}
+	}
+}

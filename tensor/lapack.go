@@ -2,7 +2,9 @@ package tensor
 
 // Dense linear algebra through gonum's LAPACK (package lapack64, so a
 // program that installs another implementation with lapack64.Use, such as
-// gonum.org/v1/netlib's, gets it here too).
+// gonum.org/v1/netlib's, gets it here too), except for the LU factorisation
+// (Solve, Inv, Det, SlogDet) and Solve's triangular solves, which are
+// tessera's own (lu.go) so that their products run in the CPU GEMM.
 //
 // Every function takes F32 or F64 tensors whose last two axes are the
 // matrices and whose leading axes are a batch (an empty batch, shape
@@ -74,10 +76,12 @@ func Cholesky(a *Tensor) *Tensor {
 // [..., n, k]. The batch axes of a and b broadcast; x has the broadcast
 // batch followed by [n] or [n, k]. a and b must share dtype and device.
 //
-// A singular matrix (an exactly zero pivot, as LAPACK reports it) is an
-// ErrValue naming its index in a's batch; an ill-conditioned but regular
-// one is solved with the accuracy its condition number allows. On a GPU the
-// data is moved to the CPU and back.
+// The factorisation and the triangular solves are tessera's own (lu.go),
+// their products run in the CPU GEMM. A singular matrix (an exactly zero
+// pivot, as LAPACK reports it) is an ErrValue naming its index in a's
+// batch; an ill-conditioned but regular one is solved with the accuracy
+// its condition number allows. On a GPU the data is moved to the CPU and
+// back.
 func Solve(a, b *Tensor) *Tensor {
 	const op = "Solve"
 	x, err := laReadSquare(op, "a", a)
@@ -107,9 +111,7 @@ func Solve(a, b *Tensor) *Tensor {
 		ai := fromA(i)
 		dst := out[i*n*k : (i+1)*n*k]
 		copy(dst, y.data[fromB(i)*n*k:])
-		if n > 0 && k > 0 {
-			lapack64.Getrs(blas.NoTrans, laGeneral(n, n, x.mat(ai)), laGeneral(n, k, dst), ipiv[ai*n:(ai+1)*n])
-		}
+		luSolve(x.mat(ai), n, ipiv[ai*n:(ai+1)*n], dst, k, k)
 		return true
 	})
 	return laResult(op, x.dt, x.dev, out, rhs.outShape)
@@ -545,7 +547,21 @@ func laRead(op, what string, t *Tensor) (*laInput, error) {
 	if dt := t.DType(); dt != dtype.F32 && dt != dtype.F64 {
 		return nil, errs.New("tensor", op, errs.ErrDType, "%s is %v; linear algebra takes f32 or f64 (Cast first)", what, dt)
 	}
-	data, err := t.Float64s() // moves a GPU tensor to the CPU; ErrReleased for a released one
+	// Read as stored (one copy; a GPU tensor moves to the CPU, a released
+	// one is ErrReleased), F32 widened exactly on the host.
+	var data []float64
+	var err error
+	if t.DType() == dtype.F64 {
+		data, err = ToSlice[float64](t)
+	} else {
+		var f []float32
+		if f, err = ToSlice[float32](t); err == nil {
+			data = make([]float64, len(f))
+			for i, v := range f {
+				data[i] = float64(v)
+			}
+		}
+	}
 	if err != nil {
 		return nil, errs.Retag("tensor", op, err)
 	}
@@ -626,9 +642,10 @@ func laRHSShape(op string, a, b *laInput) (laRHS, error) {
 	return r, nil
 }
 
-// laLU factorises every matrix of x in place (P·L·U, partial pivoting)
-// and returns the pivots (n per matrix), whether each matrix is singular
-// (an exactly zero pivot) and the index of the first singular one, or -1.
+// laLU factorises every matrix of x in place (P·L·U, partial pivoting, by
+// luFactor: LAPACK's layout and pivots) and returns the pivots (n per
+// matrix), whether each matrix is singular (an exactly zero pivot) and the
+// index of the first singular one, or -1.
 func laLU(x *laInput) (ipiv []int, singular []bool, bad int) {
 	n := x.n
 	ipiv, singular = make([]int, x.count()*n), make([]bool, x.count())
@@ -636,7 +653,7 @@ func laLU(x *laInput) (ipiv []int, singular []bool, bad int) {
 		return ipiv, singular, -1
 	}
 	bad = laEach(x.count(), n*n*n, func(i int) bool {
-		singular[i] = !lapack64.Getrf(laGeneral(n, n, x.mat(i)), ipiv[i*n:(i+1)*n])
+		singular[i] = luFactor(x.mat(i), n, ipiv[i*n:(i+1)*n]) >= 0
 		return !singular[i]
 	})
 	return ipiv, singular, bad
@@ -682,11 +699,15 @@ func laEach(count, flops int, fn func(i int) bool) int {
 // laResult builds the result of op from float64 values: a tensor of dt
 // (rounded once from float64 for F32) on dev.
 func laResult(op string, dt dtype.DType, dev device.Device, data []float64, shape []int) *Tensor {
-	t := FromSlice(data, shape...)
-	if dt != dtype.F64 {
-		c := t.Cast(dt)
-		t.Release()
-		t = c
+	var t *Tensor
+	if dt == dtype.F64 {
+		t = FromSlice(data, shape...)
+	} else {
+		f := make([]float32, len(data))
+		for i, v := range data {
+			f[i] = float32(v) // round to nearest even, as Cast
+		}
+		t = FromSlice(f, shape...)
 	}
 	if dev != t.Device() {
 		d := t.To(dev)

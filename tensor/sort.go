@@ -130,8 +130,10 @@ func (t *Tensor) sort(op string, ax int, descending bool) (*Tensor, *Tensor) {
 	wd := workDType(t.DType())
 	x := asWork(t, wd)
 	defer x.Release()
-	idx := compute(op, dtype.I64, t.lay.Shape, []*Tensor{x}, func(b device.Backend, dst device.Operand, _ []device.Operand) error {
-		return b.Fill(dst, 0)
+	// The indices' buffer is only allocated here: the backend's Sort below
+	// writes every element of it (device.Sorter's contract).
+	idx := compute(op, dtype.I64, t.lay.Shape, []*Tensor{x}, func(device.Backend, device.Operand, []device.Operand) error {
+		return nil
 	})
 	if idx.err != nil {
 		return idx, idx

@@ -1,0 +1,265 @@
+package tensor
+
+// LU factorisation with partial pivoting and the triangular solves that use
+// it, written for tessera's own GEMM (package gemm) so that nearly all the
+// arithmetic runs in its vector kernels on every core. The factorisation is
+// recursive (the matrix's columns are halved until a panel is luBase wide):
+// the left half is factored, the top right block is solved against the
+// left half's unit lower triangle and the bottom right block is updated by
+// one matrix product, then the right half is factored. Rows are swapped
+// whole (all n columns) when a pivot is chosen, which leaves the result
+// exactly as LAPACK's getrf leaves it: L (unit lower, below the diagonal)
+// and U in place, row-major, and ipiv[i] the row that was swapped with row i
+// (0-based, gonum's convention), so gonum's getrs and getri accept it.
+
+import (
+	"math"
+
+	"github.com/tessera-go/tessera/device/cpu/gemm"
+)
+
+// luFloat is the element type of the factorisation.
+type luFloat interface{ float32 | float64 }
+
+// luBase is the panel width factored, and the block height solved, by
+// plain loops; wider panels and taller blocks recurse.
+const luBase = 16
+
+// luGemm is gemm.F32 or gemm.F64: C = alpha·op(A)·op(B) + beta·C, row-major.
+type luGemm[T luFloat] func(transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
+
+// gemmFor returns the GEMM of T.
+func gemmFor[T luFloat]() luGemm[T] {
+	var g any = luGemm[float64](gemm.F64)
+	if _, ok := any(T(0)).(float32); ok {
+		g = luGemm[float32](gemm.F32)
+	}
+	return g.(luGemm[T])
+}
+
+// luFactor factorises the row-major n x n matrix a (leading dimension n)
+// in place as P·A = L·U and fills ipiv (n entries). It returns the first
+// i with U[i, i] exactly zero (a singular matrix, as LAPACK's info), or -1.
+func luFactor[T luFloat](a []T, n int, ipiv []int) int {
+	if n == 0 {
+		return -1
+	}
+	luRec(a, n, 0, n, ipiv, gemmFor[T]())
+	for i := range n {
+		if a[i*n+i] == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// luRec factors columns [c0, c1) of rows [c0, n), the columns before c0
+// being factored and their updates applied to these columns.
+func luRec[T luFloat](a []T, n, c0, c1 int, ipiv []int, mm luGemm[T]) {
+	w := c1 - c0
+	if w <= luBase {
+		luPanel(a, n, c0, c1, ipiv)
+		return
+	}
+	cm := c0 + w/2
+	if h := (w/2 + 7) &^ 7; h < w { // keep the products' edges on whole vector widths
+		cm = c0 + h
+	}
+	luRec(a, n, c0, cm, ipiv, mm)
+	// Rows [c0, cm) of columns [cm, c1): U12 = L11⁻¹·A12.
+	trsmLower(cm-c0, c1-cm, a[c0*n+c0:], n, a[c0*n+cm:], n, mm)
+	// Rows [cm, n) of columns [cm, c1): A22 -= L21·U12.
+	if n > cm {
+		_ = mm(false, false, n-cm, c1-cm, cm-c0, -1, a[cm*n+c0:], n, a[c0*n+cm:], n, 1, a[cm*n+cm:], n)
+	}
+	luRec(a, n, cm, c1, ipiv, mm)
+}
+
+// luPanel factors columns [c0, c1) of rows [c0, n) one column at a time
+// (LAPACK's getf2): the largest magnitude on or below the diagonal is the
+// pivot (the first of equals), its row is swapped whole with the
+// diagonal's, the column below is divided by the pivot (left as it is when
+// the pivot is zero: the column is then zero) and the rest of the panel is
+// updated. One pass over the rows does a column's division and update and
+// finds the next column's pivot.
+func luPanel[T luFloat](a []T, n, c0, c1 int, ipiv []int) {
+	p := c0 // the pivot row of column c
+	best := -1.0
+	for r := c0; r < n; r++ {
+		if v := math.Abs(float64(a[r*n+c0])); v > best {
+			p, best = r, v
+		}
+	}
+	for c := c0; c < c1; c++ {
+		ipiv[c] = p
+		if p != c {
+			x, y := a[c*n:(c+1)*n], a[p*n:(p+1)*n]
+			for j := range x {
+				x[j], y[j] = y[j], x[j]
+			}
+		}
+		piv := a[c*n+c]
+		scale, inv := piv != 0, T(1)
+		divide := scale && math.Abs(float64(piv)) < minNormal[T]()
+		if scale && !divide {
+			inv = 1 / piv
+		}
+		row := a[c*n+c+1 : c*n+c1]
+		p, best = c+1, -1.0
+		// Two rows at a time share the loads of the pivot row.
+		r := c + 1
+		for ; r+1 < n; r += 2 {
+			l0, l1 := luScale(a[r*n+c], piv, inv, scale, divide), luScale(a[(r+1)*n+c], piv, inv, scale, divide)
+			a[r*n+c], a[(r+1)*n+c] = l0, l1
+			d0 := a[r*n+c+1 : r*n+c1]
+			d1 := a[(r+1)*n+c+1 : (r+1)*n+c1]
+			d0, d1 = d0[:len(row)], d1[:len(row)] // one bounds check for the loop
+			for j, u := range row {
+				d0[j] -= l0 * u
+				d1[j] -= l1 * u
+			}
+			if len(row) > 0 {
+				if v := math.Abs(float64(d0[0])); v > best {
+					p, best = r, v
+				}
+				if v := math.Abs(float64(d1[0])); v > best {
+					p, best = r+1, v
+				}
+			}
+		}
+		if r < n {
+			l := luScale(a[r*n+c], piv, inv, scale, divide)
+			a[r*n+c] = l
+			dst := a[r*n+c+1 : r*n+c1]
+			dst = dst[:len(row)]
+			for j, u := range row {
+				dst[j] -= l * u
+			}
+			if len(row) > 0 {
+				if v := math.Abs(float64(dst[0])); v > best {
+					p = r
+				}
+			}
+		}
+	}
+}
+
+// luScale is an entry of the column below a pivot divided by the pivot:
+// by multiplying with inv = 1/piv, dividing when the pivot is below the
+// smallest normal, left as it is when the pivot is zero (scale false).
+func luScale[T luFloat](l, piv, inv T, scale, divide bool) T {
+	switch {
+	case divide:
+		return l / piv
+	case scale:
+		return l * inv
+	}
+	return l
+}
+
+// minNormal is T's smallest normal magnitude: dividing by a pivot below it
+// is exact where multiplying by its reciprocal would overflow.
+func minNormal[T luFloat]() float64 {
+	if _, ok := any(T(0)).(float32); ok {
+		return 0x1p-126
+	}
+	return 0x1p-1022
+}
+
+// trsmLower solves L·X = B in place of B, L the m x m unit lower triangle of
+// l (leading dimension ldl; the diagonal and above are not read) and B
+// m x k (leading dimension ldb).
+func trsmLower[T luFloat](m, k int, l []T, ldl int, b []T, ldb int, mm luGemm[T]) {
+	if m <= luBase || k == 1 {
+		for r := 1; r < m; r++ {
+			lr := l[r*ldl : r*ldl+r]
+			if k == 1 {
+				b[r*ldb] -= dot(lr, b, ldb)
+				continue
+			}
+			dst := b[r*ldb : r*ldb+k]
+			for q, f := range lr {
+				src := b[q*ldb : q*ldb+k]
+				src = src[:len(dst)]
+				for j, v := range src {
+					dst[j] -= f * v
+				}
+			}
+		}
+		return
+	}
+	h := m / 2
+	trsmLower(h, k, l, ldl, b, ldb, mm)
+	_ = mm(false, false, m-h, k, h, -1, l[h*ldl:], ldl, b, ldb, 1, b[h*ldb:], ldb)
+	trsmLower(m-h, k, l[h*ldl+h:], ldl, b[h*ldb:], ldb, mm)
+}
+
+// trsmUpper solves U·X = B in place of B, U the m x m upper triangle of u
+// (diagonal included; below it is not read) and B m x k.
+func trsmUpper[T luFloat](m, k int, u []T, ldu int, b []T, ldb int, mm luGemm[T]) {
+	if m <= luBase || k == 1 {
+		for r := m - 1; r >= 0; r-- {
+			ur := u[r*ldu+r+1 : r*ldu+m]
+			d := u[r*ldu+r]
+			if k == 1 {
+				b[r*ldb] = (b[r*ldb] - dot(ur, b[(r+1)*ldb:], ldb)) / d
+				continue
+			}
+			dst := b[r*ldb : r*ldb+k]
+			for q, f := range ur {
+				src := b[(r+1+q)*ldb : (r+1+q)*ldb+k]
+				src = src[:len(dst)]
+				for j, v := range src {
+					dst[j] -= f * v
+				}
+			}
+			for j := range dst {
+				dst[j] /= d
+			}
+		}
+		return
+	}
+	h := m / 2
+	trsmUpper(m-h, k, u[h*ldu+h:], ldu, b[h*ldb:], ldb, mm)
+	_ = mm(false, false, h, k, m-h, -1, u[h:], ldu, b[h*ldb:], ldb, 1, b, ldb)
+	trsmUpper(h, k, u, ldu, b, ldb, mm)
+}
+
+// dot returns Σ x[q]·b[q*ldb] in four interleaved partial sums.
+func dot[T luFloat](x []T, b []T, ldb int) T {
+	var s0, s1, s2, s3 T
+	q := 0
+	if ldb == 1 {
+		b = b[:len(x)]
+		for ; q+4 <= len(x); q += 4 {
+			s0 += x[q] * b[q]
+			s1 += x[q+1] * b[q+1]
+			s2 += x[q+2] * b[q+2]
+			s3 += x[q+3] * b[q+3]
+		}
+	}
+	for ; q < len(x); q++ {
+		s0 += x[q] * b[q*ldb]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// luSolve solves A·X = B in place of B (n x k, leading dimension ldb) from
+// luFactor's factors of A: the rows of B are swapped as ipiv says, then
+// L·Y = P·B and U·X = Y are solved.
+func luSolve[T luFloat](lu []T, n int, ipiv []int, b []T, k, ldb int) {
+	if n == 0 || k == 0 {
+		return
+	}
+	for i, p := range ipiv[:n] {
+		if p != i {
+			x, y := b[i*ldb:i*ldb+k], b[p*ldb:p*ldb+k]
+			for j := range x {
+				x[j], y[j] = y[j], x[j]
+			}
+		}
+	}
+	mm := gemmFor[T]()
+	trsmLower(n, k, lu, n, b, ldb, mm)
+	trsmUpper(n, k, lu, n, b, ldb, mm)
+}
