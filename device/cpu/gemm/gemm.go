@@ -63,6 +63,10 @@ type kernels[T float] struct {
 	// axpy4 computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n:
 	// four axpys into one y, loading and storing y once.
 	axpy4 func(n int, s *[4]T, x *T, ldx int, y *T)
+	// axpy4x4, where set, computes y[q*ldy+i] += sum_r s[q*4+r]*x[r*ldx+i]
+	// for q, r < 4 and i < n: axpy4 into four rows of y, loading each x
+	// vector once. Without it the unpacked path calls axpy4 per row.
+	axpy4x4 func(n int, s *[16]T, x *T, ldx int, y *T, ldy int)
 	// dot returns sum x[i]*y[i] for i < n.
 	dot func(n int, x, y *T) T
 	// dot4 computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n:
