@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"testing"
 	"unsafe"
-
-	"github.com/tessera-go/tessera/internal/par"
 )
 
 // skinnyShapes are the bandwidth-bound products: a few rows or columns
@@ -35,7 +33,8 @@ func skinnyBytes(s benchShape, size int) float64 {
 // BenchmarkSkinny times the skinny and GEMV shapes as GB/s of the bytes
 // they must move (skinnyBytes) and GFLOP/s, each next to its anchor in the
 // same run: "read" streams the same A, B and C with AVX-512 loads
-// (readLinesZ) on one goroutine and on GOMAXPROCS goroutines, the
+// (readLinesZ) on one goroutine and on GOMAXPROCS goroutines of the same
+// team the products use, each reading the same fixed share every time: the
 // machine's read bandwidth over those bytes wherever they sit in the cache
 // hierarchy. The ratio of the two GB/s figures is how close the product
 // comes to the bandwidth its bytes need.
@@ -81,7 +80,7 @@ func benchSkinny[T float](b *testing.B, s benchShape) {
 			parts := [][]T{a, bm, c}
 			sums := make([]uint64, threads)
 			for b.Loop() {
-				par.Run(threads, func(w int) {
+				runTeamAll(threads, func(w int) {
 					for _, p := range parts {
 						lines := len(p) * size / 64
 						l0, l1 := w*lines/threads, (w+1)*lines/threads

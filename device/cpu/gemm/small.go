@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -37,7 +36,7 @@ type smallJob[T float] struct {
 	ldbt        int
 	byRows      bool // dot form: many rows (else many columns)
 	parts       int  // chunks of work: row or column ranges of C
-	next        atomic.Int64
+	chunks      shares
 	out         [][4]T // per chunk: dot4 results
 
 	runFn func(w int) // j.run, bound once (jobs are pooled)
@@ -77,7 +76,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		sj := getStream[T]()
 		*sj = streamJob[T]{ks: ks, r: m, lenL: n, k: k, long: b, ldl: ldb,
 			coef: a, crs: ars, ccs: acs, out: c, ors: ldc, ocs: 1, alpha: alpha, beta: beta,
-			acc: sj.acc, scratch: sj.scratch, runFn: sj.runFn}
+			acc: sj.acc, scratch: sj.scratch, pieces: sj.pieces, runFn: sj.runFn}
 		sj.run(procs)
 		putStream(sj)
 		return
@@ -87,7 +86,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		sj := getStream[T]()
 		*sj = streamJob[T]{ks: ks, r: n, lenL: m, k: k, long: a, ldl: lda,
 			coef: b, crs: bcs, ccs: brs, out: c, ors: 1, ocs: ldc, alpha: alpha, beta: beta,
-			acc: sj.acc, scratch: sj.scratch, runFn: sj.runFn}
+			acc: sj.acc, scratch: sj.scratch, pieces: sj.pieces, runFn: sj.runFn}
 		sj.run(procs)
 		putStream(sj)
 		return
@@ -108,7 +107,6 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 	j.a, j.b, j.c = a, b, c
 	j.ars, j.acs, j.ldb, j.ldc = ars, acs, ldb, ldc
 	j.at = nil
-	j.next.Store(0)
 	// With several goroutines, cut the work into more chunks than
 	// goroutines, claimed in turn: a goroutine that starts late then leaves
 	// only a small tail to the others, instead of half the work.
@@ -159,17 +157,20 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		}
 		return
 	}
-	runTeam(min(procs, j.parts), j.runFn)
+	procs = min(procs, j.parts)
+	j.chunks.reset(j.parts, procs)
+	runTeam(procs, j.runFn)
 }
 
-// run claims and computes chunks until none are left.
-func (j *smallJob[T]) run(int) {
+// run is worker w's share: it claims and computes chunks until none are
+// left.
+func (j *smallJob[T]) run(w int) {
 	for {
-		w := int(j.next.Add(1) - 1)
-		if w >= j.parts {
+		c, ok := j.chunks.take(w)
+		if !ok {
 			return
 		}
-		j.chunk(w)
+		j.chunk(c)
 	}
 }
 

@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -34,7 +33,7 @@ type streamJob[T float] struct {
 	beta      T
 	chunks    int // pieces of the k range, claimed in turn
 	pchunk    int // rows of L per piece (a multiple of 4)
-	next      atomic.Int64
+	pieces    shares
 	acc       []*buffer[T] // per goroutine: r x lenL partial sums, nil if it never ran
 	scratch   [][16]T      // per goroutine: scaled coefficients for axpy4 and axpy4x4
 	accDirect bool         // one goroutine, accumulate straight into out
@@ -89,7 +88,7 @@ func (j *streamJob[T]) run(procs int) {
 	j.pchunk = roundUp(ceilDiv(j.k, j.chunks), 4)
 	j.chunks = ceilDiv(j.k, j.pchunk)
 	procs = min(procs, j.chunks)
-	j.next.Store(0)
+	j.pieces.reset(j.chunks, procs)
 	if cap(j.scratch) < procs {
 		j.scratch = make([][16]T, procs)
 	}
@@ -125,8 +124,8 @@ func (j *streamJob[T]) work(w int) {
 	j.acc[w] = buf
 	clear(buf.data)
 	for {
-		c := int(j.next.Add(1) - 1)
-		if c >= j.chunks {
+		c, ok := j.pieces.take(w)
+		if !ok {
 			return
 		}
 		j.accumulate(c, &j.scratch[w], buf.data, j.lenL, 1)

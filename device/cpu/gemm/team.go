@@ -56,11 +56,19 @@ var team struct {
 }
 
 // runTeam calls fn(w) for w in [0, p), fn(0) on the calling goroutine and
-// the rest on the team's helpers, and returns when every call that started
-// has returned. A call whose helper had not started it when fn(0) returned
-// is skipped: fn must split its work through shared counters so that any
-// subset of the calls completes it. A panic in a helper is re-raised here.
-func runTeam(p int, fn func(w int)) {
+// the rest on the team's helpers (fn(w) on helper w-1, so a worker index
+// keeps its goroutine, and mostly its core and caches, from one product to
+// the next), and returns when every call that started has returned. A call
+// whose helper had not started it when fn(0) returned is skipped: fn must
+// split its work through shared counters (see shares) so that any subset
+// of the calls completes it. A panic in a helper is re-raised here.
+func runTeam(p int, fn func(w int)) { runOnTeam(p, fn, true) }
+
+// runTeamAll is runTeam without taking work back: every fn(w) runs, for
+// work split statically (the read-bandwidth anchor of the benchmarks).
+func runTeamAll(p int, fn func(w int)) { runOnTeam(p, fn, false) }
+
+func runOnTeam(p int, fn func(w int), takeBack bool) {
 	if p <= 1 {
 		fn(0)
 		return
@@ -102,7 +110,7 @@ func runTeam(p int, fn func(w int)) {
 	}()
 	// Take back what no helper has started.
 	for i := range tasks {
-		if team.helpers[i].slot.CompareAndSwap(&tasks[i], nil) {
+		if takeBack && team.helpers[i].slot.CompareAndSwap(&tasks[i], nil) {
 			team.pending.Add(-1)
 		}
 	}
@@ -172,4 +180,48 @@ func (t *teamTask) run() {
 //go:noinline
 func keepFault(fault *atomic.Pointer[any], r any) {
 	fault.CompareAndSwap(nil, &r)
+}
+
+// shares hands out the indices [0, n) to p workers without a barrier:
+// worker w first takes, in order, its own contiguous share
+// [w*n/p, (w+1)*n/p), then what is left of the others' shares. A product
+// run again on the same data thus gives each worker the same part of the
+// long operand as last time, still in its core's cache where it fits,
+// while a worker that is late or never starts (runTeam) has its share
+// taken over by the others.
+type shares struct {
+	n, p int
+	next []paddedCounter
+}
+
+type paddedCounter struct {
+	v atomic.Int64
+	_ [56]byte
+}
+
+// reset prepares s for n indices over p workers.
+func (s *shares) reset(n, p int) {
+	s.n, s.p = n, max(p, 1)
+	if cap(s.next) < s.p {
+		s.next = make([]paddedCounter, s.p)
+	}
+	s.next = s.next[:s.p]
+	for i := range s.next {
+		s.next[i].v.Store(0)
+	}
+}
+
+// take returns the next index for worker w, or false when none is left.
+func (s *shares) take(w int) (int, bool) {
+	for d := range s.p {
+		o := (w + d) % s.p
+		lo, hi := o*s.n/s.p, (o+1)*s.n/s.p
+		if s.next[o].v.Load() >= int64(hi-lo) {
+			continue
+		}
+		if i := lo + int(s.next[o].v.Add(1)-1); i < hi {
+			return i, true
+		}
+	}
+	return 0, false
 }
