@@ -1,12 +1,15 @@
 //go:build ignore
 
 // This part of asmgen writes skinny_avx512_amd64.s and
-// skinny_avx512_decl_amd64.go: the bandwidth-bound AVX-512 kernels of the
-// unpacked path (products with a few rows or columns, and GEMV), kept in
-// their own files so the micro-kernel files do not change with them.
-//
-// Every kernel takes any length: whole vectors in the loop, then one
-// masked vector, so no Go tail loop runs after it.
+// skinny_avx512_decl_amd64.go, the AVX-512 kernels for small and skinny
+// products, kept in their own files so the main micro-kernel files do not
+// change with them:
+//   - the bandwidth-bound kernels of the unpacked path (products with a
+//     few rows or columns, and GEMV); each takes any length: whole vectors
+//     in the loop, then one masked vector, so no Go tail loop runs after it;
+//   - edge micro-kernels with fewer rows (edgeTiles), for the last row
+//     panel of a product whose m is not a multiple of the main tile's 14
+//     rows (128 = 9*14 + 2: a 14-row kernel there would waste 12 rows).
 
 package main
 
@@ -23,8 +26,21 @@ func writeSkinny(dir string) {
 		g.axpy4Z(e, 1)
 		g.axpy4Z(e, 4)
 	}
+	for _, t := range edgeTiles {
+		g.micro(t.e, t.mr, t.nv, 4, 0)
+	}
 	g.readLinesZ()
 	writeOutputs(dir, g, "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go")
+}
+
+// edgeTiles are the edge micro-kernels: the main tiles' width (32 float32,
+// 16 float64) with 4 and 8 rows.
+var edgeTiles = []struct {
+	e      elem
+	mr, nv int
+}{
+	{f32, 4, 2}, {f32, 8, 2},
+	{f64, 4, 2}, {f64, 8, 2},
 }
 
 // tailMask loads into K1 a mask of the low CX&(lanes-1) bits (CX is

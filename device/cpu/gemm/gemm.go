@@ -56,6 +56,11 @@ type kernels[T float] struct {
 	// Apanel holds k steps of mr values and Bpanel k steps of nr values. With
 	// beta == 0 it never reads C.
 	micro func(k int, a, b, c *T, ldc int, alpha, beta T)
+	// edges, where set, are micro-kernels with fewer rows than mr (and nr
+	// columns), narrowest first, for a last row panel that is short: it is
+	// packed to the narrowest one that holds it, so fewer padding rows are
+	// multiplied.
+	edges []edgeKernel[T]
 	// pack is packPanel, possibly with faster paths for the widths above.
 	pack func(dst, src []T, off, rs, cs, rows, width, kc int)
 	// axpy computes y[i] += alpha*x[i] for i < n.
@@ -72,6 +77,23 @@ type kernels[T float] struct {
 	// dot4 computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n:
 	// four dot products sharing x.
 	dot4 func(n int, x, y *T, ldy int, out *[4]T)
+}
+
+// edgeKernel is a micro-kernel with mr rows, used on short row panels.
+type edgeKernel[T float] struct {
+	mr    int
+	micro func(k int, a, b, c *T, ldc int, alpha, beta T)
+}
+
+// edgeFor returns the narrowest edge kernel that holds rows rows, or the
+// main kernel.
+func (ks *kernels[T]) edgeFor(rows int) (mr int, micro func(k int, a, b, c *T, ldc int, alpha, beta T)) {
+	for _, e := range ks.edges {
+		if rows <= e.mr {
+			return e.mr, e.micro
+		}
+	}
+	return ks.mr, ks.micro
 }
 
 // impl is a named pair of kernel sets, one per element type.

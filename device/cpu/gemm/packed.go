@@ -368,10 +368,18 @@ func (j *job[T]) unit(wk *worker[T], u int, packedBlock *int, jc, panels, chunk,
 	i0 := ib * j.mcb
 	rowPanels := ceilDiv(min(j.mcb, m-i0), mr)
 	ap := wk.a.data[:rowPanels*mr*kc]
+	// The last row panel may be short: it is packed to the width of the
+	// narrowest kernel that holds it.
+	lastRows := min(j.mcb, m-i0) - (rowPanels-1)*mr
+	lastMR, lastMicro := ks.edgeFor(lastRows)
 	if ib != *packedBlock {
 		for ip := range rowPanels {
 			r0 := i0 + ip*mr
-			ks.pack(ap[ip*mr*kc:(ip+1)*mr*kc], j.a, r0*j.ars+pc*j.acs, j.ars, j.acs, min(mr, m-r0), mr, kc)
+			w := mr
+			if ip == rowPanels-1 {
+				w = lastMR
+			}
+			ks.pack(ap[ip*mr*kc:ip*mr*kc+w*kc], j.a, r0*j.ars+pc*j.acs, j.ars, j.acs, min(mr, m-r0), w, kc)
 		}
 		*packedBlock = ib
 	}
@@ -383,11 +391,15 @@ func (j *job[T]) unit(wk *worker[T], u int, packedBlock *int, jc, panels, chunk,
 			r0 := i0 + ip*mr
 			mv := min(mr, m-r0)
 			apan := &ap[ip*mr*kc]
-			if mv == mr && nv == nr {
-				ks.micro(kc, apan, bpan, &c[r0*ldc+j0], ldc, j.alpha, betaEff)
+			tileMR, micro := mr, ks.micro
+			if ip == rowPanels-1 {
+				tileMR, micro = lastMR, lastMicro
+			}
+			if mv == tileMR && nv == nr {
+				micro(kc, apan, bpan, &c[r0*ldc+j0], ldc, j.alpha, betaEff)
 				continue
 			}
-			ks.micro(kc, apan, bpan, &wk.tile[0], nr, j.alpha, 0)
+			micro(kc, apan, bpan, &wk.tile[0], nr, j.alpha, 0)
 			mergeTile(c, r0*ldc+j0, ldc, wk.tile, nr, mv, nv, betaEff)
 		}
 	}

@@ -36,6 +36,30 @@ func daxpy4Z(n int, s *[4]float64, x *float64, ldx int, y *float64)
 //go:noescape
 func daxpy4x4Z(n int, s *[16]float64, x *float64, ldx int, y *float64, ldy int)
 
+// sgemm4x32Z computes the 4x32 float32 tile C = alpha*A*B + beta*C from panels
+// packed 4 (A) and 32 (B) values per step; beta == 0 never reads C.
+//
+//go:noescape
+func sgemm4x32Z(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// sgemm8x32Z computes the 8x32 float32 tile C = alpha*A*B + beta*C from panels
+// packed 8 (A) and 32 (B) values per step; beta == 0 never reads C.
+//
+//go:noescape
+func sgemm8x32Z(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// dgemm4x16Z computes the 4x16 float64 tile C = alpha*A*B + beta*C from panels
+// packed 4 (A) and 16 (B) values per step; beta == 0 never reads C.
+//
+//go:noescape
+func dgemm4x16Z(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
+// dgemm8x16Z computes the 8x16 float64 tile C = alpha*A*B + beta*C from panels
+// packed 8 (A) and 16 (B) values per step; beta == 0 never reads C.
+//
+//go:noescape
+func dgemm8x16Z(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
 // readLinesZ reads lines 64-byte lines from p with zmm loads and returns a checksum:
 // the machine's read bandwidth over the same bytes, for the benchmarks.
 //

@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -207,5 +208,23 @@ func TestPartitionBalance(t *testing.T) {
 			t.Errorf("partition(m=%d, mr=%d, mc=%d, procs=%d) = %d blocks, %d chunks; want %d, %d",
 				c.m, c.mr, c.mc, c.procs, b, ch, c.blocks, c.chunks)
 		}
+	}
+}
+
+// TestEdgeMicroKernels runs the micro-kernel checks (testMicro: every k up
+// to 70, beta 0 over NaN, 1 and -0.5, nothing written outside the tile) on
+// each tier's edge kernels, the narrower tiles of short last row panels.
+func TestEdgeMicroKernels(t *testing.T) {
+	for _, im := range tiers {
+		testEdges(t, im.name, im.f32)
+		testEdges(t, im.name, im.f64)
+	}
+}
+
+func testEdges[T float](t *testing.T, name string, ks *kernels[T]) {
+	for _, e := range ks.edges {
+		ek := *ks
+		ek.mr, ek.micro = e.mr, e.micro
+		testMicro(t, fmt.Sprintf("%s edge %dx%d", name, e.mr, ks.nr), &ek)
 	}
 }
