@@ -6,8 +6,9 @@
 # all of them, in the same benchmark binary) and NumPy's matmul on the same
 # shapes (OpenBLAS at its best core type, as in bench-openblas.sh, checked
 # against a float64 reference first). Figures are GB/s of the bytes a
-# product must move (A and B read, C written once), best over the rounds;
-# rounds interleave all sides, so a busy neighbour hurts all alike.
+# product must move (A and B read, C written once), each the best single
+# call (after an untimed one) over the rounds, as for NumPy; rounds
+# interleave all sides, so a busy neighbour hurts all alike.
 #   bash ci/bench-skinny.sh                  # 3 rounds
 #   ROUNDS=5 bash ci/bench-skinny.sh
 set -euo pipefail
@@ -68,7 +69,7 @@ for round in $(seq "$ROUNDS"); do
   for ct in $coretypes; do
     with_coretype "$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
   done
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinny$' -test.benchtime 50x -test.count 3) |
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinny$' -test.benchtime 1x -test.count 60) |
     awk '/GB\/s/ { split($1, p, "/"); who = p[4]; if (p[4] == "read") who = "read"; else who = "go"
          for (i = 2; i <= NF; i++) if ($i == "GB/s") print who, p[2], p[3], $(i-1) }' >> "$tmp/results"
 done

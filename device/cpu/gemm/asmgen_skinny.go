@@ -23,6 +23,7 @@ func writeSkinny(dir string) {
 	g := &gen{}
 	for _, e := range []elem{f32, f64} {
 		g.dot4Z(e)
+		g.dot4x4Z(e)
 		g.axpy4Z(e, 1)
 		g.axpy4Z(e, 4)
 	}
@@ -73,7 +74,6 @@ func (g *gen) dot4Z(e elem) {
 	for i := range 8 {
 		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
 	}
-	rowOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
 	l := func(s string) string { return name + "_" + s }
@@ -84,8 +84,8 @@ func (g *gen) dot4Z(e elem) {
 	g.ins("%s (SI), Z8", mov)
 	g.ins("%s 64(SI), Z9", mov)
 	for r := range 4 {
-		g.ins("%s (DI)%s, Z8, %s", fma, rowOff[r], z(r))
-		g.ins("%s 64(DI)%s, Z9, %s", fma, rowOff[r], z(4+r))
+		g.ins("%s (DI)%s, Z8, %s", fma, rowIndex[r], z(r))
+		g.ins("%s 64(DI)%s, Z9, %s", fma, rowIndex[r], z(4+r))
 	}
 	g.ins("ADDQ $128, SI")
 	g.ins("ADDQ $128, DI")
@@ -96,7 +96,7 @@ func (g *gen) dot4Z(e elem) {
 	g.ins("JZ %s", l("mask"))
 	g.ins("%s (SI), Z8", mov)
 	for r := range 4 {
-		g.ins("%s (DI)%s, Z8, %s", fma, rowOff[r], z(r))
+		g.ins("%s (DI)%s, Z8, %s", fma, rowIndex[r], z(r))
 	}
 	g.ins("ADDQ $64, SI")
 	g.ins("ADDQ $64, DI")
@@ -104,46 +104,127 @@ func (g *gen) dot4Z(e elem) {
 	g.tailMask(e, l("sum"))
 	g.ins("%s.Z (SI), K1, Z8", mov)
 	for r := range 4 {
-		g.ins("%s.Z (DI)%s, K1, Z9", mov, rowOff[r])
+		g.ins("%s.Z (DI)%s, K1, Z9", mov, rowIndex[r])
 		g.ins("%s Z9, Z8, %s", fma, z(4+r))
 	}
 	g.label(l("sum"))
-	add := "VADD" + e.p
 	for r := range 4 {
-		g.ins("%s %s, %s, %s", add, z(4+r), z(r), z(r))
-	}
-	// 512 -> 256 -> 128 bits per row, then the four rows together.
-	for r := range 4 {
-		g.ins("VEXTRACTF64X4 $1, %s, Y4", z(r))
-		g.ins("%s Y4, Y%d, Y%d", add, r, r)
-	}
-	for r := range 4 {
-		g.ins("VEXTRACTF128 $1, Y%d, X4", r)
-		g.ins("%s X4, X%d, X%d", add, r, r)
+		g.ins("VADD%s %s, %s, %s", e.p, z(4+r), z(r), z(r))
 	}
 	g.ins("MOVQ out+32(FP), DX")
+	g.reduce4(e, [4]int{0, 1, 2, 3}, [4]int{4, 5, 6, 7}, 0)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// rowIndex addresses rows 0-3 from a base register with R8 = ld and
+// R9 = 3*ld in bytes.
+var rowIndex = []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
+
+// reduce4 sums each of the four zmm registers acc across its lanes and
+// stores the four sums at off(DX), using the registers tmp as scratch:
+// 512 -> 256 -> 128 bits per register, then the four together with
+// unpacks (a0+a2, b0+b2, a1+a3, b1+b3) and shuffles pairing the halves.
+// Registers above 15 get EVEX encodings (AVX512VL).
+func (g *gen) reduce4(e elem, acc, tmp [4]int, off int) {
+	add := "VADD" + e.p
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	x := func(i int) string { return fmt.Sprintf("X%d", i) }
+	for _, r := range acc {
+		g.ins("VEXTRACTF64X4 $1, %s, %s", z(r), y(tmp[0]))
+		g.ins("%s %s, %s, %s", add, y(tmp[0]), y(r), y(r))
+		g.ins("VEXTRACTF32X4 $1, %s, %s", y(r), x(tmp[0]))
+		g.ins("%s %s, %s, %s", add, x(tmp[0]), x(r), x(r))
+	}
+	a, b, c, d := x(acc[0]), x(acc[1]), x(acc[2]), x(acc[3])
+	t0, t1, t2, t3 := x(tmp[0]), x(tmp[1]), x(tmp[2]), x(tmp[3])
 	if e.size == 4 {
-		// (a0+a2, b0+b2, a1+a3, b1+b3) and the same for c, d, then
-		// halves paired: (a, b, c, d).
-		g.ins("VUNPCKLPS X1, X0, X4")
-		g.ins("VUNPCKHPS X1, X0, X5")
-		g.ins("VADDPS X5, X4, X4")
-		g.ins("VUNPCKLPS X3, X2, X5")
-		g.ins("VUNPCKHPS X3, X2, X6")
-		g.ins("VADDPS X6, X5, X5")
-		g.ins("VSHUFPS $0x44, X5, X4, X6")
-		g.ins("VSHUFPS $0xEE, X5, X4, X7")
-		g.ins("VADDPS X7, X6, X6")
-		g.ins("VMOVUPS X6, (DX)")
-	} else {
-		g.ins("VUNPCKLPD X1, X0, X4")
-		g.ins("VUNPCKHPD X1, X0, X5")
-		g.ins("VADDPD X5, X4, X4")
-		g.ins("VUNPCKLPD X3, X2, X5")
-		g.ins("VUNPCKHPD X3, X2, X6")
-		g.ins("VADDPD X6, X5, X5")
-		g.ins("VMOVUPD X4, (DX)")
-		g.ins("VMOVUPD X5, 16(DX)")
+		g.ins("VUNPCKLPS %s, %s, %s", b, a, t0)
+		g.ins("VUNPCKHPS %s, %s, %s", b, a, t1)
+		g.ins("VADDPS %s, %s, %s", t1, t0, t0)
+		g.ins("VUNPCKLPS %s, %s, %s", d, c, t1)
+		g.ins("VUNPCKHPS %s, %s, %s", d, c, t2)
+		g.ins("VADDPS %s, %s, %s", t2, t1, t1)
+		g.ins("VSHUFPS $0x44, %s, %s, %s", t1, t0, t2)
+		g.ins("VSHUFPS $0xEE, %s, %s, %s", t1, t0, t3)
+		g.ins("VADDPS %s, %s, %s", t3, t2, t2)
+		g.ins("VMOVUPS %s, %d(DX)", t2, off)
+		return
+	}
+	g.ins("VUNPCKLPD %s, %s, %s", b, a, t0)
+	g.ins("VUNPCKHPD %s, %s, %s", b, a, t1)
+	g.ins("VADDPD %s, %s, %s", t1, t0, t0)
+	g.ins("VUNPCKLPD %s, %s, %s", d, c, t1)
+	g.ins("VUNPCKHPD %s, %s, %s", d, c, t2)
+	g.ins("VADDPD %s, %s, %s", t2, t1, t1)
+	g.ins("VMOVUPD %s, %d(DX)", t0, off)
+	g.ins("VMOVUPD %s, %d(DX)", t1, off+16)
+}
+
+// dot4x4Z emits <pre>dot4x4Z(n, x, ldx, y, ldy, out): out[q*4+r] =
+// sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n: the sixteen dot
+// products of four rows by four rows, each vector of x and y loaded once
+// per step for four FMAs, sixteen accumulators, reduced four at a time.
+func (g *gen) dot4x4Z(e elem) {
+	name := e.pre + "dot4x4Z"
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s", e.goT, e.goT, e.goT)
+	g.decl("// %s computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and", name)
+	g.decl("// i < n (any n): four rows of x against four rows of y.")
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
+	g.comment("Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("MOVQ x+8(FP), SI")
+	g.ins("MOVQ ldx+16(FP), R10")
+	g.ins("MOVQ y+24(FP), DI")
+	g.ins("MOVQ ldy+32(FP), R8")
+	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R10)(R10*2), R11")
+	g.ins("LEAQ (R8)(R8*2), R9")
+	for i := range 16 {
+		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
+	}
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	xIndex := []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
+	l := func(s string) string { return name + "_" + s }
+	step := func(mask bool) {
+		ld, k := mov+" ", ""
+		if mask {
+			ld, k = mov+".Z ", "K1, "
+		}
+		for q := range 4 {
+			g.ins("%s(SI)%s, %s%s", ld, xIndex[q], k, z(16+q))
+		}
+		for r := range 4 {
+			g.ins("%s(DI)%s, %s%s", ld, rowIndex[r], k, z(20+r))
+		}
+		for q := range 4 {
+			for r := range 4 {
+				g.ins("%s %s, %s, %s", fma, z(20+r), z(16+q), z(4*q+r))
+			}
+		}
+	}
+	g.ins("MOVQ CX, BX")
+	g.ins("SHRQ $%d, BX", log2(e.lanes))
+	g.ins("JZ %s", l("mask"))
+	g.label(l("loop"))
+	step(false)
+	g.ins("ADDQ $64, SI")
+	g.ins("ADDQ $64, DI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("mask"))
+	g.tailMask(e, l("sum"))
+	step(true)
+	g.label(l("sum"))
+	g.ins("MOVQ out+40(FP), DX")
+	for q := range 4 {
+		g.reduce4(e, [4]int{4 * q, 4*q + 1, 4*q + 2, 4*q + 3}, [4]int{16, 17, 18, 19}, 4*q*e.size)
 	}
 	g.ins("VZEROUPPER")
 	g.ins("RET")

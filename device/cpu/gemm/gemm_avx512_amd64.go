@@ -127,6 +127,7 @@ func avx512Impl() *impl {
 		axpy:    saxpy,
 		dot:     sdot,
 		dot4:    sdot4Z,
+		dot4x4:  sdot4x4Z,
 		axpy4:   saxpy4Z,
 		axpy4x4: saxpy4x4Z,
 	}
@@ -140,6 +141,7 @@ func avx512Impl() *impl {
 		axpy:    daxpy,
 		dot:     ddot,
 		dot4:    ddot4Z,
+		dot4x4:  ddot4x4Z,
 		axpy4:   daxpy4Z,
 		axpy4x4: daxpy4x4Z,
 	}

@@ -9,6 +9,12 @@ package gemm
 //go:noescape
 func sdot4Z(n int, x, y *float32, ldy int, out *[4]float32)
 
+// sdot4x4Z computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and
+// i < n (any n): four rows of x against four rows of y.
+//
+//go:noescape
+func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32)
+
 // saxpy4Z computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).
 //
 //go:noescape
@@ -24,6 +30,12 @@ func saxpy4x4Z(n int, s *[16]float32, x *float32, ldx int, y *float32, ldy int)
 //
 //go:noescape
 func ddot4Z(n int, x, y *float64, ldy int, out *[4]float64)
+
+// ddot4x4Z computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and
+// i < n (any n): four rows of x against four rows of y.
+//
+//go:noescape
+func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64)
 
 // daxpy4Z computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).
 //

@@ -228,3 +228,46 @@ func testEdges[T float](t *testing.T, name string, ks *kernels[T]) {
 		testMicro(t, fmt.Sprintf("%s edge %dx%d", name, e.mr, ks.nr), &ek)
 	}
 }
+
+// TestDot4x4 checks the four-by-four dot products of every kernel set that
+// has them against float64 sums, for lengths around the vector widths and
+// the masked tail, with leading dimensions larger than n.
+func TestDot4x4(t *testing.T) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		testDot4x4(t, im.name, im.f32)
+		testDot4x4(t, im.name, im.f64)
+	}
+}
+
+func testDot4x4[T float](t *testing.T, name string, ks *kernels[T]) {
+	if ks.dot4x4 == nil {
+		return
+	}
+	rng := rand.New(rand.NewPCG(24, 25))
+	for n := 1; n <= 70; n++ {
+		ldx, ldy := n+1, n+n%5
+		x := make([]T, 3*ldx+n)
+		y := make([]T, 3*ldy+n)
+		for i := range x {
+			x[i] = T(rng.Float64()*2 - 1)
+		}
+		for i := range y {
+			y[i] = T(rng.Float64()*2 - 1)
+		}
+		var out [16]T
+		ks.dot4x4(n, &x[0], ldx, &y[0], ldy, &out)
+		for q := range 4 {
+			for r := range 4 {
+				var want, scale float64
+				for i := range n {
+					p := float64(x[q*ldx+i]) * float64(y[r*ldy+i])
+					want += p
+					scale += math.Abs(p)
+				}
+				if d := math.Abs(float64(out[q*4+r]) - want); !(d <= tolerance[T](n)*scale+1e-300) {
+					t.Fatalf("%s %T dot4x4 n=%d: out[%d,%d] = %v, want %v", name, out[0], n, q, r, out[q*4+r], want)
+				}
+			}
+		}
+	}
+}

@@ -37,7 +37,7 @@ type smallJob[T float] struct {
 	byRows      bool // dot form: many rows (else many columns)
 	parts       int  // chunks of work: row or column ranges of C
 	chunks      shares
-	out         [][4]T // per chunk: dot4 results
+	out         [][16]T // per chunk: dot4 and dot4x4 results
 
 	runFn func(w int) // j.run, bound once (jobs are pooled)
 }
@@ -148,7 +148,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		j.parts = min(want, ceilDiv(n, 4))
 	}
 	if cap(j.out) < j.parts {
-		j.out = make([][4]T, j.parts)
+		j.out = make([][16]T, j.parts)
 	}
 	j.out = j.out[:j.parts]
 	if procs <= 1 || j.parts <= 1 {
@@ -200,32 +200,69 @@ func (j *smallJob[T]) store(i, jj int, d T) {
 	}
 }
 
-// chunk computes part w of the product.
+// rowsA returns where the rows of op(A) lie contiguously, row i at
+// base[i*stride:]: in A itself or in the gathered copy. ok is false when
+// they do not (A transposed and not gathered).
+func (j *smallJob[T]) rowsA() (base []T, stride int, ok bool) {
+	switch {
+	case j.acs == 1:
+		return j.a, j.ars, true
+	case j.at != nil:
+		return j.at, j.k, true
+	}
+	return nil, 0, false
+}
+
+// block4 computes the 4 x 4 block of C at rows i.., columns jj.. from four
+// contiguous rows of op(A) (at base[i*stride:]) and four columns of op(B),
+// with dot4x4 where the kernels have it.
+func (j *smallJob[T]) block4(d *[16]T, base []T, stride, i, jj int) {
+	if j.ks.dot4x4 != nil {
+		j.ks.dot4x4(j.k, &base[i*stride], stride, &j.bt[jj*j.ldbt], j.ldbt, d)
+		for q := range 4 {
+			for r := range 4 {
+				j.store(i+q, jj+r, d[q*4+r])
+			}
+		}
+		return
+	}
+	d4 := (*[4]T)(d[:4])
+	for q := range 4 {
+		j.ks.dot4(j.k, &base[(i+q)*stride], &j.bt[jj*j.ldbt], j.ldbt, d4)
+		for r, v := range d4 {
+			j.store(i+q, jj+r, v)
+		}
+	}
+}
+
+// chunk computes part w of the product: a range of rows of C (byRows) or
+// of columns, in 4 x 4 blocks where both sides allow, then the remainders.
 func (j *smallJob[T]) chunk(w int) {
 	d := &j.out[w]
+	d4 := (*[4]T)(d[:4])
+	base, stride, contiguous := j.rowsA()
 	if j.byRows {
 		i0, i1 := w*j.m/j.parts, (w+1)*j.m/j.parts
-		if j.acs == 1 && j.n < 4 {
-			// Fewer than four columns (GEMV): four rows of A at a time
-			// share the column of B.
+		if contiguous {
+			// Four rows of A at a time: against four columns of B, then
+			// each remaining column (GEMV: n = 1) against the four rows.
 			i := i0
 			for ; i+4 <= i1; i += 4 {
-				for jj := range j.n {
-					j.ks.dot4(j.k, &j.bt[jj*j.ldbt], &j.a[i*j.ars], j.ars, d)
-					for r, v := range d {
+				jj := 0
+				for ; jj+4 <= j.n; jj += 4 {
+					j.block4(d, base, stride, i, jj)
+				}
+				for ; jj < j.n; jj++ {
+					j.ks.dot4(j.k, &j.bt[jj*j.ldbt], &base[i*stride], stride, d4)
+					for r, v := range d4 {
 						j.store(i+r, jj, v)
 					}
 				}
 			}
-			for ; i < i1; i++ {
-				for jj := range j.n {
-					j.store(i, jj, j.ks.dot(j.k, &j.a[i*j.ars], &j.bt[jj*j.ldbt]))
-				}
-			}
-			return
+			i0 = i
 		}
 		var buf []T
-		if j.acs != 1 {
+		if !contiguous {
 			g := getBuf[T](j.k)
 			defer putBuf(g)
 			buf = g.data
@@ -234,8 +271,8 @@ func (j *smallJob[T]) chunk(w int) {
 			ar := &j.rowA(i, buf)[0]
 			jj := 0
 			for ; jj+4 <= j.n; jj += 4 {
-				j.ks.dot4(j.k, ar, &j.bt[jj*j.ldbt], j.ldbt, d)
-				for r, v := range d {
+				j.ks.dot4(j.k, ar, &j.bt[jj*j.ldbt], j.ldbt, d4)
+				for r, v := range d4 {
 					j.store(i, jj+r, v)
 				}
 			}
@@ -245,13 +282,17 @@ func (j *smallJob[T]) chunk(w int) {
 		}
 		return
 	}
+	// Few rows (contiguous: in place or gathered), a range of columns.
 	j0, j1 := w*j.n/j.parts, (w+1)*j.n/j.parts
 	jj := j0
 	for ; jj+4 <= j1; jj += 4 {
-		bc := &j.bt[jj*j.ldbt]
-		for i := range j.m {
-			j.ks.dot4(j.k, &j.rowA(i, nil)[0], bc, j.ldbt, d)
-			for r, v := range d {
+		i := 0
+		for ; i+4 <= j.m; i += 4 {
+			j.block4(d, base, stride, i, jj)
+		}
+		for ; i < j.m; i++ {
+			j.ks.dot4(j.k, &base[i*stride], &j.bt[jj*j.ldbt], j.ldbt, d4)
+			for r, v := range d4 {
 				j.store(i, jj+r, v)
 			}
 		}
@@ -259,7 +300,7 @@ func (j *smallJob[T]) chunk(w int) {
 	for ; jj < j1; jj++ {
 		bc := &j.bt[jj*j.ldbt]
 		for i := range j.m {
-			j.store(i, jj, j.ks.dot(j.k, &j.rowA(i, nil)[0], bc))
+			j.store(i, jj, j.ks.dot(j.k, &base[i*stride], bc))
 		}
 	}
 }
