@@ -9,8 +9,10 @@
 # product must move (A and B read, C written once), each the best single
 # call (after an untimed one) over the rounds, as for NumPy; rounds
 # interleave all sides, so a busy neighbour hurts all alike.
-#   bash ci/bench-skinny.sh                  # 3 rounds
+#   bash ci/bench-skinny.sh                  # 3 rounds, all cores
 #   ROUNDS=5 bash ci/bench-skinny.sh
+#   THREADS=1 bash ci/bench-skinny.sh        # one core on every side (steadier
+#                                            # on a shared machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +22,12 @@ if ! "$PY" -c 'import numpy' 2>/dev/null || ! ls /usr/lib/x86_64-linux-gnu/openb
   apt-get update -qq && apt-get install -y -qq python3-numpy libopenblas0-pthread >/dev/null
 fi
 ROUNDS="${ROUNDS:-3}"
+THREADS="${THREADS:-}"
+goflags=()
+if [ -n "$THREADS" ]; then
+  export OPENBLAS_NUM_THREADS="$THREADS"
+  goflags=(-test.cpu "$THREADS")
+fi
 . ci/openblas-coretypes.sh
 
 tmp=$(mktemp -d)
@@ -69,14 +77,14 @@ for round in $(seq "$ROUNDS"); do
   for ct in $coretypes; do
     with_coretype "$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
   done
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinny$' -test.benchtime 1x -test.count 60) |
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinny$' -test.benchtime 1x -test.count 60 "${goflags[@]}") |
     awk '/GB\/s/ { split($1, p, "/"); who = p[4]; if (p[4] == "read") who = "read"; else who = "go"
          for (i = 2; i <= NF; i++) if ($i == "GB/s") print who, p[2], p[3], $(i-1) }' >> "$tmp/results"
 done
 
 wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u | tr '\n' ' ')
 [ -n "$wrong" ] && echo "OpenBLAS core types with wrong results (not used): $wrong"
-echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg); best of $ROUNDS rounds; GB/s of A + B + C"
+echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, threads ${THREADS:-all}; load average $(cut -d' ' -f1-3 /proc/loadavg); best of $ROUNDS rounds; GB/s of A + B + C"
 printf '%-16s %-8s %9s %9s %7s %9s %-11s %7s\n' shape dtype tessera read ratio openblas coretype ratio
 awk '
   $1 == "np" && $5 != "WRONG" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; ct[k] = $2 } }
