@@ -1,7 +1,9 @@
 // Package par holds tessera's one parallel-for: the CPU backend, its GEMM
 // and its vector kernels all split work across cores through it, so the
 // rules (the caller's goroutine works too; a panic in a worker reaches the
-// caller after every worker has stopped) are written once.
+// caller after every worker has stopped) are written once. (The GEMM hands
+// its work first to a team of persistent helpers that spin between
+// products, gemm/team.go, and comes here when another product holds it.)
 package par
 
 import (

@@ -1,7 +1,7 @@
 //go:build ignore
 
-// This file is part of the generator: `go run asmgen.go asmgen_lowp.go`
-// (the go:generate line in lowp_amd64.go) also writes gemm_lowp_amd64.s and
+// This file is part of the generator (`go run asmgen.go asmgen_skinny.go
+// asmgen_lowp.go`, the go:generate line in gemm_avx512_amd64.go): it writes gemm_lowp_amd64.s and
 // lowp_decl_amd64.go, the low-precision (bf16/f16) kernels:
 //
 //   - bgemm32x32AMX, the AMX-BF16 micro-kernel: a 32x32 float32 tile of C in

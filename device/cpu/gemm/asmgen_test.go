@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestGeneratedInSync regenerates the AVX-512 assembly and its declarations
-// with asmgen.go into a temporary directory and checks that the committed
-// files are identical, so an edit to the generator cannot be forgotten (run
-// `go generate` in this directory to update them).
+// TestGeneratedInSync runs the generator (asmgen.go with its skinny and
+// low-precision parts, as go generate does) into a temporary directory and
+// checks that every committed output is identical, so an edit to the
+// generator cannot be forgotten (run `go generate` in this directory to
+// update them).
 func TestGeneratedInSync(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the generator")
@@ -21,11 +22,11 @@ func TestGeneratedInSync(t *testing.T) {
 		t.Skip("no go command in PATH")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(goBin, "run", "asmgen.go", "-dir", dir)
+	cmd := exec.Command(goBin, "run", "asmgen.go", "asmgen_skinny.go", "asmgen_lowp.go", "-dir", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go run asmgen.go: %v\n%s", err, out)
+		t.Fatalf("go run asmgen.go asmgen_skinny.go asmgen_lowp.go: %v\n%s", err, out)
 	}
-	for _, name := range []string{"gemm_avx512_amd64.s", "avx512_amd64.go"} {
+	for _, name := range []string{"gemm_avx512_amd64.s", "avx512_amd64.go", "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go", "gemm_lowp_amd64.s", "lowp_decl_amd64.go"} {
 		want, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

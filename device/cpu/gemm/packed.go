@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-
-	"github.com/tessera-go/tessera/internal/par"
 )
 
 // minWorkPerThread is the number of multiply-adds (m*n*k) each goroutine
@@ -42,6 +40,15 @@ const minRowBlock = 24
 // work per phase: rows first (a row block's part of A is packed once),
 // columns only when there are too few rows (then each chunk packs the row
 // block again).
+//
+// Row blocks are whole row panels (mr rows), claimed in turn, so a phase
+// takes as long as the goroutine with the most panels:
+// ceil(blocks/procs) * ceil(panels/blocks) panel times. When the usual
+// count (unitsPerProc blocks per goroutine of at least minRowBlock rows)
+// is more than a tenth slower than the best count up to twice that, the
+// largest count within a tenth of the best is taken instead: at 128^3 on
+// two goroutines ten panels of 14 rows then go five to each, where five
+// blocks of two panels gave one goroutine six and the other four.
 func partition(m, mr, mc, procs int) (rowBlocks, colChunks int) {
 	blocks := ceilDiv(m, mc)
 	if procs <= 1 {
@@ -51,11 +58,29 @@ func partition(m, mr, mc, procs int) (rowBlocks, colChunks int) {
 	if blocks >= want {
 		return blocks, 1
 	}
-	blocks = max(blocks, min(want, m/max(minRowBlock, mr)))
-	if blocks >= procs {
-		return blocks, 1
+	usual := max(blocks, min(want, m/max(minRowBlock, mr)))
+	panels := ceilDiv(m, mr)
+	if lo := max(blocks, procs); usual >= procs && panels >= lo {
+		span := func(b int) int { return ceilDiv(b, procs) * ceilDiv(panels, b) }
+		hi := max(lo, min(panels, 2*want))
+		best := span(usual)
+		for b := lo; b <= hi; b++ {
+			best = min(best, span(b))
+		}
+		if 10*span(usual) <= 11*best {
+			return usual, 1
+		}
+		for b := hi; b > lo; b-- {
+			if 10*span(b) <= 11*best {
+				return b, 1
+			}
+		}
+		return lo, 1
 	}
-	return blocks, ceilDiv(want, blocks)
+	if usual >= procs {
+		return usual, 1
+	}
+	return usual, ceilDiv(want, usual)
 }
 
 // worker is one goroutine's private state: its packed block of A and a tile
@@ -114,6 +139,8 @@ type job[T float] struct {
 
 	bBuf [2]*buffer[T] // B blocks, alternating between phases
 	ws   []worker[T]
+
+	workFn func(w int) // j.work, bound once so that a call allocates nothing
 }
 
 var (
@@ -152,13 +179,14 @@ func packedFrom[T float](ks *kernels[T], src source[T], transA, transB bool, m, 
 	if j == nil {
 		j = new(job[T])
 		j.cond.L = &j.mu
+		j.workFn = j.work
 	}
 	j.setup(ks, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	j.src = src
 	if j.procs == 1 {
 		j.work(0)
 	} else {
-		par.Run(j.procs, j.work)
+		runTeam(j.procs, j.workFn)
 	}
 	j.release()
 	jobPool[T]().Put(j)
@@ -373,13 +401,21 @@ func (j *job[T]) unit(wk *worker[T], u int, packedBlock *int, jc, panels, chunk,
 	i0 := ib * j.mcb
 	rowPanels := ceilDiv(min(j.mcb, m-i0), mr)
 	ap := wk.a.data[:rowPanels*mr*kc]
+	// The last row panel may be short: it is packed to the width of the
+	// narrowest kernel that holds it.
+	lastRows := min(j.mcb, m-i0) - (rowPanels-1)*mr
+	lastMR, lastMicro := ks.edgeFor(lastRows)
 	if ib != *packedBlock {
 		for ip := range rowPanels {
 			r0 := i0 + ip*mr
+			w := mr
+			if ip == rowPanels-1 {
+				w = lastMR
+			}
 			if j.src != nil {
-				j.src.packA(ap[ip*mr*kc:(ip+1)*mr*kc], r0, pc, min(mr, m-r0), mr, kc)
+				j.src.packA(ap[ip*mr*kc:ip*mr*kc+w*kc], r0, pc, min(mr, m-r0), w, kc)
 			} else {
-				ks.pack(ap[ip*mr*kc:(ip+1)*mr*kc], j.a, r0*j.ars+pc*j.acs, j.ars, j.acs, min(mr, m-r0), mr, kc)
+				ks.pack(ap[ip*mr*kc:ip*mr*kc+w*kc], j.a, r0*j.ars+pc*j.acs, j.ars, j.acs, min(mr, m-r0), w, kc)
 			}
 		}
 		*packedBlock = ib
@@ -392,11 +428,15 @@ func (j *job[T]) unit(wk *worker[T], u int, packedBlock *int, jc, panels, chunk,
 			r0 := i0 + ip*mr
 			mv := min(mr, m-r0)
 			apan := &ap[ip*mr*kc]
-			if mv == mr && nv == nr {
-				ks.micro(kc, apan, bpan, &c[r0*ldc+j0], ldc, j.alpha, betaEff)
+			tileMR, micro := mr, ks.micro
+			if ip == rowPanels-1 {
+				tileMR, micro = lastMR, lastMicro
+			}
+			if mv == tileMR && nv == nr {
+				micro(kc, apan, bpan, &c[r0*ldc+j0], ldc, j.alpha, betaEff)
 				continue
 			}
-			ks.micro(kc, apan, bpan, &wk.tile[0], nr, j.alpha, 0)
+			micro(kc, apan, bpan, &wk.tile[0], nr, j.alpha, 0)
 			mergeTile(c, r0*ldc+j0, ldc, wk.tile, nr, mv, nv, betaEff)
 		}
 	}

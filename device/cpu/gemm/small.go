@@ -1,9 +1,8 @@
 package gemm
 
 import (
-	"sync/atomic"
-
-	"github.com/tessera-go/tessera/internal/par"
+	"sync"
+	"unsafe"
 )
 
 // Limits of the unpacked path.
@@ -22,7 +21,7 @@ func useSmall[T float](ks *kernels[T], m, n int) bool {
 }
 
 // smallJob is an unpacked product in dot form: c_ij = A row i . B column j,
-// four columns at a time (dot4). The loops run so that the long operand is
+// four at a time (dot4). The loops run so that the long operand is
 // streamed once while the short one stays in cache, and large products are
 // split over goroutines along the long dimension of C.
 type smallJob[T float] struct {
@@ -35,27 +34,79 @@ type smallJob[T float] struct {
 	at          []T // dot form, few rows: op(A) rows, contiguous
 	bt          []T // dot form: op(B) columns, contiguous rows of length k
 	ldbt        int
-	brs, bcs    int  // element (p,j) of op(B) is b[p*brs+j*bcs]
 	byRows      bool // dot form: many rows (else many columns)
 	parts       int  // chunks of work: row or column ranges of C
-	next        atomic.Int64
+	chunks      shares
+	out         [][16]T // per chunk: dot4 and dot4x4 results
+
+	runFn func(w int) // j.run, bound once (jobs are pooled)
+}
+
+var (
+	smalls32 sync.Pool
+	smalls64 sync.Pool
+)
+
+func smallPool[T float]() *sync.Pool {
+	var zero T
+	if unsafe.Sizeof(zero) == 4 {
+		return &smalls32
+	}
+	return &smalls64
 }
 
 // small computes C = alpha*op(A)*op(B) + beta*C for a skinny product
 // without packing, in the form whose long operand is read contiguously:
 // axpy form (streamJob) when the long operand's rows run along the long
-// side of C, dot form (smallJob) otherwise.
+// side of C, dot form (smallJob) otherwise. Jobs and scratch are pooled, so
+// a call allocates nothing in the steady state.
 func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	j := smallJob[T]{ks: ks, m: m, n: n, k: k, alpha: alpha, beta: beta,
-		a: a, b: b, c: c, ars: lda, acs: 1, ldb: ldb, ldc: ldc}
+	ars, acs := lda, 1
 	if transA {
-		j.ars, j.acs = 1, lda
+		ars, acs = 1, lda
 	}
-	j.brs, j.bcs = ldb, 1
+	brs, bcs := ldb, 1
 	if transB {
-		j.brs, j.bcs = 1, ldb
+		brs, bcs = 1, ldb
 	}
 	procs := workers(m, n, k)
+	switch {
+	case !transB && n >= axpyMinN:
+		// axpy form (m is the short side): stream B.
+		sj := getStream[T]()
+		*sj = streamJob[T]{ks: ks, r: m, lenL: n, k: k, long: b, ldl: ldb,
+			coef: a, crs: ars, ccs: acs, out: c, ors: ldc, ocs: 1, alpha: alpha, beta: beta,
+			acc: sj.acc, scratch: sj.scratch, pieces: sj.pieces, runFn: sj.runFn}
+		sj.run(procs)
+		putStream(sj)
+		return
+	case transA && m >= axpyMinN:
+		// axpyT form (n is the short side): C^T = op(B)^T op(A)^T, whose
+		// long operand is A's k x m storage; stream it.
+		sj := getStream[T]()
+		*sj = streamJob[T]{ks: ks, r: n, lenL: m, k: k, long: a, ldl: lda,
+			coef: b, crs: bcs, ccs: brs, out: c, ors: 1, ocs: ldc, alpha: alpha, beta: beta,
+			acc: sj.acc, scratch: sj.scratch, pieces: sj.pieces, runFn: sj.runFn}
+		sj.run(procs)
+		putStream(sj)
+		return
+	}
+
+	// dot form.
+	j, _ := smallPool[T]().Get().(*smallJob[T])
+	if j == nil {
+		j = new(smallJob[T])
+		j.runFn = j.run
+	}
+	defer func() {
+		j.a, j.b, j.c, j.bt, j.at = nil, nil, nil, nil, nil
+		smallPool[T]().Put(j)
+	}()
+	j.ks, j.m, j.n, j.k = ks, m, n, k
+	j.alpha, j.beta = alpha, beta
+	j.a, j.b, j.c = a, b, c
+	j.ars, j.acs, j.ldb, j.ldc = ars, acs, ldb, ldc
+	j.at = nil
 	// With several goroutines, cut the work into more chunks than
 	// goroutines, claimed in turn: a goroutine that starts late then leaves
 	// only a small tail to the others, instead of half the work.
@@ -63,72 +114,63 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 	if procs > 1 {
 		want = unitsPerProc * procs
 	}
-	switch {
-	case !transB && n >= axpyMinN:
-		// axpy form (m is the short side): stream B.
-		sj := streamJob[T]{ks: ks, r: m, lenL: n, k: k, long: b, ldl: ldb,
-			coef: a, crs: j.ars, ccs: j.acs, out: c, ors: ldc, ocs: 1, alpha: alpha, beta: beta}
-		sj.run(procs)
-		return
-	case transA && m >= axpyMinN:
-		// axpyT form (n is the short side): C^T = op(B)^T op(A)^T, whose
-		// long operand is A's k x m storage; stream it.
-		sj := streamJob[T]{ks: ks, r: n, lenL: m, k: k, long: a, ldl: lda,
-			coef: b, crs: j.bcs, ccs: j.brs, out: c, ors: 1, ocs: ldc, alpha: alpha, beta: beta}
-		sj.run(procs)
-		return
-	default:
-		// dot form. The columns of op(B) must be contiguous: they are the
-		// rows of a stored B^T, or a copy when B is untransposed (then n is
-		// small, so the copy is too).
-		j.bt, j.ldbt = b, ldb
-		if !transB {
-			buf := getBuf[T](n * k)
-			defer putBuf(buf)
-			j.bt, j.ldbt = buf.data, k
-			for p := range k {
-				brow := b[p*ldb : p*ldb+n]
-				for jj, v := range brow {
-					j.bt[jj*k+p] = v
-				}
+	// The columns of op(B) must be contiguous: they are the rows of a
+	// stored B^T, or a copy when B is untransposed (then n is small, so the
+	// copy is too).
+	j.bt, j.ldbt = b, ldb
+	if !transB {
+		buf := getBuf[T](n * k)
+		defer putBuf(buf)
+		j.bt, j.ldbt = buf.data, k
+		for p := range k {
+			brow := b[p*ldb : p*ldb+n]
+			for jj, v := range brow {
+				j.bt[jj*k+p] = v
 			}
-		}
-		j.byRows = m >= n
-		if j.byRows {
-			j.parts = min(want, m)
-		} else {
-			// Few rows: gather them once (when A is stored transposed) and
-			// stream the columns of B past them.
-			if transA {
-				buf := getBuf[T](m * k)
-				defer putBuf(buf)
-				j.at = buf.data
-				for i := range m {
-					for p := range k {
-						j.at[i*k+p] = a[p*lda+i]
-					}
-				}
-			}
-			j.parts = min(want, ceilDiv(n, 4))
 		}
 	}
+	j.byRows = m >= n
+	if j.byRows {
+		j.parts = min(want, ceilDiv(m, 4))
+	} else {
+		// Few rows: gather them once (when A is stored transposed) and
+		// stream the columns of B past them.
+		if transA {
+			buf := getBuf[T](m * k)
+			defer putBuf(buf)
+			j.at = buf.data
+			for i := range m {
+				for p := range k {
+					j.at[i*k+p] = a[p*lda+i]
+				}
+			}
+		}
+		j.parts = min(want, ceilDiv(n, 4))
+	}
+	if cap(j.out) < j.parts {
+		j.out = make([][16]T, j.parts)
+	}
+	j.out = j.out[:j.parts]
 	if procs <= 1 || j.parts <= 1 {
 		for w := range j.parts {
 			j.chunk(w)
 		}
 		return
 	}
-	par.Run(min(procs, j.parts), j.run)
+	procs = min(procs, j.parts)
+	j.chunks.reset(j.parts, procs)
+	runTeam(procs, j.runFn)
 }
 
-// run claims and computes chunks until none are left.
-func (j *smallJob[T]) run(int) {
+// run is worker w's share: it claims and computes chunks until none are
+// left.
+func (j *smallJob[T]) run(w int) {
 	for {
-		w := int(j.next.Add(1) - 1)
-		if w >= j.parts {
+		c, ok := j.chunks.take(w)
+		if !ok {
 			return
 		}
-		j.chunk(w)
+		j.chunk(c)
 	}
 }
 
@@ -147,56 +189,118 @@ func (j *smallJob[T]) rowA(i int, buf []T) []T {
 	return buf
 }
 
-// chunk computes part w of the product.
-func (j *smallJob[T]) chunk(w int) {
-	// c_ij = beta*c_ij + alpha * (A row i . B column j).
-	store := func(i, jj int, d T) {
-		cp := &j.c[i*j.ldc+jj]
-		if j.beta == 0 {
-			*cp = j.alpha * d
-		} else {
-			*cp = j.beta**cp + j.alpha*d
-		}
+// store writes c_ij = beta*c_ij + alpha*d, without reading c_ij when beta
+// is 0.
+func (j *smallJob[T]) store(i, jj int, d T) {
+	cp := &j.c[i*j.ldc+jj]
+	if j.beta == 0 {
+		*cp = j.alpha * d
+	} else {
+		*cp = j.beta**cp + j.alpha*d
 	}
-	if j.byRows {
-		var buf []T
-		if j.acs != 1 {
-			g := getBuf[T](j.k)
-			defer putBuf(g)
-			buf = g.data
-		}
-		for i := w * j.m / j.parts; i < (w+1)*j.m/j.parts; i++ {
-			ar := &j.rowA(i, buf)[0]
-			jj := 0
-			for ; jj+4 <= j.n; jj += 4 {
-				var d [4]T
-				j.ks.dot4(j.k, ar, &j.bt[jj*j.ldbt], j.ldbt, &d)
-				for r, v := range d {
-					store(i, jj+r, v)
-				}
-			}
-			for ; jj < j.n; jj++ {
-				store(i, jj, j.ks.dot(j.k, ar, &j.bt[jj*j.ldbt]))
+}
+
+// rowsA returns where the rows of op(A) lie contiguously, row i at
+// base[i*stride:]: in A itself or in the gathered copy. ok is false when
+// they do not (A transposed and not gathered).
+func (j *smallJob[T]) rowsA() (base []T, stride int, ok bool) {
+	switch {
+	case j.acs == 1:
+		return j.a, j.ars, true
+	case j.at != nil:
+		return j.at, j.k, true
+	}
+	return nil, 0, false
+}
+
+// block4 computes the 4 x 4 block of C at rows i.., columns jj.. from four
+// contiguous rows of op(A) (at base[i*stride:]) and four columns of op(B),
+// with dot4x4 where the kernels have it.
+func (j *smallJob[T]) block4(d *[16]T, base []T, stride, i, jj int) {
+	if j.ks.dot4x4 != nil {
+		j.ks.dot4x4(j.k, &base[i*stride], stride, &j.bt[jj*j.ldbt], j.ldbt, d)
+		for q := range 4 {
+			for r := range 4 {
+				j.store(i+q, jj+r, d[q*4+r])
 			}
 		}
 		return
 	}
+	d4 := (*[4]T)(d[:4])
+	for q := range 4 {
+		j.ks.dot4(j.k, &base[(i+q)*stride], &j.bt[jj*j.ldbt], j.ldbt, d4)
+		for r, v := range d4 {
+			j.store(i+q, jj+r, v)
+		}
+	}
+}
+
+// chunk computes part w of the product: a range of rows of C (byRows) or
+// of columns, in 4 x 4 blocks where both sides allow, then the remainders.
+func (j *smallJob[T]) chunk(w int) {
+	d := &j.out[w]
+	d4 := (*[4]T)(d[:4])
+	base, stride, contiguous := j.rowsA()
+	if j.byRows {
+		i0, i1 := w*j.m/j.parts, (w+1)*j.m/j.parts
+		if contiguous {
+			// Four rows of A at a time: against four columns of B, then
+			// each remaining column (GEMV: n = 1) against the four rows.
+			i := i0
+			for ; i+4 <= i1; i += 4 {
+				jj := 0
+				for ; jj+4 <= j.n; jj += 4 {
+					j.block4(d, base, stride, i, jj)
+				}
+				for ; jj < j.n; jj++ {
+					j.ks.dot4(j.k, &j.bt[jj*j.ldbt], &base[i*stride], stride, d4)
+					for r, v := range d4 {
+						j.store(i+r, jj, v)
+					}
+				}
+			}
+			i0 = i
+		}
+		var buf []T
+		if !contiguous {
+			g := getBuf[T](j.k)
+			defer putBuf(g)
+			buf = g.data
+		}
+		for i := i0; i < i1; i++ {
+			ar := &j.rowA(i, buf)[0]
+			jj := 0
+			for ; jj+4 <= j.n; jj += 4 {
+				j.ks.dot4(j.k, ar, &j.bt[jj*j.ldbt], j.ldbt, d4)
+				for r, v := range d4 {
+					j.store(i, jj+r, v)
+				}
+			}
+			for ; jj < j.n; jj++ {
+				j.store(i, jj, j.ks.dot(j.k, ar, &j.bt[jj*j.ldbt]))
+			}
+		}
+		return
+	}
+	// Few rows (contiguous: in place or gathered), a range of columns.
 	j0, j1 := w*j.n/j.parts, (w+1)*j.n/j.parts
 	jj := j0
 	for ; jj+4 <= j1; jj += 4 {
-		bc := &j.bt[jj*j.ldbt]
-		for i := range j.m {
-			var d [4]T
-			j.ks.dot4(j.k, &j.rowA(i, nil)[0], bc, j.ldbt, &d)
-			for r, v := range d {
-				store(i, jj+r, v)
+		i := 0
+		for ; i+4 <= j.m; i += 4 {
+			j.block4(d, base, stride, i, jj)
+		}
+		for ; i < j.m; i++ {
+			j.ks.dot4(j.k, &base[i*stride], &j.bt[jj*j.ldbt], j.ldbt, d4)
+			for r, v := range d4 {
+				j.store(i, jj+r, v)
 			}
 		}
 	}
 	for ; jj < j1; jj++ {
 		bc := &j.bt[jj*j.ldbt]
 		for i := range j.m {
-			store(i, jj, j.ks.dot(j.k, &j.rowA(i, nil)[0], bc))
+			j.store(i, jj, j.ks.dot(j.k, &base[i*stride], bc))
 		}
 	}
 }

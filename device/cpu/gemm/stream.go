@@ -1,10 +1,8 @@
 package gemm
 
 import (
-	"sync/atomic"
+	"sync"
 	"unsafe"
-
-	"github.com/tessera-go/tessera/internal/par"
 )
 
 // streamJob is the skinny product in axpy form, O = alpha * S^T L + beta*O,
@@ -35,9 +33,44 @@ type streamJob[T float] struct {
 	beta      T
 	chunks    int // pieces of the k range, claimed in turn
 	pchunk    int // rows of L per piece (a multiple of 4)
-	next      atomic.Int64
-	acc       []*buffer[T] // per goroutine: r x lenL partial sums
+	pieces    shares
+	acc       []*buffer[T] // per goroutine: r x lenL partial sums, nil if it never ran
+	scratch   [][16]T      // per goroutine: scaled coefficients for axpy4 and axpy4x4
 	accDirect bool         // one goroutine, accumulate straight into out
+
+	runFn func(w int) // j.work, bound once (jobs are pooled)
+}
+
+var (
+	streams32 sync.Pool
+	streams64 sync.Pool
+)
+
+// getStream returns a pooled streamJob, so that a call allocates nothing in
+// the steady state.
+func getStream[T float]() *streamJob[T] {
+	p := &streams64
+	var zero T
+	if unsafe.Sizeof(zero) == 4 {
+		p = &streams32
+	}
+	j, _ := p.Get().(*streamJob[T])
+	if j == nil {
+		j = new(streamJob[T])
+		j.runFn = j.work
+	}
+	return j
+}
+
+// putStream drops the job's references to the operands and pools it.
+func putStream[T float](j *streamJob[T]) {
+	j.long, j.coef, j.out = nil, nil, nil
+	p := &streams64
+	var zero T
+	if unsafe.Sizeof(zero) == 4 {
+		p = &streams32
+	}
+	p.Put(j)
 }
 
 // streamMinRows is the fewest rows of L a piece of the k range gets.
@@ -55,6 +88,11 @@ func (j *streamJob[T]) run(procs int) {
 	j.pchunk = roundUp(ceilDiv(j.k, j.chunks), 4)
 	j.chunks = ceilDiv(j.k, j.pchunk)
 	procs = min(procs, j.chunks)
+	j.pieces.reset(j.chunks, procs)
+	if cap(j.scratch) < procs {
+		j.scratch = make([][16]T, procs)
+	}
+	j.scratch = j.scratch[:procs]
 
 	if procs <= 1 && j.ocs == 1 {
 		// In place: O = beta*O, then O += (alpha*s) L.
@@ -62,45 +100,68 @@ func (j *streamJob[T]) run(procs int) {
 		for rr := range j.r {
 			scaleRow(j.out[rr*j.ors:rr*j.ors+j.lenL], j.beta)
 		}
-		j.accumulate(0, j.out, j.ors, j.alpha)
+		j.accumulate(0, &j.scratch[0], j.out, j.ors, j.alpha)
 		return
 	}
-	j.acc = make([]*buffer[T], procs)
-	par.Run(procs, func(w int) {
-		buf := getBuf[T](j.r * j.lenL)
-		j.acc[w] = buf
-		clear(buf.data)
-		for {
-			c := int(j.next.Add(1) - 1)
-			if c >= j.chunks {
-				return
-			}
-			j.accumulate(c, buf.data, j.lenL, 1)
-		}
-	})
+	j.accDirect = false
+	if cap(j.acc) < procs {
+		j.acc = make([]*buffer[T], procs)
+	}
+	j.acc = j.acc[:procs]
+	clear(j.acc)
+	runTeam(procs, j.runFn)
 	j.combine()
-	for _, b := range j.acc {
+	for i, b := range j.acc {
 		putBuf(b)
+		j.acc[i] = nil
+	}
+}
+
+// work is goroutine w's share: pieces of the k range accumulated into its
+// own buffer.
+func (j *streamJob[T]) work(w int) {
+	buf := getBuf[T](j.r * j.lenL)
+	j.acc[w] = buf
+	clear(buf.data)
+	for {
+		c, ok := j.pieces.take(w)
+		if !ok {
+			return
+		}
+		j.accumulate(c, &j.scratch[w], buf.data, j.lenL, 1)
 	}
 }
 
 // accumulate adds (scale*s) L over rows [c*pchunk, (c+1)*pchunk) of L into
-// acc, whose output row rr starts at acc[rr*ld].
-func (j *streamJob[T]) accumulate(c int, acc []T, ld int, scale T) {
+// acc, whose output row rr starts at acc[rr*ld], four rows of L at a time:
+// into four output rows at once with axpy4x4 where the kernels have it,
+// else row by row with axpy4. s holds the scaled coefficients.
+func (j *streamJob[T]) accumulate(c int, s *[16]T, acc []T, ld int, scale T) {
 	var zero T
 	blk := max(64, streamBlockBytes/(j.r*int(unsafe.Sizeof(zero))))
 	p0 := c * j.pchunk
 	p1 := min(p0+j.pchunk, j.k)
+	s4 := (*[4]T)(s[:4])
 	for lb := 0; lb < j.lenL; lb += blk {
 		bl := min(blk, j.lenL-lb)
 		p := p0
 		for ; p+4 <= p1; p += 4 {
-			for rr := range j.r {
-				var s [4]T
-				for q := range s {
-					s[q] = scale * j.coef[rr*j.crs+(p+q)*j.ccs]
+			rr := 0
+			if j.ks.axpy4x4 != nil {
+				for ; rr+4 <= j.r; rr += 4 {
+					for q := range 4 {
+						for t := range 4 {
+							s[q*4+t] = scale * j.coef[(rr+q)*j.crs+(p+t)*j.ccs]
+						}
+					}
+					j.ks.axpy4x4(bl, s, &j.long[p*j.ldl+lb], j.ldl, &acc[rr*ld+lb], ld)
 				}
-				j.ks.axpy4(bl, &s, &j.long[p*j.ldl+lb], j.ldl, &acc[rr*ld+lb])
+			}
+			for ; rr < j.r; rr++ {
+				for t := range 4 {
+					s4[t] = scale * j.coef[rr*j.crs+(p+t)*j.ccs]
+				}
+				j.ks.axpy4(bl, s4, &j.long[p*j.ldl+lb], j.ldl, &acc[rr*ld+lb])
 			}
 		}
 		for ; p < p1; p++ {
@@ -114,9 +175,11 @@ func (j *streamJob[T]) accumulate(c int, acc []T, ld int, scale T) {
 // combine computes O = alpha * sum of the partial sums + beta*O, writing
 // without reading O when beta is 0.
 func (j *streamJob[T]) combine() {
-	total := j.acc[0].data[:j.r*j.lenL]
+	total := j.acc[0].data[:j.r*j.lenL] // worker 0 is the caller: it ran
 	for _, b := range j.acc[1:] {
-		j.ks.axpy(len(total), 1, &b.data[0], &total[0])
+		if b != nil {
+			j.ks.axpy(len(total), 1, &b.data[0], &total[0])
+		}
 	}
 	alpha, beta := j.alpha, j.beta
 	if j.ocs == 1 {

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Times tessera's skinny products and GEMVs (BenchmarkSkinny in
+# device/cpu/gemm: 4x1024x1024, 1024x4x1024, m = 1, n = 1, with transposed
+# operands) against two anchors in one run: the machine's read bandwidth
+# over the same bytes (AVX-512 loads of A, B and C on one goroutine and on
+# all of them, in the same benchmark binary) and NumPy's matmul on the same
+# shapes (OpenBLAS at its best core type, as in bench-openblas.sh, checked
+# against a float64 reference first). Figures are GB/s of the bytes a
+# product must move (A and B read, C written once), each the best single
+# call (after an untimed one) over the rounds, as for NumPy; rounds
+# interleave all sides, so a busy neighbour hurts all alike.
+#   bash ci/bench-skinny.sh                  # 3 rounds, all cores
+#   ROUNDS=5 bash ci/bench-skinny.sh
+#   THREADS=1 bash ci/bench-skinny.sh        # one core on every side (steadier
+#                                            # on a shared machine)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=/usr/bin/python3
+if ! "$PY" -c 'import numpy' 2>/dev/null || ! ls /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 >/dev/null 2>&1; then
+  echo "installing python3-numpy and libopenblas0-pthread" >&2
+  apt-get update -qq && apt-get install -y -qq python3-numpy libopenblas0-pthread >/dev/null
+fi
+ROUNDS="${ROUNDS:-3}"
+THREADS="${THREADS:-}"
+goflags=()
+if [ -n "$THREADS" ]; then
+  export OPENBLAS_NUM_THREADS="$THREADS"
+  goflags=(-test.cpu "$THREADS")
+fi
+. ci/openblas-coretypes.sh
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The shapes of BenchmarkSkinny, named as the benchmark names them.
+SHAPES="4x1024x1024 4x1024x1024_tB 1024x4x1024 1024x4x1024_tB 1x1024x1024 1x1024x1024_tB 1024x1x1024 1024x1x1024_tA 1x4096x4096 4096x1x4096"
+
+cat > "$tmp/np.py" <<'PYEOF'
+# usage: np.py CORETYPE SHAPE... ; prints "shape dtype GB/s" per shape, or
+# "shape dtype WRONG" when the product disagrees with the reference.
+import sys, time
+import numpy as np
+rng = np.random.default_rng(1)
+for name in sys.argv[2:]:
+    dims, *flags = name.split("_")
+    m, n, k = map(int, dims.split("x"))
+    ta, tb = "tA" in flags, "tB" in flags
+    for dt in (np.float32, np.float64):
+        dn = "float32" if dt == np.float32 else "float64"
+        a = rng.standard_normal((k, m) if ta else (m, k)).astype(dt)
+        b = rng.standard_normal((n, k) if tb else (k, n)).astype(dt)
+        oa = a.T if ta else a
+        ob = b.T if tb else b
+        c = oa @ ob
+        a64, b64 = oa.astype(np.float64), ob.astype(np.float64)
+        tol = 1e-5 if dt == np.float32 else 1e-13
+        ok = True
+        for i, j in rng.integers(0, [m, n], size=(32, 2)):
+            prod = a64[i, :] * b64[:, j]
+            if abs(float(c[i, j]) - prod.sum()) > tol * np.sqrt(k) * np.abs(prod).sum() + 1e-300:
+                ok = False
+        if not ok:
+            print(name, dn, "WRONG", flush=True)
+            continue
+        best, runs, start = float("inf"), 0, time.perf_counter()
+        while time.perf_counter() - start < 0.3 or runs < 5:
+            t0 = time.perf_counter(); oa @ ob; best = min(best, time.perf_counter() - t0)
+            runs += 1
+        size = np.dtype(dt).itemsize
+        print(name, dn, size * (m * k + k * n + m * n) / best / 1e9, flush=True)
+PYEOF
+
+go test -c -o "$tmp/gemm.test" ./device/cpu/gemm
+for round in $(seq "$ROUNDS"); do
+  echo "round $round/$ROUNDS" >&2
+  for ct in $coretypes; do
+    with_coretype "$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
+  done
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinny$' -test.benchtime 1x -test.count 60 "${goflags[@]}") |
+    awk '/GB\/s/ { split($1, p, "/"); who = p[4]; if (p[4] == "read") who = "read"; else who = "go"
+         for (i = 2; i <= NF; i++) if ($i == "GB/s") print who, p[2], p[3], $(i-1) }' >> "$tmp/results"
+done
+
+wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u | tr '\n' ' ')
+[ -n "$wrong" ] && echo "OpenBLAS core types with wrong results (not used): $wrong"
+echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, threads ${THREADS:-all}; load average $(cut -d' ' -f1-3 /proc/loadavg); best of $ROUNDS rounds; GB/s of A + B + C"
+printf '%-16s %-8s %9s %9s %7s %9s %-11s %7s\n' shape dtype tessera read ratio openblas coretype ratio
+awk '
+  $1 == "np" && $5 != "WRONG" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; ct[k] = $2 } }
+  $1 == "go" { k = $2 " " $3; if ($4 > go[k]) go[k] = $4 }
+  $1 == "read" { k = $2 " " $3; if ($4 > rd[k]) rd[k] = $4 }
+  END { for (k in go) { split(k, s, " "); printf "%-16s %-8s %9.1f %9.1f %6.2fx %9.1f %-11s %6.2fx\n", s[1], s[2], go[k], rd[k], (rd[k] > 0 ? go[k] / rd[k] : 0), np[k], (k in ct ? ct[k] : "-"), (np[k] > 0 ? go[k] / np[k] : 0) } }' "$tmp/results" | sort -t' ' -k1,1 -k2,2

@@ -1,0 +1,372 @@
+//go:build ignore
+
+// This part of asmgen writes skinny_avx512_amd64.s and
+// skinny_avx512_decl_amd64.go, the AVX-512 kernels for small and skinny
+// products, kept in their own files so the main micro-kernel files do not
+// change with them:
+//   - the bandwidth-bound kernels of the unpacked path (products with a
+//     few rows or columns, and GEMV); each takes any length: whole vectors
+//     in the loop, then one masked vector, so no Go tail loop runs after it;
+//   - edge micro-kernels with fewer rows (edgeTiles), for the last row
+//     panel of a product whose m is not a multiple of the main tile's 14
+//     rows (128 = 9*14 + 2: a 14-row kernel there would waste 12 rows).
+
+package main
+
+import (
+	"fmt"
+	"log"
+)
+
+// writeSkinny emits the unpacked-path kernels into dir.
+func writeSkinny(dir string) {
+	g := &gen{}
+	for _, e := range []elem{f32, f64} {
+		g.dot4Z(e)
+		g.dot4x4Z(e)
+		g.axpy4Z(e, 1)
+		g.axpy4Z(e, 4)
+	}
+	for _, t := range edgeTiles {
+		g.micro(t.e, t.mr, t.nv, 4, 0)
+	}
+	g.readLinesZ()
+	writeOutputs(dir, g, "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go")
+}
+
+// edgeTiles are the edge micro-kernels: the main tiles' width (32 float32,
+// 16 float64) with 4 and 8 rows.
+var edgeTiles = []struct {
+	e      elem
+	mr, nv int
+}{
+	{f32, 4, 2}, {f32, 8, 2},
+	{f64, 4, 2}, {f64, 8, 2},
+}
+
+// tailMask loads into K1 a mask of the low CX&(lanes-1) bits (CX is
+// clobbered) and jumps to skip when it is empty.
+func (g *gen) tailMask(e elem, skip string) {
+	g.ins("ANDQ $%d, CX", e.lanes-1)
+	g.ins("JZ %s", skip)
+	g.ins("MOVL $1, AX")
+	g.ins("SHLL CX, AX")
+	g.ins("DECL AX")
+	g.ins("KMOVW AX, K1")
+}
+
+// dot4Z emits <pre>dot4Z(n, x, y, ldy, out): out[r] = sum_i x[i]*y[r*ldy+i]
+// for r < 4, i < n: four dot products sharing x, two vectors per step (eight
+// accumulators), the four sums reduced together at the end.
+func (g *gen) dot4Z(e elem) {
+	name := e.pre + "dot4Z"
+	g.decl("// %s computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n (any n).", name)
+	g.decl("//\n//go:noescape\nfunc %s(n int, x, y *%s, ldy int, out *[4]%s)\n", name, e.goT, e.goT)
+	g.comment(fmt.Sprintf("func %s(n int, x, y *%s, ldy int, out *[4]%s)", name, e.goT, e.goT))
+	g.comment("SI x   DI y row 0   R8 ldy in bytes   R9 3*ldy   Z0-Z3, Z4-Z7 accumulators")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("MOVQ x+8(FP), SI")
+	g.ins("MOVQ y+16(FP), DI")
+	g.ins("MOVQ ldy+24(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	for i := range 8 {
+		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
+	}
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	l := func(s string) string { return name + "_" + s }
+	g.ins("MOVQ CX, BX")
+	g.ins("SHRQ $%d, BX", log2(2*e.lanes))
+	g.ins("JZ %s", l("one"))
+	g.label(l("loop"))
+	g.ins("%s (SI), Z8", mov)
+	g.ins("%s 64(SI), Z9", mov)
+	for r := range 4 {
+		g.ins("%s (DI)%s, Z8, %s", fma, rowIndex[r], z(r))
+		g.ins("%s 64(DI)%s, Z9, %s", fma, rowIndex[r], z(4+r))
+	}
+	g.ins("ADDQ $128, SI")
+	g.ins("ADDQ $128, DI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("one"))
+	g.ins("TESTQ $%d, CX", e.lanes)
+	g.ins("JZ %s", l("mask"))
+	g.ins("%s (SI), Z8", mov)
+	for r := range 4 {
+		g.ins("%s (DI)%s, Z8, %s", fma, rowIndex[r], z(r))
+	}
+	g.ins("ADDQ $64, SI")
+	g.ins("ADDQ $64, DI")
+	g.label(l("mask"))
+	g.tailMask(e, l("sum"))
+	g.ins("%s.Z (SI), K1, Z8", mov)
+	for r := range 4 {
+		g.ins("%s.Z (DI)%s, K1, Z9", mov, rowIndex[r])
+		g.ins("%s Z9, Z8, %s", fma, z(4+r))
+	}
+	g.label(l("sum"))
+	for r := range 4 {
+		g.ins("VADD%s %s, %s, %s", e.p, z(4+r), z(r), z(r))
+	}
+	g.ins("MOVQ out+32(FP), DX")
+	g.reduce4(e, [4]int{0, 1, 2, 3}, [4]int{4, 5, 6, 7}, 0)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// rowIndex addresses rows 0-3 from a base register with R8 = ld and
+// R9 = 3*ld in bytes.
+var rowIndex = []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
+
+// reduce4 sums each of the four zmm registers acc across its lanes and
+// stores the four sums at off(DX), using the registers tmp as scratch:
+// 512 -> 256 -> 128 bits per register, then the four together with
+// unpacks (a0+a2, b0+b2, a1+a3, b1+b3) and shuffles pairing the halves.
+// Registers above 15 get EVEX encodings (AVX512VL).
+func (g *gen) reduce4(e elem, acc, tmp [4]int, off int) {
+	add := "VADD" + e.p
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	x := func(i int) string { return fmt.Sprintf("X%d", i) }
+	for _, r := range acc {
+		g.ins("VEXTRACTF64X4 $1, %s, %s", z(r), y(tmp[0]))
+		g.ins("%s %s, %s, %s", add, y(tmp[0]), y(r), y(r))
+		g.ins("VEXTRACTF32X4 $1, %s, %s", y(r), x(tmp[0]))
+		g.ins("%s %s, %s, %s", add, x(tmp[0]), x(r), x(r))
+	}
+	a, b, c, d := x(acc[0]), x(acc[1]), x(acc[2]), x(acc[3])
+	t0, t1, t2, t3 := x(tmp[0]), x(tmp[1]), x(tmp[2]), x(tmp[3])
+	if e.size == 4 {
+		g.ins("VUNPCKLPS %s, %s, %s", b, a, t0)
+		g.ins("VUNPCKHPS %s, %s, %s", b, a, t1)
+		g.ins("VADDPS %s, %s, %s", t1, t0, t0)
+		g.ins("VUNPCKLPS %s, %s, %s", d, c, t1)
+		g.ins("VUNPCKHPS %s, %s, %s", d, c, t2)
+		g.ins("VADDPS %s, %s, %s", t2, t1, t1)
+		g.ins("VSHUFPS $0x44, %s, %s, %s", t1, t0, t2)
+		g.ins("VSHUFPS $0xEE, %s, %s, %s", t1, t0, t3)
+		g.ins("VADDPS %s, %s, %s", t3, t2, t2)
+		g.ins("VMOVUPS %s, %d(DX)", t2, off)
+		return
+	}
+	g.ins("VUNPCKLPD %s, %s, %s", b, a, t0)
+	g.ins("VUNPCKHPD %s, %s, %s", b, a, t1)
+	g.ins("VADDPD %s, %s, %s", t1, t0, t0)
+	g.ins("VUNPCKLPD %s, %s, %s", d, c, t1)
+	g.ins("VUNPCKHPD %s, %s, %s", d, c, t2)
+	g.ins("VADDPD %s, %s, %s", t2, t1, t1)
+	g.ins("VMOVUPD %s, %d(DX)", t0, off)
+	g.ins("VMOVUPD %s, %d(DX)", t1, off+16)
+}
+
+// dot4x4Z emits <pre>dot4x4Z(n, x, ldx, y, ldy, out): out[q*4+r] =
+// sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n: the sixteen dot
+// products of four rows by four rows, each vector of x and y loaded once
+// per step for four FMAs, sixteen accumulators, reduced four at a time.
+func (g *gen) dot4x4Z(e elem) {
+	name := e.pre + "dot4x4Z"
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s", e.goT, e.goT, e.goT)
+	g.decl("// %s computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and", name)
+	g.decl("// i < n (any n): four rows of x against four rows of y.")
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
+	g.comment("Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("MOVQ x+8(FP), SI")
+	g.ins("MOVQ ldx+16(FP), R10")
+	g.ins("MOVQ y+24(FP), DI")
+	g.ins("MOVQ ldy+32(FP), R8")
+	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R10)(R10*2), R11")
+	g.ins("LEAQ (R8)(R8*2), R9")
+	for i := range 16 {
+		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
+	}
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	xIndex := []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
+	l := func(s string) string { return name + "_" + s }
+	step := func(mask bool) {
+		ld, k := mov+" ", ""
+		if mask {
+			ld, k = mov+".Z ", "K1, "
+		}
+		for q := range 4 {
+			g.ins("%s(SI)%s, %s%s", ld, xIndex[q], k, z(16+q))
+		}
+		for r := range 4 {
+			g.ins("%s(DI)%s, %s%s", ld, rowIndex[r], k, z(20+r))
+		}
+		for q := range 4 {
+			for r := range 4 {
+				g.ins("%s %s, %s, %s", fma, z(20+r), z(16+q), z(4*q+r))
+			}
+		}
+	}
+	g.ins("MOVQ CX, BX")
+	g.ins("SHRQ $%d, BX", log2(e.lanes))
+	g.ins("JZ %s", l("mask"))
+	g.label(l("loop"))
+	step(false)
+	g.ins("ADDQ $64, SI")
+	g.ins("ADDQ $64, DI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("mask"))
+	g.tailMask(e, l("sum"))
+	step(true)
+	g.label(l("sum"))
+	g.ins("MOVQ out+40(FP), DX")
+	for q := range 4 {
+		g.reduce4(e, [4]int{4 * q, 4*q + 1, 4*q + 2, 4*q + 3}, [4]int{16, 17, 18, 19}, 4*q*e.size)
+	}
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// axpy4Z emits the axpy form for rows output rows: y_q[i] +=
+// sum_r s[q*4+r]*x[r*ldx+i] for q < rows, r < 4, i < n. The four x vectors
+// of a step are loaded once and applied to every output row; the
+// coefficients stay broadcast in Z16.. for the whole call. rows == 1 is
+// <pre>axpy4Z(n, s *[4]T, x, ldx, y); rows == 4 is
+// <pre>axpy4x4Z(n, s *[16]T, x, ldx, y, ldy).
+func (g *gen) axpy4Z(e elem, rows int) {
+	name := e.pre + "axpy4Z"
+	if rows != 1 {
+		name = fmt.Sprintf("%saxpy4x%dZ", e.pre, rows)
+	}
+	if 16+4*rows > 32 {
+		log.Fatalf("%s: too many coefficients", name)
+	}
+	args := fmt.Sprintf("n int, s *[%d]%s, x *%s, ldx int, y *%s", 4*rows, e.goT, e.goT, e.goT)
+	frame := 40
+	if rows > 1 {
+		args += ", ldy int"
+		frame = 48
+		g.decl("// %s computes y[q*ldy+i] += sum_r s[q*4+r]*x[r*ldx+i] for q < %d, r < 4", name, rows)
+		g.decl("// and i < n (any n): four axpys into each of %d rows of y.", rows)
+	} else {
+		g.decl("// %s computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).", name)
+	}
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, frame)
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("MOVQ s+8(FP), DX")
+	g.ins("MOVQ x+16(FP), SI")
+	g.ins("MOVQ ldx+24(FP), R8")
+	g.ins("MOVQ y+32(FP), DI")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	if rows > 1 {
+		g.ins("MOVQ ldy+40(FP), R10")
+		g.ins("SHLQ $%d, R10", log2(e.size))
+	}
+	for c := range 4 * rows {
+		g.ins("VBROADCAST%s %d(DX), %s", e.s, c*e.size, z(16+c))
+	}
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	xOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
+	l := func(s string) string { return name + "_" + s }
+	// body updates every output row with the x vectors in Z0..Z3; masked
+	// loads and stores when mask is set.
+	body := func(mask bool) {
+		ld, st := mov+" ", mov+" "
+		if mask {
+			ld, st = mov+".Z ", mov+" "
+		}
+		k := ""
+		if mask {
+			k = "K1, "
+		}
+		for r := range 4 {
+			g.ins("%s(SI)%s, %s%s", ld, xOff[r], k, z(r))
+		}
+		g.ins("MOVQ DI, AX")
+		for q := range rows {
+			g.ins("%s(AX), %s%s", ld, k, z(4+q))
+			for r := range 4 {
+				g.ins("%s %s, %s, %s", fma, z(r), z(16+4*q+r), z(4+q))
+			}
+			g.ins("%s%s, %s(AX)", st, z(4+q), k)
+			if q < rows-1 {
+				g.ins("ADDQ R10, AX")
+			}
+		}
+	}
+	g.ins("MOVQ CX, BX")
+	g.ins("SHRQ $%d, BX", log2(e.lanes))
+	g.ins("JZ %s", l("mask"))
+	g.label(l("loop"))
+	body(false)
+	g.ins("ADDQ $64, SI")
+	g.ins("ADDQ $64, DI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("mask"))
+	g.tailMask(e, l("done"))
+	body(true)
+	g.label(l("done"))
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// readLinesZ emits readLinesZ(p *byte, lines int) uint64: it reads lines
+// 64-byte lines with zmm loads, four in flight, and folds them with integer
+// adds: the read-bandwidth anchor the GEMV benchmarks are compared with.
+func (g *gen) readLinesZ() {
+	name := "readLinesZ"
+	g.decl("// %s reads lines 64-byte lines from p with zmm loads and returns a checksum:", name)
+	g.decl("// the machine's read bandwidth over the same bytes, for the benchmarks.")
+	g.decl("//\n//go:noescape\nfunc %s(p *byte, lines int) uint64\n", name)
+	g.comment(fmt.Sprintf("func %s(p *byte, lines int) uint64", name))
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-24\n", name)
+	g.ins("MOVQ p+0(FP), SI")
+	g.ins("MOVQ lines+8(FP), CX")
+	for i := range 4 {
+		g.ins("VPXORQ %s, %s, %s", z(i), z(i), z(i))
+	}
+	g.ins("MOVQ CX, BX")
+	g.ins("SHRQ $2, BX")
+	g.ins("JZ %s_one", name)
+	g.label(name + "_loop")
+	for i := range 4 {
+		g.ins("VPADDQ %d(SI), %s, %s", 64*i, z(i), z(i))
+	}
+	g.ins("ADDQ $256, SI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s_loop", name)
+	g.label(name + "_one")
+	g.ins("ANDQ $3, CX")
+	g.ins("JZ %s_sum", name)
+	g.label(name + "_loop1")
+	g.ins("VPADDQ (SI), Z0, Z0")
+	g.ins("ADDQ $64, SI")
+	g.ins("DECQ CX")
+	g.ins("JNZ %s_loop1", name)
+	g.label(name + "_sum")
+	g.ins("VPADDQ Z1, Z0, Z0")
+	g.ins("VPADDQ Z3, Z2, Z2")
+	g.ins("VPADDQ Z2, Z0, Z0")
+	g.ins("VEXTRACTI64X4 $1, Z0, Y1")
+	g.ins("VPADDQ Y1, Y0, Y0")
+	g.ins("VEXTRACTI128 $1, Y0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VPSHUFD $0x4E, X0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VMOVQ X0, AX")
+	g.ins("MOVQ AX, ret+16(FP)")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}

@@ -1,0 +1,98 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"unsafe"
+)
+
+// skinnyShapes are the bandwidth-bound products: a few rows or columns
+// against a long operand, and true GEMV (m = 1 or n = 1).
+var skinnyShapes = []benchShape{
+	{m: 4, n: 1024, k: 1024},
+	{m: 4, n: 1024, k: 1024, transB: true},
+	{m: 1024, n: 4, k: 1024},
+	{m: 1024, n: 4, k: 1024, transB: true},
+	{m: 1, n: 1024, k: 1024},
+	{m: 1, n: 1024, k: 1024, transB: true},
+	{m: 1024, n: 1, k: 1024},
+	{m: 1024, n: 1, k: 1024, transA: true},
+	{m: 1, n: 4096, k: 4096},
+	{m: 4096, n: 1, k: 4096},
+}
+
+// skinnyBytes is what a product must move at least: A and B read once, C
+// written once (beta = 0).
+func skinnyBytes(s benchShape, size int) float64 {
+	return float64(size) * float64(s.m*s.k+s.k*s.n+s.m*s.n)
+}
+
+// BenchmarkSkinny times the skinny and GEMV shapes as GB/s of the bytes
+// they must move (skinnyBytes) and GFLOP/s, each next to its anchor in the
+// same run: "read" streams the same A, B and C with AVX-512 loads
+// (readLinesZ) on one goroutine and on GOMAXPROCS goroutines of the same
+// team the products use, each reading the same fixed share every time: the
+// machine's read bandwidth over those bytes wherever they sit in the cache
+// hierarchy. The ratio of the two GB/s figures is how close the product
+// comes to the bandwidth its bytes need.
+func BenchmarkSkinny(b *testing.B) {
+	if !hasAVX512() {
+		b.Skip("the read anchor needs AVX-512")
+	}
+	for _, s := range skinnyShapes {
+		benchSkinny[float32](b, s)
+		benchSkinny[float64](b, s)
+	}
+}
+
+func benchSkinny[T float](b *testing.B, s benchShape) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	typ := fmt.Sprintf("%T", zero)
+	a, bm, c, lda, ldb := benchOperands[T](s)
+	bytes := skinnyBytes(s, size)
+	b.Run(fmt.Sprintf("%s/%s/tessera-%s", s, typ, Kernel()), func(b *testing.B) {
+		b.ReportAllocs()
+		call := func() {
+			var err error
+			switch x := any(a).(type) {
+			case []float32:
+				err = F32(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(bm).([]float32), ldb, 0, any(c).([]float32), s.n)
+			case []float64:
+				err = F64(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(bm).([]float64), ldb, 0, any(c).([]float64), s.n)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		call()
+		for b.Loop() {
+			call()
+		}
+		reportGFLOPS(b, s)
+		b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+	})
+	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("%s/%s/read/threads=%d", s, typ, threads), func(b *testing.B) {
+			parts := [][]T{a, bm, c}
+			sums := make([]uint64, threads)
+			read := func(w int) {
+				for _, p := range parts {
+					lines := len(p) * size / 64
+					l0, l1 := w*lines/threads, (w+1)*lines/threads
+					if l1 > l0 {
+						sums[w] += readLinesZ((*byte)(unsafe.Pointer(&p[l0*64/size])), l1-l0)
+					}
+				}
+			}
+			runTeamAll(threads, read) // untimed: as the product, start warm
+			for b.Loop() {
+				runTeamAll(threads, read)
+			}
+			b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+	}
+}

@@ -1,0 +1,276 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// TestSkinnyPaths checks the unpacked path's forms (axpy, axpyT, dot by
+// rows, dot by columns, the four-row GEMV) on every kernel against the
+// float64 reference, with the short side 1..9 (the axpy4x4 groups of four
+// output rows and their remainders), the long side and k around the
+// AVX-512 vector and double-vector lengths (16 and 32 float32, 8 and 16
+// float64, where the masked tails start) and around the groups of four
+// rows of L, under all transpose combinations, with padded leading
+// dimensions, offset slices and beta 0 (over NaN), 1 and -0.5.
+func TestSkinnyPaths(t *testing.T) {
+	shorts := []int{1, 2, 3, 4, 5, 7, 8, 9}
+	longs := []int{15, 16, 17, 31, 32, 33, 100}
+	ks := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 130}
+	if testing.Short() {
+		shorts = []int{1, 4, 5}
+		ks = []int{1, 4, 5, 16, 17, 33}
+	}
+	betas := []float64{0, 1, -0.5}
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		i := 0
+		for _, s := range shorts {
+			for _, l := range longs {
+				for _, k := range ks {
+					for _, d := range [][2]int{{s, l}, {l, s}} {
+						i++
+						tr := transCombos[i%4]
+						beta := betas[i%3]
+						tc := gemmCase{
+							transA: tr[0], transB: tr[1], m: d[0], n: d[1], k: k,
+							padA: i % 3, padB: (i + 1) % 3, padC: i % 2, offA: i % 2, offB: (i + 1) % 2, offC: 1,
+							alpha: 1.5, beta: beta, nanC: beta == 0, nanPad: true, seed: 20,
+						}
+						if !check(tc) {
+							return
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestGEMV checks true matrix-vector products (m = 1 or n = 1) and the
+// benchmarked skinny shapes at full size, under all transpose
+// combinations and on one and three goroutines (the parallel split of the
+// k range with partial sums, and of rows and columns).
+func TestGEMV(t *testing.T) {
+	shapes := [][3]int{{1, 1037, 1029}, {1037, 1, 1029}, {1, 1, 1029}, {4, 1024, 1024}, {1024, 4, 1024}, {3, 515, 2000}}
+	if testing.Short() {
+		shapes = shapes[:3]
+	}
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	for _, procs := range []int{1, 3} {
+		runtime.GOMAXPROCS(procs)
+		forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+			for si, s := range shapes {
+				for ti, tr := range transCombos {
+					tc := gemmCase{transA: tr[0], transB: tr[1], m: s[0], n: s[1], k: s[2],
+						padA: ti, padB: si % 2, padC: 1, offA: 1, offB: ti % 2, offC: si % 2,
+						alpha: -0.75, beta: 0.5, nanPad: true, seed: 21}
+					if !check(tc) {
+						return
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAxpy4x4 checks the four-row axpy4 of every kernel set that has one
+// against float64 loops, for lengths around the vector widths, and that
+// nothing around the four output rows is written.
+func TestAxpy4x4(t *testing.T) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		testAxpy4x4(t, im.name, im.f32)
+		testAxpy4x4(t, im.name, im.f64)
+	}
+}
+
+func testAxpy4x4[T float](t *testing.T, name string, ks *kernels[T]) {
+	if ks.axpy4x4 == nil {
+		return
+	}
+	rng := rand.New(rand.NewPCG(22, 23))
+	for n := 1; n <= 70; n++ {
+		ldx, ldy := n+n%3, n+2
+		x := make([]T, 3*ldx+n)
+		for i := range x {
+			x[i] = T(rng.Float64()*2 - 1)
+		}
+		// y: four rows of ldy with a sentinel before and after.
+		y := make([]T, 4*ldy+2)
+		for i := range y {
+			y[i] = T(rng.Float64()*2 - 1)
+		}
+		y0 := append([]T(nil), y...)
+		var s [16]T
+		for i := range s {
+			s[i] = T(rng.Float64()*4 - 2)
+		}
+		ks.axpy4x4(n, &s, &x[0], ldx, &y[1], ldy)
+		tol := tolerance[T](4) * 8
+		for idx := range y {
+			want := float64(y0[idx])
+			q, i := (idx-1)/ldy, (idx-1)%ldy
+			if idx >= 1 && q < 4 && i < n {
+				for r := range 4 {
+					want += float64(s[q*4+r]) * float64(x[r*ldx+i])
+				}
+			}
+			if math.Abs(float64(y[idx])-want) > tol {
+				t.Fatalf("%s %T axpy4x4 n=%d: y[%d] = %v, want %v", name, y[0], n, idx, y[idx], want)
+			}
+		}
+	}
+}
+
+// TestNoAllocations checks that, once the pools are warm, products on the
+// packed path (single and multi-goroutine) and on every unpacked form
+// allocate nothing.
+func TestNoAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	shapes := []benchShape{
+		{m: 128, n: 128, k: 128}, {m: 40, n: 40, k: 40},
+		{m: 4, n: 512, k: 512}, {m: 512, n: 4, k: 512}, {m: 4, n: 512, k: 512, transB: true},
+		{m: 512, n: 4, k: 512, transA: true}, {m: 1, n: 512, k: 512}, {m: 512, n: 1, k: 512},
+		{m: 3, n: 200, k: 300, transA: true, transB: true},
+	}
+	for _, s := range shapes {
+		a, b, c, lda, ldb := benchOperands[float32](s)
+		a64, b64, c64, _, _ := benchOperands[float64](s)
+		f := func() {
+			_ = F32(s.transA, s.transB, s.m, s.n, s.k, 1, a, lda, b, ldb, 0, c, s.n)
+			_ = F64(s.transA, s.transB, s.m, s.n, s.k, 1, a64, lda, b64, ldb, 0.5, c64, s.n)
+		}
+		f()
+		if n := testing.AllocsPerRun(50, f); n > 0 {
+			t.Errorf("%v: %v allocations per call", s, n)
+		}
+	}
+}
+
+// TestRunTeam checks that runTeam calls fn(0) on the caller, that every
+// call that starts finishes before it returns, that the calls together do
+// all the work when it is claimed from a counter, and that a panic in a
+// helper reaches the caller.
+func TestRunTeam(t *testing.T) {
+	for _, p := range []int{1, 2, 3, 5} {
+		for range 50 {
+			var next, done atomic.Int64
+			var started [8]atomic.Bool
+			runTeam(p, func(w int) {
+				started[w].Store(true)
+				for next.Add(1) <= 1000 {
+					done.Add(1)
+				}
+			})
+			if !started[0].Load() {
+				t.Fatalf("p=%d: fn(0) did not run", p)
+			}
+			if done.Load() != 1000 {
+				t.Fatalf("p=%d: %d of 1000 items done", p, done.Load())
+			}
+		}
+	}
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Fatalf("recovered %v, want the helper's panic", r)
+		}
+	}()
+	var helperIn atomic.Bool
+	runTeam(2, func(w int) {
+		if w == 1 {
+			helperIn.Store(true)
+			panic("boom")
+		}
+		for !helperIn.Load() {
+			runtime.Gosched()
+		}
+	})
+	t.Fatal("runTeam returned normally after a helper panicked")
+}
+
+// TestPartitionBalance checks the row split of the packed path: every
+// goroutine gets the same number of row panels where the panels divide
+// evenly (128 rows of 14 on two goroutines: ten blocks of one panel), and
+// the usual split stands where it is already balanced.
+func TestPartitionBalance(t *testing.T) {
+	cases := []struct{ m, mr, mc, procs, blocks, chunks int }{
+		{128, 14, 140, 2, 10, 1}, // ten panels, five each
+		{1024, 14, 1022, 2, 8, 1},
+		{128, 14, 140, 1, 1, 1},
+		{14, 14, 140, 2, 1, 8}, // one panel: split the columns
+	}
+	for _, c := range cases {
+		b, ch := partition(c.m, c.mr, c.mc, c.procs)
+		if b != c.blocks || ch != c.chunks {
+			t.Errorf("partition(m=%d, mr=%d, mc=%d, procs=%d) = %d blocks, %d chunks; want %d, %d",
+				c.m, c.mr, c.mc, c.procs, b, ch, c.blocks, c.chunks)
+		}
+	}
+}
+
+// TestEdgeMicroKernels runs the micro-kernel checks (testMicro: every k up
+// to 70, beta 0 over NaN, 1 and -0.5, nothing written outside the tile) on
+// each tier's edge kernels, the narrower tiles of short last row panels.
+func TestEdgeMicroKernels(t *testing.T) {
+	for _, im := range tiers {
+		testEdges(t, im.name, im.f32)
+		testEdges(t, im.name, im.f64)
+	}
+}
+
+func testEdges[T float](t *testing.T, name string, ks *kernels[T]) {
+	for _, e := range ks.edges {
+		ek := *ks
+		ek.mr, ek.micro = e.mr, e.micro
+		testMicro(t, fmt.Sprintf("%s edge %dx%d", name, e.mr, ks.nr), &ek)
+	}
+}
+
+// TestDot4x4 checks the four-by-four dot products of every kernel set that
+// has them against float64 sums, for lengths around the vector widths and
+// the masked tail, with leading dimensions larger than n.
+func TestDot4x4(t *testing.T) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		testDot4x4(t, im.name, im.f32)
+		testDot4x4(t, im.name, im.f64)
+	}
+}
+
+func testDot4x4[T float](t *testing.T, name string, ks *kernels[T]) {
+	if ks.dot4x4 == nil {
+		return
+	}
+	rng := rand.New(rand.NewPCG(24, 25))
+	for n := 1; n <= 70; n++ {
+		ldx, ldy := n+1, n+n%5
+		x := make([]T, 3*ldx+n)
+		y := make([]T, 3*ldy+n)
+		for i := range x {
+			x[i] = T(rng.Float64()*2 - 1)
+		}
+		for i := range y {
+			y[i] = T(rng.Float64()*2 - 1)
+		}
+		var out [16]T
+		ks.dot4x4(n, &x[0], ldx, &y[0], ldy, &out)
+		for q := range 4 {
+			for r := range 4 {
+				var want, scale float64
+				for i := range n {
+					p := float64(x[q*ldx+i]) * float64(y[r*ldy+i])
+					want += p
+					scale += math.Abs(p)
+				}
+				if d := math.Abs(float64(out[q*4+r]) - want); !(d <= tolerance[T](n)*scale+1e-300) {
+					t.Fatalf("%s %T dot4x4 n=%d: out[%d,%d] = %v, want %v", name, out[0], n, q, r, out[q*4+r], want)
+				}
+			}
+		}
+	}
+}
