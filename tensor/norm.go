@@ -92,7 +92,8 @@ func normAxesFor(shape []int) []int {
 // normalize runs a checked LayerNorm or RMSNorm: the backend's fused
 // kernel (device.Normer) over x seen as [rows, n], n the product of the
 // normalised shape, or the composite where the backend has none, declines
-// the call (ErrUnsupported: a GPU row beyond its limits) or x is empty.
+// the call (ErrUnsupported: a GPU row beyond its limits) or x is empty
+// (then so is the result, as in PyTorch).
 // With an input that requires grad, the kernel runs on detached values and
 // the gradient rule reads the per-row mean and rstd it saved, so the
 // backward pass recomputes no statistic.
@@ -111,9 +112,6 @@ func normalize(op device.NormOp, x *Tensor, ns []int, weight, bias *Tensor, eps 
 	}
 	for _, e := range shape[:len(shape)-len(ns)] {
 		rows *= e
-	}
-	if n == 0 && rows > 0 {
-		return fail(name, errs.ErrShape, "reduction over an empty extent: normalised shape %v of %v", ns, shape)
 	}
 	be, ok := x.Device().Backend().(device.Normer)
 	if !ok || rows*n == 0 {
