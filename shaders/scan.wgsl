@@ -3,8 +3,9 @@
 // host splits long rows into dispatches of bounded length; a dispatch with
 // S.ch.x set continues from the element before its first, written by the
 // previous one). FLOAT scans F32 in F32, in order, as NumPy's cumsum does;
-// otherwise the source words are integers (sign-extended with SIGNED) and
-// accumulate in 64 bits, stored as (lo, hi) pairs: the I64 result.
+// otherwise the source words are integers (sign-extended with SIGNED, or
+// (lo, hi) pairs of an I64 source with WIDE) and accumulate in 64 bits,
+// stored as (lo, hi) pairs: the I64 result.
 //#include common.wgsl
 
 @group(0) @binding(0) var<uniform> S: SParams;
@@ -51,11 +52,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         acc = vec2<u32>(dst[2 * q], dst[2 * q + 1]);
     }
     for (var i = 0u; i < S.len; i = i + 1u) {
-        let w = src[rp.x + i32(i) * S.ax.x];
-//#if SIGNED
+        let p = rp.x + i32(i) * S.ax.x;
+//#if WIDE
+        let x = vec2<u32>(src[2 * p], src[2 * p + 1]);
+//#elif SIGNED
+        let w = src[p];
         let x = vec2<u32>(w, select(0u, 0xffffffffu, (w & 0x80000000u) != 0u));
 //#else
-        let x = vec2<u32>(w, 0u);
+        let x = vec2<u32>(src[p], 0u);
 //#endif
 //#if PROD
         acc = mul64(acc, x);

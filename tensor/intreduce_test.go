@@ -254,3 +254,87 @@ func ExampleTensor_Sum_integers() {
 	// i64 tensor(4294967296, dtype=i64, device=cpu)
 	// i64 tensor(9223372028264841218, dtype=i64, device=cpu)
 }
+
+// TestIntScans checks CumSum and CumProd of integers on every device:
+// I64 results exact in 64 bits against Go's wrapping int64 arithmetic
+// (NumPy's int64 cumsum and cumprod), for I32 near its limits, U8, I64
+// sources with carries between the 32-bit halves, negative axes, a long
+// row, and products that wrap modulo 2^64.
+func TestIntScans(t *testing.T) {
+	type tc struct {
+		name  string
+		dt    dtype.DType
+		shape []int
+		gen   func(i int) int64
+		axis  int
+		prod  bool
+	}
+	cases := []tc{
+		{name: "i32_near_max", dt: dtype.I32, shape: []int{3, 1000}, gen: func(i int) int64 { return 1<<31 - 1 - int64(i%3) }, axis: -1},
+		{name: "i32_near_min_axis0", dt: dtype.I32, shape: []int{700, 3}, gen: func(i int) int64 { return -1 << 31 }, axis: 0},
+		{name: "u8_long", dt: dtype.U8, shape: []int{70000}, gen: func(i int) int64 { return int64(255 - i%2) }, axis: 0},
+		{name: "i64_carries", dt: dtype.I64, shape: []int{2, 500}, gen: func(i int) int64 { return int64(uint64(i)*2654435761%(1<<41)) - 1<<40 }, axis: -1},
+		{name: "prod_i32_wraps", dt: dtype.I32, shape: []int{2, 90}, gen: func(i int) int64 { return []int64{3, -3, 1}[i%3] }, axis: 1, prod: true},
+		{name: "prod_i64_wraps", dt: dtype.I64, shape: []int{40, 2}, gen: func(i int) int64 { return []int64{1<<33 + 1, -7}[i%2] }, axis: -2, prod: true},
+	}
+	for _, dev := range testDevices(t) {
+		for _, c := range cases {
+			t.Run(dev.Name()+"/"+c.name, func(t *testing.T) {
+				n := 1
+				for _, d := range c.shape {
+					n *= d
+				}
+				vals := make([]int64, n)
+				for i := range vals {
+					vals[i] = c.gen(i)
+				}
+				host := tensor.FromSlice(vals, c.shape...)
+				defer host.Release()
+				x := host.Cast(c.dt)
+				defer x.Release()
+				in := x.To(dev)
+				defer in.Release()
+				var got *tensor.Tensor
+				if c.prod {
+					got = in.CumProd(c.axis)
+				} else {
+					got = in.CumSum(c.axis)
+				}
+				defer got.Release()
+				// Reference: element k of a line combines element k-1's
+				// result (the shapes are 1-D or 2-D; step is the axis' stride).
+				rows, cols := 1, c.shape[len(c.shape)-1]
+				if len(c.shape) == 2 {
+					rows = c.shape[0]
+				}
+				lines, length, step, lineStep := rows, cols, 1, cols
+				if len(c.shape) == 2 && (c.axis+2)%2 == 0 {
+					lines, length, step, lineStep = cols, rows, cols, 1
+				}
+				want := slices.Clone(vals)
+				for l := range lines {
+					for k := 1; k < length; k++ {
+						at := l*lineStep + k*step
+						if c.prod {
+							want[at] *= want[at-step]
+						} else {
+							want[at] += want[at-step]
+						}
+					}
+				}
+				if got.DType() != dtype.I64 || !slices.Equal(got.Shape(), c.shape) {
+					t.Fatalf("dtype %v shape %v (err %v), want i64 %v", got.DType(), got.Shape(), got.Err(), c.shape)
+				}
+				g, err := tensor.ToSlice[int64](got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range g {
+					if g[i] != want[i] {
+						t.Fatalf("element %d = %d, want %d", i, g[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
