@@ -256,6 +256,25 @@ func kernelSpecs() []kernelSpec {
 			}
 		}
 	}
+	// Integer Sum and Prod of I64 (gpucore.accType "w64"): (lo, hi) pairs
+	// in sources, partial results and output.
+	for _, op := range []device.ReduceOp{device.Sum, device.Prod} {
+		for _, serial := range []bool{false, true} {
+			for _, pass := range []string{"single", "first", "second"} {
+				v := map[string]string{"ACC": "vec2<u32>", "RED": redName(op) + "_w64", "WG": redWG, "W64": "1", "B_SRC": "2"}
+				switch pass {
+				case "first":
+					v["DST_PARTIAL"] = "1"
+				case "second":
+					v["SRC_PARTIAL"] = "1"
+				}
+				if serial {
+					v["SERIAL"] = "1"
+				}
+				add("reduce.wgsl", v)
+			}
+		}
+	}
 	for _, dt := range []dtype.DType{dtype.F32, dtype.F16} {
 		for _, log := range []string{"", "LOG"} {
 			for _, sw := range [][]string{nil, {"SERIAL"}, {"STATS"}, {"EMIT"}} {
@@ -394,7 +413,7 @@ func kernelSpecs() []kernelSpec {
 			add("gather.wgsl", v)
 		}
 	}
-	for _, kind := range []string{"FLOAT", "SIGNED", ""} {
+	for _, kind := range []string{"FLOAT", "SIGNED", "WIDE", ""} {
 		for _, prod := range []bool{false, true} {
 			v := map[string]string{}
 			if kind != "" {

@@ -5,7 +5,9 @@
 // Work item w = (output o, chunk c) writes dst at kept position + c*pst.x.
 // With DST_PARTIAL the result is an accumulator (and, for arg reductions,
 // an index) that a later pass reduces again (SRC_PARTIAL); otherwise it is
-// converted to the destination dtype (MEAN divides by count first).
+// converted to the destination dtype (MEAN divides by count first). W64
+// (integer Sum and Prod of I64, ACC vec2<u32>) reads and writes (lo, hi)
+// pairs throughout: sources, partial results and the I64 output.
 // SERIAL runs one work item per invocation; otherwise a workgroup shares
 // one work item and combines in a tree.
 //#include common.wgsl
@@ -13,7 +15,13 @@
 
 @group(0) @binding(0) var<uniform> R: RParams;
 
-//#if DST_PARTIAL
+//#if W64
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+fn store_out(p: i32, v: vec2<u32>, i: u32) {
+    dst[2 * p] = v.x;
+    dst[2 * p + 1] = v.y;
+}
+//#elif DST_PARTIAL
 @group(0) @binding(1) var<storage, read_write> dst: array<{{ACC}}>;
 //#if ARG
 @group(0) @binding(2) var<storage, read_write> dsti: array<u32>;
@@ -45,7 +53,13 @@ fn store_out(p: i32, v: {{ACC}}, i: u32) {
 }
 //#endif
 
-//#if SRC_PARTIAL
+//#if W64
+// I64 sources and 64-bit partial results: (lo, hi) pairs.
+@group(0) @binding({{B_SRC}}) var<storage, read> src: array<u32>;
+fn load_src(p: i32) -> vec2<u32> {
+    return vec2<u32>(src[2 * p], src[2 * p + 1]);
+}
+//#elif SRC_PARTIAL
 @group(0) @binding({{B_SRC}}) var<storage, read> src: array<{{ACC}}>;
 fn load_src(p: i32) -> {{ACC}} {
     return src[p];

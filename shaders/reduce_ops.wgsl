@@ -48,6 +48,14 @@ fn max_u32_comb(a: u32, b: u32) -> u32 { return max(a, b); }
 fn min_u32_ident() -> u32 { return 0xffffffffu; }
 fn min_u32_comb(a: u32, b: u32) -> u32 { return min(a, b); }
 
+// Integer Sum and Prod accumulate in 64 bits, (lo, hi) pairs: the I64
+// result, exact until it wraps modulo 2^64.
+//#include int64.wgsl
+fn sum_w64_ident() -> vec2<u32> { return vec2<u32>(0u, 0u); }
+fn sum_w64_comb(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return add64(a, b); }
+fn prod_w64_ident() -> vec2<u32> { return vec2<u32>(1u, 0u); }
+fn prod_w64_comb(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return mul64(a, b); }
+
 // The arg reductions start from "nothing seen" (index 0xffffffff); the
 // value beside it is never compared.
 fn argmax_f32_ident() -> f32 { return 0.0; }

@@ -3,8 +3,9 @@
 // host splits long rows into dispatches of bounded length; a dispatch with
 // S.ch.x set continues from the element before its first, written by the
 // previous one). FLOAT scans F32 in F32, in order, as NumPy's cumsum does;
-// otherwise the source words are integers (sign-extended with SIGNED) and
-// accumulate in 64 bits, stored as (lo, hi) pairs: the I64 result.
+// otherwise the source words are integers (sign-extended with SIGNED, or
+// (lo, hi) pairs of an I64 source with WIDE) and accumulate in 64 bits,
+// stored as (lo, hi) pairs: the I64 result.
 //#include common.wgsl
 
 @group(0) @binding(0) var<uniform> S: SParams;
@@ -13,30 +14,7 @@
 
 //#include index.wgsl FN=row_walk W=S.kept N=2
 
-// The 64-bit product of two u32 as (lo, hi), from 16-bit halves.
-fn mul32(a: u32, b: u32) -> vec2<u32> {
-    let a0 = a & 0xffffu;
-    let a1 = a >> 16u;
-    let b0 = b & 0xffffu;
-    let b1 = b >> 16u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-    return vec2<u32>((p00 & 0xffffu) | (mid << 16u), a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
-}
-
-fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    let lo = a.x + b.x;
-    return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
-}
-
-// The product modulo 2^64 (two's complement, so signs take care of
-// themselves).
-fn mul64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    let r = mul32(a.x, b.x);
-    return vec2<u32>(r.x, r.y + a.x * b.y + a.y * b.x);
-}
+//#include int64.wgsl
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -74,11 +52,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         acc = vec2<u32>(dst[2 * q], dst[2 * q + 1]);
     }
     for (var i = 0u; i < S.len; i = i + 1u) {
-        let w = src[rp.x + i32(i) * S.ax.x];
-//#if SIGNED
+        let p = rp.x + i32(i) * S.ax.x;
+//#if WIDE
+        let x = vec2<u32>(src[2 * p], src[2 * p + 1]);
+//#elif SIGNED
+        let w = src[p];
         let x = vec2<u32>(w, select(0u, 0xffffffffu, (w & 0x80000000u) != 0u));
 //#else
-        let x = vec2<u32>(w, 0u);
+        let x = vec2<u32>(src[p], 0u);
 //#endif
 //#if PROD
         acc = mul64(acc, x);

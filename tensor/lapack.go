@@ -456,8 +456,8 @@ func DiagEmbed(t *Tensor, k int) *Tensor {
 // Trace sums the main diagonal of the last two axes: t of shape [..., m, n]
 // gives [...] (a rank-0 tensor for a matrix), as numpy.trace(t, axis1=-2,
 // axis2=-1) and, for a matrix, torch.trace; the matrices need not be
-// square. The sum keeps t's dtype, as Sum does (bool is an ErrDType). It
-// runs on t's device.
+// square. The sum has Sum's dtype: floats keep theirs, integers give I64
+// (as numpy.trace and torch.trace). It runs on t's device.
 func Trace(t *Tensor) *Tensor {
 	const op = "Trace"
 	if err := t.Err(); err != nil {

@@ -769,8 +769,8 @@ func TestLinalgDiagDTypes(t *testing.T) {
 				t.Errorf("Diag(mᵀ, -1) = %v, want [1 6 11]", v)
 			}
 			tr := tensor.Trace(m)
-			if v, err := tensor.ToSlice[int32](tr); err != nil || !slices.Equal(v, []int32{15}) || len(tr.Shape()) != 0 {
-				t.Errorf("Trace = %v %v (shape %v), want 15 as a scalar", v, err, tr.Shape())
+			if v, err := tensor.ToSlice[int64](tr); err != nil || !slices.Equal(v, []int64{15}) || len(tr.Shape()) != 0 {
+				t.Errorf("Trace = %v %v (shape %v), want 15 as an i64 scalar (numpy.trace)", v, err, tr.Shape())
 			}
 			bools := tensor.FromSlice([]bool{true, false}, 2).To(dev)
 			e := tensor.DiagEmbed(bools, -1)

@@ -59,6 +59,13 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 			return r
 		}
 	}
+	if wideIntReduction(op, t.DType()) {
+		// NumPy's and PyTorch's rule: integer sums and products are I64,
+		// accumulated exactly in 64 bits on every device.
+		w := t.Cast(dtype.I64)
+		defer w.Release()
+		return retag(name, w.reduce(op, keep, axes))
+	}
 	out, err := op.Result("tensor", t.DType())
 	if err != nil {
 		return failed(errs.Retag("tensor", name, err))
@@ -106,10 +113,19 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	return r.Reshape(keptShape...)
 }
 
+// wideIntReduction reports whether reduction op of dt is an integer Sum or
+// Prod narrower than 64 bits, which gives I64 (NumPy's and PyTorch's
+// rule; tessera has no unsigned 64-bit dtype, so U8 widens to I64 as in
+// PyTorch, where NumPy gives uint64).
+func wideIntReduction(op device.ReduceOp, dt dtype.DType) bool {
+	return (op == device.Sum || op == device.Prod) && (dt == dtype.I32 || dt == dtype.U8)
+}
+
 // Sum adds the elements over the given axes (all when none are given).
-// Integer sums keep the dtype and wrap (NumPy and PyTorch widen to int64;
-// Cast first for a wide sum); a Bool sum counts the true elements in I64,
-// as both libraries; the sum over an empty extent is 0.
+// Integer and Bool sums are I64, as in NumPy and PyTorch: I32 and U8 are
+// widened and added exactly in 64 bits on every device (GPUs hold I64 as
+// (lo, hi) pairs and carry between them), wrapping only past 2^63; a Bool
+// sum counts the true elements. The sum over an empty extent is 0.
 func (t *Tensor) Sum(axes ...int) *Tensor { return t.reduce(device.Sum, false, axes) }
 
 // SumKeepDims is Sum keeping the reduced axes with extent 1.
@@ -124,8 +140,10 @@ func (t *Tensor) Mean(axes ...int) *Tensor { return t.reduce(device.Mean, false,
 func (t *Tensor) MeanKeepDims(axes ...int) *Tensor { return t.reduce(device.Mean, true, axes) }
 
 // Prod multiplies the elements over the given axes; over an empty extent it
-// is 1. Integer products keep the dtype and wrap; a Bool product is I64
-// (1 where every element is true).
+// is 1. Integer products are I64, as in NumPy and PyTorch, multiplied
+// modulo 2^64 on every device (exact until they pass the int64 range,
+// then wrapping as NumPy's int64 does); a Bool product is I64 (1 where
+// every element is true).
 func (t *Tensor) Prod(axes ...int) *Tensor { return t.reduce(device.Prod, false, axes) }
 
 // ProdKeepDims is Prod keeping the reduced axes with extent 1.
@@ -296,23 +314,13 @@ func emptyReduction(op string, axes, shape []int) error {
 // meaning: Sum counts the true elements and Prod is 1 where all are true,
 // both in I64; Max is Any and Min is All (Bool); ArgMax and ArgMin index
 // the first true or false element. Mean stays an ErrDType (ok false), as
-// for integers. The count is taken in I32 and widened on devices that do
-// not compute I64: exact, since one GPU buffer holds under 2^31 elements.
+// for integers.
 func (t *Tensor) reduceBool(op device.ReduceOp, keep bool, axes []int) (*Tensor, bool) {
 	switch op {
 	case device.Sum:
-		wide := dtype.I64
-		if t.err == nil && !slices.Contains(t.Device().Info().Compute, dtype.I64) {
-			wide = dtype.I32
-		}
-		c := t.Cast(wide)
+		c := t.Cast(dtype.I64)
 		defer c.Release()
-		s := c.reduce(device.Sum, keep, axes)
-		if wide == dtype.I64 {
-			return s, true
-		}
-		defer s.Release()
-		return s.Cast(dtype.I64), true
+		return c.reduce(device.Sum, keep, axes), true
 	case device.Prod:
 		a := t.reduce(device.All, keep, axes)
 		defer a.Release()

@@ -26,8 +26,10 @@ func scanArgs(op string, t *Tensor, axis int) (int, error) {
 // t[0] + ... + t[i]. Floats keep their dtype and add in order (F16 and BF16
 // in F32, each output rounded once); integers and Bool give I64 on every
 // device, as NumPy does for signed integers and bool on 64-bit platforms
-// (NumPy gives uint64 for u8, a dtype tessera does not have). Its gradient is the reversed
-// running sum of the incoming gradient.
+// and PyTorch for all integers (NumPy gives uint64 for u8, a dtype tessera
+// does not have), accumulated exactly in 64 bits (GPUs in (lo, hi) pairs
+// of u32) and wrapping only past the int64 range. Its gradient is the
+// reversed running sum of the incoming gradient.
 func (t *Tensor) CumSum(axis int) *Tensor { return t.scanOp(device.CumSum, axis) }
 
 // CumProd returns the running product of t along axis (numpy.cumprod),

@@ -133,9 +133,32 @@ for name, fn in (("argmax", np.argmax), ("argmin", np.argmin)):
     case(f"{name}_i32", name, [np.array([3, 9, -2, 9], i32)], fn(np.array([3, 9, -2, 9], i32)), params={"axis": 0})
     case(f"{name}_0d", name, [s3], fn(s3, axis=0), params={"axis": 0})
     case(f"{name}_0d_neg1", name, [s3], fn(s3, axis=-1), params={"axis": -1})
-# integer sums wrap in the dtype (a documented divergence: NumPy widens to int64)
-case("sum_i32_small", "sum", [np.array([1, 2, 3], i32)], np.array(6, i32), params={"axes": None}, rule="dtype kept (NumPy: int64)")
-case("sum_i32_wraps", "sum", [np.array([2**31 - 1, 1], i32)], np.array(-2**31, i32), params={"axes": None}, rule="dtype kept, wraps (NumPy: int64)")
+# integer sums and products are int64, exact past 2^31 (NumPy and PyTorch).
+# NumPy gives uint64 for u8; tessera has no uint64 and follows PyTorch
+# (int64), the reference being NumPy's sum in int64. Results stay below
+# 2^53 so JSON holds them exactly; tensor/intreduce_test.go checks the
+# wrap at 2^64.
+# sum: values near +-2^31 whose sums pass the int32 range; prod: factors
+# whose products pass it (65536 * -65536 * 3 = -3 * 2^32).
+INTS = {"sum": np.array([[2**31 - 1, 2**31 - 2, 7], [-2**31, -2**31, -1]], i32),
+        "prod": np.array([[65536, -65536, 3], [46341, 46341, -1]], i32)}
+for name in ("sum", "prod"):
+    fn, big = RED[name], INTS[name]
+    ax = {"axes": None}
+    case(f"{name}_i32_small", name, [np.array([1, 2, -3], i32)], fn(np.array([1, 2, -3], i32)), params=ax)
+    case(f"{name}_i32_all", name, [big[:1]], fn(big[:1]), params=ax)
+    case(f"{name}_i32_neg1", name, [big], fn(big, axis=-1), params={"axes": [-1]})
+    case(f"{name}_i32_keep_neg2", name, [big], fn(big, axis=-2, keepdims=True), params={"axes": [-2], "keepdims": True})
+    case(f"{name}_i32_transposed", name, [big.T], fn(big.T, axis=0), params={"axes": [0]})
+    case(f"{name}_i32_empty", name, [np.zeros((0,), i32)], fn(np.zeros((0,), i32)), params=ax)
+    case(f"{name}_i32_empty_axis0", name, [np.zeros((0, 2), i32)], fn(np.zeros((0, 2), i32), axis=0), params={"axes": [0]})
+    case(f"{name}_i32_0d", name, [np.array(-5, i32)], fn(np.array(-5, i32)), params=ax)
+    case(f"{name}_i32_0d_axis0", name, [np.array(-5, i32)], fn(np.array(-5, i32), axis=0), params={"axes": [0]})
+    uu = np.array([[200, 255, 3], [250, 250, 1]], u8)
+    case(f"{name}_u8", name, [uu], fn(uu, axis=1, dtype=i64), params={"axes": [1]}, rule="pytorch (NumPy: uint64)")
+    case(f"{name}_u8_all", name, [uu], fn(uu, dtype=i64), params=ax, rule="pytorch (NumPy: uint64)")
+    case(f"{name}_u8_empty", name, [np.zeros((0,), u8)], fn(np.zeros((0,), u8), dtype=i64), params=ax, rule="pytorch (NumPy: uint64)")
+    case(f"{name}_i64", name, [np.array([3, -4, 2**40], i64)], fn(np.array([3, -4, 2**40], i64)), params=ax)
 bb = np.array([[True, False, True], [False, False, False]])
 case("sum_bool_counts", "sum", [bb], np.sum(bb), params={"axes": None})
 case("sum_bool_axis", "sum", [bb], np.sum(bb, axis=-1), params={"axes": [-1]})
@@ -222,6 +245,11 @@ case("cumsum_nan", "cumsum", [nanv], np.cumsum(nanv), params={"axis": 0})
 case("cumsum_i32", "cumsum", [np.array([2**31 - 1, 1], i32)], np.cumsum(np.array([2**31 - 1, 1], i32)), params={"axis": 0})
 case("cumsum_bool", "cumsum", [np.array([True, False, True])], np.cumsum(np.array([True, False, True])), params={"axis": 0})
 case("cumprod_i32", "cumprod", [np.array([65536, 65536, 2], i32)], np.cumprod(np.array([65536, 65536, 2], i32)), params={"axis": 0})
+uu2 = np.array([[200, 255], [250, 3]], u8)
+case("cumsum_u8", "cumsum", [uu2], np.cumsum(uu2, axis=-2, dtype=i64), params={"axis": -2}, rule="pytorch (NumPy: uint64)")
+case("cumprod_u8", "cumprod", [uu2], np.cumprod(uu2, axis=1, dtype=i64), params={"axis": 1}, rule="pytorch (NumPy: uint64)")
+case("cumsum_i64", "cumsum", [np.array([2**40, -3, 2**41], i64)], np.cumsum(np.array([2**40, -3, 2**41], i64)), params={"axis": 0})
+case("cumprod_i64", "cumprod", [np.array([[2**20, -3], [2**21, 5]], i64)], np.cumprod(np.array([[2**20, -3], [2**21, 5]], i64), axis=0), params={"axis": 0})
 case("cumsum_0d", "cumsum", [s3], s3, params={"axis": 0}, rule="pytorch (a 0-d tensor is its own axis)")
 srt = np.array([3, nan, 1, -0.0, 0.0, -inf, 3, inf, nan, 1], f32)
 case("sort_nan_last", "sort", [srt], np.sort(srt, kind="stable"), params={"axis": 0})

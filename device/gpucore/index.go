@@ -185,7 +185,8 @@ func (p *Planner) rowWalk(op string, shape []int, axis int, ops ...Operand) ([]i
 }
 
 // Scan plans an inclusive running sum or product along axis (see
-// device.Scanner): F32 into F32; I32 (sign-extended), U8 and Bool into I64.
+// device.Scanner): F32 into F32; I32 (sign-extended), I64, U8 and Bool
+// into I64.
 // Rows go one per invocation, in dispatches of at most scanChunk elements
 // of each row.
 func (p *Planner) Scan(op device.ScanOp, d, s Operand, axis int) (*Plan, error) {
@@ -199,9 +200,11 @@ func (p *Planner) Scan(op device.ScanOp, d, s Operand, axis int) (*Plan, error) 
 		vars["FLOAT"] = "1"
 	case dtype.I32:
 		vars["SIGNED"] = "1"
+	case dtype.I64:
+		vars["WIDE"] = "1"
 	case dtype.U8, dtype.Bool:
 	default:
-		return nil, p.errorf(name, errs.ErrDType, "scans f32, i32, u8 and bool, have %v (Cast to f32 or i32 first)", s.DT())
+		return nil, p.errorf(name, errs.ErrDType, "scans f32, i32, i64, u8 and bool, have %v (Cast to f32 first)", s.DT())
 	}
 	if op == device.CumProd {
 		vars["PROD"] = "1"

@@ -13,17 +13,21 @@ import (
 
 const redWG = 64 // workgroup size of the tree-reduction and softmax kernels
 
-// accType is the accumulator a reduction of dt computes in: f32 for floats
-// (F16 included), i32 for I32, u32 for U8 and Bool. The dtype returned is
-// the one whose storage holds it in partial-result buffers.
-func accType(dt dtype.DType) (string, dtype.DType) {
+// accType is the accumulator a reduction of dt computes in, as a WGSL
+// type and the short name of the combiners (reduce_ops.wgsl): f32 for
+// floats (F16 included), i32 for I32, u32 for U8 and Bool, and (lo, hi)
+// pairs of u32 ("w64") for I64, which only Sum and Prod accept. The dtype
+// returned is the one whose storage holds it in partial-result buffers.
+func accType(dt dtype.DType) (acc, short string, storage dtype.DType) {
 	switch dt {
 	case dtype.F32, dtype.F16:
-		return "f32", dtype.F32
+		return "f32", "f32", dtype.F32
 	case dtype.I32:
-		return "i32", dtype.I32
+		return "i32", "i32", dtype.I32
+	case dtype.I64:
+		return "vec2<u32>", "w64", dtype.I64
 	}
-	return "u32", dtype.U8
+	return "u32", "u32", dtype.U8
 }
 
 func redName(op device.ReduceOp) string {
@@ -73,8 +77,8 @@ func (p *Planner) Reduce(name string, op device.ReduceOp, d, s Operand, axes []i
 		return nil, err
 	}
 	sdt := s.DT()
-	if sdt == dtype.I64 {
-		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s", op, p.Display)
+	if sdt == dtype.I64 && op != device.Sum && op != device.Prod {
+		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s (Sum and Prod are)", op, p.Display)
 	}
 	red := make([]bool, len(s.Shape))
 	for _, a := range axes {
@@ -170,13 +174,14 @@ func (p *Planner) reduce(pl *Plan, op string, j redJob) error {
 	comb := append(append([]int(nil), ksh...), rsh...)
 	stS := append(append([]int(nil), kst[0]...), rst[0]...)
 	stD := append(append([]int(nil), kst[1]...), make([]int, len(rsh))...)
+	acc, short, accDT := accType(j.srcDT)
 	eszS := ElemBytes(j.srcDT)
 	if j.partialIn {
-		eszS = 4
+		eszS = ElemBytes(accDT)
 	}
 	eszD := ElemBytes(j.outDT)
 	if j.partialOut {
-		eszD = 4
+		eszD = ElemBytes(accDT)
 	}
 	// Axes beyond maxRank (kept or reduced) are walked by the boxes; the
 	// reduced blocks that makes write separate partial results.
@@ -201,7 +206,6 @@ func (p *Planner) reduce(pl *Plan, op string, j redJob) error {
 	serial, P := planReduce(int64(prodInts(kb)), int64(prodInts(rb)), rr)
 	Q := nbr * int(P)
 
-	acc, accDT := accType(j.srcDT)
 	if Q > 1 && !j.partialOut {
 		// Two phases: partial results [O, Q], then reduce them over Q.
 		tmp := pl.scratch(p.Lim, accDT, O*Q)
@@ -217,7 +221,7 @@ func (p *Planner) reduce(pl *Plan, op string, j redJob) error {
 		p1.kshape, p1.kstS, p1.kstD = ksh, kst[0], rowQ
 		p1.rshape, p1.rstS, p1.rstI = rsh, rst[0], rst[1]
 		p1.dst, p1.dsti, p1.partialOut, p1.offD = tmp, tmpi, true, 0
-		p.reducePass(pl, p1, bext, serial, P, acc)
+		p.reducePass(pl, p1, bext, serial, P, acc, short)
 		p2 := redJob{
 			op: j.op, srcDT: j.srcDT, src: tmp, srci: tmpi, partialIn: true,
 			dst: j.dst, outDT: j.outDT,
@@ -229,16 +233,19 @@ func (p *Planner) reduce(pl *Plan, op string, j redJob) error {
 	}
 	j.kshape, j.kstS, j.kstD = ksh, kst[0], kst[1]
 	j.rshape, j.rstS, j.rstI = rsh, rst[0], rst[1]
-	p.reducePass(pl, j, bext, serial, P, acc)
+	p.reducePass(pl, j, bext, serial, P, acc, short)
 	return nil
 }
 
 // reduceKernel is the kernel of one reduction pass.
-func reduceKernel(j redJob, serial bool, acc string) *Kernel {
+func reduceKernel(j redJob, serial bool, acc, short string) *Kernel {
 	vars := map[string]string{
 		"ACC": acc,
-		"RED": redName(j.op) + "_" + acc,
+		"RED": redName(j.op) + "_" + short,
 		"WG":  fmt.Sprint(redWG),
+	}
+	if short == "w64" {
+		vars["W64"] = "1"
 	}
 	nrw := 1
 	if j.partialOut {
@@ -286,9 +293,9 @@ func reduceKernel(j redJob, serial bool, acc string) *Kernel {
 // reducePass appends one pass over the boxes of a tiling (bext over kept
 // then reduced axes). With partial output, box (kept origin, reduced block
 // rb) writes columns rb*P .. rb*P+P-1 of a [O, Q] buffer.
-func (p *Planner) reducePass(pl *Plan, j redJob, bext []int, serial bool, P int64, acc string) {
+func (p *Planner) reducePass(pl *Plan, j redJob, bext []int, serial bool, P int64, acc, short string) {
 	nK := len(j.kshape)
-	k := reduceKernel(j, serial, acc)
+	k := reduceKernel(j, serial, acc, short)
 	full := append(append([]int(nil), j.kshape...), j.rshape...)
 	stS := append(append([]int(nil), j.kstS...), j.rstS...)
 	rowR := layout.RowMajorStrides(blocksOf(j.rshape, bext[nK:]))

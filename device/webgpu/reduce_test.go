@@ -3,6 +3,7 @@
 package webgpu
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -615,4 +616,93 @@ func TestReduceHighRankAndPlan(t *testing.T) {
 			checkClose(t, op.String()+" rank 11", download(t, g, dst), reduceRef(op, dtype.I32, vals, pl, axes), 0, 0)
 		}
 	}
+}
+
+// TestReduceI64 checks Sum and Prod of I64 sources (the W64 variant of
+// reduce.wgsl: (lo, hi) pairs, 64-bit partial results) exactly against
+// Go's wrapping int64 arithmetic: values with carries between the halves
+// and signs, long reductions split into several passes, strided views,
+// and products that wrap modulo 2^64. Other I64 reductions stay ErrDType.
+func TestReduceI64(t *testing.T) {
+	g := dev(t)
+	tr, _ := contig(6, 5, 4).Permute(2, 0, 1)
+	rev, _ := contig(7, 9).Slice(1, -1, -10, -1)
+	bc, _ := contig(5, 1).BroadcastTo(5, 6)
+	cases := []struct {
+		name string
+		n    int
+		l    layout.Layout
+		axes [][]int
+	}{
+		{"vector", 1000, contig(1000), [][]int{{0}, {}}},
+		{"rank3", 120, contig(4, 5, 6), [][]int{{1}, {0, 2}, {0, 1, 2}}},
+		{"permuted", 120, tr, [][]int{{0}, {2}, {0, 2}}},
+		{"reversed", 63, rev, [][]int{{0}, {1}}},
+		{"broadcast", 5, bc, [][]int{{0}, {1}}},
+		{"long", 70000, contig(70000), [][]int{{0}}},
+		{"long-rows", 3 * 20000, contig(3, 20000), [][]int{{1}, {0}}},
+		{"many-rows", 3000 * 7, contig(3000, 7), [][]int{{1}, {0}}},
+	}
+	factors := []int64{1, -1, 3, 1, 2, 65537, 1, -(1 << 33) - 1, 1, 1}
+	for _, c := range cases {
+		sums := make([]int64, c.n)
+		prods := make([]int64, c.n)
+		for i := range sums {
+			sums[i] = int64(uint64(i)*2654435761%(1<<41)) - 1<<40 // |v| < 2^40: exact in float64
+			prods[i] = factors[i%len(factors)]
+		}
+		for _, axes := range c.axes {
+			for _, op := range []device.ReduceOp{device.Sum, device.Prod} {
+				vals := sums
+				if op == device.Prod {
+					vals = prods
+				}
+				fv := make([]float64, len(vals))
+				for i, v := range vals {
+					fv[i] = float64(v)
+				}
+				src := upload(t, g, dtype.I64, fv)
+				kshape := keptShape(c.l.Shape, axes)
+				nout := prodInts(kshape)
+				dst := alloc(t, g, dtype.I64, nout)
+				if err := g.Reduce(op, op2(dst, contig(kshape...)), op2(src, c.l), axes); err != nil {
+					t.Fatalf("%s i64 %s axes %v: %v", op, c.name, axes, err)
+				}
+				want := make([]int64, nout)
+				if op == device.Prod {
+					for i := range want {
+						want[i] = 1
+					}
+				}
+				red := map[int]bool{}
+				for _, a := range axes {
+					red[a] = true
+				}
+				each(c.l.Shape, func(idx []int) {
+					k := 0
+					for i, x := range idx {
+						if !red[i] {
+							k = k*c.l.Shape[i] + x
+						}
+					}
+					if op == device.Prod {
+						want[k] *= vals[c.l.OffsetOf(idx)]
+					} else {
+						want[k] += vals[c.l.OffsetOf(idx)]
+					}
+				})
+				raw := make([]byte, 8*nout)
+				if err := g.Download(raw, dst, 0); err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if got := int64(binary.LittleEndian.Uint64(raw[8*i:])); got != want[i] {
+						t.Fatalf("%s i64 %s axes %v: output %d = %d, want %d", op, c.name, axes, i, got, want[i])
+					}
+				}
+			}
+		}
+	}
+	src := upload(t, g, dtype.I64, []float64{1, 2, 3})
+	wantKind(t, "Max of i64", g.Reduce(device.Max, op2(alloc(t, g, dtype.I64, 1), contig()), op2(src, contig(3)), []int{0}), errs.ErrDType)
 }
