@@ -107,6 +107,9 @@ func promoteBinary(op device.BinaryOp, a, b *Tensor) (*Tensor, *Tensor) {
 	if a == nil || b == nil || a.err != nil || b.err != nil {
 		return a, b
 	}
+	if da := a.DType(); da == b.DType() && da.IsFloat() {
+		return a, b // the common case: nothing to promote, and no division rule applies
+	}
 	dt := ResultType(a, b)
 	if def, ok := op.Def(); op == device.Div || (ok && def.Accepts == device.Floats) {
 		dt = trueDivType(dt) // true division, and float functions (Atan2) of integers: F32
