@@ -26,25 +26,13 @@ var _ device.Convolver = (*Device)(nil)
 // adjacent is copied contiguous first (rowsInput).
 func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2d"
-	bufs, err := d.operands(op, dst, x, w)
+	c, err := d.convOperands(op, x, w, dst, p)
 	if err != nil {
 		return err
 	}
-	db, xb, wb := bufs[0], bufs[1], bufs[2]
-	dl, xl, wl := dst.Layout, x.Layout, w.Layout
-	if xb.dt != wb.dt || xb.dt != db.dt {
-		return errs.New("cpu", op, errs.ErrDType, "input %v, weights %v and output %v differ", xb.dt, wb.dt, db.dt)
-	}
-	if xb.dt != dtype.F32 && xb.dt != dtype.F64 {
-		return errs.New("cpu", op, errs.ErrUnsupported, "not defined for %v (F32 and F64 only)", xb.dt)
-	}
-	g, geo, err := convGeometry(xl, wl, dl, p)
-	if err != nil {
-		return err
-	}
-	if xb, xl, err = d.rowsInput(xb, xl, &geo); err != nil {
-		return err
-	}
+	db, xb, wb := c.y, c.x, c.w
+	dl, wl := c.yl, c.wl
+	g, geo := c.g, c.geo
 	if !dl.IsContiguous() {
 		return errs.New("cpu", op, errs.ErrShape, "output layout %v must be contiguous", dl.Strides)
 	}
@@ -64,11 +52,6 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 		img, gi := i/g, i%g
 		items[i] = gemm.Item{A: gi * m * k, C: dl.Offset + (img*geo.oc+gi*m)*n}
 	}
-	geo.xOff = make([]int, len(items))
-	for i := range items {
-		img, gi := i/g, i%g
-		geo.xOff[i] = xl.Offset + img*xl.Strides[0] + gi*(geo.c/g)*geo.sC
-	}
 	var gerr error
 	switch xb.dt {
 	case dtype.F32:
@@ -77,6 +60,47 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 		gerr = gemm.F64Panels(m, n, k, slice[float64](wb), k, convPanels[float64]{geo, slice[float64](xb)}, items, slice[float64](db), n)
 	}
 	return errs.Retag("cpu", op, gerr)
+}
+
+// convCall is what convOperands resolves for a convolution: the input x,
+// the weights-shaped operand w (the weights, or their gradient) and the
+// output-shaped operand y (the output, or its gradient), with their
+// layouts, the number of groups and the panels' geometry.
+type convCall struct {
+	x, w, y    *Buffer
+	xl, wl, yl layout.Layout
+	g          int
+	geo        convGeom
+}
+
+// convOperands is the prologue Conv2d and Conv2dFilter share: it resolves
+// the three operands, checks that they have one dtype, F32 or F64, and
+// that their shapes fit the parameters, makes x's rows copyable
+// (rowsInput), and records where each (image, group) item starts in x.
+func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2dParams) (convCall, error) {
+	bufs, err := d.operands(op, x, w, y)
+	if err != nil {
+		return convCall{}, err
+	}
+	c := convCall{x: bufs[0], w: bufs[1], y: bufs[2], xl: x.Layout, wl: w.Layout, yl: y.Layout}
+	if c.x.dt != c.w.dt || c.x.dt != c.y.dt {
+		return c, errs.New("cpu", op, errs.ErrDType, "input %v, weights %v and output %v differ", c.x.dt, c.w.dt, c.y.dt)
+	}
+	if c.x.dt != dtype.F32 && c.x.dt != dtype.F64 {
+		return c, errs.New("cpu", op, errs.ErrUnsupported, "not defined for %v (F32 and F64 only)", c.x.dt)
+	}
+	if c.g, c.geo, err = convGeometry(c.xl, c.wl, c.yl, p); err != nil {
+		return c, errs.Retag("cpu", op, err)
+	}
+	if c.x, c.xl, err = d.rowsInput(c.x, c.xl, &c.geo); err != nil {
+		return c, err
+	}
+	c.geo.xOff = make([]int, c.geo.n*c.g)
+	for i := range c.geo.xOff {
+		img, gi := i/c.g, i%c.g
+		c.geo.xOff[i] = c.xl.Offset + img*c.xl.Strides[0] + gi*c.geo.cg*c.geo.sC
+	}
+	return c, nil
 }
 
 // contiguous returns a contiguous copy of the operand (b, l).
@@ -285,25 +309,13 @@ func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
 // end. dy that is not contiguous is copied first.
 func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2dFilter"
-	bufs, err := d.operands(op, dw, x, dy)
+	c, err := d.convOperands(op, x, dw, dy, p)
 	if err != nil {
 		return err
 	}
-	wb, xb, yb := bufs[0], bufs[1], bufs[2]
-	wl, xl, yl := dw.Layout, x.Layout, dy.Layout
-	if xb.dt != wb.dt || xb.dt != yb.dt {
-		return errs.New("cpu", op, errs.ErrDType, "input %v, gradient %v and weights %v differ", xb.dt, yb.dt, wb.dt)
-	}
-	if xb.dt != dtype.F32 && xb.dt != dtype.F64 {
-		return errs.New("cpu", op, errs.ErrUnsupported, "not defined for %v (F32 and F64 only)", xb.dt)
-	}
-	g, geo, err := convGeometry(xl, wl, yl, p)
-	if err != nil {
-		return errs.Retag("cpu", op, err)
-	}
-	if xb, xl, err = d.rowsInput(xb, xl, &geo); err != nil {
-		return err
-	}
+	wb, xb, yb := c.w, c.x, c.y
+	wl, yl := c.wl, c.yl
+	g, geo := c.g, c.geo
 	if !wl.IsContiguous() {
 		return errs.New("cpu", op, errs.ErrShape, "weights' gradient layout %v must be contiguous", wl.Strides)
 	}
@@ -314,11 +326,6 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 		if yb, yl, err = d.contiguous(yb, yl); err != nil {
 			return err
 		}
-	}
-	geo.xOff = make([]int, geo.n*g)
-	for i := range geo.xOff {
-		img, gi := i/g, i%g
-		geo.xOff[i] = xl.Offset + img*xl.Strides[0] + gi*(geo.c/g)*geo.sC
 	}
 	// The gradient comes out in the panels' k order, [O, KH, KW, C/g],
 	// and is copied into dw's.
