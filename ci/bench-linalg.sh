@@ -4,7 +4,7 @@
 # n = 64, 256, 1024 in f32 and f64, and a batch of 100 systems of 16
 # (matrices standard normal plus n on the diagonal). NumPy is timed with
 # its default OpenBLAS core type and with every other core type the CPU
-# allows (ci/openblas-coretypes.sh: 0.3.21 detects Sapphire Rapids as the
+# allows (ci/numpy-anchor.sh: 0.3.21 detects Sapphire Rapids as the
 # SSE3 "Prescott"); the table gives tessera's speed over the default's and
 # over the best's. Rounds alternate NumPy and tessera (BenchmarkSolve) and
 # every figure is the fastest single call over the rounds (best-ns on
@@ -15,12 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PY=/usr/bin/python3
-ROUNDS="${ROUNDS:-3}"
-. ci/openblas-coretypes.sh
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. ci/numpy-anchor.sh
 
 cat > "$tmp/np.py" <<'PYEOF'
 # prints "case seconds" per case: the best single call over 0.3 s.
@@ -54,7 +49,7 @@ for round in $(seq "$ROUNDS"); do
     awk '/best-ns/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); for (i = 4; i <= NF; i++) if ($i == "best-ns") print "go", "-", p[2] "/" p[3], $(i-1) / 1e9 }' >> "$tmp/results"
 done
 
-echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); best of $ROUNDS rounds"
+echo "$(machine); best of $ROUNDS rounds"
 printf '%-16s %12s %12s %12s %-11s %9s %9s\n' case tessera-ms numpy-ms np-best-ms coretype 'vs-dflt' 'vs-best'
 awk '
   { k = $3 }

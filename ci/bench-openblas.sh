@@ -21,20 +21,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PY=/usr/bin/python3
-# NumPy links the reference BLAS unless OpenBLAS is installed, which then
-# takes over through Debian's alternatives.
-if ! "$PY" -c 'import numpy' 2>/dev/null || ! ls /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 >/dev/null 2>&1; then
-  echo "installing python3-numpy and libopenblas0-pthread" >&2
-  apt-get update -qq && apt-get install -y -qq python3-numpy libopenblas0-pthread >/dev/null
-fi
 SHAPES="${SHAPES:-128 256 512 1024 2048}"
-ROUNDS="${ROUNDS:-3}"
-
-. ci/openblas-coretypes.sh
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. ci/numpy-anchor.sh
 
 cat > "$tmp/np.py" <<'PYEOF'
 # usage: np.py CORETYPE N... ; prints "n dtype GFLOP/s" per shape, or
@@ -110,7 +98,7 @@ zmm=$(peak_of zmm); ymm=$(peak_of ymm)
 p32=${zmm:-${ymm:-0}}
 
 default_core=$(env -u OPENBLAS_CORETYPE OPENBLAS_VERBOSE=2 "$PY" -c 'import numpy' 2>&1 | sed -n 's/^Core: //p' | head -1)
-echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); best of $ROUNDS rounds"
+echo "$(machine); tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); best of $ROUNDS rounds"
 printf 'measured FMA peak, %s threads, f32 GFLOP/s: 512-bit %s, 256-bit %s (f64: half)\n' "$threads" "${zmm:-n/a}" "${ymm:-n/a}"
 printf '%-6s %-5s %10s %10s %-11s %8s %8s\n' size dtype tessera openblas coretype ratio '%peak'
 for n in $SHAPES; do

@@ -16,22 +16,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PY=/usr/bin/python3
-if ! "$PY" -c 'import numpy' 2>/dev/null || ! ls /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 >/dev/null 2>&1; then
-  echo "installing python3-numpy and libopenblas0-pthread" >&2
-  apt-get update -qq && apt-get install -y -qq python3-numpy libopenblas0-pthread >/dev/null
-fi
-ROUNDS="${ROUNDS:-3}"
 THREADS="${THREADS:-}"
 goflags=()
 if [ -n "$THREADS" ]; then
   export OPENBLAS_NUM_THREADS="$THREADS"
   goflags=(-test.cpu "$THREADS")
 fi
-. ci/openblas-coretypes.sh
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. ci/numpy-anchor.sh
 
 # The shapes of BenchmarkSkinny, named as the benchmark names them.
 SHAPES="4x1024x1024 4x1024x1024_tB 1024x4x1024 1024x4x1024_tB 1x1024x1024 1x1024x1024_tB 1024x1x1024 1024x1x1024_tA 1x4096x4096 4096x1x4096"
@@ -84,7 +75,7 @@ done
 
 wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u | tr '\n' ' ')
 [ -n "$wrong" ] && echo "OpenBLAS core types with wrong results (not used): $wrong"
-echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, threads ${THREADS:-all}; load average $(cut -d' ' -f1-3 /proc/loadavg); best of $ROUNDS rounds; GB/s of A + B + C"
+echo "$(machine); threads ${THREADS:-all}; best of $ROUNDS rounds; GB/s of A + B + C"
 printf '%-16s %-8s %9s %9s %7s %9s %-11s %7s\n' shape dtype tessera read ratio openblas coretype ratio
 awk '
   $1 == "np" && $5 != "WRONG" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; ct[k] = $2 } }

