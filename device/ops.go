@@ -68,10 +68,13 @@ func (k Kinds) String() string {
 // backends, one expression per compute type, in the operands x (unary) or
 // a and b (binary). F32 serves F32 and F16 (decoded to f32); I32 serves
 // I32; U8 serves U8 and Bool, held in u32 with values 0..255, and must
-// keep its result in that range. Comparisons return a u32 0 or 1.
-// Expressions may call the functions of shaders/math.wgsl and common.wgsl.
+// keep its result in that range. I64 serves I64, held as a vec2<u32> of
+// (lo, hi) words in two's complement and computed with the functions of
+// shaders/int64.wgsl (WGSL has no 64-bit integers). Comparisons and
+// predicates return a u32 0 or 1. Expressions may call the functions of
+// shaders/math.wgsl and common.wgsl.
 type Shader struct {
-	F32, I32, U8 string
+	F32, I32, U8, I64 string
 }
 
 // UnaryDef describes a unary elementwise operation.

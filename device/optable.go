@@ -50,7 +50,7 @@ var unaryTable = [...]UnaryDef{
 	Neg: {Name: "Neg", Doc: "Neg returns -t.", Accepts: Numeric,
 		F64:    func(x float64) float64 { return -x },
 		Int:    func(x int64) int64 { return -x },
-		Shader: Shader{F32: "-x", I32: "0 - x", U8: "(0u - x) & 0xffu"}},
+		Shader: Shader{F32: "-x", I32: "0 - x", U8: "(0u - x) & 0xffu", I64: "neg64(x)"}},
 	Abs: {Name: "Abs", Doc: "Abs returns |t|.", Accepts: Numeric,
 		F64: math.Abs,
 		Int: func(x int64) int64 {
@@ -59,7 +59,7 @@ var unaryTable = [...]UnaryDef{
 			}
 			return x
 		},
-		Shader: Shader{F32: "bitcast<f32>(bitcast<u32>(x) & 0x7fffffffu)", I32: "select(x, 0 - x, x < 0)", U8: "x"}},
+		Shader: Shader{F32: "bitcast<f32>(bitcast<u32>(x) & 0x7fffffffu)", I32: "select(x, 0 - x, x < 0)", U8: "x", I64: "abs64(x)"}},
 	Sign: {Name: "Sign", Doc: "Sign returns -1, 0 or 1 for each element; NaN stays NaN and -0 gives +0\n(NumPy's sign).", Accepts: Numeric,
 		F64: func(x float64) float64 {
 			switch {
@@ -81,11 +81,11 @@ var unaryTable = [...]UnaryDef{
 			}
 			return 0
 		},
-		Shader: Shader{F32: "m_sign(x)", I32: "select(select(0, 1, x > 0), -1, x < 0)", U8: "select(0u, 1u, x != 0u)"}},
+		Shader: Shader{F32: "m_sign(x)", I32: "select(select(0, 1, x > 0), -1, x < 0)", U8: "select(0u, 1u, x != 0u)", I64: "sign64(x)"}},
 	Square: {Name: "Square", Doc: "Square returns t*t.", Accepts: Numeric,
 		F64:    func(x float64) float64 { return x * x },
 		Int:    func(x int64) int64 { return x * x },
-		Shader: Shader{F32: "x * x", I32: "x * x", U8: "(x * x) & 0xffu"}},
+		Shader: Shader{F32: "x * x", I32: "x * x", U8: "(x * x) & 0xffu", I64: "mul64(x, x)"}},
 	Relu: {Name: "Relu", Doc: "Relu returns max(t, 0): -0 gives +0, NaN stays NaN.", Accepts: Numeric,
 		F64: func(x float64) float64 {
 			if x <= 0 {
@@ -94,7 +94,7 @@ var unaryTable = [...]UnaryDef{
 			return x // NaN stays NaN
 		},
 		Int:    func(x int64) int64 { return max(x, 0) },
-		Shader: Shader{F32: "select(x, 0.0, x < 0.0 || bitcast<u32>(x) == 0x80000000u)", I32: "max(x, 0)", U8: "x"}},
+		Shader: Shader{F32: "select(x, 0.0, x < 0.0 || bitcast<u32>(x) == 0x80000000u)", I32: "max(x, 0)", U8: "x", I64: "max64(x, vec2<u32>(0u, 0u))"}},
 	Exp: {Name: "Exp", Doc: "Exp returns e^t.", Accepts: Floats,
 		F64: math.Exp, Shader: Shader{F32: "m_exp(x)"}},
 	Log: {Name: "Log", Doc: "Log returns the natural logarithm (NaN below 0, -Inf at 0).", Accepts: Floats,
@@ -183,19 +183,19 @@ var unaryTable = [...]UnaryDef{
 	Not: {Name: "Not", Doc: "Not returns the logical negation as Bool (NumPy's logical_not): true where t is\nfalse or zero. Any dtype: a nonzero number, NaN included, counts as true.", Accepts: Numeric | Bools, Predicate: true,
 		F64:    func(x float64) float64 { return b2f(x == 0) },
 		Int:    func(x int64) int64 { return b2i(x == 0) },
-		Shader: Shader{F32: "select(1u, 0u, m_nonzero(x))", I32: "select(0u, 1u, x == 0)", U8: "select(0u, 1u, x == 0u)"}},
+		Shader: Shader{F32: "select(1u, 0u, m_nonzero(x))", I32: "select(0u, 1u, x == 0)", U8: "select(0u, 1u, x == 0u)", I64: "select(0u, 1u, !nz64(x))"}},
 	IsNaN: {Name: "IsNaN", Doc: "IsNaN reports, as Bool, which elements are NaN (always false for integers).", Accepts: Numeric, Predicate: true,
 		F64:    func(x float64) float64 { return b2f(x != x) },
 		Int:    func(int64) int64 { return 0 },
-		Shader: Shader{F32: "select(0u, 1u, is_nan(x))", I32: "0u", U8: "0u"}},
+		Shader: Shader{F32: "select(0u, 1u, is_nan(x))", I32: "0u", U8: "0u", I64: "0u"}},
 	IsInf: {Name: "IsInf", Doc: "IsInf reports, as Bool, which elements are +Inf or -Inf (always false for integers).", Accepts: Numeric, Predicate: true,
 		F64:    func(x float64) float64 { return b2f(math.IsInf(x, 0)) },
 		Int:    func(int64) int64 { return 0 },
-		Shader: Shader{F32: "select(0u, 1u, is_inf(x))", I32: "0u", U8: "0u"}},
+		Shader: Shader{F32: "select(0u, 1u, is_inf(x))", I32: "0u", U8: "0u", I64: "0u"}},
 	IsFinite: {Name: "IsFinite", Doc: "IsFinite reports, as Bool, which elements are neither infinite nor NaN\n(always true for integers).", Accepts: Numeric, Predicate: true,
 		F64:    func(x float64) float64 { return b2f(!math.IsInf(x, 0) && x == x) },
 		Int:    func(int64) int64 { return 1 },
-		Shader: Shader{F32: "select(0u, 1u, (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u)", I32: "1u", U8: "1u"}},
+		Shader: Shader{F32: "select(0u, 1u, (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u)", I32: "1u", U8: "1u", I64: "1u"}},
 }
 
 // The binary operations, in table order.
@@ -228,15 +228,15 @@ var binaryTable = [...]BinaryDef{
 	Add: {Name: "Add", Doc: "Add returns t + u, broadcasting by NumPy's rule.", Accepts: Numeric,
 		F64:    func(a, b float64) float64 { return a + b },
 		Int:    func(a, b int64) int64 { return a + b },
-		Shader: Shader{F32: "a + b", I32: "a + b", U8: "(a + b) & 0xffu"}},
+		Shader: Shader{F32: "a + b", I32: "a + b", U8: "(a + b) & 0xffu", I64: "add64(a, b)"}},
 	Sub: {Name: "Sub", Doc: "Sub returns t - u, broadcasting.", Accepts: Numeric,
 		F64:    func(a, b float64) float64 { return a - b },
 		Int:    func(a, b int64) int64 { return a - b },
-		Shader: Shader{F32: "a - b", I32: "a - b", U8: "(a - b) & 0xffu"}},
+		Shader: Shader{F32: "a - b", I32: "a - b", U8: "(a - b) & 0xffu", I64: "sub64(a, b)"}},
 	Mul: {Name: "Mul", Doc: "Mul returns t * u elementwise, broadcasting.", Accepts: Numeric,
 		F64:    func(a, b float64) float64 { return a * b },
 		Int:    func(a, b int64) int64 { return a * b },
-		Shader: Shader{F32: "a * b", I32: "a * b", U8: "(a * b) & 0xffu"}},
+		Shader: Shader{F32: "a * b", I32: "a * b", U8: "(a * b) & 0xffu", I64: "mul64(a, b)"}},
 	Div: {Name: "Div", Doc: "Div returns t / u, broadcasting: true division, so integer and Bool operands\ngive F32 (PyTorch's div; NumPy's true_divide gives F64), and a float divided\nby zero is ±Inf or NaN. FloorDiv is the floored quotient. (The backends'\ninteger Div truncates toward zero and gives the dividend for a zero divisor,\nas WGSL defines it; the tensor layer never asks for it.)", Accepts: Numeric,
 		F64: func(a, b float64) float64 { return a / b },
 		Int: func(a, b int64) int64 {
@@ -245,10 +245,10 @@ var binaryTable = [...]BinaryDef{
 			}
 			return a / b // MinInt64 / -1 is MinInt64 in Go, as in WGSL
 		},
-		Shader: Shader{F32: "a / b", I32: "m_div_i32(a, b)", U8: "m_div_u32(a, b)"}},
+		Shader: Shader{F32: "a / b", I32: "m_div_i32(a, b)", U8: "m_div_u32(a, b)", I64: "div_i64(a, b)"}},
 	Pow: {Name: "Pow", Doc: "Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping\nin the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer\nexponent must not be negative: a negative one is an ErrValue (checking a\ntensor exponent reads its minimum back to the host, a sync on a GPU).", Accepts: Numeric, NonNegativeIntB: true,
 		F64: math.Pow, Int: ipow,
-		Shader: Shader{F32: "m_pow(a, b)", I32: "m_ipow_i32(a, b)", U8: "m_ipow_u32(a, b) & 0xffu"}},
+		Shader: Shader{F32: "m_pow(a, b)", I32: "m_ipow_i32(a, b)", U8: "m_ipow_u32(a, b) & 0xffu", I64: "ipow_i64(a, b)"}},
 	Maximum: {Name: "Maximum", Doc: "Maximum returns the elementwise maximum; NaN in either operand wins.", Accepts: Numeric,
 		F64: func(a, b float64) float64 {
 			if a != a || a > b {
@@ -257,7 +257,7 @@ var binaryTable = [...]BinaryDef{
 			return b
 		},
 		Int:    func(a, b int64) int64 { return max(a, b) },
-		Shader: Shader{F32: "m_maximum(a, b)", I32: "max(a, b)", U8: "max(a, b)"}},
+		Shader: Shader{F32: "m_maximum(a, b)", I32: "max(a, b)", U8: "max(a, b)", I64: "max64(a, b)"}},
 	Minimum: {Name: "Minimum", Doc: "Minimum returns the elementwise minimum; NaN in either operand wins.", Accepts: Numeric,
 		F64: func(a, b float64) float64 {
 			if a != a || a < b {
@@ -266,51 +266,51 @@ var binaryTable = [...]BinaryDef{
 			return b
 		},
 		Int:    func(a, b int64) int64 { return min(a, b) },
-		Shader: Shader{F32: "m_minimum(a, b)", I32: "min(a, b)", U8: "min(a, b)"}},
+		Shader: Shader{F32: "m_minimum(a, b)", I32: "min(a, b)", U8: "min(a, b)", I64: "min64(a, b)"}},
 	Eq: {Name: "Eq", Doc: "Eq returns t == u as Bool, broadcasting.", Accepts: Numeric | Bools, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a == b) },
 		Int:    func(a, b int64) int64 { return b2i(a == b) },
-		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a == b)", I32: "select(0u, 1u, a == b)", U8: "select(0u, 1u, a == b)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a == b)", I32: "select(0u, 1u, a == b)", U8: "select(0u, 1u, a == b)", I64: "select(0u, 1u, eq64(a, b))"}},
 	Ne: {Name: "Ne", Doc: "Ne returns t != u as Bool, broadcasting.", Accepts: Numeric | Bools, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a != b) },
 		Int:    func(a, b int64) int64 { return b2i(a != b) },
-		Shader: Shader{F32: "select(1u, 0u, m_ordered(a, b) && a == b)", I32: "select(0u, 1u, a != b)", U8: "select(0u, 1u, a != b)"}},
+		Shader: Shader{F32: "select(1u, 0u, m_ordered(a, b) && a == b)", I32: "select(0u, 1u, a != b)", U8: "select(0u, 1u, a != b)", I64: "select(1u, 0u, eq64(a, b))"}},
 	Lt: {Name: "Lt", Doc: "Lt returns t < u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a < b) },
 		Int:    func(a, b int64) int64 { return b2i(a < b) },
-		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a < b)", I32: "select(0u, 1u, a < b)", U8: "select(0u, 1u, a < b)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a < b)", I32: "select(0u, 1u, a < b)", U8: "select(0u, 1u, a < b)", I64: "select(0u, 1u, lt64(a, b))"}},
 	Le: {Name: "Le", Doc: "Le returns t <= u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a <= b) },
 		Int:    func(a, b int64) int64 { return b2i(a <= b) },
-		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a <= b)", I32: "select(0u, 1u, a <= b)", U8: "select(0u, 1u, a <= b)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a <= b)", I32: "select(0u, 1u, a <= b)", U8: "select(0u, 1u, a <= b)", I64: "select(1u, 0u, lt64(b, a))"}},
 	Gt: {Name: "Gt", Doc: "Gt returns t > u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a > b) },
 		Int:    func(a, b int64) int64 { return b2i(a > b) },
-		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a > b)", I32: "select(0u, 1u, a > b)", U8: "select(0u, 1u, a > b)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a > b)", I32: "select(0u, 1u, a > b)", U8: "select(0u, 1u, a > b)", I64: "select(0u, 1u, lt64(b, a))"}},
 	Ge: {Name: "Ge", Doc: "Ge returns t >= u as Bool, broadcasting.", Accepts: Numeric, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a >= b) },
 		Int:    func(a, b int64) int64 { return b2i(a >= b) },
-		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a >= b)", I32: "select(0u, 1u, a >= b)", U8: "select(0u, 1u, a >= b)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_ordered(a, b) && a >= b)", I32: "select(0u, 1u, a >= b)", U8: "select(0u, 1u, a >= b)", I64: "select(1u, 0u, lt64(a, b))"}},
 	And: {Name: "And", Doc: "And returns the logical and of t and u as Bool (NumPy's logical_and),\nbroadcasting. Any dtype: a nonzero number, NaN included, counts as true.", Accepts: Numeric | Bools, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a != 0 && b != 0) },
 		Int:    func(a, b int64) int64 { return b2i(a != 0 && b != 0) },
-		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) && m_nonzero(b))", I32: "select(0u, 1u, a != 0 && b != 0)", U8: "select(0u, 1u, a != 0u && b != 0u)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) && m_nonzero(b))", I32: "select(0u, 1u, a != 0 && b != 0)", U8: "select(0u, 1u, a != 0u && b != 0u)", I64: "select(0u, 1u, nz64(a) && nz64(b))"}},
 	Or: {Name: "Or", Doc: "Or returns the logical or of t and u as Bool (NumPy's logical_or), broadcasting;\nnonzero counts as true.", Accepts: Numeric | Bools, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f(a != 0 || b != 0) },
 		Int:    func(a, b int64) int64 { return b2i(a != 0 || b != 0) },
-		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) || m_nonzero(b))", I32: "select(0u, 1u, a != 0 || b != 0)", U8: "select(0u, 1u, a != 0u || b != 0u)"}},
+		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) || m_nonzero(b))", I32: "select(0u, 1u, a != 0 || b != 0)", U8: "select(0u, 1u, a != 0u || b != 0u)", I64: "select(0u, 1u, nz64(a) || nz64(b))"}},
 	Xor: {Name: "Xor", Doc: "Xor returns the logical exclusive or of t and u as Bool (NumPy's logical_xor),\nbroadcasting; nonzero counts as true.", Accepts: Numeric | Bools, Compare: true,
 		F64:    func(a, b float64) float64 { return b2f((a != 0) != (b != 0)) },
 		Int:    func(a, b int64) int64 { return b2i((a != 0) != (b != 0)) },
-		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) != m_nonzero(b))", I32: "select(0u, 1u, (a != 0) != (b != 0))", U8: "select(0u, 1u, (a != 0u) != (b != 0u))"}},
+		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) != m_nonzero(b))", I32: "select(0u, 1u, (a != 0) != (b != 0))", U8: "select(0u, 1u, (a != 0u) != (b != 0u))", I64: "select(0u, 1u, nz64(a) != nz64(b))"}},
 	Atan2: {Name: "Atan2", Doc: "Atan2 returns the angle of the point (u, t), atan(t/u) in the right quadrant,\nin [-pi, pi] (NumPy's arctan2(t, u), PyTorch's atan2): t is the y coordinate.\nSigned zeros and infinities follow C99 (Atan2(0, -0) = pi).", Accepts: Floats,
 		F64: math.Atan2, Shader: Shader{F32: "m_atan2(a, b)"}},
 	Mod: {Name: "Mod", Doc: "Mod returns the remainder of floor division, t - floor(t/u)*u, which has the\nsign of u (NumPy's mod and remainder, PyTorch's remainder, Python's %);\nFmod is the truncated one. Floats: a zero result is +0 or -0 after u, a\nzero u gives NaN. Integers: a zero u gives 0, as in NumPy.", Accepts: Numeric,
 		F64: floorMod, Int: floorModInt,
-		Shader: Shader{F32: "m_mod(a, b)", I32: "m_mod_i32(a, b)", U8: "m_mod_u32(a, b)"}},
+		Shader: Shader{F32: "m_mod(a, b)", I32: "m_mod_i32(a, b)", U8: "m_mod_u32(a, b)", I64: "mod_i64(a, b)"}},
 	Fmod: {Name: "Fmod", Doc: "Fmod returns the remainder of truncated division, t - trunc(t/u)*u, which has the\nsign of t (C's fmod, NumPy's fmod, PyTorch's fmod); Mod is the floored one.\nFloats are exact; a zero u gives NaN for floats and 0 for integers, as in NumPy.", Accepts: Numeric,
 		F64: math.Mod, Int: truncModInt,
-		Shader: Shader{F32: "m_fmod(a, b)", I32: "m_fmod_i32(a, b)", U8: "m_mod_u32(a, b)"}},
+		Shader: Shader{F32: "m_fmod(a, b)", I32: "m_fmod_i32(a, b)", U8: "m_mod_u32(a, b)", I64: "fmod_i64(a, b)"}},
 	LeakyRelu: {Name: "LeakyRelu", Param: "slope", Doc: "LeakyRelu returns t where t > 0 and slope*t elsewhere (PyTorch's leaky_relu;\nits default slope is 0.01). NaN stays NaN; -0 gives -0*slope.", Accepts: Floats,
 		F64: func(a, b float64) float64 {
 			if a > 0 {
@@ -329,7 +329,7 @@ var binaryTable = [...]BinaryDef{
 		Shader: Shader{F32: "select(b * m_expm1(a), a, a > 0.0)"}},
 	FloorDiv: {Name: "FloorDiv", Doc: "FloorDiv returns the floored quotient floor(t/u), broadcasting (NumPy's\nfloor_divide and //, PyTorch's floor_divide): t == FloorDiv(t, u)*u + Mod(t, u).\nFloats follow NumPy's divmod, so FloorDiv(1, 0.1) is 9 (0.1 is slightly above\n1/10), and a zero u gives ±Inf, or NaN for 0/0. Integers: a zero u gives 0,\nas NumPy does (PyTorch raises an error there), and the most negative value\ndivided by -1 wraps to itself.", Accepts: Numeric,
 		F64: floorDiv, Int: floorDivInt,
-		Shader: Shader{F32: "m_floordiv(a, b)", I32: "m_floordiv_i32(a, b)", U8: "m_floordiv_u32(a, b)"}},
+		Shader: Shader{F32: "m_floordiv(a, b)", I32: "m_floordiv_i32(a, b)", U8: "m_floordiv_u32(a, b)", I64: "floordiv_i64(a, b)"}},
 }
 
 // The reductions, in table order.

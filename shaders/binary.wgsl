@@ -8,6 +8,9 @@
 //#include ew_src_a.wgsl
 //#include ew_src_b.wgsl
 //#include math.wgsl
+//#if OP_W64
+//#include int64.wgsl
+//#endif
 
 fn apply_op(a: {{OP_T}}, b: {{OP_T}}) -> {{OP_R}} {
     return {{OP_EXPR}};

@@ -1,12 +1,14 @@
 // gather.wgsl: Gather and ScatterAdd along one axis with the indices on the
 // device (I32, or I64 with IDX64 as (lo, hi) word pairs). Values move as
-// 32-bit words (F32, I32, and U8/Bool held in u32).
+// 32-bit words (F32, I32, and U8/Bool held in u32), or, for I64 values
+// (VAL64: Gather, and ScatterAdd by LOOP with 64-bit additions), as
+// (lo, hi) word pairs.
 //
 // An index outside [0, extent) is never followed: Gather writes 0 for it,
 // ScatterAdd skips it, and the first one seen is recorded in the status
 // words (flag, low word, high word) for the host to read later.
 //
-// Default (Gather) and ATOMIC (integer ScatterAdd): one invocation per
+// Default (Gather) and ATOMIC (I32 ScatterAdd): one invocation per
 // index position p over the walk P.w of (destination or target, source,
 // indices); P.ex.x is the extent along the axis, P.ex.y the stride along
 // it of the operand the index addresses, P.ex.z the status position.
@@ -17,11 +19,14 @@
 // returns a value other invocations deposited meanwhile, adds that in the
 // same way until it gets 0 back. Every deposit ends in the sum; the order
 // of the additions is not fixed.
-// LOOP (float ScatterAdd, deterministic, no atomics): one invocation per
+// LOOP (F32 and I64 ScatterAdd, deterministic, no atomics): one invocation per
 // destination element in the indices' box; it sums, in index order, the
 // sources whose index names its axis coordinate, over X.ax.w indices from
 // X.ax.z (the host splits long axes into several dispatches).
 //#include common.wgsl
+//#if VAL64
+//#include int64.wgsl
+//#endif
 
 //#if LOOP
 @group(0) @binding(0) var<uniform> X: XParams;
@@ -68,7 +73,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     let p = X.off + walk_pos(g);
     let c = (g / X.inner) % X.ext;
+//#if VAL64
+    var acc = vec2<u32>(dst[2 * p.x], dst[2 * p.x + 1]);
+//#else
     var acc = bitcast<f32>(dst[p.x]);
+//#endif
     for (var j = 0u; j < u32(X.ax.w); j = j + 1u) {
         let k = X.ax.z + i32(j);
         let v = index_at(p.z + k * X.ax.y, X.ext);
@@ -77,10 +86,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 report(v, u32(X.off.w));
             }
         } else if (v.x == c) {
+//#if VAL64
+            let q = p.y + k * X.ax.x;
+            acc = add64(acc, vec2<u32>(src[2 * q], src[2 * q + 1]));
+//#else
             acc = acc + bitcast<f32>(src[p.y + k * X.ax.x]);
+//#endif
         }
     }
+//#if VAL64
+    dst[2 * p.x] = acc.x;
+    dst[2 * p.x + 1] = acc.y;
+//#else
     dst[p.x] = bitcast<u32>(acc);
+//#endif
 }
 //#else
 @compute @workgroup_size(256)
@@ -110,6 +129,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 //#else
     atomicAdd(&dst[q], src[p.y]);
 //#endif
+//#elif VAL64
+    var x = vec2<u32>(0u, 0u);
+    if (v.z == 1u) {
+        let q = p.y + i32(v.x) * bitcast<i32>(P.ex.y);
+        x = vec2<u32>(src[2 * q], src[2 * q + 1]);
+    } else {
+        report(v, P.ex.z);
+    }
+    dst[2 * p.x] = x.x;
+    dst[2 * p.x + 1] = x.y;
 //#else
     var x = 0u;
     if (v.z == 1u) {

@@ -6,8 +6,9 @@
 // With DST_PARTIAL the result is an accumulator (and, for arg reductions,
 // an index) that a later pass reduces again (SRC_PARTIAL); otherwise it is
 // converted to the destination dtype (MEAN divides by count first). W64
-// (integer Sum and Prod of I64, ACC vec2<u32>) reads and writes (lo, hi)
-// pairs throughout: sources, partial results and the I64 output.
+// (reductions of I64, and integer Sum and Prod, ACC vec2<u32>) reads and
+// writes (lo, hi) pairs throughout: sources, partial results and the I64
+// output (an arg reduction's index, written as a pair, for ARG).
 // SERIAL runs one work item per invocation; otherwise a workgroup shares
 // one work item and combines in a tree.
 //#include common.wgsl
@@ -17,9 +18,25 @@
 
 //#if W64
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+//#if DST_PARTIAL
+//#if ARG
+@group(0) @binding(2) var<storage, read_write> dsti: array<u32>;
+//#endif
+//#endif
 fn store_out(p: i32, v: vec2<u32>, i: u32) {
+//#if ARG
+//#if DST_PARTIAL
     dst[2 * p] = v.x;
     dst[2 * p + 1] = v.y;
+    dsti[p] = i;
+//#else
+    dst[2 * p] = i;
+    dst[2 * p + 1] = 0u;
+//#endif
+//#else
+    dst[2 * p] = v.x;
+    dst[2 * p + 1] = v.y;
+//#endif
 }
 //#elif DST_PARTIAL
 @group(0) @binding(1) var<storage, read_write> dst: array<{{ACC}}>;
@@ -59,6 +76,11 @@ fn store_out(p: i32, v: {{ACC}}, i: u32) {
 fn load_src(p: i32) -> vec2<u32> {
     return vec2<u32>(src[2 * p], src[2 * p + 1]);
 }
+//#if SRC_PARTIAL
+//#if ARG
+@group(0) @binding({{B_SRCI}}) var<storage, read> srci: array<u32>;
+//#endif
+//#endif
 //#elif SRC_PARTIAL
 @group(0) @binding({{B_SRC}}) var<storage, read> src: array<{{ACC}}>;
 fn load_src(p: i32) -> {{ACC}} {

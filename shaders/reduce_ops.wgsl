@@ -55,6 +55,10 @@ fn sum_w64_ident() -> vec2<u32> { return vec2<u32>(0u, 0u); }
 fn sum_w64_comb(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return add64(a, b); }
 fn prod_w64_ident() -> vec2<u32> { return vec2<u32>(1u, 0u); }
 fn prod_w64_comb(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return mul64(a, b); }
+fn max_w64_ident() -> vec2<u32> { return vec2<u32>(0u, 0x80000000u); }
+fn max_w64_comb(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return max64(a, b); }
+fn min_w64_ident() -> vec2<u32> { return vec2<u32>(0xffffffffu, 0x7fffffffu); }
+fn min_w64_comb(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return min64(a, b); }
 
 // The arg reductions start from "nothing seen" (index 0xffffffff); the
 // value beside it is never compared.
@@ -64,6 +68,8 @@ fn argmax_i32_ident() -> i32 { return 0; }
 fn argmin_i32_ident() -> i32 { return 0; }
 fn argmax_u32_ident() -> u32 { return 0u; }
 fn argmin_u32_ident() -> u32 { return 0u; }
+fn argmax_w64_ident() -> vec2<u32> { return vec2<u32>(0u, 0u); }
+fn argmin_w64_ident() -> vec2<u32> { return vec2<u32>(0u, 0u); }
 
 fn argmax_f32_better(v: f32, i: u32, b: f32, bi: u32) -> bool {
     if (bi == 0xffffffffu) {
@@ -118,6 +124,19 @@ fn argmin_u32_better(v: u32, i: u32, b: u32, bi: u32) -> bool {
         return i != 0xffffffffu;
     }
     return i != 0xffffffffu && (v < b || (v == b && i < bi));
+}
+
+fn argmax_w64_better(v: vec2<u32>, i: u32, b: vec2<u32>, bi: u32) -> bool {
+    if (bi == 0xffffffffu) {
+        return i != 0xffffffffu;
+    }
+    return i != 0xffffffffu && (lt64(b, v) || (eq64(v, b) && i < bi));
+}
+fn argmin_w64_better(v: vec2<u32>, i: u32, b: vec2<u32>, bi: u32) -> bool {
+    if (bi == 0xffffffffu) {
+        return i != 0xffffffffu;
+    }
+    return i != 0xffffffffu && (lt64(v, b) || (eq64(v, b) && i < bi));
 }
 
 // Final conversions of an accumulator to the stored value.

@@ -7,6 +7,9 @@
 //#include ew_dst.wgsl
 //#include ew_src_a.wgsl
 //#include math.wgsl
+//#if OP_W64
+//#include int64.wgsl
+//#endif
 
 fn apply_op(x: {{OP_T}}) -> {{OP_R}} {
     return {{OP_EXPR}};

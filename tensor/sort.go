@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
@@ -143,6 +144,12 @@ func (t *Tensor) sort(op string, ax int, descending bool) (*Tensor, *Tensor) {
 	v := compute(op, wd, t.lay.Shape, []*Tensor{x, idx}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
 		return be.Sort(dst, src[1], src[0], ax, descending)
 	})
+	if v.err != nil && wd == dtype.I64 && errors.Is(v.err, errs.ErrDType) {
+		// A device whose sort has 32-bit keys only (the GPUs).
+		idx.Release()
+		v.Release()
+		return x.sortI64Digits(ax, descending)
+	}
 	if v.err != nil {
 		idx.Release()
 		return v, v
@@ -152,6 +159,41 @@ func (t *Tensor) sort(op string, ax int, descending bool) (*Tensor, *Tensor) {
 		v = v.Cast(t.DType())
 	}
 	return v, idx
+}
+
+// sortI64Digits sorts an I64 t along ax on a device whose sort takes 32-bit
+// keys, as two stable sorts of 32-bit digits, least significant first:
+// the low words (read unsigned, biased into I32 order), then, carrying that
+// order, the high words (signed). Stability makes the second sort keep the
+// first one's order among equal high words, so the result is the 64-bit
+// order with ties in source order, ascending or descending alike. The
+// digits come from FloorDiv and Mod by 2^32, which the GPUs compute on
+// (lo, hi) pairs.
+func (t *Tensor) sortI64Digits(ax int, descending bool) (*Tensor, *Tensor) {
+	base := Scalar[int64](1 << 32).To(t.st.dev)
+	defer base.Release()
+	bias := Scalar[int64](1 << 31).To(t.st.dev)
+	defer bias.Release()
+	m := t.Mod(base)
+	defer m.Release()
+	lo64 := m.Sub(bias)
+	defer lo64.Release()
+	lo := lo64.Cast(dtype.I32)
+	defer lo.Release()
+	hi64 := t.FloorDiv(base)
+	defer hi64.Release()
+	hi := hi64.Cast(dtype.I32)
+	defer hi.Release()
+	lv, p1 := lo.sort("Sort", ax, descending)
+	lv.Release()
+	defer p1.Release()
+	h1 := hi.Gather(ax, p1)
+	defer h1.Release()
+	hv, p2 := h1.sort("Sort", ax, descending)
+	hv.Release()
+	defer p2.Release()
+	idx := p1.Gather(ax, p2)
+	return retag("Sort", t.Gather(ax, idx)), retag("Sort", idx)
 }
 
 // TopK returns the k largest (or, with largest false, smallest) elements of

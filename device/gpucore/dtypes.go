@@ -14,7 +14,7 @@ import (
 // source (WGSL, and the GLSL rendered from it) has no f64 or bf16.
 var (
 	StorableDTypes = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool}
-	ComputeDTypes  = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.U8, dtype.Bool}
+	ComputeDTypes  = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool}
 )
 
 // CheckStorable reports, as an error of p's backend, whether a buffer of

@@ -97,13 +97,16 @@ func ewVars(dst, src dtype.DType, raw bool) map[string]string {
 	return v
 }
 
-// computeType is the WGSL type a kernel computes a dtype in.
+// computeType is the WGSL type a kernel computes a dtype in: I64 as
+// (lo, hi) pairs of u32 (shaders/int64.wgsl).
 func computeType(dt dtype.DType) string {
 	switch dt {
 	case dtype.F32, dtype.F16:
 		return "f32"
 	case dtype.I32:
 		return "i32"
+	case dtype.I64:
+		return "vec2<u32>"
 	}
 	return "u32"
 }
@@ -115,6 +118,8 @@ func shaderExpr(s device.Shader, dt dtype.DType) string {
 		return s.F32
 	case dtype.I32:
 		return s.I32
+	case dtype.I64:
+		return s.I64
 	}
 	return s.U8
 }
@@ -238,6 +243,19 @@ func (p *Planner) copy(pl *Plan, op string, d, s Operand) error {
 	return p.elementwise(pl, op, k, d.Shape, []ewArg{argOf(d), argOf(s)}, [4]uint32{})
 }
 
+// opVars are the variables of a unary or binary kernel computing shader s
+// on operands of dt into dst: the storage of both sides, the expression
+// (OP_EXPR), its operand and result types (OP_T, OP_R; a caller makes a
+// predicate's result u32), and OP_W64 to include the 64-bit helpers.
+func opVars(dst, dt dtype.DType, s device.Shader) map[string]string {
+	v := ewVars(dst, dt, false)
+	v["OP_EXPR"], v["OP_T"], v["OP_R"] = shaderExpr(s, dt), computeType(dt), computeType(dt)
+	if dt == dtype.I64 {
+		v["OP_W64"] = "1"
+	}
+	return v
+}
+
 // Unary plans op elementwise; dst has src's dtype, or Bool for a predicate.
 func (p *Planner) Unary(name string, op device.UnaryOp, d, s Operand) (*Plan, error) {
 	def, ok := op.Def()
@@ -255,8 +273,8 @@ func (p *Planner) Unary(name string, op device.UnaryOp, d, s Operand) (*Plan, er
 	if d.DT() != want {
 		return nil, p.errorf(name, errs.ErrDType, "%s of %s writes %s, dst is %s", op, dt, want, d.DT())
 	}
-	if dt == dtype.I64 {
-		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s", op, p.Display)
+	if shaderExpr(def.Shader, dt) == "" {
+		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for %s on %s", op, dt, p.Display)
 	}
 	if err := p.noAlias(name, d, s); err != nil {
 		return nil, err
@@ -265,8 +283,7 @@ func (p *Planner) Unary(name string, op device.UnaryOp, d, s Operand) (*Plan, er
 	if d.Numel == 0 {
 		return pl, nil
 	}
-	vars := ewVars(d.DT(), dt, false)
-	vars["OP_EXPR"], vars["OP_T"], vars["OP_R"] = shaderExpr(def.Shader, dt), computeType(dt), computeType(dt)
+	vars := opVars(d.DT(), dt, def.Shader)
 	if def.Predicate {
 		vars["OP_R"] = "u32"
 	}
@@ -293,8 +310,8 @@ func (p *Planner) Binary(name string, op device.BinaryOp, d, x, y Operand) (*Pla
 	if d.DT() != want {
 		return nil, p.errorf(name, errs.ErrDType, "%s of %s writes %s, dst is %s", op, dt, want, d.DT())
 	}
-	if dt == dtype.I64 {
-		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s", op, p.Display)
+	if shaderExpr(def.Shader, dt) == "" {
+		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for %s on %s", op, dt, p.Display)
 	}
 	if err := p.noAlias(name, d, x, y); err != nil {
 		return nil, err
@@ -303,8 +320,7 @@ func (p *Planner) Binary(name string, op device.BinaryOp, d, x, y Operand) (*Pla
 	if d.Numel == 0 {
 		return pl, nil
 	}
-	vars := ewVars(d.DT(), dt, false)
-	vars["OP_EXPR"], vars["OP_T"], vars["OP_R"] = shaderExpr(def.Shader, dt), computeType(dt), computeType(dt)
+	vars := opVars(d.DT(), dt, def.Shader)
 	if def.Compare {
 		vars["OP_R"] = "u32"
 	}
@@ -322,9 +338,6 @@ func (p *Planner) Where(name string, d, c, x, y Operand) (*Plan, error) {
 	}
 	if x.DT() != d.DT() || y.DT() != d.DT() {
 		return nil, p.errorf(name, errs.ErrDType, "dst, a and b must share a dtype, have %s, %s, %s", d.DT(), x.DT(), y.DT())
-	}
-	if d.DT() == dtype.I64 {
-		return nil, p.errorf(name, errs.ErrDType, "Where is not defined for i64 on %s", p.Display)
 	}
 	if err := p.noAlias(name, d, c, x, y); err != nil {
 		return nil, err

@@ -70,8 +70,12 @@ func (p *Planner) Gather(name string, d, s, ix, st Operand, axis int) (*Plan, er
 	if err := device.CheckGather(p.Backend, false, arg(s), arg(d), arg(ix), arg(st), axis); err != nil {
 		return nil, err
 	}
-	if !word32(s.DT()) {
-		return nil, p.errorf(name, errs.ErrDType, "gathers 32-bit words (f32, i32, u8, bool), have %v (Cast to f32 first)", s.DT())
+	vars := map[string]string{}
+	switch {
+	case s.DT() == dtype.I64:
+		vars["VAL64"] = "1"
+	case !word32(s.DT()):
+		return nil, p.errorf(name, errs.ErrDType, "gathers 32-bit words (f32, i32, u8, bool) and i64, have %v (Cast to f32 first)", s.DT())
 	}
 	if err := p.noAlias(name, d, s, ix, st); err != nil {
 		return nil, err
@@ -91,7 +95,7 @@ func (p *Planner) Gather(name string, d, s, ix, st Operand, axis int) (*Plan, er
 	}
 	prm := EWParams{N: uint32(d.Numel), Off: [4]int32{int32(d.Off), int32(s.Off), int32(ix.Off)},
 		Ex: [4]uint32{uint32(s.Shape[axis]), uint32(int32(s.Strides[axis])), uint32(st.Off)}, W: walk4(sh, str...)}
-	k := &Kernel{Template: "gather.wgsl", Vars: idxVars(map[string]string{}, ix), RW: 2, RO: 2}
+	k := &Kernel{Template: "gather.wgsl", Vars: idxVars(vars, ix), RW: 2, RO: 2}
 	pl.Steps = append(pl.Steps, Dispatch{Kernel: k, Params: prm,
 		Binds: []Binding{whole(d.Buf, true), whole(st.Buf, true), whole(s.Buf, false), whole(ix.Buf, false)},
 		Grid:  p.Lim.Grid((uint64(d.Numel) + ewWG - 1) / ewWG)})
@@ -100,17 +104,18 @@ func (p *Planner) Gather(name string, d, s, ix, st Operand, axis int) (*Plan, er
 
 // ScatterAdd plans adding src[p] into dst at p with axis coordinate ix[p]
 // (see device.Indexer). I32 adds with atomicAdd, one invocation per index.
-// F32 into a destination extent of at most ScatterLoopMax along the axis
-// is deterministic: one invocation per destination element of the indices'
-// box sums the matching sources in index order (cost: that extent times
-// the indices'); a longer axis takes the atomic kernel's exchange loop,
-// one invocation per index, whose order of additions is not fixed.
+// F32 into a destination extent of at most ScatterLoopMax along the axis,
+// and I64 (WGSL has no 64-bit atomics) into any, is deterministic: one
+// invocation per destination element of the indices' box sums the
+// matching sources in index order (cost: that extent times the indices');
+// a longer F32 axis takes the atomic kernel's exchange loop, one
+// invocation per index, whose order of additions is not fixed.
 func (p *Planner) ScatterAdd(name string, d, ix, s, st Operand, axis int) (*Plan, error) {
 	if err := device.CheckGather(p.Backend, true, arg(d), arg(s), arg(ix), arg(st), axis); err != nil {
 		return nil, err
 	}
-	if d.DT() != dtype.F32 && d.DT() != dtype.I32 {
-		return nil, p.errorf(name, errs.ErrDType, "accumulates f32 or i32, have %v (Cast first)", d.DT())
+	if d.DT() != dtype.F32 && d.DT() != dtype.I32 && d.DT() != dtype.I64 {
+		return nil, p.errorf(name, errs.ErrDType, "accumulates f32, i32 or i64, have %v (Cast first)", d.DT())
 	}
 	if err := p.noAlias(name, d, s, ix, st); err != nil {
 		return nil, err
@@ -122,7 +127,7 @@ func (p *Planner) ScatterAdd(name string, d, ix, s, st Operand, axis int) (*Plan
 	if ix.Numel == 0 || d.Numel == 0 {
 		return pl, nil
 	}
-	if d.DT() == dtype.I32 || d.Shape[axis] > ScatterLoopMax {
+	if d.DT() == dtype.I32 || d.DT() == dtype.F32 && d.Shape[axis] > ScatterLoopMax {
 		dS := slices.Clone(d.Strides)
 		dS[axis] = 0
 		sh, str, err := p.kernelWalk(name, ix.Shape, dS, s.Strides, ix.Strides)
@@ -153,7 +158,11 @@ func (p *Planner) ScatterAdd(name string, d, ix, s, st Operand, axis int) (*Plan
 	if err != nil {
 		return nil, err
 	}
-	k := &Kernel{Template: "gather.wgsl", Vars: idxVars(map[string]string{"LOOP": "1"}, ix), RW: 2, RO: 2}
+	vars := map[string]string{"LOOP": "1"}
+	if d.DT() == dtype.I64 {
+		vars["VAL64"] = "1"
+	}
+	k := &Kernel{Template: "gather.wgsl", Vars: idxVars(vars, ix), RW: 2, RO: 2}
 	K := ix.Shape[axis]
 	for start := 0; start < K; start += scatterChunk {
 		prm := ScatterParams{N: uint32(n), Ext: uint32(d.Shape[axis]), Inner: uint32(inner),

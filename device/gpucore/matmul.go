@@ -86,7 +86,7 @@ func (p *Planner) Matmul(name string, d, x, y Operand, variant string) (*Plan, e
 	dt := x.DT()
 	switch dt {
 	case dtype.F32, dtype.F16:
-	case dtype.I32, dtype.U8:
+	case dtype.I32, dtype.U8, dtype.I64:
 		return nil, p.errorf(name, errs.ErrUnsupported, "integer matmul (%s) is not implemented on %s; cast to f32", dt, p.Display)
 	default:
 		return nil, p.errorf(name, errs.ErrDType, "matmul is not defined for %s", dt)

@@ -16,7 +16,7 @@ const redWG = 64 // workgroup size of the tree-reduction and softmax kernels
 // accType is the accumulator a reduction of dt computes in, as a WGSL
 // type and the short name of the combiners (reduce_ops.wgsl): f32 for
 // floats (F16 included), i32 for I32, u32 for U8 and Bool, and (lo, hi)
-// pairs of u32 ("w64") for I64, which only Sum and Prod accept. The dtype
+// pairs of u32 ("w64") for I64 (and the integer Sum and Prod). The dtype
 // returned is the one whose storage holds it in partial-result buffers.
 func accType(dt dtype.DType) (acc, short string, storage dtype.DType) {
 	switch dt {
@@ -77,9 +77,6 @@ func (p *Planner) Reduce(name string, op device.ReduceOp, d, s Operand, axes []i
 		return nil, err
 	}
 	sdt := s.DT()
-	if sdt == dtype.I64 && op != device.Sum && op != device.Prod {
-		return nil, p.errorf(name, errs.ErrDType, "%s is not defined for i64 on %s (Sum and Prod are)", op, p.Display)
-	}
 	red := make([]bool, len(s.Shape))
 	for _, a := range axes {
 		red[a] = true

@@ -622,7 +622,10 @@ func TestReduceHighRankAndPlan(t *testing.T) {
 // reduce.wgsl: (lo, hi) pairs, 64-bit partial results) exactly against
 // Go's wrapping int64 arithmetic: values with carries between the halves
 // and signs, long reductions split into several passes, strided views,
-// and products that wrap modulo 2^64. Other I64 reductions stay ErrDType.
+// and products that wrap modulo 2^64; and Max, Min, ArgMax and ArgMin of
+// I64 (signed 64-bit comparisons of the pairs) on values that tie and
+// differ in either half, where the arg reductions must give the first
+// occurrence.
 func TestReduceI64(t *testing.T) {
 	g := dev(t)
 	tr, _ := contig(6, 5, 4).Permute(2, 0, 1)
@@ -647,15 +650,23 @@ func TestReduceI64(t *testing.T) {
 	for _, c := range cases {
 		sums := make([]int64, c.n)
 		prods := make([]int64, c.n)
+		ties := make([]int64, c.n)
 		for i := range sums {
 			sums[i] = int64(uint64(i)*2654435761%(1<<41)) - 1<<40 // |v| < 2^40: exact in float64
 			prods[i] = factors[i%len(factors)]
+			ties[i] = int64(i*7919%61-30)<<32 + int64(i*31%5) // 305 values: ties, and both halves differ
 		}
 		for _, axes := range c.axes {
-			for _, op := range []device.ReduceOp{device.Sum, device.Prod} {
+			for _, op := range []device.ReduceOp{device.Sum, device.Prod, device.Max, device.Min, device.ArgMax, device.ArgMin} {
+				if op.IsArg() && len(axes) != 1 {
+					continue
+				}
 				vals := sums
-				if op == device.Prod {
+				switch op {
+				case device.Prod:
 					vals = prods
+				case device.Max, device.Min, device.ArgMax, device.ArgMin:
+					vals = ties
 				}
 				fv := make([]float64, len(vals))
 				for i, v := range vals {
@@ -669,6 +680,8 @@ func TestReduceI64(t *testing.T) {
 					t.Fatalf("%s i64 %s axes %v: %v", op, c.name, axes, err)
 				}
 				want := make([]int64, nout)
+				best := make([]int64, nout) // the extreme so far, for the arg reductions
+				seen := make([]bool, nout)
 				if op == device.Prod {
 					for i := range want {
 						want[i] = 1
@@ -685,10 +698,26 @@ func TestReduceI64(t *testing.T) {
 							k = k*c.l.Shape[i] + x
 						}
 					}
-					if op == device.Prod {
-						want[k] *= vals[c.l.OffsetOf(idx)]
-					} else {
-						want[k] += vals[c.l.OffsetOf(idx)]
+					v := vals[c.l.OffsetOf(idx)]
+					first := !seen[k]
+					seen[k] = true
+					switch op {
+					case device.Sum:
+						want[k] += v
+					case device.Prod:
+						want[k] *= v
+					case device.Max:
+						if first || v > want[k] {
+							want[k] = v
+						}
+					case device.Min:
+						if first || v < want[k] {
+							want[k] = v
+						}
+					case device.ArgMax, device.ArgMin: // row-major walk: the first occurrence wins
+						if first || op == device.ArgMax && v > best[k] || op == device.ArgMin && v < best[k] {
+							best[k], want[k] = v, int64(idx[axes[0]])
+						}
 					}
 				})
 				raw := make([]byte, 8*nout)
@@ -703,6 +732,4 @@ func TestReduceI64(t *testing.T) {
 			}
 		}
 	}
-	src := upload(t, g, dtype.I64, []float64{1, 2, 3})
-	wantKind(t, "Max of i64", g.Reduce(device.Max, op2(alloc(t, g, dtype.I64, 1), contig()), op2(src, contig(3)), []int{0}), errs.ErrDType)
 }
