@@ -53,7 +53,7 @@ func (h *harness) supports(dt dtype.DType) bool {
 }
 
 // computes reports whether the device computes with dt (Info.Compute),
-// not merely holds it: the WebGPU backend holds I64 only for indices.
+// not merely holds it (a backend may store a dtype it has no kernels for).
 func (h *harness) computes(dt dtype.DType) bool {
 	return slices.Contains(h.dev.Info().Compute, dt)
 }

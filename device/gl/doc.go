@@ -39,8 +39,8 @@
 //
 // Dtypes are those of the WebGPU backend, stored the same way (the kernels
 // are the same): F32, I32, U8 and Bool (widened to 32 bits) compute; F16 is
-// stored packed and computed in f32; I64 holds ArgMax/ArgMin indices. F64
-// and BF16 are refused with errs.ErrDType.
+// stored packed and computed in f32; I64 is stored and computed as (lo, hi)
+// pairs of 32-bit words. F64 and BF16 are refused with errs.ErrDType.
 package gl
 
 import "time"

@@ -9,9 +9,10 @@ import (
 
 // StorableDTypes are the dtypes a GPU device built on this core holds,
 // copies and casts (its Info.DTypes); ComputeDTypes those its kernels
-// compute with (Info.Compute). I64 is only held: it carries ArgMax/ArgMin
-// indices, which the kernels write as (lo, hi) word pairs. The one kernel
-// source (WGSL, and the GLSL rendered from it) has no f64 or bf16.
+// compute with (Info.Compute). I64 is held and computed as (lo, hi) pairs
+// of u32 words (shaders/int64.wgsl), since the kernel source has no 64-bit
+// integers. The one kernel source (WGSL, and the GLSL rendered from it)
+// has no f64 or bf16.
 var (
 	StorableDTypes = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool}
 	ComputeDTypes  = []dtype.DType{dtype.F32, dtype.F16, dtype.I32, dtype.I64, dtype.U8, dtype.Bool}
