@@ -105,6 +105,10 @@ func TestConv2d(t *testing.T) {
 		// Groups with stride and padding; depthwise.
 		{2, 6, 8, 8, 9, 3, 3, tensor.Conv2dOptions{Groups: 3, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, true},
 		{1, 5, 6, 6, 5, 3, 3, tensor.Conv2dOptions{Groups: 5, Padding: [2]int{1, 1}}, false},
+		// Depthwise (the CPU's direct stencil): a channel multiplier of 2
+		// with stride, padding and dilation; 5x5 over 40-pixel rows.
+		{2, 4, 9, 8, 8, 3, 3, tensor.Conv2dOptions{Groups: 4, Stride: [2]int{2, 1}, Padding: [2]int{1, 2}, Dilation: [2]int{1, 2}}, true},
+		{1, 3, 7, 40, 3, 5, 5, tensor.Conv2dOptions{Groups: 3, Padding: [2]int{2, 2}}, false},
 		// Padding wider than the kernel: whole rows and runs of zeros.
 		{1, 2, 4, 4, 3, 2, 2, tensor.Conv2dOptions{Padding: [2]int{3, 3}}, false},
 		// One-pixel-wide rows: every pixel of a panel is its own run.
@@ -330,6 +334,55 @@ func BenchmarkConv2d(b *testing.B) {
 	}
 }
 
+// BenchmarkConv2dDepthwise times a depthwise 3x3 convolution (batch 32, 64
+// channels, 56x56, padding 1; the CPU's direct stencil), forward, forward
+// with both gradients, and at stride 2, against the anchor such a memory-
+// bound stencil has: copying the bytes it must move (the input read and
+// the output written, per pass) in the same iterations. GB/s counts those
+// bytes; x-copy is the copy's time over the convolution's (1 would be a
+// stencil as fast as a copy of its operands).
+func BenchmarkConv2dDepthwise(b *testing.B) {
+	const n, c, h, w = 32, 64, 56, 56
+	x := tensor.RandN(dtype.F32, 1, n, c, h, w)
+	k := tensor.RandN(dtype.F32, 2, c, 1, 3, 3)
+	for _, pass := range []struct {
+		name           string
+		stride, passes int
+	}{{"forward", 1, 1}, {"train", 1, 3}, {"stride2", 2, 1}} {
+		b.Run(pass.name, func(b *testing.B) {
+			oh, ow := h/pass.stride, w/pass.stride
+			gy := tensor.RandN(dtype.F32, 5, n, c, oh, ow)
+			opt := tensor.Conv2dOptions{Padding: [2]int{1, 1}, Stride: [2]int{pass.stride, pass.stride}, Groups: c}
+			elems := pass.passes * (n*c*h*w + n*c*oh*ow)
+			src, dst := make([]float32, elems/2), make([]float32, elems/2)
+			var convT, copyT float64
+			for b.Loop() {
+				start := time.Now()
+				if pass.passes == 1 {
+					if err := tensor.Conv2d(x, k, nil, opt).Err(); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					xg, kg := x.Detach().RequiresGrad(), k.Detach().RequiresGrad()
+					if err := tensor.Conv2d(xg, kg, nil, opt).BackwardWith(gy); err != nil {
+						b.Fatal(err)
+					}
+					if err := errors.Join(xg.Grad().Err(), kg.Grad().Err()); err != nil {
+						b.Fatal(err)
+					}
+				}
+				convT += time.Since(start).Seconds()
+				start = time.Now()
+				copy(dst, src)
+				copyT += time.Since(start).Seconds()
+			}
+			b.ReportMetric(float64(4*elems)*float64(b.N)/convT/1e9, "GB/s")
+			b.ReportMetric(2*9*float64(pass.passes*n*c*oh*ow)*float64(b.N)/convT/1e9, "GFLOP/s")
+			b.ReportMetric(copyT/convT, "x-copy")
+		})
+	}
+}
+
 // TestMaxPool2dTies checks the gradient of a max pool whose windows tile
 // the input where a window's maximum is reached more than once: it is
 // shared evenly between the elements equal to the maximum, as the Max
@@ -372,7 +425,8 @@ func TestMaxPool2dTies(t *testing.T) {
 // pixels, dX the adjoint scatter) on every device, in F32 and F64: a
 // case large enough for the CPU's weight gradient to gather each image's
 // im2col matrix in several blocks, groups with stride, dilation and
-// padding, 1x1 kernels, and batch 1 with 33-pixel rows.
+// padding, 1x1 kernels, batch 1 with 33-pixel rows, and depthwise
+// convolutions (the CPU's direct stencil and its own weight gradient).
 func TestConv2dGradients(t *testing.T) {
 	cases := []struct {
 		n, c, h, w, oc, kh, kw int
@@ -382,6 +436,10 @@ func TestConv2dGradients(t *testing.T) {
 		{2, 6, 9, 9, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Stride: [2]int{2, 2}, Dilation: [2]int{2, 2}, Padding: [2]int{2, 2}}},
 		{3, 8, 5, 6, 16, 1, 1, tensor.Conv2dOptions{}},
 		{1, 2, 6, 33, 15, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}},
+		// Depthwise: a channel multiplier of 2 with stride and dilation,
+		// and a plain 3x3 one.
+		{2, 4, 10, 9, 8, 3, 3, tensor.Conv2dOptions{Groups: 4, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, Dilation: [2]int{1, 2}}},
+		{1, 3, 12, 12, 3, 3, 3, tensor.Conv2dOptions{Groups: 3, Padding: [2]int{1, 1}}},
 	}
 	for _, dev := range testDevices(t) {
 		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {

@@ -23,7 +23,9 @@ var _ device.Convolver = (*Device)(nil)
 // packs them (gemm.F32Panels), so it is never written out; the products
 // land in dst in NCHW order. F32 and F64 only. The weights are copied
 // once into the panels' k order (tapMajor); an x whose columns are not
-// adjacent is copied contiguous first (rowsInput).
+// adjacent is copied contiguous first (rowsInput). A depthwise
+// convolution (one input channel per group) is a direct stencil instead
+// (depthwiseConv, conv_depthwise.go).
 func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2d"
 	c, err := d.convOperands(op, x, w, dst, p)
@@ -45,6 +47,15 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 		return err
 	}
 	wb, wl = t, layout.Layout{Shape: wl.Shape}
+	if geo.depthwise() {
+		switch xb.dt {
+		case dtype.F32:
+			depthwiseConv(geo, slice[float32](xb), slice[float32](wb), slice[float32](db)[dl.Offset:])
+		case dtype.F64:
+			depthwiseConv(geo, slice[float64](xb), slice[float64](wb), slice[float64](db)[dl.Offset:])
+		}
+		return nil
+	}
 	m, k := geo.oc/g, wl.Numel()/geo.oc
 	n := geo.oh * geo.ow
 	items := make([]gemm.Item, geo.n*g)
@@ -330,10 +341,14 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 	// The gradient comes out in the panels' k order, [O, KH, KW, C/g],
 	// and is copied into dw's.
 	t := newTemp(d, wb.dt, wl.Numel())
-	switch xb.dt {
-	case dtype.F32:
+	switch {
+	case geo.depthwise() && xb.dt == dtype.F32:
+		depthwiseFilter(geo, slice[float32](xb), slice[float32](yb)[yl.Offset:], slice[float32](t))
+	case geo.depthwise():
+		depthwiseFilter(geo, slice[float64](xb), slice[float64](yb)[yl.Offset:], slice[float64](t))
+	case xb.dt == dtype.F32:
 		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32)
-	case dtype.F64:
+	default:
 		err = convFilter(geo, g, convPanels[float64]{geo, slice[float64](xb)}, slice[float64](yb)[yl.Offset:], slice[float64](t), gemm.F64)
 	}
 	if err != nil {
