@@ -616,7 +616,7 @@ func MaxPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	if tiles != nil {
 		return tilePool("MaxPool2d", tiles, true)
 	}
-	return retag("MaxPool2d", Stack(wins, 0).Max(0))
+	return windowPool("MaxPool2d", wins, true)
 }
 
 // AvgPool2d averages each window of x [N, C, H, W]; padded zeros count in
@@ -632,7 +632,7 @@ func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	if tiles != nil {
 		return tilePool("AvgPool2d", tiles, false)
 	}
-	return retag("AvgPool2d", Stack(wins, 0).Mean(0))
+	return windowPool("AvgPool2d", wins, false)
 }
 
 // poolWindows returns the windows of x padded with pad: when they tile it
@@ -706,18 +706,13 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 	// fold combines f(slice) over the tile's slices with op, in row-major
 	// kernel order.
 	fold := func(t *Tensor, f func(s *Tensor) *Tensor, op func(a, b *Tensor) *Tensor) *Tensor {
-		var acc *Tensor
+		slices := make([]*Tensor, 0, kh*kw)
 		for i := range kh {
 			for j := range kw {
-				s := f(t.Narrow(3, i, 1).Narrow(5, j, 1).Reshape(n, c, oh, ow))
-				if acc == nil {
-					acc = s
-				} else {
-					acc = op(acc, s)
-				}
+				slices = append(slices, f(t.Narrow(3, i, 1).Narrow(5, j, 1).Reshape(n, c, oh, ow)))
 			}
 		}
-		return acc
+		return foldSlices(slices, op)
 	}
 	same := func(s *Tensor) *Tensor { return s }
 	perTile := []int{n, c, oh, 1, ow, 1}
@@ -739,6 +734,64 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 		}, nil, tiles)
 	}
 	return retag(name, y)
+}
+
+// windowPool reduces the shifted windows of a pool whose windows overlap
+// or leave gaps (shiftedWindows, each [N, C, OH, OW]) to their elementwise
+// maximum (max) or mean: one fused pass over the KH*KW strided views,
+// where stacking them and reducing the stack wrote KH*KW copies of the
+// output first. The gradient is Stack-then-Max's (and Mean's): a window
+// element equal to its output's maximum gets the output's gradient
+// divided by how many of the output's window elements equal it, and the
+// views carry it back into the input, overlapping windows adding up.
+func windowPool(name string, wins []*Tensor, max bool) *Tensor {
+	det := make([]*Tensor, len(wins))
+	for i, w := range wins {
+		det[i] = w.Detach()
+	}
+	defer func() {
+		for _, d := range det {
+			d.Release()
+		}
+	}()
+	var y *Tensor
+	if max {
+		y = foldSlices(det, (*Tensor).Maximum)
+		save := append([]*Tensor{y}, det...)
+		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
+			masks := make([]*Tensor, len(s)-1)
+			for i, w := range s[1:] {
+				masks[i] = w.Eq(s[0]).Cast(g.DType())
+			}
+			share := g.Div(foldSlices(masks, (*Tensor).Add))
+			grads := make([]*Tensor, len(masks))
+			for i, m := range masks {
+				grads[i] = m.Mul(share)
+			}
+			return grads
+		}, save, wins...)
+	} else {
+		k := float64(len(wins))
+		y = foldSlices(det, (*Tensor).Add).DivScalar(k)
+		y = attach(y, name, func(g *Tensor, _ []*Tensor) []*Tensor {
+			share := g.DivScalar(k)
+			grads := make([]*Tensor, len(wins))
+			for i := range grads {
+				grads[i] = share
+			}
+			return grads
+		}, nil, wins...)
+	}
+	return retag(name, y)
+}
+
+// foldSlices combines same-shaped tensors with op, left to right.
+func foldSlices(ts []*Tensor, op func(a, b *Tensor) *Tensor) *Tensor {
+	acc := ts[0]
+	for _, t := range ts[1:] {
+		acc = op(acc, t)
+	}
+	return acc
 }
 
 // shiftedWindows returns, for each kernel position (i, j) in row-major

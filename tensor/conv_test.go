@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -416,6 +417,77 @@ func TestMaxPool2dTies(t *testing.T) {
 		nan := tensor.FromSlice([]float32{1, float32(math.NaN()), 2, 3}, 1, 1, 2, 2).To(dev)
 		if got := readF64(t, tensor.MaxPool2d(nan, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})); !math.IsNaN(got[0]) {
 			t.Errorf("%s: MaxPool2d of a window holding NaN = %v, want NaN", dev.Name(), got)
+		}
+	}
+}
+
+// TestMaxPool2dOverlapTies checks the gradient of max pools whose windows
+// overlap (3x3, stride 1 and stride 2 with padding; the fused fold over
+// shifted windows) on values full of ties, against a float64 loop: each
+// output's gradient is shared evenly between the elements of its window
+// equal to its maximum, and an element in several windows adds up their
+// shares. A NaN wins every window it is in.
+func TestMaxPool2dOverlapTies(t *testing.T) {
+	const h, w = 5, 6
+	xs := make([]float64, h*w)
+	for i := range xs {
+		xs[i] = float64((i * 7) % 4) // values 0..3: many ties
+	}
+	for _, dev := range testDevices(t) {
+		for _, opt := range []tensor.Pool2dOptions{
+			{Kernel: [2]int{3, 3}, Stride: [2]int{1, 1}},
+			{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}},
+		} {
+			k, st, p := opt.Kernel, opt.Stride, opt.Padding
+			oh, ow := (h+2*p[0]-k[0])/st[0]+1, (w+2*p[1]-k[1])/st[1]+1
+			gs := seq(oh*ow, 2)
+			want := make([]float64, h*w)
+			for i := range oh {
+				for j := range ow {
+					mx, ties := math.Inf(-1), 0
+					for pass := range 2 {
+						for u := range k[0] {
+							for v := range k[1] {
+								r, c := i*st[0]-p[0]+u, j*st[1]-p[1]+v
+								if r < 0 || r >= h || c < 0 || c >= w {
+									continue
+								}
+								x := xs[r*w+c]
+								switch {
+								case pass == 0 && x > mx:
+									mx, ties = x, 1
+								case pass == 0 && x == mx:
+									ties++
+								case pass == 1 && x == mx:
+									want[r*w+c] += gs[i*ow+j] / float64(ties)
+								}
+							}
+						}
+					}
+				}
+			}
+			x := tensor.FromSlice(xs, 1, 1, h, w).Cast(dtype.F32).To(dev).RequiresGrad()
+			y := tensor.MaxPool2d(x, opt)
+			if err := y.BackwardWith(tensor.FromSlice(gs, 1, 1, oh, ow).Cast(dtype.F32).To(dev)); err != nil {
+				t.Fatal(err)
+			}
+			got := readF64(t, x.Grad())
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > 1e-5*(1+math.Abs(want[i])) {
+					t.Fatalf("%s %v: gradient element %d = %v, want %v", dev.Name(), opt, i, got[i], want[i])
+				}
+			}
+			nan := slices.Clone(xs)
+			nan[2*w+2] = math.NaN()
+			got = readF64(t, tensor.MaxPool2d(tensor.FromSlice(nan, 1, 1, h, w).Cast(dtype.F32).To(dev), opt))
+			for i := range oh {
+				for j := range ow {
+					r0, c0 := i*st[0]-p[0], j*st[1]-p[1]
+					if in := r0 <= 2 && 2 < r0+k[0] && c0 <= 2 && 2 < c0+k[1]; in != math.IsNaN(got[i*ow+j]) {
+						t.Fatalf("%s %v: output (%d, %d) = %v, NaN in its window: %v", dev.Name(), opt, i, j, got[i*ow+j], in)
+					}
+				}
+			}
 		}
 	}
 }
