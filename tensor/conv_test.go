@@ -298,21 +298,7 @@ func BenchmarkConv2d(b *testing.B) {
 			var convT, gemmT, convCPU, gemmCPU float64
 			for b.Loop() {
 				start, cpu0 := time.Now(), cpuSeconds()
-				if pass.passes == 1 {
-					if err := tensor.Conv2d(x, k, nil, opt).Err(); err != nil {
-						b.Fatal(err)
-					}
-				} else {
-					xg, kg := x.Detach().RequiresGrad(), k.Detach().RequiresGrad()
-					if err := tensor.Conv2d(xg, kg, nil, opt).BackwardWith(gy); err != nil {
-						b.Fatal(err)
-					}
-					if err := errors.Join(xg.Grad().Err(), kg.Grad().Err()); err != nil {
-						b.Fatal(err)
-					}
-					xg.Grad().Release()
-					kg.Grad().Release()
-				}
+				convPass(b, x, k, gy, opt, pass.passes > 1)
 				convT += time.Since(start).Seconds()
 				convCPU += cpuSeconds() - cpu0
 				start, cpu0 = time.Now(), cpuSeconds()
@@ -333,6 +319,28 @@ func BenchmarkConv2d(b *testing.B) {
 			b.ReportMetric(convCPU/float64(b.N)*1e3, "cpu-ms/op")
 		})
 	}
+}
+
+// convPass runs one convolution of a benchmark: the forward pass, or with
+// train the forward pass and both gradients for the seed gy.
+func convPass(b *testing.B, x, k, gy *tensor.Tensor, opt tensor.Conv2dOptions, train bool) {
+	if !train {
+		y := tensor.Conv2d(x, k, nil, opt)
+		if err := y.Err(); err != nil {
+			b.Fatal(err)
+		}
+		y.Release()
+		return
+	}
+	xg, kg := x.Detach().RequiresGrad(), k.Detach().RequiresGrad()
+	if err := tensor.Conv2d(xg, kg, nil, opt).BackwardWith(gy); err != nil {
+		b.Fatal(err)
+	}
+	if err := errors.Join(xg.Grad().Err(), kg.Grad().Err()); err != nil {
+		b.Fatal(err)
+	}
+	xg.Grad().Release()
+	kg.Grad().Release()
 }
 
 // BenchmarkConv2dDepthwise times a depthwise 3x3 convolution (batch 32, 64
@@ -359,19 +367,7 @@ func BenchmarkConv2dDepthwise(b *testing.B) {
 			var convT, copyT float64
 			for b.Loop() {
 				start := time.Now()
-				if pass.passes == 1 {
-					if err := tensor.Conv2d(x, k, nil, opt).Err(); err != nil {
-						b.Fatal(err)
-					}
-				} else {
-					xg, kg := x.Detach().RequiresGrad(), k.Detach().RequiresGrad()
-					if err := tensor.Conv2d(xg, kg, nil, opt).BackwardWith(gy); err != nil {
-						b.Fatal(err)
-					}
-					if err := errors.Join(xg.Grad().Err(), kg.Grad().Err()); err != nil {
-						b.Fatal(err)
-					}
-				}
+				convPass(b, x, k, gy, opt, pass.passes > 1)
 				convT += time.Since(start).Seconds()
 				start = time.Now()
 				copy(dst, src)

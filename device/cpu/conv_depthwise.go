@@ -45,19 +45,28 @@ func depthwiseConv[T float32 | float64](geo convGeom, x, w, dst []T) {
 			}
 			return
 		}
-		for r := range geo.oh {
-			row := out[r*geo.ow : (r+1)*geo.ow]
-			for ki := range geo.kh {
-				y := r*geo.stride[0] - geo.pad[0] + ki*geo.dil[0]
-				if y < 0 || y >= geo.h {
-					continue
-				}
-				for kj := range geo.kw {
-					depthwiseRow(row, x[base+y*geo.sH:], wo[ki*geo.kw+kj], kj*geo.dil[1]-geo.pad[1], geo.stride[1], geo.sW, geo.w)
-				}
+		geo.rowTaps(func(r, tap, y, shift int) {
+			depthwiseRow(out[r*geo.ow:(r+1)*geo.ow], x[base+y*geo.sH:], wo[tap], shift, geo.stride[1], geo.sW, geo.w)
+		})
+	})
+}
+
+// rowTaps calls fn for every output row r and kernel tap (row-major tap
+// index) whose input row y lies inside the image, with the column shift
+// of the tap's input columns: output column s reads input column
+// s*stride + shift.
+func (g *convGeom) rowTaps(fn func(r, tap, y, shift int)) {
+	for r := range g.oh {
+		for ki := range g.kh {
+			y := r*g.stride[0] - g.pad[0] + ki*g.dil[0]
+			if y < 0 || y >= g.h {
+				continue
+			}
+			for kj := range g.kw {
+				fn(r, ki*g.kw+kj, y, kj*g.dil[1]-g.pad[1])
 			}
 		}
-	})
+	}
 }
 
 // flatStencil reports whether each tap of geo's stencil can be applied to
@@ -69,72 +78,76 @@ func (g *convGeom) flatStencil() bool {
 	return g.stride == [2]int{1, 1} && g.sW == 1 && g.sH == g.w && g.ow == g.w
 }
 
-// flatTap adds v times tap (ki, kj) of the stencil to the output plane out
-// (contiguous, OH x OW) from the input plane at x[0:] as one Axpy over the
-// output rows the tap reaches. Along a row, the tap reads the input row
-// shifted by kj*dil - pad columns; the shift carries the first or last
-// columns of each row into the neighbouring row's ends, so those outputs,
-// which the tap does not reach, are saved before the Axpy and restored
-// after it (bit for bit). save is scratch, returned for reuse.
-func flatTap[T float32 | float64](geo convGeom, out, x []T, v T, ki, kj int, save []T) []T {
-	ow := geo.ow
-	dy := ki*geo.dil[0] - geo.pad[0] // input row of output row r: r + dy
-	r0, r1 := max(0, -dy), min(geo.oh, geo.h-dy)
-	shift := kj*geo.dil[1] - geo.pad[1]
+// flatSpan is what one tap of a flat stencil covers in a plane: outputs
+// [lo, hi) read the input element at q + off, and in each output row r of
+// [r0, r1-1) the k outputs from wrap(r) are the ones the column shift
+// carries across a row end (the last shift columns of row r, or the first
+// -shift columns of row r+1), which the tap does not reach.
+type flatSpan struct {
+	lo, hi, off  int
+	r0, r1, k    int
+	ow, shift, b int
+}
+
+// span returns tap (ki, kj)'s flatSpan, and false when the tap reaches no
+// output.
+func (g *convGeom) span(ki, kj int) (flatSpan, bool) {
+	ow := g.ow
+	dy := ki*g.dil[0] - g.pad[0] // input row of output row r: r + dy
+	r0, r1 := max(0, -dy), min(g.oh, g.h-dy)
+	shift := kj*g.dil[1] - g.pad[1]
 	if r0 >= r1 || shift >= ow || -shift >= ow {
-		return save
+		return flatSpan{}, false
 	}
 	// Outputs [r0*ow + a, r1*ow - b) read inside rows [r0+dy, r1+dy).
 	a, b := max(0, -shift), max(0, shift)
-	lo, hi := r0*ow+a, r1*ow-b
-	src := x[lo+dy*ow+shift : hi+dy*ow+shift]
-	// The wrapped outputs: the last shift columns of every row but the
-	// last, or the first -shift columns of every row but the first.
-	k := b + a
-	save = save[:0]
-	for r := r0; r < r1-1; r++ {
-		e := r*ow + ow - b // shift > 0: [e, e+b) of row r; shift < 0: [e, e+a) of row r+1
-		if shift < 0 {
-			e = (r + 1) * ow
-		}
-		save = append(save, out[e:e+k]...)
+	return flatSpan{lo: r0*ow + a, hi: r1*ow - b, off: dy*ow + shift, r0: r0, r1: r1, k: a + b, ow: ow, shift: shift, b: b}, true
+}
+
+// wrap is the first of row r's wrapped outputs (see flatSpan).
+func (f flatSpan) wrap(r int) int {
+	if f.shift < 0 {
+		return (r + 1) * f.ow
 	}
-	dst := out[lo:hi]
-	_ = vec.Axpy(dst, v, src, dst) // lengths agree, dst is y
-	for i, r := 0, r0; r < r1-1; i, r = i+1, r+1 {
-		e := r*ow + ow - b
-		if shift < 0 {
-			e = (r + 1) * ow
-		}
-		copy(out[e:e+k], save[i*k:(i+1)*k])
+	return r*f.ow + f.ow - f.b
+}
+
+// flatTap adds v times tap (ki, kj) of the stencil to the output plane out
+// (contiguous, OH x OW) from the input plane at x[0:] as one Axpy over the
+// output rows the tap reaches (flatSpan). The wrapped outputs are saved
+// before the Axpy and restored after it, bit for bit. save is scratch,
+// returned for reuse.
+func flatTap[T float32 | float64](geo convGeom, out, x []T, v T, ki, kj int, save []T) []T {
+	f, ok := geo.span(ki, kj)
+	if !ok {
+		return save
+	}
+	save = save[:0]
+	for r := f.r0; r < f.r1-1; r++ {
+		save = append(save, out[f.wrap(r):f.wrap(r)+f.k]...)
+	}
+	dst := out[f.lo:f.hi]
+	_ = vec.Axpy(dst, v, x[f.lo+f.off:f.hi+f.off], dst) // lengths agree, dst is y
+	for i, r := 0, f.r0; r < f.r1-1; i, r = i+1, r+1 {
+		copy(out[f.wrap(r):f.wrap(r)+f.k], save[i*f.k:(i+1)*f.k])
 	}
 	return save
 }
 
 // flatTapDot is flatTap's counterpart for the weights' gradient: the sum
 // of g (the output gradient plane) times the input elements tap (ki, kj)
-// met, as one dot product over the output rows the tap reaches, less the
-// products of the wrapped columns (flatTap), which the tap never met.
+// met, as one dot product over the flatSpan, less the products of the
+// wrapped outputs, which the tap never met.
 func flatTapDot[T float32 | float64](geo convGeom, g, x []T, ki, kj int) float64 {
-	ow := geo.ow
-	dy := ki*geo.dil[0] - geo.pad[0]
-	r0, r1 := max(0, -dy), min(geo.oh, geo.h-dy)
-	shift := kj*geo.dil[1] - geo.pad[1]
-	if r0 >= r1 || shift >= ow || -shift >= ow {
+	f, ok := geo.span(ki, kj)
+	if !ok {
 		return 0
 	}
-	a, b := max(0, -shift), max(0, shift)
-	lo, hi := r0*ow+a, r1*ow-b
-	d, _ := vec.Dot(g[lo:hi], x[lo+dy*ow+shift:hi+dy*ow+shift]) // lengths agree
+	d, _ := vec.Dot(g[f.lo:f.hi], x[f.lo+f.off:f.hi+f.off]) // lengths agree
 	sum := float64(d)
-	k := a + b
-	for r := r0; r < r1-1; r++ {
-		e := r*ow + ow - b
-		if shift < 0 {
-			e = (r + 1) * ow
-		}
-		for q := e; q < e+k; q++ {
-			sum -= float64(g[q]) * float64(x[q+dy*ow+shift])
+	for r := f.r0; r < f.r1-1; r++ {
+		for q := f.wrap(r); q < f.wrap(r)+f.k; q++ {
+			sum -= float64(g[q]) * float64(x[q+f.off])
 		}
 	}
 	return sum
@@ -199,19 +212,9 @@ func depthwiseFilter[T float32 | float64](geo convGeom, x, dy, dw []T) {
 				}
 				continue
 			}
-			for r := range geo.oh {
-				row := g[r*geo.ow : (r+1)*geo.ow]
-				for ki := range geo.kh {
-					y := r*geo.stride[0] - geo.pad[0] + ki*geo.dil[0]
-					if y < 0 || y >= geo.h {
-						continue
-					}
-					xr := x[base+y*geo.sH:]
-					for kj := range geo.kw {
-						acc[ki*geo.kw+kj] += float64(depthwiseDot(row, xr, kj*geo.dil[1]-geo.pad[1], geo.stride[1], geo.sW, geo.w))
-					}
-				}
-			}
+			geo.rowTaps(func(r, tap, y, shift int) {
+				acc[tap] += float64(depthwiseDot(g[r*geo.ow:(r+1)*geo.ow], x[base+y*geo.sH:], shift, geo.stride[1], geo.sW, geo.w))
+			})
 		}
 		for t, v := range acc {
 			dw[o*taps+t] = T(v)
