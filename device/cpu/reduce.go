@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/internal/par"
@@ -524,31 +525,30 @@ func rowSumAny[T float](x []T) float64 {
 
 // extremeReducer folds Max, Min, ArgMax and ArgMin for every dtype: NaN
 // wins (a test that is constant false for integers), and the first
-// occurrence wins ties.
+// occurrence wins ties. Rows of adjacent elements go through extremeRow.
 func extremeReducer[T num](op device.ReduceOp) reducer[T] {
+	isMax := op == device.Max || op == device.ArgMax
+	arg := op.IsArg()
 	better := func(x, best T) bool { return x > best }
-	if op == device.Min || op == device.ArgMin {
+	if !isMax {
 		better = func(x, best T) bool { return x < best }
 	}
 	return reducer[T]{
 		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
-			var best T
-			at := int64(-1)
+			a := acc[T]{at: -1}
 			k := int64(lo) * int64(p.rowLen)
 			cur.start(p, lo)
 			for range hi - lo {
 				j := base + cur.pos
-				for range p.rowLen {
-					x := src[j]
-					if at < 0 || (best == best && (x != x || better(x, best))) {
-						best, at = x, k
-					}
-					k++
-					j += p.rowStride
+				if p.rowStride == 1 {
+					a = extremeRow(a, src[j:j+p.rowLen], k, isMax, arg)
+				} else {
+					a = extremeStrided(a, src, j, p.rowLen, p.rowStride, k, isMax)
 				}
+				k += int64(p.rowLen)
 				cur.next()
 			}
-			return acc[T]{v: best, at: at}
+			return a
 		},
 		merge: func(a, b acc[T]) acc[T] {
 			if a.at < 0 || (a.v == a.v && b.at >= 0 && (b.v != b.v || better(b.v, a.v))) {
@@ -558,4 +558,74 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 		},
 		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
 	}
+}
+
+// extremeRow folds a row of adjacent elements, the first at position k0,
+// into a (at < 0: nothing seen yet). A float row is first reduced with
+// the vector kernels (vec.Max, vec.Min: NaN if any is NaN); only a row
+// that beats a is walked again, to its first element equal to the row's
+// extreme (for ArgMax, ArgMin). A zero extreme takes the scalar walk, so
+// that which of -0 and +0 comes first decides, as it does elsewhere.
+func extremeRow[T num](a acc[T], row []T, k0 int64, isMax, arg bool) acc[T] {
+	if len(row) == 0 {
+		return a
+	}
+	if m, ok := vecExtreme(row, isMax); ok && m != 0 {
+		if a.at >= 0 && (a.v != a.v || !(m != m || (isMax && m > a.v) || (!isMax && m < a.v))) {
+			return a
+		}
+		if !arg {
+			return acc[T]{v: m, at: k0}
+		}
+		for i, x := range row {
+			if x == m || (m != m && x != x) {
+				return acc[T]{v: x, at: k0 + int64(i)}
+			}
+		}
+	}
+	return extremeStrided(a, row, 0, len(row), 1, k0, isMax)
+}
+
+// extremeStrided folds n elements of src from j, step apart, the first
+// at position k0, into a, one comparison at a time.
+func extremeStrided[T num](a acc[T], src []T, j, n, step int, k0 int64, isMax bool) acc[T] {
+	best, at := a.v, a.at
+	if isMax {
+		for i := range n {
+			if x := src[j+i*step]; at < 0 || (best == best && (x != x || x > best)) {
+				best, at = x, k0+int64(i)
+			}
+		}
+	} else {
+		for i := range n {
+			if x := src[j+i*step]; at < 0 || (best == best && (x != x || x < best)) {
+				best, at = x, k0+int64(i)
+			}
+		}
+	}
+	return acc[T]{v: best, at: at}
+}
+
+// vecExtreme is the largest (isMax) or smallest element of a float row
+// by the vector kernels, NaN if any is NaN; false for integer rows.
+func vecExtreme[T num](row []T, isMax bool) (T, bool) {
+	var m float64
+	switch v := any(row).(type) {
+	case []float32:
+		f := vec.Min[float32]
+		if isMax {
+			f = vec.Max[float32]
+		}
+		x, _ := f(v)
+		m = float64(x)
+	case []float64:
+		f := vec.Min[float64]
+		if isMax {
+			f = vec.Max[float64]
+		}
+		m, _ = f(v)
+	default:
+		return 0, false
+	}
+	return T(m), true
 }
