@@ -536,7 +536,11 @@ var extraOutputs []func(dir string)
 // in zmm registers; on a Sapphire Rapids class Xeon they ran within noise
 // of 12x32/12x16, 6x64/6x32 and 8x48/8x24 in cache and 5-10 % ahead of
 // them in whole products. Prefetching the A panel ahead in the k loop
-// (256-1024 bytes) measured slower and is off (pf 0).
+// (256-1024 bytes) measured slower and is off (pf 0); so, within noise
+// (float64, one unit of a 2048 product), were FMAs with embedded
+// broadcasts ({1to8}, freeing the two broadcast registers), a 15x16
+// float64 tile in the 30 accumulators that frees, and fetching the next
+// tile's C into L2 (PREFETCHT1) while computing this one.
 var microTiles = []struct {
 	e      elem
 	mr, nv int
