@@ -79,12 +79,20 @@ func packAVX512[T float](dst, src []T, off, rs, cs, rows, width, kc int) {
 
 // blocking returns the cache blocks for an mr x nr micro-kernel on elements
 // of size bytes, from the data cache sizes cpuid reports (per core for L1
-// and L2): a kc x nr B micro-panel takes about two thirds of L1 (it is
-// reused from L1 by every A panel of a row block; on a 48 KiB L1, kc = 256
-// ran 0-4 % ahead of kc = 192, half of L1, at 512-2048 on two cores in
-// interleaved runs), an mc x kc A block half of L2, and a
-// kc x nc B block is bounded by L3 and by a fixed cap (the L3 of a VM is
-// often reported whole but shared).
+// and L2):
+//
+//   - kc: the kc x nr B micro-panel and the mr x kc A micro-panel fit in L1
+//     together. The B panel is reused from L1 by every A panel of a row
+//     block while the A panels stream through from L2, so both must fit,
+//     or the stream evicts the B panel and each call reads it from L2
+//     again. On a 48 KiB L1 this gives kc = 264 for float32 (14+32 values
+//     per step; 256 at k = 2048, and kc = 256 ran 0-4 % ahead of 192 at
+//     512-2048) and kc = 200 for float64 (14+16 values of 8 bytes; it was
+//     256, a B panel of two thirds of L1 with no room for the A panel, and
+//     160-192 ran 3-5 % ahead of 256 on one unit of a 2048 product).
+//   - mc: an mc x kc A block takes half of L2.
+//   - nc: a kc x nc B block is bounded by L3 and by a fixed cap (the L3 of
+//     a VM is often reported whole but shared).
 func blocking(mr, nr, size int) (mc, kc, nc int) {
 	l1, l2, l3 := cpuid.CPU.Cache.L1D, cpuid.CPU.Cache.L2, cpuid.CPU.Cache.L3
 	if l1 <= 0 {
@@ -96,7 +104,7 @@ func blocking(mr, nr, size int) (mc, kc, nc int) {
 	if l3 <= 0 {
 		l3 = 8 << 20
 	}
-	kc = l1 * blockL1Num / blockL1Den / (nr * size)
+	kc = l1 / ((mr + nr) * size)
 	kc = max(64, min(kc&^7, 512))
 	mc = l2 / 2 / (kc * size)
 	mc = max(mr*4, min(mc/mr*mr, 1024/mr*mr))
@@ -104,9 +112,6 @@ func blocking(mr, nr, size int) (mc, kc, nc int) {
 	nc = max(nr*16, min(nc/nr*nr, 4096/nr*nr))
 	return mc, kc, nc
 }
-
-// Fraction of L1 the B micro-panel may take.
-var blockL1Num, blockL1Den = 2, 3
 
 // avx512Impl builds the AVX-512 implementation: 14x32 (float32) and 14x16
 // (float64) micro-kernels, 28 of the 32 zmm registers holding the C tile.

@@ -184,6 +184,50 @@ func benchMicro[T float](b *testing.B, ks *kernels[T]) {
 	b.ReportMetric(2*float64(ks.mr*ks.nr*k*calls)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
+// BenchmarkMicroKernelStream times the active micro-kernel on one core as
+// the packed path runs it in a 2048-wide product, without the packing: one
+// row block of 19 A panels (in L2) times every B panel of a kc x 2048 block
+// (from L3), accumulating into a 2048-wide C whose row block moves on each
+// iteration (C from memory), with the kernel set's kc. Against
+// BenchmarkMicroKernel (everything in L1) it shows what streaming the
+// panels and C costs; it is how the C prefetch and kc were chosen.
+func BenchmarkMicroKernelStream(b *testing.B) {
+	b.Run("F32", func(b *testing.B) { benchMicroStream(b, active.Load().f32) })
+	b.Run("F64", func(b *testing.B) { benchMicroStream(b, active.Load().f64) })
+}
+
+func benchMicroStream[T float](b *testing.B, ks *kernels[T]) {
+	const n, panels, crows = 2048, 19, 2048
+	mr, nr, kc := ks.mr, ks.nr, ks.kc
+	ap := getBuf[T](panels * mr * kc)
+	bp := getBuf[T](n * kc)
+	defer putBuf(ap)
+	defer putBuf(bp)
+	for i := range ap.data {
+		ap.data[i] = T(i%7) * 0.125
+	}
+	for i := range bp.data {
+		bp.data[i] = T(i%5) * 0.25
+	}
+	c := make([]T, crows*n)
+	blocks := crows / (panels * mr)
+	pass := func(blk int) {
+		c0 := blk * panels * mr * n
+		for jp := range n / nr {
+			for ip := range panels {
+				ks.micro(kc, &ap.data[ip*mr*kc], &bp.data[jp*nr*kc], &c[c0+ip*mr*n+jp*nr], n, 1, 1)
+			}
+		}
+	}
+	pass(0)
+	blk := 0
+	for b.Loop() {
+		blk = (blk + 1) % blocks
+		pass(blk)
+	}
+	b.ReportMetric(2*float64(panels*mr*n*kc)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
 // BenchmarkPack times each kernel set's packer against the portable
 // packPanel on full panels of its own widths (mr for A, nr for B), in both
 // storage orders: "copy" when each step is contiguous, "transpose" when
