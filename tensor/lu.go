@@ -36,8 +36,8 @@ const luBase = 16
 const luInvCols = 64
 
 // luCompactMin is the smallest matrix whose panels are factored in a
-// contiguous copy (luPanelCompact).
-const luCompactMin = 128
+// column-major copy (luPanelCompact).
+const luCompactMin = 512
 
 // luWork is one factorisation's GEMM and scratch: the panel buffer and
 // the inverse-based solves' buffer, grown as needed and reused.
@@ -105,25 +105,32 @@ func luRec[T luFloat](a []T, n, c0, c1 int, ipiv []int, w *luWork[T]) {
 }
 
 // luPanelCompact factors columns [c0, c1) of rows [c0, n) in a contiguous
-// copy (rows of c1-c0 entries, so that the panel's column passes stream
-// through memory rather than touch one row of the matrix, n entries
-// apart, at a time), copies it back and applies its row interchanges to
-// the other columns. Matrices below luCompactMin, whose rows stay in the
-// cache anyway, are factored in place.
+// column-major copy (each column's rows one after another, so that every
+// step of the factorisation streams through memory rather than touching
+// one row of the matrix, n entries apart, at a time), copies it back and
+// applies its row interchanges, in order, to the other columns (as
+// LAPACK's laswp): the same as swapping whole rows at each pivot. Below
+// luCompactMin the panel is factored in place (luPanelRows).
 func luPanelCompact[T luFloat](a []T, n, c0, c1 int, ipiv []int, w *luWork[T]) {
 	if n < luCompactMin {
-		luPanel(a, n, n, c0, c1, ipiv)
+		luPanelRows(a, n, n, c0, c1, ipiv)
 		return
 	}
 	wd, rows := c1-c0, n-c0
 	p := grow(&w.panel, rows*wd)
 	for r := range rows {
-		copy(p[r*wd:(r+1)*wd], a[(c0+r)*n+c0:(c0+r)*n+c1])
+		src := a[(c0+r)*n+c0 : (c0+r)*n+c1]
+		for j, v := range src {
+			p[j*rows+r] = v
+		}
 	}
 	piv := ipiv[c0:c1]
-	luPanel(p, wd, rows, 0, wd, piv)
+	luPanel(p, rows, wd, piv)
 	for r := range rows {
-		copy(a[(c0+r)*n+c0:(c0+r)*n+c1], p[r*wd:(r+1)*wd])
+		dst := a[(c0+r)*n+c0 : (c0+r)*n+c1]
+		for j := range dst {
+			dst[j] = p[j*rows+r]
+		}
 	}
 	for i := range piv {
 		piv[i] += c0
@@ -140,15 +147,73 @@ func luPanelCompact[T luFloat](a []T, n, c0, c1 int, ipiv []int, w *luWork[T]) {
 	}
 }
 
-// luPanel factors columns [c0, c1) of rows [c0, rows) of the row-major
+// luPanel factors the column-major rows x wd panel p (column j at
+// p[j*rows:]) one column at a time (LAPACK's getf2): the largest magnitude
+// on or below the diagonal is the pivot (the first of equals), its row is
+// swapped with the diagonal's across the panel, the column below is
+// divided by the pivot (left as it is when the pivot is zero: the column
+// is then zero) and each later column's part below the diagonal is
+// updated by an axpy with it, two columns at a time sharing its loads.
+// ipiv gets the pivot rows (0-based within the panel).
+func luPanel[T luFloat](p []T, rows, wd int, ipiv []int) {
+	for c := range wd {
+		col := p[c*rows : (c+1)*rows]
+		pr, best := c, -1.0
+		for r := c; r < rows; r++ {
+			if v := math.Abs(float64(col[r])); v > best {
+				pr, best = r, v
+			}
+		}
+		ipiv[c] = pr
+		if pr != c {
+			for j := range wd {
+				p[j*rows+c], p[j*rows+pr] = p[j*rows+pr], p[j*rows+c]
+			}
+		}
+		piv := col[c]
+		scale, inv := piv != 0, T(1)
+		divide := scale && math.Abs(float64(piv)) < minNormal[T]()
+		if scale && !divide {
+			inv = 1 / piv
+		}
+		below := col[c+1:]
+		for r, l := range below {
+			below[r] = luScale(l, piv, inv, scale, divide)
+		}
+		j := c + 1
+		for ; j+1 < wd; j += 2 {
+			c0, c1 := p[j*rows:(j+1)*rows], p[(j+1)*rows:(j+2)*rows]
+			u0, u1 := c0[c], c1[c]
+			d0, d1 := c0[c+1:], c1[c+1:]
+			d0, d1 = d0[:len(below)], d1[:len(below)] // one bounds check for the loop
+			for r, l := range below {
+				d0[r] -= l * u0
+				d1[r] -= l * u1
+			}
+		}
+		if j < wd {
+			cj := p[j*rows : (j+1)*rows]
+			u := cj[c]
+			d := cj[c+1:]
+			d = d[:len(below)]
+			for r, l := range below {
+				d[r] -= l * u
+			}
+		}
+	}
+}
+
+// luPanelRows factors columns [c0, c1) of rows [c0, rows) of the row-major
 // matrix a (leading dimension ld) one column at a time (LAPACK's getf2):
 // the largest magnitude on or below the diagonal is the pivot (the first
 // of equals), its row is swapped whole (ld entries) with the diagonal's,
 // the column below is divided by the pivot (left as it is when the pivot
 // is zero: the column is then zero) and the rest of the panel is updated.
 // One pass over the rows does a column's division and update and finds
-// the next column's pivot.
-func luPanel[T luFloat](a []T, ld, rows, c0, c1 int, ipiv []int) {
+// the next column's pivot. It is luPanel's rule on row-major storage, in
+// place: for matrices below luCompactMin, where a copy costs more than the
+// strided rows (all in cache) do.
+func luPanelRows[T luFloat](a []T, ld, rows, c0, c1 int, ipiv []int) {
 	p := c0 // the pivot row of column c
 	best := -1.0
 	for r := c0; r < rows; r++ {

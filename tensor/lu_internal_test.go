@@ -37,7 +37,8 @@ func luMatrix(c luCase, seed uint64) []float64 {
 // the first exactly zero pivot, as getrf's info.
 func TestLUFactor(t *testing.T) {
 	cases := []luCase{{0, -1}, {1, -1}, {2, -1}, {15, -1}, {16, -1}, {17, -1}, {31, -1}, {64, -1}, {100, -1},
-		{127, -1}, {128, -1}, {129, -1}, {200, -1}, {257, -1}, {40, 0}, {40, 23}, {100, 99}, {130, 0}, {130, 17}, {200, 129}, {300, 299}}
+		{127, -1}, {128, -1}, {129, -1}, {200, -1}, {257, -1}, {40, 0}, {40, 23}, {100, 99}, {130, 0}, {130, 17}, {200, 129}, {300, 299},
+		{luCompactMin - 1, -1}, {luCompactMin, -1}, {luCompactMin + 1, -1}, {luCompactMin + 1, 0}, {luCompactMin + 1, 100}, {luCompactMin + 1, luCompactMin}}
 	if !testing.Short() {
 		cases = append(cases, luCase{1000, -1}, luCase{1023, -1}, luCase{1025, -1}, luCase{1025, 600})
 	}
