@@ -7,11 +7,13 @@ package tensor
 // the left half is factored, the top right block is solved against the
 // left half's unit lower triangle and the bottom right block is updated by
 // one matrix product, then the right half is factored. A panel (at most
-// luBase columns, all rows from its diagonal down) is copied into a
-// contiguous buffer and factored there, its rows swapped as pivots are
-// chosen; then it is copied back and the same row interchanges are applied
-// to the columns left and right of it (LAPACK's laswp). The result is
-// exactly what swapping whole rows at each pivot gives, and what LAPACK's
+// luBase columns, all rows from its diagonal down) of a matrix of at least
+// luCompactMin is copied into a contiguous buffer and factored there, its
+// rows swapped as pivots are chosen; then it is copied back and the same
+// row interchanges are applied to the columns left and right of it
+// (LAPACK's laswp). Smaller matrices' panels are factored in place,
+// swapping whole rows. The result is either way exactly what swapping
+// whole rows at each pivot gives, and what LAPACK's
 // getrf leaves: L (unit lower, below the diagonal) and U in place,
 // row-major, and ipiv[i] the row that was swapped with row i (0-based,
 // gonum's convention), so gonum's getrs and getri accept it.
@@ -25,8 +27,9 @@ import (
 // luFloat is the element type of the factorisation.
 type luFloat interface{ float32 | float64 }
 
-// luBase is the panel width factored, and the block height solved, by
-// plain loops; wider panels and taller blocks recurse.
+// luBase is the panel width factored by plain loops, and the block
+// height solved without halving (by plain loops or, with many columns,
+// by the triangle's inverse); wider panels and taller blocks recurse.
 const luBase = 16
 
 // luInvCols is the fewest right-hand sides for which a solve against a
