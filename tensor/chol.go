@@ -94,8 +94,8 @@ func cholBlock(a []float64, n, lda int) bool {
 // read). Each row of B is solved on its own, so rows are independent:
 // wide triangles are halved (the left half's solution updates the right
 // half's right-hand sides in one GEMM); a triangle of at most cholBase is
-// solved by multiplying with its inverse when B has many rows, or by
-// substitution (rows split over the cores when there are enough).
+// solved by multiplying with its inverse when B has at least cholInvRows
+// rows, by gonum's Trsm (substitution) otherwise.
 func cholTrsm(m, k int, l []float64, ldl int, b []float64, ldb int, w *cholWork) {
 	if m == 0 || k == 0 {
 		return
@@ -110,11 +110,8 @@ func cholTrsm(m, k int, l []float64, ldl int, b []float64, ldb int, w *cholWork)
 	if m >= cholInvRows {
 		// X = B·(L⁻¹)ᵀ: B is copied out (the product cannot run in place),
 		// the k x k inverse follows it in the same buffer.
-		need := m*k + k*k
-		if cap(w.buf) < need {
-			w.buf = make([]float64, need)
-		}
-		tmp, inv := w.buf[:m*k], w.buf[m*k:need]
+		buf := grow(&w.buf, m*k+k*k)
+		tmp, inv := buf[:m*k], buf[m*k:]
 		for r := range m {
 			copy(tmp[r*k:(r+1)*k], b[r*ldb:r*ldb+k])
 		}
