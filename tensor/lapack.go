@@ -3,8 +3,9 @@ package tensor
 // Dense linear algebra through gonum's LAPACK (package lapack64, so a
 // program that installs another implementation with lapack64.Use, such as
 // gonum.org/v1/netlib's, gets it here too), except for the LU factorisation
-// (Solve, Inv, Det, SlogDet) and Solve's triangular solves, which are
-// tessera's own (lu.go) so that their products run in the CPU GEMM.
+// (Solve, Inv, Det, SlogDet), Solve's triangular solves and the Cholesky
+// factorisation of matrices larger than 96, which are tessera's own (lu.go,
+// chol.go) so that their products run in the CPU GEMM.
 //
 // Every function takes F32 or F64 tensors whose last two axes are the
 // matrices and whose leading axes are a batch (an empty batch, shape
@@ -45,24 +46,16 @@ import (
 // numpy.linalg.cholesky and torch.linalg.cholesky: only the lower triangle
 // of a is read, and the strict upper triangle of L is zero. A matrix that
 // is not positive definite (or holds NaN) is an ErrValue naming its index
-// in the batch. On a GPU the data is moved to the CPU and back.
+// in the batch. The factorisation is tessera's own recursive one on the
+// CPU GEMM (chol.go) above 96, gonum's Potrf below. On a GPU the data is
+// moved to the CPU and back.
 func Cholesky(a *Tensor) *Tensor {
 	const op = "Cholesky"
 	x, err := laReadSquare(op, "a", a)
 	if err != nil {
 		return failed(err)
 	}
-	n := x.n
-	bad := laEach(x.count(), n*n*n, func(i int) bool {
-		m := x.mat(i)
-		if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: m}); !ok {
-			return false
-		}
-		for r := range n {
-			clear(m[r*n+r+1 : r*n+n])
-		}
-		return true
-	})
+	bad := cholBatch(x.data, x.count(), x.n)
 	if bad >= 0 {
 		return fail(op, errs.ErrValue, "%s is not positive definite", x.name(bad))
 	}

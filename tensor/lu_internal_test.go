@@ -30,11 +30,18 @@ func luMatrix(c luCase, seed uint64) []float64 {
 
 // TestLUFactor: luFactor's factors rebuild the row-permuted matrix in
 // float64 (|P·A - L·U| within 8·n·eps·max|A|, the recursion's products
-// included: sizes around the panel width and odd ones), its pivots are
+// included: sizes around the panel width, luCompactMin and odd large ones,
+// where the panels are factored in a copy and the triangular solves run
+// through the inverse), its pivots are
 // gonum's LAPACK getrf's on the same f64 matrix, and the singular index is
 // the first exactly zero pivot, as getrf's info.
 func TestLUFactor(t *testing.T) {
-	cases := []luCase{{0, -1}, {1, -1}, {2, -1}, {15, -1}, {16, -1}, {17, -1}, {31, -1}, {64, -1}, {100, -1}, {257, -1}, {40, 0}, {40, 23}, {100, 99}}
+	cases := []luCase{{0, -1}, {1, -1}, {2, -1}, {15, -1}, {16, -1}, {17, -1}, {31, -1}, {64, -1}, {100, -1},
+		{127, -1}, {128, -1}, {129, -1}, {200, -1}, {257, -1}, {40, 0}, {40, 23}, {100, 99}, {130, 0}, {130, 17}, {200, 129}, {300, 299},
+		{luCompactMin - 1, -1}, {luCompactMin, -1}, {luCompactMin + 1, -1}, {luCompactMin + 1, 0}, {luCompactMin + 1, 100}, {luCompactMin + 1, luCompactMin}}
+	if !testing.Short() {
+		cases = append(cases, luCase{1000, -1}, luCase{1023, -1}, luCase{1025, -1}, luCase{1025, 600})
+	}
 	for _, c := range cases {
 		a := luMatrix(c, 1)
 		ref, refPiv := slices.Clone(a), make([]int, c.n)
@@ -89,13 +96,14 @@ func checkLU[T luFloat](t *testing.T, c luCase, a []T, refPiv []int, refOK bool,
 }
 
 // TestLUSolve: luSolve's solution of A·X = B for one, a few and many
-// right-hand sides (k = 40 takes the blocked triangular solves) matches
+// right-hand sides (k = 40 takes the blocked triangular solves, k = 70
+// their products with the small triangles' inverses) matches
 // gonum's getrs on the same factors in float64, within n·eps·|X|·cond
 // (the matrices are diagonally dominant: n is added on the diagonal), and
 // f32 is within f32's rounding of the f64 solution.
 func TestLUSolve(t *testing.T) {
 	for _, n := range []int{1, 5, 16, 17, 70, 200} {
-		for _, k := range []int{1, 3, 40} {
+		for _, k := range []int{1, 3, 40, luInvCols + 6} {
 			a := luMatrix(luCase{n, -1}, 2)
 			for i := range n {
 				a[i*n+i] += float64(n)
