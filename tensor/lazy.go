@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 	"weak"
 
 	"github.com/tessera-go/tessera/device"
@@ -66,7 +67,7 @@ type lazyState struct {
 	// graph can only reach it through a use that raced with Release)
 	dropped bool
 
-	steps  int                         // an upper bound on the graph's steps, for the budget
+	steps  int                         // an upper bound on the graph's steps other than inputs, for the budget
 	leaves [maxGraphInputs]*leafHandle // the graph's distinct inputs (the first nleaf)
 	nleaf  int
 }
@@ -223,7 +224,8 @@ func fusible(dt dtype.DType) bool { return fusionOn.Load() && dt.IsFloat() }
 // operandFor prepares x as an operand of a node of shape: a pending tensor
 // of that shape stays pending, anything else is realised (a pending
 // operand that must broadcast, too) and read through a leaf handle. It
-// returns the operand's step count.
+// returns the operand's step count other than inputs (0 for an input,
+// which the budget counts once per distinct input).
 func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
 	if x.isLazy() && !x.lz.done.Load() && slices.Equal(x.lay.Shape, shape) {
 		return operandRef{t: x}, x.lz.steps, nil
@@ -235,7 +237,7 @@ func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
 	if err != nil {
 		return operandRef{}, 0, errs.Retag("tensor", op, err)
 	}
-	return operandRef{h: h}, 1, nil
+	return operandRef{h: h}, 0, nil
 }
 
 // leafSet is the set of distinct inputs of a graph, at most maxGraphInputs.
@@ -262,11 +264,23 @@ func (s *leafSet) add(h *leafHandle) bool {
 // record returns a pending tensor for n over operands xs, of dtype dt and
 // shape (whose contiguous layout is lay). When the graph would exceed a
 // budget, the largest pending operand is realised first.
+//
+// The step budget counts what the flattened program holds: each operation
+// and constant of the graph (an operation shared by two branches twice, an
+// upper bound) and each distinct input once, so a loop that reads the same
+// operand every iteration (x = x.Add(b).Mul(b).Tanh()) fits 20 iterations
+// in one graph rather than 12.
 func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n node, xs ...*Tensor) *Tensor {
 	var steps int
 	var set leafSet
+	konst := 0
+	for _, ref := range n.ops {
+		if ref.konst {
+			konst++
+		}
+	}
 	for {
-		steps, set = 1, leafSet{}
+		steps, set = 1+konst, leafSet{}
 		fits := true
 		for i, x := range xs {
 			ref, s, err := operandFor(op, x, lay.Shape)
@@ -283,7 +297,7 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 				}
 			}
 		}
-		if steps <= maxGraphSteps && fits {
+		if steps+set.n <= maxGraphSteps && fits {
 			break
 		}
 		big := -1
@@ -470,17 +484,20 @@ func realizeTogether(ts []*Tensor) {
 	}
 }
 
-// graph is a pending tensor flattened into a device.Program. Graphs are
-// small (maxGraphSteps), so the memo tables are short slices searched
-// linearly rather than maps.
+// graph is a pending tensor flattened into a device.Program. The inputs
+// are few (maxGraphInputs), so their table is a short slice searched
+// linearly; the visited tensors are as many as the steps, and are looked
+// up in a small open-addressing table keyed by address (a linear search
+// made flattening a 64-step chain quadratic).
 type graph struct {
-	prog    device.Program
-	roots   []*Tensor // the tensors being realised (their locks held)
-	outs    []int     // the step computing each root
-	inputs  []*leafHandle
-	leafAt  []int // step reading inputs[i]
-	ins     []device.Operand
-	visited []visit
+	prog   device.Program
+	roots  []*Tensor // the tensors being realised (their locks held)
+	outs   []int     // the step computing each root
+	inputs []*leafHandle
+	leafAt []int // step reading inputs[i]
+	ins    []device.Operand
+	memo   []visit // open addressing; length a power of two, at most half full
+	memoN  int
 }
 
 type visit struct {
@@ -507,7 +524,7 @@ func (t *Tensor) flatten() (*graph, []device.Operand, error) {
 func flattenAll(roots ...*Tensor) (*graph, []device.Operand, error) {
 	g := graphs.Get().(*graph)
 	g.prog = device.Program{DType: roots[0].lz.dt, Steps: g.prog.Steps[:0]}
-	g.visited, g.inputs, g.leafAt, g.ins = g.visited[:0], g.inputs[:0], g.leafAt[:0], g.ins[:0]
+	g.inputs, g.leafAt, g.ins = g.inputs[:0], g.leafAt[:0], g.ins[:0]
 	g.roots, g.outs = append(g.roots[:0], roots...), g.outs[:0]
 	for _, t := range roots {
 		i, err := g.add(t, true)
@@ -535,7 +552,8 @@ func flattenAll(roots ...*Tensor) (*graph, []device.Operand, error) {
 // free drops g's references and returns it to the pool.
 func (g *graph) free() {
 	clear(g.roots)
-	clear(g.visited)
+	clear(g.memo)
+	g.memoN = 0
 	clear(g.inputs)
 	clear(g.ins)
 	graphs.Put(g)
@@ -619,10 +637,8 @@ func (t *Tensor) reducePending(name string, op device.ReduceOp, axes []int, dt d
 // pending operand, or one realised meanwhile by another goroutine) and
 // returns the index of its result.
 func (g *graph) add(x *Tensor, root bool) (int, error) {
-	for _, v := range g.visited {
-		if v.t == x {
-			return v.step, nil
-		}
+	if i, ok := g.visitedAt(x); ok {
+		return i, nil
 	}
 	var n node
 	if root || slices.Contains(g.roots, x) { // locked by the caller
@@ -676,8 +692,52 @@ func (g *graph) add(x *Tensor, root bool) (int, error) {
 	}
 	g.prog.Steps = append(g.prog.Steps, s)
 	i := len(g.prog.Steps) - 1
-	g.visited = append(g.visited, visit{x, i})
+	g.remember(x, i)
 	return i, nil
+}
+
+// memoSlot is where x's entry in a memo table of length mask+1 starts its
+// probe: the address, multiplied by a 64-bit odd constant, top bits.
+func memoSlot(x *Tensor, mask int) int {
+	return int((uint64(uintptr(unsafe.Pointer(x))) * 0x9e3779b97f4a7c15) >> 40 & uint64(mask))
+}
+
+// visitedAt returns the step computing x if x was added already.
+func (g *graph) visitedAt(x *Tensor) (int, bool) {
+	if len(g.memo) == 0 {
+		return 0, false
+	}
+	mask := len(g.memo) - 1
+	for i := memoSlot(x, mask); ; i = (i + 1) & mask {
+		switch g.memo[i].t {
+		case nil:
+			return 0, false
+		case x:
+			return g.memo[i].step, true
+		}
+	}
+}
+
+// remember records that step computes x, growing the table to stay at
+// most half full.
+func (g *graph) remember(x *Tensor, step int) {
+	if 2*(g.memoN+1) > len(g.memo) {
+		old := g.memo
+		g.memo = make([]visit, max(128, 2*len(old)))
+		g.memoN = 0
+		for _, v := range old {
+			if v.t != nil {
+				g.remember(v.t, v.step)
+			}
+		}
+	}
+	mask := len(g.memo) - 1
+	i := memoSlot(x, mask)
+	for g.memo[i].t != nil {
+		i = (i + 1) & mask
+	}
+	g.memo[i] = visit{x, step}
+	g.memoN++
 }
 
 // leaf returns the step reading input h, adding it once.
