@@ -54,22 +54,24 @@ func init() { fusionOn.Store(os.Getenv("TESSERA_FUSION") != "0") }
 // lazyState is the recording of a pending tensor, embedded in Tensor. dev
 // and dt are set once at recording (a non-nil dev marks a lazy tensor);
 // everything else is guarded by mu until done is set.
+//
+// The fields are ordered to pack: a Tensor is allocated for every recorded
+// operation, and its size class is most of what recording costs the
+// allocator and the collector.
 type lazyState struct {
-	dev  device.Device
-	dt   dtype.DType
-	done atomic.Bool // realised (st or err set)
-
-	mu    sync.Mutex
-	n     node  // the operation; cleared when realised or dropped
-	err   error // the realisation error, if any
-	users atomic.Int64
+	dev device.Device
+	dt  dtype.DType
 	// dropped: released and forgotten before being realised (a pending
 	// graph can only reach it through a use that raced with Release)
 	dropped bool
+	done    atomic.Bool // realised (st or err set)
+	steps   int32       // an upper bound on the graph's steps other than inputs, for the budget
 
-	steps  int                         // an upper bound on the graph's steps other than inputs, for the budget
-	leaves [maxGraphInputs]*leafHandle // the graph's distinct inputs (the first nleaf)
-	nleaf  int
+	mu     sync.Mutex
+	n      node  // the operation; cleared when realised or dropped
+	err    error // the realisation error, if any
+	users  atomic.Int64
+	leaves *leafSet // the graph's distinct inputs; immutable, shared along a chain that adds none
 }
 
 // node is one recorded operation. Each operand is either a pending tensor
@@ -107,11 +109,13 @@ func (n *node) unuseOperands() {
 }
 
 type operandRef struct {
-	t     *Tensor     // pending operand
-	h     *leafHandle // realised operand
-	konst bool        // a constant c (the Scalar forms)
-	c     float64
+	t *Tensor     // pending operand
+	h *leafHandle // realised operand
+	c float64     // with neither t nor h, the constant c (the Scalar forms)
 }
+
+// isConst reports whether an operand in use is the constant c.
+func (r *operandRef) isConst() bool { return r.t == nil && r.h == nil }
 
 // leafHandle holds one storage reference for the pending graphs that read
 // a realised tensor, so the tensor may be released before they are
@@ -228,7 +232,7 @@ func fusible(dt dtype.DType) bool { return fusionOn.Load() && dt.IsFloat() }
 // which the budget counts once per distinct input).
 func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
 	if x.isLazy() && !x.lz.done.Load() && slices.Equal(x.lay.Shape, shape) {
-		return operandRef{t: x}, x.lz.steps, nil
+		return operandRef{t: x}, int(x.lz.steps), nil
 	}
 	if err := x.check(op); err != nil {
 		return operandRef{}, 0, err
@@ -273,11 +277,9 @@ func (s *leafSet) add(h *leafHandle) bool {
 func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n node, xs ...*Tensor) *Tensor {
 	var steps int
 	var set leafSet
-	konst := 0
-	for _, ref := range n.ops {
-		if ref.konst {
-			konst++
-		}
+	konst := 0 // the Scalar forms: a binary node with one tensor operand
+	if n.kind == device.StepBinary && len(xs) == 1 {
+		konst = 1
 	}
 	for {
 		steps, set = 1+konst, leafSet{}
@@ -291,8 +293,8 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 			steps += s
 			if ref.h != nil {
 				fits = fits && set.add(ref.h)
-			} else {
-				for _, h := range ref.t.lz.leaves[:ref.t.lz.nleaf] {
+			} else if ls := ref.t.lz.leaves; ls != nil {
+				for _, h := range ls.h[:ls.n] {
 					fits = fits && set.add(h)
 				}
 			}
@@ -314,21 +316,63 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 		}
 	}
 	n.useOperands()
-	t := &Tensor{lay: lay}
+	// Field by field: while the collector marks, copying a struct that
+	// holds pointers into the heap (a layout, a node, the leaf array) goes
+	// through the runtime's bulk write barrier, which cost a tenth of
+	// recording an operation; single pointer stores take the fast one.
+	t := new(Tensor)
+	t.lay.Shape, t.lay.Strides, t.lay.Offset = lay.Shape, lay.Strides, lay.Offset
 	t.lz.dev, t.lz.dt = dev, dt
-	t.lz.n = n
-	t.lz.steps = steps
-	t.lz.leaves, t.lz.nleaf = set.h, set.n
-	t.chk = inheritChecks(xs)
+	t.lz.n.kind, t.lz.n.unary, t.lz.n.binary = n.kind, n.unary, n.binary
+	for k := range n.ops {
+		o, r := &t.lz.n.ops[k], &n.ops[k]
+		if r.t != nil {
+			o.t = r.t
+		}
+		if r.h != nil {
+			o.h = r.h
+		}
+		o.c = r.c
+	}
+	t.lz.steps = int32(steps)
+	t.lz.leaves = sharedLeaves(&set, n.ops[:len(xs)])
+	for _, x := range xs {
+		if x != nil && len(x.chk) > 0 {
+			t.chk = inheritChecks(xs)
+			break
+		}
+	}
 	track(t)
 	return t
+}
+
+// sharedLeaves returns set as an immutable leafSet: a pending operand's
+// own when it holds the same inputs (set merges the operands' sets, so one
+// of equal size is equal), which a chain of operations on the same inputs
+// shares, else a new copy.
+func sharedLeaves(set *leafSet, ops []operandRef) *leafSet {
+	if set.n == 0 {
+		return nil
+	}
+	for _, r := range ops {
+		if r.t != nil && r.t.lz.leaves != nil && r.t.lz.leaves.n == set.n {
+			return r.t.lz.leaves
+		}
+	}
+	p := new(leafSet)
+	for i := range set.n {
+		p.h[i] = set.h[i]
+	}
+	p.n = set.n
+	return p
 }
 
 // layoutFor returns a contiguous layout of shape, reusing an operand's when
 // it is one (layouts are immutable), so recording allocates nothing more.
 func layoutFor(shape []int, xs ...*Tensor) (layout.Layout, error) {
 	for _, x := range xs {
-		if slices.Equal(x.lay.Shape, shape) && x.lay.Offset == 0 && x.lay.IsContiguous() {
+		// A recorded tensor's layout is contiguous from its creation.
+		if slices.Equal(x.lay.Shape, shape) && (x.isLazy() || x.lay.Offset == 0 && x.lay.IsContiguous()) {
 			return x.lay, nil
 		}
 	}
@@ -673,7 +717,7 @@ func (g *graph) add(x *Tensor, root bool) (int, error) {
 	for k := range args {
 		ref := n.ops[k]
 		var i int
-		if ref.konst {
+		if ref.isConst() {
 			g.prog.Steps = append(g.prog.Steps, device.Step{Kind: device.StepConst, Const: ref.c})
 			i = len(g.prog.Steps) - 1
 		} else if ref.t != nil {
