@@ -205,10 +205,10 @@ type fusedVal struct {
 type fusedPlan[C vec.Float] struct {
 	vals   []fusedVal
 	slots  int
-	direct []bool         // per input: row-major in the result's order
-	kern   []fusedKern[C] // per step, looked up once per call
-	outAt  []int          // per step: 1 + the index of the result it is, 0 for none
-	last   []int          // planning tables, kept for reuse
+	direct []bool          // per input: row-major in the result's order
+	kern   []*fusedKern[C] // per step, looked up once per call (pointers into the table: one store each, not a copy of five funcs)
+	outAt  []int           // per step: 1 + the index of the result it is, 0 for none
+	last   []int           // planning tables, kept for reuse
 	free   []int
 }
 
@@ -266,9 +266,9 @@ func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, outs []int, inpu
 	for i, s := range p.Steps {
 		switch s.Kind {
 		case device.StepUnary:
-			pl.kern[i] = table.unary[s.Unary]
+			pl.kern[i] = &table.unary[s.Unary]
 		case device.StepBinary:
-			pl.kern[i] = table.binary[s.Binary]
+			pl.kern[i] = &table.binary[s.Binary]
 		}
 	}
 	for i, in := range inputs {
