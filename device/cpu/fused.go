@@ -557,8 +557,9 @@ type fusedRun[C vec.Float, S any] struct {
 	runs                       []blockRun // per worker, when there are several
 }
 
-// worker evaluates worker w's contiguous run of blocks, reading the
-// inputs' storage ins and writing the results outs.
+// worker evaluates worker w's contiguous run of blocks, then any block of
+// the others' runs not yet started (claim), reading the inputs' storage
+// ins and writing the results outs.
 func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	pl, block := f.pl, f.block
 	slots := pl.slots
