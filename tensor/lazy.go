@@ -64,14 +64,27 @@ type lazyState struct {
 	// dropped: released and forgotten before being realised (a pending
 	// graph can only reach it through a use that raced with Release)
 	dropped bool
+	nleaf   uint8       // inputs held inline in leaves
 	done    atomic.Bool // realised (st or err set)
 	steps   int32       // an upper bound on the graph's steps other than inputs, for the budget
 
-	mu     sync.Mutex
-	n      node  // the operation; cleared when realised or dropped
-	err    error // the realisation error, if any
-	users  atomic.Int64
-	leaves *leafSet // the graph's distinct inputs; immutable, shared along a chain that adds none
+	mu    sync.Mutex
+	n     node  // the operation; cleared when realised or dropped
+	err   error // the realisation error, if any
+	users atomic.Int64
+	// The graph's distinct inputs: up to two inline (most graphs, and no
+	// allocation), more in an immutable set shared along a chain that adds
+	// none.
+	leaves [2]*leafHandle
+	more   *leafSet
+}
+
+// inputs returns the distinct inputs of t's graph (t pending).
+func (lz *lazyState) inputs() []*leafHandle {
+	if lz.more != nil {
+		return lz.more.h[:lz.more.n]
+	}
+	return lz.leaves[:lz.nleaf]
 }
 
 // node is one recorded operation. Each operand is either a pending tensor
@@ -293,8 +306,8 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 			steps += s
 			if ref.h != nil {
 				fits = fits && set.add(ref.h)
-			} else if ls := ref.t.lz.leaves; ls != nil {
-				for _, h := range ls.h[:ls.n] {
+			} else {
+				for _, h := range ref.t.lz.inputs() {
 					fits = fits && set.add(h)
 				}
 			}
@@ -335,7 +348,14 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 		o.c = r.c
 	}
 	t.lz.steps = int32(steps)
-	t.lz.leaves = sharedLeaves(&set, n.ops[:len(xs)])
+	if set.n <= len(t.lz.leaves) {
+		for i := range set.n {
+			t.lz.leaves[i] = set.h[i]
+		}
+		t.lz.nleaf = uint8(set.n)
+	} else {
+		t.lz.more = sharedLeaves(&set, n.ops[:len(xs)])
+	}
 	for _, x := range xs {
 		if x != nil && len(x.chk) > 0 {
 			t.chk = inheritChecks(xs)
@@ -346,17 +366,14 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 	return t
 }
 
-// sharedLeaves returns set as an immutable leafSet: a pending operand's
-// own when it holds the same inputs (set merges the operands' sets, so one
-// of equal size is equal), which a chain of operations on the same inputs
-// shares, else a new copy.
+// sharedLeaves returns set (of more inputs than a Tensor holds inline) as
+// an immutable leafSet: a pending operand's own when it holds the same
+// inputs (set merges the operands' sets, so one of equal size is equal),
+// which a chain of operations on the same inputs shares, else a new copy.
 func sharedLeaves(set *leafSet, ops []operandRef) *leafSet {
-	if set.n == 0 {
-		return nil
-	}
 	for _, r := range ops {
-		if r.t != nil && r.t.lz.leaves != nil && r.t.lz.leaves.n == set.n {
-			return r.t.lz.leaves
+		if r.t != nil && r.t.lz.more != nil && r.t.lz.more.n == set.n {
+			return r.t.lz.more
 		}
 	}
 	p := new(leafSet)
