@@ -278,3 +278,52 @@ func TestFusionRecordingAllocs(t *testing.T) {
 		t.Errorf("recording: %.2f allocations per operation, want at most 2", per)
 	}
 }
+
+// TestFusionManyInputs builds graphs over more distinct inputs than one
+// graph may hold (maxGraphInputs, 6: a fused WebGPU kernel binds them all),
+// as a chain (each operation adds an input) and as a tree (sets of inputs
+// merged), with inputs read several times: the budget must count each
+// input once and split the graph where it overflows, and the values must
+// be those of float64 arithmetic (small integers, exact in f32).
+func TestFusionManyInputs(t *testing.T) {
+	defer tensor.SetFusion(true)()
+	for _, dev := range testDevices(t) {
+		in := make([]*tensor.Tensor, 10)
+		for i := range in {
+			in[i] = tensor.Full(dtype.F32, float64(i+1), 33).To(dev)
+		}
+		cases := []struct {
+			name string
+			y    *tensor.Tensor
+			want float64
+		}{
+			{"chain", func() *tensor.Tensor {
+				y := in[0]
+				for i := 1; i < len(in); i++ {
+					y = y.Add(in[i]).Sub(in[0]).Add(in[0]) // in[0] read again: no new input
+				}
+				return y
+			}(), 55},
+			{"tree", in[0].Add(in[1]).Mul(in[2].Add(in[3])).Add(in[4].Add(in[5]).Mul(in[6].Add(in[7]))).Sub(in[8].Mul(in[9])),
+				3*7 + 11*15 - 90},
+			{"repeat", func() *tensor.Tensor {
+				y := in[0]
+				for range 40 {
+					y = y.Mul(in[1]).Sub(in[2]).Add(in[2]).Div(in[1]) // four inputs in all, read over and over
+				}
+				return y
+			}(), 1},
+		}
+		for _, c := range cases {
+			got, err := tensor.ToSlice[float32](c.y)
+			if err != nil {
+				t.Fatalf("%s %s: %v", dev.Name(), c.name, err)
+			}
+			for i, v := range got {
+				if float64(v) != c.want {
+					t.Fatalf("%s %s: element %d = %v, want %v", dev.Name(), c.name, i, v, c.want)
+				}
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 	"weak"
 
 	"github.com/tessera-go/tessera/device"
@@ -53,22 +54,37 @@ func init() { fusionOn.Store(os.Getenv("TESSERA_FUSION") != "0") }
 // lazyState is the recording of a pending tensor, embedded in Tensor. dev
 // and dt are set once at recording (a non-nil dev marks a lazy tensor);
 // everything else is guarded by mu until done is set.
+//
+// The fields are ordered to pack: a Tensor is allocated for every recorded
+// operation, and its size class is most of what recording costs the
+// allocator and the collector.
 type lazyState struct {
-	dev  device.Device
-	dt   dtype.DType
-	done atomic.Bool // realised (st or err set)
+	dev device.Device
+	dt  dtype.DType
+	// dropped: released and forgotten before being realised (a pending
+	// graph can only reach it through a use that raced with Release)
+	dropped bool
+	nleaf   uint8       // inputs held inline in leaves
+	done    atomic.Bool // realised (st or err set)
+	steps   int32       // an upper bound on the graph's steps other than inputs, for the budget
 
 	mu    sync.Mutex
 	n     node  // the operation; cleared when realised or dropped
 	err   error // the realisation error, if any
 	users atomic.Int64
-	// dropped: released and forgotten before being realised (a pending
-	// graph can only reach it through a use that raced with Release)
-	dropped bool
+	// The graph's distinct inputs: up to two inline (most graphs, and no
+	// allocation), more in an immutable set shared along a chain that adds
+	// none.
+	leaves [2]*leafHandle
+	more   *leafSet
+}
 
-	steps  int                         // an upper bound on the graph's steps, for the budget
-	leaves [maxGraphInputs]*leafHandle // the graph's distinct inputs (the first nleaf)
-	nleaf  int
+// inputs returns the distinct inputs of t's graph (t pending).
+func (lz *lazyState) inputs() []*leafHandle {
+	if lz.more != nil {
+		return lz.more.h[:lz.more.n]
+	}
+	return lz.leaves[:lz.nleaf]
 }
 
 // node is one recorded operation. Each operand is either a pending tensor
@@ -106,11 +122,13 @@ func (n *node) unuseOperands() {
 }
 
 type operandRef struct {
-	t     *Tensor     // pending operand
-	h     *leafHandle // realised operand
-	konst bool        // a constant c (the Scalar forms)
-	c     float64
+	t *Tensor     // pending operand
+	h *leafHandle // realised operand
+	c float64     // with neither t nor h, the constant c (the Scalar forms)
 }
+
+// isConst reports whether an operand in use is the constant c.
+func (r *operandRef) isConst() bool { return r.t == nil && r.h == nil }
 
 // leafHandle holds one storage reference for the pending graphs that read
 // a realised tensor, so the tensor may be released before they are
@@ -223,10 +241,11 @@ func fusible(dt dtype.DType) bool { return fusionOn.Load() && dt.IsFloat() }
 // operandFor prepares x as an operand of a node of shape: a pending tensor
 // of that shape stays pending, anything else is realised (a pending
 // operand that must broadcast, too) and read through a leaf handle. It
-// returns the operand's step count.
+// returns the operand's step count other than inputs (0 for an input,
+// which the budget counts once per distinct input).
 func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
 	if x.isLazy() && !x.lz.done.Load() && slices.Equal(x.lay.Shape, shape) {
-		return operandRef{t: x}, x.lz.steps, nil
+		return operandRef{t: x}, int(x.lz.steps), nil
 	}
 	if err := x.check(op); err != nil {
 		return operandRef{}, 0, err
@@ -235,7 +254,7 @@ func operandFor(op string, x *Tensor, shape []int) (operandRef, int, error) {
 	if err != nil {
 		return operandRef{}, 0, errs.Retag("tensor", op, err)
 	}
-	return operandRef{h: h}, 1, nil
+	return operandRef{h: h}, 0, nil
 }
 
 // leafSet is the set of distinct inputs of a graph, at most maxGraphInputs.
@@ -262,11 +281,21 @@ func (s *leafSet) add(h *leafHandle) bool {
 // record returns a pending tensor for n over operands xs, of dtype dt and
 // shape (whose contiguous layout is lay). When the graph would exceed a
 // budget, the largest pending operand is realised first.
+//
+// The step budget counts what the flattened program holds: each operation
+// and constant of the graph (an operation shared by two branches twice, an
+// upper bound) and each distinct input once, so a loop that reads the same
+// operand every iteration (x = x.Add(b).Mul(b).Tanh()) fits 20 iterations
+// in one graph rather than 12.
 func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n node, xs ...*Tensor) *Tensor {
 	var steps int
 	var set leafSet
+	konst := 0 // the Scalar forms: a binary node with one tensor operand
+	if n.kind == device.StepBinary && len(xs) == 1 {
+		konst = 1
+	}
 	for {
-		steps, set = 1, leafSet{}
+		steps, set = 1+konst, leafSet{}
 		fits := true
 		for i, x := range xs {
 			ref, s, err := operandFor(op, x, lay.Shape)
@@ -278,12 +307,12 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 			if ref.h != nil {
 				fits = fits && set.add(ref.h)
 			} else {
-				for _, h := range ref.t.lz.leaves[:ref.t.lz.nleaf] {
+				for _, h := range ref.t.lz.inputs() {
 					fits = fits && set.add(h)
 				}
 			}
 		}
-		if steps <= maxGraphSteps && fits {
+		if steps+set.n <= maxGraphSteps && fits {
 			break
 		}
 		big := -1
@@ -300,21 +329,67 @@ func record(op string, dev device.Device, dt dtype.DType, lay layout.Layout, n n
 		}
 	}
 	n.useOperands()
-	t := &Tensor{lay: lay}
+	// Field by field: while the collector marks, copying a struct that
+	// holds pointers into the heap (a layout, a node, the leaf array) goes
+	// through the runtime's bulk write barrier, which cost a tenth of
+	// recording an operation; single pointer stores take the fast one.
+	t := new(Tensor)
+	t.lay.Shape, t.lay.Strides, t.lay.Offset = lay.Shape, lay.Strides, lay.Offset
 	t.lz.dev, t.lz.dt = dev, dt
-	t.lz.n = n
-	t.lz.steps = steps
-	t.lz.leaves, t.lz.nleaf = set.h, set.n
-	t.chk = inheritChecks(xs)
+	t.lz.n.kind, t.lz.n.unary, t.lz.n.binary = n.kind, n.unary, n.binary
+	for k := range n.ops {
+		o, r := &t.lz.n.ops[k], &n.ops[k]
+		if r.t != nil {
+			o.t = r.t
+		}
+		if r.h != nil {
+			o.h = r.h
+		}
+		o.c = r.c
+	}
+	t.lz.steps = int32(steps)
+	if set.n <= len(t.lz.leaves) {
+		for i := range set.n {
+			t.lz.leaves[i] = set.h[i]
+		}
+		t.lz.nleaf = uint8(set.n)
+	} else {
+		t.lz.more = sharedLeaves(&set, n.ops[:len(xs)])
+	}
+	for _, x := range xs {
+		if x != nil && len(x.chk) > 0 {
+			t.chk = inheritChecks(xs)
+			break
+		}
+	}
 	track(t)
 	return t
+}
+
+// sharedLeaves returns set (of more inputs than a Tensor holds inline) as
+// an immutable leafSet: a pending operand's own when it holds the same
+// inputs (set merges the operands' sets, so one of equal size is equal),
+// which a chain of operations on the same inputs shares, else a new copy.
+func sharedLeaves(set *leafSet, ops []operandRef) *leafSet {
+	for _, r := range ops {
+		if r.t != nil && r.t.lz.more != nil && r.t.lz.more.n == set.n {
+			return r.t.lz.more
+		}
+	}
+	p := new(leafSet)
+	for i := range set.n {
+		p.h[i] = set.h[i]
+	}
+	p.n = set.n
+	return p
 }
 
 // layoutFor returns a contiguous layout of shape, reusing an operand's when
 // it is one (layouts are immutable), so recording allocates nothing more.
 func layoutFor(shape []int, xs ...*Tensor) (layout.Layout, error) {
 	for _, x := range xs {
-		if slices.Equal(x.lay.Shape, shape) && x.lay.Offset == 0 && x.lay.IsContiguous() {
+		// A recorded tensor's layout is contiguous from its creation.
+		if slices.Equal(x.lay.Shape, shape) && (x.isLazy() || x.lay.Offset == 0 && x.lay.IsContiguous()) {
 			return x.lay, nil
 		}
 	}
@@ -470,17 +545,20 @@ func realizeTogether(ts []*Tensor) {
 	}
 }
 
-// graph is a pending tensor flattened into a device.Program. Graphs are
-// small (maxGraphSteps), so the memo tables are short slices searched
-// linearly rather than maps.
+// graph is a pending tensor flattened into a device.Program. The inputs
+// are few (maxGraphInputs), so their table is a short slice searched
+// linearly; the visited tensors are as many as the steps, and are looked
+// up in a small open-addressing table keyed by address (a linear search
+// made flattening a 64-step chain quadratic).
 type graph struct {
-	prog    device.Program
-	roots   []*Tensor // the tensors being realised (their locks held)
-	outs    []int     // the step computing each root
-	inputs  []*leafHandle
-	leafAt  []int // step reading inputs[i]
-	ins     []device.Operand
-	visited []visit
+	prog   device.Program
+	roots  []*Tensor // the tensors being realised (their locks held)
+	outs   []int     // the step computing each root
+	inputs []*leafHandle
+	leafAt []int // step reading inputs[i]
+	ins    []device.Operand
+	memo   []visit // open addressing; length a power of two, at most half full
+	memoN  int
 }
 
 type visit struct {
@@ -507,7 +585,7 @@ func (t *Tensor) flatten() (*graph, []device.Operand, error) {
 func flattenAll(roots ...*Tensor) (*graph, []device.Operand, error) {
 	g := graphs.Get().(*graph)
 	g.prog = device.Program{DType: roots[0].lz.dt, Steps: g.prog.Steps[:0]}
-	g.visited, g.inputs, g.leafAt, g.ins = g.visited[:0], g.inputs[:0], g.leafAt[:0], g.ins[:0]
+	g.inputs, g.leafAt, g.ins = g.inputs[:0], g.leafAt[:0], g.ins[:0]
 	g.roots, g.outs = append(g.roots[:0], roots...), g.outs[:0]
 	for _, t := range roots {
 		i, err := g.add(t, true)
@@ -535,7 +613,8 @@ func flattenAll(roots ...*Tensor) (*graph, []device.Operand, error) {
 // free drops g's references and returns it to the pool.
 func (g *graph) free() {
 	clear(g.roots)
-	clear(g.visited)
+	clear(g.memo)
+	g.memoN = 0
 	clear(g.inputs)
 	clear(g.ins)
 	graphs.Put(g)
@@ -619,10 +698,8 @@ func (t *Tensor) reducePending(name string, op device.ReduceOp, axes []int, dt d
 // pending operand, or one realised meanwhile by another goroutine) and
 // returns the index of its result.
 func (g *graph) add(x *Tensor, root bool) (int, error) {
-	for _, v := range g.visited {
-		if v.t == x {
-			return v.step, nil
-		}
+	if i, ok := g.visitedAt(x); ok {
+		return i, nil
 	}
 	var n node
 	if root || slices.Contains(g.roots, x) { // locked by the caller
@@ -657,7 +734,7 @@ func (g *graph) add(x *Tensor, root bool) (int, error) {
 	for k := range args {
 		ref := n.ops[k]
 		var i int
-		if ref.konst {
+		if ref.isConst() {
 			g.prog.Steps = append(g.prog.Steps, device.Step{Kind: device.StepConst, Const: ref.c})
 			i = len(g.prog.Steps) - 1
 		} else if ref.t != nil {
@@ -676,8 +753,52 @@ func (g *graph) add(x *Tensor, root bool) (int, error) {
 	}
 	g.prog.Steps = append(g.prog.Steps, s)
 	i := len(g.prog.Steps) - 1
-	g.visited = append(g.visited, visit{x, i})
+	g.remember(x, i)
 	return i, nil
+}
+
+// memoSlot is where x's entry in a memo table of length mask+1 starts its
+// probe: the address, multiplied by a 64-bit odd constant, top bits.
+func memoSlot(x *Tensor, mask int) int {
+	return int((uint64(uintptr(unsafe.Pointer(x))) * 0x9e3779b97f4a7c15) >> 40 & uint64(mask))
+}
+
+// visitedAt returns the step computing x if x was added already.
+func (g *graph) visitedAt(x *Tensor) (int, bool) {
+	if len(g.memo) == 0 {
+		return 0, false
+	}
+	mask := len(g.memo) - 1
+	for i := memoSlot(x, mask); ; i = (i + 1) & mask {
+		switch g.memo[i].t {
+		case nil:
+			return 0, false
+		case x:
+			return g.memo[i].step, true
+		}
+	}
+}
+
+// remember records that step computes x, growing the table to stay at
+// most half full.
+func (g *graph) remember(x *Tensor, step int) {
+	if 2*(g.memoN+1) > len(g.memo) {
+		old := g.memo
+		g.memo = make([]visit, max(128, 2*len(old)))
+		g.memoN = 0
+		for _, v := range old {
+			if v.t != nil {
+				g.remember(v.t, v.step)
+			}
+		}
+	}
+	mask := len(g.memo) - 1
+	i := memoSlot(x, mask)
+	for g.memo[i].t != nil {
+		i = (i + 1) & mask
+	}
+	g.memo[i] = visit{x, step}
+	g.memoN++
 }
 
 // leaf returns the step reading input h, adding it once.

@@ -157,7 +157,7 @@ func (t *Tensor) binaryScalar(op device.BinaryOp, v float64) *Tensor {
 			return failed(errs.Retag("tensor", name, err))
 		}
 		n := node{kind: device.StepBinary, binary: op}
-		n.ops[1] = operandRef{konst: true, c: v}
+		n.ops[1] = operandRef{c: v} // the constant operand
 		y := record(name, t.Device(), t.DType(), lay, n, t)
 		if t.wantsGrad() {
 			y = gradBinary(op, t, nil, v, y)

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -204,10 +205,10 @@ type fusedVal struct {
 type fusedPlan[C vec.Float] struct {
 	vals   []fusedVal
 	slots  int
-	direct []bool         // per input: row-major in the result's order
-	kern   []fusedKern[C] // per step, looked up once per call
-	outAt  []int          // per step: 1 + the index of the result it is, 0 for none
-	last   []int          // planning tables, kept for reuse
+	direct []bool          // per input: row-major in the result's order
+	kern   []*fusedKern[C] // per step, looked up once per call (pointers into the table: one store each, not a copy of five funcs)
+	outAt  []int           // per step: 1 + the index of the result it is, 0 for none
+	last   []int           // planning tables, kept for reuse
 	free   []int
 }
 
@@ -265,9 +266,9 @@ func planFused[C vec.Float](pl *fusedPlan[C], p device.Program, outs []int, inpu
 	for i, s := range p.Steps {
 		switch s.Kind {
 		case device.StepUnary:
-			pl.kern[i] = table.unary[s.Unary]
+			pl.kern[i] = &table.unary[s.Unary]
 		case device.StepBinary:
-			pl.kern[i] = table.binary[s.Binary]
+			pl.kern[i] = &table.binary[s.Binary]
 		}
 	}
 	for i, in := range inputs {
@@ -502,17 +503,47 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 	nblocks := (n + block - 1) / block
 	// Each worker takes a contiguous run of blocks, so every core streams
 	// through its own part of memory (blocks claimed in turn from a shared
-	// counter interleave the cores' accesses and cost bandwidth).
+	// counter interleave the cores' accesses and cost bandwidth). A worker
+	// that finishes its run takes the blocks another has not started yet,
+	// from the front of that run: on a machine shared with other work, a
+	// worker whose core is busy, or whose goroutine is slow to start, no
+	// longer holds the realisation up by its whole share.
 	f := fusedRun[C, S]{p: p, pl: pl, inputs: inputs, cv: cv,
 		n: n, block: block, nblocks: nblocks, workers: workers, direct: direct}
 	if workers == 1 {
 		f.worker(0, ins, outs) // no closure, no goroutine: a small realisation allocates nothing here
 		return
 	}
+	f.runs = make([]blockRun, workers)
+	for w := range f.runs {
+		f.runs[w].next.Store(int64(nblocks * w / workers))
+		f.runs[w].end = int64(nblocks * (w + 1) / workers)
+	}
 	// These escape to the workers; f, ins and outs stay on the stack.
 	g, insH := f, slices.Clone(ins)
 	outsH := fusedOuts[S]{steps: slices.Clone(outs.steps), dst: slices.Clone(outs.dst), dl: slices.Clone(outs.dl)}
 	par.Run(workers, func(w int) { g.worker(w, insH, outsH) })
+}
+
+// blockRun is one worker's run of blocks [next, end), claimed a block at a
+// time by its owner and, once the owner's own run is done, by the others.
+// The padding keeps two runs' counters off one cache line.
+type blockRun struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte
+}
+
+// claim returns the next block for worker w: the next of its own run, else
+// the next unstarted block of another's; false when every block is taken.
+func (f *fusedRun[C, S]) claim(w int) (int, bool) {
+	for v := range f.workers {
+		r := &f.runs[(w+v)%f.workers]
+		if b := r.next.Add(1) - 1; b < r.end {
+			return int(b), true
+		}
+	}
+	return 0, false
 }
 
 // fusedRun is one call of runFused, split over workers.
@@ -522,11 +553,13 @@ type fusedRun[C vec.Float, S any] struct {
 	inputs                     []device.Operand
 	cv                         conv[C, S]
 	n, block, nblocks, workers int
-	direct                     uint64 // bit k: result k is row-major in the compute type, written in place
+	direct                     uint64     // bit k: result k is row-major in the compute type, written in place
+	runs                       []blockRun // per worker, when there are several
 }
 
-// worker evaluates worker w's contiguous run of blocks, reading the
-// inputs' storage ins and writing the results outs.
+// worker evaluates worker w's contiguous run of blocks, then any block of
+// the others' runs not yet started (claim), reading the inputs' storage
+// ins and writing the results outs.
 func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	pl, block := f.pl, f.block
 	slots := pl.slots
@@ -543,8 +576,15 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	if len(outs.steps) > len(arr) {
 		res = make([][]C, 0, len(outs.steps))
 	}
-	first, end := f.nblocks*w/f.workers, f.nblocks*(w+1)/f.workers
-	for b := first; b < end; b++ {
+	for b := 0; ; b++ {
+		if f.runs != nil {
+			var ok bool
+			if b, ok = f.claim(w); !ok {
+				break
+			}
+		} else if b == f.nblocks {
+			break
+		}
 		lo := b * block
 		m := min(block, f.n-lo)
 		res, extra := res[:0], pl.slots

@@ -1403,14 +1403,20 @@ func (g *gen) transcendentals512() {
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		bcast(g.f("c20", 20), "Z13")
 	}, func(g *gen) {
-		small, join := g.uniq("small"), g.uniq("join")
-		g.ins("VPANDD.BCST %s, Z0, Z1", absMask())
-		g.ins("VPANDD.BCST %s, Z0, Z7", signMask())
+		small, join, sign := g.uniq("small"), g.uniq("join"), g.uniq("sign")
+		// |x| < 0.625 exactly when x^2 < 0.390625 (= 0.625^2): the
+		// largest float32 below 0.625 squares, rounded, to 2.5 ulp below
+		// it, and NaN compares false. The square is the polynomial's
+		// argument, so a vector whose lanes are all small (the common case
+		// in a chain of activations) costs 9 vector operations: no |x|,
+		// no blend.
+		g.ins("VMULPS Z0, Z0, Z8")
 		g.comment("each branch runs only when some lane needs it (K2: lanes below 0.625)")
-		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0625", 0.625))
+		g.ins("VCMPPS.BCST $1, %s, Z8, K2", g.f("c0390625", 0.390625))
 		g.ins("KORTESTW K2, K2")
 		g.ins("JCS  %s", small)
 		g.comment("|x| >= 0.625: 1 - 2/(e^(2|x|)+1)")
+		g.ins("VPANDD.BCST %s, Z0, Z1", absMask())
 		g.ins("VADDPS Z1, Z1, Z2")
 		g.ins("VMINPS Z2, Z13, Z2")
 		g.expCore512("Z2", "", "Z3", "Z4", true)
@@ -1421,15 +1427,23 @@ func (g *gen) transcendentals512() {
 		g.ins("VSUBPS Z3, Z2, Z2")
 		g.ins("KORTESTW K2, K2")
 		g.ins("JEQ  %s", join)
-		g.label(small)
-		g.comment("|x| < 0.625: |x| + |x|^3 P(x^2)")
-		g.ins("VMULPS Z1, Z1, Z4")
-		g.horner("tanhp", tanhP, "Z4", "Z5")
-		g.ins("VMULPS Z1, Z4, Z4")
-		g.ins("VFMADD213PS Z1, Z4, Z5")
+		g.comment("the small lanes of a mixed vector")
+		g.horner("tanhp", tanhP, "Z8", "Z5")
+		g.ins("VMULPS Z0, Z8, Z8")
+		g.ins("VFMADD213PS Z0, Z8, Z5")
 		g.ins("VMOVAPS Z5, K2, Z2")
 		g.label(join)
-		g.ins("VPORD Z7, Z2, Z0")
+		g.ins("VMOVAPS Z2, Z5")
+		g.ins("JMP  %s", sign)
+		g.label(small)
+		g.comment("|x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as")
+		g.comment("rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below")
+		g.horner("tanhp", tanhP, "Z8", "Z5")
+		g.ins("VMULPS Z0, Z8, Z8")
+		g.ins("VFMADD213PS Z0, Z8, Z5")
+		g.label(sign)
+		g.comment("x's sign onto the result's magnitude: a bit select on the sign mask")
+		g.ins("VPTERNLOGD.BCST $0xe4, %s, Z5, Z0", signMask())
 	})
 
 	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", func(g *gen) {

@@ -33,6 +33,15 @@ DATA absmask<>+20(SB)/4, $0x7fffffff
 DATA absmask<>+24(SB)/4, $0x7fffffff
 DATA absmask<>+28(SB)/4, $0x7fffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $32
+DATA c0390625<>+0(SB)/4, $0x3ec80000
+DATA c0390625<>+4(SB)/4, $0x3ec80000
+DATA c0390625<>+8(SB)/4, $0x3ec80000
+DATA c0390625<>+12(SB)/4, $0x3ec80000
+DATA c0390625<>+16(SB)/4, $0x3ec80000
+DATA c0390625<>+20(SB)/4, $0x3ec80000
+DATA c0390625<>+24(SB)/4, $0x3ec80000
+DATA c0390625<>+28(SB)/4, $0x3ec80000
+GLOBL c0390625<>(SB), RODATA|NOPTR, $32
 DATA c0625<>+0(SB)/4, $0x3f200000
 DATA c0625<>+4(SB)/4, $0x3f200000
 DATA c0625<>+8(SB)/4, $0x3f200000
@@ -10826,13 +10835,13 @@ loop:
 	JB   one
 	VMOVUPS 0(SI), Z0
 	VMOVUPS 64(SI), Z16
-	VPANDD.BCST absmask<>(SB), Z0, Z1
-	VPANDD.BCST signmask<>(SB), Z0, Z7
+	VMULPS Z0, Z0, Z8
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
-	VCMPPS.BCST $1, c0625<>(SB), Z1, K2
+	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
 	JCS  small5
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
+	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
 	VMINPS Z2, Z13, Z2
 	VMOVAPS Z31, Z3
@@ -10855,26 +10864,38 @@ loop:
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
 	JEQ  join6
-small5:
-	// |x| < 0.625: |x| + |x|^3 P(x^2)
-	VMULPS Z1, Z1, Z4
+	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
-	VFMADD213PS.BCST tanhp3<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp2<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp1<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp0<>(SB), Z4, Z5
-	VMULPS Z1, Z4, Z4
-	VFMADD213PS Z1, Z4, Z5
+	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp2<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp1<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
+	VMULPS Z0, Z8, Z8
+	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
 join6:
-	VPORD Z7, Z2, Z0
-	VPANDD.BCST absmask<>(SB), Z16, Z17
-	VPANDD.BCST signmask<>(SB), Z16, Z23
+	VMOVAPS Z2, Z5
+	JMP  sign7
+small5:
+	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
+	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
+	VBROADCASTSS tanhp4<>(SB), Z5
+	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp2<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp1<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
+	VMULPS Z0, Z8, Z8
+	VFMADD213PS Z0, Z8, Z5
+sign7:
+	// x's sign onto the result's magnitude: a bit select on the sign mask
+	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
+	VMULPS Z16, Z16, Z24
 	// each branch runs only when some lane needs it (K3: lanes below 0.625)
-	VCMPPS.BCST $1, c0625<>(SB), Z17, K3
+	VCMPPS.BCST $1, c0390625<>(SB), Z24, K3
 	KORTESTW K3, K3
-	JCS  small7
+	JCS  small8
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
+	VPANDD.BCST absmask<>(SB), Z16, Z17
 	VADDPS Z17, Z17, Z18
 	VMINPS Z18, Z13, Z18
 	VMOVAPS Z31, Z19
@@ -10896,20 +10917,32 @@ join6:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z19, Z18, Z18
 	KORTESTW K3, K3
-	JEQ  join8
-small7:
-	// |x| < 0.625: |x| + |x|^3 P(x^2)
-	VMULPS Z17, Z17, Z20
+	JEQ  join9
+	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z21
-	VFMADD213PS.BCST tanhp3<>(SB), Z20, Z21
-	VFMADD213PS.BCST tanhp2<>(SB), Z20, Z21
-	VFMADD213PS.BCST tanhp1<>(SB), Z20, Z21
-	VFMADD213PS.BCST tanhp0<>(SB), Z20, Z21
-	VMULPS Z17, Z20, Z20
-	VFMADD213PS Z17, Z20, Z21
+	VFMADD213PS.BCST tanhp3<>(SB), Z24, Z21
+	VFMADD213PS.BCST tanhp2<>(SB), Z24, Z21
+	VFMADD213PS.BCST tanhp1<>(SB), Z24, Z21
+	VFMADD213PS.BCST tanhp0<>(SB), Z24, Z21
+	VMULPS Z16, Z24, Z24
+	VFMADD213PS Z16, Z24, Z21
 	VMOVAPS Z21, K3, Z18
-join8:
-	VPORD Z23, Z18, Z16
+join9:
+	VMOVAPS Z18, Z21
+	JMP  sign10
+small8:
+	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
+	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
+	VBROADCASTSS tanhp4<>(SB), Z21
+	VFMADD213PS.BCST tanhp3<>(SB), Z24, Z21
+	VFMADD213PS.BCST tanhp2<>(SB), Z24, Z21
+	VFMADD213PS.BCST tanhp1<>(SB), Z24, Z21
+	VFMADD213PS.BCST tanhp0<>(SB), Z24, Z21
+	VMULPS Z16, Z24, Z24
+	VFMADD213PS Z16, Z24, Z21
+sign10:
+	// x's sign onto the result's magnitude: a bit select on the sign mask
+	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z21, Z16
 	VMOVUPS Z0, 0(DI)
 	VMOVUPS Z16, 64(DI)
 	ADDQ $128, DI
@@ -10920,68 +10953,13 @@ one:
 	CMPQ CX, $16
 	JB   tail
 	VMOVUPS 0(SI), Z0
-	VPANDD.BCST absmask<>(SB), Z0, Z1
-	VPANDD.BCST signmask<>(SB), Z0, Z7
+	VMULPS Z0, Z0, Z8
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
-	VCMPPS.BCST $1, c0625<>(SB), Z1, K2
-	KORTESTW K2, K2
-	JCS  small9
-	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
-	VADDPS Z1, Z1, Z2
-	VMINPS Z2, Z13, Z2
-	VMOVAPS Z31, Z3
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z3
-	VSUBPS Z31, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>(SB), Z3, Z2
-	VFNMADD231PS.BCST ln2lo<>(SB), Z3, Z2
-	VBROADCASTSS expq5<>(SB), Z4
-	VFMADD213PS.BCST expq4<>(SB), Z2, Z4
-	VFMADD213PS.BCST expq3<>(SB), Z2, Z4
-	VFMADD213PS.BCST expq2<>(SB), Z2, Z4
-	VFMADD213PS.BCST expq1<>(SB), Z2, Z4
-	VFMADD213PS.BCST expq0<>(SB), Z2, Z4
-	VFMADD213PS.BCST one<>(SB), Z2, Z4
-	VSCALEFPS Z3, Z4, Z2
-	VADDPS.BCST one<>(SB), Z2, Z2
-	VBROADCASTSS two<>(SB), Z3
-	VDIVPS Z2, Z3, Z3
-	VBROADCASTSS one<>(SB), Z2
-	VSUBPS Z3, Z2, Z2
-	KORTESTW K2, K2
-	JEQ  join10
-small9:
-	// |x| < 0.625: |x| + |x|^3 P(x^2)
-	VMULPS Z1, Z1, Z4
-	VBROADCASTSS tanhp4<>(SB), Z5
-	VFMADD213PS.BCST tanhp3<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp2<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp1<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp0<>(SB), Z4, Z5
-	VMULPS Z1, Z4, Z4
-	VFMADD213PS Z1, Z4, Z5
-	VMOVAPS Z5, K2, Z2
-join10:
-	VPORD Z7, Z2, Z0
-	VMOVUPS Z0, 0(DI)
-	ADDQ $64, DI
-	ADDQ $64, SI
-	SUBQ $16, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	MOVL $1, AX
-	SHLL CX, AX
-	DECL AX
-	KMOVW AX, K1
-	VMOVUPS.Z (SI), K1, Z0
-	VPANDD.BCST absmask<>(SB), Z0, Z1
-	VPANDD.BCST signmask<>(SB), Z0, Z7
-	// each branch runs only when some lane needs it (K2: lanes below 0.625)
-	VCMPPS.BCST $1, c0625<>(SB), Z1, K2
+	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
 	JCS  small11
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
+	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
 	VMINPS Z2, Z13, Z2
 	VMOVAPS Z31, Z3
@@ -11004,19 +10982,98 @@ tail:
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
 	JEQ  join12
-small11:
-	// |x| < 0.625: |x| + |x|^3 P(x^2)
-	VMULPS Z1, Z1, Z4
+	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
-	VFMADD213PS.BCST tanhp3<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp2<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp1<>(SB), Z4, Z5
-	VFMADD213PS.BCST tanhp0<>(SB), Z4, Z5
-	VMULPS Z1, Z4, Z4
-	VFMADD213PS Z1, Z4, Z5
+	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp2<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp1<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
+	VMULPS Z0, Z8, Z8
+	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
 join12:
-	VPORD Z7, Z2, Z0
+	VMOVAPS Z2, Z5
+	JMP  sign13
+small11:
+	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
+	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
+	VBROADCASTSS tanhp4<>(SB), Z5
+	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp2<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp1<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
+	VMULPS Z0, Z8, Z8
+	VFMADD213PS Z0, Z8, Z5
+sign13:
+	// x's sign onto the result's magnitude: a bit select on the sign mask
+	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VMULPS Z0, Z0, Z8
+	// each branch runs only when some lane needs it (K2: lanes below 0.625)
+	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
+	KORTESTW K2, K2
+	JCS  small14
+	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
+	VPANDD.BCST absmask<>(SB), Z0, Z1
+	VADDPS Z1, Z1, Z2
+	VMINPS Z2, Z13, Z2
+	VMOVAPS Z31, Z3
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z3
+	VSUBPS Z31, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>(SB), Z3, Z2
+	VBROADCASTSS expq5<>(SB), Z4
+	VFMADD213PS.BCST expq4<>(SB), Z2, Z4
+	VFMADD213PS.BCST expq3<>(SB), Z2, Z4
+	VFMADD213PS.BCST expq2<>(SB), Z2, Z4
+	VFMADD213PS.BCST expq1<>(SB), Z2, Z4
+	VFMADD213PS.BCST expq0<>(SB), Z2, Z4
+	VFMADD213PS.BCST one<>(SB), Z2, Z4
+	VSCALEFPS Z3, Z4, Z2
+	VADDPS.BCST one<>(SB), Z2, Z2
+	VBROADCASTSS two<>(SB), Z3
+	VDIVPS Z2, Z3, Z3
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z3, Z2, Z2
+	KORTESTW K2, K2
+	JEQ  join15
+	// the small lanes of a mixed vector
+	VBROADCASTSS tanhp4<>(SB), Z5
+	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp2<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp1<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
+	VMULPS Z0, Z8, Z8
+	VFMADD213PS Z0, Z8, Z5
+	VMOVAPS Z5, K2, Z2
+join15:
+	VMOVAPS Z2, Z5
+	JMP  sign16
+small14:
+	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
+	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
+	VBROADCASTSS tanhp4<>(SB), Z5
+	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp2<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp1<>(SB), Z8, Z5
+	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
+	VMULPS Z0, Z8, Z8
+	VFMADD213PS Z0, Z8, Z5
+sign16:
+	// x's sign onto the result's magnitude: a bit select on the sign mask
+	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VMOVUPS Z0, K1, (DI)
 done:
 	VZEROUPPER
