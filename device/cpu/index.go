@@ -107,6 +107,10 @@ func gatherAxis[T uint8 | uint16 | uint32 | uint64](bufs []*Buffer, dst, src, id
 	shape := idx.Layout.Shape
 	rows := layout.NewRowsOf(dst.Layout, axisView(src.Layout, shape, axis), idx.Layout)
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
+		if inner[2] == 0 { // one index for the row (IndexSelect's broadcast indices)
+			gatherRow(ds[offs[0]:], inner[0], ss, offs[1], inner[1], n, at(offs[2]), ext, sa, st, status.Layout.Offset)
+			return
+		}
 		for j := range n {
 			v := at(offs[2] + j*inner[2])
 			var x T
@@ -118,6 +122,27 @@ func gatherAxis[T uint8 | uint16 | uint32 | uint64](bufs []*Buffer, dst, src, id
 			ds[offs[0]+j*inner[0]] = x
 		}
 	})
+}
+
+// gatherRow writes n elements of the row at src[so + v*sa], step ss, to
+// dst (step ds): one copy when both rows are adjacent. An index v outside
+// [0, ext) is recorded in the status and gives zeros.
+func gatherRow[T uint8 | uint16 | uint32 | uint64](dst []T, ds int, src []T, so, ss, n int, v, ext int64, sa int, st []int32, statusOff int) {
+	if v < 0 || v >= ext {
+		badIndex(st, statusOff, v)
+		for j := range n {
+			dst[j*ds] = 0
+		}
+		return
+	}
+	so += int(v) * sa
+	if ds == 1 && ss == 1 {
+		copy(dst[:n], src[so:so+n])
+		return
+	}
+	for j := range n {
+		dst[j*ds] = src[so+j*ss]
+	}
 }
 
 // ScatterAdd adds src[p] into dst at p with axis coordinate idx[p], in the
