@@ -440,25 +440,33 @@ func sortWords(w, tmp []uint64, start int, varying uint32, procs int, hist *sort
 
 // sortBuckets sorts the buckets src[starts[i]:starts[i+1]] of a split, each
 // by the key bits in rest with the same part of dst as scratch, on procs
-// cores, which claim buckets from a counter; start is src's offset in the
-// line.
+// cores, which claim buckets from a counter, largest first (so that no
+// core is left finishing a large bucket alone); start is src's offset in
+// the line.
 func sortBuckets(src, dst []uint64, starts []int, start int, rest uint32, procs int, hist *sortHist, out sortSink) {
-	nb := len(starts) - 1
+	var order []int32
+	for dg := range len(starts) - 1 {
+		if starts[dg] < starts[dg+1] {
+			order = append(order, int32(dg))
+		}
+	}
+	size := func(dg int32) int { return starts[dg+1] - starts[dg] }
+	if procs > 1 {
+		slices.SortFunc(order, func(a, b int32) int { return size(b) - size(a) })
+	}
 	var next atomic.Int64
-	par.Run(procs, func(c int) {
+	par.Run(min(procs, len(order)), func(c int) {
 		hc := hist
 		if c > 0 {
 			hc = new(sortHist)
 		}
 		for {
-			dg := int(next.Add(1)) - 1
-			if dg >= nb {
+			i := int(next.Add(1)) - 1
+			if i >= len(order) {
 				return
 			}
-			a, b := starts[dg], starts[dg+1]
-			if a < b {
-				sortWords(src[a:b], dst[a:b], start+a, rest, 1, hc, out)
-			}
+			a, b := starts[order[i]], starts[order[i]+1]
+			sortWords(src[a:b], dst[a:b], start+a, rest, 1, hc, out)
 		}
 	})
 }
