@@ -35,20 +35,29 @@ func TestSortWords(t *testing.T) {
 				got := make([]uint64, n)
 				seen := make([]bool, n)
 				var hist sortHist
-				sortWords(w, make([]uint64, n), 0, or&^and, procs, &hist, func(start int, run []uint64) {
-					for j := range run {
-						if seen[start+j] {
-							t.Errorf("n=%d: position %d emitted twice", n, start+j)
-						}
-						seen[start+j] = true
+				sortWords(w, make([]uint64, n), 0, or&^and, procs, &hist, wordsInto(got, func(start, j int) {
+					if seen[start+j] {
+						t.Errorf("n=%d: position %d emitted twice", n, start+j)
 					}
-					copy(got[start:], run)
-				})
+					seen[start+j] = true
+				}))
 				if !slices.Equal(got, want) {
 					t.Fatalf("n=%d mask=%#x procs=%d: order differs", n, mask, procs)
 				}
 			}
 		}
+	}
+}
+
+// wordsInto is a sortSink copying the sorted words into got at their
+// offsets, calling mark(start, j) for each word (j: its offset in the
+// run).
+func wordsInto(got []uint64, mark func(start, j int)) sortSink {
+	return func(start int, run []uint64) {
+		for j := range run {
+			mark(start, j)
+		}
+		copy(got[start:], run)
 	}
 }
 

@@ -15,12 +15,14 @@ import (
 )
 
 // The CPU sort. Every element becomes an unsigned key whose order is the
-// documented one (floatKey32, floatKey64; complemented for descending
-// order). Keys of at most 32 bits travel packed with their position in one
-// word, key<<32 | position, and are ordered by sortWords: a radix sort that
-// is stable, so equal keys keep their positions ascending and the order of
-// the keys is also the order of the whole words. Wider keys (F64, I64)
-// take sortLine, a byte-wise radix sort of keys and positions side by side.
+// documented one (floatKey for floats; complemented for descending order).
+// Keys of at most 32 bits travel packed with their position in one word,
+// key<<32 | position, and are ordered by sortWords (sortLong for lines
+// longer than the cache): a radix sort that is stable, so equal keys keep
+// their positions ascending and the order of the keys is also the order of
+// the whole words. Sorted words go to a sortSink, which decodes them into
+// values and positions (keyCodec.emit). Wider keys (F64, I64) take sortLine, a byte-wise
+// radix sort of keys and positions side by side.
 
 // maxSortLine is the longest line the packed sort takes: positions use the
 // low 31 bits of a word, the 32nd marks an element whose value is read back
@@ -63,24 +65,36 @@ func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) 
 		b := ls[r]
 		s := getSortScratch(n)
 		defer sortScratchPool.Put(s)
+		out := func(start int, run []uint64) {
+			kc.emit(run, b[1]+start*va, va, b[2]+start*ia, ia, b[0], sa, ib)
+		}
 		w, tmp := s.w[:min(n, cap(s.w))], s.tmp[:min(n, cap(s.tmp))]
 		if n >= poolMinWords { // long lines: the device's pool, which outlives a collection
 			w, tmp = d.pool.get(n), d.pool.get(n)
 			defer d.pool.put(w)
 			defer d.pool.put(tmp)
 		}
-		var or, and atomic.Uint32
-		and.Store(math.MaxUint32)
-		chunks(n, inner, func(lo, hi int) {
-			o, a := kc.pack(w[lo:hi], b[0]+lo*sa, sa, lo)
-			or.Or(o)
-			and.And(a)
-		})
-		sortWords(w, tmp, 0, or.Load()&^and.Load(), inner, &s.hist, func(start int, run []uint64) {
-			kc.emit(run, b[1]+start*va, va, b[2]+start*ia, ia, b[0], sa, ib)
-		})
+		if n > cacheWords {
+			sortLong(kc, w, tmp, b[0], sa, inner, &s.hist, out)
+			return
+		}
+		or, and := packChunks(kc, w, b[0], sa, inner)
+		sortWords(w, tmp, 0, or&^and, inner, &s.hist, out)
 	})
 	return nil
+}
+
+// packChunks packs the line starting at s0 (step ss) into w with kc.pack,
+// on up to p cores, and returns the OR and the AND of the keys.
+func packChunks(kc keyCodec, w []uint64, s0, ss, p int) (or, and uint32) {
+	var o, a atomic.Uint32
+	a.Store(math.MaxUint32)
+	chunks(len(w), p, func(lo, hi int) {
+		x, y := kc.pack(w[lo:hi], s0+lo*ss, ss, lo)
+		o.Or(x)
+		a.And(y)
+	})
+	return o.Load(), a.Load()
 }
 
 // chunks calls fn concurrently on consecutive, nearly equal parts of
@@ -90,6 +104,40 @@ func chunks(n, p int, fn func(lo, hi int)) {
 	p = max(min(p, n/4096), 1)
 	par.Run(p, func(c int) { fn(c*n/p, (c+1)*n/p) })
 }
+
+// floatKey maps the bits b of an IEEE float (F32 in a uint32, F64 in a
+// uint64) to an unsigned key in the documented order: -Inf first, -0
+// equal to +0, every NaN equal and last. Without branches on the sign: the
+// sign bit of a positive value is set, every bit of a negative one
+// flipped. special reports ±0 and NaN, the only values whose key does not
+// give back their bits (floatBits).
+func floatKey[U uint32 | uint64](b U) (key U, special bool) {
+	sign := ^(^U(0) >> 1)
+	mant := U(52)
+	if ^U(0) == math.MaxUint32 {
+		mant = 23
+	}
+	inf := (sign - 1) &^ (1<<mant - 1) // the exponent's bits
+	key = b ^ (-(b / sign) | sign)
+	if a := b &^ sign; a-1 >= inf { // ±0 (a-1 wraps) or NaN
+		key, special = sign|-((a|-a)/sign), true // +0's key, or all ones
+	}
+	return key, special
+}
+
+// floatBits is the inverse of floatKey for keys of values that are not
+// special.
+func floatBits[U uint32 | uint64](key U) U {
+	sign := ^(^U(0) >> 1)
+	return key ^ (key/sign - 1 | sign)
+}
+
+// sortSink receives a line's sorted words in runs, each with its offset in
+// the line; with several cores at once, always on disjoint runs.
+type sortSink func(start int, run []uint64)
+
+// digitCounts holds the running offsets of one radix pass's buckets.
+type digitCounts = [1 << digitBits]uint32
 
 // keyCodec turns one dtype's elements into 32-bit keys and sorted keys back
 // into elements.
@@ -118,39 +166,10 @@ func newKeyCodec(vals, src *Buffer, descending bool) keyCodec {
 		s, v := slice[uint32](src), slice[uint32](vals)
 		return keyCodec{
 			pack: func(w []uint64, s0, ss, pos0 int) (uint32, uint32) {
-				or, and := uint32(0), uint32(math.MaxUint32)
-				p := s0
-				for i := range w {
-					b := s[p]
-					p += ss
-					k, pos := b^(uint32(int32(b)>>31)|1<<31), uint32(pos0+i)
-					if a := b &^ (1 << 31); a-1 >= 0x7f800000 { // ±0 or NaN
-						k, pos = 1<<31, pos|1<<31
-						if a != 0 {
-							k = math.MaxUint32
-						}
-					}
-					k ^= flip
-					or, and = or|k, and&k
-					w[i] = uint64(k)<<32 | uint64(pos)
-				}
-				return or, and
+				return packF32(w, s, s0, ss, pos0, flip)
 			},
 			emit: func(run []uint64, v0, vs, i0, is, s0, ss int, ib []int64) {
-				for j, x := range run {
-					k, pos := uint32(x>>32)^flip, uint32(x)
-					var b uint32
-					switch {
-					case pos>>31 != 0:
-						pos &^= 1 << 31
-						b = s[s0+int(pos)*ss]
-					case k>>31 != 0:
-						b = k ^ 1<<31
-					default:
-						b = ^k
-					}
-					v[v0+j*vs], ib[i0+j*is] = b, int64(pos)
-				}
+				emitF32(run, v, v0, vs, ib, i0, is, s, s0, ss, flip)
 			},
 		}
 	case dtype.I32:
@@ -204,7 +223,8 @@ func newKeyCodec(vals, src *Buffer, descending bool) keyCodec {
 		pack: func(w []uint64, s0, ss, pos0 int) (uint32, uint32) {
 			or, and := uint32(0), uint32(math.MaxUint32)
 			for i := range w {
-				k := floatKey32(widen(s[s0+i*ss])) ^ flip
+				k, _ := floatKey(math.Float32bits(widen(s[s0+i*ss])))
+				k ^= flip
 				or, and = or|k, and&k
 				w[i] = uint64(k)<<32 | uint64(pos0+i)
 			}
@@ -219,6 +239,61 @@ func newKeyCodec(vals, src *Buffer, descending bool) keyCodec {
 	}
 }
 
+// packF32 is the F32 codec's pack: keys by floatKey, ±0 and NaN flagged.
+// Out of line, with a loop of its own for a contiguous line, so that the
+// loops keep their variables in registers.
+//
+//go:noinline
+func packF32(w []uint64, s []uint32, s0, ss, pos0 int, flip uint32) (or, and uint32) {
+	and = math.MaxUint32
+	word := func(b uint32, pos int) uint64 {
+		k, sp := floatKey(b)
+		p := uint32(pos)
+		if sp {
+			p |= 1 << 31
+		}
+		k ^= flip
+		or, and = or|k, and&k
+		return uint64(k)<<32 | uint64(p)
+	}
+	if ss == 1 {
+		for i, b := range s[s0 : s0+len(w)] {
+			w[i] = word(b, pos0+i)
+		}
+		return or, and
+	}
+	for i := range w {
+		w[i] = word(s[s0+i*ss], pos0+i)
+	}
+	return or, and
+}
+
+// emitF32 is the F32 codec's emit: values by floatBits, or for flagged ±0
+// and NaN the source's bits (so -0 and NaN payloads come back bit-exact).
+// Out of line like packF32.
+//
+//go:noinline
+func emitF32(run []uint64, v []uint32, v0, vs int, ib []int64, i0, is int, s []uint32, s0, ss int, flip uint32) {
+	value := func(x uint64) (uint32, int64) {
+		pos := uint32(x)
+		if pos>>31 != 0 { // ±0, NaN
+			pos &^= 1 << 31
+			return s[s0+int(pos)*ss], int64(pos)
+		}
+		return floatBits(uint32(x>>32) ^ flip), int64(pos)
+	}
+	if vs == 1 && is == 1 {
+		vv, ii := v[v0:v0+len(run)], ib[i0:i0+len(run)]
+		for j, x := range run {
+			vv[j], ii[j] = value(x)
+		}
+		return
+	}
+	for j, x := range run {
+		v[v0+j*vs], ib[i0+j*is] = value(x)
+	}
+}
+
 const (
 	// insertionMax: runs this short are finished by insertion sort.
 	insertionMax = 32
@@ -227,6 +302,12 @@ const (
 	cacheWords = 1 << 16
 	// digitBits: the widest radix digit (2048 buckets).
 	digitBits = 11
+	// splitBits: the first digit of a line longer than cacheWords, the
+	// top bits of its keys (sortLong).
+	splitBits = digitBits
+	// packBlock: sortLong packs this many words (8 KiB, in the L1 cache) at
+	// a time and counts them before they leave the cache.
+	packBlock = 1024
 )
 
 // sortHist holds the digit counts of up to three 11-bit or four 8-bit LSD
@@ -256,29 +337,89 @@ func getSortScratch(n int) *sortScratch {
 	return s
 }
 
+// sortLong sorts a line longer than cacheWords starting at s0 (step ss)
+// into out, with w and tmp (as long as the line) as scratch. procs cores
+// pack their contiguous parts of the line into w, a block of packBlock
+// words at a time, counting the top splitBits of every key while the block
+// is in the L1 cache (no separate counting pass); then scatter their parts
+// by that digit into tmp with their own offsets (so the split is stable),
+// and the buckets are sorted by sortBuckets. Keys that all share their top
+// digit (small integers, a narrow range of floats) are left to sortWords,
+// whose split takes the highest bits that vary.
+func sortLong(kc keyCodec, w, tmp []uint64, s0, ss, procs int, hist *sortHist, out sortSink) {
+	const nb, sh = 1 << splitBits, 64 - splitBits
+	n := len(w)
+	p := max(min(procs, n/(1<<16)), 1)
+	cnt := make([]uint32, p*nb)
+	ors, ands := make([]uint32, p), make([]uint32, p)
+	par.Run(p, func(c int) {
+		h := (*digitCounts)(cnt[c*nb:])
+		or, and := uint32(0), uint32(math.MaxUint32)
+		for i, hi := c*n/p, (c+1)*n/p; i < hi; i += packBlock {
+			m := w[i:min(i+packBlock, hi)]
+			o, a := kc.pack(m, s0+i*ss, ss, i)
+			or, and = or|o, and&a
+			countDigit(h, m, sh, nb-1)
+		}
+		ors[c], ands[c] = or, and
+	})
+	or, and := uint32(0), uint32(math.MaxUint32)
+	for c := range p {
+		or, and = or|ors[c], and&ands[c]
+	}
+	varying := or &^ and
+	if varying>>(32-splitBits) == 0 { // one bucket
+		sortWords(w, tmp, 0, varying, procs, hist, out)
+		return
+	}
+	starts := prefixStarts(cnt, p, n)
+	par.Run(p, func(c int) {
+		scatterPass(tmp, w[c*n/p:(c+1)*n/p], (*digitCounts)(cnt[c*nb:]), sh, nb-1)
+	})
+	sortBuckets(tmp, w, starts, 0, varying&(1<<(32-splitBits)-1), procs, hist, out)
+}
+
+// prefixStarts turns the counts of p parts' digits (cnt[c*nb + digit], nb
+// = len(cnt)/p) into each part's first offset for each digit, in digit
+// order and within a digit in part order (a stable split), and returns the
+// buckets' starts, with n appended.
+func prefixStarts(cnt []uint32, p, n int) []int {
+	nb := len(cnt) / p
+	starts := make([]int, nb+1)
+	sum := uint32(0)
+	for dg := range nb {
+		starts[dg] = int(sum)
+		for c := range p {
+			cnt[c*nb+dg], sum = sum, sum+cnt[c*nb+dg]
+		}
+	}
+	starts[nb] = n
+	return starts
+}
+
 // sortWords sorts the words of w (key<<32 | position, positions ascending
 // among equal keys) by key, stably, with tmp (as long as w) as scratch, and
-// hands the sorted words to emit in consecutive runs, each with its offset
-// in w; runs may be emitted in any order. varying has a bit set for every
-// key bit that differs between some words. A run longer than cacheWords is
-// split by a most-significant-digit pass on its highest 11 varying bits
-// (counted and scattered by procs cores, each over its own part, so the
-// pass stays stable) and its buckets are sorted on procs cores; shorter
-// runs take least-significant-digit passes over the remaining varying bits
-// (lsdWords) or, below insertionMax, insertion sort. With procs > 1 emit
-// may be called concurrently, always on disjoint runs.
-func sortWords(w, tmp []uint64, start int, varying uint32, procs int, hist *sortHist, emit func(int, []uint64)) {
+// hands them to out in consecutive runs, each with its offset start+i in
+// the line (w's own offset is start); runs may come in any order. varying
+// has a bit set for every key bit that differs between some words. A run
+// longer than cacheWords is split by a most-significant-digit pass on its
+// highest 11 varying bits (counted and scattered by procs cores, each over
+// its own part, so the pass stays stable) and its buckets are sorted on
+// procs cores; shorter runs take least-significant-digit passes over the
+// remaining varying bits (lsdWords) or, below insertionMax, insertion
+// sort. With procs > 1 out may be called concurrently, on disjoint runs.
+func sortWords(w, tmp []uint64, start int, varying uint32, procs int, hist *sortHist, out sortSink) {
 	n := len(w)
 	switch {
 	case varying == 0 || n <= 1:
-		emit(start, w)
+		out(start, w)
 		return
 	case n <= insertionMax:
 		insertionWords(w)
-		emit(start, w)
+		out(start, w)
 		return
 	case n <= cacheWords:
-		emit(start, lsdWords(w, tmp, varying, hist))
+		lsdWords(w, tmp, start, varying, hist, out)
 		return
 	}
 	hi := bits.Len32(varying)
@@ -286,56 +427,56 @@ func sortWords(w, tmp []uint64, start int, varying uint32, procs int, hist *sort
 	sh, nb := uint(32+lo), 1<<(hi-lo)
 	mask := uint64(nb - 1)
 	p := max(min(procs, n/(1<<16)), 1)
-	cnt := make([]int, p*nb)
+	cnt := make([]uint32, p*1<<digitBits)
 	par.Run(p, func(c int) {
-		h := cnt[c*nb : (c+1)*nb]
-		for _, x := range w[c*n/p : (c+1)*n/p] {
-			h[(x>>sh)&mask]++
-		}
+		countDigit((*digitCounts)(cnt[c<<digitBits:]), w[c*n/p:(c+1)*n/p], sh, mask)
 	})
-	starts := make([]int, nb+1)
-	sum := 0
-	for dg := range nb {
-		starts[dg] = sum
-		for c := range p {
-			cnt[c*nb+dg], sum = sum, sum+cnt[c*nb+dg]
+	starts := prefixStarts(cnt, p, n)
+	par.Run(p, func(c int) {
+		scatterPass(tmp, w[c*n/p:(c+1)*n/p], (*digitCounts)(cnt[c<<digitBits:]), sh, mask)
+	})
+	sortBuckets(tmp, w, starts, start, varying&(1<<lo-1), procs, hist, out)
+}
+
+// sortBuckets sorts the buckets src[starts[i]:starts[i+1]] of a split, each
+// by the key bits in rest with the same part of dst as scratch, on procs
+// cores, which claim buckets from a counter, largest first (so that no
+// core is left finishing a large bucket alone); start is src's offset in
+// the line.
+func sortBuckets(src, dst []uint64, starts []int, start int, rest uint32, procs int, hist *sortHist, out sortSink) {
+	var order []int32
+	for dg := range len(starts) - 1 {
+		if starts[dg] < starts[dg+1] {
+			order = append(order, int32(dg))
 		}
 	}
-	starts[nb] = n
-	par.Run(p, func(c int) {
-		h := cnt[c*nb : (c+1)*nb]
-		for _, x := range w[c*n/p : (c+1)*n/p] {
-			dg := (x >> sh) & mask
-			tmp[h[dg]] = x
-			h[dg]++
-		}
-	})
-	rest := varying & (1<<lo - 1)
+	size := func(dg int32) int { return starts[dg+1] - starts[dg] }
+	if procs > 1 {
+		slices.SortFunc(order, func(a, b int32) int { return size(b) - size(a) })
+	}
 	var next atomic.Int64
-	par.Run(procs, func(c int) {
+	par.Run(min(procs, len(order)), func(c int) {
 		hc := hist
 		if c > 0 {
 			hc = new(sortHist)
 		}
 		for {
-			dg := int(next.Add(1)) - 1
-			if dg >= nb {
+			i := int(next.Add(1)) - 1
+			if i >= len(order) {
 				return
 			}
-			a, b := starts[dg], starts[dg+1]
-			if a < b {
-				sortWords(tmp[a:b], w[a:b], start+a, rest, 1, hc, emit)
-			}
+			a, b := starts[order[i]], starts[order[i]+1]
+			sortWords(src[a:b], dst[a:b], start+a, rest, 1, hc, out)
 		}
 	})
 }
 
-// lsdWords sorts w by the varying bits of its keys, stably, in least-
-// significant-digit passes of at most 11 bits (8 for short runs, where
-// counting 2048 buckets would cost more than the passes it saves), all
-// counted in one read; a pass whose digit every word shares is skipped. It
-// returns the slice, w or tmp, that holds the result.
-func lsdWords(w, tmp []uint64, varying uint32, hist *sortHist) []uint64 {
+// lsdWords sorts w (at offset start in the line) by the varying bits of
+// its keys, stably, in least-significant-digit passes of at most 11 bits
+// (8 for short runs, where counting 2048 buckets would cost more than the
+// passes it saves), all counted in one read, and hands the result to out.
+// A pass whose digit every word shares is skipped.
+func lsdWords(w, tmp []uint64, start int, varying uint32, hist *sortHist, out sortSink) {
 	n := len(w)
 	lo := bits.TrailingZeros32(varying)
 	span := bits.Len32(varying) - lo
@@ -350,55 +491,98 @@ func lsdWords(w, tmp []uint64, varying uint32, hist *sortHist) []uint64 {
 	h := hist[:passes*nb]
 	clear(h)
 	sh := uint(32 + lo)
-	switch passes {
-	case 1:
-		for _, x := range w {
-			h[uint32(x>>sh)&mask]++
-		}
-	case 2:
-		h1 := h[nb:]
-		for _, x := range w {
-			k := uint32(x >> sh)
-			h[k&mask]++
-			h1[(k>>d)&mask]++
-		}
-	case 3:
-		h1, h2 := h[nb:], h[2*nb:]
-		for _, x := range w {
-			k := uint32(x >> sh)
-			h[k&mask]++
-			h1[(k>>d)&mask]++
-			h2[(k>>(2*d))&mask]++
-		}
-	default: // 4 passes of 8 bits
-		h1, h2, h3 := h[nb:], h[2*nb:], h[3*nb:]
-		for _, x := range w {
-			k := uint32(x >> sh)
-			h[k&mask]++
-			h1[(k>>d)&mask]++
-			h2[(k>>(2*d))&mask]++
-			h3[(k>>(3*d))&mask]++
-		}
-	}
-	src, dst := w, tmp
+	countPasses(hist, w, sh, uint(d), passes, mask)
+	var active uint // passes whose digit some words do not share
 	for p := range passes {
 		c := h[p*nb : (p+1)*nb]
-		s := sh + uint(p*d)
-		if int(c[uint32(src[0]>>s)&mask]) == n {
+		if int(c[uint32(w[0]>>(sh+uint(p*d)))&mask]) == n { // every word shares this digit
 			continue
 		}
+		active |= 1 << p
 		var sum uint32
 		for i, v := range c {
 			c[i], sum = sum, sum+v
 		}
-		for _, x := range src {
-			dg := uint32(x>>s) & mask
-			dst[c[dg]] = x
-			c[dg]++
+	}
+	src, dst := w, tmp
+	for p := range passes {
+		if active&(1<<p) == 0 {
+			continue
 		}
+		scatterPass(dst, src, (*digitCounts)(hist[p*nb:]), sh+uint(p*d), uint64(mask))
 		src, dst = dst, src
 	}
-	return src
+	out(start, src)
+}
+
+// countPasses counts the digits of every word of w for passes least-
+// significant-digit passes of d bits from bit sh (mask = 1<<d - 1): pass
+// p's counts in hist[p << d:], which must be cleared. Apart from lsdWords,
+// so that its loops keep their variables in registers.
+func countPasses(hist *sortHist, w []uint64, sh, d uint, passes int, mask uint32) {
+	nb, h := 1<<d, hist[:]
+	sh &= 63
+	switch passes {
+	case 1:
+		h0 := (*digitCounts)(h)
+		for _, x := range w {
+			h0[uint32(x>>sh)&mask&(1<<digitBits-1)]++
+		}
+	case 2:
+		h0, h1 := (*digitCounts)(h), (*digitCounts)(h[nb:])
+		for _, x := range w {
+			k := uint32(x >> sh)
+			h0[k&mask&(1<<digitBits-1)]++
+			h1[(k>>d)&mask&(1<<digitBits-1)]++
+		}
+	case 3:
+		h0, h1, h2 := (*digitCounts)(h), (*digitCounts)(h[nb:]), (*digitCounts)(h[2*nb:])
+		for _, x := range w {
+			k := uint32(x >> sh)
+			h0[k&mask&(1<<digitBits-1)]++
+			h1[(k>>d)&mask&(1<<digitBits-1)]++
+			h2[(k>>(2*d))&mask&(1<<digitBits-1)]++
+		}
+	default: // 4 passes of at most 8 bits
+		h0, h1, h2, h3 := (*[256]uint32)(h), (*[256]uint32)(h[nb:]), (*[256]uint32)(h[2*nb:]), (*[256]uint32)(h[3*nb:])
+		m := uint8(mask)
+		for _, x := range w {
+			k := uint32(x >> sh)
+			h0[uint8(k)&m]++
+			h1[uint8(k>>d)&m]++
+			h2[uint8(k>>(2*d))&m]++
+			h3[uint8(k>>(3*d))&m]++
+		}
+	}
+}
+
+// countDigit adds the count of every word's digit (x >> sh) & mask (at
+// most 11 bits) to h. Out of line like scatterPass.
+//
+//go:noinline
+func countDigit(h *digitCounts, w []uint64, sh uint, mask uint64) {
+	sh &= 63
+	mask &= 1<<digitBits - 1
+	for _, x := range w {
+		h[(x>>sh)&mask]++
+	}
+}
+
+// scatterPass moves every word x of src to dst[c[digit]], digit = (x >>
+// sh) & mask (at most 11 bits), advancing that digit's offset: one radix
+// pass. Apart from its callers, so that the loop keeps its variables in
+// registers.
+//
+//go:noinline
+func scatterPass(dst, src []uint64, c *digitCounts, sh uint, mask uint64) {
+	sh &= 63
+	mask &= 1<<digitBits - 1
+	for _, x := range src {
+		dg := (x >> sh) & mask
+		i := c[dg]
+		dst[i] = x
+		c[dg] = i + 1
+	}
 }
 
 // insertionWords sorts a short run of distinct words in place.
@@ -418,7 +602,7 @@ func insertionWords(w []uint64) {
 // the source by position.
 func sortWide(bufs []*Buffer, ls [][]int, n, sa, va, ia int, ib []int64, descending bool, procs int) {
 	s := slice[uint64](bufs[2])
-	key := func(x uint64) uint64 { return floatKey64(math.Float64frombits(x)) }
+	key := func(x uint64) uint64 { k, _ := floatKey(x); return k }
 	if bufs[2].dt == dtype.I64 {
 		key = func(x uint64) uint64 { return x ^ 1<<63 }
 	}
@@ -461,37 +645,6 @@ func permute[T uint8 | uint16 | uint32 | uint64](d, s []T) func(order []int32, d
 			d[d0+j*ds] = s[s0+int(i)*ss]
 		}
 	}
-}
-
-// floatKey32 maps f32 to an unsigned key in the sort order: -Inf first,
-// -0 equal to +0, every NaN equal and last.
-func floatKey32(x float32) uint32 {
-	b := math.Float32bits(x)
-	switch {
-	case x != x:
-		return math.MaxUint32
-	case x == 0:
-		b = 0
-	}
-	if b>>31 != 0 {
-		return ^b
-	}
-	return b | 1<<31
-}
-
-// floatKey64 is floatKey32 for f64.
-func floatKey64(x float64) uint64 {
-	b := math.Float64bits(x)
-	switch {
-	case x != x:
-		return math.MaxUint64
-	case x == 0:
-		b = 0
-	}
-	if b>>63 != 0 {
-		return ^b
-	}
-	return b | 1<<63
 }
 
 // sortLine orders keys (and order alongside) stably: a least-significant-
