@@ -201,7 +201,7 @@ func (d *Device) widenedCompare(op device.BinaryOp, db *Buffer, dl layout.Layout
 // vectorised rows), or a comparison into Bool.
 func binary[T num](op device.BinaryOp, db *Buffer, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout, f func(T, T) T) {
 	if op.IsComparison() {
-		map2(slice[uint8](db), dl, a, al, b, bl, compare[T](op))
+		compareRows(op, slice[uint8](db), dl, a, al, b, bl)
 		return
 	}
 	switch x := any(a).(type) {
@@ -219,6 +219,73 @@ func binary[T num](op device.BinaryOp, db *Buffer, dl layout.Layout, a []T, al l
 func isFloat[T num]() bool {
 	var one T = 1
 	return one/2 != 0
+}
+
+// compareRows writes the comparison op of a and b into dst as Bool (0 or
+// 1). Rows whose destination is adjacent and whose operands are adjacent
+// or broadcast (a scalar operand) go through cmpRow, whose loops compare
+// inline: Go's comparisons are the table's rules for the six relations
+// (IEEE for floats: NaN is unordered, so only Ne holds for it). Other
+// rows, and the logical ops, take the table's rule per element.
+func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
+	slow := compare[T](op)
+	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
+		i, j, k := offs[0], offs[1], offs[2]
+		if inner[0] == 1 && inner[1] <= 1 && inner[2] <= 1 && inner[1] >= 0 && inner[2] >= 0 &&
+			cmpRow(op, dst[i:i+n], a[j:j+(n-1)*inner[1]+1], inner[1], b[k:k+(n-1)*inner[2]+1], inner[2]) {
+			return
+		}
+		for range n {
+			dst[i] = slow(a[j], b[k])
+			i += inner[0]
+			j += inner[1]
+			k += inner[2]
+		}
+	})
+}
+
+// cmpRow compares a row of x and y, each adjacent (step 1) or one element
+// (step 0), into d with an inline relation, or reports false for an op
+// that is not one of the six.
+func cmpRow[T num](op device.BinaryOp, d []uint8, x []T, xs int, y []T, ys int) bool {
+	switch op {
+	case device.Eq:
+		for t := range d {
+			d[t] = b2u8(x[t*xs] == y[t*ys])
+		}
+	case device.Ne:
+		for t := range d {
+			d[t] = b2u8(x[t*xs] != y[t*ys])
+		}
+	case device.Lt:
+		for t := range d {
+			d[t] = b2u8(x[t*xs] < y[t*ys])
+		}
+	case device.Le:
+		for t := range d {
+			d[t] = b2u8(x[t*xs] <= y[t*ys])
+		}
+	case device.Gt:
+		for t := range d {
+			d[t] = b2u8(x[t*xs] > y[t*ys])
+		}
+	case device.Ge:
+		for t := range d {
+			d[t] = b2u8(x[t*xs] >= y[t*ys])
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// b2u8 is 1 for true and 0 for false.
+func b2u8(c bool) uint8 {
+	var r uint8
+	if c {
+		r = 1
+	}
+	return r
 }
 
 // compare returns a comparison's rule on T as a Bool (0 or 1) result.
