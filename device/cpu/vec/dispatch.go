@@ -56,6 +56,10 @@ type kernels struct {
 	// adam32 is Adam's one-pass float32 update (c: AdamCoeffs in order);
 	// nil where only the generic loop exists.
 	adam32 func(w, g, m, v, nw, nm, nv []float32, c *[7]float32)
+	// twoSum32 and twoSum64 are TwoSumAdd's kernels for float32 and
+	// float64 sources; nil where only the generic loop exists.
+	twoSum32 func(s, c []float64, x []float32)
+	twoSum64 func(s, c []float64, x []float64)
 }
 
 // active is the kernel set every exported function uses, chosen once at
