@@ -20,8 +20,9 @@ type AdamCoeffs struct {
 //	w' = w - (m' / (sqrt(v')/SqrtBC2 + Eps)) * Step
 //
 // each operation rounded to the dtype in this order, so the result equals
-// the expression's. All operands have one shape and dtype; dsts are fresh
-// and alias nothing. It returns ok false, having written nothing, for
+// the expression's. All operands have one shape and dtype; dsts alias no
+// input, except that dsts[1] may be the very operand ins[2] (m) and
+// dsts[2] the very operand ins[3] (v), for an update in place. It returns ok false, having written nothing, for
 // operands it has no kernel for (a dtype, a layout), and the caller
 // computes the expression instead.
 type AdamStepper interface {

@@ -104,3 +104,60 @@ func TestFusedAdam(t *testing.T) {
 		t.Errorf("transposed gradient: ok")
 	}
 }
+
+// TestFusedAdamInPlace: moments held by nothing but their own tensor are
+// updated over their storage (the results still equal the expression's),
+// and a moment that a view shares is left as it was.
+func TestFusedAdamInPlace(t *testing.T) {
+	c := device.AdamCoeffs{B1: 0.9, B2: 0.999, Eps: 1e-8, SqrtBC2: 0.1, Step: 1e-3}
+	w, g := tensor.RandN(dtype.F32, 1, 300, 70), tensor.RandN(dtype.F32, 2, 300, 70)
+	// Moments made by FusedAdam itself are computed tensors of their own.
+	m0, v0 := tensor.RandN(dtype.F32, 3, 300, 70), tensor.RandN(dtype.F32, 4, 300, 70).Square()
+	_, m, v, ok := tensor.FusedAdam(w, g, m0, v0, c)
+	if !ok {
+		t.Fatal("no kernel")
+	}
+	m0.Release() // the caller drops the old moments, as the optimiser does
+	v0.Release()
+	// The expected values from copies (an expression reading m or v
+	// would itself share their storage).
+	mOld, _ := tensor.ToSlice[float32](m)
+	vOld, _ := tensor.ToSlice[float32](v)
+	ew, em, ev := adamExpr(w, g, tensor.FromSlice(mOld, 300, 70), tensor.FromSlice(vOld, 300, 70), c)
+	want := make([][]float32, 3)
+	for k, x := range []*tensor.Tensor{ew, em, ev} {
+		var err error
+		if want[k], err = tensor.ToSlice[float32](x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shared := v.Detach() // v's storage now has a second holder
+	nw, nm, nv, ok := tensor.FusedAdam(w, g, m, v, c)
+	if !ok {
+		t.Fatal("no kernel")
+	}
+	for k, x := range []*tensor.Tensor{nw, nm, nv} {
+		got, err := tensor.ToSlice[float32](x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if got[i] != want[k][i] {
+				t.Fatalf("result %d [%d]: %v, expression %v", k, i, got[i], want[k][i])
+			}
+		}
+	}
+	// m was alone on its storage: it now reads the new moment.
+	if got, _ := tensor.ToSlice[float32](m); got[0] != want[1][0] || got[0] == mOld[0] {
+		t.Errorf("m was not updated in place: %v (old %v, new %v)", got[0], mOld[0], want[1][0])
+	}
+	// v was shared: neither v nor its view changed.
+	for _, x := range []*tensor.Tensor{v, shared} {
+		got, _ := tensor.ToSlice[float32](x)
+		for i := range got {
+			if got[i] != vOld[i] {
+				t.Fatalf("shared v changed at %d: %v, was %v", i, got[i], vOld[i])
+			}
+		}
+	}
+}
