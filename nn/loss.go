@@ -12,7 +12,9 @@ import (
 // CrossEntropy is the mean over the batch of -log softmax(logits)[label],
 // PyTorch's F.cross_entropy with integer class labels: logits [N, C] of a
 // floating dtype, labels [N] of an integer dtype, on the same device. It is
-// computed through LogSoftmax, so logits of any magnitude are fine, and is
+// computed from max-shifted logits (through LogSoftmax; on the CPU, for
+// float32 and float64, in one pass by tensor.SoftmaxCrossEntropy, which
+// also forms the gradient), so logits of any magnitude are fine, and is
 // differentiable in logits.
 //
 // The labels select their classes on the device, by comparison with the
@@ -62,6 +64,11 @@ func crossEntropy(op string, logits, labels *tensor.Tensor, smooth float64) *ten
 		}
 		if i := slices.IndexFunc(ys, func(y int64) bool { return y < 0 || y >= int64(c) }); i >= 0 {
 			return fail(op, errs.ErrAxis, "label %d of sample %d is outside the %d classes [0, %d)", ys[i], i, c, c)
+		}
+		// The same loss as the expression below, and its gradient, in
+		// one pass each (float32 and float64 logits).
+		if loss, ok := tensor.SoftmaxCrossEntropy(logits, ys, smooth); ok {
+			return loss
 		}
 	}
 	classes := tensor.Arange(labels.DType(), 0, float64(c), 1).To(dev)

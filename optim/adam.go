@@ -3,6 +3,7 @@ package optim
 import (
 	"math"
 
+	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -107,6 +108,23 @@ func (o *Adam) update(u update) error {
 	}
 	o.step[i]++
 	t := float64(o.step[i])
+	bc1 := 1 - math.Pow(b1, t)
+	bc2 := 1 - math.Pow(b2, t)
+	if !o.opt.AMSGrad && o.m[i] != nil && o.v[i] != nil {
+		// The same update as the expression below, in one kernel where
+		// the device has one (the CPU's: one pass over memory instead of
+		// a dozen); bit for bit equal to it.
+		c := device.AdamCoeffs{B1: b1, B2: b2, Eps: eps, SqrtBC2: math.Sqrt(bc2), Step: lr / bc1}
+		if nw, m, v, ok := tensor.FusedAdam(w, d, o.m[i], o.v[i], c); ok {
+			if err := o.keep(u.p.Name, o.m, i, m); err != nil {
+				return err
+			}
+			if err := o.keep(u.p.Name, o.v, i, v); err != nil {
+				return err
+			}
+			return put(o.op, u.p, nw)
+		}
+	}
 	m := d.MulScalar(1 - b1)
 	if o.m[i] != nil {
 		m = s.t(o.m[i].MulScalar(b1)).Add(s.t(m))
@@ -123,8 +141,6 @@ func (o *Adam) update(u update) error {
 			vmax = v.Detach() // a view with its own reference: keep releases o.v[i] later
 		}
 	}
-	bc1 := 1 - math.Pow(b1, t)
-	bc2 := 1 - math.Pow(b2, t)
 	denom := s.t(s.t(s.t(vmax.Sqrt()).DivScalar(math.Sqrt(bc2))).AddScalar(eps))
 	nw := s.t(w.Sub(s.t(s.t(m.Div(denom)).MulScalar(lr / bc1))))
 	// The moments and the value in one kernel where the backend can

@@ -498,6 +498,21 @@ func geluErfF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func erfF32AVX512(dst *float32, x *float32, n int)
 
+// adamF32AVX512 is Adam's update for float32 with AVX-512 (see adam512 in asmgen.go).
+//
+//go:noescape
+func adamF32AVX512(w *float32, grad *float32, m *float32, v *float32, nw *float32, nm *float32, nv *float32, c *[7]float32, n int)
+
+// twoSumF32AVX512 is TwoSumAdd with AVX-512 (see twoSum512 in asmgen.go).
+//
+//go:noescape
+func twoSumF32AVX512(s *float64, c *float64, x *float32, n int)
+
+// twoSumF64AVX512 is TwoSumAdd with AVX-512 (see twoSum512 in asmgen.go).
+//
+//go:noescape
+func twoSumF64AVX512(s *float64, c *float64, x *float64, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},

@@ -53,6 +53,13 @@ type kernels struct {
 	dot64        func(a, b []float64) float64
 	max32, min32 func(x []float32) float32
 	max64, min64 func(x []float64) float64
+	// adam32 is Adam's one-pass float32 update (c: AdamCoeffs in order);
+	// nil where only the generic loop exists.
+	adam32 func(w, g, m, v, nw, nm, nv []float32, c *[7]float32)
+	// twoSum32 and twoSum64 are TwoSumAdd's kernels for float32 and
+	// float64 sources; nil where only the generic loop exists.
+	twoSum32 func(s, c []float64, x []float32)
+	twoSum64 func(s, c []float64, x []float64)
 }
 
 // active is the kernel set every exported function uses, chosen once at

@@ -169,6 +169,11 @@ var avx512Kernels = func() *kernels {
 	k.min32 = red512(minReduceF32AVX512, avx2Kernels.min32)
 	k.max64 = red512(maxReduceF64AVX512, avx2Kernels.max64)
 	k.min64 = red512(minReduceF64AVX512, avx2Kernels.min64)
+	k.adam32 = func(w, g, m, v, nw, nm, nv []float32, c *[7]float32) {
+		adamF32AVX512(p32(w), p32(g), p32(m), p32(v), p32(nw), p32(nm), p32(nv), c, len(w))
+	}
+	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
+	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
 	return k
 }()
 

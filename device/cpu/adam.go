@@ -1,0 +1,83 @@
+package cpu
+
+import (
+	"runtime"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/internal/par"
+)
+
+// AdamStep runs Adam's update (device.AdamStepper) as one pass of
+// vec.Adam over contiguous float32 or float64 operands, split over the
+// cores like a fused elementwise program. Other dtypes and layouts report
+// ok false.
+func (d *Device) AdamStep(dsts [3]device.Operand, ins [4]device.Operand, c device.AdamCoeffs) (bool, error) {
+	all := append(dsts[:], ins[:]...)
+	bufs, err := d.operands("AdamStep", all...)
+	if err != nil {
+		return false, err
+	}
+	if err := sameShape("AdamStep", all...); err != nil {
+		return false, err
+	}
+	dt := bufs[0].dt
+	for k, o := range all {
+		if bufs[k].dt != dt || !o.Layout.IsContiguous() {
+			return false, nil
+		}
+	}
+	switch dt {
+	case dtype.F32:
+		adamInto(all, bufs, vec.AdamCoeffs[float32]{B1: float32(c.B1), OneMinusB1: float32(1 - c.B1), B2: float32(c.B2), OneMinusB2: float32(1 - c.B2),
+			SqrtBC2: float32(c.SqrtBC2), Eps: float32(c.Eps), Step: float32(c.Step)})
+	case dtype.F64:
+		adamInto(all, bufs, vec.AdamCoeffs[float64]{B1: c.B1, OneMinusB1: 1 - c.B1, B2: c.B2, OneMinusB2: 1 - c.B2,
+			SqrtBC2: c.SqrtBC2, Eps: c.Eps, Step: c.Step})
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// adamBlock is the number of elements a worker updates per vec.Adam call
+// in adamInto, a multiple of the vector width.
+const adamBlock = 1 << 14
+
+// adamInto runs vec.Adam over the operands all (the three destinations,
+// then the four inputs, every layout contiguous), each worker on a
+// contiguous share of the elements as runFused splits them.
+func adamInto[T vec.Float](all []device.Operand, bufs []*Buffer, c vec.AdamCoeffs[T]) {
+	n := all[0].Layout.Numel()
+	var s [7][]T
+	for k, o := range all {
+		s[k] = slice[T](bufs[k])[o.Layout.Offset : o.Layout.Offset+n]
+	}
+	workers := 1
+	if n >= fusedMinParallel {
+		workers = min(runtime.GOMAXPROCS(0), (n+adamBlock-1)/adamBlock)
+	}
+	par.Run(workers, func(w int) {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		if workers > 1 {
+			// Shares start on a 64-byte boundary of the elements, so that
+			// only the last share has a masked tail.
+			lo, hi = roundShare(lo, n), roundShare(hi, n)
+		}
+		// The inputs are read-only and the outputs fresh and unaliased:
+		// vec.Adam's checks cannot fail.
+		_ = vec.Adam(s[3][lo:hi], s[4][lo:hi], s[5][lo:hi], s[6][lo:hi], s[0][lo:hi], s[1][lo:hi], s[2][lo:hi], c)
+	})
+}
+
+// roundShare rounds a worker's boundary i down to a multiple of 16
+// elements, except the end n.
+func roundShare(i, n int) int {
+	if i == n {
+		return n
+	}
+	return i &^ 15
+}
+
+var _ device.AdamStepper = (*Device)(nil)
