@@ -38,8 +38,20 @@ func NewParameter(name string, v *tensor.Tensor) *Parameter {
 }
 
 // Set replaces the parameter's value with v, detached and marked as
-// requiring grad. The new value starts with no gradient.
-func (p *Parameter) Set(v *tensor.Tensor) { p.Value = v.Detach().RequiresGrad() }
+// requiring grad. The gradient accumulated so far stays with the
+// parameter, as PyTorch keeps p.grad when p is updated, so a training loop
+// clears it with ZeroGrad (the optimisers' ZeroGrad) before the next
+// Backward; a v of another shape, dtype or device starts with none.
+func (p *Parameter) Set(v *tensor.Tensor) {
+	old := p.Value
+	p.Value = v.Detach().RequiresGrad()
+	if old == nil {
+		return
+	}
+	if g := old.Grad(); g != nil && p.Value.Err() == nil {
+		_ = p.Value.SetGrad(g) // refused (and dropped) when it no longer fits
+	}
+}
 
 // Grad is the gradient accumulated into the current value, or nil.
 func (p *Parameter) Grad() *tensor.Tensor { return p.Value.Grad() }

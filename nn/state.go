@@ -24,7 +24,7 @@ func NumParams(m Module) int {
 // To moves every parameter of m to dev. It moves all or nothing: if one
 // parameter cannot move (a dtype dev cannot hold, a failed parameter), m
 // is left as it was and the error is returned. Moved parameters start with
-// no gradient, as after Set.
+// no gradient (Set keeps a gradient only on the value's own device).
 func To(m Module, dev device.Device) error {
 	if m == nil {
 		return errs.New("nn", "To", errs.ErrValue, "nil module")

@@ -2,6 +2,7 @@ package optim_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -174,6 +175,7 @@ func TestStepSkipsParametersWithoutGradient(t *testing.T) {
 		if err := o.Step(); err != nil {
 			t.Fatal(err)
 		}
+		o.ZeroGrad()
 		// buf = 1 then 0.9·1 + 0.5·1 = 1.4: a = 1 - 0.5, then - 0.7.
 		want := [][]float64{{0.5, 1.5}, {-0.2, 0.8}}[step]
 		closeTo(t, "a", values(t, a.Value), want, tol{0, 1e-15})
@@ -212,5 +214,42 @@ func TestZeroGrad(t *testing.T) {
 	closeTo(t, "b", values(t, b.Value), []float64{3}, tol{})
 	if got := o.Params(); len(got) != 2 || got[0] != a || got[1] != b {
 		t.Errorf("Params() = %v", got)
+	}
+}
+
+// TestGradientsOutliveStep: as in PyTorch, a gradient survives Step until
+// ZeroGrad, so Backward calls without ZeroGrad accumulate across steps
+// (SGD, lr 0.5, loss sum(a): a = [1, 2] - 0.5·1, then - 0.5·2), and Set
+// drops it only for a value it no longer fits.
+func TestGradientsOutliveStep(t *testing.T) {
+	a := nn.NewParameter("a", tensor.FromSlice([]float64{1, 2}))
+	o, err := optim.NewSGD([]*nn.Parameter{a}, 0.5, optim.SGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step, want := range [][]float64{{0.5, 1.5}, {-0.5, 0.5}} {
+		if err := a.Value.Sum().Backward(); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Step(); err != nil {
+			t.Fatal(err)
+		}
+		closeTo(t, fmt.Sprint("a after step ", step), values(t, a.Value), want, tol{0, 1e-15})
+		g := a.Grad()
+		if g == nil {
+			t.Fatalf("step %d: the gradient did not survive Step", step)
+		}
+		closeTo(t, fmt.Sprint("grad after step ", step), values(t, g), []float64{float64(step + 1), float64(step + 1)}, tol{})
+	}
+	o.ZeroGrad()
+	if a.Grad() != nil {
+		t.Fatal("ZeroGrad left a gradient")
+	}
+	if err := a.Value.Sum().Backward(); err != nil {
+		t.Fatal(err)
+	}
+	a.Set(tensor.FromSlice([]float64{1, 2, 3}))
+	if a.Grad() != nil {
+		t.Fatal("a value of another shape kept the old gradient")
 	}
 }

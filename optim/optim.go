@@ -20,11 +20,12 @@
 // every result before it returns, so state never chains into a growing
 // graph and a loop of steps runs in bounded memory without Release.
 //
-// Because Set gives the parameter a fresh leaf, a gradient does not
-// survive a step (PyTorch's would, until zero_grad): a parameter that a
-// later Backward does not reach has no gradient, and Step skips it, as
-// PyTorch skips parameters whose grad is None. ZeroGrad is still the way
-// to drop gradients accumulated without a step.
+// As in PyTorch, a gradient survives a step until ZeroGrad clears it
+// (nn.Parameter.Set carries it to the new value), so a loop calls
+// ZeroGrad once per step, and Backward calls between two ZeroGrads add
+// up (gradient accumulation). A parameter that no Backward has reached
+// since the last ZeroGrad has no gradient, and Step skips it, as PyTorch
+// skips parameters whose grad is None.
 //
 // Every optimiser here is Stateful: StateDict and LoadStateDict save and
 // restore its state (PyTorch's state_dict keys) to resume training, on the

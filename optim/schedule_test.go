@@ -94,6 +94,7 @@ func TestScheduledSteps(t *testing.T) {
 		if err := opt.Step(); err != nil {
 			t.Fatal(err)
 		}
+		opt.ZeroGrad()
 		want -= s(k)
 		closeTo(t, fmt.Sprintf("w after step %d", k), values(t, p.Value), []float64{want}, tol{0, 1e-14})
 	}

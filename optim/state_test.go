@@ -69,6 +69,7 @@ func TestResumeFromStateDict(t *testing.T) {
 				if err := o.Step(); err != nil {
 					t.Fatal(err)
 				}
+				o.ZeroGrad()
 			}
 			// Uninterrupted.
 			ps := newParams(initVals)

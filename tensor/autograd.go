@@ -223,6 +223,45 @@ func (t *Tensor) ZeroGrad() {
 	t.ag.mu.Unlock()
 }
 
+// SetGrad replaces leaf t's accumulated gradient with g, as assigning a
+// PyTorch tensor's grad does; a nil g clears it, as ZeroGrad. g must have
+// t's shape, dtype and device, and t must be a leaf that requires grad.
+// t keeps a detached view of g (tensors are immutable, so later Backward
+// calls add to it into a new tensor and never change g).
+func (t *Tensor) SetGrad(g *Tensor) error {
+	const op = "SetGrad"
+	if err := t.checkOperand(op); err != nil {
+		return err
+	}
+	if !t.wantsGrad() || t.ag.fn != nil {
+		return errs.New("tensor", op, errs.ErrValue, "t is not a leaf that requires grad (call RequiresGrad on a leaf first)")
+	}
+	if g == nil {
+		t.ZeroGrad()
+		return nil
+	}
+	if err := g.checkOperand(op); err != nil {
+		return err
+	}
+	switch {
+	case !slices.Equal(g.lay.Shape, t.lay.Shape):
+		return errs.New("tensor", op, errs.ErrShape, "gradient %v for a tensor of shape %v", g.lay.Shape, t.lay.Shape)
+	case g.DType() != t.DType():
+		return errs.New("tensor", op, errs.ErrDType, "gradient %v for a %v tensor", g.DType(), t.DType())
+	case g.Device() != t.Device():
+		return errs.New("tensor", op, errs.ErrDevice, "gradient on %s for a tensor on %s", g.Device().Name(), t.Device().Name())
+	}
+	d := g.Detach()
+	if err := d.Err(); err != nil {
+		return errs.Retag("tensor", op, err)
+	}
+	d.escaped.Store(true) // the leaf's, whatever Scope is open
+	t.ag.mu.Lock()
+	t.ag.grad = d
+	t.ag.mu.Unlock()
+	return nil
+}
+
 // Backward computes the gradient of the scalar t (one element) with respect
 // to every leaf that requires grad and that t depends on, and adds it to
 // the leaf's Grad. The graph is freed afterwards: a second Backward

@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -403,5 +404,43 @@ func TestBackwardDeepChain(t *testing.T) {
 	}
 	if got := grad64(t, x); got[0] != 1 {
 		t.Errorf("gradient through 5000 steps: %v", got)
+	}
+}
+
+// TestSetGrad checks SetGrad against PyTorch's grad assignment: the new
+// gradient is what Grad returns and what the next Backward adds to, nil
+// clears it, and a gradient of the wrong shape, dtype or device, or a
+// tensor that is not a leaf requiring grad, is a typed error that changes
+// nothing.
+func TestSetGrad(t *testing.T) {
+	x := tensor.FromSlice([]float64{1, 2, 3}).RequiresGrad()
+	if err := x.SetGrad(tensor.FromSlice([]float64{10, 20, 30})); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Mul(x).Sum().Backward(); err != nil { // adds 2x
+		t.Fatal(err)
+	}
+	got, err := tensor.ToSlice[float64](x.Grad())
+	if err != nil || fmt.Sprint(got) != "[12 24 36]" {
+		t.Fatalf("Grad after SetGrad and Backward = %v, %v; want [12 24 36]", got, err)
+	}
+	for name, c := range map[string]struct {
+		t, g *tensor.Tensor
+		kind error
+	}{
+		"shape":    {x, tensor.FromSlice([]float64{1, 2}), tensor.ErrShape},
+		"dtype":    {x, tensor.FromSlice([]float32{1, 2, 3}), tensor.ErrDType},
+		"not leaf": {x.MulScalar(2), tensor.FromSlice([]float64{1, 2, 3}), tensor.ErrValue},
+		"no grad":  {tensor.FromSlice([]float64{1, 2, 3}), tensor.FromSlice([]float64{1, 2, 3}), tensor.ErrValue},
+	} {
+		if err := c.t.SetGrad(c.g); !errors.Is(err, c.kind) {
+			t.Errorf("%s: %v, want %v", name, err, c.kind)
+		}
+	}
+	if got, _ := tensor.ToSlice[float64](x.Grad()); fmt.Sprint(got) != "[12 24 36]" {
+		t.Fatalf("a refused SetGrad changed the gradient to %v", got)
+	}
+	if err := x.SetGrad(nil); err != nil || x.Grad() != nil {
+		t.Fatalf("SetGrad(nil): %v, gradient %v", err, x.Grad())
 	}
 }

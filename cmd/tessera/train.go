@@ -177,6 +177,7 @@ func trainEpoch(progressOut io.Writer, model nn.Module, opt optim.Optimizer, set
 		if err := opt.Step(); err != nil {
 			return st, err
 		}
+		opt.ZeroGrad()
 		done += len(it.Indices())
 		if step%readEvery == 0 {
 			l, err := loss.Item()

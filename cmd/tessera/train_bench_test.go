@@ -57,6 +57,7 @@ func benchTrainStep(b *testing.B, models ...string) {
 				if err := opt.Step(); err != nil {
 					b.Fatal(err)
 				}
+				opt.ZeroGrad()
 				if _, err := loss.Item(); err != nil {
 					b.Fatal(err)
 				}
