@@ -2,11 +2,11 @@ package optim
 
 import (
 	"math"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/internal/proctime"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -63,25 +63,16 @@ func BenchmarkAdamStep(b *testing.B) {
 	}
 	step() // the first step makes the state
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := proctime.CPU()
 	for range b.N {
 		step()
 	}
 	report(b, cpu0)
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // report adds GB/s (of 28 bytes per value) and CPU ms per step since cpu0.
 func report(b *testing.B, cpu0 time.Duration) {
-	cpu := cpuTime() - cpu0
+	cpu := proctime.CPU() - cpu0
 	n := float64(mlpValues())
 	b.ReportMetric(n*adamBytesPerValue*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 	b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
@@ -97,7 +88,7 @@ func BenchmarkAdamStepLoop(b *testing.B) {
 	const lr, b1, b2, eps = 1e-3, 0.9, 0.999, 1e-8
 	t := 0
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := proctime.CPU()
 	for range b.N {
 		t++
 		bc1 := 1 - math.Pow(b1, float64(t))

@@ -111,10 +111,7 @@ func cholTrsm(m, k int, l []float64, ldl int, b []float64, ldb int, w *cholWork)
 		// X = B·(L⁻¹)ᵀ: B is copied out (the product cannot run in place),
 		// the k x k inverse follows it in the same buffer.
 		buf := grow(&w.buf, m*k+k*k)
-		tmp, inv := buf[:m*k], buf[m*k:]
-		for r := range m {
-			copy(tmp[r*k:(r+1)*k], b[r*ldb:r*ldb+k])
-		}
+		tmp, inv := copyOut(buf, b, ldb, m, k), buf[m*k:]
 		triInvLower(k, l, ldl, inv)
 		_ = w.mm(false, true, m, k, k, 1, tmp, k, inv, k, 0, b, ldb)
 		return

@@ -316,10 +316,7 @@ func trsmLower[T luFloat](m, k int, l []T, ldl int, b []T, ldb int, w *luWork[T]
 	}
 	if k >= luInvCols && m > 1 {
 		buf := grow(&w.buf, m*k+m*m)
-		tmp, inv := buf[:m*k], buf[m*k:]
-		for r := range m {
-			copy(tmp[r*k:(r+1)*k], b[r*ldb:r*ldb+k])
-		}
+		tmp, inv := copyOut(buf, b, ldb, m, k), buf[m*k:]
 		unitLowerInv(m, l, ldl, inv)
 		_ = w.mm(false, false, m, k, m, 1, inv, m, tmp, k, 0, b, ldb)
 		return
@@ -426,4 +423,15 @@ func luSolve[T luFloat](lu []T, n int, ipiv []int, b []T, k, ldb int) {
 	w := &luWork[T]{mm: gemmFor[T]()}
 	trsmLower(n, k, lu, n, b, ldb, w)
 	trsmUpper(n, k, lu, n, b, ldb, w)
+}
+
+// copyOut copies the m x k matrix b (leading dimension ldb) into the start
+// of buf, contiguous, and returns that part of buf: the operand a product
+// reads while it writes over b.
+func copyOut[T luFloat](buf, b []T, ldb, m, k int) []T {
+	tmp := buf[:m*k]
+	for r := range m {
+		copy(tmp[r*k:(r+1)*k], b[r*ldb:r*ldb+k])
+	}
+	return tmp
 }

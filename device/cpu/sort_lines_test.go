@@ -4,33 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/devicetest"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/layout"
 )
-
-// sortRef is the documented stable order of a line of float64 values:
-// ascending with every NaN last and -0 equal to +0, or (desc) the reverse
-// with ties still in source order, NaN first. An independent reference:
-// a comparison sort, no keys.
-func sortRef(line []float64, desc bool) []int {
-	ord := make([]int, len(line))
-	for i := range ord {
-		ord[i] = i
-	}
-	less := func(a, b float64) bool { return !math.IsNaN(a) && (math.IsNaN(b) || a < b) }
-	sort.SliceStable(ord, func(i, j int) bool {
-		a, b := line[ord[i]], line[ord[j]]
-		if desc {
-			return less(b, a)
-		}
-		return less(a, b)
-	})
-	return ord
-}
 
 // sortInput makes a line of n values of one kind.
 func sortInput(kind string, n int, r *rand.Rand) []float64 {
@@ -66,7 +46,7 @@ func sortInput(kind string, n int, r *rand.Rand) []float64 {
 	return x
 }
 
-// TestSortLines: the backend's Sort against sortRef for every dtype it
+// TestSortLines: the backend's Sort against devicetest.SortOrder for every dtype it
 // sorts itself, lines of lengths around each cut-off of the packed sort
 // (insertion sort at 32, 8- and 11-bit digits at 4096, the in-cache
 // limit cacheWords, the long-line split above it) and past them, inputs
@@ -155,7 +135,7 @@ func checkSortLines(t *testing.T, d *Device, name string, dt dtype.DType, n, lin
 		for i := range line {
 			line[i] = getElem(sb, at(l, i)) // as stored (rounded to dt)
 		}
-		for j, want := range sortRef(line, desc) {
+		for j, want := range devicetest.SortOrder(line, desc) {
 			k := at(l, j)
 			if gi[k] != int64(want) {
 				t.Fatalf("%s: line %d: index %d = %d, want %d (value %v)", name, l, j, gi[k], want, line[want])

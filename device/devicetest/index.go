@@ -222,9 +222,12 @@ func (h *harness) scans(t *testing.T) {
 	}
 }
 
-// refOrder is the documented stable order of a line: ascending with NaN
-// last, or its reverse with ties in source order.
-func refOrder(line []float64, desc bool) []int {
+// SortOrder is the documented stable order of a line of float64 values,
+// as positions: ascending with every NaN last (and -0 equal to +0), or
+// (desc) the reverse with ties still in source order, NaN first. It is a
+// comparison sort with no keys, the independent reference of every sort
+// test.
+func SortOrder(line []float64, desc bool) []int {
 	ord := make([]int, len(line))
 	for i := range ord {
 		ord[i] = i
@@ -292,7 +295,7 @@ func (h *harness) sorting(t *testing.T) {
 							for k := range n {
 								line[k] = lg[pos(k)]
 							}
-							for k, from := range refOrder(line, desc) {
+							for k, from := range SortOrder(line, desc) {
 								wantV[pos(k)], wantI[pos(k)] = line[from], float64(from)
 							}
 						}
