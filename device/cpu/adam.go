@@ -42,42 +42,45 @@ func (d *Device) AdamStep(dsts [3]device.Operand, ins [4]device.Operand, c devic
 }
 
 // adamBlock is the number of elements a worker updates per vec.Adam call
-// in adamInto, a multiple of the vector width.
+// in adamInto, a multiple of the vector width: blocks are claimed as a
+// fused program's are, so a worker that is late (its core busy with other
+// work) leaves its unstarted blocks to the others.
 const adamBlock = 1 << 14
 
 // adamInto runs vec.Adam over the operands all (the three destinations,
-// then the four inputs, every layout contiguous), each worker on a
-// contiguous share of the elements as runFused splits them.
+// then the four inputs, every layout contiguous) in blocks of adamBlock
+// elements, each worker taking its own contiguous run of blocks first and
+// then the blocks the others have not started (claimBlock).
 func adamInto[T vec.Float](all []device.Operand, bufs []*Buffer, c vec.AdamCoeffs[T]) {
 	n := all[0].Layout.Numel()
 	var s [7][]T
 	for k, o := range all {
 		s[k] = slice[T](bufs[k])[o.Layout.Offset : o.Layout.Offset+n]
 	}
-	workers := 1
-	if n >= fusedMinParallel {
-		workers = min(runtime.GOMAXPROCS(0), (n+adamBlock-1)/adamBlock)
-	}
-	par.Run(workers, func(w int) {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		if workers > 1 {
-			// Shares start on a 64-byte boundary of the elements, so that
-			// only the last share has a masked tail.
-			lo, hi = roundShare(lo, n), roundShare(hi, n)
-		}
+	block := func(lo, hi int) {
 		// The inputs are read-only and the outputs fresh and unaliased:
 		// vec.Adam's checks cannot fail.
 		_ = vec.Adam(s[3][lo:hi], s[4][lo:hi], s[5][lo:hi], s[6][lo:hi], s[0][lo:hi], s[1][lo:hi], s[2][lo:hi], c)
-	})
-}
-
-// roundShare rounds a worker's boundary i down to a multiple of 16
-// elements, except the end n.
-func roundShare(i, n int) int {
-	if i == n {
-		return n
 	}
-	return i &^ 15
+	nblocks := (n + adamBlock - 1) / adamBlock
+	workers := 1
+	if n >= fusedMinParallel {
+		workers = min(runtime.GOMAXPROCS(0), nblocks)
+	}
+	if workers == 1 {
+		block(0, n)
+		return
+	}
+	runs := splitRuns(nblocks, workers)
+	par.RunClaimed(workers, func(w int) {
+		for {
+			b, ok := claimBlock(runs, w)
+			if !ok {
+				return
+			}
+			block(b*adamBlock, min(n, (b+1)*adamBlock))
+		}
+	})
 }
 
 var _ device.AdamStepper = (*Device)(nil)

@@ -514,15 +514,11 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 		f.worker(0, ins, outs) // no closure, no goroutine: a small realisation allocates nothing here
 		return
 	}
-	f.runs = make([]blockRun, workers)
-	for w := range f.runs {
-		f.runs[w].next.Store(int64(nblocks * w / workers))
-		f.runs[w].end = int64(nblocks * (w + 1) / workers)
-	}
+	f.runs = splitRuns(nblocks, workers)
 	// These escape to the workers; f, ins and outs stay on the stack.
 	g, insH := f, slices.Clone(ins)
 	outsH := fusedOuts[S]{steps: slices.Clone(outs.steps), dst: slices.Clone(outs.dst), dl: slices.Clone(outs.dl)}
-	par.Run(workers, func(w int) { g.worker(w, insH, outsH) })
+	par.RunClaimed(workers, func(w int) { g.worker(w, insH, outsH) })
 }
 
 // blockRun is one worker's run of blocks [next, end), claimed a block at a
@@ -534,17 +530,31 @@ type blockRun struct {
 	_    [48]byte
 }
 
-// claim returns the next block for worker w: the next of its own run, else
-// the next unstarted block of another's; false when every block is taken.
-func (f *fusedRun[C, S]) claim(w int) (int, bool) {
-	for v := range f.workers {
-		r := &f.runs[(w+v)%f.workers]
+// splitRuns cuts nblocks blocks into one contiguous run per worker.
+func splitRuns(nblocks, workers int) []blockRun {
+	runs := make([]blockRun, workers)
+	for w := range runs {
+		runs[w].next.Store(int64(nblocks * w / workers))
+		runs[w].end = int64(nblocks * (w + 1) / workers)
+	}
+	return runs
+}
+
+// claimBlock returns the next block for worker w: the next of its own run,
+// else the next unstarted block of another's; false when every block is
+// taken. Fused programs and AdamStep split their work this way.
+func claimBlock(runs []blockRun, w int) (int, bool) {
+	for v := range runs {
+		r := &runs[(w+v)%len(runs)]
 		if b := r.next.Add(1) - 1; b < r.end {
 			return int(b), true
 		}
 	}
 	return 0, false
 }
+
+// claim is claimBlock on f's runs.
+func (f *fusedRun[C, S]) claim(w int) (int, bool) { return claimBlock(f.runs, w) }
 
 // fusedRun is one call of runFused, split over workers.
 type fusedRun[C vec.Float, S any] struct {

@@ -1,25 +1,57 @@
 // Package par holds tessera's one parallel-for: the CPU backend, its GEMM
 // and its vector kernels all split work across cores through it, so the
 // rules (the caller's goroutine works too; a panic in a worker reaches the
-// caller after every worker has stopped) are written once. (The GEMM hands
-// its work first to a team of persistent helpers that spin between
-// products, gemm/team.go, and comes here when another product holds it.)
+// caller after every worker has stopped) are written once. Work goes first
+// to a team of persistent helper goroutines that spin between calls
+// (team.go), so the GEMMs, fused elementwise programs, reductions and
+// optimiser steps of a training step hand their work to a core that is
+// already awake; a call that finds the team busy starts goroutines.
 package par
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
 
-// Run calls fn(w) for every w in [0, p) concurrently, fn(0) on the calling
-// goroutine, and returns when all have finished. If any call panics, the
-// first panic is re-raised in the caller after the others have returned.
-// p <= 1 calls fn(0) alone.
+// Run calls fn(w) for every w in [0, p) exactly once, concurrently, fn(0)
+// on the calling goroutine, and returns when all have finished. The other
+// calls go to the team's helpers; one that no helper has started by the
+// time fn(0) returns is run by the caller itself, after fn(0), so a helper
+// that is late or descheduled does not hold the caller up by more than the
+// work it would have done. If any call panics, the first panic is
+// re-raised in the caller after the others have returned. p <= 1 calls
+// fn(0) alone.
 func Run(p int, fn func(w int)) {
 	if p <= 1 {
 		fn(0)
 		return
 	}
+	if p <= runtime.GOMAXPROCS(0) && runOnTeam(p, fn, runLate) {
+		return
+	}
+	goroutines(p, fn)
+}
+
+// RunClaimed is Run for work that fn splits through shared counters (each
+// call claims pieces until none is left), so that any subset of the calls
+// that includes fn(0) completes it: a call that no helper has started by
+// the time fn(0) returns is skipped instead of run by the caller.
+func RunClaimed(p int, fn func(w int)) {
+	if p <= 1 {
+		fn(0)
+		return
+	}
+	if p <= runtime.GOMAXPROCS(0) && runOnTeam(p, fn, skipLate) {
+		return
+	}
+	goroutines(p, fn)
+}
+
+// goroutines is Run on p-1 new goroutines and the caller's, for a call
+// that finds the team in use (by another goroutine, or by the caller
+// itself in a nested call) or wants more workers than there are cores.
+func goroutines(p int, fn func(w int)) {
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once
@@ -51,7 +83,7 @@ func For(n, procs int, fn func(i int)) {
 		return
 	}
 	var next atomic.Int64
-	Run(min(procs, n), func(int) {
+	RunClaimed(min(procs, n), func(int) {
 		for {
 			i := int(next.Add(1)) - 1
 			if i >= n {

@@ -74,8 +74,11 @@ func gonumTrans(t bool) blas.Transpose {
 
 // BenchmarkF32 times F32 (sub-benchmark named after the active kernel) and
 // gonum's blas32.Gemm on the same data, side by side.
-func BenchmarkF32(b *testing.B) {
-	for _, s := range benchShapes {
+func BenchmarkF32(b *testing.B) { benchF32(b, benchShapes) }
+
+// benchF32 times F32 and gonum's blas32.Gemm on each shape.
+func benchF32(b *testing.B, shapes []benchShape) {
+	for _, s := range shapes {
 		a, bm, c, lda, ldb := benchOperands[float32](s)
 		b.Run(s.String()+"/tessera-"+Kernel(), func(b *testing.B) {
 			// One untimed call first (b.Loop starts the clock): it fills

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync/atomic"
 	"testing"
 )
 
@@ -151,47 +150,6 @@ func TestNoAllocations(t *testing.T) {
 			t.Errorf("%v: %v allocations per call", s, n)
 		}
 	}
-}
-
-// TestRunTeam checks that runTeam calls fn(0) on the caller, that every
-// call that starts finishes before it returns, that the calls together do
-// all the work when it is claimed from a counter, and that a panic in a
-// helper reaches the caller.
-func TestRunTeam(t *testing.T) {
-	for _, p := range []int{1, 2, 3, 5} {
-		for range 50 {
-			var next, done atomic.Int64
-			var started [8]atomic.Bool
-			runTeam(p, func(w int) {
-				started[w].Store(true)
-				for next.Add(1) <= 1000 {
-					done.Add(1)
-				}
-			})
-			if !started[0].Load() {
-				t.Fatalf("p=%d: fn(0) did not run", p)
-			}
-			if done.Load() != 1000 {
-				t.Fatalf("p=%d: %d of 1000 items done", p, done.Load())
-			}
-		}
-	}
-	defer func() {
-		if r := recover(); r != "boom" {
-			t.Fatalf("recovered %v, want the helper's panic", r)
-		}
-	}()
-	var helperIn atomic.Bool
-	runTeam(2, func(w int) {
-		if w == 1 {
-			helperIn.Store(true)
-			panic("boom")
-		}
-		for !helperIn.Load() {
-			runtime.Gosched()
-		}
-	})
-	t.Fatal("runTeam returned normally after a helper panicked")
 }
 
 // TestPartitionBalance checks the row split of the packed path: every
