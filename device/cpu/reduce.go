@@ -482,6 +482,8 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 							s *= src[j]
 							j += p.rowStride
 						}
+					} else if p.rowStride == 1 {
+						s += sumInts(src[j : j+p.rowLen])
 					} else {
 						for range p.rowLen {
 							s += src[j]
@@ -504,6 +506,23 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 		}
 	}
 	return extremeReducer[T](op)
+}
+
+// sumInts adds a contiguous row of integers with wrapping arithmetic in
+// four independent sums, which wrapping makes exact in any order.
+func sumInts[T ~int32 | ~int64 | ~uint8](x []T) T {
+	var s0, s1, s2, s3 T
+	for len(x) >= 4 {
+		s0 += x[0]
+		s1 += x[1]
+		s2 += x[2]
+		s3 += x[3]
+		x = x[4:]
+	}
+	for _, v := range x {
+		s0 += v
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // rowSumAny sums a contiguous row of float32 or float64 with vec.

@@ -144,3 +144,29 @@ func TestArgMaxRowsStrided(t *testing.T) {
 	}
 	d.Free(sb)
 }
+
+// TestSumInts checks the four-way integer row sum against a plain running
+// sum in int64 wrapped to the type, for every length up to 11 (tails of
+// 0 to 3) with values that wrap int32 and uint8.
+func TestSumInts(t *testing.T) {
+	for n := range 12 {
+		x32 := make([]int32, n)
+		x8 := make([]uint8, n)
+		var w64 int64
+		for i := range n {
+			x32[i] = math.MaxInt32 - int32(i)
+			x8[i] = uint8(250 - i)
+			w64 += int64(x32[i])
+		}
+		if got, want := sumInts(x32), int32(w64); got != want {
+			t.Errorf("int32 n=%d: %d, want %d", n, got, want)
+		}
+		var w8 int
+		for _, v := range x8 {
+			w8 += int(v)
+		}
+		if got, want := sumInts(x8), uint8(w8); got != want {
+			t.Errorf("uint8 n=%d: %d, want %d", n, got, want)
+		}
+	}
+}
