@@ -90,6 +90,38 @@ type Sorter interface {
 	Sort(vals, idx, src Operand, axis int, descending bool) error
 }
 
+// TopKer is implemented by backends that select the first k elements of
+// each line's sort order without sorting the whole line (a CPU's partial
+// selection; a GPU's sort is already parallel over the line).
+type TopKer interface {
+	// TopK writes the first k elements of Sorter's order along axis
+	// (stable: ties in source order; NaN last ascending, first descending;
+	// -0 equal to +0) into vals (src's dtype) and their source positions
+	// into idx (I64); both have src's shape with extent k along axis, and
+	// every element of both is written. A backend may decline a dtype or
+	// a line length with ErrDType or ErrShape; the caller then sorts.
+	TopK(vals, idx, src Operand, axis, k int, descending bool) error
+}
+
+// CheckTopK validates a TopK call.
+func CheckTopK(pkg string, vals, idx, src Arg, axis, k int) error {
+	if vals.DType != src.DType || idx.DType != dtype.I64 {
+		return errs.New(pkg, "TopK", errs.ErrDType, "writes %v values and i64 indices for a %v source, have %v and %v", src.DType, src.DType, vals.DType, idx.DType)
+	}
+	if axis < 0 || axis >= len(src.Shape) {
+		return errs.New(pkg, "TopK", errs.ErrAxis, "axis %d out of range for rank %d", axis, len(src.Shape))
+	}
+	if k < 0 || k > src.Shape[axis] {
+		return errs.New(pkg, "TopK", errs.ErrValue, "k = %d out of range for an axis of extent %d", k, src.Shape[axis])
+	}
+	want := slices.Clone(src.Shape)
+	want[axis] = k
+	if !slices.Equal(vals.Shape, want) || !slices.Equal(idx.Shape, want) {
+		return errs.New(pkg, "TopK", errs.ErrShape, "values %v and indices %v must have shape %v (the source's, k along axis %d)", vals.Shape, idx.Shape, want, axis)
+	}
+	return nil
+}
+
 // CheckGather validates a Gather (scatter false) or ScatterAdd (scatter
 // true) call: data is src for Gather and dst for ScatterAdd, other is dst
 // for Gather and src for ScatterAdd.

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"math"
 	"slices"
 
@@ -214,9 +215,13 @@ func (t *Tensor) softmax(name string, axis int, log bool) *Tensor {
 		return s.Squeeze(0)
 	}
 	if sm, ok := t.st.dev.Backend().(device.Softmaxer); ok {
-		return compute(name, t.DType(), t.lay.Shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		y := compute(name, t.DType(), t.lay.Shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 			return sm.Softmax(dst, src[0], ax, log)
 		})
+		if !errors.Is(y.err, errs.ErrUnsupported) {
+			return y
+		}
+		y.Release() // a dtype the kernel leaves to the composite (the CPU's F16, BF16)
 	}
 	if t.Numel() == 0 {
 		return t.Clone()

@@ -199,7 +199,10 @@ func (t *Tensor) sortI64Digits(ax int, descending bool) (*Tensor, *Tensor) {
 // TopK returns the k largest (or, with largest false, smallest) elements of
 // t along axis, sorted, and their positions (I64): torch.topk with
 // sorted=True. Ties keep source order; NaN counts as the largest value, as
-// in PyTorch. k must lie in [0, extent]. It sorts the whole axis.
+// in PyTorch. k must lie in [0, extent]. The result is the first k of
+// Sort's order: for k up to topKSelectMax on a device with a partial
+// selection (device.TopKer: the CPU) that selection, else the whole axis
+// sorted. The values' gradient is scattered back to their positions.
 func (t *Tensor) TopK(k, axis int, largest bool) (values, indices *Tensor) {
 	const op = "TopK"
 	ax, err := scanArgs(op, t, axis)
@@ -214,6 +217,14 @@ func (t *Tensor) TopK(k, axis int, largest bool) (values, indices *Tensor) {
 		e := fail(op, errs.ErrValue, "k = %d out of range for an axis of extent %d", k, n)
 		return e, e
 	}
+	if t.Rank() > 0 && k > 0 && k <= topKSelectMax && k < n {
+		if v, i, ok := t.topKSelect(ax, k, largest); ok {
+			if t.wantsGrad() && v.err == nil {
+				v = gradGather(t, v, ax, i)
+			}
+			return v, i
+		}
+	}
 	v, i := t.Sort(axis, largest)
 	if t.Rank() == 0 {
 		return retag(op, v), retag(op, i)
@@ -221,6 +232,50 @@ func (t *Tensor) TopK(k, axis int, largest bool) (values, indices *Tensor) {
 	defer v.Release()
 	defer i.Release()
 	return retag(op, v.Narrow(ax, 0, k)), retag(op, i.Narrow(ax, 0, k))
+}
+
+// topKSelectMax is the largest k that TopK selects rather than sorts: the
+// CPU's selection keeps a heap of k words, cheap beside a sort of the line
+// while k is small.
+const topKSelectMax = 64
+
+// topKSelect runs the backend's partial selection of the first k elements
+// of Sort's order along ax, without gradient; ok is false when the device
+// has none or declines the dtype or the line (the caller then sorts).
+func (t *Tensor) topKSelect(ax, k int, largest bool) (values, indices *Tensor, ok bool) {
+	const op = "TopK"
+	be, ok := t.st.dev.Backend().(device.TopKer)
+	wd := workDType(t.DType())
+	if !ok || wd.Size() == 8 {
+		return nil, nil, false
+	}
+	x := asWork(t, wd)
+	defer x.Release()
+	shape := slices.Clone(t.lay.Shape)
+	shape[ax] = k
+	// As in sort: the indices are allocated here and written by TopK.
+	idx := compute(op, dtype.I64, shape, []*Tensor{x}, func(device.Backend, device.Operand, []device.Operand) error {
+		return nil
+	})
+	if idx.err != nil {
+		return idx, idx, true
+	}
+	v := compute(op, wd, shape, []*Tensor{x, idx}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+		return be.TopK(dst, src[1], src[0], ax, k, largest)
+	})
+	if v.err != nil {
+		idx.Release()
+		if errors.Is(v.err, errs.ErrDType) || errors.Is(v.err, errs.ErrShape) {
+			v.Release()
+			return nil, nil, false
+		}
+		return v, v, true
+	}
+	if wd != t.DType() {
+		defer v.Release()
+		v = v.Cast(t.DType())
+	}
+	return v, idx, true
 }
 
 // reversedAxis is l read from the end along ax (a negative stride).

@@ -246,32 +246,116 @@ func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T
 
 // cmpRow compares a row of x and y, each adjacent (step 1) or one element
 // (step 0), into d with an inline relation, or reports false for an op
-// that is not one of the six.
+// that is not one of the six. A scalar on the left is moved to the right
+// by the mirrored relation (x < y is y > x, NaN making both false), so
+// only two loop forms exist: row with row, and row with scalar.
 func cmpRow[T num](op device.BinaryOp, d []uint8, x []T, xs int, y []T, ys int) bool {
+	n := len(d)
+	switch {
+	case n == 0:
+		return isRelation(op)
+	case xs == 1 && ys == 1:
+		return cmpRows(op, d, x[:n], y[:n])
+	case xs == 1:
+		return cmpScalar(op, d, x[:n], y[0])
+	case ys == 1:
+		return cmpScalar(mirror(op), d, y[:n], x[0])
+	}
+	// Two scalars: one comparison, repeated.
+	if !cmpScalar(op, d[:1], x[:1], y[0]) {
+		return false
+	}
+	for t := 1; t < n; t++ {
+		d[t] = d[0]
+	}
+	return true
+}
+
+// isRelation reports whether op is one of the six relations cmpRow inlines.
+func isRelation(op device.BinaryOp) bool {
+	switch op {
+	case device.Eq, device.Ne, device.Lt, device.Le, device.Gt, device.Ge:
+		return true
+	}
+	return false
+}
+
+// mirror is the relation with its operands swapped: x op y is y mirror(op) x.
+func mirror(op device.BinaryOp) device.BinaryOp {
+	switch op {
+	case device.Lt:
+		return device.Gt
+	case device.Le:
+		return device.Ge
+	case device.Gt:
+		return device.Lt
+	case device.Ge:
+		return device.Le
+	}
+	return op
+}
+
+// cmpRows sets d[t] to x[t] op y[t] (all of d's length).
+func cmpRows[T num](op device.BinaryOp, d []uint8, x, y []T) bool {
+	x, y = x[:len(d)], y[:len(d)]
 	switch op {
 	case device.Eq:
 		for t := range d {
-			d[t] = b2u8(x[t*xs] == y[t*ys])
+			d[t] = b2u8(x[t] == y[t])
 		}
 	case device.Ne:
 		for t := range d {
-			d[t] = b2u8(x[t*xs] != y[t*ys])
+			d[t] = b2u8(x[t] != y[t])
 		}
 	case device.Lt:
 		for t := range d {
-			d[t] = b2u8(x[t*xs] < y[t*ys])
+			d[t] = b2u8(x[t] < y[t])
 		}
 	case device.Le:
 		for t := range d {
-			d[t] = b2u8(x[t*xs] <= y[t*ys])
+			d[t] = b2u8(x[t] <= y[t])
 		}
 	case device.Gt:
 		for t := range d {
-			d[t] = b2u8(x[t*xs] > y[t*ys])
+			d[t] = b2u8(x[t] > y[t])
 		}
 	case device.Ge:
 		for t := range d {
-			d[t] = b2u8(x[t*xs] >= y[t*ys])
+			d[t] = b2u8(x[t] >= y[t])
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// cmpScalar sets d[t] to x[t] op s (all of d's length).
+func cmpScalar[T num](op device.BinaryOp, d []uint8, x []T, s T) bool {
+	x = x[:len(d)]
+	switch op {
+	case device.Eq:
+		for t := range d {
+			d[t] = b2u8(x[t] == s)
+		}
+	case device.Ne:
+		for t := range d {
+			d[t] = b2u8(x[t] != s)
+		}
+	case device.Lt:
+		for t := range d {
+			d[t] = b2u8(x[t] < s)
+		}
+	case device.Le:
+		for t := range d {
+			d[t] = b2u8(x[t] <= s)
+		}
+	case device.Gt:
+		for t := range d {
+			d[t] = b2u8(x[t] > s)
+		}
+	case device.Ge:
+		for t := range d {
+			d[t] = b2u8(x[t] >= s)
 		}
 	default:
 		return false

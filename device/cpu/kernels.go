@@ -165,6 +165,32 @@ func withBits(b *Buffer, f8 func([]uint8), f16 func([]uint16), f32 func([]uint32
 
 func ident[T any](x T) T { return x }
 
+// whereRow sets d[t] to a[t] where c[t] is nonzero, else to b[t] (bRow)
+// or b[0], without a branch on c: the condition becomes an all-ones or
+// all-zeros mask that picks the bits.
+func whereRow[T uint8 | uint16 | uint32 | uint64](d []T, c []uint8, a, b []T, bRow bool) {
+	c, a = c[:len(d)], a[:len(d)]
+	if bRow {
+		b = b[:len(d)]
+		for t := range d {
+			var m T
+			if c[t] != 0 {
+				m = ^T(0)
+			}
+			d[t] = b[t] ^ ((a[t] ^ b[t]) & m)
+		}
+		return
+	}
+	z := b[0]
+	for t := range d {
+		var m T
+		if c[t] != 0 {
+			m = ^T(0)
+		}
+		d[t] = a[t]&m | z&^m
+	}
+}
+
 // copyRows copies the view sl of src into the view dl of dst (same shape):
 // rows adjacent in both move with copy (memmove), the others element by
 // element.
@@ -332,6 +358,22 @@ func newTemp(d *Device, dt dtype.DType, n int) *Buffer {
 }
 
 func convertFrom[D num](dst []D, dl layout.Layout, sb *Buffer, sl layout.Layout, toBool bool) {
+	if !toBool && (isFloat[D]() || !sb.dt.IsFloat()) {
+		// Go's own conversion is the rule (converter's last case).
+		switch sb.dt {
+		case dtype.F32:
+			convertPlain(dst, dl, slice[float32](sb), sl)
+		case dtype.F64:
+			convertPlain(dst, dl, slice[float64](sb), sl)
+		case dtype.I32:
+			convertPlain(dst, dl, slice[int32](sb), sl)
+		case dtype.I64:
+			convertPlain(dst, dl, slice[int64](sb), sl)
+		case dtype.U8, dtype.Bool:
+			convertPlain(dst, dl, slice[uint8](sb), sl)
+		}
+		return
+	}
 	switch sb.dt {
 	case dtype.F32:
 		map1(dst, dl, slice[float32](sb), sl, converter[float32, D](true, toBool))
@@ -344,6 +386,27 @@ func convertFrom[D num](dst []D, dl layout.Layout, sb *Buffer, sl layout.Layout,
 	case dtype.U8, dtype.Bool:
 		map1(dst, dl, slice[uint8](sb), sl, converter[uint8, D](false, toBool))
 	}
+}
+
+// convertPlain is map1 with Go's conversion D(s) written in the loop, not
+// called through a func value per element: the conversions that need no
+// saturation (integer to anything, float to float) and no Bool test.
+func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout) {
+	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
+		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
+		if di == 1 && dj == 1 {
+			d, s := dst[i:i+n], src[j:j+n]
+			for k := range d {
+				d[k] = D(s[k])
+			}
+			return
+		}
+		for range n {
+			dst[i] = D(src[j])
+			i += di
+			j += dj
+		}
+	})
 }
 
 // converter implements Copy's conversion rules from S to D.
@@ -413,9 +476,18 @@ func (d *Device) Where(dst, cond, a, b device.Operand) error {
 	return nil
 }
 
-func where[T any](dst []T, dl layout.Layout, c []uint8, cl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
+// where selects a's element where c is nonzero and b's elsewhere. A row
+// whose destination, condition and a are adjacent, with b adjacent or one
+// repeated element (Tril's zero), takes a branch-free loop (a conditional
+// move: random conditions would defeat the branch predictor); the others
+// step through the four views one element at a time.
+func where[T uint8 | uint16 | uint32 | uint64](dst []T, dl layout.Layout, c []uint8, cl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
 	runRows(layout.NewRowsOf(dl, cl, al, bl), func(offs []int, n int, inner []int) {
 		i, j, k, m := offs[0], offs[1], offs[2], offs[3]
+		if inner[0] == 1 && inner[1] == 1 && inner[2] == 1 && (inner[3] == 1 || inner[3] == 0) {
+			whereRow(dst[i:i+n], c[j:j+n], a[k:k+n], b[m:], inner[3] == 1)
+			return
+		}
 		for range n {
 			if c[j] != 0 {
 				dst[i] = a[k]

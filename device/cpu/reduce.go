@@ -482,6 +482,8 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 							s *= src[j]
 							j += p.rowStride
 						}
+					} else if p.rowStride == 1 {
+						s += sumInts(src[j : j+p.rowLen])
 					} else {
 						for range p.rowLen {
 							s += src[j]
@@ -504,6 +506,23 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 		}
 	}
 	return extremeReducer[T](op)
+}
+
+// sumInts adds a contiguous row of integers with wrapping arithmetic in
+// four independent sums, which wrapping makes exact in any order.
+func sumInts[T ~int32 | ~int64 | ~uint8](x []T) T {
+	var s0, s1, s2, s3 T
+	for len(x) >= 4 {
+		s0 += x[0]
+		s1 += x[1]
+		s2 += x[2]
+		s3 += x[3]
+		x = x[4:]
+	}
+	for _, v := range x {
+		s0 += v
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // rowSumAny sums a contiguous row of float32 or float64 with vec.
@@ -564,20 +583,47 @@ func extremeRow[T num](a acc[T], row []T, k0 int64, isMax, arg bool) acc[T] {
 	if len(row) == 0 {
 		return a
 	}
-	if m, ok := vecExtreme(row, isMax); ok && m != 0 {
+	if m, lo, ok := vecExtremeFirst(row, isMax, arg); ok && m != 0 {
 		if a.at >= 0 && (a.v != a.v || !(m != m || (isMax && m > a.v) || (!isMax && m < a.v))) {
 			return a
 		}
 		if !arg {
 			return acc[T]{v: m, at: k0}
 		}
-		for i, x := range row {
+		for i, x := range row[lo:] {
 			if x == m || (m != m && x != x) {
-				return acc[T]{v: x, at: k0 + int64(i)}
+				return acc[T]{v: x, at: k0 + int64(lo+i)}
 			}
 		}
 	}
 	return extremeStrided(a, row, 0, len(row), 1, k0, isMax)
+}
+
+// argBlock is how many elements vecExtremeFirst reduces at a time: few
+// enough that the scalar walk to the first extreme element stays short,
+// enough that a vector call's fixed cost is small beside its work.
+const argBlock = 256
+
+// vecExtremeFirst is vecExtreme of a float row and, when arg is set, the
+// start lo of the first argBlock-long block holding that extreme (a
+// block's extreme replaces the running one only when strictly better, or
+// NaN, so the first occurrence is in block lo); lo is 0 when arg is not
+// set, the row then being reduced in one call. False for integer rows.
+func vecExtremeFirst[T num](row []T, isMax, arg bool) (m T, lo int, ok bool) {
+	if !arg || len(row) <= 2*argBlock {
+		m, ok = vecExtreme(row, isMax)
+		return m, 0, ok
+	}
+	if m, ok = vecExtreme(row[:argBlock], isMax); !ok {
+		return 0, 0, false
+	}
+	for j := argBlock; j < len(row) && m == m; j += argBlock {
+		bm, _ := vecExtreme(row[j:min(j+argBlock, len(row))], isMax)
+		if bm != bm || (isMax && bm > m) || (!isMax && bm < m) {
+			m, lo = bm, j
+		}
+	}
+	return m, lo, true
 }
 
 // extremeStrided folds n elements of src from j, step apart, the first

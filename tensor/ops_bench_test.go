@@ -1,0 +1,64 @@
+package tensor_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// opsBenchCase is one row of BenchmarkOps: an op on the CPU and the bytes
+// it must read and write at the least (its inputs once, its output once),
+// which the GB/s metric divides by the time.
+type opsBenchCase struct {
+	name  string
+	bytes float64
+	run   func() *tensor.Tensor
+}
+
+// BenchmarkOps times common f32 tensor ops on the CPU, one sub-benchmark
+// per op, on the shapes that ci/bench-ops.sh hands NumPy in the same run
+// (so that the script can print the ratios): Softmax and TopK(10) along
+// the rows of [1024, 1024], Where(a > b, a, b) on [1024, 1024], Tril of
+// [2048, 2048], reflect Pad by 2 of a [32, 64, 56, 56] image batch,
+// ArgMax along the rows of [2048, 2048] and the sum of a [1024, 1024]
+// comparison. best-ns is the fastest single call, which the script
+// compares with NumPy's best of its calls.
+func BenchmarkOps(b *testing.B) {
+	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
+	c := tensor.RandN(dtype.F32, 2, 1024, 1024)
+	big := tensor.RandN(dtype.F32, 4, 2048, 2048)
+	img := tensor.RandN(dtype.F32, 5, 32, 64, 56, 56)
+	const n, nb = 1024 * 1024, 2048 * 2048
+	padOut := 32 * 64 * 60 * 60
+	cases := []opsBenchCase{
+		{"softmax", 8 * n, func() *tensor.Tensor { return a.Softmax(1) }},
+		{"logsoftmax", 8 * n, func() *tensor.Tensor { return a.LogSoftmax(1) }},
+		{"where", 12 * n, func() *tensor.Tensor { return tensor.Where(a.Gt(c), a, c) }},
+		{"tril", 8 * nb, func() *tensor.Tensor { return big.Tril(0) }},
+		{"topk", 4 * n, func() *tensor.Tensor { v, _ := a.TopK(10, 1, true); return v }},
+		{"padreflect", 4 * float64(img.Numel()+padOut), func() *tensor.Tensor {
+			return img.Pad([][2]int{{0, 0}, {0, 0}, {2, 2}, {2, 2}}, tensor.PadReflect, 0)
+		}},
+		{"argmax", 4 * nb, func() *tensor.Tensor { return big.ArgMax(1) }},
+		{"gtsum", 8 * n, func() *tensor.Tensor { return a.Gt(c).Sum() }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			best := time.Duration(math.MaxInt64)
+			for b.Loop() {
+				t0 := time.Now()
+				y := tc.run()
+				if err := y.Err(); err != nil {
+					b.Fatal(err)
+				}
+				best = min(best, time.Since(t0))
+				y.Release()
+			}
+			b.ReportMetric(tc.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			b.ReportMetric(float64(best.Nanoseconds()), "best-ns")
+		})
+	}
+}
