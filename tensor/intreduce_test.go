@@ -100,20 +100,9 @@ func TestIntReductions(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, c := range cases {
 			t.Run(dev.Name()+"/"+c.name, func(t *testing.T) {
-				n := 1
-				for _, d := range c.shape {
-					n *= d
-				}
-				vals := make([]int64, n)
-				for i := range vals {
-					vals[i] = c.gen(i)
-				}
-				host := tensor.FromSlice(vals, c.shape...)
-				defer host.Release()
-				x := host.Cast(c.dt)
-				defer x.Release()
-				onDev := x.To(dev)
-				defer onDev.Release()
+				onDev, vals, release := intInput(dev, c.dt, c.shape, c.gen)
+				defer release()
+				n := len(vals)
 				in, shape := onDev, c.shape
 				if c.trans {
 					in = onDev.T()
@@ -220,10 +209,9 @@ func TestIntReductionsNotDifferentiable(t *testing.T) {
 	}
 }
 
-// The device-level contract is unchanged: the GPU reduce kernels take I64
-// Sum and Prod (64-bit pairs), and other I64 reductions stay ErrDType
-// there; this pins that Max of I64 is still refused with a typed error
-// rather than a wrong answer on devices that do not compute I64.
+// TestIntReductionI64MaxOnGPU: Max of I64 is 9 on every device that
+// computes I64 (the GPUs compare (lo, hi) pairs), and a device that only
+// holds I64 must refuse it with a typed error rather than a wrong answer.
 func TestIntReductionI64MaxOnGPU(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		x := tensor.FromSlice([]int64{3, 9, -2}, 3).To(dev)
@@ -237,6 +225,28 @@ func TestIntReductionI64MaxOnGPU(t *testing.T) {
 		}
 		m.Release()
 		x.Release()
+	}
+}
+
+// intInput is the tensor of shape whose row-major elements gen gives,
+// cast to dt and on dev, with those values; release frees the tensors
+// made on the way.
+func intInput(dev device.Device, dt dtype.DType, shape []int, gen func(int) int64) (*tensor.Tensor, []int64, func()) {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	vals := make([]int64, n)
+	for i := range vals {
+		vals[i] = gen(i)
+	}
+	host := tensor.FromSlice(vals, shape...)
+	x := host.Cast(dt)
+	in := x.To(dev)
+	return in, vals, func() {
+		in.Release()
+		x.Release()
+		host.Release()
 	}
 }
 
@@ -280,20 +290,8 @@ func TestIntScans(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, c := range cases {
 			t.Run(dev.Name()+"/"+c.name, func(t *testing.T) {
-				n := 1
-				for _, d := range c.shape {
-					n *= d
-				}
-				vals := make([]int64, n)
-				for i := range vals {
-					vals[i] = c.gen(i)
-				}
-				host := tensor.FromSlice(vals, c.shape...)
-				defer host.Release()
-				x := host.Cast(c.dt)
-				defer x.Release()
-				in := x.To(dev)
-				defer in.Release()
+				in, vals, release := intInput(dev, c.dt, c.shape, c.gen)
+				defer release()
 				var got *tensor.Tensor
 				if c.prod {
 					got = in.CumProd(c.axis)
