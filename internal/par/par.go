@@ -22,27 +22,23 @@ import (
 // work it would have done. If any call panics, the first panic is
 // re-raised in the caller after the others have returned. p <= 1 calls
 // fn(0) alone.
-func Run(p int, fn func(w int)) {
-	if p <= 1 {
-		fn(0)
-		return
-	}
-	if p <= runtime.GOMAXPROCS(0) && runOnTeam(p, fn, runLate) {
-		return
-	}
-	goroutines(p, fn)
-}
+func Run(p int, fn func(w int)) { dispatch(p, fn, runLate) }
 
 // RunClaimed is Run for work that fn splits through shared counters (each
 // call claims pieces until none is left), so that any subset of the calls
 // that includes fn(0) completes it: a call that no helper has started by
 // the time fn(0) returns is skipped instead of run by the caller.
-func RunClaimed(p int, fn func(w int)) {
+func RunClaimed(p int, fn func(w int)) { dispatch(p, fn, skipLate) }
+
+// dispatch runs fn(0..p-1) on the team, treating a call no helper started
+// as late says (runLate or skipLate), or on goroutines when the team is
+// in use or p exceeds the cores.
+func dispatch(p int, fn func(w int), late int) {
 	if p <= 1 {
 		fn(0)
 		return
 	}
-	if p <= runtime.GOMAXPROCS(0) && runOnTeam(p, fn, skipLate) {
+	if p <= runtime.GOMAXPROCS(0) && runOnTeam(p, fn, late) {
 		return
 	}
 	goroutines(p, fn)
