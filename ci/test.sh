@@ -40,13 +40,18 @@ go test -p 1 -count=1 -timeout 40m -short -race ./device/... ./tensor ./transfer
 step "go test with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
 TESSERA_FUSION=0 go test -p 1 -count=1 -timeout 40m ./tensor
 
-step "go test with TESSERA_CPU=generic (portable kernels), and =avx2 on AVX-512 machines (each kernel tier)"
+step "go test with TESSERA_CPU=generic (portable kernels), =avx2 on AVX-512 machines and =avx512 on AMX ones (each kernel tier)"
 TESSERA_CPU=generic go test -p 1 -count=1 -timeout 40m ./device/cpu/... ./tensor
 # The run above without TESSERA_CPU used the best tier; on a machine with
 # AVX-512 the AVX2 tier is a third one. (The gemm tests also run every tier
 # the CPU supports within one process.)
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   TESSERA_CPU=avx2 go test -p 1 -count=1 -timeout 40m ./device/cpu/gemm ./device/cpu/vec
+fi
+# On a machine with AMX tiles, bf16 GEMM's AVX-512 paths are a tier of their
+# own: TESSERA_CPU=avx512 keeps AMX off.
+if grep -qw amx_bf16 /proc/cpuinfo 2>/dev/null; then
+  TESSERA_CPU=avx512 go test -p 1 -count=1 -timeout 20m ./device/cpu/gemm
 fi
 
 step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU and OpenGL report themselves unavailable)"

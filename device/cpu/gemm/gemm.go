@@ -29,8 +29,9 @@
 // with cache blocks sized from the caches cpuid reports; with AVX2 and FMA
 // 6x16 and 6x8. Everywhere else, with the purego build tag, or with
 // TESSERA_CPU=generic in the environment at start-up, portable Go kernels
-// (2x4) are used; TESSERA_CPU=avx2 stops at the AVX2 kernels. Kernel reports
-// which set is active.
+// (2x4) are used; TESSERA_CPU=avx2 stops at the AVX2 kernels and
+// TESSERA_CPU=avx512 at the AVX-512 ones (no AMX tiles for BF16). Kernel
+// reports which set is active.
 //
 // BF16 and F16 multiply bfloat16 and IEEE half operands into a float32 C
 // (lowp.go): with AMX-BF16 (granted by the OS) 32x32 tiles run on the tile
@@ -151,6 +152,8 @@ func init() {
 // (case and surrounding space ignored): "generic" forces the portable
 // kernels, "avx2" the AVX2+FMA ones (or the portable ones where the CPU
 // lacks AVX2), anything else (unset, "avx512", "auto") picks the fastest.
+// "avx512" also keeps BF16 off the AMX tiles (amxAllowed): the tiers are
+// generic < avx2 < avx512 < AMX, and each value caps at its own.
 func chooseImpl(env string) {
 	active.Store(implFor(env))
 }
@@ -171,6 +174,18 @@ func implFor(env string) *impl {
 		return fastImpl
 	}
 	return genericImpl
+}
+
+// amxAllowed reports whether the TESSERA_CPU value env lets BF16 use the
+// AMX tile unit: every value that caps the kernels ("generic", "avx2",
+// "avx512") keeps it off, so AMX can be switched off alone (avx512) and
+// the AVX-512 bf16 paths stay testable on an AMX machine.
+func amxAllowed(env string) bool {
+	switch strings.ToLower(strings.TrimSpace(env)) {
+	case "generic", "avx2", "avx512":
+		return false
+	}
+	return true
 }
 
 // useKernel switches the active implementation by name ("generic" or one of

@@ -4,6 +4,7 @@ package gemm
 
 import (
 	"math"
+	"os"
 	"sync"
 	"time"
 	"unsafe"
@@ -35,12 +36,13 @@ var (
 	bf16Path string
 )
 
-// amxReady reports whether the AMX-BF16 kernel can run: the CPU has AMX
-// tiles and BF16, and the OS granted this process the tile state (asked
-// once, on first use; see requestAMX).
+// amxReady reports whether the AMX-BF16 kernel can run: TESSERA_CPU did
+// not cap the kernels below AMX (see amxAllowed), the CPU has AMX tiles
+// and BF16, and the OS granted this process the tile state (asked once, on
+// first use; see requestAMX).
 func amxReady() bool {
 	amxOnce.Do(func() {
-		amxOK = cpuid.CPU.Supports(cpuid.AMXTILE, cpuid.AMXBF16) && requestAMX() == nil
+		amxOK = amxAllowed(os.Getenv("TESSERA_CPU")) && cpuid.CPU.Supports(cpuid.AMXTILE, cpuid.AMXBF16) && requestAMX() == nil
 	})
 	return amxOK
 }

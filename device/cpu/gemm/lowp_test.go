@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -277,5 +278,25 @@ func TestLowpConcurrent(t *testing.T) {
 	}
 	for range 6 {
 		<-done
+	}
+}
+
+// TestAMXSwitch checks which TESSERA_CPU values keep BF16 off the AMX
+// tiles, and, in a process started with a capping value (CI runs this
+// package with TESSERA_CPU=avx512 on AMX machines), that the switch holds.
+func TestAMXSwitch(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		want bool
+	}{
+		{"", true}, {"auto", true}, {"bogus", true},
+		{"avx512", false}, {" AVX512 ", false}, {"avx2", false}, {"generic", false},
+	} {
+		if got := amxAllowed(c.env); got != c.want {
+			t.Errorf("amxAllowed(%q) = %v, want %v", c.env, got, c.want)
+		}
+	}
+	if !amxAllowed(os.Getenv("TESSERA_CPU")) && LowPrecisionKernel() == "amx" {
+		t.Errorf("TESSERA_CPU=%q: BF16 runs on AMX tiles", os.Getenv("TESSERA_CPU"))
 	}
 }
