@@ -3,39 +3,66 @@
 # on the same square shapes and prints tessera/OpenBLAS-best, next to the
 # machine's measured FMA peak. Not part of the test run: benchmarks belong on
 # a quiet machine.
-#   bash ci/bench-openblas.sh                  # all shapes, 3 rounds
-#   SHAPES="512 1024" ROUNDS=5 bash ci/bench-openblas.sh
+#   bash ci/bench-openblas.sh                  # all shapes, 5 paired rounds
+#   SHAPES="512 1024" ROUNDS=9 bash ci/bench-openblas.sh
 #
 # OpenBLAS is compared at its best on this CPU: an old OpenBLAS may not
 # recognise a newer CPU and fall back to slow generic kernels (0.3.21 runs
-# its SSE3 "Prescott" kernels on Sapphire Rapids), so the script tries the
+# its SSE3 "Prescott" kernels on Sapphire Rapids), so a first pass tries the
 # default and every OPENBLAS_CORETYPE the CPU flags allow (Haswell with
 # AVX2+FMA, SkylakeX with AVX-512, Cooperlake with AVX-512 BF16), checks
 # each one's products against a float64 reference computed without BLAS
 # (a core type that gives wrong results is dropped), and keeps the fastest
-# per shape, printing which. The measurement is interleaved: every round
-# times each core type and then tessera, and each figure is the best single
-# call (NumPy: calls repeated for 0.5 s; tessera: 10 benchmark runs of one
-# call, after an untimed one) over the rounds, so a busy neighbour on a
-# shared machine hurts all sides alike.
+# per shape and type, printing which.
+#
+# The comparison itself is paired: in every round, for each shape and
+# type, OpenBLAS and tessera run the same number of timed calls back to
+# back (after an untimed one; which side goes first alternates by round),
+# and the round's ratio is tessera's best call over OpenBLAS's best call.
+# The "paired" column is the median of those ratios. On a shared virtual
+# machine the speed of the whole machine drifts by 20-30 % over seconds, so
+# two figures taken seconds apart, or best-of figures over unequal numbers
+# of calls (the best of more samples is higher), compare the drift, not the
+# libraries; the paired median cancels both. The best single call of each
+# side over all rounds is printed too, with %peak from tessera's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SHAPES="${SHAPES:-128 256 512 1024 2048}"
+ROUNDS="${ROUNDS:-5}" # set before numpy-anchor.sh, whose default is 3
 . ci/numpy-anchor.sh
 
+# calls N: timed calls per side per round, about 8e9 multiply-adds (at
+# least 8 calls, at most 400).
+calls() { awk -v n="$1" 'BEGIN { c = int(8e9 / (n * n * n)); if (c < 8) c = 8; if (c > 400) c = 400; print c }'; }
+
 cat > "$tmp/np.py" <<'PYEOF'
-# usage: np.py CORETYPE N... ; prints "n dtype GFLOP/s" per shape, or
-# "n dtype WRONG" when the product disagrees with the reference.
+# usage: np.py check CORETYPE N...  prints "n dtype GFLOP/s" per shape, or
+#                                   "n dtype WRONG" when the product
+#                                   disagrees with the reference;
+#        np.py time N DTYPE CALLS   prints the best GFLOP/s of CALLS calls
+#                                   after an untimed one.
 import sys, time
 import numpy as np
 rng = np.random.default_rng(1)
-ct = sys.argv[1]
-for n in map(int, sys.argv[2:]):
+
+def operands(n, dt):
+    return rng.standard_normal((n, n)).astype(dt), rng.standard_normal((n, n)).astype(dt)
+
+if sys.argv[1] == "time":
+    n, dt, calls = int(sys.argv[2]), np.float32 if sys.argv[3] == "f32" else np.float64, int(sys.argv[4])
+    a, b = operands(n, dt)
+    a @ b
+    best = float("inf")
+    for _ in range(calls):
+        t0 = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t0)
+    print(2 * n**3 / best / 1e9)
+    sys.exit()
+
+for n in map(int, sys.argv[3:]):
     for dt in (np.float32, np.float64):
         name = "f32" if dt == np.float32 else "f64"
-        a = rng.standard_normal((n, n)).astype(dt)
-        b = rng.standard_normal((n, n)).astype(dt)
+        a, b = operands(n, dt)
         c = a @ b
         # Reference without BLAS: 64 entries as float64 sums of products.
         idx = rng.integers(0, n, size=(64, 2))
@@ -52,7 +79,7 @@ for n in map(int, sys.argv[2:]):
         best = float("inf")
         start = time.perf_counter()
         runs = 0
-        while time.perf_counter() - start < 0.5 or runs < 3:
+        while time.perf_counter() - start < 0.2 or runs < 3:
             t0 = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t0)
             runs += 1
         print(n, name, 2 * n**3 / best / 1e9, flush=True)
@@ -61,35 +88,51 @@ PYEOF
 # tessera: the gemm package's benchmarks for the same square shapes, and
 # the FMA-throughput loops, from one test binary built once.
 go test -c -o "$tmp/gemm.test" ./device/cpu/gemm
-pattern=$(printf '%sx%sx%s|' $(for n in $SHAPES; do echo "$n $n $n"; done) | sed 's/|$//')
-kernel=""
 
+# gobest N DTYPE CALLS: tessera's best GFLOP/s over CALLS single calls.
+gobest() {
+  local bench=F32; [ "$2" = f64 ] && bench=F64
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark$bench\$/^$1x$1x$1\$/tessera" -test.benchtime 1x -test.count "$3") |
+    awk '/GFLOP\/s/ { if (kernel == "") { k = $1; sub(/.*\/tessera-/, "", k); sub(/-[0-9]+$/, "", k); kernel = k }
+         for (i = 2; i <= NF; i++) if ($i == "GFLOP/s" && $(i-1) > best) best = $(i-1) }
+         END { print best + 0, kernel }'
+}
+
+# Pass 1: the best OpenBLAS core type per shape and type.
+echo "choosing OpenBLAS core types" >&2
+for ct in $coretypes; do
+  with_coretype "$ct" "$PY" "$tmp/np.py" check "$ct" $SHAPES | awk -v ct="$ct" '{ print ct, $0 }' >> "$tmp/check"
+done
+wrong=$(awk '$4 == "WRONG" { print $1 }' "$tmp/check" | sort -u | tr '\n' ' ')
+[ -n "$wrong" ] && echo "OpenBLAS core types with wrong results (not used): $wrong"
+awk '$4 != "WRONG" { k = $2 " " $3; if ($4 > best[k]) { best[k] = $4; ct[k] = $1 } } END { for (k in ct) print k, ct[k] }' "$tmp/check" > "$tmp/coretype"
+
+# Pass 2: paired rounds.
+kernel=""
 for round in $(seq "$ROUNDS"); do
   echo "round $round/$ROUNDS" >&2
-  for ct in $coretypes; do
-    with_coretype "$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
+  for n in $SHAPES; do
+    for dt in f32 f64; do
+      ct=$(awk -v n="$n" -v d="$dt" '$1 == n && $2 == d { print $3 }' "$tmp/coretype")
+      [ -n "$ct" ] || continue
+      c=$(calls "$n")
+      if [ $((round % 2)) -eq 1 ]; then
+        np=$(with_coretype "$ct" "$PY" "$tmp/np.py" time "$n" "$dt" "$c")
+        read -r go kernel < <(gobest "$n" "$dt" "$c")
+      else
+        read -r go kernel < <(gobest "$n" "$dt" "$c")
+        np=$(with_coretype "$ct" "$PY" "$tmp/np.py" time "$n" "$dt" "$c")
+      fi
+      echo "pair $n $dt $go $np $ct" >> "$tmp/results"
+    done
   done
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark(F32|F64)\$/^($pattern)\$/tessera" -test.benchtime 1x -test.count 10) |
-    awk '/GFLOP\/s/ { split($1, p, "/"); sub(/^Benchmark/, "", p[1]); split(p[2], s, "x"); k = p[3]; sub(/^tessera-/, "", k); sub(/-[0-9]+$/, "", k)
-         for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "go", k, s[1], (p[1] == "F32" ? "f32" : "f64"), $(i-1) }' >> "$tmp/results"
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkFMAPeak$' -test.benchtime 20x -test.count 3) |
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkFMAPeak$' -test.benchtime 20x -test.count 2) |
     awk '/GFLOP\/s/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "peak", p[2], p[3], $(i-1) }' >> "$tmp/results"
+  echo "kernel $kernel" >> "$tmp/results"
 done
+kernel=$(awk '$1 == "kernel" && $2 != "" { k = $2 } END { print k }' "$tmp/results")
 
-kernel=$(awk '$1 == "go" { print $2; exit }' "$tmp/results")
-wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u | tr '\n' ' ')
-[ -n "$wrong" ] && echo "OpenBLAS core types with wrong results (not used): $wrong"
-
-# Best over the rounds of each figure.
-awk '
-  $1 == "np" && $5 != "WRONG" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; npct[k] = $2 } }
-  $1 == "go" { k = $3 " " $4; if ($5 > go[k]) go[k] = $5 }
-  $1 == "peak" { k = $2 " " $3; if ($4 > peak[k]) peak[k] = $4 }
-  END {
-    for (k in peak) print "PEAK", k, peak[k]
-    for (k in go) print "ROW", k, go[k], (k in np ? np[k] : 0), (k in npct ? npct[k] : "-")
-  }' "$tmp/results" > "$tmp/best"
-
+awk '$1 == "peak" { k = $2 " " $3; if ($4 > peak[k]) peak[k] = $4 } END { for (k in peak) print "PEAK", k, peak[k] }' "$tmp/results" > "$tmp/best"
 threads=$(awk '$1 == "PEAK" && $2 == "zmm" { sub(/threads=/, "", $3); if ($3 + 0 > t) t = $3 + 0 } END { print t + 0 }' "$tmp/best")
 [ "$threads" -gt 0 ] || threads=$(awk '$1 == "PEAK" { sub(/threads=/, "", $3); if ($3 + 0 > t) t = $3 + 0 } END { print t + 0 }' "$tmp/best")
 peak_of() { awk -v w="$1" -v t="threads=$threads" '$1 == "PEAK" && $2 == w && $3 == t { print $4 }' "$tmp/best"; }
@@ -98,13 +141,21 @@ zmm=$(peak_of zmm); ymm=$(peak_of ymm)
 p32=${zmm:-${ymm:-0}}
 
 default_core=$(env -u OPENBLAS_CORETYPE OPENBLAS_VERBOSE=2 "$PY" -c 'import numpy' 2>&1 | sed -n 's/^Core: //p' | head -1)
-echo "$(machine); tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); best of $ROUNDS rounds"
+echo "$(machine); tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); $ROUNDS paired rounds"
 printf 'measured FMA peak, %s threads, f32 GFLOP/s: 512-bit %s, 256-bit %s (f64: half)\n' "$threads" "${zmm:-n/a}" "${ymm:-n/a}"
-printf '%-6s %-5s %10s %10s %-11s %8s %8s\n' size dtype tessera openblas coretype ratio '%peak'
+printf '%-6s %-5s %6s %10s %10s %-11s %8s %8s %-13s %6s\n' size dtype calls tessera openblas coretype best paired 'paired range' '%peak'
 for n in $SHAPES; do
   for dt in f32 f64; do
-    awk -v n="$n" -v d="$dt" -v p32="$p32" '$1 == "ROW" && $2 == n && $3 == d {
-      peak = (d == "f32" ? p32 : p32 / 2)
-      printf "%-6s %-5s %10.1f %10.1f %-11s %7.2fx %7.0f%%\n", n, d, $4, $5, $6, ($5 > 0 ? $4 / $5 : 0), (peak > 0 ? 100 * $4 / peak : 0) }' "$tmp/best"
+    awk -v n="$n" -v d="$dt" -v p32="$p32" -v c="$(calls "$n")" '
+      $1 == "pair" && $2 == n && $3 == d && $5 > 0 {
+        r[++k] = $4 / $5; if ($4 > go) go = $4; if ($5 > np) np = $5; ct = $6 }
+      END {
+        if (k == 0) exit
+        # median of the per-round ratios (insertion sort: a handful)
+        for (i = 2; i <= k; i++) { v = r[i]; for (j = i - 1; j >= 1 && r[j] > v; j--) r[j+1] = r[j]; r[j+1] = v }
+        med = (k % 2 ? r[(k+1)/2] : (r[k/2] + r[k/2+1]) / 2)
+        peak = (d == "f32" ? p32 : p32 / 2)
+        printf "%-6s %-5s %6d %10.1f %10.1f %-11s %7.2fx %7.2fx %5.2f-%5.2fx %5.0f%%\n", n, d, c, go, np, ct, go / np, med, r[1], r[k], (peak > 0 ? 100 * go / peak : 0) }' "$tmp/results"
   done
 done
+echo "best: best single call of each side over all rounds; paired: median over rounds of the ratio of the two sides' best calls in that round (range: lowest and highest round)"
