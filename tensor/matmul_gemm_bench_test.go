@@ -7,6 +7,7 @@ import (
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/gemm"
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/tensor"
 )
 
@@ -22,20 +23,25 @@ func BenchmarkMatmulOverhead(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, uint64(n)))
 		x32, y32 := make([]float32, n*n), make([]float32, n*n)
 		x64, y64 := make([]float64, n*n), make([]float64, n*n)
+		xh, yh := make([]dtype.BFloat16, n*n), make([]dtype.BFloat16, n*n)
 		for i := range x32 {
 			x32[i], y32[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
 			x64[i], y64[i] = float64(x32[i]), float64(y32[i])
+			xh[i], yh[i] = dtype.BF16FromFloat32(x32[i]), dtype.BF16FromFloat32(y32[i])
 		}
 		flops := 2 * float64(n) * float64(n) * float64(n)
 		report := func(b *testing.B) {
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		}
-		for _, typ := range []string{"f32", "f64"} {
+		for _, typ := range []string{"f32", "f64", "bf16"} {
 			var x, y *tensor.Tensor
-			if typ == "f32" {
+			switch typ {
+			case "f32":
 				x, y = tensor.FromSlice(x32, n, n), tensor.FromSlice(y32, n, n)
-			} else {
+			case "f64":
 				x, y = tensor.FromSlice(x64, n, n), tensor.FromSlice(y64, n, n)
+			default:
+				x, y = tensor.FromSlice(xh, n, n), tensor.FromSlice(yh, n, n)
 			}
 			b.Run(fmt.Sprintf("%d/%s/tensor", n, typ), func(b *testing.B) {
 				call := func() {
@@ -55,13 +61,17 @@ func BenchmarkMatmulOverhead(b *testing.B) {
 				report(b)
 			})
 			b.Run(fmt.Sprintf("%d/%s/gemm", n, typ), func(b *testing.B) {
-				c32, c64 := make([]float32, n*n), make([]float64, n*n)
+				c32, c64, ch := make([]float32, n*n), make([]float64, n*n), make([]dtype.BFloat16, n*n)
 				call := func() {
 					var err error
-					if typ == "f32" {
+					switch typ {
+					case "f32":
 						err = gemm.F32(false, false, n, n, n, 1, x32, n, y32, n, 0, c32, n)
-					} else {
+					case "f64":
 						err = gemm.F64(false, false, n, n, n, 1, x64, n, y64, n, 0, c64, n)
+					default:
+						// The bf16 result, as the tensor side returns it.
+						err = gemm.BF16To(false, false, n, n, n, xh, n, yh, n, ch, n)
 					}
 					if err != nil {
 						b.Fatal(err)

@@ -41,7 +41,22 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 		})
 	case dtype.F16, dtype.BF16:
 		// The half-precision GEMM reads the operands as they are and
-		// accumulates in a float32 result, rounded once into dst.
+		// accumulates in float32, rounded once into dst: by the GEMM
+		// itself, region by region while in cache, when dst is
+		// contiguous (gemm.BF16To/F16To); else into a float32 result
+		// that roundInto converts.
+		if dl.IsContiguous() {
+			if ab.dt == dtype.BF16 {
+				return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) error {
+					return gemm.BF16To(x.trans, y.trans, m.rows, m.cols, x.inner,
+						slice[dtype.BFloat16](x.buf)[x.off:], x.ld, slice[dtype.BFloat16](y.buf)[y.off:], y.ld, slice[dtype.BFloat16](m.buf)[m.off:], m.ld)
+				})
+			}
+			return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) error {
+				return gemm.F16To(x.trans, y.trans, m.rows, m.cols, x.inner,
+					slice[dtype.Float16](x.buf)[x.off:], x.ld, slice[dtype.Float16](y.buf)[y.off:], y.ld, slice[dtype.Float16](m.buf)[m.off:], m.ld)
+			})
+		}
 		ol, _ := layout.Contiguous(dl.Shape...)
 		out := newTemp(d, dtype.F32, dl.Numel())
 		mul := func(m mat, x, y mat) error {

@@ -22,7 +22,7 @@ func BF16(transA, transB bool, m, n, k int, alpha float32, a []dtype.BFloat16, l
 	if err := check("BF16", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
-	lowp(true, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc)
+	lowp(true, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc, nil)
 	return nil
 }
 
@@ -35,8 +35,62 @@ func F16(transA, transB bool, m, n, k int, alpha float32, a []dtype.Float16, lda
 	if err := check("F16", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
-	lowp(false, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc)
+	lowp(false, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc, nil)
 	return nil
+}
+
+// BF16To computes C = op(A)*op(B) with A, B and C all bfloat16: the
+// products accumulate in float32 as in BF16, and each element of C is
+// rounded once to bfloat16 (ties to even) as soon as its part of the
+// product is done, while it is still in cache, instead of in a pass over
+// a float32 result of its own (which cost more than the AMX multiply at
+// 1024). Storage rules and errors are F32's.
+func BF16To(transA, transB bool, m, n, k int, a []dtype.BFloat16, lda int, b []dtype.BFloat16, ldb int, c []dtype.BFloat16, ldc int) error {
+	if err := check("BF16To", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
+		return err
+	}
+	lowpTo(true, transA, transB, m, n, k, halfBits(a), lda, halfBits(b), ldb, halfBits(c), ldc)
+	return nil
+}
+
+// F16To is BF16To for IEEE half precision A, B and C: F16's float32
+// accumulation, each element of C rounded once to half precision (ties to
+// even, overflow to ±Inf).
+func F16To(transA, transB bool, m, n, k int, a []dtype.Float16, lda int, b []dtype.Float16, ldb int, c []dtype.Float16, ldc int) error {
+	if err := check("F16To", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
+		return err
+	}
+	lowpTo(false, transA, transB, m, n, k, halfBits(a), lda, halfBits(b), ldb, halfBits(c), ldc)
+	return nil
+}
+
+// lowpTo runs a validated BF16To (bf true) or F16To: the float32 product
+// goes into a pooled m x n scratch, whose regions the packed path rounds
+// into c as they are finished; the other paths round it all at the end.
+func lowpTo(bf, transA, transB bool, m, n, k int, a []uint16, lda int, b []uint16, ldb int, c []uint16, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	t := getBuf[float32](m * n)
+	defer putBuf(t)
+	tmp := t.data
+	round := func(r0, rows, c0, cols int) {
+		for i := r0; i < r0+rows; i++ {
+			d, s := c[i*ldc+c0:i*ldc+c0+cols], tmp[i*n+c0:i*n+c0+cols]
+			if bf {
+				for j, v := range s {
+					d[j] = uint16(dtype.BF16FromFloat32(v))
+				}
+			} else {
+				for j, v := range s {
+					d[j] = uint16(dtype.F16FromFloat32(v))
+				}
+			}
+		}
+	}
+	if !lowp(bf, transA, transB, m, n, k, 1, a, lda, b, ldb, 0, tmp, n, round) {
+		round(0, m, 0, n)
+	}
 }
 
 // halfBits views a slice of 16-bit floats as their bits.
@@ -56,14 +110,17 @@ func LowPrecisionKernel() string {
 	return im.name
 }
 
-// lowp runs a validated bf16 (bf true) or f16 product.
-func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
+// lowp runs a validated bf16 (bf true) or f16 product. When finish is not
+// nil it is handed every finished region of C (job.finish) where the
+// packed path runs, and lowp reports whether it was; the caller finishes
+// the whole of C itself otherwise.
+func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int, finish func(r0, rows, c0, cols int)) bool {
 	if m == 0 || n == 0 {
-		return
+		return false
 	}
 	if k == 0 || alpha == 0 {
 		scaleC(m, n, beta, c, ldc)
-		return
+		return false
 	}
 	im := active.Load()
 	ks := im.f32
@@ -77,7 +134,7 @@ func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda i
 		small(ks, transA, transB, m, n, k, alpha, wa.data, lda, wb.data, ldb, beta, c, ldc)
 		putBuf(wa)
 		putBuf(wb)
-		return
+		return false
 	}
 	ars, acs := lda, 1
 	if transA {
@@ -93,16 +150,17 @@ func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda i
 			src := &amxSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
 			// The tile kernel's steps are pairs of k, in groups of 16.
 			pairs := roundUp(ceilDiv(k, 2), 16)
-			packedFrom(ts, source[float32](src), false, false, m, n, pairs, alpha, nil, 1, nil, 1, beta, c, ldc)
-			return
+			packedFrom(ts, source[float32](src), finish, false, false, m, n, pairs, alpha, nil, 1, nil, 1, beta, c, ldc)
+			return true
 		case "vdpbf16ps":
 			src := &pairSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
-			packedFrom(ts, source[float32](src), false, false, m, n, ceilDiv(k, 2), alpha, nil, 1, nil, 1, beta, c, ldc)
-			return
+			packedFrom(ts, source[float32](src), finish, false, false, m, n, ceilDiv(k, 2), alpha, nil, 1, nil, 1, beta, c, ldc)
+			return true
 		}
 	}
 	src := &widenSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, bf: bf, fast: im == fastImpl && im.name == "avx512"}
-	packedFrom(ks, source[float32](src), false, false, m, n, k, alpha, nil, 1, nil, 1, beta, c, ldc)
+	packedFrom(ks, source[float32](src), finish, false, false, m, n, k, alpha, nil, 1, nil, 1, beta, c, ldc)
+	return true
 }
 
 // stored returns the rows and columns of a stored operand whose op() is

@@ -300,3 +300,95 @@ func TestAMXSwitch(t *testing.T) {
 		t.Errorf("TESSERA_CPU=%q: BF16 runs on AMX tiles", os.Getenv("TESSERA_CPU"))
 	}
 }
+
+// TestLowpTo checks BF16To and F16To on every variant and case with
+// alpha = 1, beta = 0: each element of C must be exactly the float32
+// result of BF16/F16 (itself checked against float64 by TestLowp) rounded
+// once to the format, ties to even, and the padding between C's rows must
+// be left alone.
+func TestLowpTo(t *testing.T) {
+	for _, v := range lowpVariants() {
+		withLowp(t, v, func() {
+			for _, tc := range lowpCases() {
+				if tc.alpha != 1 || tc.beta != 0 {
+					continue
+				}
+				checkLowpTo(t, bf16Ops, BF16To, dtype.BF16FromFloat32, v, tc)
+				checkLowpTo(t, f16Ops, F16To, dtype.F16FromFloat32, v, tc)
+			}
+			// Small cache blocks, so C's regions are finished across
+			// several column blocks, row blocks and k blocks (the float32
+			// kernel set's blocks: the widening path's).
+			ks := active.Load().f32
+			saved := *ks
+			ks.mc, ks.kc, ks.nc = 2*ks.mr, 64, 2*ks.nr
+			tc := lowpCase{m: 5*ks.mr + 3, n: 7*ks.nr + 5, k: 150, pad: 2, alpha: 1}
+			checkLowpTo(t, bf16Ops, BF16To, dtype.BF16FromFloat32, v, tc)
+			checkLowpTo(t, f16Ops, F16To, dtype.F16FromFloat32, v, tc)
+			*ks = saved
+		})
+	}
+}
+
+func checkLowpTo[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H], to func(transA, transB bool, m, n, k int, a []H, lda int, b []H, ldb int, c []H, ldc int) error, round func(float32) H, variant string, tc lowpCase) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(tc.m*31+tc.n*7+tc.k), 3))
+	ra, ca := stored(tc.transA, tc.m, tc.k)
+	rb, cb := stored(tc.transB, tc.k, tc.n)
+	lda, ldb, ldc := ca+tc.pad, cb+tc.pad, tc.n+tc.pad
+	mk := func(n int) []H {
+		s := make([]H, max(n, 1))
+		for i := range s {
+			s[i] = ops.round(rng.Float64()*8 - 4)
+		}
+		return s
+	}
+	a, b := mk(ra*lda), mk(rb*ldb)
+	want32 := make([]float32, max(tc.m*ldc, 1))
+	if err := ops.gemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, 1, a, lda, b, ldb, 0, want32, ldc); err != nil {
+		t.Fatalf("%s %s %v: %v", variant, ops.name, tc, err)
+	}
+	const sentinel = 12345
+	c := make([]H, max(tc.m*ldc, 1))
+	for i := range c {
+		c[i] = sentinel
+	}
+	if err := to(tc.transA, tc.transB, tc.m, tc.n, tc.k, a, lda, b, ldb, c, ldc); err != nil {
+		t.Fatalf("%s %sTo %v: %v", variant, ops.name, tc, err)
+	}
+	for i := range tc.m * ldc {
+		want := H(sentinel)
+		if i%ldc < tc.n {
+			want = round(want32[i])
+		}
+		if c[i] != want {
+			t.Fatalf("%s %sTo %v: C[%d][%d] = %#04x, want %#04x (float32 %g)", variant, ops.name, tc, i/ldc, i%ldc, uint16(c[i]), uint16(want), want32[i])
+		}
+	}
+}
+
+// TestLowpToErrors checks that BF16To and F16To reject bad sizes and
+// leading dimensions with typed errors naming the op, leaving C as it was.
+func TestLowpToErrors(t *testing.T) {
+	a, c := make([]dtype.BFloat16, 12), make([]dtype.BFloat16, 12)
+	h, hc := make([]dtype.Float16, 12), make([]dtype.Float16, 12)
+	for _, tc := range []struct {
+		err  error
+		kind error
+	}{
+		{BF16To(false, false, 4, 4, 4, a, 4, a, 4, c, 4), errs.ErrShape}, // A too short
+		{BF16To(false, false, -1, 3, 3, a, 3, a, 3, c, 3), errs.ErrShape},
+		{BF16To(false, false, 3, 3, 3, a, 2, a, 3, c, 3), errs.ErrValue}, // lda < k
+		{F16To(false, false, 4, 4, 4, h, 4, h, 4, hc, 4), errs.ErrShape},
+		{F16To(false, false, 3, 3, 3, h, 3, h, 3, hc, 2), errs.ErrValue}, // ldc < n
+	} {
+		if !errors.Is(tc.err, tc.kind) || !strings.Contains(tc.err.Error(), "16To") {
+			t.Errorf("got %v, want %v naming BF16To/F16To", tc.err, tc.kind)
+		}
+	}
+	for i := range c {
+		if c[i] != 0 || hc[i] != 0 {
+			t.Fatalf("C written on error: %v %v", c, hc)
+		}
+	}
+}

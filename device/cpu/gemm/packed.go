@@ -131,6 +131,12 @@ type job[T float] struct {
 	// widened or laid out for the AMX tiles while packing).
 	src source[T]
 
+	// finish, when set, is called with each region of C (rows r0.., columns
+	// c0..) as soon as its last k block is done, while it is still in
+	// cache: the bf16/f16 products round their float32 C into the caller's
+	// half-precision result there, instead of in a pass of their own.
+	finish func(r0, rows, c0, cols int)
+
 	phases   []phase
 	unitDone []atomic.Bool // [phase*units + unit]
 	phDone   []atomic.Int64
@@ -159,7 +165,7 @@ func jobPool[T float]() *sync.Pool {
 // packed computes C = alpha*op(A)*op(B) + beta*C with cache blocking,
 // packing and the micro-kernel (BLIS loop order: jc, pc, ic, jr, ir).
 func packed[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	packedFrom(ks, nil, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	packedFrom(ks, nil, nil, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // source packs the operands of a product whose stored elements are not the
@@ -173,8 +179,9 @@ type source[T float] interface {
 }
 
 // packedFrom is packed with the operands packed by src when it is not nil
-// (then a and b are not read).
-func packedFrom[T float](ks *kernels[T], src source[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+// (then a and b are not read), and each finished region of C handed to
+// finish when it is not nil (see job.finish).
+func packedFrom[T float](ks *kernels[T], src source[T], finish func(r0, rows, c0, cols int), transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	j, _ := jobPool[T]().Get().(*job[T])
 	if j == nil {
 		j = new(job[T])
@@ -183,6 +190,7 @@ func packedFrom[T float](ks *kernels[T], src source[T], transA, transB bool, m, 
 	}
 	j.setup(ks, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	j.src = src
+	j.finish = finish
 	if j.procs == 1 {
 		j.work(0)
 	} else {
@@ -285,6 +293,7 @@ func (j *job[T]) release() {
 	}
 	j.a, j.b, j.c = nil, nil, nil
 	j.src = nil
+	j.finish = nil
 }
 
 // Waiting: spin first (the awaited work is normally microseconds from
@@ -380,6 +389,16 @@ func (j *job[T]) work(w int) {
 					betaEff = 1
 				}
 				j.unit(wk, u, &packedBlock, jc, panels, chunk, pc, kc, bp, betaEff)
+				if j.finish != nil && pc+kc == j.k {
+					// The unit's part of C is final: its rows, and its
+					// chunk's columns within this column block.
+					i0 := u / j.colChunks * j.mcb
+					c0 := u % j.colChunks * chunk * nr
+					c1 := min(c0+chunk*nr, nc)
+					if c0 < c1 {
+						j.finish(i0, min(j.mcb, j.m-i0), jc+c0, c1-c0)
+					}
+				}
 				j.unitDone[ph*j.units+u].Store(true)
 				j.phDone[ph].Add(1)
 				if j.procs > 1 {
