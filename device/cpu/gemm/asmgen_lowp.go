@@ -229,19 +229,95 @@ func (g *gen) dpbf16Peak() {
 	g.s.WriteString("\n")
 }
 
-// half is a 16-bit source format of the widening packers.
+// half is a 16-bit format of the widening packers and the narrowing
+// stores.
 type half struct {
 	pre, goName string
 	// widen converts the 16 halves in Y(reg) to float32 in Z(reg).
 	widen func(g *gen, reg int)
+	// narrow rounds the 16 float32 values in Z0 to halves (ties to even)
+	// and stores them at (DI), under mask K1 when masked; it may use Z1-Z4
+	// and K2, and the constants narrowConsts loaded.
+	narrow func(g *gen, masked bool)
 }
 
 var halves = []half{
-	{"h", "float16", func(g *gen, r int) { g.ins("VCVTPH2PS Y%d, Z%d", r, r) }},
+	{"h", "float16", func(g *gen, r int) { g.ins("VCVTPH2PS Y%d, Z%d", r, r) }, func(g *gen, masked bool) {
+		// Immediate 0: round to nearest even, whatever MXCSR says; NaN
+		// payloads keep their top bits, quieted, as F16FromFloat32 does.
+		if masked {
+			g.ins("VCVTPS2PH $0, Z0, K1, (DI)")
+		} else {
+			g.ins("VCVTPS2PH $0, Z0, (DI)")
+		}
+	}},
 	{"b", "bfloat16", func(g *gen, r int) {
 		g.ins("VPMOVZXWD Y%d, Z%d", r, r)
 		g.ins("VPSLLD $16, Z%d, Z%d", r, r)
+	}, func(g *gen, masked bool) {
+		// BF16FromFloat32's integer rounding, lane by lane: (b + 0x7fff +
+		// lsb) >> 16, and NaN (|b| > 0x7f800000) as b>>16 | 0x40.
+		g.ins("VPSRLD $16, Z0, Z1")      // b >> 16
+		g.ins("VPANDD Z10, Z1, Z2")      // lsb
+		g.ins("VPADDD Z11, Z0, Z3")      // b + 0x7fff
+		g.ins("VPADDD Z2, Z3, Z3")       // + lsb
+		g.ins("VPSRLD $16, Z3, Z3")      // rounded
+		g.ins("VPANDD Z12, Z0, Z4")      // |b|
+		g.ins("VPCMPUD $6, Z13, Z4, K2") // |b| > 0x7f800000: NaN
+		g.ins("VPORD Z14, Z1, Z1")       // b>>16 | 0x40
+		g.ins("VMOVDQA32 Z1, K2, Z3")
+		if masked {
+			g.ins("VPMOVDW Z3, K1, (DI)")
+		} else {
+			g.ins("VPMOVDW Z3, (DI)")
+		}
 	}},
+}
+
+// narrowConsts are the constants of the bf16 narrowing, broadcast into
+// Z10-Z14.
+var narrowConsts = []uint32{1, 0x7fff, 0x7fffffff, 0x7f800000, 0x40}
+
+// narrow emits <pre>narrowZ: dst[i] = round(src[i]) for i < n, float32 to
+// the half format, 16 values per step and a masked last step.
+func (g *gen) narrow(h half) {
+	name := h.pre + "narrowZ"
+	g.decl("// %s rounds n float32 values to %s (ties to even), bit for bit as the\n// scalar conversion of package dtype does.", name, h.goName)
+	g.decl("//\n//go:noescape\nfunc %s(dst *uint16, src *float32, n int)\n", name)
+	g.comment(fmt.Sprintf("func %s(dst *uint16, src *float32, n int)", name))
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-24\n", name)
+	g.ins("MOVQ dst+0(FP), DI")
+	g.ins("MOVQ src+8(FP), SI")
+	g.ins("MOVQ n+16(FP), CX")
+	if h.pre == "b" {
+		for i, c := range narrowConsts {
+			g.ins("MOVL $0x%x, AX", c)
+			g.ins("VPBROADCASTD AX, Z%d", 10+i)
+		}
+	}
+	g.ins("CMPQ CX, $16")
+	g.ins("JLT %s_tail", name)
+	g.label(name + "_loop")
+	g.ins("VMOVDQU32 (SI), Z0")
+	h.narrow(g, false)
+	g.ins("ADDQ $64, SI")
+	g.ins("ADDQ $32, DI")
+	g.ins("SUBQ $16, CX")
+	g.ins("CMPQ CX, $16")
+	g.ins("JGE %s_loop", name)
+	g.label(name + "_tail")
+	g.ins("TESTQ CX, CX")
+	g.ins("JZ %s_done", name)
+	g.ins("MOVL $1, AX")
+	g.ins("SHLL CX, AX")
+	g.ins("DECL AX")
+	g.ins("KMOVW AX, K1")
+	g.ins("VMOVDQU32.Z (SI), K1, Z0")
+	h.narrow(g, true)
+	g.label(name + "_done")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
 }
 
 // cvtC emits <pre>cvtC<w>Z: n steps of w halves, read stride bytes apart,
@@ -435,6 +511,9 @@ func genLowp(dir string) {
 				g.cvtT(h, w)
 			}
 		}
+	}
+	for _, h := range halves {
+		g.narrow(h)
 	}
 	g.dpbf16Peak()
 

@@ -1989,6 +1989,90 @@ bcvtT32Z_done:
 	VZEROUPPER
 	RET
 
+// func hnarrowZ(dst *uint16, src *float32, n int)
+TEXT ·hnarrowZ(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	CMPQ CX, $16
+	JLT hnarrowZ_tail
+hnarrowZ_loop:
+	VMOVDQU32 (SI), Z0
+	VCVTPS2PH $0, Z0, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	CMPQ CX, $16
+	JGE hnarrowZ_loop
+hnarrowZ_tail:
+	TESTQ CX, CX
+	JZ hnarrowZ_done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVDQU32.Z (SI), K1, Z0
+	VCVTPS2PH $0, Z0, K1, (DI)
+hnarrowZ_done:
+	VZEROUPPER
+	RET
+
+// func bnarrowZ(dst *uint16, src *float32, n int)
+TEXT ·bnarrowZ(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x1, AX
+	VPBROADCASTD AX, Z10
+	MOVL $0x7fff, AX
+	VPBROADCASTD AX, Z11
+	MOVL $0x7fffffff, AX
+	VPBROADCASTD AX, Z12
+	MOVL $0x7f800000, AX
+	VPBROADCASTD AX, Z13
+	MOVL $0x40, AX
+	VPBROADCASTD AX, Z14
+	CMPQ CX, $16
+	JLT bnarrowZ_tail
+bnarrowZ_loop:
+	VMOVDQU32 (SI), Z0
+	VPSRLD $16, Z0, Z1
+	VPANDD Z10, Z1, Z2
+	VPADDD Z11, Z0, Z3
+	VPADDD Z2, Z3, Z3
+	VPSRLD $16, Z3, Z3
+	VPANDD Z12, Z0, Z4
+	VPCMPUD $6, Z13, Z4, K2
+	VPORD Z14, Z1, Z1
+	VMOVDQA32 Z1, K2, Z3
+	VPMOVDW Z3, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	CMPQ CX, $16
+	JGE bnarrowZ_loop
+bnarrowZ_tail:
+	TESTQ CX, CX
+	JZ bnarrowZ_done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVDQU32.Z (SI), K1, Z0
+	VPSRLD $16, Z0, Z1
+	VPANDD Z10, Z1, Z2
+	VPADDD Z11, Z0, Z3
+	VPADDD Z2, Z3, Z3
+	VPSRLD $16, Z3, Z3
+	VPANDD Z12, Z0, Z4
+	VPCMPUD $6, Z13, Z4, K2
+	VPORD Z14, Z1, Z1
+	VMOVDQA32 Z1, K2, Z3
+	VPMOVDW Z3, K1, (DI)
+bnarrowZ_done:
+	VZEROUPPER
+	RET
+
 // func dpbf16Peak512(n int)
 TEXT ·dpbf16Peak512(SB), NOSPLIT, $0-8
 	MOVQ n+0(FP), CX

@@ -77,6 +77,9 @@ func lowpTo(bf, transA, transB bool, m, n, k int, a []uint16, lda int, b []uint1
 	round := func(r0, rows, c0, cols int) {
 		for i := r0; i < r0+rows; i++ {
 			d, s := c[i*ldc+c0:i*ldc+c0+cols], tmp[i*n+c0:i*n+c0+cols]
+			if narrowFast(bf, d, s) {
+				continue
+			}
 			if bf {
 				for j, v := range s {
 					d[j] = uint16(dtype.BF16FromFloat32(v))

@@ -313,3 +313,24 @@ func amxPackATFast(d, src []uint16, ld, groups int) int {
 	}
 	return groups
 }
+
+// narrowFast rounds src into dst (of the same length) to bf16 (bf) or f16
+// with the generated AVX-512 kernels, bit for bit as dtype's scalar
+// conversions, reporting false, having written nothing, where the active
+// kernels are not the AVX-512 ones (the CPU lacks them, or TESSERA_CPU
+// caps below them).
+func narrowFast(bf bool, dst []uint16, src []float32) bool {
+	if im := active.Load(); im != fastImpl || im.name != "avx512" {
+		return false
+	}
+	if len(src) == 0 {
+		return true
+	}
+	d, s := unsafe.SliceData(dst[:len(src)]), unsafe.SliceData(src)
+	if bf {
+		bnarrowZ(d, s, len(src))
+	} else {
+		hnarrowZ(d, s, len(src))
+	}
+	return true
+}

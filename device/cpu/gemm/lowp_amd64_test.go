@@ -2,7 +2,12 @@
 
 package gemm
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/tessera-go/tessera/dtype"
+)
 
 // BenchmarkLowpMicro times the bf16 micro-kernels alone on one core with
 // their panels in cache (k = 256 steps, each a pair of bf16 values, so
@@ -40,5 +45,52 @@ func BenchmarkLowpMicro(b *testing.B) {
 	}
 	if amxReady() {
 		run("bf16-amx-32x32", amxSet, 2)
+	}
+}
+
+// TestNarrowFast checks the AVX-512 narrowing stores against dtype's
+// scalar conversions bit for bit: a stride through every float32 bit
+// pattern (both signs, NaNs with every payload class, subnormals, the
+// overflow edges), the rounding ties of each format, and every tail
+// length, with the words past n left alone.
+func TestNarrowFast(t *testing.T) {
+	if !narrowFast(true, nil, nil) {
+		t.Skip("the AVX-512 kernels are not active")
+	}
+	var src []float32
+	for b := uint64(0); b < 1<<32; b += 65521 {
+		src = append(src, math.Float32frombits(uint32(b)))
+	}
+	for _, b := range []uint32{
+		0, 0x80000000, 0x7f800000, 0xff800000, 0x7f800001, 0x7fc00000, 0xffffffff, 0x7f7fffff,
+		0x3f808000, 0x3f818000, 0x3f808001, 0x3f807fff, // bf16 ties and neighbours
+		0x00008000, 0x00018000, 0x007fffff, 0x00800000, // subnormal ties
+		0x477fe000, 0x477fefff, 0x477ff000, 0x33000000, 0x33000001, 0x387fc000, // f16 edges
+	} {
+		src = append(src, math.Float32frombits(b), math.Float32frombits(b^0x80000000))
+	}
+	for _, bf := range []bool{true, false} {
+		for _, n := range []int{len(src), 0, 1, 7, 15, 16, 17, 31, 33} {
+			got := make([]uint16, n+3)
+			for i := range got {
+				got[i] = 0xabcd
+			}
+			if !narrowFast(bf, got[:n], src[:n]) {
+				t.Fatal("narrowFast declined")
+			}
+			for i := range got {
+				want := uint16(0xabcd)
+				if i < n {
+					if bf {
+						want = uint16(dtype.BF16FromFloat32(src[i]))
+					} else {
+						want = uint16(dtype.F16FromFloat32(src[i]))
+					}
+				}
+				if got[i] != want {
+					t.Fatalf("bf=%t n=%d: [%d] of %#08x = %#04x, want %#04x", bf, n, i, math.Float32bits(src[min(i, n-1)]), got[i], want)
+				}
+			}
+		}
 	}
 }

@@ -69,6 +69,18 @@ func bcvtC32Z(dst *float32, src *uint16, stride, n int)
 //go:noescape
 func bcvtT32Z(dst *float32, src *uint16, ld, blocks int)
 
+// hnarrowZ rounds n float32 values to float16 (ties to even), bit for bit as the
+// scalar conversion of package dtype does.
+//
+//go:noescape
+func hnarrowZ(dst *uint16, src *float32, n int)
+
+// bnarrowZ rounds n float32 values to bfloat16 (ties to even), bit for bit as the
+// scalar conversion of package dtype does.
+//
+//go:noescape
+func bnarrowZ(dst *uint16, src *float32, n int)
+
 // dpbf16Peak512 runs n iterations of 12 independent 512-bit VDPBF16PS.
 //
 //go:noescape

@@ -21,3 +21,6 @@ func amxPackATFast(d, src []uint16, ld, groups int) int { return 0 }
 // pairPackAFast and pairPackBFast pack nothing without assembly.
 func pairPackAFast([]float32, []uint16, int, int, int) int { return 0 }
 func pairPackBFast([]float32, []uint16, int, int, int) int { return 0 }
+
+// narrowFast reports that this build has no assembly narrowing stores.
+func narrowFast(bool, []uint16, []float32) bool { return false }
