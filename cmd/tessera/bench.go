@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"text/tabwriter"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/gemm"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/internal/progress"
 	"github.com/tessera-go/tessera/tensor"
@@ -46,14 +48,34 @@ func bench(w, errw io.Writer, devName string, quick bool) error {
 	if quick {
 		sizes, minDur = []int{64, 128}, 50*time.Millisecond
 	}
-	// Cases: each matmul size, the batched matmul, the copy baseline and
-	// each elementwise op.
-	bar := progress.New(errw, len(sizes)+2+len(benchOps), progress.Options{Label: "bench", Unit: "cases"})
+	// On the CPU, the matmul figures also stand next to the machine's
+	// measured FMA peak and, outside quick runs, NumPy's OpenBLAS at its
+	// best core type (one case per core type tried).
+	onCPU := dev.Name() == "cpu"
+	withNumPy := onCPU && !quick
+	var coreTypes []string
+	if withNumPy {
+		coreTypes = openBLASCoreTypes()
+	}
+	// Cases: each matmul size, the batched matmul, the copy baseline,
+	// each elementwise op and each OpenBLAS core type.
+	bar := progress.New(errw, len(sizes)+2+len(benchOps)+len(coreTypes), progress.Options{Label: "bench", Unit: "cases"})
 	defer bar.Finish()
-	fmt.Fprintf(w, "tessera bench on %s (%s); gonum measured in the same run\n\n", dev.Name(), dev.Info().Adapter)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "matmul f32\ttessera GFLOP/s\tB transposed GFLOP/s\tgonum GFLOP/s\ttessera/gonum\t")
-	for _, n := range sizes {
+	fmt.Fprintf(w, "tessera bench on %s (%s); gonum measured in the same run\n", dev.Name(), dev.Info().Adapter)
+	var peak float64
+	if onCPU {
+		var vectors string
+		peak, vectors = gemm.PeakF32()
+		if peak > 0 {
+			fmt.Fprintf(w, "CPU kernels %s; measured FMA peak %.1f GFLOP/s (float32, %s vectors, %d threads)\n", gemm.Kernel(), peak, vectors, runtime.GOMAXPROCS(0))
+		} else {
+			fmt.Fprintf(w, "CPU kernels %s (portable Go: no FMA peak to measure)\n", gemm.Kernel())
+		}
+	}
+	// Seconds per call by size: tessera, tessera with B transposed, gonum.
+	type times struct{ tt, ttT, tg time.Duration }
+	measured := make([]times, len(sizes))
+	for i, n := range sizes {
 		a := tensor.RandN(dtype.F32, 1, n, n)
 		b := tensor.RandN(dtype.F32, 2, n, n)
 		ad, bd := a.To(dev), b.To(dev)
@@ -81,12 +103,46 @@ func bench(w, errw io.Writer, devName string, quick bool) error {
 			blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, gm(av), gm(bv), 0, gm(cv))
 			return nil
 		})
-		flop := 2 * float64(n) * float64(n) * float64(n)
-		fmt.Fprintf(tw, "%dx%dx%d\t%.2f\t%.2f\t%.2f\t%.2fx\t\n", n, n, n, flop/tt.Seconds()/1e9, flop/ttT.Seconds()/1e9, flop/tg.Seconds()/1e9, tg.Seconds()/tt.Seconds())
+		measured[i] = times{tt, ttT, tg}
 		for _, x := range []*tensor.Tensor{a, b, ad, bd, bt} {
 			x.Release()
 		}
 		bar.Add(1, progress.String("last", fmt.Sprintf("matmul %d", n)))
+	}
+	// NumPy right after tessera's figures (a separate process: on a
+	// shared machine its figures may see other load than tessera's).
+	var np map[int]numpyResult
+	if withNumPy {
+		var note string
+		np, note = numpyMatmul(sizes, func(ct string) { bar.Add(1, progress.String("last", "NumPy "+ct)) })
+		fmt.Fprintln(w, note)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "matmul f32\ttessera GFLOP/s\tB transposed GFLOP/s\tgonum GFLOP/s\ttessera/gonum\t"
+	if peak > 0 {
+		header += "of peak\t"
+	}
+	if len(np) > 0 {
+		header += "OpenBLAS GFLOP/s\tcore type\ttessera/OpenBLAS\t"
+	}
+	fmt.Fprintln(tw, header)
+	for i, n := range sizes {
+		m := measured[i]
+		flop := 2 * float64(n) * float64(n) * float64(n)
+		g := flop / m.tt.Seconds() / 1e9
+		row := fmt.Sprintf("%dx%dx%d\t%.2f\t%.2f\t%.2f\t%.2fx\t", n, n, n, g, flop/m.ttT.Seconds()/1e9, flop/m.tg.Seconds()/1e9, m.tg.Seconds()/m.tt.Seconds())
+		if peak > 0 {
+			row += fmt.Sprintf("%.0f%%\t", 100*g/peak)
+		}
+		if len(np) > 0 {
+			if r, ok := np[n]; ok {
+				row += fmt.Sprintf("%.2f\t%s\t%.2fx\t", r.gflops, r.coreType, g/r.gflops)
+			} else {
+				row += "-\t-\t-\t"
+			}
+		}
+		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
 	if err := benchBatched(w, dev, minDur); err != nil {

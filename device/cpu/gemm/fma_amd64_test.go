@@ -5,7 +5,6 @@ package gemm
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/klauspost/cpuid/v2"
@@ -37,14 +36,24 @@ func BenchmarkFMAPeak(b *testing.B) {
 					b.Skip("not supported by this CPU")
 				}
 				for b.Loop() {
-					var wg sync.WaitGroup
-					for range threads {
-						wg.Go(func() { p.f(iters) })
-					}
-					wg.Wait()
+					runFMA(p.f, threads, iters)
 				}
 				b.ReportMetric(p.flops*iters*float64(threads)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
+	}
+}
+
+// TestPeakF32 checks PeakF32 against the tier: a positive figure with the
+// active kernels' vector width, and nothing for the portable kernels.
+func TestPeakF32(t *testing.T) {
+	for _, name := range kernelNames() {
+		withKernel(t, name, func() {
+			g, v := PeakF32()
+			want := map[string]string{"avx512": "512-bit", "avx2-fma": "256-bit", "generic": ""}[name]
+			if v != want || (v == "") != (g == 0) || g < 0 {
+				t.Errorf("%s: PeakF32() = %g, %q; want a positive figure for %q", name, g, v, want)
+			}
+		})
 	}
 }
