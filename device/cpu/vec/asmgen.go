@@ -428,7 +428,15 @@ func tierTable(d *bytes.Buffer, t tier) {
 	for _, u := range unOps[1:] {
 		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
 	}
-	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n}\n", strings.Join(uns, ", "))
+	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n", strings.Join(uns, ", "))
+	if t.z {
+		uns = nil
+		for _, u := range unOps64 {
+			uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
+		}
+		fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
+	}
+	fmt.Fprintf(d, "}\n")
 }
 
 var opNames = map[string]string{"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Maximum", "min": "Minimum"}
@@ -1209,6 +1217,7 @@ func main() {
 	}
 	g.transcendentals()
 	g.transcendentals512()
+	g.transcendentals512F64()
 	g.adam512()
 	g.twoSum512(f32)
 	g.twoSum512(f64)
@@ -1582,6 +1591,124 @@ func (g *gen) transcendentals512() {
 		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0875", 0.875))
 		g.ins("VMOVAPS Z3, K2, Z4")
 		g.ins("VPORD Z7, Z4, Z0")
+	})
+}
+
+// ---- float64 exp and log, AVX-512 ----
+//
+// Eight float64 lanes per vector, two vectors per iteration (twoSlots), the
+// tail masked with K1; constants are broadcast from the shared table. The
+// polynomials are truncated Taylor series, whose coefficients are exact
+// rationals rounded once to float64 (expCoeffs64, logCoeffs64), so nothing
+// needs fitting; both truncation errors are below 0.05 ulp.
+
+// expCoeffs64 is P with e^r = 1 + r + r^2*P(r): P's coefficient k is
+// 1/(k+2)!, up to r^11 (the series truncated after r^13, whose first
+// omitted term is below 4.1e-18 relative for |r| <= ln2/2).
+func expCoeffs64() []float64 {
+	c := make([]float64, 12)
+	fact := 1.0
+	for k := 1; k <= 13; k++ {
+		fact *= float64(k) // exact: 13! < 2^53
+		if k >= 2 {
+			c[k-2] = 1 / fact
+		}
+	}
+	return c
+}
+
+// logCoeffs64 is R with log(1+f) = 2*atanh(s) = 2s + s*z*R(z), s = f/(2+f),
+// z = s^2: R's coefficient k is 2/(2k+3), up to z^9 (the first omitted
+// term, 2s*z^11/23, is below 6.2e-19 relative to 2s for |s| <= 3-2*sqrt2).
+func logCoeffs64() []float64 {
+	c := make([]float64, 10)
+	for k := range c {
+		c[k] = 2 / float64(2*k+3)
+	}
+	return c
+}
+
+// hornerPD emits acc = P(u) for float64 coefficients c (lowest order
+// first) on zmm registers, named name0, name1, ... in the constant table.
+func (g *gen) hornerPD(name string, c []float64, u, acc string) {
+	n := len(c) - 1
+	g.ins("VBROADCASTSD %s, %s", g.d(fmt.Sprintf("%s%d", name, n), c[n]), acc)
+	for k := n - 1; k >= 0; k-- {
+		g.ins("VFMADD213PD.BCST %s, %s, %s", g.d(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
+	}
+}
+
+// unOps64 lists the float64 unary kernels the AVX-512 tier has (the
+// others, and every float64 one of the AVX2 tier, are package math).
+var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}}
+
+func (g *gen) transcendentals512F64() {
+	e := f64
+	one := func() string { return g.d("done", 1) }
+	bcast := func(c, r string) { g.ins("VBROADCASTSD %s, %s", c, r) }
+	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
+		g.elementwise(twoSlots(ewKernel{name: name + "F64AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
+			setup: setup}, z, 13, 16, body))
+	}
+
+	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {
+		bcast(g.d("d710", 710), "Z13")
+		bcast(g.d("dm746", -746), "Z14")
+		bcast(g.d("shifter64", 0x1.8p52), "Z15")
+	}, func(g *gen) {
+		g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
+		g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
+		g.ins("VMINPD Z0, Z13, Z0")
+		g.ins("VMAXPD Z0, Z14, Z0")
+		g.comment("n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts")
+		g.ins("VMOVAPD Z15, Z1")
+		g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e64", math.Log2E))
+		g.ins("VSUBPD Z15, Z1, Z1")
+		g.ins("VFNMADD231PD.BCST %s, Z1, Z0", g.d("ln2hi64", ln2Hi64))
+		g.ins("VFNMADD231PD.BCST %s, Z1, Z0", g.d("ln2lo64", ln2Lo64))
+		g.comment("e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp")
+		g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z2")
+		g.ins("VMULPD Z0, Z0, Z3")
+		g.ins("VFMADD213PD Z0, Z3, Z2")
+		g.ins("VADDPD.BCST %s, Z2, Z2", one())
+		g.comment("e^r * 2^n, rounded once (overflow to +Inf, subnormal results)")
+		g.ins("VSCALEFPD Z1, Z2, Z0")
+	})
+
+	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {
+		bcast(g.d("dsqrt2", math.Sqrt2), "Z13")
+	}, func(g *gen) {
+		g.comment("x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1")
+		g.ins("VGETMANTPD $0, Z0, Z1")
+		g.ins("VGETEXPPD Z0, Z2")
+		g.ins("VCMPPD $14, Z13, Z1, K2")
+		g.ins("VMULPD.BCST %s, Z1, K2, Z1", g.d("dhalf", 0.5))
+		g.ins("VADDPD.BCST %s, Z2, K2, Z2", one())
+		g.comment("f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2")
+		g.ins("VSUBPD.BCST %s, Z1, Z1", one())
+		g.ins("VADDPD.BCST %s, Z1, Z3", g.d("dtwo", 2))
+		g.ins("VDIVPD Z3, Z1, Z3")
+		g.ins("VMULPD Z3, Z3, Z4")
+		g.hornerPD("dlogr", logCoeffs64(), "Z4", "Z5")
+		g.ins("VMULPD Z4, Z5, Z5")
+		g.ins("VMULPD Z1, Z1, Z6")
+		g.ins("VMULPD.BCST %s, Z6, Z6", g.d("dhalf", 0.5))
+		g.ins("VADDPD Z6, Z5, Z5")
+		g.comment("+ k*ln2 in two parts: k*ln2hi is exact and added last")
+		g.ins("VMULPD Z3, Z5, Z5")
+		g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2lo64", ln2Lo64))
+		g.ins("VSUBPD Z5, Z6, Z6")
+		g.ins("VSUBPD Z6, Z1, Z1")
+		g.ins("VFMADD231PD.BCST %s, Z2, Z1", g.d("ln2hi64", ln2Hi64))
+		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
+		g.ins("VPXORQ Z4, Z4, Z4")
+		g.ins("VCMPPD $0, Z4, Z0, K2")
+		g.ins("VBROADCASTSD %s, K2, Z1", g.v64("dninf", 0xfff0000000000000))
+		g.ins("VCMPPD.BCST $0, %s, Z0, K2", g.v64("dpinf", 0x7ff0000000000000))
+		g.ins("VMOVAPD Z0, K2, Z1")
+		g.ins("VCMPPD $9, Z4, Z0, K2")
+		g.ins("VPTERNLOGQ $0xff, Z1, Z1, K2, Z1")
+		g.ins("VMOVAPD Z1, Z0")
 	})
 }
 

@@ -141,16 +141,161 @@ DATA cm16<>+20(SB)/4, $0xc1800000
 DATA cm16<>+24(SB)/4, $0xc1800000
 DATA cm16<>+28(SB)/4, $0xc1800000
 GLOBL cm16<>(SB), RODATA|NOPTR, $32
+DATA d710<>+0(SB)/8, $0x4086300000000000
+DATA d710<>+8(SB)/8, $0x4086300000000000
+DATA d710<>+16(SB)/8, $0x4086300000000000
+DATA d710<>+24(SB)/8, $0x4086300000000000
+GLOBL d710<>(SB), RODATA|NOPTR, $32
+DATA dexpp0<>+0(SB)/8, $0x3fe0000000000000
+DATA dexpp0<>+8(SB)/8, $0x3fe0000000000000
+DATA dexpp0<>+16(SB)/8, $0x3fe0000000000000
+DATA dexpp0<>+24(SB)/8, $0x3fe0000000000000
+GLOBL dexpp0<>(SB), RODATA|NOPTR, $32
+DATA dexpp10<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp10<>+8(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp10<>+16(SB)/8, $0x3e21eed8eff8d898
+DATA dexpp10<>+24(SB)/8, $0x3e21eed8eff8d898
+GLOBL dexpp10<>(SB), RODATA|NOPTR, $32
+DATA dexpp11<>+0(SB)/8, $0x3de6124613a86d09
+DATA dexpp11<>+8(SB)/8, $0x3de6124613a86d09
+DATA dexpp11<>+16(SB)/8, $0x3de6124613a86d09
+DATA dexpp11<>+24(SB)/8, $0x3de6124613a86d09
+GLOBL dexpp11<>(SB), RODATA|NOPTR, $32
+DATA dexpp1<>+0(SB)/8, $0x3fc5555555555555
+DATA dexpp1<>+8(SB)/8, $0x3fc5555555555555
+DATA dexpp1<>+16(SB)/8, $0x3fc5555555555555
+DATA dexpp1<>+24(SB)/8, $0x3fc5555555555555
+GLOBL dexpp1<>(SB), RODATA|NOPTR, $32
+DATA dexpp2<>+0(SB)/8, $0x3fa5555555555555
+DATA dexpp2<>+8(SB)/8, $0x3fa5555555555555
+DATA dexpp2<>+16(SB)/8, $0x3fa5555555555555
+DATA dexpp2<>+24(SB)/8, $0x3fa5555555555555
+GLOBL dexpp2<>(SB), RODATA|NOPTR, $32
+DATA dexpp3<>+0(SB)/8, $0x3f81111111111111
+DATA dexpp3<>+8(SB)/8, $0x3f81111111111111
+DATA dexpp3<>+16(SB)/8, $0x3f81111111111111
+DATA dexpp3<>+24(SB)/8, $0x3f81111111111111
+GLOBL dexpp3<>(SB), RODATA|NOPTR, $32
+DATA dexpp4<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp4<>+8(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp4<>+16(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp4<>+24(SB)/8, $0x3f56c16c16c16c17
+GLOBL dexpp4<>(SB), RODATA|NOPTR, $32
+DATA dexpp5<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp5<>+8(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp5<>+16(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp5<>+24(SB)/8, $0x3f2a01a01a01a01a
+GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
+DATA dexpp6<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp6<>+8(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp6<>+16(SB)/8, $0x3efa01a01a01a01a
+DATA dexpp6<>+24(SB)/8, $0x3efa01a01a01a01a
+GLOBL dexpp6<>(SB), RODATA|NOPTR, $32
+DATA dexpp7<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dexpp7<>+8(SB)/8, $0x3ec71de3a556c734
+DATA dexpp7<>+16(SB)/8, $0x3ec71de3a556c734
+DATA dexpp7<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL dexpp7<>(SB), RODATA|NOPTR, $32
+DATA dexpp8<>+0(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp8<>+8(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp8<>+16(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpp8<>+24(SB)/8, $0x3e927e4fb7789f5c
+GLOBL dexpp8<>(SB), RODATA|NOPTR, $32
+DATA dexpp9<>+0(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp9<>+8(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp9<>+16(SB)/8, $0x3e5ae64567f544e4
+DATA dexpp9<>+24(SB)/8, $0x3e5ae64567f544e4
+GLOBL dexpp9<>(SB), RODATA|NOPTR, $32
+DATA dhalf<>+0(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
+GLOBL dhalf<>(SB), RODATA|NOPTR, $32
+DATA dlogr0<>+0(SB)/8, $0x3fe5555555555555
+DATA dlogr0<>+8(SB)/8, $0x3fe5555555555555
+DATA dlogr0<>+16(SB)/8, $0x3fe5555555555555
+DATA dlogr0<>+24(SB)/8, $0x3fe5555555555555
+GLOBL dlogr0<>(SB), RODATA|NOPTR, $32
+DATA dlogr1<>+0(SB)/8, $0x3fd999999999999a
+DATA dlogr1<>+8(SB)/8, $0x3fd999999999999a
+DATA dlogr1<>+16(SB)/8, $0x3fd999999999999a
+DATA dlogr1<>+24(SB)/8, $0x3fd999999999999a
+GLOBL dlogr1<>(SB), RODATA|NOPTR, $32
+DATA dlogr2<>+0(SB)/8, $0x3fd2492492492492
+DATA dlogr2<>+8(SB)/8, $0x3fd2492492492492
+DATA dlogr2<>+16(SB)/8, $0x3fd2492492492492
+DATA dlogr2<>+24(SB)/8, $0x3fd2492492492492
+GLOBL dlogr2<>(SB), RODATA|NOPTR, $32
+DATA dlogr3<>+0(SB)/8, $0x3fcc71c71c71c71c
+DATA dlogr3<>+8(SB)/8, $0x3fcc71c71c71c71c
+DATA dlogr3<>+16(SB)/8, $0x3fcc71c71c71c71c
+DATA dlogr3<>+24(SB)/8, $0x3fcc71c71c71c71c
+GLOBL dlogr3<>(SB), RODATA|NOPTR, $32
+DATA dlogr4<>+0(SB)/8, $0x3fc745d1745d1746
+DATA dlogr4<>+8(SB)/8, $0x3fc745d1745d1746
+DATA dlogr4<>+16(SB)/8, $0x3fc745d1745d1746
+DATA dlogr4<>+24(SB)/8, $0x3fc745d1745d1746
+GLOBL dlogr4<>(SB), RODATA|NOPTR, $32
+DATA dlogr5<>+0(SB)/8, $0x3fc3b13b13b13b14
+DATA dlogr5<>+8(SB)/8, $0x3fc3b13b13b13b14
+DATA dlogr5<>+16(SB)/8, $0x3fc3b13b13b13b14
+DATA dlogr5<>+24(SB)/8, $0x3fc3b13b13b13b14
+GLOBL dlogr5<>(SB), RODATA|NOPTR, $32
+DATA dlogr6<>+0(SB)/8, $0x3fc1111111111111
+DATA dlogr6<>+8(SB)/8, $0x3fc1111111111111
+DATA dlogr6<>+16(SB)/8, $0x3fc1111111111111
+DATA dlogr6<>+24(SB)/8, $0x3fc1111111111111
+GLOBL dlogr6<>(SB), RODATA|NOPTR, $32
+DATA dlogr7<>+0(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA dlogr7<>+8(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA dlogr7<>+16(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA dlogr7<>+24(SB)/8, $0x3fbe1e1e1e1e1e1e
+GLOBL dlogr7<>(SB), RODATA|NOPTR, $32
+DATA dlogr8<>+0(SB)/8, $0x3fbaf286bca1af28
+DATA dlogr8<>+8(SB)/8, $0x3fbaf286bca1af28
+DATA dlogr8<>+16(SB)/8, $0x3fbaf286bca1af28
+DATA dlogr8<>+24(SB)/8, $0x3fbaf286bca1af28
+GLOBL dlogr8<>(SB), RODATA|NOPTR, $32
+DATA dlogr9<>+0(SB)/8, $0x3fb8618618618618
+DATA dlogr9<>+8(SB)/8, $0x3fb8618618618618
+DATA dlogr9<>+16(SB)/8, $0x3fb8618618618618
+DATA dlogr9<>+24(SB)/8, $0x3fb8618618618618
+GLOBL dlogr9<>(SB), RODATA|NOPTR, $32
+DATA dm746<>+0(SB)/8, $0xc087500000000000
+DATA dm746<>+8(SB)/8, $0xc087500000000000
+DATA dm746<>+16(SB)/8, $0xc087500000000000
+DATA dm746<>+24(SB)/8, $0xc087500000000000
+GLOBL dm746<>(SB), RODATA|NOPTR, $32
 DATA dmone<>+0(SB)/8, $0xbff0000000000000
 DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
 DATA dmone<>+24(SB)/8, $0xbff0000000000000
 GLOBL dmone<>(SB), RODATA|NOPTR, $32
+DATA dninf<>+0(SB)/8, $0xfff0000000000000
+DATA dninf<>+8(SB)/8, $0xfff0000000000000
+DATA dninf<>+16(SB)/8, $0xfff0000000000000
+DATA dninf<>+24(SB)/8, $0xfff0000000000000
+GLOBL dninf<>(SB), RODATA|NOPTR, $32
 DATA done<>+0(SB)/8, $0x3ff0000000000000
 DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
 DATA done<>+24(SB)/8, $0x3ff0000000000000
 GLOBL done<>(SB), RODATA|NOPTR, $32
+DATA dpinf<>+0(SB)/8, $0x7ff0000000000000
+DATA dpinf<>+8(SB)/8, $0x7ff0000000000000
+DATA dpinf<>+16(SB)/8, $0x7ff0000000000000
+DATA dpinf<>+24(SB)/8, $0x7ff0000000000000
+GLOBL dpinf<>(SB), RODATA|NOPTR, $32
+DATA dsqrt2<>+0(SB)/8, $0x3ff6a09e667f3bcd
+DATA dsqrt2<>+8(SB)/8, $0x3ff6a09e667f3bcd
+DATA dsqrt2<>+16(SB)/8, $0x3ff6a09e667f3bcd
+DATA dsqrt2<>+24(SB)/8, $0x3ff6a09e667f3bcd
+GLOBL dsqrt2<>(SB), RODATA|NOPTR, $32
+DATA dtwo<>+0(SB)/8, $0x4000000000000000
+DATA dtwo<>+8(SB)/8, $0x4000000000000000
+DATA dtwo<>+16(SB)/8, $0x4000000000000000
+DATA dtwo<>+24(SB)/8, $0x4000000000000000
+GLOBL dtwo<>(SB), RODATA|NOPTR, $32
 DATA erfcq0<>+0(SB)/4, $0xbf11eb31
 DATA erfcq0<>+4(SB)/4, $0xbf11eb31
 DATA erfcq0<>+8(SB)/4, $0xbf11eb31
@@ -698,6 +843,11 @@ DATA rcgelu<>+20(SB)/4, $0x3eb504f3
 DATA rcgelu<>+24(SB)/4, $0x3eb504f3
 DATA rcgelu<>+28(SB)/4, $0x3eb504f3
 GLOBL rcgelu<>(SB), RODATA|NOPTR, $32
+DATA shifter64<>+0(SB)/8, $0x4338000000000000
+DATA shifter64<>+8(SB)/8, $0x4338000000000000
+DATA shifter64<>+16(SB)/8, $0x4338000000000000
+DATA shifter64<>+24(SB)/8, $0x4338000000000000
+GLOBL shifter64<>(SB), RODATA|NOPTR, $32
 DATA shifter<>+0(SB)/4, $0x4b400000
 DATA shifter<>+4(SB)/4, $0x4b400000
 DATA shifter<>+8(SB)/4, $0x4b400000
@@ -12065,6 +12215,358 @@ tail:
 	VMOVAPS Z3, K2, Z4
 	VPORD Z7, Z4, Z0
 	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func expF64AVX512(dst *float64, x *float64, n int)
+TEXT ·expF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z1
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z0
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
+	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VBROADCASTSD dexpp11<>(SB), Z2
+	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp8<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp7<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp6<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp5<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
+	VMULPD Z0, Z0, Z3
+	VFMADD213PD Z0, Z3, Z2
+	VADDPD.BCST done<>(SB), Z2, Z2
+	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z1, Z2, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e64<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z17
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z17, Z16
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z17, Z16
+	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VBROADCASTSD dexpp11<>(SB), Z18
+	VFMADD213PD.BCST dexpp10<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp9<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp8<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp7<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp6<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp5<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z18
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z18
+	VMULPD Z16, Z16, Z19
+	VFMADD213PD Z16, Z19, Z18
+	VADDPD.BCST done<>(SB), Z18, Z18
+	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z17, Z18, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z1
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z0
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
+	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VBROADCASTSD dexpp11<>(SB), Z2
+	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp8<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp7<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp6<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp5<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
+	VMULPD Z0, Z0, Z3
+	VFMADD213PD Z0, Z3, Z2
+	VADDPD.BCST done<>(SB), Z2, Z2
+	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z1, Z2, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z1
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z0
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
+	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VBROADCASTSD dexpp11<>(SB), Z2
+	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp8<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp7<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp6<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp5<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
+	VMULPD Z0, Z0, Z3
+	VFMADD213PD Z0, Z3, Z2
+	VADDPD.BCST done<>(SB), Z2, Z2
+	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z1, Z2, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func logF64AVX512(dst *float64, x *float64, n int)
+TEXT ·logF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD dsqrt2<>(SB), Z13
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z0, Z1
+	VGETEXPPD Z0, Z2
+	VCMPPD $14, Z13, Z1, K2
+	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
+	VADDPD.BCST done<>(SB), Z2, K2, Z2
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z1, Z1
+	VADDPD.BCST dtwo<>(SB), Z1, Z3
+	VDIVPD Z3, Z1, Z3
+	VMULPD Z3, Z3, Z4
+	VBROADCASTSD dlogr9<>(SB), Z5
+	VFMADD213PD.BCST dlogr8<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr7<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
+	VMULPD Z4, Z5, Z5
+	VMULPD Z1, Z1, Z6
+	VMULPD.BCST dhalf<>(SB), Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
+	VSUBPD Z5, Z6, Z6
+	VSUBPD Z6, Z1, Z1
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORQ Z4, Z4, Z4
+	VCMPPD $0, Z4, Z0, K2
+	VBROADCASTSD dninf<>(SB), K2, Z1
+	VCMPPD.BCST $0, dpinf<>(SB), Z0, K2
+	VMOVAPD Z0, K2, Z1
+	VCMPPD $9, Z4, Z0, K2
+	VPTERNLOGQ $0xff, Z1, Z1, K2, Z1
+	VMOVAPD Z1, Z0
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z16, Z17
+	VGETEXPPD Z16, Z18
+	VCMPPD $14, Z13, Z17, K3
+	VMULPD.BCST dhalf<>(SB), Z17, K3, Z17
+	VADDPD.BCST done<>(SB), Z18, K3, Z18
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z17, Z17
+	VADDPD.BCST dtwo<>(SB), Z17, Z19
+	VDIVPD Z19, Z17, Z19
+	VMULPD Z19, Z19, Z20
+	VBROADCASTSD dlogr9<>(SB), Z21
+	VFMADD213PD.BCST dlogr8<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr7<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr6<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr5<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr4<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr3<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr2<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr1<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr0<>(SB), Z20, Z21
+	VMULPD Z20, Z21, Z21
+	VMULPD Z17, Z17, Z22
+	VMULPD.BCST dhalf<>(SB), Z22, Z22
+	VADDPD Z22, Z21, Z21
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z19, Z21, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z21
+	VSUBPD Z21, Z22, Z22
+	VSUBPD Z22, Z17, Z17
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z17
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORQ Z20, Z20, Z20
+	VCMPPD $0, Z20, Z16, K3
+	VBROADCASTSD dninf<>(SB), K3, Z17
+	VCMPPD.BCST $0, dpinf<>(SB), Z16, K3
+	VMOVAPD Z16, K3, Z17
+	VCMPPD $9, Z20, Z16, K3
+	VPTERNLOGQ $0xff, Z17, Z17, K3, Z17
+	VMOVAPD Z17, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z0, Z1
+	VGETEXPPD Z0, Z2
+	VCMPPD $14, Z13, Z1, K2
+	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
+	VADDPD.BCST done<>(SB), Z2, K2, Z2
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z1, Z1
+	VADDPD.BCST dtwo<>(SB), Z1, Z3
+	VDIVPD Z3, Z1, Z3
+	VMULPD Z3, Z3, Z4
+	VBROADCASTSD dlogr9<>(SB), Z5
+	VFMADD213PD.BCST dlogr8<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr7<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
+	VMULPD Z4, Z5, Z5
+	VMULPD Z1, Z1, Z6
+	VMULPD.BCST dhalf<>(SB), Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
+	VSUBPD Z5, Z6, Z6
+	VSUBPD Z6, Z1, Z1
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORQ Z4, Z4, Z4
+	VCMPPD $0, Z4, Z0, K2
+	VBROADCASTSD dninf<>(SB), K2, Z1
+	VCMPPD.BCST $0, dpinf<>(SB), Z0, K2
+	VMOVAPD Z0, K2, Z1
+	VCMPPD $9, Z4, Z0, K2
+	VPTERNLOGQ $0xff, Z1, Z1, K2, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z0, Z1
+	VGETEXPPD Z0, Z2
+	VCMPPD $14, Z13, Z1, K2
+	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
+	VADDPD.BCST done<>(SB), Z2, K2, Z2
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z1, Z1
+	VADDPD.BCST dtwo<>(SB), Z1, Z3
+	VDIVPD Z3, Z1, Z3
+	VMULPD Z3, Z3, Z4
+	VBROADCASTSD dlogr9<>(SB), Z5
+	VFMADD213PD.BCST dlogr8<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr7<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
+	VMULPD Z4, Z5, Z5
+	VMULPD Z1, Z1, Z6
+	VMULPD.BCST dhalf<>(SB), Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
+	VSUBPD Z5, Z6, Z6
+	VSUBPD Z6, Z1, Z1
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORQ Z4, Z4, Z4
+	VCMPPD $0, Z4, Z0, K2
+	VBROADCASTSD dninf<>(SB), K2, Z1
+	VCMPPD.BCST $0, dpinf<>(SB), Z0, K2
+	VMOVAPD Z0, K2, Z1
+	VCMPPD $9, Z4, Z0, K2
+	VPTERNLOGQ $0xff, Z1, Z1, K2, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
 	RET
