@@ -12236,13 +12236,24 @@ loop:
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
-	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
+	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
 	VMOVAPD Z15, Z1
 	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
 	VSUBPD Z15, Z1, Z1
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z0
+	VMOVAPD Z0, Z4
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z4
+	VMOVAPD Z4, Z0
 	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
-	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VSUBPD Z0, Z4, Z5
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z5
+	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
+	// (exact): one rounding of the sum of all the small terms, then the last one
+	VADDPD.BCST done<>(SB), Z0, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD Z6, Z7, Z7
+	VADDPD Z0, Z7, Z7
+	VADDPD Z5, Z7, Z7
 	VBROADCASTSD dexpp11<>(SB), Z2
 	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
 	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
@@ -12256,21 +12267,32 @@ loop:
 	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
 	VMULPD Z0, Z0, Z3
-	VFMADD213PD Z0, Z3, Z2
-	VADDPD.BCST done<>(SB), Z2, Z2
+	VFMADD231PD Z3, Z2, Z7
+	VADDPD Z7, Z6, Z2
 	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z1, Z2, Z0
 	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
 	VMAXPD Z16, Z14, Z16
-	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
+	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
 	VMOVAPD Z15, Z17
 	VFMADD231PD.BCST log2e64<>(SB), Z16, Z17
 	VSUBPD Z15, Z17, Z17
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z17, Z16
+	VMOVAPD Z16, Z20
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z17, Z20
+	VMOVAPD Z20, Z16
 	VFNMADD231PD.BCST ln2lo64<>(SB), Z17, Z16
-	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VSUBPD Z16, Z20, Z21
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z17, Z21
+	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
+	// (exact): one rounding of the sum of all the small terms, then the last one
+	VADDPD.BCST done<>(SB), Z16, Z22
+	VBROADCASTSD done<>(SB), Z23
+	VSUBPD Z22, Z23, Z23
+	VADDPD Z16, Z23, Z23
+	VADDPD Z21, Z23, Z23
 	VBROADCASTSD dexpp11<>(SB), Z18
 	VFMADD213PD.BCST dexpp10<>(SB), Z16, Z18
 	VFMADD213PD.BCST dexpp9<>(SB), Z16, Z18
@@ -12284,8 +12306,8 @@ loop:
 	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z18
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z18
 	VMULPD Z16, Z16, Z19
-	VFMADD213PD Z16, Z19, Z18
-	VADDPD.BCST done<>(SB), Z18, Z18
+	VFMADD231PD Z19, Z18, Z23
+	VADDPD Z23, Z22, Z18
 	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z17, Z18, Z16
 	VMOVUPD Z0, 0(DI)
@@ -12302,13 +12324,24 @@ one:
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
-	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
+	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
 	VMOVAPD Z15, Z1
 	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
 	VSUBPD Z15, Z1, Z1
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z0
+	VMOVAPD Z0, Z4
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z4
+	VMOVAPD Z4, Z0
 	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
-	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VSUBPD Z0, Z4, Z5
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z5
+	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
+	// (exact): one rounding of the sum of all the small terms, then the last one
+	VADDPD.BCST done<>(SB), Z0, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD Z6, Z7, Z7
+	VADDPD Z0, Z7, Z7
+	VADDPD Z5, Z7, Z7
 	VBROADCASTSD dexpp11<>(SB), Z2
 	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
 	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
@@ -12322,8 +12355,8 @@ one:
 	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
 	VMULPD Z0, Z0, Z3
-	VFMADD213PD Z0, Z3, Z2
-	VADDPD.BCST done<>(SB), Z2, Z2
+	VFMADD231PD Z3, Z2, Z7
+	VADDPD Z7, Z6, Z2
 	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z1, Z2, Z0
 	VMOVUPD Z0, 0(DI)
@@ -12343,13 +12376,24 @@ tail:
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
-	// n = round(x*log2e) by the 1.5*2^52 shifter; r = x - n*ln2 in two parts
+	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
+	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
 	VMOVAPD Z15, Z1
 	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
 	VSUBPD Z15, Z1, Z1
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z0
+	VMOVAPD Z0, Z4
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z4
+	VMOVAPD Z4, Z0
 	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
-	// e^r = 1 + (r + r^2*P(r)); the sum rounded last, to keep its error at 0.5 ulp
+	VSUBPD Z0, Z4, Z5
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z5
+	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
+	// (exact): one rounding of the sum of all the small terms, then the last one
+	VADDPD.BCST done<>(SB), Z0, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD Z6, Z7, Z7
+	VADDPD Z0, Z7, Z7
+	VADDPD Z5, Z7, Z7
 	VBROADCASTSD dexpp11<>(SB), Z2
 	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
 	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
@@ -12363,8 +12407,8 @@ tail:
 	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
 	VMULPD Z0, Z0, Z3
-	VFMADD213PD Z0, Z3, Z2
-	VADDPD.BCST done<>(SB), Z2, Z2
+	VFMADD231PD Z3, Z2, Z7
+	VADDPD Z7, Z6, Z2
 	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z1, Z2, Z0
 	VMOVUPD Z0, K1, (DI)
