@@ -1600,21 +1600,59 @@ func (g *gen) transcendentals512() {
 // tail masked with K1; constants are broadcast from the shared table. The
 // polynomials are truncated Taylor series, whose coefficients are exact
 // rationals rounded once to float64 (expCoeffs64, logCoeffs64), so nothing
-// needs fitting; both truncation errors are below 0.05 ulp.
+// needs fitting; both truncation errors are below 0.05 ulp. Exp reduces
+// by ln2/16 and multiplies by 2^(j/16) from a 16-entry table kept in two
+// pairs of registers (VPERMI2PD), which halves its polynomial.
+
+// expTab is the number of entries of the exp kernel's table of 2^(j/expTab).
+const expTab = 16
 
 // expCoeffs64 is P with e^r = 1 + r + r^2*P(r): P's coefficient k is
-// 1/(k+2)!, up to r^11 (the series truncated after r^13, whose first
-// omitted term is below 4.1e-18 relative for |r| <= ln2/2).
+// 1/(k+2)!, up to r^5 (the series truncated after r^7, whose first
+// omitted term is below 1.3e-18 for |r| <= ln2/32).
 func expCoeffs64() []float64 {
-	c := make([]float64, 12)
+	c := make([]float64, 6)
 	fact := 1.0
-	for k := 1; k <= 13; k++ {
-		fact *= float64(k) // exact: 13! < 2^53
+	for k := 1; k <= 7; k++ {
+		fact *= float64(k) // exact
 		if k >= 2 {
 			c[k-2] = 1 / fact
 		}
 	}
 	return c
+}
+
+// exp2Table returns 2^(j/expTab) for j < expTab as hi + lo: hi rounded to
+// float64, lo the rest rounded (computed with math/big to 300 bits).
+func exp2Table() (hi, lo []uint64) {
+	const prec = 300
+	root := new(big.Float).SetPrec(prec).SetInt64(2)
+	for k := expTab; k > 1; k /= 2 {
+		root.Sqrt(root)
+	}
+	v := new(big.Float).SetPrec(prec).SetInt64(1)
+	for range expTab {
+		h, _ := v.Float64()
+		l, _ := new(big.Float).SetPrec(prec).Sub(v, big.NewFloat(h)).Float64()
+		hi, lo = append(hi, math.Float64bits(h)), append(lo, math.Float64bits(l))
+		v.Mul(v, root)
+	}
+	return hi, lo
+}
+
+// table registers a constant holding the 64-bit patterns bits in order
+// and returns its symbol (without (SB), for offsets).
+func (g *gen) table(name string, bits []uint64) string {
+	sym := name + "<>"
+	if _, ok := g.consts[sym]; !ok {
+		var d []string
+		for i, b := range bits {
+			d = append(d, fmt.Sprintf("DATA %s+%d(SB)/8, $0x%016x", sym, 8*i, b))
+		}
+		d = append(d, fmt.Sprintf("GLOBL %s(SB), RODATA|NOPTR, $%d", sym, 8*len(bits)))
+		g.consts[sym] = d
+	}
+	return sym
 }
 
 // logCoeffs64 is R with log(1+f) = 2*atanh(s) = 2s + s*z*R(z), s = f/(2+f),
@@ -1655,35 +1693,39 @@ func (g *gen) transcendentals512F64() {
 		bcast(g.d("d710", 710), "Z13")
 		bcast(g.d("dm746", -746), "Z14")
 		bcast(g.d("shifter64", 0x1.8p52), "Z15")
+		hi, lo := exp2Table()
+		th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+		g.ins("VMOVUPD %s+0(SB), Z27", th)
+		g.ins("VMOVUPD %s+64(SB), Z28", th)
+		g.ins("VMOVUPD %s+0(SB), Z29", tl)
+		g.ins("VMOVUPD %s+64(SB), Z30", tl)
 	}, func(g *gen) {
+		// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
+		// tables in Z27-Z30.
 		g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
 		g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
 		g.ins("VMINPD Z0, Z13, Z0")
 		g.ins("VMAXPD Z0, Z14, Z0")
-		g.comment("n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),")
-		g.comment("r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost")
+		g.comment("k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are")
+		g.comment("j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)")
 		g.ins("VMOVAPD Z15, Z1")
-		g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e64", math.Log2E))
-		g.ins("VSUBPD Z15, Z1, Z1")
-		g.ins("VMOVAPD Z0, Z4")
-		g.ins("VFNMADD231PD.BCST %s, Z1, Z4", g.d("ln2hi64", ln2Hi64))
-		g.ins("VMOVAPD Z4, Z0")
-		g.ins("VFNMADD231PD.BCST %s, Z1, Z0", g.d("ln2lo64", ln2Lo64))
-		g.ins("VSUBPD Z0, Z4, Z5")
-		g.ins("VFNMADD231PD.BCST %s, Z1, Z5", g.d("ln2lo64", ln2Lo64))
-		g.comment("e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error")
-		g.comment("(exact): one rounding of the sum of all the small terms, then the last one")
-		g.ins("VADDPD.BCST %s, Z0, Z6", one())
-		bcast(one(), "Z7")
-		g.ins("VSUBPD Z6, Z7, Z7")
-		g.ins("VADDPD Z0, Z7, Z7")
-		g.ins("VADDPD Z5, Z7, Z7")
-		g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z2")
-		g.ins("VMULPD Z0, Z0, Z3")
-		g.ins("VFMADD231PD Z3, Z2, Z7")
-		g.ins("VADDPD Z7, Z6, Z2")
-		g.comment("e^r * 2^n, rounded once (overflow to +Inf, subnormal results)")
-		g.ins("VSCALEFPD Z1, Z2, Z0")
+		g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e16", expTab*math.Log2E))
+		g.ins("VSUBPD Z15, Z1, Z2")
+		g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
+		g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
+		g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
+		g.comment("q = e^r - 1 = r + r^2*P(r)")
+		g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
+		g.ins("VMULPD Z0, Z0, Z4")
+		g.ins("VFMADD213PD Z0, Z4, Z3")
+		g.comment("T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)")
+		g.ins("VMOVAPD Z1, Z5")
+		g.ins("VPERMI2PD Z28, Z27, Z5")
+		g.ins("VPERMI2PD Z30, Z29, Z1")
+		g.ins("VFMADD231PD Z3, Z5, Z1")
+		g.ins("VADDPD Z1, Z5, Z5")
+		g.comment("* 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)")
+		g.ins("VSCALEFPD Z2, Z5, Z0")
 	})
 
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {

@@ -145,3 +145,44 @@ func BenchmarkGeluErf(b *testing.B) { benchUnary(b, GeluErf[float32], refGeluErf
 func BenchmarkGeluTanh(b *testing.B) {
 	benchUnary(b, GeluTanh[float32], refGeluTanh)
 }
+
+// benchUnary64 reports elements/s and GB/s (8 bytes read, 8 written per
+// element) of the float64 f on every kernel tier and of a plain package
+// math loop over the same input in the same run, and their ratio, on 1 Mi
+// float64 (8 MiB per operand, the size the NumPy figures in
+// docs/benchmarks.md use); each side's fastest call counts.
+func benchUnary64(b *testing.B, f func(dst, x []float64) error, ref func(float64) float64, gen func(i int) float64) {
+	const n = 1 << 20
+	x, dst := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = gen(i)
+	}
+	for _, k := range available() {
+		b.Run(k.name, func(b *testing.B) {
+			defer useKernels(k)()
+			tk, tr := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+			for b.Loop() {
+				t0 := time.Now()
+				for i, v := range x {
+					dst[i] = ref(v)
+				}
+				t1 := time.Now()
+				f(dst, x)
+				t2 := time.Now()
+				tr, tk = min(tr, t1.Sub(t0)), min(tk, t2.Sub(t1))
+			}
+			b.ReportMetric(n/tk.Seconds()/1e9, "Gelem/s")
+			b.ReportMetric(16*n/tk.Seconds()/1e9, "GB/s")
+			b.ReportMetric(n/tr.Seconds()/1e9, "math_Gelem/s")
+			b.ReportMetric(tr.Seconds()/tk.Seconds(), "x_math")
+		})
+	}
+}
+
+func BenchmarkExpF64(b *testing.B) {
+	benchUnary64(b, Exp[float64], math.Exp, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkLogF64(b *testing.B) {
+	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
+}

@@ -141,26 +141,55 @@ DATA cm16<>+20(SB)/4, $0xc1800000
 DATA cm16<>+24(SB)/4, $0xc1800000
 DATA cm16<>+28(SB)/4, $0xc1800000
 GLOBL cm16<>(SB), RODATA|NOPTR, $32
+DATA d1by16<>+0(SB)/8, $0x3fb0000000000000
+DATA d1by16<>+8(SB)/8, $0x3fb0000000000000
+DATA d1by16<>+16(SB)/8, $0x3fb0000000000000
+DATA d1by16<>+24(SB)/8, $0x3fb0000000000000
+GLOBL d1by16<>(SB), RODATA|NOPTR, $32
 DATA d710<>+0(SB)/8, $0x4086300000000000
 DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
 DATA d710<>+24(SB)/8, $0x4086300000000000
 GLOBL d710<>(SB), RODATA|NOPTR, $32
+DATA dexp2hi<>+0(SB)/8, $0x3ff0000000000000
+DATA dexp2hi<>+8(SB)/8, $0x3ff0b5586cf9890f
+DATA dexp2hi<>+16(SB)/8, $0x3ff172b83c7d517b
+DATA dexp2hi<>+24(SB)/8, $0x3ff2387a6e756238
+DATA dexp2hi<>+32(SB)/8, $0x3ff306fe0a31b715
+DATA dexp2hi<>+40(SB)/8, $0x3ff3dea64c123422
+DATA dexp2hi<>+48(SB)/8, $0x3ff4bfdad5362a27
+DATA dexp2hi<>+56(SB)/8, $0x3ff5ab07dd485429
+DATA dexp2hi<>+64(SB)/8, $0x3ff6a09e667f3bcd
+DATA dexp2hi<>+72(SB)/8, $0x3ff7a11473eb0187
+DATA dexp2hi<>+80(SB)/8, $0x3ff8ace5422aa0db
+DATA dexp2hi<>+88(SB)/8, $0x3ff9c49182a3f090
+DATA dexp2hi<>+96(SB)/8, $0x3ffae89f995ad3ad
+DATA dexp2hi<>+104(SB)/8, $0x3ffc199bdd85529c
+DATA dexp2hi<>+112(SB)/8, $0x3ffd5818dcfba487
+DATA dexp2hi<>+120(SB)/8, $0x3ffea4afa2a490da
+GLOBL dexp2hi<>(SB), RODATA|NOPTR, $128
+DATA dexp2lo<>+0(SB)/8, $0x0000000000000000
+DATA dexp2lo<>+8(SB)/8, $0x3c98a62e4adc610b
+DATA dexp2lo<>+16(SB)/8, $0xbc819041b9d78a76
+DATA dexp2lo<>+24(SB)/8, $0x3c99b07eb6c70573
+DATA dexp2lo<>+32(SB)/8, $0x3c86f46ad23182e4
+DATA dexp2lo<>+40(SB)/8, $0x3c8ada0911f09ebc
+DATA dexp2lo<>+48(SB)/8, $0x3c7d4397afec42e2
+DATA dexp2lo<>+56(SB)/8, $0x3c96324c054647ad
+DATA dexp2lo<>+64(SB)/8, $0xbc9bdd3413b26456
+DATA dexp2lo<>+72(SB)/8, $0xbc841577ee04992f
+DATA dexp2lo<>+80(SB)/8, $0x3c96e9f156864b27
+DATA dexp2lo<>+88(SB)/8, $0x3c7c7c46b071f2be
+DATA dexp2lo<>+96(SB)/8, $0x3c97a1cd345dcc81
+DATA dexp2lo<>+104(SB)/8, $0x3c811065895048dd
+DATA dexp2lo<>+112(SB)/8, $0x3c82ed02d75b3707
+DATA dexp2lo<>+120(SB)/8, $0xbc9e9c23179c2893
+GLOBL dexp2lo<>(SB), RODATA|NOPTR, $128
 DATA dexpp0<>+0(SB)/8, $0x3fe0000000000000
 DATA dexpp0<>+8(SB)/8, $0x3fe0000000000000
 DATA dexpp0<>+16(SB)/8, $0x3fe0000000000000
 DATA dexpp0<>+24(SB)/8, $0x3fe0000000000000
 GLOBL dexpp0<>(SB), RODATA|NOPTR, $32
-DATA dexpp10<>+0(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp10<>+8(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp10<>+16(SB)/8, $0x3e21eed8eff8d898
-DATA dexpp10<>+24(SB)/8, $0x3e21eed8eff8d898
-GLOBL dexpp10<>(SB), RODATA|NOPTR, $32
-DATA dexpp11<>+0(SB)/8, $0x3de6124613a86d09
-DATA dexpp11<>+8(SB)/8, $0x3de6124613a86d09
-DATA dexpp11<>+16(SB)/8, $0x3de6124613a86d09
-DATA dexpp11<>+24(SB)/8, $0x3de6124613a86d09
-GLOBL dexpp11<>(SB), RODATA|NOPTR, $32
 DATA dexpp1<>+0(SB)/8, $0x3fc5555555555555
 DATA dexpp1<>+8(SB)/8, $0x3fc5555555555555
 DATA dexpp1<>+16(SB)/8, $0x3fc5555555555555
@@ -186,26 +215,6 @@ DATA dexpp5<>+8(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+16(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+24(SB)/8, $0x3f2a01a01a01a01a
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
-DATA dexpp6<>+0(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp6<>+8(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp6<>+16(SB)/8, $0x3efa01a01a01a01a
-DATA dexpp6<>+24(SB)/8, $0x3efa01a01a01a01a
-GLOBL dexpp6<>(SB), RODATA|NOPTR, $32
-DATA dexpp7<>+0(SB)/8, $0x3ec71de3a556c734
-DATA dexpp7<>+8(SB)/8, $0x3ec71de3a556c734
-DATA dexpp7<>+16(SB)/8, $0x3ec71de3a556c734
-DATA dexpp7<>+24(SB)/8, $0x3ec71de3a556c734
-GLOBL dexpp7<>(SB), RODATA|NOPTR, $32
-DATA dexpp8<>+0(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp8<>+8(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp8<>+16(SB)/8, $0x3e927e4fb7789f5c
-DATA dexpp8<>+24(SB)/8, $0x3e927e4fb7789f5c
-GLOBL dexpp8<>(SB), RODATA|NOPTR, $32
-DATA dexpp9<>+0(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp9<>+8(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp9<>+16(SB)/8, $0x3e5ae64567f544e4
-DATA dexpp9<>+24(SB)/8, $0x3e5ae64567f544e4
-GLOBL dexpp9<>(SB), RODATA|NOPTR, $32
 DATA dhalf<>+0(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
@@ -657,6 +666,11 @@ DATA i23<>+20(SB)/4, $0x00000017
 DATA i23<>+24(SB)/4, $0x00000017
 DATA i23<>+28(SB)/4, $0x00000017
 GLOBL i23<>(SB), RODATA|NOPTR, $32
+DATA ln2hi16<>+0(SB)/8, $0x3fa62e42fee00000
+DATA ln2hi16<>+8(SB)/8, $0x3fa62e42fee00000
+DATA ln2hi16<>+16(SB)/8, $0x3fa62e42fee00000
+DATA ln2hi16<>+24(SB)/8, $0x3fa62e42fee00000
+GLOBL ln2hi16<>(SB), RODATA|NOPTR, $32
 DATA ln2hi64<>+0(SB)/8, $0x3fe62e42fee00000
 DATA ln2hi64<>+8(SB)/8, $0x3fe62e42fee00000
 DATA ln2hi64<>+16(SB)/8, $0x3fe62e42fee00000
@@ -671,6 +685,11 @@ DATA ln2hi<>+20(SB)/4, $0x3f317200
 DATA ln2hi<>+24(SB)/4, $0x3f317200
 DATA ln2hi<>+28(SB)/4, $0x3f317200
 GLOBL ln2hi<>(SB), RODATA|NOPTR, $32
+DATA ln2lo16<>+0(SB)/8, $0x3daa39ef35793c76
+DATA ln2lo16<>+8(SB)/8, $0x3daa39ef35793c76
+DATA ln2lo16<>+16(SB)/8, $0x3daa39ef35793c76
+DATA ln2lo16<>+24(SB)/8, $0x3daa39ef35793c76
+GLOBL ln2lo16<>(SB), RODATA|NOPTR, $32
 DATA ln2lo64<>+0(SB)/8, $0x3dea39ef35793c76
 DATA ln2lo64<>+8(SB)/8, $0x3dea39ef35793c76
 DATA ln2lo64<>+16(SB)/8, $0x3dea39ef35793c76
@@ -685,6 +704,11 @@ DATA ln2lo<>+20(SB)/4, $0x35bfbe8e
 DATA ln2lo<>+24(SB)/4, $0x35bfbe8e
 DATA ln2lo<>+28(SB)/4, $0x35bfbe8e
 GLOBL ln2lo<>(SB), RODATA|NOPTR, $32
+DATA log2e16<>+0(SB)/8, $0x40371547652b82fe
+DATA log2e16<>+8(SB)/8, $0x40371547652b82fe
+DATA log2e16<>+16(SB)/8, $0x40371547652b82fe
+DATA log2e16<>+24(SB)/8, $0x40371547652b82fe
+GLOBL log2e16<>(SB), RODATA|NOPTR, $32
 DATA log2e64<>+0(SB)/8, $0x3ff71547652b82fe
 DATA log2e64<>+8(SB)/8, $0x3ff71547652b82fe
 DATA log2e64<>+16(SB)/8, $0x3ff71547652b82fe
@@ -12227,6 +12251,10 @@ TEXT ·expF64AVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSD d710<>(SB), Z13
 	VBROADCASTSD dm746<>(SB), Z14
 	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
 loop:
 	CMPQ CX, $16
 	JB   one
@@ -12236,80 +12264,60 @@ loop:
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
-	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
-	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
 	VMOVAPD Z15, Z1
-	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
-	VSUBPD Z15, Z1, Z1
-	VMOVAPD Z0, Z4
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z4
-	VMOVAPD Z4, Z0
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
-	VSUBPD Z0, Z4, Z5
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z5
-	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
-	// (exact): one rounding of the sum of all the small terms, then the last one
-	VADDPD.BCST done<>(SB), Z0, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VSUBPD Z6, Z7, Z7
-	VADDPD Z0, Z7, Z7
-	VADDPD Z5, Z7, Z7
-	VBROADCASTSD dexpp11<>(SB), Z2
-	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp8<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp7<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp6<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp5<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
-	VMULPD Z0, Z0, Z3
-	VFMADD231PD Z3, Z2, Z7
-	VADDPD Z7, Z6, Z2
-	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
-	VSCALEFPD Z1, Z2, Z0
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
 	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
 	VMAXPD Z16, Z14, Z16
-	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
-	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
 	VMOVAPD Z15, Z17
-	VFMADD231PD.BCST log2e64<>(SB), Z16, Z17
-	VSUBPD Z15, Z17, Z17
-	VMOVAPD Z16, Z20
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z17, Z20
-	VMOVAPD Z20, Z16
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z17, Z16
-	VSUBPD Z16, Z20, Z21
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z17, Z21
-	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
-	// (exact): one rounding of the sum of all the small terms, then the last one
-	VADDPD.BCST done<>(SB), Z16, Z22
-	VBROADCASTSD done<>(SB), Z23
-	VSUBPD Z22, Z23, Z23
-	VADDPD Z16, Z23, Z23
-	VADDPD Z21, Z23, Z23
-	VBROADCASTSD dexpp11<>(SB), Z18
-	VFMADD213PD.BCST dexpp10<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp9<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp8<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp7<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp6<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp5<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z18
-	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z18
-	VMULPD Z16, Z16, Z19
-	VFMADD231PD Z19, Z18, Z23
-	VADDPD Z23, Z22, Z18
-	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
-	VSCALEFPD Z17, Z18, Z16
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VADDPD Z17, Z21, Z21
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
 	ADDQ $128, DI
@@ -12324,41 +12332,31 @@ one:
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
-	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
-	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
 	VMOVAPD Z15, Z1
-	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
-	VSUBPD Z15, Z1, Z1
-	VMOVAPD Z0, Z4
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z4
-	VMOVAPD Z4, Z0
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
-	VSUBPD Z0, Z4, Z5
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z5
-	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
-	// (exact): one rounding of the sum of all the small terms, then the last one
-	VADDPD.BCST done<>(SB), Z0, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VSUBPD Z6, Z7, Z7
-	VADDPD Z0, Z7, Z7
-	VADDPD Z5, Z7, Z7
-	VBROADCASTSD dexpp11<>(SB), Z2
-	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp8<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp7<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp6<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp5<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
-	VMULPD Z0, Z0, Z3
-	VFMADD231PD Z3, Z2, Z7
-	VADDPD Z7, Z6, Z2
-	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
-	VSCALEFPD Z1, Z2, Z0
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
 	VMOVUPD Z0, 0(DI)
 	ADDQ $64, DI
 	ADDQ $64, SI
@@ -12376,41 +12374,31 @@ tail:
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
-	// n = round(x*log2e) by the 1.5*2^52 shifter; rh = x - n*ln2hi (exact),
-	// r = rh - n*ln2lo rounded, c = (rh - r) - n*ln2lo what the rounding lost
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
 	VMOVAPD Z15, Z1
-	VFMADD231PD.BCST log2e64<>(SB), Z0, Z1
-	VSUBPD Z15, Z1, Z1
-	VMOVAPD Z0, Z4
-	VFNMADD231PD.BCST ln2hi64<>(SB), Z1, Z4
-	VMOVAPD Z4, Z0
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z0
-	VSUBPD Z0, Z4, Z5
-	VFNMADD231PD.BCST ln2lo64<>(SB), Z1, Z5
-	// e^(r+c) = u + (e1 + c + r^2*P(r)), u = 1+r rounded, e1 = (1-u)+r its error
-	// (exact): one rounding of the sum of all the small terms, then the last one
-	VADDPD.BCST done<>(SB), Z0, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VSUBPD Z6, Z7, Z7
-	VADDPD Z0, Z7, Z7
-	VADDPD Z5, Z7, Z7
-	VBROADCASTSD dexpp11<>(SB), Z2
-	VFMADD213PD.BCST dexpp10<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp9<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp8<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp7<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp6<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp5<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z2
-	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z2
-	VMULPD Z0, Z0, Z3
-	VFMADD231PD Z3, Z2, Z7
-	VADDPD Z7, Z6, Z2
-	// e^r * 2^n, rounded once (overflow to +Inf, subnormal results)
-	VSCALEFPD Z1, Z2, Z0
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
