@@ -1666,6 +1666,12 @@ func logCoeffs64() []float64 {
 	return c
 }
 
+// logFixup is log's VFIXUPIMMPD table: one 4-bit token per class of x
+// (QNaN, SNaN, ±0, +1, -Inf, +Inf, negative, positive, from bit 0), where
+// 0 keeps the computed result, 2 is x quieted, 3 the default NaN, 4 -Inf
+// and 5 +Inf.
+const logFixup = 2 | 2<<4 | 4<<8 | 0<<12 | 3<<16 | 5<<20 | 3<<24 | 0<<28
+
 // hornerPD emits acc = P(u) for float64 coefficients c (lowest order
 // first) on zmm registers, named name0, name1, ... in the constant table.
 func (g *gen) hornerPD(name string, c []float64, u, acc string) {
@@ -1753,14 +1759,9 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VSUBPD Z5, Z6, Z6")
 		g.ins("VSUBPD Z6, Z1, Z1")
 		g.ins("VFMADD231PD.BCST %s, Z2, Z1", g.d("ln2hi64", ln2Hi64))
-		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
-		g.ins("VPXORQ Z4, Z4, Z4")
-		g.ins("VCMPPD $0, Z4, Z0, K2")
-		g.ins("VBROADCASTSD %s, K2, Z1", g.v64("dninf", 0xfff0000000000000))
-		g.ins("VCMPPD.BCST $0, %s, Z0, K2", g.v64("dpinf", 0x7ff0000000000000))
-		g.ins("VMOVAPD Z0, K2, Z1")
-		g.ins("VCMPPD $9, Z4, Z0, K2")
-		g.ins("VPTERNLOGQ $0xff, Z1, Z1, K2, Z1")
+		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:")
+		g.comment("VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result")
+		g.ins("VFIXUPIMMPD.BCST $0, %s, Z0, Z1", g.v64("dlogfix", logFixup))
 		g.ins("VMOVAPD Z1, Z0")
 	})
 }

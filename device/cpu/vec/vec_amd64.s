@@ -220,6 +220,11 @@ DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
 GLOBL dhalf<>(SB), RODATA|NOPTR, $32
+DATA dlogfix<>+0(SB)/8, $0x0000000003530422
+DATA dlogfix<>+8(SB)/8, $0x0000000003530422
+DATA dlogfix<>+16(SB)/8, $0x0000000003530422
+DATA dlogfix<>+24(SB)/8, $0x0000000003530422
+GLOBL dlogfix<>(SB), RODATA|NOPTR, $32
 DATA dlogr0<>+0(SB)/8, $0x3fe5555555555555
 DATA dlogr0<>+8(SB)/8, $0x3fe5555555555555
 DATA dlogr0<>+16(SB)/8, $0x3fe5555555555555
@@ -280,21 +285,11 @@ DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
 DATA dmone<>+24(SB)/8, $0xbff0000000000000
 GLOBL dmone<>(SB), RODATA|NOPTR, $32
-DATA dninf<>+0(SB)/8, $0xfff0000000000000
-DATA dninf<>+8(SB)/8, $0xfff0000000000000
-DATA dninf<>+16(SB)/8, $0xfff0000000000000
-DATA dninf<>+24(SB)/8, $0xfff0000000000000
-GLOBL dninf<>(SB), RODATA|NOPTR, $32
 DATA done<>+0(SB)/8, $0x3ff0000000000000
 DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
 DATA done<>+24(SB)/8, $0x3ff0000000000000
 GLOBL done<>(SB), RODATA|NOPTR, $32
-DATA dpinf<>+0(SB)/8, $0x7ff0000000000000
-DATA dpinf<>+8(SB)/8, $0x7ff0000000000000
-DATA dpinf<>+16(SB)/8, $0x7ff0000000000000
-DATA dpinf<>+24(SB)/8, $0x7ff0000000000000
-GLOBL dpinf<>(SB), RODATA|NOPTR, $32
 DATA dsqrt2<>+0(SB)/8, $0x3ff6a09e667f3bcd
 DATA dsqrt2<>+8(SB)/8, $0x3ff6a09e667f3bcd
 DATA dsqrt2<>+16(SB)/8, $0x3ff6a09e667f3bcd
@@ -12446,14 +12441,9 @@ loop:
 	VSUBPD Z5, Z6, Z6
 	VSUBPD Z6, Z1, Z1
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
-	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
-	VPXORQ Z4, Z4, Z4
-	VCMPPD $0, Z4, Z0, K2
-	VBROADCASTSD dninf<>(SB), K2, Z1
-	VCMPPD.BCST $0, dpinf<>(SB), Z0, K2
-	VMOVAPD Z0, K2, Z1
-	VCMPPD $9, Z4, Z0, K2
-	VPTERNLOGQ $0xff, Z1, Z1, K2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
 	VMOVAPD Z1, Z0
 	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
 	VGETMANTPD $0, Z16, Z17
@@ -12486,14 +12476,9 @@ loop:
 	VSUBPD Z21, Z22, Z22
 	VSUBPD Z22, Z17, Z17
 	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z17
-	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
-	VPXORQ Z20, Z20, Z20
-	VCMPPD $0, Z20, Z16, K3
-	VBROADCASTSD dninf<>(SB), K3, Z17
-	VCMPPD.BCST $0, dpinf<>(SB), Z16, K3
-	VMOVAPD Z16, K3, Z17
-	VCMPPD $9, Z20, Z16, K3
-	VPTERNLOGQ $0xff, Z17, Z17, K3, Z17
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z16, Z17
 	VMOVAPD Z17, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
@@ -12536,14 +12521,9 @@ one:
 	VSUBPD Z5, Z6, Z6
 	VSUBPD Z6, Z1, Z1
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
-	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
-	VPXORQ Z4, Z4, Z4
-	VCMPPD $0, Z4, Z0, K2
-	VBROADCASTSD dninf<>(SB), K2, Z1
-	VCMPPD.BCST $0, dpinf<>(SB), Z0, K2
-	VMOVAPD Z0, K2, Z1
-	VCMPPD $9, Z4, Z0, K2
-	VPTERNLOGQ $0xff, Z1, Z1, K2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, 0(DI)
 	ADDQ $64, DI
@@ -12589,14 +12569,9 @@ tail:
 	VSUBPD Z5, Z6, Z6
 	VSUBPD Z6, Z1, Z1
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
-	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
-	VPXORQ Z4, Z4, Z4
-	VCMPPD $0, Z4, Z0, K2
-	VBROADCASTSD dninf<>(SB), K2, Z1
-	VCMPPD.BCST $0, dpinf<>(SB), Z0, K2
-	VMOVAPD Z0, K2, Z1
-	VCMPPD $9, Z4, Z0, K2
-	VPTERNLOGQ $0xff, Z1, Z1, K2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
