@@ -240,41 +240,31 @@ DATA dlogr2<>+8(SB)/8, $0x3fd2492492492492
 DATA dlogr2<>+16(SB)/8, $0x3fd2492492492492
 DATA dlogr2<>+24(SB)/8, $0x3fd2492492492492
 GLOBL dlogr2<>(SB), RODATA|NOPTR, $32
-DATA dlogr3<>+0(SB)/8, $0x3fcc71c71c71c71c
-DATA dlogr3<>+8(SB)/8, $0x3fcc71c71c71c71c
-DATA dlogr3<>+16(SB)/8, $0x3fcc71c71c71c71c
-DATA dlogr3<>+24(SB)/8, $0x3fcc71c71c71c71c
+DATA dlogr3<>+0(SB)/8, $0x3fcc71c71d50200a
+DATA dlogr3<>+8(SB)/8, $0x3fcc71c71d50200a
+DATA dlogr3<>+16(SB)/8, $0x3fcc71c71d50200a
+DATA dlogr3<>+24(SB)/8, $0x3fcc71c71d50200a
 GLOBL dlogr3<>(SB), RODATA|NOPTR, $32
-DATA dlogr4<>+0(SB)/8, $0x3fc745d1745d1746
-DATA dlogr4<>+8(SB)/8, $0x3fc745d1745d1746
-DATA dlogr4<>+16(SB)/8, $0x3fc745d1745d1746
-DATA dlogr4<>+24(SB)/8, $0x3fc745d1745d1746
+DATA dlogr4<>+0(SB)/8, $0x3fc745d090c56263
+DATA dlogr4<>+8(SB)/8, $0x3fc745d090c56263
+DATA dlogr4<>+16(SB)/8, $0x3fc745d090c56263
+DATA dlogr4<>+24(SB)/8, $0x3fc745d090c56263
 GLOBL dlogr4<>(SB), RODATA|NOPTR, $32
-DATA dlogr5<>+0(SB)/8, $0x3fc3b13b13b13b14
-DATA dlogr5<>+8(SB)/8, $0x3fc3b13b13b13b14
-DATA dlogr5<>+16(SB)/8, $0x3fc3b13b13b13b14
-DATA dlogr5<>+24(SB)/8, $0x3fc3b13b13b13b14
+DATA dlogr5<>+0(SB)/8, $0x3fc3b19473feb6c6
+DATA dlogr5<>+8(SB)/8, $0x3fc3b19473feb6c6
+DATA dlogr5<>+16(SB)/8, $0x3fc3b19473feb6c6
+DATA dlogr5<>+24(SB)/8, $0x3fc3b19473feb6c6
 GLOBL dlogr5<>(SB), RODATA|NOPTR, $32
-DATA dlogr6<>+0(SB)/8, $0x3fc1111111111111
-DATA dlogr6<>+8(SB)/8, $0x3fc1111111111111
-DATA dlogr6<>+16(SB)/8, $0x3fc1111111111111
-DATA dlogr6<>+24(SB)/8, $0x3fc1111111111111
+DATA dlogr6<>+0(SB)/8, $0x3fc10027817849b5
+DATA dlogr6<>+8(SB)/8, $0x3fc10027817849b5
+DATA dlogr6<>+16(SB)/8, $0x3fc10027817849b5
+DATA dlogr6<>+24(SB)/8, $0x3fc10027817849b5
 GLOBL dlogr6<>(SB), RODATA|NOPTR, $32
-DATA dlogr7<>+0(SB)/8, $0x3fbe1e1e1e1e1e1e
-DATA dlogr7<>+8(SB)/8, $0x3fbe1e1e1e1e1e1e
-DATA dlogr7<>+16(SB)/8, $0x3fbe1e1e1e1e1e1e
-DATA dlogr7<>+24(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA dlogr7<>+0(SB)/8, $0x3fc0997dfd4f1125
+DATA dlogr7<>+8(SB)/8, $0x3fc0997dfd4f1125
+DATA dlogr7<>+16(SB)/8, $0x3fc0997dfd4f1125
+DATA dlogr7<>+24(SB)/8, $0x3fc0997dfd4f1125
 GLOBL dlogr7<>(SB), RODATA|NOPTR, $32
-DATA dlogr8<>+0(SB)/8, $0x3fbaf286bca1af28
-DATA dlogr8<>+8(SB)/8, $0x3fbaf286bca1af28
-DATA dlogr8<>+16(SB)/8, $0x3fbaf286bca1af28
-DATA dlogr8<>+24(SB)/8, $0x3fbaf286bca1af28
-GLOBL dlogr8<>(SB), RODATA|NOPTR, $32
-DATA dlogr9<>+0(SB)/8, $0x3fb8618618618618
-DATA dlogr9<>+8(SB)/8, $0x3fb8618618618618
-DATA dlogr9<>+16(SB)/8, $0x3fb8618618618618
-DATA dlogr9<>+24(SB)/8, $0x3fb8618618618618
-GLOBL dlogr9<>(SB), RODATA|NOPTR, $32
 DATA dm746<>+0(SB)/8, $0xc087500000000000
 DATA dm746<>+8(SB)/8, $0xc087500000000000
 DATA dm746<>+16(SB)/8, $0xc087500000000000
@@ -12421,9 +12411,7 @@ loop:
 	VADDPD.BCST dtwo<>(SB), Z1, Z3
 	VDIVPD Z3, Z1, Z3
 	VMULPD Z3, Z3, Z4
-	VBROADCASTSD dlogr9<>(SB), Z5
-	VFMADD213PD.BCST dlogr8<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr7<>(SB), Z4, Z5
+	VBROADCASTSD dlogr7<>(SB), Z5
 	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
@@ -12431,15 +12419,14 @@ loop:
 	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
-	VMULPD Z4, Z5, Z5
 	VMULPD Z1, Z1, Z6
-	VMULPD.BCST dhalf<>(SB), Z6, Z6
-	VADDPD Z6, Z5, Z5
+	VMULPD Z4, Z5, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
 	// + k*ln2 in two parts: k*ln2hi is exact and added last
 	VMULPD Z3, Z5, Z5
 	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
-	VSUBPD Z5, Z6, Z6
-	VSUBPD Z6, Z1, Z1
+	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
+	VSUBPD Z5, Z1, Z1
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
@@ -12456,9 +12443,7 @@ loop:
 	VADDPD.BCST dtwo<>(SB), Z17, Z19
 	VDIVPD Z19, Z17, Z19
 	VMULPD Z19, Z19, Z20
-	VBROADCASTSD dlogr9<>(SB), Z21
-	VFMADD213PD.BCST dlogr8<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr7<>(SB), Z20, Z21
+	VBROADCASTSD dlogr7<>(SB), Z21
 	VFMADD213PD.BCST dlogr6<>(SB), Z20, Z21
 	VFMADD213PD.BCST dlogr5<>(SB), Z20, Z21
 	VFMADD213PD.BCST dlogr4<>(SB), Z20, Z21
@@ -12466,15 +12451,14 @@ loop:
 	VFMADD213PD.BCST dlogr2<>(SB), Z20, Z21
 	VFMADD213PD.BCST dlogr1<>(SB), Z20, Z21
 	VFMADD213PD.BCST dlogr0<>(SB), Z20, Z21
-	VMULPD Z20, Z21, Z21
 	VMULPD Z17, Z17, Z22
-	VMULPD.BCST dhalf<>(SB), Z22, Z22
-	VADDPD Z22, Z21, Z21
+	VMULPD Z20, Z21, Z21
+	VFMADD231PD.BCST dhalf<>(SB), Z22, Z21
 	// + k*ln2 in two parts: k*ln2hi is exact and added last
 	VMULPD Z19, Z21, Z21
 	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z21
-	VSUBPD Z21, Z22, Z22
-	VSUBPD Z22, Z17, Z17
+	VFMSUB231PD.BCST dhalf<>(SB), Z22, Z21
+	VSUBPD Z21, Z17, Z17
 	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z17
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
@@ -12501,9 +12485,7 @@ one:
 	VADDPD.BCST dtwo<>(SB), Z1, Z3
 	VDIVPD Z3, Z1, Z3
 	VMULPD Z3, Z3, Z4
-	VBROADCASTSD dlogr9<>(SB), Z5
-	VFMADD213PD.BCST dlogr8<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr7<>(SB), Z4, Z5
+	VBROADCASTSD dlogr7<>(SB), Z5
 	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
@@ -12511,15 +12493,14 @@ one:
 	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
-	VMULPD Z4, Z5, Z5
 	VMULPD Z1, Z1, Z6
-	VMULPD.BCST dhalf<>(SB), Z6, Z6
-	VADDPD Z6, Z5, Z5
+	VMULPD Z4, Z5, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
 	// + k*ln2 in two parts: k*ln2hi is exact and added last
 	VMULPD Z3, Z5, Z5
 	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
-	VSUBPD Z5, Z6, Z6
-	VSUBPD Z6, Z1, Z1
+	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
+	VSUBPD Z5, Z1, Z1
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
@@ -12549,9 +12530,7 @@ tail:
 	VADDPD.BCST dtwo<>(SB), Z1, Z3
 	VDIVPD Z3, Z1, Z3
 	VMULPD Z3, Z3, Z4
-	VBROADCASTSD dlogr9<>(SB), Z5
-	VFMADD213PD.BCST dlogr8<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr7<>(SB), Z4, Z5
+	VBROADCASTSD dlogr7<>(SB), Z5
 	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
@@ -12559,15 +12538,14 @@ tail:
 	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
 	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
-	VMULPD Z4, Z5, Z5
 	VMULPD Z1, Z1, Z6
-	VMULPD.BCST dhalf<>(SB), Z6, Z6
-	VADDPD Z6, Z5, Z5
+	VMULPD Z4, Z5, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
 	// + k*ln2 in two parts: k*ln2hi is exact and added last
 	VMULPD Z3, Z5, Z5
 	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
-	VSUBPD Z5, Z6, Z6
-	VSUBPD Z6, Z1, Z1
+	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
+	VSUBPD Z5, Z1, Z1
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
