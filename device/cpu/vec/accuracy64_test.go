@@ -53,9 +53,11 @@ func ulpErr64(got, want float64) float64 {
 // entry, exported function, package math reference, and the largest
 // error allowed against the reference, in ulps of the result (subnormal
 // results: in units of 2^-1074). Exp's is 2 because math.Exp itself (the
-// amd64 assembly) is up to about 1.5 ulp off: at x = 60.63314155331955 it
+// amd64 assembly) is up to about 1.7 ulp off: at x = 60.63314155331955 it
 // is 1.52 ulp below e^x, where the kernel is correctly rounded, 2 ulp
-// apart.
+// apart. Sigmoid's reference is the generic tier's sigmoid64 (math.Exp,
+// then 1+e and a division: up to 2.2 ulp off), hence 3. TestExactF64
+// holds all three kernels to 1 ulp of the exact value.
 type unary64 struct {
 	name   string
 	op     unOp
@@ -67,6 +69,7 @@ type unary64 struct {
 var unaries64 = []unary64{
 	{"Exp", unExp, Exp[float64], refExp64, 2},
 	{"Log", unLog, Log[float64], refLog64, 1},
+	{"Sigmoid", unSigmoid, Sigmoid[float64], sigmoid64, 3},
 }
 
 // refExp64 is math.Exp, but for x in (709, 709.79), where math.Exp on
@@ -139,6 +142,18 @@ func sweep64(name string, n int) []float64 {
 		for range n / 4 { // subnormal results, densely
 			xs = append(xs, -745.2+r.Float64()*(745.2-708.3))
 		}
+	case "Sigmoid":
+		for range n {
+			xs = append(xs, -750+r.Float64()*(40+750))
+		}
+		for range n {
+			xs = append(xs, -20+r.Float64()*40)
+		}
+		// the last normal and the smallest subnormal result, its rounding
+		// to 0, where 1+e^-x rounds to 1, and 0
+		for _, c := range []float64{-708.3964185322641, -744.4400719213812, -745.1332191019411, 36.7368005696771, 37.42994775023705, 0, 1, -1} {
+			xs = steps(xs, c, 2000)
+		}
 	case "Log":
 		for range n {
 			xs = append(xs, 0.5+r.Float64()*1.5)
@@ -187,9 +202,9 @@ func avx512OrSkip(t *testing.T) *kernels {
 	return nil
 }
 
-// TestAccuracyF64 holds the AVX-512 float64 Exp and Log to their bound
-// against package math on millions of inputs: the kernel itself, and the
-// exported function with the AVX-512 set active.
+// TestAccuracyF64 holds the AVX-512 float64 Exp, Log and Sigmoid to their
+// bound against package math on millions of inputs: the kernel itself, and
+// the exported function with the AVX-512 set active.
 func TestAccuracyF64(t *testing.T) {
 	k := avx512OrSkip(t)
 	n := 2_000_000
@@ -222,10 +237,10 @@ func TestAccuracyF64(t *testing.T) {
 	}
 }
 
-// TestSpecialValuesF64 checks the AVX-512 float64 Exp and Log on special
-// and boundary inputs, exactly where the result is exact (sign of zero
-// included) and to the bound elsewhere, each value alone, in a full vector
-// and in a masked tail.
+// TestSpecialValuesF64 checks the AVX-512 float64 Exp, Log and Sigmoid on
+// special and boundary inputs, exactly where the result is exact (sign of
+// zero included) and to the bound elsewhere, each value alone, in a full
+// vector and in a masked tail.
 func TestSpecialValuesF64(t *testing.T) {
 	k := avx512OrSkip(t)
 	const approx = -1 // want: compare with package math to the bound
@@ -239,6 +254,9 @@ func TestSpecialValuesF64(t *testing.T) {
 			{math.E, approx}, {math.MaxFloat64, approx}, {math.SmallestNonzeroFloat64, approx},
 			{0x1p-1022, approx}, {0x0.fffffffffffffp-1022, approx}, {math.Sqrt2, approx}, {math.Nextafter(1, 2), approx},
 			{math.Nextafter(1, 0), approx}},
+		"Sigmoid": {{nan, nan}, {inf, 1}, {-inf, 0}, {0, 0.5}, {negZ, 0.5}, {40, 1}, {1e308, 1}, {-1e308, 0},
+			{-746, 0}, {-745.1, math.SmallestNonzeroFloat64}, {-744.44, approx}, {-708.4, approx}, {-1, approx}, {1, approx},
+			{-30, approx}, {30, approx}},
 	}
 	for _, f := range unaries64 {
 		cs := cases[f.name]
@@ -263,8 +281,8 @@ func TestSpecialValuesF64(t *testing.T) {
 	}
 }
 
-// TestTailsF64 runs the AVX-512 float64 Exp and Log on every length up to
-// three vectors and a bit (each tail length 0..7 after 0 to 3 full
+// TestTailsF64 runs the AVX-512 float64 Exp, Log and Sigmoid on every length
+// up to three vectors and a bit (each tail length 0..7 after 0 to 3 full
 // vectors), at several offsets: nothing outside dst is written, and every
 // element equals the same input's result in a long run (lanes are
 // independent) and is within the bound of package math.
@@ -309,7 +327,7 @@ func TestTailsF64(t *testing.T) {
 // for it, bit for bit.
 func TestF64TranscendentalsMatchMath(t *testing.T) {
 	refs := map[unOp]func(float64) float64{
-		unExp: math.Exp, unLog: math.Log, unTanh: math.Tanh, unErf: math.Erf,
+		unExp: math.Exp, unLog: math.Log, unTanh: math.Tanh, unErf: math.Erf, unSigmoid: sigmoid64,
 	}
 	xs := sweep64("Exp", 20000)
 	xs = append(xs, sweep64("Log", 20000)...)
@@ -378,6 +396,13 @@ func exactLog(x float64) *big.Float {
 	return sum.Add(sum, el.Mul(el, bigLn2))
 }
 
+// exactSigmoid is 1/(1+e^-x) from exactExp, in 200 bits.
+func exactSigmoid(x float64) *big.Float {
+	d := exactExp(-x)
+	d.Add(d, big.NewFloat(1))
+	return d.Quo(new(big.Float).SetPrec(200).SetInt64(1), d)
+}
+
 // exactErr is |got - want| in ulps of want rounded to float64 (units of
 // 2^-1074 where that is subnormal), as a real number.
 func exactErr(got float64, want *big.Float) float64 {
@@ -389,24 +414,26 @@ func exactErr(got float64, want *big.Float) float64 {
 	return math.Abs(df)
 }
 
-// TestExactF64 measures the AVX-512 float64 Exp and Log, and package math
-// for comparison, against values computed with math/big to about 160 bits
-// on a subset of TestAccuracyF64's inputs (those with a finite result,
-// thresholds included), and holds the kernels to 1 ulp of the exact
-// result (2^-1074 for subnormal results). math.Exp and math.Log (amd64)
-// are not held to anything: they are logged as the yardstick.
+// TestExactF64 measures the AVX-512 float64 Exp, Log and Sigmoid, and
+// package math for comparison, against values computed with math/big to
+// about 160 bits on a subset of TestAccuracyF64's inputs (those with a
+// finite result, thresholds included), and holds the kernels to 1 ulp of the
+// exact result (2^-1074 for subnormal results). Package math (math.Exp,
+// math.Log, the generic sigmoid64) is not held to anything: it is logged as
+// the yardstick.
 func TestExactF64(t *testing.T) {
 	k := avx512OrSkip(t)
 	n := 20000
 	if testing.Short() {
 		n = 2000
 	}
-	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog}
+	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog, "Sigmoid": exactSigmoid}
 	for _, f := range unaries64 {
 		t.Run(f.name, func(t *testing.T) {
 			var xs []float64
 			for _, x := range sweep64(f.name, n) {
-				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 {
+				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
+					f.name == "Sigmoid" && x > -745.2 && x < 709.78 {
 					xs = append(xs, x)
 				}
 			}

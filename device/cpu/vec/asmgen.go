@@ -1594,7 +1594,7 @@ func (g *gen) transcendentals512() {
 	})
 }
 
-// ---- float64 exp and log, AVX-512 ----
+// ---- float64 exp, log and sigmoid, AVX-512 ----
 //
 // Eight float64 lanes per vector, two vectors per iteration (twoSlots), the
 // tail masked with K1; constants are broadcast from the shared table. The
@@ -1602,7 +1602,9 @@ func (g *gen) transcendentals512() {
 // once, expCoeffs64), log's the atanh series with its tail fitted
 // (logCoeffs64); both truncation errors are below 0.05 ulp. Exp reduces
 // by ln2/16 and multiplies by 2^(j/16) from a 16-entry table kept in two
-// pairs of registers (VPERMI2PD), which halves its polynomial.
+// pairs of registers (VPERMI2PD), which halves its polynomial. Sigmoid is
+// the exp core (expCore512F64) on -|x|, its result kept as hi+lo, and a
+// division corrected by its residual.
 
 // expTab is the number of entries of the exp kernel's table of 2^(j/expTab).
 const expTab = 16
@@ -1686,7 +1688,64 @@ func (g *gen) hornerPD(name string, c []float64, u, acc string) {
 
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"sigmoid", "unSigmoid"}}
+
+// expSetup512F64 loads the constants of expCore512F64: Z13-Z15 and the
+// 2^(j/16) tables in Z27-Z30.
+func (g *gen) expSetup512F64() {
+	bcast := func(c, r string) { g.ins("VBROADCASTSD %s, %s", c, r) }
+	bcast(g.d("d710", 710), "Z13")
+	bcast(g.d("dm746", -746), "Z14")
+	bcast(g.d("shifter64", 0x1.8p52), "Z15")
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	g.ins("VMOVUPD %s+0(SB), Z27", th)
+	g.ins("VMOVUPD %s+64(SB), Z28", th)
+	g.ins("VMOVUPD %s+0(SB), Z29", tl)
+	g.ins("VMOVUPD %s+64(SB), Z30", tl)
+}
+
+// expCore512F64 sets Z0 = e^Z0, clobbering Z1-Z6; the float64 Exp and
+// Sigmoid kernels share it. With lo, Z6 holds what the rounding of Z0 lost
+// before the final scaling, scaled alike (Z0+Z6 is e^x to about 2^-100
+// relative where the result is normal).
+func (g *gen) expCore512F64(lo bool) {
+	// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
+	// tables in Z27-Z30.
+	g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
+	g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
+	g.ins("VMINPD Z0, Z13, Z0")
+	g.ins("VMAXPD Z0, Z14, Z0")
+	g.comment("k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are")
+	g.comment("j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)")
+	g.ins("VMOVAPD Z15, Z1")
+	g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e16", expTab*math.Log2E))
+	g.ins("VSUBPD Z15, Z1, Z2")
+	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
+	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
+	g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
+	g.comment("q = e^r - 1 = r + r^2*P(r)")
+	g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
+	g.ins("VMULPD Z0, Z0, Z4")
+	g.ins("VFMADD213PD Z0, Z4, Z3")
+	g.comment("T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)")
+	g.ins("VMOVAPD Z1, Z5")
+	g.ins("VPERMI2PD Z28, Z27, Z5")
+	g.ins("VPERMI2PD Z30, Z29, Z1")
+	g.ins("VFMADD231PD Z3, Z5, Z1")
+	if lo {
+		g.ins("VMOVAPD Z5, Z6")
+	}
+	g.ins("VADDPD Z1, Z5, Z5")
+	if lo {
+		g.comment("the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)")
+		g.ins("VSUBPD Z5, Z6, Z6")
+		g.ins("VADDPD Z1, Z6, Z6")
+		g.ins("VSCALEFPD Z2, Z6, Z6")
+	}
+	g.comment("* 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)")
+	g.ins("VSCALEFPD Z2, Z5, Z0")
+}
 
 func (g *gen) transcendentals512F64() {
 	e := f64
@@ -1697,43 +1756,29 @@ func (g *gen) transcendentals512F64() {
 			setup: setup}, z, 13, 16, body))
 	}
 
-	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {
-		bcast(g.d("d710", 710), "Z13")
-		bcast(g.d("dm746", -746), "Z14")
-		bcast(g.d("shifter64", 0x1.8p52), "Z15")
-		hi, lo := exp2Table()
-		th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
-		g.ins("VMOVUPD %s+0(SB), Z27", th)
-		g.ins("VMOVUPD %s+64(SB), Z28", th)
-		g.ins("VMOVUPD %s+0(SB), Z29", tl)
-		g.ins("VMOVUPD %s+64(SB), Z30", tl)
-	}, func(g *gen) {
-		// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
-		// tables in Z27-Z30.
-		g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
-		g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
-		g.ins("VMINPD Z0, Z13, Z0")
-		g.ins("VMAXPD Z0, Z14, Z0")
-		g.comment("k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are")
-		g.comment("j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)")
-		g.ins("VMOVAPD Z15, Z1")
-		g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e16", expTab*math.Log2E))
-		g.ins("VSUBPD Z15, Z1, Z2")
-		g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
-		g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
-		g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
-		g.comment("q = e^r - 1 = r + r^2*P(r)")
-		g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
-		g.ins("VMULPD Z0, Z0, Z4")
-		g.ins("VFMADD213PD Z0, Z4, Z3")
-		g.comment("T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)")
-		g.ins("VMOVAPD Z1, Z5")
-		g.ins("VPERMI2PD Z28, Z27, Z5")
-		g.ins("VPERMI2PD Z30, Z29, Z1")
-		g.ins("VFMADD231PD Z3, Z5, Z1")
-		g.ins("VADDPD Z1, Z5, Z5")
-		g.comment("* 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)")
-		g.ins("VSCALEFPD Z2, Z5, Z0")
+	un("exp", "computes dst[i] = e**x[i] for i < n.", (*gen).expSetup512F64, func(g *gen) { g.expCore512F64(false) })
+
+	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
+		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
+		g.ins("VMOVAPD Z0, Z7")
+		g.ins("VPORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
+		g.expCore512F64(true)
+		g.comment("e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,")
+		g.comment("corrected by the residual num - q*(d+lo) times 1/d to 14 bits")
+		g.ins("VADDPD.BCST %s, Z0, Z1", one())
+		bcast(one(), "Z3")
+		g.ins("VSUBPD Z1, Z3, Z3")
+		g.ins("VADDPD Z0, Z3, Z3")
+		g.ins("VADDPD Z6, Z3, Z3")
+		g.ins("VPMOVQ2M Z7, K2")
+		bcast(one(), "Z2")
+		g.ins("VMOVAPD Z0, K2, Z2")
+		g.ins("VDIVPD Z1, Z2, Z0")
+		g.ins("VFNMADD231PD Z0, Z1, Z2")
+		g.ins("VFNMADD231PD Z0, Z3, Z2")
+		g.ins("VADDPD Z6, Z2, K2, Z2")
+		g.ins("VRCP14PD Z1, Z4")
+		g.ins("VFMADD231PD Z4, Z2, Z0")
 	})
 
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {

@@ -12389,6 +12389,263 @@ done:
 	VZEROUPPER
 	RET
 
+// func sigmoidF64AVX512(dst *float64, x *float64, n int)
+TEXT ·sigmoidF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z0, Z7
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z6, Z3, Z3
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
+	VDIVPD Z1, Z2, Z0
+	VFNMADD231PD Z0, Z1, Z2
+	VFNMADD231PD Z0, Z3, Z2
+	VADDPD Z6, Z2, K2, Z2
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z2, Z0
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z16, Z23
+	VPORQ.BCST signmask64<>(SB), Z16, Z16
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	VSCALEFPD Z18, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// e = Z16+Z22; 1+e = d + lo (lo exact but for Z22's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z16, Z17
+	VBROADCASTSD done<>(SB), Z19
+	VSUBPD Z17, Z19, Z19
+	VADDPD Z16, Z19, Z19
+	VADDPD Z22, Z19, Z19
+	VPMOVQ2M Z23, K3
+	VBROADCASTSD done<>(SB), Z18
+	VMOVAPD Z16, K3, Z18
+	VDIVPD Z17, Z18, Z16
+	VFNMADD231PD Z16, Z17, Z18
+	VFNMADD231PD Z16, Z19, Z18
+	VADDPD Z22, Z18, K3, Z18
+	VRCP14PD Z17, Z20
+	VFMADD231PD Z20, Z18, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z0, Z7
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z6, Z3, Z3
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
+	VDIVPD Z1, Z2, Z0
+	VFNMADD231PD Z0, Z1, Z2
+	VFNMADD231PD Z0, Z3, Z2
+	VADDPD Z6, Z2, K2, Z2
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z2, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z0, Z7
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z6, Z3, Z3
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
+	VDIVPD Z1, Z2, Z0
+	VFNMADD231PD Z0, Z1, Z2
+	VFNMADD231PD Z0, Z3, Z2
+	VADDPD Z6, Z2, K2, Z2
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z2, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func logF64AVX512(dst *float64, x *float64, n int)
 TEXT ·logF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
