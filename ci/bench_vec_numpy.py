@@ -49,6 +49,14 @@ def numpy_rates(n):
         np.add(t32, 1, out=t32)
         np.reciprocal(t32, out=d32)
 
+    d64b = np.empty(n, np.float64)
+
+    def sigmoid64():
+        np.negative(x64, out=d64b)
+        np.exp(d64b, out=d64b)
+        np.add(d64b, 1, out=d64b)
+        np.reciprocal(d64b, out=d64)
+
     def axpy():
         np.multiply(a32, 1.5, out=t32)
         np.add(t32, b32, out=d32)
@@ -59,6 +67,7 @@ def numpy_rates(n):
         "log": (lambda: np.log(xl, out=d32), 0),
         "exp_f64": (lambda: np.exp(x64, out=d64), 0),
         "log_f64": (lambda: np.log(xl64, out=d64), 0),
+        "sigmoid_f64": (sigmoid64, 0),
         "tanh": (lambda: np.tanh(x, out=d32), 0),
         "tanh_small": (lambda: np.tanh(xs, out=d32), 0),
         "sigmoid": (sigmoid, 0),

@@ -147,8 +147,9 @@ func BenchmarkGeluTanh(b *testing.B) {
 }
 
 // benchUnary64 reports elements/s and GB/s (8 bytes read, 8 written per
-// element) of the float64 f on every kernel tier and of a plain package
-// math loop over the same input in the same run, and their ratio, on 1 Mi
+// element) of the float64 f on every kernel tier and of a plain loop of
+// ref (package math; for Sigmoid the generic tier's sigmoid64) over the
+// same input in the same run, and their ratio, on 1 Mi
 // float64 (8 MiB per operand, the size the NumPy figures in
 // docs/benchmarks.md use); each side's fastest call counts.
 func benchUnary64(b *testing.B, f func(dst, x []float64) error, ref func(float64) float64, gen func(i int) float64) {
@@ -185,4 +186,8 @@ func BenchmarkExpF64(b *testing.B) {
 
 func BenchmarkLogF64(b *testing.B) {
 	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
+}
+
+func BenchmarkSigmoidF64(b *testing.B) {
+	benchUnary64(b, Sigmoid[float64], sigmoid64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
