@@ -1706,9 +1706,10 @@ func (g *gen) expSetup512F64() {
 }
 
 // expCore512F64 sets Z0 = e^Z0, clobbering Z1-Z6; the float64 Exp and
-// Sigmoid kernels share it. With lo, Z6 holds what the rounding of Z0 lost
-// before the final scaling, scaled alike (Z0+Z6 is e^x to about 2^-100
-// relative where the result is normal).
+// Sigmoid kernels share it. With lo, Z6 holds what the rounding of the
+// sum Thi + (Thi*q + Tlo) lost, scaled alike, so Z0+Z6 carries that sum
+// exactly (e^x to within its truncation and reduction errors, about 2^-58
+// relative, where the result is normal).
 func (g *gen) expCore512F64(lo bool) {
 	// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
 	// tables in Z27-Z30.
