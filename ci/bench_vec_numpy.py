@@ -40,12 +40,22 @@ def numpy_rates(n):
     s32 = (i % 100).astype(np.float32)
     h32 = np.full(n, 0.5, np.float32)
     s64 = (i % 100).astype(np.float64)
+    x64 = (i % 2000) * 0.01 - 10
+    xl64 = (i % 2000) * 0.01 + 0.005
 
     def sigmoid():
         np.negative(x, out=t32)
         np.exp(t32, out=t32)
         np.add(t32, 1, out=t32)
         np.reciprocal(t32, out=d32)
+
+    d64b = np.empty(n, np.float64)
+
+    def sigmoid64():
+        np.negative(x64, out=d64b)
+        np.exp(d64b, out=d64b)
+        np.add(d64b, 1, out=d64b)
+        np.reciprocal(d64b, out=d64)
 
     def axpy():
         np.multiply(a32, 1.5, out=t32)
@@ -55,6 +65,9 @@ def numpy_rates(n):
     ops = {
         "exp": (lambda: np.exp(x, out=d32), 0),
         "log": (lambda: np.log(xl, out=d32), 0),
+        "exp_f64": (lambda: np.exp(x64, out=d64), 0),
+        "log_f64": (lambda: np.log(xl64, out=d64), 0),
+        "sigmoid_f64": (sigmoid64, 0),
         "tanh": (lambda: np.tanh(x, out=d32), 0),
         "tanh_small": (lambda: np.tanh(xs, out=d32), 0),
         "sigmoid": (sigmoid, 0),

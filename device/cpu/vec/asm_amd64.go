@@ -498,6 +498,21 @@ func geluErfF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func erfF32AVX512(dst *float32, x *float32, n int)
 
+// expF64AVX512 computes dst[i] = e**x[i] for i < n.
+//
+//go:noescape
+func expF64AVX512(dst *float64, x *float64, n int)
+
+// sigmoidF64AVX512 computes dst[i] = 1/(1+e**-x[i]) for i < n.
+//
+//go:noescape
+func sigmoidF64AVX512(dst *float64, x *float64, n int)
+
+// logF64AVX512 computes dst[i] = ln(x[i]) for i < n.
+//
+//go:noescape
+func logF64AVX512(dst *float64, x *float64, n int)
+
 // adamF32AVX512 is Adam's update for float32 with AVX-512 (see adam512 in asmgen.go).
 //
 //go:noescape
@@ -549,4 +564,5 @@ var asmAVX512 = tierAsm{
 	sqrt64: sqrtF64AVX512,
 	sign64: signF64AVX512,
 	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
+	un64:   [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unSigmoid: sigmoidF64AVX512},
 }

@@ -428,7 +428,15 @@ func tierTable(d *bytes.Buffer, t tier) {
 	for _, u := range unOps[1:] {
 		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
 	}
-	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n}\n", strings.Join(uns, ", "))
+	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n", strings.Join(uns, ", "))
+	if t.z {
+		uns = nil
+		for _, u := range unOps64 {
+			uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
+		}
+		fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
+	}
+	fmt.Fprintf(d, "}\n")
 }
 
 var opNames = map[string]string{"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Maximum", "min": "Minimum"}
@@ -1209,6 +1217,7 @@ func main() {
 	}
 	g.transcendentals()
 	g.transcendentals512()
+	g.transcendentals512F64()
 	g.adam512()
 	g.twoSum512(f32)
 	g.twoSum512(f64)
@@ -1582,6 +1591,225 @@ func (g *gen) transcendentals512() {
 		g.ins("VCMPPS.BCST $1, %s, Z1, K2", g.f("c0875", 0.875))
 		g.ins("VMOVAPS Z3, K2, Z4")
 		g.ins("VPORD Z7, Z4, Z0")
+	})
+}
+
+// ---- float64 exp, log and sigmoid, AVX-512 ----
+//
+// Eight float64 lanes per vector, two vectors per iteration (twoSlots), the
+// tail masked with K1; constants are broadcast from the shared table. The
+// exp polynomial is a truncated Taylor series (coefficients 1/k! rounded
+// once, expCoeffs64), log's the atanh series with its tail fitted
+// (logCoeffs64); both truncation errors are below 0.05 ulp. Exp reduces
+// by ln2/16 and multiplies by 2^(j/16) from a 16-entry table kept in two
+// pairs of registers (VPERMI2PD), which halves its polynomial. Sigmoid is
+// the exp core (expCore512F64) on -|x|, its result kept as hi+lo, and a
+// division corrected by its residual.
+
+// expTab is the number of entries of the exp kernel's table of 2^(j/expTab).
+const expTab = 16
+
+// expCoeffs64 is P with e^r = 1 + r + r^2*P(r): P's coefficient k is
+// 1/(k+2)!, up to r^5 (the series truncated after r^7, whose first
+// omitted term is below 1.3e-18 for |r| <= ln2/32).
+func expCoeffs64() []float64 {
+	c := make([]float64, 6)
+	fact := 1.0
+	for k := 1; k <= 7; k++ {
+		fact *= float64(k) // exact
+		if k >= 2 {
+			c[k-2] = 1 / fact
+		}
+	}
+	return c
+}
+
+// exp2Table returns 2^(j/expTab) for j < expTab as hi + lo: hi rounded to
+// float64, lo the rest rounded (computed with math/big to 300 bits).
+func exp2Table() (hi, lo []uint64) {
+	const prec = 300
+	root := new(big.Float).SetPrec(prec).SetInt64(2)
+	for k := expTab; k > 1; k /= 2 {
+		root.Sqrt(root)
+	}
+	v := new(big.Float).SetPrec(prec).SetInt64(1)
+	for range expTab {
+		h, _ := v.Float64()
+		l, _ := new(big.Float).SetPrec(prec).Sub(v, big.NewFloat(h)).Float64()
+		hi, lo = append(hi, math.Float64bits(h)), append(lo, math.Float64bits(l))
+		v.Mul(v, root)
+	}
+	return hi, lo
+}
+
+// table registers a constant holding the 64-bit patterns bits in order
+// and returns its symbol (without (SB), for offsets).
+func (g *gen) table(name string, bits []uint64) string {
+	sym := name + "<>"
+	if _, ok := g.consts[sym]; !ok {
+		var d []string
+		for i, b := range bits {
+			d = append(d, fmt.Sprintf("DATA %s+%d(SB)/8, $0x%016x", sym, 8*i, b))
+		}
+		d = append(d, fmt.Sprintf("GLOBL %s(SB), RODATA|NOPTR, $%d", sym, 8*len(bits)))
+		g.consts[sym] = d
+	}
+	return sym
+}
+
+// logCoeffs64 is R with log(1+f) = 2*atanh(s) = 2s + s*z*R(z), s = f/(2+f),
+// z = s^2, |s| <= 3-2*sqrt2: the series' own 2/3, 2/5, 2/7, then five
+// coefficients fitted for the rest, sum 2z^k/(2k+3) from k = 3, by
+// `go run fitcoeffs.go log64`; the fit's error is below 2^-60 relative to
+// the result (the Taylor series would need ten coefficients).
+func logCoeffs64() []float64 {
+	c := []float64{2.0 / 3, 2.0 / 5, 2.0 / 7}
+	for _, b := range []uint64{0x3fcc71c71d50200a, 0x3fc745d090c56263, 0x3fc3b19473feb6c6, 0x3fc10027817849b5, 0x3fc0997dfd4f1125} {
+		c = append(c, math.Float64frombits(b))
+	}
+	return c
+}
+
+// logFixup is log's VFIXUPIMMPD table: one 4-bit token per class of x
+// (QNaN, SNaN, ±0, +1, -Inf, +Inf, negative, positive, from bit 0), where
+// 0 keeps the computed result, 2 is x quieted, 3 the default NaN, 4 -Inf
+// and 5 +Inf.
+const logFixup = 2 | 2<<4 | 4<<8 | 0<<12 | 3<<16 | 5<<20 | 3<<24 | 0<<28
+
+// hornerPD emits acc = P(u) for float64 coefficients c (lowest order
+// first) on zmm registers, named name0, name1, ... in the constant table.
+func (g *gen) hornerPD(name string, c []float64, u, acc string) {
+	n := len(c) - 1
+	g.ins("VBROADCASTSD %s, %s", g.d(fmt.Sprintf("%s%d", name, n), c[n]), acc)
+	for k := n - 1; k >= 0; k-- {
+		g.ins("VFMADD213PD.BCST %s, %s, %s", g.d(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
+	}
+}
+
+// unOps64 lists the float64 unary kernels the AVX-512 tier has (the
+// others, and every float64 one of the AVX2 tier, are package math).
+var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"sigmoid", "unSigmoid"}}
+
+// expSetup512F64 loads the constants of expCore512F64: Z13-Z15 and the
+// 2^(j/16) tables in Z27-Z30.
+func (g *gen) expSetup512F64() {
+	bcast := func(c, r string) { g.ins("VBROADCASTSD %s, %s", c, r) }
+	bcast(g.d("d710", 710), "Z13")
+	bcast(g.d("dm746", -746), "Z14")
+	bcast(g.d("shifter64", 0x1.8p52), "Z15")
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	g.ins("VMOVUPD %s+0(SB), Z27", th)
+	g.ins("VMOVUPD %s+64(SB), Z28", th)
+	g.ins("VMOVUPD %s+0(SB), Z29", tl)
+	g.ins("VMOVUPD %s+64(SB), Z30", tl)
+}
+
+// expCore512F64 sets Z0 = e^Z0, clobbering Z1-Z6; the float64 Exp and
+// Sigmoid kernels share it. With lo, Z6 holds what the rounding of the
+// sum Thi + (Thi*q + Tlo) lost, scaled alike, so Z0+Z6 carries that sum
+// exactly (e^x to within its truncation and reduction errors, about 2^-58
+// relative, where the result is normal).
+func (g *gen) expCore512F64(lo bool) {
+	// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
+	// tables in Z27-Z30.
+	g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
+	g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
+	g.ins("VMINPD Z0, Z13, Z0")
+	g.ins("VMAXPD Z0, Z14, Z0")
+	g.comment("k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are")
+	g.comment("j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)")
+	g.ins("VMOVAPD Z15, Z1")
+	g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e16", expTab*math.Log2E))
+	g.ins("VSUBPD Z15, Z1, Z2")
+	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
+	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
+	g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
+	g.comment("q = e^r - 1 = r + r^2*P(r)")
+	g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
+	g.ins("VMULPD Z0, Z0, Z4")
+	g.ins("VFMADD213PD Z0, Z4, Z3")
+	g.comment("T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)")
+	g.ins("VMOVAPD Z1, Z5")
+	g.ins("VPERMI2PD Z28, Z27, Z5")
+	g.ins("VPERMI2PD Z30, Z29, Z1")
+	g.ins("VFMADD231PD Z3, Z5, Z1")
+	if lo {
+		g.ins("VMOVAPD Z5, Z6")
+	}
+	g.ins("VADDPD Z1, Z5, Z5")
+	if lo {
+		g.comment("the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)")
+		g.ins("VSUBPD Z5, Z6, Z6")
+		g.ins("VADDPD Z1, Z6, Z6")
+		g.ins("VSCALEFPD Z2, Z6, Z6")
+	}
+	g.comment("* 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)")
+	g.ins("VSCALEFPD Z2, Z5, Z0")
+}
+
+func (g *gen) transcendentals512F64() {
+	e := f64
+	one := func() string { return g.d("done", 1) }
+	bcast := func(c, r string) { g.ins("VBROADCASTSD %s, %s", c, r) }
+	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
+		g.elementwise(twoSlots(ewKernel{name: name + "F64AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
+			setup: setup}, z, 13, 16, body))
+	}
+
+	un("exp", "computes dst[i] = e**x[i] for i < n.", (*gen).expSetup512F64, func(g *gen) { g.expCore512F64(false) })
+
+	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
+		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
+		g.ins("VMOVAPD Z0, Z7")
+		g.ins("VPORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
+		g.expCore512F64(true)
+		g.comment("e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,")
+		g.comment("corrected by the residual num - q*(d+lo) times 1/d to 14 bits")
+		g.ins("VADDPD.BCST %s, Z0, Z1", one())
+		bcast(one(), "Z3")
+		g.ins("VSUBPD Z1, Z3, Z3")
+		g.ins("VADDPD Z0, Z3, Z3")
+		g.ins("VADDPD Z6, Z3, Z3")
+		g.ins("VPMOVQ2M Z7, K2")
+		bcast(one(), "Z2")
+		g.ins("VMOVAPD Z0, K2, Z2")
+		g.ins("VDIVPD Z1, Z2, Z0")
+		g.ins("VFNMADD231PD Z0, Z1, Z2")
+		g.ins("VFNMADD231PD Z0, Z3, Z2")
+		g.ins("VADDPD Z6, Z2, K2, Z2")
+		g.ins("VRCP14PD Z1, Z4")
+		g.ins("VFMADD231PD Z4, Z2, Z0")
+	})
+
+	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {
+		bcast(g.d("dsqrt2", math.Sqrt2), "Z13")
+	}, func(g *gen) {
+		g.comment("x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1")
+		g.ins("VGETMANTPD $0, Z0, Z1")
+		g.ins("VGETEXPPD Z0, Z2")
+		g.ins("VCMPPD $14, Z13, Z1, K2")
+		g.ins("VMULPD.BCST %s, Z1, K2, Z1", g.d("dhalf", 0.5))
+		g.ins("VADDPD.BCST %s, Z2, K2, Z2", one())
+		g.comment("f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2")
+		g.ins("VSUBPD.BCST %s, Z1, Z1", one())
+		g.ins("VADDPD.BCST %s, Z1, Z3", g.d("dtwo", 2))
+		g.ins("VDIVPD Z3, Z1, Z3")
+		g.ins("VMULPD Z3, Z3, Z4")
+		g.hornerPD("dlogr", logCoeffs64(), "Z4", "Z5")
+		g.ins("VMULPD Z1, Z1, Z6")
+		g.ins("VMULPD Z4, Z5, Z5")
+		g.ins("VFMADD231PD.BCST %s, Z6, Z5", g.d("dhalf", 0.5))
+		g.comment("+ k*ln2 in two parts: k*ln2hi is exact and added last")
+		g.ins("VMULPD Z3, Z5, Z5")
+		g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2lo64", ln2Lo64))
+		g.ins("VFMSUB231PD.BCST %s, Z6, Z5", g.d("dhalf", 0.5))
+		g.ins("VSUBPD Z5, Z1, Z1")
+		g.ins("VFMADD231PD.BCST %s, Z2, Z1", g.d("ln2hi64", ln2Hi64))
+		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:")
+		g.comment("VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result")
+		g.ins("VFIXUPIMMPD.BCST $0, %s, Z0, Z1", g.v64("dlogfix", logFixup))
+		g.ins("VMOVAPD Z1, Z0")
 	})
 }
 

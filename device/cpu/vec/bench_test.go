@@ -145,3 +145,44 @@ func BenchmarkGeluErf(b *testing.B) { benchUnary(b, GeluErf[float32], refGeluErf
 func BenchmarkGeluTanh(b *testing.B) {
 	benchUnary(b, GeluTanh[float32], refGeluTanh)
 }
+
+// benchUnary64 reports elements/s and GB/s (8 bytes read, 8 written per
+// element) of the float64 f on every kernel tier, and of a plain loop of
+// ref (package math; for Sigmoid the generic tier's sigmoid64) as the
+// sub-benchmark "math", on 1 Mi float64 (8 MiB per operand, the size the
+// NumPy figures in docs/benchmarks.md use). Each reports its fastest call
+// (bestRate); the calls are not interleaved with the reference's, because
+// a vector kernel called right after 8 ms of scalar code measured up to a
+// third slower than in a run of its own calls.
+func benchUnary64(b *testing.B, f func(dst, x []float64) error, ref func(float64) float64, gen func(i int) float64) {
+	const n = 1 << 20
+	x, dst := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = gen(i)
+	}
+	for _, k := range available() {
+		b.Run(k.name, func(b *testing.B) {
+			defer useKernels(k)()
+			bestRate(b, n, 16*n, func() { f(dst, x) })
+		})
+	}
+	b.Run("math", func(b *testing.B) {
+		bestRate(b, n, 16*n, func() {
+			for i, v := range x {
+				dst[i] = ref(v)
+			}
+		})
+	})
+}
+
+func BenchmarkExpF64(b *testing.B) {
+	benchUnary64(b, Exp[float64], math.Exp, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkLogF64(b *testing.B) {
+	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
+}
+
+func BenchmarkSigmoidF64(b *testing.B) {
+	benchUnary64(b, Sigmoid[float64], sigmoid64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}

@@ -47,8 +47,9 @@ var tierUnaries = []struct {
 	{"tanh_small", Tanh[float32]},
 }
 
-// BenchmarkTiersUnary reports Gelem/s of every float32 unary kernel on
-// every kernel tier this machine has, side by side
+// BenchmarkTiersUnary reports Gelem/s of every float32 unary kernel, and
+// of the float64 Exp, Log and Sigmoid, on every kernel tier this machine
+// has, side by side
 // (Unary/op/n=/tier), so `benchstat` or a plain grep compares tiers in one
 // run. ci/bench-vec.sh prints them next to NumPy.
 func BenchmarkTiersUnary(b *testing.B) {
@@ -63,6 +64,30 @@ func BenchmarkTiersUnary(b *testing.B) {
 				case "tanh_small":
 					x[i] = float32(i%2000)*0.0006 - 0.6
 				}
+			}
+			for _, k := range available() {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", f.name, n, k.name), func(b *testing.B) {
+					defer useKernels(k)()
+					bestRate(b, n, 0, func() { f.fn(dst, x) })
+				})
+			}
+		}
+	}
+	// float64 Exp, Log and Sigmoid (vector kernels on the avx512 tier
+	// only; package math elsewhere), on the float32 cases' inputs.
+	for _, f := range []struct {
+		name string
+		fn   func(dst, x []float64) error
+		x    func(i int) float64
+	}{
+		{"exp_f64", Exp[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"log_f64", Log[float64], func(i int) float64 { return float64(i%2000)*0.01 + 0.005 }},
+		{"sigmoid_f64", Sigmoid[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+	} {
+		for _, n := range benchSizes[:2] {
+			x, dst := make([]float64, n), make([]float64, n)
+			for i := range x {
+				x[i] = f.x(i)
 			}
 			for _, k := range available() {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", f.name, n, k.name), func(b *testing.B) {

@@ -16,9 +16,10 @@ func cpuHasAVX2FMA() bool { return cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) }
 
 // cpuHasAVX512 reports whether the CPU and the OS (which must save the zmm
 // and mask registers; cpuid checks XCR0) support what the AVX-512 kernels
-// use: AVX512F for the arithmetic, masks, VSCALEFPS and VRCP14PS,
-// AVX512DQ for VPMOVD2M, VEXTRACTF32X8 and VINSERTF32X8. The set also
-// uses the AVX2 kernels for what it does not override.
+// use: AVX512F for the arithmetic, masks, VSCALEFPS/PD, VRCP14PS/PD,
+// VGETEXPPD, VGETMANTPD, VFIXUPIMMPD and VPERMI2PD, AVX512DQ for
+// VPMOVD2M, VPMOVQ2M, VEXTRACTF32X8 and VINSERTF32X8. The set also uses
+// the AVX2 kernels for what it does not override.
 func cpuHasAVX512() bool {
 	return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX2, cpuid.FMA3)
 }
@@ -110,11 +111,14 @@ type tierAsm struct {
 	sign32      func(dst, x *float32, n int)
 	sign64      func(dst, x *float64, n int)
 	un32        [numUnOps]func(dst, x *float32, n int)
+	// un64 has the float64 unaries the tier vectorises (AVX-512: Exp, Log
+	// and Sigmoid); the others stay package math.
+	un64 [numUnOps]func(dst, x *float64, n int)
 }
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
-// float64 transcendentals are the generic (package math) ones, and the
-// caller fills in the reductions.
+// float64 transcendentals the tier has no kernel for (t.un64) are the
+// generic (package math) ones, and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
 	for op := range numBinOps {
@@ -133,6 +137,11 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	for op, f := range t.un32 {
 		if f != nil {
 			k.un32[op] = un32(f)
+		}
+	}
+	for op, f := range t.un64 {
+		if f != nil {
+			k.un64[op] = un64(f)
 		}
 	}
 	k.un32[unRelu] = un32(t.relu32)
@@ -160,8 +169,9 @@ var avx2Kernels = func() *kernels {
 
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
-// transcendentals, and Max/Min; Sum and Dot are the AVX2 ones (see the
-// package doc for why), the float64 transcendentals package math.
+// transcendentals, the float64 Exp, Log and Sigmoid, and Max/Min; Sum and
+// Dot are the AVX2 ones (see the package doc for why), the other float64
+// transcendentals package math.
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
 	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64

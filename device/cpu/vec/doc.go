@@ -21,7 +21,8 @@
 // "generic" or "avx2" (so the lower tiers stay testable on an AVX-512
 // machine); "avx512", "auto" or nothing picks the widest. Implementation
 // reports which set is active. The AVX-512 set has its own arithmetic,
-// Axpy, Relu, Max, Min and float32 transcendentals, and shares the AVX2
+// Axpy, Relu, Max, Min, float32 transcendentals and float64 Exp, Log and
+// Sigmoid, and shares the AVX2
 // Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
 // as the eight ymm ones, so a faster kernel would need another order. All
@@ -77,8 +78,34 @@
 //     in t = c/(c+|x|), c = float32(2*sqrt2), t refined by a Newton step.
 //
 // The generic set computes each float32 element in float64 with package
-// math and rounds once. Every float64 transcendental, in every set, is
-// package math per element (no vector float64 versions yet).
+// math and rounds once.
+//
+// The float64 Exp, Log and Sigmoid of the AVX-512 set are vector kernels
+// too (asmgen.go); every other float64 transcendental, and all of them in
+// the generic and AVX2 sets, is package math per element:
+//
+//   - exp: x = k*ln2/16 + r, |r| <= ln2/32 (ln2/16 in two parts), e^r - 1
+//     by its Taylor series to r^7, times 2^(j/16) (j = k mod 16, from a
+//     16-entry hi+lo table held in registers, looked up with VPERMI2PD) and
+//     2^floor(k/16) by VSCALEFPD, which rounds once, overflows to +Inf and
+//     rounds subnormal results once more;
+//   - log: x = m*2^k with m in [sqrt(1/2), sqrt(2)) by VGETMANTPD and
+//     VGETEXPPD (subnormal x included), log(m) = 2*atanh(f/(2+f)), f = m-1,
+//     summed as f - (f^2/2 - s*(f^2/2 + z*R(z))) so the rounding errors
+//     fall on the small terms; special values by one VFIXUPIMMPD;
+//   - sigmoid: the exp kernel on -|x| with its result kept as hi+lo, then
+//     1/(1+e) or e/(1+e) with the division corrected by its residual.
+//
+// Measured against values computed with math/big (TestExactF64), their
+// largest errors are 0.54 (Exp), 0.79 (Log) and 0.66 (Sigmoid) ulp, and
+// 0.75 x 2^-1074 for subnormal results; the tests hold them to 1 ulp.
+// Package math on amd64 is not that close: math.Exp is up to 1.7 ulp off
+// and returns +Inf for x in (709.436, 709.783], where e^x is finite
+// (exp(709.782712893384) = 1.7976931348622732e308), and math.Log is wrong
+// for subnormal x (math.Log(5e-324) = -709.09, not -744.44;
+// golang/go#56600). So the float64 Exp and Log of the AVX-512 set and of
+// the other sets differ there, and by an ulp or two on ordinary inputs;
+// each set on its own is deterministic.
 //
 // Maximum error of the float32 AVX2 kernels against float64 math, in units
 // in the last place of the float32 result, measured over all 2^32 inputs
@@ -104,8 +131,8 @@
 // variable t, whose rounding the result depends on about twice over.
 //
 // Special values follow C99/IEEE and PyTorch: NaN in gives NaN out; exp
-// overflows to +Inf above ln(MaxFloat32) and underflows through the
-// subnormals to 0; log(±0) = -Inf, log(x<0) = NaN, log(+Inf) = +Inf;
+// overflows to +Inf above ln(MaxFloat32) (float64: ln(MaxFloat64)) and
+// underflows through the subnormals to 0; log(±0) = -Inf, log(x<0) = NaN, log(+Inf) = +Inf;
 // tanh(±Inf) = ±1, sigmoid(±Inf) = 1 or 0, erf(±Inf) = ±1,
 // Gelu(+Inf) = +Inf and Gelu(-Inf) = -0 (the limit, not 0*Inf = NaN).
 package vec

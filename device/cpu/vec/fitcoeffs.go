@@ -3,8 +3,9 @@
 // fitcoeffs fits the polynomial coefficients that asmgen.go bakes into the
 // float32 transcendental kernels, and prints them with their float32 bit
 // patterns. Run `go run fitcoeffs.go NAME` with NAME one of exp, log, tanh,
-// erf, q (erfc for Erf, variable t = 2/(2+a)) or g (erfc for GeluErf,
-// t = c/(c+|x|)).
+// erf, q (erfc for Erf, variable t = 2/(2+a)), g (erfc for GeluErf,
+// t = c/(c+|x|)) or log64 (the float64 log's atanh series, coefficients
+// rounded to float64).
 //
 // Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
 // by Lawson's iteratively reweighted least squares (Householder QR for each
@@ -210,6 +211,35 @@ func main() {
 			}
 			c := fitRounded(us, g, w, deg, nil)
 			show("log", c)
+		}
+	case "log64":
+		// float64 log: 2*atanh(s) = 2s + s*z*R(z), z = s^2, s within
+		// +-(3-2*sqrt2) (a hair wider), R(z) = sum 2z^k/(2k+3). R's first
+		// three coefficients are kept at 2/3, 2/5, 2/7 and the rest,
+		// G(z) = sum 2z^k/(2k+9), is fitted in u = z/zmax for conditioning,
+		// weighted by z^4/2 (G's error enters the result times about
+		// z^4/2; fitting R itself would chase float64's rounding of R).
+		zmax := math.Pow((3-2*math.Sqrt2)*1.0001, 2)
+		G := func(z float64) float64 {
+			var s float64
+			for k := 40; k >= 0; k-- {
+				s = s*z + 2/float64(2*k+9)
+			}
+			return s
+		}
+		w := func(u float64) float64 { z := u * zmax; return z * z * z * z / 2 }
+		for deg := 3; deg <= 4; deg++ {
+			us := grid(0, 1, 3001)
+			c, _ := fit(us, func(u float64) float64 { return G(u * zmax) }, w, deg, nil)
+			maxe := 0.0
+			for _, u := range us {
+				maxe = math.Max(maxe, math.Abs(w(u)*(eval(c, u)-G(u*zmax))))
+			}
+			fmt.Printf("deg %d: max |z^4*(P-G)/2| = %.3g (%.3f x 2^-53)\nlog64: 2/3 2/5 2/7", deg+3, maxe, maxe/0x1p-53)
+			for i, v := range c {
+				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(zmax, float64(i))))
+			}
+			fmt.Println()
 		}
 	case "tanh":
 		for _, cut := range []float64{0.55, 0.625} {

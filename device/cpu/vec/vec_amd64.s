@@ -141,6 +141,135 @@ DATA cm16<>+20(SB)/4, $0xc1800000
 DATA cm16<>+24(SB)/4, $0xc1800000
 DATA cm16<>+28(SB)/4, $0xc1800000
 GLOBL cm16<>(SB), RODATA|NOPTR, $32
+DATA d1by16<>+0(SB)/8, $0x3fb0000000000000
+DATA d1by16<>+8(SB)/8, $0x3fb0000000000000
+DATA d1by16<>+16(SB)/8, $0x3fb0000000000000
+DATA d1by16<>+24(SB)/8, $0x3fb0000000000000
+GLOBL d1by16<>(SB), RODATA|NOPTR, $32
+DATA d710<>+0(SB)/8, $0x4086300000000000
+DATA d710<>+8(SB)/8, $0x4086300000000000
+DATA d710<>+16(SB)/8, $0x4086300000000000
+DATA d710<>+24(SB)/8, $0x4086300000000000
+GLOBL d710<>(SB), RODATA|NOPTR, $32
+DATA dexp2hi<>+0(SB)/8, $0x3ff0000000000000
+DATA dexp2hi<>+8(SB)/8, $0x3ff0b5586cf9890f
+DATA dexp2hi<>+16(SB)/8, $0x3ff172b83c7d517b
+DATA dexp2hi<>+24(SB)/8, $0x3ff2387a6e756238
+DATA dexp2hi<>+32(SB)/8, $0x3ff306fe0a31b715
+DATA dexp2hi<>+40(SB)/8, $0x3ff3dea64c123422
+DATA dexp2hi<>+48(SB)/8, $0x3ff4bfdad5362a27
+DATA dexp2hi<>+56(SB)/8, $0x3ff5ab07dd485429
+DATA dexp2hi<>+64(SB)/8, $0x3ff6a09e667f3bcd
+DATA dexp2hi<>+72(SB)/8, $0x3ff7a11473eb0187
+DATA dexp2hi<>+80(SB)/8, $0x3ff8ace5422aa0db
+DATA dexp2hi<>+88(SB)/8, $0x3ff9c49182a3f090
+DATA dexp2hi<>+96(SB)/8, $0x3ffae89f995ad3ad
+DATA dexp2hi<>+104(SB)/8, $0x3ffc199bdd85529c
+DATA dexp2hi<>+112(SB)/8, $0x3ffd5818dcfba487
+DATA dexp2hi<>+120(SB)/8, $0x3ffea4afa2a490da
+GLOBL dexp2hi<>(SB), RODATA|NOPTR, $128
+DATA dexp2lo<>+0(SB)/8, $0x0000000000000000
+DATA dexp2lo<>+8(SB)/8, $0x3c98a62e4adc610b
+DATA dexp2lo<>+16(SB)/8, $0xbc819041b9d78a76
+DATA dexp2lo<>+24(SB)/8, $0x3c99b07eb6c70573
+DATA dexp2lo<>+32(SB)/8, $0x3c86f46ad23182e4
+DATA dexp2lo<>+40(SB)/8, $0x3c8ada0911f09ebc
+DATA dexp2lo<>+48(SB)/8, $0x3c7d4397afec42e2
+DATA dexp2lo<>+56(SB)/8, $0x3c96324c054647ad
+DATA dexp2lo<>+64(SB)/8, $0xbc9bdd3413b26456
+DATA dexp2lo<>+72(SB)/8, $0xbc841577ee04992f
+DATA dexp2lo<>+80(SB)/8, $0x3c96e9f156864b27
+DATA dexp2lo<>+88(SB)/8, $0x3c7c7c46b071f2be
+DATA dexp2lo<>+96(SB)/8, $0x3c97a1cd345dcc81
+DATA dexp2lo<>+104(SB)/8, $0x3c811065895048dd
+DATA dexp2lo<>+112(SB)/8, $0x3c82ed02d75b3707
+DATA dexp2lo<>+120(SB)/8, $0xbc9e9c23179c2893
+GLOBL dexp2lo<>(SB), RODATA|NOPTR, $128
+DATA dexpp0<>+0(SB)/8, $0x3fe0000000000000
+DATA dexpp0<>+8(SB)/8, $0x3fe0000000000000
+DATA dexpp0<>+16(SB)/8, $0x3fe0000000000000
+DATA dexpp0<>+24(SB)/8, $0x3fe0000000000000
+GLOBL dexpp0<>(SB), RODATA|NOPTR, $32
+DATA dexpp1<>+0(SB)/8, $0x3fc5555555555555
+DATA dexpp1<>+8(SB)/8, $0x3fc5555555555555
+DATA dexpp1<>+16(SB)/8, $0x3fc5555555555555
+DATA dexpp1<>+24(SB)/8, $0x3fc5555555555555
+GLOBL dexpp1<>(SB), RODATA|NOPTR, $32
+DATA dexpp2<>+0(SB)/8, $0x3fa5555555555555
+DATA dexpp2<>+8(SB)/8, $0x3fa5555555555555
+DATA dexpp2<>+16(SB)/8, $0x3fa5555555555555
+DATA dexpp2<>+24(SB)/8, $0x3fa5555555555555
+GLOBL dexpp2<>(SB), RODATA|NOPTR, $32
+DATA dexpp3<>+0(SB)/8, $0x3f81111111111111
+DATA dexpp3<>+8(SB)/8, $0x3f81111111111111
+DATA dexpp3<>+16(SB)/8, $0x3f81111111111111
+DATA dexpp3<>+24(SB)/8, $0x3f81111111111111
+GLOBL dexpp3<>(SB), RODATA|NOPTR, $32
+DATA dexpp4<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp4<>+8(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp4<>+16(SB)/8, $0x3f56c16c16c16c17
+DATA dexpp4<>+24(SB)/8, $0x3f56c16c16c16c17
+GLOBL dexpp4<>(SB), RODATA|NOPTR, $32
+DATA dexpp5<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp5<>+8(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp5<>+16(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpp5<>+24(SB)/8, $0x3f2a01a01a01a01a
+GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
+DATA dhalf<>+0(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
+GLOBL dhalf<>(SB), RODATA|NOPTR, $32
+DATA dlogfix<>+0(SB)/8, $0x0000000003530422
+DATA dlogfix<>+8(SB)/8, $0x0000000003530422
+DATA dlogfix<>+16(SB)/8, $0x0000000003530422
+DATA dlogfix<>+24(SB)/8, $0x0000000003530422
+GLOBL dlogfix<>(SB), RODATA|NOPTR, $32
+DATA dlogr0<>+0(SB)/8, $0x3fe5555555555555
+DATA dlogr0<>+8(SB)/8, $0x3fe5555555555555
+DATA dlogr0<>+16(SB)/8, $0x3fe5555555555555
+DATA dlogr0<>+24(SB)/8, $0x3fe5555555555555
+GLOBL dlogr0<>(SB), RODATA|NOPTR, $32
+DATA dlogr1<>+0(SB)/8, $0x3fd999999999999a
+DATA dlogr1<>+8(SB)/8, $0x3fd999999999999a
+DATA dlogr1<>+16(SB)/8, $0x3fd999999999999a
+DATA dlogr1<>+24(SB)/8, $0x3fd999999999999a
+GLOBL dlogr1<>(SB), RODATA|NOPTR, $32
+DATA dlogr2<>+0(SB)/8, $0x3fd2492492492492
+DATA dlogr2<>+8(SB)/8, $0x3fd2492492492492
+DATA dlogr2<>+16(SB)/8, $0x3fd2492492492492
+DATA dlogr2<>+24(SB)/8, $0x3fd2492492492492
+GLOBL dlogr2<>(SB), RODATA|NOPTR, $32
+DATA dlogr3<>+0(SB)/8, $0x3fcc71c71d50200a
+DATA dlogr3<>+8(SB)/8, $0x3fcc71c71d50200a
+DATA dlogr3<>+16(SB)/8, $0x3fcc71c71d50200a
+DATA dlogr3<>+24(SB)/8, $0x3fcc71c71d50200a
+GLOBL dlogr3<>(SB), RODATA|NOPTR, $32
+DATA dlogr4<>+0(SB)/8, $0x3fc745d090c56263
+DATA dlogr4<>+8(SB)/8, $0x3fc745d090c56263
+DATA dlogr4<>+16(SB)/8, $0x3fc745d090c56263
+DATA dlogr4<>+24(SB)/8, $0x3fc745d090c56263
+GLOBL dlogr4<>(SB), RODATA|NOPTR, $32
+DATA dlogr5<>+0(SB)/8, $0x3fc3b19473feb6c6
+DATA dlogr5<>+8(SB)/8, $0x3fc3b19473feb6c6
+DATA dlogr5<>+16(SB)/8, $0x3fc3b19473feb6c6
+DATA dlogr5<>+24(SB)/8, $0x3fc3b19473feb6c6
+GLOBL dlogr5<>(SB), RODATA|NOPTR, $32
+DATA dlogr6<>+0(SB)/8, $0x3fc10027817849b5
+DATA dlogr6<>+8(SB)/8, $0x3fc10027817849b5
+DATA dlogr6<>+16(SB)/8, $0x3fc10027817849b5
+DATA dlogr6<>+24(SB)/8, $0x3fc10027817849b5
+GLOBL dlogr6<>(SB), RODATA|NOPTR, $32
+DATA dlogr7<>+0(SB)/8, $0x3fc0997dfd4f1125
+DATA dlogr7<>+8(SB)/8, $0x3fc0997dfd4f1125
+DATA dlogr7<>+16(SB)/8, $0x3fc0997dfd4f1125
+DATA dlogr7<>+24(SB)/8, $0x3fc0997dfd4f1125
+GLOBL dlogr7<>(SB), RODATA|NOPTR, $32
+DATA dm746<>+0(SB)/8, $0xc087500000000000
+DATA dm746<>+8(SB)/8, $0xc087500000000000
+DATA dm746<>+16(SB)/8, $0xc087500000000000
+DATA dm746<>+24(SB)/8, $0xc087500000000000
+GLOBL dm746<>(SB), RODATA|NOPTR, $32
 DATA dmone<>+0(SB)/8, $0xbff0000000000000
 DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
@@ -151,6 +280,16 @@ DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
 DATA done<>+24(SB)/8, $0x3ff0000000000000
 GLOBL done<>(SB), RODATA|NOPTR, $32
+DATA dsqrt2<>+0(SB)/8, $0x3ff6a09e667f3bcd
+DATA dsqrt2<>+8(SB)/8, $0x3ff6a09e667f3bcd
+DATA dsqrt2<>+16(SB)/8, $0x3ff6a09e667f3bcd
+DATA dsqrt2<>+24(SB)/8, $0x3ff6a09e667f3bcd
+GLOBL dsqrt2<>(SB), RODATA|NOPTR, $32
+DATA dtwo<>+0(SB)/8, $0x4000000000000000
+DATA dtwo<>+8(SB)/8, $0x4000000000000000
+DATA dtwo<>+16(SB)/8, $0x4000000000000000
+DATA dtwo<>+24(SB)/8, $0x4000000000000000
+GLOBL dtwo<>(SB), RODATA|NOPTR, $32
 DATA erfcq0<>+0(SB)/4, $0xbf11eb31
 DATA erfcq0<>+4(SB)/4, $0xbf11eb31
 DATA erfcq0<>+8(SB)/4, $0xbf11eb31
@@ -512,6 +651,11 @@ DATA i23<>+20(SB)/4, $0x00000017
 DATA i23<>+24(SB)/4, $0x00000017
 DATA i23<>+28(SB)/4, $0x00000017
 GLOBL i23<>(SB), RODATA|NOPTR, $32
+DATA ln2hi16<>+0(SB)/8, $0x3fa62e42fee00000
+DATA ln2hi16<>+8(SB)/8, $0x3fa62e42fee00000
+DATA ln2hi16<>+16(SB)/8, $0x3fa62e42fee00000
+DATA ln2hi16<>+24(SB)/8, $0x3fa62e42fee00000
+GLOBL ln2hi16<>(SB), RODATA|NOPTR, $32
 DATA ln2hi64<>+0(SB)/8, $0x3fe62e42fee00000
 DATA ln2hi64<>+8(SB)/8, $0x3fe62e42fee00000
 DATA ln2hi64<>+16(SB)/8, $0x3fe62e42fee00000
@@ -526,6 +670,11 @@ DATA ln2hi<>+20(SB)/4, $0x3f317200
 DATA ln2hi<>+24(SB)/4, $0x3f317200
 DATA ln2hi<>+28(SB)/4, $0x3f317200
 GLOBL ln2hi<>(SB), RODATA|NOPTR, $32
+DATA ln2lo16<>+0(SB)/8, $0x3daa39ef35793c76
+DATA ln2lo16<>+8(SB)/8, $0x3daa39ef35793c76
+DATA ln2lo16<>+16(SB)/8, $0x3daa39ef35793c76
+DATA ln2lo16<>+24(SB)/8, $0x3daa39ef35793c76
+GLOBL ln2lo16<>(SB), RODATA|NOPTR, $32
 DATA ln2lo64<>+0(SB)/8, $0x3dea39ef35793c76
 DATA ln2lo64<>+8(SB)/8, $0x3dea39ef35793c76
 DATA ln2lo64<>+16(SB)/8, $0x3dea39ef35793c76
@@ -540,6 +689,11 @@ DATA ln2lo<>+20(SB)/4, $0x35bfbe8e
 DATA ln2lo<>+24(SB)/4, $0x35bfbe8e
 DATA ln2lo<>+28(SB)/4, $0x35bfbe8e
 GLOBL ln2lo<>(SB), RODATA|NOPTR, $32
+DATA log2e16<>+0(SB)/8, $0x40371547652b82fe
+DATA log2e16<>+8(SB)/8, $0x40371547652b82fe
+DATA log2e16<>+16(SB)/8, $0x40371547652b82fe
+DATA log2e16<>+24(SB)/8, $0x40371547652b82fe
+GLOBL log2e16<>(SB), RODATA|NOPTR, $32
 DATA log2e64<>+0(SB)/8, $0x3ff71547652b82fe
 DATA log2e64<>+8(SB)/8, $0x3ff71547652b82fe
 DATA log2e64<>+16(SB)/8, $0x3ff71547652b82fe
@@ -698,6 +852,11 @@ DATA rcgelu<>+20(SB)/4, $0x3eb504f3
 DATA rcgelu<>+24(SB)/4, $0x3eb504f3
 DATA rcgelu<>+28(SB)/4, $0x3eb504f3
 GLOBL rcgelu<>(SB), RODATA|NOPTR, $32
+DATA shifter64<>+0(SB)/8, $0x4338000000000000
+DATA shifter64<>+8(SB)/8, $0x4338000000000000
+DATA shifter64<>+16(SB)/8, $0x4338000000000000
+DATA shifter64<>+24(SB)/8, $0x4338000000000000
+GLOBL shifter64<>(SB), RODATA|NOPTR, $32
 DATA shifter<>+0(SB)/4, $0x4b400000
 DATA shifter<>+4(SB)/4, $0x4b400000
 DATA shifter<>+8(SB)/4, $0x4b400000
@@ -12065,6 +12224,591 @@ tail:
 	VMOVAPS Z3, K2, Z4
 	VPORD Z7, Z4, Z0
 	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func expF64AVX512(dst *float64, x *float64, n int)
+TEXT ·expF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VADDPD Z17, Z21, Z21
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func sigmoidF64AVX512(dst *float64, x *float64, n int)
+TEXT ·sigmoidF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z0, Z7
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z6, Z3, Z3
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
+	VDIVPD Z1, Z2, Z0
+	VFNMADD231PD Z0, Z1, Z2
+	VFNMADD231PD Z0, Z3, Z2
+	VADDPD Z6, Z2, K2, Z2
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z2, Z0
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z16, Z23
+	VPORQ.BCST signmask64<>(SB), Z16, Z16
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	VSCALEFPD Z18, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// e = Z16+Z22; 1+e = d + lo (lo exact but for Z22's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z16, Z17
+	VBROADCASTSD done<>(SB), Z19
+	VSUBPD Z17, Z19, Z19
+	VADDPD Z16, Z19, Z19
+	VADDPD Z22, Z19, Z19
+	VPMOVQ2M Z23, K3
+	VBROADCASTSD done<>(SB), Z18
+	VMOVAPD Z16, K3, Z18
+	VDIVPD Z17, Z18, Z16
+	VFNMADD231PD Z16, Z17, Z18
+	VFNMADD231PD Z16, Z19, Z18
+	VADDPD Z22, Z18, K3, Z18
+	VRCP14PD Z17, Z20
+	VFMADD231PD Z20, Z18, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z0, Z7
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z6, Z3, Z3
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
+	VDIVPD Z1, Z2, Z0
+	VFNMADD231PD Z0, Z1, Z2
+	VFNMADD231PD Z0, Z3, Z2
+	VADDPD Z6, Z2, K2, Z2
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z2, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
+	VMOVAPD Z0, Z7
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
+	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z6, Z3, Z3
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
+	VDIVPD Z1, Z2, Z0
+	VFNMADD231PD Z0, Z1, Z2
+	VFNMADD231PD Z0, Z3, Z2
+	VADDPD Z6, Z2, K2, Z2
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z2, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func logF64AVX512(dst *float64, x *float64, n int)
+TEXT ·logF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD dsqrt2<>(SB), Z13
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z0, Z1
+	VGETEXPPD Z0, Z2
+	VCMPPD $14, Z13, Z1, K2
+	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
+	VADDPD.BCST done<>(SB), Z2, K2, Z2
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z1, Z1
+	VADDPD.BCST dtwo<>(SB), Z1, Z3
+	VDIVPD Z3, Z1, Z3
+	VMULPD Z3, Z3, Z4
+	VBROADCASTSD dlogr7<>(SB), Z5
+	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
+	VMULPD Z1, Z1, Z6
+	VMULPD Z4, Z5, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
+	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
+	VSUBPD Z5, Z1, Z1
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z16, Z17
+	VGETEXPPD Z16, Z18
+	VCMPPD $14, Z13, Z17, K3
+	VMULPD.BCST dhalf<>(SB), Z17, K3, Z17
+	VADDPD.BCST done<>(SB), Z18, K3, Z18
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z17, Z17
+	VADDPD.BCST dtwo<>(SB), Z17, Z19
+	VDIVPD Z19, Z17, Z19
+	VMULPD Z19, Z19, Z20
+	VBROADCASTSD dlogr7<>(SB), Z21
+	VFMADD213PD.BCST dlogr6<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr5<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr4<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr3<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr2<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr1<>(SB), Z20, Z21
+	VFMADD213PD.BCST dlogr0<>(SB), Z20, Z21
+	VMULPD Z17, Z17, Z22
+	VMULPD Z20, Z21, Z21
+	VFMADD231PD.BCST dhalf<>(SB), Z22, Z21
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z19, Z21, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z21
+	VFMSUB231PD.BCST dhalf<>(SB), Z22, Z21
+	VSUBPD Z21, Z17, Z17
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z17
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z16, Z17
+	VMOVAPD Z17, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z0, Z1
+	VGETEXPPD Z0, Z2
+	VCMPPD $14, Z13, Z1, K2
+	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
+	VADDPD.BCST done<>(SB), Z2, K2, Z2
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z1, Z1
+	VADDPD.BCST dtwo<>(SB), Z1, Z3
+	VDIVPD Z3, Z1, Z3
+	VMULPD Z3, Z3, Z4
+	VBROADCASTSD dlogr7<>(SB), Z5
+	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
+	VMULPD Z1, Z1, Z6
+	VMULPD Z4, Z5, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
+	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
+	VSUBPD Z5, Z1, Z1
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
+	VGETMANTPD $0, Z0, Z1
+	VGETEXPPD Z0, Z2
+	VCMPPD $14, Z13, Z1, K2
+	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
+	VADDPD.BCST done<>(SB), Z2, K2, Z2
+	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
+	VSUBPD.BCST done<>(SB), Z1, Z1
+	VADDPD.BCST dtwo<>(SB), Z1, Z3
+	VDIVPD Z3, Z1, Z3
+	VMULPD Z3, Z3, Z4
+	VBROADCASTSD dlogr7<>(SB), Z5
+	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
+	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
+	VMULPD Z1, Z1, Z6
+	VMULPD Z4, Z5, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
+	// + k*ln2 in two parts: k*ln2hi is exact and added last
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
+	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
+	VSUBPD Z5, Z1, Z1
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
 	RET
