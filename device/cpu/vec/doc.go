@@ -103,9 +103,11 @@
 // and returns +Inf for x in (709.436, 709.783], where e^x is finite
 // (exp(709.782712893384) = 1.7976931348622732e308), and math.Log is wrong
 // for subnormal x (math.Log(5e-324) = -709.09, not -744.44;
-// golang/go#56600). So the float64 Exp and Log of the AVX-512 set and of
-// the other sets differ there, and by an ulp or two on ordinary inputs;
-// each set on its own is deterministic.
+// golang/go#56600). The other sets run package math with those two ranges
+// mended (exp64: e^(x-1)*e rounded once, within 2 ulp; log64: the input
+// scaled by 2^54 first), so every set gives finite, accurate values there;
+// the AVX-512 set and the others still differ by an ulp or two on ordinary
+// inputs, and each set on its own is deterministic.
 //
 // Maximum error of the float32 AVX2 kernels against float64 math, in units
 // in the last place of the float32 result, measured over all 2^32 inputs

@@ -30,8 +30,8 @@ var genericKernels = &kernels{
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:     reluGo[float64],
-		unExp:      map64(math.Exp),
-		unLog:      map64(math.Log),
+		unExp:      map64(exp64),
+		unLog:      map64(log64),
 		unTanh:     map64(math.Tanh),
 		unSigmoid:  map64(sigmoid64),
 		unGeluTanh: map64(geluTanh64),
@@ -205,6 +205,31 @@ func map64(f func(float64) float64) func(dst, x []float64) {
 			dst[i] = f(v)
 		}
 	}
+}
+
+// exp64 is math.Exp, mended where package math on amd64 overflows early:
+// for x in (709, 709.79) its assembly gives +Inf from x = 709.4361, where
+// e^x is 1.27e308; there the result is e^(x-1)*e, the product rounded once
+// (x-1 is exact), so exp64(709.782712893384) = 1.7976931348622732e308 as
+// correctly rounded. Elsewhere it is math.Exp bit for bit.
+func exp64(x float64) float64 {
+	if x > 709 && x < 709.79 {
+		h := math.Exp(x - 1)
+		const eLo = 1.4456468917292502e-16 // e - float64(e)
+		return math.FMA(h, math.E, h*eLo)
+	}
+	return math.Exp(x)
+}
+
+// log64 is math.Log, mended for subnormal x, where package math on amd64
+// takes the exponent field as if x were normal (math.Log(5e-324) =
+// -709.09, not -744.44; golang/go#56600): there it is
+// math.Log(x*2^54) - 54*ln2. Elsewhere it is math.Log bit for bit.
+func log64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
 }
 
 // sigmoid64 is 1/(1+e^-x), evaluated as e^x/(1+e^x) for x < 0 so that it
