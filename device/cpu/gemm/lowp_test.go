@@ -252,9 +252,11 @@ func TestLowpZeroK(t *testing.T) {
 	}
 }
 
-// TestLowpConcurrent runs BF16 and F16 products from several goroutines at
-// once on the default path (AMX where available: every call configures and
-// releases the tiles itself, so calls on any thread are independent).
+
+// TestLowpConcurrent runs BF16, F16, BF16To and F16To products from several
+// goroutines at once on the default path (AMX where available: every call
+// configures and releases the tiles itself, so calls on any thread are
+// independent; BF16To's scratch and rounding are per call).
 func TestLowpConcurrent(t *testing.T) {
 	cases := []lowpCase{
 		{m: 130, n: 70, k: 300, alpha: 1, beta: 0.5},
@@ -262,21 +264,28 @@ func TestLowpConcurrent(t *testing.T) {
 		{transA: true, m: 45, n: 200, k: 64, alpha: -1, beta: 1},
 	}
 	done := make(chan bool)
-	for g := range 6 {
+	for g := range 8 {
 		go func() {
 			ok := true
 			for r := range 2 {
 				tc := cases[(g+r)%len(cases)]
-				if g%2 == 0 {
+				switch g % 4 {
+				case 0:
 					ok = ok && checkLowp(t, bf16Ops, "default", tc)
-				} else {
+				case 1:
 					ok = ok && checkLowp(t, f16Ops, "default", tc)
+				case 2:
+					tc.alpha, tc.beta = 1, 0
+					ok = ok && checkLowpTo(t, bf16Ops, BF16To, dtype.BF16FromFloat32, "default", tc)
+				default:
+					tc.alpha, tc.beta = 1, 0
+					ok = ok && checkLowpTo(t, f16Ops, F16To, dtype.F16FromFloat32, "default", tc)
 				}
 			}
 			done <- ok
 		}()
 	}
-	for range 6 {
+	for range 8 {
 		<-done
 	}
 }
@@ -330,7 +339,10 @@ func TestLowpTo(t *testing.T) {
 	}
 }
 
-func checkLowpTo[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H], to func(transA, transB bool, m, n, k int, a []H, lda int, b []H, ldb int, c []H, ldc int) error, round func(float32) H, variant string, tc lowpCase) {
+// checkLowpTo runs one case of BF16To or F16To (to) against ops.gemm's
+// float32 result rounded by round, reporting mismatches with t.Errorf (so
+// it may run on other goroutines) and whether there were none.
+func checkLowpTo[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H], to func(transA, transB bool, m, n, k int, a []H, lda int, b []H, ldb int, c []H, ldc int) error, round func(float32) H, variant string, tc lowpCase) bool {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(tc.m*31+tc.n*7+tc.k), 3))
 	ra, ca := stored(tc.transA, tc.m, tc.k)
@@ -346,7 +358,8 @@ func checkLowpTo[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H],
 	a, b := mk(ra*lda), mk(rb*ldb)
 	want32 := make([]float32, max(tc.m*ldc, 1))
 	if err := ops.gemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, 1, a, lda, b, ldb, 0, want32, ldc); err != nil {
-		t.Fatalf("%s %s %v: %v", variant, ops.name, tc, err)
+		t.Errorf("%s %s %v: %v", variant, ops.name, tc, err)
+		return false
 	}
 	const sentinel = 12345
 	c := make([]H, max(tc.m*ldc, 1))
@@ -354,7 +367,8 @@ func checkLowpTo[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H],
 		c[i] = sentinel
 	}
 	if err := to(tc.transA, tc.transB, tc.m, tc.n, tc.k, a, lda, b, ldb, c, ldc); err != nil {
-		t.Fatalf("%s %sTo %v: %v", variant, ops.name, tc, err)
+		t.Errorf("%s %sTo %v: %v", variant, ops.name, tc, err)
+		return false
 	}
 	for i := range tc.m * ldc {
 		want := H(sentinel)
@@ -362,9 +376,11 @@ func checkLowpTo[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H],
 			want = round(want32[i])
 		}
 		if c[i] != want {
-			t.Fatalf("%s %sTo %v: C[%d][%d] = %#04x, want %#04x (float32 %g)", variant, ops.name, tc, i/ldc, i%ldc, uint16(c[i]), uint16(want), want32[i])
+			t.Errorf("%s %sTo %v: C[%d][%d] = %#04x, want %#04x (float32 %g)", variant, ops.name, tc, i/ldc, i%ldc, uint16(c[i]), uint16(want), want32[i])
+			return false
 		}
 	}
+	return true
 }
 
 // TestLowpToErrors checks that BF16To and F16To reject bad sizes and
