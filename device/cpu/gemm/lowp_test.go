@@ -252,7 +252,6 @@ func TestLowpZeroK(t *testing.T) {
 	}
 }
 
-
 // TestLowpConcurrent runs BF16, F16, BF16To and F16To products from several
 // goroutines at once on the default path (AMX where available: every call
 // configures and releases the tiles itself, so calls on any thread are
