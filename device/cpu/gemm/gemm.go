@@ -36,7 +36,12 @@
 // BF16 and F16 multiply bfloat16 and IEEE half operands into a float32 C
 // (lowp.go): with AMX-BF16 (granted by the OS) 32x32 tiles run on the tile
 // unit; otherwise, and always for F16, the operands are widened to float32
-// while they are packed and the float32 micro-kernels run.
+// while they are packed and the float32 micro-kernels run. BF16To and
+// F16To return a half-precision C, each region rounded once as soon as the
+// product has finished it.
+//
+// PeakF32 measures the machine's FMA throughput, the ceiling the figures
+// of the benchmarks and `tessera bench` are compared with.
 package gemm
 
 import (
