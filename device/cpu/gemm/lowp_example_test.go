@@ -47,3 +47,24 @@ func ExampleF16() {
 	fmt.Println(c)
 	// Output: [4 2 10 5]
 }
+
+// A bfloat16 result straight from the product: each element is the float32
+// sum rounded once to bfloat16 (here 302.34375 to 302, ties to even), with
+// no float32 matrix for the caller to convert.
+func ExampleBF16To() {
+	const k = 300
+	a := make([]dtype.BFloat16, 2*k) // 2 x k
+	b := make([]dtype.BFloat16, k)   // k x 1
+	for i := range k {
+		a[i] = dtype.BF16FromFloat32(1.01)
+		a[k+i] = dtype.BF16FromFloat32(-0.5)
+		b[i] = dtype.BF16FromFloat32(1)
+	}
+	c := make([]dtype.BFloat16, 2)
+	if err := gemm.BF16To(false, false, 2, 1, k, a, k, b, 1, c, 1); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c)
+	// Output: [302 -150]
+}
