@@ -1594,7 +1594,7 @@ func (g *gen) transcendentals512() {
 	})
 }
 
-// ---- float64 exp, log and sigmoid, AVX-512 ----
+// ---- float64 exp, log, tanh and sigmoid, AVX-512 ----
 //
 // Eight float64 lanes per vector, two vectors per iteration (twoSlots), the
 // tail masked with K1; constants are broadcast from the shared table. The
@@ -1604,7 +1604,8 @@ func (g *gen) transcendentals512() {
 // by ln2/16 and multiplies by 2^(j/16) from a 16-entry table kept in two
 // pairs of registers (VPERMI2PD), which halves its polynomial. Sigmoid is
 // the exp core (expCore512F64) on -|x|, its result kept as hi+lo, and a
-// division corrected by its residual.
+// division corrected by its residual; Tanh the same core on 2|x| above
+// |x| = 0.25 and a fitted odd polynomial (tanhCoeffs64) below.
 
 // expTab is the number of entries of the exp kernel's table of 2^(j/expTab).
 const expTab = 16
