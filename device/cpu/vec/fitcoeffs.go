@@ -246,12 +246,14 @@ func main() {
 			fmt.Println()
 		}
 	case "tanh64":
-		// float64 tanh below |x| = 0.5: tanh a = a + a^3*P(s), s = a^2.
-		// The reference G(s) = (tanh a - a)/a^3 is tanh's Taylor series
-		// (coefficients from tanh' = 1 - tanh^2, 60 terms: at s = 0.25 a
-		// term is below 0.1 of the one before), so no cancellation. P's
-		// error enters the result times about s, the weight; the fit is in
-		// u = s/smax for conditioning, on a range a hair wider than 0.5^2.
+		// float64 tanh below |x| = cut (default 0.25, the kernel's; `go
+		// run fitcoeffs.go tanh64 0.5` tries another): tanh a = a +
+		// a^3*P(s), s = a^2. The reference G(s) = (tanh a - a)/a^3 is
+		// tanh's Taylor series (coefficients from tanh' = 1 - tanh^2, to
+		// a^119: at s = 0.25 a term is below 0.11 of the one before),
+		// so no cancellation. P's error enters the result times about s,
+		// the weight; the fit is in u = s/smax for conditioning, on a range
+		// a hair wider than cut^2. The kernel takes degree 7.
 		const terms = 120
 		t := make([]float64, terms+2)
 		t[1] = 1
