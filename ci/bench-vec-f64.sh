@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Times the float64 Exp, Log and Sigmoid of device/cpu/vec (the AVX-512
-# tier's vector kernels, and a plain package math loop) against NumPy (one
-# thread, Debian's python3-numpy: np.exp, np.log, and 1/(1+exp(-x)) as
-# four ufunc calls) on 64 Ki and 1 Mi float64, the inputs of
-# BenchmarkTiersUnary and BenchmarkExpF64/LogF64/SigmoidF64. The Go and
+# Times the float64 Exp, Log, Tanh and Sigmoid of device/cpu/vec (the
+# AVX-512 tier's vector kernels, and a plain package math loop) against
+# NumPy (one thread, Debian's python3-numpy: np.exp, np.log, np.tanh, and
+# 1/(1+exp(-x)) as four ufunc calls) on 64 Ki and 1 Mi float64, the inputs
+# of BenchmarkTiersUnary and BenchmarkExpF64/LogF64/TanhF64/SigmoidF64.
+# OPS picks the functions (default "exp log tanh sigmoid"). The Go and
 # NumPy runs alternate ROUNDS times (default 6) and each side keeps its
 # best, so a neighbour that slows one run does not decide the ratio.
 # Not part of the test run.
@@ -27,14 +28,15 @@ xl = (i % 2000) * 0.01 + 0.005
 d, t = np.empty(n), np.empty(n)
 def sigmoid():
     np.negative(x, out=t); np.exp(t, out=t); np.add(t, 1, out=t); np.reciprocal(t, out=d)
-f = {"exp": lambda: np.exp(x, out=d), "log": lambda: np.log(xl, out=d), "sigmoid": sigmoid}[op]
+f = {"exp": lambda: np.exp(x, out=d), "log": lambda: np.log(xl, out=d), "tanh": lambda: np.tanh(x, out=d),
+     "sigmoid": sigmoid}[op]
 print("%.4f" % (n / min(timeit.repeat(f, number=1, repeat=calls)) / 1e9))
 EOF
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b) ? a : b }'; }
 gelem() { awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "Gelem/s") { print $i; exit } }'; }
 uptime
 printf '%-8s %8s %10s %10s %10s %9s %9s\n' op n avx512 math numpy x_numpy x_math
-for op in exp log sigmoid; do
+for op in ${OPS:-exp log tanh sigmoid}; do
   Op=$(echo "${op:0:1}" | tr a-z A-Z)${op:1}
   for n in 65536 1048576; do
     g=0 m=0 p=0

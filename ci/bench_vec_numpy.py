@@ -67,6 +67,7 @@ def numpy_rates(n):
         "log": (lambda: np.log(xl, out=d32), 0),
         "exp_f64": (lambda: np.exp(x64, out=d64), 0),
         "log_f64": (lambda: np.log(xl64, out=d64), 0),
+        "tanh_f64": (lambda: np.tanh(x64, out=d64), 0),
         "sigmoid_f64": (sigmoid64, 0),
         "tanh": (lambda: np.tanh(x, out=d32), 0),
         "tanh_small": (lambda: np.tanh(xs, out=d32), 0),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Largest error of NumPy's float64 np.exp and np.log, in ulps of the
+"""Largest error of NumPy's float64 np.exp, np.log and np.tanh, in ulps of the
 result, against Python's decimal module at 40 digits (exact enough to
 round), on 30,000 random inputs each (seeded): the yardstick for the
 accuracy of device/cpu/vec's float64 kernels (TestExactF64), quoted in
@@ -26,6 +26,10 @@ cases = [
      lambda x: Decimal(x).exp()),
     ("log", np.log, np.concatenate([rng.uniform(0.5, 2, 15000), np.exp(rng.uniform(-700, 700, 15000))]),
      lambda x: Decimal(x).ln()),
+    # (e^2x - 1)/(e^2x + 1): the subtraction cancels about -log10|2x|
+    # digits, at most 4 here, of the 40
+    ("tanh", np.tanh, np.concatenate([rng.uniform(-1, 1, 15000), rng.uniform(-20, 20, 15000)]),
+     lambda x: (Decimal(2 * x).exp() - 1) / (Decimal(2 * x).exp() + 1)),
 ]
 print("numpy", np.__version__)
 for name, f, xs, exact in cases:

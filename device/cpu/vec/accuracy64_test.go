@@ -56,8 +56,10 @@ func ulpErr64(got, want float64) float64 {
 // amd64 assembly) is up to about 1.7 ulp off: at x = 60.63314155331955 it
 // is 1.52 ulp below e^x, where the kernel is correctly rounded, 2 ulp
 // apart. Sigmoid's reference is the generic tier's sigmoid64 (math.Exp,
-// then 1+e and a division: up to 2.2 ulp off), hence 3. TestExactF64
-// holds all three kernels to 1 ulp of the exact value.
+// then 1+e and a division: up to 2.2 ulp off), hence 3. Tanh's is 2:
+// math.Tanh is up to 1.32 ulp off (measured by TestExactF64), the kernel
+// 0.56, so the two may round 2 ulp apart (1 measured). TestExactF64 holds
+// all four kernels to 1 ulp of the exact value.
 type unary64 struct {
 	name   string
 	op     unOp
@@ -69,6 +71,7 @@ type unary64 struct {
 var unaries64 = []unary64{
 	{"Exp", unExp, Exp[float64], exp64, 2},
 	{"Log", unLog, Log[float64], log64, 1},
+	{"Tanh", unTanh, Tanh[float64], math.Tanh, 2},
 	{"Sigmoid", unSigmoid, Sigmoid[float64], sigmoid64, 3},
 }
 
@@ -129,6 +132,21 @@ func sweep64(name string, n int) []float64 {
 		for _, c := range []float64{-708.3964185322641, -744.4400719213812, -745.1332191019411, 36.7368005696771, 37.42994775023705, 0, 1, -1} {
 			xs = steps(xs, c, 2000)
 		}
+	case "Tanh":
+		for range n {
+			xs = append(xs, -20+r.Float64()*40)
+		}
+		for range n {
+			xs = append(xs, -0.5+r.Float64())
+		}
+		for range n / 4 { // near 0, every binade down to the subnormals
+			xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
+		}
+		// the kernel's threshold 0.25, math.Tanh's 0.625, the clamp 20, where
+		// the result rounds to 1 (19.06), and the subnormals either side of 0
+		for _, c := range []float64{0.25, -0.25, 0.625, -0.625, 20, -20, 19.061547465398498, 0x1p-1063, -0x1p-1063, 1, -1, 0x1p-26, 0x1p-1022} {
+			xs = steps(xs, c, 2000)
+		}
 	case "Log":
 		for range n {
 			xs = append(xs, 0.5+r.Float64()*1.5)
@@ -177,7 +195,7 @@ func avx512OrSkip(t *testing.T) *kernels {
 	return nil
 }
 
-// TestAccuracyF64 holds the AVX-512 float64 Exp, Log and Sigmoid to their
+// TestAccuracyF64 holds the AVX-512 float64 Exp, Log, Tanh and Sigmoid to their
 // bound against package math on millions of inputs: the kernel itself, and
 // the exported function with the AVX-512 set active.
 func TestAccuracyF64(t *testing.T) {
@@ -212,7 +230,7 @@ func TestAccuracyF64(t *testing.T) {
 	}
 }
 
-// TestSpecialValuesF64 checks the AVX-512 float64 Exp, Log and Sigmoid on
+// TestSpecialValuesF64 checks the AVX-512 float64 Exp, Log, Tanh and Sigmoid on
 // special and boundary inputs, exactly where the result is exact (sign of
 // zero included) and to the bound elsewhere, each value alone, in a full
 // vector and in a masked tail.
@@ -229,6 +247,11 @@ func TestSpecialValuesF64(t *testing.T) {
 			{math.E, approx}, {math.MaxFloat64, approx}, {math.SmallestNonzeroFloat64, approx},
 			{0x1p-1022, approx}, {0x0.fffffffffffffp-1022, approx}, {math.Sqrt2, approx}, {math.Nextafter(1, 2), approx},
 			{math.Nextafter(1, 0), approx}},
+		"Tanh": {{nan, nan}, {inf, 1}, {-inf, -1}, {0, 0}, {negZ, negZ}, {20, 1}, {-20, -1}, {19.1, 1}, {1e308, 1},
+			{-1e308, -1}, {math.MaxFloat64, 1}, {math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64},
+			{-math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64}, {0x1p-1022, 0x1p-1022}, {1e-300, 1e-300},
+			{-1e-20, -1e-20}, {0x1p-27, 0x1p-27}, {0.25, approx}, {-0.25, approx}, {math.Nextafter(0.25, 0), approx},
+			{0.1, approx}, {-0.5, approx}, {1, approx}, {-3, approx}, {18, approx}},
 		"Sigmoid": {{nan, nan}, {inf, 1}, {-inf, 0}, {0, 0.5}, {negZ, 0.5}, {40, 1}, {1e308, 1}, {-1e308, 0},
 			{-746, 0}, {-745.1, math.SmallestNonzeroFloat64}, {-744.44, approx}, {-708.4, approx}, {-1, approx}, {1, approx},
 			{-30, approx}, {30, approx}},
@@ -256,7 +279,7 @@ func TestSpecialValuesF64(t *testing.T) {
 	}
 }
 
-// TestTailsF64 runs the AVX-512 float64 Exp, Log and Sigmoid on every length
+// TestTailsF64 runs the AVX-512 float64 Exp, Log, Tanh and Sigmoid on every length
 // up to three vectors and a bit (each tail length 0..7 after 0 to 3 full
 // vectors), at several offsets: nothing outside dst is written, and every
 // element equals the same input's result in a long run (lanes are
@@ -379,6 +402,40 @@ func exactSigmoid(x float64) *big.Float {
 	return d.Quo(new(big.Float).SetPrec(200).SetInt64(1), d)
 }
 
+// exactTanh is tanh x to about 160 bits relative: for |x| < 2^-40 the
+// series x - x^3/3 + 2x^5/15 (the next term is below 2^-240 relative);
+// otherwise (1-e)/(1+e), e = e^-2|x| from exactExp (its error, 2^-170
+// absolute, is below 2^-129 of 1-e there), with x's sign; ±1 beyond
+// |x| = 700, where 1-tanh is below 2^-2000.
+func exactTanh(x float64) *big.Float {
+	const prec = 200
+	a := math.Abs(x)
+	var t *big.Float
+	switch {
+	case a > 700:
+		t = new(big.Float).SetPrec(prec).SetInt64(1)
+	case a < 0x1p-40:
+		b := new(big.Float).SetPrec(prec).SetFloat64(a)
+		b2 := new(big.Float).SetPrec(prec).Mul(b, b)
+		// a * (1 - a^2/3 + 2a^4/15)
+		p := new(big.Float).SetPrec(prec).Mul(b2, big.NewFloat(2))
+		p.Quo(p, big.NewFloat(15))
+		p.Sub(p, new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), big.NewFloat(3)))
+		p.Mul(p, b2)
+		p.Add(p, big.NewFloat(1))
+		t = p.Mul(p, b)
+	default:
+		e := exactExp(-2 * a)
+		num := new(big.Float).SetPrec(prec).Sub(big.NewFloat(1), e)
+		den := new(big.Float).SetPrec(prec).Add(big.NewFloat(1), e)
+		t = num.Quo(num, den)
+	}
+	if x < 0 {
+		t.Neg(t)
+	}
+	return t
+}
+
 // exactErr is |got - want| in ulps of want rounded to float64 (units of
 // 2^-1074 where that is subnormal), as a real number.
 func exactErr(got float64, want *big.Float) float64 {
@@ -390,26 +447,26 @@ func exactErr(got float64, want *big.Float) float64 {
 	return math.Abs(df)
 }
 
-// TestExactF64 measures the AVX-512 float64 Exp, Log and Sigmoid, and
+// TestExactF64 measures the AVX-512 float64 Exp, Log, Tanh and Sigmoid, and
 // package math for comparison, against values computed with math/big to
 // about 160 bits on a subset of TestAccuracyF64's inputs (those with a
 // finite result, thresholds included), and holds the kernels to 1 ulp of the
 // exact result (2^-1074 for subnormal results). Package math (math.Exp,
-// math.Log, the generic sigmoid64) is not held to anything: it is logged as
-// the yardstick.
+// math.Log, math.Tanh, the generic sigmoid64) is not held to anything: it is
+// logged as the yardstick.
 func TestExactF64(t *testing.T) {
 	k := avx512OrSkip(t)
 	n := 20000
 	if testing.Short() {
 		n = 2000
 	}
-	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog, "Sigmoid": exactSigmoid}
+	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog, "Sigmoid": exactSigmoid, "Tanh": exactTanh}
 	for _, f := range unaries64 {
 		t.Run(f.name, func(t *testing.T) {
 			var xs []float64
 			for _, x := range sweep64(f.name, n) {
 				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
-					f.name == "Sigmoid" && x > -745.2 && x < 709.78 {
+					f.name == "Sigmoid" && x > -745.2 && x < 709.78 || f.name == "Tanh" && !math.IsNaN(x) {
 					xs = append(xs, x)
 				}
 			}

@@ -1594,7 +1594,7 @@ func (g *gen) transcendentals512() {
 	})
 }
 
-// ---- float64 exp, log and sigmoid, AVX-512 ----
+// ---- float64 exp, log, tanh and sigmoid, AVX-512 ----
 //
 // Eight float64 lanes per vector, two vectors per iteration (twoSlots), the
 // tail masked with K1; constants are broadcast from the shared table. The
@@ -1604,7 +1604,8 @@ func (g *gen) transcendentals512() {
 // by ln2/16 and multiplies by 2^(j/16) from a 16-entry table kept in two
 // pairs of registers (VPERMI2PD), which halves its polynomial. Sigmoid is
 // the exp core (expCore512F64) on -|x|, its result kept as hi+lo, and a
-// division corrected by its residual.
+// division corrected by its residual; Tanh the same core on 2|x| above
+// |x| = 0.25 and a fitted odd polynomial (tanhCoeffs64) below.
 
 // expTab is the number of entries of the exp kernel's table of 2^(j/expTab).
 const expTab = 16
@@ -1686,9 +1687,21 @@ func (g *gen) hornerPD(name string, c []float64, u, acc string) {
 	}
 }
 
+// tanhCoeffs64 is P with tanh a = a + a^3*P(a^2) for |a| < 0.25, fitted by
+// `go run fitcoeffs.go tanh64` (degree 7 in a^2; the fit's error is below
+// 2^-58 relative to the result).
+func tanhCoeffs64() []float64 {
+	var c []float64
+	for _, b := range []uint64{0xbfd555555555555c, 0x3fc1111111111bf6, 0xbfaba1ba1baaae41, 0x3f9664f487d70ac2,
+		0xbf8226e212b45fa5, 0x3f6d6c72f3b6f756, 0xbf57bd286551d17b, 0x3f414339d277339a} {
+		c = append(c, math.Float64frombits(b))
+	}
+	return c
+}
+
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"sigmoid", "unSigmoid"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}}
 
 // expSetup512F64 loads the constants of expCore512F64: Z13-Z15 and the
 // 2^(j/16) tables in Z27-Z30.
@@ -1780,6 +1793,63 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VADDPD Z6, Z2, K2, Z2")
 		g.ins("VRCP14PD Z1, Z4")
 		g.ins("VFMADD231PD Z4, Z2, Z0")
+	})
+
+	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
+		small, join, sign := g.uniq("small"), g.uniq("join"), g.uniq("sign")
+		g.comment("K2: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false); each branch")
+		g.comment("runs only when some lane needs it")
+		g.ins("VMOVAPD Z0, Z7")
+		g.ins("VMULPD Z0, Z0, Z8")
+		g.ins("VCMPPD.BCST $1, %s, Z8, K2", g.d("d00625", 0.0625))
+		g.ins("KORTESTB K2, K2")
+		g.ins("JCS  %s", small)
+		g.comment("|x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second")
+		g.comment("source, so NaN passes; above 20 the result rounds to 1)")
+		g.ins("VPANDQ.BCST %s, Z0, Z0", g.v64("absmask64", 1<<63-1))
+		bcast(g.d("d20", 20), "Z9")
+		g.ins("VMINPD Z0, Z9, Z0")
+		g.ins("VADDPD Z0, Z0, Z0")
+		g.expCore512F64(true)
+		g.comment("E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
+		g.ins("VADDPD.BCST %s, Z0, Z1", one())
+		g.ins("VSUBPD Z1, Z0, Z2")
+		g.ins("VADDPD.BCST %s, Z2, Z2", one())
+		g.ins("VADDPD Z6, Z2, Z2")
+		g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits")
+		bcast(g.d("dtwo", 2), "Z3")
+		g.ins("VDIVPD Z1, Z3, Z4")
+		g.ins("VFNMADD231PD Z4, Z1, Z3")
+		g.ins("VFNMADD231PD Z4, Z2, Z3")
+		g.ins("VRCP14PD Z1, Z5")
+		g.ins("VMULPD Z5, Z3, Z3")
+		g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
+		bcast(one(), "Z5")
+		g.ins("VSUBPD Z4, Z5, Z2")
+		g.ins("VSUBPD Z2, Z5, Z5")
+		g.ins("VSUBPD Z4, Z5, Z5")
+		g.ins("VSUBPD Z3, Z5, Z5")
+		g.ins("VADDPD Z5, Z2, Z2")
+		g.ins("KORTESTB K2, K2")
+		g.ins("JEQ  %s", join)
+		g.comment("the small lanes of a mixed vector")
+		g.hornerPD("dtanhp", tanhCoeffs64(), "Z8", "Z5")
+		g.ins("VMULPD Z7, Z8, Z8")
+		g.ins("VFMADD213PD Z7, Z8, Z5")
+		g.ins("VMOVAPD Z5, K2, Z2")
+		g.label(join)
+		g.ins("VMOVAPD Z2, Z5")
+		g.ins("JMP  %s", sign)
+		g.label(small)
+		g.comment("|x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp")
+		g.comment("(x subnormal too); rounding is symmetric, and -0's sign is copied below")
+		g.hornerPD("dtanhp", tanhCoeffs64(), "Z8", "Z5")
+		g.ins("VMULPD Z7, Z8, Z8")
+		g.ins("VFMADD213PD Z7, Z8, Z5")
+		g.label(sign)
+		g.comment("x's sign onto the magnitude: a bit select on the sign mask")
+		g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
+		g.ins("VMOVAPD Z7, Z0")
 	})
 
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {

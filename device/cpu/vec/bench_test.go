@@ -183,6 +183,10 @@ func BenchmarkLogF64(b *testing.B) {
 	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
 }
 
+func BenchmarkTanhF64(b *testing.B) {
+	benchUnary64(b, Tanh[float64], math.Tanh, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
 func BenchmarkSigmoidF64(b *testing.B) {
 	benchUnary64(b, Sigmoid[float64], sigmoid64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }

@@ -80,9 +80,9 @@
 // The generic set computes each float32 element in float64 with package
 // math and rounds once.
 //
-// The float64 Exp, Log and Sigmoid of the AVX-512 set are vector kernels
-// too (asmgen.go); every other float64 transcendental, and all of them in
-// the generic and AVX2 sets, is package math per element:
+// The float64 Exp, Log, Tanh and Sigmoid of the AVX-512 set are vector
+// kernels too (asmgen.go); every other float64 transcendental, and all of
+// them in the generic and AVX2 sets, is package math per element:
 //
 //   - exp: x = k*ln2/16 + r, |r| <= ln2/32 (ln2/16 in two parts), e^r - 1
 //     by its Taylor series to r^7, times 2^(j/16) (j = k mod 16, from a
@@ -93,12 +93,20 @@
 //     VGETEXPPD (subnormal x included), log(m) = 2*atanh(f/(2+f)), f = m-1,
 //     summed as f - (f^2/2 - s*(f^2/2 + z*R(z))) so the rounding errors
 //     fall on the small terms; special values by one VFIXUPIMMPD;
+//   - tanh: below |x| = 0.25 x + x^3*P(x^2), P of degree 7 fitted (exactly
+//     x, sign of zero kept, where x^3*P is below half an ulp); above,
+//     1-2/(E+1), E = e^(2|x|) from the exp kernel as hi+lo (|x| clamped to
+//     20, past which the result rounds to 1, so ±Inf gives ±1), 2/(E+1)
+//     as a quotient corrected by its residual and 1 minus it summed with
+//     its rounding error; a vector whose lanes all fall on one side
+//     computes only that side;
 //   - sigmoid: the exp kernel on -|x| with its result kept as hi+lo, then
 //     1/(1+e) or e/(1+e) with the division corrected by its residual.
 //
 // Measured against values computed with math/big (TestExactF64), their
-// largest errors are 0.54 (Exp), 0.79 (Log) and 0.66 (Sigmoid) ulp, and
-// 0.75 x 2^-1074 for subnormal results; the tests hold them to 1 ulp.
+// largest errors are 0.54 (Exp), 0.79 (Log), 0.56 (Tanh) and 0.66
+// (Sigmoid) ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold
+// them to 1 ulp (math.Tanh is up to 1.32 ulp off).
 // Package math on amd64 is not that close: math.Exp is up to 1.7 ulp off
 // and returns +Inf for x in (709.436, 709.783], where e^x is finite
 // (exp(709.782712893384) = 1.7976931348622732e308), and math.Log is wrong

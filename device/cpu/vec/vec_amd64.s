@@ -24,6 +24,11 @@ DATA maskTab<>+56(SB)/4, $0x00000000
 DATA maskTab<>+60(SB)/4, $0x00000000
 GLOBL maskTab<>(SB), RODATA|NOPTR, $64
 
+DATA absmask64<>+0(SB)/8, $0x7fffffffffffffff
+DATA absmask64<>+8(SB)/8, $0x7fffffffffffffff
+DATA absmask64<>+16(SB)/8, $0x7fffffffffffffff
+DATA absmask64<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL absmask64<>(SB), RODATA|NOPTR, $32
 DATA absmask<>+0(SB)/4, $0x7fffffff
 DATA absmask<>+4(SB)/4, $0x7fffffff
 DATA absmask<>+8(SB)/4, $0x7fffffff
@@ -141,11 +146,21 @@ DATA cm16<>+20(SB)/4, $0xc1800000
 DATA cm16<>+24(SB)/4, $0xc1800000
 DATA cm16<>+28(SB)/4, $0xc1800000
 GLOBL cm16<>(SB), RODATA|NOPTR, $32
+DATA d00625<>+0(SB)/8, $0x3fb0000000000000
+DATA d00625<>+8(SB)/8, $0x3fb0000000000000
+DATA d00625<>+16(SB)/8, $0x3fb0000000000000
+DATA d00625<>+24(SB)/8, $0x3fb0000000000000
+GLOBL d00625<>(SB), RODATA|NOPTR, $32
 DATA d1by16<>+0(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+8(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+16(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+24(SB)/8, $0x3fb0000000000000
 GLOBL d1by16<>(SB), RODATA|NOPTR, $32
+DATA d20<>+0(SB)/8, $0x4034000000000000
+DATA d20<>+8(SB)/8, $0x4034000000000000
+DATA d20<>+16(SB)/8, $0x4034000000000000
+DATA d20<>+24(SB)/8, $0x4034000000000000
+GLOBL d20<>(SB), RODATA|NOPTR, $32
 DATA d710<>+0(SB)/8, $0x4086300000000000
 DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
@@ -285,6 +300,46 @@ DATA dsqrt2<>+8(SB)/8, $0x3ff6a09e667f3bcd
 DATA dsqrt2<>+16(SB)/8, $0x3ff6a09e667f3bcd
 DATA dsqrt2<>+24(SB)/8, $0x3ff6a09e667f3bcd
 GLOBL dsqrt2<>(SB), RODATA|NOPTR, $32
+DATA dtanhp0<>+0(SB)/8, $0xbfd555555555555c
+DATA dtanhp0<>+8(SB)/8, $0xbfd555555555555c
+DATA dtanhp0<>+16(SB)/8, $0xbfd555555555555c
+DATA dtanhp0<>+24(SB)/8, $0xbfd555555555555c
+GLOBL dtanhp0<>(SB), RODATA|NOPTR, $32
+DATA dtanhp1<>+0(SB)/8, $0x3fc1111111111bf6
+DATA dtanhp1<>+8(SB)/8, $0x3fc1111111111bf6
+DATA dtanhp1<>+16(SB)/8, $0x3fc1111111111bf6
+DATA dtanhp1<>+24(SB)/8, $0x3fc1111111111bf6
+GLOBL dtanhp1<>(SB), RODATA|NOPTR, $32
+DATA dtanhp2<>+0(SB)/8, $0xbfaba1ba1baaae41
+DATA dtanhp2<>+8(SB)/8, $0xbfaba1ba1baaae41
+DATA dtanhp2<>+16(SB)/8, $0xbfaba1ba1baaae41
+DATA dtanhp2<>+24(SB)/8, $0xbfaba1ba1baaae41
+GLOBL dtanhp2<>(SB), RODATA|NOPTR, $32
+DATA dtanhp3<>+0(SB)/8, $0x3f9664f487d70ac2
+DATA dtanhp3<>+8(SB)/8, $0x3f9664f487d70ac2
+DATA dtanhp3<>+16(SB)/8, $0x3f9664f487d70ac2
+DATA dtanhp3<>+24(SB)/8, $0x3f9664f487d70ac2
+GLOBL dtanhp3<>(SB), RODATA|NOPTR, $32
+DATA dtanhp4<>+0(SB)/8, $0xbf8226e212b45fa5
+DATA dtanhp4<>+8(SB)/8, $0xbf8226e212b45fa5
+DATA dtanhp4<>+16(SB)/8, $0xbf8226e212b45fa5
+DATA dtanhp4<>+24(SB)/8, $0xbf8226e212b45fa5
+GLOBL dtanhp4<>(SB), RODATA|NOPTR, $32
+DATA dtanhp5<>+0(SB)/8, $0x3f6d6c72f3b6f756
+DATA dtanhp5<>+8(SB)/8, $0x3f6d6c72f3b6f756
+DATA dtanhp5<>+16(SB)/8, $0x3f6d6c72f3b6f756
+DATA dtanhp5<>+24(SB)/8, $0x3f6d6c72f3b6f756
+GLOBL dtanhp5<>(SB), RODATA|NOPTR, $32
+DATA dtanhp6<>+0(SB)/8, $0xbf57bd286551d17b
+DATA dtanhp6<>+8(SB)/8, $0xbf57bd286551d17b
+DATA dtanhp6<>+16(SB)/8, $0xbf57bd286551d17b
+DATA dtanhp6<>+24(SB)/8, $0xbf57bd286551d17b
+GLOBL dtanhp6<>(SB), RODATA|NOPTR, $32
+DATA dtanhp7<>+0(SB)/8, $0x3f414339d277339a
+DATA dtanhp7<>+8(SB)/8, $0x3f414339d277339a
+DATA dtanhp7<>+16(SB)/8, $0x3f414339d277339a
+DATA dtanhp7<>+24(SB)/8, $0x3f414339d277339a
+GLOBL dtanhp7<>(SB), RODATA|NOPTR, $32
 DATA dtwo<>+0(SB)/8, $0x4000000000000000
 DATA dtwo<>+8(SB)/8, $0x4000000000000000
 DATA dtwo<>+16(SB)/8, $0x4000000000000000
@@ -12641,6 +12696,451 @@ tail:
 	VADDPD Z6, Z2, K2, Z2
 	VRCP14PD Z1, Z4
 	VFMADD231PD Z4, Z2, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func tanhF64AVX512(dst *float64, x *float64, n int)
+TEXT ·tanhF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// K2: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false); each branch
+	// runs only when some lane needs it
+	VMOVAPD Z0, Z7
+	VMULPD Z0, Z0, Z8
+	VCMPPD.BCST $1, d00625<>(SB), Z8, K2
+	KORTESTB K2, K2
+	JCS  small17
+	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
+	// source, so NaN passes; above 20 the result rounds to 1)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	VBROADCASTSD d20<>(SB), Z9
+	VMINPD Z0, Z9, Z0
+	VADDPD Z0, Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VSUBPD Z1, Z0, Z2
+	VADDPD.BCST done<>(SB), Z2, Z2
+	VADDPD Z6, Z2, Z2
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	VBROADCASTSD dtwo<>(SB), Z3
+	VDIVPD Z1, Z3, Z4
+	VFNMADD231PD Z4, Z1, Z3
+	VFNMADD231PD Z4, Z2, Z3
+	VRCP14PD Z1, Z5
+	VMULPD Z5, Z3, Z3
+	// 1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)
+	VBROADCASTSD done<>(SB), Z5
+	VSUBPD Z4, Z5, Z2
+	VSUBPD Z2, Z5, Z5
+	VSUBPD Z4, Z5, Z5
+	VSUBPD Z3, Z5, Z5
+	VADDPD Z5, Z2, Z2
+	KORTESTB K2, K2
+	JEQ  join18
+	// the small lanes of a mixed vector
+	VBROADCASTSD dtanhp7<>(SB), Z5
+	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp5<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp4<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp3<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp2<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp1<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
+	VMULPD Z7, Z8, Z8
+	VFMADD213PD Z7, Z8, Z5
+	VMOVAPD Z5, K2, Z2
+join18:
+	VMOVAPD Z2, Z5
+	JMP  sign19
+small17:
+	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
+	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
+	VBROADCASTSD dtanhp7<>(SB), Z5
+	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp5<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp4<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp3<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp2<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp1<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
+	VMULPD Z7, Z8, Z8
+	VFMADD213PD Z7, Z8, Z5
+sign19:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	// K3: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false); each branch
+	// runs only when some lane needs it
+	VMOVAPD Z16, Z23
+	VMULPD Z16, Z16, Z24
+	VCMPPD.BCST $1, d00625<>(SB), Z24, K3
+	KORTESTB K3, K3
+	JCS  small20
+	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
+	// source, so NaN passes; above 20 the result rounds to 1)
+	VPANDQ.BCST absmask64<>(SB), Z16, Z16
+	VBROADCASTSD d20<>(SB), Z25
+	VMINPD Z16, Z25, Z16
+	VADDPD Z16, Z16, Z16
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	VSCALEFPD Z18, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// E = Z16+Z22; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	VADDPD.BCST done<>(SB), Z16, Z17
+	VSUBPD Z17, Z16, Z18
+	VADDPD.BCST done<>(SB), Z18, Z18
+	VADDPD Z22, Z18, Z18
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	VBROADCASTSD dtwo<>(SB), Z19
+	VDIVPD Z17, Z19, Z20
+	VFNMADD231PD Z20, Z17, Z19
+	VFNMADD231PD Z20, Z18, Z19
+	VRCP14PD Z17, Z21
+	VMULPD Z21, Z19, Z19
+	// 1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)
+	VBROADCASTSD done<>(SB), Z21
+	VSUBPD Z20, Z21, Z18
+	VSUBPD Z18, Z21, Z21
+	VSUBPD Z20, Z21, Z21
+	VSUBPD Z19, Z21, Z21
+	VADDPD Z21, Z18, Z18
+	KORTESTB K3, K3
+	JEQ  join21
+	// the small lanes of a mixed vector
+	VBROADCASTSD dtanhp7<>(SB), Z21
+	VFMADD213PD.BCST dtanhp6<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp5<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp4<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp3<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp2<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp1<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp0<>(SB), Z24, Z21
+	VMULPD Z23, Z24, Z24
+	VFMADD213PD Z23, Z24, Z21
+	VMOVAPD Z21, K3, Z18
+join21:
+	VMOVAPD Z18, Z21
+	JMP  sign22
+small20:
+	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
+	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
+	VBROADCASTSD dtanhp7<>(SB), Z21
+	VFMADD213PD.BCST dtanhp6<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp5<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp4<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp3<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp2<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp1<>(SB), Z24, Z21
+	VFMADD213PD.BCST dtanhp0<>(SB), Z24, Z21
+	VMULPD Z23, Z24, Z24
+	VFMADD213PD Z23, Z24, Z21
+sign22:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
+	VMOVAPD Z23, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// K2: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false); each branch
+	// runs only when some lane needs it
+	VMOVAPD Z0, Z7
+	VMULPD Z0, Z0, Z8
+	VCMPPD.BCST $1, d00625<>(SB), Z8, K2
+	KORTESTB K2, K2
+	JCS  small23
+	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
+	// source, so NaN passes; above 20 the result rounds to 1)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	VBROADCASTSD d20<>(SB), Z9
+	VMINPD Z0, Z9, Z0
+	VADDPD Z0, Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VSUBPD Z1, Z0, Z2
+	VADDPD.BCST done<>(SB), Z2, Z2
+	VADDPD Z6, Z2, Z2
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	VBROADCASTSD dtwo<>(SB), Z3
+	VDIVPD Z1, Z3, Z4
+	VFNMADD231PD Z4, Z1, Z3
+	VFNMADD231PD Z4, Z2, Z3
+	VRCP14PD Z1, Z5
+	VMULPD Z5, Z3, Z3
+	// 1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)
+	VBROADCASTSD done<>(SB), Z5
+	VSUBPD Z4, Z5, Z2
+	VSUBPD Z2, Z5, Z5
+	VSUBPD Z4, Z5, Z5
+	VSUBPD Z3, Z5, Z5
+	VADDPD Z5, Z2, Z2
+	KORTESTB K2, K2
+	JEQ  join24
+	// the small lanes of a mixed vector
+	VBROADCASTSD dtanhp7<>(SB), Z5
+	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp5<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp4<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp3<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp2<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp1<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
+	VMULPD Z7, Z8, Z8
+	VFMADD213PD Z7, Z8, Z5
+	VMOVAPD Z5, K2, Z2
+join24:
+	VMOVAPD Z2, Z5
+	JMP  sign25
+small23:
+	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
+	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
+	VBROADCASTSD dtanhp7<>(SB), Z5
+	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp5<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp4<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp3<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp2<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp1<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
+	VMULPD Z7, Z8, Z8
+	VFMADD213PD Z7, Z8, Z5
+sign25:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// K2: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false); each branch
+	// runs only when some lane needs it
+	VMOVAPD Z0, Z7
+	VMULPD Z0, Z0, Z8
+	VCMPPD.BCST $1, d00625<>(SB), Z8, K2
+	KORTESTB K2, K2
+	JCS  small26
+	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
+	// source, so NaN passes; above 20 the result rounds to 1)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	VBROADCASTSD d20<>(SB), Z9
+	VMINPD Z0, Z9, Z0
+	VADDPD Z0, Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VSUBPD Z1, Z0, Z2
+	VADDPD.BCST done<>(SB), Z2, Z2
+	VADDPD Z6, Z2, Z2
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	VBROADCASTSD dtwo<>(SB), Z3
+	VDIVPD Z1, Z3, Z4
+	VFNMADD231PD Z4, Z1, Z3
+	VFNMADD231PD Z4, Z2, Z3
+	VRCP14PD Z1, Z5
+	VMULPD Z5, Z3, Z3
+	// 1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)
+	VBROADCASTSD done<>(SB), Z5
+	VSUBPD Z4, Z5, Z2
+	VSUBPD Z2, Z5, Z5
+	VSUBPD Z4, Z5, Z5
+	VSUBPD Z3, Z5, Z5
+	VADDPD Z5, Z2, Z2
+	KORTESTB K2, K2
+	JEQ  join27
+	// the small lanes of a mixed vector
+	VBROADCASTSD dtanhp7<>(SB), Z5
+	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp5<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp4<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp3<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp2<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp1<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
+	VMULPD Z7, Z8, Z8
+	VFMADD213PD Z7, Z8, Z5
+	VMOVAPD Z5, K2, Z2
+join27:
+	VMOVAPD Z2, Z5
+	JMP  sign28
+small26:
+	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
+	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
+	VBROADCASTSD dtanhp7<>(SB), Z5
+	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp5<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp4<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp3<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp2<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp1<>(SB), Z8, Z5
+	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
+	VMULPD Z7, Z8, Z8
+	VFMADD213PD Z7, Z8, Z5
+sign28:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
