@@ -41,15 +41,10 @@ func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) 
 	if err := device.CheckSort("cpu", vals.Arg(), idx.Arg(), src.Arg(), axis); err != nil {
 		return err
 	}
-	n := src.Layout.Shape[axis]
-	if n > maxSortLine {
-		return errs.New("cpu", "Sort", errs.ErrShape, "a line of %d elements along axis %d exceeds the %d the CPU sort takes", n, axis, maxSortLine)
+	n, ls, sa, va, ia, err := sortLines("Sort", vals, idx, src, axis)
+	if err != nil || n == 0 || len(ls) == 0 {
+		return err
 	}
-	ls := lines(src.Layout.Shape, axis, src.Layout, vals.Layout, idx.Layout)
-	if n == 0 || len(ls) == 0 {
-		return nil
-	}
-	sa, va, ia := src.Layout.Strides[axis], vals.Layout.Strides[axis], idx.Layout.Strides[axis]
 	ib := slice[int64](bufs[1])
 	procs := runtime.GOMAXPROCS(0)
 	if bufs[2].dt.Size() == 8 {
@@ -82,6 +77,19 @@ func (d *Device) Sort(vals, idx, src device.Operand, axis int, descending bool) 
 		sortWords(w, tmp, 0, or&^and, inner, &s.hist, out)
 	})
 	return nil
+}
+
+// sortLines is the geometry Sort and TopK share: the length n of the lines
+// along axis (at most maxSortLine: positions are packed in 31 bits), the
+// start offsets of each line in src, vals and idx, and their strides along
+// axis.
+func sortLines(op string, vals, idx, src device.Operand, axis int) (n int, ls [][]int, sa, va, ia int, err error) {
+	n = src.Layout.Shape[axis]
+	if n > maxSortLine {
+		return 0, nil, 0, 0, 0, errs.New("cpu", op, errs.ErrShape, "a line of %d elements along axis %d exceeds the %d the CPU sort takes", n, axis, maxSortLine)
+	}
+	ls = lines(src.Layout.Shape, axis, src.Layout, vals.Layout, idx.Layout)
+	return n, ls, src.Layout.Strides[axis], vals.Layout.Strides[axis], idx.Layout.Strides[axis], nil
 }
 
 // packChunks packs the line starting at s0 (step ss) into w with kc.pack,

@@ -32,15 +32,10 @@ func (d *Device) TopK(vals, idx, src device.Operand, axis, k int, descending boo
 	if bufs[2].dt.Size() == 8 {
 		return errs.New("cpu", "TopK", errs.ErrDType, "selects 32-bit keys and narrower, have %v", bufs[2].dt)
 	}
-	n := src.Layout.Shape[axis]
-	if n > maxSortLine {
-		return errs.New("cpu", "TopK", errs.ErrShape, "a line of %d elements along axis %d exceeds the %d the CPU sort takes", n, axis, maxSortLine)
+	n, ls, sa, va, ia, err := sortLines("TopK", vals, idx, src, axis)
+	if err != nil || k == 0 || len(ls) == 0 {
+		return err
 	}
-	ls := lines(src.Layout.Shape, axis, src.Layout, vals.Layout, idx.Layout)
-	if k == 0 || len(ls) == 0 {
-		return nil
-	}
-	sa, va, ia := src.Layout.Strides[axis], vals.Layout.Strides[axis], idx.Layout.Strides[axis]
 	ib := slice[int64](bufs[1])
 	kc := newKeyCodec(bufs[0], bufs[2], descending)
 	par.For(len(ls), runtime.GOMAXPROCS(0), func(r int) {
