@@ -40,39 +40,31 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 				slice[float64](x.buf)[x.off:], x.ld, slice[float64](y.buf)[y.off:], y.ld, 0, slice[float64](m.buf)[m.off:], m.ld)
 		})
 	case dtype.F16, dtype.BF16:
-		// The half-precision GEMM reads the operands as they are and
-		// accumulates in float32, rounded once into dst: by the GEMM
-		// itself, region by region while in cache, when dst is
-		// contiguous (gemm.BF16To/F16To); else into a float32 result
-		// that roundInto converts.
-		if dl.IsContiguous() {
-			if ab.dt == dtype.BF16 {
-				return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) error {
-					return gemm.BF16To(x.trans, y.trans, m.rows, m.cols, x.inner,
-						slice[dtype.BFloat16](x.buf)[x.off:], x.ld, slice[dtype.BFloat16](y.buf)[y.off:], y.ld, slice[dtype.BFloat16](m.buf)[m.off:], m.ld)
-				})
-			}
-			return d.gemmBatched(db, dl, ab, al, bb, bl, func(m mat, x, y mat) error {
-				return gemm.F16To(x.trans, y.trans, m.rows, m.cols, x.inner,
-					slice[dtype.Float16](x.buf)[x.off:], x.ld, slice[dtype.Float16](y.buf)[y.off:], y.ld, slice[dtype.Float16](m.buf)[m.off:], m.ld)
-			})
+		// The half-precision GEMM reads the operands as they are,
+		// accumulates in float32 and rounds each region of the result
+		// once, while it is in cache (gemm.BF16To/F16To). A destination
+		// that is not contiguous gets a contiguous result copied in.
+		out, ol := db, dl
+		if !dl.IsContiguous() {
+			ol, _ = layout.Contiguous(dl.Shape...)
+			out = newTemp(d, ab.dt, dl.Numel())
 		}
-		ol, _ := layout.Contiguous(dl.Shape...)
-		out := newTemp(d, dtype.F32, dl.Numel())
 		mul := func(m mat, x, y mat) error {
-			return gemm.F16(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
-				slice[dtype.Float16](x.buf)[x.off:], x.ld, slice[dtype.Float16](y.buf)[y.off:], y.ld, 0, slice[float32](m.buf)[m.off:], m.ld)
+			return gemm.F16To(x.trans, y.trans, m.rows, m.cols, x.inner,
+				slice[dtype.Float16](x.buf)[x.off:], x.ld, slice[dtype.Float16](y.buf)[y.off:], y.ld, slice[dtype.Float16](m.buf)[m.off:], m.ld)
 		}
 		if ab.dt == dtype.BF16 {
 			mul = func(m mat, x, y mat) error {
-				return gemm.BF16(x.trans, y.trans, m.rows, m.cols, x.inner, 1,
-					slice[dtype.BFloat16](x.buf)[x.off:], x.ld, slice[dtype.BFloat16](y.buf)[y.off:], y.ld, 0, slice[float32](m.buf)[m.off:], m.ld)
+				return gemm.BF16To(x.trans, y.trans, m.rows, m.cols, x.inner,
+					slice[dtype.BFloat16](x.buf)[x.off:], x.ld, slice[dtype.BFloat16](y.buf)[y.off:], y.ld, slice[dtype.BFloat16](m.buf)[m.off:], m.ld)
 			}
 		}
 		if err := d.gemmBatched(out, ol, ab, al, bb, bl, mul); err != nil {
 			return err
 		}
-		return d.roundInto(db, dl, out, ol)
+		if out != db {
+			return d.copyInto(db, dl, out, ol)
+		}
 	case dtype.I32:
 		naiveMatmul(slice[int32](db), dl, slice[int32](ab), al, slice[int32](bb), bl)
 	case dtype.I64:
@@ -82,39 +74,6 @@ func (d *Device) Matmul(dst, a, b device.Operand) error {
 	default:
 		return errs.New("cpu", "Matmul", errs.ErrDType, "not defined for %v", ab.dt)
 	}
-	return nil
-}
-
-// roundChunk is how many values roundInto converts per work item.
-const roundChunk = 1 << 16
-
-// roundInto writes the contiguous float32 result out into dst, rounding
-// each value once to dst's F16 or BF16 (from float32, which is where the
-// value is). A contiguous destination is converted in chunks spread over
-// the cores; other layouts go through copyInto.
-func (d *Device) roundInto(db *Buffer, dl layout.Layout, out *Buffer, ol layout.Layout) error {
-	if !dl.IsContiguous() {
-		return d.copyInto(db, dl, out, ol)
-	}
-	n := dl.Numel()
-	src := slice[float32](out)[:n]
-	parts := (n + roundChunk - 1) / roundChunk
-	procs := min(runtime.GOMAXPROCS(0), parts)
-	if db.dt == dtype.BF16 {
-		dst := slice[dtype.BFloat16](db)[dl.Offset : dl.Offset+n]
-		par.For(parts, procs, func(i int) {
-			for j := i * roundChunk; j < min(n, (i+1)*roundChunk); j++ {
-				dst[j] = dtype.BF16FromFloat32(src[j])
-			}
-		})
-		return nil
-	}
-	dst := slice[dtype.Float16](db)[dl.Offset : dl.Offset+n]
-	par.For(parts, procs, func(i int) {
-		for j := i * roundChunk; j < min(n, (i+1)*roundChunk); j++ {
-			dst[j] = dtype.F16FromFloat32(src[j])
-		}
-	})
 	return nil
 }
 

@@ -55,8 +55,8 @@ func TestMatmulHalf(t *testing.T) {
 		btl, _ = btl.BroadcastTo(batch, k, n)
 		bc, bcv := upload(batch * k * n)
 		bcl, _ := layout.Contiguous(batch, k, n)
-		// The destination: contiguous, or a transposed view (rounded
-		// through copyInto instead of the chunked loop).
+		// The destination: contiguous, or a transposed view (the result
+		// computed contiguous, then copied in through copyInto).
 		tol, _ := layout.Contiguous(batch, n, m)
 		tol, _ = tol.Permute(0, 2, 1)
 		for _, bv := range []struct {
