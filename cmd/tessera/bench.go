@@ -114,7 +114,7 @@ func bench(w, errw io.Writer, devName string, quick bool) error {
 	var np map[int]numpyResult
 	if withNumPy {
 		var note string
-		np, note = numpyMatmul(sizes, func(ct string) { bar.Add(1, progress.String("last", "NumPy "+ct)) })
+		np, note = numpyMatmul(sizes, coreTypes, func(ct string) { bar.Add(1, progress.String("last", "NumPy "+ct)) })
 		fmt.Fprintln(w, note)
 	}
 	fmt.Fprintln(w)

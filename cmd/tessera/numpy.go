@@ -77,11 +77,11 @@ func numpyPython() string {
 	return ""
 }
 
-// numpyMatmul times NumPy's float32 matmul on each size under every core
-// type of openBLASCoreTypes, drops core types whose products are wrong,
-// and returns the best figure per size. note says what was found: the
-// python, or why there is no comparison.
-func numpyMatmul(sizes []int, progress func(coreType string)) (map[int]numpyResult, string) {
+// numpyMatmul times NumPy's float32 matmul on each size under each of
+// coreTypes (openBLASCoreTypes), drops core types whose products are
+// wrong, and returns the best figure per size. note says what was found:
+// the python, or why there is no comparison.
+func numpyMatmul(sizes []int, coreTypes []string, progress func(coreType string)) (map[int]numpyResult, string) {
 	py := numpyPython()
 	if py == "" {
 		return nil, "no python3 with NumPy found: the OpenBLAS column is left out"
@@ -92,7 +92,7 @@ func numpyMatmul(sizes []int, progress func(coreType string)) (map[int]numpyResu
 	}
 	best := map[int]numpyResult{}
 	var wrong []string
-	for _, ct := range openBLASCoreTypes() {
+	for _, ct := range coreTypes {
 		progress(ct)
 		cmd := exec.Command(py, args...)
 		env := []string{}
@@ -131,7 +131,7 @@ func numpyMatmul(sizes []int, progress func(coreType string)) (map[int]numpyResu
 			}
 		}
 	}
-	note := fmt.Sprintf("NumPy (%s) under OPENBLAS_CORETYPE %s, the best per size", py, strings.Join(openBLASCoreTypes(), ", "))
+	note := fmt.Sprintf("NumPy (%s) under OPENBLAS_CORETYPE %s, the best per size", py, strings.Join(coreTypes, ", "))
 	if len(wrong) > 0 {
 		note += fmt.Sprintf("; wrong products (dropped) under %s", strings.Join(wrong, ", "))
 	}
