@@ -161,10 +161,15 @@ func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda i
 			return true
 		}
 	}
-	src := &widenSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, bf: bf, fast: im == fastImpl && im.name == "avx512"}
+	src := &widenSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, bf: bf, fast: onAVX512(im)}
 	packedFrom(ks, source[float32](src), finish, false, false, m, n, k, alpha, nil, 1, nil, 1, beta, c, ldc)
 	return true
 }
+
+// onAVX512 reports whether im is this CPU's AVX-512 implementation, the
+// only one whose generated widening packers and narrowing stores the
+// half-precision paths may call.
+func onAVX512(im *impl) bool { return im == fastImpl && im.name == "avx512" }
 
 // stored returns the rows and columns of a stored operand whose op() is
 // r x c.

@@ -320,7 +320,7 @@ func amxPackATFast(d, src []uint16, ld, groups int) int {
 // kernels are not the AVX-512 ones (the CPU lacks them, or TESSERA_CPU
 // caps below them).
 func narrowFast(bf bool, dst []uint16, src []float32) bool {
-	if im := active.Load(); im != fastImpl || im.name != "avx512" {
+	if !onAVX512(active.Load()) {
 		return false
 	}
 	if len(src) == 0 {
