@@ -20,10 +20,10 @@
 # back (after an untimed one; which side goes first alternates by round),
 # and the round's ratio is tessera's best call over OpenBLAS's best call.
 # The "paired" column is the median of those ratios. On a shared virtual
-# machine the speed of the whole machine drifts by 20-30 % over seconds, so
-# two figures taken seconds apart, or best-of figures over unequal numbers
-# of calls (the best of more samples is higher), compare the drift, not the
-# libraries; the paired median cancels both. The best single call of each
+# machine the speed of the whole machine drifts by up to a third within
+# seconds, so two figures taken seconds apart, or best-of figures over
+# unequal numbers of calls (the best of more samples is higher), compare
+# the drift, not the libraries; the paired median cancels both. The best single call of each
 # side over all rounds is printed too, with %peak from tessera's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -128,9 +128,7 @@ for round in $(seq "$ROUNDS"); do
   done
   (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkFMAPeak$' -test.benchtime 20x -test.count 2) |
     awk '/GFLOP\/s/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "peak", p[2], p[3], $(i-1) }' >> "$tmp/results"
-  echo "kernel $kernel" >> "$tmp/results"
 done
-kernel=$(awk '$1 == "kernel" && $2 != "" { k = $2 } END { print k }' "$tmp/results")
 
 awk '$1 == "peak" { k = $2 " " $3; if ($4 > peak[k]) peak[k] = $4 } END { for (k in peak) print "PEAK", k, peak[k] }' "$tmp/results" > "$tmp/best"
 threads=$(awk '$1 == "PEAK" && $2 == "zmm" { sub(/threads=/, "", $3); if ($3 + 0 > t) t = $3 + 0 } END { print t + 0 }' "$tmp/best")
