@@ -26,6 +26,7 @@ func writeSkinny(dir string) {
 		g.dot4x4Z(e)
 		g.axpy4Z(e, 1)
 		g.axpy4Z(e, 4)
+		g.axpyStripZ(e)
 	}
 	for _, t := range edgeTiles {
 		g.micro(t.e, t.mr, t.nv, 4, 0)
@@ -345,6 +346,91 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	g.tailMask(e, l("done"))
 	body(1, true)
 	g.label(l("done"))
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// stripVecs is the width of axpyStripZ's strip in vectors: four rows of C
+// by four vectors are sixteen accumulators, leaving registers for one row
+// of x (four) and the four broadcast coefficients.
+const stripVecs = 4
+
+// axpyStripZ emits <pre>axpyStripZ(k, s, scs, srs, x, ldx, y, ldy, pf, alpha):
+// y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for q < 4, p < k and
+// j < 4*lanes: a strip of four output rows, four vectors wide, held in
+// registers while k rows of x go past, so each step is one row of x (four
+// loads), four broadcast coefficients and sixteen independent FMAs, with no
+// load or store of y in the loop (the four-row axpy loads and stores each
+// output vector once per four rows of x, and those stores can alias the
+// loads of x four KiB apart). The rows of x are strided, one short piece
+// per row, which the hardware prefetchers follow poorly, so each step
+// fetches the row pf bytes ahead (pf = 0 fetches the row being read).
+func (g *gen) axpyStripZ(e elem) {
+	name := e.pre + "axpyStripZ"
+	args := fmt.Sprintf("k int, s *%s, scs, srs int, x *%s, ldx int, y *%s, ldy int, pf int, alpha %s", e.goT, e.goT, e.goT, e.goT)
+	g.decl("// %s computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for", name)
+	g.decl("// q < 4, p < k and j < %d: four output rows of a strip %d values wide,", stripVecs*e.lanes, stripVecs*e.lanes)
+	g.decl("// kept in registers while k rows of x stream past; each step prefetches")
+	g.decl("// the row pf bytes ahead of the one it reads.")
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("CX k   DX s (row 0)   R9 srs, R10 3*srs   R11 scs (bytes)   SI x   R8 ldx   BX pf   DI y   R12 ldy")
+	g.comment("Z(4q+v) accumulators   Z16-Z19 a row of x   Z20-Z23 coefficients")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, 9*8+e.size)
+	g.ins("MOVQ k+0(FP), CX")
+	g.ins("MOVQ s+8(FP), DX")
+	g.ins("MOVQ scs+16(FP), R11")
+	g.ins("MOVQ srs+24(FP), R9")
+	g.ins("MOVQ x+32(FP), SI")
+	g.ins("MOVQ ldx+40(FP), R8")
+	g.ins("MOVQ y+48(FP), DI")
+	g.ins("MOVQ ldy+56(FP), R12")
+	g.ins("MOVQ pf+64(FP), BX")
+	for _, r := range []string{"R11", "R9", "R8", "R12"} {
+		g.ins("SHLQ $%d, %s", log2(e.size), r)
+	}
+	g.ins("LEAQ (R9)(R9*2), R10")
+	for i := range 16 {
+		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
+	}
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	sIndex := []string{"", "(R9*1)", "(R9*2)", "(R10*1)"}
+	l := func(s string) string { return name + "_" + s }
+	g.ins("TESTQ CX, CX")
+	g.ins("JZ %s", l("store"))
+	g.label(l("loop"))
+	for v := range stripVecs {
+		g.ins("PREFETCHT0 %d(SI)(BX*1)", 64*v)
+	}
+	for v := range stripVecs {
+		g.ins("%s %d(SI), %s", mov, 64*v, z(16+v))
+	}
+	for q := range 4 {
+		g.ins("VBROADCAST%s (DX)%s, %s", e.s, sIndex[q], z(20+q))
+	}
+	for q := range 4 {
+		for v := range stripVecs {
+			g.ins("%s %s, %s, %s", fma, z(16+v), z(20+q), z(4*q+v))
+		}
+	}
+	g.ins("ADDQ R8, SI")
+	g.ins("ADDQ R11, DX")
+	g.ins("DECQ CX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("store"))
+	g.ins("VBROADCAST%s alpha+72(FP), Z20", e.s)
+	for q := range 4 {
+		for v := range stripVecs {
+			g.ins("%s %d(DI), %s", mov, 64*v, z(16+v))
+			g.ins("%s %s, Z20, %s", fma, z(4*q+v), z(16+v))
+			g.ins("%s %s, %d(DI)", mov, z(16+v), 64*v)
+		}
+		if q < 3 {
+			g.ins("ADDQ R12, DI")
+		}
+	}
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.s.WriteString("\n")

@@ -89,6 +89,13 @@ type kernels[T float] struct {
 	// for q, r < 4 and i < n: axpy4 into four rows of y, loading each x
 	// vector once. Without it the unpacked path calls axpy4 per row.
 	axpy4x4 func(n int, s *[16]T, x *T, ldx int, y *T, ldy int)
+	// axpyStrip, where set, computes y[q*ldy+j] += alpha * sum_p
+	// s[q*srs+p*scs]*x[p*ldx+j] for q < 4, p < k and j < stripWidth: four
+	// output rows of a strip of columns held in registers while k rows of x
+	// stream past, fetching the row pf bytes ahead. The unpacked path's axpy
+	// form runs it on every whole strip of four rows, axpy4x4 on the rest.
+	axpyStrip  func(k int, s *T, scs, srs int, x *T, ldx int, y *T, ldy int, pf int, alpha T)
+	stripWidth int
 	// dot returns sum x[i]*y[i] for i < n.
 	dot func(n int, x, y *T) T
 	// dot4 computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n:

@@ -115,9 +115,9 @@ func blocking(mr, nr, size int) (mc, kc, nc int) {
 
 // avx512Impl builds the AVX-512 implementation: 14x32 (float32) and 14x16
 // (float64) micro-kernels, 28 of the 32 zmm registers holding the C tile.
-// The unpacked path streams its long operand through the AVX-512 dot4 and
-// axpy4 kernels of asmgen_skinny.go (plain axpy and dot, used on short
-// remainders, stay AVX2). The skinny limits are
+// The unpacked path streams its long operand through the AVX-512 dot4,
+// axpy4 and strip kernels of asmgen_skinny.go (plain axpy and dot, used on
+// short remainders, stay AVX2). The skinny limits are
 // the crossovers measured against the packed path on a Sapphire Rapids
 // class Xeon with k = 1024 (the wide tiles waste most of their work on a
 // few rows or columns): unpacked up to m = 8 (11 was faster packed), and
@@ -135,6 +135,8 @@ func avx512Impl() *impl {
 		dot4x4:  sdot4x4Z,
 		axpy4:   saxpy4Z,
 		axpy4x4: saxpy4x4Z,
+
+		axpyStrip: saxpyStripZ, stripWidth: 64,
 	}
 	s.mc, s.kc, s.nc = blocking(s.mr, s.nr, 4)
 	d := &kernels[float64]{
@@ -149,6 +151,8 @@ func avx512Impl() *impl {
 		dot4x4:  ddot4x4Z,
 		axpy4:   daxpy4Z,
 		axpy4x4: daxpy4x4Z,
+
+		axpyStrip: daxpyStripZ, stripWidth: 32,
 	}
 	d.mc, d.kc, d.nc = blocking(d.mr, d.nr, 8)
 	return &impl{name: "avx512", f32: s, f64: d}

@@ -26,6 +26,14 @@ func saxpy4Z(n int, s *[4]float32, x *float32, ldx int, y *float32)
 //go:noescape
 func saxpy4x4Z(n int, s *[16]float32, x *float32, ldx int, y *float32, ldy int)
 
+// saxpyStripZ computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for
+// q < 4, p < k and j < 64: four output rows of a strip 64 values wide,
+// kept in registers while k rows of x stream past; each step prefetches
+// the row pf bytes ahead of the one it reads.
+//
+//go:noescape
+func saxpyStripZ(k int, s *float32, scs, srs int, x *float32, ldx int, y *float32, ldy int, pf int, alpha float32)
+
 // ddot4Z computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n (any n).
 //
 //go:noescape
@@ -47,6 +55,14 @@ func daxpy4Z(n int, s *[4]float64, x *float64, ldx int, y *float64)
 //
 //go:noescape
 func daxpy4x4Z(n int, s *[16]float64, x *float64, ldx int, y *float64, ldy int)
+
+// daxpyStripZ computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for
+// q < 4, p < k and j < 32: four output rows of a strip 32 values wide,
+// kept in registers while k rows of x stream past; each step prefetches
+// the row pf bytes ahead of the one it reads.
+//
+//go:noescape
+func daxpyStripZ(k int, s *float64, scs, srs int, x *float64, ldx int, y *float64, ldy int, pf int, alpha float64)
 
 // sgemm4x32Z computes the 4x32 float32 tile C = alpha*A*B + beta*C from panels
 // packed 4 (A) and 32 (B) values per step; beta == 0 never reads C.

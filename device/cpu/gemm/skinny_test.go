@@ -18,7 +18,7 @@ import (
 // dimensions, offset slices and beta 0 (over NaN), 1 and -0.5.
 func TestSkinnyPaths(t *testing.T) {
 	shorts := []int{1, 2, 3, 4, 5, 7, 8, 9}
-	longs := []int{15, 16, 17, 31, 32, 33, 100}
+	longs := []int{15, 16, 17, 31, 32, 33, 64, 100, 130}
 	ks := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 130}
 	if testing.Short() {
 		shorts = []int{1, 4, 5}
@@ -120,6 +120,64 @@ func testAxpy4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 			}
 			if math.Abs(float64(y[idx])-want) > tol {
 				t.Fatalf("%s %T axpy4x4 n=%d: y[%d] = %v, want %v", name, y[0], n, idx, y[idx], want)
+			}
+		}
+	}
+}
+
+// TestAxpyStrip checks the strip kernel of every kernel set that has one
+// against float64 loops: k from 0 (y += 0) past a few steps, coefficients
+// strided both ways (the axpy form's rows of A and the axpyT form's
+// columns of B), alpha applied once at the end, padded rows of x and y, and
+// nothing beside the four output rows' strip written.
+func TestAxpyStrip(t *testing.T) {
+	for _, im := range append([]*impl{genericImpl}, tiers...) {
+		testAxpyStrip(t, im.name, im.f32)
+		testAxpyStrip(t, im.name, im.f64)
+	}
+}
+
+func testAxpyStrip[T float](t *testing.T, name string, ks *kernels[T]) {
+	if ks.axpyStrip == nil {
+		return
+	}
+	rng := rand.New(rand.NewPCG(24, 25))
+	w := ks.stripWidth
+	for _, k := range []int{0, 1, 2, 5, 17} {
+		for _, st := range [][2]int{{1, 19}, {6, 1}} { // scs, srs
+			scs, srs := st[0], st[1]
+			ldx, ldy := w+3, w+5
+			x := make([]T, k*ldx+w)
+			for i := range x {
+				x[i] = T(rng.Float64()*2 - 1)
+			}
+			s := make([]T, 3*srs+max(k-1, 0)*scs+1)
+			for i := range s {
+				s[i] = T(rng.Float64()*4 - 2)
+			}
+			// y: four rows of ldy with a sentinel before and after.
+			y := make([]T, 4*ldy+2)
+			for i := range y {
+				y[i] = T(rng.Float64()*2 - 1)
+			}
+			y0 := append([]T(nil), y...)
+			const alpha = -1.25
+			pf := 64 * ldx // bytes, past the end of x: prefetches never fault
+			ks.axpyStrip(k, &s[0], scs, srs, &x[0], ldx, &y[1], ldy, pf, alpha)
+			tol := tolerance[T](k+1) * 8
+			for idx := range y {
+				want := float64(y0[idx])
+				q, j := (idx-1)/ldy, (idx-1)%ldy
+				if idx >= 1 && q < 4 && j < w {
+					sum := 0.0
+					for p := range k {
+						sum += float64(s[q*srs+p*scs]) * float64(x[p*ldx+j])
+					}
+					want += alpha * sum
+				}
+				if math.Abs(float64(y[idx])-want) > tol {
+					t.Fatalf("%s %T axpyStrip k=%d scs=%d srs=%d: y[%d] = %v, want %v", name, y[0], k, scs, srs, idx, y[idx], want)
+				}
 			}
 		}
 	}
