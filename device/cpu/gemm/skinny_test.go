@@ -54,7 +54,8 @@ func TestSkinnyPaths(t *testing.T) {
 // combinations and on one and three goroutines (the parallel split of the
 // k range with partial sums, and of rows and columns).
 func TestGEMV(t *testing.T) {
-	shapes := [][3]int{{1, 1037, 1029}, {1037, 1, 1029}, {1, 1, 1029}, {4, 1024, 1024}, {1024, 4, 1024}, {3, 515, 2000}}
+	shapes := [][3]int{{1, 1037, 1029}, {1037, 1, 1029}, {1, 1, 1029}, {4, 1024, 1024}, {1024, 4, 1024}, {3, 515, 2000},
+		{9, 1000, 300}, {1000, 9, 300}} // two strips of four rows and one more row; whole strips and a remainder
 	if testing.Short() {
 		shapes = shapes[:3]
 	}
