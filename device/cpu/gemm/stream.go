@@ -155,14 +155,17 @@ func (j *streamJob[T]) work(w int) {
 const stripPrefetchRows = 4
 
 // stripBlockRows bounds the rows of L one strip call covers: a strip of L
-// (64 rows of 256 bytes) then stays in L1 for the next four output rows
-// when there are more, and the 64 rows' pages are few enough for the L2
-// streamer to follow as the strips move along them. With the whole piece
-// (128 rows) per call, 4x1024x1024 float32 on two cores ran at 51 GB/s
-// (median of 30 rounds) against 57-58 with 32 or 64 rows and 55 with 16,
-// on a Sapphire Rapids class Xeon; the load and store of the four output
-// rows per call cost 16 of 1,024 FMAs' worth of slots.
-const stripBlockRows = 64
+// (32 rows of 256 bytes) then stays in L1 for the next four output rows
+// when there are more, and the rows' pages are few enough for the
+// prefetchers to follow as the strips move along them. On a Sapphire
+// Rapids class Xeon (medians of 20 interleaved rounds, GB/s), with L in
+// memory 32 and 16 rows ran alike and 64 slower (4x4096x4096 float64, one
+// core: 13.4, 13.8, 11.2; 4x8192x4096 float32, two cores: 44.7 and 44.6,
+// and in another run 47.0 at 16 against 40.4 at 64), and with L in cache
+// 32 and 64 alike and 16 slower
+// (4x1024x1024 float32, two cores: 75.0, 75.8, 74.0; 8x1024x1024: 39.2,
+// 39.1, 36.7). Whole pieces (128 rows) ran at 51 where 32 rows ran at 58.
+const stripBlockRows = 32
 
 // accumulate adds (scale*s) L over rows [c*pchunk, (c+1)*pchunk) of L into
 // acc, whose output row rr starts at acc[rr*ld]: whole strips of four
