@@ -64,6 +64,16 @@ func (g *gen) decl(format string, a ...any) {
 
 func z(i int) string { return fmt.Sprintf("Z%d", i) }
 
+// zeroZ clears the zmm registers Z(lo) to Z(hi-1).
+func (g *gen) zeroZ(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		g.zeroReg(i)
+	}
+}
+
+// zeroReg clears Z(i).
+func (g *gen) zeroReg(i int) { g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i)) }
+
 // microName is the Go name of a micro-kernel.
 func microName(e elem, mr, nv, pf int) string {
 	if pf > 0 {
@@ -351,7 +361,7 @@ func (g *gen) packT(e elem, w int) {
 			if i < rows {
 				g.ins("VMOVUP%s %s, %s", e.p[1:], rowAddr(gr*L+i), z(i))
 			} else {
-				g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
+				g.zeroReg(i)
 			}
 		}
 		var cols []int // cols[p] = register holding step p

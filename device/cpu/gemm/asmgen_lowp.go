@@ -212,9 +212,7 @@ func (g *gen) dpbf16Peak() {
 	g.comment(fmt.Sprintf("func %s(n int)", name))
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-8\n", name)
 	g.ins("MOVQ n+0(FP), CX")
-	for i := range chains + 2 {
-		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
-	}
+	g.zeroZ(0, chains+2)
 	g.ins("TESTQ CX, CX")
 	g.ins("JZ %s_done", name)
 	g.label(name + "_loop")
@@ -401,7 +399,7 @@ func (g *gen) cvtT(h half, w int) {
 				g.ins("VMOVDQU16 %s, Y%d", rowAddr(gr*16+i), i)
 				h.widen(g, i)
 			} else {
-				g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
+				g.zeroReg(i)
 			}
 		}
 		cols := g.transpose16()

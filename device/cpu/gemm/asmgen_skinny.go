@@ -72,9 +72,7 @@ func (g *gen) dot4Z(e elem) {
 	g.ins("MOVQ ldy+24(FP), R8")
 	g.ins("SHLQ $%d, R8", log2(e.size))
 	g.ins("LEAQ (R8)(R8*2), R9")
-	for i := range 8 {
-		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
-	}
+	g.zeroZ(0, 8)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
 	l := func(s string) string { return name + "_" + s }
@@ -186,9 +184,7 @@ func (g *gen) dot4x4Z(e elem) {
 	g.ins("SHLQ $%d, R8", log2(e.size))
 	g.ins("LEAQ (R10)(R10*2), R11")
 	g.ins("LEAQ (R8)(R8*2), R9")
-	for i := range 16 {
-		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
-	}
+	g.zeroZ(0, 16)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
 	xIndex := []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
@@ -391,9 +387,7 @@ func (g *gen) axpyStripZ(e elem) {
 		g.ins("SHLQ $%d, %s", log2(e.size), r)
 	}
 	g.ins("LEAQ (R9)(R9*2), R10")
-	for i := range 16 {
-		g.ins("VPXORD %s, %s, %s", z(i), z(i), z(i))
-	}
+	g.zeroZ(0, 16)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
 	sIndex := []string{"", "(R9*1)", "(R9*2)", "(R10*1)"}
