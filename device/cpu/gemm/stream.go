@@ -23,24 +23,23 @@ import (
 // added in at the end; otherwise (O = C^T) every goroutine accumulates
 // into a private buffer and the sum is written to C at the end.
 type streamJob[T float] struct {
-	ks        *kernels[T]
-	r, lenL   int
-	k         int
-	long      []T
-	ldl       int
-	coef      []T
-	crs, ccs  int // s(rr,p) = coef[rr*crs+p*ccs]
-	out       []T
-	ors, ocs  int // O(rr,x) = out[rr*ors+x*ocs]
-	alpha     T
-	beta      T
-	chunks    int // pieces of the k range, claimed in turn
-	pchunk    int // rows of L per piece (a multiple of 4)
-	pieces    shares
-	acc       []*buffer[T] // per goroutine: r x lenL partial sums, nil if it never ran
-	scratch   [][16]T      // per goroutine: scaled coefficients for axpy4 and axpy4x4
-	direct    bool         // O = C: goroutine 0 accumulates into out, the others into acc, all scaled by alpha
-	useStrips bool         // run the strip kernel (L's share per goroutine fits in L2)
+	ks       *kernels[T]
+	r, lenL  int
+	k        int
+	long     []T
+	ldl      int
+	coef     []T
+	crs, ccs int // s(rr,p) = coef[rr*crs+p*ccs]
+	out      []T
+	ors, ocs int // O(rr,x) = out[rr*ors+x*ocs]
+	alpha    T
+	beta     T
+	chunks   int // pieces of the k range, claimed in turn
+	pchunk   int // rows of L per piece (a multiple of 4)
+	pieces   shares
+	acc      []*buffer[T] // per goroutine: r x lenL partial sums, nil if it never ran
+	scratch  [][16]T      // per goroutine: scaled coefficients for axpy4 and axpy4x4
+	direct   bool         // O = C: goroutine 0 accumulates into out, the others into acc, all scaled by alpha
 
 	runFn func(w int) // j.work, bound once (jobs are pooled)
 }
@@ -125,19 +124,15 @@ func (j *streamJob[T]) run(procs int) {
 // work is goroutine w's share: pieces of the k range accumulated into out
 // (goroutine 0 when direct) or into its own buffer.
 func (j *streamJob[T]) work(w int) {
-	dst, ld, scale := j.out, j.ors, j.alpha
-	switch {
-	case j.direct && w == 0:
-	case j.direct:
+	dst, ld, scale := j.out, j.ors, j.alpha // the caller, when direct
+	if !j.direct || w > 0 {
 		buf := getBuf[T](j.r * j.lenL)
 		j.acc[w] = buf
 		clear(buf.data)
 		dst, ld = buf.data, j.lenL
-	default:
-		buf := getBuf[T](j.r * j.lenL)
-		j.acc[w] = buf
-		clear(buf.data)
-		dst, ld, scale = buf.data, j.lenL, 1
+		if !j.direct {
+			scale = 1 // combine applies alpha and beta
+		}
 	}
 	for {
 		c, ok := j.pieces.take(w)
@@ -162,9 +157,9 @@ const stripPrefetchRows = 4
 // memory 32 and 16 rows ran alike and 64 slower (4x4096x4096 float64, one
 // core: 13.4, 13.8, 11.2; 4x8192x4096 float32, two cores: 44.7 and 44.6,
 // and in another run 47.0 at 16 against 40.4 at 64), and with L in cache
-// 32 and 64 alike and 16 slower
-// (4x1024x1024 float32, two cores: 75.0, 75.8, 74.0; 8x1024x1024: 39.2,
-// 39.1, 36.7). Whole pieces (128 rows) ran at 51 where 32 rows ran at 58.
+// 32 and 64 alike and 16 slower (4x1024x1024 float32, two cores: 75.0,
+// 75.8, 74.0; 8x1024x1024: 39.2, 39.1, 36.7). Whole pieces (128 rows) ran
+// at 51 where 32 rows ran at 58.
 const stripBlockRows = 32
 
 // accumulate adds (scale*s) L over rows [c*pchunk, (c+1)*pchunk) of L into
