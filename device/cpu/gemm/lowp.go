@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/tessera-go/tessera/dtype"
@@ -22,7 +23,9 @@ func BF16(transA, transB bool, m, n, k int, alpha float32, a []dtype.BFloat16, l
 	if err := check("BF16", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
-	lowp(true, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc, nil)
+	st := getLowp()
+	st.lowp(true, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc, nil)
+	putLowp(st)
 	return nil
 }
 
@@ -35,7 +38,9 @@ func F16(transA, transB bool, m, n, k int, alpha float32, a []dtype.Float16, lda
 	if err := check("F16", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
-	lowp(false, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc, nil)
+	st := getLowp()
+	st.lowp(false, transA, transB, m, n, k, alpha, halfBits(a), lda, halfBits(b), ldb, beta, c, ldc, nil)
+	putLowp(st)
 	return nil
 }
 
@@ -49,7 +54,9 @@ func BF16To(transA, transB bool, m, n, k int, a []dtype.BFloat16, lda int, b []d
 	if err := check("BF16To", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
-	lowpTo(true, transA, transB, m, n, k, halfBits(a), lda, halfBits(b), ldb, halfBits(c), ldc)
+	st := getLowp()
+	st.lowpTo(true, transA, transB, m, n, k, halfBits(a), lda, halfBits(b), ldb, halfBits(c), ldc)
+	putLowp(st)
 	return nil
 }
 
@@ -60,39 +67,78 @@ func F16To(transA, transB bool, m, n, k int, a []dtype.Float16, lda int, b []dty
 	if err := check("F16To", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
-	lowpTo(false, transA, transB, m, n, k, halfBits(a), lda, halfBits(b), ldb, halfBits(c), ldc)
+	st := getLowp()
+	st.lowpTo(false, transA, transB, m, n, k, halfBits(a), lda, halfBits(b), ldb, halfBits(c), ldc)
+	putLowp(st)
 	return nil
+}
+
+// lowpState is one low-precision call's operand source (one of each kind,
+// filled in for the path it takes) and BF16To's rounding state, pooled with
+// its rounding func bound once, so that a call allocates nothing in the
+// steady state.
+type lowpState struct {
+	amx   amxSource
+	pair  pairSource
+	widen widenSource
+
+	// BF16To and F16To: the float32 product tmp (m x n, contiguous) is
+	// rounded region by region into c.
+	bf      bool
+	c       []uint16
+	ldc     int
+	tmp     []float32
+	n       int
+	roundFn func(r0, rows, c0, cols int) // st.round, bound once
+}
+
+var lowpStates = sync.Pool{New: func() any {
+	st := new(lowpState)
+	st.roundFn = st.round
+	return st
+}}
+
+func getLowp() *lowpState { return lowpStates.Get().(*lowpState) }
+
+// putLowp drops st's references to the operands and pools it.
+func putLowp(st *lowpState) {
+	st.amx, st.pair, st.widen = amxSource{}, pairSource{}, widenSource{}
+	st.c, st.tmp = nil, nil
+	lowpStates.Put(st)
 }
 
 // lowpTo runs a validated BF16To (bf true) or F16To: the float32 product
 // goes into a pooled m x n scratch, whose regions the packed path rounds
 // into c as they are finished; the other paths round it all at the end.
-func lowpTo(bf, transA, transB bool, m, n, k int, a []uint16, lda int, b []uint16, ldb int, c []uint16, ldc int) {
+func (st *lowpState) lowpTo(bf, transA, transB bool, m, n, k int, a []uint16, lda int, b []uint16, ldb int, c []uint16, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
 	t := getBuf[float32](m * n)
 	defer putBuf(t)
-	tmp := t.data
-	round := func(r0, rows, c0, cols int) {
-		for i := r0; i < r0+rows; i++ {
-			d, s := c[i*ldc+c0:i*ldc+c0+cols], tmp[i*n+c0:i*n+c0+cols]
-			if narrowFast(bf, d, s) {
-				continue
+	st.bf, st.c, st.ldc, st.tmp, st.n = bf, c, ldc, t.data, n
+	if !st.lowp(bf, transA, transB, m, n, k, 1, a, lda, b, ldb, 0, st.tmp, n, st.roundFn) {
+		st.round(0, m, 0, n)
+	}
+}
+
+// round rounds rows [r0, r0+rows) and columns [c0, c0+cols) of the float32
+// product into c.
+func (st *lowpState) round(r0, rows, c0, cols int) {
+	for i := r0; i < r0+rows; i++ {
+		d, s := st.c[i*st.ldc+c0:i*st.ldc+c0+cols], st.tmp[i*st.n+c0:i*st.n+c0+cols]
+		if narrowFast(st.bf, d, s) {
+			continue
+		}
+		if st.bf {
+			for j, v := range s {
+				d[j] = uint16(dtype.BF16FromFloat32(v))
 			}
-			if bf {
-				for j, v := range s {
-					d[j] = uint16(dtype.BF16FromFloat32(v))
-				}
-			} else {
-				for j, v := range s {
-					d[j] = uint16(dtype.F16FromFloat32(v))
-				}
+		} else {
+			for j, v := range s {
+				d[j] = uint16(dtype.F16FromFloat32(v))
 			}
 		}
-	}
-	if !lowp(bf, transA, transB, m, n, k, 1, a, lda, b, ldb, 0, tmp, n, round) {
-		round(0, m, 0, n)
 	}
 }
 
@@ -117,7 +163,7 @@ func LowPrecisionKernel() string {
 // nil it is handed every finished region of C (job.finish) where the
 // packed path runs, and lowp reports whether it was; the caller finishes
 // the whole of C itself otherwise.
-func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int, finish func(r0, rows, c0, cols int)) bool {
+func (st *lowpState) lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int, finish func(r0, rows, c0, cols int)) bool {
 	if m == 0 || n == 0 {
 		return false
 	}
@@ -150,18 +196,21 @@ func lowp(bf, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda i
 	if bf {
 		switch ts, path := bf16Kernels(im); path {
 		case "amx":
-			src := &amxSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
+			src := &st.amx
+			*src = amxSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
 			// The tile kernel's steps are pairs of k, in groups of 16.
 			pairs := roundUp(ceilDiv(k, 2), 16)
 			packedFrom(ts, source[float32](src), finish, false, false, m, n, pairs, alpha, nil, 1, nil, 1, beta, c, ldc)
 			return true
 		case "vdpbf16ps":
-			src := &pairSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
+			src := &st.pair
+			*src = pairSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, k: k}
 			packedFrom(ts, source[float32](src), finish, false, false, m, n, ceilDiv(k, 2), alpha, nil, 1, nil, 1, beta, c, ldc)
 			return true
 		}
 	}
-	src := &widenSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, bf: bf, fast: onAVX512(im)}
+	src := &st.widen
+	*src = widenSource{a: a, b: b, ars: ars, acs: acs, brs: brs, bcs: bcs, bf: bf, fast: onAVX512(im)}
 	packedFrom(ks, source[float32](src), finish, false, false, m, n, k, alpha, nil, 1, nil, 1, beta, c, ldc)
 	return true
 }

@@ -33,7 +33,7 @@ func lowpVariants() []string {
 }
 
 // withLowp runs f with a variant of lowpVariants active.
-func withLowp(t *testing.T, variant string, f func()) {
+func withLowp(t testing.TB, variant string, f func()) {
 	t.Helper()
 	name, path, _ := strings.Cut(variant, "/")
 	withKernel(t, name, func() { withLowpPath(name, path, f) })
@@ -404,6 +404,46 @@ func TestLowpToErrors(t *testing.T) {
 	for i := range c {
 		if c[i] != 0 || hc[i] != 0 {
 			t.Fatalf("C written on error: %v %v", c, hc)
+		}
+	}
+}
+
+// TestLowpNoAllocations checks that, once the pools are warm, BF16, F16,
+// BF16To and F16To allocate nothing per call, on the packed path (whose
+// operand source and rounding state are pooled) and the skinny one, in
+// every variant of lowpVariants (each tier, and on AVX-512 each bf16 path).
+func TestLowpNoAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	for _, s := range []benchShape{{m: 128, n: 128, k: 128}, {m: 40, n: 72, k: 64, transA: true}, {m: 4, n: 512, k: 512}} {
+		rowsA, colsA := stored(s.transA, s.m, s.k)
+		a := make([]dtype.BFloat16, rowsA*colsA)
+		b := make([]dtype.BFloat16, s.k*s.n)
+		c := make([]float32, s.m*s.n)
+		ch := make([]dtype.BFloat16, s.m*s.n)
+		ah := make([]dtype.Float16, len(a))
+		bh := make([]dtype.Float16, len(b))
+		chh := make([]dtype.Float16, len(ch))
+		for i := range a {
+			a[i], ah[i] = dtype.BF16FromFloat32(float32(i%7)-3), dtype.F16FromFloat32(float32(i%5)-2)
+		}
+		for i := range b {
+			b[i], bh[i] = dtype.BF16FromFloat32(float32(i%3)-1), dtype.F16FromFloat32(float32(i%9)-4)
+		}
+		f := func() {
+			_ = BF16(s.transA, false, s.m, s.n, s.k, 1, a, colsA, b, s.n, 0, c, s.n)
+			_ = F16(s.transA, false, s.m, s.n, s.k, 1, ah, colsA, bh, s.n, 0.5, c, s.n)
+			_ = BF16To(s.transA, false, s.m, s.n, s.k, a, colsA, b, s.n, ch, s.n)
+			_ = F16To(s.transA, false, s.m, s.n, s.k, ah, colsA, bh, s.n, chh, s.n)
+		}
+		for _, v := range lowpVariants() {
+			withLowp(t, v, func() {
+				f()
+				if n := testing.AllocsPerRun(20, f); n > 0 {
+					t.Errorf("%s %v: %v allocations per call", v, s, n)
+				}
+			})
 		}
 	}
 }

@@ -275,9 +275,10 @@ func (j *job[T]) setup(ks *kernels[T], transA, transB bool, m, n, k int, alpha T
 	for w := range j.ws {
 		wk := &j.ws[w]
 		wk.a = getBuf[T](j.kcb * j.mcb)
-		if len(wk.tile) != mr*nr {
+		if cap(wk.tile) < mr*nr {
 			wk.tile = make([]T, mr*nr)
 		}
+		wk.tile = wk.tile[:mr*nr] // kernels of different tiles share pooled jobs
 	}
 }
 
