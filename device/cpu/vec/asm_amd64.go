@@ -513,6 +513,11 @@ func sigmoidF64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func tanhF64AVX512(dst *float64, x *float64, n int)
 
+// geluTanhF64AVX512 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.
+//
+//go:noescape
+func geluTanhF64AVX512(dst *float64, x *float64, n int)
+
 // logF64AVX512 computes dst[i] = ln(x[i]) for i < n.
 //
 //go:noescape
@@ -569,5 +574,5 @@ var asmAVX512 = tierAsm{
 	sqrt64: sqrtF64AVX512,
 	sign64: signF64AVX512,
 	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
-	un64:   [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512},
+	un64:   [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512},
 }

@@ -1701,7 +1701,30 @@ func tanhCoeffs64() []float64 {
 
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}}
+
+// geluTanhCoeffs returns c1 = 2*sqrt(2/pi) and c2 = 0.044715*c1, each as
+// a float64 pair hi+lo (the sum within 2^-106 relative), computed in
+// 300-bit arithmetic; the generic tier's geluTanh64 uses the same pairs
+// (TestGeluTanhCoefficients checks that they agree).
+func geluTanhCoeffs() (c1, c2 [2]float64) {
+	const prec = 300
+	pi, _, err := big.ParseFloat("3.14159265358979323846264338327950288419716939937510582097494459", 10, prec, big.ToNearestEven)
+	if err != nil {
+		log.Fatal(err)
+	}
+	two := new(big.Float).SetPrec(prec).SetInt64(2)
+	b1 := new(big.Float).SetPrec(prec).Quo(two, pi)
+	b1.Sqrt(b1).Mul(b1, two)
+	k, _, _ := big.ParseFloat("0.044715", 10, prec, big.ToNearestEven)
+	b2 := new(big.Float).SetPrec(prec).Mul(b1, k)
+	split := func(b *big.Float) [2]float64 {
+		hi, _ := b.Float64()
+		lo, _ := new(big.Float).SetPrec(prec).Sub(b, new(big.Float).SetFloat64(hi)).Float64()
+		return [2]float64{hi, lo}
+	}
+	return split(b1), split(b2)
+}
 
 // expSetup512F64 loads the constants of expCore512F64: Z13-Z15 and the
 // 2^(j/16) tables in Z27-Z30.
@@ -1718,12 +1741,23 @@ func (g *gen) expSetup512F64() {
 	g.ins("VMOVUPD %s+64(SB), Z30", tl)
 }
 
-// expCore512F64 sets Z0 = e^Z0, clobbering Z1-Z6; the float64 Exp and
-// Sigmoid kernels share it. With lo, Z6 holds what the rounding of the
-// sum Thi + (Thi*q + Tlo) lost, scaled alike, so Z0+Z6 carries that sum
+// expLo is what expCore512F64 keeps of its result's rounding error.
+type expLo int
+
+const (
+	expNoLo       expLo = iota // nothing
+	expLoScaled                // Z6, scaled by 2^n as the result is
+	expLoUnscaled              // Z6 unscaled, beside the unscaled result (Z5) and n (Z2)
+)
+
+// expCore512F64 sets Z0 = e^Z0, clobbering Z1-Z6; the float64 Exp,
+// Sigmoid, Tanh and GeluTanh kernels share it. With lo, Z6 holds what the
+// rounding of the sum Thi + (Thi*q + Tlo) lost, so Z0+Z6 carries that sum
 // exactly (e^x to within its truncation and reduction errors, about 2^-58
-// relative, where the result is normal).
-func (g *gen) expCore512F64(lo bool) {
+// relative, where the result is normal). With expLoUnscaled, Z5 and Z6
+// hold the sum and its error before the scaling by 2^n, n in Z2, so that
+// a caller can scale last and round a tiny result once.
+func (g *gen) expCore512F64(lo expLo) {
 	// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
 	// tables in Z27-Z30.
 	g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
@@ -1747,14 +1781,16 @@ func (g *gen) expCore512F64(lo bool) {
 	g.ins("VPERMI2PD Z28, Z27, Z5")
 	g.ins("VPERMI2PD Z30, Z29, Z1")
 	g.ins("VFMADD231PD Z3, Z5, Z1")
-	if lo {
+	if lo != expNoLo {
 		g.ins("VMOVAPD Z5, Z6")
 	}
 	g.ins("VADDPD Z1, Z5, Z5")
-	if lo {
+	if lo != expNoLo {
 		g.comment("the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)")
 		g.ins("VSUBPD Z5, Z6, Z6")
 		g.ins("VADDPD Z1, Z6, Z6")
+	}
+	if lo == expLoScaled {
 		g.ins("VSCALEFPD Z2, Z6, Z6")
 	}
 	g.comment("* 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)")
@@ -1770,13 +1806,13 @@ func (g *gen) transcendentals512F64() {
 			setup: setup}, z, 13, 16, body))
 	}
 
-	un("exp", "computes dst[i] = e**x[i] for i < n.", (*gen).expSetup512F64, func(g *gen) { g.expCore512F64(false) })
+	un("exp", "computes dst[i] = e**x[i] for i < n.", (*gen).expSetup512F64, func(g *gen) { g.expCore512F64(expNoLo) })
 
 	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
 		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
 		g.ins("VMOVAPD Z0, Z7")
 		g.ins("VPORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
-		g.expCore512F64(true)
+		g.expCore512F64(expLoScaled)
 		g.comment("e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,")
 		g.comment("corrected by the residual num - q*(d+lo) times 1/d to 14 bits")
 		g.ins("VADDPD.BCST %s, Z0, Z1", one())
@@ -1810,7 +1846,7 @@ func (g *gen) transcendentals512F64() {
 		bcast(g.d("d20", 20), "Z9")
 		g.ins("VMINPD Z0, Z9, Z0")
 		g.ins("VADDPD Z0, Z0, Z0")
-		g.expCore512F64(true)
+		g.expCore512F64(expLoScaled)
 		g.comment("E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
 		g.ins("VADDPD.BCST %s, Z0, Z1", one())
 		g.ins("VSUBPD Z1, Z0, Z2")
@@ -1850,6 +1886,76 @@ func (g *gen) transcendentals512F64() {
 		g.comment("x's sign onto the magnitude: a bit select on the sign mask")
 		g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
 		g.ins("VMOVAPD Z7, Z0")
+	})
+
+	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
+		g.expSetup512F64()
+		bcast(g.d("dm760", -760), "Z14") // e^-760*30 rounds to 0 after the scaling, which comes last
+	}, func(g *gen) {
+		c1, c2 := geluTanhCoeffs()
+		g.comment("gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double")
+		g.comment("(c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|")
+		g.comment("keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)")
+		g.comment("and v's argument xc = min(xm, 30) (x the second source, so NaN passes):")
+		g.comment("beyond, sigmoid(v) rounds to 0 or 1")
+		bcast(g.d("dm30", -30), "Z9")
+		g.ins("VMAXPD Z0, Z9, Z8")
+		bcast(g.d("d30", 30), "Z9")
+		g.ins("VMINPD Z8, Z9, Z0")
+		g.comment("x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4")
+		g.ins("VMULPD Z0, Z0, Z1")
+		g.ins("VMOVAPD Z1, Z2")
+		g.ins("VFMSUB231PD Z0, Z0, Z2")
+		g.ins("VMULPD.BCST %s, Z1, Z3", g.d("gc2hi", c2[0]))
+		g.ins("VMOVAPD Z3, Z4")
+		g.ins("VFMSUB231PD.BCST %s, Z1, Z4", g.d("gc2hi", c2[0]))
+		g.ins("VFMADD231PD.BCST %s, Z2, Z4", g.d("gc2hi", c2[0]))
+		g.ins("VFMADD231PD.BCST %s, Z1, Z4", g.d("gc2lo", c2[1]))
+		g.comment("s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)")
+		bcast(g.d("gc1hi", c1[0]), "Z6")
+		g.ins("VADDPD Z6, Z3, Z5")
+		g.ins("VSUBPD Z6, Z5, Z7")
+		g.ins("VSUBPD Z7, Z5, Z1")
+		g.ins("VSUBPD Z1, Z6, Z1")
+		g.ins("VSUBPD Z7, Z3, Z7")
+		g.ins("VADDPD Z7, Z1, Z1")
+		g.ins("VADDPD Z4, Z1, Z1")
+		g.ins("VADDPD.BCST %s, Z1, Z1", g.d("gc1lo", c1[1]))
+		g.comment("v = xc*s = Z0 + Z9")
+		g.ins("VMULPD Z5, Z0, Z2")
+		g.ins("VMOVAPD Z2, Z9")
+		g.ins("VFMSUB231PD Z5, Z0, Z9")
+		g.ins("VFMADD231PD Z1, Z0, Z9")
+		g.ins("VMOVAPD Z2, Z0")
+		g.comment("K2: lanes with v < 0; e = e^-|v| = e^-|vh| * (1 + ul), ul = vl there, -vl elsewhere")
+		g.ins("VPMOVQ2M Z0, K2")
+		g.ins("VPXORQ.BCST %s, Z9, Z10", g.v64("signmask64", 1<<63))
+		g.ins("VMOVAPD Z9, K2, Z10")
+		g.ins("VPORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
+		g.expCore512F64(expLoUnscaled)
+		g.comment("e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul")
+		g.ins("VFMADD231PD Z10, Z5, Z6")
+		g.ins("VSCALEFPD Z2, Z6, Z4")
+		g.comment("1+e = d + dlo (Fast2Sum, 1 >= e)")
+		g.ins("VADDPD.BCST %s, Z0, Z1", one())
+		bcast(one(), "Z3")
+		g.ins("VSUBPD Z1, Z3, Z3")
+		g.ins("VADDPD Z0, Z3, Z3")
+		g.ins("VADDPD Z4, Z3, Z3")
+		g.comment("sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then")
+		g.comment("*2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d")
+		bcast(one(), "Z9")
+		g.ins("VMOVAPD Z5, K2, Z9")
+		g.ins("VMOVAPD.Z Z6, K2, Z6")
+		g.ins("VDIVPD Z1, Z9, Z0")
+		g.ins("VFNMADD231PD Z0, Z1, Z9")
+		g.ins("VFNMADD231PD Z0, Z3, Z9")
+		g.ins("VADDPD Z6, Z9, Z9")
+		g.ins("VRCP14PD Z1, Z4")
+		g.ins("VFMADD231PD Z4, Z9, Z0")
+		g.comment("*xm, then *2^n where v < 0: a tiny result is rounded once")
+		g.ins("VMULPD Z8, Z0, Z0")
+		g.ins("VSCALEFPD Z2, Z0, K2, Z0")
 	})
 
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {

@@ -190,3 +190,7 @@ func BenchmarkTanhF64(b *testing.B) {
 func BenchmarkSigmoidF64(b *testing.B) {
 	benchUnary64(b, Sigmoid[float64], sigmoid64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
+
+func BenchmarkGeluTanhF64(b *testing.B) {
+	benchUnary64(b, GeluTanh[float64], geluTanh64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}

@@ -80,9 +80,10 @@
 // The generic set computes each float32 element in float64 with package
 // math and rounds once.
 //
-// The float64 Exp, Log, Tanh and Sigmoid of the AVX-512 set are vector
-// kernels too (asmgen.go); every other float64 transcendental, and all of
-// them in the generic and AVX2 sets, is package math per element:
+// The float64 Exp, Log, Tanh, Sigmoid and GeluTanh of the AVX-512 set are
+// vector kernels too (asmgen.go); every other float64 transcendental, and
+// all of them in the generic and AVX2 sets, is package math per element
+// (GeluTanh: the generic geluTanh64, below):
 //
 //   - exp: x = k*ln2/16 + r, |r| <= ln2/32 (ln2/16 in two parts), e^r - 1
 //     by its Taylor series to r^7, times 2^(j/16) (j = k mod 16, from a
@@ -101,12 +102,24 @@
 //     its rounding error; a vector whose lanes all fall on one side
 //     computes only that side;
 //   - sigmoid: the exp kernel on -|x| with its result kept as hi+lo, then
-//     1/(1+e) or e/(1+e) with the division corrected by its residual.
+//     1/(1+e) or e/(1+e) with the division corrected by its residual;
+//   - GeluTanh: x*sigmoid(v), v = x*(c1 + c2*x^2) carried in double-double
+//     (c1 = 2*sqrt(2/pi) and c2 = 0.044715*c1 each a hi+lo pair): near the
+//     underflow sigmoid(v) is about e^v, whose relative error is |v| (up to
+//     760) times v's, so a plain float64 v would cost hundreds of ulps
+//     there. v's low part enters e^-|v| as a factor 1+vl; for v < 0 the
+//     quotient e/(1+e) is formed from e before its scaling by 2^n, times
+//     x, and scaled last, so a subnormal result is rounded once. The
+//     generic geluTanh64 computes the same v (with FMA) and applies vl to
+//     first order, sigmoid' = s(1-s), switching to x*e^(v+128ln2)*2^-128
+//     below v = -700.
 //
 // Measured against values computed with math/big (TestExactF64), their
-// largest errors are 0.54 (Exp), 0.79 (Log), 0.56 (Tanh) and 0.66
-// (Sigmoid) ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold
-// them to 1 ulp (math.Tanh is up to 1.32 ulp off).
+// largest errors are 0.54 (Exp), 0.79 (Log), 0.56 (Tanh), 0.66 (Sigmoid)
+// and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x times it)
+// ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold them to 1
+// ulp, GeluTanh to 1.6 (math.Tanh is up to 1.32 ulp off, the generic
+// geluTanh64 3.24).
 // Package math on amd64 is not that close: math.Exp is up to 1.7 ulp off
 // and returns +Inf for x in (709.436, 709.783], where e^x is finite
 // (exp(709.782712893384) = 1.7976931348622732e308), and math.Log is wrong

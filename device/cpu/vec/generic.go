@@ -242,14 +242,57 @@ func sigmoid64(x float64) float64 {
 	return e / (1 + e)
 }
 
-// geluTanhC1 is 2*sqrt(2/pi): GeluTanh(x) = x*sigmoid(x*(c1 + c1*0.044715*x^2)).
-const geluTanhC1 = 1.5957691216057307117597842397375
+// GeluTanh(x) = x*sigmoid(v), v = x*(c1 + c2*x^2), c1 = 2*sqrt(2/pi) and
+// c2 = 0.044715*c1, each a float64 pair hi+lo (asmgen.go's geluTanhCoeffs
+// computes them; TestGeluTanhCoefficients checks these against it).
+const (
+	geluTanhC1Hi = 0x1.9884533d43651p+00
+	geluTanhC1Lo = -0x1.cbc0d30ebfd15p-54
+	geluTanhC2Hi = 0x1.2444f2a4d8b4bp-04
+	geluTanhC2Lo = -0x1.6c843a29d1c7p-61
+)
 
+// geluTanhArg returns v = x*(c1 + c2*x^2) as vh+vl, carried in
+// double-double: sigmoid(v) for v << 0 is about e^v, whose relative error
+// is |v| times v's, so a plain float64 v would cost up to |v|/2 ulp
+// (hundreds near the underflow).
+func geluTanhArg(x float64) (vh, vl float64) {
+	x2h := x * x
+	x2l := math.FMA(x, x, -x2h)
+	ph := geluTanhC2Hi * x2h
+	pl := math.FMA(geluTanhC2Hi, x2h, -ph) + geluTanhC2Hi*x2l + geluTanhC2Lo*x2h
+	sh := geluTanhC1Hi + ph // TwoSum
+	bb := sh - geluTanhC1Hi
+	sl := (geluTanhC1Hi - (sh - bb)) + (ph - bb) + pl + geluTanhC1Lo
+	vh = x * sh
+	vl = math.FMA(x, sh, -vh) + x*sl
+	return vh, vl
+}
+
+// geluScaleHi + geluScaleLo is 128*ln2, the high part a multiple of 2^-43
+// so that adding it to v in [-1024, -512) is exact.
+const (
+	geluScaleHi = 0x1.62e42fefa39fp+06
+	geluScaleLo = -0x1.950d871319ffp-47
+)
+
+// geluTanh64 is x*sigmoid(v) with v's low part applied to first order
+// (sigmoid' = s*(1-s)). Below v = -700 sigmoid(v) is e^v to within
+// 2^-1000 and the result nears the underflow, so it is computed as
+// x*e^(v+128ln2) scaled by 2^-128 last (one rounding where the result is
+// subnormal). From x = -30 down the result is -0 (and -Inf gives -0, not
+// -Inf*0 = NaN); v's argument stops at 30, where sigmoid is 1, so that
+// x^2 cannot overflow.
 func geluTanh64(x float64) float64 {
-	if x < -30 {
-		x = -30 // the result is -0 from here down; avoids -Inf*0 = NaN
+	x = max(x, -30)
+	vh, vl := geluTanhArg(min(x, 30))
+	if vh < -700 {
+		e := math.Exp(vh+geluScaleHi) * (1 + (vl + geluScaleLo))
+		return math.Ldexp(x*e, -128)
 	}
-	return x * sigmoid64(x*(geluTanhC1+geluTanhC1*0.044715*x*x))
+	s := sigmoid64(vh)
+	s += s * (1 - s) * vl
+	return x * s
 }
 
 func geluErf64(x float64) float64 {

@@ -161,6 +161,11 @@ DATA d20<>+8(SB)/8, $0x4034000000000000
 DATA d20<>+16(SB)/8, $0x4034000000000000
 DATA d20<>+24(SB)/8, $0x4034000000000000
 GLOBL d20<>(SB), RODATA|NOPTR, $32
+DATA d30<>+0(SB)/8, $0x403e000000000000
+DATA d30<>+8(SB)/8, $0x403e000000000000
+DATA d30<>+16(SB)/8, $0x403e000000000000
+DATA d30<>+24(SB)/8, $0x403e000000000000
+GLOBL d30<>(SB), RODATA|NOPTR, $32
 DATA d710<>+0(SB)/8, $0x4086300000000000
 DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
@@ -280,11 +285,21 @@ DATA dlogr7<>+8(SB)/8, $0x3fc0997dfd4f1125
 DATA dlogr7<>+16(SB)/8, $0x3fc0997dfd4f1125
 DATA dlogr7<>+24(SB)/8, $0x3fc0997dfd4f1125
 GLOBL dlogr7<>(SB), RODATA|NOPTR, $32
+DATA dm30<>+0(SB)/8, $0xc03e000000000000
+DATA dm30<>+8(SB)/8, $0xc03e000000000000
+DATA dm30<>+16(SB)/8, $0xc03e000000000000
+DATA dm30<>+24(SB)/8, $0xc03e000000000000
+GLOBL dm30<>(SB), RODATA|NOPTR, $32
 DATA dm746<>+0(SB)/8, $0xc087500000000000
 DATA dm746<>+8(SB)/8, $0xc087500000000000
 DATA dm746<>+16(SB)/8, $0xc087500000000000
 DATA dm746<>+24(SB)/8, $0xc087500000000000
 GLOBL dm746<>(SB), RODATA|NOPTR, $32
+DATA dm760<>+0(SB)/8, $0xc087c00000000000
+DATA dm760<>+8(SB)/8, $0xc087c00000000000
+DATA dm760<>+16(SB)/8, $0xc087c00000000000
+DATA dm760<>+24(SB)/8, $0xc087c00000000000
+GLOBL dm760<>(SB), RODATA|NOPTR, $32
 DATA dmone<>+0(SB)/8, $0xbff0000000000000
 DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
@@ -575,11 +590,31 @@ DATA gc1<>+8(SB)/8, $0x3ff9884533d43651
 DATA gc1<>+16(SB)/8, $0x3ff9884533d43651
 DATA gc1<>+24(SB)/8, $0x3ff9884533d43651
 GLOBL gc1<>(SB), RODATA|NOPTR, $32
+DATA gc1hi<>+0(SB)/8, $0x3ff9884533d43651
+DATA gc1hi<>+8(SB)/8, $0x3ff9884533d43651
+DATA gc1hi<>+16(SB)/8, $0x3ff9884533d43651
+DATA gc1hi<>+24(SB)/8, $0x3ff9884533d43651
+GLOBL gc1hi<>(SB), RODATA|NOPTR, $32
+DATA gc1lo<>+0(SB)/8, $0xbc9cbc0d30ebfd15
+DATA gc1lo<>+8(SB)/8, $0xbc9cbc0d30ebfd15
+DATA gc1lo<>+16(SB)/8, $0xbc9cbc0d30ebfd15
+DATA gc1lo<>+24(SB)/8, $0xbc9cbc0d30ebfd15
+GLOBL gc1lo<>(SB), RODATA|NOPTR, $32
 DATA gc2<>+0(SB)/8, $0x3fb2444f2a4d8b4b
 DATA gc2<>+8(SB)/8, $0x3fb2444f2a4d8b4b
 DATA gc2<>+16(SB)/8, $0x3fb2444f2a4d8b4b
 DATA gc2<>+24(SB)/8, $0x3fb2444f2a4d8b4b
 GLOBL gc2<>(SB), RODATA|NOPTR, $32
+DATA gc2hi<>+0(SB)/8, $0x3fb2444f2a4d8b4b
+DATA gc2hi<>+8(SB)/8, $0x3fb2444f2a4d8b4b
+DATA gc2hi<>+16(SB)/8, $0x3fb2444f2a4d8b4b
+DATA gc2hi<>+24(SB)/8, $0x3fb2444f2a4d8b4b
+GLOBL gc2hi<>(SB), RODATA|NOPTR, $32
+DATA gc2lo<>+0(SB)/8, $0xbc26c843a29d1c70
+DATA gc2lo<>+8(SB)/8, $0xbc26c843a29d1c70
+DATA gc2lo<>+16(SB)/8, $0xbc26c843a29d1c70
+DATA gc2lo<>+24(SB)/8, $0xbc26c843a29d1c70
+GLOBL gc2lo<>(SB), RODATA|NOPTR, $32
 DATA geluq0<>+0(SB)/4, $0xbf11eb30
 DATA geluq0<>+4(SB)/4, $0xbf11eb30
 DATA geluq0<>+8(SB)/4, $0xbf11eb30
@@ -13141,6 +13176,432 @@ sign28:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func geluTanhF64AVX512(dst *float64, x *float64, n int)
+TEXT ·geluTanhF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+	VBROADCASTSD dm760<>(SB), Z14
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
+	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
+	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
+	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
+	// beyond, sigmoid(v) rounds to 0 or 1
+	VBROADCASTSD dm30<>(SB), Z9
+	VMAXPD Z0, Z9, Z8
+	VBROADCASTSD d30<>(SB), Z9
+	VMINPD Z8, Z9, Z0
+	// x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4
+	VMULPD Z0, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z0, Z2
+	VMULPD.BCST gc2hi<>(SB), Z1, Z3
+	VMOVAPD Z3, Z4
+	VFMSUB231PD.BCST gc2hi<>(SB), Z1, Z4
+	VFMADD231PD.BCST gc2hi<>(SB), Z2, Z4
+	VFMADD231PD.BCST gc2lo<>(SB), Z1, Z4
+	// s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)
+	VBROADCASTSD gc1hi<>(SB), Z6
+	VADDPD Z6, Z3, Z5
+	VSUBPD Z6, Z5, Z7
+	VSUBPD Z7, Z5, Z1
+	VSUBPD Z1, Z6, Z1
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z7, Z1, Z1
+	VADDPD Z4, Z1, Z1
+	VADDPD.BCST gc1lo<>(SB), Z1, Z1
+	// v = xc*s = Z0 + Z9
+	VMULPD Z5, Z0, Z2
+	VMOVAPD Z2, Z9
+	VFMSUB231PD Z5, Z0, Z9
+	VFMADD231PD Z1, Z0, Z9
+	VMOVAPD Z2, Z0
+	// K2: lanes with v < 0; e = e^-|v| = e^-|vh| * (1 + ul), ul = vl there, -vl elsewhere
+	VPMOVQ2M Z0, K2
+	VPXORQ.BCST signmask64<>(SB), Z9, Z10
+	VMOVAPD Z9, K2, Z10
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul
+	VFMADD231PD Z10, Z5, Z6
+	VSCALEFPD Z2, Z6, Z4
+	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z4, Z3, Z3
+	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
+	VBROADCASTSD done<>(SB), Z9
+	VMOVAPD Z5, K2, Z9
+	VMOVAPD.Z Z6, K2, Z6
+	VDIVPD Z1, Z9, Z0
+	VFNMADD231PD Z0, Z1, Z9
+	VFNMADD231PD Z0, Z3, Z9
+	VADDPD Z6, Z9, Z9
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z9, Z0
+	// *xm, then *2^n where v < 0: a tiny result is rounded once
+	VMULPD Z8, Z0, Z0
+	VSCALEFPD Z2, Z0, K2, Z0
+	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
+	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
+	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
+	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
+	// beyond, sigmoid(v) rounds to 0 or 1
+	VBROADCASTSD dm30<>(SB), Z25
+	VMAXPD Z16, Z25, Z24
+	VBROADCASTSD d30<>(SB), Z25
+	VMINPD Z24, Z25, Z16
+	// x^2 = Z17 + Z18 exactly; c2*x^2 = Z19 + Z20
+	VMULPD Z16, Z16, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD Z16, Z16, Z18
+	VMULPD.BCST gc2hi<>(SB), Z17, Z19
+	VMOVAPD Z19, Z20
+	VFMSUB231PD.BCST gc2hi<>(SB), Z17, Z20
+	VFMADD231PD.BCST gc2hi<>(SB), Z18, Z20
+	VFMADD231PD.BCST gc2lo<>(SB), Z17, Z20
+	// s = c1 + c2*x^2 = Z21 + Z17 (TwoSum of the high parts)
+	VBROADCASTSD gc1hi<>(SB), Z22
+	VADDPD Z22, Z19, Z21
+	VSUBPD Z22, Z21, Z23
+	VSUBPD Z23, Z21, Z17
+	VSUBPD Z17, Z22, Z17
+	VSUBPD Z23, Z19, Z23
+	VADDPD Z23, Z17, Z17
+	VADDPD Z20, Z17, Z17
+	VADDPD.BCST gc1lo<>(SB), Z17, Z17
+	// v = xc*s = Z16 + Z25
+	VMULPD Z21, Z16, Z18
+	VMOVAPD Z18, Z25
+	VFMSUB231PD Z21, Z16, Z25
+	VFMADD231PD Z17, Z16, Z25
+	VMOVAPD Z18, Z16
+	// K3: lanes with v < 0; e = e^-|v| = e^-|vh| * (1 + ul), ul = vl there, -vl elsewhere
+	VPMOVQ2M Z16, K3
+	VPXORQ.BCST signmask64<>(SB), Z25, Z26
+	VMOVAPD Z25, K3, Z26
+	VPORQ.BCST signmask64<>(SB), Z16, Z16
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// e = (Z21 + Z22)*2^n unscaled, Z16 scaled; the unscaled error gains e*ul
+	VFMADD231PD Z26, Z21, Z22
+	VSCALEFPD Z18, Z22, Z20
+	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	VADDPD.BCST done<>(SB), Z16, Z17
+	VBROADCASTSD done<>(SB), Z19
+	VSUBPD Z17, Z19, Z19
+	VADDPD Z16, Z19, Z19
+	VADDPD Z20, Z19, Z19
+	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
+	VBROADCASTSD done<>(SB), Z25
+	VMOVAPD Z21, K3, Z25
+	VMOVAPD.Z Z22, K3, Z22
+	VDIVPD Z17, Z25, Z16
+	VFNMADD231PD Z16, Z17, Z25
+	VFNMADD231PD Z16, Z19, Z25
+	VADDPD Z22, Z25, Z25
+	VRCP14PD Z17, Z20
+	VFMADD231PD Z20, Z25, Z16
+	// *xm, then *2^n where v < 0: a tiny result is rounded once
+	VMULPD Z24, Z16, Z16
+	VSCALEFPD Z18, Z16, K3, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
+	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
+	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
+	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
+	// beyond, sigmoid(v) rounds to 0 or 1
+	VBROADCASTSD dm30<>(SB), Z9
+	VMAXPD Z0, Z9, Z8
+	VBROADCASTSD d30<>(SB), Z9
+	VMINPD Z8, Z9, Z0
+	// x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4
+	VMULPD Z0, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z0, Z2
+	VMULPD.BCST gc2hi<>(SB), Z1, Z3
+	VMOVAPD Z3, Z4
+	VFMSUB231PD.BCST gc2hi<>(SB), Z1, Z4
+	VFMADD231PD.BCST gc2hi<>(SB), Z2, Z4
+	VFMADD231PD.BCST gc2lo<>(SB), Z1, Z4
+	// s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)
+	VBROADCASTSD gc1hi<>(SB), Z6
+	VADDPD Z6, Z3, Z5
+	VSUBPD Z6, Z5, Z7
+	VSUBPD Z7, Z5, Z1
+	VSUBPD Z1, Z6, Z1
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z7, Z1, Z1
+	VADDPD Z4, Z1, Z1
+	VADDPD.BCST gc1lo<>(SB), Z1, Z1
+	// v = xc*s = Z0 + Z9
+	VMULPD Z5, Z0, Z2
+	VMOVAPD Z2, Z9
+	VFMSUB231PD Z5, Z0, Z9
+	VFMADD231PD Z1, Z0, Z9
+	VMOVAPD Z2, Z0
+	// K2: lanes with v < 0; e = e^-|v| = e^-|vh| * (1 + ul), ul = vl there, -vl elsewhere
+	VPMOVQ2M Z0, K2
+	VPXORQ.BCST signmask64<>(SB), Z9, Z10
+	VMOVAPD Z9, K2, Z10
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul
+	VFMADD231PD Z10, Z5, Z6
+	VSCALEFPD Z2, Z6, Z4
+	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z4, Z3, Z3
+	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
+	VBROADCASTSD done<>(SB), Z9
+	VMOVAPD Z5, K2, Z9
+	VMOVAPD.Z Z6, K2, Z6
+	VDIVPD Z1, Z9, Z0
+	VFNMADD231PD Z0, Z1, Z9
+	VFNMADD231PD Z0, Z3, Z9
+	VADDPD Z6, Z9, Z9
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z9, Z0
+	// *xm, then *2^n where v < 0: a tiny result is rounded once
+	VMULPD Z8, Z0, Z0
+	VSCALEFPD Z2, Z0, K2, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
+	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
+	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
+	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
+	// beyond, sigmoid(v) rounds to 0 or 1
+	VBROADCASTSD dm30<>(SB), Z9
+	VMAXPD Z0, Z9, Z8
+	VBROADCASTSD d30<>(SB), Z9
+	VMINPD Z8, Z9, Z0
+	// x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4
+	VMULPD Z0, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z0, Z2
+	VMULPD.BCST gc2hi<>(SB), Z1, Z3
+	VMOVAPD Z3, Z4
+	VFMSUB231PD.BCST gc2hi<>(SB), Z1, Z4
+	VFMADD231PD.BCST gc2hi<>(SB), Z2, Z4
+	VFMADD231PD.BCST gc2lo<>(SB), Z1, Z4
+	// s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)
+	VBROADCASTSD gc1hi<>(SB), Z6
+	VADDPD Z6, Z3, Z5
+	VSUBPD Z6, Z5, Z7
+	VSUBPD Z7, Z5, Z1
+	VSUBPD Z1, Z6, Z1
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z7, Z1, Z1
+	VADDPD Z4, Z1, Z1
+	VADDPD.BCST gc1lo<>(SB), Z1, Z1
+	// v = xc*s = Z0 + Z9
+	VMULPD Z5, Z0, Z2
+	VMOVAPD Z2, Z9
+	VFMSUB231PD Z5, Z0, Z9
+	VFMADD231PD Z1, Z0, Z9
+	VMOVAPD Z2, Z0
+	// K2: lanes with v < 0; e = e^-|v| = e^-|vh| * (1 + ul), ul = vl there, -vl elsewhere
+	VPMOVQ2M Z0, K2
+	VPXORQ.BCST signmask64<>(SB), Z9, Z10
+	VMOVAPD Z9, K2, Z10
+	VPORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul
+	VFMADD231PD Z10, Z5, Z6
+	VSCALEFPD Z2, Z6, Z4
+	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	VADDPD.BCST done<>(SB), Z0, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD Z0, Z3, Z3
+	VADDPD Z4, Z3, Z3
+	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
+	VBROADCASTSD done<>(SB), Z9
+	VMOVAPD Z5, K2, Z9
+	VMOVAPD.Z Z6, K2, Z6
+	VDIVPD Z1, Z9, Z0
+	VFNMADD231PD Z0, Z1, Z9
+	VFNMADD231PD Z0, Z3, Z9
+	VADDPD Z6, Z9, Z9
+	VRCP14PD Z1, Z4
+	VFMADD231PD Z4, Z9, Z0
+	// *xm, then *2^n where v < 0: a tiny result is rounded once
+	VMULPD Z8, Z0, Z0
+	VSCALEFPD Z2, Z0, K2, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
