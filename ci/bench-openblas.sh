@@ -5,6 +5,7 @@
 # a quiet machine.
 #   bash ci/bench-openblas.sh                  # all shapes, 5 paired rounds
 #   SHAPES="512 1024" ROUNDS=9 bash ci/bench-openblas.sh
+#   TESSERA_CPU=avx2 bash ci/bench-openblas.sh # AVX2 on both sides
 #
 # OpenBLAS is compared at its best on this CPU: an old OpenBLAS may not
 # recognise a newer CPU and fall back to slow generic kernels (0.3.21 runs
@@ -135,8 +136,10 @@ threads=$(awk '$1 == "PEAK" && $2 == "zmm" { sub(/threads=/, "", $3); if ($3 + 0
 [ "$threads" -gt 0 ] || threads=$(awk '$1 == "PEAK" { sub(/threads=/, "", $3); if ($3 + 0 > t) t = $3 + 0 } END { print t + 0 }' "$tmp/best")
 peak_of() { awk -v w="$1" -v t="threads=$threads" '$1 == "PEAK" && $2 == w && $3 == t { print $4 }' "$tmp/best"; }
 zmm=$(peak_of zmm); ymm=$(peak_of ymm)
-# The peak the figures are compared with: the widest vectors the CPU has.
+# The peak the figures are compared with: the widest vectors the CPU has,
+# or 256-bit ones with tessera capped at its AVX2 tier.
 p32=${zmm:-${ymm:-0}}
+[ "$tier" = avx2 ] && p32=${ymm:-0}
 
 default_core=$(env -u OPENBLAS_CORETYPE OPENBLAS_VERBOSE=2 "$PY" -c 'import numpy' 2>&1 | sed -n 's/^Core: //p' | head -1)
 echo "$(machine); tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); $ROUNDS paired rounds"

@@ -9,7 +9,8 @@
 #     AVX-512 BF16). An old OpenBLAS may not recognise a newer CPU and fall
 #     back to slow generic kernels (0.3.21 runs its SSE3 "Prescott" kernels
 #     on Sapphire Rapids), so a fair comparison tries each and keeps the
-#     fastest, and with_coretype runs a command under one of them;
+#     fastest, and with_coretype runs a command under one of them; with
+#     TESSERA_CPU=avx2 it is Haswell alone, AVX2 on both sides;
 #   - machine prints the CPU model, the CPU count and the load average, the
 #     start of every script's heading.
 PY=/usr/bin/python3
@@ -27,6 +28,14 @@ coretypes="default"
 has avx2 fma && coretypes+=" Haswell"
 has avx512f avx512cd avx512bw avx512dq avx512vl && coretypes+=" SkylakeX"
 has avx512f avx512cd avx512bw avx512dq avx512vl avx512_bf16 && coretypes+=" Cooperlake"
+# With tessera capped at its AVX2 tier (TESSERA_CPU=avx2, read by the Go
+# side too), OpenBLAS is held to the same instruction set, its Haswell
+# kernels: a stand-in, on an AVX-512 machine, for an AVX2-only one.
+tier=$(echo "${TESSERA_CPU:-}" | tr -d ' ' | tr 'A-Z' 'a-z')
+if [ "$tier" = avx2 ]; then
+  has avx2 fma || { echo "TESSERA_CPU=avx2 needs AVX2 and FMA" >&2; exit 1; }
+  coretypes="Haswell"
+fi
 
 # with_coretype CT CMD...: runs CMD with OpenBLAS forced to core type CT
 # ("default" lets OpenBLAS detect it).
