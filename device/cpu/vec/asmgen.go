@@ -1797,6 +1797,27 @@ func (g *gen) expCore512F64(lo expLo) {
 	g.ins("VSCALEFPD Z2, Z5, Z0")
 }
 
+// sigmoidQuotient512F64 finishes a float64 sigmoid, Z0 = num/(1+e): e
+// (scaled, at most 1) is in Z0 with its rounding error in eLo, and num
+// (1, or e where the result is e/(1+e): the lanes set in K2) in num, with
+// its error numLo counted in K2's lanes. 1+e = d + dlo by Fast2Sum; the
+// quotient q = num/d is corrected by the residual num - q*d - q*dlo + numLo
+// times 1/d to 14 bits. Clobbers Z1, Z3, Z4 and num.
+func (g *gen) sigmoidQuotient512F64(eLo, num, numLo string) {
+	one := g.d("done", 1)
+	g.ins("VADDPD.BCST %s, Z0, Z1", one)
+	g.ins("VBROADCASTSD %s, Z3", one)
+	g.ins("VSUBPD Z1, Z3, Z3")
+	g.ins("VADDPD Z0, Z3, Z3")
+	g.ins("VADDPD %s, Z3, Z3", eLo)
+	g.ins("VDIVPD Z1, %s, Z0", num)
+	g.ins("VFNMADD231PD Z0, Z1, %s", num)
+	g.ins("VFNMADD231PD Z0, Z3, %s", num)
+	g.ins("VADDPD %s, %s, K2, %s", numLo, num, num)
+	g.ins("VRCP14PD Z1, Z4")
+	g.ins("VFMADD231PD Z4, %s, Z0", num)
+}
+
 func (g *gen) transcendentals512F64() {
 	e := f64
 	one := func() string { return g.d("done", 1) }
@@ -1813,22 +1834,11 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VMOVAPD Z0, Z7")
 		g.ins("VPORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
 		g.expCore512F64(expLoScaled)
-		g.comment("e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,")
-		g.comment("corrected by the residual num - q*(d+lo) times 1/d to 14 bits")
-		g.ins("VADDPD.BCST %s, Z0, Z1", one())
-		bcast(one(), "Z3")
-		g.ins("VSUBPD Z1, Z3, Z3")
-		g.ins("VADDPD Z0, Z3, Z3")
-		g.ins("VADDPD Z6, Z3, Z3")
+		g.comment("e = Z0+Z6; the numerator: e where x < 0 (K2), else 1")
 		g.ins("VPMOVQ2M Z7, K2")
 		bcast(one(), "Z2")
 		g.ins("VMOVAPD Z0, K2, Z2")
-		g.ins("VDIVPD Z1, Z2, Z0")
-		g.ins("VFNMADD231PD Z0, Z1, Z2")
-		g.ins("VFNMADD231PD Z0, Z3, Z2")
-		g.ins("VADDPD Z6, Z2, K2, Z2")
-		g.ins("VRCP14PD Z1, Z4")
-		g.ins("VFMADD231PD Z4, Z2, Z0")
+		g.sigmoidQuotient512F64("Z6", "Z2", "Z6")
 	})
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
@@ -1936,23 +1946,11 @@ func (g *gen) transcendentals512F64() {
 		g.comment("e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul")
 		g.ins("VFMADD231PD Z10, Z5, Z6")
 		g.ins("VSCALEFPD Z2, Z6, Z4")
-		g.comment("1+e = d + dlo (Fast2Sum, 1 >= e)")
-		g.ins("VADDPD.BCST %s, Z0, Z1", one())
-		bcast(one(), "Z3")
-		g.ins("VSUBPD Z1, Z3, Z3")
-		g.ins("VADDPD Z0, Z3, Z3")
-		g.ins("VADDPD Z4, Z3, Z3")
-		g.comment("sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then")
-		g.comment("*2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d")
+		g.comment("sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then")
+		g.comment("*2^n last)")
 		bcast(one(), "Z9")
 		g.ins("VMOVAPD Z5, K2, Z9")
-		g.ins("VMOVAPD.Z Z6, K2, Z6")
-		g.ins("VDIVPD Z1, Z9, Z0")
-		g.ins("VFNMADD231PD Z0, Z1, Z9")
-		g.ins("VFNMADD231PD Z0, Z3, Z9")
-		g.ins("VADDPD Z6, Z9, Z9")
-		g.ins("VRCP14PD Z1, Z4")
-		g.ins("VFMADD231PD Z4, Z9, Z0")
+		g.sigmoidQuotient512F64("Z4", "Z9", "Z6")
 		g.comment("*xm, then *2^n where v < 0: a tiny result is rounded once")
 		g.ins("VMULPD Z8, Z0, Z0")
 		g.ins("VSCALEFPD Z2, Z0, K2, Z0")

@@ -12533,16 +12533,15 @@ loop:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
-	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	// e = Z0+Z6; the numerator: e where x < 0 (K2), else 1
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VBROADCASTSD done<>(SB), Z3
 	VSUBPD Z1, Z3, Z3
 	VADDPD Z0, Z3, Z3
 	VADDPD Z6, Z3, Z3
-	VPMOVQ2M Z7, K2
-	VBROADCASTSD done<>(SB), Z2
-	VMOVAPD Z0, K2, Z2
 	VDIVPD Z1, Z2, Z0
 	VFNMADD231PD Z0, Z1, Z2
 	VFNMADD231PD Z0, Z3, Z2
@@ -12586,16 +12585,15 @@ loop:
 	VSCALEFPD Z18, Z22, Z22
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
-	// e = Z16+Z22; 1+e = d + lo (lo exact but for Z22's rounding); q = num/d,
-	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	// e = Z16+Z22; the numerator: e where x < 0 (K3), else 1
+	VPMOVQ2M Z23, K3
+	VBROADCASTSD done<>(SB), Z18
+	VMOVAPD Z16, K3, Z18
 	VADDPD.BCST done<>(SB), Z16, Z17
 	VBROADCASTSD done<>(SB), Z19
 	VSUBPD Z17, Z19, Z19
 	VADDPD Z16, Z19, Z19
 	VADDPD Z22, Z19, Z19
-	VPMOVQ2M Z23, K3
-	VBROADCASTSD done<>(SB), Z18
-	VMOVAPD Z16, K3, Z18
 	VDIVPD Z17, Z18, Z16
 	VFNMADD231PD Z16, Z17, Z18
 	VFNMADD231PD Z16, Z19, Z18
@@ -12649,16 +12647,15 @@ one:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
-	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	// e = Z0+Z6; the numerator: e where x < 0 (K2), else 1
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VBROADCASTSD done<>(SB), Z3
 	VSUBPD Z1, Z3, Z3
 	VADDPD Z0, Z3, Z3
 	VADDPD Z6, Z3, Z3
-	VPMOVQ2M Z7, K2
-	VBROADCASTSD done<>(SB), Z2
-	VMOVAPD Z0, K2, Z2
 	VDIVPD Z1, Z2, Z0
 	VFNMADD231PD Z0, Z1, Z2
 	VFNMADD231PD Z0, Z3, Z2
@@ -12715,16 +12712,15 @@ tail:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// e = Z0+Z6; 1+e = d + lo (lo exact but for Z6's rounding); q = num/d,
-	// corrected by the residual num - q*(d+lo) times 1/d to 14 bits
+	// e = Z0+Z6; the numerator: e where x < 0 (K2), else 1
+	VPMOVQ2M Z7, K2
+	VBROADCASTSD done<>(SB), Z2
+	VMOVAPD Z0, K2, Z2
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VBROADCASTSD done<>(SB), Z3
 	VSUBPD Z1, Z3, Z3
 	VADDPD Z0, Z3, Z3
 	VADDPD Z6, Z3, Z3
-	VPMOVQ2M Z7, K2
-	VBROADCASTSD done<>(SB), Z2
-	VMOVAPD Z0, K2, Z2
 	VDIVPD Z1, Z2, Z0
 	VFNMADD231PD Z0, Z1, Z2
 	VFNMADD231PD Z0, Z3, Z2
@@ -13274,21 +13270,19 @@ loop:
 	// e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul
 	VFMADD231PD Z10, Z5, Z6
 	VSCALEFPD Z2, Z6, Z4
-	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	// sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last)
+	VBROADCASTSD done<>(SB), Z9
+	VMOVAPD Z5, K2, Z9
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VBROADCASTSD done<>(SB), Z3
 	VSUBPD Z1, Z3, Z3
 	VADDPD Z0, Z3, Z3
 	VADDPD Z4, Z3, Z3
-	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
-	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
-	VBROADCASTSD done<>(SB), Z9
-	VMOVAPD Z5, K2, Z9
-	VMOVAPD.Z Z6, K2, Z6
 	VDIVPD Z1, Z9, Z0
 	VFNMADD231PD Z0, Z1, Z9
 	VFNMADD231PD Z0, Z3, Z9
-	VADDPD Z6, Z9, Z9
+	VADDPD Z6, Z9, K2, Z9
 	VRCP14PD Z1, Z4
 	VFMADD231PD Z4, Z9, Z0
 	// *xm, then *2^n where v < 0: a tiny result is rounded once
@@ -13369,21 +13363,19 @@ loop:
 	// e = (Z21 + Z22)*2^n unscaled, Z16 scaled; the unscaled error gains e*ul
 	VFMADD231PD Z26, Z21, Z22
 	VSCALEFPD Z18, Z22, Z20
-	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	// sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last)
+	VBROADCASTSD done<>(SB), Z25
+	VMOVAPD Z21, K3, Z25
 	VADDPD.BCST done<>(SB), Z16, Z17
 	VBROADCASTSD done<>(SB), Z19
 	VSUBPD Z17, Z19, Z19
 	VADDPD Z16, Z19, Z19
 	VADDPD Z20, Z19, Z19
-	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
-	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
-	VBROADCASTSD done<>(SB), Z25
-	VMOVAPD Z21, K3, Z25
-	VMOVAPD.Z Z22, K3, Z22
 	VDIVPD Z17, Z25, Z16
 	VFNMADD231PD Z16, Z17, Z25
 	VFNMADD231PD Z16, Z19, Z25
-	VADDPD Z22, Z25, Z25
+	VADDPD Z22, Z25, K3, Z25
 	VRCP14PD Z17, Z20
 	VFMADD231PD Z20, Z25, Z16
 	// *xm, then *2^n where v < 0: a tiny result is rounded once
@@ -13474,21 +13466,19 @@ one:
 	// e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul
 	VFMADD231PD Z10, Z5, Z6
 	VSCALEFPD Z2, Z6, Z4
-	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	// sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last)
+	VBROADCASTSD done<>(SB), Z9
+	VMOVAPD Z5, K2, Z9
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VBROADCASTSD done<>(SB), Z3
 	VSUBPD Z1, Z3, Z3
 	VADDPD Z0, Z3, Z3
 	VADDPD Z4, Z3, Z3
-	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
-	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
-	VBROADCASTSD done<>(SB), Z9
-	VMOVAPD Z5, K2, Z9
-	VMOVAPD.Z Z6, K2, Z6
 	VDIVPD Z1, Z9, Z0
 	VFNMADD231PD Z0, Z1, Z9
 	VFNMADD231PD Z0, Z3, Z9
-	VADDPD Z6, Z9, Z9
+	VADDPD Z6, Z9, K2, Z9
 	VRCP14PD Z1, Z4
 	VFMADD231PD Z4, Z9, Z0
 	// *xm, then *2^n where v < 0: a tiny result is rounded once
@@ -13582,21 +13572,19 @@ tail:
 	// e = (Z5 + Z6)*2^n unscaled, Z0 scaled; the unscaled error gains e*ul
 	VFMADD231PD Z10, Z5, Z6
 	VSCALEFPD Z2, Z6, Z4
-	// 1+e = d + dlo (Fast2Sum, 1 >= e)
+	// sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last)
+	VBROADCASTSD done<>(SB), Z9
+	VMOVAPD Z5, K2, Z9
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VBROADCASTSD done<>(SB), Z3
 	VSUBPD Z1, Z3, Z3
 	VADDPD Z0, Z3, Z3
 	VADDPD Z4, Z3, Z3
-	// sigmoid = m/(d+dlo), m = 1 where v >= 0, the unscaled e where v < 0 (then
-	// *2^n last); q = m/d corrected by the residual (m - q*d - q*dlo + mlo)/d
-	VBROADCASTSD done<>(SB), Z9
-	VMOVAPD Z5, K2, Z9
-	VMOVAPD.Z Z6, K2, Z6
 	VDIVPD Z1, Z9, Z0
 	VFNMADD231PD Z0, Z1, Z9
 	VFNMADD231PD Z0, Z3, Z9
-	VADDPD Z6, Z9, Z9
+	VADDPD Z6, Z9, K2, Z9
 	VRCP14PD Z1, Z4
 	VFMADD231PD Z4, Z9, Z0
 	// *xm, then *2^n where v < 0: a tiny result is rounded once
