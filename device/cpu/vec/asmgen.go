@@ -1760,7 +1760,7 @@ const (
 func (g *gen) expCore512F64(lo expLo) {
 	// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
 	// tables in Z27-Z30.
-	g.comment("clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x")
+	g.comment("clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x")
 	g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
 	g.ins("VMINPD Z0, Z13, Z0")
 	g.ins("VMAXPD Z0, Z14, Z0")

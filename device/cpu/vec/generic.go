@@ -270,7 +270,8 @@ func geluTanhArg(x float64) (vh, vl float64) {
 }
 
 // geluScaleHi + geluScaleLo is 128*ln2, the high part a multiple of 2^-43
-// so that adding it to v in [-1024, -512) is exact.
+// so that adding it to v in [-1024, -512) is exact: that holds wherever the
+// result is not 0 (v above about -749).
 const (
 	geluScaleHi = 0x1.62e42fefa39fp+06
 	geluScaleLo = -0x1.950d871319ffp-47

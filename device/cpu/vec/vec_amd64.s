@@ -12335,7 +12335,7 @@ loop:
 	JB   one
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z16
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12364,7 +12364,7 @@ loop:
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
 	VMAXPD Z16, Z14, Z16
@@ -12403,7 +12403,7 @@ one:
 	CMPQ CX, $8
 	JB   tail
 	VMOVUPD 0(SI), Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12445,7 +12445,7 @@ tail:
 	DECL AX
 	KMOVW AX, K1
 	VMOVUPD.Z (SI), K1, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12499,7 +12499,7 @@ loop:
 	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
 	VMOVAPD Z0, Z7
 	VPORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12551,7 +12551,7 @@ loop:
 	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
 	VMOVAPD Z16, Z23
 	VPORQ.BCST signmask64<>(SB), Z16, Z16
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
 	VMAXPD Z16, Z14, Z16
@@ -12613,7 +12613,7 @@ one:
 	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
 	VMOVAPD Z0, Z7
 	VPORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12678,7 +12678,7 @@ tail:
 	// e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)
 	VMOVAPD Z0, Z7
 	VPORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12762,7 +12762,7 @@ loop:
 	VBROADCASTSD d20<>(SB), Z9
 	VMINPD Z0, Z9, Z0
 	VADDPD Z0, Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -12862,7 +12862,7 @@ sign19:
 	VBROADCASTSD d20<>(SB), Z25
 	VMINPD Z16, Z25, Z16
 	VADDPD Z16, Z16, Z16
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
 	VMAXPD Z16, Z14, Z16
@@ -12972,7 +12972,7 @@ one:
 	VBROADCASTSD d20<>(SB), Z9
 	VMINPD Z0, Z9, Z0
 	VADDPD Z0, Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -13085,7 +13085,7 @@ tail:
 	VBROADCASTSD d20<>(SB), Z9
 	VMINPD Z0, Z9, Z0
 	VADDPD Z0, Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -13234,7 +13234,7 @@ loop:
 	VPXORQ.BCST signmask64<>(SB), Z9, Z10
 	VMOVAPD Z9, K2, Z10
 	VPORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -13327,7 +13327,7 @@ loop:
 	VPXORQ.BCST signmask64<>(SB), Z25, Z26
 	VMOVAPD Z25, K3, Z26
 	VPORQ.BCST signmask64<>(SB), Z16, Z16
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
 	VMAXPD Z16, Z14, Z16
@@ -13430,7 +13430,7 @@ one:
 	VPXORQ.BCST signmask64<>(SB), Z9, Z10
 	VMOVAPD Z9, K2, Z10
 	VPORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
@@ -13536,7 +13536,7 @@ tail:
 	VPXORQ.BCST signmask64<>(SB), Z9, Z10
 	VMOVAPD Z9, K2, Z10
 	VPORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [-746, 710] (x the second source, so NaN passes): beyond, e^x
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
 	VMAXPD Z0, Z14, Z0
