@@ -296,11 +296,27 @@ func geluTanh64(x float64) float64 {
 	return x * s
 }
 
+// invSqrt2Hi + invSqrt2Lo is 1/sqrt(2) (TestGeluErfF64 checks the pair).
+const (
+	invSqrt2Hi = 0x1.6a09e667f3bcdp-01
+	invSqrt2Lo = -0x1.bdd3413b26456p-55
+)
+
+// geluErf64 is 0.5x*erfc(a), a = -x/sqrt2. erfc(a) for a >> 0 is about
+// e^-a^2/(a*sqrt(pi)), whose relative error is 2a^2 times a's, so a
+// rounded to float64 would cost up to a^2 ulp (hundreds from x = -20);
+// a is carried as ah+al (FMA) and al applied to first order,
+// erfc' = -2/sqrt(pi)*e^-a^2. From x = -40 down the result is -0 (erfc(28)
+// underflows; -Inf gives -0, not -Inf*0 = NaN); above x = 40 it is x.
 func geluErf64(x float64) float64 {
-	if x < -40 {
-		x = -40 // erfc(28) underflows: -0 from here down
+	if x > 40 {
+		return x
 	}
-	return 0.5 * x * math.Erfc(-x/math.Sqrt2)
+	x = max(x, -40)
+	ah := -x * invSqrt2Hi
+	al := math.FMA(-x, invSqrt2Hi, -ah) - x*invSqrt2Lo
+	e := math.Erfc(ah) - al*(2/math.SqrtPi)*math.Exp(-ah*ah)
+	return 0.5 * x * e
 }
 
 func maxGo[T Float](x []T) T {
