@@ -114,13 +114,6 @@
 //     first order, sigmoid' = s(1-s), switching to x*e^(v+128ln2)*2^-128
 //     below v = -700.
 //
-// The float64 GeluErf, 0.5x*erfc(a) with a = -x/sqrt2, is package math on
-// every set, with a carried as a hi+lo pair and its low part applied to
-// first order (erfc' = -2/sqrt(pi)*e^-a^2): with a rounded, erfc(a) for
-// a >> 0 loses about a^2 ulp (1,602 measured). TestGeluErfF64 holds it to
-// 4 ulp of math/big values (2.96 measured), and results below 2^-1017,
-// where erfc itself is subnormal, to 32 x 2^-1074.
-//
 // Measured against values computed with math/big (TestExactF64), their
 // largest errors are 0.54 (Exp), 0.79 (Log), 0.56 (Tanh), 0.66 (Sigmoid)
 // and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x times it)
@@ -136,6 +129,13 @@
 // scaled by 2^54 first), so every set gives finite, accurate values there;
 // the AVX-512 set and the others still differ by an ulp or two on ordinary
 // inputs, and each set on its own is deterministic.
+//
+// The float64 GeluErf, 0.5x*erfc(a) with a = -x/sqrt2, is package math on
+// every set, with a carried as a hi+lo pair and its low part applied to
+// first order (erfc' = -2/sqrt(pi)*e^-a^2): with a rounded, erfc(a) for
+// a >> 0 loses about a^2 ulp (1,602 measured). TestGeluErfF64 holds it to
+// 4 ulp of math/big values (2.96 measured), and results below 2^-1017,
+// where erfc itself is subnormal, to 32 x 2^-1074.
 //
 // Maximum error of the float32 AVX2 kernels against float64 math, in units
 // in the last place of the float32 result, measured over all 2^32 inputs
