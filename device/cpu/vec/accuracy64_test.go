@@ -434,21 +434,20 @@ func exactSigmoid(x float64) *big.Float {
 }
 
 // bigGeluC1 and bigGeluC2 are 2*sqrt(2/pi) and 0.044715 times it in 200
-// bits, from pi to 60 digits.
+// bits.
 var bigGeluC1, bigGeluC2 = func() (*big.Float, *big.Float) {
-	pi, _, _ := big.ParseFloat("3.14159265358979323846264338327950288419716939937510582097494459", 10, 200, big.ToNearestEven)
 	two := new(big.Float).SetPrec(200).SetInt64(2)
-	c1 := new(big.Float).SetPrec(200).Quo(two, pi)
+	c1 := new(big.Float).SetPrec(200).Quo(two, bigPi)
 	c1.Sqrt(c1).Mul(c1, two)
 	k, _, _ := big.ParseFloat("0.044715", 10, 200, big.ToNearestEven)
 	return c1, new(big.Float).SetPrec(200).Mul(c1, k)
 }()
 
-// exactGeluTanh is x*sigmoid(v), v = c1*x + c2*x^3, to about 160 bits,
-// from exact c1 and c2; beyond |x| = 40 it is x (x > 0) or 0 (x < 0),
-// where sigmoid(v) is within 2^-2000 of 1 or 0.
-func exactGeluTanh(x float64) *big.Float {
-	const prec = 200
+// exactGelu is x*gate(x) (gate computed in big arithmetic from x), with
+// the tails both GELUs share: beyond |x| = 40 it is x (x > 0) or 0
+// (x < 0), where either gate is within 2^-1100 of 1 or 0.
+func exactGelu(x float64, gate func(bx *big.Float) *big.Float) *big.Float {
+	const prec = 300
 	switch {
 	case x > 40:
 		return new(big.Float).SetPrec(prec).SetFloat64(x)
@@ -456,11 +455,20 @@ func exactGeluTanh(x float64) *big.Float {
 		return new(big.Float).SetPrec(prec)
 	}
 	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
-	v := new(big.Float).SetPrec(prec).Mul(bx, bx)
-	v.Mul(v, bigGeluC2).Add(v, bigGeluC1).Mul(v, bx)
-	d := exactExpBig(v.Neg(v))
-	d.Add(d, big.NewFloat(1))
-	return d.Quo(bx, d)
+	g := gate(bx)
+	return g.Mul(g, bx)
+}
+
+// exactGeluTanh is x*sigmoid(v), v = c1*x + c2*x^3, to about 160 bits,
+// from exact c1 and c2.
+func exactGeluTanh(x float64) *big.Float {
+	return exactGelu(x, func(bx *big.Float) *big.Float {
+		v := new(big.Float).SetPrec(200).Mul(bx, bx)
+		v.Mul(v, bigGeluC2).Add(v, bigGeluC1).Mul(v, bx)
+		d := exactExpBig(v.Neg(v))
+		d.Add(d, big.NewFloat(1))
+		return d.Quo(new(big.Float).SetPrec(200).SetInt64(1), d)
+	})
 }
 
 // TestGeluTanhCoefficients checks the generic tier's double-double c1 and
@@ -665,21 +673,14 @@ func exactErfc(a *big.Float) *big.Float {
 }
 
 // exactGeluErf is 0.5x*erfc(-x/sqrt2) from exact arithmetic (a = -x/sqrt2
-// in 300 bits); beyond |x| = 40 it is x (x > 0) or 0 (x < 0), where
-// erfc is within 2^-1100 of 2 or 0.
+// in 300 bits).
 func exactGeluErf(x float64) *big.Float {
-	const prec = 300
-	switch {
-	case x > 40:
-		return new(big.Float).SetPrec(prec).SetFloat64(x)
-	case x < -40:
-		return new(big.Float).SetPrec(prec)
-	}
-	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
-	a := new(big.Float).SetPrec(prec).Sqrt(new(big.Float).SetPrec(prec).SetInt64(2))
-	a.Quo(bx, a).Neg(a)
-	r := exactErfc(a)
-	return r.Mul(r, bx).Quo(r, big.NewFloat(2))
+	return exactGelu(x, func(bx *big.Float) *big.Float {
+		a := new(big.Float).SetPrec(300).Sqrt(new(big.Float).SetPrec(300).SetInt64(2))
+		a.Quo(bx, a).Neg(a)
+		r := exactErfc(a)
+		return r.Quo(r, big.NewFloat(2))
+	})
 }
 
 // TestGeluErfF64 holds float64 GeluErf, on every kernel set (all run the
