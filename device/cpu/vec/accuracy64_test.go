@@ -154,15 +154,7 @@ func sweep64(name string, n int) []float64 {
 			xs = steps(xs, c, 2000)
 		}
 	case "GeluTanh":
-		for range n {
-			xs = append(xs, -25+r.Float64()*60)
-		}
-		for range n / 4 { // where the result nears and passes the underflow
-			xs = append(xs, -21.7+r.Float64()*1.2)
-		}
-		for range n / 4 { // near 0, every binade down to the subnormals
-			xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
-		}
+		xs = geluSweep(xs, r, n, -25, 35, -21.7, 1.2)
 		// the clamps at -30 and 30, where the result is the last normal and the
 		// smallest subnormal (about -20.95 and -21.58), and 0
 		for _, c := range []float64{-30, 30, -20.95, -21.58, -21.65, 0, 1, -1, 5, -5} {
@@ -179,6 +171,22 @@ func sweep64(name string, n int) []float64 {
 			math.SmallestNonzeroFloat64, 0x1p-1074 * 1000, math.E, 1e-300, 1e300} {
 			xs = steps(xs, c, 2000)
 		}
+	}
+	return xs
+}
+
+// geluSweep appends a GELU's test inputs to xs: n uniform in [lo, hi), n/4
+// in [band, band+width), where the result nears and passes the underflow,
+// and n/4 near 0, of both signs, in every binade down to the subnormals.
+func geluSweep(xs []float64, r *rand.Rand, n int, lo, hi, band, width float64) []float64 {
+	for range n {
+		xs = append(xs, lo+r.Float64()*(hi-lo))
+	}
+	for range n / 4 {
+		xs = append(xs, band+r.Float64()*width)
+	}
+	for range n / 4 {
+		xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
 	}
 	return xs
 }
@@ -705,16 +713,7 @@ func TestGeluErfF64(t *testing.T) {
 	if testing.Short() {
 		n = 800
 	}
-	var xs []float64
-	for range n {
-		xs = append(xs, -42+r.Float64()*52)
-	}
-	for range n / 4 { // where the result nears and passes the underflow
-		xs = append(xs, -38.6+r.Float64()*2)
-	}
-	for range n / 4 { // near 0, every binade down to the subnormals
-		xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
-	}
+	xs := geluSweep(nil, r, n, -42, 10, -38.6, 2)
 	for _, c := range []float64{-40, 40, -20, 0, 1, -1, -5} {
 		xs = steps(xs, c, 50)
 	}
