@@ -479,9 +479,9 @@ func exactGeluTanh(x float64) *big.Float {
 	})
 }
 
-// TestGeluTanhCoefficients checks the generic tier's double-double c1 and
-// c2 (which asmgen.go's geluTanhCoeffs computes for the AVX-512 kernel)
-// and its scale 128*ln2 against 200-bit values: each pair within 2^-104
+// TestGeluTanhCoefficients checks the double-double c1 and c2 that
+// asmgen.go writes into geluconst.go (and into the AVX-512 kernel), and
+// the generic tier's scale 128*ln2, against 200-bit values: each pair within 2^-104
 // relative, and the scale's high part a multiple of 2^-43.
 func TestGeluTanhCoefficients(t *testing.T) {
 	for _, c := range []struct {

@@ -242,17 +242,8 @@ func sigmoid64(x float64) float64 {
 	return e / (1 + e)
 }
 
-// GeluTanh(x) = x*sigmoid(v), v = x*(c1 + c2*x^2), c1 = 2*sqrt(2/pi) and
-// c2 = 0.044715*c1, each a float64 pair hi+lo (asmgen.go's geluTanhCoeffs
-// computes them; TestGeluTanhCoefficients checks these against it).
-const (
-	geluTanhC1Hi = 0x1.9884533d43651p+00
-	geluTanhC1Lo = -0x1.cbc0d30ebfd15p-54
-	geluTanhC2Hi = 0x1.2444f2a4d8b4bp-04
-	geluTanhC2Lo = -0x1.6c843a29d1c7p-61
-)
-
-// geluTanhArg returns v = x*(c1 + c2*x^2) as vh+vl, carried in
+// geluTanhArg returns v = x*(c1 + c2*x^2) as vh+vl (the pairs c1 and c2
+// are in the generated geluconst.go), carried in
 // double-double: sigmoid(v) for v << 0 is about e^v, whose relative error
 // is |v| times v's, so a plain float64 v would cost up to |v|/2 ulp
 // (hundreds near the underflow).
