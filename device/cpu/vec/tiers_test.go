@@ -125,7 +125,7 @@ func TestExhaustiveTiersF32(t *testing.T) {
 }
 
 // TestGeneratedInSync runs asmgen.go into a temporary directory and checks
-// that the committed vec_amd64.s and asm_amd64.go are what it writes, so an
+// that the committed vec_amd64.s, asm_amd64.go and geluconst.go are what it writes, so an
 // edit to the generator cannot be left unapplied (run `go generate` in
 // this directory to update them).
 func TestGeneratedInSync(t *testing.T) {
@@ -140,7 +140,7 @@ func TestGeneratedInSync(t *testing.T) {
 	if out, err := exec.Command(goBin, "run", "asmgen.go", "-dir", dir).CombinedOutput(); err != nil {
 		t.Fatalf("go run asmgen.go: %v\n%s", err, out)
 	}
-	for _, name := range []string{"vec_amd64.s", "asm_amd64.go"} {
+	for _, name := range []string{"vec_amd64.s", "asm_amd64.go", "geluconst.go"} {
 		want, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
