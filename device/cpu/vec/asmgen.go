@@ -1190,11 +1190,17 @@ func (g *gen) transcendentals() {
 // significant bits so n*ln2Hi64 is exact; ln2Lo64 is the rest.
 var ln2Hi64, ln2Lo64 = splitLn2()
 
-func splitLn2() (float64, float64) {
+// bigLn2Exact returns ln2 to 200 bits.
+func bigLn2Exact() *big.Float {
 	exact, _, err := big.ParseFloat("0.693147180559945309417232121458176568075500134360255254120680009", 10, 200, big.ToNearestEven)
 	if err != nil {
 		log.Fatal(err)
 	}
+	return exact
+}
+
+func splitLn2() (float64, float64) {
+	exact := bigLn2Exact()
 	ln2, _ := exact.Float64()
 	hi := math.Float64frombits(math.Float64bits(ln2) &^ (1<<21 - 1))
 	lo, _ := new(big.Float).Sub(exact, big.NewFloat(hi)).Float64()
@@ -1619,13 +1625,15 @@ func (g *gen) transcendentals512() {
 // Eight float64 lanes per vector, two vectors per iteration (twoSlots), the
 // tail masked with K1; constants are broadcast from the shared table. The
 // exp polynomial is a truncated Taylor series (coefficients 1/k! rounded
-// once, expCoeffs64), log's the atanh series with its tail fitted
-// (logCoeffs64); both truncation errors are below 0.05 ulp. Exp reduces
-// by ln2/16 and multiplies by 2^(j/16) from a 16-entry table kept in two
-// pairs of registers (VPERMI2PD), which halves its polynomial. Sigmoid is
-// the exp core (expCore512F64) on -|x|, its result kept as hi+lo, and a
-// division corrected by its residual; Tanh the same core on 2|x| above
-// |x| = 0.25 and a fitted odd polynomial (tanhCoeffs64) below.
+// once, expCoeffs64), log's a fitted log1p beside 32-entry tables
+// (logTabCoeffs64, logTables64); both truncation errors are below 0.05
+// ulp. Exp reduces by ln2/16 and multiplies by 2^(j/16) from a 16-entry
+// table kept in two pairs of registers (VPERMI2PD), which halves its
+// polynomial; log splits m in [0.75, 1.5) into 32 bins, half of each
+// table in registers and half read from memory by the same VPERMI2PD.
+// Sigmoid is the exp core (expCore512F64) on -|x|, its result kept as
+// hi+lo, and a division corrected by its residual; Tanh the same core on
+// 2|x| above |x| = 0.25 and a fitted odd polynomial (tanhCoeffs64) below.
 
 // expTab is the number of entries of the exp kernel's table of 2^(j/expTab).
 const expTab = 16
@@ -1678,17 +1686,93 @@ func (g *gen) table(name string, bits []uint64) string {
 	return sym
 }
 
-// logCoeffs64 is R with log(1+f) = 2*atanh(s) = 2s + s*z*R(z), s = f/(2+f),
-// z = s^2, |s| <= 3-2*sqrt2: the series' own 2/3, 2/5, 2/7, then five
-// coefficients fitted for the rest, sum 2z^k/(2k+3) from k = 3, by
-// `go run fitcoeffs.go log64`; the fit's error is below 2^-60 relative to
-// the result (the Taylor series would need ten coefficients).
-func logCoeffs64() []float64 {
-	c := []float64{2.0 / 3, 2.0 / 5, 2.0 / 7}
-	for _, b := range []uint64{0x3fcc71c71d50200a, 0x3fc745d090c56263, 0x3fc3b19473feb6c6, 0x3fc10027817849b5, 0x3fc0997dfd4f1125} {
+// logTabCoeffs64 is Q with log1p(r) = r + r^2*Q(r) for r in [-0.0205,
+// 1/32] (the range logTables64 leaves): Q(r) = -1/2 + r/3 + r^2*H(r), H's
+// six coefficients fitted by `go run fitcoeffs.go logtab64`; the fit's
+// error is below 0.04*2^-53 relative to log1p(r) (the Taylor series would
+// need eleven more terms).
+func logTabCoeffs64() []float64 {
+	c := []float64{-0.5, 1.0 / 3}
+	for _, b := range []uint64{0xbfcfffffffff4f4f, 0x3fc9999998781c51, 0xbfc555555bcc790a, 0x3fc2493dee46e406, 0xbfc00152e328ad99, 0x3fbb5cac5ec66175} {
 		c = append(c, math.Float64frombits(b))
 	}
 	return c
+}
+
+// logTabRegs holds, for each of the log kernel's tables (invc, Thi, Tlo),
+// the registers with its entries 0-7 and 16-23; slot 1 of the kernel
+// works in Z16-Z25, below Z29.
+var logTabRegs = [3][2]string{{"Z13", "Z14"}, {"Z15", "Z29"}, {"Z30", "Z31"}}
+
+// logRMin and logRMax bound r = m*invc[j] - 1 over every bin j: the range
+// logTabCoeffs64 is fitted on.
+const logRMin, logRMax = -0.0205078125, 1.0 / 32
+
+// logTables64 registers the float64 log kernel's three 32-entry tables and
+// returns their symbols: invc, Thi and Tlo. Bin j covers m in [1+j/32,
+// 1+(j+1)/32) for j < 16 and [(1+j/32)/2, (1+(j+1)/32)/2) (m < 1) above.
+// invc[j] is near 1/m over the bin, a multiple of 2^-6 (j < 16) or 2^-5, so
+// that r = m*invc - 1 is exact: m*invc is a multiple of 2^-58 and |r| < 2^-5;
+// the two bins beside 1 take invc = 1, so that near x = 1 the result is
+// log1p(r) alone. Thi + Tlo = -log(invc), plus ln2 for j >= 16 (where the
+// kernel's exponent is one short); Thi is on the 2^-43 grid, so k*ln2Hi64
+// + Thi is exact for every exponent k. It checks each property it relies on
+// and stops the generator if one fails.
+func logTables64(g *gen) [3]string {
+	const prec = 300
+	newF := func() *big.Float { return new(big.Float).SetPrec(prec) }
+	ln2 := bigLn2Exact()
+	ln2hi := newF().SetFloat64(ln2Hi64)
+	var invc, thi, tlo []uint64
+	for j := range 32 {
+		a, width, q := 1+float64(j)/32, 1.0/32, 6 // m's bin [a, a+width), invc's grid 2^-q
+		if j >= 16 {
+			a, width, q = (1+float64(j)/32)/2, 1.0/64, 5
+		}
+		span := func(c float64) (float64, float64) { return a*c - 1, (a+width)*c - 1 } // exact: few bits
+		c := 1.0
+		if j != 0 && j != 31 {
+			best := math.Inf(1)
+			for k := 1; k < 1<<(q+1); k++ {
+				ck := float64(k) / float64(int(1)<<q)
+				if lo, hi := span(ck); math.Max(-lo, hi) < best {
+					best, c = math.Max(-lo, hi), ck
+				}
+			}
+		}
+		rlo, rhi := span(c)
+		if rlo < logRMin || rhi > logRMax || (j != 0 && math.Max(-rlo, rhi) >= 0x1p-5) {
+			log.Fatalf("log table: bin %d: r in [%g, %g]", j, rlo, rhi)
+		}
+		// -log(c) = 2*atanh(s), s = (1-c)/(1+c), by its series
+		s := newF().Quo(newF().SetFloat64(1-c), newF().SetFloat64(1+c))
+		s2 := newF().Mul(s, s)
+		t, pow := newF(), newF().Set(s)
+		for i := int64(0); pow.Sign() != 0 && pow.MantExp(nil) > -prec; i++ {
+			t.Add(t, newF().Quo(pow, newF().SetInt64(2*i+1)))
+			pow.Mul(pow, s2)
+		}
+		t.Mul(t, newF().SetInt64(2))
+		// Thi: -log(c) rounded to the 2^-43 grid (+ln2hi); Tlo the rest
+		th, _ := newF().SetMantExp(t, 43).Float64()
+		th = math.Round(th)
+		h := newF().SetMantExp(newF().SetFloat64(th), -43)
+		rest := newF().Sub(t, h)
+		if j >= 16 {
+			h.Add(h, ln2hi)
+			rest.Add(rest, newF().Sub(ln2, ln2hi))
+		}
+		hf, acc := h.Float64()
+		if acc != big.Exact {
+			log.Fatalf("log table: bin %d: Thi inexact", j)
+		}
+		lf, _ := rest.Float64()
+		if th != 0 && math.Abs(th)*0x1p-43 < math.Max(-rlo, rhi) {
+			log.Fatalf("log table: bin %d: |Thi| below |r|, Fast2Sum fails", j)
+		}
+		invc, thi, tlo = append(invc, math.Float64bits(c)), append(thi, math.Float64bits(hf)), append(tlo, math.Float64bits(lf))
+	}
+	return [3]string{g.table("dloginvc", invc), g.table("dlogthi", thi), g.table("dlogtlo", tlo)}
 }
 
 // logFixup is log's VFIXUPIMMPD table: one 4-bit token per class of x
@@ -1977,29 +2061,58 @@ func (g *gen) transcendentals512F64() {
 	})
 
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {
-		bcast(g.d("dsqrt2", math.Sqrt2), "Z13")
+		g.comment("the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)")
+		for i, t := range logTables64(g) {
+			g.ins("VMOVUPD %s+0(SB), %s", t, logTabRegs[i][0])
+			g.ins("VMOVUPD %s+128(SB), %s", t, logTabRegs[i][1])
+		}
 	}, func(g *gen) {
-		g.comment("x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1")
-		g.ins("VGETMANTPD $0, Z0, Z1")
+		tabs := logTables64(g)
+		g.comment("x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,")
+		g.comment("the true exponent is k+1, and the tables' entries 16-31 add that ln2")
+		g.ins("VGETMANTPD $3, Z0, Z1")
 		g.ins("VGETEXPPD Z0, Z2")
-		g.ins("VCMPPD $14, Z13, Z1, K2")
-		g.ins("VMULPD.BCST %s, Z1, K2, Z1", g.d("dhalf", 0.5))
-		g.ins("VADDPD.BCST %s, Z2, K2, Z2", one())
-		g.comment("f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2")
-		g.ins("VSUBPD.BCST %s, Z1, Z1", one())
-		g.ins("VADDPD.BCST %s, Z1, Z3", g.d("dtwo", 2))
-		g.ins("VDIVPD Z3, Z1, Z3")
-		g.ins("VMULPD Z3, Z3, Z4")
-		g.hornerPD("dlogr", logCoeffs64(), "Z4", "Z5")
-		g.ins("VMULPD Z1, Z1, Z6")
-		g.ins("VMULPD Z4, Z5, Z5")
-		g.ins("VFMADD231PD.BCST %s, Z6, Z5", g.d("dhalf", 0.5))
-		g.comment("+ k*ln2 in two parts: k*ln2hi is exact and added last")
-		g.ins("VMULPD Z3, Z5, Z5")
-		g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2lo64", ln2Lo64))
-		g.ins("VFMSUB231PD.BCST %s, Z6, Z5", g.d("dhalf", 0.5))
-		g.ins("VSUBPD Z5, Z1, Z1")
-		g.ins("VFMADD231PD.BCST %s, Z2, Z1", g.d("ln2hi64", ln2Hi64))
+		g.comment("j = m's top five fraction bits (its exponent bit above them is ignored):")
+		g.comment("bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16")
+		g.ins("VPSRLQ $47, Z1, Z3")
+		g.ins("VPTESTMQ.BCST %s, Z3, K2", g.v64("q16", 16))
+		g.ins("KNOTB K2, K4")
+		g.comment("c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each")
+		for i, dst := range []string{"Z4", "Z5", "Z3"} {
+			if dst != "Z3" {
+				g.ins("VMOVDQA64 Z3, %s", dst)
+			}
+			g.ins("VPERMI2PD %s+192(SB), %s, K2, %s", tabs[i], logTabRegs[i][1], dst)
+			g.ins("VPERMI2PD %s+64(SB), %s, K4, %s", tabs[i], logTabRegs[i][0], dst)
+		}
+		g.comment("r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);")
+		g.comment("log1p(r) = r + r^2*Q(r)")
+		g.ins("VFMSUB213PD.BCST %s, Z1, Z4", one())
+		g.ins("VMULPD Z4, Z4, Z7")
+		g.comment("Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)")
+		q := logTabCoeffs64()
+		var ev, od []float64
+		for i, c := range q {
+			if i%2 == 0 {
+				ev = append(ev, c)
+			} else {
+				od = append(od, c)
+			}
+		}
+		g.hornerPD("dlogqe", ev, "Z7", "Z8")
+		g.hornerPD("dlogqo", od, "Z7", "Z10")
+		g.ins("VFMADD231PD Z10, Z4, Z8")
+		g.comment("hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,")
+		g.comment("y = r^2*Q + lo")
+		g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2hi64", ln2Hi64))
+		g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("ln2lo64", ln2Lo64))
+		g.ins("VFMADD213PD Z3, Z7, Z8")
+		g.comment("hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)")
+		g.ins("VADDPD Z4, Z5, Z9")
+		g.ins("VSUBPD Z9, Z5, Z5")
+		g.ins("VADDPD Z4, Z5, Z5")
+		g.ins("VADDPD Z5, Z8, Z8")
+		g.ins("VADDPD Z8, Z9, Z1")
 		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:")
 		g.comment("VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result")
 		g.ins("VFIXUPIMMPD.BCST $0, %s, Z0, Z1", g.v64("dlogfix", logFixup))

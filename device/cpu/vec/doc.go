@@ -90,10 +90,13 @@
 //     16-entry hi+lo table held in registers, looked up with VPERMI2PD) and
 //     2^floor(k/16) by VSCALEFPD, which rounds once, overflows to +Inf and
 //     rounds subnormal results once more;
-//   - log: x = m*2^k with m in [sqrt(1/2), sqrt(2)) by VGETMANTPD and
-//     VGETEXPPD (subnormal x included), log(m) = 2*atanh(f/(2+f)), f = m-1,
-//     summed as f - (f^2/2 - s*(f^2/2 + z*R(z))) so the rounding errors
-//     fall on the small terms; special values by one VFIXUPIMMPD;
+//   - log: x = m*2^k with m in [0.75, 1.5) by VGETMANTPD and VGETEXPPD
+//     (subnormal x included); m's top five fraction bits pick one of 32
+//     bins, whose entry gives c near 1/m (few bits, so r = m*c - 1 is
+//     exact) and -log(c) as hi+lo (ln2 added for m < 1), looked up with
+//     VPERMI2PD; log1p(r) = r + r^2*Q(r), Q of degree 7 fitted; the bins
+//     beside 1 take c = 1, so near x = 1 the result is log1p(r) alone;
+//     the sum is finished by Fast2Sum; special values by one VFIXUPIMMPD;
 //   - tanh: below |x| = 0.25 x + x^3*P(x^2), P of degree 7 fitted (exactly
 //     x, sign of zero kept, where x^3*P is below half an ulp); above,
 //     1-2/(E+1), E = e^(2|x|) from the exp kernel as hi+lo (|x| clamped to

@@ -4,8 +4,9 @@
 // float32 transcendental kernels, and prints them with their float32 bit
 // patterns. Run `go run fitcoeffs.go NAME` with NAME one of exp, log, tanh,
 // erf, q (erfc for Erf, variable t = 2/(2+a)), g (erfc for GeluErf,
-// t = c/(c+|x|)), log64 (the float64 log's atanh series, coefficients
-// rounded to float64) or tanh64 (the float64 tanh's odd polynomial).
+// t = c/(c+|x|)), logtab64 (the float64 log's log1p polynomial beside its
+// tables, coefficients rounded to float64) or tanh64 (the float64 tanh's
+// odd polynomial).
 //
 // Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
 // by Lawson's iteratively reweighted least squares (Householder QR for each
@@ -216,32 +217,37 @@ func main() {
 			c := fitRounded(us, g, w, deg, nil)
 			show("log", c)
 		}
-	case "log64":
-		// float64 log: 2*atanh(s) = 2s + s*z*R(z), z = s^2, s within
-		// +-(3-2*sqrt2) (a hair wider), R(z) = sum 2z^k/(2k+3). R's first
-		// three coefficients are kept at 2/3, 2/5, 2/7 and the rest,
-		// G(z) = sum 2z^k/(2k+9), is fitted in u = z/zmax for conditioning,
-		// weighted by z^4/2 (G's error enters the result times about
-		// z^4/2; fitting R itself would chase float64's rounding of R).
-		zmax := math.Pow((3-2*math.Sqrt2)*1.0001, 2)
-		G := func(z float64) float64 {
+	case "logtab64":
+		// float64 log by table (logTables64 in asmgen.go): log1p(r) =
+		// r + r^2*(-1/2 + r/3 + r^2*H(r)) for r in [logRMin, logRMax] =
+		// [-0.0205078125, 1/32] (a hair wider), H(r) = sum (-1)^(k+1)
+		// r^(k-4)/k from k = 4, fitted in u = r/rhi for conditioning,
+		// weighted by |r|^3: H's error enters the result times r^4, and the
+		// result is about r itself in the two bins beside 1, where it is
+		// smallest. The kernel takes degree 7.
+		const rlo, rhi = -0.0205078125 * 1.0001, 1.0 / 32 * 1.0001
+		H := func(r float64) float64 {
 			var s float64
-			for k := 40; k >= 0; k-- {
-				s = s*z + 2/float64(2*k+9)
+			for k := 60; k >= 4; k-- {
+				sg := 1.0
+				if k%2 == 0 {
+					sg = -1
+				}
+				s = s*r + sg/float64(k)
 			}
 			return s
 		}
-		w := func(u float64) float64 { z := u * zmax; return z * z * z * z / 2 }
-		for deg := 3; deg <= 4; deg++ {
-			us := grid(0, 1, 3001)
-			c, _ := fit(us, func(u float64) float64 { return G(u * zmax) }, w, deg, nil)
+		w := func(u float64) float64 { r := u * rhi; return math.Abs(r * r * r) }
+		for deg := 4; deg <= 6; deg++ {
+			us := grid(rlo/rhi, 1, 3001)
+			c, _ := fit(us, func(u float64) float64 { return H(u * rhi) }, w, deg, nil)
 			maxe := 0.0
 			for _, u := range us {
-				maxe = math.Max(maxe, math.Abs(w(u)*(eval(c, u)-G(u*zmax))))
+				maxe = math.Max(maxe, math.Abs(w(u)*(eval(c, u)-H(u*rhi))))
 			}
-			fmt.Printf("deg %d: max |z^4*(P-G)/2| = %.3g (%.3f x 2^-53)\nlog64: 2/3 2/5 2/7", deg+3, maxe, maxe/0x1p-53)
+			fmt.Printf("deg %d: max |r^3*(P-H)| = %.3g (%.3f x 2^-53)\nlogtab64: -1/2 1/3", deg+2, maxe, maxe/0x1p-53)
 			for i, v := range c {
-				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(zmax, float64(i))))
+				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(rhi, float64(i))))
 			}
 			fmt.Println()
 		}

@@ -235,56 +235,150 @@ DATA dexpp5<>+8(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+16(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+24(SB)/8, $0x3f2a01a01a01a01a
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
-DATA dhalf<>+0(SB)/8, $0x3fe0000000000000
-DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
-DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
-DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
-GLOBL dhalf<>(SB), RODATA|NOPTR, $32
 DATA dlogfix<>+0(SB)/8, $0x0000000003530422
 DATA dlogfix<>+8(SB)/8, $0x0000000003530422
 DATA dlogfix<>+16(SB)/8, $0x0000000003530422
 DATA dlogfix<>+24(SB)/8, $0x0000000003530422
 GLOBL dlogfix<>(SB), RODATA|NOPTR, $32
-DATA dlogr0<>+0(SB)/8, $0x3fe5555555555555
-DATA dlogr0<>+8(SB)/8, $0x3fe5555555555555
-DATA dlogr0<>+16(SB)/8, $0x3fe5555555555555
-DATA dlogr0<>+24(SB)/8, $0x3fe5555555555555
-GLOBL dlogr0<>(SB), RODATA|NOPTR, $32
-DATA dlogr1<>+0(SB)/8, $0x3fd999999999999a
-DATA dlogr1<>+8(SB)/8, $0x3fd999999999999a
-DATA dlogr1<>+16(SB)/8, $0x3fd999999999999a
-DATA dlogr1<>+24(SB)/8, $0x3fd999999999999a
-GLOBL dlogr1<>(SB), RODATA|NOPTR, $32
-DATA dlogr2<>+0(SB)/8, $0x3fd2492492492492
-DATA dlogr2<>+8(SB)/8, $0x3fd2492492492492
-DATA dlogr2<>+16(SB)/8, $0x3fd2492492492492
-DATA dlogr2<>+24(SB)/8, $0x3fd2492492492492
-GLOBL dlogr2<>(SB), RODATA|NOPTR, $32
-DATA dlogr3<>+0(SB)/8, $0x3fcc71c71d50200a
-DATA dlogr3<>+8(SB)/8, $0x3fcc71c71d50200a
-DATA dlogr3<>+16(SB)/8, $0x3fcc71c71d50200a
-DATA dlogr3<>+24(SB)/8, $0x3fcc71c71d50200a
-GLOBL dlogr3<>(SB), RODATA|NOPTR, $32
-DATA dlogr4<>+0(SB)/8, $0x3fc745d090c56263
-DATA dlogr4<>+8(SB)/8, $0x3fc745d090c56263
-DATA dlogr4<>+16(SB)/8, $0x3fc745d090c56263
-DATA dlogr4<>+24(SB)/8, $0x3fc745d090c56263
-GLOBL dlogr4<>(SB), RODATA|NOPTR, $32
-DATA dlogr5<>+0(SB)/8, $0x3fc3b19473feb6c6
-DATA dlogr5<>+8(SB)/8, $0x3fc3b19473feb6c6
-DATA dlogr5<>+16(SB)/8, $0x3fc3b19473feb6c6
-DATA dlogr5<>+24(SB)/8, $0x3fc3b19473feb6c6
-GLOBL dlogr5<>(SB), RODATA|NOPTR, $32
-DATA dlogr6<>+0(SB)/8, $0x3fc10027817849b5
-DATA dlogr6<>+8(SB)/8, $0x3fc10027817849b5
-DATA dlogr6<>+16(SB)/8, $0x3fc10027817849b5
-DATA dlogr6<>+24(SB)/8, $0x3fc10027817849b5
-GLOBL dlogr6<>(SB), RODATA|NOPTR, $32
-DATA dlogr7<>+0(SB)/8, $0x3fc0997dfd4f1125
-DATA dlogr7<>+8(SB)/8, $0x3fc0997dfd4f1125
-DATA dlogr7<>+16(SB)/8, $0x3fc0997dfd4f1125
-DATA dlogr7<>+24(SB)/8, $0x3fc0997dfd4f1125
-GLOBL dlogr7<>(SB), RODATA|NOPTR, $32
+DATA dloginvc<>+0(SB)/8, $0x3ff0000000000000
+DATA dloginvc<>+8(SB)/8, $0x3fee800000000000
+DATA dloginvc<>+16(SB)/8, $0x3fed800000000000
+DATA dloginvc<>+24(SB)/8, $0x3fed000000000000
+DATA dloginvc<>+32(SB)/8, $0x3fec000000000000
+DATA dloginvc<>+40(SB)/8, $0x3feb800000000000
+DATA dloginvc<>+48(SB)/8, $0x3fea800000000000
+DATA dloginvc<>+56(SB)/8, $0x3fea000000000000
+DATA dloginvc<>+64(SB)/8, $0x3fe9800000000000
+DATA dloginvc<>+72(SB)/8, $0x3fe8800000000000
+DATA dloginvc<>+80(SB)/8, $0x3fe8000000000000
+DATA dloginvc<>+88(SB)/8, $0x3fe7800000000000
+DATA dloginvc<>+96(SB)/8, $0x3fe7000000000000
+DATA dloginvc<>+104(SB)/8, $0x3fe6800000000000
+DATA dloginvc<>+112(SB)/8, $0x3fe6000000000000
+DATA dloginvc<>+120(SB)/8, $0x3fe5800000000000
+DATA dloginvc<>+128(SB)/8, $0x3ff5000000000000
+DATA dloginvc<>+136(SB)/8, $0x3ff4800000000000
+DATA dloginvc<>+144(SB)/8, $0x3ff4800000000000
+DATA dloginvc<>+152(SB)/8, $0x3ff4000000000000
+DATA dloginvc<>+160(SB)/8, $0x3ff3800000000000
+DATA dloginvc<>+168(SB)/8, $0x3ff3000000000000
+DATA dloginvc<>+176(SB)/8, $0x3ff3000000000000
+DATA dloginvc<>+184(SB)/8, $0x3ff2800000000000
+DATA dloginvc<>+192(SB)/8, $0x3ff2000000000000
+DATA dloginvc<>+200(SB)/8, $0x3ff2000000000000
+DATA dloginvc<>+208(SB)/8, $0x3ff1800000000000
+DATA dloginvc<>+216(SB)/8, $0x3ff1000000000000
+DATA dloginvc<>+224(SB)/8, $0x3ff1000000000000
+DATA dloginvc<>+232(SB)/8, $0x3ff0800000000000
+DATA dloginvc<>+240(SB)/8, $0x3ff0800000000000
+DATA dloginvc<>+248(SB)/8, $0x3ff0000000000000
+GLOBL dloginvc<>(SB), RODATA|NOPTR, $256
+DATA dlogqe0<>+0(SB)/8, $0xbfe0000000000000
+DATA dlogqe0<>+8(SB)/8, $0xbfe0000000000000
+DATA dlogqe0<>+16(SB)/8, $0xbfe0000000000000
+DATA dlogqe0<>+24(SB)/8, $0xbfe0000000000000
+GLOBL dlogqe0<>(SB), RODATA|NOPTR, $32
+DATA dlogqe1<>+0(SB)/8, $0xbfcfffffffff4f4f
+DATA dlogqe1<>+8(SB)/8, $0xbfcfffffffff4f4f
+DATA dlogqe1<>+16(SB)/8, $0xbfcfffffffff4f4f
+DATA dlogqe1<>+24(SB)/8, $0xbfcfffffffff4f4f
+GLOBL dlogqe1<>(SB), RODATA|NOPTR, $32
+DATA dlogqe2<>+0(SB)/8, $0xbfc555555bcc790a
+DATA dlogqe2<>+8(SB)/8, $0xbfc555555bcc790a
+DATA dlogqe2<>+16(SB)/8, $0xbfc555555bcc790a
+DATA dlogqe2<>+24(SB)/8, $0xbfc555555bcc790a
+GLOBL dlogqe2<>(SB), RODATA|NOPTR, $32
+DATA dlogqe3<>+0(SB)/8, $0xbfc00152e328ad99
+DATA dlogqe3<>+8(SB)/8, $0xbfc00152e328ad99
+DATA dlogqe3<>+16(SB)/8, $0xbfc00152e328ad99
+DATA dlogqe3<>+24(SB)/8, $0xbfc00152e328ad99
+GLOBL dlogqe3<>(SB), RODATA|NOPTR, $32
+DATA dlogqo0<>+0(SB)/8, $0x3fd5555555555555
+DATA dlogqo0<>+8(SB)/8, $0x3fd5555555555555
+DATA dlogqo0<>+16(SB)/8, $0x3fd5555555555555
+DATA dlogqo0<>+24(SB)/8, $0x3fd5555555555555
+GLOBL dlogqo0<>(SB), RODATA|NOPTR, $32
+DATA dlogqo1<>+0(SB)/8, $0x3fc9999998781c51
+DATA dlogqo1<>+8(SB)/8, $0x3fc9999998781c51
+DATA dlogqo1<>+16(SB)/8, $0x3fc9999998781c51
+DATA dlogqo1<>+24(SB)/8, $0x3fc9999998781c51
+GLOBL dlogqo1<>(SB), RODATA|NOPTR, $32
+DATA dlogqo2<>+0(SB)/8, $0x3fc2493dee46e406
+DATA dlogqo2<>+8(SB)/8, $0x3fc2493dee46e406
+DATA dlogqo2<>+16(SB)/8, $0x3fc2493dee46e406
+DATA dlogqo2<>+24(SB)/8, $0x3fc2493dee46e406
+GLOBL dlogqo2<>(SB), RODATA|NOPTR, $32
+DATA dlogqo3<>+0(SB)/8, $0x3fbb5cac5ec66175
+DATA dlogqo3<>+8(SB)/8, $0x3fbb5cac5ec66175
+DATA dlogqo3<>+16(SB)/8, $0x3fbb5cac5ec66175
+DATA dlogqo3<>+24(SB)/8, $0x3fbb5cac5ec66175
+GLOBL dlogqo3<>(SB), RODATA|NOPTR, $32
+DATA dlogthi<>+0(SB)/8, $0x0000000000000000
+DATA dlogthi<>+8(SB)/8, $0x3fa894aa149fc000
+DATA dlogthi<>+16(SB)/8, $0x3fb4d3115d208000
+DATA dlogthi<>+24(SB)/8, $0x3fb9335e5d594000
+DATA dlogthi<>+32(SB)/8, $0x3fc1178e8227e000
+DATA dlogthi<>+40(SB)/8, $0x3fc365fcb0159000
+DATA dlogthi<>+48(SB)/8, $0x3fc823c16551a000
+DATA dlogthi<>+56(SB)/8, $0x3fca93ed3c8ae000
+DATA dlogthi<>+64(SB)/8, $0x3fcd1037f2656000
+DATA dlogthi<>+72(SB)/8, $0x3fd1178e8227e800
+DATA dlogthi<>+80(SB)/8, $0x3fd269621134d800
+DATA dlogthi<>+88(SB)/8, $0x3fd3c25277333000
+DATA dlogthi<>+96(SB)/8, $0x3fd522ae0738a000
+DATA dlogthi<>+104(SB)/8, $0x3fd68ac83e9c6800
+DATA dlogthi<>+112(SB)/8, $0x3fd7fafa3bd81800
+DATA dlogthi<>+120(SB)/8, $0x3fd973a343135800
+DATA dlogthi<>+128(SB)/8, $0x3fdaf52952145800
+DATA dlogthi<>+136(SB)/8, $0x3fdc7ff9c710e000
+DATA dlogthi<>+144(SB)/8, $0x3fdc7ff9c710e000
+DATA dlogthi<>+152(SB)/8, $0x3fde148a19f2b000
+DATA dlogthi<>+160(SB)/8, $0x3fdfb358af45d800
+DATA dlogthi<>+168(SB)/8, $0x3fe0ae76e2b61c00
+DATA dlogthi<>+176(SB)/8, $0x3fe0ae76e2b61c00
+DATA dlogthi<>+184(SB)/8, $0x3fe188ee40d80400
+DATA dlogthi<>+192(SB)/8, $0x3fe26962111aa000
+DATA dlogthi<>+200(SB)/8, $0x3fe26962111aa000
+DATA dlogthi<>+208(SB)/8, $0x3fe35028ad835400
+DATA dlogthi<>+216(SB)/8, $0x3fe43d9ff2dee800
+DATA dlogthi<>+224(SB)/8, $0x3fe43d9ff2dee800
+DATA dlogthi<>+232(SB)/8, $0x3fe5322e266c4000
+DATA dlogthi<>+240(SB)/8, $0x3fe5322e266c4000
+DATA dlogthi<>+248(SB)/8, $0x3fe62e42fee00000
+GLOBL dlogthi<>(SB), RODATA|NOPTR, $256
+DATA dlogtlo<>+0(SB)/8, $0x0000000000000000
+DATA dlogtlo<>+8(SB)/8, $0xbd197995d05a267d
+DATA dlogtlo<>+16(SB)/8, $0xbcf53a2582f4e1ef
+DATA dlogtlo<>+24(SB)/8, $0x3d23115c3abd47da
+DATA dlogtlo<>+32(SB)/8, $0x3d21ef78ce2d07f2
+DATA dlogtlo<>+40(SB)/8, $0x3cc62fa8234b7289
+DATA dlogtlo<>+48(SB)/8, $0x3d1e0ddb9a631e83
+DATA dlogtlo<>+56(SB)/8, $0xbd28724350562169
+DATA dlogtlo<>+64(SB)/8, $0xbd084a7e75b6f6e4
+DATA dlogtlo<>+72(SB)/8, $0xbd2c210e63a5f01c
+DATA dlogtlo<>+80(SB)/8, $0x3d2c93c1df5bb3b6
+DATA dlogtlo<>+88(SB)/8, $0x3d183b54b606bd5c
+DATA dlogtlo<>+96(SB)/8, $0x3d2ebe708164c759
+DATA dlogtlo<>+104(SB)/8, $0x3d20a0d32756eba0
+DATA dlogtlo<>+112(SB)/8, $0xbd272090c812566a
+DATA dlogtlo<>+120(SB)/8, $0xbd152313a502d9f0
+DATA dlogtlo<>+128(SB)/8, $0x3dea3ae833aad88c
+DATA dlogtlo<>+136(SB)/8, $0x3dea3a649223eadb
+DATA dlogtlo<>+144(SB)/8, $0x3dea3a649223eadb
+DATA dlogtlo<>+152(SB)/8, $0x3dea3b66ca6fc66f
+DATA dlogtlo<>+160(SB)/8, $0x3dea384217e8f059
+DATA dlogtlo<>+168(SB)/8, $0x3dea38fa435c43f4
+DATA dlogtlo<>+176(SB)/8, $0x3dea38fa435c43f4
+DATA dlogtlo<>+184(SB)/8, $0x3dea38a66277c55a
+DATA dlogtlo<>+192(SB)/8, $0x3dea3b92783beb76
+DATA dlogtlo<>+200(SB)/8, $0x3dea3b92783beb76
+DATA dlogtlo<>+208(SB)/8, $0x3dea3885c1fca93f
+DATA dlogtlo<>+216(SB)/8, $0x3dea3bc4cf616fdf
+DATA dlogtlo<>+224(SB)/8, $0x3dea3bc4cf616fdf
+DATA dlogtlo<>+232(SB)/8, $0x3dea385733117496
+DATA dlogtlo<>+240(SB)/8, $0x3dea385733117496
+DATA dlogtlo<>+248(SB)/8, $0x3dea39ef35793c76
+GLOBL dlogtlo<>(SB), RODATA|NOPTR, $256
 DATA dm30<>+0(SB)/8, $0xc03e000000000000
 DATA dm30<>+8(SB)/8, $0xc03e000000000000
 DATA dm30<>+16(SB)/8, $0xc03e000000000000
@@ -310,11 +404,6 @@ DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
 DATA done<>+24(SB)/8, $0x3ff0000000000000
 GLOBL done<>(SB), RODATA|NOPTR, $32
-DATA dsqrt2<>+0(SB)/8, $0x3ff6a09e667f3bcd
-DATA dsqrt2<>+8(SB)/8, $0x3ff6a09e667f3bcd
-DATA dsqrt2<>+16(SB)/8, $0x3ff6a09e667f3bcd
-DATA dsqrt2<>+24(SB)/8, $0x3ff6a09e667f3bcd
-GLOBL dsqrt2<>(SB), RODATA|NOPTR, $32
 DATA dtanhp0<>+0(SB)/8, $0xbfd555555555555c
 DATA dtanhp0<>+8(SB)/8, $0xbfd555555555555c
 DATA dtanhp0<>+16(SB)/8, $0xbfd555555555555c
@@ -924,6 +1013,11 @@ DATA pinf<>+20(SB)/4, $0x7f800000
 DATA pinf<>+24(SB)/4, $0x7f800000
 DATA pinf<>+28(SB)/4, $0x7f800000
 GLOBL pinf<>(SB), RODATA|NOPTR, $32
+DATA q16<>+0(SB)/8, $0x0000000000000010
+DATA q16<>+8(SB)/8, $0x0000000000000010
+DATA q16<>+16(SB)/8, $0x0000000000000010
+DATA q16<>+24(SB)/8, $0x0000000000000010
+GLOBL q16<>(SB), RODATA|NOPTR, $32
 DATA qctr<>+0(SB)/4, $0x3f133333
 DATA qctr<>+4(SB)/4, $0x3f133333
 DATA qctr<>+8(SB)/4, $0x3f133333
@@ -13600,72 +13694,108 @@ TEXT ·logF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
-	VBROADCASTSD dsqrt2<>(SB), Z13
+	// the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)
+	VMOVUPD dloginvc<>+0(SB), Z13
+	VMOVUPD dloginvc<>+128(SB), Z14
+	VMOVUPD dlogthi<>+0(SB), Z15
+	VMOVUPD dlogthi<>+128(SB), Z29
+	VMOVUPD dlogtlo<>+0(SB), Z30
+	VMOVUPD dlogtlo<>+128(SB), Z31
 loop:
 	CMPQ CX, $16
 	JB   one
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z16
-	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
-	VGETMANTPD $0, Z0, Z1
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
 	VGETEXPPD Z0, Z2
-	VCMPPD $14, Z13, Z1, K2
-	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
-	VADDPD.BCST done<>(SB), Z2, K2, Z2
-	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
-	VSUBPD.BCST done<>(SB), Z1, Z1
-	VADDPD.BCST dtwo<>(SB), Z1, Z3
-	VDIVPD Z3, Z1, Z3
-	VMULPD Z3, Z3, Z4
-	VBROADCASTSD dlogr7<>(SB), Z5
-	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
-	VMULPD Z1, Z1, Z6
-	VMULPD Z4, Z5, Z5
-	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
-	// + k*ln2 in two parts: k*ln2hi is exact and added last
-	VMULPD Z3, Z5, Z5
-	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
-	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
-	VSUBPD Z5, Z1, Z1
-	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	VADDPD Z8, Z9, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
 	VMOVAPD Z1, Z0
-	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
-	VGETMANTPD $0, Z16, Z17
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z16, Z17
 	VGETEXPPD Z16, Z18
-	VCMPPD $14, Z13, Z17, K3
-	VMULPD.BCST dhalf<>(SB), Z17, K3, Z17
-	VADDPD.BCST done<>(SB), Z18, K3, Z18
-	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
-	VSUBPD.BCST done<>(SB), Z17, Z17
-	VADDPD.BCST dtwo<>(SB), Z17, Z19
-	VDIVPD Z19, Z17, Z19
-	VMULPD Z19, Z19, Z20
-	VBROADCASTSD dlogr7<>(SB), Z21
-	VFMADD213PD.BCST dlogr6<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr5<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr4<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr3<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr2<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr1<>(SB), Z20, Z21
-	VFMADD213PD.BCST dlogr0<>(SB), Z20, Z21
-	VMULPD Z17, Z17, Z22
-	VMULPD Z20, Z21, Z21
-	VFMADD231PD.BCST dhalf<>(SB), Z22, Z21
-	// + k*ln2 in two parts: k*ln2hi is exact and added last
-	VMULPD Z19, Z21, Z21
-	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z21
-	VFMSUB231PD.BCST dhalf<>(SB), Z22, Z21
-	VSUBPD Z21, Z17, Z17
-	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z17
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K3: j >= 16, K4: j < 16
+	VPSRLQ $47, Z17, Z19
+	VPTESTMQ.BCST q16<>(SB), Z19, K3
+	KNOTB K3, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z19, Z20
+	VPERMI2PD dloginvc<>+192(SB), Z14, K3, Z20
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z20
+	VMOVDQA64 Z19, Z21
+	VPERMI2PD dlogthi<>+192(SB), Z29, K3, Z21
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z21
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K3, Z19
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z19
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z17, Z20
+	VMULPD Z20, Z20, Z23
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z24
+	VFMADD213PD.BCST dlogqe2<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe1<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe0<>(SB), Z23, Z24
+	VBROADCASTSD dlogqo3<>(SB), Z26
+	VFMADD213PD.BCST dlogqo2<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo1<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo0<>(SB), Z23, Z26
+	VFMADD231PD Z26, Z20, Z24
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
+	VFMADD213PD Z19, Z23, Z24
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	VADDPD Z20, Z21, Z25
+	VSUBPD Z25, Z21, Z21
+	VADDPD Z20, Z21, Z21
+	VADDPD Z21, Z24, Z24
+	VADDPD Z24, Z25, Z17
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z16, Z17
@@ -13680,34 +13810,49 @@ one:
 	CMPQ CX, $8
 	JB   tail
 	VMOVUPD 0(SI), Z0
-	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
-	VGETMANTPD $0, Z0, Z1
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
 	VGETEXPPD Z0, Z2
-	VCMPPD $14, Z13, Z1, K2
-	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
-	VADDPD.BCST done<>(SB), Z2, K2, Z2
-	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
-	VSUBPD.BCST done<>(SB), Z1, Z1
-	VADDPD.BCST dtwo<>(SB), Z1, Z3
-	VDIVPD Z3, Z1, Z3
-	VMULPD Z3, Z3, Z4
-	VBROADCASTSD dlogr7<>(SB), Z5
-	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
-	VMULPD Z1, Z1, Z6
-	VMULPD Z4, Z5, Z5
-	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
-	// + k*ln2 in two parts: k*ln2hi is exact and added last
-	VMULPD Z3, Z5, Z5
-	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
-	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
-	VSUBPD Z5, Z1, Z1
-	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	VADDPD Z8, Z9, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
@@ -13725,34 +13870,49 @@ tail:
 	DECL AX
 	KMOVW AX, K1
 	VMOVUPD.Z (SI), K1, Z0
-	// x = m*2^k, m in [1, 2) (subnormal x too); m > sqrt2: m/2, k+1
-	VGETMANTPD $0, Z0, Z1
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
 	VGETEXPPD Z0, Z2
-	VCMPPD $14, Z13, Z1, K2
-	VMULPD.BCST dhalf<>(SB), Z1, K2, Z1
-	VADDPD.BCST done<>(SB), Z2, K2, Z2
-	// f = m-1 (exact), s = f/(2+f), log(1+f) = f - (f^2/2 - s*(f^2/2 + z*R(z))), z = s^2
-	VSUBPD.BCST done<>(SB), Z1, Z1
-	VADDPD.BCST dtwo<>(SB), Z1, Z3
-	VDIVPD Z3, Z1, Z3
-	VMULPD Z3, Z3, Z4
-	VBROADCASTSD dlogr7<>(SB), Z5
-	VFMADD213PD.BCST dlogr6<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr5<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr4<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr3<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr2<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr1<>(SB), Z4, Z5
-	VFMADD213PD.BCST dlogr0<>(SB), Z4, Z5
-	VMULPD Z1, Z1, Z6
-	VMULPD Z4, Z5, Z5
-	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
-	// + k*ln2 in two parts: k*ln2hi is exact and added last
-	VMULPD Z3, Z5, Z5
-	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z5
-	VFMSUB231PD.BCST dhalf<>(SB), Z6, Z5
-	VSUBPD Z5, Z1, Z1
-	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z1
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	VADDPD Z8, Z9, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
 	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
