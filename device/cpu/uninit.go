@@ -17,7 +17,18 @@ func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer
 // output (a parameter's new value, a gradient) thus costs no pass over
 // memory before the kernel's own; clearing it took about a tenth of a
 // training step's processor time.
+//
+// Buffers of hugePageMinBytes and more are advised onto transparent huge
+// pages (adviseHugePages) before anything touches them, as NumPy does for
+// its arrays from 4 MiB: over 1 Mi float64 (8 MiB a side), vec.Log and
+// vec.Exp measured 4-13 % faster on them, vec.Add 2 % (docs/benchmarks.md).
 func uninitWords(n, capacity int) []uint64 {
 	p := mallocgc(uintptr(capacity)*8, nil, false)
+	if capacity*8 >= hugePageMinBytes {
+		adviseHugePages(p, capacity*8)
+	}
 	return unsafe.Slice((*uint64)(p), capacity)[:n]
 }
+
+// hugePageMinBytes is the size from which uninitWords advises huge pages.
+const hugePageMinBytes = 4 << 20
