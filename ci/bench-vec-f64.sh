@@ -7,6 +7,8 @@
 # OPS picks the functions (default "exp log tanh sigmoid"). The Go and
 # NumPy runs alternate ROUNDS times (default 6) and each side keeps its
 # best, so a neighbour that slows one run does not decide the ratio.
+# At 1 Mi both sides' arrays are advised onto transparent huge pages
+# (NumPy does so from 4 MiB; the Go benchmark as the CPU device does).
 # Not part of the test run.
 #   bash ci/bench-vec-f64.sh
 set -euo pipefail

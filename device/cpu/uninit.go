@@ -1,6 +1,10 @@
 package cpu
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/tessera-go/tessera/internal/hugepage"
+)
 
 // mallocgc is the Go runtime's allocator. Package runtime keeps it
 // reachable by linkname for the packages that already use it this way
@@ -18,17 +22,14 @@ func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer
 // memory before the kernel's own; clearing it took about a tenth of a
 // training step's processor time.
 //
-// Buffers of hugePageMinBytes and more are advised onto transparent huge
-// pages (adviseHugePages) before anything touches them, as NumPy does for
-// its arrays from 4 MiB: over 1 Mi float64 (8 MiB a side), vec.Log and
-// vec.Exp measured 4-13 % faster on them, vec.Add 2 % (docs/benchmarks.md).
+// Buffers of hugepage.MinBytes and more are advised onto transparent huge
+// pages before anything touches them, as NumPy does for its arrays from 4
+// MiB: over 1 Mi float64 (8 MiB a side), vec.Log and vec.Exp measured
+// 4-13 % faster on them, vec.Add 2 % (docs/benchmarks.md).
 func uninitWords(n, capacity int) []uint64 {
 	p := mallocgc(uintptr(capacity)*8, nil, false)
-	if capacity*8 >= hugePageMinBytes {
-		adviseHugePages(p, capacity*8)
+	if capacity*8 >= hugepage.MinBytes {
+		hugepage.Advise(p, capacity*8)
 	}
 	return unsafe.Slice((*uint64)(p), capacity)[:n]
 }
-
-// hugePageMinBytes is the size from which uninitWords advises huge pages.
-const hugePageMinBytes = 4 << 20

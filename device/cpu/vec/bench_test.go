@@ -5,6 +5,9 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
+
+	"github.com/tessera-go/tessera/internal/hugepage"
 )
 
 const benchBytes = 64 << 20 // 64 MiB per operand
@@ -157,6 +160,10 @@ func BenchmarkGeluTanh(b *testing.B) {
 func benchUnary64(b *testing.B, f func(dst, x []float64) error, ref func(float64) float64, gen func(i int) float64) {
 	const n = 1 << 20
 	x, dst := make([]float64, n), make([]float64, n)
+	// on huge pages, as the CPU device's buffers of this size (and NumPy's
+	// arrays) are
+	hugepage.Advise(unsafe.Pointer(&x[0]), 8*n)
+	hugepage.Advise(unsafe.Pointer(&dst[0]), 8*n)
 	for i := range x {
 		x[i] = gen(i)
 	}
