@@ -1701,7 +1701,7 @@ func logTabCoeffs64() []float64 {
 
 // logTabRegs holds, for each of the log kernel's tables (invc, Thi, Tlo),
 // the registers with its entries 0-7 and 16-23; slot 1 of the kernel
-// works in Z16-Z25, below Z29.
+// works in Z16-Z26, below Z29.
 var logTabRegs = [3][2]string{{"Z13", "Z14"}, {"Z15", "Z29"}, {"Z30", "Z31"}}
 
 // logRMin and logRMax bound r = m*invc[j] - 1 over every bin j: the range
