@@ -2060,14 +2060,14 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VSCALEFPD Z2, Z0, K2, Z0")
 	})
 
+	tabs := logTables64(g) // computed once: the body is emitted for each slot and the tail
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {
 		g.comment("the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)")
-		for i, t := range logTables64(g) {
+		for i, t := range tabs {
 			g.ins("VMOVUPD %s+0(SB), %s", t, logTabRegs[i][0])
 			g.ins("VMOVUPD %s+128(SB), %s", t, logTabRegs[i][1])
 		}
 	}, func(g *gen) {
-		tabs := logTables64(g)
 		g.comment("x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,")
 		g.comment("the true exponent is k+1, and the tables' entries 16-31 add that ln2")
 		g.ins("VGETMANTPD $3, Z0, Z1")
