@@ -63,8 +63,9 @@ func ulpErr64(got, want float64) float64 {
 // its reference, the generic geluTanh64, is up to about 3.3 ulp off (3.24
 // measured: math.Exp, the sigmoid's division, then x times it), the kernel
 // 1.5. TestExactF64 holds Exp, Tanh and Sigmoid to 1 ulp of the exact
-// value, Log to 0.6 and GeluTanh to 1.6: it rounds twice, the sigmoid (at most 2^-53
-// relative, 1 ulp of the result) and then x times it (0.5 ulp).
+// value, Log to 0.6, and GeluTanh to 1.6, because GeluTanh rounds twice:
+// the sigmoid (at most 2^-53 relative, 1 ulp of the result) and then x
+// times it (0.5 ulp).
 type unary64 struct {
 	name   string
 	op     unOp
@@ -483,8 +484,8 @@ func exactGeluTanh(x float64) *big.Float {
 
 // TestGeluTanhCoefficients checks the double-double c1 and c2 that
 // asmgen.go writes into geluconst.go (and into the AVX-512 kernel), and
-// the generic tier's scale 128*ln2, against 200-bit values: each pair within 2^-104
-// relative, and the scale's high part a multiple of 2^-43.
+// the generic tier's scale 128*ln2, against 200-bit values: each pair
+// within 2^-104 relative, and the scale's high part a multiple of 2^-43.
 func TestGeluTanhCoefficients(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -650,6 +651,14 @@ func TestMendedExpLog(t *testing.T) {
 // bigPi is pi to 200 digits (about 660 bits).
 var bigPi, _, _ = big.ParseFloat("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798214808651328230664709384460955058223172535940812848111745028410270193852110555964462294895493038196", 10, 600, big.ToNearestEven)
 
+// bigSqrtPi is sqrt(pi) and bigInvSqrt2 1/sqrt(2), in 300 bits, computed
+// once for exactErfc, exactGeluErf and TestGeluErfF64.
+var bigSqrtPi, bigInvSqrt2 = func() (*big.Float, *big.Float) {
+	const prec = 300
+	s := new(big.Float).SetPrec(prec).Sqrt(new(big.Float).SetPrec(prec).SetInt64(2))
+	return new(big.Float).SetPrec(prec).Sqrt(bigPi), s.Quo(new(big.Float).SetPrec(prec).SetInt64(1), s)
+}()
+
 // exactErfc is erfc(a) to about 250 bits: for |a| < 2, 1 minus erf's
 // Taylor series (its terms grow by at most e^4); from 2 on, e^-a^2/sqrt(pi)
 // times the continued fraction 1/(a+ (1/2)/(a+ 1/(a+ (3/2)/(a+ ...)))),
@@ -661,7 +670,6 @@ func exactErfc(a *big.Float) *big.Float {
 		r := exactErfc(new(big.Float).SetPrec(prec).Neg(a))
 		return r.Sub(big.NewFloat(2), r)
 	}
-	sqrtPi := new(big.Float).SetPrec(prec).Sqrt(bigPi)
 	if af, _ := a.Float64(); af < 2 {
 		a2 := new(big.Float).SetPrec(prec).Mul(a, a)
 		sum := new(big.Float).SetPrec(prec)
@@ -670,7 +678,7 @@ func exactErfc(a *big.Float) *big.Float {
 			sum.Add(sum, new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*n+1)))
 			pow.Mul(pow, a2).Quo(pow, new(big.Float).SetInt64(n+1)).Neg(pow)
 		}
-		sum.Mul(sum, big.NewFloat(2)).Quo(sum, sqrtPi)
+		sum.Mul(sum, big.NewFloat(2)).Quo(sum, bigSqrtPi)
 		return sum.Sub(big.NewFloat(1), sum)
 	}
 	t := new(big.Float).SetPrec(prec).Set(a)
@@ -680,7 +688,7 @@ func exactErfc(a *big.Float) *big.Float {
 	}
 	a2 := new(big.Float).SetPrec(prec).Mul(a, a)
 	e := exactExpBig(a2.Neg(a2))
-	e.Quo(e, sqrtPi)
+	e.Quo(e, bigSqrtPi)
 	return e.Quo(e, t)
 }
 
@@ -688,8 +696,8 @@ func exactErfc(a *big.Float) *big.Float {
 // in 300 bits).
 func exactGeluErf(x float64) *big.Float {
 	return exactGelu(x, func(bx *big.Float) *big.Float {
-		a := new(big.Float).SetPrec(300).Sqrt(new(big.Float).SetPrec(300).SetInt64(2))
-		a.Quo(bx, a).Neg(a)
+		a := new(big.Float).SetPrec(300).Mul(bx, bigInvSqrt2)
+		a.Neg(a)
 		r := exactErfc(a)
 		return r.Quo(r, big.NewFloat(2))
 	})
@@ -705,10 +713,8 @@ func exactGeluErf(x float64) *big.Float {
 // constant pair 1/sqrt2. The plain form 0.5x*math.Erfc(-x/sqrt2), with
 // -x/sqrt2 rounded, is logged beside it: it loses about a^2 ulp.
 func TestGeluErfF64(t *testing.T) {
-	s := new(big.Float).SetPrec(200).Sqrt(new(big.Float).SetPrec(200).SetInt64(2))
-	s.Quo(new(big.Float).SetPrec(200).SetInt64(1), s)
-	got := new(big.Float).SetPrec(200).SetFloat64(invSqrt2Hi)
-	got.Add(got, new(big.Float).SetFloat64(invSqrt2Lo)).Sub(got, s).Quo(got, s)
+	got := new(big.Float).SetPrec(300).SetFloat64(invSqrt2Hi)
+	got.Add(got, new(big.Float).SetFloat64(invSqrt2Lo)).Sub(got, bigInvSqrt2).Quo(got, bigInvSqrt2)
 	if r, _ := got.Float64(); math.Abs(r) > 0x1p-104 {
 		t.Errorf("1/sqrt2 = %x + %x: %g relative from the exact value", invSqrt2Hi, invSqrt2Lo, r)
 	}

@@ -125,9 +125,9 @@ func TestExhaustiveTiersF32(t *testing.T) {
 }
 
 // TestGeneratedInSync runs asmgen.go into a temporary directory and checks
-// that the committed vec_amd64.s, asm_amd64.go and geluconst.go are what it writes, so an
-// edit to the generator cannot be left unapplied (run `go generate` in
-// this directory to update them).
+// that the committed vec_amd64.s, asm_amd64.go and geluconst.go are what
+// it writes, so an edit to the generator cannot be left unapplied (run `go
+// generate` in this directory to update them).
 func TestGeneratedInSync(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the generator")
