@@ -3,7 +3,6 @@
 package cpu
 
 import (
-	"os"
 	"testing"
 	"unsafe"
 
@@ -14,7 +13,7 @@ import (
 // 2 MiB pages advised onto transparent huge pages: the mapping that holds
 // its middle carries the "hg" flag (MADV_HUGEPAGE).
 func TestHugePageAdvice(t *testing.T) {
-	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
+	if !hugepage.Available() {
 		t.Skip("no transparent huge pages on this kernel")
 	}
 	w := uninitWords(2<<20, 2<<20)

@@ -18,6 +18,13 @@ const pageSize = 2 << 20
 // madvHugePage is Linux's MADV_HUGEPAGE.
 const madvHugePage = 14
 
+// Available reports whether the kernel has transparent huge pages at all
+// (whatever its mode), so that Advise can take effect.
+func Available() bool {
+	_, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil
+}
+
 // Advise asks for huge pages over the whole 2 MiB pages inside [p,
 // p+bytes). The advice only helps pages not yet touched, so give it when a
 // buffer is first allocated. Failure (THP off, an old kernel) is ignored:

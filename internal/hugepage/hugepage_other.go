@@ -7,6 +7,9 @@ import (
 	"unsafe"
 )
 
+// Available reports false: there are no transparent huge pages to ask for.
+func Available() bool { return false }
+
 // Advise does nothing where transparent huge pages are not a madvise away.
 func Advise(p unsafe.Pointer, bytes int) {}
 

@@ -1,7 +1,6 @@
 package hugepage
 
 import (
-	"os"
 	"testing"
 	"unsafe"
 )
@@ -11,7 +10,7 @@ import (
 // without Advise the flag is absent). Whether the kernel then finds huge
 // pages is the machine's business, so the test does not ask.
 func TestAdvise(t *testing.T) {
-	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
+	if !Available() {
 		t.Skip("no transparent huge pages on this kernel")
 	}
 	b := make([]byte, 16<<20)
