@@ -707,7 +707,7 @@ func exactGeluErf(x float64) *big.Float {
 // generic geluErf64 per element), to 4 ulp of values computed with
 // math/big (2.96 measured: math.Erfc's own error, the first-order term,
 // and the product), and the results below 2^-1017 to 32 x 2^-1074
-// absolute (20.6 measured): there erfc itself is subnormal (x below
+// absolute (20.5 measured): there erfc itself is subnormal (x below
 // about -37.4), math.Erfc rounds it with fewer bits, and 0.5x times it
 // rounds again. It also checks the
 // constant pair 1/sqrt2. The plain form 0.5x*math.Erfc(-x/sqrt2), with
