@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/tessera-go/tessera/internal/bigmath"
 )
 
 // ulp64 is the spacing of float64 values at |v|, 2^-1074 in the subnormal
@@ -62,10 +64,11 @@ func ulpErr64(got, want float64) float64 {
 // 0.56, so the two may round 2 ulp apart (1 measured). GeluTanh's is 5:
 // its reference, the generic geluTanh64, is up to about 3.3 ulp off (3.24
 // measured: math.Exp, the sigmoid's division, then x times it), the kernel
-// 1.5. TestExactF64 holds Exp, Tanh and Sigmoid to 1 ulp of the exact
-// value, Log to 0.6, and GeluTanh to 1.6, because GeluTanh rounds twice:
-// the sigmoid (at most 2^-53 relative, 1 ulp of the result) and then x
-// times it (0.5 ulp).
+// 1.5. Erf's is 2: math.Erf is up to 0.75 ulp off (measured by
+// TestExactF64), the kernel 0.68. TestExactF64 holds Exp, Tanh, Sigmoid
+// and Erf to 1 ulp of the exact value, Log to 0.6, and GeluTanh to 1.6,
+// because GeluTanh rounds twice: the sigmoid (at most 2^-53 relative, 1
+// ulp of the result) and then x times it (0.5 ulp).
 type unary64 struct {
 	name   string
 	op     unOp
@@ -80,6 +83,7 @@ var unaries64 = []unary64{
 	{"Tanh", unTanh, Tanh[float64], math.Tanh, 2},
 	{"Sigmoid", unSigmoid, Sigmoid[float64], sigmoid64, 3},
 	{"GeluTanh", unGeluTanh, GeluTanh[float64], geluTanh64, 5},
+	{"Erf", unErf, Erf[float64], math.Erf, 2},
 }
 
 // steps appends to xs the 2*k float64 values on either side of c, one ulp
@@ -161,6 +165,19 @@ func sweep64(name string, n int) []float64 {
 		for _, c := range []float64{-30, 30, -20.95, -21.58, -21.65, 0, 1, -1, 5, -5} {
 			xs = steps(xs, c, 2000)
 		}
+	case "Erf":
+		for range n {
+			xs = append(xs, -7+r.Float64()*14)
+		}
+		for range n / 4 { // near 0, every binade down to the subnormals
+			xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
+		}
+		// the kernel's cut 0.75, its bins' edges (1.25 to 4.25, 0.5 apart), its top 6, where the
+		// result rounds to 1 (5.9215), and 0; 400 steps (a bin may be picked wrongly only
+		// within an ulp of its edge), as TestExactF64's reference is slow here
+		for _, c := range []float64{0.75, -0.75, 1.25, 1.75, 2.25, 2.75, 3.25, 3.75, 4.25, 6, -6, 5.921587195794507, 0, 0x1p-1022, 1, -1} {
+			xs = steps(xs, c, 400)
+		}
 	case "Log":
 		for range n {
 			xs = append(xs, 0.5+r.Float64()*1.5)
@@ -227,7 +244,7 @@ func avx512OrSkip(t *testing.T) *kernels {
 	return nil
 }
 
-// TestAccuracyF64 holds the AVX-512 float64 Exp, Log, Tanh, Sigmoid and GeluTanh to their
+// TestAccuracyF64 holds the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf to their
 // bound against package math on millions of inputs: the kernel itself, and
 // the exported function with the AVX-512 set active.
 func TestAccuracyF64(t *testing.T) {
@@ -262,7 +279,7 @@ func TestAccuracyF64(t *testing.T) {
 	}
 }
 
-// TestSpecialValuesF64 checks the AVX-512 float64 Exp, Log, Tanh, Sigmoid and GeluTanh on
+// TestSpecialValuesF64 checks the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf on
 // special and boundary inputs, exactly where the result is exact (sign of
 // zero included) and to the bound elsewhere, each value alone, in a full
 // vector and in a masked tail.
@@ -287,6 +304,11 @@ func TestSpecialValuesF64(t *testing.T) {
 		"Sigmoid": {{nan, nan}, {inf, 1}, {-inf, 0}, {0, 0.5}, {negZ, 0.5}, {40, 1}, {1e308, 1}, {-1e308, 0},
 			{-746, 0}, {-745.1, math.SmallestNonzeroFloat64}, {-744.44, approx}, {-708.4, approx}, {-1, approx}, {1, approx},
 			{-30, approx}, {30, approx}},
+		"Erf": {{nan, nan}, {inf, 1}, {-inf, -1}, {0, 0}, {negZ, negZ}, {6, 1}, {-6, -1}, {5.921587195794507, 1},
+			{-5.921587195794507, -1}, {1e308, 1}, {-math.MaxFloat64, -1}, {math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64},
+			{-math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64}, {0x1p-1022, approx}, {1e-300, approx},
+			{0.75, approx}, {math.Nextafter(0.75, 0), approx}, {-0.75, approx}, {5.9215871957945065, approx}, {1, approx},
+			{-2, approx}, {4.25, approx}, {5.99, approx}},
 		"GeluTanh": {{nan, nan}, {inf, inf}, {-inf, negZ}, {0, 0}, {negZ, negZ}, {1e308, 1e308}, {-1e308, negZ},
 			{math.MaxFloat64, math.MaxFloat64}, {-math.MaxFloat64, negZ}, {30, 30}, {40, 40}, {-30, negZ}, {-22, negZ},
 			{math.SmallestNonzeroFloat64, 0}, {-math.SmallestNonzeroFloat64, negZ}, {-21.58, approx}, {-20.95, approx},
@@ -315,7 +337,7 @@ func TestSpecialValuesF64(t *testing.T) {
 	}
 }
 
-// TestTailsF64 runs the AVX-512 float64 Exp, Log, Tanh, Sigmoid and GeluTanh on every length
+// TestTailsF64 runs the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf on every length
 // up to three vectors and a bit (each tail length 0..7 after 0 to 3 full
 // vectors), at several offsets: nothing outside dst is written, and every
 // element equals the same input's result in a long run (lanes are
@@ -384,32 +406,11 @@ func TestF64TranscendentalsMatchMath(t *testing.T) {
 	}
 }
 
-// bigLn2 is ln 2 to 60 digits (about 200 bits).
-var bigLn2, _, _ = big.ParseFloat("0.693147180559945309417232121458176568075500134360255254120680009", 10, 200, big.ToNearestEven)
-
 // exactExp is e^x to about 160 bits: x = k*ln2 + r, |r| <= ln2/2 (the
 // reduction carried in 200 bits), then the Taylor series of e^r summed
 // until its terms fall below 2^-170, scaled by 2^k exactly.
 func exactExp(x float64) *big.Float {
-	return exactExpBig(new(big.Float).SetPrec(200).SetFloat64(x))
-}
-
-// exactExpBig is exactExp of a 200-bit argument (|x| below 2^60).
-func exactExpBig(x *big.Float) *big.Float {
-	const prec = 200
-	xf, _ := x.Float64()
-	k := math.Round(xf * math.Log2E)
-	r := new(big.Float).SetPrec(prec).SetFloat64(k)
-	r.Mul(r, bigLn2)
-	r.Sub(x, r)
-	sum := new(big.Float).SetPrec(prec).SetInt64(1)
-	term := new(big.Float).SetPrec(prec).SetInt64(1)
-	for i := int64(1); term.Sign() != 0 && term.MantExp(nil) > -170; i++ {
-		term.Mul(term, r)
-		term.Quo(term, new(big.Float).SetInt64(i))
-		sum.Add(sum, term)
-	}
-	return sum.SetMantExp(sum, int(k))
+	return bigmath.Exp(new(big.Float).SetPrec(200).SetFloat64(x))
 }
 
 // exactLog is ln x (x > 0 finite) to about 160 bits: x = m*2^e with m in
@@ -434,7 +435,7 @@ func exactLog(x float64) *big.Float {
 	}
 	sum.Mul(sum, big.NewFloat(2))
 	el := new(big.Float).SetPrec(prec).SetInt64(int64(e))
-	return sum.Add(sum, el.Mul(el, bigLn2))
+	return sum.Add(sum, el.Mul(el, bigmath.Ln2))
 }
 
 // exactSigmoid is 1/(1+e^-x) from exactExp, in 200 bits.
@@ -448,7 +449,7 @@ func exactSigmoid(x float64) *big.Float {
 // bits.
 var bigGeluC1, bigGeluC2 = func() (*big.Float, *big.Float) {
 	two := new(big.Float).SetPrec(200).SetInt64(2)
-	c1 := new(big.Float).SetPrec(200).Quo(two, bigPi)
+	c1 := new(big.Float).SetPrec(200).Quo(two, bigmath.Pi)
 	c1.Sqrt(c1).Mul(c1, two)
 	k, _, _ := big.ParseFloat("0.044715", 10, 200, big.ToNearestEven)
 	return c1, new(big.Float).SetPrec(200).Mul(c1, k)
@@ -476,7 +477,7 @@ func exactGeluTanh(x float64) *big.Float {
 	return exactGelu(x, func(bx *big.Float) *big.Float {
 		v := new(big.Float).SetPrec(200).Mul(bx, bx)
 		v.Mul(v, bigGeluC2).Add(v, bigGeluC1).Mul(v, bx)
-		d := exactExpBig(v.Neg(v))
+		d := bigmath.Exp(v.Neg(v))
 		d.Add(d, big.NewFloat(1))
 		return d.Quo(new(big.Float).SetPrec(200).SetInt64(1), d)
 	})
@@ -492,7 +493,7 @@ func TestGeluTanhCoefficients(t *testing.T) {
 		hi, lo float64
 		want   *big.Float
 	}{{"c1", geluTanhC1Hi, geluTanhC1Lo, bigGeluC1}, {"c2", geluTanhC2Hi, geluTanhC2Lo, bigGeluC2},
-		{"128ln2", geluScaleHi, geluScaleLo, new(big.Float).SetPrec(200).Mul(bigLn2, big.NewFloat(128))}} {
+		{"128ln2", geluScaleHi, geluScaleLo, new(big.Float).SetPrec(200).Mul(bigmath.Ln2, big.NewFloat(128))}} {
 		got := new(big.Float).SetPrec(200).SetFloat64(c.hi)
 		got.Add(got, new(big.Float).SetFloat64(c.lo))
 		rel := new(big.Float).SetPrec(200).Sub(got, c.want)
@@ -551,13 +552,13 @@ func exactErr(got float64, want *big.Float) float64 {
 	return math.Abs(df)
 }
 
-// TestExactF64 measures the AVX-512 float64 Exp, Log, Tanh, Sigmoid and GeluTanh, and
+// TestExactF64 measures the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf, and
 // package math for comparison, against values computed with math/big to
 // about 160 bits on a subset of TestAccuracyF64's inputs (those with a
 // finite result, thresholds included), and holds the kernels to 1 ulp of the
 // exact result (2^-1074 for subnormal results), Log to 0.6 and GeluTanh to
-// 1.6 (see unary64). Package math (math.Exp, math.Log, math.Tanh, the generic
-// sigmoid64 and geluTanh64) is not held to anything: it is logged as the
+// 1.6 (see unary64). Package math (math.Exp, math.Log, math.Tanh, math.Erf, the
+// generic sigmoid64 and geluTanh64) is not held to anything: it is logged as the
 // yardstick.
 func TestExactF64(t *testing.T) {
 	k := avx512OrSkip(t)
@@ -565,19 +566,20 @@ func TestExactF64(t *testing.T) {
 	if testing.Short() {
 		n = 2000
 	}
-	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog, "Sigmoid": exactSigmoid, "Tanh": exactTanh, "GeluTanh": exactGeluTanh}
+	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog, "Sigmoid": exactSigmoid, "Tanh": exactTanh, "GeluTanh": exactGeluTanh,
+		"Erf": exactErf}
 	// The largest error allowed, in ulps of the exact result: GeluTanh rounds
 	// twice, to 1.5 ulp and a residual's error (see unary64). Log rounds
 	// once, at the end, after sums kept exact (its r, hi and Fast2Sum) and
 	// a polynomial within 0.04 ulp: 0.6.
-	limit := map[string]float64{"Exp": 1, "Log": 0.6, "Sigmoid": 1, "Tanh": 1, "GeluTanh": 1.6}
+	limit := map[string]float64{"Exp": 1, "Log": 0.6, "Sigmoid": 1, "Tanh": 1, "GeluTanh": 1.6, "Erf": 1}
 	for _, f := range unaries64 {
 		t.Run(f.name, func(t *testing.T) {
 			var xs []float64
 			for _, x := range sweep64(f.name, n) {
 				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
 					f.name == "Sigmoid" && x > -745.2 && x < 709.78 || f.name == "Tanh" && !math.IsNaN(x) ||
-					f.name == "GeluTanh" && !math.IsNaN(x) && !math.IsInf(x, 0) {
+					(f.name == "GeluTanh" || f.name == "Erf") && !math.IsNaN(x) && !math.IsInf(x, 0) {
 					xs = append(xs, x)
 				}
 			}
@@ -648,49 +650,22 @@ func TestMendedExpLog(t *testing.T) {
 	}
 }
 
-// bigPi is pi to 200 digits (about 660 bits).
-var bigPi, _, _ = big.ParseFloat("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798214808651328230664709384460955058223172535940812848111745028410270193852110555964462294895493038196", 10, 600, big.ToNearestEven)
-
-// bigSqrtPi is sqrt(pi) and bigInvSqrt2 1/sqrt(2), in 300 bits, computed
-// once for exactErfc, exactGeluErf and TestGeluErfF64.
-var bigSqrtPi, bigInvSqrt2 = func() (*big.Float, *big.Float) {
-	const prec = 300
-	s := new(big.Float).SetPrec(prec).Sqrt(new(big.Float).SetPrec(prec).SetInt64(2))
-	return new(big.Float).SetPrec(prec).Sqrt(bigPi), s.Quo(new(big.Float).SetPrec(prec).SetInt64(1), s)
-}()
-
-// exactErfc is erfc(a) to about 250 bits: for |a| < 2, 1 minus erf's
-// Taylor series (its terms grow by at most e^4); from 2 on, e^-a^2/sqrt(pi)
-// times the continued fraction 1/(a+ (1/2)/(a+ 1/(a+ (3/2)/(a+ ...)))),
-// evaluated backwards from 500 terms (500 and 4,000 terms agree to 2^-170
-// at a = 2, and better beyond); erfc(-a) = 2 - erfc(a).
-func exactErfc(a *big.Float) *big.Float {
-	const prec = 300
-	if a.Sign() < 0 {
-		r := exactErfc(new(big.Float).SetPrec(prec).Neg(a))
-		return r.Sub(big.NewFloat(2), r)
+// exactErf is erf(x) from bigmath.Erf (300 bits), and ±1 for |x| >= 27,
+// where erfc is below 2^-1000 (and its e^-x^2 would leave the range
+// bigmath.Exp takes).
+func exactErf(x float64) *big.Float {
+	if math.Abs(x) >= 27 {
+		return big.NewFloat(math.Copysign(1, x))
 	}
-	if af, _ := a.Float64(); af < 2 {
-		a2 := new(big.Float).SetPrec(prec).Mul(a, a)
-		sum := new(big.Float).SetPrec(prec)
-		pow := new(big.Float).SetPrec(prec).Set(a) // (-1)^n a^(2n+1)/n!
-		for n := int64(0); pow.Sign() != 0 && pow.MantExp(nil) > -280; n++ {
-			sum.Add(sum, new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*n+1)))
-			pow.Mul(pow, a2).Quo(pow, new(big.Float).SetInt64(n+1)).Neg(pow)
-		}
-		sum.Mul(sum, big.NewFloat(2)).Quo(sum, bigSqrtPi)
-		return sum.Sub(big.NewFloat(1), sum)
-	}
-	t := new(big.Float).SetPrec(prec).Set(a)
-	for k := 500; k >= 1; k-- {
-		q := new(big.Float).SetPrec(prec).Quo(big.NewFloat(float64(k)/2), t)
-		t = q.Add(q, a)
-	}
-	a2 := new(big.Float).SetPrec(prec).Mul(a, a)
-	e := exactExpBig(a2.Neg(a2))
-	e.Quo(e, bigSqrtPi)
-	return e.Quo(e, t)
+	return bigmath.Erf(new(big.Float).SetPrec(300).SetFloat64(x))
 }
+
+// bigInvSqrt2 is 1/sqrt(2) in 300 bits, computed once for exactGeluErf and
+// TestGeluErfF64.
+var bigInvSqrt2 = func() *big.Float {
+	s := new(big.Float).SetPrec(300).Sqrt(new(big.Float).SetPrec(300).SetInt64(2))
+	return s.Quo(new(big.Float).SetPrec(300).SetInt64(1), s)
+}()
 
 // exactGeluErf is 0.5x*erfc(-x/sqrt2) from exact arithmetic (a = -x/sqrt2
 // in 300 bits).
@@ -698,7 +673,7 @@ func exactGeluErf(x float64) *big.Float {
 	return exactGelu(x, func(bx *big.Float) *big.Float {
 		a := new(big.Float).SetPrec(300).Mul(bx, bigInvSqrt2)
 		a.Neg(a)
-		r := exactErfc(a)
+		r := bigmath.Erfc(a)
 		return r.Quo(r, big.NewFloat(2))
 	})
 }

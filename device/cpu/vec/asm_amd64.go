@@ -518,6 +518,11 @@ func tanhF64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func geluTanhF64AVX512(dst *float64, x *float64, n int)
 
+// erfF64AVX512 computes dst[i] = erf(x[i]) for i < n.
+//
+//go:noescape
+func erfF64AVX512(dst *float64, x *float64, n int)
+
 // logF64AVX512 computes dst[i] = ln(x[i]) for i < n.
 //
 //go:noescape
@@ -574,5 +579,5 @@ var asmAVX512 = tierAsm{
 	sqrt64: sqrtF64AVX512,
 	sign64: signF64AVX512,
 	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
-	un64:   [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512},
+	un64:   [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 }

@@ -1805,7 +1805,7 @@ func tanhCoeffs64() []float64 {
 
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
 
 // geluTanhCoeffs returns c1 = 2*sqrt(2/pi) and c2 = 0.044715*c1, each as
 // a float64 pair hi+lo (the sum within 2^-106 relative), computed in
@@ -1920,6 +1920,145 @@ func (g *gen) sigmoidQuotient512F64(eLo, num, numLo string) {
 	g.ins("VADDPD %s, %s, K2, %s", numLo, num, num)
 	g.ins("VRCP14PD Z1, Z4")
 	g.ins("VFMADD231PD Z4, %s, Z0", num)
+}
+
+// The float64 erf kernel's shape (fitcoeffs.go's erf64 states the same):
+// x + x*Q(x^2) below |x| = erf64Cut; above, 1 - erfc(a), a = min(|x|,
+// erf64Top), erfc(a) = e^-a^2 * (R0 + u*P(u)) with R0 and P taken from bin
+// i = min(floor((a - erf64Cut)/erf64Width), erf64Bins-1), u = a - c_i, c_i
+// = erf64Cut + erf64Width*(i + 1/2) (the last bin reaches erf64Top, where
+// erfc(a) < 2^-54, so 1 - erfc rounds to 1 from there on).
+const (
+	erf64Cut   = 0.75
+	erf64Width = 0.5
+	erf64Bins  = 8
+	erf64Top   = 6.0
+)
+
+// erfQ64 is Q(t) = erf(x)/x - 1, t = x^2 < erf64Cut^2, degree 10: c0 =
+// 2/sqrt(pi) - 1 rounded, the rest fitted by `go run fitcoeffs.go erf64`
+// against math/big values (within 0.3*2^-53 relative to erf(x), less
+// near 0, on the fit's float64 grid).
+var erfQ64 = []float64{0.1283791670955126, -0.37612638903183887, 0.11283791670959244, -0.026866170645626228, 0.0052239776274276215, -0.0008548326917847658, 0.00012055317413390129, -1.4924868233348467e-05, 1.6440613329335343e-06, -1.6022010444994032e-07, 1.1761590835659376e-08}
+
+// erfR064 is R0 = erfc(c_i)*e^(c_i^2) rounded, for each bin, and erfP64
+// the bins' P, degree 12, from the same fit: R = R0 + u*P(u) is
+// erfc(a)*e^(a^2) to within 0.1*2^-53 of erf's value once multiplied by
+// e^-a^2 (bin 0; the others are closer).
+var erfR064 = []float64{0.427583576155807, 0.3215854164543175, 0.25539567631050575, 0.2108063640611436, 0.17900115118138996, 0.1552936556088943, 0.13699945762506138, 0.12248480427384142}
+
+var erfP64 = [][]float64{
+	{-0.2732120147838984, 0.15437156137190386, -0.07922696894142749, 0.03757229621667798, -0.016661869074907826, 0.006970142258898007, -0.002769065714049262, 0.0010502736144952758, -0.0003819279192380796, 0.00013358990621180998, -4.5497786655793174e-05, 1.532352740503909e-05, -2.9218916727024544e-06},
+	{-0.16362291773256046, 0.07615103985548315, -0.03293090529939314, 0.013377340952552367, -0.0051459575655444095, 0.001886134893906703, -0.0006619293023467256, 0.0002233097994873006, -7.267485352594104e-05, 2.2861887843581847e-05, -6.818228711731578e-06, 2.1124152734489102e-06, -1.1773075543452487e-06},
+	{-0.10679646185348933, 0.04180275260351486, -0.01546063776446481, 0.005440738539968038, -0.0018316642496420364, 0.0005924698129503445, -0.00018477994015494414, 5.573422044400157e-05, -1.624909976188089e-05, 4.54088966043805e-06, -1.8760402831869538e-06, 8.270845655137916e-07, 2.942213584008681e-06},
+	{-0.07434734678979477, 0.024937997086650326, -0.008001569382084532, 0.002467036816858527, -0.0007335909372975091, 0.00021101974720494232, -5.886903978972853e-05, 1.5964210643287204e-05, -4.21051254409061e-06, 1.0517357588428996e-06, -3.401769039635798e-07, 2.46402165137587e-07, 3.9275427677487587e-07},
+	{-0.054372260007172483, 0.0158843711598728, -0.004479431018512029, 0.0012230390515835196, -0.00032412553200911415, 8.355421929971078e-05, -2.0989873028689565e-05, 5.1433513080602975e-06, -1.2290500006691212e-06, 3.4047889143560897e-07, -4.7589355791633354e-08, -2.9082737444501154e-07, -4.1712401689170983e-07},
+	{-0.04132357783325279, 0.010661133192519677, -0.0026730744395265793, 0.0006526863249510112, -0.00015546893348314817, 3.618183850430382e-05, -8.237111464049546e-06, 1.8330712224411215e-06, -4.260631972161415e-07, 1.4402081763131993e-07, 3.038884795256858e-07, -2.9994366182971945e-07, -1.629580689401739e-06},
+	{-0.03238350609502133, 0.007465433244979876, -0.001681182076786724, 0.0003703524681560685, -7.990887733322699e-05, 1.6905714659352565e-05, -3.510409006186617e-06, 7.137307501260037e-07, -1.4565924855837184e-07, 6.54631628648536e-08, 6.034925507021544e-08, -2.1828527087643372e-07, -5.089609436233092e-07},
+	{-0.026015928630939752, 0.005413125434613534, -0.0011045761167866512, 0.0002212664543730343, -4.3550829045370435e-05, 8.429246508723414e-06, -1.6054893258248365e-06, 3.01067292440343e-07, -5.564283058187897e-08, 1.0430141838594625e-08, -2.3261359396280302e-09, 6.426027836271395e-10, -1.1496792671345993e-10},
+}
+
+// erfTables64 registers the erf kernel's lookup tables, checking first
+// that R0 is erfc(c_i)*e^(c_i^2) for the bins the kernel computes (so
+// that they and fitcoeffs.go agree on the bins): R0's entries as one
+// table, and P's coefficient k of every bin as 64 bytes at offset 64k of
+// the other.
+func erfTables64(g *gen) (r0, p string) {
+	if len(erfR064) != erf64Bins || len(erfP64) != erf64Bins {
+		log.Fatalf("erf: %d R0 and %d P for %d bins", len(erfR064), len(erfP64), erf64Bins)
+	}
+	var r0b, pb []uint64
+	for i, v := range erfR064 {
+		c := erf64Cut + erf64Width*(float64(i)+0.5)
+		if want := math.Erfc(c) * math.Exp(c*c); math.Abs(v-want) > 1e-13*want {
+			log.Fatalf("erf bin %d: R0 = %v, erfc(%v)*e^(%v^2) = %v", i, v, c, c, want)
+		}
+		r0b = append(r0b, math.Float64bits(v))
+	}
+	for k := range erfP64[0] {
+		for _, c := range erfP64 {
+			pb = append(pb, math.Float64bits(c[k]))
+		}
+	}
+	return g.table("derfr0", r0b), g.table("derfp", pb)
+}
+
+// erf512F64 emits the float64 erf body (see erf64Cut): Z0 = erf(Z0), on
+// Z0-Z10, with the exp kernel's constants in Z13-Z15 and Z27-Z30.
+func (g *gen) erf512F64(r0, p string) {
+	one := g.d("done", 1)
+	large, small, join := g.uniq("erflarge"), g.uniq("erfsmall"), g.uniq("erfjoin")
+	g.ins("VMOVAPD Z0, Z7")
+	g.comment("a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with")
+	g.comment("a < erf64Cut (NaN compares false)")
+	g.ins("VPANDQ.BCST %s, Z0, Z8", g.v64("absmask64", 1<<63-1))
+	g.ins("VCMPPD.BCST $1, %s, Z8, K2", g.d("derfcut", erf64Cut))
+	g.ins("VBROADCASTSD %s, Z1", g.d("derftop", erf64Top))
+	g.ins("VMINPD Z8, Z1, Z8")
+	g.ins("KORTESTB K2, K2")
+	g.ins("JCS  %s", small)
+	g.label(large)
+	g.comment("the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie")
+	g.comment("at a bin's edge may go either way: the fit covers the edges from both")
+	g.comment("sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits")
+	g.ins("VBROADCASTSD %s, Z1", g.d("derfshift", 0x1.8p52-erf64Cut/erf64Width-0.5))
+	g.ins("VFMADD231PD.BCST %s, Z8, Z1", g.d("derfinvw", 1/erf64Width))
+	g.ins("VMINPD.BCST %s, Z1, Z1", g.d("derflast", 0x1.8p52+erf64Bins-1))
+	g.comment("u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)")
+	g.ins("VSUBPD Z15, Z1, Z2")
+	g.ins("VBROADCASTSD %s, Z3", g.d("derfc0", erf64Cut+erf64Width/2))
+	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfw", erf64Width))
+	g.ins("VSUBPD Z3, Z8, Z2")
+	g.comment("u*P(u), P's coefficients looked up by bin (Horner), and R0")
+	deg := len(erfP64[0]) - 1
+	g.ins("VPERMPD %s+%d(SB), Z1, Z3", p, 64*deg)
+	for k := deg - 1; k >= 0; k-- {
+		g.ins("VPERMPD %s+%d(SB), Z1, Z4", p, 64*k)
+		g.ins("VFMADD213PD Z4, Z2, Z3")
+	}
+	g.ins("VMULPD Z3, Z2, Z9")
+	g.ins("VPERMPD %s+0(SB), Z1, Z10", r0)
+	g.comment("a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel")
+	g.ins("VMULPD Z8, Z8, Z0")
+	g.ins("VMOVAPD Z0, Z1")
+	g.ins("VFMSUB231PD Z8, Z8, Z1")
+	g.ins("VMOVAPD Z1, Z8")
+	g.ins("VPXORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
+	g.expCore512F64(expLoScaled)
+	g.comment("erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,")
+	g.comment("corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)")
+	g.ins("VFNMADD231PD Z8, Z10, Z9")
+	g.ins("VMULPD Z0, Z9, Z9")
+	g.ins("VFMADD231PD Z6, Z10, Z9")
+	g.ins("VMULPD Z10, Z0, Z1")
+	g.ins("VMOVAPD Z1, Z2")
+	g.ins("VFMSUB231PD Z0, Z10, Z2")
+	g.comment("1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's")
+	g.comment("sign: a bit select on the sign mask, into Z5")
+	g.ins("VBROADCASTSD %s, Z4", one)
+	g.ins("VSUBPD Z1, Z4, Z3")
+	g.ins("VSUBPD Z3, Z4, Z4")
+	g.ins("VSUBPD Z1, Z4, Z4")
+	g.ins("VSUBPD Z2, Z4, Z4")
+	g.ins("VSUBPD Z9, Z4, Z4")
+	g.ins("VADDPD Z4, Z3, Z3")
+	g.ins("VMOVAPD Z7, Z5")
+	g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z3, Z5", g.v64("signmask64", 1<<63))
+	g.ins("KORTESTB K2, K2")
+	g.ins("JEQ  %s", join)
+	g.label(small)
+	g.comment("|x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl")
+	g.comment("(Q' varies by less than 0.2 over the range: the neglected part is below")
+	g.comment("2^-60); only K2's lanes are kept, and a vector without such lanes skips this")
+	g.ins("VMULPD Z7, Z7, Z1")
+	g.ins("VMOVAPD Z1, Z2")
+	g.ins("VFMSUB231PD Z7, Z7, Z2")
+	g.hornerPD("derfq", erfQ64, "Z1", "Z3")
+	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfq1", erfQ64[1]))
+	g.ins("VFMADD213PD Z7, Z7, Z3")
+	g.ins("VMOVAPD Z3, K2, Z5")
+	g.label(join)
+	g.ins("VMOVAPD Z5, Z0")
 }
 
 func (g *gen) transcendentals512F64() {
@@ -2059,6 +2198,9 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VMULPD Z8, Z0, Z0")
 		g.ins("VSCALEFPD Z2, Z0, K2, Z0")
 	})
+
+	erfR0, erfP := erfTables64(g)
+	un("erf", "computes dst[i] = erf(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) { g.erf512F64(erfR0, erfP) })
 
 	tabs := logTables64(g) // computed once: the body is emitted for each slot and the tail
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {

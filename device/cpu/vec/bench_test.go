@@ -201,3 +201,16 @@ func BenchmarkSigmoidF64(b *testing.B) {
 func BenchmarkGeluTanhF64(b *testing.B) {
 	benchUnary64(b, GeluTanh[float64], geluTanh64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
+
+// BenchmarkErfF64 runs Erf on [-5, 5) in order (neighbouring lanes mostly
+// on one side of the kernel's cut at |x| = 0.75, so a vector computes one
+// branch) and scattered (the same values, consecutive elements 7919
+// steps apart, so most vectors compute both).
+func BenchmarkErfF64(b *testing.B) {
+	b.Run("ramp", func(b *testing.B) {
+		benchUnary64(b, Erf[float64], math.Erf, func(i int) float64 { return float64(i%2000)*0.005 - 5 })
+	})
+	b.Run("scattered", func(b *testing.B) {
+		benchUnary64(b, Erf[float64], math.Erf, func(i int) float64 { return float64(i*7919%2000)*0.005 - 5 })
+	})
+}

@@ -48,7 +48,7 @@ var tierUnaries = []struct {
 }
 
 // BenchmarkTiersUnary reports Gelem/s of every float32 unary kernel, and
-// of the float64 Exp, Log, Tanh, Sigmoid and GeluTanh, on every kernel tier this machine
+// of the float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf, on every kernel tier this machine
 // has, side by side
 // (Unary/op/n=/tier), so `benchstat` or a plain grep compares tiers in one
 // run. ci/bench-vec.sh prints them next to NumPy.
@@ -73,7 +73,7 @@ func BenchmarkTiersUnary(b *testing.B) {
 			}
 		}
 	}
-	// float64 Exp, Log, Tanh, Sigmoid and GeluTanh (vector kernels on the
+	// float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf (vector kernels on the
 	// avx512 tier only; package math elsewhere), on the float32 cases' inputs.
 	for _, f := range []struct {
 		name string
@@ -85,6 +85,7 @@ func BenchmarkTiersUnary(b *testing.B) {
 		{"tanh_f64", Tanh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"sigmoid_f64", Sigmoid[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"geluTanh_f64", GeluTanh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"erf_f64", Erf[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 	} {
 		for _, n := range benchSizes[:2] {
 			x, dst := make([]float64, n), make([]float64, n)

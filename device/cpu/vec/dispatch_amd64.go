@@ -169,9 +169,9 @@ var avx2Kernels = func() *kernels {
 
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
-// transcendentals, the float64 Exp, Log, Tanh, Sigmoid and GeluTanh, and
-// Max/Min; Sum and Dot are the AVX2 ones (see the package doc for why),
-// the other float64 transcendentals (Erf, GeluErf) the generic ones.
+// transcendentals, the float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf,
+// and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
+// why), the float64 GeluErf the generic one.
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
 	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64

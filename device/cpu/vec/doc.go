@@ -80,10 +80,10 @@
 // The generic set computes each float32 element in float64 with package
 // math and rounds once.
 //
-// The float64 Exp, Log, Tanh, Sigmoid and GeluTanh of the AVX-512 set are
-// vector kernels too (asmgen.go); every other float64 transcendental, and
-// all of them in the generic and AVX2 sets, is package math per element
-// (GeluTanh: the generic geluTanh64, below):
+// The float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf of the AVX-512 set
+// are vector kernels too (asmgen.go); the float64 GeluErf, and all of them
+// in the generic and AVX2 sets, run per element on package math (GeluTanh
+// and GeluErf: the generic geluTanh64 and geluErf64, below):
 //
 //   - exp: x = k*ln2/16 + r, |r| <= ln2/32 (ln2/16 in two parts), e^r - 1
 //     by its Taylor series to r^7, times 2^(j/16) (j = k mod 16, from a
@@ -115,14 +115,24 @@
 //     x, and scaled last, so a subnormal result is rounded once. The
 //     generic geluTanh64 computes the same v (with FMA) and applies vl to
 //     first order, sigmoid' = s(1-s), switching to x*e^(v+128ln2)*2^-128
-//     below v = -700.
+//     below v = -700;
+//   - erf: below |x| = 0.75, x + x*Q(x^2) with Q of degree 10 (x^2 as an
+//     exact hi+lo pair, the low part applied to first order); from 0.75
+//     on, 1 - erfc(a), a = min(|x|, 6), erfc(a) = e^-a^2 * (R0 + u*P(u))
+//     with R0 and the 13 coefficients of P looked up (VPERMPD) in one of 8
+//     bins 0.5 wide (the last reaching 6, past which erf rounds to 1), u
+//     = a minus the bin's centre (exact); a^2 is an exact hi+lo pair, e^-hi
+//     comes from the exp kernel with its rounding error, and the products
+//     and 1 minus them are carried exactly (TwoProduct, Fast2Sum) until
+//     one final rounding; the polynomials are fitted against math/big
+//     values (fitcoeffs.go erf64) and x's sign is copied last.
 //
 // Measured against values computed with math/big (TestExactF64), their
-// largest errors are 0.54 (Exp), 0.55 (Log), 0.56 (Tanh), 0.66 (Sigmoid)
-// and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x times it)
-// ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold them to 1
-// ulp, Log to 0.6 and GeluTanh to 1.6 (math.Tanh is up to 1.32 ulp off,
-// the generic geluTanh64 3.24).
+// largest errors are 0.54 (Exp), 0.55 (Log), 0.56 (Tanh), 0.66 (Sigmoid),
+// 0.68 (Erf) and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x
+// times it) ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold
+// them to 1 ulp, Log to 0.6 and GeluTanh to 1.6 (math.Tanh is up to 1.32
+// ulp off, math.Erf 0.75, the generic geluTanh64 3.24).
 // Package math on amd64 is not that close: math.Exp is up to 1.7 ulp off
 // and returns +Inf for x in (709.436, 709.783], where e^x is finite
 // (exp(709.782712893384) = 1.7976931348622732e308), and math.Log is wrong

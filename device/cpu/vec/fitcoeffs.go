@@ -5,8 +5,9 @@
 // patterns. Run `go run fitcoeffs.go NAME` with NAME one of exp, log, tanh,
 // erf, q (erfc for Erf, variable t = 2/(2+a)), g (erfc for GeluErf,
 // t = c/(c+|x|)), logtab64 (the float64 log's log1p polynomial beside its
-// tables, coefficients rounded to float64) or tanh64 (the float64 tanh's
-// odd polynomial).
+// tables, coefficients rounded to float64), tanh64 (the float64 tanh's
+// odd polynomial) or erf64 (the float64 erf's polynomials, see fitErf64,
+// fitted to math/big values from internal/bigmath).
 //
 // Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
 // by Lawson's iteratively reweighted least squares (Householder QR for each
@@ -18,7 +19,10 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"os"
+
+	"github.com/tessera-go/tessera/internal/bigmath"
 )
 
 // lsq solves min ||A x - b|| by Householder QR.
@@ -251,6 +255,8 @@ func main() {
 			}
 			fmt.Println()
 		}
+	case "erf64":
+		fitErf64()
 	case "tanh64":
 		// float64 tanh below |x| = cut (default 0.25, the kernel's; `go
 		// run fitcoeffs.go tanh64 0.5` tries another): tanh a = a +
@@ -368,4 +374,128 @@ func main() {
 			show("q", c)
 		}
 	}
+}
+
+// The float64 erf kernel's shape (asmgen.go states the same and checks
+// its R0 table against it): below |x| = erf64Cut, x + x*Q(x^2), Q of
+// degree erf64QDeg; from there on, 1 - erfc(a), a = |x|, erfc(a) =
+// e^-a^2 * (R0_i + u*P_i(u)) in bin i = min(floor((a -
+// erf64Cut)/erf64Width), erf64Bins-1), P_i of degree erf64PDeg, u = a -
+// c_i, c_i the bin's centre (the last bin reaches to erf64Top, past which
+// erf rounds to 1).
+const (
+	erf64Cut   = 0.75
+	erf64Width = 0.5
+	erf64Bins  = 8
+	erf64Top   = 6.0
+	erf64QDeg  = 10
+	erf64PDeg  = 12
+)
+
+// bigFloat is v in 300 bits.
+func bigFloat(v float64) *big.Float { return new(big.Float).SetPrec(300).SetFloat64(v) }
+
+// bigErfcx is erfc(a)*e^(a^2) in 300 bits.
+func bigErfcx(a float64) *big.Float {
+	ba := bigFloat(a)
+	a2 := new(big.Float).SetPrec(300).Mul(ba, ba)
+	return a2.Mul(bigmath.Erfc(ba), bigmath.Exp(a2))
+}
+
+// fitErf64 fits the float64 erf kernel's polynomials and prints them as
+// Go float64 literals for asmgen.go, with their largest weighted errors in
+// units of 2^-53 (about an ulp of an erf in [0.5, 1)). The errors are
+// measured in float64 on the fit's grid, so a figure below about 0.3 is
+// partly that evaluation's own rounding; TestExactF64 measures the kernel.
+func fitErf64() {
+	fitErfQ64()
+	fitErfBins64()
+}
+
+// fitErfQ64 fits Q(t) = erf(x)/x - 1 for t = x^2 < erf64Cut^2 as c0 +
+// t*G(t): c0 = 2/sqrt(pi) - 1 rounded, G fitted to its own 300-bit values
+// and weighted by t*x/erf(x) (its error enters erf(x) relatively times
+// that), so near x = 0, where t*G is tiny, the result's error is c0's
+// rounding alone.
+func fitErfQ64() {
+	one := bigFloat(1)
+	c0 := 2/math.SqrtPi - 1
+	ts := grid(0, erf64Cut*erf64Cut*1.0001, 2000)
+	gv := make(map[float64]float64) // G(t)
+	qv := make(map[float64]float64) // Q(t)
+	for _, t := range ts {
+		if t == 0 {
+			gv[t], _ = new(big.Float).SetPrec(300).Quo(big.NewFloat(-2.0/3), bigmath.SqrtPi).Float64()
+			qv[t] = c0
+			continue
+		}
+		bt := bigFloat(t)
+		bx := new(big.Float).SetPrec(300).Sqrt(bt) // x = sqrt(t) exactly, not rounded
+		q := new(big.Float).SetPrec(300).Sub(one, bigmath.Erfc(bx))
+		q.Quo(q, bx).Sub(q, one)
+		qv[t], _ = q.Float64()
+		gv[t], _ = q.Sub(q, bigFloat(c0)).Quo(q, bt).Float64()
+	}
+	g, e := fit(ts, func(t float64) float64 { return gv[t] }, func(t float64) float64 { return t / (1 + qv[t]) }, erf64QDeg-1, nil)
+	fmt.Printf("Q, degree %d: max %.4f x 2^-53\n", erf64QDeg, e/0x1p-53)
+	show64("erfQ64", append([]float64{c0}, g...))
+}
+
+// fitErfBins64 fits each bin's R0 = R(c) rounded to float64 and P(u) =
+// (R(c+u) - R0)/u, R = erfc*e^(a^2) from 300-bit values, weighted by
+// e^-a^2*|u|: P's error enters erf as e^-a^2*u times it (erf is at least
+// 0.7 here, its ulp 2^-53). P is fitted in v = sc*u, within [-1, 1] but in
+// the last bin, sc a power of two, so its coefficients in u are exact.
+func fitErfBins64() {
+	worst := 0.0
+	var r0s []float64
+	var ps [][]float64
+	for i := range erf64Bins {
+		lo := erf64Cut + erf64Width*float64(i)
+		c, hi, sc := lo+erf64Width/2, lo+erf64Width, 2/erf64Width
+		if i == erf64Bins-1 {
+			hi, sc = erf64Top, 1
+		}
+		r0, _ := bigErfcx(c).Float64()
+		vs := grid((lo-c)*sc*1.001, (hi-c)*sc*1.001, 1000) // even: v = 0 is not a point
+		pv := make(map[float64]float64, len(vs))
+		for j, v := range vs {
+			// a = c + u exactly: u = fl(c + u) - c (Sterbenz), else a's
+			// rounding would enter P as R'(a)*2^-53/u
+			u := (c + v/sc) - c
+			vs[j] = u * sc
+			d := new(big.Float).SetPrec(300).Sub(bigErfcx(c+u), bigFloat(r0))
+			pv[vs[j]], _ = d.Quo(d, bigFloat(u)).Float64()
+		}
+		w := func(v float64) float64 { a := c + v/sc; return math.Exp(-a*a) * math.Abs(v/sc) }
+		cs, e := fit(vs, func(v float64) float64 { return pv[v] }, w, erf64PDeg, nil)
+		for k := range cs {
+			cs[k] *= math.Pow(sc, float64(k))
+		}
+		worst = math.Max(worst, e/0x1p-53)
+		r0s, ps = append(r0s, r0), append(ps, cs)
+		fmt.Printf("  bin %d [%.3g, %.3g]: %.4f x 2^-53\n", i, lo, hi, e/0x1p-53)
+	}
+	fmt.Printf("P, degree %d: worst %.4f x 2^-53\n", erf64PDeg, worst)
+	show64("erfR064", r0s)
+	fmt.Println("erfP64 = [][]float64{")
+	for _, c := range ps {
+		show64("", c)
+	}
+	fmt.Println("}")
+}
+
+// show64 prints vs as a Go slice literal (shortest exact decimals).
+func show64(name string, vs []float64) {
+	if name != "" {
+		fmt.Printf("%s = ", name)
+	}
+	fmt.Print("[]float64{")
+	for i, v := range vs {
+		if i > 0 {
+			fmt.Print(", ")
+		}
+		fmt.Printf("%v", v)
+	}
+	fmt.Println("},")
 }

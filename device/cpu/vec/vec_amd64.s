@@ -171,6 +171,210 @@ DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
 DATA d710<>+24(SB)/8, $0x4086300000000000
 GLOBL d710<>(SB), RODATA|NOPTR, $32
+DATA derfc0<>+0(SB)/8, $0x3ff0000000000000
+DATA derfc0<>+8(SB)/8, $0x3ff0000000000000
+DATA derfc0<>+16(SB)/8, $0x3ff0000000000000
+DATA derfc0<>+24(SB)/8, $0x3ff0000000000000
+GLOBL derfc0<>(SB), RODATA|NOPTR, $32
+DATA derfcut<>+0(SB)/8, $0x3fe8000000000000
+DATA derfcut<>+8(SB)/8, $0x3fe8000000000000
+DATA derfcut<>+16(SB)/8, $0x3fe8000000000000
+DATA derfcut<>+24(SB)/8, $0x3fe8000000000000
+GLOBL derfcut<>(SB), RODATA|NOPTR, $32
+DATA derfinvw<>+0(SB)/8, $0x4000000000000000
+DATA derfinvw<>+8(SB)/8, $0x4000000000000000
+DATA derfinvw<>+16(SB)/8, $0x4000000000000000
+DATA derfinvw<>+24(SB)/8, $0x4000000000000000
+GLOBL derfinvw<>(SB), RODATA|NOPTR, $32
+DATA derflast<>+0(SB)/8, $0x4338000000000007
+DATA derflast<>+8(SB)/8, $0x4338000000000007
+DATA derflast<>+16(SB)/8, $0x4338000000000007
+DATA derflast<>+24(SB)/8, $0x4338000000000007
+GLOBL derflast<>(SB), RODATA|NOPTR, $32
+DATA derfp<>+0(SB)/8, $0xbfd17c4e3f17c04d
+DATA derfp<>+8(SB)/8, $0xbfc4f1988444cb05
+DATA derfp<>+16(SB)/8, $0xbfbb57034efd3f5f
+DATA derfp<>+24(SB)/8, $0xbfb3086d7f01ac8c
+DATA derfp<>+32(SB)/8, $0xbfabd6ae4d14b137
+DATA derfp<>+40(SB)/8, $0xbfa5285d2eb1ef9f
+DATA derfp<>+48(SB)/8, $0xbfa0949227374308
+DATA derfp<>+56(SB)/8, $0xbf9aa3eb6a946f6c
+DATA derfp<>+64(SB)/8, $0x3fc3c27283c32c1f
+DATA derfp<>+72(SB)/8, $0x3fb37ea271bc565b
+DATA derfp<>+80(SB)/8, $0x3fa5672b9ea13752
+DATA derfp<>+88(SB)/8, $0x3f998958a7a8dd3b
+DATA derfp<>+96(SB)/8, $0x3f9043fe1a98c273
+DATA derfp<>+104(SB)/8, $0x3f85d58113338d6c
+DATA derfp<>+112(SB)/8, $0x3f7e9412fa33daaf
+DATA derfp<>+120(SB)/8, $0x3f762c12cb5f7b44
+DATA derfp<>+128(SB)/8, $0xbfb44837f8908c2b
+DATA derfp<>+136(SB)/8, $0xbfa0dc51d293bf01
+DATA derfp<>+144(SB)/8, $0xbf8fa9d3ac96e4f8
+DATA derfp<>+152(SB)/8, $0xbf80632076807789
+DATA derfp<>+160(SB)/8, $0xbf7259061baaca9d
+DATA derfp<>+168(SB)/8, $0xbf65e5d7e9857300
+DATA derfp<>+176(SB)/8, $0xbf5b8b6382757a96
+DATA derfp<>+184(SB)/8, $0xbf5218ed930aead9
+DATA derfp<>+192(SB)/8, $0x3fa33cad0ef8f69b
+DATA derfp<>+200(SB)/8, $0x3f8b65944f307175
+DATA derfp<>+208(SB)/8, $0x3f7649072186245a
+DATA derfp<>+216(SB)/8, $0x3f6435c04e4932b7
+DATA derfp<>+224(SB)/8, $0x3f5409cc2e9c2c6a
+DATA derfp<>+232(SB)/8, $0x3f45632135c9798a
+DATA derfp<>+240(SB)/8, $0x3f38457bbd1cf69e
+DATA derfp<>+248(SB)/8, $0x3f2d00785ed6ff9f
+DATA derfp<>+256(SB)/8, $0xbf910fcf1b115eb8
+DATA derfp<>+264(SB)/8, $0xbf7513ed7735ba30
+DATA derfp<>+272(SB)/8, $0xbf5e028e832a6ef0
+DATA derfp<>+280(SB)/8, $0xbf4809ce8acb7b7b
+DATA derfp<>+288(SB)/8, $0xbf353dec8f4d982a
+DATA derfp<>+296(SB)/8, $0xbf2460abf83ecca0
+DATA derfp<>+304(SB)/8, $0xbf14f2980f296102
+DATA derfp<>+312(SB)/8, $0xbf06d54b177a3407
+DATA derfp<>+320(SB)/8, $0x3f7c8cb950ce9469
+DATA derfp<>+328(SB)/8, $0x3f5ee705ebd9e2df
+DATA derfp<>+336(SB)/8, $0x3f4369ff3c38fb83
+DATA derfp<>+344(SB)/8, $0x3f2ba8a5d37bffd3
+DATA derfp<>+352(SB)/8, $0x3f15e73a8eadda40
+DATA derfp<>+360(SB)/8, $0x3f02f83e8132c7f4
+DATA derfp<>+368(SB)/8, $0x3ef1ba17dd804aca
+DATA derfp<>+376(SB)/8, $0x3ee1ad6ad19766d2
+DATA derfp<>+384(SB)/8, $0xbf66af26d5d58958
+DATA derfp<>+392(SB)/8, $0xbf45b0aa5a59129b
+DATA derfp<>+400(SB)/8, $0xbf28382f998f6b2b
+DATA derfp<>+408(SB)/8, $0xbf0edd44ce1e5714
+DATA derfp<>+416(SB)/8, $0xbef6026d175e8f73
+DATA derfp<>+424(SB)/8, $0xbee14643fab0349f
+DATA derfp<>+432(SB)/8, $0xbecd728bc2a170cf
+DATA derfp<>+440(SB)/8, $0xbebaef862e98833f
+DATA derfp<>+448(SB)/8, $0x3f51352ab4def7f4
+DATA derfp<>+456(SB)/8, $0x3f2d45089243e5fd
+DATA derfp<>+464(SB)/8, $0x3f0d38853b8bb1fe
+DATA derfp<>+472(SB)/8, $0x3ef0bd5c33b05f53
+DATA derfp<>+480(SB)/8, $0x3ed592a1a469a9e4
+DATA derfp<>+488(SB)/8, $0x3ebec0fb1fa54548
+DATA derfp<>+496(SB)/8, $0x3ea7f2e68489ee43
+DATA derfp<>+504(SB)/8, $0x3e94344bf4830eb6
+DATA derfp<>+512(SB)/8, $0xbf3907afec2cb011
+DATA derfp<>+520(SB)/8, $0xbf130d2079fea88a
+DATA derfp<>+528(SB)/8, $0xbef109d5a210b67a
+DATA derfp<>+536(SB)/8, $0xbed1a900e0126bcc
+DATA derfp<>+544(SB)/8, $0xbeb49ebac45087d5
+DATA derfp<>+552(SB)/8, $0xbe9c97b5c20e0269
+DATA derfp<>+560(SB)/8, $0xbe838cd04cc3e90f
+DATA derfp<>+568(SB)/8, $0xbe6ddf7e0e26166a
+DATA derfp<>+576(SB)/8, $0x3f2182888e777ef1
+DATA derfp<>+584(SB)/8, $0x3ef7f8f0f845575e
+DATA derfp<>+592(SB)/8, $0x3ed30bbe3edab7a5
+DATA derfp<>+600(SB)/8, $0x3eb1a52bb239dfad
+DATA derfp<>+608(SB)/8, $0x3e96d96200263412
+DATA derfp<>+616(SB)/8, $0x3e835484824f1ad7
+DATA derfp<>+624(SB)/8, $0x3e71929823e27857
+DATA derfp<>+632(SB)/8, $0x3e466607f72e85d1
+DATA derfp<>+640(SB)/8, $0xbf07da9c0bba9b32
+DATA derfp<>+648(SB)/8, $0xbedc99046ff5ecb3
+DATA derfp<>+656(SB)/8, $0xbebf79881b04af54
+DATA derfp<>+664(SB)/8, $0xbe96d431d87b8c1e
+DATA derfp<>+672(SB)/8, $0xbe698ca19a051ef9
+DATA derfp<>+680(SB)/8, $0x3e9464c3aac9dc34
+DATA derfp<>+688(SB)/8, $0x3e70332b52a57486
+DATA derfp<>+696(SB)/8, $0xbe23fb3a1e6df3cc
+DATA derfp<>+704(SB)/8, $0x3ef01160c8f755ec
+DATA derfp<>+712(SB)/8, $0x3ec1b86093f2d99d
+DATA derfp<>+720(SB)/8, $0x3eabc09a31a1a859
+DATA derfp<>+728(SB)/8, $0x3e9089282ec633f1
+DATA derfp<>+736(SB)/8, $0xbe93846051cb801a
+DATA derfp<>+744(SB)/8, $0xbe9420fe2ce9807a
+DATA derfp<>+752(SB)/8, $0xbe8d4c398c4a2f81
+DATA derfp<>+760(SB)/8, $0x3e061464d414fc4f
+DATA derfp<>+768(SB)/8, $0xbec882b6ef4332a5
+DATA derfp<>+776(SB)/8, $0xbeb3c07f5870cbb4
+DATA derfp<>+784(SB)/8, $0x3ec8ae5b0604aff0
+DATA derfp<>+792(SB)/8, $0x3e9a5b7793a20417
+DATA derfp<>+800(SB)/8, $0xbe9bfe22d3c29c49
+DATA derfp<>+808(SB)/8, $0xbebb56feea98f50e
+DATA derfp<>+816(SB)/8, $0xbea113f0f38189cd
+DATA derfp<>+824(SB)/8, $0xbddf9a260c312a0b
+GLOBL derfp<>(SB), RODATA|NOPTR, $832
+DATA derfq0<>+0(SB)/8, $0x3fc06eba8214db69
+DATA derfq0<>+8(SB)/8, $0x3fc06eba8214db69
+DATA derfq0<>+16(SB)/8, $0x3fc06eba8214db69
+DATA derfq0<>+24(SB)/8, $0x3fc06eba8214db69
+GLOBL derfq0<>(SB), RODATA|NOPTR, $32
+DATA derfq10<>+0(SB)/8, $0x3e494200c0d68c4f
+DATA derfq10<>+8(SB)/8, $0x3e494200c0d68c4f
+DATA derfq10<>+16(SB)/8, $0x3e494200c0d68c4f
+DATA derfq10<>+24(SB)/8, $0x3e494200c0d68c4f
+GLOBL derfq10<>(SB), RODATA|NOPTR, $32
+DATA derfq1<>+0(SB)/8, $0xbfd812746b0379ff
+DATA derfq1<>+8(SB)/8, $0xbfd812746b0379ff
+DATA derfq1<>+16(SB)/8, $0xbfd812746b0379ff
+DATA derfq1<>+24(SB)/8, $0xbfd812746b0379ff
+GLOBL derfq1<>(SB), RODATA|NOPTR, $32
+DATA derfq2<>+0(SB)/8, $0x3fbce2f21a043779
+DATA derfq2<>+8(SB)/8, $0x3fbce2f21a043779
+DATA derfq2<>+16(SB)/8, $0x3fbce2f21a043779
+DATA derfq2<>+24(SB)/8, $0x3fbce2f21a043779
+GLOBL derfq2<>(SB), RODATA|NOPTR, $32
+DATA derfq3<>+0(SB)/8, $0xbf9b82ce312ab89c
+DATA derfq3<>+8(SB)/8, $0xbf9b82ce312ab89c
+DATA derfq3<>+16(SB)/8, $0xbf9b82ce312ab89c
+DATA derfq3<>+24(SB)/8, $0xbf9b82ce312ab89c
+GLOBL derfq3<>(SB), RODATA|NOPTR, $32
+DATA derfq4<>+0(SB)/8, $0x3f7565bcd10992d8
+DATA derfq4<>+8(SB)/8, $0x3f7565bcd10992d8
+DATA derfq4<>+16(SB)/8, $0x3f7565bcd10992d8
+DATA derfq4<>+24(SB)/8, $0x3f7565bcd10992d8
+GLOBL derfq4<>(SB), RODATA|NOPTR, $32
+DATA derfq5<>+0(SB)/8, $0xbf4c02db3a35cfea
+DATA derfq5<>+8(SB)/8, $0xbf4c02db3a35cfea
+DATA derfq5<>+16(SB)/8, $0xbf4c02db3a35cfea
+DATA derfq5<>+24(SB)/8, $0xbf4c02db3a35cfea
+GLOBL derfq5<>(SB), RODATA|NOPTR, $32
+DATA derfq6<>+0(SB)/8, $0x3f1f9a2fc2e6f12d
+DATA derfq6<>+8(SB)/8, $0x3f1f9a2fc2e6f12d
+DATA derfq6<>+16(SB)/8, $0x3f1f9a2fc2e6f12d
+DATA derfq6<>+24(SB)/8, $0x3f1f9a2fc2e6f12d
+GLOBL derfq6<>(SB), RODATA|NOPTR, $32
+DATA derfq7<>+0(SB)/8, $0xbeef4cba454c8619
+DATA derfq7<>+8(SB)/8, $0xbeef4cba454c8619
+DATA derfq7<>+16(SB)/8, $0xbeef4cba454c8619
+DATA derfq7<>+24(SB)/8, $0xbeef4cba454c8619
+GLOBL derfq7<>(SB), RODATA|NOPTR, $32
+DATA derfq8<>+0(SB)/8, $0x3ebb95308d65fab3
+DATA derfq8<>+8(SB)/8, $0x3ebb95308d65fab3
+DATA derfq8<>+16(SB)/8, $0x3ebb95308d65fab3
+DATA derfq8<>+24(SB)/8, $0x3ebb95308d65fab3
+GLOBL derfq8<>(SB), RODATA|NOPTR, $32
+DATA derfq9<>+0(SB)/8, $0xbe85811ef159587f
+DATA derfq9<>+8(SB)/8, $0xbe85811ef159587f
+DATA derfq9<>+16(SB)/8, $0xbe85811ef159587f
+DATA derfq9<>+24(SB)/8, $0xbe85811ef159587f
+GLOBL derfq9<>(SB), RODATA|NOPTR, $32
+DATA derfr0<>+0(SB)/8, $0x3fdb5d8780f956b2
+DATA derfr0<>+8(SB)/8, $0x3fd494daffa2ad68
+DATA derfr0<>+16(SB)/8, $0x3fd058671b52c776
+DATA derfr0<>+24(SB)/8, $0x3fcafbb3f3b7343b
+DATA derfr0<>+32(SB)/8, $0x3fc6e9827d229d2d
+DATA derfr0<>+40(SB)/8, $0x3fc3e0a99a0ee914
+DATA derfr0<>+48(SB)/8, $0x3fc18932bf08e154
+DATA derfr0<>+56(SB)/8, $0x3fbf5b2a049cf4c6
+GLOBL derfr0<>(SB), RODATA|NOPTR, $64
+DATA derfshift<>+0(SB)/8, $0x4337fffffffffffe
+DATA derfshift<>+8(SB)/8, $0x4337fffffffffffe
+DATA derfshift<>+16(SB)/8, $0x4337fffffffffffe
+DATA derfshift<>+24(SB)/8, $0x4337fffffffffffe
+GLOBL derfshift<>(SB), RODATA|NOPTR, $32
+DATA derftop<>+0(SB)/8, $0x4018000000000000
+DATA derftop<>+8(SB)/8, $0x4018000000000000
+DATA derftop<>+16(SB)/8, $0x4018000000000000
+DATA derftop<>+24(SB)/8, $0x4018000000000000
+GLOBL derftop<>(SB), RODATA|NOPTR, $32
+DATA derfw<>+0(SB)/8, $0x3fe0000000000000
+DATA derfw<>+8(SB)/8, $0x3fe0000000000000
+DATA derfw<>+16(SB)/8, $0x3fe0000000000000
+DATA derfw<>+24(SB)/8, $0x3fe0000000000000
+GLOBL derfw<>(SB), RODATA|NOPTR, $32
 DATA dexp2hi<>+0(SB)/8, $0x3ff0000000000000
 DATA dexp2hi<>+8(SB)/8, $0x3ff0b5586cf9890f
 DATA dexp2hi<>+16(SB)/8, $0x3ff172b83c7d517b
@@ -13684,6 +13888,583 @@ tail:
 	// *xm, then *2^n where v < 0: a tiny result is rounded once
 	VMULPD Z8, Z0, Z0
 	VSCALEFPD Z2, Z0, K2, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func erfF64AVX512(dst *float64, x *float64, n int)
+TEXT ·erfF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVAPD Z0, Z7
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with
+	// a < erf64Cut (NaN compares false)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
+	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
+	VBROADCASTSD derftop<>(SB), Z1
+	VMINPD Z8, Z1, Z8
+	KORTESTB K2, K2
+	JCS  erfsmall30
+erflarge29:
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	VBROADCASTSD derfshift<>(SB), Z1
+	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
+	VMINPD.BCST derflast<>(SB), Z1, Z1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z1, Z2
+	VBROADCASTSD derfc0<>(SB), Z3
+	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
+	VSUBPD Z3, Z8, Z2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	VPERMPD derfp<>+768(SB), Z1, Z3
+	VPERMPD derfp<>+704(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+640(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+576(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+512(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+448(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+384(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+320(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+256(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+192(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+128(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+64(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+0(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VMULPD Z3, Z2, Z9
+	VPERMPD derfr0<>+0(SB), Z1, Z10
+	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	VMULPD Z8, Z8, Z0
+	VMOVAPD Z0, Z1
+	VFMSUB231PD Z8, Z8, Z1
+	VMOVAPD Z1, Z8
+	VPXORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
+	// corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)
+	VFNMADD231PD Z8, Z10, Z9
+	VMULPD Z0, Z9, Z9
+	VFMADD231PD Z6, Z10, Z9
+	VMULPD Z10, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z10, Z2
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign: a bit select on the sign mask, into Z5
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD Z1, Z4, Z3
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z1, Z4, Z4
+	VSUBPD Z2, Z4, Z4
+	VSUBPD Z9, Z4, Z4
+	VADDPD Z4, Z3, Z3
+	VMOVAPD Z7, Z5
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
+	KORTESTB K2, K2
+	JEQ  erfjoin31
+erfsmall30:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
+	// (Q' varies by less than 0.2 over the range: the neglected part is below
+	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
+	VMULPD Z7, Z7, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z7, Z7, Z2
+	VBROADCASTSD derfq10<>(SB), Z3
+	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
+	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
+	VFMADD213PD Z7, Z7, Z3
+	VMOVAPD Z3, K2, Z5
+erfjoin31:
+	VMOVAPD Z5, Z0
+	VMOVAPD Z16, Z23
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K3: lanes with
+	// a < erf64Cut (NaN compares false)
+	VPANDQ.BCST absmask64<>(SB), Z16, Z24
+	VCMPPD.BCST $1, derfcut<>(SB), Z24, K3
+	VBROADCASTSD derftop<>(SB), Z17
+	VMINPD Z24, Z17, Z24
+	KORTESTB K3, K3
+	JCS  erfsmall33
+erflarge32:
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	VBROADCASTSD derfshift<>(SB), Z17
+	VFMADD231PD.BCST derfinvw<>(SB), Z24, Z17
+	VMINPD.BCST derflast<>(SB), Z17, Z17
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z17, Z18
+	VBROADCASTSD derfc0<>(SB), Z19
+	VFMADD231PD.BCST derfw<>(SB), Z18, Z19
+	VSUBPD Z19, Z24, Z18
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	VPERMPD derfp<>+768(SB), Z17, Z19
+	VPERMPD derfp<>+704(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+640(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+576(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+512(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+448(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+384(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+320(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+256(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+192(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+128(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+64(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VPERMPD derfp<>+0(SB), Z17, Z20
+	VFMADD213PD Z20, Z18, Z19
+	VMULPD Z19, Z18, Z25
+	VPERMPD derfr0<>+0(SB), Z17, Z26
+	// a^2 = h + l exactly; e = e^-h = Z16 + Z22 from the exp kernel
+	VMULPD Z24, Z24, Z16
+	VMOVAPD Z16, Z17
+	VFMSUB231PD Z24, Z24, Z17
+	VMOVAPD Z17, Z24
+	VPXORQ.BCST signmask64<>(SB), Z16, Z16
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	VSCALEFPD Z18, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// erfc = (Z16 + Z22)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z16*R0 exactly,
+	// corr = Z16*(uP - l*R0) + Z22*R0 (the rest is below 2^-100)
+	VFNMADD231PD Z24, Z26, Z25
+	VMULPD Z16, Z25, Z25
+	VFMADD231PD Z22, Z26, Z25
+	VMULPD Z26, Z16, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD Z16, Z26, Z18
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign: a bit select on the sign mask, into Z21
+	VBROADCASTSD done<>(SB), Z20
+	VSUBPD Z17, Z20, Z19
+	VSUBPD Z19, Z20, Z20
+	VSUBPD Z17, Z20, Z20
+	VSUBPD Z18, Z20, Z20
+	VSUBPD Z25, Z20, Z20
+	VADDPD Z20, Z19, Z19
+	VMOVAPD Z23, Z21
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z19, Z21
+	KORTESTB K3, K3
+	JEQ  erfjoin34
+erfsmall33:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
+	// (Q' varies by less than 0.2 over the range: the neglected part is below
+	// 2^-60); only K3's lanes are kept, and a vector without such lanes skips this
+	VMULPD Z23, Z23, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD Z23, Z23, Z18
+	VBROADCASTSD derfq10<>(SB), Z19
+	VFMADD213PD.BCST derfq9<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq8<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq7<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq6<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq5<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq4<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq3<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq2<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq1<>(SB), Z17, Z19
+	VFMADD213PD.BCST derfq0<>(SB), Z17, Z19
+	VFMADD231PD.BCST derfq1<>(SB), Z18, Z19
+	VFMADD213PD Z23, Z23, Z19
+	VMOVAPD Z19, K3, Z21
+erfjoin34:
+	VMOVAPD Z21, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VMOVAPD Z0, Z7
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with
+	// a < erf64Cut (NaN compares false)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
+	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
+	VBROADCASTSD derftop<>(SB), Z1
+	VMINPD Z8, Z1, Z8
+	KORTESTB K2, K2
+	JCS  erfsmall36
+erflarge35:
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	VBROADCASTSD derfshift<>(SB), Z1
+	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
+	VMINPD.BCST derflast<>(SB), Z1, Z1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z1, Z2
+	VBROADCASTSD derfc0<>(SB), Z3
+	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
+	VSUBPD Z3, Z8, Z2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	VPERMPD derfp<>+768(SB), Z1, Z3
+	VPERMPD derfp<>+704(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+640(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+576(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+512(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+448(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+384(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+320(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+256(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+192(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+128(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+64(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+0(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VMULPD Z3, Z2, Z9
+	VPERMPD derfr0<>+0(SB), Z1, Z10
+	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	VMULPD Z8, Z8, Z0
+	VMOVAPD Z0, Z1
+	VFMSUB231PD Z8, Z8, Z1
+	VMOVAPD Z1, Z8
+	VPXORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
+	// corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)
+	VFNMADD231PD Z8, Z10, Z9
+	VMULPD Z0, Z9, Z9
+	VFMADD231PD Z6, Z10, Z9
+	VMULPD Z10, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z10, Z2
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign: a bit select on the sign mask, into Z5
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD Z1, Z4, Z3
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z1, Z4, Z4
+	VSUBPD Z2, Z4, Z4
+	VSUBPD Z9, Z4, Z4
+	VADDPD Z4, Z3, Z3
+	VMOVAPD Z7, Z5
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
+	KORTESTB K2, K2
+	JEQ  erfjoin37
+erfsmall36:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
+	// (Q' varies by less than 0.2 over the range: the neglected part is below
+	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
+	VMULPD Z7, Z7, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z7, Z7, Z2
+	VBROADCASTSD derfq10<>(SB), Z3
+	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
+	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
+	VFMADD213PD Z7, Z7, Z3
+	VMOVAPD Z3, K2, Z5
+erfjoin37:
+	VMOVAPD Z5, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVAPD Z0, Z7
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with
+	// a < erf64Cut (NaN compares false)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
+	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
+	VBROADCASTSD derftop<>(SB), Z1
+	VMINPD Z8, Z1, Z8
+	KORTESTB K2, K2
+	JCS  erfsmall39
+erflarge38:
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	VBROADCASTSD derfshift<>(SB), Z1
+	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
+	VMINPD.BCST derflast<>(SB), Z1, Z1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z1, Z2
+	VBROADCASTSD derfc0<>(SB), Z3
+	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
+	VSUBPD Z3, Z8, Z2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	VPERMPD derfp<>+768(SB), Z1, Z3
+	VPERMPD derfp<>+704(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+640(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+576(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+512(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+448(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+384(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+320(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+256(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+192(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+128(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+64(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD derfp<>+0(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VMULPD Z3, Z2, Z9
+	VPERMPD derfr0<>+0(SB), Z1, Z10
+	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	VMULPD Z8, Z8, Z0
+	VMOVAPD Z0, Z1
+	VFMSUB231PD Z8, Z8, Z1
+	VMOVAPD Z1, Z8
+	VPXORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
+	// corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)
+	VFNMADD231PD Z8, Z10, Z9
+	VMULPD Z0, Z9, Z9
+	VFMADD231PD Z6, Z10, Z9
+	VMULPD Z10, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z10, Z2
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign: a bit select on the sign mask, into Z5
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD Z1, Z4, Z3
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z1, Z4, Z4
+	VSUBPD Z2, Z4, Z4
+	VSUBPD Z9, Z4, Z4
+	VADDPD Z4, Z3, Z3
+	VMOVAPD Z7, Z5
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
+	KORTESTB K2, K2
+	JEQ  erfjoin40
+erfsmall39:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
+	// (Q' varies by less than 0.2 over the range: the neglected part is below
+	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
+	VMULPD Z7, Z7, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z7, Z7, Z2
+	VBROADCASTSD derfq10<>(SB), Z3
+	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
+	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
+	VFMADD213PD Z7, Z7, Z3
+	VMOVAPD Z3, K2, Z5
+erfjoin40:
+	VMOVAPD Z5, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
