@@ -1987,7 +1987,7 @@ func erfTables64(g *gen) (r0, p string) {
 // Z0-Z10, with the exp kernel's constants in Z13-Z15 and Z27-Z30.
 func (g *gen) erf512F64(r0, p string) {
 	one := g.d("done", 1)
-	large, small, join := g.uniq("erflarge"), g.uniq("erfsmall"), g.uniq("erfjoin")
+	small, join := g.uniq("erfsmall"), g.uniq("erfjoin")
 	g.ins("VMOVAPD Z0, Z7")
 	g.comment("a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with")
 	g.comment("a < erf64Cut (NaN compares false)")
@@ -1997,7 +1997,6 @@ func (g *gen) erf512F64(r0, p string) {
 	g.ins("VMINPD Z8, Z1, Z8")
 	g.ins("KORTESTB K2, K2")
 	g.ins("JCS  %s", small)
-	g.label(large)
 	g.comment("the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie")
 	g.comment("at a bin's edge may go either way: the fit covers the edges from both")
 	g.comment("sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits")
@@ -2026,7 +2025,8 @@ func (g *gen) erf512F64(r0, p string) {
 	g.ins("VPXORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
 	g.expCore512F64(expLoScaled)
 	g.comment("erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,")
-	g.comment("corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)")
+	g.comment("corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are")
+	g.comment("below 2^-56 of the result)")
 	g.ins("VFNMADD231PD Z8, Z10, Z9")
 	g.ins("VMULPD Z0, Z9, Z9")
 	g.ins("VFMADD231PD Z6, Z10, Z9")

@@ -13918,8 +13918,7 @@ loop:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall30
-erflarge29:
+	JCS  erfsmall29
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -14000,7 +13999,8 @@ erflarge29:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)
+	// corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are
+	// below 2^-56 of the result)
 	VFNMADD231PD Z8, Z10, Z9
 	VMULPD Z0, Z9, Z9
 	VFMADD231PD Z6, Z10, Z9
@@ -14019,8 +14019,8 @@ erflarge29:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin31
-erfsmall30:
+	JEQ  erfjoin30
+erfsmall29:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -14041,7 +14041,7 @@ erfsmall30:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin31:
+erfjoin30:
 	VMOVAPD Z5, Z0
 	VMOVAPD Z16, Z23
 	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K3: lanes with
@@ -14051,8 +14051,7 @@ erfjoin31:
 	VBROADCASTSD derftop<>(SB), Z17
 	VMINPD Z24, Z17, Z24
 	KORTESTB K3, K3
-	JCS  erfsmall33
-erflarge32:
+	JCS  erfsmall31
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -14133,7 +14132,8 @@ erflarge32:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
 	// erfc = (Z16 + Z22)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z16*R0 exactly,
-	// corr = Z16*(uP - l*R0) + Z22*R0 (the rest is below 2^-100)
+	// corr = Z16*(uP - l*R0) + Z22*R0 (the products of two small terms left out are
+	// below 2^-56 of the result)
 	VFNMADD231PD Z24, Z26, Z25
 	VMULPD Z16, Z25, Z25
 	VFMADD231PD Z22, Z26, Z25
@@ -14152,8 +14152,8 @@ erflarge32:
 	VMOVAPD Z23, Z21
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z19, Z21
 	KORTESTB K3, K3
-	JEQ  erfjoin34
-erfsmall33:
+	JEQ  erfjoin32
+erfsmall31:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K3's lanes are kept, and a vector without such lanes skips this
@@ -14174,7 +14174,7 @@ erfsmall33:
 	VFMADD231PD.BCST derfq1<>(SB), Z18, Z19
 	VFMADD213PD Z23, Z23, Z19
 	VMOVAPD Z19, K3, Z21
-erfjoin34:
+erfjoin32:
 	VMOVAPD Z21, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
@@ -14194,8 +14194,7 @@ one:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall36
-erflarge35:
+	JCS  erfsmall33
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -14276,7 +14275,8 @@ erflarge35:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)
+	// corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are
+	// below 2^-56 of the result)
 	VFNMADD231PD Z8, Z10, Z9
 	VMULPD Z0, Z9, Z9
 	VFMADD231PD Z6, Z10, Z9
@@ -14295,8 +14295,8 @@ erflarge35:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin37
-erfsmall36:
+	JEQ  erfjoin34
+erfsmall33:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -14317,7 +14317,7 @@ erfsmall36:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin37:
+erfjoin34:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, 0(DI)
 	ADDQ $64, DI
@@ -14340,8 +14340,7 @@ tail:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall39
-erflarge38:
+	JCS  erfsmall35
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -14422,7 +14421,8 @@ erflarge38:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R0) + Z6*R0 (the rest is below 2^-100)
+	// corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are
+	// below 2^-56 of the result)
 	VFNMADD231PD Z8, Z10, Z9
 	VMULPD Z0, Z9, Z9
 	VFMADD231PD Z6, Z10, Z9
@@ -14441,8 +14441,8 @@ erflarge38:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin40
-erfsmall39:
+	JEQ  erfjoin36
+erfsmall35:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -14463,7 +14463,7 @@ erfsmall39:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin40:
+erfjoin36:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
