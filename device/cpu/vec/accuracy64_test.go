@@ -409,9 +409,7 @@ func TestF64TranscendentalsMatchMath(t *testing.T) {
 	}
 }
 
-// exactExp is e^x to about 160 bits: x = k*ln2 + r, |r| <= ln2/2 (the
-// reduction carried in 200 bits), then the Taylor series of e^r summed
-// until its terms fall below 2^-170, scaled by 2^k exactly.
+// exactExp is e^x to about 160 bits (bigmath.Exp).
 func exactExp(x float64) *big.Float {
 	return bigmath.Exp(new(big.Float).SetPrec(200).SetFloat64(x))
 }
