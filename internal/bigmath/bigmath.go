@@ -11,6 +11,9 @@ import (
 	"math/big"
 )
 
+// Ln2, Pi and SqrtPi are shared values: callers read them and never pass
+// them as a receiver.
+
 // Ln2 is ln 2 to 60 digits (about 200 bits).
 var Ln2, _, _ = big.ParseFloat("0.693147180559945309417232121458176568075500134360255254120680009", 10, 200, big.ToNearestEven)
 

@@ -29,6 +29,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tessera-go/tessera/internal/bigmath"
 )
 
 // elem describes one element type.
@@ -1190,17 +1192,8 @@ func (g *gen) transcendentals() {
 // significant bits so n*ln2Hi64 is exact; ln2Lo64 is the rest.
 var ln2Hi64, ln2Lo64 = splitLn2()
 
-// bigLn2Exact returns ln2 to 200 bits.
-func bigLn2Exact() *big.Float {
-	exact, _, err := big.ParseFloat("0.693147180559945309417232121458176568075500134360255254120680009", 10, 200, big.ToNearestEven)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return exact
-}
-
 func splitLn2() (float64, float64) {
-	exact := bigLn2Exact()
+	exact := bigmath.Ln2
 	ln2, _ := exact.Float64()
 	hi := math.Float64frombits(math.Float64bits(ln2) &^ (1<<21 - 1))
 	lo, _ := new(big.Float).Sub(exact, big.NewFloat(hi)).Float64()
@@ -1721,7 +1714,7 @@ const logRMin, logRMax = -0.0205078125, 1.0 / 32
 func logTables64(g *gen) [3]string {
 	const prec = 300
 	newF := func() *big.Float { return new(big.Float).SetPrec(prec) }
-	ln2 := bigLn2Exact()
+	ln2 := bigmath.Ln2
 	ln2hi := newF().SetFloat64(ln2Hi64)
 	var invc, thi, tlo []uint64
 	for j := range 32 {
@@ -1813,12 +1806,8 @@ var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}
 // the generic geluTanh64.
 func geluTanhCoeffs() (c1, c2 [2]float64) {
 	const prec = 300
-	pi, _, err := big.ParseFloat("3.14159265358979323846264338327950288419716939937510582097494459", 10, prec, big.ToNearestEven)
-	if err != nil {
-		log.Fatal(err)
-	}
 	two := new(big.Float).SetPrec(prec).SetInt64(2)
-	b1 := new(big.Float).SetPrec(prec).Quo(two, pi)
+	b1 := new(big.Float).SetPrec(prec).Quo(two, bigmath.Pi)
 	b1.Sqrt(b1).Mul(b1, two)
 	k, _, _ := big.ParseFloat("0.044715", 10, prec, big.ToNearestEven)
 	b2 := new(big.Float).SetPrec(prec).Mul(b1, k)
