@@ -93,9 +93,13 @@ type kernels[T float] struct {
 	// s[q*srs+p*scs]*x[p*ldx+j] for q < 4, p < k and j < stripWidth: four
 	// output rows of a strip of columns held in registers while k rows of x
 	// stream past, fetching the row pf bytes ahead. The unpacked path's axpy
-	// form runs it on every whole strip of four rows, axpy4x4 on the rest.
-	axpyStrip  func(k int, s *T, scs, srs int, x *T, ldx int, y *T, ldy int, pf int, alpha T)
-	stripWidth int
+	// form runs it on every whole strip of four rows when the product has
+	// at least stripMinRows output rows, stripRows rows of x per call
+	// (see stripShape), and axpy4x4 on the rest.
+	axpyStrip    func(k int, s *T, scs, srs int, x *T, ldx int, y *T, ldy int, pf int, alpha T)
+	stripWidth   int
+	stripMinRows int
+	stripRows    int
 	// dot returns sum x[i]*y[i] for i < n.
 	dot func(n int, x, y *T) T
 	// dot4 computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n:

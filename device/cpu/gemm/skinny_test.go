@@ -184,6 +184,51 @@ func testAxpyStrip[T float](t *testing.T, name string, ks *kernels[T]) {
 	}
 }
 
+// TestStripShapes runs the axpy form (few rows of C, B untransposed; few
+// columns, A transposed) under each CPU's strip shape (see stripShape), on
+// whatever machine the test runs: the strip kernel from four or from eight
+// output rows, in calls of 32 or 256 rows of the long operand, so k spans
+// one partial call, several calls and a partial last one, on one goroutine
+// and on three (pieces of the k range that end inside a call).
+func TestStripShapes(t *testing.T) {
+	ks := []int{31, 300, 600}
+	if testing.Short() {
+		ks = []int{300}
+	}
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	for _, im := range tiers {
+		if im.f32.axpyStrip == nil {
+			continue
+		}
+		withKernel(t, im.name, func() {
+			f32, f64 := *im.f32, *im.f64
+			defer func() { *im.f32, *im.f64 = f32, f64 }()
+			for _, shape := range [][2]int{{4, 32}, {8, 256}} {
+				im.f32.stripMinRows, im.f32.stripRows = shape[0], shape[1]
+				im.f64.stripMinRows, im.f64.stripRows = shape[0], shape[1]
+				for _, procs := range []int{1, 3} {
+					runtime.GOMAXPROCS(procs)
+					i := 0
+					for _, r := range []int{4, 7, 8, 9, 12} {
+						for _, k := range ks {
+							i++
+							tc := gemmCase{m: r, n: 1000, k: k, padA: i % 2, padB: 1, padC: i % 3, offB: 1,
+								alpha: 1.5, beta: 0.5, seed: uint64(30 + i)}
+							if i%2 == 1 { // few columns of C, A transposed
+								tc.transA, tc.m, tc.n = true, 1000, r
+							}
+							if !checkActive[float32](t, tc) || !checkActive[float64](t, tc) {
+								t.Fatalf("%s, strip shape %v, %d goroutines", im.name, shape, procs)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestNoAllocations checks that, once the pools are warm, products on the
 // packed path (single and multi-goroutine) and on every unpacked form
 // allocate nothing.

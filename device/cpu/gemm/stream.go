@@ -146,21 +146,10 @@ func (j *streamJob[T]) work(w int) {
 // stripPrefetchRows is how many rows of L ahead the strip kernel fetches:
 // with L in L2 four rows ahead ran fastest on a Sapphire Rapids class Xeon
 // (83 GB/s of L against 80 with two and 69 with eight; 71 without); with L
-// in L3, sixteen or more rows ahead ran slower.
+// in L3, sixteen or more rows ahead ran slower. On a Zen 5 EPYC no
+// prefetch ran 5-10 % faster with L in cache and 5-10 % slower with it in
+// memory, and prefetching farther ahead was slower in both.
 const stripPrefetchRows = 4
-
-// stripBlockRows bounds the rows of L one strip call covers: a strip of L
-// (32 rows of 256 bytes) then stays in L1 for the next four output rows
-// when there are more, and the rows' pages are few enough for the
-// prefetchers to follow as the strips move along them. On a Sapphire
-// Rapids class Xeon (medians of 20 interleaved rounds, GB/s), with L in
-// memory 32 and 16 rows ran alike and 64 slower (4x4096x4096 float64, one
-// core: 13.4, 13.8, 11.2; 4x8192x4096 float32, two cores: 44.7 and 44.6,
-// and in another run 47.0 at 16 against 40.4 at 64), and with L in cache
-// 32 and 64 alike and 16 slower (4x1024x1024 float32, two cores: 75.0,
-// 75.8, 74.0; 8x1024x1024: 39.2, 39.1, 36.7). Whole pieces (128 rows) ran
-// at 51 where 32 rows ran at 58.
-const stripBlockRows = 32
 
 // accumulate adds (scale*s) L over rows [c*pchunk, (c+1)*pchunk) of L into
 // acc, whose output row rr starts at acc[rr*ld]: whole strips of four
@@ -171,7 +160,7 @@ func (j *streamJob[T]) accumulate(c int, s *[16]T, acc []T, ld int, scale T) {
 	p0 := c * j.pchunk
 	p1 := min(p0+j.pchunk, j.k)
 	rows, cols := 0, 0 // what the strip kernel covers
-	if j.ks.axpyStrip != nil && j.r >= 4 && j.lenL >= j.ks.stripWidth {
+	if j.ks.axpyStrip != nil && j.r >= j.ks.stripMinRows && j.lenL >= j.ks.stripWidth {
 		rows, cols = j.r&^3, j.lenL-j.lenL%j.ks.stripWidth
 		j.strips(p0, p1, rows, cols, acc, ld, scale)
 	}
@@ -185,8 +174,8 @@ func (j *streamJob[T]) accumulate(c int, s *[16]T, acc []T, ld int, scale T) {
 func (j *streamJob[T]) strips(p0, p1, rows, cols int, acc []T, ld int, scale T) {
 	w := j.ks.stripWidth
 	pf := stripPrefetchRows * j.ldl * int(unsafe.Sizeof(scale))
-	for pb := p0; pb < p1; pb += stripBlockRows {
-		n := min(stripBlockRows, p1-pb)
+	for pb := p0; pb < p1; pb += j.ks.stripRows {
+		n := min(j.ks.stripRows, p1-pb)
 		for x := 0; x < cols; x += w {
 			for rr := 0; rr < rows; rr += 4 {
 				j.ks.axpyStrip(n, &j.coef[rr*j.crs+pb*j.ccs], j.ccs, j.crs, &j.long[pb*j.ldl+x], j.ldl, &acc[rr*ld+x], ld, pf, scale)
