@@ -147,7 +147,7 @@ func (j *streamJob[T]) work(w int) {
 // with L in L2 four rows ahead ran fastest on a Sapphire Rapids class Xeon
 // (83 GB/s of L against 80 with two and 69 with eight; 71 without); with L
 // in L3, sixteen or more rows ahead ran slower. On a Zen 5 EPYC no
-// prefetch ran 5-10 % faster with L in cache and 5-10 % slower with it in
+// prefetch ran 2-16 % faster with L in cache and 4-11 % slower with it in
 // memory, and prefetching farther ahead was slower in both.
 const stripPrefetchRows = 4
 
