@@ -170,8 +170,8 @@ func avx512Impl() *impl {
 // rows' pages are few enough for the prefetchers to follow as the strips
 // move along them. Medians of 20 interleaved rounds, GB/s: with L in
 // memory 32 and 16 rows ran alike and 64 slower (4x4096x4096 float64, one
-// core: 13.4, 13.8, 11.2; 4x8192x4096 float32, two cores: 44.7 and 44.6),
-// and with L in cache 32 and 64 alike and 16 slower (4x1024x1024 float32,
+// core: 13.4, 13.8, 11.2; 4x8192x4096 float32, two cores: 44.7 and 44.6,
+// and in another run 47.0 at 16 against 40.4 at 64), and with L in cache 32 and 64 alike and 16 slower (4x1024x1024 float32,
 // two cores: 75.0, 75.8, 74.0; 8x1024x1024: 39.2, 39.1, 36.7); whole pieces
 // (128 rows) ran at 51 where 32 rows ran at 58.
 //

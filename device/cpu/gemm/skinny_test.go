@@ -201,6 +201,10 @@ func TestStripShapes(t *testing.T) {
 		if im.f32.axpyStrip == nil {
 			continue
 		}
+		if im.f32.stripMinRows < 4 || im.f32.stripRows <= 0 || im.f64.stripMinRows < 4 || im.f64.stripRows <= 0 {
+			t.Fatalf("%s: strip shape %d/%d rows (f32), %d/%d (f64): the strips need at least four output rows and a positive call height",
+				im.name, im.f32.stripMinRows, im.f32.stripRows, im.f64.stripMinRows, im.f64.stripRows)
+		}
 		withKernel(t, im.name, func() {
 			f32, f64 := *im.f32, *im.f64
 			defer func() { *im.f32, *im.f64 = f32, f64 }()

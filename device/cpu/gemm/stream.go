@@ -14,7 +14,8 @@ import (
 //     s(j,p) = op(B)(p,j).
 //
 // L is streamed once: in strips of columns whose four output rows stay in
-// registers (axpyStrip) where the kernels have it, else four rows of L at a
+// registers (axpyStrip) where the kernels have it and there are at least
+// stripMinRows output rows (see stripShape), else four rows of L at a
 // time (axpy4, so each output vector is loaded and stored once per four
 // rows) in blocks of lenL that keep the r output rows in L1. Goroutines
 // split the k rows of L (each then reads one contiguous stretch of memory).
@@ -153,7 +154,8 @@ const stripPrefetchRows = 4
 
 // accumulate adds (scale*s) L over rows [c*pchunk, (c+1)*pchunk) of L into
 // acc, whose output row rr starts at acc[rr*ld]: whole strips of four
-// output rows with the strip kernel where the kernels have it, the rest
+// output rows with the strip kernel where the kernels have it and the
+// product has at least stripMinRows rows, the rest
 // (remaining rows and columns) four rows of L at a time with axpy4x4 and
 // axpy4. s holds the axpy kernels' scaled coefficients.
 func (j *streamJob[T]) accumulate(c int, s *[16]T, acc []T, ld int, scale T) {
