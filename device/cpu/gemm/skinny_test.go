@@ -191,9 +191,9 @@ func testAxpyStrip[T float](t *testing.T, name string, ks *kernels[T]) {
 // one partial call, several calls and a partial last one, on one goroutine
 // and on three (pieces of the k range that end inside a call).
 func TestStripShapes(t *testing.T) {
-	ks := []int{31, 300, 600}
+	rows, ks := []int{4, 7, 8, 9, 12}, []int{31, 300, 600}
 	if testing.Short() {
-		ks = []int{300}
+		rows, ks = []int{4, 9}, []int{300}
 	}
 	prev := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(prev)
@@ -214,7 +214,7 @@ func TestStripShapes(t *testing.T) {
 				for _, procs := range []int{1, 3} {
 					runtime.GOMAXPROCS(procs)
 					i := 0
-					for _, r := range []int{4, 7, 8, 9, 12} {
+					for _, r := range rows {
 						for _, k := range ks {
 							i++
 							tc := gemmCase{m: r, n: 1000, k: k, padA: i % 2, padB: 1, padC: i % 3, offB: 1,
