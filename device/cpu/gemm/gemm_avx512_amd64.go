@@ -81,15 +81,8 @@ func packAVX512[T float](dst, src []T, off, rs, cs, rows, width, kc int) {
 // of size bytes, from the data cache sizes cpuid reports (per core for L1
 // and L2):
 //
-//   - kc: the kc x nr B micro-panel and the mr x kc A micro-panel fit in L1
-//     together. The B panel is reused from L1 by every A panel of a row
-//     block while the A panels stream through from L2, so both must fit,
-//     or the stream evicts the B panel and each call reads it from L2
-//     again. On a 48 KiB L1 this gives kc = 264 for float32 (14+32 values
-//     per step; 256 at k = 2048, and kc = 256 ran 0-4 % ahead of 192 at
-//     512-2048) and kc = 200 for float64 (14+16 values of 8 bytes; it was
-//     256, a B panel of two thirds of L1 with no room for the A panel, and
-//     160-192 ran 3-5 % ahead of 256 on one unit of a 2048 product).
+//   - kc: the kc x nr B micro-panel and the mr x kc A micro-panel fit in
+//     the cache panelCache names, together.
 //   - mc: an mc x kc A block takes half of L2.
 //   - nc: a kc x nc B block is bounded by L3 and by a fixed cap (the L3 of
 //     a VM is often reported whole but shared).
@@ -104,13 +97,44 @@ func blocking(mr, nr, size int) (mc, kc, nc int) {
 	if l3 <= 0 {
 		l3 = 8 << 20
 	}
-	kc = l1 / ((mr + nr) * size)
+	kc = panelCache(l1, l2) / ((mr + nr) * size)
 	kc = max(64, min(kc&^7, 512))
 	mc = l2 / 2 / (kc * size)
 	mc = max(mr*4, min(mc/mr*mr, 1024/mr*mr))
 	nc = l3 / 4 / (kc * size)
 	nc = max(nr*16, min(nc/nr*nr, 4096/nr*nr))
 	return mc, kc, nc
+}
+
+// panelCache returns the bytes of cache the A and B micro-panels of one
+// micro-kernel call share, which sets kc: L1 on Intel, a quarter of L2 on
+// AMD.
+//
+// On a Sapphire Rapids class Xeon the B panel must stay in L1: it is
+// reused there by every A panel of a row block while the A panels stream
+// through from L2, and a longer panel is evicted by that stream and read
+// from L2 on each call. With a 48 KiB L1 this gives kc = 264 for float32
+// (14+32 values per step; 256 at k = 2048, and kc = 256 ran 0-4 % ahead of
+// 192 at 512-2048) and kc = 200 for float64 (14+16 values of 8 bytes; 256
+// had no room for the A panel, and 160-192 ran 3-5 % ahead of 256 on one
+// unit of a 2048 product).
+//
+// On an AMD EPYC of the Zen 5 generation (1 MiB L2 per core) L2 feeds the
+// kernel's loads fast enough, and what costs is the pass over C that each
+// k block makes (the C tile is loaded and stored once per call): kc = 512
+// (the cap) ran ahead of the L1 rule by 3-6 % at 2048 and 1-7 % at 1024,
+// float32 and float64, in six runs with another tenant busy on the host
+// (paired medians of 15-25 interleaved rounds of whole products, with the
+// mc and nc of either rule). When the host was quiet (93-97 % of the FMA
+// peak at 1024-2048 either way) the two ran within 1 % of each other
+// there. At 512 the runs went both ways (float64 -4 to +9 %, float32 -6 to
+// +1 %), and the VDPBF16PS set ran 3.5 % slower at 1024 and alike at 2048.
+// Other AMD CPUs with AVX-512 (Zen 4) take the same rule unmeasured.
+func panelCache(l1, l2 int) int {
+	if cpuid.CPU.VendorID == cpuid.AMD {
+		return l2 / 4
+	}
+	return l1
 }
 
 // avx512Impl builds the AVX-512 implementation: 14x32 (float32) and 14x16
