@@ -77,31 +77,50 @@ func packAVX512[T float](dst, src []T, off, rs, cs, rows, width, kc int) {
 	packAVX2(dst, src, off, rs, cs, rows, width, kc)
 }
 
+// cacheSizes are what the cache blocks are derived from: the data cache
+// sizes in bytes (per core for L1 and L2) and whether the CPU is AMD's.
+type cacheSizes struct {
+	l1, l2, l3 int
+	amd        bool
+}
+
+// thisCPU returns this CPU's cacheSizes as cpuid reports them. A size it
+// does not report takes a default: 32 KiB L1, 1 MiB L2, 8 MiB L3 (a VM
+// often hides its L3).
+func thisCPU() cacheSizes {
+	c := cacheSizes{cpuid.CPU.Cache.L1D, cpuid.CPU.Cache.L2, cpuid.CPU.Cache.L3, cpuid.CPU.VendorID == cpuid.AMD}
+	if c.l1 <= 0 {
+		c.l1 = 32 << 10
+	}
+	if c.l2 <= 0 {
+		c.l2 = 1 << 20
+	}
+	if c.l3 <= 0 {
+		c.l3 = 8 << 20
+	}
+	return c
+}
+
 // blocking returns the cache blocks for an mr x nr micro-kernel on elements
-// of size bytes, from the data cache sizes cpuid reports (per core for L1
-// and L2):
+// of size bytes on this CPU (blockSizes of thisCPU).
+func blocking(mr, nr, size int) (mc, kc, nc int) {
+	return blockSizes(mr, nr, size, thisCPU())
+}
+
+// blockSizes returns the cache blocks for an mr x nr micro-kernel on
+// elements of size bytes on a CPU with caches c:
 //
 //   - kc: the kc x nr B micro-panel and the mr x kc A micro-panel fit in
 //     the cache panelCache names, together.
 //   - mc: an mc x kc A block takes half of L2.
 //   - nc: a kc x nc B block is bounded by L3 and by a fixed cap (the L3 of
 //     a VM is often reported whole but shared).
-func blocking(mr, nr, size int) (mc, kc, nc int) {
-	l1, l2, l3 := cpuid.CPU.Cache.L1D, cpuid.CPU.Cache.L2, cpuid.CPU.Cache.L3
-	if l1 <= 0 {
-		l1 = 32 << 10
-	}
-	if l2 <= 0 {
-		l2 = 1 << 20
-	}
-	if l3 <= 0 {
-		l3 = 8 << 20
-	}
-	kc = panelCache(l1, l2) / ((mr + nr) * size)
+func blockSizes(mr, nr, size int, c cacheSizes) (mc, kc, nc int) {
+	kc = c.panelCache() / ((mr + nr) * size)
 	kc = max(64, min(kc&^7, 512))
-	mc = l2 / 2 / (kc * size)
+	mc = c.l2 / 2 / (kc * size)
 	mc = max(mr*4, min(mc/mr*mr, 1024/mr*mr))
-	nc = l3 / 4 / (kc * size)
+	nc = c.l3 / 4 / (kc * size)
 	nc = max(nr*16, min(nc/nr*nr, 4096/nr*nr))
 	return mc, kc, nc
 }
@@ -130,11 +149,11 @@ func blocking(mr, nr, size int) (mc, kc, nc int) {
 // there. At 512 the runs went both ways (float64 -4 to +9 %, float32 -6 to
 // +1 %), and the VDPBF16PS set ran 3.5 % slower at 1024 and alike at 2048.
 // Other AMD CPUs with AVX-512 (Zen 4) take the same rule unmeasured.
-func panelCache(l1, l2 int) int {
-	if cpuid.CPU.VendorID == cpuid.AMD {
-		return l2 / 4
+func (c cacheSizes) panelCache() int {
+	if c.amd {
+		return c.l2 / 4
 	}
-	return l1
+	return c.l1
 }
 
 // avx512Impl builds the AVX-512 implementation: 14x32 (float32) and 14x16
