@@ -142,13 +142,14 @@ func blockSizes(mr, nr, size int, c cacheSizes) (mc, kc, nc int) {
 // kernel's loads fast enough, and what costs is the pass over C that each
 // k block makes (the C tile is loaded and stored once per call): kc = 512
 // (the cap) ran ahead of the L1 rule by 3-6 % at 2048 and 1-7 % at 1024,
-// float32 and float64, in six runs with another tenant busy on the host
-// (paired medians of 15-25 interleaved rounds of whole products, with the
-// mc and nc of either rule). When the host was quiet (93-97 % of the FMA
-// peak at 1024-2048 either way) the two ran within 1 % of each other
-// there. At 512 the runs went both ways (float64 -4 to +9 %, float32 -6 to
-// +1 %), and the VDPBF16PS set ran 3.5 % slower at 1024 and alike at 2048.
-// Other AMD CPUs with AVX-512 (Zen 4) take the same rule unmeasured.
+// float32 and float64, in six runs in which the L1 rule reached 80-84 % of
+// the FMA peak at 2048 (float64; paired medians of 15-25 interleaved
+// rounds of whole products, with the mc and nc of either rule). In a run
+// in which it reached 94 % (a quiet host) the two ran within 1 % of each
+// other at 1024-2048. At 512 the runs went both ways (float64 -4 to +9 %,
+// float32 -6 to +1 %), and the VDPBF16PS set ran 3.5 % slower at 1024 and
+// alike at 2048. Other AMD CPUs with AVX-512 (Zen 4) take the same rule
+// unmeasured.
 func (c cacheSizes) panelCache() int {
 	if c.amd {
 		return c.l2 / 4
