@@ -138,11 +138,11 @@ func blockSizes(mr, nr, size int, c cacheSizes) (mc, kc, nc int) {
 // had no room for the A panel, and 160-192 ran 3-5 % ahead of 256 on one
 // unit of a 2048 product).
 //
-// On an AMD EPYC of the Zen 5 generation (1 MiB L2 per core) L2 feeds the
-// kernel's loads fast enough, and what costs is the pass over C that each
-// k block makes (the C tile is loaded and stored once per call): kc = 512
-// (the cap) ran ahead of the L1 rule by 3-6 % at 2048 and 1-7 % at 1024,
-// float32 and float64, in six runs in which the L1 rule reached 80-84 % of
+// On an AMD EPYC of the Zen 5 generation (1 MiB L2 per core) longer k
+// blocks, with the B panel read from L2, make fewer passes over C (the C
+// tile is loaded and stored once per call), and kc = 512 (the cap) ran
+// ahead of the L1 rule by 3-6 % at 2048 and 1-7 % at 1024, float32 and
+// float64, in six runs in which the L1 rule reached 80-84 % of
 // the FMA peak at 2048 (float64; paired medians of 15-25 interleaved
 // rounds of whole products, with the mc and nc of either rule). In a run
 // in which it reached 94 % (a quiet host) the two ran within 1 % of each
