@@ -173,9 +173,10 @@ func (st *lowpState) lowp(bf, transA, transB bool, m, n, k int, alpha float32, a
 	}
 	im := active.Load()
 	ks := im.f32
-	if useSmall(ks, m, n) {
+	if useSmall(ks, m, n) && !lowpSkinnyPacked(im, bf) {
 		// Skinny: the unpacked float32 path on widened copies (the few
-		// rows or columns waste most of a tile).
+		// rows or columns waste most of a tile), where it is the faster
+		// (see lowpSkinnyPacked).
 		rowsA, colsA := stored(transA, m, k)
 		rowsB, colsB := stored(transB, k, n)
 		wa := widenBuf(bf, a, rowsA, colsA, lda)

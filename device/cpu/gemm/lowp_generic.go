@@ -8,6 +8,10 @@ func bf16Kernels(*impl) (*kernels[float32], string) { return nil, "" }
 // widenFast reports that this build has no assembly widening packers.
 func widenFast(bool, []float32, []uint16, int, int, int, int, int) bool { return false }
 
+// lowpSkinnyPacked reports that skinny products take the unpacked path:
+// this build's packers widen in Go.
+func lowpSkinnyPacked(*impl, bool) bool { return false }
+
 // setBF16Path is the bf16 path test hook; this build always widens.
 func setBF16Path(string) string { return "" }
 
