@@ -161,15 +161,11 @@ func (c cacheSizes) panelCache() int {
 // (float64) micro-kernels, 28 of the 32 zmm registers holding the C tile.
 // The unpacked path streams its long operand through the AVX-512 dot4,
 // axpy4 and strip kernels of asmgen_skinny.go (plain axpy and dot, used on
-// short remainders, stay AVX2). The skinny limits are
-// the crossovers measured against the packed path on a Sapphire Rapids
-// class Xeon with k = 1024 (the wide tiles waste most of their work on a
-// few rows or columns): unpacked up to m = 8 (11 was faster packed), and
-// up to n = 12 (float32; 24 was faster packed) or 8 (float64; 11 tied).
+// short remainders, stay AVX2). The skinny limits are the CPU's
+// (skinnyLimits).
 func avx512Impl() *impl {
 	s := &kernels[float32]{
 		mr: 14, nr: 32,
-		skinnyM: 10, skinnyN: 16,
 		micro:   sgemm14x32Z,
 		edges:   []edgeKernel[float32]{{4, sgemm4x32Z}, {8, sgemm8x32Z}},
 		pack:    packAVX512[float32],
@@ -186,7 +182,6 @@ func avx512Impl() *impl {
 	s.stripMinRows, s.stripRows = stripShape()
 	d := &kernels[float64]{
 		mr: 14, nr: 16,
-		skinnyM: 10, skinnyN: 10,
 		micro:   dgemm14x16Z,
 		edges:   []edgeKernel[float64]{{4, dgemm4x16Z}, {8, dgemm8x16Z}},
 		pack:    packAVX512[float64],
@@ -201,7 +196,33 @@ func avx512Impl() *impl {
 	}
 	d.mc, d.kc, d.nc = blocking(d.mr, d.nr, 8)
 	d.stripMinRows, d.stripRows = stripShape()
+	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(thisCPU().amd)
 	return &impl{name: "avx512", f32: s, f64: d}
+}
+
+// skinnyLimits returns the m and n below which float32 (m32, n32) and
+// float64 (m64, n64) products take the unpacked path: the crossovers
+// against the packed path, whose wide tiles waste most of their work on a
+// few rows or columns, measured with k = 1024.
+//
+// On a Sapphire Rapids class Xeon: unpacked up to m = 8 (11 was faster
+// packed), and up to n = 12 (float32; 24 was faster packed) or 8 (float64;
+// 11 tied).
+//
+// On an AMD EPYC of the Zen 5 generation the unpacked path leads much
+// further (two cores, paired medians of 11-21 interleaved rounds, one or
+// two runs per shape, 2026-12-02): with m rows, by 1.4-1.5x at m = 10-12,
+// 1.05-1.8x at 14-24 (float32 and float64), and at 28 by 1.25-1.35x in one
+// run and behind by 1.04-1.12x in the other; with n columns (the dot form), float32 by
+// 2.2-2.5x at n = 10-12, 1.6-1.7x at 16, 1.1-1.2x at 24, tied at 28 and
+// behind at 31; float64 by 1.3-1.4x at n = 10-12, behind by 1.03-1.10x at
+// 14-16. Other AMD CPUs with AVX-512 (Zen 4) take the same limits
+// unmeasured.
+func skinnyLimits(amd bool) (m32, n32, m64, n64 int) {
+	if amd {
+		return 24, 28, 24, 14
+	}
+	return 10, 16, 10, 10
 }
 
 // stripShape returns, for this CPU, the fewest output rows for which the
@@ -226,15 +247,19 @@ func avx512Impl() *impl {
 // that order ran at half the speed of a sequential read, in axpy4x4's
 // order at 0.8 of it. 4x1024x1024 float32 ran at 108.4 against 88.9 GB/s
 // on two cores and 74.8 against 59.7 on one; from memory (4x4096x4096)
-// axpy4x4 and 32-row strips ran alike (40.1, 39.6). From eight
-// rows, where a strip of L is reused from L1, strips pay, and longer calls
-// more: 8x1024x1024 float32 on two cores 53.2 GB/s at 256 rows, 52.3 at
-// 128, 46.0 at 32, 42.5 with axpy4x4; 4x4096x4096, from memory, 44.8,
-// 43.6, 39.6 (medians of 41 interleaved rounds). Other AMD CPUs with
-// AVX-512 (Zen 4) take the same shape unmeasured.
+// axpy4x4 and 32-row strips ran alike (40.1, 39.6). From five rows strips
+// pay: axpy4x4 then leaves one to three rows to axpy4, which stores and
+// reloads them for every four rows of L, and with strips on the first four
+// rows 5x1024x1024 to 7x1024x1024 float32 ran at 76.8, 66.5 and 58.7 GB/s
+// against 54.3, 43.2 and 44.8 on two cores (medians of 15 interleaved
+// rounds, 2026-12-02). Longer calls pay more: 8x1024x1024 float32 on two
+// cores 53.2 GB/s at 256 rows, 52.3 at 128, 46.0 at 32, 42.5 with
+// axpy4x4; 4x4096x4096, from memory, 44.8, 43.6, 39.6 (medians of 41
+// interleaved rounds). Other AMD CPUs with AVX-512 (Zen 4) take the same
+// shape unmeasured.
 func stripShape() (minRows, blockRows int) {
 	if cpuid.CPU.VendorID == cpuid.AMD {
-		return 8, 256
+		return 5, 256
 	}
 	return 4, 32
 }
