@@ -211,13 +211,13 @@ func avx512Impl() *impl {
 //
 // On an AMD EPYC of the Zen 5 generation the unpacked path leads much
 // further (two cores, paired medians of 11-21 interleaved rounds, one or
-// two runs per shape, 2026-12-02): with m rows, by 1.4-1.5x at m = 10-12,
-// 1.05-1.8x at 14-24 (float32 and float64), and at 28 by 1.25-1.35x in one
-// run and behind by 1.04-1.12x in the other; with n columns (the dot form), float32 by
-// 2.2-2.5x at n = 10-12, 1.6-1.7x at 16, 1.1-1.2x at 24, tied at 28 and
-// behind at 31; float64 by 1.3-1.4x at n = 10-12, behind by 1.03-1.10x at
-// 14-16. Other AMD CPUs with AVX-512 (Zen 4) take the same limits
-// unmeasured.
+// two runs per shape, 2026-12-02). With m rows: by 1.4-1.5x at m = 10-12
+// and 1.05-1.8x at 14-24 (float32 and float64); at 28 by 1.25-1.35x in
+// one run and behind by 1.04-1.12x in the other. With n columns (the dot
+// form): float32 by 2.2-2.5x at n = 10-12, 1.6-1.7x at 16 and 1.1-1.2x at
+// 24, tied at 28 and behind at 31; float64 by 1.3-1.4x at n = 10-12 and
+// behind by 1.03-1.10x at 14-16. Other AMD CPUs with AVX-512 (Zen 4) take
+// the same limits unmeasured.
 func skinnyLimits(amd bool) (m32, n32, m64, n64 int) {
 	if amd {
 		return 24, 28, 24, 14

@@ -212,20 +212,26 @@ var (
 
 // lowpSkinnyPacked reports whether bf16 (bf) or f16 products with few rows
 // or columns run on the packed path instead of the unpacked float32 path,
-// which first widens both operands whole in Go: on the AVX-512 tier, whose
-// generated packers widen (or pair) each panel, except where bf16 runs on
-// AMX tiles (32x32, not measured on such shapes). On a Zen 5 EPYC (two
-// cores, paired medians of 11 rounds, 2026-12-02) the packed path ran
-// 3.3-5.8x faster for bf16 with VDPBF16PS, 1.7-2.6x with bf16 widened in
-// the packers, and 7.4-10x for f16, on m = 1-20 rows (n = k = 1024) and
-// n = 1-24 columns (m = k = 1024). On the AVX2 and generic tiers, whose
-// packers widen in Go, the unpacked path stays: there bf16 ran packed at
-// 0.45-0.85x and f16 at 0.87-1.6x.
+// which first widens both operands whole in Go (one element at a time).
+// Measured on a Zen 5 EPYC (two cores, paired medians of 11 rounds,
+// 2026-12-02), packed against unpacked:
+//   - AVX-512 tier: bf16 with VDPBF16PS 3.3-5.8x (m = 1-20 rows with n = k
+//     = 1024, and n = 1-24 columns with m = k = 1024), bf16 widened in the
+//     generated packers 1.7-2.6x and f16 7.4-10x (m = 1-6, n = 1-8);
+//   - AVX2 tier, whose packers widen in Go: f16 1.10-1.52x, bf16
+//     0.69-0.85x (m = 1 and 4, n = 1 and 4);
+//   - generic tier: f16 0.87-1.61x, bf16 0.45-1.07x (the same shapes).
+//
+// So f16 runs packed on both assembly tiers and bf16 on the AVX-512 tier,
+// except where bf16 runs on AMX tiles (32x32, not measured on such
+// shapes).
 func lowpSkinnyPacked(im *impl, bf bool) bool {
-	if im.name != "avx512" {
+	switch {
+	case im.name == "avx2":
+		return !bf
+	case im.name != "avx512":
 		return false
-	}
-	if bf {
+	case bf:
 		_, path := bf16Kernels(im)
 		return path != "amx"
 	}
