@@ -106,7 +106,7 @@ func trainBounded(t *testing.T, dev device.Device, m nn.Module, input []int) {
 		t.Errorf("%s: the Go heap grew from %d to %d KiB over the second half", dev.Name(), heapMid>>10, h>>10)
 	}
 	m, x, y = nil, nil, nil
-	if after := devicetest.SettledMemory(t, be); after > base {
+	if after := devicetest.MemoryBackTo(t, be, base); after > base {
 		t.Errorf("%s: %d bytes in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 	}
 	t.Logf("%s: loss %.4f -> %.4f; memory in use at half %d KiB, peak after %d KiB", dev.Name(), first, last, mid>>10, peak>>10)

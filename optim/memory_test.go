@@ -103,7 +103,7 @@ func TestTrainingMemoryFlat(t *testing.T) {
 					t.Errorf("Go heap after collection grew from %d KiB at step %d to %d KiB at the end", heapMid>>10, iters/2, heapEnd>>10)
 				}
 				ps, x, target, opt = nil, nil, nil, nil
-				if after := devicetest.SettledMemory(t, be); after > base {
+				if after := devicetest.MemoryBackTo(t, be, base); after > base {
 					t.Errorf("%d bytes still in use after the loop and a collection (baseline %d)", after, base)
 				}
 				t.Logf("%d steps: loss %.4g -> %.4g; device memory at half %d KiB, peak after %d KiB; heap %d -> %d KiB",

@@ -139,7 +139,7 @@ func TestConvMemoryBounded(t *testing.T) {
 			t.Errorf("%s: memory in use rose from %d to %d KiB over the second half", dev.Name(), mid>>10, peak>>10)
 		}
 		x, w1, b1, w2, w3, b3 = nil, nil, nil, nil, nil, nil
-		if after := devicetest.SettledMemory(t, be); after > base {
+		if after := devicetest.MemoryBackTo(t, be, base); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}
 		t.Logf("%s: %d steps, memory in use at half %d KiB, peak after %d KiB", dev.Name(), iters, mid>>10, peak>>10)

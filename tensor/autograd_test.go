@@ -384,7 +384,7 @@ func TestAutogradMemoryBounded(t *testing.T) {
 			t.Errorf("%s: memory in use rose from %d to %d MiB over the second half", dev.Name(), mid>>20, peak>>20)
 		}
 		x, w1, b1, w2 = nil, nil, nil, nil
-		if after := devicetest.SettledMemory(t, be); after > base {
+		if after := devicetest.MemoryBackTo(t, be, base); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}
 		t.Logf("%s: %d steps, memory in use at half %d KiB, peak after %d KiB", dev.Name(), iters, mid>>10, peak>>10)

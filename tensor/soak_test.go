@@ -69,7 +69,7 @@ func TestSoakMLPWithoutRelease(t *testing.T) {
 			t.Errorf("%s: memory in use rose from a peak of %d KiB in the third quarter to %d KiB in the last", dev.Name(), peak3>>10, peak4>>10)
 		}
 		x, w1, b1, w2 = nil, nil, nil, nil
-		if after := devicetest.SettledMemory(t, be); after > base {
+		if after := devicetest.MemoryBackTo(t, be, base); after > base {
 			t.Errorf("%s: %d bytes still in use after the loop and a collection (baseline %d)", dev.Name(), after, base)
 		}
 		t.Logf("%s: %d iterations in %v, peak memory in use: third quarter %d KiB, last quarter %d KiB", dev.Name(), iters, elapsed.Round(time.Millisecond), peak3>>10, peak4>>10)
