@@ -178,8 +178,9 @@ func avx512Impl() *impl {
 
 		axpyStrip: saxpyStripZ, stripWidth: 64,
 	}
-	s.mc, s.kc, s.nc = blocking(s.mr, s.nr, 4)
-	s.stripMinRows, s.stripRows = stripShape()
+	cpu := thisCPU()
+	s.mc, s.kc, s.nc = blockSizes(s.mr, s.nr, 4, cpu)
+	s.stripMinRows, s.stripRows = stripShape(cpu.amd)
 	d := &kernels[float64]{
 		mr: 14, nr: 16,
 		micro:   dgemm14x16Z,
@@ -194,9 +195,9 @@ func avx512Impl() *impl {
 
 		axpyStrip: daxpyStripZ, stripWidth: 32,
 	}
-	d.mc, d.kc, d.nc = blocking(d.mr, d.nr, 8)
-	d.stripMinRows, d.stripRows = stripShape()
-	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(thisCPU().amd)
+	d.mc, d.kc, d.nc = blockSizes(d.mr, d.nr, 8, cpu)
+	d.stripMinRows, d.stripRows = stripShape(cpu.amd)
+	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(cpu.amd)
 	return &impl{name: "avx512", f32: s, f64: d}
 }
 
@@ -225,7 +226,7 @@ func skinnyLimits(amd bool) (m32, n32, m64, n64 int) {
 	return 10, 16, 10, 10
 }
 
-// stripShape returns, for this CPU, the fewest output rows for which the
+// stripShape returns, for an AMD CPU or another, the fewest output rows for which the
 // axpy form runs the strip kernel (below them it runs axpy4x4 on whole
 // rows) and how many rows of the long operand L one strip call covers.
 //
@@ -257,8 +258,8 @@ func skinnyLimits(amd bool) (m32, n32, m64, n64 int) {
 // axpy4x4; 4x4096x4096, from memory, 44.8, 43.6, 39.6 (medians of 41
 // interleaved rounds). Other AMD CPUs with AVX-512 (Zen 4) take the same
 // shape unmeasured.
-func stripShape() (minRows, blockRows int) {
-	if cpuid.CPU.VendorID == cpuid.AMD {
+func stripShape(amd bool) (minRows, blockRows int) {
+	if amd {
 		return 5, 256
 	}
 	return 4, 32
