@@ -543,6 +543,66 @@ func twoSumF32AVX512(s *float64, c *float64, x *float32, n int)
 //go:noescape
 func twoSumF64AVX512(s *float64, c *float64, x *float64, n int)
 
+// widenBF16AVX2 widens bfloat16 to float32 (shifted into the high half). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenBF16AVX2(dst *float32, src *uint16, n int)
+
+// widenF16AVX2 widens binary16 to float32 (VCVTPH2PS, NaN payloads kept). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenF16AVX2(dst *float32, src *uint16, n int)
+
+// narrowBF16AVX2 rounds float32 to bfloat16, ties to even. n is a multiple of the vector's lanes.
+//
+//go:noescape
+func narrowBF16AVX2(dst *uint16, src *float32, n int)
+
+// narrowF16AVX2 rounds float32 to binary16, ties to even (VCVTPS2PH). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func narrowF16AVX2(dst *uint16, src *float32, n int)
+
+// roundBF16AVX2 rounds float32 to bfloat16 values, ties to even. n is a multiple of the vector's lanes.
+//
+//go:noescape
+func roundBF16AVX2(dst *float32, src *float32, n int)
+
+// roundF16AVX2 rounds float32 to binary16 values, ties to even. n is a multiple of the vector's lanes.
+//
+//go:noescape
+func roundF16AVX2(dst *float32, src *float32, n int)
+
+// widenBF16AVX512 widens bfloat16 to float32 (shifted into the high half). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenBF16AVX512(dst *float32, src *uint16, n int)
+
+// widenF16AVX512 widens binary16 to float32 (VCVTPH2PS, NaN payloads kept). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenF16AVX512(dst *float32, src *uint16, n int)
+
+// narrowBF16AVX512 rounds float32 to bfloat16, ties to even. n is a multiple of the vector's lanes.
+//
+//go:noescape
+func narrowBF16AVX512(dst *uint16, src *float32, n int)
+
+// narrowF16AVX512 rounds float32 to binary16, ties to even (VCVTPS2PH). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func narrowF16AVX512(dst *uint16, src *float32, n int)
+
+// roundBF16AVX512 rounds float32 to bfloat16 values, ties to even. n is a multiple of the vector's lanes.
+//
+//go:noescape
+func roundBF16AVX512(dst *float32, src *float32, n int)
+
+// roundF16AVX512 rounds float32 to binary16 values, ties to even. n is a multiple of the vector's lanes.
+//
+//go:noescape
+func roundF16AVX512(dst *float32, src *float32, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},

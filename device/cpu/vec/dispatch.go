@@ -60,6 +60,8 @@ type kernels struct {
 	// float64 sources; nil where only the generic loop exists.
 	twoSum32 func(s, c []float64, x []float32)
 	twoSum64 func(s, c []float64, x []float64)
+	// halves are the half-precision conversions (see half.go).
+	halves halfKernels
 }
 
 // active is the kernel set every exported function uses, chosen once at

@@ -164,6 +164,16 @@ var avx2Kernels = func() *kernels {
 	k.min32 = red32(minReduceF32AVX2, minGo[float32])
 	k.max64 = red64(maxReduceF64AVX2, maxGo[float64])
 	k.min64 = red64(minReduceF64AVX2, minGo[float64])
+	k.halves = halfKernels{
+		widenBF16: widenRuns(widenBF16AVX2, 8, halfGo.widenBF16), narrowBF16: narrowRuns(narrowBF16AVX2, 8, halfGo.narrowBF16),
+		roundBF16: roundRuns(roundBF16AVX2, 8, halfGo.roundBF16),
+		widenF16:  halfGo.widenF16, narrowF16: halfGo.narrowF16, roundF16: halfGo.roundF16,
+	}
+	if cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
+		k.halves.widenF16 = widenRuns(widenF16AVX2, 8, halfGo.widenF16)
+		k.halves.narrowF16 = narrowRuns(narrowF16AVX2, 8, halfGo.narrowF16)
+		k.halves.roundF16 = roundRuns(roundF16AVX2, 8, halfGo.roundF16)
+	}
 	return k
 }()
 
@@ -184,8 +194,47 @@ var avx512Kernels = func() *kernels {
 	}
 	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
 	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
+	k.halves = halfKernels{
+		widenBF16: widenRuns(widenBF16AVX512, 16, halfGo.widenBF16), narrowBF16: narrowRuns(narrowBF16AVX512, 16, halfGo.narrowBF16),
+		roundBF16: roundRuns(roundBF16AVX512, 16, halfGo.roundBF16),
+		widenF16:  widenRuns(widenF16AVX512, 16, halfGo.widenF16), narrowF16: narrowRuns(narrowF16AVX512, 16, halfGo.narrowF16),
+		roundF16: roundRuns(roundF16AVX512, 16, halfGo.roundF16),
+	}
 	return k
 }()
+
+// widenRuns, narrowRuns and roundRuns wrap a conversion kernel, which
+// takes whole vectors of lanes elements: the kernel runs over the longest
+// such prefix, tail (the generic loop) over the rest.
+func widenRuns(f func(dst *float32, src *uint16, n int), lanes int, tail func([]float32, []uint16)) func([]float32, []uint16) {
+	return func(dst []float32, src []uint16) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(p32(dst), unsafe.SliceData(src), m)
+		}
+		tail(dst[m:], src[m:])
+	}
+}
+
+func narrowRuns(f func(dst *uint16, src *float32, n int), lanes int, tail func([]uint16, []float32)) func([]uint16, []float32) {
+	return func(dst []uint16, src []float32) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(unsafe.SliceData(dst), p32(src), m)
+		}
+		tail(dst[m:], src[m:])
+	}
+}
+
+func roundRuns(f func(dst, src *float32, n int), lanes int, tail func([]float32, []float32)) func([]float32, []float32) {
+	return func(dst, src []float32) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(p32(dst), p32(src), m)
+		}
+		tail(dst[m:], src[m:])
+	}
+}
 
 // red512 wraps an AVX-512 max/min kernel, which gives up (ok false) when the
 // input holds a NaN or an infinity; exact then runs, the AVX2 kernel that

@@ -40,14 +40,15 @@ var genericKernels = &kernels{
 		unSqrt:     map64(math.Sqrt),
 		unSign:     signGo[float64],
 	},
-	sum32: sumF32Go,
-	sum64: sumF64Go,
-	dot32: dotF32Go,
-	dot64: dotF64Go,
-	max32: maxGo[float32],
-	min32: minGo[float32],
-	max64: maxGo[float64],
-	min64: minGo[float64],
+	halves: halfGo,
+	sum32:  sumF32Go,
+	sum64:  sumF64Go,
+	dot32:  dotF32Go,
+	dot64:  dotF64Go,
+	max32:  maxGo[float32],
+	min32:  minGo[float32],
+	max64:  maxGo[float64],
+	min64:  minGo[float64],
 }
 
 func addGo[T Float](dst, a, b []T) {

@@ -1,0 +1,131 @@
+package vec
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+)
+
+// halfKernels are one kernel set's half-precision conversions. Callers
+// have checked that dst and src have the same length.
+type halfKernels struct {
+	widenBF16, widenF16   func(dst []float32, src []uint16)
+	narrowBF16, narrowF16 func(dst []uint16, src []float32)
+	roundBF16, roundF16   func(dst, x []float32)
+}
+
+// halfGo is the generic set's: the dtype package's scalar conversions,
+// which every assembly kernel matches bit for bit.
+var halfGo = halfKernels{
+	widenBF16: func(dst []float32, src []uint16) {
+		src = src[:len(dst)]
+		for i, v := range src {
+			dst[i] = math.Float32frombits(uint32(v) << 16)
+		}
+	},
+	widenF16: func(dst []float32, src []uint16) {
+		src = src[:len(dst)]
+		for i, v := range src {
+			dst[i] = dtype.Float16(v).Float32()
+		}
+	},
+	narrowBF16: func(dst []uint16, src []float32) {
+		src = src[:len(dst)]
+		for i, v := range src {
+			dst[i] = uint16(dtype.BF16FromFloat32(v))
+		}
+	},
+	narrowF16: func(dst []uint16, src []float32) {
+		src = src[:len(dst)]
+		for i, v := range src {
+			dst[i] = uint16(dtype.F16FromFloat32(v))
+		}
+	},
+	roundBF16: func(dst, x []float32) {
+		x = x[:len(dst)]
+		for i, v := range x {
+			dst[i] = dtype.BF16FromFloat32(v).Float32()
+		}
+	},
+	roundF16: func(dst, x []float32) {
+		x = x[:len(dst)]
+		for i, v := range x {
+			dst[i] = dtype.F16FromFloat32(v).Float32()
+		}
+	},
+}
+
+// Half is the constraint of the half-precision conversions: bfloat16 and
+// IEEE binary16.
+type Half interface{ dtype.BFloat16 | dtype.Float16 }
+
+func isBF16[H Half]() bool {
+	var z H
+	_, ok := any(z).(dtype.BFloat16)
+	return ok
+}
+
+func bits16[H Half](s []H) []uint16 {
+	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// Widen sets dst[i] to src[i] as a float32, exactly (as
+// dtype.BFloat16.Float32 and dtype.Float16.Float32 do, NaN payloads
+// included). Half-precision tensors compute in float32, so every
+// operation on them starts here; the vector kernels make that a pass at
+// memory speed instead of a scalar loop.
+func Widen[H Half](dst []float32, src []H) error {
+	if len(src) != len(dst) {
+		return errs.New("vec", "Widen", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+	}
+	if isBF16[H]() {
+		active.halves.widenBF16(dst, bits16(src))
+	} else {
+		active.halves.widenF16(dst, bits16(src))
+	}
+	return nil
+}
+
+// Narrow sets dst[i] to src[i] rounded to the half type, ties to even, as
+// dtype.BF16FromFloat32 and dtype.F16FromFloat32 round: overflow gives
+// ±Inf, a NaN stays a NaN (quiet), binary16 keeps its subnormals.
+func Narrow[H Half](dst []H, src []float32) error {
+	if len(src) != len(dst) {
+		return errs.New("vec", "Narrow", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+	}
+	if isBF16[H]() {
+		active.halves.narrowBF16(bits16(dst), src)
+	} else {
+		active.halves.narrowF16(bits16(dst), src)
+	}
+	return nil
+}
+
+// RoundBF16 sets dst[i] to x[i] rounded to bfloat16 and widened back to
+// float32 (Narrow then Widen, in one pass): a computation in float32 on
+// bfloat16 values rounds each result this way. dst may be x.
+func RoundBF16(dst, x []float32) error {
+	if err := roundCheck("RoundBF16", dst, x); err != nil {
+		return err
+	}
+	active.halves.roundBF16(dst, x)
+	return nil
+}
+
+// RoundF16 is RoundBF16 for IEEE binary16.
+func RoundF16(dst, x []float32) error {
+	if err := roundCheck("RoundF16", dst, x); err != nil {
+		return err
+	}
+	active.halves.roundF16(dst, x)
+	return nil
+}
+
+func roundCheck(op string, dst, x []float32) error {
+	if len(x) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
+	}
+	return checkAlias(op, dst, x)
+}

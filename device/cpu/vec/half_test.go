@@ -1,0 +1,156 @@
+package vec
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+)
+
+// halfInputs are float32 bit patterns that exercise both roundings: every
+// bfloat16 pattern with low halves at and around the tie, every binary16
+// value with offsets at and around its half ulp (normal) or with the low
+// bits of a subnormal's scale, and a spread over all 2^32 patterns.
+func halfInputs() []float32 {
+	var xs []float32
+	add := func(b uint32) { xs = append(xs, math.Float32frombits(b)) }
+	for h := range uint32(1 << 16) {
+		for _, lo := range []uint32{0, 1, 0x7fff, 0x8000, 0x8001, 0xffff, 0x1234} {
+			add(h<<16 | lo)
+		}
+		w := math.Float32bits(dtype.Float16(h).Float32())
+		for _, d := range []uint32{0, 1 << 12, 1<<12 - 1, 1<<12 + 1, 1 << 11, 3 << 12} {
+			add(w + d)
+			add(w - d)
+		}
+	}
+	for b := uint64(0); b < 1<<32; b += 4099 {
+		add(uint32(b))
+	}
+	return xs
+}
+
+// sameBits reports whether a and b have the same bits.
+func sameBits(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
+
+// TestHalfConversions checks Widen, Narrow, RoundBF16 and RoundF16 on
+// every tier against the dtype package's scalar conversions, bit for bit
+// (NaN payloads included): all 65536 patterns of both half types widen,
+// and halfInputs narrow and round, at lengths and offsets that cover the
+// unrolled loops, the one-vector loop and the Go tail.
+func TestHalfConversions(t *testing.T) {
+	all := make([]uint16, 1<<16)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	xs := halfInputs()
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			// Widen, whole and in pieces of every length up to 70.
+			bf := make([]dtype.BFloat16, len(all))
+			f16 := make([]dtype.Float16, len(all))
+			for i, v := range all {
+				bf[i], f16[i] = dtype.BFloat16(v), dtype.Float16(v)
+			}
+			got := make([]float32, len(all))
+			for n := 0; n <= 70; n++ {
+				lo := (n * 977) % (len(all) - n)
+				checkWiden(t, got[:n], bf[lo:lo+n], f16[lo:lo+n])
+			}
+			checkWiden(t, got, bf, f16)
+
+			nb := make([]dtype.BFloat16, len(xs))
+			nh := make([]dtype.Float16, len(xs))
+			if err := Narrow(nb, xs); err != nil {
+				t.Fatal(err)
+			}
+			if err := Narrow(nh, xs); err != nil {
+				t.Fatal(err)
+			}
+			rb := make([]float32, len(xs))
+			rh := make([]float32, len(xs))
+			if err := RoundBF16(rb, xs); err != nil {
+				t.Fatal(err)
+			}
+			if err := RoundF16(rh, xs); err != nil {
+				t.Fatal(err)
+			}
+			bad := 0
+			for i, x := range xs {
+				wb, wh := dtype.BF16FromFloat32(x), dtype.F16FromFloat32(x)
+				if nb[i] != wb || nh[i] != wh || !sameBits(rb[i], wb.Float32()) || !sameBits(rh[i], wh.Float32()) {
+					if bad++; bad <= 5 {
+						t.Errorf("x %#08x: bf16 %#04x round %#08x, f16 %#04x round %#08x; want %#04x %#08x, %#04x %#08x",
+							math.Float32bits(x), uint16(nb[i]), math.Float32bits(rb[i]), uint16(nh[i]), math.Float32bits(rh[i]),
+							uint16(wb), math.Float32bits(wb.Float32()), uint16(wh), math.Float32bits(wh.Float32()))
+					}
+				}
+			}
+			// In place, and short lengths at odd offsets.
+			in := append([]float32(nil), xs[:1000]...)
+			if err := RoundBF16(in, in); err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range xs[:1000] {
+				if !sameBits(in[i], dtype.BF16FromFloat32(x).Float32()) {
+					t.Fatalf("RoundBF16 in place, x %#08x: %#08x", math.Float32bits(x), math.Float32bits(in[i]))
+				}
+			}
+			for n := 0; n <= 70; n++ {
+				src := xs[3*n+1 : 4*n+1]
+				d := make([]dtype.Float16, n)
+				if err := Narrow(d, src); err != nil {
+					t.Fatal(err)
+				}
+				for i, x := range src {
+					if d[i] != dtype.F16FromFloat32(x) {
+						t.Fatalf("Narrow f16, length %d, element %d (x %#08x): %#04x", n, i, math.Float32bits(x), uint16(d[i]))
+					}
+				}
+			}
+		})
+	}
+}
+
+func checkWiden(t *testing.T, got []float32, bf []dtype.BFloat16, f16 []dtype.Float16) {
+	t.Helper()
+	if err := Widen(got, bf); err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range bf {
+		if !sameBits(got[i], h.Float32()) {
+			t.Fatalf("Widen bf16 %#04x (length %d): %#08x, want %#08x", uint16(h), len(bf), math.Float32bits(got[i]), math.Float32bits(h.Float32()))
+		}
+	}
+	if err := Widen(got, f16); err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range f16 {
+		if !sameBits(got[i], h.Float32()) {
+			t.Fatalf("Widen f16 %#04x (length %d): %#08x, want %#08x", uint16(h), len(f16), math.Float32bits(got[i]), math.Float32bits(h.Float32()))
+		}
+	}
+}
+
+// TestHalfErrors checks the conversions' typed errors: lengths that differ,
+// and a rounding whose output overlaps its input at another offset.
+func TestHalfErrors(t *testing.T) {
+	f := make([]float32, 8)
+	for _, c := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"Widen", Widen(f, make([]dtype.BFloat16, 7)), errs.ErrShape},
+		{"Narrow", Narrow(make([]dtype.Float16, 9), f), errs.ErrShape},
+		{"RoundF16", RoundF16(f[:4], f[:5]), errs.ErrShape},
+		{"RoundBF16 overlap", RoundBF16(f[1:5], f[:4]), errs.ErrValue},
+	} {
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
+		}
+	}
+}
