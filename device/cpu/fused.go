@@ -143,19 +143,70 @@ func operandAt(dsts, inputs []device.Operand, k int) device.Operand {
 
 // conv is how a fused program reads and writes storage type S computing
 // in C: load and store convert, and round (nil for F32 and F64) rounds a
-// computed value to the dtype after every step.
+// computed value to the dtype after every step. widen, narrow and
+// roundRun do the same over contiguous runs with package vec's vector
+// kernels (nil for F32 and F64); the methods below pick them where they
+// apply.
 type conv[C vec.Float, S any] struct {
-	load  func(S) C
-	store func(C) S
-	round func(C) C
+	load     func(S) C
+	store    func(C) S
+	round    func(C) C
+	widen    func(dst []C, src []S)
+	narrow   func(dst []S, src []C)
+	roundRun func(x []C)
 }
 
 var (
-	conv32   = conv[float32, float32]{load: ident[float32], store: ident[float32]}
-	conv64   = conv[float64, float64]{load: ident[float64], store: ident[float64]}
-	convF16  = conv[float32, dtype.Float16]{load: dtype.Float16.Float32, store: dtype.F16FromFloat32, round: func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() }}
-	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32, round: func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() }}
+	conv32  = conv[float32, float32]{load: ident[float32], store: ident[float32]}
+	conv64  = conv[float64, float64]{load: ident[float64], store: ident[float64]}
+	convF16 = conv[float32, dtype.Float16]{load: dtype.Float16.Float32, store: dtype.F16FromFloat32,
+		round:    func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() },
+		widen:    func(d []float32, s []dtype.Float16) { _ = vec.Widen(d, s) },
+		narrow:   func(d []dtype.Float16, s []float32) { _ = vec.Narrow(d, s) },
+		roundRun: func(x []float32) { _ = vec.RoundF16(x, x) }}
+	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32,
+		round:    func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() },
+		widen:    func(d []float32, s []dtype.BFloat16) { _ = vec.Widen(d, s) },
+		narrow:   func(d []dtype.BFloat16, s []float32) { _ = vec.Narrow(d, s) },
+		roundRun: func(x []float32) { _ = vec.RoundBF16(x, x) }}
 )
+
+// loadRun sets dst[j] to the compute value of src[pos+j*stride].
+func (cv conv[C, S]) loadRun(dst []C, src []S, pos, stride int) {
+	if stride == 1 && cv.widen != nil {
+		cv.widen(dst, src[pos:pos+len(dst)])
+		return
+	}
+	for j := range dst {
+		dst[j] = cv.load(src[pos])
+		pos += stride
+	}
+}
+
+// storeRun sets dst[pos+j*stride] to src[j] in storage form.
+func (cv conv[C, S]) storeRun(dst []S, pos, stride int, src []C) {
+	if stride == 1 && cv.narrow != nil {
+		cv.narrow(dst[pos:pos+len(src)], src)
+		return
+	}
+	for _, v := range src {
+		dst[pos] = cv.store(v)
+		pos += stride
+	}
+}
+
+// roundAll rounds every element of x to the dtype (nothing for F32 and
+// F64).
+func (cv conv[C, S]) roundAll(x []C) {
+	switch {
+	case cv.roundRun != nil:
+		cv.roundRun(x)
+	case cv.round != nil:
+		for k, v := range x {
+			x[k] = cv.round(v)
+		}
+	}
+}
 
 func bufSlices[T any](bufs []*Buffer) [][]T {
 	out := make([][]T, len(bufs))
@@ -607,10 +658,10 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 				extra++
 			}
 		}
-		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv.load, f.cv.round)
+		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv)
 		for k := range outs.steps {
 			if f.direct&(1<<k) == 0 {
-				scatter(outs.dst[k], outs.dl[k], lo, res[k], f.cv.store)
+				scatter(outs.dst[k], outs.dl[k], lo, res[k], f.cv)
 			}
 		}
 	}
@@ -619,7 +670,7 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 // fusedBlock computes elements [lo, lo+m) of the results into res (res[k]
 // of length m for the plan's k-th result).
 func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]S, inputs []device.Operand, lo, m int,
-	slot func(k, m int) []C, res [][]C, load func(S) C, round func(C) C) {
+	slot func(k, m int) []C, res [][]C, cv conv[C, S]) {
 	val := func(i int) []C {
 		v := pl.vals[i]
 		switch {
@@ -651,7 +702,7 @@ func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]
 			continue
 		case s.Kind == device.StepInput:
 			if v.kind == valSlot {
-				gather(out, ins[v.in], inputs[v.in].Layout, lo, load)
+				gather(out, ins[v.in], inputs[v.in].Layout, lo, cv)
 			} else if o >= 0 {
 				copy(out, val(i))
 			}
@@ -669,11 +720,7 @@ func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]
 				pl.kern[i].binary(out, val(s.A), val(s.B))
 			}
 		}
-		if round != nil {
-			for k, x := range out {
-				out[k] = round(x)
-			}
-		}
+		cv.roundAll(out)
 	}
 }
 
@@ -718,31 +765,29 @@ func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
 // gather reads elements [lo, lo+len(out)) (in row-major order of l's
 // shape) of the view l of src into out, a run along the innermost axis at
 // a time: a broadcast run is one value repeated, a contiguous run of the
-// compute type one copy (a bias row, a narrowed view).
-func gather[C, S any](out []C, src []S, l layout.Layout, lo int, load func(S) C) {
+// compute type one copy (a bias row, a narrowed view), of a half type one
+// vector conversion.
+func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv conv[C, S]) {
 	same, isSame := any(src).([]C)
 	walkRuns(l, lo, len(out), func(k, pos, cnt, stride int) {
 		o := out[k : k+cnt]
 		switch {
 		case stride == 0:
-			v := load(src[pos])
+			v := cv.load(src[pos])
 			for j := range o {
 				o[j] = v
 			}
 		case stride == 1 && isSame:
 			copy(o, same[pos:pos+cnt])
 		default:
-			for j := range o {
-				o[j] = load(src[pos])
-				pos += stride
-			}
+			cv.loadRun(o, src, pos, stride)
 		}
 	})
 }
 
 // scatter writes res to elements [lo, lo+len(res)) of the view l of dst,
 // a run along the innermost axis at a time.
-func scatter[C, S any](dst []S, l layout.Layout, lo int, res []C, store func(C) S) {
+func scatter[C vec.Float, S any](dst []S, l layout.Layout, lo int, res []C, cv conv[C, S]) {
 	same, isSame := any(dst).([]C)
 	walkRuns(l, lo, len(res), func(k, pos, cnt, stride int) {
 		r := res[k : k+cnt]
@@ -750,10 +795,7 @@ func scatter[C, S any](dst []S, l layout.Layout, lo int, res []C, store func(C) 
 			copy(same[pos:pos+cnt], r)
 			return
 		}
-		for _, v := range r {
-			dst[pos] = store(v)
-			pos += stride
-		}
+		cv.storeRun(dst, pos, stride, r)
 	})
 }
 

@@ -139,7 +139,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 			for b := lo; b < hi; b += block {
 				m := min(block, hi-b)
 				resB[0] = res[:m]
-				fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv.load, cv.round)
+				fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv)
 				seg, pos := res[:m], b
 				for len(seg) > 0 {
 					end := (o + 1) * count
@@ -180,7 +180,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 			open, openO = e.tail, e.tailO
 		}
 	}
-	scatter(dst, dl, 0, results, cv.store)
+	scatter(dst, dl, 0, results, cv)
 }
 
 // segmentFolder returns the fold of a run of consecutive elements of one

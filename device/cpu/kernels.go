@@ -127,6 +127,38 @@ func map1[D, S any](dst []D, dl layout.Layout, src []S, sl layout.Layout, f func
 	})
 }
 
+// mapRuns is map1 with run, which converts a whole contiguous run at once
+// (a vector kernel), for the rows whose elements are adjacent on both
+// sides.
+func mapRuns[D, S any](dst []D, dl layout.Layout, src []S, sl layout.Layout, run func(d []D, s []S), f func(S) D) {
+	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
+		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
+		if di == 1 && dj == 1 {
+			run(dst[i:i+n], src[j:j+n])
+			return
+		}
+		for range n {
+			dst[i] = f(src[j])
+			i += di
+			j += dj
+		}
+	})
+}
+
+// copyFromHalf is copyInto from a half-precision source h: widened in
+// vector runs straight into a float32 destination, else through a float32
+// temporary.
+func copyFromHalf[S any](d *Device, db *Buffer, dl layout.Layout, h []S, sl layout.Layout, cv conv[float32, S]) error {
+	if db.dt == dtype.F32 {
+		mapRuns(slice[float32](db), dl, h, sl, cv.widen, cv.load)
+		return nil
+	}
+	return d.viaTemp(dtype.F32, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
+		mapRuns(slice[float32](t), tl, h, sl, cv.widen, cv.load)
+		return nil
+	}, func(t *Buffer, tl, dl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+}
+
 // map2 applies f to pairs of elements of a and b into dst.
 func map2[D, S any](dst []D, dl layout.Layout, a []S, al layout.Layout, b []S, bl layout.Layout, f func(S, S) D) {
 	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
@@ -247,20 +279,23 @@ func (d *Device) copyInto(db *Buffer, dl layout.Layout, sb *Buffer, sl layout.La
 	}
 	switch sb.dt {
 	case dtype.F16:
-		h := slice[dtype.Float16](sb)
-		return d.viaTemp(dtype.F32, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
-			map1(slice[float32](t), tl, h, sl, dtype.Float16.Float32)
-			return nil
-		}, func(t *Buffer, tl, dl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+		return copyFromHalf(d, db, dl, slice[dtype.Float16](sb), sl, convF16)
 	case dtype.BF16:
-		h := slice[dtype.BFloat16](sb)
-		return d.viaTemp(dtype.F32, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
-			map1(slice[float32](t), tl, h, sl, dtype.BFloat16.Float32)
-			return nil
-		}, func(t *Buffer, tl, dl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
+		return copyFromHalf(d, db, dl, slice[dtype.BFloat16](sb), sl, convBF16)
 	}
 	switch db.dt {
 	case dtype.F16, dtype.BF16:
+		if sb.dt == dtype.F32 {
+			// Rounding float32 straight to the half type is the one
+			// rounding that going through float64 makes: vector runs.
+			src := slice[float32](sb)
+			if db.dt == dtype.F16 {
+				mapRuns(slice[dtype.Float16](db), dl, src, sl, convF16.narrow, convF16.store)
+			} else {
+				mapRuns(slice[dtype.BFloat16](db), dl, src, sl, convBF16.narrow, convBF16.store)
+			}
+			return nil
+		}
 		// Round once, from float64, so no value is rounded twice.
 		return d.viaTemp(dtype.F64, dl, sl, func(t *Buffer, tl, sl layout.Layout) error {
 			return d.copyInto(t, tl, sb, sl)

@@ -90,9 +90,7 @@ func loadRow[C vec.Float, S any](x []S, p0, st, n int, buf []C, cv conv[C, S]) [
 			return xs
 		}
 	}
-	for j := range n {
-		buf[j] = cv.load(x[p0+j*st])
-	}
+	cv.loadRun(buf[:n], x, p0, st)
 	return buf
 }
 
@@ -139,10 +137,7 @@ func normRun[C vec.Float, S any](k normKernel, db, sb, xb, wb, bb *Buffer, cv co
 				vec.Add(out, out, b)
 			}
 			if !direct {
-				p := k.dst.Offset + r*ys0
-				for j, v := range out {
-					y[p+j*ys1] = cv.store(v)
-				}
+				cv.storeRun(y, k.dst.Offset+r*ys0, ys1, out)
 			}
 			sp := k.stats.Offset + r*ss0
 			stats[sp], stats[sp+ss1] = C(mean), C(rstd)
@@ -278,10 +273,7 @@ func normBackRun[C vec.Float, S any](k normBackKernel, gb, xb, sb *Buffer, outs 
 				vec.SubScalar(xhat, xhat, vec.Sum(gwr)*inv)
 			}
 			vec.MulScalar(xhat, xhat, rstd)
-			p, st := k.lays[0].Offset+r*k.lays[0].Strides[0], k.lays[0].Strides[1]
-			for j, v := range xhat {
-				dx[p+j*st] = cv.store(v)
-			}
+			cv.storeRun(dx, k.lays[0].Offset+r*k.lays[0].Strides[0], k.lays[0].Strides[1], xhat)
 		}
 		if wantW || wantB {
 			mu.Lock()

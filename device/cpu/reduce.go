@@ -34,22 +34,22 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 	case dtype.F64:
 		reduceInto(op, db, dst.Layout, slice[float64](sb), plan, floatReducer[float64](op))
 	case dtype.F16, dtype.BF16:
-		// Widened to float32: only the storage span when the view repeats
-		// elements (a broadcast), so the scratch never exceeds the source.
+		if device.FusesReduce(op) {
+			// The fused reduction of the input alone widens a block at a
+			// time into per-worker scratch (vector runs), instead of the
+			// whole source into a float32 copy first.
+			p := device.Program{DType: sb.dt, Steps: []device.Step{{Kind: device.StepInput}}}
+			return d.FusedReduce(op, dst, p, []device.Operand{src}, axes)
+		}
+		// Arg reductions widen to float32: only the storage span when the
+		// view repeats elements (a broadcast), so the scratch never
+		// exceeds the source.
 		bufs, lays, err := d.widen(src)
 		if err != nil {
 			return err
 		}
-		tmp, w := bufs[0], lays[0]
-		wplan, _ := planReduce(name, w, axes)
-		if op.IsArg() {
-			reduceInto(op, db, dst.Layout, slice[float32](tmp), wplan, floatReducer[float32](op))
-			return nil
-		}
-		ol, _ := layout.Contiguous(dst.Layout.Shape...)
-		out := newTemp(d, dtype.F32, ol.Numel())
-		reduceInto(op, out, ol, slice[float32](tmp), wplan, floatReducer[float32](op))
-		return d.copyInto(db, dst.Layout, out, ol)
+		wplan, _ := planReduce(name, lays[0], axes)
+		reduceInto(op, db, dst.Layout, slice[float32](bufs[0]), wplan, floatReducer[float32](op))
 	case dtype.I32:
 		reduceInto(op, db, dst.Layout, slice[int32](sb), plan, intReducer[int32](op))
 	case dtype.I64:
