@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
 )
 
@@ -173,7 +174,7 @@ func (st *lowpState) lowp(bf, transA, transB bool, m, n, k int, alpha float32, a
 	}
 	im := active.Load()
 	ks := im.f32
-	if useSmall(ks, m, n) && !lowpSkinnyPacked(im, bf) {
+	if useSmall(ks, m, n) && !lowpSkinnyPacked(im, bf, m, n, k) {
 		// Skinny: the unpacked float32 path on widened copies (the few
 		// rows or columns waste most of a tile), where it is the faster
 		// (see lowpSkinnyPacked).
@@ -242,18 +243,15 @@ func widenBuf(bf bool, s []uint16, rows, cols, ld int) *buffer[float32] {
 	return w
 }
 
-// widenRun converts len(d) halves of s (bf16 when bf, else f16) to float32.
+// widenRun converts len(d) halves of s (bf16 when bf, else f16) to float32,
+// with package vec's vector kernels.
 func widenRun(bf bool, d []float32, s []uint16) {
 	s = s[:len(d)]
 	if bf {
-		for i, v := range s {
-			d[i] = math.Float32frombits(uint32(v) << 16)
-		}
+		_ = vec.Widen(d, unsafe.Slice((*dtype.BFloat16)(unsafe.SliceData(s)), len(s)))
 		return
 	}
-	for i, v := range s {
-		d[i] = dtype.Float16(v).Float32()
-	}
+	_ = vec.Widen(d, unsafe.Slice((*dtype.Float16)(unsafe.SliceData(s)), len(s)))
 }
 
 // widenSource packs f16 or bf16 operands into the float32 panels of the

@@ -210,32 +210,33 @@ var (
 	}
 )
 
-// lowpSkinnyPacked reports whether bf16 (bf) or f16 products with few rows
-// or columns run on the packed path instead of the unpacked float32 path,
-// which first widens both operands whole in Go (one element at a time).
-// Measured on a Zen 5 EPYC (two cores, paired medians of 11 rounds,
-// 2026-12-02), packed against unpacked:
-//   - AVX-512 tier: bf16 with VDPBF16PS 3.3-5.8x (m = 1-20 rows with n = k
-//     = 1024, and n = 1-24 columns with m = k = 1024), bf16 widened in the
-//     generated packers 1.7-2.6x and f16 7.4-10x (m = 1-6, n = 1-8);
-//   - AVX2 tier, whose packers widen in Go: f16 1.10-1.52x, bf16
-//     0.69-0.85x (m = 1 and 4, n = 1 and 4);
-//   - generic tier: f16 0.87-1.61x, bf16 0.45-1.07x (the same shapes).
+// lowpSkinnyPacked reports whether a bf16 (bf) or f16 product of m x n x
+// k with few rows or columns runs on the packed path instead of the
+// unpacked float32 path, which first widens both operands whole (package
+// vec's vector kernels) and then runs the float32 skinny kernels. Measured
+// on a Zen 5 EPYC (two cores, medians of 15 interleaved rounds,
+// 2026-12-02), unpacked against packed:
+//   - AVX2 tier, whose packers widen in Go: 2.7-4.6x (bf16) and 2.7-10.9x
+//     (f16) on 1 and 4 rows or columns at k = 1024, 1.8-5.4x at 4096;
+//   - AVX-512 tier: bf16 (VDPBF16PS) 0.51-1.02x; f16 0.57-0.70x with few
+//     rows, but 1.10-1.76x with 1-16 columns (the dot form) at m = k =
+//     1024 and 1.13x at 2048x2x2048, and 0.86x at 4096x1x4096, where the
+//     widened copy of A (64 MiB) no longer stays in cache.
 //
-// So f16 runs packed on both assembly tiers and bf16 on the AVX-512 tier,
-// except where bf16 runs on AMX tiles (32x32, not measured on such
-// shapes).
-func lowpSkinnyPacked(im *impl, bf bool) bool {
+// So the AVX-512 tier runs packed, except f16 in the dot form with a long
+// operand of at most 4 Mi elements; bf16 on AMX tiles (32x32, not measured
+// on such shapes) and the other tiers run unpacked. The generic tier's
+// packers and widening are the same scalar Go either way.
+func lowpSkinnyPacked(im *impl, bf bool, m, n, k int) bool {
 	switch {
-	case im.name == "avx2":
-		return !bf
 	case im.name != "avx512":
 		return false
 	case bf:
 		_, path := bf16Kernels(im)
 		return path != "amx"
 	}
-	return true
+	dot := n < im.f32.skinnyN && m >= im.f32.skinnyM
+	return !dot || m*k > 1<<22
 }
 
 // setBF16Path sets the bf16Path test hook and returns its previous value.

@@ -94,3 +94,36 @@ func TestNarrowFast(t *testing.T) {
 		}
 	}
 }
+
+// TestLowpSkinnyRoutes pins which skinny half-precision products run
+// packed on each tier (lowpSkinnyPacked): none on the AVX2 and generic
+// tiers, on AVX-512 bf16 unless it runs on AMX tiles, and f16 except in the
+// dot form (few columns) with a long operand of at most 4 Mi elements.
+func TestLowpSkinnyRoutes(t *testing.T) {
+	type route struct {
+		bf      bool
+		m, n, k int
+	}
+	shapes := []route{{false, 1024, 4, 1024}, {false, 4, 1024, 1024}, {false, 4096, 1, 4096}, {true, 1024, 4, 1024}, {true, 4, 1024, 1024}}
+	for _, im := range []*impl{genericImpl, avx2Impl} {
+		for _, r := range shapes {
+			if lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k) {
+				t.Errorf("%s: %+v runs packed, want unpacked", im.name, r)
+			}
+		}
+	}
+	im := fastImpl
+	if im == nil || im.name != "avx512" {
+		t.Skip("no AVX-512 tier on this machine")
+	}
+	_, path := bf16Kernels(im)
+	want := map[route]bool{
+		shapes[0]: false, shapes[1]: true, shapes[2]: true,
+		shapes[3]: path != "amx", shapes[4]: path != "amx",
+	}
+	for _, r := range shapes {
+		if got := lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k); got != want[r] {
+			t.Errorf("avx512: %+v packed %v, want %v", r, got, want[r])
+		}
+	}
+}

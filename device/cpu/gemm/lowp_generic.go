@@ -10,7 +10,7 @@ func widenFast(bool, []float32, []uint16, int, int, int, int, int) bool { return
 
 // lowpSkinnyPacked reports that skinny products take the unpacked path:
 // this build's packers widen in Go.
-func lowpSkinnyPacked(*impl, bool) bool { return false }
+func lowpSkinnyPacked(*impl, bool, int, int, int) bool { return false }
 
 // setBF16Path is the bf16 path test hook; this build always widens.
 func setBF16Path(string) string { return "" }
