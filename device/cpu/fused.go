@@ -658,7 +658,7 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 				extra++
 			}
 		}
-		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv)
+		fusedBlock(f.p, pl, ins, f.inputs, lo, m, slot, res, f.cv, true)
 		for k := range outs.steps {
 			if f.direct&(1<<k) == 0 {
 				scatter(outs.dst[k], outs.dl[k], lo, res[k], f.cv)
@@ -668,9 +668,11 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 }
 
 // fusedBlock computes elements [lo, lo+m) of the results into res (res[k]
-// of length m for the plan's k-th result).
+// of length m for the plan's k-th result). stored says that every result
+// goes to storage of the program's dtype: then the last step, which no
+// step reads, is not rounded here, since storing it rounds it the same.
 func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]S, inputs []device.Operand, lo, m int,
-	slot func(k, m int) []C, res [][]C, cv conv[C, S]) {
+	slot func(k, m int) []C, res [][]C, cv conv[C, S], stored bool) {
 	val := func(i int) []C {
 		v := pl.vals[i]
 		switch {
@@ -720,7 +722,9 @@ func fusedBlock[C vec.Float, S any](p device.Program, pl *fusedPlan[C], ins [][]
 				pl.kern[i].binary(out, val(s.A), val(s.B))
 			}
 		}
-		cv.roundAll(out)
+		if !stored || i < len(p.Steps)-1 {
+			cv.roundAll(out)
+		}
 	}
 }
 

@@ -139,7 +139,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 			for b := lo; b < hi; b += block {
 				m := min(block, hi-b)
 				resB[0] = res[:m]
-				fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv)
+				fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv, false)
 				seg, pos := res[:m], b
 				for len(seg) > 0 {
 					end := (o + 1) * count
