@@ -213,20 +213,24 @@ var (
 // lowpSkinnyPacked reports whether a bf16 (bf) or f16 product of m x n x
 // k with few rows or columns runs on the packed path instead of the
 // unpacked float32 path, which first widens both operands whole (package
-// vec's vector kernels) and then runs the float32 skinny kernels. Measured
-// on a Zen 5 EPYC (two cores, medians of 15 interleaved rounds,
-// 2026-12-02), unpacked against packed:
+// vec's vector kernels, on one core) and then runs the float32 skinny
+// kernels. Measured on a Zen 5 EPYC (two cores, medians of 15-21
+// interleaved rounds, 2026-12-02), unpacked against packed:
 //   - AVX2 tier, whose packers widen in Go: 2.7-4.6x (bf16) and 2.7-10.9x
 //     (f16) on 1 and 4 rows or columns at k = 1024, 1.8-5.4x at 4096;
-//   - AVX-512 tier: bf16 (VDPBF16PS) 0.51-1.02x; f16 0.57-0.70x with few
-//     rows, but 1.10-1.76x with 1-16 columns (the dot form) at m = k =
-//     1024 and 1.13x at 2048x2x2048, and 0.86x at 4096x1x4096, where the
-//     widened copy of A (64 MiB) no longer stays in cache.
+//   - AVX-512 tier, bf16 (VDPBF16PS): 0.36-1.02x on 13 shapes in two runs;
+//   - AVX-512 tier, f16: with at most 4 columns and A of at most 1 Mi
+//     elements 1.01-4.1x (256x4x256 4.0-4.1x, 1024x1x1024 1.10-1.76x in
+//     four runs), with 8-24 columns 0.45-1.64x (mostly behind), with 4096
+//     x 4 x 1024 0.63-0.65x; products of at most 2^18 multiply-adds with
+//     few rows 1.13-2.18x (4x128x128, 10x128x128, 16x128x128), larger
+//     ones with few rows 0.56-0.91x.
 //
-// So the AVX-512 tier runs packed, except f16 in the dot form with a long
-// operand of at most 4 Mi elements; bf16 on AMX tiles (32x32, not measured
-// on such shapes) and the other tiers run unpacked. The generic tier's
-// packers and widening are the same scalar Go either way.
+// So the AVX-512 tier runs packed, except f16 with at most 4 columns and
+// 1 Mi elements of A, or at most 2^18 multiply-adds; bf16 on AMX tiles
+// (32x32, not measured on such shapes) and the other tiers run unpacked.
+// The generic tier's packers and widening are the same scalar Go either
+// way.
 func lowpSkinnyPacked(im *impl, bf bool, m, n, k int) bool {
 	switch {
 	case im.name != "avx512":
@@ -235,8 +239,9 @@ func lowpSkinnyPacked(im *impl, bf bool, m, n, k int) bool {
 		_, path := bf16Kernels(im)
 		return path != "amx"
 	}
-	dot := n < im.f32.skinnyN && m >= im.f32.skinnyM
-	return !dot || m*k > 1<<22
+	gemv := n <= 4 && m*k <= 1<<20
+	tiny := m*n*k <= 1<<18
+	return !gemv && !tiny
 }
 
 // setBF16Path sets the bf16Path test hook and returns its previous value.

@@ -97,16 +97,25 @@ func TestNarrowFast(t *testing.T) {
 
 // TestLowpSkinnyRoutes pins which skinny half-precision products run
 // packed on each tier (lowpSkinnyPacked): none on the AVX2 and generic
-// tiers, on AVX-512 bf16 unless it runs on AMX tiles, and f16 except in the
-// dot form (few columns) with a long operand of at most 4 Mi elements.
+// tiers, on AVX-512 bf16 unless it runs on AMX tiles, and f16 except with
+// at most 4 columns and 1 Mi elements of A, or at most 2^18 multiply-adds.
 func TestLowpSkinnyRoutes(t *testing.T) {
 	type route struct {
 		bf      bool
 		m, n, k int
 	}
-	shapes := []route{{false, 1024, 4, 1024}, {false, 4, 1024, 1024}, {false, 4096, 1, 4096}, {true, 1024, 4, 1024}, {true, 4, 1024, 1024}}
+	f16 := map[route]bool{ // packed on AVX-512
+		{false, 1024, 4, 1024}: false, {false, 1024, 8, 1024}: true, {false, 4096, 4, 1024}: true,
+		{false, 4, 1024, 1024}: true, {false, 10, 128, 128}: false, {false, 10, 256, 256}: true,
+	}
+	bf16 := []route{{true, 1024, 4, 1024}, {true, 4, 1024, 1024}, {true, 10, 128, 128}}
 	for _, im := range []*impl{genericImpl, avx2Impl} {
-		for _, r := range shapes {
+		for r := range f16 {
+			if lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k) {
+				t.Errorf("%s: %+v runs packed, want unpacked", im.name, r)
+			}
+		}
+		for _, r := range bf16 {
 			if lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k) {
 				t.Errorf("%s: %+v runs packed, want unpacked", im.name, r)
 			}
@@ -117,13 +126,14 @@ func TestLowpSkinnyRoutes(t *testing.T) {
 		t.Skip("no AVX-512 tier on this machine")
 	}
 	_, path := bf16Kernels(im)
-	want := map[route]bool{
-		shapes[0]: false, shapes[1]: true, shapes[2]: true,
-		shapes[3]: path != "amx", shapes[4]: path != "amx",
+	for r, want := range f16 {
+		if got := lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k); got != want {
+			t.Errorf("avx512: %+v packed %v, want %v", r, got, want)
+		}
 	}
-	for _, r := range shapes {
-		if got := lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k); got != want[r] {
-			t.Errorf("avx512: %+v packed %v, want %v", r, got, want[r])
+	for _, r := range bf16 {
+		if got := lowpSkinnyPacked(im, r.bf, r.m, r.n, r.k); got != (path != "amx") {
+			t.Errorf("avx512: %+v packed %v, want %v", r, got, path != "amx")
 		}
 	}
 }

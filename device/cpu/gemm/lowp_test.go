@@ -67,7 +67,7 @@ func (c lowpCase) String() string {
 func lowpCases() []lowpCase {
 	var cs []lowpCase
 	shapes := [][3]int{
-		{1, 1, 1}, {3, 5, 7}, {2, 300, 17}, {300, 3, 18}, // skinny: unpacked path (on AVX-512 packed, but f16 few columns: lowpSkinnyPacked)
+		{1, 1, 1}, {3, 5, 7}, {2, 300, 17}, {300, 3, 18}, // skinny: unpacked path (mostly packed on AVX-512: lowpSkinnyPacked)
 		{14, 32, 1}, {32, 32, 32}, {33, 35, 3}, {45, 70, 33},
 		{64, 64, 64}, {100, 37, 129}, {31, 97, 600}, {130, 66, 1100},
 	}
