@@ -224,7 +224,7 @@ var (
 //     four runs), with 8-24 columns 0.45-1.64x (mostly behind), with 4096
 //     x 4 x 1024 0.63-0.65x; products of at most 2^18 multiply-adds with
 //     few rows 1.13-2.18x (4x128x128, 10x128x128, 16x128x128), larger
-//     ones with few rows 0.56-0.91x.
+//     ones with few rows 0.56-1.12x (behind in all but one run).
 //
 // So the AVX-512 tier runs packed, except f16 with at most 4 columns and
 // 1 Mi elements of A, or at most 2^18 multiply-adds; bf16 on AMX tiles
