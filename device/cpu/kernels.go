@@ -110,26 +110,16 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // map1 applies f to each element of src into dst (same shape).
 func map1[D, S any](dst []D, dl layout.Layout, src []S, sl layout.Layout, f func(S) D) {
-	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
-		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
-		if di == 1 && dj == 1 {
-			d, s := dst[i:i+n], src[j:j+n]
-			for k := range d {
-				d[k] = f(s[k])
-			}
-			return
+	mapRuns(dst, dl, src, sl, func(d []D, s []S) {
+		for k := range d {
+			d[k] = f(s[k])
 		}
-		for range n {
-			dst[i] = f(src[j])
-			i += di
-			j += dj
-		}
-	})
+	}, f)
 }
 
-// mapRuns is map1 with run, which converts a whole contiguous run at once
-// (a vector kernel), for the rows whose elements are adjacent on both
-// sides.
+// mapRuns applies f to each element of src into dst (same shape), and
+// run to each row whose elements are adjacent on both sides: run converts
+// a whole contiguous run at once (a vector kernel, or a loop of f).
 func mapRuns[D, S any](dst []D, dl layout.Layout, src []S, sl layout.Layout, run func(d []D, s []S), f func(S) D) {
 	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
 		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
