@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tessera-go/tessera/device/cpu/vec"
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 )
 
@@ -55,4 +56,30 @@ func ExampleParallel() {
 	fmt.Println(x[len(x)-1])
 	// Output:
 	// 1.048575e+06
+}
+
+func ExampleNarrow() {
+	x := []float32{1.0 / 3, 1 + 1.0/256, 1 + 3.0/256, 70000}
+	// bfloat16 keeps 8 significant bits: ties go to the even neighbour.
+	bf := make([]dtype.BFloat16, len(x))
+	if err := vec.Narrow(bf, x); err != nil {
+		panic(err)
+	}
+	// binary16 keeps 11 bits and overflows above 65504.
+	h := make([]dtype.Float16, len(x))
+	if err := vec.Narrow(h, x); err != nil {
+		panic(err)
+	}
+	back := make([]float32, len(x))
+	if err := vec.Widen(back, bf); err != nil {
+		panic(err)
+	}
+	fmt.Println(back)
+	if err := vec.Widen(back, h); err != nil {
+		panic(err)
+	}
+	fmt.Println(back)
+	// Output:
+	// [0.33398438 1 1.015625 70144]
+	// [0.33325195 1.0039062 1.0117188 +Inf]
 }
