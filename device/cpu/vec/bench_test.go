@@ -1,12 +1,14 @@
 package vec
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/internal/hugepage"
 )
 
@@ -213,4 +215,42 @@ func BenchmarkErfF64(b *testing.B) {
 	b.Run("scattered", func(b *testing.B) {
 		benchUnary64(b, Erf[float64], math.Erf, func(i int) float64 { return float64(i*7919%2000)*0.005 - 5 })
 	})
+}
+
+// BenchmarkHalfConvert times the half-precision conversions on one core,
+// side by side with copy over the float32 side's bytes: n elements in
+// cache (64 Ki: 128 KiB of halves, 256 KiB of float32) and from memory
+// (16 Mi). Widen and Narrow move 6 bytes an element (2 one way, 4 the
+// other), RoundBF16 8, copy 8; the ratio compares GB/s.
+//
+//	go test ./device/cpu/vec -run XXX -bench HalfConvert
+func BenchmarkHalfConvert(b *testing.B) {
+	for _, n := range []int{1 << 16, 1 << 24} {
+		x, c := make([]float32, n), make([]float32, n)
+		bf, h := make([]dtype.BFloat16, n), make([]dtype.Float16, n)
+		for i := range x {
+			x[i] = float32(math.Sin(float64(i))) * 100
+		}
+		_ = Narrow(bf, x)
+		_ = Narrow(h, x)
+		e := float64(n)
+		for _, k := range available() {
+			for _, op := range []struct {
+				name  string
+				f     func()
+				bytes float64
+			}{
+				{"widen-bf16", func() { _ = Widen(c, bf) }, 6 * e},
+				{"widen-f16", func() { _ = Widen(c, h) }, 6 * e},
+				{"narrow-bf16", func() { _ = Narrow(bf, x) }, 6 * e},
+				{"narrow-f16", func() { _ = Narrow(h, x) }, 6 * e},
+				{"round-bf16", func() { _ = RoundBF16(c, x) }, 8 * e},
+			} {
+				b.Run(fmt.Sprintf("%s/%d/%s", k.name, n, op.name), func(b *testing.B) {
+					defer useKernels(k)()
+					sideBySide(b, op.f, func() { copy(c, x) }, op.bytes, 8*e, "conv")
+				})
+			}
+		}
+	}
 }
