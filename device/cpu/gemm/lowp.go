@@ -1,7 +1,6 @@
 package gemm
 
 import (
-	"math"
 	"sync"
 	"unsafe"
 
@@ -273,8 +272,9 @@ func (s *widenSource) packB(dst []float32, j0, p0, cols, width, kc int) {
 }
 
 // pack is packPanel with widening: element (r,p), r < rows, is
-// src[off+r*rs+p*cs] and lands at dst[p*width+r]; rows rows..width-1 are
-// zero. Full panels of the AVX-512 widths go to the generated packers.
+// src[off+r*rs+p*cs] (rs or cs is 1) and lands at dst[p*width+r]; rows
+// rows..width-1 are zero. Full panels of the AVX-512 widths go to the
+// generated packers.
 func (s *widenSource) pack(dst []float32, src []uint16, off, rs, cs, rows, width, kc int) {
 	dst = dst[:kc*width]
 	if s.fast && rows == width && widenFast(s.bf, dst, src, off, rs, cs, width, kc) {
@@ -289,19 +289,19 @@ func (s *widenSource) pack(dst []float32, src []uint16, off, rs, cs, rows, width
 		}
 		return
 	}
+	// Otherwise cs is 1 (the operands are row- or column-major): rows run
+	// along k. Widen a stretch of a row with the vector kernel, then
+	// scatter it down the panel's column.
+	tmp := getBuf[float32](kc) // pooled: a stack array would escape into vec
 	for r := range rows {
 		row := src[off+r*rs : off+r*rs+kc]
+		widenRun(s.bf, tmp.data, row)
 		d := dst[r:]
-		if s.bf {
-			for p, v := range row {
-				d[p*width] = math.Float32frombits(uint32(v) << 16)
-			}
-			continue
-		}
-		for p, v := range row {
-			d[p*width] = dtype.Float16(v).Float32()
+		for p, v := range tmp.data {
+			d[p*width] = v
 		}
 	}
+	putBuf(tmp)
 }
 
 // amxSource packs bf16 operands for the AMX micro-kernel (mr = nr = 32,
