@@ -164,15 +164,9 @@ var avx2Kernels = func() *kernels {
 	k.min32 = red32(minReduceF32AVX2, minGo[float32])
 	k.max64 = red64(maxReduceF64AVX2, maxGo[float64])
 	k.min64 = red64(minReduceF64AVX2, minGo[float64])
-	k.halves = halfKernels{
-		widenBF16: widenRuns(widenBF16AVX2, 8, halfGo.widenBF16), narrowBF16: narrowRuns(narrowBF16AVX2, 8, halfGo.narrowBF16),
-		roundBF16: roundRuns(roundBF16AVX2, 8, halfGo.roundBF16),
-		widenF16:  halfGo.widenF16, narrowF16: halfGo.narrowF16, roundF16: halfGo.roundF16,
-	}
-	if cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
-		k.halves.widenF16 = widenRuns(widenF16AVX2, 8, halfGo.widenF16)
-		k.halves.narrowF16 = narrowRuns(narrowF16AVX2, 8, halfGo.narrowF16)
-		k.halves.roundF16 = roundRuns(roundF16AVX2, 8, halfGo.roundF16)
+	k.halves = asmHalves(8, widenBF16AVX2, widenF16AVX2, narrowBF16AVX2, narrowF16AVX2, roundBF16AVX2, roundF16AVX2)
+	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
+		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
 	}
 	return k
 }()
@@ -194,43 +188,28 @@ var avx512Kernels = func() *kernels {
 	}
 	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
 	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
-	k.halves = halfKernels{
-		widenBF16: widenRuns(widenBF16AVX512, 16, halfGo.widenBF16), narrowBF16: narrowRuns(narrowBF16AVX512, 16, halfGo.narrowBF16),
-		roundBF16: roundRuns(roundBF16AVX512, 16, halfGo.roundBF16),
-		widenF16:  widenRuns(widenF16AVX512, 16, halfGo.widenF16), narrowF16: narrowRuns(narrowF16AVX512, 16, halfGo.narrowF16),
-		roundF16: roundRuns(roundF16AVX512, 16, halfGo.roundF16),
-	}
+	k.halves = asmHalves(16, widenBF16AVX512, widenF16AVX512, narrowBF16AVX512, narrowF16AVX512, roundBF16AVX512, roundF16AVX512)
 	return k
 }()
 
-// widenRuns, narrowRuns and roundRuns wrap a conversion kernel, which
-// takes whole vectors of lanes elements: the kernel runs over the longest
-// such prefix, tail (the generic loop) over the rest.
-func widenRuns(f func(dst *float32, src *uint16, n int), lanes int, tail func([]float32, []uint16)) func([]float32, []uint16) {
-	return func(dst []float32, src []uint16) {
-		m := len(dst) / lanes * lanes
-		if m > 0 {
-			f(p32(dst), unsafe.SliceData(src), m)
-		}
-		tail(dst[m:], src[m:])
+// asmHalves builds a tier's half-precision conversions from its kernels,
+// which take whole vectors of lanes elements.
+func asmHalves(lanes int, widenBF16, widenF16 func(*float32, *uint16, int), narrowBF16, narrowF16 func(*uint16, *float32, int), roundBF16, roundF16 func(*float32, *float32, int)) halfKernels {
+	return halfKernels{
+		widenBF16: vectorRuns(widenBF16, lanes, halfGo.widenBF16), widenF16: vectorRuns(widenF16, lanes, halfGo.widenF16),
+		narrowBF16: vectorRuns(narrowBF16, lanes, halfGo.narrowBF16), narrowF16: vectorRuns(narrowF16, lanes, halfGo.narrowF16),
+		roundBF16: vectorRuns(roundBF16, lanes, halfGo.roundBF16), roundF16: vectorRuns(roundF16, lanes, halfGo.roundF16),
 	}
 }
 
-func narrowRuns(f func(dst *uint16, src *float32, n int), lanes int, tail func([]uint16, []float32)) func([]uint16, []float32) {
-	return func(dst []uint16, src []float32) {
+// vectorRuns wraps a conversion kernel f, which takes whole vectors of
+// lanes elements: f runs over the longest such prefix, tail (the generic
+// loop) over the rest.
+func vectorRuns[D, S any](f func(dst *D, src *S, n int), lanes int, tail func([]D, []S)) func([]D, []S) {
+	return func(dst []D, src []S) {
 		m := len(dst) / lanes * lanes
 		if m > 0 {
-			f(unsafe.SliceData(dst), p32(src), m)
-		}
-		tail(dst[m:], src[m:])
-	}
-}
-
-func roundRuns(f func(dst, src *float32, n int), lanes int, tail func([]float32, []float32)) func([]float32, []float32) {
-	return func(dst, src []float32) {
-		m := len(dst) / lanes * lanes
-		if m > 0 {
-			f(p32(dst), p32(src), m)
+			f(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 		}
 		tail(dst[m:], src[m:])
 	}
