@@ -216,8 +216,9 @@ var (
 // vec's vector kernels, on one core) and then runs the float32 skinny
 // kernels. Measured on a Zen 5 EPYC (two cores, medians of 15-21
 // interleaved rounds, 2026-12-02), unpacked against packed:
-//   - AVX2 tier, whose packers widen in Go: 2.7-4.6x (bf16) and 2.7-10.9x
-//     (f16) on 1 and 4 rows or columns at k = 1024, 1.8-5.4x at 4096;
+//   - AVX2 tier, which has no generated widening packers (measured while
+//     they still converted rows along k one element at a time): 2.7-4.6x
+//     (bf16) and 2.7-10.9x (f16) on 1 and 4 rows or columns at k = 1024, 1.8-5.4x at 4096;
 //   - AVX-512 tier, bf16 (VDPBF16PS): 0.36-1.02x on 13 shapes in two runs;
 //   - AVX-512 tier, f16: with at most 4 columns and A of at most 1 Mi
 //     elements 1.01-4.1x (256x4x256 4.0-4.1x, 1024x1x1024 1.10-1.76x in
