@@ -38,11 +38,20 @@ type streamJob[T float] struct {
 	chunks   int // pieces of the k range, claimed in turn
 	pchunk   int // rows of L per piece (a multiple of 4)
 	pieces   shares
-	acc      []*buffer[T] // per goroutine: r x lenL partial sums, nil if it never ran
-	scratch  [][16]T      // per goroutine: scaled coefficients for axpy4 and axpy4x4
-	direct   bool         // O = C: goroutine 0 accumulates into out, the others into acc, all scaled by alpha
+	acc      []*buffer[T]     // per goroutine: r x lenL partial sums, nil if it never ran
+	scratch  []coefScratch[T] // per goroutine: scaled coefficients for axpy4 and axpy4x4
+	direct   bool             // O = C: goroutine 0 accumulates into out, the others into acc, all scaled by alpha
 
 	runFn func(w int) // j.work, bound once (jobs are pooled)
+}
+
+// coefScratch holds one goroutine's scaled coefficients, which it rewrites
+// for every call of a kernel, with guard bytes on either side, so that no
+// two goroutines' coefficients (nor anything else) share a page: see guard.
+type coefScratch[T float] struct {
+	_ [guard]byte
+	s [16]T
+	_ [guard]byte
 }
 
 var (
@@ -94,7 +103,7 @@ func (j *streamJob[T]) run(procs int) {
 	procs = min(procs, j.chunks)
 	j.pieces.reset(j.chunks, procs)
 	if cap(j.scratch) < procs {
-		j.scratch = make([][16]T, procs)
+		j.scratch = make([]coefScratch[T], procs)
 	}
 	j.scratch = j.scratch[:procs]
 
@@ -105,7 +114,7 @@ func (j *streamJob[T]) run(procs int) {
 			scaleRow(j.out[rr*j.ors:rr*j.ors+j.lenL], j.beta)
 		}
 		if procs <= 1 {
-			j.accumulate(0, &j.scratch[0], j.out, j.ors, j.alpha)
+			j.accumulate(0, &j.scratch[0].s, j.out, j.ors, j.alpha)
 			return
 		}
 	}
@@ -140,7 +149,7 @@ func (j *streamJob[T]) work(w int) {
 		if !ok {
 			return
 		}
-		j.accumulate(c, &j.scratch[w], dst, ld, scale)
+		j.accumulate(c, &j.scratch[w].s, dst, ld, scale)
 	}
 }
 
