@@ -228,12 +228,18 @@ func (g *gen) dot4x4Z(e elem) {
 	g.s.WriteString("\n")
 }
 
-// axpy4Z emits the axpy form for rows output rows: y_q[i] +=
-// sum_r s[q*4+r]*x[r*ldx+i] for q < rows, r < 4, i < n. The four x vectors
-// of a step are loaded once and applied to every output row; the
-// coefficients stay broadcast in Z16.. for the whole call. rows == 1 is
-// <pre>axpy4Z(n, s *[4]T, x, ldx, y); rows == 4 is
-// <pre>axpy4x4Z(n, s *[16]T, x, ldx, y, ldy).
+// axpy4Z emits the axpy form for rows output rows. rows == 1 is
+// <pre>axpy4Z(n, s *[4]T, x, ldx, y): y[i] += sum_r s[r]*x[r*ldx+i] for
+// r < 4, i < n. rows == 4 is <pre>axpy4x4Z(n, groups, s, scs, srs, alpha,
+// x, ldx, y, ldy): y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]
+// for q < 4, p < 4*groups, i < n, four rows of x (a group) at a time. The
+// four x vectors of a step are loaded once and applied to every output
+// row; a group's coefficients stay broadcast (and scaled) in Z16.. for
+// the whole row. The groups run inside one call, which scales the
+// coefficients itself: computing them in Go and calling once per group
+// ran a two-core 4x1024x1024 float32 kernel loop 5-9 % slower on a Zen 5
+// EPYC (138-151 against 152-159 GB/s, docs/benchmarks.md "The grouped
+// four-row axpy").
 func (g *gen) axpy4Z(e elem, rows int) {
 	name := e.pre + "axpy4Z"
 	if rows != 1 {
@@ -242,38 +248,76 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	if 16+4*rows > 32 {
 		log.Fatalf("%s: too many coefficients", name)
 	}
-	args := fmt.Sprintf("n int, s *[%d]%s, x *%s, ldx int, y *%s", 4*rows, e.goT, e.goT, e.goT)
+	grouped := rows > 1
+	args := fmt.Sprintf("n int, s *[4]%s, x *%s, ldx int, y *%s", e.goT, e.goT, e.goT)
 	frame := 40
-	if rows > 1 {
-		args += ", ldy int"
-		frame = 48
-		g.decl("// %s computes y[q*ldy+i] += sum_r s[q*4+r]*x[r*ldx+i] for q < %d, r < 4", name, rows)
-		g.decl("// and i < n (any n): four axpys into each of %d rows of y.", rows)
+	if grouped {
+		args = fmt.Sprintf("n, groups int, s *%s, scs, srs int, alpha %s, x *%s, ldx int, y *%s, ldy int", e.goT, e.goT, e.goT, e.goT)
+		frame = 80
+		g.decl("// %s computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]", name)
+		g.decl("// for q < %d, p < 4*groups and i < n (any n): four axpys into each of", rows)
+		g.decl("// %d rows of y per group of four rows of x.", rows)
 	} else {
 		g.decl("// %s computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).", name)
 	}
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
-	g.comment("SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients")
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, frame)
-	g.ins("MOVQ n+0(FP), CX")
-	g.ins("MOVQ s+8(FP), DX")
-	g.ins("MOVQ x+16(FP), SI")
-	g.ins("MOVQ ldx+24(FP), R8")
-	g.ins("MOVQ y+32(FP), DI")
-	g.ins("SHLQ $%d, R8", log2(e.size))
-	g.ins("LEAQ (R8)(R8*2), R9")
-	if rows > 1 {
-		g.ins("MOVQ ldy+40(FP), R10")
-		g.ins("SHLQ $%d, R10", log2(e.size))
-	}
-	for c := range 4 * rows {
-		g.ins("VBROADCAST%s %d(DX), %s", e.s, c*e.size, z(16+c))
-	}
+	l := func(s string) string { return name + "_" + s }
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, frame)
+	if grouped {
+		g.comment("SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients")
+		g.comment("DX the group's coefficients   R11 scs in bytes   R12 srs in bytes   R13 groups left")
+		g.ins("MOVQ groups+8(FP), R13")
+		g.ins("TESTQ R13, R13")
+		g.ins("JZ %s", l("done"))
+		g.ins("MOVQ s+16(FP), DX")
+		g.ins("MOVQ scs+24(FP), R11")
+		g.ins("SHLQ $%d, R11", log2(e.size))
+		g.ins("MOVQ srs+32(FP), R12")
+		g.ins("SHLQ $%d, R12", log2(e.size))
+		g.ins("MOVQ ldx+56(FP), R8")
+		g.ins("SHLQ $%d, R8", log2(e.size))
+		g.ins("LEAQ (R8)(R8*2), R9")
+		g.ins("MOVQ ldy+72(FP), R10")
+		g.ins("SHLQ $%d, R10", log2(e.size))
+		g.label(l("group"))
+		// Broadcast the group's coefficients (row q of y: AX, step r: BX)
+		// and scale them by alpha, broadcast in Z0 until the body loads x.
+		g.ins("VBROADCAST%s alpha+40(FP), Z0", e.s)
+		g.ins("MOVQ DX, AX")
+		for q := range rows {
+			g.ins("MOVQ AX, BX")
+			for r := range 4 {
+				c := 16 + 4*q + r
+				g.ins("VBROADCAST%s (BX), %s", e.s, z(c))
+				g.ins("VMUL%s Z0, %s, %s", e.p, z(c), z(c))
+				if r < 3 {
+					g.ins("ADDQ R11, BX")
+				}
+			}
+			if q < rows-1 {
+				g.ins("ADDQ R12, AX")
+			}
+		}
+		g.ins("MOVQ x+48(FP), SI")
+		g.ins("MOVQ y+64(FP), DI")
+		g.ins("MOVQ n+0(FP), CX")
+	} else {
+		g.comment("SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   Z16.. coefficients")
+		g.ins("MOVQ n+0(FP), CX")
+		g.ins("MOVQ s+8(FP), DX")
+		g.ins("MOVQ x+16(FP), SI")
+		g.ins("MOVQ ldx+24(FP), R8")
+		g.ins("MOVQ y+32(FP), DI")
+		g.ins("SHLQ $%d, R8", log2(e.size))
+		g.ins("LEAQ (R8)(R8*2), R9")
+		for c := range 4 {
+			g.ins("VBROADCAST%s %d(DX), %s", e.s, c*e.size, z(16+c))
+		}
+	}
 	xOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
-	l := func(s string) string { return name + "_" + s }
 	// body updates every output row with nv vectors of each x row (in
 	// Z(r*nv+v)), the output vectors in Z(4*nv+q*nv+v); masked loads and
 	// stores (nv == 1) when mask is set. Each output vector takes a chain
@@ -320,6 +364,10 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	if 8+2*rows <= 16 {
 		nv = 2
 	}
+	next := l("done")
+	if grouped {
+		next = l("next")
+	}
 	g.ins("MOVQ CX, BX")
 	g.ins("SHRQ $%d, BX", log2(nv*e.lanes))
 	g.ins("JZ %s", l("one"))
@@ -339,8 +387,18 @@ func (g *gen) axpy4Z(e elem, rows int) {
 		g.ins("ADDQ $64, DI")
 	}
 	g.label(l("mask"))
-	g.tailMask(e, l("done"))
+	g.tailMask(e, next)
 	body(1, true)
+	if grouped {
+		// The next group: four rows of x further, and their coefficients.
+		g.label(l("next"))
+		g.ins("MOVQ x+48(FP), SI")
+		g.ins("LEAQ (SI)(R8*4), SI")
+		g.ins("MOVQ SI, x+48(FP)")
+		g.ins("LEAQ (DX)(R11*4), DX")
+		g.ins("DECQ R13")
+		g.ins("JNZ %s", l("group"))
+	}
 	g.label(l("done"))
 	g.ins("VZEROUPPER")
 	g.ins("RET")

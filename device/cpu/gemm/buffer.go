@@ -25,6 +25,15 @@ const align = 64
 // guard on each side is enough whatever the neighbour is.
 const guard = 4096
 
+// paged holds a value that one goroutine rewrites often (the axpy form's
+// scaled coefficients), with guard bytes on either side, so that no page
+// holds it and anything else: see guard.
+type paged[V any] struct {
+	_ [guard]byte
+	v V
+	_ [guard]byte
+}
+
 // buffer is a reusable, aligned scratch slice. raw keeps the allocation;
 // data is the aligned window handed out.
 type buffer[T float] struct {

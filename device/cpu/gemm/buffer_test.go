@@ -34,18 +34,18 @@ func checkGuard[T float](t *testing.T, b *buffer[T]) {
 	putBuf(b)
 }
 
-// TestCoefScratchGuard checks that consecutive goroutines' coefficients
-// are at least two pages apart, with a page before the first.
-func TestCoefScratchGuard(t *testing.T) {
-	var s32 coefScratch[float32]
-	var s64 coefScratch[float64]
-	if off := unsafe.Offsetof(s32.s); off < page {
-		t.Errorf("float32 coefficients at offset %d, want at least %d", off, page)
+// TestPagedGuard checks that consecutive paged values (one per goroutine
+// or chunk) are at least two pages apart, with a page before the first.
+func TestPagedGuard(t *testing.T) {
+	var a paged[[4]float32]
+	var b paged[[16]float64]
+	if off := unsafe.Offsetof(a.v); off < page {
+		t.Errorf("value at offset %d, want at least %d", off, page)
 	}
-	if gap := unsafe.Sizeof(s32) - unsafe.Sizeof(s32.s); gap < 2*page {
-		t.Errorf("float32 coefficients %d bytes from the next goroutine's, want at least %d", gap, 2*page)
+	if gap := unsafe.Sizeof(a) - unsafe.Sizeof(a.v); gap < 2*page {
+		t.Errorf("[4]float32 values %d bytes apart, want at least %d", gap, 2*page)
 	}
-	if gap := unsafe.Sizeof(s64) - unsafe.Sizeof(s64.s); gap < 2*page {
-		t.Errorf("float64 coefficients %d bytes from the next goroutine's, want at least %d", gap, 2*page)
+	if gap := unsafe.Sizeof(b) - unsafe.Sizeof(b.v); gap < 2*page {
+		t.Errorf("[16]float64 values %d bytes apart, want at least %d", gap, 2*page)
 	}
 }

@@ -85,10 +85,12 @@ type kernels[T float] struct {
 	// axpy4 computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n:
 	// four axpys into one y, loading and storing y once.
 	axpy4 func(n int, s *[4]T, x *T, ldx int, y *T)
-	// axpy4x4, where set, computes y[q*ldy+i] += sum_r s[q*4+r]*x[r*ldx+i]
-	// for q, r < 4 and i < n: axpy4 into four rows of y, loading each x
-	// vector once. Without it the unpacked path calls axpy4 per row.
-	axpy4x4 func(n int, s *[16]T, x *T, ldx int, y *T, ldy int)
+	// axpy4x4, where set, computes y[q*ldy+i] += sum_p
+	// (alpha*s[q*srs+p*scs])*x[p*ldx+i] for q < 4, p < 4*groups and i < n:
+	// axpy4 into four rows of y, loading each x vector once, for groups of
+	// four rows of x in one call. Without it the unpacked path calls axpy4
+	// per row.
+	axpy4x4 func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int)
 	// axpyStrip, where set, computes y[q*ldy+j] += alpha * sum_p
 	// s[q*srs+p*scs]*x[p*ldx+j] for q < 4, p < k and j < stripWidth: four
 	// output rows of a strip of columns held in registers while k rows of x

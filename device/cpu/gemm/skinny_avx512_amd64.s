@@ -302,8 +302,8 @@ sdot4x4Z_sum:
 	RET
 
 // func saxpy4Z(n int, s *[4]float32, x *float32, ldx int, y *float32)
-// SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients
 TEXT ·saxpy4Z(SB), NOSPLIT, $0-40
+// SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   Z16.. coefficients
 	MOVQ n+0(FP), CX
 	MOVQ s+8(FP), DX
 	MOVQ x+16(FP), SI
@@ -382,34 +382,80 @@ saxpy4Z_done:
 	VZEROUPPER
 	RET
 
-// func saxpy4x4Z(n int, s *[16]float32, x *float32, ldx int, y *float32, ldy int)
+// func saxpy4x4Z(n, groups int, s *float32, scs, srs int, alpha float32, x *float32, ldx int, y *float32, ldy int)
+TEXT ·saxpy4x4Z(SB), NOSPLIT, $0-80
 // SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients
-TEXT ·saxpy4x4Z(SB), NOSPLIT, $0-48
-	MOVQ n+0(FP), CX
-	MOVQ s+8(FP), DX
-	MOVQ x+16(FP), SI
-	MOVQ ldx+24(FP), R8
-	MOVQ y+32(FP), DI
+// DX the group's coefficients   R11 scs in bytes   R12 srs in bytes   R13 groups left
+	MOVQ groups+8(FP), R13
+	TESTQ R13, R13
+	JZ saxpy4x4Z_done
+	MOVQ s+16(FP), DX
+	MOVQ scs+24(FP), R11
+	SHLQ $2, R11
+	MOVQ srs+32(FP), R12
+	SHLQ $2, R12
+	MOVQ ldx+56(FP), R8
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R9
-	MOVQ ldy+40(FP), R10
+	MOVQ ldy+72(FP), R10
 	SHLQ $2, R10
-	VBROADCASTSS 0(DX), Z16
-	VBROADCASTSS 4(DX), Z17
-	VBROADCASTSS 8(DX), Z18
-	VBROADCASTSS 12(DX), Z19
-	VBROADCASTSS 16(DX), Z20
-	VBROADCASTSS 20(DX), Z21
-	VBROADCASTSS 24(DX), Z22
-	VBROADCASTSS 28(DX), Z23
-	VBROADCASTSS 32(DX), Z24
-	VBROADCASTSS 36(DX), Z25
-	VBROADCASTSS 40(DX), Z26
-	VBROADCASTSS 44(DX), Z27
-	VBROADCASTSS 48(DX), Z28
-	VBROADCASTSS 52(DX), Z29
-	VBROADCASTSS 56(DX), Z30
-	VBROADCASTSS 60(DX), Z31
+saxpy4x4Z_group:
+	VBROADCASTSS alpha+40(FP), Z0
+	MOVQ DX, AX
+	MOVQ AX, BX
+	VBROADCASTSS (BX), Z16
+	VMULPS Z0, Z16, Z16
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z17
+	VMULPS Z0, Z17, Z17
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z18
+	VMULPS Z0, Z18, Z18
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z19
+	VMULPS Z0, Z19, Z19
+	ADDQ R12, AX
+	MOVQ AX, BX
+	VBROADCASTSS (BX), Z20
+	VMULPS Z0, Z20, Z20
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z21
+	VMULPS Z0, Z21, Z21
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z22
+	VMULPS Z0, Z22, Z22
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z23
+	VMULPS Z0, Z23, Z23
+	ADDQ R12, AX
+	MOVQ AX, BX
+	VBROADCASTSS (BX), Z24
+	VMULPS Z0, Z24, Z24
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z25
+	VMULPS Z0, Z25, Z25
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z26
+	VMULPS Z0, Z26, Z26
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z27
+	VMULPS Z0, Z27, Z27
+	ADDQ R12, AX
+	MOVQ AX, BX
+	VBROADCASTSS (BX), Z28
+	VMULPS Z0, Z28, Z28
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z29
+	VMULPS Z0, Z29, Z29
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z30
+	VMULPS Z0, Z30, Z30
+	ADDQ R11, BX
+	VBROADCASTSS (BX), Z31
+	VMULPS Z0, Z31, Z31
+	MOVQ x+48(FP), SI
+	MOVQ y+64(FP), DI
+	MOVQ n+0(FP), CX
 	MOVQ CX, BX
 	SHRQ $5, BX
 	JZ saxpy4x4Z_one
@@ -517,7 +563,7 @@ saxpy4x4Z_one:
 	ADDQ $64, DI
 saxpy4x4Z_mask:
 	ANDQ $15, CX
-	JZ saxpy4x4Z_done
+	JZ saxpy4x4Z_next
 	MOVL $1, AX
 	SHLL CX, AX
 	DECL AX
@@ -554,6 +600,13 @@ saxpy4x4Z_mask:
 	VFMADD231PS Z2, Z30, Z7
 	VFMADD231PS Z3, Z31, Z7
 	VMOVUPS Z7, K1, 0(AX)
+saxpy4x4Z_next:
+	MOVQ x+48(FP), SI
+	LEAQ (SI)(R8*4), SI
+	MOVQ SI, x+48(FP)
+	LEAQ (DX)(R11*4), DX
+	DECQ R13
+	JNZ saxpy4x4Z_group
 saxpy4x4Z_done:
 	VZEROUPPER
 	RET
@@ -971,8 +1024,8 @@ ddot4x4Z_sum:
 	RET
 
 // func daxpy4Z(n int, s *[4]float64, x *float64, ldx int, y *float64)
-// SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients
 TEXT ·daxpy4Z(SB), NOSPLIT, $0-40
+// SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   Z16.. coefficients
 	MOVQ n+0(FP), CX
 	MOVQ s+8(FP), DX
 	MOVQ x+16(FP), SI
@@ -1051,34 +1104,80 @@ daxpy4Z_done:
 	VZEROUPPER
 	RET
 
-// func daxpy4x4Z(n int, s *[16]float64, x *float64, ldx int, y *float64, ldy int)
+// func daxpy4x4Z(n, groups int, s *float64, scs, srs int, alpha float64, x *float64, ldx int, y *float64, ldy int)
+TEXT ·daxpy4x4Z(SB), NOSPLIT, $0-80
 // SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients
-TEXT ·daxpy4x4Z(SB), NOSPLIT, $0-48
-	MOVQ n+0(FP), CX
-	MOVQ s+8(FP), DX
-	MOVQ x+16(FP), SI
-	MOVQ ldx+24(FP), R8
-	MOVQ y+32(FP), DI
+// DX the group's coefficients   R11 scs in bytes   R12 srs in bytes   R13 groups left
+	MOVQ groups+8(FP), R13
+	TESTQ R13, R13
+	JZ daxpy4x4Z_done
+	MOVQ s+16(FP), DX
+	MOVQ scs+24(FP), R11
+	SHLQ $3, R11
+	MOVQ srs+32(FP), R12
+	SHLQ $3, R12
+	MOVQ ldx+56(FP), R8
 	SHLQ $3, R8
 	LEAQ (R8)(R8*2), R9
-	MOVQ ldy+40(FP), R10
+	MOVQ ldy+72(FP), R10
 	SHLQ $3, R10
-	VBROADCASTSD 0(DX), Z16
-	VBROADCASTSD 8(DX), Z17
-	VBROADCASTSD 16(DX), Z18
-	VBROADCASTSD 24(DX), Z19
-	VBROADCASTSD 32(DX), Z20
-	VBROADCASTSD 40(DX), Z21
-	VBROADCASTSD 48(DX), Z22
-	VBROADCASTSD 56(DX), Z23
-	VBROADCASTSD 64(DX), Z24
-	VBROADCASTSD 72(DX), Z25
-	VBROADCASTSD 80(DX), Z26
-	VBROADCASTSD 88(DX), Z27
-	VBROADCASTSD 96(DX), Z28
-	VBROADCASTSD 104(DX), Z29
-	VBROADCASTSD 112(DX), Z30
-	VBROADCASTSD 120(DX), Z31
+daxpy4x4Z_group:
+	VBROADCASTSD alpha+40(FP), Z0
+	MOVQ DX, AX
+	MOVQ AX, BX
+	VBROADCASTSD (BX), Z16
+	VMULPD Z0, Z16, Z16
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z17
+	VMULPD Z0, Z17, Z17
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z18
+	VMULPD Z0, Z18, Z18
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z19
+	VMULPD Z0, Z19, Z19
+	ADDQ R12, AX
+	MOVQ AX, BX
+	VBROADCASTSD (BX), Z20
+	VMULPD Z0, Z20, Z20
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z21
+	VMULPD Z0, Z21, Z21
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z22
+	VMULPD Z0, Z22, Z22
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z23
+	VMULPD Z0, Z23, Z23
+	ADDQ R12, AX
+	MOVQ AX, BX
+	VBROADCASTSD (BX), Z24
+	VMULPD Z0, Z24, Z24
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z25
+	VMULPD Z0, Z25, Z25
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z26
+	VMULPD Z0, Z26, Z26
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z27
+	VMULPD Z0, Z27, Z27
+	ADDQ R12, AX
+	MOVQ AX, BX
+	VBROADCASTSD (BX), Z28
+	VMULPD Z0, Z28, Z28
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z29
+	VMULPD Z0, Z29, Z29
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z30
+	VMULPD Z0, Z30, Z30
+	ADDQ R11, BX
+	VBROADCASTSD (BX), Z31
+	VMULPD Z0, Z31, Z31
+	MOVQ x+48(FP), SI
+	MOVQ y+64(FP), DI
+	MOVQ n+0(FP), CX
 	MOVQ CX, BX
 	SHRQ $4, BX
 	JZ daxpy4x4Z_one
@@ -1186,7 +1285,7 @@ daxpy4x4Z_one:
 	ADDQ $64, DI
 daxpy4x4Z_mask:
 	ANDQ $7, CX
-	JZ daxpy4x4Z_done
+	JZ daxpy4x4Z_next
 	MOVL $1, AX
 	SHLL CX, AX
 	DECL AX
@@ -1223,6 +1322,13 @@ daxpy4x4Z_mask:
 	VFMADD231PD Z2, Z30, Z7
 	VFMADD231PD Z3, Z31, Z7
 	VMOVUPD Z7, K1, 0(AX)
+daxpy4x4Z_next:
+	MOVQ x+48(FP), SI
+	LEAQ (SI)(R8*4), SI
+	MOVQ SI, x+48(FP)
+	LEAQ (DX)(R11*4), DX
+	DECQ R13
+	JNZ daxpy4x4Z_group
 daxpy4x4Z_done:
 	VZEROUPPER
 	RET

@@ -20,11 +20,12 @@ func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32)
 //go:noescape
 func saxpy4Z(n int, s *[4]float32, x *float32, ldx int, y *float32)
 
-// saxpy4x4Z computes y[q*ldy+i] += sum_r s[q*4+r]*x[r*ldx+i] for q < 4, r < 4
-// and i < n (any n): four axpys into each of 4 rows of y.
+// saxpy4x4Z computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]
+// for q < 4, p < 4*groups and i < n (any n): four axpys into each of
+// 4 rows of y per group of four rows of x.
 //
 //go:noescape
-func saxpy4x4Z(n int, s *[16]float32, x *float32, ldx int, y *float32, ldy int)
+func saxpy4x4Z(n, groups int, s *float32, scs, srs int, alpha float32, x *float32, ldx int, y *float32, ldy int)
 
 // saxpyStripZ computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for
 // q < 4, p < k and j < 64: four output rows of a strip 64 values wide,
@@ -50,11 +51,12 @@ func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64)
 //go:noescape
 func daxpy4Z(n int, s *[4]float64, x *float64, ldx int, y *float64)
 
-// daxpy4x4Z computes y[q*ldy+i] += sum_r s[q*4+r]*x[r*ldx+i] for q < 4, r < 4
-// and i < n (any n): four axpys into each of 4 rows of y.
+// daxpy4x4Z computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]
+// for q < 4, p < 4*groups and i < n (any n): four axpys into each of
+// 4 rows of y per group of four rows of x.
 //
 //go:noescape
-func daxpy4x4Z(n int, s *[16]float64, x *float64, ldx int, y *float64, ldy int)
+func daxpy4x4Z(n, groups int, s *float64, scs, srs int, alpha float64, x *float64, ldx int, y *float64, ldy int)
 
 // daxpyStripZ computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for
 // q < 4, p < k and j < 32: four output rows of a strip 32 values wide,

@@ -124,7 +124,7 @@ func benchAxpy4x4[T float](b *testing.B, name string, ks *kernels[T]) {
 		}
 		for b.Loop() {
 			for range calls {
-				ks.axpy4x4(n, &s, &x[0], n, &y[0], n)
+				ks.axpy4x4(n, 1, &s[0], 1, 4, 1, &x[0], n, &y[0], n)
 			}
 		}
 		b.ReportMetric(2*16*n*calls*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")

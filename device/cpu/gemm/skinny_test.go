@@ -93,34 +93,47 @@ func testAxpy4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 		return
 	}
 	rng := rand.New(rand.NewPCG(22, 23))
-	for n := 1; n <= 70; n++ {
-		ldx, ldy := n+n%3, n+2
-		x := make([]T, 3*ldx+n)
-		for i := range x {
-			x[i] = T(rng.Float64()*2 - 1)
-		}
-		// y: four rows of ldy with a sentinel before and after.
-		y := make([]T, 4*ldy+2)
-		for i := range y {
-			y[i] = T(rng.Float64()*2 - 1)
-		}
-		y0 := append([]T(nil), y...)
-		var s [16]T
-		for i := range s {
-			s[i] = T(rng.Float64()*4 - 2)
-		}
-		ks.axpy4x4(n, &s, &x[0], ldx, &y[1], ldy)
-		tol := tolerance[T](4) * 8
-		for idx := range y {
-			want := float64(y0[idx])
-			q, i := (idx-1)/ldy, (idx-1)%ldy
-			if idx >= 1 && q < 4 && i < n {
-				for r := range 4 {
-					want += float64(s[q*4+r]) * float64(x[r*ldx+i])
+	// Coefficient layouts: s[q*srs+p*scs] with p along a row (the axpy
+	// form, A row-major) or down a column (the axpyT form), and alpha
+	// other than 1 so that a kernel which skips the scaling fails.
+	layouts := []struct {
+		scs, srs int
+		alpha    float64
+	}{{1, 13, 1}, {7, 1, -0.75}}
+	for _, lay := range layouts {
+		for _, groups := range []int{0, 1, 3} {
+			for n := 1; n <= 70; n++ {
+				rowsX := 4 * groups
+				ldx, ldy := n+n%3, n+2
+				x := make([]T, max(rowsX, 1)*ldx)
+				for i := range x {
+					x[i] = T(rng.Float64()*2 - 1)
 				}
-			}
-			if math.Abs(float64(y[idx])-want) > tol {
-				t.Fatalf("%s %T axpy4x4 n=%d: y[%d] = %v, want %v", name, y[0], n, idx, y[idx], want)
+				// y: four rows of ldy with a sentinel before and after.
+				y := make([]T, 4*ldy+2)
+				for i := range y {
+					y[i] = T(rng.Float64()*2 - 1)
+				}
+				y0 := append([]T(nil), y...)
+				s := make([]T, 3*lay.srs+max(rowsX-1, 0)*lay.scs+1)
+				for i := range s {
+					s[i] = T(rng.Float64()*4 - 2)
+				}
+				alpha := T(lay.alpha)
+				ks.axpy4x4(n, groups, &s[0], lay.scs, lay.srs, alpha, &x[0], ldx, &y[1], ldy)
+				tol := tolerance[T](rowsX) * 8
+				for idx := range y {
+					want := float64(y0[idx])
+					q, i := (idx-1)/ldy, (idx-1)%ldy
+					if idx >= 1 && q < 4 && i < n {
+						for p := range rowsX {
+							want += float64(alpha*s[q*lay.srs+p*lay.scs]) * float64(x[p*ldx+i])
+						}
+					}
+					if math.Abs(float64(y[idx])-want) > tol {
+						t.Fatalf("%s %T axpy4x4 n=%d groups=%d scs=%d alpha=%v: y[%d] = %v, want %v", name, y[0], n, groups, lay.scs, alpha, idx, y[idx], want)
+					}
+				}
 			}
 		}
 	}

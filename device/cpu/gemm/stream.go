@@ -38,20 +38,11 @@ type streamJob[T float] struct {
 	chunks   int // pieces of the k range, claimed in turn
 	pchunk   int // rows of L per piece (a multiple of 4)
 	pieces   shares
-	acc      []*buffer[T]     // per goroutine: r x lenL partial sums, nil if it never ran
-	scratch  []coefScratch[T] // per goroutine: scaled coefficients for axpy4 and axpy4x4
-	direct   bool             // O = C: goroutine 0 accumulates into out, the others into acc, all scaled by alpha
+	acc      []*buffer[T]  // per goroutine: r x lenL partial sums, nil if it never ran
+	scratch  []paged[[4]T] // per goroutine: scaled coefficients for axpy4
+	direct   bool          // O = C: goroutine 0 accumulates into out, the others into acc, all scaled by alpha
 
 	runFn func(w int) // j.work, bound once (jobs are pooled)
-}
-
-// coefScratch holds one goroutine's scaled coefficients, which it rewrites
-// for every call of a kernel, with guard bytes on either side, so that no
-// two goroutines' coefficients (nor anything else) share a page: see guard.
-type coefScratch[T float] struct {
-	_ [guard]byte
-	s [16]T
-	_ [guard]byte
 }
 
 var (
@@ -103,7 +94,7 @@ func (j *streamJob[T]) run(procs int) {
 	procs = min(procs, j.chunks)
 	j.pieces.reset(j.chunks, procs)
 	if cap(j.scratch) < procs {
-		j.scratch = make([]coefScratch[T], procs)
+		j.scratch = make([]paged[[4]T], procs)
 	}
 	j.scratch = j.scratch[:procs]
 
@@ -114,7 +105,7 @@ func (j *streamJob[T]) run(procs int) {
 			scaleRow(j.out[rr*j.ors:rr*j.ors+j.lenL], j.beta)
 		}
 		if procs <= 1 {
-			j.accumulate(0, &j.scratch[0].s, j.out, j.ors, j.alpha)
+			j.accumulate(0, &j.scratch[0].v, j.out, j.ors, j.alpha)
 			return
 		}
 	}
@@ -149,7 +140,7 @@ func (j *streamJob[T]) work(w int) {
 		if !ok {
 			return
 		}
-		j.accumulate(c, &j.scratch[w].s, dst, ld, scale)
+		j.accumulate(c, &j.scratch[w].v, dst, ld, scale)
 	}
 }
 
@@ -167,7 +158,7 @@ const stripPrefetchRows = 4
 // product has at least stripMinRows rows, the rest
 // (remaining rows and columns) four rows of L at a time with axpy4x4 and
 // axpy4. s holds the axpy kernels' scaled coefficients.
-func (j *streamJob[T]) accumulate(c int, s *[16]T, acc []T, ld int, scale T) {
+func (j *streamJob[T]) accumulate(c int, s *[4]T, acc []T, ld int, scale T) {
 	p0 := c * j.pchunk
 	p1 := min(p0+j.pchunk, j.k)
 	rows, cols := 0, 0 // what the strip kernel covers
@@ -197,40 +188,37 @@ func (j *streamJob[T]) strips(p0, p1, rows, cols int, acc []T, ld int, scale T) 
 
 // axpyRows adds (scale*s) L over rows [p0, p1) of L into output rows
 // [r0, r1) and columns [x0, x1) of acc, four rows of L at a time: into
-// four output rows at once with axpy4x4 where the kernels have it, else
-// row by row with axpy4, in column blocks that keep the output rows in L1.
-func (j *streamJob[T]) axpyRows(p0, p1, r0, r1, x0, x1 int, s *[16]T, acc []T, ld int, scale T) {
+// four output rows at once with axpy4x4 where the kernels have it (all the
+// groups of four rows of L in one call), else row by row with axpy4, in
+// column blocks that keep the output rows in L1. Each output value takes
+// the rows of L in order either way.
+func (j *streamJob[T]) axpyRows(p0, p1, r0, r1, x0, x1 int, s *[4]T, acc []T, ld int, scale T) {
 	if r0 >= r1 || x0 >= x1 {
 		return
 	}
 	var zero T
 	blk := max(64, streamBlockBytes/((r1-r0)*int(unsafe.Sizeof(zero))))
-	s4 := (*[4]T)(s[:4])
+	groups := (p1 - p0) / 4
+	pEnd := p0 + 4*groups // rows [pEnd, p1) go one at a time
 	for lb := x0; lb < x1; lb += blk {
 		bl := min(blk, x1-lb)
-		p := p0
-		for ; p+4 <= p1; p += 4 {
-			rr := r0
-			if j.ks.axpy4x4 != nil {
-				for ; rr+4 <= r1; rr += 4 {
-					for q := range 4 {
-						for t := range 4 {
-							s[q*4+t] = scale * j.coef[(rr+q)*j.crs+(p+t)*j.ccs]
-						}
-					}
-					j.ks.axpy4x4(bl, s, &j.long[p*j.ldl+lb], j.ldl, &acc[rr*ld+lb], ld)
-				}
-			}
-			for ; rr < r1; rr++ {
-				for t := range 4 {
-					s4[t] = scale * j.coef[rr*j.crs+(p+t)*j.ccs]
-				}
-				j.ks.axpy4(bl, s4, &j.long[p*j.ldl+lb], j.ldl, &acc[rr*ld+lb])
+		rr := r0
+		if j.ks.axpy4x4 != nil && groups > 0 {
+			for ; rr+4 <= r1; rr += 4 {
+				j.ks.axpy4x4(bl, groups, &j.coef[rr*j.crs+p0*j.ccs], j.ccs, j.crs, scale, &j.long[p0*j.ldl+lb], j.ldl, &acc[rr*ld+lb], ld)
 			}
 		}
-		for ; p < p1; p++ {
-			for rr := r0; rr < r1; rr++ {
-				j.ks.axpy(bl, scale*j.coef[rr*j.crs+p*j.ccs], &j.long[p*j.ldl+lb], &acc[rr*ld+lb])
+		for p := p0; p < pEnd; p += 4 {
+			for q := rr; q < r1; q++ {
+				for t := range 4 {
+					s[t] = scale * j.coef[q*j.crs+(p+t)*j.ccs]
+				}
+				j.ks.axpy4(bl, s, &j.long[p*j.ldl+lb], j.ldl, &acc[q*ld+lb])
+			}
+		}
+		for p := pEnd; p < p1; p++ {
+			for q := r0; q < r1; q++ {
+				j.ks.axpy(bl, scale*j.coef[q*j.crs+p*j.ccs], &j.long[p*j.ldl+lb], &acc[q*ld+lb])
 			}
 		}
 	}
