@@ -27,6 +27,7 @@ func writeSkinny(dir string) {
 		g.axpy4Z(e, 1)
 		g.axpy4Z(e, 4)
 		g.axpyStripZ(e)
+		g.gather4(e)
 	}
 	for _, t := range edgeTiles {
 		g.micro(t.e, t.mr, t.nv, 4, 0)
@@ -399,6 +400,90 @@ func (g *gen) axpy4Z(e elem, rows int) {
 		g.ins("DECQ R13")
 		g.ins("JNZ %s", l("group"))
 	}
+	g.label(l("done"))
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// gather4 emits <pre>gather4(rows int, src *T, ld int, dst *T, ldd int) int:
+// dst[c*ldd+p] = src[p*ld+c] for c < 4 and p below the returned count, the
+// rows in whole blocks (eight float32 rows or four float64 rows a step),
+// so four columns of a matrix become four contiguous rows; the caller
+// gathers the rest. Each step transposes 4x4 blocks in registers (per
+// 128-bit lane for float32, with a lane swap for float64). It needs only
+// AVX, so every amd64 tier with kernels uses it. The dot form gathers B's
+// columns before its goroutines start: for 1024x4 float32 it takes 0.23
+// µs where the Go loop takes 1.09 (see gatherColumns).
+func (g *gen) gather4(e elem) {
+	name := e.pre + "gather4"
+	args := fmt.Sprintf("rows int, src *%s, ld int, dst *%s, ldd int", e.goT, e.goT)
+	g.decl("// %s sets dst[c*ldd+p] = src[p*ld+c] for c < 4 and p below the count it", name)
+	g.decl("// returns (rows rounded down to its step): four columns gathered as rows.")
+	g.decl("//\n//go:noescape\nfunc %s(%s) int\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s) int", name, args))
+	g.comment("SI src row p   BX src row p+4   R8 ld, R9 3*ld   DI dst   R10 ldd, R11 3*ldd (bytes)")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	step := 8 // float32: two 4x4 blocks a step, one per 128-bit lane
+	if e.size == 8 {
+		step = 4
+	}
+	l := func(s string) string { return name + "_" + s }
+	g.ins("MOVQ rows+0(FP), CX")
+	g.ins("MOVQ src+8(FP), SI")
+	g.ins("MOVQ ld+16(FP), R8")
+	g.ins("MOVQ dst+24(FP), DI")
+	g.ins("MOVQ ldd+32(FP), R10")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("LEAQ (R10)(R10*2), R11")
+	g.ins("LEAQ (SI)(R8*4), BX")
+	g.ins("SHRQ $%d, CX", log2(step))
+	g.ins("MOVQ CX, DX")
+	g.ins("SHLQ $%d, DX", log2(step))
+	g.ins("MOVQ DX, ret+40(FP)")
+	g.ins("TESTQ CX, CX")
+	g.ins("JZ %s", l("done"))
+	rowOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
+	dstOff := []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
+	g.label(l("loop"))
+	if e.size == 4 {
+		// Y_i = rows p+i | p+4+i; transpose each lane's 4x4 block.
+		for i := range 4 {
+			g.ins("VMOVUPS (SI)%s, X%d", rowOff[i], i)
+			g.ins("VINSERTF128 $1, (BX)%s, Y%d, Y%d", rowOff[i], i, i)
+		}
+		g.ins("VUNPCKLPS Y1, Y0, Y4") // a0 b0 a1 b1
+		g.ins("VUNPCKHPS Y1, Y0, Y5") // a2 b2 a3 b3
+		g.ins("VUNPCKLPS Y3, Y2, Y6") // c0 d0 c1 d1
+		g.ins("VUNPCKHPS Y3, Y2, Y7") // c2 d2 c3 d3
+		g.ins("VUNPCKLPD Y6, Y4, Y0") // column 0
+		g.ins("VUNPCKHPD Y6, Y4, Y1") // column 1
+		g.ins("VUNPCKLPD Y7, Y5, Y2") // column 2
+		g.ins("VUNPCKHPD Y7, Y5, Y3") // column 3
+		g.ins("LEAQ (SI)(R8*8), SI")
+		g.ins("LEAQ (BX)(R8*8), BX")
+	} else {
+		for i := range 4 {
+			g.ins("VMOVUPD (SI)%s, Y%d", rowOff[i], i)
+		}
+		g.ins("VUNPCKLPD Y1, Y0, Y4")         // a0 b0 | a2 b2
+		g.ins("VUNPCKHPD Y1, Y0, Y5")         // a1 b1 | a3 b3
+		g.ins("VUNPCKLPD Y3, Y2, Y6")         // c0 d0 | c2 d2
+		g.ins("VUNPCKHPD Y3, Y2, Y7")         // c1 d1 | c3 d3
+		g.ins("VPERM2F128 $0x20, Y6, Y4, Y0") // column 0
+		g.ins("VPERM2F128 $0x20, Y7, Y5, Y1") // column 1
+		g.ins("VPERM2F128 $0x31, Y6, Y4, Y2") // column 2
+		g.ins("VPERM2F128 $0x31, Y7, Y5, Y3") // column 3
+		g.ins("LEAQ (SI)(R8*4), SI")
+	}
+	for c := range 4 {
+		g.ins("VMOVUP%s Y%d, (DI)%s", e.p[1:], c, dstOff[c])
+	}
+	g.ins("ADDQ $32, DI")
+	g.ins("DECQ CX")
+	g.ins("JNZ %s", l("loop"))
 	g.label(l("done"))
 	g.ins("VZEROUPPER")
 	g.ins("RET")

@@ -91,6 +91,11 @@ type kernels[T float] struct {
 	// four rows of x in one call. Without it the unpacked path calls axpy4
 	// per row.
 	axpy4x4 func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int)
+	// gather4, where set, sets dst[c*ldd+p] = src[p*ld+c] for c < 4 and p
+	// below the count it returns (rows rounded down to its step): the dot
+	// form's gathering of four columns into rows; gatherColumns does the
+	// rest.
+	gather4 func(rows int, src *T, ld int, dst *T, ldd int) int
 	// axpyStrip, where set, computes y[q*ldy+j] += alpha * sum_p
 	// s[q*srs+p*scs]*x[p*ldx+j] for q < 4, p < k and j < stripWidth: four
 	// output rows of a strip of columns held in registers while k rows of x

@@ -218,17 +218,20 @@ var avx2Impl = &impl{
 		dot:   sdot,
 		dot4:  dot4AVX2[float32],
 		axpy4: axpy4AVX2[float32],
+		// gather4 needs only AVX (generated with the AVX-512 kernels).
+		gather4: sgather4,
 	},
 	f64: &kernels[float64]{
 		mr: 6, nr: 8,
 		mc: 72, kc: 256, nc: 4080,
 		skinnyM: 5, skinnyN: 6,
-		micro: dgemm6x8,
-		pack:  packAVX2[float64],
-		axpy:  daxpy,
-		dot:   ddot,
-		dot4:  dot4AVX2[float64],
-		axpy4: axpy4AVX2[float64],
+		micro:   dgemm6x8,
+		pack:    packAVX2[float64],
+		axpy:    daxpy,
+		dot:     ddot,
+		dot4:    dot4AVX2[float64],
+		axpy4:   axpy4AVX2[float64],
+		gather4: dgather4,
 	},
 }
 

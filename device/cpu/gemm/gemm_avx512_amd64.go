@@ -175,6 +175,7 @@ func avx512Impl() *impl {
 		dot4x4:  sdot4x4Z,
 		axpy4:   saxpy4Z,
 		axpy4x4: saxpy4x4Z,
+		gather4: sgather4,
 
 		axpyStrip: saxpyStripZ, stripWidth: 64,
 	}
@@ -192,6 +193,7 @@ func avx512Impl() *impl {
 		dot4x4:  ddot4x4Z,
 		axpy4:   daxpy4Z,
 		axpy4x4: daxpy4x4Z,
+		gather4: dgather4,
 
 		axpyStrip: daxpyStripZ, stripWidth: 32,
 	}

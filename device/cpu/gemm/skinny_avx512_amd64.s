@@ -736,6 +736,55 @@ saxpyStripZ_store:
 	VZEROUPPER
 	RET
 
+// func sgather4(rows int, src *float32, ld int, dst *float32, ldd int) int
+// SI src row p   BX src row p+4   R8 ld, R9 3*ld   DI dst   R10 ldd, R11 3*ldd (bytes)
+TEXT ·sgather4(SB), NOSPLIT, $0-48
+	MOVQ rows+0(FP), CX
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ dst+24(FP), DI
+	MOVQ ldd+32(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R10
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R10)(R10*2), R11
+	LEAQ (SI)(R8*4), BX
+	SHRQ $3, CX
+	MOVQ CX, DX
+	SHLQ $3, DX
+	MOVQ DX, ret+40(FP)
+	TESTQ CX, CX
+	JZ sgather4_done
+sgather4_loop:
+	VMOVUPS (SI), X0
+	VINSERTF128 $1, (BX), Y0, Y0
+	VMOVUPS (SI)(R8*1), X1
+	VINSERTF128 $1, (BX)(R8*1), Y1, Y1
+	VMOVUPS (SI)(R8*2), X2
+	VINSERTF128 $1, (BX)(R8*2), Y2, Y2
+	VMOVUPS (SI)(R9*1), X3
+	VINSERTF128 $1, (BX)(R9*1), Y3, Y3
+	VUNPCKLPS Y1, Y0, Y4
+	VUNPCKHPS Y1, Y0, Y5
+	VUNPCKLPS Y3, Y2, Y6
+	VUNPCKHPS Y3, Y2, Y7
+	VUNPCKLPD Y6, Y4, Y0
+	VUNPCKHPD Y6, Y4, Y1
+	VUNPCKLPD Y7, Y5, Y2
+	VUNPCKHPD Y7, Y5, Y3
+	LEAQ (SI)(R8*8), SI
+	LEAQ (BX)(R8*8), BX
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, (DI)(R10*1)
+	VMOVUPS Y2, (DI)(R10*2)
+	VMOVUPS Y3, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ sgather4_loop
+sgather4_done:
+	VZEROUPPER
+	RET
+
 // func ddot4Z(n int, x, y *float64, ldy int, out *[4]float64)
 // SI x   DI y row 0   R8 ldy in bytes   R9 3*ldy   Z0-Z3, Z4-Z7 accumulators
 TEXT ·ddot4Z(SB), NOSPLIT, $0-40
@@ -1455,6 +1504,50 @@ daxpyStripZ_store:
 	VMOVUPD 192(DI), Z19
 	VFMADD231PD Z15, Z20, Z19
 	VMOVUPD Z19, 192(DI)
+	VZEROUPPER
+	RET
+
+// func dgather4(rows int, src *float64, ld int, dst *float64, ldd int) int
+// SI src row p   BX src row p+4   R8 ld, R9 3*ld   DI dst   R10 ldd, R11 3*ldd (bytes)
+TEXT ·dgather4(SB), NOSPLIT, $0-48
+	MOVQ rows+0(FP), CX
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ dst+24(FP), DI
+	MOVQ ldd+32(FP), R10
+	SHLQ $3, R8
+	SHLQ $3, R10
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R10)(R10*2), R11
+	LEAQ (SI)(R8*4), BX
+	SHRQ $2, CX
+	MOVQ CX, DX
+	SHLQ $2, DX
+	MOVQ DX, ret+40(FP)
+	TESTQ CX, CX
+	JZ dgather4_done
+dgather4_loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD (SI)(R8*1), Y1
+	VMOVUPD (SI)(R8*2), Y2
+	VMOVUPD (SI)(R9*1), Y3
+	VUNPCKLPD Y1, Y0, Y4
+	VUNPCKHPD Y1, Y0, Y5
+	VUNPCKLPD Y3, Y2, Y6
+	VUNPCKHPD Y3, Y2, Y7
+	VPERM2F128 $0x20, Y6, Y4, Y0
+	VPERM2F128 $0x20, Y7, Y5, Y1
+	VPERM2F128 $0x31, Y6, Y4, Y2
+	VPERM2F128 $0x31, Y7, Y5, Y3
+	LEAQ (SI)(R8*4), SI
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, (DI)(R10*1)
+	VMOVUPD Y2, (DI)(R10*2)
+	VMOVUPD Y3, (DI)(R11*1)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ dgather4_loop
+dgather4_done:
 	VZEROUPPER
 	RET
 

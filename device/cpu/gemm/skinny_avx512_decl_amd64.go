@@ -35,6 +35,12 @@ func saxpy4x4Z(n, groups int, s *float32, scs, srs int, alpha float32, x *float3
 //go:noescape
 func saxpyStripZ(k int, s *float32, scs, srs int, x *float32, ldx int, y *float32, ldy int, pf int, alpha float32)
 
+// sgather4 sets dst[c*ldd+p] = src[p*ld+c] for c < 4 and p below the count it
+// returns (rows rounded down to its step): four columns gathered as rows.
+//
+//go:noescape
+func sgather4(rows int, src *float32, ld int, dst *float32, ldd int) int
+
 // ddot4Z computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n (any n).
 //
 //go:noescape
@@ -65,6 +71,12 @@ func daxpy4x4Z(n, groups int, s *float64, scs, srs int, alpha float64, x *float6
 //
 //go:noescape
 func daxpyStripZ(k int, s *float64, scs, srs int, x *float64, ldx int, y *float64, ldy int, pf int, alpha float64)
+
+// dgather4 sets dst[c*ldd+p] = src[p*ld+c] for c < 4 and p below the count it
+// returns (rows rounded down to its step): four columns gathered as rows.
+//
+//go:noescape
+func dgather4(rows int, src *float64, ld int, dst *float64, ldd int) int
 
 // sgemm4x32Z computes the 4x32 float32 tile C = alpha*A*B + beta*C from panels
 // packed 4 (A) and 32 (B) values per step; beta == 0 never reads C.

@@ -122,7 +122,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 		buf := getBuf[T](n * k)
 		defer putBuf(buf)
 		j.bt, j.ldbt = buf.data, k
-		gatherColumns(j.bt, b, ldb, k, n)
+		gatherColumns(ks, j.bt, b, ldb, k, n)
 	}
 	j.byRows = m >= n
 	if j.byRows {
@@ -134,7 +134,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 			buf := getBuf[T](m * k)
 			defer putBuf(buf)
 			j.at = buf.data
-			gatherColumns(j.at, a, lda, k, m)
+			gatherColumns(ks, j.at, a, lda, k, m)
 		}
 		j.parts = min(want, ceilDiv(n, 4))
 	}
@@ -297,19 +297,27 @@ func (j *smallJob[T]) chunk(w int) {
 }
 
 // gatherColumns writes the cols columns of the rows x cols matrix src
-// (leading dimension ld) as the rows of dst, one after another: four
-// columns per pass over src, each a slice of its own so that the writes
-// need no bounds checks (2.1 against 4.5 µs for 1024 x 4 float32, run
-// before a dot-form product's goroutines start): B's columns, or the few
-// rows of an A stored transposed.
-func gatherColumns[T float](dst, src []T, ld, rows, cols int) {
+// (leading dimension ld) as the rows of dst, one after another: B's
+// columns, or the few rows of an A stored transposed. It runs before a
+// dot-form product's goroutines start. Four columns at a time go through
+// the kernels' gather4 where they have it, the rest in Go, four columns
+// per pass over src, each a slice of its own so that the writes need no
+// bounds checks. 1024 x 4 float32 on a Zen 5 EPYC: 0.23 against 1.09 µs
+// with both buffers in the caller's cache, 3.0 against 4.3 µs in a
+// two-core product run again and again, where the other core read the
+// last call's dst and each line written must first be taken back from it.
+func gatherColumns[T float](ks *kernels[T], dst, src []T, ld, rows, cols int) {
 	j := 0
 	for ; j+4 <= cols; j += 4 {
+		p0 := 0
+		if ks.gather4 != nil && rows > 0 {
+			p0 = ks.gather4(rows, &src[j], ld, &dst[j*rows], rows)
+		}
 		d0 := dst[j*rows : (j+1)*rows]
 		d1 := dst[(j+1)*rows : (j+2)*rows][:len(d0)]
 		d2 := dst[(j+2)*rows : (j+3)*rows][:len(d0)]
 		d3 := dst[(j+3)*rows : (j+4)*rows][:len(d0)]
-		for p := range d0 {
+		for p := p0; p < len(d0); p++ {
 			r := src[p*ld+j : p*ld+j+4 : p*ld+j+4]
 			d0[p], d1[p], d2[p], d3[p] = r[0], r[1], r[2], r[3]
 		}
