@@ -14,15 +14,15 @@ import (
 
 var _ device.FusedReducer = (*Device)(nil)
 
-// FusedReduce reduces the result of program p over axes into dst without
-// materialising it. The inputs are read through their layouts permuted by
-// device.ReduceOrder, so the elements folded into one output are
-// consecutive; the program is evaluated block by block on per-worker
-// scratch exactly as Fused does, and each block is folded into the
-// running reductions of the outputs it covers, straight from the scratch.
-// When the reduced axes are not all last and no input repeats elements,
-// the program goes instead to a scratch in the inputs' own order, which
-// Reduce's kernels fold (reduceMaterialized).
+// FusedReduce reduces the result of program p over axes into dst. In
+// general it does not materialise the program: the inputs are read through
+// their layouts permuted by device.ReduceOrder, so the elements folded into
+// one output are consecutive; the program is evaluated block by block on
+// per-worker scratch exactly as Fused does, and each block is folded into
+// the running reductions of the outputs it covers, straight from the
+// scratch. When the reduced axes are not all last and no input repeats
+// elements, the program goes instead to a scratch of every element in the
+// inputs' own order, which Reduce's kernels fold (reduceMaterialized).
 //
 // The flat range is cut into chunks of redChunk elements that depend only
 // on the shape; workers take contiguous runs of chunks, and an output cut
