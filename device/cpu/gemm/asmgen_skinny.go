@@ -122,6 +122,9 @@ func (g *gen) dot4Z(e elem) {
 // R9 = 3*ld in bytes.
 var rowIndex = []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
 
+// rowIndex10 is rowIndex with R10 = ld and R11 = 3*ld.
+var rowIndex10 = []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
+
 // reduce4 sums each of the four zmm registers acc across its lanes and
 // stores the four sums at off(DX), using the registers tmp as scratch:
 // 512 -> 256 -> 128 bits per register, then the four together with
@@ -188,7 +191,6 @@ func (g *gen) dot4x4Z(e elem) {
 	g.zeroZ(0, 16)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
-	xIndex := []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
 	l := func(s string) string { return name + "_" + s }
 	step := func(mask bool) {
 		ld, k := mov+" ", ""
@@ -196,7 +198,7 @@ func (g *gen) dot4x4Z(e elem) {
 			ld, k = mov+".Z ", "K1, "
 		}
 		for q := range 4 {
-			g.ins("%s(SI)%s, %s%s", ld, xIndex[q], k, z(16+q))
+			g.ins("%s(SI)%s, %s%s", ld, rowIndex10[q], k, z(16+q))
 		}
 		for r := range 4 {
 			g.ins("%s(DI)%s, %s%s", ld, rowIndex[r], k, z(20+r))
@@ -318,7 +320,6 @@ func (g *gen) axpy4Z(e elem, rows int) {
 			g.ins("VBROADCAST%s %d(DX), %s", e.s, c*e.size, z(16+c))
 		}
 	}
-	xOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
 	// body updates every output row with nv vectors of each x row (in
 	// Z(r*nv+v)), the output vectors in Z(4*nv+q*nv+v); masked loads and
 	// stores (nv == 1) when mask is set. Each output vector takes a chain
@@ -338,7 +339,7 @@ func (g *gen) axpy4Z(e elem, rows int) {
 		}
 		for r := range 4 {
 			for v := range nv {
-				g.ins("%s%d(SI)%s, %s%s", ld, 64*v, xOff[r], k, z(r*nv+v))
+				g.ins("%s%d(SI)%s, %s%s", ld, 64*v, rowIndex[r], k, z(r*nv+v))
 			}
 		}
 		g.ins("MOVQ DI, AX")
@@ -445,14 +446,12 @@ func (g *gen) gather4(e elem) {
 	g.ins("MOVQ DX, ret+40(FP)")
 	g.ins("TESTQ CX, CX")
 	g.ins("JZ %s", l("done"))
-	rowOff := []string{"", "(R8*1)", "(R8*2)", "(R9*1)"}
-	dstOff := []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
 	g.label(l("loop"))
 	if e.size == 4 {
 		// Y_i = rows p+i | p+4+i; transpose each lane's 4x4 block.
 		for i := range 4 {
-			g.ins("VMOVUPS (SI)%s, X%d", rowOff[i], i)
-			g.ins("VINSERTF128 $1, (BX)%s, Y%d, Y%d", rowOff[i], i, i)
+			g.ins("VMOVUPS (SI)%s, X%d", rowIndex[i], i)
+			g.ins("VINSERTF128 $1, (BX)%s, Y%d, Y%d", rowIndex[i], i, i)
 		}
 		g.ins("VUNPCKLPS Y1, Y0, Y4") // a0 b0 a1 b1
 		g.ins("VUNPCKHPS Y1, Y0, Y5") // a2 b2 a3 b3
@@ -466,7 +465,7 @@ func (g *gen) gather4(e elem) {
 		g.ins("LEAQ (BX)(R8*8), BX")
 	} else {
 		for i := range 4 {
-			g.ins("VMOVUPD (SI)%s, Y%d", rowOff[i], i)
+			g.ins("VMOVUPD (SI)%s, Y%d", rowIndex[i], i)
 		}
 		g.ins("VUNPCKLPD Y1, Y0, Y4")         // a0 b0 | a2 b2
 		g.ins("VUNPCKHPD Y1, Y0, Y5")         // a1 b1 | a3 b3
@@ -479,7 +478,7 @@ func (g *gen) gather4(e elem) {
 		g.ins("LEAQ (SI)(R8*4), SI")
 	}
 	for c := range 4 {
-		g.ins("VMOVUP%s Y%d, (DI)%s", e.p[1:], c, dstOff[c])
+		g.ins("VMOVUP%s Y%d, (DI)%s", e.p[1:], c, rowIndex10[c])
 	}
 	g.ins("ADDQ $32, DI")
 	g.ins("DECQ CX")
