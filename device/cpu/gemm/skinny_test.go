@@ -105,20 +105,11 @@ func testAxpy4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 			for n := 1; n <= 70; n++ {
 				rowsX := 4 * groups
 				ldx, ldy := n+n%3, n+2
-				x := make([]T, max(rowsX, 1)*ldx)
-				for i := range x {
-					x[i] = T(rng.Float64()*2 - 1)
-				}
+				x := uniform[T](rng, max(rowsX, 1)*ldx, 1)
 				// y: four rows of ldy with a sentinel before and after.
-				y := make([]T, 4*ldy+2)
-				for i := range y {
-					y[i] = T(rng.Float64()*2 - 1)
-				}
+				y := uniform[T](rng, 4*ldy+2, 1)
 				y0 := append([]T(nil), y...)
-				s := make([]T, 3*lay.srs+max(rowsX-1, 0)*lay.scs+1)
-				for i := range s {
-					s[i] = T(rng.Float64()*4 - 2)
-				}
+				s := uniform[T](rng, 3*lay.srs+max(rowsX-1, 0)*lay.scs+1, 2)
 				alpha := T(lay.alpha)
 				ks.axpy4x4(n, groups, &s[0], lay.scs, lay.srs, alpha, &x[0], ldx, &y[1], ldy)
 				tol := tolerance[T](rowsX) * 8
@@ -161,19 +152,10 @@ func testAxpyStrip[T float](t *testing.T, name string, ks *kernels[T]) {
 		for _, st := range [][2]int{{1, 19}, {6, 1}} { // scs, srs
 			scs, srs := st[0], st[1]
 			ldx, ldy := w+3, w+5
-			x := make([]T, k*ldx+w)
-			for i := range x {
-				x[i] = T(rng.Float64()*2 - 1)
-			}
-			s := make([]T, 3*srs+max(k-1, 0)*scs+1)
-			for i := range s {
-				s[i] = T(rng.Float64()*4 - 2)
-			}
+			x := uniform[T](rng, k*ldx+w, 1)
+			s := uniform[T](rng, 3*srs+max(k-1, 0)*scs+1, 2)
 			// y: four rows of ldy with a sentinel before and after.
-			y := make([]T, 4*ldy+2)
-			for i := range y {
-				y[i] = T(rng.Float64()*2 - 1)
-			}
+			y := uniform[T](rng, 4*ldy+2, 1)
 			y0 := append([]T(nil), y...)
 			const alpha = -1.25
 			pf := 64 * ldx // bytes, past the end of x: prefetches never fault
@@ -328,14 +310,8 @@ func testDot4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 	rng := rand.New(rand.NewPCG(24, 25))
 	for n := 1; n <= 70; n++ {
 		ldx, ldy := n+1, n+n%5
-		x := make([]T, 3*ldx+n)
-		y := make([]T, 3*ldy+n)
-		for i := range x {
-			x[i] = T(rng.Float64()*2 - 1)
-		}
-		for i := range y {
-			y[i] = T(rng.Float64()*2 - 1)
-		}
+		x := uniform[T](rng, 3*ldx+n, 1)
+		y := uniform[T](rng, 3*ldy+n, 1)
 		var out [16]T
 		ks.dot4x4(n, &x[0], ldx, &y[0], ldy, &out)
 		for q := range 4 {
@@ -352,6 +328,15 @@ func testDot4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 			}
 		}
 	}
+}
+
+// uniform returns n values drawn uniformly from [-r, r).
+func uniform[T float](rng *rand.Rand, n int, r float64) []T {
+	v := make([]T, n)
+	for i := range v {
+		v[i] = T(rng.Float64()*2*r - r)
+	}
+	return v
 }
 
 // TestGatherColumns checks every kernel set's column gathering (the
