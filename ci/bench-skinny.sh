@@ -8,7 +8,11 @@
 # against a float64 reference first). Figures are GB/s of the bytes a
 # product must move (A and B read, C written once), each the best single
 # call (after an untimed one) over the rounds, as for NumPy; rounds
-# interleave all sides, so a busy neighbour hurts all alike.
+# interleave all sides, so a busy neighbour hurts all alike. Every call
+# there reuses one set of operands, so the four-row and four-column shapes
+# run from the caches; the rows marked "mem" (BenchmarkSkinnyCold) time
+# them and the read on operands in memory, each call on another copy of
+# the operands, as the mean of 40 calls per round.
 #   bash ci/bench-skinny.sh                  # 3 rounds, all cores
 #   ROUNDS=5 bash ci/bench-skinny.sh
 #   THREADS=1 bash ci/bench-skinny.sh        # one core on every side (steadier
@@ -63,14 +67,20 @@ for name in sys.argv[2:]:
 PYEOF
 
 go test -c -o "$tmp/gemm.test" ./device/cpu/gemm
+# go_rows SUFFIX: benchmark lines to "go|read shape+SUFFIX dtype GB/s".
+go_rows() {
+  awk -v sfx="$1" '/GB\/s/ { split($1, p, "/"); who = (p[4] == "read") ? "read" : "go"
+       for (i = 2; i <= NF; i++) if ($i == "GB/s") print who, p[2] sfx, p[3], $(i-1) }'
+}
 for round in $(seq "$ROUNDS"); do
   echo "round $round/$ROUNDS" >&2
   for ct in $coretypes; do
     with_coretype "$ct" "$PY" "$tmp/np.py" "$ct" $SHAPES | awk -v ct="$ct" '{ print "np", ct, $0 }' >> "$tmp/results"
   done
   (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinny$' -test.benchtime 1x -test.count 60 "${goflags[@]}") |
-    awk '/GB\/s/ { split($1, p, "/"); who = p[4]; if (p[4] == "read") who = "read"; else who = "go"
-         for (i = 2; i <= NF; i++) if ($i == "GB/s") print who, p[2], p[3], $(i-1) }' >> "$tmp/results"
+    go_rows "" >> "$tmp/results"
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinnyCold$' -test.benchtime 40x -test.count 1 "${goflags[@]}") |
+    go_rows "_mem" >> "$tmp/results"
 done
 
 wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u | tr '\n' ' ')
@@ -81,4 +91,6 @@ awk '
   $1 == "np" && $5 != "WRONG" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; ct[k] = $2 } }
   $1 == "go" { k = $2 " " $3; if ($4 > go[k]) go[k] = $4 }
   $1 == "read" { k = $2 " " $3; if ($4 > rd[k]) rd[k] = $4 }
-  END { for (k in go) { split(k, s, " "); printf "%-16s %-8s %9.1f %9.1f %6.2fx %9.1f %-11s %6.2fx\n", s[1], s[2], go[k], rd[k], (rd[k] > 0 ? go[k] / rd[k] : 0), np[k], (k in ct ? ct[k] : "-"), (np[k] > 0 ? go[k] / np[k] : 0) } }' "$tmp/results" | sort -t' ' -k1,1 -k2,2
+  END { for (k in go) { split(k, s, " ")
+    if (np[k] > 0) anchor = sprintf("%9.1f %-11s %6.2fx", np[k], ct[k], go[k] / np[k]); else anchor = sprintf("%9s %-11s %7s", "-", "-", "-")
+    printf "%-16s %-8s %9.1f %9.1f %6.2fx %s\n", s[1], s[2], go[k], rd[k], (rd[k] > 0 ? go[k] / rd[k] : 0), anchor } }' "$tmp/results" | sort -t' ' -k1,1 -k2,2

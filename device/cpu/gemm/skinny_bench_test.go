@@ -37,32 +37,95 @@ func skinnyBytes(s benchShape, size int) float64 {
 // team the products use, each reading the same fixed share every time: the
 // machine's read bandwidth over those bytes wherever they sit in the cache
 // hierarchy. The ratio of the two GB/s figures is how close the product
-// comes to the bandwidth its bytes need.
+// comes to the bandwidth its bytes need. Every call here reuses one set of
+// operands, so those of 16 MiB or less come from the caches;
+// BenchmarkSkinnyCold times the same products on operands in memory.
 func BenchmarkSkinny(b *testing.B) {
 	if !hasAVX512() {
 		b.Skip("the read anchor needs AVX-512")
 	}
 	for _, s := range skinnyShapes {
-		benchSkinny[float32](b, s)
-		benchSkinny[float64](b, s)
+		benchSkinny(b, s, skinnySets[float32](s, 0))
+		benchSkinny(b, s, skinnySets[float64](s, 0))
 	}
 }
 
-func benchSkinny[T float](b *testing.B, s benchShape) {
+// coldBytes is how many bytes of distinct operands BenchmarkSkinnyCold
+// cycles through: more than twice the largest last-level cache of the
+// machines this project has run on (105 MiB on a Sapphire Rapids socket),
+// so that no call finds its operands in a cache from an earlier one.
+const coldBytes = 256 << 20
+
+// BenchmarkSkinnyCold times the four-row and four-column products of
+// BenchmarkSkinny, and the same read anchor, with each call on the next of
+// as many copies of the operands as fit in coldBytes: the products as they
+// run when their long operand comes from memory (a model's weights larger
+// than the cache), against the read bandwidth of memory over the same bytes.
+func BenchmarkSkinnyCold(b *testing.B) {
+	if !hasAVX512() {
+		b.Skip("the read anchor needs AVX-512")
+	}
+	for _, s := range skinnyShapes {
+		if s.m != 4 && s.n != 4 {
+			continue // the GEMVs at 4096 already stream from memory in BenchmarkSkinny
+		}
+		benchSkinny(b, s, skinnySets[float32](s, coldBytes))
+		benchSkinny(b, s, skinnySets[float64](s, coldBytes))
+	}
+}
+
+// operandSet is one product's operands, as benchOperands makes them.
+type operandSet[T float] struct {
+	a, b, c []T
+}
+
+// skinnySets returns as many copies of s's operands as fit in total bytes
+// (at least one), each starting on a cache line of one arena; the copies
+// hold the same values.
+func skinnySets[T float](s benchShape, total int) []operandSet[T] {
+	a, bm, c, _, _ := benchOperands[T](s)
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	line := 64 / size
+	stride := (len(a)+line-1)/line*line + (len(bm)+line-1)/line*line + (len(c)+line-1)/line*line
+	n := max(1, total/(stride*size))
+	if n == 1 {
+		return []operandSet[T]{{a, bm, c}}
+	}
+	arena := make([]T, n*stride+line)
+	off := (line - int(uintptr(unsafe.Pointer(&arena[0]))%64)/size) % line
+	sets := make([]operandSet[T], n)
+	for i := range sets {
+		carve := func(src []T) []T {
+			dst := arena[off : off+len(src) : off+len(src)]
+			copy(dst, src)
+			off += (len(src) + line - 1) / line * line
+			return dst
+		}
+		sets[i] = operandSet[T]{carve(a), carve(bm), carve(c)}
+	}
+	return sets
+}
+
+func benchSkinny[T float](b *testing.B, s benchShape, sets []operandSet[T]) {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	typ := fmt.Sprintf("%T", zero)
-	a, bm, c, lda, ldb := benchOperands[T](s)
+	_, lda := stored(s.transA, s.m, s.k)
+	_, ldb := stored(s.transB, s.k, s.n)
 	bytes := skinnyBytes(s, size)
 	b.Run(fmt.Sprintf("%s/%s/tessera-%s", s, typ, Kernel()), func(b *testing.B) {
 		b.ReportAllocs()
+		next := 0
 		call := func() {
+			o := &sets[next]
+			next = (next + 1) % len(sets)
 			var err error
-			switch x := any(a).(type) {
+			switch x := any(o.a).(type) {
 			case []float32:
-				err = F32(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(bm).([]float32), ldb, 0, any(c).([]float32), s.n)
+				err = F32(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(o.b).([]float32), ldb, 0, any(o.c).([]float32), s.n)
 			case []float64:
-				err = F64(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(bm).([]float64), ldb, 0, any(c).([]float64), s.n)
+				err = F64(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(o.b).([]float64), ldb, 0, any(o.c).([]float64), s.n)
 			}
 			if err != nil {
 				b.Fatal(err)
@@ -77,8 +140,8 @@ func benchSkinny[T float](b *testing.B, s benchShape) {
 	})
 	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("%s/%s/read/threads=%d", s, typ, threads), func(b *testing.B) {
-			parts := [][]T{a, bm, c}
 			sums := make([]uint64, threads)
+			var parts [3][]T
 			read := func(w int) {
 				for _, p := range parts {
 					lines := len(p) * size / 64
@@ -88,9 +151,16 @@ func benchSkinny[T float](b *testing.B, s benchShape) {
 					}
 				}
 			}
-			runTeamAll(threads, read) // untimed: as the product, start warm
-			for b.Loop() {
+			next := 0
+			call := func() {
+				o := &sets[next]
+				next = (next + 1) % len(sets)
+				parts = [3][]T{o.a, o.b, o.c}
 				runTeamAll(threads, read)
+			}
+			call() // untimed: as the product, start warm
+			for b.Loop() {
+				call()
 			}
 			b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		})
