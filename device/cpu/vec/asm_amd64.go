@@ -428,6 +428,16 @@ func maxReduceF64AVX512(x *float64, n int) (ret float64, ok bool)
 //go:noescape
 func minReduceF64AVX512(x *float64, n int) (ret float64, ok bool)
 
+// sumBF16AVX2 returns sumF32AVX2 of x[:n] widened from BF16 to float32, bit for bit; tail holds x's last n%8 values and zeros.
+//
+//go:noescape
+func sumBF16AVX2(x *uint16, n int, tail *[8]uint16) float32
+
+// sumF16AVX2 returns sumF32AVX2 of x[:n] widened from F16 to float32, bit for bit; tail holds x's last n%8 values and zeros.
+//
+//go:noescape
+func sumF16AVX2(x *uint16, n int, tail *[8]uint16) float32
+
 // expF32AVX2 computes dst[i] = e**x[i] for i < n.
 //
 //go:noescape

@@ -571,9 +571,37 @@ func (g *gen) binaries(e elem, t tier) {
 // ~18 to 12-16 GB/s, the hardware prefetcher already keeping a core's
 // misses in flight.
 
+// halfSrc names the half-precision source of a widening sum: the float32
+// sum of the values widened, read as 16-bit storage.
+type halfSrc string
+
+const (
+	noHalf  halfSrc = ""
+	srcBF16 halfSrc = "BF16"
+	srcF16  halfSrc = "F16"
+)
+
+// widen8 loads eight half-precision values at mem into ymm register r as
+// float32: exactly for bfloat16; for binary16 with VCVTPH2PS, which quiets a
+// signalling NaN (a sum with a NaN in it is a NaN either way, and the
+// callers that keep NaN bits widen those sums exactly, see SumHalf).
+func (g *gen) widen8(src halfSrc, mem, r string) {
+	if src == srcBF16 {
+		g.ins("VPMOVZXWD %s, %s", mem, r)
+		g.ins("VPSLLD $16, %s, %s", r, r)
+		return
+	}
+	g.ins("VCVTPH2PS %s, %s", mem, r)
+}
+
 // reduceSum emits the blocked, fixed-order sum (dot=false) or dot product.
 // See sumF32Go / sumF64Go / dotF32Go / dotF64Go for the order it follows.
-func (g *gen) reduceSum(e elem, dot bool) {
+// With a half-precision src (e float32, dot false) it emits the same sum
+// over 16-bit storage, each vector widened as it is loaded: the bits of
+// widening x and summing that, without the float32 copy. Its last n%8
+// values come from tail, a copy padded with zeros, as a masked load would
+// give them (AVX2 has no 16-bit masked load).
+func (g *gen) reduceSum(e elem, dot bool, src halfSrc) {
 	name := "sum" + e.name + "AVX2"
 	args := []arg{{"x", "*" + e.goT, 8}, {"n", "int", 8}}
 	doc := "returns the blocked fixed-order sum of x[:n] (see sum" + e.name + "Go)."
@@ -582,6 +610,15 @@ func (g *gen) reduceSum(e elem, dot bool) {
 		args = []arg{{"a", "*" + e.goT, 8}, {"b", "*" + e.goT, 8}, {"n", "int", 8}}
 		doc = "returns the blocked fixed-order dot product of a[:n] and b[:n] (see dot" + e.name + "Go)."
 	}
+	half := src != noHalf
+	if half {
+		if dot || e.size != 4 {
+			log.Fatalf("reduceSum: a %s source sums into float32 and has no dot product", src)
+		}
+		name = "sum" + string(src) + "AVX2"
+		args = []arg{{"x", "*uint16", 8}, {"n", "int", 8}, {"tail", "*[8]uint16", 8}}
+		doc = "returns sumF32AVX2 of x[:n] widened from " + string(src) + " to float32, bit for bit; tail holds x's last n%8 values and zeros."
+	}
 	off := g.text(name, args, &arg{"ret", e.goT, e.size}, doc)
 	if dot {
 		g.load(off, "a", "SI")
@@ -589,10 +626,17 @@ func (g *gen) reduceSum(e elem, dot bool) {
 	} else {
 		g.load(off, "x", "SI")
 	}
+	if half {
+		g.load(off, "tail", "DX")
+	}
 	g.load(off, "n", "CX")
 	L := e.lanes
 	block := 32 * 8 * L // 32 rounds of 8 vectors
 	p := e.p
+	step := 32 // bytes of x per vector
+	if half {
+		step = 16
+	}
 	g.ins("VXORPD Y8, Y8, Y8")
 	g.ins("VXORPD Y9, Y9, Y9")
 	zero := func() {
@@ -602,15 +646,20 @@ func (g *gen) reduceSum(e elem, dot bool) {
 	}
 	round8 := func() {
 		for k := 0; k < 8; k++ {
-			if dot {
+			switch {
+			case dot:
 				t := y(10 + k%4)
 				g.ins("VMOVUP%s %d(DX), %s", p[1:], 32*k, t)
 				g.ins("VFMADD231%s %d(SI), %s, %s", p, 32*k, t, y(k))
-			} else {
+			case half:
+				t := y(10 + k%4)
+				g.widen8(src, fmt.Sprintf("%d(SI)", step*k), t)
+				g.ins("VADD%s %s, %s, %s", p, t, y(k), y(k))
+			default:
 				g.ins("VADD%s %d(SI), %s, %s", p, 32*k, y(k), y(k))
 			}
 		}
-		g.ins("ADDQ $256, SI")
+		g.ins("ADDQ $%d, SI", 8*step)
 		if dot {
 			g.ins("ADDQ $256, DX")
 		}
@@ -658,21 +707,30 @@ func (g *gen) reduceSum(e elem, dot bool) {
 	g.label("l1")
 	g.ins("CMPQ CX, $%d", L)
 	g.ins("JB   lmask")
-	if dot {
+	switch {
+	case dot:
 		g.ins("VMOVUP%s (DX), Y10", p[1:])
 		g.ins("VFMADD231%s (SI), Y10, Y0", p)
 		g.ins("ADDQ $32, DX")
-	} else {
+	case half:
+		g.widen8(src, "(SI)", "Y10")
+		g.ins("VADD%s Y10, Y0, Y0", p)
+	default:
 		g.ins("VADD%s (SI), Y0, Y0", p)
 	}
-	g.ins("ADDQ $32, SI")
+	g.ins("ADDQ $%d, SI", step)
 	g.ins("SUBQ $%d, CX", L)
 	g.ins("JMP  l1")
 	g.label("lmask")
 	g.ins("TESTQ CX, CX")
 	g.ins("JEQ  lfold")
-	g.tailMask(e)
-	g.ins("VMASKMOV%s (SI), Y15, Y10", p)
+	switch {
+	case half:
+		g.widen8(src, "(DX)", "Y10")
+	default:
+		g.tailMask(e)
+		g.ins("VMASKMOV%s (SI), Y15, Y10", p)
+	}
 	if dot {
 		g.ins("VMASKMOV%s (DX), Y15, Y11", p)
 		g.ins("VFMADD231%s Y10, Y11, Y0", p)
@@ -1207,13 +1265,15 @@ func main() {
 	for _, e := range []elem{f32, f64} {
 		g.binaries(e, tierAVX2)
 		g.binaries(e, tierAVX512)
-		g.reduceSum(e, false)
-		g.reduceSum(e, true)
+		g.reduceSum(e, false, noHalf)
+		g.reduceSum(e, true, noHalf)
 		g.reduceMax(e, "max")
 		g.reduceMax(e, "min")
 		g.reduceMax512(e, "max")
 		g.reduceMax512(e, "min")
 	}
+	g.reduceSum(f32, false, srcBF16)
+	g.reduceSum(f32, false, srcF16)
 	g.transcendentals()
 	g.transcendentals512()
 	g.transcendentals512F64()

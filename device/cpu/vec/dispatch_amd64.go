@@ -165,8 +165,10 @@ var avx2Kernels = func() *kernels {
 	k.max64 = red64(maxReduceF64AVX2, maxGo[float64])
 	k.min64 = red64(minReduceF64AVX2, minGo[float64])
 	k.halves = asmHalves(8, widenBF16AVX2, widenF16AVX2, narrowBF16AVX2, narrowF16AVX2, roundBF16AVX2, roundF16AVX2)
+	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX2), sumHalfAsm(sumF16AVX2)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
+		k.halves.sumF16 = halfGo.sumF16
 	}
 	return k
 }()
@@ -189,6 +191,7 @@ var avx512Kernels = func() *kernels {
 	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
 	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
 	k.halves = asmHalves(16, widenBF16AVX512, widenF16AVX512, narrowBF16AVX512, narrowF16AVX512, roundBF16AVX512, roundF16AVX512)
+	k.halves.sumBF16, k.halves.sumF16 = avx2Kernels.halves.sumBF16, avx2Kernels.halves.sumF16 // Sum's order, as sum32
 	return k
 }()
 
@@ -199,6 +202,16 @@ func asmHalves(lanes int, widenBF16, widenF16 func(*float32, *uint16, int), narr
 		widenBF16: vectorRuns(widenBF16, lanes, halfGo.widenBF16), widenF16: vectorRuns(widenF16, lanes, halfGo.widenF16),
 		narrowBF16: vectorRuns(narrowBF16, lanes, halfGo.narrowBF16), narrowF16: vectorRuns(narrowF16, lanes, halfGo.narrowF16),
 		roundBF16: vectorRuns(roundBF16, lanes, halfGo.roundBF16), roundF16: vectorRuns(roundF16, lanes, halfGo.roundF16),
+	}
+}
+
+// sumHalfAsm wraps a widening sum kernel, which reads its last len(x)%8
+// values from a zero-padded copy.
+func sumHalfAsm(f func(x *uint16, n int, tail *[8]uint16) float32) func([]uint16) float32 {
+	return func(x []uint16) float32 {
+		var tail [8]uint16
+		copy(tail[:], x[len(x)/8*8:])
+		return f(unsafe.SliceData(x), len(x), &tail)
 	}
 }
 

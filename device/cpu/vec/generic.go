@@ -355,28 +355,53 @@ func sumF32Go(x []float32) float32 {
 	var tot [8]float64
 	for len(x) > 0 {
 		nb := min(len(x), sumBlock32)
-		blk := x[:nb]
+		sumF32Block(x[:nb], &tot)
 		x = x[nb:]
-		var acc [sumLanes32]float32
-		i := 0
-		for ; i+sumLanes32 <= nb; i += sumLanes32 {
-			c := blk[i : i+sumLanes32]
-			for l := range acc {
-				acc[l] += c[l]
-			}
-		}
-		for ; i < nb; i += 8 {
-			for l, v := range blk[i:min(i+8, nb)] {
-				acc[l] += v
-			}
-		}
-		for l := range 8 {
-			g := func(k int) float32 { return acc[8*k+l] }
-			s := ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
-			tot[l] += float64(s)
+	}
+	return sumF32Total(&tot)
+}
+
+// sumF32Block adds one block of sumF32Go's (at most sumBlock32 values)
+// into its eight float64 totals.
+func sumF32Block(blk []float32, tot *[8]float64) {
+	nb := len(blk)
+	var acc [sumLanes32]float32
+	i := 0
+	for ; i+sumLanes32 <= nb; i += sumLanes32 {
+		c := blk[i : i+sumLanes32]
+		for l := range acc {
+			acc[l] += c[l]
 		}
 	}
+	for ; i < nb; i += 8 {
+		for l, v := range blk[i:min(i+8, nb)] {
+			acc[l] += v
+		}
+	}
+	for l := range 8 {
+		g := func(k int) float32 { return acc[8*k+l] }
+		s := ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
+		tot[l] += float64(s)
+	}
+}
+
+// sumF32Total combines sumF32Go's eight totals and rounds them to float32.
+func sumF32Total(tot *[8]float64) float32 {
 	return float32(((tot[0] + tot[4]) + (tot[2] + tot[6])) + ((tot[1] + tot[5]) + (tot[3] + tot[7])))
+}
+
+// sumWidenedGo is sumF32Go over src widened to float32 by widen, a block
+// at a time through a buffer on the stack.
+func sumWidenedGo(src []uint16, widen func(dst []float32, src []uint16)) float32 {
+	var tot [8]float64
+	var buf [sumBlock32]float32
+	for len(src) > 0 {
+		nb := min(len(src), sumBlock32)
+		widen(buf[:nb], src[:nb])
+		sumF32Block(buf[:nb], &tot)
+		src = src[nb:]
+	}
+	return sumF32Total(&tot)
 }
 
 // dotF32Go is sumF32Go's order with acc[l] = fma(a_i, b_i, acc[l]).

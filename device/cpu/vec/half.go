@@ -8,29 +8,23 @@ import (
 	"github.com/tessera-go/tessera/errs"
 )
 
-// halfKernels are one kernel set's half-precision conversions. Callers
-// have checked that dst and src have the same length.
+// halfKernels are one kernel set's half-precision conversions and sums.
+// Callers have checked that dst and src have the same length.
 type halfKernels struct {
 	widenBF16, widenF16   func(dst []float32, src []uint16)
 	narrowBF16, narrowF16 func(dst []uint16, src []float32)
 	roundBF16, roundF16   func(dst, x []float32)
+	sumBF16, sumF16       func(x []uint16) float32 // SumHalf
 }
 
 // halfGo is the generic set's: the dtype package's scalar conversions,
-// which every assembly kernel matches bit for bit.
+// which every assembly kernel matches bit for bit, and sumF32Go's order
+// over them.
 var halfGo = halfKernels{
-	widenBF16: func(dst []float32, src []uint16) {
-		src = src[:len(dst)]
-		for i, v := range src {
-			dst[i] = math.Float32frombits(uint32(v) << 16)
-		}
-	},
-	widenF16: func(dst []float32, src []uint16) {
-		src = src[:len(dst)]
-		for i, v := range src {
-			dst[i] = dtype.Float16(v).Float32()
-		}
-	},
+	widenBF16: widenBF16Go,
+	widenF16:  widenF16Go,
+	sumBF16:   func(x []uint16) float32 { return sumWidenedGo(x, widenBF16Go) },
+	sumF16:    func(x []uint16) float32 { return sumWidenedGo(x, widenF16Go) },
 	narrowBF16: func(dst []uint16, src []float32) {
 		src = src[:len(dst)]
 		for i, v := range src {
@@ -55,6 +49,20 @@ var halfGo = halfKernels{
 			dst[i] = dtype.F16FromFloat32(v).Float32()
 		}
 	},
+}
+
+func widenBF16Go(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = math.Float32frombits(uint32(v) << 16)
+	}
+}
+
+func widenF16Go(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = dtype.Float16(v).Float32()
+	}
 }
 
 // Half is the constraint of the half-precision conversions: bfloat16 and
@@ -101,6 +109,17 @@ func Narrow[H Half](dst []H, src []float32) error {
 		active.halves.narrowF16(bits16(dst), src)
 	}
 	return nil
+}
+
+// SumHalf returns the sum of x's values as float32s, in Sum's order and
+// with its error bound: the bits of Widen followed by Sum, NaNs included,
+// from one pass over the 16-bit values without the float32 copy (0 for an
+// empty x). Half-precision tensors sum in float32 this way.
+func SumHalf[H Half](x []H) float32 {
+	if isBF16[H]() {
+		return active.halves.sumBF16(bits16(x))
+	}
+	return active.halves.sumF16(bits16(x))
 }
 
 // RoundBF16 sets dst[i] to x[i] rounded to bfloat16 and widened back to

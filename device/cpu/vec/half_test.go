@@ -3,7 +3,9 @@ package vec
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
@@ -151,6 +153,72 @@ func TestHalfErrors(t *testing.T) {
 	} {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
+		}
+	}
+}
+
+// TestSumHalf checks SumHalf on every tier against Widen followed by Sum
+// on that tier, bit for bit, and against the generic order (any NaN for a
+// NaN), at every length of testLens and
+// at an odd offset: random values of both half types, then every 16-bit
+// pattern (infinities, NaNs with their payloads, binary16 signalling NaNs
+// and subnormals) summed in runs that put them in every lane and tail.
+func TestSumHalf(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	all := make([]uint16, 1<<16)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			for _, n := range append(testLens, 100_003) {
+				vals := make([]uint16, n+1)
+				for i := range vals {
+					// Finite values of both types: exponents around 1.
+					vals[i] = uint16(0x3c00+r.IntN(0x0800)) ^ uint16(r.IntN(2))<<15
+				}
+				checkSumHalf(t, vals[1:], "random")
+			}
+			for _, n := range []int{1, 7, 9, 64, 2049} {
+				for lo := 0; lo+n <= len(all); lo += 4093 {
+					checkSumHalf(t, all[lo:lo+n], "patterns")
+				}
+			}
+		})
+	}
+}
+
+// checkSumHalf compares SumHalf of bits read as each half type with Sum of
+// the values widened, on the active tier and on the generic one.
+func checkSumHalf(t *testing.T, bits []uint16, what string) {
+	t.Helper()
+	wide := make([]float32, len(bits))
+	bf := unsafe.Slice((*dtype.BFloat16)(unsafe.Pointer(unsafe.SliceData(bits))), len(bits))
+	f16 := unsafe.Slice((*dtype.Float16)(unsafe.Pointer(unsafe.SliceData(bits))), len(bits))
+	for _, c := range []struct {
+		name  string
+		sum   func() float32
+		widen func() error
+	}{
+		{"bf16", func() float32 { return SumHalf(bf) }, func() error { return Widen(wide, bf) }},
+		{"f16", func() float32 { return SumHalf(f16) }, func() error { return Widen(wide, f16) }},
+	} {
+		if err := c.widen(); err != nil {
+			t.Fatal(err)
+		}
+		got, want := c.sum(), Sum(wide)
+		var gen float32
+		func() {
+			defer useKernels(genericKernels)()
+			gen = c.sum()
+		}()
+		// Implementations may pick different NaNs (as Sum's do); within
+		// one, SumHalf gives Widen+Sum's bits.
+		sameAcross := sameBits(gen, want) || (want != want && gen != gen)
+		if !sameBits(got, want) || !sameAcross {
+			t.Fatalf("%s %s n=%d (first %#04x): SumHalf %v (%#08x), generic %v, Widen+Sum %v (%#08x)", what, c.name, len(bits), bits[0],
+				got, math.Float32bits(got), gen, want, math.Float32bits(want))
 		}
 	}
 }
