@@ -146,7 +146,8 @@ func operandAt(dsts, inputs []device.Operand, k int) device.Operand {
 // computed value to the dtype after every step. widen, narrow and
 // roundRun do the same over contiguous runs with package vec's vector
 // kernels (nil for F32 and F64); the methods below pick them where they
-// apply.
+// apply. sumRun is rowSum of a run's values in C, read straight from
+// storage (a run shorter than rowSum's parallel split).
 type conv[C vec.Float, S any] struct {
 	load     func(S) C
 	store    func(C) S
@@ -154,22 +155,39 @@ type conv[C vec.Float, S any] struct {
 	widen    func(dst []C, src []S)
 	narrow   func(dst []S, src []C)
 	roundRun func(x []C)
+	sumRun   func(src []S) float64
 }
 
 var (
-	conv32  = conv[float32, float32]{load: ident[float32], store: ident[float32]}
-	conv64  = conv[float64, float64]{load: ident[float64], store: ident[float64]}
+	conv32  = conv[float32, float32]{load: ident[float32], store: ident[float32], sumRun: rowSum[float32]}
+	conv64  = conv[float64, float64]{load: ident[float64], store: ident[float64], sumRun: rowSum[float64]}
 	convF16 = conv[float32, dtype.Float16]{load: dtype.Float16.Float32, store: dtype.F16FromFloat32,
 		round:    func(x float32) float32 { return dtype.F16FromFloat32(x).Float32() },
 		widen:    func(d []float32, s []dtype.Float16) { _ = vec.Widen(d, s) },
 		narrow:   func(d []dtype.Float16, s []float32) { _ = vec.Narrow(d, s) },
-		roundRun: func(x []float32) { _ = vec.RoundF16(x, x) }}
+		roundRun: func(x []float32) { _ = vec.RoundF16(x, x) },
+		sumRun:   func(s []dtype.Float16) float64 { return halfRowSum(s, dtype.Float16.Float32) }}
 	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32,
 		round:    func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() },
 		widen:    func(d []float32, s []dtype.BFloat16) { _ = vec.Widen(d, s) },
 		narrow:   func(d []dtype.BFloat16, s []float32) { _ = vec.Narrow(d, s) },
-		roundRun: func(x []float32) { _ = vec.RoundBF16(x, x) }}
+		roundRun: func(x []float32) { _ = vec.RoundBF16(x, x) },
+		sumRun:   func(s []dtype.BFloat16) float64 { return halfRowSum(s, dtype.BFloat16.Float32) }}
 )
+
+// halfRowSum is rowSum of src widened to float32 by load, without the
+// float32 copy: vec.SumHalf gives Sum's bits of the widened values, and a
+// sum that is not finite is redone in float64, as rowSum does.
+func halfRowSum[H vec.Half](src []H, load func(H) float32) float64 {
+	if s := float64(vec.SumHalf(src)); finite(s) {
+		return s
+	}
+	s := 0.0
+	for _, v := range src {
+		s += float64(load(v))
+	}
+	return s
+}
 
 // loadRun sets dst[j] to the compute value of src[pos+j*stride].
 func (cv conv[C, S]) loadRun(dst []C, src []S, pos, stride int) {

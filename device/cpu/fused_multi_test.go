@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -146,6 +147,10 @@ func setF(b *Buffer, i int, x float64) {
 		slice[float64](b)[i] = x
 	case dtype.F16:
 		slice[dtype.Float16](b)[i] = dtype.F16FromFloat32(float32(x))
+	case dtype.BF16:
+		slice[dtype.BFloat16](b)[i] = dtype.BF16FromFloat32(float32(x))
+	default:
+		panic(fmt.Sprintf("setF: %v", b.dt))
 	}
 }
 
@@ -157,8 +162,10 @@ func getF(b *Buffer, i int) float64 {
 		return slice[float64](b)[i]
 	case dtype.F16:
 		return float64(slice[dtype.Float16](b)[i].Float32())
+	case dtype.BF16:
+		return float64(slice[dtype.BFloat16](b)[i].Float32())
 	}
-	return math.NaN()
+	panic(fmt.Sprintf("getF: %v", b.dt))
 }
 
 func contiguous(shape ...int) layout.Layout {

@@ -208,6 +208,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 		merge = func(a, b acc[C]) acc[C] { a.s *= b.s; return a }
 	}
 	fold := segmentFolder[C](op)
+	src, direct := directSource(op, p, ins, inputs, cv)
 	start := acc[C]{at: -1}
 	if op == device.Prod {
 		start.s = 1
@@ -228,22 +229,30 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 		slot := func(k, m int) []C { return (*scratch)[k*block : k*block+m] }
 		res := slot(pl.slots, block)
 		resB := [][]C{nil} // the program's one result, for fusedBlock
+		b := 0             // the block's first flat index
+		// foldRun folds the values at flat indices [pos, pos+take) of
+		// the block: from the program's results, or from the storage.
+		foldRun := func(a acc[C], pos, take int) acc[C] { return fold(a, res[pos-b:pos-b+take]) }
+		if direct {
+			foldRun = func(a acc[C], pos, take int) acc[C] { return foldSum(a, src[pos:pos+take], cv) }
+		}
 		for k := nchunks * w / workers; k < nchunks*(w+1)/workers; k++ {
 			lo, hi := k*redChunk, min((k+1)*redChunk, n)
 			e := &edges[k]
 			o := lo / count
 			headOpen := lo%count != 0
 			a := start
-			for b := lo; b < hi; b += block {
+			for b = lo; b < hi; b += block {
 				m := min(block, hi-b)
-				resB[0] = res[:m]
-				fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv, false)
-				seg, pos := res[:m], b
-				for len(seg) > 0 {
+				if !direct {
+					resB[0] = res[:m]
+					fusedBlock(p, pl, ins, inputs, b, m, slot, resB, cv, false)
+				}
+				for pos := b; pos < b+m; {
 					end := (o + 1) * count
-					take := min(len(seg), end-pos)
-					a = fold(a, seg[:take])
-					seg, pos = seg[take:], pos+take
+					take := min(b+m-pos, end-pos)
+					a = foldRun(a, pos, take)
+					pos += take
 					if pos < end {
 						continue
 					}
@@ -279,6 +288,36 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 		}
 	}
 	scatter(dst, dl, 0, results, cv)
+}
+
+// directSource returns the storage of a program that is its one input,
+// contiguous, when op is a Sum or Mean: runFusedReduce then folds runs of
+// it in place (foldSum) instead of evaluating the program into scratch,
+// which for a half-precision tensor's Sum was a widening pass and a
+// float32 sum over each block.
+func directSource[C vec.Float, S any](op device.ReduceOp, p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) ([]S, bool) {
+	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput {
+		return nil, false
+	}
+	l := inputs[p.Steps[0].Input].Layout
+	if !l.IsContiguous() {
+		return nil, false
+	}
+	return ins[p.Steps[0].Input][l.Offset : l.Offset+l.Numel()], true
+}
+
+// foldSum is segmentFolder's Sum over values still in storage: the same
+// compensated additions of the same float64 partial sums, the run's from
+// cv.sumRun.
+func foldSum[C vec.Float, S any](a acc[C], run []S, cv conv[C, S]) acc[C] {
+	if len(run) >= shortRow {
+		a.s, a.c = neumaier(a.s, a.c, cv.sumRun(run))
+		return a
+	}
+	for _, v := range run {
+		a.s, a.c = neumaier(a.s, a.c, float64(cv.load(v)))
+	}
+	return a
 }
 
 // segmentFolder returns the fold of a run of consecutive elements of one

@@ -1,0 +1,123 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/dtype"
+)
+
+// TestFusedReduceDirect checks the Sum and Mean of a program that is its
+// one contiguous input, which fold the storage in place (directSource),
+// bit for bit against the same reduction of input+0, which evaluates the
+// program block by block first, on every float dtype and on shapes whose
+// outputs are cut by the blocks and by the workers' chunks; and against a
+// float64 reference. A bfloat16 run whose float32 sum overflows must take
+// rowSum's float64 fallback, where the values cancel.
+func TestFusedReduceDirect(t *testing.T) {
+	d := New()
+	direct := device.Program{Steps: []device.Step{{Kind: device.StepInput}}}
+	general := device.Program{Steps: []device.Step{{Kind: device.StepInput}, {Kind: device.StepConst}, {Kind: device.StepBinary, Binary: device.Add, A: 0, B: 1}}}
+	cases := []struct {
+		shape []int
+		axes  []int
+		big   bool // values that overflow a float32 sum, not a float64 one
+	}{
+		{[]int{100_003}, []int{0}, false},
+		{[]int{37, 2049}, []int{1}, false},  // outputs cut by blocks and chunks
+		{[]int{3, 40_000}, []int{1}, false}, // outputs longer than a chunk
+		{[]int{5, 7}, []int{1}, false},      // runs shorter than shortRow
+		{[]int{4, 8, 9}, []int{1, 2}, false},
+		{[]int{2, 300}, []int{1}, true},
+	}
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.F16, dtype.BF16} {
+		for _, op := range []device.ReduceOp{device.Sum, device.Mean} {
+			for _, c := range cases {
+				if c.big && dt != dtype.BF16 {
+					continue
+				}
+				name := fmt.Sprintf("%v/%v/%v/axes=%v", dt, op, c.shape, c.axes)
+				l := contiguous(c.shape...)
+				sb, _ := d.Alloc(dt, l.Numel())
+				rng := rand.New(rand.NewPCG(5, uint64(l.Numel())))
+				for i := range l.Numel() {
+					v := rng.NormFloat64()
+					if j := i % c.shape[len(c.shape)-1]; c.big && j%64 < 2 && j < 128 {
+						// ±3e38 twice in the same float32 lane of a
+						// run: its float32 sum is NaN, the float64 one
+						// of the same values finite.
+						v = 3e38 * float64(1-2*(j%64))
+					}
+					setF(sb.(*Buffer), i, v)
+				}
+				outs := 1
+				red := map[int]bool{}
+				for _, a := range c.axes {
+					red[a] = true
+				}
+				var outShape []int
+				for i, n := range c.shape {
+					if !red[i] {
+						outShape = append(outShape, n)
+						outs *= n
+					}
+				}
+				ol := contiguous(outShape...)
+				in := []device.Operand{{Buf: sb, Layout: l}}
+				var got [2]*Buffer
+				for k, p := range []device.Program{direct, general} {
+					p.DType = dt
+					ob, _ := d.Alloc(dt, outs)
+					if err := d.FusedReduce(op, device.Operand{Buf: ob, Layout: ol}, p, in, c.axes); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					got[k] = ob.(*Buffer)
+				}
+				count := l.Numel() / outs
+				rb, _ := d.Alloc(dt, 1)
+				for o := range outs {
+					a, b := getF(got[0], o), getF(got[1], o)
+					if math.Float64bits(a) != math.Float64bits(b) {
+						t.Fatalf("%s: [%d] = %v in place, %v through the program", name, o, a, b)
+					}
+					// The float64 reference over the stored values.
+					ref := 0.0
+					for i := range count {
+						ref += getF(sb.(*Buffer), outFlat(c.shape, red, o, i))
+					}
+					if op == device.Mean {
+						ref /= float64(count)
+					}
+					// Rounded to dt: a sum beyond its range is an infinity.
+					setF(rb.(*Buffer), 0, ref)
+					ref = getF(rb.(*Buffer), 0)
+					tol := map[dtype.DType]float64{dtype.F32: 1e-5, dtype.F64: 1e-12, dtype.F16: 2e-3, dtype.BF16: 1e-2}[dt]
+					if !(math.Abs(a-ref) <= tol*math.Max(1, math.Abs(ref)) || a == ref) {
+						t.Fatalf("%s: [%d] = %v, want %v", name, o, a, ref)
+					}
+				}
+			}
+		}
+	}
+}
+
+// outFlat is the flat index in shape of the i-th element (in row-major
+// order over the reduced axes red) of output o (row-major over the kept
+// axes).
+func outFlat(shape []int, red map[int]bool, o, i int) int {
+	flat, stride := 0, 1
+	for a := len(shape) - 1; a >= 0; a-- {
+		var c int
+		if red[a] {
+			c, i = i%shape[a], i/shape[a]
+		} else {
+			c, o = o%shape[a], o/shape[a]
+		}
+		flat += c * stride
+		stride *= shape[a]
+	}
+	return flat
+}
