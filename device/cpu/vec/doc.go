@@ -47,7 +47,9 @@
 //
 // (Dot: the same with |a_i*b_i|, each product fused into its lane), against
 // (n-1)u*sum|x_i| for a plain loop: a float32 Sum of 2^25 ones is exact,
-// where a plain float32 loop stops at 2^24.
+// where a plain float32 loop stops at 2^24. SumHalf follows the float32
+// order over bfloat16 or binary16 values, widening each vector as it is
+// loaded: the bits of Widen then Sum, from half the bytes.
 //
 // # Transcendentals
 //
