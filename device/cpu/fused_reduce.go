@@ -20,9 +20,12 @@ var _ device.FusedReducer = (*Device)(nil)
 // one output are consecutive; the program is evaluated block by block on
 // per-worker scratch exactly as Fused does, and each block is folded into
 // the running reductions of the outputs it covers, straight from the
-// scratch. When the reduced axes are not all last and no input repeats
-// elements, the program goes instead to a scratch of every element in the
-// inputs' own order, which Reduce's kernels fold (reduceMaterialized).
+// scratch; a Sum or Mean of the input alone folds its storage in place
+// (directSource). When the reduced axes are not all last and no input
+// repeats elements, the program goes instead to a scratch of every element
+// in the inputs' own order, which Reduce's kernels fold
+// (reduceMaterialized), except that a half-precision Sum or Mean of the
+// input alone over leading axes reads its rows in place (sumColumns).
 //
 // The flat range is cut into chunks of redChunk elements that depend only
 // on the shape; workers take contiguous runs of chunks, and an output cut
@@ -66,6 +69,18 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 	ins := bufs[1:]
 	permuted := inputs
 	if perm := device.ReduceOrder(len(shape), axes); !slices.IsSorted(perm) { // reduced axes not all last
+		if rows, ok := leadingColumns(op, p, inputs, axes); ok {
+			// A half-precision column sum of the input itself: the rows
+			// are read in place, no float32 copy of the whole input.
+			switch p.DType {
+			case dtype.F16:
+				sumColumns(op, slice[dtype.Float16](bufs[0]), dst.Layout, slice[dtype.Float16](ins[0]), inputs[0].Layout, rows, convF16)
+				return nil
+			case dtype.BF16:
+				sumColumns(op, slice[dtype.BFloat16](bufs[0]), dst.Layout, slice[dtype.BFloat16](ins[0]), inputs[0].Layout, rows, convBF16)
+				return nil
+			}
+		}
 		if !repeats(inputs) {
 			// The elements of one output lie apart in memory, and folding
 			// them one at a time ran a 1024x1024 bf16 sum over axis 0 at
@@ -130,7 +145,15 @@ func (d *Device) reduceMaterialized(name string, op device.ReduceOp, dst device.
 	if p.DType == dtype.F64 {
 		cdt = dtype.F64
 	}
-	vals := newTemp(d, cdt, l.Numel())
+	// The scratch comes from the device's pool, uncleared (materialize
+	// writes all of it): a fresh one per call was cleared and collected
+	// every time, 4 MiB for a 1 Mi-element sum.
+	vb, err := d.Alloc(cdt, l.Numel())
+	if err != nil {
+		return errs.Retag("cpu", name, err)
+	}
+	defer d.Free(vb)
+	vals := vb.(*Buffer)
 	switch p.DType {
 	case dtype.F32:
 		materialize(p, slice[float32](vals), bufSlices[float32](ins), inputs, conv32)
@@ -287,6 +310,71 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 			open, openO = e.tail, e.tailO
 		}
 	}
+	scatter(dst, dl, 0, results, cv)
+}
+
+// leadingColumns reports whether FusedReduce's arguments are a Sum or Mean
+// of a program that is its one contiguous input over leading axes (a
+// column sum: the elements of one output a column of rows rows), and
+// returns rows.
+func leadingColumns(op device.ReduceOp, p device.Program, inputs []device.Operand, axes []int) (rows int, ok bool) {
+	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput || len(inputs) != 1 {
+		return 0, false
+	}
+	l := inputs[0].Layout
+	if !l.IsContiguous() {
+		return 0, false
+	}
+	rows = 1
+	for i, a := range axes {
+		if a != i {
+			return 0, false
+		}
+		rows *= l.Shape[a]
+	}
+	return rows, true
+}
+
+// sumColumns is the Sum or Mean over its leading axes of src (layout sl,
+// contiguous, rows rows of cols = the rest) into dst: for every output the
+// column's values in row order, each added into a float64 sum with its
+// TwoSum error compensated, colChunk outputs at a time, and done as Reduce
+// does. That is the order and arithmetic of Reduce's column path
+// (floatReducer's cols) over the input widened to float32, which
+// reduceMaterialized would take, so the results are its bits; each row's
+// piece is widened on the stack instead of the whole input into a scratch
+// (which cost as much as the sum itself, for a 1024x1024 bfloat16 sum over
+// axis 0).
+func sumColumns[S vec.Half](op device.ReduceOp, dst []S, dl layout.Layout, src []S, sl layout.Layout, rows int, cv conv[float32, S]) {
+	n := sl.Numel()
+	cols := n / rows
+	src = src[sl.Offset : sl.Offset+n]
+	r := floatReducer[float32](op)
+	rp := &reducePlan{count: rows}
+	results := make([]float32, cols)
+	chunks := (cols + colChunk - 1) / colChunk
+	workers := 1
+	if n >= fusedMinParallel {
+		workers = min(runtime.GOMAXPROCS(0), chunks)
+	}
+	par.Run(workers, func(w int) {
+		var s, c [colChunk]float64
+		var wide [colChunk]float32
+		for ch := chunks * w / workers; ch < chunks*(w+1)/workers; ch++ {
+			k0 := ch * colChunk
+			m := min(colChunk, cols-k0)
+			ss, cc, row := s[:m], c[:m], wide[:m]
+			clear(ss)
+			clear(cc)
+			for j := k0; j < n; j += cols {
+				cv.widen(row, src[j:j+m])
+				_ = vec.TwoSumAdd(ss, cc, row)
+			}
+			for k := range m {
+				results[k0+k], _ = r.done(acc[float32]{s: ss[k], c: cc[k]}, rp)
+			}
+		}
+	})
 	scatter(dst, dl, 0, results, cv)
 }
 

@@ -32,6 +32,10 @@ func TestFusedReduceDirect(t *testing.T) {
 		{[]int{5, 7}, []int{1}, false},      // runs shorter than shortRow
 		{[]int{4, 8, 9}, []int{1, 2}, false},
 		{[]int{2, 300}, []int{1}, true},
+		// Column sums (leading axes, sumColumns for half precision).
+		{[]int{300, 70}, []int{0}, false},
+		{[]int{4, 5, 600}, []int{0, 1}, false},
+		{[]int{1000, 2, 33}, []int{0}, false},
 	}
 	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.F16, dtype.BF16} {
 		for _, op := range []device.ReduceOp{device.Sum, device.Mean} {

@@ -50,6 +50,9 @@ func BenchmarkSum(b *testing.B) {
 		run(b, src, []int{0, 1})
 	})
 	b.Run("all-f16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.F16, n, n), []int{0, 1}) })
+	b.Run("all-bf16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.BF16, n, n), []int{0, 1}) })
+	b.Run("axis1-bf16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.BF16, n, n), []int{1}, n) })
+	b.Run("axis0-bf16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.BF16, n, n), []int{0}, n) })
 	b.Run("broadcast-all-f32-1M-rows", func(b *testing.B) {
 		src := mat(b, dtype.F32, 1, 2)
 		src.Layout, _ = src.Layout.BroadcastTo(1<<20, 2)
