@@ -438,6 +438,16 @@ func sumBF16AVX2(x *uint16, n int, tail *[8]uint16) float32
 //go:noescape
 func sumF16AVX2(x *uint16, n int, tail *[8]uint16) float32
 
+// sumBF16AVX512 returns sumF32AVX2 of x[:n] widened from BF16 to float32, bit for bit; tail holds x's last n%8 values and zeros.
+//
+//go:noescape
+func sumBF16AVX512(x *uint16, n int, tail *[8]uint16) float32
+
+// sumF16AVX512 returns sumF32AVX2 of x[:n] widened from F16 to float32, bit for bit; tail holds x's last n%8 values and zeros.
+//
+//go:noescape
+func sumF16AVX512(x *uint16, n int, tail *[8]uint16) float32
+
 // expF32AVX2 computes dst[i] = e**x[i] for i < n.
 //
 //go:noescape

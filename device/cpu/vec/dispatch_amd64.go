@@ -191,7 +191,7 @@ var avx512Kernels = func() *kernels {
 	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
 	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
 	k.halves = asmHalves(16, widenBF16AVX512, widenF16AVX512, narrowBF16AVX512, narrowF16AVX512, roundBF16AVX512, roundF16AVX512)
-	k.halves.sumBF16, k.halves.sumF16 = avx2Kernels.halves.sumBF16, avx2Kernels.halves.sumF16 // Sum's order, as sum32
+	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
 	return k
 }()
 

@@ -49,7 +49,10 @@
 // (n-1)u*sum|x_i| for a plain loop: a float32 Sum of 2^25 ones is exact,
 // where a plain float32 loop stops at 2^24. SumHalf follows the float32
 // order over bfloat16 or binary16 values, widening each vector as it is
-// loaded: the bits of Widen then Sum, from half the bytes.
+// loaded: the bits of Widen then Sum, from half the bytes. Its AVX-512
+// kernels hold the same 64 lanes in four zmm registers: a widening load
+// costs an instruction per vector whatever its width, so for SumHalf the
+// wider vectors do pay.
 //
 // # Transcendentals
 //
