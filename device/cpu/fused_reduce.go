@@ -316,7 +316,10 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 // leadingColumns reports whether FusedReduce's arguments are a Sum or Mean
 // of a program that is its one contiguous input over leading axes (a
 // column sum: the elements of one output a column of rows rows), and
-// returns rows.
+// returns rows. It excludes the shapes for which Reduce would not fold
+// each column in row order: a single column (Reduce sums it as one
+// contiguous row) and fewer columns than cores over long columns (Reduce
+// splits each column into chunks, splitAbove).
 func leadingColumns(op device.ReduceOp, p device.Program, inputs []device.Operand, axes []int) (rows int, ok bool) {
 	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput || len(inputs) != 1 {
 		return 0, false
@@ -331,6 +334,10 @@ func leadingColumns(op device.ReduceOp, p device.Program, inputs []device.Operan
 			return 0, false
 		}
 		rows *= l.Shape[a]
+	}
+	cols := l.Numel() / max(rows, 1)
+	if cols < 2 || (rows >= splitAbove && cols < runtime.GOMAXPROCS(0)) {
+		return 0, false
 	}
 	return rows, true
 }
