@@ -25,7 +25,8 @@ var _ device.FusedReducer = (*Device)(nil)
 // repeats elements, the program goes instead to a scratch of every element
 // in the inputs' own order, which Reduce's kernels fold
 // (reduceMaterialized), except that a half-precision Sum or Mean of the
-// input alone over leading axes reads its rows in place (sumColumns).
+// input alone over a run of axes before the last (column sums) reads its
+// rows in place (sumColumns).
 //
 // The flat range is cut into chunks of redChunk elements that depend only
 // on the shape; workers take contiguous runs of chunks, and an output cut
@@ -69,15 +70,15 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 	ins := bufs[1:]
 	permuted := inputs
 	if perm := device.ReduceOrder(len(shape), axes); !slices.IsSorted(perm) { // reduced axes not all last
-		if rows, ok := leadingColumns(op, p, inputs, axes); ok {
-			// A half-precision column sum of the input itself: the rows
+		if outer, rows, ok := columnSums(op, p, inputs, axes); ok {
+			// Half-precision column sums of the input itself: the rows
 			// are read in place, no float32 copy of the whole input.
 			switch p.DType {
 			case dtype.F16:
-				sumColumns(op, slice[dtype.Float16](bufs[0]), dst.Layout, slice[dtype.Float16](ins[0]), inputs[0].Layout, rows, convF16)
+				sumColumns(op, slice[dtype.Float16](bufs[0]), dst.Layout, slice[dtype.Float16](ins[0]), inputs[0].Layout, outer, rows, convF16)
 				return nil
 			case dtype.BF16:
-				sumColumns(op, slice[dtype.BFloat16](bufs[0]), dst.Layout, slice[dtype.BFloat16](ins[0]), inputs[0].Layout, rows, convBF16)
+				sumColumns(op, slice[dtype.BFloat16](bufs[0]), dst.Layout, slice[dtype.BFloat16](ins[0]), inputs[0].Layout, outer, rows, convBF16)
 				return nil
 			}
 		}
@@ -313,72 +314,94 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 	scatter(dst, dl, 0, results, cv)
 }
 
-// leadingColumns reports whether FusedReduce's arguments are a Sum or Mean
-// of a program that is its one contiguous input over leading axes (a
-// column sum: the elements of one output a column of rows rows), and
-// returns rows. It excludes the shapes for which Reduce would not fold
-// each column in row order: a single column (Reduce sums it as one
-// contiguous row) and fewer columns than cores over long columns (Reduce
-// splits each column into chunks, splitAbove).
-func leadingColumns(op device.ReduceOp, p device.Program, inputs []device.Operand, axes []int) (rows int, ok bool) {
-	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput || len(inputs) != 1 {
-		return 0, false
+// columnSums reports whether FusedReduce's arguments are a Sum or Mean of
+// a program that is its one contiguous input over a run of adjacent axes
+// that are not the last: outer blocks (the kept axes before the run), each
+// rows rows (the run) of cols values (the kept axes after it), whose
+// column sums are the outputs. It excludes the shapes for which Reduce
+// would not fold each column in row order: single columns (Reduce sums
+// such a column as one contiguous row) and fewer outputs than cores over
+// long columns (Reduce splits each column into chunks, splitAbove).
+func columnSums(op device.ReduceOp, p device.Program, inputs []device.Operand, axes []int) (outer, rows int, ok bool) {
+	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput || len(inputs) != 1 || len(axes) == 0 {
+		return 0, 0, false
 	}
 	l := inputs[0].Layout
 	if !l.IsContiguous() {
-		return 0, false
+		return 0, 0, false
 	}
-	rows = 1
-	for i, a := range axes {
-		if a != i {
-			return 0, false
+	first, last := axes[0], axes[len(axes)-1]
+	if last-first+1 != len(axes) || last == len(l.Shape)-1 {
+		return 0, 0, false // not one run of axes, or the run ends the shape
+	}
+	outer, rows = 1, 1
+	for i, n := range l.Shape {
+		switch {
+		case i < first:
+			outer *= n
+		case i <= last:
+			rows *= n
 		}
-		rows *= l.Shape[a]
 	}
-	cols := l.Numel() / max(rows, 1)
-	if cols < 2 || (rows >= splitAbove && cols < runtime.GOMAXPROCS(0)) {
-		return 0, false
+	cols := l.Numel() / max(outer*rows, 1)
+	if cols < 2 || (rows >= splitAbove && outer*cols < runtime.GOMAXPROCS(0)) {
+		return 0, 0, false
 	}
-	return rows, true
+	return outer, rows, true
 }
 
-// sumColumns is the Sum or Mean over its leading axes of src (layout sl,
-// contiguous, rows rows of cols = the rest) into dst: for every output the
-// column's values in row order, each added into a float64 sum with its
-// TwoSum error compensated, colChunk outputs at a time, and done as Reduce
-// does. That is the order and arithmetic of Reduce's column path
-// (floatReducer's cols) over the input widened to float32, which
+// sumColumns is the Sum or Mean of src (layout sl, contiguous: outer
+// blocks of rows rows of cols values) over each block's rows into dst: for
+// every output the column's values in row order, each added into a float64
+// sum with its TwoSum error compensated, colChunk outputs at a time, and
+// done as Reduce does. That is the order and arithmetic of Reduce's column
+// path (floatReducer's cols) over the input widened to float32, which
 // reduceMaterialized would take, so the results are its bits; each row's
 // piece is widened on the stack instead of the whole input into a scratch
 // (which cost as much as the sum itself, for a 1024x1024 bfloat16 sum over
 // axis 0).
-func sumColumns[S vec.Half](op device.ReduceOp, dst []S, dl layout.Layout, src []S, sl layout.Layout, rows int, cv conv[float32, S]) {
+func sumColumns[S vec.Half](op device.ReduceOp, dst []S, dl layout.Layout, src []S, sl layout.Layout, outer, rows int, cv conv[float32, S]) {
 	n := sl.Numel()
-	cols := n / rows
+	cols := n / (outer * rows)
 	src = src[sl.Offset : sl.Offset+n]
 	r := floatReducer[float32](op)
 	rp := &reducePlan{count: rows}
-	results := make([]float32, cols)
-	chunks := (cols + colChunk - 1) / colChunk
+	results := make([]float32, outer*cols)
+	per := (cols + colChunk - 1) / colChunk // chunks per block
+	units := outer * per
 	workers := 1
 	if n >= fusedMinParallel {
-		workers = min(runtime.GOMAXPROCS(0), chunks)
+		workers = min(runtime.GOMAXPROCS(0), units)
 	}
 	par.Run(workers, func(w int) {
 		var s, c [colChunk]float64
-		var wide [colChunk]float32
-		for ch := chunks * w / workers; ch < chunks*(w+1)/workers; ch++ {
-			k0 := ch * colChunk
+		var wide [4 * colChunk]float32
+		for u := units * w / workers; u < units*(w+1)/workers; u++ {
+			blk, k0 := u/per, u%per*colChunk
 			m := min(colChunk, cols-k0)
-			ss, cc, row := s[:m], c[:m], wide[:m]
+			ss, cc := s[:m], c[:m]
 			clear(ss)
 			clear(cc)
-			for j := k0; j < n; j += cols {
-				cv.widen(row, src[j:j+m])
-				_ = vec.TwoSumAdd(ss, cc, row)
+			// Rows of the chunk widened per call: one, or as many as
+			// fit when the chunk is whole rows (then contiguous), so
+			// that narrow blocks (64 columns) do not pay a call per
+			// short row.
+			g := 1
+			if m == cols {
+				g = max(1, len(wide)/cols)
+			}
+			base := blk * rows * cols
+			for r0 := 0; r0 < rows; r0 += g {
+				gr := min(g, rows-r0)
+				j := base + r0*cols + k0
+				span := (gr-1)*cols + m
+				cv.widen(wide[:span], src[j:j+span])
+				for r := range gr {
+					_ = vec.TwoSumAdd(ss, cc, wide[r*cols:r*cols+m])
+				}
 			}
 			for k := range m {
-				results[k0+k], _ = r.done(acc[float32]{s: ss[k], c: cc[k]}, rp)
+				results[blk*cols+k0+k], _ = r.done(acc[float32]{s: ss[k], c: cc[k]}, rp)
 			}
 		}
 	})

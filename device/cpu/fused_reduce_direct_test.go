@@ -33,12 +33,15 @@ func TestFusedReduceDirect(t *testing.T) {
 		{[]int{5, 7}, []int{1}, false},      // runs shorter than shortRow
 		{[]int{4, 8, 9}, []int{1, 2}, false},
 		{[]int{2, 300}, []int{1}, true},
-		// Column sums (leading axes, sumColumns for half precision).
+		// Column sums (sumColumns for half precision).
 		{[]int{300, 70}, []int{0}, false},
 		{[]int{4, 5, 600}, []int{0, 1}, false},
 		{[]int{1000, 2, 33}, []int{0}, false},
 		{[]int{300_000, 1}, []int{0}, false}, // one column: Reduce's row sum
 		{[]int{300_000, 2}, []int{0}, false}, // long columns, split over cores
+		{[]int{3, 40, 300}, []int{1}, false}, // column sums in blocks
+		{[]int{2, 3, 5, 7, 300}, []int{2, 3}, false},
+		{[]int{5, 3, 4, 1}, []int{1}, false},
 	}
 	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.F16, dtype.BF16} {
 		for _, op := range []device.ReduceOp{device.Sum, device.Mean} {
@@ -138,28 +141,32 @@ func outFlat(shape []int, red map[int]bool, o, i int) int {
 	return flat
 }
 
-// TestLeadingColumns checks which column sums sumColumns takes: only those
+// TestColumnSums checks which column sums sumColumns takes: only those
 // that Reduce folds column by column in row order, so that its results
 // are Reduce's bits.
-func TestLeadingColumns(t *testing.T) {
+func TestColumnSums(t *testing.T) {
 	in := device.Program{Steps: []device.Step{{Kind: device.StepInput}}}
 	procs := runtime.GOMAXPROCS(0)
+	type want struct{ outer, rows int } // zero: not taken
 	cases := []struct {
 		op    device.ReduceOp
 		p     device.Program
 		shape []int
 		axes  []int
-		rows  int // 0: not taken
+		want  want
 	}{
-		{device.Sum, in, []int{300, 70}, []int{0}, 300},
-		{device.Mean, in, []int{4, 5, 600}, []int{0, 1}, 20},
-		{device.Sum, in, []int{4, 5, 600}, []int{0, 2}, 0}, // not a prefix
-		{device.Sum, in, []int{4, 5, 600}, []int{1}, 0},    // not leading
-		{device.Max, in, []int{300, 70}, []int{0}, 0},      // not a sum
-		{device.Sum, in, []int{300_000, 1}, []int{0}, 0},   // one column: a row sum in Reduce
-		{device.Sum, in, []int{1000, 1, 1}, []int{0}, 0},   // the same
-		{device.Sum, in, []int{splitAbove, 1 + procs}, []int{0}, splitAbove},
-		{device.Sum, device.Program{Steps: []device.Step{{Kind: device.StepInput}, {Kind: device.StepUnary, Unary: device.Neg}}}, []int{300, 70}, []int{0}, 0},
+		{device.Sum, in, []int{300, 70}, []int{0}, want{1, 300}},
+		{device.Mean, in, []int{4, 5, 600}, []int{0, 1}, want{1, 20}},
+		{device.Sum, in, []int{4, 5, 600}, []int{1}, want{4, 5}},
+		{device.Sum, in, []int{2, 3, 5, 7, 300}, []int{2, 3}, want{6, 35}},
+		{device.Sum, in, []int{4, 5, 600}, []int{0, 2}, want{}}, // not one run
+		{device.Sum, in, []int{4, 5, 600}, []int{1, 2}, want{}}, // the run ends the shape
+		{device.Max, in, []int{300, 70}, []int{0}, want{}},      // not a sum
+		{device.Sum, in, []int{300_000, 1}, []int{0}, want{}},   // one column: a row sum in Reduce
+		{device.Sum, in, []int{1000, 1, 1}, []int{0}, want{}},   // the same
+		{device.Sum, in, []int{5, 1000, 1}, []int{1}, want{}},   // the same, in blocks
+		{device.Sum, in, []int{splitAbove, 1 + procs}, []int{0}, want{1, splitAbove}},
+		{device.Sum, device.Program{Steps: []device.Step{{Kind: device.StepInput}, {Kind: device.StepUnary, Unary: device.Neg}}}, []int{300, 70}, []int{0}, want{}},
 	}
 	if procs > 2 {
 		// Long columns, fewer than cores: Reduce splits each column.
@@ -168,19 +175,19 @@ func TestLeadingColumns(t *testing.T) {
 			p     device.Program
 			shape []int
 			axes  []int
-			rows  int
-		}{device.Sum, in, []int{splitAbove, procs - 1}, []int{0}, 0})
+			want  want
+		}{device.Sum, in, []int{splitAbove, procs - 1}, []int{0}, want{}})
 	}
 	for _, c := range cases {
 		ops := []device.Operand{{Layout: contiguous(c.shape...)}}
-		rows, ok := leadingColumns(c.op, c.p, ops, c.axes)
-		if ok != (c.rows > 0) || rows != c.rows {
-			t.Errorf("%v %v axes %v: rows %d, %v; want %d", c.op, c.shape, c.axes, rows, ok, c.rows)
+		outer, rows, ok := columnSums(c.op, c.p, ops, c.axes)
+		if ok != (c.want.rows > 0) || (want{outer, rows}) != c.want {
+			t.Errorf("%v %v axes %v: outer %d rows %d, %v; want %+v", c.op, c.shape, c.axes, outer, rows, ok, c.want)
 		}
 	}
 	// A transposed view is not contiguous.
 	l, _ := contiguous(70, 300).Transpose(0, 1)
-	if _, ok := leadingColumns(device.Sum, in, []device.Operand{{Layout: l}}, []int{0}); ok {
+	if _, _, ok := columnSums(device.Sum, in, []device.Operand{{Layout: l}}, []int{0}); ok {
 		t.Error("a transposed input taken as contiguous")
 	}
 }

@@ -53,6 +53,9 @@ func BenchmarkSum(b *testing.B) {
 	b.Run("all-bf16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.BF16, n, n), []int{0, 1}) })
 	b.Run("axis1-bf16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.BF16, n, n), []int{1}, n) })
 	b.Run("axis0-bf16-1024x1024", func(b *testing.B) { run(b, mat(b, dtype.BF16, n, n), []int{0}, n) })
+	// A mean over a sequence, [batch, time, channels] over time.
+	b.Run("axis1-f32-16x1024x64", func(b *testing.B) { run(b, mat(b, dtype.F32, 16, n, 64), []int{1}, 16, 64) })
+	b.Run("axis1-bf16-16x1024x64", func(b *testing.B) { run(b, mat(b, dtype.BF16, 16, n, 64), []int{1}, 16, 64) })
 	b.Run("broadcast-all-f32-1M-rows", func(b *testing.B) {
 		src := mat(b, dtype.F32, 1, 2)
 		src.Layout, _ = src.Layout.BroadcastTo(1<<20, 2)
