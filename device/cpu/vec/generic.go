@@ -355,31 +355,36 @@ func sumF32Go(x []float32) float32 {
 	var tot [8]float64
 	for len(x) > 0 {
 		nb := min(len(x), sumBlock32)
-		sumF32Block(x[:nb], &tot)
+		sumBlock(x[:nb], tot[:])
 		x = x[nb:]
 	}
 	return sumF32Total(&tot)
 }
 
-// sumF32Block adds one block of sumF32Go's (at most sumBlock32 values)
-// into its eight float64 totals.
-func sumF32Block(blk []float32, tot *[8]float64) {
-	nb := len(blk)
-	var acc [sumLanes32]float32
+// sumBlock adds one block of sumF32Go's or sumF64Go's order (at most
+// sumBlock32 or sumBlock64 values) into its float64 totals, one per lane
+// of a YMM group (8 for float32, 4 for float64): 8*len(tot) lanes, the
+// last partial round in groups of len(tot) into the first group, the 8
+// groups added in the fixed tree.
+func sumBlock[T Float](blk []T, tot []float64) {
+	w := len(tot)
+	nb, lanes := len(blk), 8*w
+	var accs [sumLanes32]T
+	acc := accs[:lanes]
 	i := 0
-	for ; i+sumLanes32 <= nb; i += sumLanes32 {
-		c := blk[i : i+sumLanes32]
+	for ; i+lanes <= nb; i += lanes {
+		c := blk[i : i+lanes]
 		for l := range acc {
 			acc[l] += c[l]
 		}
 	}
-	for ; i < nb; i += 8 {
-		for l, v := range blk[i:min(i+8, nb)] {
+	for ; i < nb; i += w {
+		for l, v := range blk[i:min(i+w, nb)] {
 			acc[l] += v
 		}
 	}
-	for l := range 8 {
-		g := func(k int) float32 { return acc[8*k+l] }
+	for l := range w {
+		g := func(k int) T { return acc[w*k+l] }
 		s := ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
 		tot[l] += float64(s)
 	}
@@ -398,7 +403,7 @@ func sumWidenedGo(src []uint16, widen func(dst []float32, src []uint16)) float32
 	for len(src) > 0 {
 		nb := min(len(src), sumBlock32)
 		widen(buf[:nb], src[:nb])
-		sumF32Block(buf[:nb], &tot)
+		sumBlock(buf[:nb], tot[:])
 		src = src[nb:]
 	}
 	return sumF32Total(&tot)
@@ -443,25 +448,8 @@ func sumF64Go(x []float64) float64 {
 	var tot [4]float64
 	for len(x) > 0 {
 		nb := min(len(x), sumBlock64)
-		blk := x[:nb]
+		sumBlock(x[:nb], tot[:])
 		x = x[nb:]
-		var acc [sumLanes64]float64
-		i := 0
-		for ; i+sumLanes64 <= nb; i += sumLanes64 {
-			c := blk[i : i+sumLanes64]
-			for l := range acc {
-				acc[l] += c[l]
-			}
-		}
-		for ; i < nb; i += 4 {
-			for l, v := range blk[i:min(i+4, nb)] {
-				acc[l] += v
-			}
-		}
-		for l := range 4 {
-			g := func(k int) float64 { return acc[4*k+l] }
-			tot[l] += ((g(0) + g(1)) + (g(2) + g(3))) + ((g(4) + g(5)) + (g(6) + g(7)))
-		}
 	}
 	return (tot[0] + tot[2]) + (tot[1] + tot[3])
 }
