@@ -83,3 +83,18 @@ func ExampleNarrow() {
 	// [0.33398438 1 1.015625 70144]
 	// [0.33325195 1.0039062 1.0117188 +Inf]
 }
+
+// SumHalf sums bfloat16 (or binary16) values in float32 without widening
+// them into a buffer first: the same result as Widen followed by Sum.
+func ExampleSumHalf() {
+	x := make([]dtype.BFloat16, 1000)
+	for i := range x {
+		x[i] = dtype.BF16FromFloat32(0.25) // exact in bfloat16
+	}
+	wide := make([]float32, len(x))
+	if err := vec.Widen(wide, x); err != nil {
+		panic(err)
+	}
+	fmt.Println(vec.SumHalf(x), vec.Sum(wide))
+	// Output: 250 250
+}
