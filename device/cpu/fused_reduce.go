@@ -70,15 +70,16 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 	ins := bufs[1:]
 	permuted := inputs
 	if perm := device.ReduceOrder(len(shape), axes); !slices.IsSorted(perm) { // reduced axes not all last
-		if outer, rows, ok := columnSums(op, p, inputs, axes); ok {
-			// Half-precision column sums of the input itself: the rows
-			// are read in place, no float32 copy of the whole input.
-			switch p.DType {
-			case dtype.F16:
-				sumColumns(op, slice[dtype.Float16](bufs[0]), dst.Layout, slice[dtype.Float16](ins[0]), inputs[0].Layout, outer, rows, convF16)
-				return nil
-			case dtype.BF16:
-				sumColumns(op, slice[dtype.BFloat16](bufs[0]), dst.Layout, slice[dtype.BFloat16](ins[0]), inputs[0].Layout, outer, rows, convBF16)
+		if p.DType == dtype.F16 || p.DType == dtype.BF16 {
+			if outer, rows, ok := columnSums(op, p, inputs, axes); ok {
+				// Half-precision column sums of the input itself: the
+				// rows are read in place, no float32 copy of the input.
+				in := p.Steps[0].Input
+				if p.DType == dtype.F16 {
+					sumColumns(op, slice[dtype.Float16](bufs[0]), dst.Layout, slice[dtype.Float16](ins[in]), inputs[in].Layout, outer, rows, convF16)
+				} else {
+					sumColumns(op, slice[dtype.BFloat16](bufs[0]), dst.Layout, slice[dtype.BFloat16](ins[in]), inputs[in].Layout, outer, rows, convBF16)
+				}
 				return nil
 			}
 		}
@@ -232,7 +233,7 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 		merge = func(a, b acc[C]) acc[C] { a.s *= b.s; return a }
 	}
 	fold := segmentFolder[C](op)
-	src, direct := directSource(op, p, ins, inputs, cv)
+	src, direct := directSource(op, p, ins, inputs)
 	start := acc[C]{at: -1}
 	if op == device.Prod {
 		start.s = 1
@@ -323,13 +324,11 @@ func runFusedReduce[C vec.Float, S any](op device.ReduceOp, p device.Program, ds
 // such a column as one contiguous row) and fewer outputs than cores over
 // long columns (Reduce splits each column into chunks, splitAbove).
 func columnSums(op device.ReduceOp, p device.Program, inputs []device.Operand, axes []int) (outer, rows int, ok bool) {
-	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput || len(inputs) != 1 || len(axes) == 0 {
+	in, ok := inputSum(op, p, inputs)
+	if !ok || len(axes) == 0 {
 		return 0, 0, false
 	}
-	l := inputs[0].Layout
-	if !l.IsContiguous() {
-		return 0, 0, false
-	}
+	l := inputs[in].Layout
 	first, last := axes[0], axes[len(axes)-1]
 	if last-first+1 != len(axes) || last == len(l.Shape)-1 {
 		return 0, 0, false // not one run of axes, or the run ends the shape
@@ -413,20 +412,30 @@ func sumColumns[S vec.Half](op device.ReduceOp, dst []S, dl layout.Layout, src [
 // it in place (foldSum) instead of evaluating the program into scratch,
 // which for a half-precision tensor's Sum was a widening pass and a
 // float32 sum over each block.
-func directSource[C vec.Float, S any](op device.ReduceOp, p device.Program, ins [][]S, inputs []device.Operand, cv conv[C, S]) ([]S, bool) {
-	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput {
+func directSource[S any](op device.ReduceOp, p device.Program, ins [][]S, inputs []device.Operand) ([]S, bool) {
+	in, ok := inputSum(op, p, inputs)
+	if !ok {
 		return nil, false
 	}
-	l := inputs[p.Steps[0].Input].Layout
-	if !l.IsContiguous() {
-		return nil, false
-	}
-	return ins[p.Steps[0].Input][l.Offset : l.Offset+l.Numel()], true
+	l := inputs[in].Layout
+	return ins[in][l.Offset : l.Offset+l.Numel()], true
 }
 
-// foldSum is segmentFolder's Sum over values still in storage: the same
-// compensated additions of the same float64 partial sums, the run's from
-// cv.sumRun.
+// inputSum reports whether op and p are a Sum or Mean of the program's
+// one input, read through a contiguous layout, and returns which input:
+// the reductions that can read the storage in place.
+func inputSum(op device.ReduceOp, p device.Program, inputs []device.Operand) (int, bool) {
+	if (op != device.Sum && op != device.Mean) || len(p.Steps) != 1 || p.Steps[0].Kind != device.StepInput {
+		return 0, false
+	}
+	in := p.Steps[0].Input
+	return in, inputs[in].Layout.IsContiguous()
+}
+
+// foldSum adds a run of one output's values, in storage type S, into its
+// compensated sum: each value when the run is short, else the run's rowSum
+// (cv.sumRun). segmentFolder's Sum is foldSum over computed values; the
+// in-place sums (directSource) are foldSum over the storage.
 func foldSum[C vec.Float, S any](a acc[C], run []S, cv conv[C, S]) acc[C] {
 	if len(run) >= shortRow {
 		a.s, a.c = neumaier(a.s, a.c, cv.sumRun(run))
@@ -438,21 +447,22 @@ func foldSum[C vec.Float, S any](a acc[C], run []S, cv conv[C, S]) acc[C] {
 	return a
 }
 
+// computeConv is the conv of compute type C stored as itself (conv32 or
+// conv64).
+func computeConv[C vec.Float]() conv[C, C] {
+	if cv, ok := any(conv32).(conv[C, C]); ok {
+		return cv
+	}
+	return any(conv64).(conv[C, C])
+}
+
 // segmentFolder returns the fold of a run of consecutive elements of one
 // output into its state, for op's state as floatReducer keeps it.
 func segmentFolder[C vec.Float](op device.ReduceOp) func(a acc[C], seg []C) acc[C] {
 	switch op {
 	case device.Sum, device.Mean:
-		return func(a acc[C], seg []C) acc[C] {
-			if len(seg) >= shortRow {
-				a.s, a.c = neumaier(a.s, a.c, rowSumAny(seg))
-				return a
-			}
-			for _, x := range seg {
-				a.s, a.c = neumaier(a.s, a.c, float64(x))
-			}
-			return a
-		}
+		cv := computeConv[C]()
+		return func(a acc[C], seg []C) acc[C] { return foldSum(a, seg, cv) }
 	case device.Prod:
 		return func(a acc[C], seg []C) acc[C] {
 			for _, x := range seg {
