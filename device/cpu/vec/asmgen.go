@@ -581,11 +581,12 @@ const (
 	srcF16  halfSrc = "F16"
 )
 
-// widen8 loads eight half-precision values at mem into ymm register r as
-// float32: exactly for bfloat16; for binary16 with VCVTPH2PS, which quiets a
-// signalling NaN (a sum with a NaN in it is a NaN either way, and the
-// callers that keep NaN bits widen those sums exactly, see SumHalf).
-func (g *gen) widen8(src halfSrc, mem, r string) {
+// widenHalf loads the half-precision values at mem into register r as
+// float32, eight into a ymm register and sixteen into a zmm one: exactly
+// for bfloat16; for binary16 with VCVTPH2PS, which quiets a signalling NaN
+// (a sum with a NaN in it is a NaN either way, and adding the quieted
+// value gives the NaN that adding the signalling one does).
+func (g *gen) widenHalf(src halfSrc, mem, r string) {
 	if src == srcBF16 {
 		g.ins("VPMOVZXWD %s, %s", mem, r)
 		g.ins("VPSLLD $16, %s, %s", r, r)
@@ -667,7 +668,7 @@ func (g *gen) reduceSum(e elem, dot bool, src halfSrc, wide bool) {
 	round8 := func() {
 		if wide {
 			for j := range 4 {
-				g.widen8(src, fmt.Sprintf("%d(SI)", 2*step*j), z(10+j))
+				g.widenHalf(src, fmt.Sprintf("%d(SI)", 2*step*j), z(10+j))
 				g.ins("VADDPS %s, %s, %s", z(10+j), z(j), z(j))
 			}
 			g.ins("ADDQ $%d, SI", 8*step)
@@ -681,7 +682,7 @@ func (g *gen) reduceSum(e elem, dot bool, src halfSrc, wide bool) {
 				g.ins("VFMADD231%s %d(SI), %s, %s", p, 32*k, t, y(k))
 			case half:
 				t := y(10 + k%4)
-				g.widen8(src, fmt.Sprintf("%d(SI)", step*k), t)
+				g.widenHalf(src, fmt.Sprintf("%d(SI)", step*k), t)
 				g.ins("VADD%s %s, %s, %s", p, t, y(k), y(k))
 			default:
 				g.ins("VADD%s %d(SI), %s, %s", p, 32*k, y(k), y(k))
@@ -751,7 +752,7 @@ func (g *gen) reduceSum(e elem, dot bool, src halfSrc, wide bool) {
 		g.ins("VFMADD231%s (SI), Y10, Y0", p)
 		g.ins("ADDQ $32, DX")
 	case half:
-		g.widen8(src, "(SI)", "Y10")
+		g.widenHalf(src, "(SI)", "Y10")
 		if wide {
 			g.ins("VADDPS Z10, Z0, K1, Z0")
 		} else {
@@ -768,7 +769,7 @@ func (g *gen) reduceSum(e elem, dot bool, src halfSrc, wide bool) {
 	g.ins("JEQ  lfold")
 	switch {
 	case half:
-		g.widen8(src, "(DX)", "Y10")
+		g.widenHalf(src, "(DX)", "Y10")
 	default:
 		g.tailMask(e)
 		g.ins("VMASKMOV%s (SI), Y15, Y10", p)
