@@ -593,6 +593,66 @@ func roundBF16AVX2(dst *float32, src *float32, n int)
 //go:noescape
 func roundF16AVX2(dst *float32, src *float32, n int)
 
+// addBF16AVX2 computes dst[i] = Add(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func addBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// addF16AVX2 computes dst[i] = Add(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func addF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// subBF16AVX2 computes dst[i] = Sub(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func subBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// subF16AVX2 computes dst[i] = Sub(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func subF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// mulBF16AVX2 computes dst[i] = Mul(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func mulBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// mulF16AVX2 computes dst[i] = Mul(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func mulF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// divBF16AVX2 computes dst[i] = Div(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func divBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// divF16AVX2 computes dst[i] = Div(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func divF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// maxBF16AVX2 computes dst[i] = Maximum(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func maxBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// maxF16AVX2 computes dst[i] = Maximum(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func maxF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// minBF16AVX2 computes dst[i] = Minimum(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func minBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
+// minF16AVX2 computes dst[i] = Minimum(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func minF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+
 // widenBF16AVX512 widens bfloat16 to float32 (shifted into the high half). n is a multiple of the vector's lanes.
 //
 //go:noescape
@@ -623,41 +683,105 @@ func roundBF16AVX512(dst *float32, src *float32, n int)
 //go:noescape
 func roundF16AVX512(dst *float32, src *float32, n int)
 
+// addBF16AVX512 computes dst[i] = Add(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func addBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// addF16AVX512 computes dst[i] = Add(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func addF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// subBF16AVX512 computes dst[i] = Sub(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func subBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// subF16AVX512 computes dst[i] = Sub(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func subF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// mulBF16AVX512 computes dst[i] = Mul(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func mulBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// mulF16AVX512 computes dst[i] = Mul(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func mulF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// divBF16AVX512 computes dst[i] = Div(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func divBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// divF16AVX512 computes dst[i] = Div(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func divF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// maxBF16AVX512 computes dst[i] = Maximum(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func maxBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// maxF16AVX512 computes dst[i] = Maximum(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func maxF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// minBF16AVX512 computes dst[i] = Minimum(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func minBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
+// minF16AVX512 computes dst[i] = Minimum(a[i], b[i]) on binary16 values in float32, rounded once to binary16, for i < n, a multiple of the vector's lanes.
+//
+//go:noescape
+func minF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
-	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
-	sc32:   [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
-	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
-	axpy32: axpyF32AVX2,
-	relu32: reluF32AVX2,
-	sqrt32: sqrtF32AVX2,
-	sign32: signF32AVX2,
-	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
-	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
-	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
-	axpy64: axpyF64AVX2,
-	relu64: reluF64AVX2,
-	sqrt64: sqrtF64AVX2,
-	sign64: signF64AVX2,
-	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2},
+	bin32:   [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
+	sc32:    [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
+	rsc32:   [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
+	axpy32:  axpyF32AVX2,
+	relu32:  reluF32AVX2,
+	sqrt32:  sqrtF32AVX2,
+	sign32:  signF32AVX2,
+	bin64:   [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
+	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
+	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
+	axpy64:  axpyF64AVX2,
+	relu64:  reluF64AVX2,
+	sqrt64:  sqrtF64AVX2,
+	sign64:  signF64AVX2,
+	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2},
+	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
+	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
 }
 
 // asmAVX512 lists the AVX512 elementwise kernels by operation.
 var asmAVX512 = tierAsm{
-	bin32:  [numBinOps]func(dst, a, b *float32, n int){addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, maxF32AVX512, minF32AVX512},
-	sc32:   [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
-	rsc32:  [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
-	axpy32: axpyF32AVX512,
-	relu32: reluF32AVX512,
-	sqrt32: sqrtF32AVX512,
-	sign32: signF32AVX512,
-	bin64:  [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
-	sc64:   [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
-	rsc64:  [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
-	axpy64: axpyF64AVX512,
-	relu64: reluF64AVX512,
-	sqrt64: sqrtF64AVX512,
-	sign64: signF64AVX512,
-	un32:   [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
-	un64:   [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
+	bin32:   [numBinOps]func(dst, a, b *float32, n int){addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, maxF32AVX512, minF32AVX512},
+	sc32:    [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
+	rsc32:   [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
+	axpy32:  axpyF32AVX512,
+	relu32:  reluF32AVX512,
+	sqrt32:  sqrtF32AVX512,
+	sign32:  signF32AVX512,
+	bin64:   [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
+	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
+	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
+	axpy64:  axpyF64AVX512,
+	relu64:  reluF64AVX512,
+	sqrt64:  sqrtF64AVX512,
+	sign64:  signF64AVX512,
+	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
+	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
+	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
+	un64:    [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 }

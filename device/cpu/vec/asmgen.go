@@ -431,6 +431,13 @@ func tierTable(d *bytes.Buffer, t tier) {
 		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
 	}
 	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n", strings.Join(uns, ", "))
+	for _, h := range []string{"BF16", "F16"} {
+		var hs []string
+		for _, op := range binOps {
+			hs = append(hs, op+h+t.suffix)
+		}
+		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *uint16, n int){%s},\n", h, strings.Join(hs, ", "))
+	}
 	if t.z {
 		uns = nil
 		for _, u := range unOps64 {
@@ -2639,27 +2646,92 @@ func (g *gen) halves(t tier) {
 		g.load(off, "src", "SI")
 		g.load(off, "n", "CX")
 		consts(c.consts...)
-		step := func(slots int) {
-			for u := range slots {
-				c.body(u, fmt.Sprintf("%d(SI)", u*c.in), fmt.Sprintf("%d(DI)", u*c.out))
-			}
-			g.ins("ADDQ $%d, SI", slots*c.in)
-			g.ins("ADDQ $%d, DI", slots*c.out)
-			g.ins("SUBQ $%d, CX", slots*L)
-		}
-		loop, one, done := g.uniq("hloop"), g.uniq("hone"), g.uniq("hdone")
-		g.label(loop)
-		g.ins("CMPQ CX, $%d", unroll*L)
-		g.ins("JB   %s", one)
-		step(unroll)
-		g.ins("JMP  %s", loop)
-		g.label(one)
-		g.ins("CMPQ CX, $%d", L)
-		g.ins("JB   %s", done)
-		step(1)
-		g.ins("JMP  %s", one)
-		g.label(done)
-		g.ins("VZEROUPPER")
-		g.ins("RET")
+		g.halfLoop(L, unroll, c.out, []int{c.in}, []string{"SI"}, func(u int, src []string, dst string) { c.body(u, src[0], dst) })
 	}
+
+	// The one-pass binary kernels: dst = narrow(widen(a) op widen(b)),
+	// the bits of Widen, the float32 operation and Narrow in turn. A
+	// binary16 operand widens with VCVTPH2PS alone: where it quiets a
+	// signalling NaN that Widen would keep, the operation (or, for
+	// max/min, which may pass a NaN through, the narrowing) quiets it the
+	// same way, keeping the payload, so the half result is the same.
+	// Each unrolled slot u takes registers 5u to 5u+4.
+	binArgs := []arg{{"dst", "*uint16", 8}, {"a", "*uint16", 8}, {"b", "*uint16", 8}, {"n", "int", 8}}
+	for _, op := range binOps {
+		for _, bf := range []bool{true, false} {
+			name, ty := op+"F16"+t.suffix, "binary16"
+			if bf {
+				name, ty = op+"BF16"+t.suffix, "bfloat16"
+			}
+			doc := fmt.Sprintf("computes dst[i] = %s(a[i], b[i]) on %s values in float32, rounded once to %s, for i < n, a multiple of the vector's lanes.", opNames[op], ty, ty)
+			off := g.text(name, binArgs, nil, doc)
+			g.load(off, "dst", "DI")
+			g.load(off, "a", "SI")
+			g.load(off, "b", "DX")
+			g.load(off, "n", "CX")
+			if bf {
+				consts("one", "round", "abs", "inf", "quiet")
+			}
+			g.halfLoop(L, unroll, 2*L, []int{2 * L, 2 * L}, []string{"SI", "DX"}, func(u int, src []string, dst string) {
+				a, b, tmp, m, c := r(5*u), r(5*u+1), r(5*u+2), r(5*u+3), r(5*u+4)
+				if !bf {
+					g.ins("VCVTPH2PS %s, %s", src[0], a)
+					g.ins("VCVTPH2PS %s, %s", src[1], b)
+					g.binop(f32, op, a, b, a, tmp, m)
+					g.ins("VCVTPS2PH $0, %s, %s", a, dst)
+					return
+				}
+				for i, v := range []string{a, b} {
+					g.ins("VPMOVZXWD %s, %s", src[i], v)
+					g.ins("VPSLLD $16, %s, %s", v, v)
+				}
+				g.binop(f32, op, a, b, a, tmp, m)
+				bf16Round(a, b, c)
+				g.ins("VPSRLD $16, %s, %s", c, c)
+				if t.z {
+					g.ins("VPMOVDW %s, %s", c, dst)
+					return
+				}
+				g.ins("VEXTRACTI128 $1, %s, %s", c, x(5*u+1))
+				g.ins("VPACKUSDW %s, %s, %s", x(5*u+1), x(5*u+4), x(5*u+4))
+				g.ins("VMOVDQU %s, %s", x(5*u+4), dst)
+			})
+		}
+	}
+}
+
+// halfLoop emits the loop of a half-precision kernel over CX elements, a
+// multiple of L: unroll vectors a step while they last, then one. body
+// emits slot u's vector, reading the operands at the memory operands it is
+// given (in[i] bytes a vector from the register ptrs[i]) and writing out
+// bytes at the one for DI.
+func (g *gen) halfLoop(L, unroll, out int, in []int, ptrs []string, body func(u int, src []string, dst string)) {
+	step := func(slots int) {
+		for u := range slots {
+			src := make([]string, len(ptrs))
+			for i, p := range ptrs {
+				src[i] = fmt.Sprintf("%d(%s)", u*in[i], p)
+			}
+			body(u, src, fmt.Sprintf("%d(DI)", u*out))
+		}
+		for i, p := range ptrs {
+			g.ins("ADDQ $%d, %s", slots*in[i], p)
+		}
+		g.ins("ADDQ $%d, DI", slots*out)
+		g.ins("SUBQ $%d, CX", slots*L)
+	}
+	loop, one, done := g.uniq("hloop"), g.uniq("hone"), g.uniq("hdone")
+	g.label(loop)
+	g.ins("CMPQ CX, $%d", unroll*L)
+	g.ins("JB   %s", one)
+	step(unroll)
+	g.ins("JMP  %s", loop)
+	g.label(one)
+	g.ins("CMPQ CX, $%d", L)
+	g.ins("JB   %s", done)
+	step(1)
+	g.ins("JMP  %s", one)
+	g.label(done)
+	g.ins("VZEROUPPER")
+	g.ins("RET")
 }

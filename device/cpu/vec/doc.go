@@ -52,7 +52,10 @@
 // loaded: the bits of Widen then Sum, from half the bytes. Its AVX-512
 // kernels hold the same 64 lanes in four zmm registers: a widening load
 // costs an instruction per vector whatever its width, so for SumHalf the
-// wider vectors do pay.
+// wider vectors do pay. AddHalf, SubHalf, MulHalf, DivHalf, MaximumHalf and
+// MinimumHalf likewise widen both operands, compute in float32 and narrow
+// each vector in registers: the bits of Widen, the float32 operation and
+// Narrow in turn, in one pass over the 16-bit values.
 //
 // # Transcendentals
 //

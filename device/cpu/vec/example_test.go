@@ -98,3 +98,22 @@ func ExampleSumHalf() {
 	fmt.Println(vec.SumHalf(x), vec.Sum(wide))
 	// Output: 250 250
 }
+
+// AddHalf adds in float32 and rounds once: 256 + 1 is 257 in float32,
+// which bfloat16 (8 significant bits) rounds to 256, ties to even, and
+// binary16 (11 bits) holds exactly.
+func ExampleAddHalf() {
+	a := []dtype.BFloat16{dtype.BF16FromFloat32(256), dtype.BF16FromFloat32(1.5)}
+	b := []dtype.BFloat16{dtype.BF16FromFloat32(1), dtype.BF16FromFloat32(0.25)}
+	sum := make([]dtype.BFloat16, 2)
+	if err := vec.AddHalf(sum, a, b); err != nil {
+		panic(err)
+	}
+	h := []dtype.Float16{dtype.F16FromFloat32(256)}
+	hs := make([]dtype.Float16, 1)
+	if err := vec.AddHalf(hs, h, []dtype.Float16{dtype.F16FromFloat32(1)}); err != nil {
+		panic(err)
+	}
+	fmt.Println(sum[0].Float32(), sum[1].Float32(), hs[0].Float32())
+	// Output: 256 1.75 257
+}

@@ -15,6 +15,12 @@ type halfKernels struct {
 	narrowBF16, narrowF16 func(dst []uint16, src []float32)
 	roundBF16, roundF16   func(dst, x []float32)
 	sumBF16, sumF16       func(x []uint16) float32 // SumHalf
+	// binBF16 and binF16 compute a binary operation on half values in one
+	// pass over whole vectors of binLanes elements (n a multiple of it);
+	// where nil, and for the rest, binaryHalf runs the set's own widening,
+	// float32 operation and narrowing over blocks on the stack.
+	binBF16, binF16 [numBinOps]func(dst, a, b *uint16, n int)
+	binLanes        int
 }
 
 // halfGo is the generic set's: the dtype package's scalar conversions,
@@ -147,4 +153,61 @@ func roundCheck(op string, dst, x []float32) error {
 		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
 	}
 	return checkAlias(op, dst, x)
+}
+
+// AddHalf sets dst[i] = a[i] + b[i] for bfloat16 or binary16 values,
+// computed in float32 and rounded once to the half type: the bits of Widen,
+// Add and Narrow in turn, in one pass over the 16-bit values. dst may be a
+// or b.
+func AddHalf[H Half](dst, a, b []H) error { return binaryHalf("AddHalf", opAdd, dst, a, b) }
+
+// SubHalf sets dst[i] = a[i] - b[i] as AddHalf adds.
+func SubHalf[H Half](dst, a, b []H) error { return binaryHalf("SubHalf", opSub, dst, a, b) }
+
+// MulHalf sets dst[i] = a[i] * b[i] as AddHalf adds.
+func MulHalf[H Half](dst, a, b []H) error { return binaryHalf("MulHalf", opMul, dst, a, b) }
+
+// DivHalf sets dst[i] = a[i] / b[i] as AddHalf adds.
+func DivHalf[H Half](dst, a, b []H) error { return binaryHalf("DivHalf", opDiv, dst, a, b) }
+
+// MaximumHalf sets dst[i] to Maximum of a[i] and b[i] (NaN if either is
+// NaN) as AddHalf adds.
+func MaximumHalf[H Half](dst, a, b []H) error { return binaryHalf("MaximumHalf", opMax, dst, a, b) }
+
+// MinimumHalf sets dst[i] to Minimum of a[i] and b[i] as AddHalf adds.
+func MinimumHalf[H Half](dst, a, b []H) error { return binaryHalf("MinimumHalf", opMin, dst, a, b) }
+
+// halfBlock is the float32 block binaryHalf widens into where it has no
+// one-pass kernel: two blocks of 1 KiB on the stack.
+const halfBlock = 256
+
+func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
+	if len(a) != len(dst) || len(b) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d, len(b)=%d", len(dst), len(a), len(b))
+	}
+	if err := checkAlias(op, dst, a, b); err != nil {
+		return err
+	}
+	d, x, y := bits16(dst), bits16(a), bits16(b)
+	hk := &active.halves
+	one, widen, narrow := hk.binF16[k], hk.widenF16, hk.narrowF16
+	if isBF16[H]() {
+		one, widen, narrow = hk.binBF16[k], hk.widenBF16, hk.narrowBF16
+	}
+	if one != nil {
+		if m := len(d) / hk.binLanes * hk.binLanes; m > 0 {
+			one(unsafe.SliceData(d), unsafe.SliceData(x), unsafe.SliceData(y), m)
+			d, x, y = d[m:], x[m:], y[m:]
+		}
+	}
+	var u, v [halfBlock]float32
+	for len(d) > 0 {
+		m := min(len(d), halfBlock)
+		widen(u[:m], x[:m])
+		widen(v[:m], y[:m])
+		active.bin32[k](u[:m], u[:m], v[:m])
+		narrow(d[:m], u[:m])
+		d, x, y = d[m:], x[m:], y[m:]
+	}
+	return nil
 }

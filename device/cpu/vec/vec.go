@@ -30,7 +30,7 @@ func as64[T Float](s []T) []float64 {
 
 // partialOverlap reports whether out and in share memory without starting
 // at the same element.
-func partialOverlap[T Float](out, in []T) bool {
+func partialOverlap[T any](out, in []T) bool {
 	if len(out) == 0 || len(in) == 0 {
 		return false
 	}
@@ -44,7 +44,7 @@ func partialOverlap[T Float](out, in []T) bool {
 	return o < i+uintptr(len(in))*size && i < o+uintptr(len(out))*size
 }
 
-func checkAlias[T Float](op string, dst []T, ins ...[]T) error {
+func checkAlias[T any](op string, dst []T, ins ...[]T) error {
 	for _, in := range ins {
 		if partialOverlap(dst, in) {
 			return errs.New("vec", op, errs.ErrValue, "dst overlaps an input at a different offset (only dst == input is allowed)")

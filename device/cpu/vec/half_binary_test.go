@@ -1,0 +1,174 @@
+package vec
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
+)
+
+// halfBinaryOps are the one-pass half-precision operations with the
+// float32 operation each must match and a scalar float32 reference for it
+// (nil for Maximum and Minimum, whose result for +0 and -0 may be either).
+var halfBinaryOps = []struct {
+	name  string
+	bf16  func(dst, a, b []dtype.BFloat16) error
+	f16   func(dst, a, b []dtype.Float16) error
+	f32   func(dst, a, b []float32) error
+	exact func(a, b float32) float32
+}{
+	{"Add", AddHalf[dtype.BFloat16], AddHalf[dtype.Float16], Add[float32], func(a, b float32) float32 { return a + b }},
+	{"Sub", SubHalf[dtype.BFloat16], SubHalf[dtype.Float16], Sub[float32], func(a, b float32) float32 { return a - b }},
+	{"Mul", MulHalf[dtype.BFloat16], MulHalf[dtype.Float16], Mul[float32], func(a, b float32) float32 { return a * b }},
+	{"Div", DivHalf[dtype.BFloat16], DivHalf[dtype.Float16], Div[float32], func(a, b float32) float32 { return a / b }},
+	{"Maximum", MaximumHalf[dtype.BFloat16], MaximumHalf[dtype.Float16], Maximum[float32], nil},
+	{"Minimum", MinimumHalf[dtype.BFloat16], MinimumHalf[dtype.Float16], Minimum[float32], nil},
+}
+
+// halfPairs returns operands covering every 16-bit pattern as a (NaNs of
+// both kinds, infinities, zeros, subnormals) against b drawn from all
+// patterns, from small integers (exact sums, ties when narrowed) and from
+// a's own neighbours, so that sums round, cancel and overflow.
+func halfPairs() (a, b []uint16) {
+	rng := rand.New(rand.NewPCG(7, 13))
+	for rep := range 3 {
+		for v := range 1 << 16 {
+			a = append(a, uint16(v))
+			switch rep {
+			case 0:
+				b = append(b, uint16(rng.Uint32()))
+			case 1:
+				b = append(b, uint16(v)^uint16(rng.IntN(4)))
+			default:
+				b = append(b, []uint16{0x3f80, 0x4000, 0xbf80, 0x3c00, 0x8000, 0}[rng.IntN(6)])
+			}
+		}
+	}
+	return a, b
+}
+
+// TestBinaryHalf checks the one-pass operations on every tier: bit for
+// bit against Widen, the float32 operation and Narrow on the same tier
+// (each checked against the dtype package and float32 arithmetic in its
+// own test), and, for the four arithmetic operations, against scalar
+// float32 arithmetic on the dtype package's conversions (NaN as NaN). The
+// lengths and offsets cover the unrolled loop, the one-vector loop and
+// the float32-block remainder; dst == a is checked too.
+func TestBinaryHalf(t *testing.T) {
+	ua, ub := halfPairs()
+	n := len(ua)
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			for _, op := range halfBinaryOps {
+				for _, bf := range []bool{true, false} {
+					got, want := make([]uint16, n), make([]uint16, n)
+					run, ref := halfBinaryRun(op.bf16, op.f16, op.f32, bf)
+					if err := run(got, ua, ub); err != nil {
+						t.Fatal(err)
+					}
+					ref(want, ua, ub)
+					load, store := halfScalars(bf)
+					bad := 0
+					for i := range got {
+						ok := got[i] == want[i]
+						if op.exact != nil {
+							e := op.exact(load(ua[i]), load(ub[i]))
+							r := load(got[i])
+							ok = ok && (sameBits(r, load(store(e))) || r != r && e != e)
+						}
+						if !ok {
+							if bad++; bad <= 5 {
+								t.Errorf("%s bf16=%v: a %#04x b %#04x: got %#04x, want %#04x", op.name, bf, ua[i], ub[i], got[i], want[i])
+							}
+						}
+					}
+					// Short lengths at odd offsets, and in place.
+					for m := 0; m <= 70; m++ {
+						lo := 3*m + 1
+						d := make([]uint16, m)
+						if err := run(d, ua[lo:lo+m], ub[lo:lo+m]); err != nil {
+							t.Fatal(err)
+						}
+						for i := range d {
+							if d[i] != want[lo+i] {
+								t.Fatalf("%s bf16=%v length %d element %d: got %#04x, want %#04x", op.name, bf, m, i, d[i], want[lo+i])
+							}
+						}
+					}
+					in := append([]uint16(nil), ua[:1000]...)
+					if err := run(in, in, ub[:1000]); err != nil {
+						t.Fatal(err)
+					}
+					for i := range in {
+						if in[i] != want[i] {
+							t.Fatalf("%s bf16=%v in place, element %d: got %#04x, want %#04x", op.name, bf, i, in[i], want[i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// halfBinaryRun returns the one-pass operation on 16-bit patterns of the
+// half type (bfloat16 when bf) and the same operation as Widen, the
+// float32 kernel and Narrow in turn.
+func halfBinaryRun(fb func(dst, a, b []dtype.BFloat16) error, fh func(dst, a, b []dtype.Float16) error, f32 func(dst, a, b []float32) error, bf bool) (run func(dst, a, b []uint16) error, ref func(dst, a, b []uint16)) {
+	ref = func(dst, a, b []uint16) {
+		x, y := make([]float32, len(a)), make([]float32, len(b))
+		if bf {
+			_ = Widen(x, asBF16(a))
+			_ = Widen(y, asBF16(b))
+			_ = f32(x, x, y)
+			_ = Narrow(asBF16(dst), x)
+			return
+		}
+		_ = Widen(x, asF16(a))
+		_ = Widen(y, asF16(b))
+		_ = f32(x, x, y)
+		_ = Narrow(asF16(dst), x)
+	}
+	if bf {
+		return func(dst, a, b []uint16) error { return fb(asBF16(dst), asBF16(a), asBF16(b)) }, ref
+	}
+	return func(dst, a, b []uint16) error { return fh(asF16(dst), asF16(a), asF16(b)) }, ref
+}
+
+// halfScalars returns the dtype package's scalar conversions of the half
+// type (bfloat16 when bf) on 16-bit patterns.
+func halfScalars(bf bool) (load func(uint16) float32, store func(float32) uint16) {
+	if bf {
+		return func(v uint16) float32 { return dtype.BFloat16(v).Float32() },
+			func(x float32) uint16 { return uint16(dtype.BF16FromFloat32(x)) }
+	}
+	return func(v uint16) float32 { return dtype.Float16(v).Float32() },
+		func(x float32) uint16 { return uint16(dtype.F16FromFloat32(x)) }
+}
+
+// asHalf views 16-bit patterns as values of a half type.
+func asHalf[H Half](s []uint16) []H {
+	return unsafe.Slice((*H)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func asBF16(s []uint16) []dtype.BFloat16 { return asHalf[dtype.BFloat16](s) }
+
+func asF16(s []uint16) []dtype.Float16 { return asHalf[dtype.Float16](s) }
+
+// TestBinaryHalfErrors checks the typed errors: lengths that differ, and
+// a dst that overlaps an input at another offset.
+func TestBinaryHalfErrors(t *testing.T) {
+	a := make([]dtype.BFloat16, 40)
+	if err := AddHalf(a[:3], a[10:13], a[20:22]); !errors.Is(err, errs.ErrShape) {
+		t.Errorf("lengths 3, 3, 2: %v", err)
+	}
+	if err := MulHalf(a[1:33], a[0:32], a[0:32]); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("overlap at another offset: %v", err)
+	}
+	if err := MulHalf(a[0:32], a[0:32], a[0:32]); err != nil {
+		t.Errorf("dst == a == b: %v", err)
+	}
+}
