@@ -26,7 +26,10 @@ import (
 // to the dtype, so they give the same values as the single operations.
 // Inputs read in place when they are row-major in the result's order, as a
 // scalar when every stride is zero, and are gathered into the block
-// otherwise.
+// otherwise. A half-precision program that is one binary operation on two
+// inputs, all three row-major, runs as package vec's one-pass kernels
+// (AddHalf and the rest), which widen, compute and narrow each vector with
+// no float32 block in between: the same bits, half the passes.
 func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
 	var dsts [1]device.Operand
 	var outs [1]int
@@ -147,7 +150,10 @@ func operandAt(dsts, inputs []device.Operand, k int) device.Operand {
 // roundRun do the same over contiguous runs with package vec's vector
 // kernels (nil for F32 and F64); the methods below pick them where they
 // apply. sumRun is rowSum of a run's values in C, read straight from
-// storage (a run shorter than rowSum's parallel split).
+// storage (a run shorter than rowSum's parallel split). binary, where set,
+// returns package vec's one-pass kernel for a binary operation on storage
+// values (nil for an operation it has none for): widening, the operation
+// and narrowing over each vector, the bits of the three passes.
 type conv[C vec.Float, S any] struct {
 	load     func(S) C
 	store    func(C) S
@@ -156,6 +162,7 @@ type conv[C vec.Float, S any] struct {
 	narrow   func(dst []S, src []C)
 	roundRun func(x []C)
 	sumRun   func(src []S) float64
+	binary   func(op device.BinaryOp) func(dst, a, b []S) error
 }
 
 var (
@@ -166,14 +173,35 @@ var (
 		widen:    func(d []float32, s []dtype.Float16) { _ = vec.Widen(d, s) },
 		narrow:   func(d []dtype.Float16, s []float32) { _ = vec.Narrow(d, s) },
 		roundRun: func(x []float32) { _ = vec.RoundF16(x, x) },
-		sumRun:   func(s []dtype.Float16) float64 { return halfRowSum(s, dtype.Float16.Float32) }}
+		sumRun:   func(s []dtype.Float16) float64 { return halfRowSum(s, dtype.Float16.Float32) },
+		binary:   halfBinary[dtype.Float16]}
 	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32,
 		round:    func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() },
 		widen:    func(d []float32, s []dtype.BFloat16) { _ = vec.Widen(d, s) },
 		narrow:   func(d []dtype.BFloat16, s []float32) { _ = vec.Narrow(d, s) },
 		roundRun: func(x []float32) { _ = vec.RoundBF16(x, x) },
-		sumRun:   func(s []dtype.BFloat16) float64 { return halfRowSum(s, dtype.BFloat16.Float32) }}
+		sumRun:   func(s []dtype.BFloat16) float64 { return halfRowSum(s, dtype.BFloat16.Float32) },
+		binary:   halfBinary[dtype.BFloat16]}
 )
+
+// halfBinary returns package vec's one-pass kernel for op on half values.
+func halfBinary[H vec.Half](op device.BinaryOp) func(dst, a, b []H) error {
+	switch op {
+	case device.Add:
+		return vec.AddHalf[H]
+	case device.Sub:
+		return vec.SubHalf[H]
+	case device.Mul:
+		return vec.MulHalf[H]
+	case device.Div:
+		return vec.DivHalf[H]
+	case device.Maximum:
+		return vec.MaximumHalf[H]
+	case device.Minimum:
+		return vec.MinimumHalf[H]
+	}
+	return nil
+}
 
 // halfRowSum is rowSum of src widened to float32 by load, without the
 // float32 copy: vec.SumHalf gives Sum's bits of the widened values, and a
@@ -548,6 +576,19 @@ type fusedOuts[S any] struct {
 // storage type, C the compute type (see conv).
 func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) {
 	n := outs.dl[0].Numel()
+	workers := 1
+	if n >= fusedMinParallel {
+		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
+	}
+	if one, a, b := oneBinary(p, outs, inputs, cv); one != nil {
+		// One operation on half values read and written in place: each
+		// worker's range is one call of the one-pass kernel, which reads
+		// 16-bit values and writes them with no float32 copy in between.
+		f := fusedRun[C, S]{inputs: inputs, n: n, block: (n + workers - 1) / workers, workers: workers, one: one, oneA: a, oneB: b}
+		f.nblocks = (n + f.block - 1) / f.block
+		f.start(ins, outs)
+		return
+	}
 	sameType := cv.round == nil
 	pl := newFusedPlan(p, outs.steps, ins, inputs, cv)
 	defer putPlan(pl)
@@ -556,10 +597,6 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 		if sameType && rowMajor(l) && k < 64 {
 			direct |= 1 << k
 		}
-	}
-	workers := 1
-	if n >= fusedMinParallel {
-		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
 	}
 	block := min(fuseBlock, n)
 	if len(outs.steps) == 1 && pl.slots == 0 && direct == 1 && computeSteps(p) == 1 {
@@ -579,15 +616,38 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 	// longer holds the realisation up by its whole share.
 	f := fusedRun[C, S]{p: p, pl: pl, inputs: inputs, cv: cv,
 		n: n, block: block, nblocks: nblocks, workers: workers, direct: direct}
-	if workers == 1 {
+	f.start(ins, outs)
+}
+
+// start runs f's workers: on the caller's goroutine when there is one.
+func (f fusedRun[C, S]) start(ins [][]S, outs fusedOuts[S]) {
+	if f.workers == 1 {
 		f.worker(0, ins, outs) // no closure, no goroutine: a small realisation allocates nothing here
 		return
 	}
-	f.runs = splitRuns(nblocks, workers)
+	f.runs = splitRuns(f.nblocks, f.workers)
 	// These escape to the workers; f, ins and outs stay on the stack.
 	g, insH := f, slices.Clone(ins)
 	outsH := fusedOuts[S]{steps: slices.Clone(outs.steps), dst: slices.Clone(outs.dst), dl: slices.Clone(outs.dl)}
-	par.RunClaimed(workers, func(w int) { g.worker(w, insH, outsH) })
+	par.RunClaimed(f.workers, func(w int) { g.worker(w, insH, outsH) })
+}
+
+// oneBinary returns, for a program that computes one result as one
+// binary operation on two inputs, all three row-major in the result's
+// order, the one-pass kernel cv has for it and the two inputs' indices;
+// a nil kernel otherwise.
+func oneBinary[C vec.Float, S any](p device.Program, outs fusedOuts[S], inputs []device.Operand, cv conv[C, S]) (one func(dst, a, b []S) error, a, b int) {
+	last := len(p.Steps) - 1
+	s := p.Steps[last]
+	if cv.binary == nil || len(outs.steps) != 1 || outs.steps[0] != last || s.Kind != device.StepBinary || !rowMajor(outs.dl[0]) {
+		return nil, 0, 0
+	}
+	sa, sb := p.Steps[s.A], p.Steps[s.B]
+	if sa.Kind != device.StepInput || sb.Kind != device.StepInput ||
+		!rowMajor(inputs[sa.Input].Layout) || !rowMajor(inputs[sb.Input].Layout) {
+		return nil, 0, 0
+	}
+	return cv.binary(s.Binary), sa.Input, sb.Input
 }
 
 // blockRun is one worker's run of blocks [next, end), claimed a block at a
@@ -634,12 +694,34 @@ type fusedRun[C vec.Float, S any] struct {
 	n, block, nblocks, workers int
 	direct                     uint64     // bit k: result k is row-major in the compute type, written in place
 	runs                       []blockRun // per worker, when there are several
+	// one, where set, computes each block as one call on inputs oneA and
+	// oneB and the result, all read and written in place (oneBinary).
+	one        func(dst, a, b []S) error
+	oneA, oneB int
+}
+
+// next returns the block worker w computes after block b: b+1 when one
+// worker takes them all, else the next it claims; false when none is left.
+func (f *fusedRun[C, S]) next(w, b int) (int, bool) {
+	if f.runs != nil {
+		return f.claim(w)
+	}
+	return b + 1, b+1 < f.nblocks
 }
 
 // worker evaluates worker w's contiguous run of blocks, then any block of
 // the others' runs not yet started (claim), reading the inputs' storage
 // ins and writing the results outs.
 func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
+	if f.one != nil {
+		la, lb, ld := f.inputs[f.oneA].Layout, f.inputs[f.oneB].Layout, outs.dl[0]
+		for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
+			lo := b * f.block
+			m := min(f.block, f.n-lo)
+			_ = f.one(outs.dst[0][ld.Offset+lo:ld.Offset+lo+m], ins[f.oneA][la.Offset+lo:la.Offset+lo+m], ins[f.oneB][lb.Offset+lo:lb.Offset+lo+m])
+		}
+		return
+	}
 	pl, block := f.pl, f.block
 	slots := pl.slots
 	for k := range outs.steps {
@@ -655,15 +737,7 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	if len(outs.steps) > len(arr) {
 		res = make([][]C, 0, len(outs.steps))
 	}
-	for b := 0; ; b++ {
-		if f.runs != nil {
-			var ok bool
-			if b, ok = f.claim(w); !ok {
-				break
-			}
-		} else if b == f.nblocks {
-			break
-		}
+	for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
 		lo := b * block
 		m := min(block, f.n-lo)
 		res, extra := res[:0], pl.slots
