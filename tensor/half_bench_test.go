@@ -22,7 +22,9 @@ func BenchmarkHalfOps(b *testing.B) {
 		x := tensor.RandN(dtype.F32, 1, n).Cast(dt).To(dev)
 		y := tensor.RandN(dtype.F32, 2, n).Cast(dt).To(dev)
 		w := tensor.RandN(dtype.F32, 3, n).To(dev)
-		if err := firstErr(x, y, w); err != nil {
+		bias := tensor.RandN(dtype.F32, 4, 1024).Cast(dt).To(dev)
+		xm := x.Reshape(n/1024, 1024)
+		if err := firstErr(x, y, w, bias, xm); err != nil {
 			b.Fatal(err)
 		}
 		ops := []struct {
@@ -30,6 +32,8 @@ func BenchmarkHalfOps(b *testing.B) {
 			f    func() *tensor.Tensor
 		}{
 			{"Add", func() *tensor.Tensor { return x.Add(y) }},
+			{"AddBias", func() *tensor.Tensor { return xm.Add(bias) }},
+			{"MulScalar", func() *tensor.Tensor { return x.MulScalar(0.5) }},
 			{"Tanh", func() *tensor.Tensor { return x.Tanh() }},
 			{"MulAddRelu", func() *tensor.Tensor { return x.Mul(y).Add(x).Relu() }},
 			{"Sum", func() *tensor.Tensor { return x.Sum() }},
@@ -51,6 +55,7 @@ func BenchmarkHalfOps(b *testing.B) {
 		x.Release()
 		y.Release()
 		w.Release()
+		bias.Release()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -174,33 +175,38 @@ var (
 		narrow:   func(d []dtype.Float16, s []float32) { _ = vec.Narrow(d, s) },
 		roundRun: func(x []float32) { _ = vec.RoundF16(x, x) },
 		sumRun:   func(s []dtype.Float16) float64 { return halfRowSum(s, dtype.Float16.Float32) },
-		binary:   halfBinary[dtype.Float16]}
+		binary:   halfBinaries[dtype.Float16]()}
 	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32,
 		round:    func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() },
 		widen:    func(d []float32, s []dtype.BFloat16) { _ = vec.Widen(d, s) },
 		narrow:   func(d []dtype.BFloat16, s []float32) { _ = vec.Narrow(d, s) },
 		roundRun: func(x []float32) { _ = vec.RoundBF16(x, x) },
 		sumRun:   func(s []dtype.BFloat16) float64 { return halfRowSum(s, dtype.BFloat16.Float32) },
-		binary:   halfBinary[dtype.BFloat16]}
+		binary:   halfBinaries[dtype.BFloat16]()}
 )
 
-// halfBinary returns package vec's one-pass kernel for op on half values.
-func halfBinary[H vec.Half](op device.BinaryOp) func(dst, a, b []H) error {
-	switch op {
-	case device.Add:
-		return vec.AddHalf[H]
-	case device.Sub:
-		return vec.SubHalf[H]
-	case device.Mul:
-		return vec.MulHalf[H]
-	case device.Div:
-		return vec.DivHalf[H]
-	case device.Maximum:
-		return vec.MaximumHalf[H]
-	case device.Minimum:
-		return vec.MinimumHalf[H]
+// halfBinaries returns package vec's one-pass kernels on half values by
+// binary operation (nil for an operation it has none for). The tables are
+// built once: a generic function taken as a value allocates.
+func halfBinaries[H vec.Half]() func(op device.BinaryOp) func(dst, a, b []H) error {
+	table := make([]func(dst, a, b []H) error, len(device.BinaryOps()))
+	for _, op := range device.BinaryOps() {
+		switch op {
+		case device.Add:
+			table[op] = vec.AddHalf[H]
+		case device.Sub:
+			table[op] = vec.SubHalf[H]
+		case device.Mul:
+			table[op] = vec.MulHalf[H]
+		case device.Div:
+			table[op] = vec.DivHalf[H]
+		case device.Maximum:
+			table[op] = vec.MaximumHalf[H]
+		case device.Minimum:
+			table[op] = vec.MinimumHalf[H]
+		}
 	}
-	return nil
+	return func(op device.BinaryOp) func(dst, a, b []H) error { return table[op] }
 }
 
 // halfRowSum is rowSum of src widened to float32 by load, without the
@@ -580,11 +586,12 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 	if n >= fusedMinParallel {
 		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
 	}
-	if one, a, b := oneBinary(p, outs, inputs, cv); one != nil {
-		// One operation on half values read and written in place: each
-		// worker's range is one call of the one-pass kernel, which reads
-		// 16-bit values and writes them with no float32 copy in between.
-		f := fusedRun[C, S]{inputs: inputs, n: n, block: (n + workers - 1) / workers, workers: workers, one: one, oneA: a, oneB: b}
+	if one, src := oneBinary(p, outs, ins, inputs, cv); one != nil {
+		// One operation on half values: each worker's range is one call
+		// of the one-pass kernel (a call per row or constant block where
+		// an operand needs it), which reads 16-bit values and writes them
+		// with no float32 copy in between.
+		f := fusedRun[C, S]{n: n, block: (n + workers - 1) / workers, workers: workers, one: one, oneSrc: src}
 		f.nblocks = (n + f.block - 1) / f.block
 		f.start(ins, outs)
 		return
@@ -632,22 +639,131 @@ func (f fusedRun[C, S]) start(ins [][]S, outs fusedOuts[S]) {
 	par.RunClaimed(f.workers, func(w int) { g.worker(w, insH, outsH) })
 }
 
-// oneBinary returns, for a program that computes one result as one
-// binary operation on two inputs, all three row-major in the result's
-// order, the one-pass kernel cv has for it and the two inputs' indices;
-// a nil kernel otherwise.
-func oneBinary[C vec.Float, S any](p device.Program, outs fusedOuts[S], inputs []device.Operand, cv conv[C, S]) (one func(dst, a, b []S) error, a, b int) {
+// halfSource is where one operand of a one-pass binary operation
+// (oneBinary) reads a run of the result's elements: in place from storage
+// row-major in the result's order, row by row from storage contiguous
+// along the last axis only (a bias row broadcast over a batch, a narrowed
+// view), or from a block filled with a constant (a StepConst, an input
+// broadcast from one element).
+type halfSource[S any] struct {
+	data  []S // nil for a constant
+	l     layout.Layout
+	rows  bool
+	konst S
+}
+
+// minHalfRow is the shortest last axis read row by row: a kernel call per
+// shorter row costs more than the blocked path's gather.
+const minHalfRow = 32
+
+// oneBinary returns, for a program that computes one row-major result as
+// one binary operation on two operands that halfSource can read, the
+// one-pass kernel cv has for it and the operands; a nil kernel otherwise.
+func oneBinary[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) (one func(dst, a, b []S) error, src [2]halfSource[S]) {
 	last := len(p.Steps) - 1
 	s := p.Steps[last]
 	if cv.binary == nil || len(outs.steps) != 1 || outs.steps[0] != last || s.Kind != device.StepBinary || !rowMajor(outs.dl[0]) {
-		return nil, 0, 0
+		return nil, src
 	}
-	sa, sb := p.Steps[s.A], p.Steps[s.B]
-	if sa.Kind != device.StepInput || sb.Kind != device.StepInput ||
-		!rowMajor(inputs[sa.Input].Layout) || !rowMajor(inputs[sb.Input].Layout) {
-		return nil, 0, 0
+	consts := 0
+	for k, step := range []device.Step{p.Steps[s.A], p.Steps[s.B]} {
+		h := &src[k]
+		switch step.Kind {
+		case device.StepConst:
+			h.konst = cv.store(C(step.Const))
+			consts++
+			continue
+		case device.StepInput:
+		default:
+			return nil, src
+		}
+		l := inputs[step.Input].Layout
+		r := l.Rank()
+		switch {
+		case allZero(l.Strides):
+			h.konst = ins[step.Input][l.Offset]
+			consts++
+		case rowMajor(l):
+			h.data, h.l = ins[step.Input], l
+		case r > 0 && l.Strides[r-1] == 1 && l.Shape[r-1] >= minHalfRow:
+			h.data, h.l, h.rows = ins[step.Input], l, true
+		default:
+			return nil, src
+		}
 	}
-	return cv.binary(s.Binary), sa.Input, sb.Input
+	if consts == 2 {
+		return nil, src
+	}
+	return cv.binary(s.Binary), src
+}
+
+// halfKonst is the length of a constant operand's block.
+const halfKonst = 1024
+
+// konstBlocks recycle oneWorker's constant blocks (16-bit values: the
+// one-pass kernels are half-precision ones), so that a realisation
+// allocates none.
+var konstBlocks = sync.Pool{New: func() any { return new([2][halfKonst]uint16) }}
+
+// oneWorker is worker for a one-pass binary operation: each block is cut
+// into runs that no row of a row-by-row operand and no constant block
+// crosses, and each run is one kernel call.
+func (f *fusedRun[C, S]) oneWorker(w int, outs fusedOuts[S]) {
+	var kb [2][]S
+	run := halfKonst * 64 // no constant: runs as long as the rows allow
+	if f.oneSrc[0].data == nil || f.oneSrc[1].data == nil {
+		blocks := konstBlocks.Get().(*[2][halfKonst]uint16)
+		defer konstBlocks.Put(blocks)
+		for k := range f.oneSrc {
+			kb[k] = unsafe.Slice((*S)(unsafe.Pointer(&blocks[k][0])), halfKonst)
+			if f.oneSrc[k].data == nil {
+				for i := range kb[k] {
+					kb[k][i] = f.oneSrc[k].konst
+				}
+			}
+		}
+		run = halfKonst
+	}
+	ld := outs.dl[0]
+	c := 1 // the row length
+	if r := ld.Rank(); r > 0 {
+		c = ld.Shape[r-1]
+	}
+	rows := f.oneSrc[0].rows || f.oneSrc[1].rows
+	var seg [2][]S
+	for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
+		lo := b * f.block
+		for i, end := lo, min(lo+f.block, f.n); i < end; {
+			m := min(end-i, run)
+			if rows {
+				m = min(m, c-i%c)
+			}
+			for k, h := range f.oneSrc {
+				switch {
+				case h.data == nil:
+					seg[k] = kb[k][:m]
+				case h.rows:
+					p := rowStart(h.l, i/c) + i%c
+					seg[k] = h.data[p : p+m]
+				default:
+					seg[k] = h.data[h.l.Offset+i : h.l.Offset+i+m]
+				}
+			}
+			_ = f.one(outs.dst[0][ld.Offset+i:ld.Offset+i+m], seg[0], seg[1])
+			i += m
+		}
+	}
+}
+
+// rowStart returns the storage position of the first element of row r of
+// l, the rows being l's last axis and r counting them in row-major order.
+func rowStart(l layout.Layout, r int) int {
+	pos := l.Offset
+	for a := l.Rank() - 2; a >= 0 && r > 0; a-- {
+		pos += r % l.Shape[a] * l.Strides[a]
+		r /= l.Shape[a]
+	}
+	return pos
 }
 
 // blockRun is one worker's run of blocks [next, end), claimed a block at a
@@ -694,10 +810,10 @@ type fusedRun[C vec.Float, S any] struct {
 	n, block, nblocks, workers int
 	direct                     uint64     // bit k: result k is row-major in the compute type, written in place
 	runs                       []blockRun // per worker, when there are several
-	// one, where set, computes each block as one call on inputs oneA and
-	// oneB and the result, all read and written in place (oneBinary).
-	one        func(dst, a, b []S) error
-	oneA, oneB int
+	// one, where set, computes the result from the operands oneSrc with
+	// one-pass kernel calls (oneBinary, oneWorker).
+	one    func(dst, a, b []S) error
+	oneSrc [2]halfSource[S]
 }
 
 // next returns the block worker w computes after block b: b+1 when one
@@ -714,12 +830,7 @@ func (f *fusedRun[C, S]) next(w, b int) (int, bool) {
 // ins and writing the results outs.
 func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	if f.one != nil {
-		la, lb, ld := f.inputs[f.oneA].Layout, f.inputs[f.oneB].Layout, outs.dl[0]
-		for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
-			lo := b * f.block
-			m := min(f.block, f.n-lo)
-			_ = f.one(outs.dst[0][ld.Offset+lo:ld.Offset+lo+m], ins[f.oneA][la.Offset+lo:la.Offset+lo+m], ins[f.oneB][lb.Offset+lo:lb.Offset+lo+m])
-		}
+		f.oneWorker(w, outs)
 		return
 	}
 	pl, block := f.pl, f.block

@@ -11,13 +11,26 @@ import (
 	"github.com/tessera-go/tessera/layout"
 )
 
+// halfOperand is one operand of a test program: its step (an input or a
+// constant), its view when it is an input, and the value it gives at
+// [i, j] of the result.
+type halfOperand struct {
+	name  string
+	step  device.Step
+	view  *device.Operand
+	value func(i, j int) float32
+}
+
 // TestFusedHalfBinary runs one binary operation on bf16 and f16 operands
-// through Fused, where views read and written in place take the one-pass
-// kernels (oneBinary): in one block and over several workers, with the
-// inputs and the result at offsets into their buffers, with both operands
-// the same input, and with a transposed input (the blocked path), against
-// float32 arithmetic on the dtype package's conversions rounded once
-// (NaN as NaN).
+// through Fused, where the one-pass kernels run (oneBinary, oneWorker),
+// against float32 arithmetic on the dtype package's conversions rounded
+// once (NaN as NaN; Maximum and Minimum may give either zero of ±0). The
+// operands cover each kind of halfSource and the blocked path's: in place
+// at an offset, the same input twice, a row broadcast over the rows (a
+// bias), rows of a wider buffer (a narrowed view), a constant step on
+// either side, an input broadcast from one element, and a transposed input
+// (the blocked path), at sizes of one block, several blocks and several
+// workers, with rows shorter than minHalfRow.
 func TestFusedHalfBinary(t *testing.T) {
 	d := New()
 	ops := []struct {
@@ -32,26 +45,27 @@ func TestFusedHalfBinary(t *testing.T) {
 		{device.Minimum, func(a, b float32) float32 { return maxNaN(a, b, false) }},
 	}
 	for _, dt := range []dtype.DType{dtype.BF16, dtype.F16} {
-		round := func(x float32) float64 {
+		round := func(x float32) float32 {
 			if dt == dtype.BF16 {
-				return float64(dtype.BF16FromFloat32(x).Float32())
+				return dtype.BF16FromFloat32(x).Float32()
 			}
-			return float64(dtype.F16FromFloat32(x).Float32())
+			return dtype.F16FromFloat32(x).Float32()
 		}
-		for _, shape := range [][2]int{{1, 37}, {3, 700}, {61, 1501}} {
+		for _, shape := range [][2]int{{1, 37}, {3, 700}, {61, 1501}, {700, 20}} {
 			r, c := shape[0], shape[1]
-			n, off := r*c, 5
-			alloc := func() *Buffer {
-				b, err := d.Alloc(dt, n+off)
+			n, off, wide := r*c, 5, c+3
+			alloc := func(size int) *Buffer {
+				b, err := d.Alloc(dt, size)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return b.(*Buffer)
 			}
+			size := r*wide + off
 			rng := rand.New(rand.NewPCG(3, uint64(n)))
-			ab, bb, out := alloc(), alloc(), alloc()
+			ab, bb, out := alloc(size), alloc(size), alloc(size)
 			specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e-6, 65504, 3e38}
-			for i := range n + off {
+			for i := range size {
 				va, vb := rng.NormFloat64()*100, rng.NormFloat64()
 				if i%17 == 0 {
 					va = specials[rng.IntN(len(specials))]
@@ -62,46 +76,63 @@ func TestFusedHalfBinary(t *testing.T) {
 				setF(ab, i, va)
 				setF(bb, i, vb)
 			}
-			at := func(o int) layout.Layout {
-				return layout.Layout{Shape: []int{r, c}, Strides: []int{c, 1}, Offset: o}
+			view := func(buf *Buffer, l layout.Layout) *device.Operand { return &device.Operand{Buf: buf, Layout: l} }
+			at := func(buf *Buffer, pos func(i, j int) int) func(i, j int) float32 {
+				return func(i, j int) float32 { return float32(getF(buf, pos(i, j))) }
 			}
-			trans := layout.Layout{Shape: []int{r, c}, Strides: []int{1, r}, Offset: off}
+			grid := func(rs, cs, o int) layout.Layout {
+				return layout.Layout{Shape: []int{r, c}, Strides: []int{rs, cs}, Offset: o}
+			}
+			input := func(name string, buf *Buffer, rs, cs, o int) halfOperand {
+				return halfOperand{name, device.Step{Kind: device.StepInput}, view(buf, grid(rs, cs, o)),
+					at(buf, func(i, j int) int { return o + i*rs + j*cs })}
+			}
+			konst := func(v float64) halfOperand {
+				k := round(float32(v))
+				return halfOperand{fmt.Sprint("const ", v), device.Step{Kind: device.StepConst, Const: v}, nil,
+					func(int, int) float32 { return k }}
+			}
+			pairs := [][2]halfOperand{
+				{input("a in place", ab, c, 1, off), input("b in place", bb, c, 1, 1)},
+				{input("a", ab, c, 1, 2), {name: "the same input"}},
+				{input("a", ab, c, 1, 0), input("bias row", bb, 0, 1, 1)},
+				{input("bias row", ab, 0, 1, 3), input("b", bb, c, 1, 0)},
+				{input("narrowed rows", ab, wide, 1, 1), input("b", bb, c, 1, off)},
+				{input("a", ab, c, 1, 0), konst(0.3)},
+				{konst(-2.5), input("b", bb, c, 1, 1)},
+				{input("a", ab, c, 1, 0), input("one element", bb, 0, 0, 4)},
+				{input("a", ab, c, 1, 0), input("transposed", bb, 1, r, off)},
+			}
 			for _, o := range ops {
-				for _, k := range []struct {
-					name     string
-					a, b     device.Operand
-					ia, ib   func(i, j int) int // element positions read
-					sameSelf bool
-				}{
-					{"in place", device.Operand{Buf: ab, Layout: at(off)}, device.Operand{Buf: bb, Layout: at(1)},
-						func(i, j int) int { return off + i*c + j }, func(i, j int) int { return 1 + i*c + j }, false},
-					{"a op a", device.Operand{Buf: ab, Layout: at(2)}, device.Operand{Buf: ab, Layout: at(2)},
-						func(i, j int) int { return 2 + i*c + j }, func(i, j int) int { return 2 + i*c + j }, true},
-					{"b transposed", device.Operand{Buf: ab, Layout: at(0)}, device.Operand{Buf: bb, Layout: trans},
-						func(i, j int) int { return i*c + j }, func(i, j int) int { return off + j*r + i }, false},
-				} {
-					steps := []device.Step{{Kind: device.StepInput, Input: 0}, {Kind: device.StepInput, Input: 1},
-						{Kind: device.StepBinary, Binary: o.op, A: 0, B: 1}}
-					ins := []device.Operand{k.a, k.b}
-					if k.sameSelf {
-						steps[1].Input = 0
-						ins = ins[:1]
+				for _, pair := range pairs {
+					var steps []device.Step
+					var ins []device.Operand
+					var vals []func(i, j int) float32
+					for _, h := range pair {
+						if h.name == "the same input" {
+							vals = append(vals, vals[0])
+							steps = append(steps, steps[0])
+							continue
+						}
+						s := h.step
+						if h.view != nil {
+							s.Input = len(ins)
+							ins = append(ins, *h.view)
+						}
+						steps = append(steps, s)
+						vals = append(vals, h.value)
 					}
+					steps = append(steps, device.Step{Kind: device.StepBinary, Binary: o.op, A: 0, B: 1})
 					p := device.Program{DType: dt, Steps: steps}
-					if err := d.Fused(device.Operand{Buf: out, Layout: at(3)}, p, ins); err != nil {
+					if err := d.Fused(device.Operand{Buf: out, Layout: grid(c, 1, 3)}, p, ins); err != nil {
 						t.Fatal(err)
 					}
-					name := fmt.Sprintf("%v %v %v %s", dt, shape, o.op, k.name)
+					name := fmt.Sprintf("%v %v %v (%s, %s)", dt, shape, o.op, pair[0].name, pair[1].name)
 					for i := range r {
 						for j := range c {
-							x := float32(getF(ab, k.ia(i, j)))
-							y := float32(getF(bb, k.ib(i, j)))
-							if k.sameSelf {
-								y = x
-							}
-							want, got := round(o.f(x, y)), getF(out, 3+i*c+j)
-							if !(got == want && math.Signbit(got) == math.Signbit(want) || got != got && want != want ||
-								got == 0 && want == 0 && (o.op == device.Maximum || o.op == device.Minimum)) {
+							x, y := vals[0](i, j), vals[1](i, j)
+							want, got := round(o.f(x, y)), float32(getF(out, 3+i*c+j))
+							if !sameHalf(got, want, o.op == device.Maximum || o.op == device.Minimum) {
 								t.Fatalf("%s [%d,%d]: %v op %v = %v, want %v", name, i, j, x, y, got, want)
 							}
 						}
@@ -115,6 +146,45 @@ func TestFusedHalfBinary(t *testing.T) {
 	}
 }
 
+// TestFusedHalfBinaryScalar runs the one-pass path on rank-0 operands.
+func TestFusedHalfBinaryScalar(t *testing.T) {
+	d := New()
+	for _, dt := range []dtype.DType{dtype.BF16, dtype.F16} {
+		bufs := make([]*Buffer, 3)
+		for k := range bufs {
+			b, err := d.Alloc(dt, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bufs[k] = b.(*Buffer)
+		}
+		setF(bufs[0], 0, 1.5)
+		setF(bufs[1], 0, -4)
+		scalar := layout.Layout{}
+		p := device.Program{DType: dt, Steps: []device.Step{{Kind: device.StepInput, Input: 0}, {Kind: device.StepInput, Input: 1},
+			{Kind: device.StepBinary, Binary: device.Mul, A: 0, B: 1}}}
+		ins := []device.Operand{{Buf: bufs[0], Layout: scalar}, {Buf: bufs[1], Layout: scalar}}
+		if err := d.Fused(device.Operand{Buf: bufs[2], Layout: scalar}, p, ins); err != nil {
+			t.Fatal(err)
+		}
+		if got := getF(bufs[2], 0); got != -6 {
+			t.Errorf("%v: 1.5 * -4 = %v", dt, got)
+		}
+	}
+}
+
+// sameHalf reports whether got is want, the sign of zero included unless
+// anyZero, or both are NaN.
+func sameHalf(got, want float32, anyZero bool) bool {
+	switch {
+	case got != got || want != want:
+		return got != got && want != want
+	case got == 0 && want == 0 && anyZero:
+		return true
+	}
+	return got == want && math.Signbit(float64(got)) == math.Signbit(float64(want))
+}
+
 // maxNaN is the larger (max) or smaller of a and b, NaN if either is.
 func maxNaN(a, b float32, max bool) float32 {
 	switch {
@@ -124,4 +194,63 @@ func maxNaN(a, b float32, max bool) float32 {
 		return a
 	}
 	return b
+}
+
+// TestRowStart checks rowStart against walkRuns's position of each row's
+// first element, on views of rank 1 to 4 with permuted, broadcast and
+// offset strides.
+func TestRowStart(t *testing.T) {
+	for _, l := range []layout.Layout{
+		{Shape: []int{7}, Strides: []int{1}, Offset: 3},
+		{Shape: []int{4, 5}, Strides: []int{9, 1}, Offset: 2},
+		{Shape: []int{3, 4, 5}, Strides: []int{0, 7, 1}, Offset: 1},
+		{Shape: []int{2, 3, 4, 5}, Strides: []int{5, 40, 10, 1}},
+		{Shape: []int{3, 1, 2, 6}, Strides: []int{100, 55, 20, 1}, Offset: 4},
+	} {
+		c := l.Shape[l.Rank()-1]
+		walkRuns(l, 0, l.Numel(), func(k, pos, cnt, stride int) {
+			if k%c == 0 {
+				if got := rowStart(l, k/c); got != pos {
+					t.Errorf("%v: row %d starts at %d, want %d", l, k/c, got, pos)
+				}
+			}
+		})
+	}
+}
+
+// TestFusedHalfBinaryAllocs holds a one-pass realisation on one worker to
+// no allocation, with a constant operand (its block is pooled) and with
+// rows whose length leaves a remainder (vec's float32 blocks are pooled).
+func TestFusedHalfBinaryAllocs(t *testing.T) {
+	d := New()
+	const r, c = 4, 1000
+	bufs := make([]*Buffer, 3)
+	for k := range bufs {
+		b, err := d.Alloc(dtype.BF16, r*c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bufs[k] = b.(*Buffer)
+	}
+	grid := layout.Layout{Shape: []int{r, c}, Strides: []int{c, 1}}
+	bias := layout.Layout{Shape: []int{r, c}, Strides: []int{0, 1}}
+	for _, k := range []struct {
+		name string
+		p    device.Program
+		ins  []device.Operand
+	}{
+		{"times a constant", device.Program{DType: dtype.BF16, Steps: []device.Step{{Kind: device.StepInput}, {Kind: device.StepConst, Const: 0.5},
+			{Kind: device.StepBinary, Binary: device.Mul, A: 0, B: 1}}}, []device.Operand{{Buf: bufs[0], Layout: grid}}},
+		{"plus a bias row", device.Program{DType: dtype.BF16, Steps: []device.Step{{Kind: device.StepInput}, {Kind: device.StepInput, Input: 1},
+			{Kind: device.StepBinary, Binary: device.Add, A: 0, B: 1}}}, []device.Operand{{Buf: bufs[0], Layout: grid}, {Buf: bufs[1], Layout: bias}}},
+	} {
+		dst := device.Operand{Buf: bufs[2], Layout: grid}
+		if n := testing.AllocsPerRun(20, func() {
+			if err := d.Fused(dst, k.p, k.ins); err != nil {
+				t.Fatal(err)
+			}
+		}); n > 0 {
+			t.Errorf("%s: %.1f allocations a call, want 0", k.name, n)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package vec
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/tessera-go/tessera/dtype"
@@ -178,8 +179,12 @@ func MaximumHalf[H Half](dst, a, b []H) error { return binaryHalf("MaximumHalf",
 func MinimumHalf[H Half](dst, a, b []H) error { return binaryHalf("MinimumHalf", opMin, dst, a, b) }
 
 // halfBlock is the float32 block binaryHalf widens into where it has no
-// one-pass kernel: two blocks of 1 KiB on the stack.
+// one-pass kernel: two blocks of 1 KiB, from halfBlocks (passed to the
+// kernel set's functions, arrays on the stack would escape to the heap on
+// every call).
 const halfBlock = 256
+
+var halfBlocks = sync.Pool{New: func() any { return new([2][halfBlock]float32) }}
 
 func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
 	if len(a) != len(dst) || len(b) != len(dst) {
@@ -200,7 +205,11 @@ func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
 			d, x, y = d[m:], x[m:], y[m:]
 		}
 	}
-	var u, v [halfBlock]float32
+	if len(d) == 0 {
+		return nil
+	}
+	blocks := halfBlocks.Get().(*[2][halfBlock]float32)
+	u, v := blocks[0][:], blocks[1][:]
 	for len(d) > 0 {
 		m := min(len(d), halfBlock)
 		widen(u[:m], x[:m])
@@ -209,5 +218,6 @@ func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
 		narrow(d[:m], u[:m])
 		d, x, y = d[m:], x[m:], y[m:]
 	}
+	halfBlocks.Put(blocks)
 	return nil
 }
