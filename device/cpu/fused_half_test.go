@@ -222,6 +222,9 @@ func TestRowStart(t *testing.T) {
 // no allocation, with a constant operand (its block is pooled) and with
 // rows whose length leaves a remainder (vec's float32 blocks are pooled).
 func TestFusedHalfBinaryAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under -race")
+	}
 	d := New()
 	const r, c = 4, 1000
 	bufs := make([]*Buffer, 3)
