@@ -488,35 +488,105 @@ func erfF32AVX2(dst *float32, x *float32, n int)
 //go:noescape
 func expF32AVX512(dst *float32, x *float32, n int)
 
+// expBF16AVX512 computes dst[i] = e**x[i] on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func expBF16AVX512(dst *uint16, x *uint16, n int)
+
+// expF16AVX512 computes dst[i] = e**x[i] on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func expF16AVX512(dst *uint16, x *uint16, n int)
+
 // logF32AVX512 computes dst[i] = ln(x[i]) for i < n.
 //
 //go:noescape
 func logF32AVX512(dst *float32, x *float32, n int)
+
+// logBF16AVX512 computes dst[i] = ln(x[i]) on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func logBF16AVX512(dst *uint16, x *uint16, n int)
+
+// logF16AVX512 computes dst[i] = ln(x[i]) on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func logF16AVX512(dst *uint16, x *uint16, n int)
 
 // tanhF32AVX512 computes dst[i] = tanh(x[i]) for i < n.
 //
 //go:noescape
 func tanhF32AVX512(dst *float32, x *float32, n int)
 
+// tanhBF16AVX512 computes dst[i] = tanh(x[i]) on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func tanhBF16AVX512(dst *uint16, x *uint16, n int)
+
+// tanhF16AVX512 computes dst[i] = tanh(x[i]) on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func tanhF16AVX512(dst *uint16, x *uint16, n int)
+
 // sigmoidF32AVX512 computes dst[i] = 1/(1+e**-x[i]) for i < n.
 //
 //go:noescape
 func sigmoidF32AVX512(dst *float32, x *float32, n int)
+
+// sigmoidBF16AVX512 computes dst[i] = 1/(1+e**-x[i]) on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func sigmoidBF16AVX512(dst *uint16, x *uint16, n int)
+
+// sigmoidF16AVX512 computes dst[i] = 1/(1+e**-x[i]) on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func sigmoidF16AVX512(dst *uint16, x *uint16, n int)
 
 // geluTanhF32AVX512 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.
 //
 //go:noescape
 func geluTanhF32AVX512(dst *float32, x *float32, n int)
 
+// geluTanhBF16AVX512 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func geluTanhBF16AVX512(dst *uint16, x *uint16, n int)
+
+// geluTanhF16AVX512 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func geluTanhF16AVX512(dst *uint16, x *uint16, n int)
+
 // geluErfF32AVX512 computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.
 //
 //go:noescape
 func geluErfF32AVX512(dst *float32, x *float32, n int)
 
+// geluErfBF16AVX512 computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func geluErfBF16AVX512(dst *uint16, x *uint16, n int)
+
+// geluErfF16AVX512 computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func geluErfF16AVX512(dst *uint16, x *uint16, n int)
+
 // erfF32AVX512 computes dst[i] = erf(x[i]) for i < n.
 //
 //go:noescape
 func erfF32AVX512(dst *float32, x *float32, n int)
+
+// erfBF16AVX512 computes dst[i] = erf(x[i]) on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func erfBF16AVX512(dst *uint16, x *uint16, n int)
+
+// erfF16AVX512 computes dst[i] = erf(x[i]) on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func erfF16AVX512(dst *uint16, x *uint16, n int)
 
 // expF64AVX512 computes dst[i] = e**x[i] for i < n.
 //
@@ -782,6 +852,8 @@ var asmAVX512 = tierAsm{
 	sign64:  signF64AVX512,
 	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
+	unBF16:  [numUnOps]func(dst, x *uint16, n int){unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
+	unF16:   [numUnOps]func(dst, x *uint16, n int){unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512},
 	un64:    [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 }

@@ -221,14 +221,25 @@ type ewKernel struct {
 	// body computes one vector for unroll slot u from the input registers
 	// in (in[i] holds input i) and returns the register holding the result.
 	body func(g *gen, u int, in []string) string
+	// half, when set (AVX-512 float32 kernels only), makes the kernel read
+	// and write 16-bit values of that type: each vector is widened as it
+	// is loaded and rounded to the type (ties to even, as Narrow) as it is
+	// stored, with Z29 and Z30 as scratch, which no body may use. Such a
+	// kernel takes whole vectors only (n a multiple of 16) and has no
+	// non-temporal path.
+	half halfSrc
 }
 
 var ptrRegs = []string{"SI", "DX", "BX"}
 
 func (g *gen) elementwise(k ewKernel) {
-	args := []arg{{"dst", "*" + k.e.goT, 8}}
+	ptrT := k.e.goT
+	if k.half != noHalf {
+		ptrT = "uint16"
+	}
+	args := []arg{{"dst", "*" + ptrT, 8}}
 	for i, in := range k.inputs {
-		args = append(args, arg{in, "*" + k.e.goT, 8})
+		args = append(args, arg{in, "*" + ptrT, 8})
 		if i == 0 {
 			for _, s := range k.scalars {
 				args = append(args, arg{s, k.e.goT, k.e.size})
@@ -258,12 +269,20 @@ func (g *gen) elementwise(k ewKernel) {
 		g.ins("VBROADCAST%s %s+%d(FP), %s", k.e.s, s, off[s], reg(12+i))
 	}
 	if k.setup != nil {
+		start := g.s.Len()
 		k.setup(g)
+		if k.half != noHalf {
+			g.noScratch(k.name, g.s.String()[start:])
+		}
 	}
 	U := k.unroll
 	inReg := func(u, i int) string { return reg(i*U + u) }
 	if k.slotReg != nil {
 		inReg = k.slotReg
+	}
+	if k.half != noHalf {
+		g.halfElementwise(k, U, inReg)
+		return
 	}
 	vec := func(slots int, store string) {
 		outs := make([]string, slots)
@@ -366,6 +385,86 @@ func (g *gen) elementwise(k ewKernel) {
 	g.ins("RET")
 }
 
+// halfElementwise emits the loop of an ewKernel with half-precision
+// storage (k.half): U vectors of 16 at a time while they last, then one,
+// each input widened into its slot register, every slot's result narrowed
+// and stored after the bodies.
+func (g *gen) halfElementwise(k ewKernel, U int, inReg func(u, i int) string) {
+	if !k.z || k.e != f32 || k.nt {
+		log.Fatalf("%s: half-precision storage needs an AVX-512 float32 kernel without non-temporal stores", k.name)
+	}
+	const L, vb = 16, 32 // lanes, and bytes of 16-bit values per vector
+	vec := func(slots int) {
+		outs := make([]string, slots)
+		for u := range slots {
+			for i := range k.inputs {
+				g.widenHalf(k.half, fmt.Sprintf("%d(%s)", vb*u, ptrRegs[i]), inReg(u, i))
+			}
+		}
+		for u := range slots {
+			var in []string
+			for i := range k.inputs {
+				in = append(in, inReg(u, i))
+			}
+			start := g.s.Len()
+			outs[u] = k.body(g, u, in)
+			g.noScratch(k.name, g.s.String()[start:])
+		}
+		for u := range slots {
+			g.narrowHalf512(k.half, outs[u], fmt.Sprintf("%d(DI)", vb*u), "Z29", "Z30")
+		}
+		g.ins("ADDQ $%d, DI", vb*slots)
+		for i := range k.inputs {
+			g.ins("ADDQ $%d, %s", vb*slots, ptrRegs[i])
+		}
+		g.ins("SUBQ $%d, CX", slots*L)
+	}
+	g.label("loop")
+	g.ins("CMPQ CX, $%d", U*L)
+	g.ins("JB   one")
+	vec(U)
+	g.ins("JMP  loop")
+	g.label("one")
+	g.ins("CMPQ CX, $%d", L)
+	g.ins("JB   done")
+	vec(1)
+	g.ins("JMP  one")
+	g.label("done")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// noScratch stops the generator when text, part of kernel name's setup
+// or body, uses Z29 or Z30, the half-precision narrowing's scratch.
+func (g *gen) noScratch(name, text string) {
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '\n' || r == '\t' }) {
+		if f == "Z29" || f == "Z30" {
+			log.Fatalf("%s uses %s, the half-precision narrowing's scratch", name, f)
+		}
+	}
+}
+
+// narrowHalf512 rounds the float32 values of zmm register r to the half
+// type (ties to even, NaN quieted, as Narrow) and stores the sixteen 16-bit
+// values at mem; bfloat16 uses t1 and t2 as scratch and K2, and takes its
+// constants from memory (embedded broadcasts), so it needs no register
+// beyond them.
+func (g *gen) narrowHalf512(h halfSrc, r, mem, t1, t2 string) {
+	if h == srcF16 {
+		g.ins("VCVTPS2PH $0, %s, %s", r, mem)
+		return
+	}
+	g.ins("VPSRLD $16, %s, %s", r, t1)
+	g.ins("VPANDD.BCST %s, %s, %s", g.v32("half_one", 1), t1, t1)
+	g.ins("VPADDD %s, %s, %s", r, t1, t1)
+	g.ins("VPADDD.BCST %s, %s, %s", g.v32("half_round", 0x7fff), t1, t1) // x + 0x7fff + lsb
+	g.ins("VPANDD.BCST %s, %s, %s", g.v32("half_abs", 0x7fffffff), r, t2)
+	g.ins("VPCMPGTD.BCST %s, %s, K2", g.v32("half_inf", 0x7f800000), t2) // NaN lanes: |x| > Inf's bits
+	g.ins("VPORD.BCST %s, %s, K2, %s", g.v32("half_quiet", 0x00400000), r, t1)
+	g.ins("VPSRLD $16, %s, %s", t1, t1)
+	g.ins("VPMOVDW %s, %s", t1, mem)
+}
+
 // binop emits D = A op B for the six binary operations; T and M are
 // scratch registers (M may equal B when B is dead afterwards). With zmm
 // operands the NaN mask of max/min lives in K2 and M is unused.
@@ -437,6 +536,13 @@ func tierTable(d *bytes.Buffer, t tier) {
 			hs = append(hs, op+h+t.suffix)
 		}
 		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *uint16, n int){%s},\n", h, strings.Join(hs, ", "))
+		if t.z {
+			uns = nil
+			for _, u := range unOps[1:] {
+				uns = append(uns, fmt.Sprintf("%s: %s%s%s", u[1], u[0], h, t.suffix))
+			}
+			fmt.Fprintf(d, "un%s: [numUnOps]func(dst, x *uint16, n int){%s},\n", h, strings.Join(uns, ", "))
+		}
 	}
 	if t.z {
 		uns = nil
@@ -587,6 +693,9 @@ const (
 	srcBF16 halfSrc = "BF16"
 	srcF16  halfSrc = "F16"
 )
+
+// halfNames are the types' names in doc comments.
+var halfNames = map[halfSrc]string{srcBF16: "bfloat16", srcF16: "binary16"}
 
 // widenHalf loads the half-precision values at mem into register r as
 // float32, eight into a ymm register and sixteen into a zmm one: exactly
@@ -1497,14 +1606,23 @@ func (g *gen) transcendentals512() {
 	bcast := func(c, r string) { g.ins("VBROADCASTSS %s, %s", c, r) }
 	un := func(name, doc string, setup func(g *gen), body func(g *gen)) {
 		// Two vectors per iteration: slot 1 runs the same body with every
-		// working register (Z0-Z12) moved up by 16.
-		g.elementwise(twoSlots(ewKernel{name: name + "F32AVX512", doc: doc, e: e, inputs: []string{"x"}, z: true,
-			setup: func(g *gen) {
-				bcast(g.f("shifter", 0x1.8p23), "Z31")
-				if setup != nil {
-					setup(g)
-				}
-			}}, z, 13, 16, body))
+		// working register (Z0-Z12) moved up by 16. The same kernel is
+		// emitted on float32 storage and, widening and narrowing each
+		// vector, on bfloat16 and binary16 storage.
+		for _, h := range []halfSrc{noHalf, srcBF16, srcF16} {
+			kname, kdoc := name+"F32AVX512", doc
+			if h != noHalf {
+				kname = name + string(h) + "AVX512"
+				kdoc = strings.TrimSuffix(doc, " for i < n.") + fmt.Sprintf(" on %s values, computed in float32 and rounded once, for i < n, a multiple of 16.", halfNames[h])
+			}
+			g.elementwise(twoSlots(ewKernel{name: kname, doc: kdoc, e: e, inputs: []string{"x"}, z: true, half: h,
+				setup: func(g *gen) {
+					bcast(g.f("shifter", 0x1.8p23), "Z31")
+					if setup != nil {
+						setup(g)
+					}
+				}}, z, 13, 16, body))
+		}
 	}
 
 	un("exp", "computes dst[i] = e**x[i] for i < n.", func(g *gen) {

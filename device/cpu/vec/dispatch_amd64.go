@@ -115,8 +115,10 @@ type tierAsm struct {
 	// Tanh and Sigmoid); the others stay package math.
 	un64 [numUnOps]func(dst, x *float64, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
-	// values (halfKernels.binBF16).
+	// values, unBF16 and unF16 (AVX-512 only) the unary ones
+	// (halfKernels.binBF16, halfKernels.unBF16).
 	binBF16, binF16 [numBinOps]func(dst, a, b *uint16, n int)
+	unBF16, unF16   [numUnOps]func(dst, x *uint16, n int)
 }
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
@@ -168,7 +170,7 @@ var avx2Kernels = func() *kernels {
 	k.max64 = red64(maxReduceF64AVX2, maxGo[float64])
 	k.min64 = red64(minReduceF64AVX2, minGo[float64])
 	k.halves = asmHalves(8, widenBF16AVX2, widenF16AVX2, narrowBF16AVX2, narrowF16AVX2, roundBF16AVX2, roundF16AVX2)
-	k.halves.binLanes, k.halves.binBF16, k.halves.binF16 = 8, asmAVX2.binBF16, asmAVX2.binF16
+	k.halves.lanes, k.halves.binBF16, k.halves.binF16 = 8, asmAVX2.binBF16, asmAVX2.binF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX2), sumHalfAsm(sumF16AVX2)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
@@ -196,7 +198,8 @@ var avx512Kernels = func() *kernels {
 	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
 	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
 	k.halves = asmHalves(16, widenBF16AVX512, widenF16AVX512, narrowBF16AVX512, narrowF16AVX512, roundBF16AVX512, roundF16AVX512)
-	k.halves.binLanes, k.halves.binBF16, k.halves.binF16 = 16, asmAVX512.binBF16, asmAVX512.binF16
+	k.halves.lanes, k.halves.binBF16, k.halves.binF16 = 16, asmAVX512.binBF16, asmAVX512.binF16
+	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
 	return k
 }()

@@ -117,3 +117,15 @@ func ExampleAddHalf() {
 	fmt.Println(sum[0].Float32(), sum[1].Float32(), hs[0].Float32())
 	// Output: 256 1.75 257
 }
+
+// TanhHalf computes tanh in float32 on the widened values and rounds once:
+// tanh(0.5) = 0.46211..., which bfloat16 holds as 0.4628906 (its nearest).
+func ExampleTanhHalf() {
+	x := []dtype.BFloat16{dtype.BF16FromFloat32(0.5), dtype.BF16FromFloat32(-3)}
+	y := make([]dtype.BFloat16, len(x))
+	if err := vec.TanhHalf(y, x); err != nil {
+		panic(err)
+	}
+	fmt.Println(y[0].Float32(), y[1].Float32())
+	// Output: 0.46289062 -0.99609375
+}

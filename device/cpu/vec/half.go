@@ -17,11 +17,13 @@ type halfKernels struct {
 	roundBF16, roundF16   func(dst, x []float32)
 	sumBF16, sumF16       func(x []uint16) float32 // SumHalf
 	// binBF16 and binF16 compute a binary operation on half values in one
-	// pass over whole vectors of binLanes elements (n a multiple of it);
-	// where nil, and for the rest, binaryHalf runs the set's own widening,
-	// float32 operation and narrowing over blocks on the stack.
+	// pass over whole vectors of lanes elements (n a multiple of it), and
+	// unBF16 and unF16 a unary one; where nil, and for the rest,
+	// binaryHalf and unaryHalf run the set's own widening, float32
+	// operation and narrowing over pooled blocks.
 	binBF16, binF16 [numBinOps]func(dst, a, b *uint16, n int)
-	binLanes        int
+	unBF16, unF16   [numUnOps]func(dst, x *uint16, n int)
+	lanes           int
 }
 
 // halfGo is the generic set's: the dtype package's scalar conversions,
@@ -200,7 +202,7 @@ func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
 		one, widen, narrow = hk.binBF16[k], hk.widenBF16, hk.narrowBF16
 	}
 	if one != nil {
-		if m := len(d) / hk.binLanes * hk.binLanes; m > 0 {
+		if m := len(d) / hk.lanes * hk.lanes; m > 0 {
 			one(unsafe.SliceData(d), unsafe.SliceData(x), unsafe.SliceData(y), m)
 			d, x, y = d[m:], x[m:], y[m:]
 		}
@@ -217,6 +219,65 @@ func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
 		active.bin32[k](u[:m], u[:m], v[:m])
 		narrow(d[:m], u[:m])
 		d, x, y = d[m:], x[m:], y[m:]
+	}
+	halfBlocks.Put(blocks)
+	return nil
+}
+
+// ExpHalf sets dst[i] = e**x[i] for bfloat16 or binary16 values, computed
+// in float32 by Exp's kernel and rounded once to the half type: the bits of
+// Widen, Exp and Narrow in turn, in one pass over the 16-bit values. dst
+// may be x.
+func ExpHalf[H Half](dst, x []H) error { return unaryHalf("ExpHalf", unExp, dst, x) }
+
+// LogHalf sets dst[i] = ln(x[i]) as ExpHalf computes Exp.
+func LogHalf[H Half](dst, x []H) error { return unaryHalf("LogHalf", unLog, dst, x) }
+
+// TanhHalf sets dst[i] = tanh(x[i]) as ExpHalf computes Exp.
+func TanhHalf[H Half](dst, x []H) error { return unaryHalf("TanhHalf", unTanh, dst, x) }
+
+// SigmoidHalf sets dst[i] = 1/(1+e**-x[i]) as ExpHalf computes Exp.
+func SigmoidHalf[H Half](dst, x []H) error { return unaryHalf("SigmoidHalf", unSigmoid, dst, x) }
+
+// GeluTanhHalf sets dst[i] to GeluTanh of x[i] as ExpHalf computes Exp.
+func GeluTanhHalf[H Half](dst, x []H) error { return unaryHalf("GeluTanhHalf", unGeluTanh, dst, x) }
+
+// GeluErfHalf sets dst[i] to GeluErf of x[i] as ExpHalf computes Exp.
+func GeluErfHalf[H Half](dst, x []H) error { return unaryHalf("GeluErfHalf", unGeluErf, dst, x) }
+
+// ErfHalf sets dst[i] = erf(x[i]) as ExpHalf computes Exp.
+func ErfHalf[H Half](dst, x []H) error { return unaryHalf("ErfHalf", unErf, dst, x) }
+
+func unaryHalf[H Half](op string, k unOp, dst, x []H) error {
+	if len(x) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
+	}
+	if err := checkAlias(op, dst, x); err != nil {
+		return err
+	}
+	d, s := bits16(dst), bits16(x)
+	hk := &active.halves
+	one, widen, narrow := hk.unF16[k], hk.widenF16, hk.narrowF16
+	if isBF16[H]() {
+		one, widen, narrow = hk.unBF16[k], hk.widenBF16, hk.narrowBF16
+	}
+	if one != nil {
+		if m := len(d) / hk.lanes * hk.lanes; m > 0 {
+			one(unsafe.SliceData(d), unsafe.SliceData(s), m)
+			d, s = d[m:], s[m:]
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	blocks := halfBlocks.Get().(*[2][halfBlock]float32)
+	u := blocks[0][:]
+	for len(d) > 0 {
+		m := min(len(d), halfBlock)
+		widen(u[:m], s[:m])
+		active.un32[k](u[:m], u[:m])
+		narrow(d[:m], u[:m])
+		d, s = d[m:], s[m:]
 	}
 	halfBlocks.Put(blocks)
 	return nil

@@ -2,6 +2,7 @@ package vec
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -170,5 +171,107 @@ func TestBinaryHalfErrors(t *testing.T) {
 	}
 	if err := MulHalf(a[0:32], a[0:32], a[0:32]); err != nil {
 		t.Errorf("dst == a == b: %v", err)
+	}
+}
+
+// halfUnaryOps are the one-pass unary operations with the float32
+// operation each must match and a float64 reference.
+var halfUnaryOps = []struct {
+	name string
+	bf16 func(dst, x []dtype.BFloat16) error
+	f16  func(dst, x []dtype.Float16) error
+	f32  func(dst, x []float32) error
+	ref  func(x float64) float64
+}{
+	{"Exp", ExpHalf[dtype.BFloat16], ExpHalf[dtype.Float16], Exp[float32], math.Exp},
+	{"Log", LogHalf[dtype.BFloat16], LogHalf[dtype.Float16], Log[float32], math.Log},
+	{"Tanh", TanhHalf[dtype.BFloat16], TanhHalf[dtype.Float16], Tanh[float32], math.Tanh},
+	{"Sigmoid", SigmoidHalf[dtype.BFloat16], SigmoidHalf[dtype.Float16], Sigmoid[float32], func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }},
+	{"GeluTanh", GeluTanhHalf[dtype.BFloat16], GeluTanhHalf[dtype.Float16], GeluTanh[float32], func(x float64) float64 {
+		return 0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x)))
+	}},
+	{"GeluErf", GeluErfHalf[dtype.BFloat16], GeluErfHalf[dtype.Float16], GeluErf[float32], func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }},
+	{"Erf", ErfHalf[dtype.BFloat16], ErfHalf[dtype.Float16], Erf[float32], math.Erf},
+}
+
+// TestUnaryHalf checks the one-pass unary operations on every tier, over
+// every 16-bit pattern of both half types: bit for bit against Widen, the
+// float32 kernel and Narrow on the same tier, and within two steps of the
+// half type (or 1e-6, the float32 kernels' absolute bound in GELU's far
+// tails) of the float64 function rounded to the type (NaN as NaN). Lengths and offsets cover the unrolled loop, the
+// one-vector loop and the float32-block remainder; dst == x is checked too.
+func TestUnaryHalf(t *testing.T) {
+	all := make([]uint16, 1<<16)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			for _, op := range halfUnaryOps {
+				for _, bf := range []bool{true, false} {
+					load, store := halfScalars(bf)
+					run := func(dst, x []uint16) error { return op.f16(asF16(dst), asF16(x)) }
+					if bf {
+						run = func(dst, x []uint16) error { return op.bf16(asBF16(dst), asBF16(x)) }
+					}
+					got, want := make([]uint16, len(all)), make([]uint16, len(all))
+					if err := run(got, all); err != nil {
+						t.Fatal(err)
+					}
+					w := make([]float32, len(all))
+					if bf {
+						_ = Widen(w, asBF16(all))
+						_ = op.f32(w, w)
+						_ = Narrow(asBF16(want), w)
+					} else {
+						_ = Widen(w, asF16(all))
+						_ = op.f32(w, w)
+						_ = Narrow(asF16(want), w)
+					}
+					bad := 0
+					for i, v := range all {
+						x := float64(load(v))
+						r, g := float64(load(store(float32(op.ref(x))))), float64(load(got[i]))
+						// Within two steps of the half type, or 1e-6 where
+						// the float32 kernels' bound is absolute (the far
+						// tails of GELU); infinite x is the float32 kernels'
+						// convention (GELU(-Inf) = -0), checked in their tests.
+						step := math.Abs(r) * math.Pow(2, -10)
+						if bf {
+							step = math.Abs(r) * math.Pow(2, -7)
+						}
+						near := math.IsInf(x, 0) || g != g && r != r || g == r ||
+							math.Abs(g-r) <= 2*step+1e-6
+						if got[i] != want[i] || !near {
+							if bad++; bad <= 5 {
+								t.Errorf("%s bf16=%v: x %#04x (%v): got %#04x (%v), want %#04x; float64 gives %v", op.name, bf, v, x, got[i], g, want[i], r)
+							}
+						}
+					}
+					for m := 0; m <= 70; m++ {
+						lo := 3*m + 1
+						d := make([]uint16, m)
+						if err := run(d, all[lo:lo+m]); err != nil {
+							t.Fatal(err)
+						}
+						for i := range d {
+							if d[i] != want[lo+i] {
+								t.Fatalf("%s bf16=%v length %d element %d: got %#04x, want %#04x", op.name, bf, m, i, d[i], want[lo+i])
+							}
+						}
+					}
+					in := append([]uint16(nil), all[:1000]...)
+					if err := run(in, in); err != nil {
+						t.Fatal(err)
+					}
+					for i := range in {
+						if in[i] != want[i] {
+							t.Fatalf("%s bf16=%v in place, element %d: got %#04x, want %#04x", op.name, bf, i, in[i], want[i])
+						}
+					}
+				}
+			}
+		})
 	}
 }
