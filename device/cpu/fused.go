@@ -151,10 +151,11 @@ func operandAt(dsts, inputs []device.Operand, k int) device.Operand {
 // roundRun do the same over contiguous runs with package vec's vector
 // kernels (nil for F32 and F64); the methods below pick them where they
 // apply. sumRun is rowSum of a run's values in C, read straight from
-// storage (a run shorter than rowSum's parallel split). binary, where set,
-// returns package vec's one-pass kernel for a binary operation on storage
-// values (nil for an operation it has none for): widening, the operation
-// and narrowing over each vector, the bits of the three passes.
+// storage (a run shorter than rowSum's parallel split). binary and unary,
+// where set, return package vec's one-pass kernel for an operation on
+// storage values (nil for an operation it has none for): widening, the
+// operation and narrowing over each vector, the bits of the three passes
+// (a unary kernel takes the binary form's arguments and ignores b).
 type conv[C vec.Float, S any] struct {
 	load     func(S) C
 	store    func(C) S
@@ -164,6 +165,7 @@ type conv[C vec.Float, S any] struct {
 	roundRun func(x []C)
 	sumRun   func(src []S) float64
 	binary   func(op device.BinaryOp) func(dst, a, b []S) error
+	unary    func(op device.UnaryOp) func(dst, a, b []S) error // b unused
 }
 
 var (
@@ -175,14 +177,16 @@ var (
 		narrow:   func(d []dtype.Float16, s []float32) { _ = vec.Narrow(d, s) },
 		roundRun: func(x []float32) { _ = vec.RoundF16(x, x) },
 		sumRun:   func(s []dtype.Float16) float64 { return halfRowSum(s, dtype.Float16.Float32) },
-		binary:   halfBinaries[dtype.Float16]()}
+		binary:   halfBinaries[dtype.Float16](),
+		unary:    halfUnaries[dtype.Float16]()}
 	convBF16 = conv[float32, dtype.BFloat16]{load: dtype.BFloat16.Float32, store: dtype.BF16FromFloat32,
 		round:    func(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() },
 		widen:    func(d []float32, s []dtype.BFloat16) { _ = vec.Widen(d, s) },
 		narrow:   func(d []dtype.BFloat16, s []float32) { _ = vec.Narrow(d, s) },
 		roundRun: func(x []float32) { _ = vec.RoundBF16(x, x) },
 		sumRun:   func(s []dtype.BFloat16) float64 { return halfRowSum(s, dtype.BFloat16.Float32) },
-		binary:   halfBinaries[dtype.BFloat16]()}
+		binary:   halfBinaries[dtype.BFloat16](),
+		unary:    halfUnaries[dtype.BFloat16]()}
 )
 
 // halfBinaries returns package vec's one-pass kernels on half values by
@@ -207,6 +211,35 @@ func halfBinaries[H vec.Half]() func(op device.BinaryOp) func(dst, a, b []H) err
 		}
 	}
 	return func(op device.BinaryOp) func(dst, a, b []H) error { return table[op] }
+}
+
+// halfUnaries is halfBinaries for the unary operations package vec has
+// one-pass kernels for, in the binary form (b unused).
+func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error {
+	table := make([]func(dst, a, b []H) error, len(device.UnaryOps()))
+	for _, op := range device.UnaryOps() {
+		var f func(dst, x []H) error
+		switch op {
+		case device.Exp:
+			f = vec.ExpHalf[H]
+		case device.Log:
+			f = vec.LogHalf[H]
+		case device.Tanh:
+			f = vec.TanhHalf[H]
+		case device.Sigmoid:
+			f = vec.SigmoidHalf[H]
+		case device.GeluTanh:
+			f = vec.GeluTanhHalf[H]
+		case device.GeluErf:
+			f = vec.GeluErfHalf[H]
+		case device.Erf:
+			f = vec.ErfHalf[H]
+		default:
+			continue
+		}
+		table[op] = func(dst, a, _ []H) error { return f(dst, a) }
+	}
+	return func(op device.UnaryOp) func(dst, a, b []H) error { return table[op] }
 }
 
 // halfRowSum is rowSum of src widened to float32 by load, without the
@@ -586,7 +619,7 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 	if n >= fusedMinParallel {
 		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
 	}
-	if one, src := oneBinary(p, outs, ins, inputs, cv); one != nil {
+	if one, src := onePass(p, outs, ins, inputs, cv); one != nil {
 		// One operation on half values: each worker's range is one call
 		// of the one-pass kernel (a call per row or constant block where
 		// an operand needs it), which reads 16-bit values and writes them
@@ -640,7 +673,7 @@ func (f fusedRun[C, S]) start(ins [][]S, outs fusedOuts[S]) {
 }
 
 // halfSource is where one operand of a one-pass binary operation
-// (oneBinary) reads a run of the result's elements: in place from storage
+// (onePass) reads a run of the result's elements: in place from storage
 // row-major in the result's order, row by row from storage contiguous
 // along the last axis only (a bias row broadcast over a batch, a narrowed
 // view), or from a block filled with a constant (a StepConst, an input
@@ -650,23 +683,36 @@ type halfSource[S any] struct {
 	l     layout.Layout
 	rows  bool
 	konst S
+	none  bool // the second operand of a unary operation: nothing is read
 }
 
 // minHalfRow is the shortest last axis read row by row: a kernel call per
 // shorter row costs more than the blocked path's gather.
 const minHalfRow = 32
 
-// oneBinary returns, for a program that computes one row-major result as
-// one binary operation on two operands that halfSource can read, the
-// one-pass kernel cv has for it and the operands; a nil kernel otherwise.
-func oneBinary[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) (one func(dst, a, b []S) error, src [2]halfSource[S]) {
+// onePass returns, for a program that computes one row-major result as
+// one binary operation on two operands that halfSource can read, or one
+// unary operation on one, the one-pass kernel cv has for it and the
+// operands; a nil kernel otherwise.
+func onePass[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) (one func(dst, a, b []S) error, src [2]halfSource[S]) {
 	last := len(p.Steps) - 1
 	s := p.Steps[last]
-	if cv.binary == nil || len(outs.steps) != 1 || outs.steps[0] != last || s.Kind != device.StepBinary || !rowMajor(outs.dl[0]) {
+	if cv.binary == nil || len(outs.steps) != 1 || outs.steps[0] != last || !rowMajor(outs.dl[0]) {
+		return nil, src
+	}
+	operands := []device.Step{p.Steps[s.A], p.Steps[s.B]}
+	switch s.Kind {
+	case device.StepBinary:
+		one = cv.binary(s.Binary)
+	case device.StepUnary:
+		one, operands = cv.unary(s.Unary), operands[:1]
+		src[1].none = true
+	}
+	if one == nil {
 		return nil, src
 	}
 	consts := 0
-	for k, step := range []device.Step{p.Steps[s.A], p.Steps[s.B]} {
+	for k, step := range operands {
 		h := &src[k]
 		switch step.Kind {
 		case device.StepConst:
@@ -691,10 +737,10 @@ func oneBinary[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]
 			return nil, src
 		}
 	}
-	if consts == 2 {
+	if consts == len(operands) {
 		return nil, src
 	}
-	return cv.binary(s.Binary), src
+	return one, src
 }
 
 // halfKonst is the length of a constant operand's block.
@@ -711,7 +757,7 @@ var konstBlocks = sync.Pool{New: func() any { return new([2][halfKonst]uint16) }
 func (f *fusedRun[C, S]) oneWorker(w int, outs fusedOuts[S]) {
 	var kb [2][]S
 	run := halfKonst * 64 // no constant: runs as long as the rows allow
-	if f.oneSrc[0].data == nil || f.oneSrc[1].data == nil {
+	if f.oneSrc[0].data == nil || f.oneSrc[1].data == nil && !f.oneSrc[1].none {
 		blocks := konstBlocks.Get().(*[2][halfKonst]uint16)
 		defer konstBlocks.Put(blocks)
 		for k := range f.oneSrc {
@@ -740,6 +786,8 @@ func (f *fusedRun[C, S]) oneWorker(w int, outs fusedOuts[S]) {
 			}
 			for k, h := range f.oneSrc {
 				switch {
+				case h.none:
+					seg[k] = nil
 				case h.data == nil:
 					seg[k] = kb[k][:m]
 				case h.rows:
@@ -811,7 +859,7 @@ type fusedRun[C vec.Float, S any] struct {
 	direct                     uint64     // bit k: result k is row-major in the compute type, written in place
 	runs                       []blockRun // per worker, when there are several
 	// one, where set, computes the result from the operands oneSrc with
-	// one-pass kernel calls (oneBinary, oneWorker).
+	// one-pass kernel calls (onePass, oneWorker).
 	one    func(dst, a, b []S) error
 	oneSrc [2]halfSource[S]
 }

@@ -22,7 +22,7 @@ type halfOperand struct {
 }
 
 // TestFusedHalfBinary runs one binary operation on bf16 and f16 operands
-// through Fused, where the one-pass kernels run (oneBinary, oneWorker),
+// through Fused, where the one-pass kernels run (onePass, oneWorker),
 // against float32 arithmetic on the dtype package's conversions rounded
 // once (NaN as NaN; Maximum and Minimum may give either zero of ±0). The
 // operands cover each kind of halfSource and the blocked path's: in place
@@ -254,6 +254,84 @@ func TestFusedHalfBinaryAllocs(t *testing.T) {
 			}
 		}); n > 0 {
 			t.Errorf("%s: %.1f allocations a call, want 0", k.name, n)
+		}
+	}
+}
+
+// TestFusedHalfUnary runs one unary operation on a bf16 or f16 input
+// through Fused: in place at an offset and as rows of a wider buffer (the
+// one-pass kernels where vec has them), and transposed (the blocked path),
+// at sizes of one block, several workers, and rows shorter than
+// minHalfRow, against the float32 kernel of the operation on the widened
+// values, rounded to the type (NaN as NaN).
+func TestFusedHalfUnary(t *testing.T) {
+	d := New()
+	ops := []device.UnaryOp{device.Exp, device.Log, device.Tanh, device.Sigmoid, device.GeluTanh, device.GeluErf, device.Erf, device.Relu}
+	for _, dt := range []dtype.DType{dtype.BF16, dtype.F16} {
+		for _, shape := range [][2]int{{1, 37}, {61, 1501}, {700, 20}} {
+			r, c := shape[0], shape[1]
+			n, off, wide := r*c, 5, c+3
+			size := r*wide + off
+			alloc := func() *Buffer {
+				b, err := d.Alloc(dt, size)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b.(*Buffer)
+			}
+			in, out := alloc(), alloc()
+			rng := rand.New(rand.NewPCG(5, uint64(n)))
+			specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e-6, 60000, -20}
+			for i := range size {
+				v := rng.NormFloat64() * 4
+				if i%11 == 0 {
+					v = specials[rng.IntN(len(specials))]
+				}
+				setF(in, i, v)
+			}
+			views := []struct {
+				name string
+				l    layout.Layout
+				pos  func(i, j int) int
+			}{
+				{"in place", layout.Layout{Shape: []int{r, c}, Strides: []int{c, 1}, Offset: off}, func(i, j int) int { return off + i*c + j }},
+				{"narrowed rows", layout.Layout{Shape: []int{r, c}, Strides: []int{wide, 1}, Offset: 1}, func(i, j int) int { return 1 + i*wide + j }},
+				{"transposed", layout.Layout{Shape: []int{r, c}, Strides: []int{1, r}, Offset: 2}, func(i, j int) int { return 2 + j*r + i }},
+			}
+			for _, op := range ops {
+				f32 := unaryKernel[float32](op)
+				for _, v := range views {
+					p := device.Program{DType: dt, Steps: []device.Step{{Kind: device.StepInput}, {Kind: device.StepUnary, Unary: op, A: 0}}}
+					dst := device.Operand{Buf: out, Layout: layout.Layout{Shape: []int{r, c}, Strides: []int{c, 1}, Offset: 3}}
+					if err := d.Fused(dst, p, []device.Operand{{Buf: in, Layout: v.l}}); err != nil {
+						t.Fatal(err)
+					}
+					x := make([]float32, n)
+					for i := range r {
+						for j := range c {
+							x[i*c+j] = float32(getF(in, v.pos(i, j)))
+						}
+					}
+					want := make([]float32, n)
+					if err := f32(want, x); err != nil {
+						t.Fatal(err)
+					}
+					for k := range n {
+						w := float32(math.NaN())
+						if want[k] == want[k] {
+							w = dtype.F16FromFloat32(want[k]).Float32()
+							if dt == dtype.BF16 {
+								w = dtype.BF16FromFloat32(want[k]).Float32()
+							}
+						}
+						if got := float32(getF(out, 3+k)); !sameHalf(got, w, false) {
+							t.Fatalf("%v %v %v %s [%d]: %v(%v) = %v, want %v", dt, shape, op, v.name, k, op, x[k], got, w)
+						}
+					}
+				}
+			}
+			d.Free(in)
+			d.Free(out)
 		}
 	}
 }
