@@ -193,53 +193,38 @@ var (
 // binary operation (nil for an operation it has none for). The tables are
 // built once: a generic function taken as a value allocates.
 func halfBinaries[H vec.Half]() func(op device.BinaryOp) func(dst, a, b []H) error {
-	table := make([]func(dst, a, b []H) error, len(device.BinaryOps()))
-	for _, op := range device.BinaryOps() {
-		switch op {
-		case device.Add:
-			table[op] = vec.AddHalf[H]
-		case device.Sub:
-			table[op] = vec.SubHalf[H]
-		case device.Mul:
-			table[op] = vec.MulHalf[H]
-		case device.Div:
-			table[op] = vec.DivHalf[H]
-		case device.Maximum:
-			table[op] = vec.MaximumHalf[H]
-		case device.Minimum:
-			table[op] = vec.MinimumHalf[H]
-		}
-	}
+	table := opTable(len(device.BinaryOps()), map[device.BinaryOp]func(dst, a, b []H) error{
+		device.Add: vec.AddHalf[H], device.Sub: vec.SubHalf[H], device.Mul: vec.MulHalf[H],
+		device.Div: vec.DivHalf[H], device.Maximum: vec.MaximumHalf[H], device.Minimum: vec.MinimumHalf[H],
+	})
 	return func(op device.BinaryOp) func(dst, a, b []H) error { return table[op] }
 }
 
 // halfUnaries is halfBinaries for the unary operations package vec has
 // one-pass kernels for, in the binary form (b unused).
 func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error {
-	table := make([]func(dst, a, b []H) error, len(device.UnaryOps()))
-	for _, op := range device.UnaryOps() {
-		var f func(dst, x []H) error
-		switch op {
-		case device.Exp:
-			f = vec.ExpHalf[H]
-		case device.Log:
-			f = vec.LogHalf[H]
-		case device.Tanh:
-			f = vec.TanhHalf[H]
-		case device.Sigmoid:
-			f = vec.SigmoidHalf[H]
-		case device.GeluTanh:
-			f = vec.GeluTanhHalf[H]
-		case device.GeluErf:
-			f = vec.GeluErfHalf[H]
-		case device.Erf:
-			f = vec.ErfHalf[H]
-		default:
-			continue
+	table := opTable(len(device.UnaryOps()), map[device.UnaryOp]func(dst, x []H) error{
+		device.Exp: vec.ExpHalf[H], device.Log: vec.LogHalf[H], device.Tanh: vec.TanhHalf[H],
+		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H],
+		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H],
+	})
+	binary := make([]func(dst, a, b []H) error, len(table))
+	for op, f := range table {
+		if f != nil {
+			binary[op] = func(dst, a, _ []H) error { return f(dst, a) }
 		}
-		table[op] = func(dst, a, _ []H) error { return f(dst, a) }
 	}
-	return func(op device.UnaryOp) func(dst, a, b []H) error { return table[op] }
+	return func(op device.UnaryOp) func(dst, a, b []H) error { return binary[op] }
+}
+
+// opTable turns a map from operations to functions into a table indexed
+// by the operation, n long (nil where the map has none).
+func opTable[O ~uint8, F any](n int, m map[O]F) []F {
+	t := make([]F, n)
+	for op, f := range m {
+		t[op] = f
+	}
+	return t
 }
 
 // halfRowSum is rowSum of src widened to float32 by load, without the

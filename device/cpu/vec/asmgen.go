@@ -2688,6 +2688,19 @@ func (g *gen) halves(t tier) {
 		g.ins("VPOR %s, %s, %s", quiet, a, a)
 		g.ins("VPBLENDVB %s, %s, %s, %s", b, a, c, c)
 	}
+	// bf16Store stores the bfloat16 roundings bf16Round left in register c
+	// (number ci) at dst; AVX2 packs them through the xmm registers of c
+	// and spare.
+	bf16Store := func(c string, ci, spare int, dst string) {
+		g.ins("VPSRLD $16, %s, %s", c, c)
+		if t.z {
+			g.ins("VPMOVDW %s, %s", c, dst)
+			return
+		}
+		g.ins("VEXTRACTI128 $1, %s, %s", c, x(spare))
+		g.ins("VPACKUSDW %s, %s, %s", x(spare), x(ci), x(ci))
+		g.ins("VMOVDQU %s, %s", x(ci), dst)
+	}
 	type conv struct {
 		name, doc  string
 		dstT, srcT string
@@ -2726,14 +2739,7 @@ func (g *gen) halves(t tier) {
 				a, b, c := r(3*u), r(3*u+1), r(3*u+2)
 				g.ins("VMOVUPS %s, %s", src, a)
 				bf16Round(a, b, c)
-				g.ins("VPSRLD $16, %s, %s", c, c)
-				if t.z {
-					g.ins("VPMOVDW %s, %s", c, dst)
-					return
-				}
-				g.ins("VEXTRACTI128 $1, %s, %s", c, x(3*u+1))
-				g.ins("VPACKUSDW %s, %s, %s", x(3*u+1), x(3*u+2), x(3*u+2))
-				g.ins("VMOVDQU %s, %s", x(3*u+2), dst)
+				bf16Store(c, 3*u+2, 3*u+1, dst)
 			}},
 		{"narrowF16", "rounds float32 to binary16, ties to even (VCVTPS2PH).", "uint16", "float32", 4 * L, 2 * L, nil,
 			func(u int, src, dst string) {
@@ -2805,14 +2811,7 @@ func (g *gen) halves(t tier) {
 				}
 				g.binop(f32, op, a, b, a, tmp, m)
 				bf16Round(a, b, c)
-				g.ins("VPSRLD $16, %s, %s", c, c)
-				if t.z {
-					g.ins("VPMOVDW %s, %s", c, dst)
-					return
-				}
-				g.ins("VEXTRACTI128 $1, %s, %s", c, x(5*u+1))
-				g.ins("VPACKUSDW %s, %s, %s", x(5*u+1), x(5*u+4), x(5*u+4))
-				g.ins("VMOVDQU %s, %s", x(5*u+4), dst)
+				bf16Store(c, 5*u+4, 5*u+1, dst)
 			})
 		}
 	}

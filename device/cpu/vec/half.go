@@ -197,31 +197,46 @@ func binaryHalf[H Half](op string, k binOp, dst, a, b []H) error {
 	}
 	d, x, y := bits16(dst), bits16(a), bits16(b)
 	hk := &active.halves
-	one, widen, narrow := hk.binF16[k], hk.widenF16, hk.narrowF16
+	one := hk.binF16[k]
 	if isBF16[H]() {
-		one, widen, narrow = hk.binBF16[k], hk.widenBF16, hk.narrowBF16
+		one = hk.binBF16[k]
 	}
-	if one != nil {
-		if m := len(d) / hk.lanes * hk.lanes; m > 0 {
-			one(unsafe.SliceData(d), unsafe.SliceData(x), unsafe.SliceData(y), m)
-			d, x, y = d[m:], x[m:], y[m:]
+	halfPasses[H](len(d), func(m int) {
+		one(unsafe.SliceData(d), unsafe.SliceData(x), unsafe.SliceData(y), m)
+	}, one != nil, func(lo, m int, u, v []float32, widen func([]float32, []uint16), narrow func([]uint16, []float32)) {
+		widen(u, x[lo:lo+m])
+		widen(v, y[lo:lo+m])
+		active.bin32[k](u, u, v)
+		narrow(d[lo:lo+m], u)
+	})
+	return nil
+}
+
+// halfPasses runs a half-precision operation over n values: the one-pass
+// kernel (one, where has) over the longest run of whole vectors, then
+// block over the rest in pooled float32 blocks u and v of m values from
+// lo, with the active set's conversions of type H.
+func halfPasses[H Half](n int, one func(m int), has bool, block func(lo, m int, u, v []float32, widen func([]float32, []uint16), narrow func([]uint16, []float32))) {
+	hk := &active.halves
+	lo := 0
+	if has {
+		if lo = n / hk.lanes * hk.lanes; lo > 0 {
+			one(lo)
 		}
 	}
-	if len(d) == 0 {
-		return nil
+	if lo == n {
+		return
+	}
+	widen, narrow := hk.widenF16, hk.narrowF16
+	if isBF16[H]() {
+		widen, narrow = hk.widenBF16, hk.narrowBF16
 	}
 	blocks := halfBlocks.Get().(*[2][halfBlock]float32)
-	u, v := blocks[0][:], blocks[1][:]
-	for len(d) > 0 {
-		m := min(len(d), halfBlock)
-		widen(u[:m], x[:m])
-		widen(v[:m], y[:m])
-		active.bin32[k](u[:m], u[:m], v[:m])
-		narrow(d[:m], u[:m])
-		d, x, y = d[m:], x[m:], y[m:]
+	for ; lo < n; lo += halfBlock {
+		m := min(n-lo, halfBlock)
+		block(lo, m, blocks[0][:m], blocks[1][:m], widen, narrow)
 	}
 	halfBlocks.Put(blocks)
-	return nil
 }
 
 // ExpHalf sets dst[i] = e**x[i] for bfloat16 or binary16 values, computed
@@ -257,28 +272,16 @@ func unaryHalf[H Half](op string, k unOp, dst, x []H) error {
 	}
 	d, s := bits16(dst), bits16(x)
 	hk := &active.halves
-	one, widen, narrow := hk.unF16[k], hk.widenF16, hk.narrowF16
+	one := hk.unF16[k]
 	if isBF16[H]() {
-		one, widen, narrow = hk.unBF16[k], hk.widenBF16, hk.narrowBF16
+		one = hk.unBF16[k]
 	}
-	if one != nil {
-		if m := len(d) / hk.lanes * hk.lanes; m > 0 {
-			one(unsafe.SliceData(d), unsafe.SliceData(s), m)
-			d, s = d[m:], s[m:]
-		}
-	}
-	if len(d) == 0 {
-		return nil
-	}
-	blocks := halfBlocks.Get().(*[2][halfBlock]float32)
-	u := blocks[0][:]
-	for len(d) > 0 {
-		m := min(len(d), halfBlock)
-		widen(u[:m], s[:m])
-		active.un32[k](u[:m], u[:m])
-		narrow(d[:m], u[:m])
-		d, s = d[m:], s[m:]
-	}
-	halfBlocks.Put(blocks)
+	halfPasses[H](len(d), func(m int) {
+		one(unsafe.SliceData(d), unsafe.SliceData(s), m)
+	}, one != nil, func(lo, m int, u, _ []float32, widen func([]float32, []uint16), narrow func([]uint16, []float32)) {
+		widen(u, s[lo:lo+m])
+		active.un32[k](u, u)
+		narrow(d[lo:lo+m], u)
+	})
 	return nil
 }
