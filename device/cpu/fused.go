@@ -27,10 +27,11 @@ import (
 // to the dtype, so they give the same values as the single operations.
 // Inputs read in place when they are row-major in the result's order, as a
 // scalar when every stride is zero, and are gathered into the block
-// otherwise. A half-precision program that is one binary operation on two
-// inputs, all three row-major, runs as package vec's one-pass kernels
-// (AddHalf and the rest), which widen, compute and narrow each vector with
-// no float32 block in between: the same bits, half the passes.
+// otherwise. A half-precision program whose every step has one of package
+// vec's one-pass kernels (AddHalf, TanhHalf and the rest, which widen,
+// compute and narrow each vector) runs as a chain of those kernels on
+// 16-bit values, with no float32 block in between: the same bits, fewer
+// passes (planChain).
 func (d *Device) Fused(dst device.Operand, p device.Program, inputs []device.Operand) error {
 	var dsts [1]device.Operand
 	var outs [1]int
@@ -204,7 +205,7 @@ func halfBinaries[H vec.Half]() func(op device.BinaryOp) func(dst, a, b []H) err
 // one-pass kernels for, in the binary form (b unused).
 func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error {
 	table := opTable(len(device.UnaryOps()), map[device.UnaryOp]func(dst, x []H) error{
-		device.Exp: vec.ExpHalf[H], device.Log: vec.LogHalf[H], device.Tanh: vec.TanhHalf[H],
+		device.Relu: vec.ReluHalf[H], device.Exp: vec.ExpHalf[H], device.Log: vec.LogHalf[H], device.Tanh: vec.TanhHalf[H],
 		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H],
 		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H],
 	})
@@ -604,15 +605,21 @@ func runFused[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S
 	if n >= fusedMinParallel {
 		workers = min(runtime.GOMAXPROCS(0), (n+fuseBlock-1)/fuseBlock)
 	}
-	if one, src := onePass(p, outs, ins, inputs, cv); one != nil {
-		// One operation on half values: each worker's range is one call
-		// of the one-pass kernel (a call per row or constant block where
-		// an operand needs it), which reads 16-bit values and writes them
-		// with no float32 copy in between.
-		f := fusedRun[C, S]{n: n, block: (n + workers - 1) / workers, workers: workers, one: one, oneSrc: src}
-		f.nblocks = (n + f.block - 1) / f.block
-		f.start(ins, outs)
-		return
+	if ch := getChain[S](); ch != nil {
+		defer chainPool[S]().Put(ch)
+		if planChain(ch, p, outs, ins, inputs, cv) {
+			// Every step has a one-pass kernel on half values: each step
+			// reads and writes 16-bit values, with no float32 block between
+			// steps; a result is stored as a step rounds it, so the bits are
+			// those of the blocked path.
+			f := fusedRun[C, S]{n: n, block: fuseBlock, workers: workers, chain: ch}
+			if len(outs.steps) == 1 && ch.steps == 1+ch.sources {
+				f.block = (n + workers - 1) / workers // one kernel call per worker where nothing cuts the runs
+			}
+			f.nblocks = (n + f.block - 1) / f.block
+			f.start(ins, outs)
+			return
+		}
 	}
 	sameType := cv.round == nil
 	pl := newFusedPlan(p, outs.steps, ins, inputs, cv)
@@ -657,8 +664,8 @@ func (f fusedRun[C, S]) start(ins [][]S, outs fusedOuts[S]) {
 	par.RunClaimed(f.workers, func(w int) { g.worker(w, insH, outsH) })
 }
 
-// halfSource is where one operand of a one-pass binary operation
-// (onePass) reads a run of the result's elements: in place from storage
+// halfSource is where an input or constant of a program run on 16-bit
+// values (halfChain) reads a run of the result's elements: in place from storage
 // row-major in the result's order, row by row from storage contiguous
 // along the last axis only (a bias row broadcast over a batch, a narrowed
 // view), or from a block filled with a constant (a StepConst, an input
@@ -668,121 +675,192 @@ type halfSource[S any] struct {
 	l     layout.Layout
 	rows  bool
 	konst S
-	none  bool // the second operand of a unary operation: nothing is read
 }
 
 // minHalfRow is the shortest last axis read row by row: a kernel call per
 // shorter row costs more than the blocked path's gather.
 const minHalfRow = 32
 
-// onePass returns, for a program that computes one row-major result as
-// one binary operation on two operands that halfSource can read, or one
-// unary operation on one, the one-pass kernel cv has for it and the
-// operands; a nil kernel otherwise.
-func onePass[C vec.Float, S any](p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) (one func(dst, a, b []S) error, src [2]halfSource[S]) {
-	last := len(p.Steps) - 1
-	s := p.Steps[last]
-	if cv.binary == nil || len(outs.steps) != 1 || outs.steps[0] != last || !rowMajor(outs.dl[0]) {
-		return nil, src
-	}
-	operands := []device.Step{p.Steps[s.A], p.Steps[s.B]}
-	switch s.Kind {
-	case device.StepBinary:
-		one = cv.binary(s.Binary)
-	case device.StepUnary:
-		one, operands = cv.unary(s.Unary), operands[:1]
-		src[1].none = true
-	}
-	if one == nil {
-		return nil, src
-	}
-	consts := 0
-	for k, step := range operands {
-		h := &src[k]
-		switch step.Kind {
-		case device.StepConst:
-			h.konst = cv.store(C(step.Const))
-			consts++
-			continue
-		case device.StepInput:
-		default:
-			return nil, src
-		}
-		l := inputs[step.Input].Layout
-		r := l.Rank()
-		switch {
-		case allZero(l.Strides):
-			h.konst = ins[step.Input][l.Offset]
-			consts++
-		case rowMajor(l):
-			h.data, h.l = ins[step.Input], l
-		case r > 0 && l.Strides[r-1] == 1 && l.Shape[r-1] >= minHalfRow:
-			h.data, h.l, h.rows = ins[step.Input], l, true
-		default:
-			return nil, src
-		}
-	}
-	if consts == len(operands) {
-		return nil, src
-	}
-	return one, src
+// maxChain is the longest program halfChain runs.
+const maxChain = 16
+
+// halfChain is a half-precision program planned for package vec's
+// one-pass kernels: per program step, an input's or constant's source, or
+// a compute step's kernel and operands.
+type halfChain[S any] struct {
+	steps, sources int
+	src            [maxChain]halfSource[S]
+	kernel         [maxChain]func(dst, a, b []S) error
+	a, b           [maxChain]int // operand steps; b is -1 for a unary step
+	outAt          [maxChain]int // 1 + the result the step is, 0 for none
+	rows           bool          // a source is read row by row
 }
 
-// halfKonst is the length of a constant operand's block.
-const halfKonst = 1024
+// chainPools recycle the plans of bf16 and f16 programs (a halfChain is
+// a few KiB), so that a realisation allocates none.
+var chainPools = [2]sync.Pool{
+	{New: func() any { return new(halfChain[dtype.BFloat16]) }},
+	{New: func() any { return new(halfChain[dtype.Float16]) }},
+}
 
-// konstBlocks recycle oneWorker's constant blocks (16-bit values: the
-// one-pass kernels are half-precision ones), so that a realisation
-// allocates none.
-var konstBlocks = sync.Pool{New: func() any { return new([2][halfKonst]uint16) }}
+// chainPool returns the pool of plans over storage type S (nil for a type
+// without one-pass kernels).
+func chainPool[S any]() *sync.Pool {
+	switch any(*new(S)).(type) {
+	case dtype.BFloat16:
+		return &chainPools[0]
+	case dtype.Float16:
+		return &chainPools[1]
+	}
+	return nil
+}
 
-// oneWorker is worker for a one-pass binary operation: each block is cut
-// into runs that no row of a row-by-row operand and no constant block
-// crosses, and each run is one kernel call.
-func (f *fusedRun[C, S]) oneWorker(w int, outs fusedOuts[S]) {
-	var kb [2][]S
-	run := halfKonst * 64 // no constant: runs as long as the rows allow
-	if f.oneSrc[0].data == nil || f.oneSrc[1].data == nil && !f.oneSrc[1].none {
-		blocks := konstBlocks.Get().(*[2][halfKonst]uint16)
-		defer konstBlocks.Put(blocks)
-		for k := range f.oneSrc {
-			kb[k] = unsafe.Slice((*S)(unsafe.Pointer(&blocks[k][0])), halfKonst)
-			if f.oneSrc[k].data == nil {
-				for i := range kb[k] {
-					kb[k][i] = f.oneSrc[k].konst
+// getChain returns a cleared plan over S from its pool, nil for a storage
+// type without one-pass kernels.
+func getChain[S any]() *halfChain[S] {
+	p := chainPool[S]()
+	if p == nil {
+		return nil
+	}
+	ch := p.Get().(*halfChain[S])
+	*ch = halfChain[S]{}
+	return ch
+}
+
+// planChain fills ch for p with results outs and reports whether the
+// chain can run it: at most maxChain steps, every result row-major, every
+// input a halfSource, every compute step one of cv's one-pass kernels on
+// at least one operand that is not a constant.
+func planChain[C vec.Float, S any](ch *halfChain[S], p device.Program, outs fusedOuts[S], ins [][]S, inputs []device.Operand, cv conv[C, S]) bool {
+	if cv.binary == nil || len(p.Steps) > maxChain {
+		return false
+	}
+	for _, l := range outs.dl {
+		if !rowMajor(l) {
+			return false
+		}
+	}
+	var konst [maxChain]bool // the step's value is the same for every element
+	ch.steps = len(p.Steps)
+	for i, s := range p.Steps {
+		h := &ch.src[i]
+		switch s.Kind {
+		case device.StepConst:
+			h.konst, konst[i] = cv.store(C(s.Const)), true
+			ch.sources++
+		case device.StepInput:
+			l := inputs[s.Input].Layout
+			r := l.Rank()
+			switch {
+			case allZero(l.Strides):
+				h.konst, konst[i] = ins[s.Input][l.Offset], true
+			case rowMajor(l):
+				h.data, h.l = ins[s.Input], l
+			case r > 0 && l.Strides[r-1] == 1 && l.Shape[r-1] >= minHalfRow:
+				h.data, h.l, h.rows = ins[s.Input], l, true
+				ch.rows = true
+			default:
+				return false
+			}
+			ch.sources++
+		case device.StepUnary:
+			ch.kernel[i], ch.a[i], ch.b[i] = cv.unary(s.Unary), s.A, -1
+			if ch.kernel[i] == nil || konst[s.A] {
+				return false
+			}
+		case device.StepBinary:
+			ch.kernel[i], ch.a[i], ch.b[i] = cv.binary(s.Binary), s.A, s.B
+			if ch.kernel[i] == nil || konst[s.A] && konst[s.B] {
+				return false
+			}
+		}
+	}
+	for k, o := range outs.steps {
+		ch.outAt[o] = k + 1
+	}
+	return true
+}
+
+// halfScratch recycles chainWorker's 16-bit blocks: constants and the
+// values of steps that are not results.
+var halfScratch = sync.Pool{New: func() any { return new([]uint16) }}
+
+// chainWorker is worker for a program on 16-bit values (halfChain): each
+// block is cut into runs that no row of a row-by-row source and no
+// constant block crosses, and each step is one kernel call on each run,
+// from its operands' values (a source's run, a constant block, an earlier
+// step's scratch or result) into its scratch or its result.
+func (f *fusedRun[C, S]) chainWorker(w int, outs fusedOuts[S]) {
+	ch := f.chain
+	// The steps that need a 16-bit block (a constant, a step that is not a
+	// result) take one of fuseBlock values each, from one pooled slice (S
+	// is a 16-bit type: only half programs have one-pass kernels); without
+	// any, a run is the whole block.
+	var blk [maxChain][]S
+	need, run := 0, min(fuseBlock, f.block)
+	for i := range ch.steps {
+		if ch.kernel[i] != nil && ch.outAt[i] == 0 || ch.kernel[i] == nil && ch.src[i].data == nil {
+			need += run
+		}
+	}
+	if need == 0 {
+		run = f.block
+	} else {
+		sp := halfScratch.Get().(*[]uint16)
+		defer halfScratch.Put(sp)
+		if cap(*sp) < need {
+			*sp = make([]uint16, need)
+		}
+		all := unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(*sp))), need)
+		for i := range ch.steps {
+			if ch.kernel[i] != nil && ch.outAt[i] == 0 || ch.kernel[i] == nil && ch.src[i].data == nil {
+				blk[i], all = all[:run:run], all[run:]
+			}
+			if ch.kernel[i] == nil && ch.src[i].data == nil {
+				for k := range blk[i] {
+					blk[i][k] = ch.src[i].konst
 				}
 			}
 		}
-		run = halfKonst
 	}
-	ld := outs.dl[0]
 	c := 1 // the row length
-	if r := ld.Rank(); r > 0 {
-		c = ld.Shape[r-1]
+	if ld := outs.dl[0]; ld.Rank() > 0 {
+		c = ld.Shape[ld.Rank()-1]
 	}
-	rows := f.oneSrc[0].rows || f.oneSrc[1].rows
-	var seg [2][]S
+	var vals [maxChain][]S
 	for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
 		lo := b * f.block
 		for i, end := lo, min(lo+f.block, f.n); i < end; {
 			m := min(end-i, run)
-			if rows {
+			if ch.rows {
 				m = min(m, c-i%c)
 			}
-			for k, h := range f.oneSrc {
+			for s := range ch.steps {
+				h := &ch.src[s]
 				switch {
-				case h.none:
-					seg[k] = nil
+				case ch.kernel[s] != nil:
+					var out []S
+					if o := ch.outAt[s] - 1; o >= 0 {
+						off := outs.dl[o].Offset + i
+						out = outs.dst[o][off : off+m]
+					} else {
+						out = blk[s][:m]
+					}
+					var b []S
+					if ch.b[s] >= 0 {
+						b = vals[ch.b[s]]
+					}
+					_ = ch.kernel[s](out, vals[ch.a[s]], b)
+					vals[s] = out
 				case h.data == nil:
-					seg[k] = kb[k][:m]
+					vals[s] = blk[s][:m]
 				case h.rows:
 					p := rowStart(h.l, i/c) + i%c
-					seg[k] = h.data[p : p+m]
+					vals[s] = h.data[p : p+m]
 				default:
-					seg[k] = h.data[h.l.Offset+i : h.l.Offset+i+m]
+					vals[s] = h.data[h.l.Offset+i : h.l.Offset+i+m]
 				}
 			}
-			_ = f.one(outs.dst[0][ld.Offset+i:ld.Offset+i+m], seg[0], seg[1])
 			i += m
 		}
 	}
@@ -843,10 +921,9 @@ type fusedRun[C vec.Float, S any] struct {
 	n, block, nblocks, workers int
 	direct                     uint64     // bit k: result k is row-major in the compute type, written in place
 	runs                       []blockRun // per worker, when there are several
-	// one, where set, computes the result from the operands oneSrc with
-	// one-pass kernel calls (onePass, oneWorker).
-	one    func(dst, a, b []S) error
-	oneSrc [2]halfSource[S]
+	// chain, where set, runs the program on 16-bit values with one-pass
+	// kernel calls (planChain, chainWorker).
+	chain *halfChain[S]
 }
 
 // next returns the block worker w computes after block b: b+1 when one
@@ -862,8 +939,8 @@ func (f *fusedRun[C, S]) next(w, b int) (int, bool) {
 // the others' runs not yet started (claim), reading the inputs' storage
 // ins and writing the results outs.
 func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
-	if f.one != nil {
-		f.oneWorker(w, outs)
+	if f.chain != nil {
+		f.chainWorker(w, outs)
 		return
 	}
 	pl, block := f.pl, f.block

@@ -22,7 +22,7 @@ type halfOperand struct {
 }
 
 // TestFusedHalfBinary runs one binary operation on bf16 and f16 operands
-// through Fused, where the one-pass kernels run (onePass, oneWorker),
+// through Fused, where the one-pass kernels run (planChain, chainWorker),
 // against float32 arithmetic on the dtype package's conversions rounded
 // once (NaN as NaN; Maximum and Minimum may give either zero of ±0). The
 // operands cover each kind of halfSource and the blocked path's: in place
@@ -334,4 +334,156 @@ func TestFusedHalfUnary(t *testing.T) {
 			d.Free(out)
 		}
 	}
+}
+
+// TestFusedHalfChain runs programs of several steps on bf16 and f16
+// through Fused and FusedMulti, where every step has a one-pass kernel
+// (planChain): each step reads and writes 16-bit values. The reference
+// evaluates each element step by step in float32 (the operation's float32
+// kernel on that one value for a unary step), rounding every step to the
+// type, as the blocked path does. The inputs are in place, a bias row and
+// a transposed view (the blocked path), at sizes of one run, several
+// blocks and workers, and rows shorter than minHalfRow.
+func TestFusedHalfChain(t *testing.T) {
+	d := New()
+	in := func(k int) device.Step { return device.Step{Kind: device.StepInput, Input: k} }
+	bin := func(op device.BinaryOp, a, b int) device.Step {
+		return device.Step{Kind: device.StepBinary, Binary: op, A: a, B: b}
+	}
+	un := func(op device.UnaryOp, a int) device.Step {
+		return device.Step{Kind: device.StepUnary, Unary: op, A: a}
+	}
+	konst := func(v float64) device.Step { return device.Step{Kind: device.StepConst, Const: v} }
+	programs := []struct {
+		name  string
+		steps []device.Step
+		outs  []int
+	}{
+		{"relu(x*y + x)", []device.Step{in(0), in(1), bin(device.Mul, 0, 1), bin(device.Add, 2, 0), un(device.Relu, 3)}, []int{4}},
+		{"gelu(x + y)", []device.Step{in(0), in(1), bin(device.Add, 0, 1), un(device.GeluErf, 2)}, []int{3}},
+		{"0.5*x - y, tanh of it", []device.Step{in(0), konst(0.5), bin(device.Mul, 1, 0), in(1), bin(device.Sub, 2, 3), un(device.Tanh, 4)}, []int{5, 4}},
+		{"max(x, y) / 3, and exp", []device.Step{in(0), in(1), bin(device.Maximum, 0, 1), konst(3), bin(device.Div, 2, 3), un(device.Exp, 4)}, []int{2, 5}},
+	}
+	for _, dt := range []dtype.DType{dtype.BF16, dtype.F16} {
+		round := func(x float32) float32 {
+			if x != x {
+				return x
+			}
+			if dt == dtype.BF16 {
+				return dtype.BF16FromFloat32(x).Float32()
+			}
+			return dtype.F16FromFloat32(x).Float32()
+		}
+		for _, shape := range [][2]int{{1, 37}, {61, 1501}, {700, 20}} {
+			r, c := shape[0], shape[1]
+			n, off := r*c, 3
+			alloc := func() *Buffer {
+				b, err := d.Alloc(dt, n+off)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b.(*Buffer)
+			}
+			xb, yb := alloc(), alloc()
+			rng := rand.New(rand.NewPCG(9, uint64(n)))
+			for i := range n + off {
+				setF(xb, i, rng.NormFloat64()*3)
+				setF(yb, i, rng.NormFloat64())
+				if i%29 == 0 {
+					setF(yb, i, math.NaN())
+				}
+			}
+			grid := func(rs, cs, o int) layout.Layout {
+				return layout.Layout{Shape: []int{r, c}, Strides: []int{rs, cs}, Offset: o}
+			}
+			ys := []struct {
+				name string
+				l    layout.Layout
+				pos  func(i, j int) int
+			}{
+				{"y in place", grid(c, 1, off), func(i, j int) int { return off + i*c + j }},
+				{"y a bias row", grid(0, 1, 1), func(i, j int) int { return 1 + j }},
+				{"y transposed", grid(1, r, 0), func(i, j int) int { return j*r + i }},
+			}
+			for _, pr := range programs {
+				for _, yv := range ys {
+					dsts := make([]device.Operand, len(pr.outs))
+					bufs := make([]*Buffer, len(pr.outs))
+					for k := range dsts {
+						bufs[k] = alloc()
+						dsts[k] = device.Operand{Buf: bufs[k], Layout: grid(c, 1, 2)}
+					}
+					p := device.Program{DType: dt, Steps: pr.steps}
+					ins := []device.Operand{{Buf: xb, Layout: grid(c, 1, 0)}, {Buf: yb, Layout: yv.l}}
+					var err error
+					if len(dsts) == 1 {
+						err = d.Fused(dsts[0], p, ins)
+					} else {
+						err = d.FusedMulti(dsts, p, pr.outs, ins)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range r {
+						for j := range c {
+							vals := make([]float32, len(pr.steps))
+							for s, st := range pr.steps {
+								var v float32
+								switch st.Kind {
+								case device.StepInput:
+									if st.Input == 0 {
+										v = float32(getF(xb, i*c+j))
+									} else {
+										v = float32(getF(yb, yv.pos(i, j)))
+									}
+								case device.StepConst:
+									v = round(float32(st.Const))
+								case device.StepBinary:
+									v = round(scalarBinary(st.Binary, vals[st.A], vals[st.B]))
+								case device.StepUnary:
+									one := []float32{vals[st.A]}
+									if err := unaryKernel[float32](st.Unary)(one, one); err != nil {
+										t.Fatal(err)
+									}
+									v = round(one[0])
+								}
+								vals[s] = v
+							}
+							for k, o := range pr.outs {
+								got := float32(getF(bufs[k], 2+i*c+j))
+								if !sameHalf(got, vals[o], true) {
+									t.Fatalf("%v %v %s, %s [%d,%d] result %d: got %v, want %v", dt, shape, pr.name, yv.name, i, j, k, got, vals[o])
+								}
+							}
+						}
+					}
+					for _, b := range bufs {
+						d.Free(b)
+					}
+				}
+			}
+			d.Free(xb)
+			d.Free(yb)
+		}
+	}
+}
+
+// scalarBinary is a binary operation on float32 values (Maximum and
+// Minimum NaN if either operand is).
+func scalarBinary(op device.BinaryOp, a, b float32) float32 {
+	switch op {
+	case device.Add:
+		return a + b
+	case device.Sub:
+		return a - b
+	case device.Mul:
+		return a * b
+	case device.Div:
+		return a / b
+	case device.Maximum:
+		return maxNaN(a, b, true)
+	case device.Minimum:
+		return maxNaN(a, b, false)
+	}
+	panic(fmt.Sprint("scalarBinary: ", op))
 }

@@ -538,7 +538,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *uint16, n int){%s},\n", h, strings.Join(hs, ", "))
 		if t.z {
 			uns = nil
-			for _, u := range unOps[1:] {
+			for _, u := range unOps {
 				uns = append(uns, fmt.Sprintf("%s: %s%s%s", u[1], u[0], h, t.suffix))
 			}
 			fmt.Fprintf(d, "un%s: [numUnOps]func(dst, x *uint16, n int){%s},\n", h, strings.Join(uns, ", "))
@@ -611,7 +611,7 @@ func (g *gen) binaries(e elem, t tier) {
 			return in[1]
 		},
 	})
-	g.elementwise(ewKernel{
+	relu := ewKernel{
 		name: "relu" + e.name + t.suffix, doc: "computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, for i < n.",
 		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
 		setup: func(g *gen) {
@@ -632,7 +632,17 @@ func (g *gen) binaries(e elem, t tier) {
 			g.ins("VAND%s %s, %s, %s", e.p, y(8+u), in[0], in[0])
 			return in[0]
 		},
-	})
+	}
+	g.elementwise(relu)
+	if t.z && e == f32 {
+		// The same on bfloat16 and binary16 storage (exact: no rounding).
+		for _, h := range []halfSrc{srcBF16, srcF16} {
+			k := relu
+			k.name, k.half, k.nt = "relu"+string(h)+t.suffix, h, false
+			k.doc = fmt.Sprintf("computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, on %s values, for i < n, a multiple of 16.", halfNames[h])
+			g.elementwise(k)
+		}
+	}
 	g.elementwise(ewKernel{
 		name: "sign" + e.name + t.suffix, doc: "computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.",
 		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,

@@ -239,6 +239,11 @@ func halfPasses[H Half](n int, one func(m int), has bool, block func(lo, m int, 
 	halfBlocks.Put(blocks)
 }
 
+// ReluHalf sets dst[i] = x[i] > 0 ? x[i] : 0 (NaN kept) for bfloat16 or
+// binary16 values, in one pass over the 16-bit values: the bits of Widen,
+// Relu and Narrow in turn. dst may be x.
+func ReluHalf[H Half](dst, x []H) error { return unaryHalf("ReluHalf", unRelu, dst, x) }
+
 // ExpHalf sets dst[i] = e**x[i] for bfloat16 or binary16 values, computed
 // in float32 by Exp's kernel and rounded once to the half type: the bits of
 // Widen, Exp and Narrow in turn, in one pass over the 16-bit values. dst

@@ -183,6 +183,12 @@ var halfUnaryOps = []struct {
 	f32  func(dst, x []float32) error
 	ref  func(x float64) float64
 }{
+	{"Relu", ReluHalf[dtype.BFloat16], ReluHalf[dtype.Float16], Relu[float32], func(x float64) float64 {
+		if x > 0 || x != x {
+			return x
+		}
+		return 0
+	}},
 	{"Exp", ExpHalf[dtype.BFloat16], ExpHalf[dtype.Float16], Exp[float32], math.Exp},
 	{"Log", LogHalf[dtype.BFloat16], LogHalf[dtype.Float16], Log[float32], math.Log},
 	{"Tanh", TanhHalf[dtype.BFloat16], TanhHalf[dtype.Float16], Tanh[float32], math.Tanh},
