@@ -34,6 +34,7 @@ func BenchmarkHalfOps(b *testing.B) {
 			{"Add", func() *tensor.Tensor { return x.Add(y) }},
 			{"AddBias", func() *tensor.Tensor { return xm.Add(bias) }},
 			{"MulScalar", func() *tensor.Tensor { return x.MulScalar(0.5) }},
+			{"BiasGelu", func() *tensor.Tensor { return xm.Add(bias).Gelu() }},
 			{"Tanh", func() *tensor.Tensor { return x.Tanh() }},
 			{"MulAddRelu", func() *tensor.Tensor { return x.Mul(y).Add(x).Relu() }},
 			{"Sum", func() *tensor.Tensor { return x.Sum() }},
