@@ -208,6 +208,8 @@ func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error
 		device.Relu: vec.ReluHalf[H], device.Exp: vec.ExpHalf[H], device.Log: vec.LogHalf[H], device.Tanh: vec.TanhHalf[H],
 		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H],
 		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H],
+		device.Sqrt: vec.SqrtHalf[H], device.Sign: vec.SignHalf[H],
+		device.Square: func(dst, x []H) error { return vec.MulHalf(dst, x, x) },
 	})
 	binary := make([]func(dst, a, b []H) error, len(table))
 	for op, f := range table {

@@ -266,7 +266,8 @@ func TestFusedHalfBinaryAllocs(t *testing.T) {
 // values, rounded to the type (NaN as NaN).
 func TestFusedHalfUnary(t *testing.T) {
 	d := New()
-	ops := []device.UnaryOp{device.Exp, device.Log, device.Tanh, device.Sigmoid, device.GeluTanh, device.GeluErf, device.Erf, device.Relu}
+	ops := []device.UnaryOp{device.Exp, device.Log, device.Tanh, device.Sigmoid, device.GeluTanh, device.GeluErf, device.Erf, device.Relu,
+		device.Sqrt, device.Sign, device.Square, device.Abs}
 	for _, dt := range []dtype.DType{dtype.BF16, dtype.F16} {
 		for _, shape := range [][2]int{{1, 37}, {61, 1501}, {700, 20}} {
 			r, c := shape[0], shape[1]

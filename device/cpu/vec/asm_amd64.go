@@ -174,12 +174,12 @@ func axpyF32AVX512(dst *float32, alpha float32, x *float32, y *float32, n int)
 //go:noescape
 func reluF32AVX512(dst *float32, x *float32, n int)
 
-// reluBF16AVX512 computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, on bfloat16 values, for i < n, a multiple of 16.
+// reluBF16AVX512 computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
 //
 //go:noescape
 func reluBF16AVX512(dst *uint16, x *uint16, n int)
 
-// reluF16AVX512 computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, on binary16 values, for i < n, a multiple of 16.
+// reluF16AVX512 computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
 //
 //go:noescape
 func reluF16AVX512(dst *uint16, x *uint16, n int)
@@ -189,10 +189,30 @@ func reluF16AVX512(dst *uint16, x *uint16, n int)
 //go:noescape
 func signF32AVX512(dst *float32, x *float32, n int)
 
+// signBF16AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func signBF16AVX512(dst *uint16, x *uint16, n int)
+
+// signF16AVX512 computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func signF16AVX512(dst *uint16, x *uint16, n int)
+
 // sqrtF32AVX512 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.
 //
 //go:noescape
 func sqrtF32AVX512(dst *float32, x *float32, n int)
+
+// sqrtBF16AVX512 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func sqrtBF16AVX512(dst *uint16, x *uint16, n int)
+
+// sqrtF16AVX512 computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func sqrtF16AVX512(dst *uint16, x *uint16, n int)
 
 // sumF32AVX2 returns the blocked fixed-order sum of x[:n] (see sumF32Go).
 //
@@ -862,8 +882,8 @@ var asmAVX512 = tierAsm{
 	sign64:  signF64AVX512,
 	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
-	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512},
+	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
-	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512},
+	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512},
 	un64:    [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 }

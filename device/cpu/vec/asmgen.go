@@ -538,7 +538,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *uint16, n int){%s},\n", h, strings.Join(hs, ", "))
 		if t.z {
 			uns = nil
-			for _, u := range unOps {
+			for _, u := range append(unOps, [2]string{"sqrt", "unSqrt"}, [2]string{"sign", "unSign"}) {
 				uns = append(uns, fmt.Sprintf("%s: %s%s%s", u[1], u[0], h, t.suffix))
 			}
 			fmt.Fprintf(d, "un%s: [numUnOps]func(dst, x *uint16, n int){%s},\n", h, strings.Join(uns, ", "))
@@ -634,16 +634,8 @@ func (g *gen) binaries(e elem, t tier) {
 		},
 	}
 	g.elementwise(relu)
-	if t.z && e == f32 {
-		// The same on bfloat16 and binary16 storage (exact: no rounding).
-		for _, h := range []halfSrc{srcBF16, srcF16} {
-			k := relu
-			k.name, k.half, k.nt = "relu"+string(h)+t.suffix, h, false
-			k.doc = fmt.Sprintf("computes dst[i] = x[i] > 0 ? x[i] : 0, keeping NaN, on %s values, for i < n, a multiple of 16.", halfNames[h])
-			g.elementwise(k)
-		}
-	}
-	g.elementwise(ewKernel{
+	g.halfVariants(relu, "relu", t)
+	sign := ewKernel{
 		name: "sign" + e.name + t.suffix, doc: "computes dst[i] = 1 if x[i] > 0, -1 if x[i] < 0, +0 for ±0 and NaN for NaN (NumPy's sign), for i < n.",
 		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
 		setup: func(g *gen) {
@@ -678,15 +670,34 @@ func (g *gen) binaries(e elem, t tier) {
 			g.ins("VBLENDV%s %s, Y12, %s, %s", e.p, y(4+u), in[0], in[0])
 			return in[0]
 		},
-	})
-	g.elementwise(ewKernel{
+	}
+	g.elementwise(sign)
+	g.halfVariants(sign, "sign", t)
+	sqrt := ewKernel{
 		name: "sqrt" + e.name + t.suffix, doc: "computes dst[i] = sqrt(x[i]) correctly rounded (IEEE), for i < n.",
 		e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
 		body: func(g *gen, u int, in []string) string {
 			g.ins("VSQRT%s %s, %s", e.p, in[0], in[0])
 			return in[0]
 		},
-	})
+	}
+	g.elementwise(sqrt)
+	g.halfVariants(sqrt, "sqrt", t)
+}
+
+// halfVariants emits float32 kernel k (of tier t) again on bfloat16 and
+// binary16 storage as name+"BF16"+suffix and name+"F16"+suffix, where t is
+// AVX-512 and k a float32 kernel (ewKernel.half).
+func (g *gen) halfVariants(k ewKernel, name string, t tier) {
+	if !t.z || k.e != f32 {
+		return
+	}
+	for _, h := range []halfSrc{srcBF16, srcF16} {
+		v := k
+		v.name, v.half, v.nt = name+string(h)+t.suffix, h, false
+		v.doc = strings.TrimSuffix(k.doc, " for i < n.") + fmt.Sprintf(" on %s values, computed in float32 and rounded once, for i < n, a multiple of 16.", halfNames[h])
+		g.elementwise(v)
+	}
 }
 
 // The reductions do not prefetch: on the machine this was tuned on, software

@@ -244,6 +244,16 @@ func halfPasses[H Half](n int, one func(m int), has bool, block func(lo, m int, 
 // Relu and Narrow in turn. dst may be x.
 func ReluHalf[H Half](dst, x []H) error { return unaryHalf("ReluHalf", unRelu, dst, x) }
 
+// SqrtHalf sets dst[i] = sqrt(x[i]) as ExpHalf computes Exp. The result
+// is the correctly rounded root: float32's root is, and float32 has more
+// than twice the half types' significant bits plus two, so rounding it
+// again gives what rounding the exact root once would.
+func SqrtHalf[H Half](dst, x []H) error { return unaryHalf("SqrtHalf", unSqrt, dst, x) }
+
+// SignHalf sets dst[i] to Sign of x[i] (1, -1, +0 for ±0, NaN for NaN)
+// for bfloat16 or binary16 values, exactly, in one pass.
+func SignHalf[H Half](dst, x []H) error { return unaryHalf("SignHalf", unSign, dst, x) }
+
 // ExpHalf sets dst[i] = e**x[i] for bfloat16 or binary16 values, computed
 // in float32 by Exp's kernel and rounded once to the half type: the bits of
 // Widen, Exp and Narrow in turn, in one pass over the 16-bit values. dst

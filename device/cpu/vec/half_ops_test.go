@@ -189,6 +189,16 @@ var halfUnaryOps = []struct {
 		}
 		return 0
 	}},
+	{"Sqrt", SqrtHalf[dtype.BFloat16], SqrtHalf[dtype.Float16], Sqrt[float32], math.Sqrt},
+	{"Sign", SignHalf[dtype.BFloat16], SignHalf[dtype.Float16], Sign[float32], func(x float64) float64 {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return x + 0 // +0 for ±0, NaN for NaN
+	}},
 	{"Exp", ExpHalf[dtype.BFloat16], ExpHalf[dtype.Float16], Exp[float32], math.Exp},
 	{"Log", LogHalf[dtype.BFloat16], LogHalf[dtype.Float16], Log[float32], math.Log},
 	{"Tanh", TanhHalf[dtype.BFloat16], TanhHalf[dtype.Float16], Tanh[float32], math.Tanh},
