@@ -56,9 +56,10 @@
 // MinimumHalf likewise widen both operands, compute in float32 and narrow
 // each vector in registers: the bits of Widen, the float32 operation and
 // Narrow in turn, in one pass over the 16-bit values (AVX2 and AVX-512).
-// ReluHalf, ExpHalf, LogHalf, TanhHalf, SigmoidHalf, GeluTanhHalf,
-// GeluErfHalf and ErfHalf do the same around the float32 kernels (AVX-512;
-// the AVX2 and generic sets widen and narrow float32 blocks).
+// ReluHalf, SqrtHalf, SignHalf, ExpHalf, LogHalf, TanhHalf, SigmoidHalf,
+// GeluTanhHalf, GeluErfHalf and ErfHalf do the same around the float32
+// kernels (AVX-512; the AVX2 and generic sets widen and narrow float32
+// blocks).
 //
 // # Transcendentals
 //
