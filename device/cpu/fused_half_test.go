@@ -340,9 +340,10 @@ func TestFusedHalfUnary(t *testing.T) {
 // TestFusedHalfChain runs programs of several steps on bf16 and f16
 // through Fused and FusedMulti, where every step has a one-pass kernel
 // (planChain): each step reads and writes 16-bit values. The reference
-// evaluates each element step by step in float32 (the operation's float32
-// kernel on that one value for a unary step), rounding every step to the
-// type, as the blocked path does. The inputs are in place, a bias row and
+// evaluates each element step by step in float32 (a binary step by the op
+// table's float64 reference rounded to float32, a unary step by the
+// operation's float32 kernel on that one value), rounding every step to
+// the type, as the blocked path does. The inputs are in place, a bias row and
 // a transposed view (the blocked path), at sizes of one run, several
 // blocks and workers, and rows shorter than minHalfRow.
 func TestFusedHalfChain(t *testing.T) {
@@ -440,7 +441,8 @@ func TestFusedHalfChain(t *testing.T) {
 								case device.StepConst:
 									v = round(float32(st.Const))
 								case device.StepBinary:
-									v = round(scalarBinary(st.Binary, vals[st.A], vals[st.B]))
+									def, _ := st.Binary.Def() // float64 of two float32 values, rounded: the float32 operation
+									v = round(float32(def.F64(float64(vals[st.A]), float64(vals[st.B]))))
 								case device.StepUnary:
 									one := []float32{vals[st.A]}
 									if err := unaryKernel[float32](st.Unary)(one, one); err != nil {
@@ -467,24 +469,4 @@ func TestFusedHalfChain(t *testing.T) {
 			d.Free(yb)
 		}
 	}
-}
-
-// scalarBinary is a binary operation on float32 values (Maximum and
-// Minimum NaN if either operand is).
-func scalarBinary(op device.BinaryOp, a, b float32) float32 {
-	switch op {
-	case device.Add:
-		return a + b
-	case device.Sub:
-		return a - b
-	case device.Mul:
-		return a * b
-	case device.Div:
-		return a / b
-	case device.Maximum:
-		return maxNaN(a, b, true)
-	case device.Minimum:
-		return maxNaN(a, b, false)
-	}
-	panic(fmt.Sprint("scalarBinary: ", op))
 }
