@@ -667,8 +667,8 @@ func (f fusedRun[C, S]) start(ins [][]S, outs fusedOuts[S]) {
 }
 
 // halfSource is where an input or constant of a program run on 16-bit
-// values (halfChain) reads a run of the result's elements: in place from storage
-// row-major in the result's order, row by row from storage contiguous
+// values (halfChain) reads a run of the result's elements: in place from
+// storage row-major in the result's order, row by row from storage contiguous
 // along the last axis only (a bias row broadcast over a batch, a narrowed
 // view), or from a block filled with a constant (a StepConst, an input
 // broadcast from one element).
@@ -696,6 +696,15 @@ type halfChain[S any] struct {
 	a, b           [maxChain]int // operand steps; b is -1 for a unary step
 	outAt          [maxChain]int // 1 + the result the step is, 0 for none
 	rows           bool          // a source is read row by row
+}
+
+// needsBlock reports whether step i's values live in a 16-bit block of
+// chainWorker's: a constant, or a compute step that is not a result.
+func (ch *halfChain[S]) needsBlock(i int) bool {
+	if ch.kernel[i] != nil {
+		return ch.outAt[i] == 0
+	}
+	return ch.src[i].data == nil
 }
 
 // chainPools recycle the plans of bf16 and f16 programs (a halfChain is
@@ -801,7 +810,7 @@ func (f *fusedRun[C, S]) chainWorker(w int, outs fusedOuts[S]) {
 	var blk [maxChain][]S
 	need, run := 0, min(fuseBlock, f.block)
 	for i := range ch.steps {
-		if ch.kernel[i] != nil && ch.outAt[i] == 0 || ch.kernel[i] == nil && ch.src[i].data == nil {
+		if ch.needsBlock(i) {
 			need += run
 		}
 	}
@@ -815,7 +824,7 @@ func (f *fusedRun[C, S]) chainWorker(w int, outs fusedOuts[S]) {
 		}
 		all := unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(*sp))), need)
 		for i := range ch.steps {
-			if ch.kernel[i] != nil && ch.outAt[i] == 0 || ch.kernel[i] == nil && ch.src[i].data == nil {
+			if ch.needsBlock(i) {
 				blk[i], all = all[:run:run], all[run:]
 			}
 			if ch.kernel[i] == nil && ch.src[i].data == nil {
