@@ -49,6 +49,12 @@ def numpy_rates(n):
         np.add(t32, 1, out=t32)
         np.reciprocal(t32, out=d32)
 
+    def silu():
+        np.negative(x, out=t32)
+        np.exp(t32, out=t32)
+        np.add(t32, 1, out=t32)
+        np.divide(x, t32, out=d32)
+
     d64b = np.empty(n, np.float64)
 
     def sigmoid64():
@@ -72,6 +78,7 @@ def numpy_rates(n):
         "tanh": (lambda: np.tanh(x, out=d32), 0),
         "tanh_small": (lambda: np.tanh(xs, out=d32), 0),
         "sigmoid": (sigmoid, 0),
+        "silu": (silu, 0),
         "relu": (lambda: np.maximum(x, 0, out=d32), 0),
         "add_f32": (lambda: np.add(a32, b32, out=d32), 12),
         "mul_f32": (lambda: np.multiply(a32, b32, out=d32), 12),

@@ -74,6 +74,14 @@ func refGeluErf(x float64) float64 {
 	return 0.5 * x * math.Erfc(-x/math.Sqrt2)
 }
 
+// refSilu is x/(1+e^-x), the limit -0 at -Inf (the formula gives NaN).
+func refSilu(x float64) float64 {
+	if math.IsInf(x, -1) {
+		return math.Copysign(0, -1)
+	}
+	return x / (1 + math.Exp(-x))
+}
+
 var unaries32 = []unary32{
 	{"Exp", unExp, Exp[float32], math.Exp, 1},
 	{"Log", unLog, Log[float32], math.Log, 1},
@@ -82,6 +90,7 @@ var unaries32 = []unary32{
 	{"GeluTanh", unGeluTanh, GeluTanh[float32], refGeluTanh, 2.5},
 	{"GeluErf", unGeluErf, GeluErf[float32], refGeluErf, 5},
 	{"Erf", unErf, Erf[float32], math.Erf, 2},
+	{"Silu", unSilu, Silu[float32], refSilu, 2.5},
 }
 
 // sweep32 returns test inputs: every 997th float32 bit pattern of both
@@ -96,7 +105,7 @@ func sweep32(stride uint32) []float32 {
 	for i := -200000; i <= 200000; i++ {
 		xs = append(xs, float32(i)*1e-4)
 	}
-	for _, c := range []float32{0.625, 0.875, 88.72284, -87.33655, -103.97208, 1, 0.70710677, 1.4142135, 3.92, 9.1} {
+	for _, c := range []float32{0.625, 0.875, 88.72284, -87.33655, -103.97208, 1, 0.70710677, 1.4142135, 3.92, 9.1, 120, 108.5} {
 		for _, s := range []float32{c, -c} {
 			b := math.Float32bits(s)
 			for d := uint32(0); d < 2000; d++ {

@@ -498,6 +498,11 @@ func tanhF32AVX2(dst *float32, x *float32, n int)
 //go:noescape
 func sigmoidF32AVX2(dst *float32, x *float32, n int)
 
+// siluF32AVX2 computes dst[i] = x[i]*sigmoid(x[i]) for i < n.
+//
+//go:noescape
+func siluF32AVX2(dst *float32, x *float32, n int)
+
 // geluTanhF32AVX2 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.
 //
 //go:noescape
@@ -572,6 +577,21 @@ func sigmoidBF16AVX512(dst *uint16, x *uint16, n int)
 //
 //go:noescape
 func sigmoidF16AVX512(dst *uint16, x *uint16, n int)
+
+// siluF32AVX512 computes dst[i] = x[i]*sigmoid(x[i]) for i < n.
+//
+//go:noescape
+func siluF32AVX512(dst *float32, x *float32, n int)
+
+// siluBF16AVX512 computes dst[i] = x[i]*sigmoid(x[i]) on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func siluBF16AVX512(dst *uint16, x *uint16, n int)
+
+// siluF16AVX512 computes dst[i] = x[i]*sigmoid(x[i]) on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func siluF16AVX512(dst *uint16, x *uint16, n int)
 
 // geluTanhF32AVX512 computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.
 //
@@ -859,7 +879,7 @@ var asmAVX2 = tierAsm{
 	relu64:  reluF64AVX2,
 	sqrt64:  sqrtF64AVX2,
 	sign64:  signF64AVX2,
-	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2},
+	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
 }
@@ -880,10 +900,10 @@ var asmAVX512 = tierAsm{
 	relu64:  reluF64AVX512,
 	sqrt64:  sqrtF64AVX512,
 	sign64:  signF64AVX512,
-	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512},
+	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
-	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512},
+	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
-	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512},
+	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512},
 	un64:    [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 }

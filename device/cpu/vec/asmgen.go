@@ -499,7 +499,8 @@ var (
 	rscalarOps = []string{"sub", "div"}
 	// unOps maps the float32 unary kernels to their unOp constants.
 	unOps = [][2]string{{"relu", "unRelu"}, {"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"},
-		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"}}
+		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
+		{"silu", "unSilu"}}
 )
 
 // tierTable writes the Go table (a tierAsm, see dispatch_amd64.go) of one
@@ -1309,6 +1310,32 @@ func (g *gen) transcendentals() {
 		g.ins("VFMADD231PS Y3, Y5, Y0")
 	})
 
+	un("silu", "computes dst[i] = x[i]*sigmoid(x[i]) for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y14", g.f("cm120", -120))
+	}, func(g *gen) {
+		g.comment("silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):")
+		g.comment("e = exp(-|x|) = Y1*Y6 (split); x >= 0: x/(1+e); x < 0: (x*(Y1/(1+e)))*Y6")
+		g.ins("VMAXPS Y0, Y14, Y0")
+		g.ins("VORPS %s, Y0, Y1", signMask())
+		g.ins("VMAXPS Y1, Y14, Y1")
+		g.expCore("Y1", "", "Y6", "Y2", "Y3", true)
+		g.ins("VMULPS Y6, Y1, Y3")
+		g.ins("VADDPS %s, Y3, Y5", one())
+		g.ins("VMOVUPS %s, Y4", one())
+		g.ins("VSUBPS Y5, Y4, Y7")
+		g.ins("VADDPS Y3, Y7, Y7")
+		g.comment("q = m/(s+lo), m = x<0 ? Y1 : 1: m/s plus one Newton step on the residual")
+		g.ins("VBLENDVPS Y0, Y1, Y4, Y2")
+		g.ins("VBLENDVPS Y0, Y6, Y4, Y6")
+		g.ins("VDIVPS Y5, Y2, Y3")
+		g.ins("VFNMADD231PS Y3, Y5, Y2")
+		g.ins("VFNMADD231PS Y3, Y7, Y2")
+		g.ins("VRCPPS Y5, Y1")
+		g.ins("VFMADD231PS Y2, Y1, Y3")
+		g.ins("VMULPS Y0, Y3, Y3")
+		g.ins("VMULPS Y6, Y3, Y0")
+	})
+
 	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
 		g.ins("VMOVUPS %s, Y13", g.f("c12", 12))
 		g.ins("VMOVUPS %s, Y14", g.f("cm12", -12))
@@ -1748,6 +1775,29 @@ func (g *gen) transcendentals512() {
 		g.ins("VPMOVD2M Z0, K2")
 		g.ins("VMOVAPS Z1, K2, Z3")
 		g.recip512("Z0", "Z3", "Z2", "Z4", "Z5", "Z6")
+	})
+
+	un("silu", "computes dst[i] = x[i]*sigmoid(x[i]) for i < n.", func(g *gen) {
+		bcast(g.f("cm120", -120), "Z14")
+	}, func(g *gen) {
+		g.comment("silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):")
+		g.comment("e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.ins("VPORD.BCST %s, Z0, Z1", signMask())
+		g.ins("VMAXPS Z1, Z14, Z1")
+		g.expCore512("Z1", "", "Z6", "Z2", false)
+		g.ins("VSCALEFPS Z6, Z1, Z4")
+		g.ins("VADDPS.BCST %s, Z4, Z5", one())
+		bcast(one(), "Z2")
+		g.ins("VSUBPS Z5, Z2, Z7")
+		g.ins("VADDPS Z4, Z7, Z7")
+		g.comment("q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n")
+		g.ins("VPMOVD2M Z0, K2")
+		g.ins("VMOVAPS Z1, K2, Z2")
+		g.ins("VMOVAPS.Z Z6, K2, Z6")
+		g.recip512("Z1", "Z2", "Z5", "Z7", "Z8", "Z9")
+		g.ins("VMULPS Z0, Z1, Z1")
+		g.ins("VSCALEFPS Z6, Z1, Z0")
 	})
 
 	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {

@@ -41,7 +41,7 @@ var tierUnaries = []struct {
 	{"exp", Exp[float32]}, {"log", Log[float32]}, {"tanh", Tanh[float32]},
 	{"sigmoid", Sigmoid[float32]}, {"erf", Erf[float32]},
 	{"gelu_tanh", GeluTanh[float32]}, {"gelu_erf", GeluErf[float32]},
-	{"relu", Relu[float32]},
+	{"relu", Relu[float32]}, {"silu", Silu[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},

@@ -30,6 +30,7 @@ const (
 	unErf
 	unSqrt
 	unSign
+	unSilu
 	numUnOps
 )
 

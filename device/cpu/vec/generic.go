@@ -27,6 +27,7 @@ var genericKernels = &kernels{
 		unErf:      map32(math.Erf),
 		unSqrt:     map32(math.Sqrt),
 		unSign:     signGo[float32],
+		unSilu:     map32(silu64),
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:     reluGo[float64],
@@ -39,6 +40,7 @@ var genericKernels = &kernels{
 		unErf:      map64(math.Erf),
 		unSqrt:     map64(math.Sqrt),
 		unSign:     signGo[float64],
+		unSilu:     map64(silu64),
 	},
 	halves: halfGo,
 	sum32:  sumF32Go,
@@ -241,6 +243,20 @@ func sigmoid64(x float64) float64 {
 	}
 	e := math.Exp(x)
 	return e / (1 + e)
+}
+
+// silu64 is x*sigmoid(x). Below x = -700 sigmoid(x) is e^x to within
+// 2^-1000, itself near the underflow, so the result is x*e^(x+128ln2)
+// scaled by 2^-128 last (one rounding where it is subnormal), as
+// geluTanh64 does; from x = -800 down it is -0 (-Inf gives -0, not
+// -Inf*0 = NaN). For float32 results the float64 value is rounded once.
+func silu64(x float64) float64 {
+	if x < -700 {
+		x = max(x, -800)
+		e := math.Exp(x+geluScaleHi) * (1 + geluScaleLo)
+		return math.Ldexp(x*e, -128)
+	}
+	return x * sigmoid64(x)
 }
 
 // geluTanhArg returns v = x*(c1 + c2*x^2) as vh+vl (the pairs c1 and c2

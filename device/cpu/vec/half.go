@@ -278,6 +278,9 @@ func GeluErfHalf[H Half](dst, x []H) error { return unaryHalf("GeluErfHalf", unG
 // ErfHalf sets dst[i] = erf(x[i]) as ExpHalf computes Exp.
 func ErfHalf[H Half](dst, x []H) error { return unaryHalf("ErfHalf", unErf, dst, x) }
 
+// SiluHalf sets dst[i] to Silu of x[i] as ExpHalf computes Exp.
+func SiluHalf[H Half](dst, x []H) error { return unaryHalf("SiluHalf", unSilu, dst, x) }
+
 func unaryHalf[H Half](op string, k unOp, dst, x []H) error {
 	if len(x) != len(dst) {
 		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))

@@ -208,6 +208,7 @@ var halfUnaryOps = []struct {
 	}},
 	{"GeluErf", GeluErfHalf[dtype.BFloat16], GeluErfHalf[dtype.Float16], GeluErf[float32], func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }},
 	{"Erf", ErfHalf[dtype.BFloat16], ErfHalf[dtype.Float16], Erf[float32], math.Erf},
+	{"Silu", SiluHalf[dtype.BFloat16], SiluHalf[dtype.Float16], Silu[float32], refSilu},
 }
 
 // TestUnaryHalf checks the one-pass unary operations on every tier, over

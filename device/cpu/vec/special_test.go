@@ -37,6 +37,9 @@ var specials = map[string][]special{
 		{1e30, 0, true, false}, {-1e30, negZ, false, false}, {-5, 0, true, false}, {1, 0, true, false}},
 	"Erf": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
 		{10, 1, false, false}, {-10, -1, false, false}, {1e-30, 0, true, false}, {0.5, 0, true, false}},
+	"Silu": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, negZ, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{1e30, 1e30, false, true}, {-1e30, negZ, false, false}, {-200, negZ, false, true}, {-100, 0, true, false}, {-90, 0, true, false},
+		{-5, 0, true, false}, {1, 0, true, false}, {30, 0, true, false}},
 	"Sqrt": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
 		{-1, nan, false, false}, {4, 2, false, false}, {0x1p-149, 0, true, false}, {2, 0, true, false}},
 	"Sign": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, 0, false, false},
@@ -46,13 +49,14 @@ var specials = map[string][]special{
 
 var refs = map[string]func(float64) float64{
 	"Exp": math.Exp, "Log": math.Log, "Tanh": math.Tanh, "Sigmoid": refSigmoid,
-	"GeluTanh": refGeluTanh, "GeluErf": refGeluErf, "Erf": math.Erf, "Sqrt": math.Sqrt,
+	"GeluTanh": refGeluTanh, "GeluErf": refGeluErf, "Erf": math.Erf, "Sqrt": math.Sqrt, "Silu": refSilu,
 }
 
 func unaryByName[T Float](name string) func(dst, x []T) error {
 	return map[string]func(dst, x []T) error{
 		"Exp": Exp[T], "Log": Log[T], "Tanh": Tanh[T], "Sigmoid": Sigmoid[T],
 		"GeluTanh": GeluTanh[T], "GeluErf": GeluErf[T], "Erf": Erf[T], "Relu": Relu[T], "Sqrt": Sqrt[T], "Sign": Sign[T],
+		"Silu": Silu[T],
 	}[name]
 }
 

@@ -213,6 +213,12 @@ func GeluErf[T Float](dst, x []T) error { return unary("GeluErf", unGeluErf, dst
 // Erf sets dst[i] to the error function of x[i].
 func Erf[T Float](dst, x []T) error { return unary("Erf", unErf, dst, x) }
 
+// Silu sets dst[i] = x[i]*sigmoid(x[i]) (SiLU, also called swish, the
+// gate of SwiGLU), computed as x*e^x/(1+e^x) for negative x with e^x's
+// power of two applied last, so that results near the underflow keep
+// their accuracy; Silu(-Inf) is -0, the limit.
+func Silu[T Float](dst, x []T) error { return unary("Silu", unSilu, dst, x) }
+
 // Sum returns the sum of x (0 for an empty x), deterministically: the same
 // x gives the same bits on every run and every implementation. The package
 // documentation states its error bound.

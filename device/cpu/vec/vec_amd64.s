@@ -128,6 +128,15 @@ DATA cm104<>+20(SB)/4, $0xc2d00000
 DATA cm104<>+24(SB)/4, $0xc2d00000
 DATA cm104<>+28(SB)/4, $0xc2d00000
 GLOBL cm104<>(SB), RODATA|NOPTR, $32
+DATA cm120<>+0(SB)/4, $0xc2f00000
+DATA cm120<>+4(SB)/4, $0xc2f00000
+DATA cm120<>+8(SB)/4, $0xc2f00000
+DATA cm120<>+12(SB)/4, $0xc2f00000
+DATA cm120<>+16(SB)/4, $0xc2f00000
+DATA cm120<>+20(SB)/4, $0xc2f00000
+DATA cm120<>+24(SB)/4, $0xc2f00000
+DATA cm120<>+28(SB)/4, $0xc2f00000
+GLOBL cm120<>(SB), RODATA|NOPTR, $32
 DATA cm12<>+0(SB)/4, $0xc1400000
 DATA cm12<>+4(SB)/4, $0xc1400000
 DATA cm12<>+8(SB)/4, $0xc1400000
@@ -11601,6 +11610,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func siluF32AVX2(dst *float32, x *float32, n int)
+TEXT ·siluF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS cm120<>(SB), Y14
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = Y1*Y6 (split); x >= 0: x/(1+e); x < 0: (x*(Y1/(1+e)))*Y6
+	VMAXPS Y0, Y14, Y0
+	VORPS signmask<>(SB), Y0, Y1
+	VMAXPS Y1, Y14, Y1
+	VMULPS log2e<>(SB), Y1, Y6
+	VROUNDPS $0, Y6, Y6
+	VFNMADD231PS ln2hi<>(SB), Y6, Y1
+	VFNMADD231PS ln2lo<>(SB), Y6, Y1
+	VCVTPS2DQ Y6, Y6
+	VMOVUPS expq5<>(SB), Y2
+	VFMADD213PS expq4<>(SB), Y1, Y2
+	VFMADD213PS expq3<>(SB), Y1, Y2
+	VFMADD213PS expq2<>(SB), Y1, Y2
+	VFMADD213PS expq1<>(SB), Y1, Y2
+	VFMADD213PS expq0<>(SB), Y1, Y2
+	VFMADD213PS one<>(SB), Y1, Y2
+	VPSRAD $1, Y6, Y3
+	VPSUBD Y3, Y6, Y6
+	VPADDD i127<>(SB), Y3, Y3
+	VPADDD i127<>(SB), Y6, Y6
+	VPSLLD $23, Y3, Y3
+	VPSLLD $23, Y6, Y6
+	VMULPS Y3, Y2, Y1
+	VMULPS Y6, Y1, Y3
+	VADDPS one<>(SB), Y3, Y5
+	VMOVUPS one<>(SB), Y4
+	VSUBPS Y5, Y4, Y7
+	VADDPS Y3, Y7, Y7
+	// q = m/(s+lo), m = x<0 ? Y1 : 1: m/s plus one Newton step on the residual
+	VBLENDVPS Y0, Y1, Y4, Y2
+	VBLENDVPS Y0, Y6, Y4, Y6
+	VDIVPS Y5, Y2, Y3
+	VFNMADD231PS Y3, Y5, Y2
+	VFNMADD231PS Y3, Y7, Y2
+	VRCPPS Y5, Y1
+	VFMADD231PS Y2, Y1, Y3
+	VMULPS Y0, Y3, Y3
+	VMULPS Y6, Y3, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = Y1*Y6 (split); x >= 0: x/(1+e); x < 0: (x*(Y1/(1+e)))*Y6
+	VMAXPS Y0, Y14, Y0
+	VORPS signmask<>(SB), Y0, Y1
+	VMAXPS Y1, Y14, Y1
+	VMULPS log2e<>(SB), Y1, Y6
+	VROUNDPS $0, Y6, Y6
+	VFNMADD231PS ln2hi<>(SB), Y6, Y1
+	VFNMADD231PS ln2lo<>(SB), Y6, Y1
+	VCVTPS2DQ Y6, Y6
+	VMOVUPS expq5<>(SB), Y2
+	VFMADD213PS expq4<>(SB), Y1, Y2
+	VFMADD213PS expq3<>(SB), Y1, Y2
+	VFMADD213PS expq2<>(SB), Y1, Y2
+	VFMADD213PS expq1<>(SB), Y1, Y2
+	VFMADD213PS expq0<>(SB), Y1, Y2
+	VFMADD213PS one<>(SB), Y1, Y2
+	VPSRAD $1, Y6, Y3
+	VPSUBD Y3, Y6, Y6
+	VPADDD i127<>(SB), Y3, Y3
+	VPADDD i127<>(SB), Y6, Y6
+	VPSLLD $23, Y3, Y3
+	VPSLLD $23, Y6, Y6
+	VMULPS Y3, Y2, Y1
+	VMULPS Y6, Y1, Y3
+	VADDPS one<>(SB), Y3, Y5
+	VMOVUPS one<>(SB), Y4
+	VSUBPS Y5, Y4, Y7
+	VADDPS Y3, Y7, Y7
+	// q = m/(s+lo), m = x<0 ? Y1 : 1: m/s plus one Newton step on the residual
+	VBLENDVPS Y0, Y1, Y4, Y2
+	VBLENDVPS Y0, Y6, Y4, Y6
+	VDIVPS Y5, Y2, Y3
+	VFNMADD231PS Y3, Y5, Y2
+	VFNMADD231PS Y3, Y7, Y2
+	VRCPPS Y5, Y1
+	VFMADD231PS Y2, Y1, Y3
+	VMULPS Y0, Y3, Y3
+	VMULPS Y6, Y3, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func geluTanhF32AVX2(dst *float32, x *float32, n int)
 TEXT ·geluTanhF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -13942,6 +14057,515 @@ one:
 	VFNMADD231PS Z0, Z2, Z6
 	VFNMADD231PS Z0, Z4, Z6
 	VFMADD231PS Z6, Z5, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func siluF32AVX512(dst *float32, x *float32, n int)
+TEXT ·siluF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+	VBROADCASTSS cm120<>(SB), Z14
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z16, Z14, Z16
+	VPORD.BCST signmask<>(SB), Z16, Z17
+	VMAXPS Z17, Z14, Z17
+	VMOVAPS Z31, Z22
+	VFMADD231PS.BCST log2e<>(SB), Z17, Z22
+	VSUBPS Z31, Z22, Z22
+	VFNMADD231PS.BCST ln2hi<>(SB), Z22, Z17
+	VFNMADD231PS.BCST ln2lo<>(SB), Z22, Z17
+	VBROADCASTSS expq5<>(SB), Z18
+	VFMADD213PS.BCST expq4<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq3<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq2<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq1<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq0<>(SB), Z17, Z18
+	VFMADD213PS.BCST one<>(SB), Z17, Z18
+	VMOVAPS Z18, Z17
+	VSCALEFPS Z22, Z17, Z20
+	VADDPS.BCST one<>(SB), Z20, Z21
+	VBROADCASTSS one<>(SB), Z18
+	VSUBPS Z21, Z18, Z23
+	VADDPS Z20, Z23, Z23
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z16, K3
+	VMOVAPS Z17, K3, Z18
+	VMOVAPS.Z Z22, K3, Z22
+	VRCP14PS Z21, Z24
+	VBROADCASTSS one<>(SB), Z25
+	VFNMADD231PS Z24, Z21, Z25
+	VFMADD231PS Z25, Z24, Z24
+	VMULPS Z24, Z18, Z17
+	VMOVAPS Z18, Z25
+	VFNMADD231PS Z17, Z21, Z25
+	VFNMADD231PS Z17, Z23, Z25
+	VFMADD231PS Z25, Z24, Z17
+	VMULPS Z16, Z17, Z17
+	VSCALEFPS Z22, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func siluBF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·siluBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+	VBROADCASTSS cm120<>(SB), Z14
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z16, Z14, Z16
+	VPORD.BCST signmask<>(SB), Z16, Z17
+	VMAXPS Z17, Z14, Z17
+	VMOVAPS Z31, Z22
+	VFMADD231PS.BCST log2e<>(SB), Z17, Z22
+	VSUBPS Z31, Z22, Z22
+	VFNMADD231PS.BCST ln2hi<>(SB), Z22, Z17
+	VFNMADD231PS.BCST ln2lo<>(SB), Z22, Z17
+	VBROADCASTSS expq5<>(SB), Z18
+	VFMADD213PS.BCST expq4<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq3<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq2<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq1<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq0<>(SB), Z17, Z18
+	VFMADD213PS.BCST one<>(SB), Z17, Z18
+	VMOVAPS Z18, Z17
+	VSCALEFPS Z22, Z17, Z20
+	VADDPS.BCST one<>(SB), Z20, Z21
+	VBROADCASTSS one<>(SB), Z18
+	VSUBPS Z21, Z18, Z23
+	VADDPS Z20, Z23, Z23
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z16, K3
+	VMOVAPS Z17, K3, Z18
+	VMOVAPS.Z Z22, K3, Z22
+	VRCP14PS Z21, Z24
+	VBROADCASTSS one<>(SB), Z25
+	VFNMADD231PS Z24, Z21, Z25
+	VFMADD231PS Z25, Z24, Z24
+	VMULPS Z24, Z18, Z17
+	VMOVAPS Z18, Z25
+	VFNMADD231PS Z17, Z21, Z25
+	VFNMADD231PS Z17, Z23, Z25
+	VFMADD231PS Z25, Z24, Z17
+	VMULPS Z16, Z17, Z17
+	VSCALEFPS Z22, Z17, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func siluF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·siluF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+	VBROADCASTSS cm120<>(SB), Z14
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z16, Z14, Z16
+	VPORD.BCST signmask<>(SB), Z16, Z17
+	VMAXPS Z17, Z14, Z17
+	VMOVAPS Z31, Z22
+	VFMADD231PS.BCST log2e<>(SB), Z17, Z22
+	VSUBPS Z31, Z22, Z22
+	VFNMADD231PS.BCST ln2hi<>(SB), Z22, Z17
+	VFNMADD231PS.BCST ln2lo<>(SB), Z22, Z17
+	VBROADCASTSS expq5<>(SB), Z18
+	VFMADD213PS.BCST expq4<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq3<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq2<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq1<>(SB), Z17, Z18
+	VFMADD213PS.BCST expq0<>(SB), Z17, Z18
+	VFMADD213PS.BCST one<>(SB), Z17, Z18
+	VMOVAPS Z18, Z17
+	VSCALEFPS Z22, Z17, Z20
+	VADDPS.BCST one<>(SB), Z20, Z21
+	VBROADCASTSS one<>(SB), Z18
+	VSUBPS Z21, Z18, Z23
+	VADDPS Z20, Z23, Z23
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z16, K3
+	VMOVAPS Z17, K3, Z18
+	VMOVAPS.Z Z22, K3, Z22
+	VRCP14PS Z21, Z24
+	VBROADCASTSS one<>(SB), Z25
+	VFNMADD231PS Z24, Z21, Z25
+	VFMADD231PS Z25, Z24, Z24
+	VMULPS Z24, Z18, Z17
+	VMOVAPS Z18, Z25
+	VFNMADD231PS Z17, Z21, Z25
+	VFNMADD231PS Z17, Z23, Z25
+	VFMADD231PS Z25, Z24, Z17
+	VMULPS Z16, Z17, Z17
+	VSCALEFPS Z22, Z17, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	// silu = x*sigmoid(x), x clamped at -120 (below, x*e^x rounds to -0; NaN passes):
+	// e = exp(-|x|) = p*2^n; x >= 0: x/(1+e); x < 0: (x*(p/(1+e)))*2^n
+	VMAXPS Z0, Z14, Z0
+	VPORD.BCST signmask<>(SB), Z0, Z1
+	VMAXPS Z1, Z14, Z1
+	VMOVAPS Z31, Z6
+	VFMADD231PS.BCST log2e<>(SB), Z1, Z6
+	VSUBPS Z31, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>(SB), Z6, Z1
+	VFNMADD231PS.BCST ln2lo<>(SB), Z6, Z1
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z1, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z1, Z2
+	VFMADD213PS.BCST one<>(SB), Z1, Z2
+	VMOVAPS Z2, Z1
+	VSCALEFPS Z6, Z1, Z4
+	VADDPS.BCST one<>(SB), Z4, Z5
+	VBROADCASTSS one<>(SB), Z2
+	VSUBPS Z5, Z2, Z7
+	VADDPS Z4, Z7, Z7
+	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	VPMOVD2M Z0, K2
+	VMOVAPS Z1, K2, Z2
+	VMOVAPS.Z Z6, K2, Z6
+	VRCP14PS Z5, Z8
+	VBROADCASTSS one<>(SB), Z9
+	VFNMADD231PS Z8, Z5, Z9
+	VFMADD231PS Z9, Z8, Z8
+	VMULPS Z8, Z2, Z1
+	VMOVAPS Z2, Z9
+	VFNMADD231PS Z1, Z5, Z9
+	VFNMADD231PS Z1, Z7, Z9
+	VFMADD231PS Z9, Z8, Z1
+	VMULPS Z0, Z1, Z1
+	VSCALEFPS Z6, Z1, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI
