@@ -88,6 +88,8 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.GeluErf[T]
 	case device.Erf:
 		return vec.Erf[T]
+	case device.Silu:
+		return vec.Silu[T]
 	case device.Sign:
 		// Two compares and two blends (ReLU's gradient mask is a Sign).
 		return vec.Sign[T]

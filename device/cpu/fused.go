@@ -207,7 +207,7 @@ func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error
 	table := opTable(len(device.UnaryOps()), map[device.UnaryOp]func(dst, x []H) error{
 		device.Relu: vec.ReluHalf[H], device.Exp: vec.ExpHalf[H], device.Log: vec.LogHalf[H], device.Tanh: vec.TanhHalf[H],
 		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H],
-		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H],
+		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H], device.Silu: vec.SiluHalf[H],
 		device.Sqrt: vec.SqrtHalf[H], device.Sign: vec.SignHalf[H],
 		device.Square: func(dst, x []H) error { return vec.MulHalf(dst, x, x) },
 	})
