@@ -191,7 +191,9 @@ func benchMicro[T float](b *testing.B, ks *kernels[T]) {
 // the packed path runs it in a 2048-wide product, without the packing: one
 // row block of 19 A panels (in L2) times every B panel of a kc x 2048 block
 // (from L3), accumulating into a 2048-wide C whose row block moves on each
-// iteration (C from memory), with the kernel set's kc. Against
+// iteration (C from memory; every page of C is written before the timing
+// starts, so first-touch page faults are not counted), with the kernel
+// set's kc. Against
 // BenchmarkMicroKernel (everything in L1) it shows what streaming the
 // panels and C costs; it is how the C prefetch and kc were chosen.
 func BenchmarkMicroKernelStream(b *testing.B) {
@@ -213,6 +215,9 @@ func benchMicroStream[T float](b *testing.B, ks *kernels[T]) {
 		bp.data[i] = T(i%5) * 0.25
 	}
 	c := make([]T, crows*n)
+	for i := range c {
+		c[i] = 1
+	}
 	blocks := crows / (panels * mr)
 	pass := func(blk int) {
 		c0 := blk * panels * mr * n
