@@ -184,7 +184,7 @@ var avx2Kernels = func() *kernels {
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
 // transcendentals, the float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf,
 // and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
-// why), the float64 GeluErf the generic one.
+// why), the float64 GeluErf and Silu the generic ones.
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
 	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64
