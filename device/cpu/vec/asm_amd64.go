@@ -94,6 +94,41 @@ func signF32AVX2(dst *float32, x *float32, n int)
 //go:noescape
 func sqrtF32AVX2(dst *float32, x *float32, n int)
 
+// negF32AVX2 computes dst[i] = -x[i] (the sign bit flipped, NaN included), for i < n.
+//
+//go:noescape
+func negF32AVX2(dst *float32, x *float32, n int)
+
+// absF32AVX2 computes dst[i] = |x[i]| (the sign bit cleared, NaN included), for i < n.
+//
+//go:noescape
+func absF32AVX2(dst *float32, x *float32, n int)
+
+// floorF32AVX2 computes dst[i] = x[i] rounded toward -Inf, for i < n.
+//
+//go:noescape
+func floorF32AVX2(dst *float32, x *float32, n int)
+
+// ceilF32AVX2 computes dst[i] = x[i] rounded toward +Inf, for i < n.
+//
+//go:noescape
+func ceilF32AVX2(dst *float32, x *float32, n int)
+
+// truncF32AVX2 computes dst[i] = x[i] rounded toward zero, for i < n.
+//
+//go:noescape
+func truncF32AVX2(dst *float32, x *float32, n int)
+
+// roundEvenF32AVX2 computes dst[i] = x[i] rounded to the nearest integer, halves to even, for i < n.
+//
+//go:noescape
+func roundEvenF32AVX2(dst *float32, x *float32, n int)
+
+// recipF32AVX2 computes dst[i] = 1/x[i] correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func recipF32AVX2(dst *float32, x *float32, n int)
+
 // addF32AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -213,6 +248,111 @@ func sqrtBF16AVX512(dst *uint16, x *uint16, n int)
 //
 //go:noescape
 func sqrtF16AVX512(dst *uint16, x *uint16, n int)
+
+// negF32AVX512 computes dst[i] = -x[i] (the sign bit flipped, NaN included), for i < n.
+//
+//go:noescape
+func negF32AVX512(dst *float32, x *float32, n int)
+
+// negBF16AVX512 computes dst[i] = -x[i] (the sign bit flipped, NaN included), on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func negBF16AVX512(dst *uint16, x *uint16, n int)
+
+// negF16AVX512 computes dst[i] = -x[i] (the sign bit flipped, NaN included), on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func negF16AVX512(dst *uint16, x *uint16, n int)
+
+// absF32AVX512 computes dst[i] = |x[i]| (the sign bit cleared, NaN included), for i < n.
+//
+//go:noescape
+func absF32AVX512(dst *float32, x *float32, n int)
+
+// absBF16AVX512 computes dst[i] = |x[i]| (the sign bit cleared, NaN included), on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func absBF16AVX512(dst *uint16, x *uint16, n int)
+
+// absF16AVX512 computes dst[i] = |x[i]| (the sign bit cleared, NaN included), on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func absF16AVX512(dst *uint16, x *uint16, n int)
+
+// floorF32AVX512 computes dst[i] = x[i] rounded toward -Inf, for i < n.
+//
+//go:noescape
+func floorF32AVX512(dst *float32, x *float32, n int)
+
+// floorBF16AVX512 computes dst[i] = x[i] rounded toward -Inf, on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func floorBF16AVX512(dst *uint16, x *uint16, n int)
+
+// floorF16AVX512 computes dst[i] = x[i] rounded toward -Inf, on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func floorF16AVX512(dst *uint16, x *uint16, n int)
+
+// ceilF32AVX512 computes dst[i] = x[i] rounded toward +Inf, for i < n.
+//
+//go:noescape
+func ceilF32AVX512(dst *float32, x *float32, n int)
+
+// ceilBF16AVX512 computes dst[i] = x[i] rounded toward +Inf, on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func ceilBF16AVX512(dst *uint16, x *uint16, n int)
+
+// ceilF16AVX512 computes dst[i] = x[i] rounded toward +Inf, on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func ceilF16AVX512(dst *uint16, x *uint16, n int)
+
+// truncF32AVX512 computes dst[i] = x[i] rounded toward zero, for i < n.
+//
+//go:noescape
+func truncF32AVX512(dst *float32, x *float32, n int)
+
+// truncBF16AVX512 computes dst[i] = x[i] rounded toward zero, on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func truncBF16AVX512(dst *uint16, x *uint16, n int)
+
+// truncF16AVX512 computes dst[i] = x[i] rounded toward zero, on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func truncF16AVX512(dst *uint16, x *uint16, n int)
+
+// roundEvenF32AVX512 computes dst[i] = x[i] rounded to the nearest integer, halves to even, for i < n.
+//
+//go:noescape
+func roundEvenF32AVX512(dst *float32, x *float32, n int)
+
+// roundEvenBF16AVX512 computes dst[i] = x[i] rounded to the nearest integer, halves to even, on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func roundEvenBF16AVX512(dst *uint16, x *uint16, n int)
+
+// roundEvenF16AVX512 computes dst[i] = x[i] rounded to the nearest integer, halves to even, on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func roundEvenF16AVX512(dst *uint16, x *uint16, n int)
+
+// recipF32AVX512 computes dst[i] = 1/x[i] correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func recipF32AVX512(dst *float32, x *float32, n int)
+
+// recipBF16AVX512 computes dst[i] = 1/x[i] correctly rounded (IEEE), on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func recipBF16AVX512(dst *uint16, x *uint16, n int)
+
+// recipF16AVX512 computes dst[i] = 1/x[i] correctly rounded (IEEE), on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func recipF16AVX512(dst *uint16, x *uint16, n int)
 
 // sumF32AVX2 returns the blocked fixed-order sum of x[:n] (see sumF32Go).
 //
@@ -336,6 +476,41 @@ func signF64AVX2(dst *float64, x *float64, n int)
 //go:noescape
 func sqrtF64AVX2(dst *float64, x *float64, n int)
 
+// negF64AVX2 computes dst[i] = -x[i] (the sign bit flipped, NaN included), for i < n.
+//
+//go:noescape
+func negF64AVX2(dst *float64, x *float64, n int)
+
+// absF64AVX2 computes dst[i] = |x[i]| (the sign bit cleared, NaN included), for i < n.
+//
+//go:noescape
+func absF64AVX2(dst *float64, x *float64, n int)
+
+// floorF64AVX2 computes dst[i] = x[i] rounded toward -Inf, for i < n.
+//
+//go:noescape
+func floorF64AVX2(dst *float64, x *float64, n int)
+
+// ceilF64AVX2 computes dst[i] = x[i] rounded toward +Inf, for i < n.
+//
+//go:noescape
+func ceilF64AVX2(dst *float64, x *float64, n int)
+
+// truncF64AVX2 computes dst[i] = x[i] rounded toward zero, for i < n.
+//
+//go:noescape
+func truncF64AVX2(dst *float64, x *float64, n int)
+
+// roundEvenF64AVX2 computes dst[i] = x[i] rounded to the nearest integer, halves to even, for i < n.
+//
+//go:noescape
+func roundEvenF64AVX2(dst *float64, x *float64, n int)
+
+// recipF64AVX2 computes dst[i] = 1/x[i] correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func recipF64AVX2(dst *float64, x *float64, n int)
+
 // addF64AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -425,6 +600,41 @@ func signF64AVX512(dst *float64, x *float64, n int)
 //
 //go:noescape
 func sqrtF64AVX512(dst *float64, x *float64, n int)
+
+// negF64AVX512 computes dst[i] = -x[i] (the sign bit flipped, NaN included), for i < n.
+//
+//go:noescape
+func negF64AVX512(dst *float64, x *float64, n int)
+
+// absF64AVX512 computes dst[i] = |x[i]| (the sign bit cleared, NaN included), for i < n.
+//
+//go:noescape
+func absF64AVX512(dst *float64, x *float64, n int)
+
+// floorF64AVX512 computes dst[i] = x[i] rounded toward -Inf, for i < n.
+//
+//go:noescape
+func floorF64AVX512(dst *float64, x *float64, n int)
+
+// ceilF64AVX512 computes dst[i] = x[i] rounded toward +Inf, for i < n.
+//
+//go:noescape
+func ceilF64AVX512(dst *float64, x *float64, n int)
+
+// truncF64AVX512 computes dst[i] = x[i] rounded toward zero, for i < n.
+//
+//go:noescape
+func truncF64AVX512(dst *float64, x *float64, n int)
+
+// roundEvenF64AVX512 computes dst[i] = x[i] rounded to the nearest integer, halves to even, for i < n.
+//
+//go:noescape
+func roundEvenF64AVX512(dst *float64, x *float64, n int)
+
+// recipF64AVX512 computes dst[i] = 1/x[i] correctly rounded (IEEE), for i < n.
+//
+//go:noescape
+func recipF64AVX512(dst *float64, x *float64, n int)
 
 // sumF64AVX2 returns the blocked fixed-order sum of x[:n] (see sumF64Go).
 //
@@ -869,19 +1079,14 @@ var asmAVX2 = tierAsm{
 	sc32:    [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
 	rsc32:   [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
 	axpy32:  axpyF32AVX2,
-	relu32:  reluF32AVX2,
-	sqrt32:  sqrtF32AVX2,
-	sign32:  signF32AVX2,
 	bin64:   [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
 	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
 	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
 	axpy64:  axpyF64AVX2,
-	relu64:  reluF64AVX2,
-	sqrt64:  sqrtF64AVX2,
-	sign64:  signF64AVX2,
-	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
+	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unLog: logF32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2},
 }
 
 // asmAVX512 lists the AVX512 elementwise kernels by operation.
@@ -890,20 +1095,14 @@ var asmAVX512 = tierAsm{
 	sc32:    [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
 	rsc32:   [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
 	axpy32:  axpyF32AVX512,
-	relu32:  reluF32AVX512,
-	sqrt32:  sqrtF32AVX512,
-	sign32:  signF32AVX512,
 	bin64:   [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
 	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
 	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
 	axpy64:  axpyF64AVX512,
-	relu64:  reluF64AVX512,
-	sqrt64:  sqrtF64AVX512,
-	sign64:  signF64AVX512,
-	un32:    [numUnOps]func(dst, x *float32, n int){unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
+	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX512, unSqrt: sqrtF32AVX512, unSign: signF32AVX512, unNeg: negF32AVX512, unAbs: absF32AVX512, unFloor: floorF32AVX512, unCeil: ceilF32AVX512, unTrunc: truncF32AVX512, unRoundEven: roundEvenF32AVX512, unRecip: recipF32AVX512, unExp: expF32AVX512, unLog: logF32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
-	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512},
+	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unLog: logBF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
-	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512},
-	un64:    [numUnOps]func(dst, x *float64, n int){unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
+	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unLog: logF16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 }

@@ -497,11 +497,101 @@ func (g *gen) binop(e elem, op, A, B, D, T, M string) {
 var (
 	binOps     = []string{"add", "sub", "mul", "div", "max", "min"}
 	rscalarOps = []string{"sub", "div"}
-	// unOps maps the float32 unary kernels to their unOp constants.
-	unOps = [][2]string{{"relu", "unRelu"}, {"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"},
+	// unOps maps the float32 transcendental kernels to their unOp
+	// constants.
+	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"},
 		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
 		{"silu", "unSilu"}}
+	// exactUnOps maps the unary kernels of both element types and both
+	// tiers (Relu, Sqrt, Sign and exactUnaries), whose results are the
+	// float64 reference rounded once, to their unOp constants.
+	exactUnOps = func() [][2]string {
+		ops := [][2]string{{"relu", "unRelu"}, {"sqrt", "unSqrt"}, {"sign", "unSign"}}
+		for _, u := range exactUnaries {
+			ops = append(ops, [2]string{u.name, u.op})
+		}
+		return ops
+	}()
 )
+
+// exactUnary is a unary kernel of one instruction, exact in every lane
+// (its result is the float64 reference rounded to the element type, bit
+// for bit, NaN staying NaN): konst, if set, names the constant the setup
+// broadcasts into register 13, ins the instruction that turns the vector
+// in register x into the result in place.
+type exactUnary struct {
+	name, op, doc string
+	konst         func(g *gen, e elem) string
+	ins           func(g *gen, e elem, t tier, x string)
+}
+
+// exactUnaries are the sign-bit operations, the roundings to an integer
+// (VROUNDPS/PD on AVX2, VRNDSCALEPS/PD on AVX-512, imm8 bit 3 set so no
+// precision exception is raised; -0 and NaN pass through as IEEE says)
+// and the reciprocal, a correctly rounded division (as 1/x in float64
+// rounded to float32: double rounding is harmless for a quotient when the
+// wider format has 2p+2 bits).
+var exactUnaries = []exactUnary{
+	{name: "neg", op: "unNeg", doc: "computes dst[i] = -x[i] (the sign bit flipped, NaN included), for i < n.",
+		konst: signBits,
+		ins: func(g *gen, e elem, t tier, x string) {
+			if t.z {
+				g.ins("VPXORD Z13, %s, %s", x, x)
+			} else {
+				g.ins("VXORP%s Y13, %s, %s", e.p[1:], x, x)
+			}
+		}},
+	{name: "abs", op: "unAbs", doc: "computes dst[i] = |x[i]| (the sign bit cleared, NaN included), for i < n.",
+		konst: func(g *gen, e elem) string {
+			if e.size == 8 {
+				return g.v64("absmask64", 1<<63-1)
+			}
+			return g.fb("absmask", 0x7fffffff)
+		},
+		ins: func(g *gen, e elem, t tier, x string) {
+			if t.z {
+				g.ins("VPANDD Z13, %s, %s", x, x)
+			} else {
+				g.ins("VANDP%s Y13, %s, %s", e.p[1:], x, x)
+			}
+		}},
+	roundUnary("floor", "unFloor", 9, "toward -Inf"),
+	roundUnary("ceil", "unCeil", 10, "toward +Inf"),
+	roundUnary("trunc", "unTrunc", 11, "toward zero"),
+	roundUnary("roundEven", "unRoundEven", 8, "to the nearest integer, halves to even"),
+	{name: "recip", op: "unRecip", doc: "computes dst[i] = 1/x[i] correctly rounded (IEEE), for i < n.",
+		konst: func(g *gen, e elem) string {
+			if e.size == 8 {
+				return g.d("done", 1)
+			}
+			return g.f("one", 1)
+		},
+		ins: func(g *gen, e elem, t tier, x string) {
+			g.ins("VDIV%s %s, %s, %s", e.p, x, t.reg(13), x)
+		}},
+}
+
+// signBits is the sign bit of e, as a constant.
+func signBits(g *gen, e elem) string {
+	if e.size == 8 {
+		return g.v64("signmask64", 1<<63)
+	}
+	return g.fb("signmask", 0x80000000)
+}
+
+// roundUnary is the exactUnary rounding each lane to an integer in the
+// direction imm (VROUNDPS/VRNDSCALEPS imm8: 0 nearest even, 1 down, 2 up,
+// 3 toward zero, plus 8 to suppress the precision exception).
+func roundUnary(name, op string, imm int, how string) exactUnary {
+	return exactUnary{name: name, op: op, doc: "computes dst[i] = x[i] rounded " + how + ", for i < n.",
+		ins: func(g *gen, e elem, t tier, x string) {
+			if t.z {
+				g.ins("VRNDSCALE%s $%d, %s, %s", e.p, imm, x, x)
+			} else {
+				g.ins("VROUND%s $%d, %s, %s", e.p, imm, x, x)
+			}
+		}}
+}
 
 // tierTable writes the Go table (a tierAsm, see dispatch_amd64.go) of one
 // tier's generated elementwise kernels, so the dispatch code lists no
@@ -522,12 +612,9 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "sc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(scs, ", "))
 		fmt.Fprintf(d, "rsc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(rscs, ", "))
 		fmt.Fprintf(d, "axpy%s: axpy%s%s,\n", b[1:], e.name, t.suffix)
-		fmt.Fprintf(d, "relu%s: relu%s%s,\n", b[1:], e.name, t.suffix)
-		fmt.Fprintf(d, "sqrt%s: sqrt%s%s,\n", b[1:], e.name, t.suffix)
-		fmt.Fprintf(d, "sign%s: sign%s%s,\n", b[1:], e.name, t.suffix)
 	}
 	var uns []string
-	for _, u := range unOps[1:] {
+	for _, u := range append(exactUnOps, unOps...) {
 		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
 	}
 	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n", strings.Join(uns, ", "))
@@ -539,19 +626,21 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *uint16, n int){%s},\n", h, strings.Join(hs, ", "))
 		if t.z {
 			uns = nil
-			for _, u := range append(unOps, [2]string{"sqrt", "unSqrt"}, [2]string{"sign", "unSign"}) {
+			for _, u := range append(exactUnOps, unOps...) {
 				uns = append(uns, fmt.Sprintf("%s: %s%s%s", u[1], u[0], h, t.suffix))
 			}
 			fmt.Fprintf(d, "un%s: [numUnOps]func(dst, x *uint16, n int){%s},\n", h, strings.Join(uns, ", "))
 		}
 	}
+	uns = nil
+	ops64 := exactUnOps
 	if t.z {
-		uns = nil
-		for _, u := range unOps64 {
-			uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
-		}
-		fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
+		ops64 = append(ops64, unOps64...)
 	}
+	for _, u := range ops64 {
+		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
+	}
+	fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
 	fmt.Fprintf(d, "}\n")
 }
 
@@ -569,8 +658,9 @@ var (
 	tierAVX512 = tier{"AVX512", true, z}
 )
 
-// binaries emits the binary, scalar, Axpy, Relu, Sign and Sqrt kernels of one
-// tier from one description: the loop skeleton and the operation are shared.
+// binaries emits the binary, scalar, Axpy, Relu, Sign, Sqrt and
+// exactUnaries kernels of one tier from one description: the loop skeleton
+// and the operation are shared.
 func (g *gen) binaries(e elem, t tier) {
 	r := t.reg
 	for _, op := range binOps {
@@ -684,6 +774,21 @@ func (g *gen) binaries(e elem, t tier) {
 	}
 	g.elementwise(sqrt)
 	g.halfVariants(sqrt, "sqrt", t)
+	for _, u := range exactUnaries {
+		k := ewKernel{
+			name: u.name + e.name + t.suffix, doc: u.doc,
+			e: e, inputs: []string{"x"}, unroll: 4, nt: true, z: t.z,
+			body: func(g *gen, _ int, in []string) string {
+				u.ins(g, e, t, in[0])
+				return in[0]
+			},
+		}
+		if u.konst != nil {
+			k.setup = func(g *gen) { g.ins("VBROADCAST%s %s, %s", e.s, u.konst(g, e), r(13)) }
+		}
+		g.elementwise(k)
+		g.halfVariants(k, u.name, t)
+	}
 }
 
 // halfVariants emits float32 kernel k (of tier t) again on bfloat16 and

@@ -31,6 +31,13 @@ const (
 	unSqrt
 	unSign
 	unSilu
+	unNeg
+	unAbs
+	unFloor
+	unCeil
+	unTrunc
+	unRoundEven
+	unRecip
 	numUnOps
 )
 

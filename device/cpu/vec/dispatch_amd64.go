@@ -104,15 +104,10 @@ type tierAsm struct {
 	sc64, rsc64 [numBinOps]func(dst, a *float64, s float64, n int)
 	axpy32      func(dst *float32, alpha float32, x, y *float32, n int)
 	axpy64      func(dst *float64, alpha float64, x, y *float64, n int)
-	relu32      func(dst, x *float32, n int)
-	relu64      func(dst, x *float64, n int)
-	sqrt32      func(dst, x *float32, n int)
-	sqrt64      func(dst, x *float64, n int)
-	sign32      func(dst, x *float32, n int)
-	sign64      func(dst, x *float64, n int)
 	un32        [numUnOps]func(dst, x *float32, n int)
-	// un64 has the float64 unaries the tier vectorises (AVX-512: Exp, Log,
-	// Tanh and Sigmoid); the others stay package math.
+	// un64 has the float64 unaries the tier vectorises (both: Relu, Sqrt,
+	// Sign and the exact ones; AVX-512 also Exp, Log, Tanh, Sigmoid,
+	// GeluTanh and Erf); the others stay package math.
 	un64 [numUnOps]func(dst, x *float64, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
@@ -149,12 +144,6 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un64[op] = un64(f)
 		}
 	}
-	k.un32[unRelu] = un32(t.relu32)
-	k.un64[unRelu] = un64(t.relu64)
-	k.un32[unSqrt] = un32(t.sqrt32)
-	k.un64[unSqrt] = un64(t.sqrt64)
-	k.un32[unSign] = un32(t.sign32)
-	k.un64[unSign] = un64(t.sign64)
 	return k
 }
 

@@ -21,14 +21,20 @@
 // "generic" or "avx2" (so the lower tiers stay testable on an AVX-512
 // machine); "avx512", "auto" or nothing picks the widest. Implementation
 // reports which set is active. The AVX-512 set has its own arithmetic,
-// Axpy, Relu, Max, Min, float32 transcendentals and float64 Exp, Log and
-// Sigmoid, and shares the AVX2
+// Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
+// float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf, and shares the AVX2
 // Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
 // as the eight ymm ones, so a faster kernel would need another order. All
 // sets give bitwise identical results for
 // the arithmetic, Axpy, Relu, Sum and Dot (apart from NaN payloads and the
 // sign of a zero chosen by Maximum/Minimum/Max/Min between +0 and -0).
+//
+// The exact unaries, Neg, Abs, Floor, Ceil, Trunc, RoundEven, Reciprocal,
+// Sqrt and Sign, are one or a few instructions per vector on both vector
+// sets, in float32 and float64: their results are the float64 reference
+// (package math) rounded once to the element type, bit for bit, on every
+// set.
 //
 // # Summation
 //
@@ -56,8 +62,9 @@
 // MinimumHalf likewise widen both operands, compute in float32 and narrow
 // each vector in registers: the bits of Widen, the float32 operation and
 // Narrow in turn, in one pass over the 16-bit values (AVX2 and AVX-512).
-// ReluHalf, SqrtHalf, SignHalf, ExpHalf, LogHalf, TanhHalf, SigmoidHalf,
-// GeluTanhHalf, GeluErfHalf, ErfHalf and SiluHalf do the same around the float32
+// ReluHalf, SqrtHalf, SignHalf, NegHalf, AbsHalf, FloorHalf, CeilHalf,
+// TruncHalf, RoundEvenHalf, ReciprocalHalf, ExpHalf, LogHalf, TanhHalf,
+// SigmoidHalf, GeluTanhHalf, GeluErfHalf, ErfHalf and SiluHalf do the same around the float32
 // kernels (AVX-512; the AVX2 and generic sets widen and narrow float32
 // blocks).
 //

@@ -281,6 +281,35 @@ func ErfHalf[H Half](dst, x []H) error { return unaryHalf("ErfHalf", unErf, dst,
 // SiluHalf sets dst[i] to Silu of x[i] as ExpHalf computes Exp.
 func SiluHalf[H Half](dst, x []H) error { return unaryHalf("SiluHalf", unSilu, dst, x) }
 
+// NegHalf sets dst[i] = -x[i] as ExpHalf computes Exp (which for Neg is
+// exact: the sign bit flipped).
+func NegHalf[H Half](dst, x []H) error { return unaryHalf("NegHalf", unNeg, dst, x) }
+
+// AbsHalf sets dst[i] = |x[i]| as NegHalf computes Neg.
+func AbsHalf[H Half](dst, x []H) error { return unaryHalf("AbsHalf", unAbs, dst, x) }
+
+// FloorHalf sets dst[i] to Floor of x[i] as ExpHalf computes Exp; the
+// result is exact.
+func FloorHalf[H Half](dst, x []H) error { return unaryHalf("FloorHalf", unFloor, dst, x) }
+
+// CeilHalf sets dst[i] to Ceil of x[i] as FloorHalf computes Floor.
+func CeilHalf[H Half](dst, x []H) error { return unaryHalf("CeilHalf", unCeil, dst, x) }
+
+// TruncHalf sets dst[i] to Trunc of x[i] as FloorHalf computes Floor.
+func TruncHalf[H Half](dst, x []H) error { return unaryHalf("TruncHalf", unTrunc, dst, x) }
+
+// RoundEvenHalf sets dst[i] to RoundEven of x[i] as FloorHalf computes
+// Floor.
+func RoundEvenHalf[H Half](dst, x []H) error {
+	return unaryHalf("RoundEvenHalf", unRoundEven, dst, x)
+}
+
+// ReciprocalHalf sets dst[i] = 1/x[i] as ExpHalf computes Exp: the float32
+// quotient rounded to the half type.
+func ReciprocalHalf[H Half](dst, x []H) error {
+	return unaryHalf("ReciprocalHalf", unRecip, dst, x)
+}
+
 func unaryHalf[H Half](op string, k unOp, dst, x []H) error {
 	if len(x) != len(dst) {
 		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))

@@ -238,6 +238,9 @@ func TestInputsUnchanged(t *testing.T) {
 		Relu(dst, a)
 		Sqrt(dst, a)
 		Sign(dst, a)
+		for _, c := range exactCases {
+			c.f32(dst, a)
+		}
 		Sum(a)
 		Dot(a, b)
 		Max(a)

@@ -219,6 +219,30 @@ func Erf[T Float](dst, x []T) error { return unary("Erf", unErf, dst, x) }
 // their accuracy; Silu(-Inf) is -0, the limit.
 func Silu[T Float](dst, x []T) error { return unary("Silu", unSilu, dst, x) }
 
+// Neg sets dst[i] = -x[i]: the sign bit flipped, so -0 for +0 and a NaN
+// of the other sign for NaN.
+func Neg[T Float](dst, x []T) error { return unary("Neg", unNeg, dst, x) }
+
+// Abs sets dst[i] = |x[i]|: the sign bit cleared, NaN included.
+func Abs[T Float](dst, x []T) error { return unary("Abs", unAbs, dst, x) }
+
+// Floor sets dst[i] to x[i] rounded toward -Inf (math.Floor: ±0, ±Inf
+// and NaN unchanged, -0.5 to -0).
+func Floor[T Float](dst, x []T) error { return unary("Floor", unFloor, dst, x) }
+
+// Ceil sets dst[i] to x[i] rounded toward +Inf (math.Ceil: -0.5 to -0).
+func Ceil[T Float](dst, x []T) error { return unary("Ceil", unCeil, dst, x) }
+
+// Trunc sets dst[i] to x[i] rounded toward zero (math.Trunc).
+func Trunc[T Float](dst, x []T) error { return unary("Trunc", unTrunc, dst, x) }
+
+// RoundEven sets dst[i] to x[i] rounded to the nearest integer, halves to
+// even (math.RoundToEven, NumPy's round and PyTorch's).
+func RoundEven[T Float](dst, x []T) error { return unary("RoundEven", unRoundEven, dst, x) }
+
+// Reciprocal sets dst[i] = 1/x[i], correctly rounded (±Inf for ±0).
+func Reciprocal[T Float](dst, x []T) error { return unary("Reciprocal", unRecip, dst, x) }
+
 // Sum returns the sum of x (0 for an empty x), deterministically: the same
 // x gives the same bits on every run and every implementation. The package
 // documentation states its error bound.

@@ -1,0 +1,115 @@
+package vec
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// exactCases are the unaries whose every result must equal the float64
+// reference rounded to the element type, bit for bit (NaN as any NaN).
+var exactCases = []struct {
+	name string
+	f32  func(dst, x []float32) error
+	f64  func(dst, x []float64) error
+	ref  func(float64) float64
+}{
+	{"Neg", Neg[float32], Neg[float64], func(x float64) float64 { return -x }},
+	{"Abs", Abs[float32], Abs[float64], math.Abs},
+	{"Floor", Floor[float32], Floor[float64], math.Floor},
+	{"Ceil", Ceil[float32], Ceil[float64], math.Ceil},
+	{"Trunc", Trunc[float32], Trunc[float64], math.Trunc},
+	{"RoundEven", RoundEven[float32], RoundEven[float64], math.RoundToEven},
+	{"Reciprocal", Reciprocal[float32], Reciprocal[float64], func(x float64) float64 { return 1 / x }},
+}
+
+// exactInputs returns n values for the exact unaries: randVals with
+// specials, plus halves and near-halves (where the roundings differ),
+// values around 2^23 and 2^52 (where float32 and float64 stop having a
+// fraction), subnormals and values whose reciprocal overflows.
+func exactInputs[T Float](r *rand.Rand, n int) []T {
+	x := withSpecials(r, randVals[T](r, n))
+	for i := range x {
+		switch i % 7 {
+		case 1:
+			x[i] = T(float64(r.IntN(11)-5) + 0.5) // ±0.5, ±1.5, ... : ties
+		case 3:
+			x[i] = T(math.Ldexp(float64(r.IntN(1<<20)), r.IntN(40)) * float64(1-2*r.IntN(2)))
+		case 5:
+			tiny := []float64{1e-40, -1e-40, 1e-310, -1e-310, 0.49999997, -0.49999997, 2.5, -2.5, 1e-39}
+			x[i] = T(tiny[r.IntN(len(tiny))])
+		}
+	}
+	return x
+}
+
+func checkExact[T Float](t *testing.T, name string, fn func(dst, x []T) error, ref func(float64) float64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(21, uint64(len(name))))
+	for _, n := range testLens {
+		for _, off := range []int{0, 1} {
+			x := exactInputs[T](r, n)
+			all, dst := guarded[T](n, off)
+			if err := fn(dst, x); err != nil {
+				t.Fatal(err)
+			}
+			checkGuards(t, name, all, off, n)
+			for i, v := range x {
+				if want := float64(T(ref(float64(v)))); !same(float64(dst[i]), want, false) {
+					t.Fatalf("%s(%v) = %v, want %v (n=%d)", name, v, dst[i], want, n)
+				}
+			}
+			in := append([]T(nil), x...)
+			if err := fn(in, in); err != nil {
+				t.Fatal(err)
+			}
+			for i := range in {
+				if !same(float64(in[i]), float64(dst[i]), false) {
+					t.Fatalf("%s in place: [%d] = %v, want %v", name, i, in[i], dst[i])
+				}
+			}
+		}
+	}
+}
+
+// TestExactUnaries checks Neg, Abs, Floor, Ceil, Trunc, RoundEven and
+// Reciprocal on every tier, in float32 and float64, bit for bit against
+// package math rounded to the type, over every test length at two
+// offsets, in place, and with the non-temporal store path forced; then
+// the float32 kernels on 2^20 random bit patterns (every binade, NaN
+// payloads, subnormals).
+func TestExactUnaries(t *testing.T) {
+	for _, nt := range []bool{false, true} {
+		if nt {
+			defer setNTBytes(0)()
+		}
+		for _, k := range available() {
+			t.Run(k.name, func(t *testing.T) {
+				defer useKernels(k)()
+				for _, c := range exactCases {
+					checkExact(t, c.name, c.f32, c.ref)
+					checkExact(t, c.name, c.f64, c.ref)
+				}
+			})
+		}
+	}
+	r := rand.New(rand.NewPCG(22, 23))
+	x := make([]float32, 1<<20)
+	for i := range x {
+		x[i] = math.Float32frombits(r.Uint32())
+	}
+	dst := make([]float32, len(x))
+	for _, k := range available() {
+		defer useKernels(k)()
+		for _, c := range exactCases {
+			if err := c.f32(dst, x); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range x {
+				if want := float64(float32(c.ref(float64(v)))); !same(float64(dst[i]), want, false) {
+					t.Fatalf("%s: %s(%v) = %v, want %v", k.name, c.name, v, dst[i], want)
+				}
+			}
+		}
+	}
+}
