@@ -90,6 +90,21 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.Erf[T]
 	case device.Silu:
 		return vec.Silu[T]
+	case device.Neg:
+		return vec.Neg[T]
+	case device.Abs:
+		return vec.Abs[T]
+	case device.Floor:
+		return vec.Floor[T]
+	case device.Ceil:
+		return vec.Ceil[T]
+	case device.Trunc:
+		return vec.Trunc[T]
+	case device.Round:
+		return vec.RoundEven[T]
+	case device.Reciprocal:
+		// Correctly rounded, as the reference's float64 1/x rounded to T.
+		return vec.Reciprocal[T]
 	case device.Sign:
 		// Two compares and two blends (ReLU's gradient mask is a Sign).
 		return vec.Sign[T]
@@ -103,67 +118,19 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	return loopKernel[T](op)
 }
 
-// loopKernel returns a plain Go loop for the unary ops that are a single
-// float64 operation or two, or a sign test (no vec kernel, but too cheap to pay a function
-// call per element, which the generic path costs): the same float64
-// formula as the op table's F64, rounded once to T, so the results are
-// the generic path's bit for bit. It returns nil for other ops.
+// loopKernel returns a plain Go loop for Rsqrt (no vec kernel: a square
+// root and a division in float64 rounded once to T, the op table's F64
+// formula, so the results are the generic path's bit for bit, without a
+// function call per element). It returns nil for other ops.
 func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
-	var f func(dst, x []T)
-	switch op {
-	case device.Neg:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = -v
-			}
-		}
-	case device.Abs:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.Abs(float64(v)))
-			}
-		}
-	case device.Rsqrt:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(1 / math.Sqrt(float64(v)))
-			}
-		}
-	case device.Reciprocal:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(1 / float64(v))
-			}
-		}
-	case device.Floor:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.Floor(float64(v)))
-			}
-		}
-	case device.Ceil:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.Ceil(float64(v)))
-			}
-		}
-	case device.Trunc:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.Trunc(float64(v)))
-			}
-		}
-	case device.Round:
-		f = func(dst, x []T) {
-			for i, v := range x {
-				dst[i] = T(math.RoundToEven(float64(v)))
-			}
-		}
-	default:
+	if op != device.Rsqrt {
 		return nil
 	}
 	return func(dst, x []T) error {
-		f(dst[:len(x)], x)
+		dst = dst[:len(x)]
+		for i, v := range x {
+			dst[i] = T(1 / math.Sqrt(float64(v)))
+		}
 		return nil
 	}
 }

@@ -209,6 +209,8 @@ func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error
 		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H],
 		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H], device.Silu: vec.SiluHalf[H],
 		device.Sqrt: vec.SqrtHalf[H], device.Sign: vec.SignHalf[H],
+		device.Neg: vec.NegHalf[H], device.Abs: vec.AbsHalf[H], device.Floor: vec.FloorHalf[H], device.Ceil: vec.CeilHalf[H],
+		device.Trunc: vec.TruncHalf[H], device.Round: vec.RoundEvenHalf[H], device.Reciprocal: vec.ReciprocalHalf[H],
 		device.Square: func(dst, x []H) error { return vec.MulHalf(dst, x, x) },
 	})
 	binary := make([]func(dst, a, b []H) error, len(table))
