@@ -26,6 +26,7 @@ def best(fn, n_calls):
 
 
 def numpy_rates(n):
+    np.seterr(all="ignore")  # reciprocal of the zeros in x
     i = np.arange(n)
     x = ((i % 2000) * 0.01 - 10).astype(np.float32)
     xl = ((i % 2000) * 0.01 + 0.005).astype(np.float32)
@@ -80,6 +81,11 @@ def numpy_rates(n):
         "sigmoid": (sigmoid, 0),
         "silu": (silu, 0),
         "relu": (lambda: np.maximum(x, 0, out=d32), 0),
+        "neg": (lambda: np.negative(x, out=d32), 0),
+        "abs": (lambda: np.abs(x, out=d32), 0),
+        "floor": (lambda: np.floor(x, out=d32), 0),
+        "round_even": (lambda: np.rint(x, out=d32), 0),
+        "recip": (lambda: np.reciprocal(x, out=d32), 0),
         "add_f32": (lambda: np.add(a32, b32, out=d32), 12),
         "mul_f32": (lambda: np.multiply(a32, b32, out=d32), 12),
         "div_f32": (lambda: np.divide(a32, b32, out=d32), 12),

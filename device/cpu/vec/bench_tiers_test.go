@@ -42,6 +42,8 @@ var tierUnaries = []struct {
 	{"sigmoid", Sigmoid[float32]}, {"erf", Erf[float32]},
 	{"gelu_tanh", GeluTanh[float32]}, {"gelu_erf", GeluErf[float32]},
 	{"relu", Relu[float32]}, {"silu", Silu[float32]},
+	{"neg", Neg[float32]}, {"abs", Abs[float32]}, {"floor", Floor[float32]},
+	{"round_even", RoundEven[float32]}, {"recip", Reciprocal[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},
