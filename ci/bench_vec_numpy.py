@@ -86,6 +86,7 @@ def numpy_rates(n):
         "floor": (lambda: np.floor(x, out=d32), 0),
         "round_even": (lambda: np.rint(x, out=d32), 0),
         "recip": (lambda: np.reciprocal(x, out=d32), 0),
+        "softplus": (lambda: np.logaddexp(0, x, out=d32), 0),
         "add_f32": (lambda: np.add(a32, b32, out=d32), 12),
         "mul_f32": (lambda: np.multiply(a32, b32, out=d32), 12),
         "div_f32": (lambda: np.divide(a32, b32, out=d32), 12),

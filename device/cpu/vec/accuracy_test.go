@@ -91,6 +91,15 @@ var unaries32 = []unary32{
 	{"GeluErf", unGeluErf, GeluErf[float32], refGeluErf, 5},
 	{"Erf", unErf, Erf[float32], math.Erf, 2},
 	{"Silu", unSilu, Silu[float32], refSilu, 2.5},
+	{"Softplus", unSoftplus, Softplus[float32], refSoftplus, 0.51},
+}
+
+// refSoftplus is log(1+e^x) as max(x,0) + log1p(e^-|x|), NaN kept.
+func refSoftplus(x float64) float64 {
+	if math.IsNaN(x) {
+		return x
+	}
+	return math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 }
 
 // sweep32 returns test inputs: every 997th float32 bit pattern of both

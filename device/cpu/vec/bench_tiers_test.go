@@ -44,6 +44,7 @@ var tierUnaries = []struct {
 	{"relu", Relu[float32]}, {"silu", Silu[float32]},
 	{"neg", Neg[float32]}, {"abs", Abs[float32]}, {"floor", Floor[float32]},
 	{"round_even", RoundEven[float32]}, {"recip", Reciprocal[float32]},
+	{"softplus", Softplus[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},

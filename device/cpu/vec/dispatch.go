@@ -38,6 +38,7 @@ const (
 	unTrunc
 	unRoundEven
 	unRecip
+	unSoftplus
 	numUnOps
 )
 

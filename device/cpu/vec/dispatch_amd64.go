@@ -118,7 +118,8 @@ type tierAsm struct {
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
-// generic (package math) ones, and the caller fills in the reductions.
+// generic (package math) ones, Softplus is built on the set's float64 Exp
+// and Log (softplusVia), and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
 	for op := range numBinOps {
@@ -144,6 +145,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un64[op] = un64(f)
 		}
 	}
+	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
+	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
 	return k
 }
 

@@ -35,6 +35,7 @@ var genericKernels = &kernels{
 		unTrunc:     map32(math.Trunc),
 		unRoundEven: map32(math.RoundToEven),
 		unRecip:     map32(recip64),
+		unSoftplus:  map32(softplus64),
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:      reluGo[float64],
@@ -55,6 +56,7 @@ var genericKernels = &kernels{
 		unTrunc:     map64(math.Trunc),
 		unRoundEven: map64(math.RoundToEven),
 		unRecip:     map64(recip64),
+		unSoftplus:  map64(softplus64),
 	},
 	halves: halfGo,
 	sum32:  sumF32Go,
