@@ -90,6 +90,10 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.Erf[T]
 	case device.Silu:
 		return vec.Silu[T]
+	case device.Softplus:
+		// Within 2.5 float64 ulps of the exact value (vec.Softplus), as
+		// the op table's math.Log1p(math.Exp(-|x|)) is within a few.
+		return vec.Softplus[T]
 	case device.Neg:
 		return vec.Neg[T]
 	case device.Abs:
