@@ -39,6 +39,11 @@ const (
 	unRoundEven
 	unRecip
 	unSoftplus
+	unLog1p
+	unExpm1
+	unExp2
+	unLog2
+	unLog10
 	numUnOps
 )
 

@@ -45,18 +45,32 @@ var specials = map[string][]special{
 	"Sign": {{nan, nan, false, false}, {inf, 1, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, 0, false, false},
 		{1e-45, 1, false, true}, {-3, -1, false, false}, {0.5, 1, false, false}},
 	"Relu": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, 0, false, false}, {negZ, 0, false, false}, {-1, 0, false, false}, {2, 2, false, false}},
+	"Softplus": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, 0, false, false}, {0, math.Ln2, true, false}, {negZ, math.Ln2, true, false},
+		{1e30, 1e30, false, false}, {-1e30, 0, false, false}, {-200, 0, false, true}, {-100, 0, true, false}, {20, 0, true, false}},
+	"Log1p": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{-1, -inf, false, false}, {-2, nan, false, false}, {1e-30, 0, true, false}, {-1e-10, 0, true, false}, {1e30, 0, true, false}, {3, 0, true, false}},
+	"Expm1": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, -1, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{100, inf, false, true}, {-200, -1, false, false}, {1e-30, 0, true, false}, {-1e-5, 0, true, false}, {0.01, 0, true, false}, {20, 0, true, false}},
+	"Exp2": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, 0, false, false}, {0, 1, false, false}, {negZ, 1, false, false},
+		{3, 8, false, false}, {-149, 0x1p-149, false, true}, {127, 0x1p127, false, false}, {128, inf, false, true}, {-151, 0, false, true},
+		{0.5, 0, true, false}, {-130.3, 0, true, false}},
+	"Log2": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, -inf, false, false}, {negZ, -inf, false, false},
+		{-1, nan, false, false}, {1, 0, false, false}, {8, 3, false, false}, {0x1p-149, -149, false, false}, {3, 0, true, false}},
+	"Log10": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, -inf, false, false}, {negZ, -inf, false, false},
+		{-1, nan, false, false}, {1, 0, false, false}, {1000, 3, false, false}, {1e-40, 0, true, false}, {7, 0, true, false}},
 }
 
 var refs = map[string]func(float64) float64{
 	"Exp": math.Exp, "Log": math.Log, "Tanh": math.Tanh, "Sigmoid": refSigmoid,
 	"GeluTanh": refGeluTanh, "GeluErf": refGeluErf, "Erf": math.Erf, "Sqrt": math.Sqrt, "Silu": refSilu,
+	"Softplus": refSoftplus, "Log1p": math.Log1p, "Expm1": math.Expm1, "Exp2": math.Exp2, "Log2": math.Log2, "Log10": math.Log10,
 }
 
 func unaryByName[T Float](name string) func(dst, x []T) error {
 	return map[string]func(dst, x []T) error{
 		"Exp": Exp[T], "Log": Log[T], "Tanh": Tanh[T], "Sigmoid": Sigmoid[T],
 		"GeluTanh": GeluTanh[T], "GeluErf": GeluErf[T], "Erf": Erf[T], "Relu": Relu[T], "Sqrt": Sqrt[T], "Sign": Sign[T],
-		"Silu": Silu[T],
+		"Silu": Silu[T], "Softplus": Softplus[T], "Log1p": Log1p[T], "Expm1": Expm1[T], "Exp2": Exp2[T], "Log2": Log2[T], "Log10": Log10[T],
 	}[name]
 }
 

@@ -1,0 +1,98 @@
+package vec
+
+import "math"
+
+// Log1p sets dst[i] = log(1+x[i]), accurate for small x (math.Log1p).
+// For float32 the vector sets compute it as float64 Log of 1+x, which is
+// exact in float64 for |x| >= 2^-29 (x - x^2/2 below), and round once;
+// float64 is package math's on every set.
+func Log1p[T Float](dst, x []T) error { return unary("Log1p", unLog1p, dst, x) }
+
+// Expm1 sets dst[i] = e^x[i] - 1, accurate for small x (math.Expm1). For
+// float32 the vector sets compute float64 e^x - 1 (x*(1 + x/2 + x^2/6 +
+// x^3/24) below |x| = 2^-12, where the subtraction would cancel) and
+// round once; float64 is package math's on every set.
+func Expm1[T Float](dst, x []T) error { return unary("Expm1", unExpm1, dst, x) }
+
+// Exp2 sets dst[i] = 2^x[i] (math.Exp2). For float32 the vector sets
+// compute float64 e^(x*ln2) and round once; float64 is package math's.
+func Exp2[T Float](dst, x []T) error { return unary("Exp2", unExp2, dst, x) }
+
+// Log2 sets dst[i] to the base-2 logarithm of x[i] (math.Log2). For
+// float32 the vector sets compute float64 log(x)/ln2 and round once;
+// float64 is package math's.
+func Log2[T Float](dst, x []T) error { return unary("Log2", unLog2, dst, x) }
+
+// Log10 sets dst[i] to the base-10 logarithm of x[i] (math.Log10), as Log2
+// computes the base-2 one.
+func Log10[T Float](dst, x []T) error { return unary("Log10", unLog10, dst, x) }
+
+// via64 returns the float32 kernel of op (unLog1p, unExpm1, unExp2, unLog2
+// or unLog10) built on a set's float64 exp and log kernels, a block at a
+// time: each float32 input is widened, the float64 kernel runs on the
+// block, and the result is corrected and rounded once. The float64
+// kernels' error (at most 0.55 ulp on the AVX-512 set, 2 on the others)
+// is 2^-29 of a float32 ulp, so the result is the exact value correctly
+// rounded except within that distance of a tie: within 0.51 ulp
+// (TestAccuracyF32).
+func via64(op unOp, exp, log func(dst, x []float64)) func(dst, x []float32) {
+	return func(dst, x []float32) {
+		blocks := softplusBlocks.Get().(*[2][softplusBlock]float64)
+		defer softplusBlocks.Put(blocks)
+		for len(x) > 0 {
+			n := min(len(x), softplusBlock)
+			w, xn, dn := blocks[0][:n], x[:n], dst[:n]
+			switch op {
+			case unLog1p:
+				for i, v := range xn {
+					w[i] = 1 + float64(v)
+				}
+				log(w, w)
+				for i, v := range xn {
+					if a := math.Abs(float64(v)); a < 0x1p-29 {
+						// log1p(v) = v - v^2/2 + v^3/3...: v^2/3 < 2^-58 relative.
+						w[i] = float64(v) * (1 - float64(v)/2)
+					}
+					dn[i] = float32(w[i])
+				}
+			case unExpm1:
+				for i, v := range xn {
+					w[i] = float64(v)
+				}
+				exp(w, w)
+				for i, v := range xn {
+					y := float64(v)
+					if math.Abs(y) < 0x1p-12 {
+						// The series to y^4 (y^4/120 < 2^-55 relative);
+						// the product form keeps -0.
+						w[i] = y * (1 + y*(0.5+y*(1.0/6+y*(1.0/24))))
+					} else {
+						w[i] -= 1
+					}
+					dn[i] = float32(w[i])
+				}
+			case unExp2:
+				for i, v := range xn {
+					w[i] = float64(v) * math.Ln2 // |x*ln2| < 104: 2^-46 relative in the result
+				}
+				exp(w, w)
+				for i := range xn {
+					dn[i] = float32(w[i])
+				}
+			case unLog2, unLog10:
+				c := 1 / math.Ln2
+				if op == unLog10 {
+					c = 1 / math.Ln10
+				}
+				for i, v := range xn {
+					w[i] = float64(v)
+				}
+				log(w, w)
+				for i := range xn {
+					dn[i] = float32(w[i] * c)
+				}
+			}
+			x, dst = x[n:], dst[n:]
+		}
+	}
+}
