@@ -90,6 +90,16 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.Erf[T]
 	case device.Silu:
 		return vec.Silu[T]
+	case device.Log1p:
+		return vec.Log1p[T]
+	case device.Expm1:
+		return vec.Expm1[T]
+	case device.Exp2:
+		return vec.Exp2[T]
+	case device.Log2:
+		return vec.Log2[T]
+	case device.Log10:
+		return vec.Log10[T]
 	case device.Softplus:
 		// Within 2.5 float64 ulps of the exact value (vec.Softplus), as
 		// the op table's math.Log1p(math.Exp(-|x|)) is within a few.
