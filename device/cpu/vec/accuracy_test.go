@@ -97,6 +97,8 @@ var unaries32 = []unary32{
 	{"Exp2", unExp2, Exp2[float32], math.Exp2, 0.51},
 	{"Log2", unLog2, Log2[float32], math.Log2, 0.51},
 	{"Log10", unLog10, Log10[float32], math.Log10, 0.51},
+	{"Sinh", unSinh, Sinh[float32], math.Sinh, 0.51},
+	{"Cosh", unCosh, Cosh[float32], math.Cosh, 0.51},
 }
 
 // refSoftplus is log(1+e^x) as max(x,0) + log1p(e^-|x|), NaN kept.
@@ -119,7 +121,7 @@ func sweep32(stride uint32) []float32 {
 	for i := -200000; i <= 200000; i++ {
 		xs = append(xs, float32(i)*1e-4)
 	}
-	for _, c := range []float32{0.625, 0.875, 88.72284, -87.33655, -103.97208, 1, 0.70710677, 1.4142135, 3.92, 9.1, 120, 108.5, 0x1p-29, 0x1p-12, 127, -126, -149} {
+	for _, c := range []float32{0.625, 0.875, 88.72284, -87.33655, -103.97208, 1, 0.70710677, 1.4142135, 3.92, 9.1, 120, 108.5, 0x1p-29, 0x1p-12, 0x1p-8, 127, -126, -149, 89.4} {
 		for _, s := range []float32{c, -c} {
 			b := math.Float32bits(s)
 			for d := uint32(0); d < 2000; d++ {

@@ -44,6 +44,8 @@ const (
 	unExp2
 	unLog2
 	unLog10
+	unSinh
+	unCosh
 	numUnOps
 )
 

@@ -119,7 +119,7 @@ type tierAsm struct {
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
 // generic (package math) ones, Softplus and the float32 Log1p, Expm1,
-// Exp2, Log2 and Log10 are built on the set's float64 Exp and Log
+// Exp2, Log2, Log10, Sinh and Cosh are built on the set's float64 Exp and Log
 // (softplusVia, via64), and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
@@ -148,7 +148,7 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	}
 	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
-	for _, op := range []unOp{unLog1p, unExpm1, unExp2, unLog2, unLog10} {
+	for _, op := range []unOp{unLog1p, unExpm1, unExp2, unLog2, unLog10, unSinh, unCosh} {
 		k.un32[op] = via64(op, k.un64[unExp], k.un64[unLog])
 	}
 	return k

@@ -172,11 +172,13 @@
 // TestSoftplus holds float32 results to 0.51 ulp and float64 ones to 2.5
 // ulp of math/big values (0.500 and 1.98 measured).
 //
-// The float32 Log1p, Expm1, Exp2, Log2 and Log10 of the vector sets are
+// The float32 Log1p, Expm1, Exp2, Log2, Log10, Sinh and Cosh of the
+// vector sets are
 // built the same way (via64.go): the input widened to float64, the
 // float64 Log (of 1+x, exact in float64 for |x| >= 2^-29) or Exp (of x,
-// or x*ln2) applied to a block, the result corrected (a short series
-// where |x| is tiny, minus 1, times 1/ln2 or 1/ln10) and rounded once,
+// x*ln2 or |x|) applied to a block, the result corrected (a short series
+// where |x| is tiny, minus 1, times 1/ln2 or 1/ln10, (E -/+ 1/E)/2) and
+// rounded once,
 // within 0.51 ulp (0.500 measured by TestAccuracyF32). Their float64
 // forms are package math's on every set.
 //

@@ -41,6 +41,8 @@ var genericKernels = &kernels{
 		unExp2:      map32(math.Exp2),
 		unLog2:      map32(math.Log2),
 		unLog10:     map32(math.Log10),
+		unSinh:      map32(math.Sinh),
+		unCosh:      map32(math.Cosh),
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:      reluGo[float64],
@@ -67,6 +69,8 @@ var genericKernels = &kernels{
 		unExp2:      map64(math.Exp2),
 		unLog2:      map64(math.Log2),
 		unLog10:     map64(math.Log10),
+		unSinh:      map64(math.Sinh),
+		unCosh:      map64(math.Cosh),
 	},
 	halves: halfGo,
 	sum32:  sumF32Go,

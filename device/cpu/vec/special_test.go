@@ -56,6 +56,10 @@ var specials = map[string][]special{
 		{0.5, 0, true, false}, {-130.3, 0, true, false}},
 	"Log2": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, -inf, false, false}, {negZ, -inf, false, false},
 		{-1, nan, false, false}, {1, 0, false, false}, {8, 3, false, false}, {0x1p-149, -149, false, false}, {3, 0, true, false}},
+	"Sinh": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, -inf, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{90, inf, false, true}, {-90, -inf, false, true}, {1e-30, 0, true, false}, {-0.003, 0, true, false}, {-0.5, 0, true, false}, {20, 0, true, false}},
+	"Cosh": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, inf, false, false}, {0, 1, false, false}, {negZ, 1, false, false},
+		{90, inf, false, true}, {-90, inf, false, true}, {1e-30, 1, false, false}, {-0.5, 0, true, false}, {20, 0, true, false}},
 	"Log10": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, -inf, false, false}, {negZ, -inf, false, false},
 		{-1, nan, false, false}, {1, 0, false, false}, {1000, 3, false, false}, {1e-40, 0, true, false}, {7, 0, true, false}},
 }
@@ -64,6 +68,7 @@ var refs = map[string]func(float64) float64{
 	"Exp": math.Exp, "Log": math.Log, "Tanh": math.Tanh, "Sigmoid": refSigmoid,
 	"GeluTanh": refGeluTanh, "GeluErf": refGeluErf, "Erf": math.Erf, "Sqrt": math.Sqrt, "Silu": refSilu,
 	"Softplus": refSoftplus, "Log1p": math.Log1p, "Expm1": math.Expm1, "Exp2": math.Exp2, "Log2": math.Log2, "Log10": math.Log10,
+	"Sinh": math.Sinh, "Cosh": math.Cosh,
 }
 
 func unaryByName[T Float](name string) func(dst, x []T) error {
@@ -71,6 +76,7 @@ func unaryByName[T Float](name string) func(dst, x []T) error {
 		"Exp": Exp[T], "Log": Log[T], "Tanh": Tanh[T], "Sigmoid": Sigmoid[T],
 		"GeluTanh": GeluTanh[T], "GeluErf": GeluErf[T], "Erf": Erf[T], "Relu": Relu[T], "Sqrt": Sqrt[T], "Sign": Sign[T],
 		"Silu": Silu[T], "Softplus": Softplus[T], "Log1p": Log1p[T], "Expm1": Expm1[T], "Exp2": Exp2[T], "Log2": Log2[T], "Log10": Log10[T],
+		"Sinh": Sinh[T], "Cosh": Cosh[T],
 	}[name]
 }
 

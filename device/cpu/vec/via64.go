@@ -27,8 +27,18 @@ func Log2[T Float](dst, x []T) error { return unary("Log2", unLog2, dst, x) }
 // computes the base-2 one.
 func Log10[T Float](dst, x []T) error { return unary("Log10", unLog10, dst, x) }
 
-// via64 returns the float32 kernel of op (unLog1p, unExpm1, unExp2, unLog2
-// or unLog10) built on a set's float64 exp and log kernels, a block at a
+// Sinh sets dst[i] to the hyperbolic sine of x[i] (math.Sinh). For
+// float32 the vector sets compute (E - 1/E)/2 with E = e^|x| in float64
+// (its odd series below |x| = 2^-8, where the difference would cancel),
+// the sign of x copied, rounded once; float64 is package math's.
+func Sinh[T Float](dst, x []T) error { return unary("Sinh", unSinh, dst, x) }
+
+// Cosh sets dst[i] to the hyperbolic cosine of x[i] (math.Cosh), for
+// float32 as (E + 1/E)/2 with E = e^|x| in float64, rounded once.
+func Cosh[T Float](dst, x []T) error { return unary("Cosh", unCosh, dst, x) }
+
+// via64 returns the float32 kernel of op (unLog1p, unExpm1, unExp2,
+// unLog2, unLog10, unSinh or unCosh) built on a set's float64 exp and log kernels, a block at a
 // time: each float32 input is widened, the float64 kernel runs on the
 // block, and the result is corrected and rounded once. The float64
 // kernels' error (at most 0.55 ulp on the AVX-512 set, 2 on the others)
@@ -77,6 +87,25 @@ func via64(op unOp, exp, log func(dst, x []float64)) func(dst, x []float32) {
 				}
 				exp(w, w)
 				for i := range xn {
+					dn[i] = float32(w[i])
+				}
+			case unSinh, unCosh:
+				for i, v := range xn {
+					w[i] = math.Abs(float64(v))
+				}
+				exp(w, w)
+				for i, v := range xn {
+					y, e := float64(v), w[i]
+					switch {
+					case op == unCosh:
+						w[i] = (e + 1/e) / 2
+					case math.Abs(y) < 0x1p-8:
+						// y + y^3/6 + y^5/120 + y^7/5040: y^8/362880 < 2^-82.
+						y2 := y * y
+						w[i] = y * (1 + y2*(1.0/6+y2*(1.0/120+y2*(1.0/5040))))
+					default:
+						w[i] = math.Copysign((e-1/e)/2, y)
+					}
 					dn[i] = float32(w[i])
 				}
 			case unLog2, unLog10:
