@@ -100,6 +100,10 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.Log2[T]
 	case device.Log10:
 		return vec.Log10[T]
+	case device.Sinh:
+		return vec.Sinh[T]
+	case device.Cosh:
+		return vec.Cosh[T]
 	case device.Softplus:
 		// Within 2.5 float64 ulps of the exact value (vec.Softplus), as
 		// the op table's math.Log1p(math.Exp(-|x|)) is within a few.
@@ -132,21 +136,31 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	return loopKernel[T](op)
 }
 
-// loopKernel returns a plain Go loop for Rsqrt (no vec kernel: a square
-// root and a division in float64 rounded once to T, the op table's F64
-// formula, so the results are the generic path's bit for bit, without a
-// function call per element). It returns nil for other ops.
+// loopKernel returns a plain Go loop for Rsqrt and Hardswish (no vec
+// kernel: the op table's F64 formula in float64, rounded once to T, so the
+// results are the generic path's bit for bit, without a function call per
+// element). It returns nil for other ops.
 func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
-	if op != device.Rsqrt {
-		return nil
-	}
-	return func(dst, x []T) error {
-		dst = dst[:len(x)]
-		for i, v := range x {
-			dst[i] = T(1 / math.Sqrt(float64(v)))
+	switch op {
+	case device.Rsqrt:
+		return func(dst, x []T) error {
+			dst = dst[:len(x)]
+			for i, v := range x {
+				dst[i] = T(1 / math.Sqrt(float64(v)))
+			}
+			return nil
 		}
-		return nil
+	case device.Hardswish:
+		return func(dst, x []T) error {
+			dst = dst[:len(x)]
+			for i, v := range x {
+				y := float64(v)
+				dst[i] = T(y * min(max(y+3, 0), 6) / 6)
+			}
+			return nil
+		}
 	}
+	return nil
 }
 
 // floatUnaryRows applies op to float operands.

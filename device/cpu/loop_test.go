@@ -10,10 +10,10 @@ import (
 
 // TestExactKernelsMatchTable checks the unary kernels whose results must
 // be the op table's float64 formula rounded once to the type (the Rsqrt
-// loop, and vec's Neg, Abs, roundings, Reciprocal, Sqrt, Sign and the
-// Square product) against that formula, bit for bit (NaN payloads and
-// signs too), on special values and a spread of random ones in f32 and
-// f64.
+// and Hardswish loops, and vec's Neg, Abs, roundings, Reciprocal, Sqrt,
+// Sign and the Square product) against that formula, bit for bit (NaN
+// payloads and signs too), on special values and a spread of random ones
+// in f32 and f64.
 func TestExactKernelsMatchTable(t *testing.T) {
 	special := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, 2.5, -2.5, 1e-45, 1e-310, 3.4e38, 1e300,
 		math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat32, math.SmallestNonzeroFloat32}
@@ -23,7 +23,7 @@ func TestExactKernelsMatchTable(t *testing.T) {
 		xs = append(xs, math.Ldexp(r.Float64()*2-1, r.IntN(200)-100))
 	}
 	checked := 0
-	for _, op := range []device.UnaryOp{device.Rsqrt, device.Neg, device.Abs, device.Floor, device.Ceil, device.Trunc,
+	for _, op := range []device.UnaryOp{device.Rsqrt, device.Hardswish, device.Neg, device.Abs, device.Floor, device.Ceil, device.Trunc,
 		device.Round, device.Reciprocal, device.Sqrt, device.Sign, device.Square} {
 		def, _ := op.Def()
 		k32, k64 := unaryKernel[float32](op), unaryKernel[float64](op)
@@ -52,7 +52,7 @@ func TestExactKernelsMatchTable(t *testing.T) {
 			}
 		}
 	}
-	if checked != 11 {
-		t.Errorf("%d ops have exact kernels, want 11", checked)
+	if checked != 12 {
+		t.Errorf("%d ops have exact kernels, want 12", checked)
 	}
 }
