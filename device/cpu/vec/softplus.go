@@ -25,11 +25,11 @@ func softplus64(x float64) float64 {
 	return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 }
 
-// softplusBlock is how many elements softplusVia takes at a time: its
-// two float64 blocks (8 KiB) stay in L1 between the passes.
-const softplusBlock = 512
+// f64Block is how many elements softplusVia and via64 take at a time:
+// their two float64 blocks (8 KiB) stay in L1 between the passes.
+const f64Block = 512
 
-var softplusBlocks = sync.Pool{New: func() any { return new([2][softplusBlock]float64) }}
+var f64Blocks = sync.Pool{New: func() any { return new([2][f64Block]float64) }}
 
 // softplusVia returns a Softplus kernel for T built on a set's float64
 // exp and log kernels, a block at a time: e = e^-|x| (one kernel call),
@@ -43,10 +43,10 @@ func softplusVia[T Float](exp, log func(dst, x []float64)) func(dst, x []T) {
 }
 
 func softplusRun[T Float](dst, x []T, exp, log func(dst, x []float64)) {
-	blocks := softplusBlocks.Get().(*[2][softplusBlock]float64)
-	defer softplusBlocks.Put(blocks)
+	blocks := f64Blocks.Get().(*[2][f64Block]float64)
+	defer f64Blocks.Put(blocks)
 	for len(x) > 0 {
-		n := min(len(x), softplusBlock)
+		n := min(len(x), f64Block)
 		e, lu, xn, dn := blocks[0][:n], blocks[1][:n], x[:n], dst[:n]
 		for i, v := range xn {
 			e[i] = math.Float64frombits(math.Float64bits(float64(v)) | 1<<63) // -|v|

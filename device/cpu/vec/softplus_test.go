@@ -103,7 +103,7 @@ func TestSoftplusSpecial(t *testing.T) {
 	in := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e300, -1e300, 800, -800, 37, -746}
 	out := []float64{math.NaN(), math.Inf(1), 0, math.Ln2, math.Ln2, 1e300, 0, 800, 0, 37, 0}
 	for _, k := range available() {
-		for _, n := range []int{len(in), softplusBlock + 3} {
+		for _, n := range []int{len(in), f64Block + 3} {
 			x := make([]float64, n)
 			for i := range x {
 				x[i] = in[i%len(in)]

@@ -38,90 +38,92 @@ func Sinh[T Float](dst, x []T) error { return unary("Sinh", unSinh, dst, x) }
 func Cosh[T Float](dst, x []T) error { return unary("Cosh", unCosh, dst, x) }
 
 // via64 returns the float32 kernel of op (unLog1p, unExpm1, unExp2,
-// unLog2, unLog10, unSinh or unCosh) built on a set's float64 exp and log kernels, a block at a
-// time: each float32 input is widened, the float64 kernel runs on the
-// block, and the result is corrected and rounded once. The float64
-// kernels' error (at most 0.55 ulp on the AVX-512 set, 2 on the others)
-// is 2^-29 of a float32 ulp, so the result is the exact value correctly
-// rounded except within that distance of a tie: within 0.51 ulp
-// (TestAccuracyF32).
+// unLog2, unLog10, unSinh or unCosh) built on a set's float64 exp and log
+// kernels, a block at a time: each float32 input is widened, the float64
+// kernel runs on the block, and the result is corrected and rounded once.
+// The float64 error (the kernels' at most 2 ulp, Exp2's rounded argument
+// 2^-46 relative) is a few millionths of a float32 ulp, so the result is
+// the exact value correctly rounded except that close to a tie: within
+// 0.51 ulp (TestAccuracyF32).
 func via64(op unOp, exp, log func(dst, x []float64)) func(dst, x []float32) {
-	return func(dst, x []float32) {
-		blocks := softplusBlocks.Get().(*[2][softplusBlock]float64)
-		defer softplusBlocks.Put(blocks)
-		for len(x) > 0 {
-			n := min(len(x), softplusBlock)
-			w, xn, dn := blocks[0][:n], x[:n], dst[:n]
-			switch op {
-			case unLog1p:
-				for i, v := range xn {
-					w[i] = 1 + float64(v)
-				}
-				log(w, w)
-				for i, v := range xn {
-					if a := math.Abs(float64(v)); a < 0x1p-29 {
-						// log1p(v) = v - v^2/2 + v^3/3...: v^2/3 < 2^-58 relative.
-						w[i] = float64(v) * (1 - float64(v)/2)
-					}
-					dn[i] = float32(w[i])
-				}
-			case unExpm1:
-				for i, v := range xn {
-					w[i] = float64(v)
-				}
-				exp(w, w)
-				for i, v := range xn {
-					y := float64(v)
-					if math.Abs(y) < 0x1p-12 {
-						// The series to y^4 (y^4/120 < 2^-55 relative);
-						// the product form keeps -0.
-						w[i] = y * (1 + y*(0.5+y*(1.0/6+y*(1.0/24))))
-					} else {
-						w[i] -= 1
-					}
-					dn[i] = float32(w[i])
-				}
-			case unExp2:
-				for i, v := range xn {
-					w[i] = float64(v) * math.Ln2 // |x*ln2| < 104: 2^-46 relative in the result
-				}
-				exp(w, w)
-				for i := range xn {
-					dn[i] = float32(w[i])
-				}
-			case unSinh, unCosh:
-				for i, v := range xn {
-					w[i] = math.Abs(float64(v))
-				}
-				exp(w, w)
-				for i, v := range xn {
-					y, e := float64(v), w[i]
-					switch {
-					case op == unCosh:
-						w[i] = (e + 1/e) / 2
-					case math.Abs(y) < 0x1p-8:
-						// y + y^3/6 + y^5/120 + y^7/5040: y^8/362880 < 2^-82.
-						y2 := y * y
-						w[i] = y * (1 + y2*(1.0/6+y2*(1.0/120+y2*(1.0/5040))))
-					default:
-						w[i] = math.Copysign((e-1/e)/2, y)
-					}
-					dn[i] = float32(w[i])
-				}
-			case unLog2, unLog10:
-				c := 1 / math.Ln2
-				if op == unLog10 {
-					c = 1 / math.Ln10
-				}
-				for i, v := range xn {
-					w[i] = float64(v)
-				}
-				log(w, w)
-				for i := range xn {
-					dn[i] = float32(w[i] * c)
-				}
+	return func(dst, x []float32) { via64Run(op, dst, x, exp, log) }
+}
+
+func via64Run(op unOp, dst, x []float32, exp, log func(dst, x []float64)) {
+	blocks := f64Blocks.Get().(*[2][f64Block]float64)
+	defer f64Blocks.Put(blocks)
+	for len(x) > 0 {
+		n := min(len(x), f64Block)
+		w, xn, dn := blocks[0][:n], x[:n], dst[:n]
+		switch op {
+		case unLog1p:
+			for i, v := range xn {
+				w[i] = 1 + float64(v)
 			}
-			x, dst = x[n:], dst[n:]
+			log(w, w)
+			for i, v := range xn {
+				if a := math.Abs(float64(v)); a < 0x1p-29 {
+					// log1p(v) = v - v^2/2 + v^3/3...: v^2/3 < 2^-58 relative.
+					w[i] = float64(v) * (1 - float64(v)/2)
+				}
+				dn[i] = float32(w[i])
+			}
+		case unExpm1:
+			for i, v := range xn {
+				w[i] = float64(v)
+			}
+			exp(w, w)
+			for i, v := range xn {
+				y := float64(v)
+				if math.Abs(y) < 0x1p-12 {
+					// The series to y^4 (y^4/120 < 2^-55 relative);
+					// the product form keeps -0.
+					w[i] = y * (1 + y*(0.5+y*(1.0/6+y*(1.0/24))))
+				} else {
+					w[i] -= 1
+				}
+				dn[i] = float32(w[i])
+			}
+		case unExp2:
+			for i, v := range xn {
+				w[i] = float64(v) * math.Ln2 // |x*ln2| < 104: 2^-46 relative in the result
+			}
+			exp(w, w)
+			for i := range xn {
+				dn[i] = float32(w[i])
+			}
+		case unSinh, unCosh:
+			for i, v := range xn {
+				w[i] = math.Abs(float64(v))
+			}
+			exp(w, w)
+			for i, v := range xn {
+				y, e := float64(v), w[i]
+				switch {
+				case op == unCosh:
+					w[i] = (e + 1/e) / 2
+				case math.Abs(y) < 0x1p-8:
+					// y + y^3/6 + y^5/120 + y^7/5040: y^8/362880 < 2^-82.
+					y2 := y * y
+					w[i] = y * (1 + y2*(1.0/6+y2*(1.0/120+y2*(1.0/5040))))
+				default:
+					w[i] = math.Copysign((e-1/e)/2, y)
+				}
+				dn[i] = float32(w[i])
+			}
+		case unLog2, unLog10:
+			c := 1 / math.Ln2
+			if op == unLog10 {
+				c = 1 / math.Ln10
+			}
+			for i, v := range xn {
+				w[i] = float64(v)
+			}
+			log(w, w)
+			for i := range xn {
+				dn[i] = float32(w[i] * c)
+			}
 		}
+		x, dst = x[n:], dst[n:]
 	}
 }
