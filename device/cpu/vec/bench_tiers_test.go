@@ -44,7 +44,8 @@ var tierUnaries = []struct {
 	{"relu", Relu[float32]}, {"silu", Silu[float32]},
 	{"neg", Neg[float32]}, {"abs", Abs[float32]}, {"floor", Floor[float32]},
 	{"round_even", RoundEven[float32]}, {"recip", Reciprocal[float32]},
-	{"softplus", Softplus[float32]},
+	{"softplus", Softplus[float32]}, {"log1p", Log1p[float32]}, {"expm1", Expm1[float32]},
+	{"exp2", Exp2[float32]}, {"log2", Log2[float32]}, {"sinh", Sinh[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},
@@ -62,7 +63,7 @@ func BenchmarkTiersUnary(b *testing.B) {
 			for i := range x {
 				x[i] = float32(i%2000)*0.01 - 10
 				switch f.name {
-				case "log":
+				case "log", "log1p", "log2":
 					x[i] = float32(i%2000)*0.01 + 0.005
 				case "tanh_small":
 					x[i] = float32(i%2000)*0.0006 - 0.6
