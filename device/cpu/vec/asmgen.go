@@ -502,6 +502,9 @@ var (
 	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"},
 		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
 		{"silu", "unSilu"}}
+	// unOps512 maps the float32 transcendentals only the AVX-512 set has
+	// (the others compute them through float64, via64.go).
+	unOps512 = [][2]string{{"exp2", "unExp2"}}
 	// exactUnOps maps the unary kernels of both element types and both
 	// tiers (Relu, Sqrt, Sign and exactUnaries), whose results are the
 	// float64 reference rounded once, to their unOp constants.
@@ -613,8 +616,12 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "rsc%s: [numBinOps]func(dst, a *%s, s %s, n int){%s},\n", b[1:], e.goT, e.goT, strings.Join(rscs, ", "))
 		fmt.Fprintf(d, "axpy%s: axpy%s%s,\n", b[1:], e.name, t.suffix)
 	}
+	f32Ops := append(exactUnOps, unOps...)
+	if t.z {
+		f32Ops = append(f32Ops, unOps512...)
+	}
 	var uns []string
-	for _, u := range append(exactUnOps, unOps...) {
+	for _, u := range f32Ops {
 		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
 	}
 	fmt.Fprintf(d, "un32: [numUnOps]func(dst, x *float32, n int){%s},\n", strings.Join(uns, ", "))
@@ -626,7 +633,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "bin%s: [numBinOps]func(dst, a, b *uint16, n int){%s},\n", h, strings.Join(hs, ", "))
 		if t.z {
 			uns = nil
-			for _, u := range append(exactUnOps, unOps...) {
+			for _, u := range f32Ops {
 				uns = append(uns, fmt.Sprintf("%s: %s%s%s", u[1], u[0], h, t.suffix))
 			}
 			fmt.Fprintf(d, "un%s: [numUnOps]func(dst, x *uint16, n int){%s},\n", h, strings.Join(uns, ", "))
@@ -1785,6 +1792,28 @@ func (g *gen) transcendentals512() {
 		g.ins("VMINPS Z0, Z13, Z0")
 		g.ins("VMAXPS Z0, Z14, Z0")
 		g.expCore512("Z0", "", "Z1", "Z2", true)
+	})
+
+	un("exp2", "computes dst[i] = 2**x[i] for i < n.", func(g *gen) {
+		bcast(g.f("c129", 129), "Z13")
+		bcast(g.f("cm151", -151), "Z14")
+	}, func(g *gen) {
+		g.comment("clamp to [-151, 129] (x the second source, so NaN passes): beyond,")
+		g.comment("2^x rounds to 0 or +Inf, and so does the clamped value")
+		g.ins("VMINPS Z0, Z13, Z0")
+		g.ins("VMAXPS Z0, Z14, Z0")
+		g.comment("n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)")
+		g.ins("VADDPS Z31, Z0, Z3")
+		g.ins("VSUBPS Z31, Z3, Z3")
+		g.ins("VSUBPS Z3, Z0, Z0")
+		g.comment("r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))")
+		g.ins("VMULPS.BCST %s, Z0, Z4", g.f("ln2f", float32(math.Ln2)))
+		g.ins("VMOVAPS Z4, Z5")
+		g.ins("VFMSUB231PS.BCST %s, Z0, Z5", g.f("ln2f", float32(math.Ln2)))
+		g.ins("VFMADD231PS.BCST %s, Z0, Z5", g.f("ln2f_lo", float32(math.Ln2-float64(float32(math.Ln2)))))
+		g.comment("e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once")
+		g.expCore512("Z4", "Z5", "Z1", "Z2", true)
+		g.ins("VSCALEFPS Z3, Z4, Z0")
 	})
 
 	un("log", "computes dst[i] = ln(x[i]) for i < n.", nil, func(g *gen) {

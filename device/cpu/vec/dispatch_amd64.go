@@ -149,7 +149,9 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
 	for _, op := range []unOp{unLog1p, unExpm1, unExp2, unLog2, unLog10, unSinh, unCosh} {
-		k.un32[op] = via64(op, k.un64[unExp], k.un64[unLog])
+		if k.un32[op] == nil { // no float32 kernel of the tier's own
+			k.un32[op] = via64(op, k.un64[unExp], k.un64[unLog])
+		}
 	}
 	return k
 }

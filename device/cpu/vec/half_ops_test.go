@@ -209,6 +209,7 @@ var halfUnaryOps = []struct {
 	{"GeluErf", GeluErfHalf[dtype.BFloat16], GeluErfHalf[dtype.Float16], GeluErf[float32], func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }},
 	{"Erf", ErfHalf[dtype.BFloat16], ErfHalf[dtype.Float16], Erf[float32], math.Erf},
 	{"Silu", SiluHalf[dtype.BFloat16], SiluHalf[dtype.Float16], Silu[float32], refSilu},
+	{"Exp2", Exp2Half[dtype.BFloat16], Exp2Half[dtype.Float16], Exp2[float32], math.Exp2},
 	{"Softplus", SoftplusHalf[dtype.BFloat16], SoftplusHalf[dtype.Float16], Softplus[float32], refSoftplus},
 	{"Neg", NegHalf[dtype.BFloat16], NegHalf[dtype.Float16], Neg[float32], func(x float64) float64 { return -x }},
 	{"Abs", AbsHalf[dtype.BFloat16], AbsHalf[dtype.Float16], Abs[float32], math.Abs},

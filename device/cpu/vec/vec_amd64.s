@@ -74,6 +74,15 @@ DATA c10<>+20(SB)/4, $0x41200000
 DATA c10<>+24(SB)/4, $0x41200000
 DATA c10<>+28(SB)/4, $0x41200000
 GLOBL c10<>(SB), RODATA|NOPTR, $32
+DATA c129<>+0(SB)/4, $0x43010000
+DATA c129<>+4(SB)/4, $0x43010000
+DATA c129<>+8(SB)/4, $0x43010000
+DATA c129<>+12(SB)/4, $0x43010000
+DATA c129<>+16(SB)/4, $0x43010000
+DATA c129<>+20(SB)/4, $0x43010000
+DATA c129<>+24(SB)/4, $0x43010000
+DATA c129<>+28(SB)/4, $0x43010000
+GLOBL c129<>(SB), RODATA|NOPTR, $32
 DATA c12<>+0(SB)/4, $0x41400000
 DATA c12<>+4(SB)/4, $0x41400000
 DATA c12<>+8(SB)/4, $0x41400000
@@ -146,6 +155,15 @@ DATA cm12<>+20(SB)/4, $0xc1400000
 DATA cm12<>+24(SB)/4, $0xc1400000
 DATA cm12<>+28(SB)/4, $0xc1400000
 GLOBL cm12<>(SB), RODATA|NOPTR, $32
+DATA cm151<>+0(SB)/4, $0xc3170000
+DATA cm151<>+4(SB)/4, $0xc3170000
+DATA cm151<>+8(SB)/4, $0xc3170000
+DATA cm151<>+12(SB)/4, $0xc3170000
+DATA cm151<>+16(SB)/4, $0xc3170000
+DATA cm151<>+20(SB)/4, $0xc3170000
+DATA cm151<>+24(SB)/4, $0xc3170000
+DATA cm151<>+28(SB)/4, $0xc3170000
+GLOBL cm151<>(SB), RODATA|NOPTR, $32
 DATA cm16<>+0(SB)/4, $0xc1800000
 DATA cm16<>+4(SB)/4, $0xc1800000
 DATA cm16<>+8(SB)/4, $0xc1800000
@@ -1097,6 +1115,24 @@ DATA i23<>+20(SB)/4, $0x00000017
 DATA i23<>+24(SB)/4, $0x00000017
 DATA i23<>+28(SB)/4, $0x00000017
 GLOBL i23<>(SB), RODATA|NOPTR, $32
+DATA ln2f<>+0(SB)/4, $0x3f317218
+DATA ln2f<>+4(SB)/4, $0x3f317218
+DATA ln2f<>+8(SB)/4, $0x3f317218
+DATA ln2f<>+12(SB)/4, $0x3f317218
+DATA ln2f<>+16(SB)/4, $0x3f317218
+DATA ln2f<>+20(SB)/4, $0x3f317218
+DATA ln2f<>+24(SB)/4, $0x3f317218
+DATA ln2f<>+28(SB)/4, $0x3f317218
+GLOBL ln2f<>(SB), RODATA|NOPTR, $32
+DATA ln2f_lo<>+0(SB)/4, $0xb102e308
+DATA ln2f_lo<>+4(SB)/4, $0xb102e308
+DATA ln2f_lo<>+8(SB)/4, $0xb102e308
+DATA ln2f_lo<>+12(SB)/4, $0xb102e308
+DATA ln2f_lo<>+16(SB)/4, $0xb102e308
+DATA ln2f_lo<>+20(SB)/4, $0xb102e308
+DATA ln2f_lo<>+24(SB)/4, $0xb102e308
+DATA ln2f_lo<>+28(SB)/4, $0xb102e308
+GLOBL ln2f_lo<>(SB), RODATA|NOPTR, $32
 DATA ln2hi16<>+0(SB)/8, $0x3fa62e42fee00000
 DATA ln2hi16<>+8(SB)/8, $0x3fa62e42fee00000
 DATA ln2hi16<>+16(SB)/8, $0x3fa62e42fee00000
@@ -15922,6 +15958,438 @@ one:
 	VFMADD213PS.BCST expq0<>(SB), Z0, Z2
 	VFMADD213PS.BCST one<>(SB), Z0, Z2
 	VSCALEFPS Z1, Z2, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func exp2F32AVX512(dst *float32, x *float32, n int)
+TEXT ·exp2F32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+	VBROADCASTSS c129<>(SB), Z13
+	VBROADCASTSS cm151<>(SB), Z14
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z16, Z13, Z16
+	VMAXPS Z16, Z14, Z16
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z16, Z19
+	VSUBPS Z31, Z19, Z19
+	VSUBPS Z19, Z16, Z16
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z16, Z20
+	VMOVAPS Z20, Z21
+	VFMSUB231PS.BCST ln2f<>(SB), Z16, Z21
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z16, Z21
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z17
+	VADDPS Z21, Z20, Z18
+	VFMADD231PS.BCST log2e<>(SB), Z18, Z17
+	VSUBPS Z31, Z17, Z17
+	VFNMADD231PS.BCST ln2hi<>(SB), Z17, Z20
+	VADDPS Z21, Z20, Z20
+	VFNMADD231PS.BCST ln2lo<>(SB), Z17, Z20
+	VBROADCASTSS expq5<>(SB), Z18
+	VFMADD213PS.BCST expq4<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq3<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq2<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq1<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq0<>(SB), Z20, Z18
+	VFMADD213PS.BCST one<>(SB), Z20, Z18
+	VSCALEFPS Z17, Z18, Z20
+	VSCALEFPS Z19, Z20, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func exp2BF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·exp2BF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+	VBROADCASTSS c129<>(SB), Z13
+	VBROADCASTSS cm151<>(SB), Z14
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z16, Z13, Z16
+	VMAXPS Z16, Z14, Z16
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z16, Z19
+	VSUBPS Z31, Z19, Z19
+	VSUBPS Z19, Z16, Z16
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z16, Z20
+	VMOVAPS Z20, Z21
+	VFMSUB231PS.BCST ln2f<>(SB), Z16, Z21
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z16, Z21
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z17
+	VADDPS Z21, Z20, Z18
+	VFMADD231PS.BCST log2e<>(SB), Z18, Z17
+	VSUBPS Z31, Z17, Z17
+	VFNMADD231PS.BCST ln2hi<>(SB), Z17, Z20
+	VADDPS Z21, Z20, Z20
+	VFNMADD231PS.BCST ln2lo<>(SB), Z17, Z20
+	VBROADCASTSS expq5<>(SB), Z18
+	VFMADD213PS.BCST expq4<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq3<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq2<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq1<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq0<>(SB), Z20, Z18
+	VFMADD213PS.BCST one<>(SB), Z20, Z18
+	VSCALEFPS Z17, Z18, Z20
+	VSCALEFPS Z19, Z20, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func exp2F16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·exp2F16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+	VBROADCASTSS c129<>(SB), Z13
+	VBROADCASTSS cm151<>(SB), Z14
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z16, Z13, Z16
+	VMAXPS Z16, Z14, Z16
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z16, Z19
+	VSUBPS Z31, Z19, Z19
+	VSUBPS Z19, Z16, Z16
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z16, Z20
+	VMOVAPS Z20, Z21
+	VFMSUB231PS.BCST ln2f<>(SB), Z16, Z21
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z16, Z21
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z17
+	VADDPS Z21, Z20, Z18
+	VFMADD231PS.BCST log2e<>(SB), Z18, Z17
+	VSUBPS Z31, Z17, Z17
+	VFNMADD231PS.BCST ln2hi<>(SB), Z17, Z20
+	VADDPS Z21, Z20, Z20
+	VFNMADD231PS.BCST ln2lo<>(SB), Z17, Z20
+	VBROADCASTSS expq5<>(SB), Z18
+	VFMADD213PS.BCST expq4<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq3<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq2<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq1<>(SB), Z20, Z18
+	VFMADD213PS.BCST expq0<>(SB), Z20, Z18
+	VFMADD213PS.BCST one<>(SB), Z20, Z18
+	VSCALEFPS Z17, Z18, Z20
+	VSCALEFPS Z19, Z20, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
+	// 2^x rounds to 0 or +Inf, and so does the clamped value
+	VMINPS Z0, Z13, Z0
+	VMAXPS Z0, Z14, Z0
+	// n = round(x) by the shifter, r = x - n exactly (|r| <= 1/2)
+	VADDPS Z31, Z0, Z3
+	VSUBPS Z31, Z3, Z3
+	VSUBPS Z3, Z0, Z0
+	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
+	VMULPS.BCST ln2f<>(SB), Z0, Z4
+	VMOVAPS Z4, Z5
+	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
+	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
+	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
+	VMOVAPS Z31, Z1
+	VADDPS Z5, Z4, Z2
+	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
+	VSUBPS Z31, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
+	VADDPS Z5, Z4, Z4
+	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
+	VBROADCASTSS expq5<>(SB), Z2
+	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
+	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
+	VFMADD213PS.BCST one<>(SB), Z4, Z2
+	VSCALEFPS Z1, Z2, Z4
+	VSCALEFPS Z3, Z4, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI

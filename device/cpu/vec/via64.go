@@ -18,6 +18,10 @@ func Expm1[T Float](dst, x []T) error { return unary("Expm1", unExpm1, dst, x) }
 // compute float64 e^(x*ln2) and round once; float64 is package math's.
 func Exp2[T Float](dst, x []T) error { return unary("Exp2", unExp2, dst, x) }
 
+// Exp2Half sets dst[i] = 2^x[i] as ExpHalf computes Exp (one pass on
+// the AVX-512 set, through float32 blocks on the others).
+func Exp2Half[H Half](dst, x []H) error { return unaryHalf("Exp2Half", unExp2, dst, x) }
+
 // Log2 sets dst[i] to the base-2 logarithm of x[i] (math.Log2). For
 // float32 the vector sets compute float64 log(x)/ln2 and round once;
 // float64 is package math's.
