@@ -206,7 +206,7 @@ func halfBinaries[H vec.Half]() func(op device.BinaryOp) func(dst, a, b []H) err
 func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error {
 	table := opTable(len(device.UnaryOps()), map[device.UnaryOp]func(dst, x []H) error{
 		device.Relu: vec.ReluHalf[H], device.Exp: vec.ExpHalf[H], device.Log: vec.LogHalf[H], device.Tanh: vec.TanhHalf[H],
-		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H],
+		device.Sigmoid: vec.SigmoidHalf[H], device.GeluTanh: vec.GeluTanhHalf[H], device.Exp2: vec.Exp2Half[H],
 		device.GeluErf: vec.GeluErfHalf[H], device.Erf: vec.ErfHalf[H], device.Silu: vec.SiluHalf[H],
 		device.Sqrt: vec.SqrtHalf[H], device.Sign: vec.SignHalf[H],
 		device.Neg: vec.NegHalf[H], device.Abs: vec.AbsHalf[H], device.Floor: vec.FloorHalf[H], device.Ceil: vec.CeilHalf[H],

@@ -268,7 +268,7 @@ func TestFusedHalfUnary(t *testing.T) {
 	d := New()
 	ops := []device.UnaryOp{device.Exp, device.Log, device.Tanh, device.Sigmoid, device.GeluTanh, device.GeluErf, device.Erf, device.Relu,
 		device.Sqrt, device.Sign, device.Square, device.Abs, device.Silu, device.Neg, device.Floor, device.Ceil, device.Trunc,
-		device.Round, device.Reciprocal}
+		device.Round, device.Reciprocal, device.Exp2}
 	for _, dt := range []dtype.DType{dtype.BF16, dtype.F16} {
 		for _, shape := range [][2]int{{1, 37}, {61, 1501}, {700, 20}} {
 			r, c := shape[0], shape[1]
