@@ -554,6 +554,24 @@ func exactErr(got float64, want *big.Float) float64 {
 	return math.Abs(df)
 }
 
+// exactErrors runs fn on xs and returns its largest error against want in
+// ulps among normal results (and the input where it occurs) and among
+// subnormal results in units of 2^-1074 (exactErr).
+func exactErrors(fn func(dst, x []float64), xs []float64, want []*big.Float) (worst, at, sub float64) {
+	got := make([]float64, len(xs))
+	fn(got, xs)
+	for i, x := range xs {
+		w, _ := want[i].Float64()
+		e := exactErr(got[i], want[i])
+		if math.Abs(w) < 0x1p-1022 {
+			sub = max(sub, e)
+		} else if e > worst || e != e {
+			worst, at = e, x
+		}
+	}
+	return worst, at, sub
+}
+
 // TestExactF64 measures the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf, and
 // package math for comparison, against values computed with math/big to
 // about 160 bits on a subset of TestAccuracyF64's inputs (those with a

@@ -1313,6 +1313,42 @@ func (g *gen) expCore(xr, lo, t1, t2, t3 string, split bool) {
 	g.expFinish(xr, t1, t2, t3, split)
 }
 
+// onePlusExact sets s = 1+e rounded and lo = (1-s)+e, its rounding error
+// (exact for 0 <= e <= 1), leaving 1 in register o.
+func (g *gen) onePlusExact(e, s, lo, o string) {
+	g.ins("VADDPS %s, %s, %s", g.f("one", 1), e, s)
+	g.ins("VMOVUPS %s, %s", g.f("one", 1), o)
+	g.ins("VSUBPS %s, %s, %s", s, o, lo)
+	g.ins("VADDPS %s, %s, %s", e, lo, lo)
+}
+
+// refinedQuotient sets q = num/(s+lo): the division num/s, then one Newton
+// step on the residual num - q*s - q*lo with VRCPPS's estimate of 1/s (in
+// rcp). num is clobbered.
+func (g *gen) refinedQuotient(q, num, s, lo, rcp string) {
+	g.ins("VDIVPS %s, %s, %s", s, num, q)
+	g.ins("VFNMADD231PS %s, %s, %s", q, s, num)
+	g.ins("VFNMADD231PS %s, %s, %s", q, lo, num)
+	g.ins("VRCPPS %s, %s", s, rcp)
+	g.ins("VFMADD231PS %s, %s, %s", num, rcp, q)
+}
+
+// gatedBySigmoid finishes the AVX2 Silu and GeluTanh: with x in Y0 and
+// e^-|v| split as eh*Y6 (Y6 the power of two, expCore's split form), it
+// sets Y0 = x*sigmoid(v) as x*(m/(1+e)) times (x<0 ? Y6 : 1), m = x<0 ? eh
+// : 1, so a result near the underflow is scaled last. Clobbers Y1-Y7.
+func (g *gen) gatedBySigmoid(eh string) {
+	g.comment("e = eh*Y6; sigmoid = m/(s+lo), m = x<0 ? eh : 1: q = m/s plus one Newton step")
+	g.comment("on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)")
+	g.ins("VMULPS Y6, %s, Y3", eh)
+	g.onePlusExact("Y3", "Y5", "Y7", "Y4")
+	g.ins("VBLENDVPS Y0, %s, Y4, Y2", eh)
+	g.ins("VBLENDVPS Y0, Y6, Y4, Y6")
+	g.refinedQuotient("Y3", "Y2", "Y5", "Y7", "Y1")
+	g.ins("VMULPS Y0, Y3, Y3")
+	g.ins("VMULPS Y6, Y3, Y0")
+}
+
 func (g *gen) transcendentals() {
 	e := f32
 	absMask := func() string { return g.fb("absmask", 0x7fffffff) }
@@ -1410,16 +1446,9 @@ func (g *gen) transcendentals() {
 		g.ins("VMAXPS Y1, Y14, Y1")
 		g.expCore("Y1", "", "Y2", "Y3", "Y4", false)
 		g.comment("1+e = s+lo exactly; q = num/s plus one Newton step on num - q*s - q*lo")
-		g.ins("VADDPS %s, Y1, Y2", one())
-		g.ins("VMOVUPS %s, Y3", one())
-		g.ins("VSUBPS Y2, Y3, Y4")
-		g.ins("VADDPS Y1, Y4, Y4")
+		g.onePlusExact("Y1", "Y2", "Y4", "Y3")
 		g.ins("VBLENDVPS Y0, Y1, Y3, Y3")
-		g.ins("VDIVPS Y2, Y3, Y0")
-		g.ins("VFNMADD231PS Y0, Y2, Y3")
-		g.ins("VFNMADD231PS Y0, Y4, Y3")
-		g.ins("VRCPPS Y2, Y5")
-		g.ins("VFMADD231PS Y3, Y5, Y0")
+		g.refinedQuotient("Y0", "Y3", "Y2", "Y4", "Y5")
 	})
 
 	un("silu", "computes dst[i] = x[i]*sigmoid(x[i]) for i < n.", func(g *gen) {
@@ -1431,21 +1460,7 @@ func (g *gen) transcendentals() {
 		g.ins("VORPS %s, Y0, Y1", signMask())
 		g.ins("VMAXPS Y1, Y14, Y1")
 		g.expCore("Y1", "", "Y6", "Y2", "Y3", true)
-		g.ins("VMULPS Y6, Y1, Y3")
-		g.ins("VADDPS %s, Y3, Y5", one())
-		g.ins("VMOVUPS %s, Y4", one())
-		g.ins("VSUBPS Y5, Y4, Y7")
-		g.ins("VADDPS Y3, Y7, Y7")
-		g.comment("q = m/(s+lo), m = x<0 ? Y1 : 1: m/s plus one Newton step on the residual")
-		g.ins("VBLENDVPS Y0, Y1, Y4, Y2")
-		g.ins("VBLENDVPS Y0, Y6, Y4, Y6")
-		g.ins("VDIVPS Y5, Y2, Y3")
-		g.ins("VFNMADD231PS Y3, Y5, Y2")
-		g.ins("VFNMADD231PS Y3, Y7, Y2")
-		g.ins("VRCPPS Y5, Y1")
-		g.ins("VFMADD231PS Y2, Y1, Y3")
-		g.ins("VMULPS Y0, Y3, Y3")
-		g.ins("VMULPS Y6, Y3, Y0")
+		g.gatedBySigmoid("Y1")
 	})
 
 	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
@@ -1476,23 +1491,7 @@ func (g *gen) transcendentals() {
 		g.ins("VINSERTF128 $1, X3, Y2, Y2")
 		g.ins("VINSERTI128 $1, X7, Y6, Y6")
 		g.expFinish("Y2", "Y6", "Y3", "Y4", true)
-		g.comment("e = Y2*Y6")
-		g.ins("VMULPS Y6, Y2, Y3")
-		g.ins("VADDPS %s, Y3, Y5", one())
-		g.ins("VMOVUPS %s, Y4", one())
-		g.ins("VSUBPS Y5, Y4, Y7")
-		g.ins("VADDPS Y3, Y7, Y7")
-		g.comment("sigmoid(v) = m/(s+lo), m = x<0 ? Y2 : 1: q = m/s plus one Newton step")
-		g.comment("on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)")
-		g.ins("VBLENDVPS Y0, Y2, Y4, Y2")
-		g.ins("VBLENDVPS Y0, Y6, Y4, Y6")
-		g.ins("VDIVPS Y5, Y2, Y3")
-		g.ins("VFNMADD231PS Y3, Y5, Y2")
-		g.ins("VFNMADD231PS Y3, Y7, Y2")
-		g.ins("VRCPPS Y5, Y1")
-		g.ins("VFMADD231PS Y2, Y1, Y3")
-		g.ins("VMULPS Y0, Y3, Y3")
-		g.ins("VMULPS Y6, Y3, Y0")
+		g.gatedBySigmoid("Y2")
 	})
 
 	un("geluErf", "computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.", func(g *gen) {

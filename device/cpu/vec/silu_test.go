@@ -42,18 +42,7 @@ func TestSiluF64(t *testing.T) {
 	}
 	for _, k := range available() {
 		t.Run(k.name, func(t *testing.T) {
-			got := make([]float64, len(xs))
-			k.un64[unSilu](got, xs)
-			var worst, at, sub float64
-			for i, x := range xs {
-				w, _ := want[i].Float64()
-				e := exactErr(got[i], want[i])
-				if math.Abs(w) < 0x1p-1022 {
-					sub = math.Max(sub, e)
-				} else if e > worst || e != e {
-					worst, at = e, x
-				}
-			}
+			worst, at, sub := exactErrors(k.un64[unSilu], xs, want)
 			t.Logf("%d inputs: max %.3f ulp at %v; subnormal results %.3f x 2^-1074", len(xs), worst, at, sub)
 			if worst > 3 || sub > 3 {
 				t.Errorf("Silu: %.3f ulp at x=%v, subnormal %.3f; limit 3", worst, at, sub)

@@ -60,18 +60,7 @@ func TestSoftplus(t *testing.T) {
 	}
 	for _, k := range available() {
 		t.Run(k.name, func(t *testing.T) {
-			got := make([]float64, len(xs))
-			k.un64[unSoftplus](got, xs)
-			var worst, at, sub float64
-			for i, x := range xs {
-				w, _ := want[i].Float64()
-				e := exactErr(got[i], want[i])
-				if math.Abs(w) < 0x1p-1022 {
-					sub = max(sub, e)
-				} else if e > worst || e != e {
-					worst, at = e, x
-				}
-			}
+			worst, at, sub := exactErrors(k.un64[unSoftplus], xs, want)
 			t.Logf("float64: %d inputs, max %.3f ulp at %v; subnormal results %.3f x 2^-1074", len(xs), worst, at, sub)
 			if worst > 2.5 || sub > 3 {
 				t.Errorf("float64 Softplus: %.3f ulp at %v, subnormal %.3f; limits 2.5 and 3", worst, at, sub)

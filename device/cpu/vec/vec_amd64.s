@@ -15149,12 +15149,13 @@ one:
 	VPSLLD $23, Y3, Y3
 	VPSLLD $23, Y6, Y6
 	VMULPS Y3, Y2, Y1
+	// e = eh*Y6; sigmoid = m/(s+lo), m = x<0 ? eh : 1: q = m/s plus one Newton step
+	// on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)
 	VMULPS Y6, Y1, Y3
 	VADDPS one<>(SB), Y3, Y5
 	VMOVUPS one<>(SB), Y4
 	VSUBPS Y5, Y4, Y7
 	VADDPS Y3, Y7, Y7
-	// q = m/(s+lo), m = x<0 ? Y1 : 1: m/s plus one Newton step on the residual
 	VBLENDVPS Y0, Y1, Y4, Y2
 	VBLENDVPS Y0, Y6, Y4, Y6
 	VDIVPS Y5, Y2, Y3
@@ -15201,12 +15202,13 @@ tail:
 	VPSLLD $23, Y3, Y3
 	VPSLLD $23, Y6, Y6
 	VMULPS Y3, Y2, Y1
+	// e = eh*Y6; sigmoid = m/(s+lo), m = x<0 ? eh : 1: q = m/s plus one Newton step
+	// on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)
 	VMULPS Y6, Y1, Y3
 	VADDPS one<>(SB), Y3, Y5
 	VMOVUPS one<>(SB), Y4
 	VSUBPS Y5, Y4, Y7
 	VADDPS Y3, Y7, Y7
-	// q = m/(s+lo), m = x<0 ? Y1 : 1: m/s plus one Newton step on the residual
 	VBLENDVPS Y0, Y1, Y4, Y2
 	VBLENDVPS Y0, Y6, Y4, Y6
 	VDIVPS Y5, Y2, Y3
@@ -15276,14 +15278,13 @@ one:
 	VPSLLD $23, Y4, Y4
 	VPSLLD $23, Y6, Y6
 	VMULPS Y4, Y3, Y2
-	// e = Y2*Y6
+	// e = eh*Y6; sigmoid = m/(s+lo), m = x<0 ? eh : 1: q = m/s plus one Newton step
+	// on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)
 	VMULPS Y6, Y2, Y3
 	VADDPS one<>(SB), Y3, Y5
 	VMOVUPS one<>(SB), Y4
 	VSUBPS Y5, Y4, Y7
 	VADDPS Y3, Y7, Y7
-	// sigmoid(v) = m/(s+lo), m = x<0 ? Y2 : 1: q = m/s plus one Newton step
-	// on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)
 	VBLENDVPS Y0, Y2, Y4, Y2
 	VBLENDVPS Y0, Y6, Y4, Y6
 	VDIVPS Y5, Y2, Y3
@@ -15350,14 +15351,13 @@ tail:
 	VPSLLD $23, Y4, Y4
 	VPSLLD $23, Y6, Y6
 	VMULPS Y4, Y3, Y2
-	// e = Y2*Y6
+	// e = eh*Y6; sigmoid = m/(s+lo), m = x<0 ? eh : 1: q = m/s plus one Newton step
+	// on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)
 	VMULPS Y6, Y2, Y3
 	VADDPS one<>(SB), Y3, Y5
 	VMOVUPS one<>(SB), Y4
 	VSUBPS Y5, Y4, Y7
 	VADDPS Y3, Y7, Y7
-	// sigmoid(v) = m/(s+lo), m = x<0 ? Y2 : 1: q = m/s plus one Newton step
-	// on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)
 	VBLENDVPS Y0, Y2, Y4, Y2
 	VBLENDVPS Y0, Y6, Y4, Y6
 	VDIVPS Y5, Y2, Y3
