@@ -1314,10 +1314,16 @@ func (g *gen) expCore(xr, lo, t1, t2, t3 string, split bool) {
 }
 
 // onePlusExact sets s = 1+e rounded and lo = (1-s)+e, its rounding error
-// (exact for 0 <= e <= 1), leaving 1 in register o.
-func (g *gen) onePlusExact(e, s, lo, o string) {
-	g.ins("VADDPS %s, %s, %s", g.f("one", 1), e, s)
-	g.ins("VMOVUPS %s, %s", g.f("one", 1), o)
+// (exact for 0 <= e <= 1), leaving 1 in register o; z selects zmm
+// registers.
+func (g *gen) onePlusExact(z bool, e, s, lo, o string) {
+	if z {
+		g.ins("VADDPS.BCST %s, %s, %s", g.f("one", 1), e, s)
+		g.ins("VBROADCASTSS %s, %s", g.f("one", 1), o)
+	} else {
+		g.ins("VADDPS %s, %s, %s", g.f("one", 1), e, s)
+		g.ins("VMOVUPS %s, %s", g.f("one", 1), o)
+	}
 	g.ins("VSUBPS %s, %s, %s", s, o, lo)
 	g.ins("VADDPS %s, %s, %s", e, lo, lo)
 }
@@ -1341,12 +1347,28 @@ func (g *gen) gatedBySigmoid(eh string) {
 	g.comment("e = eh*Y6; sigmoid = m/(s+lo), m = x<0 ? eh : 1: q = m/s plus one Newton step")
 	g.comment("on the residual m - q*s - q*lo; then *x and *(x<0 ? Y6 : 1)")
 	g.ins("VMULPS Y6, %s, Y3", eh)
-	g.onePlusExact("Y3", "Y5", "Y7", "Y4")
+	g.onePlusExact(false, "Y3", "Y5", "Y7", "Y4")
 	g.ins("VBLENDVPS Y0, %s, Y4, Y2", eh)
 	g.ins("VBLENDVPS Y0, Y6, Y4, Y6")
 	g.refinedQuotient("Y3", "Y2", "Y5", "Y7", "Y1")
 	g.ins("VMULPS Y0, Y3, Y3")
 	g.ins("VMULPS Y6, Y3, Y0")
+}
+
+// gatedBySigmoid512 is gatedBySigmoid for the AVX-512 Silu and GeluTanh:
+// with x in Z0 and e^-|v| = p*2^n (p in register p, n in Z6), it sets
+// Z0 = x*sigmoid(v) as x*(m/(1+e)), m = x<0 ? p : 1, scaled by 2^n last
+// for x < 0. Clobbers Z1, Z2, Z4-Z9 and K2.
+func (g *gen) gatedBySigmoid512(p string) {
+	g.ins("VSCALEFPS Z6, %s, Z4", p)
+	g.onePlusExact(true, "Z4", "Z5", "Z7", "Z2")
+	g.comment("sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n")
+	g.ins("VPMOVD2M Z0, K2")
+	g.ins("VMOVAPS %s, K2, Z2", p)
+	g.ins("VMOVAPS.Z Z6, K2, Z6")
+	g.recip512("Z1", "Z2", "Z5", "Z7", "Z8", "Z9")
+	g.ins("VMULPS Z0, Z1, Z1")
+	g.ins("VSCALEFPS Z6, Z1, Z0")
 }
 
 func (g *gen) transcendentals() {
@@ -1446,7 +1468,7 @@ func (g *gen) transcendentals() {
 		g.ins("VMAXPS Y1, Y14, Y1")
 		g.expCore("Y1", "", "Y2", "Y3", "Y4", false)
 		g.comment("1+e = s+lo exactly; q = num/s plus one Newton step on num - q*s - q*lo")
-		g.onePlusExact("Y1", "Y2", "Y4", "Y3")
+		g.onePlusExact(false, "Y1", "Y2", "Y4", "Y3")
 		g.ins("VBLENDVPS Y0, Y1, Y3, Y3")
 		g.refinedQuotient("Y0", "Y3", "Y2", "Y4", "Y5")
 	})
@@ -1901,10 +1923,7 @@ func (g *gen) transcendentals512() {
 		g.ins("VMAXPS Z1, Z14, Z1")
 		g.expCore512("Z1", "", "Z2", "Z3", true)
 		g.comment("1+e = s+lo exactly; q = num/(s+lo) by reciprocal and residual")
-		g.ins("VADDPS.BCST %s, Z1, Z2", one())
-		bcast(one(), "Z3")
-		g.ins("VSUBPS Z2, Z3, Z4")
-		g.ins("VADDPS Z1, Z4, Z4")
+		g.onePlusExact(true, "Z1", "Z2", "Z4", "Z3")
 		g.ins("VPMOVD2M Z0, K2")
 		g.ins("VMOVAPS Z1, K2, Z3")
 		g.recip512("Z0", "Z3", "Z2", "Z4", "Z5", "Z6")
@@ -1919,18 +1938,7 @@ func (g *gen) transcendentals512() {
 		g.ins("VPORD.BCST %s, Z0, Z1", signMask())
 		g.ins("VMAXPS Z1, Z14, Z1")
 		g.expCore512("Z1", "", "Z6", "Z2", false)
-		g.ins("VSCALEFPS Z6, Z1, Z4")
-		g.ins("VADDPS.BCST %s, Z4, Z5", one())
-		bcast(one(), "Z2")
-		g.ins("VSUBPS Z5, Z2, Z7")
-		g.ins("VADDPS Z4, Z7, Z7")
-		g.comment("q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n")
-		g.ins("VPMOVD2M Z0, K2")
-		g.ins("VMOVAPS Z1, K2, Z2")
-		g.ins("VMOVAPS.Z Z6, K2, Z6")
-		g.recip512("Z1", "Z2", "Z5", "Z7", "Z8", "Z9")
-		g.ins("VMULPS Z0, Z1, Z1")
-		g.ins("VSCALEFPS Z6, Z1, Z0")
+		g.gatedBySigmoid512("Z1")
 	})
 
 	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
@@ -1963,18 +1971,7 @@ func (g *gen) transcendentals512() {
 		g.comment("p = e^r (Z3), e = p*2^n = e^-|v| (Z4)")
 		g.horner("expq", expQ, "Z2", "Z3")
 		g.ins("VFMADD213PS.BCST %s, Z2, Z3", one())
-		g.ins("VSCALEFPS Z6, Z3, Z4")
-		g.ins("VADDPS.BCST %s, Z4, Z5", one())
-		bcast(one(), "Z2")
-		g.ins("VSUBPS Z5, Z2, Z7")
-		g.ins("VADDPS Z4, Z7, Z7")
-		g.comment("sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n")
-		g.ins("VPMOVD2M Z0, K2")
-		g.ins("VMOVAPS Z3, K2, Z2")
-		g.ins("VMOVAPS.Z Z6, K2, Z6")
-		g.recip512("Z1", "Z2", "Z5", "Z7", "Z8", "Z9")
-		g.ins("VMULPS Z0, Z1, Z1")
-		g.ins("VSCALEFPS Z6, Z1, Z0")
+		g.gatedBySigmoid512("Z3")
 	})
 
 	un("geluErf", "computes dst[i] = 0.5x(1+erf(x/sqrt(2))), x = x[i], for i < n.", func(g *gen) {

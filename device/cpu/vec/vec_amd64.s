@@ -18038,7 +18038,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
@@ -18076,7 +18076,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z21, Z18, Z23
 	VADDPS Z20, Z23, Z23
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z16, K3
 	VMOVAPS Z17, K3, Z18
 	VMOVAPS.Z Z22, K3, Z22
@@ -18124,7 +18124,7 @@ one:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
@@ -18175,7 +18175,7 @@ tail:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
@@ -18232,7 +18232,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
@@ -18270,7 +18270,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z21, Z18, Z23
 	VADDPS Z20, Z23, Z23
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z16, K3
 	VMOVAPS Z17, K3, Z18
 	VMOVAPS.Z Z22, K3, Z22
@@ -18335,7 +18335,7 @@ one:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
@@ -18402,7 +18402,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
@@ -18440,7 +18440,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z21, Z18, Z23
 	VADDPS Z20, Z23, Z23
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z16, K3
 	VMOVAPS Z17, K3, Z18
 	VMOVAPS.Z Z22, K3, Z22
@@ -18488,7 +18488,7 @@ one:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z5, Z2, Z7
 	VADDPS Z4, Z7, Z7
-	// q = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
+	// sigmoid(v) = m/(s+lo), m = x<0 ? p : 1; then *x and, for x < 0, *2^n
 	VPMOVD2M Z0, K2
 	VMOVAPS Z1, K2, Z2
 	VMOVAPS.Z Z6, K2, Z6
