@@ -119,8 +119,9 @@ type tierAsm struct {
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
 // generic (package math) ones, Softplus and the float32 Log1p, Expm1,
-// Exp2, Log2, Log10, Sinh and Cosh are built on the set's float64 Exp and Log
-// (softplusVia, via64), and the caller fills in the reductions.
+// Log2, Log10, Sinh, Cosh (and Exp2 where the tier has no float32 kernel
+// of it) are built on the set's float64 Exp and Log (softplusVia, via64),
+// and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
 	for op := range numBinOps {

@@ -227,7 +227,7 @@ func Neg[T Float](dst, x []T) error { return unary("Neg", unNeg, dst, x) }
 func Abs[T Float](dst, x []T) error { return unary("Abs", unAbs, dst, x) }
 
 // Floor sets dst[i] to x[i] rounded toward -Inf (math.Floor: ±0, ±Inf
-// and NaN unchanged, -0.5 to -0).
+// and NaN unchanged, -0.5 to -1).
 func Floor[T Float](dst, x []T) error { return unary("Floor", unFloor, dst, x) }
 
 // Ceil sets dst[i] to x[i] rounded toward +Inf (math.Ceil: -0.5 to -0).

@@ -14,8 +14,10 @@ func Log1p[T Float](dst, x []T) error { return unary("Log1p", unLog1p, dst, x) }
 // round once; float64 is package math's on every set.
 func Expm1[T Float](dst, x []T) error { return unary("Expm1", unExpm1, dst, x) }
 
-// Exp2 sets dst[i] = 2^x[i] (math.Exp2). For float32 the vector sets
-// compute float64 e^(x*ln2) and round once; float64 is package math's.
+// Exp2 sets dst[i] = 2^x[i] (math.Exp2). For float32 the AVX-512 set has
+// a kernel of its own (exp's core on x - round(x), within 0.89 ulp), the
+// AVX2 set computes float64 e^(x*ln2) and rounds once; float64 is package
+// math's on every set.
 func Exp2[T Float](dst, x []T) error { return unary("Exp2", unExp2, dst, x) }
 
 // Exp2Half sets dst[i] = 2^x[i] as ExpHalf computes Exp (one pass on
@@ -46,7 +48,7 @@ func Cosh[T Float](dst, x []T) error { return unary("Cosh", unCosh, dst, x) }
 // kernels, a block at a time: each float32 input is widened, the float64
 // kernel runs on the block, and the result is corrected and rounded once.
 // The float64 error (the kernels' at most 2 ulp, Exp2's rounded argument
-// 2^-46 relative) is a few millionths of a float32 ulp, so the result is
+// 2^-46 relative) is below a millionth of a float32 ulp, so the result is
 // the exact value correctly rounded except that close to a tie: within
 // 0.51 ulp (TestAccuracyF32).
 func via64(op unOp, exp, log func(dst, x []float64)) func(dst, x []float32) {
@@ -90,7 +92,9 @@ func via64Run(op unOp, dst, x []float32, exp, log func(dst, x []float64)) {
 			}
 		case unExp2:
 			for i, v := range xn {
-				w[i] = float64(v) * math.Ln2 // |x*ln2| < 104: 2^-46 relative in the result
+				// Where 2^x is finite and nonzero, |x*ln2| < 104, so its
+				// rounding costs at most 2^-46 relative.
+				w[i] = float64(v) * math.Ln2
 			}
 			exp(w, w)
 			for i := range xn {
