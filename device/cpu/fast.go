@@ -104,6 +104,12 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.Sinh[T]
 	case device.Cosh:
 		return vec.Cosh[T]
+	case device.Sin:
+		return vec.Sin[T]
+	case device.Cos:
+		return vec.Cos[T]
+	case device.Tan:
+		return vec.Tan[T]
 	case device.Softplus:
 		// Within 2.5 float64 ulps of the exact value (vec.Softplus), as
 		// the op table's math.Log1p(math.Exp(-|x|)) is within a few.

@@ -99,6 +99,9 @@ var unaries32 = []unary32{
 	{"Log10", unLog10, Log10[float32], math.Log10, 0.51},
 	{"Sinh", unSinh, Sinh[float32], math.Sinh, 0.51},
 	{"Cosh", unCosh, Cosh[float32], math.Cosh, 0.51},
+	{"Sin", unSin, Sin[float32], math.Sin, 0.501},
+	{"Cos", unCos, Cos[float32], math.Cos, 0.501},
+	{"Tan", unTan, Tan[float32], math.Tan, 0.501},
 }
 
 // refSoftplus is log(1+e^x) as max(x,0) + log1p(e^-|x|), NaN kept.

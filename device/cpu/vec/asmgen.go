@@ -73,6 +73,9 @@ func (g *gen) comment(c string)            { fmt.Fprintf(&g.s, "\t// %s\n", c) }
 // pattern bits, and returns it as a memory operand.
 func (g *gen) v32(name string, bits uint32) string {
 	sym := name + "<>"
+	if d, ok := g.consts[sym]; ok && !strings.HasSuffix(d[0], fmt.Sprintf("$0x%08x", bits)) {
+		log.Fatalf("constant %s registered with two values", name)
+	}
 	if _, ok := g.consts[sym]; !ok {
 		var d []string
 		for i := 0; i < 8; i++ {
@@ -87,6 +90,9 @@ func (g *gen) v32(name string, bits uint32) string {
 // v64 registers a 32-byte constant holding four copies of the 64-bit pattern.
 func (g *gen) v64(name string, bits uint64) string {
 	sym := name + "<>"
+	if d, ok := g.consts[sym]; ok && !strings.HasSuffix(d[0], fmt.Sprintf("$0x%016x", bits)) {
+		log.Fatalf("constant %s registered with two values", name)
+	}
 	if _, ok := g.consts[sym]; !ok {
 		var d []string
 		for i := 0; i < 4; i++ {
@@ -163,7 +169,9 @@ func (g *gen) text(name string, args []arg, ret *arg, doc string) map[string]int
 		ps = append(ps, a.name+" "+a.typ)
 	}
 	sig := strings.Join(ps, ", ") + ")"
-	if ok {
+	if ok && ret == nil {
+		sig += " (ok bool)"
+	} else if ok {
 		sig += " (ret " + ret.typ + ", ok bool)"
 	} else if ret != nil {
 		sig += " " + ret.typ
@@ -228,6 +236,10 @@ type ewKernel struct {
 	// kernel takes whole vectors only (n a multiple of 16) and has no
 	// non-temporal path.
 	half halfSrc
+	// okFlag, when set, names a register the body ORs a lane mask into
+	// ("K4" with zmm, "Y14" with ymm; the loop zeroes it first) and makes
+	// the kernel return ok = false when any lane of it was set.
+	okFlag string
 }
 
 var ptrRegs = []string{"SI", "DX", "BX"}
@@ -255,6 +267,7 @@ func (g *gen) elementwise(k ewKernel) {
 	if k.args != nil {
 		args = k.args
 	}
+	g.okResult = k.okFlag != ""
 	off := g.text(k.name, args, nil, k.doc)
 	g.load(off, "dst", "DI")
 	for i, in := range k.inputs {
@@ -267,6 +280,13 @@ func (g *gen) elementwise(k ewKernel) {
 	}
 	for i, s := range k.scalars {
 		g.ins("VBROADCAST%s %s+%d(FP), %s", k.e.s, s, off[s], reg(12+i))
+	}
+	switch k.okFlag {
+	case "":
+	case "K4":
+		g.ins("KXORW K4, K4, K4")
+	default:
+		g.ins("VXORPS %s, %s, %s", k.okFlag, k.okFlag, k.okFlag)
 	}
 	if k.setup != nil {
 		start := g.s.Len()
@@ -381,6 +401,16 @@ func (g *gen) elementwise(k ewKernel) {
 	mask("CX")
 	masked()
 	g.label("done")
+	switch k.okFlag {
+	case "":
+	case "K4":
+		g.ins("KORTESTW K4, K4")
+		g.ins("SETEQ ok+%d(FP)", off["ok"])
+	default:
+		g.ins("VMOVMSKPS %s, AX", k.okFlag)
+		g.ins("TESTL AX, AX")
+		g.ins("SETEQ ok+%d(FP)", off["ok"])
+	}
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 }
@@ -648,6 +678,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
 	}
 	fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
+	fmt.Fprintf(d, "trig32: [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32%[1]s, unCos: cosF32%[1]s, unTan: tanF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
 
@@ -1622,6 +1653,8 @@ func main() {
 	g.transcendentals()
 	g.transcendentals512()
 	g.transcendentals512F64()
+	g.trigs(tierAVX2)
+	g.trigs(tierAVX512)
 	g.adam512()
 	g.twoSum512(f32)
 	g.twoSum512(f64)
@@ -2213,10 +2246,25 @@ const logFixup = 2 | 2<<4 | 4<<8 | 0<<12 | 3<<16 | 5<<20 | 3<<24 | 0<<28
 // hornerPD emits acc = P(u) for float64 coefficients c (lowest order
 // first) on zmm registers, named name0, name1, ... in the constant table.
 func (g *gen) hornerPD(name string, c []float64, u, acc string) {
+	g.hornerPDOn(tierAVX512, name, c, u, acc)
+}
+
+// hornerPDOn is hornerPD on tier t's registers: broadcast coefficients on
+// zmm, whole 32-byte constants on ymm.
+func (g *gen) hornerPDOn(t tier, name string, c []float64, u, acc string) {
 	n := len(c) - 1
-	g.ins("VBROADCASTSD %s, %s", g.d(fmt.Sprintf("%s%d", name, n), c[n]), acc)
+	coef := func(k int) string { return g.d(fmt.Sprintf("%s%d", name, k), c[k]) }
+	if t.z {
+		g.ins("VBROADCASTSD %s, %s", coef(n), acc)
+	} else {
+		g.ins("VMOVUPD %s, %s", coef(n), acc)
+	}
 	for k := n - 1; k >= 0; k-- {
-		g.ins("VFMADD213PD.BCST %s, %s, %s", g.d(fmt.Sprintf("%s%d", name, k), c[k]), u, acc)
+		if t.z {
+			g.ins("VFMADD213PD.BCST %s, %s, %s", coef(k), u, acc)
+		} else {
+			g.ins("VFMADD213PD %s, %s, %s", coef(k), u, acc)
+		}
 	}
 }
 
@@ -2685,6 +2733,198 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VFIXUPIMMPD.BCST $0, %s, Z0, Z1", g.v64("dlogfix", logFixup))
 		g.ins("VMOVAPD Z1, Z0")
 	})
+}
+
+// ---- float32 Sin, Cos and Tan in float64 lanes, both tiers ----
+//
+// Each float32 vector is widened into two float64 vectors. With n =
+// round(x*2/pi) (from x*2/pi + 1.5*2^52 in one FMA, which leaves n in the
+// low bits of the sum) and P1+P2+P3 = pi/2 to about 160 bits, r = x - n*P1
+// - n*P2 - n*P3; the first FMA is exact (x and n*P1 are multiples of 2^-52
+// and their difference is below 2), and for |x| < 2^30 |r| <= pi/4 +
+// 2^-22. sin r = r + r^3*S(r^2) and cos r = 1 - r^2/2 + r^4*C(r^2), the
+// Taylor series to r^13 and r^14 (truncation below 2^-44 of the result),
+// are chosen and signed by n mod 4 (Tan divides them), and the result is
+// rounded once to float32: the exact value correctly rounded, except
+// within about 2^-40 ulp of a tie. Lanes with |x| >= 2^30 or infinite keep
+// x in dst and the kernel returns ok = false; the Go side (trigVia) then
+// recomputes every element of dst at or above 2^30 in magnitude with
+// package math. No result of an in-range lane gets there: Tan's largest
+// over every float32 below 2^30 is 2.39e8, at x = 252.89821.
+
+// trigBound is the magnitude from which the kernels leave a lane to the
+// Go side (the same value as vec's trigBound).
+const trigBound = 0x1p30
+
+// halfPiSplit returns P1, P2, P3: pi/2 rounded to float64, the rounded
+// rest, and the rest of that.
+func halfPiSplit() [3]float64 {
+	const prec = 400
+	rest := new(big.Float).SetPrec(prec).Quo(bigmath.Pi, new(big.Float).SetPrec(prec).SetInt64(2))
+	var p [3]float64
+	for i := range p {
+		p[i], _ = rest.Float64()
+		rest.Sub(rest, new(big.Float).SetPrec(prec).SetFloat64(p[i]))
+	}
+	return p
+}
+
+// taylorCoeffs returns (-1)^k/(2k+odd)! for k = from..to, rounded to
+// float64: the sine's series (odd 1) or the cosine's (odd 0).
+func taylorCoeffs(odd, from, to int) []float64 {
+	var c []float64
+	for k := from; k <= to; k++ {
+		f := new(big.Rat).SetInt64(1)
+		for i := 2; i <= 2*k+odd; i++ {
+			f.Mul(f, new(big.Rat).SetInt64(int64(i)))
+		}
+		f.Inv(f)
+		if k%2 == 1 {
+			f.Neg(f)
+		}
+		v, _ := f.Float64()
+		c = append(c, v)
+	}
+	return c
+}
+
+// trigs emits sinF32, cosF32 and tanF32 for tier t: one input vector per
+// iteration with ymm registers (the body takes Y0-Y12, Y14 collects the
+// lanes left to Go and Y15 is the tail mask), two with zmm (twoSlots).
+func (g *gen) trigs(t tier) {
+	for _, op := range []struct{ name, what string }{{"sin", "sin"}, {"cos", "cos"}, {"tan", "tan"}} {
+		doc := fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes, leaving\n// x[i] in dst[i] where |x[i]| >= 2^30 or is infinite; ok is false if it left any.", op.what)
+		k := ewKernel{name: op.name + "F32" + t.suffix, doc: doc, e: f32, inputs: []string{"x"}, z: t.z, okFlag: "Y14"}
+		body := func(g *gen) { g.trigBody(t, op.name) }
+		if t.z {
+			k.okFlag = "K4"
+			k = twoSlots(k, z, 13, 16, body)
+		} else {
+			k.unroll = 1
+			k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
+		}
+		g.elementwise(k)
+	}
+}
+
+// trigBody computes op on the float32 vector in register 0 of tier t,
+// leaving the result there: both float64 halves through trigCore
+// (registers 1-6 and 7-12), narrowed, and the lanes at or above trigBound
+// (or NaN-free infinite) replaced by x and flagged in the okFlag register.
+func (g *gen) trigBody(t tier, op string) {
+	absMask, bound := g.fb("absmask", 0x7fffffff), g.f("trigbound", trigBound)
+	if t.z {
+		g.ins("VCVTPS2PD Y0, Z1")
+		g.ins("VEXTRACTF32X8 $1, Z0, Y7")
+		g.ins("VCVTPS2PD Y7, Z7")
+	} else {
+		g.ins("VCVTPS2PD X0, Y1")
+		g.ins("VEXTRACTF128 $1, Y0, X7")
+		g.ins("VCVTPS2PD X7, Y7")
+	}
+	g.trigCore(t, op, 1)
+	g.trigCore(t, op, 7)
+	g.comment("|x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane")
+	if t.z {
+		g.ins("VCVTPD2PS Z1, Y1")
+		g.ins("VCVTPD2PS Z7, Y7")
+		g.ins("VINSERTF32X8 $1, Y7, Z1, Z1")
+		g.ins("VPANDD.BCST %s, Z0, Z2", absMask)
+		g.ins("VCMPPS.BCST $13, %s, Z2, K2", bound)
+		g.ins("VMOVAPS Z0, K2, Z1")
+		g.ins("KORW K2, K4, K4")
+		g.ins("VMOVAPS Z1, Z0")
+	} else {
+		g.ins("VCVTPD2PSY Y1, X1")
+		g.ins("VCVTPD2PSY Y7, X7")
+		g.ins("VINSERTF128 $1, X7, Y1, Y1")
+		g.ins("VANDPS %s, Y0, Y2", absMask)
+		g.ins("VCMPPS $13, %s, Y2, Y2", bound)
+		g.ins("VBLENDVPS Y2, Y0, Y1, Y0")
+		g.ins("VORPS Y2, Y14, Y14")
+	}
+}
+
+// trigCore computes op (sin, cos or tan) of the float64 vector in register
+// b of tier t into the same register, with registers b+1 to b+5 (and, on
+// zmm, K2) as scratch.
+func (g *gen) trigCore(t tier, op string, b int) {
+	X, T, N, Q, S, C := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+	// withConst emits ins with a float64 constant as its first operand:
+	// broadcast from the table on zmm, a whole ymm from it otherwise.
+	withConst := func(ins, c, rest string) {
+		if t.z {
+			g.ins("%s.BCST %s, %s", ins, c, rest)
+		} else {
+			g.ins("%s %s, %s", ins, c, rest)
+		}
+	}
+	load := func(c, r string) {
+		if t.z {
+			g.ins("VBROADCASTSD %s, %s", c, r)
+		} else {
+			g.ins("VMOVUPD %s, %s", c, r)
+		}
+	}
+	p := halfPiSplit()
+	shifter := g.d("shifter64", 0x1.8p52)
+	g.comment("n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)")
+	load(shifter, T)
+	withConst("VFMADD231PD", g.d("twooverpi", 2/math.Pi), X+", "+T)
+	withConst("VSUBPD", shifter, T+", "+N)
+	for i, c := range p {
+		withConst("VFNMADD231PD", g.d(fmt.Sprintf("halfpi%d", i+1), c), N+", "+X)
+	}
+	g.comment("z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)")
+	g.ins("VMULPD %s, %s, %s", X, X, Q)
+	g.hornerPDOn(t, "sinc", taylorCoeffs(1, 1, 6), Q, S)
+	g.ins("VMULPD %s, %s, %s", Q, X, N)
+	g.ins("VFMADD213PD %s, %s, %s", X, N, S)
+	g.hornerPDOn(t, "cosc", taylorCoeffs(0, 2, 7), Q, C)
+	g.ins("VMULPD %s, %s, %s", Q, Q, N)
+	load(g.d("mhalf64", -0.5), X)
+	withConst("VFMADD213PD", g.d("one64", 1), Q+", "+X)
+	g.ins("VFMADD213PD %s, %s, %s", X, N, C)
+	one := g.v64("onebit64", 1)
+	sign := g.v64("signmask64", 1<<63)
+	if op == "cos" {
+		g.comment("cos x = sin(x + pi/2): the quadrant n+1")
+		withConst("VPADDQ", one, T+", "+T)
+	}
+	if op == "tan" {
+		g.comment("n even: S/C; n odd: -C/S")
+		if t.z {
+			g.ins("VPTESTMQ.BCST %s, %s, K2", one, T)
+			g.ins("VMOVAPD %s, %s", S, Q)
+			g.ins("VMOVAPD %s, K2, %s", C, Q)
+			g.ins("VMOVAPD %s, K2, %s", S, C)
+			g.ins("VDIVPD %s, %s, %s", C, Q, Q)
+			g.ins("VPSLLQ $63, %s, %s", T, T)
+			g.ins("VPXORQ %s, %s, %s", T, Q, X)
+		} else {
+			g.ins("VPSLLQ $63, %s, %s", T, N)
+			g.ins("VBLENDVPD %s, %s, %s, %s", N, C, S, Q)
+			g.ins("VBLENDVPD %s, %s, %s, %s", N, S, C, C)
+			g.ins("VDIVPD %s, %s, %s", C, Q, Q)
+			g.ins("VXORPD %s, %s, %s", N, Q, X)
+		}
+		return
+	}
+	g.comment("quadrant odd: C for S; bit 1 of the quadrant: negate")
+	if t.z {
+		g.ins("VPTESTMQ.BCST %s, %s, K2", one, T)
+		g.ins("VMOVAPD %s, K2, %s", C, S)
+		g.ins("VPSLLQ $62, %s, %s", T, T)
+		g.comment("S ^= T & sign")
+		g.ins("VPTERNLOGQ.BCST $0x78, %s, %s, %s", sign, T, S)
+	} else {
+		g.ins("VPSLLQ $63, %s, %s", T, N)
+		g.ins("VBLENDVPD %s, %s, %s, %s", N, C, S, S)
+		g.ins("VPSLLQ $62, %s, %s", T, T)
+		g.ins("VANDPD %s, %s, %s", sign, T, T)
+		g.ins("VXORPD %s, %s, %s", T, S, S)
+	}
+	g.ins("VMOVAPD %s, %s", S, X)
 }
 
 // ---- the Adam update, AVX-512 ----

@@ -46,6 +46,7 @@ var tierUnaries = []struct {
 	{"round_even", RoundEven[float32]}, {"recip", Reciprocal[float32]},
 	{"softplus", Softplus[float32]}, {"log1p", Log1p[float32]}, {"expm1", Expm1[float32]},
 	{"exp2", Exp2[float32]}, {"log2", Log2[float32]}, {"sinh", Sinh[float32]},
+	{"sin", Sin[float32]}, {"cos", Cos[float32]}, {"tan", Tan[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},

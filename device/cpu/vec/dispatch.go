@@ -46,6 +46,9 @@ const (
 	unLog10
 	unSinh
 	unCosh
+	unSin
+	unCos
+	unTan
 	numUnOps
 )
 

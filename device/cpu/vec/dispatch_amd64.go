@@ -3,6 +3,7 @@
 package vec
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
@@ -109,6 +110,9 @@ type tierAsm struct {
 	// Sign and the exact ones; AVX-512 also Exp, Log, Tanh, Sigmoid,
 	// GeluTanh and Erf); the others stay package math.
 	un64 [numUnOps]func(dst, x *float64, n int)
+	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
+	// and above to Go (trigVia).
+	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
 	// (halfKernels.binBF16, halfKernels.unBF16).
@@ -145,6 +149,11 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	for op, f := range t.un64 {
 		if f != nil {
 			k.un64[op] = un64(f)
+		}
+	}
+	for op, f := range t.trig32 {
+		if f != nil {
+			k.un32[op] = trigVia(f, genericKernels.un32[op])
 		}
 	}
 	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
@@ -247,3 +256,26 @@ func red512[T float32 | float64](f func(x *T, n int) (T, bool), exact func([]T) 
 		return exact(x)
 	}
 }
+
+// trigVia wraps a Sin, Cos or Tan kernel, which leaves x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite and then returns ok = false: scalar
+// (package math, through the generic set's function) recomputes exactly
+// those elements, found by their magnitude, since no result of the
+// kernel's own reaches 2^30 (asmgen.go's trigs). This holds with dst and
+// x the same slice, where x[i] survives only in those elements.
+func trigVia(f func(dst, x *float32, n int) bool, scalar func(dst, x []float32)) func(dst, x []float32) {
+	return func(dst, x []float32) {
+		if f(p32(dst), p32(x), len(dst)) {
+			return
+		}
+		for i, v := range dst {
+			if math.Abs(float64(v)) >= trigBound {
+				scalar(dst[i:i+1], dst[i:i+1])
+			}
+		}
+	}
+}
+
+// trigBound is the magnitude from which the Sin, Cos and Tan kernels leave
+// an element to trigVia (asmgen.go's trigBound).
+const trigBound = 0x1p30

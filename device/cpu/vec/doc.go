@@ -186,6 +186,16 @@
 // measured by TestAccuracyF32). Their float64 forms are package math's on
 // every set.
 //
+// The float32 Sin, Cos and Tan of the vector sets are kernels of both
+// tiers (asmgen.go's trigs) that work in float64 lanes: n = round(x*2/pi),
+// r = x - n*pi/2 with pi/2 in three parts (the first product exact), the
+// sine and cosine series of r to r^13 and r^14, picked and signed by n mod
+// 4 (Tan divides them), rounded once. That is the exact value correctly
+// rounded but within about 2^-40 ulp of a tie: 0.500 ulp on all 2^32
+// inputs on both tiers (TestExhaustiveF32; the bound is 0.501). Inputs of
+// 2^30 and above in magnitude, and infinities, go to package math. The
+// float64 forms are package math's.
+//
 // The float64 Silu is x*sigmoid64(x) on every set (below x = -700,
 // x*e^(x+128ln2) scaled by 2^-128 last); TestSiluF64 holds it to 3 ulp of
 // math/big values (2.90 measured), subnormal results to 3 x 2^-1074.

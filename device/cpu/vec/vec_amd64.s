@@ -173,6 +173,36 @@ DATA cm16<>+20(SB)/4, $0xc1800000
 DATA cm16<>+24(SB)/4, $0xc1800000
 DATA cm16<>+28(SB)/4, $0xc1800000
 GLOBL cm16<>(SB), RODATA|NOPTR, $32
+DATA cosc0<>+0(SB)/8, $0x3fa5555555555555
+DATA cosc0<>+8(SB)/8, $0x3fa5555555555555
+DATA cosc0<>+16(SB)/8, $0x3fa5555555555555
+DATA cosc0<>+24(SB)/8, $0x3fa5555555555555
+GLOBL cosc0<>(SB), RODATA|NOPTR, $32
+DATA cosc1<>+0(SB)/8, $0xbf56c16c16c16c17
+DATA cosc1<>+8(SB)/8, $0xbf56c16c16c16c17
+DATA cosc1<>+16(SB)/8, $0xbf56c16c16c16c17
+DATA cosc1<>+24(SB)/8, $0xbf56c16c16c16c17
+GLOBL cosc1<>(SB), RODATA|NOPTR, $32
+DATA cosc2<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA cosc2<>+8(SB)/8, $0x3efa01a01a01a01a
+DATA cosc2<>+16(SB)/8, $0x3efa01a01a01a01a
+DATA cosc2<>+24(SB)/8, $0x3efa01a01a01a01a
+GLOBL cosc2<>(SB), RODATA|NOPTR, $32
+DATA cosc3<>+0(SB)/8, $0xbe927e4fb7789f5c
+DATA cosc3<>+8(SB)/8, $0xbe927e4fb7789f5c
+DATA cosc3<>+16(SB)/8, $0xbe927e4fb7789f5c
+DATA cosc3<>+24(SB)/8, $0xbe927e4fb7789f5c
+GLOBL cosc3<>(SB), RODATA|NOPTR, $32
+DATA cosc4<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA cosc4<>+8(SB)/8, $0x3e21eed8eff8d898
+DATA cosc4<>+16(SB)/8, $0x3e21eed8eff8d898
+DATA cosc4<>+24(SB)/8, $0x3e21eed8eff8d898
+GLOBL cosc4<>(SB), RODATA|NOPTR, $32
+DATA cosc5<>+0(SB)/8, $0xbda93974a8c07c9d
+DATA cosc5<>+8(SB)/8, $0xbda93974a8c07c9d
+DATA cosc5<>+16(SB)/8, $0xbda93974a8c07c9d
+DATA cosc5<>+24(SB)/8, $0xbda93974a8c07c9d
+GLOBL cosc5<>(SB), RODATA|NOPTR, $32
 DATA d00625<>+0(SB)/8, $0x3fb0000000000000
 DATA d00625<>+8(SB)/8, $0x3fb0000000000000
 DATA d00625<>+16(SB)/8, $0x3fb0000000000000
@@ -1097,6 +1127,21 @@ DATA half_round<>+20(SB)/4, $0x00007fff
 DATA half_round<>+24(SB)/4, $0x00007fff
 DATA half_round<>+28(SB)/4, $0x00007fff
 GLOBL half_round<>(SB), RODATA|NOPTR, $32
+DATA halfpi1<>+0(SB)/8, $0x3ff921fb54442d18
+DATA halfpi1<>+8(SB)/8, $0x3ff921fb54442d18
+DATA halfpi1<>+16(SB)/8, $0x3ff921fb54442d18
+DATA halfpi1<>+24(SB)/8, $0x3ff921fb54442d18
+GLOBL halfpi1<>(SB), RODATA|NOPTR, $32
+DATA halfpi2<>+0(SB)/8, $0x3c91a62633145c07
+DATA halfpi2<>+8(SB)/8, $0x3c91a62633145c07
+DATA halfpi2<>+16(SB)/8, $0x3c91a62633145c07
+DATA halfpi2<>+24(SB)/8, $0x3c91a62633145c07
+GLOBL halfpi2<>(SB), RODATA|NOPTR, $32
+DATA halfpi3<>+0(SB)/8, $0xb91f1976b7ed8fbc
+DATA halfpi3<>+8(SB)/8, $0xb91f1976b7ed8fbc
+DATA halfpi3<>+16(SB)/8, $0xb91f1976b7ed8fbc
+DATA halfpi3<>+24(SB)/8, $0xb91f1976b7ed8fbc
+GLOBL halfpi3<>(SB), RODATA|NOPTR, $32
 DATA i127<>+0(SB)/4, $0x0000007f
 DATA i127<>+4(SB)/4, $0x0000007f
 DATA i127<>+8(SB)/4, $0x0000007f
@@ -1271,6 +1316,11 @@ DATA mantmask<>+20(SB)/4, $0x007fffff
 DATA mantmask<>+24(SB)/4, $0x007fffff
 DATA mantmask<>+28(SB)/4, $0x007fffff
 GLOBL mantmask<>(SB), RODATA|NOPTR, $32
+DATA mhalf64<>+0(SB)/8, $0xbfe0000000000000
+DATA mhalf64<>+8(SB)/8, $0xbfe0000000000000
+DATA mhalf64<>+16(SB)/8, $0xbfe0000000000000
+DATA mhalf64<>+24(SB)/8, $0xbfe0000000000000
+GLOBL mhalf64<>(SB), RODATA|NOPTR, $32
 DATA mhalf<>+0(SB)/4, $0xbf000000
 DATA mhalf<>+4(SB)/4, $0xbf000000
 DATA mhalf<>+8(SB)/4, $0xbf000000
@@ -1298,6 +1348,11 @@ DATA ninf<>+20(SB)/4, $0xff800000
 DATA ninf<>+24(SB)/4, $0xff800000
 DATA ninf<>+28(SB)/4, $0xff800000
 GLOBL ninf<>(SB), RODATA|NOPTR, $32
+DATA one64<>+0(SB)/8, $0x3ff0000000000000
+DATA one64<>+8(SB)/8, $0x3ff0000000000000
+DATA one64<>+16(SB)/8, $0x3ff0000000000000
+DATA one64<>+24(SB)/8, $0x3ff0000000000000
+GLOBL one64<>(SB), RODATA|NOPTR, $32
 DATA one<>+0(SB)/4, $0x3f800000
 DATA one<>+4(SB)/4, $0x3f800000
 DATA one<>+8(SB)/4, $0x3f800000
@@ -1307,6 +1362,11 @@ DATA one<>+20(SB)/4, $0x3f800000
 DATA one<>+24(SB)/4, $0x3f800000
 DATA one<>+28(SB)/4, $0x3f800000
 GLOBL one<>(SB), RODATA|NOPTR, $32
+DATA onebit64<>+0(SB)/8, $0x0000000000000001
+DATA onebit64<>+8(SB)/8, $0x0000000000000001
+DATA onebit64<>+16(SB)/8, $0x0000000000000001
+DATA onebit64<>+24(SB)/8, $0x0000000000000001
+GLOBL onebit64<>(SB), RODATA|NOPTR, $32
 DATA pinf<>+0(SB)/4, $0x7f800000
 DATA pinf<>+4(SB)/4, $0x7f800000
 DATA pinf<>+8(SB)/4, $0x7f800000
@@ -1367,6 +1427,36 @@ DATA signmask<>+20(SB)/4, $0x80000000
 DATA signmask<>+24(SB)/4, $0x80000000
 DATA signmask<>+28(SB)/4, $0x80000000
 GLOBL signmask<>(SB), RODATA|NOPTR, $32
+DATA sinc0<>+0(SB)/8, $0xbfc5555555555555
+DATA sinc0<>+8(SB)/8, $0xbfc5555555555555
+DATA sinc0<>+16(SB)/8, $0xbfc5555555555555
+DATA sinc0<>+24(SB)/8, $0xbfc5555555555555
+GLOBL sinc0<>(SB), RODATA|NOPTR, $32
+DATA sinc1<>+0(SB)/8, $0x3f81111111111111
+DATA sinc1<>+8(SB)/8, $0x3f81111111111111
+DATA sinc1<>+16(SB)/8, $0x3f81111111111111
+DATA sinc1<>+24(SB)/8, $0x3f81111111111111
+GLOBL sinc1<>(SB), RODATA|NOPTR, $32
+DATA sinc2<>+0(SB)/8, $0xbf2a01a01a01a01a
+DATA sinc2<>+8(SB)/8, $0xbf2a01a01a01a01a
+DATA sinc2<>+16(SB)/8, $0xbf2a01a01a01a01a
+DATA sinc2<>+24(SB)/8, $0xbf2a01a01a01a01a
+GLOBL sinc2<>(SB), RODATA|NOPTR, $32
+DATA sinc3<>+0(SB)/8, $0x3ec71de3a556c734
+DATA sinc3<>+8(SB)/8, $0x3ec71de3a556c734
+DATA sinc3<>+16(SB)/8, $0x3ec71de3a556c734
+DATA sinc3<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL sinc3<>(SB), RODATA|NOPTR, $32
+DATA sinc4<>+0(SB)/8, $0xbe5ae64567f544e4
+DATA sinc4<>+8(SB)/8, $0xbe5ae64567f544e4
+DATA sinc4<>+16(SB)/8, $0xbe5ae64567f544e4
+DATA sinc4<>+24(SB)/8, $0xbe5ae64567f544e4
+GLOBL sinc4<>(SB), RODATA|NOPTR, $32
+DATA sinc5<>+0(SB)/8, $0x3de6124613a86d09
+DATA sinc5<>+8(SB)/8, $0x3de6124613a86d09
+DATA sinc5<>+16(SB)/8, $0x3de6124613a86d09
+DATA sinc5<>+24(SB)/8, $0x3de6124613a86d09
+GLOBL sinc5<>(SB), RODATA|NOPTR, $32
 DATA sqrthalf<>+0(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+4(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+8(SB)/4, $0x3f3504f3
@@ -1421,6 +1511,15 @@ DATA tanhp4<>+20(SB)/4, $0xbbba8671
 DATA tanhp4<>+24(SB)/4, $0xbbba8671
 DATA tanhp4<>+28(SB)/4, $0xbbba8671
 GLOBL tanhp4<>(SB), RODATA|NOPTR, $32
+DATA trigbound<>+0(SB)/4, $0x4e800000
+DATA trigbound<>+4(SB)/4, $0x4e800000
+DATA trigbound<>+8(SB)/4, $0x4e800000
+DATA trigbound<>+12(SB)/4, $0x4e800000
+DATA trigbound<>+16(SB)/4, $0x4e800000
+DATA trigbound<>+20(SB)/4, $0x4e800000
+DATA trigbound<>+24(SB)/4, $0x4e800000
+DATA trigbound<>+28(SB)/4, $0x4e800000
+GLOBL trigbound<>(SB), RODATA|NOPTR, $32
 DATA two23<>+0(SB)/4, $0x4b000000
 DATA two23<>+4(SB)/4, $0x4b000000
 DATA two23<>+8(SB)/4, $0x4b000000
@@ -1439,6 +1538,11 @@ DATA two<>+20(SB)/4, $0x40000000
 DATA two<>+24(SB)/4, $0x40000000
 DATA two<>+28(SB)/4, $0x40000000
 GLOBL two<>(SB), RODATA|NOPTR, $32
+DATA twooverpi<>+0(SB)/8, $0x3fe45f306dc9c883
+DATA twooverpi<>+8(SB)/8, $0x3fe45f306dc9c883
+DATA twooverpi<>+16(SB)/8, $0x3fe45f306dc9c883
+DATA twooverpi<>+24(SB)/8, $0x3fe45f306dc9c883
+GLOBL twooverpi<>(SB), RODATA|NOPTR, $32
 DATA zero<>+0(SB)/4, $0x00000000
 DATA zero<>+4(SB)/4, $0x00000000
 DATA zero<>+8(SB)/4, $0x00000000
@@ -22739,6 +22843,1684 @@ tail:
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
+	VZEROUPPER
+	RET
+
+// func sinF32AVX2(dst *float32, x *float32, n int) (ok bool)
+TEXT ·sinF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y2
+	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VSUBPD shifter64<>(SB), Y2, Y3
+	VFNMADD231PD halfpi1<>(SB), Y3, Y1
+	VFNMADD231PD halfpi2<>(SB), Y3, Y1
+	VFNMADD231PD halfpi3<>(SB), Y3, Y1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y1, Y1, Y4
+	VMOVUPD sinc5<>(SB), Y5
+	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VFMADD213PD sinc3<>(SB), Y4, Y5
+	VFMADD213PD sinc2<>(SB), Y4, Y5
+	VFMADD213PD sinc1<>(SB), Y4, Y5
+	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMULPD Y4, Y1, Y3
+	VFMADD213PD Y1, Y3, Y5
+	VMOVUPD cosc5<>(SB), Y6
+	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VFMADD213PD cosc3<>(SB), Y4, Y6
+	VFMADD213PD cosc2<>(SB), Y4, Y6
+	VFMADD213PD cosc1<>(SB), Y4, Y6
+	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y3
+	VMOVUPD mhalf64<>(SB), Y1
+	VFMADD213PD one64<>(SB), Y4, Y1
+	VFMADD213PD Y1, Y3, Y6
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y2, Y3
+	VBLENDVPD Y3, Y6, Y5, Y5
+	VPSLLQ $62, Y2, Y2
+	VANDPD signmask64<>(SB), Y2, Y2
+	VXORPD Y2, Y5, Y5
+	VMOVAPD Y5, Y1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y8
+	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VSUBPD shifter64<>(SB), Y8, Y9
+	VFNMADD231PD halfpi1<>(SB), Y9, Y7
+	VFNMADD231PD halfpi2<>(SB), Y9, Y7
+	VFNMADD231PD halfpi3<>(SB), Y9, Y7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y7, Y7, Y10
+	VMOVUPD sinc5<>(SB), Y11
+	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VFMADD213PD sinc3<>(SB), Y10, Y11
+	VFMADD213PD sinc2<>(SB), Y10, Y11
+	VFMADD213PD sinc1<>(SB), Y10, Y11
+	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMULPD Y10, Y7, Y9
+	VFMADD213PD Y7, Y9, Y11
+	VMOVUPD cosc5<>(SB), Y12
+	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VFMADD213PD cosc3<>(SB), Y10, Y12
+	VFMADD213PD cosc2<>(SB), Y10, Y12
+	VFMADD213PD cosc1<>(SB), Y10, Y12
+	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y9
+	VMOVUPD mhalf64<>(SB), Y7
+	VFMADD213PD one64<>(SB), Y10, Y7
+	VFMADD213PD Y7, Y9, Y12
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y8, Y9
+	VBLENDVPD Y9, Y12, Y11, Y11
+	VPSLLQ $62, Y8, Y8
+	VANDPD signmask64<>(SB), Y8, Y8
+	VXORPD Y8, Y11, Y11
+	VMOVAPD Y11, Y7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y1
+	VANDPS absmask<>(SB), Y0, Y2
+	VCMPPS $13, trigbound<>(SB), Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VORPS Y2, Y14, Y14
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y2
+	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VSUBPD shifter64<>(SB), Y2, Y3
+	VFNMADD231PD halfpi1<>(SB), Y3, Y1
+	VFNMADD231PD halfpi2<>(SB), Y3, Y1
+	VFNMADD231PD halfpi3<>(SB), Y3, Y1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y1, Y1, Y4
+	VMOVUPD sinc5<>(SB), Y5
+	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VFMADD213PD sinc3<>(SB), Y4, Y5
+	VFMADD213PD sinc2<>(SB), Y4, Y5
+	VFMADD213PD sinc1<>(SB), Y4, Y5
+	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMULPD Y4, Y1, Y3
+	VFMADD213PD Y1, Y3, Y5
+	VMOVUPD cosc5<>(SB), Y6
+	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VFMADD213PD cosc3<>(SB), Y4, Y6
+	VFMADD213PD cosc2<>(SB), Y4, Y6
+	VFMADD213PD cosc1<>(SB), Y4, Y6
+	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y3
+	VMOVUPD mhalf64<>(SB), Y1
+	VFMADD213PD one64<>(SB), Y4, Y1
+	VFMADD213PD Y1, Y3, Y6
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y2, Y3
+	VBLENDVPD Y3, Y6, Y5, Y5
+	VPSLLQ $62, Y2, Y2
+	VANDPD signmask64<>(SB), Y2, Y2
+	VXORPD Y2, Y5, Y5
+	VMOVAPD Y5, Y1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y8
+	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VSUBPD shifter64<>(SB), Y8, Y9
+	VFNMADD231PD halfpi1<>(SB), Y9, Y7
+	VFNMADD231PD halfpi2<>(SB), Y9, Y7
+	VFNMADD231PD halfpi3<>(SB), Y9, Y7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y7, Y7, Y10
+	VMOVUPD sinc5<>(SB), Y11
+	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VFMADD213PD sinc3<>(SB), Y10, Y11
+	VFMADD213PD sinc2<>(SB), Y10, Y11
+	VFMADD213PD sinc1<>(SB), Y10, Y11
+	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMULPD Y10, Y7, Y9
+	VFMADD213PD Y7, Y9, Y11
+	VMOVUPD cosc5<>(SB), Y12
+	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VFMADD213PD cosc3<>(SB), Y10, Y12
+	VFMADD213PD cosc2<>(SB), Y10, Y12
+	VFMADD213PD cosc1<>(SB), Y10, Y12
+	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y9
+	VMOVUPD mhalf64<>(SB), Y7
+	VFMADD213PD one64<>(SB), Y10, Y7
+	VFMADD213PD Y7, Y9, Y12
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y8, Y9
+	VBLENDVPD Y9, Y12, Y11, Y11
+	VPSLLQ $62, Y8, Y8
+	VANDPD signmask64<>(SB), Y8, Y8
+	VXORPD Y8, Y11, Y11
+	VMOVAPD Y11, Y7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y1
+	VANDPS absmask<>(SB), Y0, Y2
+	VCMPPS $13, trigbound<>(SB), Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VORPS Y2, Y14, Y14
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF32AVX2(dst *float32, x *float32, n int) (ok bool)
+TEXT ·cosF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y2
+	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VSUBPD shifter64<>(SB), Y2, Y3
+	VFNMADD231PD halfpi1<>(SB), Y3, Y1
+	VFNMADD231PD halfpi2<>(SB), Y3, Y1
+	VFNMADD231PD halfpi3<>(SB), Y3, Y1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y1, Y1, Y4
+	VMOVUPD sinc5<>(SB), Y5
+	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VFMADD213PD sinc3<>(SB), Y4, Y5
+	VFMADD213PD sinc2<>(SB), Y4, Y5
+	VFMADD213PD sinc1<>(SB), Y4, Y5
+	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMULPD Y4, Y1, Y3
+	VFMADD213PD Y1, Y3, Y5
+	VMOVUPD cosc5<>(SB), Y6
+	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VFMADD213PD cosc3<>(SB), Y4, Y6
+	VFMADD213PD cosc2<>(SB), Y4, Y6
+	VFMADD213PD cosc1<>(SB), Y4, Y6
+	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y3
+	VMOVUPD mhalf64<>(SB), Y1
+	VFMADD213PD one64<>(SB), Y4, Y1
+	VFMADD213PD Y1, Y3, Y6
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y2, Y2
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y2, Y3
+	VBLENDVPD Y3, Y6, Y5, Y5
+	VPSLLQ $62, Y2, Y2
+	VANDPD signmask64<>(SB), Y2, Y2
+	VXORPD Y2, Y5, Y5
+	VMOVAPD Y5, Y1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y8
+	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VSUBPD shifter64<>(SB), Y8, Y9
+	VFNMADD231PD halfpi1<>(SB), Y9, Y7
+	VFNMADD231PD halfpi2<>(SB), Y9, Y7
+	VFNMADD231PD halfpi3<>(SB), Y9, Y7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y7, Y7, Y10
+	VMOVUPD sinc5<>(SB), Y11
+	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VFMADD213PD sinc3<>(SB), Y10, Y11
+	VFMADD213PD sinc2<>(SB), Y10, Y11
+	VFMADD213PD sinc1<>(SB), Y10, Y11
+	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMULPD Y10, Y7, Y9
+	VFMADD213PD Y7, Y9, Y11
+	VMOVUPD cosc5<>(SB), Y12
+	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VFMADD213PD cosc3<>(SB), Y10, Y12
+	VFMADD213PD cosc2<>(SB), Y10, Y12
+	VFMADD213PD cosc1<>(SB), Y10, Y12
+	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y9
+	VMOVUPD mhalf64<>(SB), Y7
+	VFMADD213PD one64<>(SB), Y10, Y7
+	VFMADD213PD Y7, Y9, Y12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y8, Y8
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y8, Y9
+	VBLENDVPD Y9, Y12, Y11, Y11
+	VPSLLQ $62, Y8, Y8
+	VANDPD signmask64<>(SB), Y8, Y8
+	VXORPD Y8, Y11, Y11
+	VMOVAPD Y11, Y7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y1
+	VANDPS absmask<>(SB), Y0, Y2
+	VCMPPS $13, trigbound<>(SB), Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VORPS Y2, Y14, Y14
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y2
+	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VSUBPD shifter64<>(SB), Y2, Y3
+	VFNMADD231PD halfpi1<>(SB), Y3, Y1
+	VFNMADD231PD halfpi2<>(SB), Y3, Y1
+	VFNMADD231PD halfpi3<>(SB), Y3, Y1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y1, Y1, Y4
+	VMOVUPD sinc5<>(SB), Y5
+	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VFMADD213PD sinc3<>(SB), Y4, Y5
+	VFMADD213PD sinc2<>(SB), Y4, Y5
+	VFMADD213PD sinc1<>(SB), Y4, Y5
+	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMULPD Y4, Y1, Y3
+	VFMADD213PD Y1, Y3, Y5
+	VMOVUPD cosc5<>(SB), Y6
+	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VFMADD213PD cosc3<>(SB), Y4, Y6
+	VFMADD213PD cosc2<>(SB), Y4, Y6
+	VFMADD213PD cosc1<>(SB), Y4, Y6
+	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y3
+	VMOVUPD mhalf64<>(SB), Y1
+	VFMADD213PD one64<>(SB), Y4, Y1
+	VFMADD213PD Y1, Y3, Y6
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y2, Y2
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y2, Y3
+	VBLENDVPD Y3, Y6, Y5, Y5
+	VPSLLQ $62, Y2, Y2
+	VANDPD signmask64<>(SB), Y2, Y2
+	VXORPD Y2, Y5, Y5
+	VMOVAPD Y5, Y1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y8
+	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VSUBPD shifter64<>(SB), Y8, Y9
+	VFNMADD231PD halfpi1<>(SB), Y9, Y7
+	VFNMADD231PD halfpi2<>(SB), Y9, Y7
+	VFNMADD231PD halfpi3<>(SB), Y9, Y7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y7, Y7, Y10
+	VMOVUPD sinc5<>(SB), Y11
+	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VFMADD213PD sinc3<>(SB), Y10, Y11
+	VFMADD213PD sinc2<>(SB), Y10, Y11
+	VFMADD213PD sinc1<>(SB), Y10, Y11
+	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMULPD Y10, Y7, Y9
+	VFMADD213PD Y7, Y9, Y11
+	VMOVUPD cosc5<>(SB), Y12
+	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VFMADD213PD cosc3<>(SB), Y10, Y12
+	VFMADD213PD cosc2<>(SB), Y10, Y12
+	VFMADD213PD cosc1<>(SB), Y10, Y12
+	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y9
+	VMOVUPD mhalf64<>(SB), Y7
+	VFMADD213PD one64<>(SB), Y10, Y7
+	VFMADD213PD Y7, Y9, Y12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y8, Y8
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y8, Y9
+	VBLENDVPD Y9, Y12, Y11, Y11
+	VPSLLQ $62, Y8, Y8
+	VANDPD signmask64<>(SB), Y8, Y8
+	VXORPD Y8, Y11, Y11
+	VMOVAPD Y11, Y7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y1
+	VANDPS absmask<>(SB), Y0, Y2
+	VCMPPS $13, trigbound<>(SB), Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VORPS Y2, Y14, Y14
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanF32AVX2(dst *float32, x *float32, n int) (ok bool)
+TEXT ·tanF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y2
+	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VSUBPD shifter64<>(SB), Y2, Y3
+	VFNMADD231PD halfpi1<>(SB), Y3, Y1
+	VFNMADD231PD halfpi2<>(SB), Y3, Y1
+	VFNMADD231PD halfpi3<>(SB), Y3, Y1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y1, Y1, Y4
+	VMOVUPD sinc5<>(SB), Y5
+	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VFMADD213PD sinc3<>(SB), Y4, Y5
+	VFMADD213PD sinc2<>(SB), Y4, Y5
+	VFMADD213PD sinc1<>(SB), Y4, Y5
+	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMULPD Y4, Y1, Y3
+	VFMADD213PD Y1, Y3, Y5
+	VMOVUPD cosc5<>(SB), Y6
+	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VFMADD213PD cosc3<>(SB), Y4, Y6
+	VFMADD213PD cosc2<>(SB), Y4, Y6
+	VFMADD213PD cosc1<>(SB), Y4, Y6
+	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y3
+	VMOVUPD mhalf64<>(SB), Y1
+	VFMADD213PD one64<>(SB), Y4, Y1
+	VFMADD213PD Y1, Y3, Y6
+	// n even: S/C; n odd: -C/S
+	VPSLLQ $63, Y2, Y3
+	VBLENDVPD Y3, Y6, Y5, Y4
+	VBLENDVPD Y3, Y5, Y6, Y6
+	VDIVPD Y6, Y4, Y4
+	VXORPD Y3, Y4, Y1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y8
+	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VSUBPD shifter64<>(SB), Y8, Y9
+	VFNMADD231PD halfpi1<>(SB), Y9, Y7
+	VFNMADD231PD halfpi2<>(SB), Y9, Y7
+	VFNMADD231PD halfpi3<>(SB), Y9, Y7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y7, Y7, Y10
+	VMOVUPD sinc5<>(SB), Y11
+	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VFMADD213PD sinc3<>(SB), Y10, Y11
+	VFMADD213PD sinc2<>(SB), Y10, Y11
+	VFMADD213PD sinc1<>(SB), Y10, Y11
+	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMULPD Y10, Y7, Y9
+	VFMADD213PD Y7, Y9, Y11
+	VMOVUPD cosc5<>(SB), Y12
+	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VFMADD213PD cosc3<>(SB), Y10, Y12
+	VFMADD213PD cosc2<>(SB), Y10, Y12
+	VFMADD213PD cosc1<>(SB), Y10, Y12
+	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y9
+	VMOVUPD mhalf64<>(SB), Y7
+	VFMADD213PD one64<>(SB), Y10, Y7
+	VFMADD213PD Y7, Y9, Y12
+	// n even: S/C; n odd: -C/S
+	VPSLLQ $63, Y8, Y9
+	VBLENDVPD Y9, Y12, Y11, Y10
+	VBLENDVPD Y9, Y11, Y12, Y12
+	VDIVPD Y12, Y10, Y10
+	VXORPD Y9, Y10, Y7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y1
+	VANDPS absmask<>(SB), Y0, Y2
+	VCMPPS $13, trigbound<>(SB), Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VORPS Y2, Y14, Y14
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y2
+	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VSUBPD shifter64<>(SB), Y2, Y3
+	VFNMADD231PD halfpi1<>(SB), Y3, Y1
+	VFNMADD231PD halfpi2<>(SB), Y3, Y1
+	VFNMADD231PD halfpi3<>(SB), Y3, Y1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y1, Y1, Y4
+	VMOVUPD sinc5<>(SB), Y5
+	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VFMADD213PD sinc3<>(SB), Y4, Y5
+	VFMADD213PD sinc2<>(SB), Y4, Y5
+	VFMADD213PD sinc1<>(SB), Y4, Y5
+	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMULPD Y4, Y1, Y3
+	VFMADD213PD Y1, Y3, Y5
+	VMOVUPD cosc5<>(SB), Y6
+	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VFMADD213PD cosc3<>(SB), Y4, Y6
+	VFMADD213PD cosc2<>(SB), Y4, Y6
+	VFMADD213PD cosc1<>(SB), Y4, Y6
+	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y3
+	VMOVUPD mhalf64<>(SB), Y1
+	VFMADD213PD one64<>(SB), Y4, Y1
+	VFMADD213PD Y1, Y3, Y6
+	// n even: S/C; n odd: -C/S
+	VPSLLQ $63, Y2, Y3
+	VBLENDVPD Y3, Y6, Y5, Y4
+	VBLENDVPD Y3, Y5, Y6, Y6
+	VDIVPD Y6, Y4, Y4
+	VXORPD Y3, Y4, Y1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y8
+	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VSUBPD shifter64<>(SB), Y8, Y9
+	VFNMADD231PD halfpi1<>(SB), Y9, Y7
+	VFNMADD231PD halfpi2<>(SB), Y9, Y7
+	VFNMADD231PD halfpi3<>(SB), Y9, Y7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Y7, Y7, Y10
+	VMOVUPD sinc5<>(SB), Y11
+	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VFMADD213PD sinc3<>(SB), Y10, Y11
+	VFMADD213PD sinc2<>(SB), Y10, Y11
+	VFMADD213PD sinc1<>(SB), Y10, Y11
+	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMULPD Y10, Y7, Y9
+	VFMADD213PD Y7, Y9, Y11
+	VMOVUPD cosc5<>(SB), Y12
+	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VFMADD213PD cosc3<>(SB), Y10, Y12
+	VFMADD213PD cosc2<>(SB), Y10, Y12
+	VFMADD213PD cosc1<>(SB), Y10, Y12
+	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y9
+	VMOVUPD mhalf64<>(SB), Y7
+	VFMADD213PD one64<>(SB), Y10, Y7
+	VFMADD213PD Y7, Y9, Y12
+	// n even: S/C; n odd: -C/S
+	VPSLLQ $63, Y8, Y9
+	VBLENDVPD Y9, Y12, Y11, Y10
+	VBLENDVPD Y9, Y11, Y12, Y12
+	VDIVPD Y12, Y10, Y10
+	VXORPD Y9, Y10, Y7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y1
+	VANDPS absmask<>(SB), Y0, Y2
+	VCMPPS $13, trigbound<>(SB), Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VORPS Y2, Y14, Y14
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func sinF32AVX512(dst *float32, x *float32, n int) (ok bool)
+TEXT ·sinF32AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z5
+	VPSLLQ $62, Z2, Z2
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
+	VMOVAPD Z5, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z11
+	VPSLLQ $62, Z8, Z8
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
+	VMOVAPD Z11, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z18
+	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
+	VSUBPD.BCST shifter64<>(SB), Z18, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
+	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
+	VFNMADD231PD.BCST halfpi3<>(SB), Z19, Z17
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z17, Z17, Z20
+	VBROADCASTSD sinc5<>(SB), Z21
+	VFMADD213PD.BCST sinc4<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
+	VMULPD Z20, Z17, Z19
+	VFMADD213PD Z17, Z19, Z21
+	VBROADCASTSD cosc5<>(SB), Z22
+	VFMADD213PD.BCST cosc4<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc0<>(SB), Z20, Z22
+	VMULPD Z20, Z20, Z19
+	VBROADCASTSD mhalf64<>(SB), Z17
+	VFMADD213PD.BCST one64<>(SB), Z20, Z17
+	VFMADD213PD Z17, Z19, Z22
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z21
+	VPSLLQ $62, Z18, Z18
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z18, Z21
+	VMOVAPD Z21, Z17
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z24
+	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
+	VSUBPD.BCST shifter64<>(SB), Z24, Z25
+	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
+	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
+	VFNMADD231PD.BCST halfpi3<>(SB), Z25, Z23
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z23, Z23, Z26
+	VBROADCASTSD sinc5<>(SB), Z27
+	VFMADD213PD.BCST sinc4<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
+	VMULPD Z26, Z23, Z25
+	VFMADD213PD Z23, Z25, Z27
+	VBROADCASTSD cosc5<>(SB), Z28
+	VFMADD213PD.BCST cosc4<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc0<>(SB), Z26, Z28
+	VMULPD Z26, Z26, Z25
+	VBROADCASTSD mhalf64<>(SB), Z23
+	VFMADD213PD.BCST one64<>(SB), Z26, Z23
+	VFMADD213PD Z23, Z25, Z28
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z27
+	VPSLLQ $62, Z24, Z24
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z24, Z27
+	VMOVAPD Z27, Z23
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z17
+	VPANDD.BCST absmask<>(SB), Z16, Z18
+	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
+	VMOVAPS Z16, K3, Z17
+	KORW K3, K4, K4
+	VMOVAPS Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z5
+	VPSLLQ $62, Z2, Z2
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
+	VMOVAPD Z5, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z11
+	VPSLLQ $62, Z8, Z8
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
+	VMOVAPD Z11, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z5
+	VPSLLQ $62, Z2, Z2
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
+	VMOVAPD Z5, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z11
+	VPSLLQ $62, Z8, Z8
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
+	VMOVAPD Z11, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF32AVX512(dst *float32, x *float32, n int) (ok bool)
+TEXT ·cosF32AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z2, Z2
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z5
+	VPSLLQ $62, Z2, Z2
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
+	VMOVAPD Z5, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z8, Z8
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z11
+	VPSLLQ $62, Z8, Z8
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
+	VMOVAPD Z11, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z18
+	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
+	VSUBPD.BCST shifter64<>(SB), Z18, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
+	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
+	VFNMADD231PD.BCST halfpi3<>(SB), Z19, Z17
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z17, Z17, Z20
+	VBROADCASTSD sinc5<>(SB), Z21
+	VFMADD213PD.BCST sinc4<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
+	VMULPD Z20, Z17, Z19
+	VFMADD213PD Z17, Z19, Z21
+	VBROADCASTSD cosc5<>(SB), Z22
+	VFMADD213PD.BCST cosc4<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc0<>(SB), Z20, Z22
+	VMULPD Z20, Z20, Z19
+	VBROADCASTSD mhalf64<>(SB), Z17
+	VFMADD213PD.BCST one64<>(SB), Z20, Z17
+	VFMADD213PD Z17, Z19, Z22
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z18, Z18
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z21
+	VPSLLQ $62, Z18, Z18
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z18, Z21
+	VMOVAPD Z21, Z17
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z24
+	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
+	VSUBPD.BCST shifter64<>(SB), Z24, Z25
+	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
+	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
+	VFNMADD231PD.BCST halfpi3<>(SB), Z25, Z23
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z23, Z23, Z26
+	VBROADCASTSD sinc5<>(SB), Z27
+	VFMADD213PD.BCST sinc4<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
+	VMULPD Z26, Z23, Z25
+	VFMADD213PD Z23, Z25, Z27
+	VBROADCASTSD cosc5<>(SB), Z28
+	VFMADD213PD.BCST cosc4<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc0<>(SB), Z26, Z28
+	VMULPD Z26, Z26, Z25
+	VBROADCASTSD mhalf64<>(SB), Z23
+	VFMADD213PD.BCST one64<>(SB), Z26, Z23
+	VFMADD213PD Z23, Z25, Z28
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z24, Z24
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z27
+	VPSLLQ $62, Z24, Z24
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z24, Z27
+	VMOVAPD Z27, Z23
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z17
+	VPANDD.BCST absmask<>(SB), Z16, Z18
+	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
+	VMOVAPS Z16, K3, Z17
+	KORW K3, K4, K4
+	VMOVAPS Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z2, Z2
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z5
+	VPSLLQ $62, Z2, Z2
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
+	VMOVAPD Z5, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z8, Z8
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z11
+	VPSLLQ $62, Z8, Z8
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
+	VMOVAPD Z11, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z2, Z2
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z5
+	VPSLLQ $62, Z2, Z2
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
+	VMOVAPD Z5, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z8, Z8
+	// quadrant odd: C for S; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z11
+	VPSLLQ $62, Z8, Z8
+	// S ^= T & sign
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
+	VMOVAPD Z11, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanF32AVX512(dst *float32, x *float32, n int) (ok bool)
+TEXT ·tanF32AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z5, Z4
+	VMOVAPD Z6, K2, Z4
+	VMOVAPD Z5, K2, Z6
+	VDIVPD Z6, Z4, Z4
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z4, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z11, Z10
+	VMOVAPD Z12, K2, Z10
+	VMOVAPD Z11, K2, Z12
+	VDIVPD Z12, Z10, Z10
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z10, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z18
+	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
+	VSUBPD.BCST shifter64<>(SB), Z18, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
+	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
+	VFNMADD231PD.BCST halfpi3<>(SB), Z19, Z17
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z17, Z17, Z20
+	VBROADCASTSD sinc5<>(SB), Z21
+	VFMADD213PD.BCST sinc4<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
+	VMULPD Z20, Z17, Z19
+	VFMADD213PD Z17, Z19, Z21
+	VBROADCASTSD cosc5<>(SB), Z22
+	VFMADD213PD.BCST cosc4<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
+	VFMADD213PD.BCST cosc0<>(SB), Z20, Z22
+	VMULPD Z20, Z20, Z19
+	VBROADCASTSD mhalf64<>(SB), Z17
+	VFMADD213PD.BCST one64<>(SB), Z20, Z17
+	VFMADD213PD Z17, Z19, Z22
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z18, K3
+	VMOVAPD Z21, Z20
+	VMOVAPD Z22, K3, Z20
+	VMOVAPD Z21, K3, Z22
+	VDIVPD Z22, Z20, Z20
+	VPSLLQ $63, Z18, Z18
+	VPXORQ Z18, Z20, Z17
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z24
+	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
+	VSUBPD.BCST shifter64<>(SB), Z24, Z25
+	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
+	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
+	VFNMADD231PD.BCST halfpi3<>(SB), Z25, Z23
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z23, Z23, Z26
+	VBROADCASTSD sinc5<>(SB), Z27
+	VFMADD213PD.BCST sinc4<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
+	VMULPD Z26, Z23, Z25
+	VFMADD213PD Z23, Z25, Z27
+	VBROADCASTSD cosc5<>(SB), Z28
+	VFMADD213PD.BCST cosc4<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
+	VFMADD213PD.BCST cosc0<>(SB), Z26, Z28
+	VMULPD Z26, Z26, Z25
+	VBROADCASTSD mhalf64<>(SB), Z23
+	VFMADD213PD.BCST one64<>(SB), Z26, Z23
+	VFMADD213PD Z23, Z25, Z28
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z24, K3
+	VMOVAPD Z27, Z26
+	VMOVAPD Z28, K3, Z26
+	VMOVAPD Z27, K3, Z28
+	VDIVPD Z28, Z26, Z26
+	VPSLLQ $63, Z24, Z24
+	VPXORQ Z24, Z26, Z23
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z17
+	VPANDD.BCST absmask<>(SB), Z16, Z18
+	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
+	VMOVAPS Z16, K3, Z17
+	KORW K3, K4, K4
+	VMOVAPS Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z5, Z4
+	VMOVAPD Z6, K2, Z4
+	VMOVAPD Z5, K2, Z6
+	VDIVPD Z6, Z4, Z4
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z4, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z11, Z10
+	VMOVAPD Z12, K2, Z10
+	VMOVAPD Z11, K2, Z12
+	VDIVPD Z12, Z10, Z10
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z10, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z2
+	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VSUBPD.BCST shifter64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
+	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z1, Z1, Z4
+	VBROADCASTSD sinc5<>(SB), Z5
+	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VMULPD Z4, Z1, Z3
+	VFMADD213PD Z1, Z3, Z5
+	VBROADCASTSD cosc5<>(SB), Z6
+	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z3
+	VBROADCASTSD mhalf64<>(SB), Z1
+	VFMADD213PD.BCST one64<>(SB), Z4, Z1
+	VFMADD213PD Z1, Z3, Z6
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
+	VMOVAPD Z5, Z4
+	VMOVAPD Z6, K2, Z4
+	VMOVAPD Z5, K2, Z6
+	VDIVPD Z6, Z4, Z4
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z4, Z1
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z8
+	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VSUBPD.BCST shifter64<>(SB), Z8, Z9
+	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
+	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
+	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VMULPD Z7, Z7, Z10
+	VBROADCASTSD sinc5<>(SB), Z11
+	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VMULPD Z10, Z7, Z9
+	VFMADD213PD Z7, Z9, Z11
+	VBROADCASTSD cosc5<>(SB), Z12
+	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z9
+	VBROADCASTSD mhalf64<>(SB), Z7
+	VFMADD213PD.BCST one64<>(SB), Z10, Z7
+	VFMADD213PD Z7, Z9, Z12
+	// n even: S/C; n odd: -C/S
+	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
+	VMOVAPD Z11, Z10
+	VMOVAPD Z12, K2, Z10
+	VMOVAPD Z11, K2, Z12
+	VDIVPD Z12, Z10, Z10
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z10, Z7
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z1
+	VPANDD.BCST absmask<>(SB), Z0, Z2
+	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
+	VMOVAPS Z0, K2, Z1
+	KORW K2, K4, K4
+	VMOVAPS Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
 	VZEROUPPER
 	RET
 

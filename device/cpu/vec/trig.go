@@ -1,0 +1,15 @@
+package vec
+
+// Sin sets dst[i] = sin(x[i]) (math.Sin). For float32 the vector sets
+// reduce x by pi/2 and evaluate the series in float64 lanes, rounding once
+// (the exact value correctly rounded but within about 2^-40 ulp of a tie,
+// so at most 0.501 ulp off), and hand |x| >= 2^30 to package math;
+// float64 is package math's on every set.
+func Sin[T Float](dst, x []T) error { return unary("Sin", unSin, dst, x) }
+
+// Cos sets dst[i] = cos(x[i]) (math.Cos), as Sin computes the sine.
+func Cos[T Float](dst, x []T) error { return unary("Cos", unCos, dst, x) }
+
+// Tan sets dst[i] = tan(x[i]) (math.Tan), for float32 as the quotient of
+// Sin's two series in float64, rounded once, as Sin computes the sine.
+func Tan[T Float](dst, x []T) error { return unary("Tan", unTan, dst, x) }

@@ -1,0 +1,48 @@
+package vec
+
+import (
+	"math"
+	"testing"
+)
+
+// TestTrigLargeArguments mixes the elements the float32 Sin, Cos and Tan
+// kernels leave to package math (|x| >= 2^30 and infinities) with ones
+// they compute, in the vector body and in the tail, into a separate dst
+// and in place, on every tier. It includes Tan's largest result below
+// 2^30 (x = 252.89821, 0x437ce5f1, tan = -2.39e8), which must not be
+// taken for an element left to math, and the neighbours of 2^30.
+func TestTrigLargeArguments(t *testing.T) {
+	special := []float32{0x1p30, -0x1p30, math.Nextafter32(0x1p30, 0), 3e38, -1e10,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.Float32frombits(0x437ce5f1), -math.Float32frombits(0x437ce5f1), float32(math.Copysign(0, -1)), 0x1p-149, 1}
+	var xs []float32
+	for i := range 53 { // 53: three 16-lane vectors and a tail of 5
+		xs = append(xs, float32(i)*0.37-9, special[i%len(special)])
+	}
+	ops := []struct {
+		name string
+		fn   func(dst, x []float32) error
+		ref  func(float64) float64
+	}{{"Sin", Sin[float32], math.Sin}, {"Cos", Cos[float32], math.Cos}, {"Tan", Tan[float32], math.Tan}}
+	for _, k := range available() {
+		defer useKernels(k)()
+		for _, op := range ops {
+			for _, inPlace := range []bool{false, true} {
+				got := make([]float32, len(xs))
+				src := xs
+				if inPlace {
+					copy(got, xs)
+					src = got
+				}
+				if err := op.fn(got, src); err != nil {
+					t.Fatal(err)
+				}
+				for i, x := range xs {
+					if e := ulpErr32(got[i], op.ref(float64(x))); e > 0.501 {
+						t.Errorf("%s %s in place %v: %s(%g) = %g, want %g (%.3f ulp)", k.name, op.name, inPlace, op.name, x, got[i], op.ref(float64(x)), e)
+					}
+				}
+			}
+		}
+	}
+}
