@@ -95,6 +95,7 @@ def numpy_rates(n):
         "sin": (lambda: np.sin(x, out=d32), 0),
         "cos": (lambda: np.cos(x, out=d32), 0),
         "tan": (lambda: np.tan(x, out=d32), 0),
+        "rsqrt": (lambda: np.divide(1, np.sqrt(xl, out=d32), out=d32), 0),
         "add_f32": (lambda: np.add(a32, b32, out=d32), 12),
         "mul_f32": (lambda: np.multiply(a32, b32, out=d32), 12),
         "div_f32": (lambda: np.divide(a32, b32, out=d32), 12),

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"math"
 	"slices"
 	"sync"
 
@@ -135,6 +134,9 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	case device.Sqrt:
 		// The hardware root is correctly rounded, as math.Sqrt rounded to T.
 		return vec.Sqrt[T]
+	case device.Rsqrt:
+		// float64 1/math.Sqrt rounded to T, bit for bit (vec.Rsqrt).
+		return vec.Rsqrt[T]
 	case device.Square:
 		// x*x rounded once, as the reference's float64 square rounded to T.
 		return func(dst, x []T) error { return vec.Mul(dst, x, x) }
@@ -142,20 +144,12 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	return loopKernel[T](op)
 }
 
-// loopKernel returns a plain Go loop for Rsqrt and Hardswish (no vec
-// kernel: the op table's F64 formula in float64, rounded once to T, so the
-// results are the generic path's bit for bit, without a function call per
-// element). It returns nil for other ops.
+// loopKernel returns a plain Go loop for Hardswish (no vec kernel: the op
+// table's F64 formula in float64, rounded once to T, so the results are
+// the generic path's bit for bit, without a function call per element).
+// It returns nil for other ops.
 func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	switch op {
-	case device.Rsqrt:
-		return func(dst, x []T) error {
-			dst = dst[:len(x)]
-			for i, v := range x {
-				dst[i] = T(1 / math.Sqrt(float64(v)))
-			}
-			return nil
-		}
 	case device.Hardswish:
 		return func(dst, x []T) error {
 			dst = dst[:len(x)]

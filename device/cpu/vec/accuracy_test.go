@@ -92,11 +92,11 @@ var unaries32 = []unary32{
 	{"Erf", unErf, Erf[float32], math.Erf, 2},
 	{"Silu", unSilu, Silu[float32], refSilu, 2.5},
 	{"Softplus", unSoftplus, Softplus[float32], refSoftplus, 0.51},
-	{"Log1p", unLog1p, Log1p[float32], math.Log1p, 0.51},
+	{"Log1p", unLog1p, Log1p[float32], math.Log1p, 1},
 	{"Expm1", unExpm1, Expm1[float32], math.Expm1, 0.51},
 	{"Exp2", unExp2, Exp2[float32], math.Exp2, 1},
-	{"Log2", unLog2, Log2[float32], math.Log2, 0.51},
-	{"Log10", unLog10, Log10[float32], math.Log10, 0.51},
+	{"Log2", unLog2, Log2[float32], math.Log2, 1},
+	{"Log10", unLog10, Log10[float32], math.Log10, 1},
 	{"Sinh", unSinh, Sinh[float32], math.Sinh, 0.51},
 	{"Cosh", unCosh, Cosh[float32], math.Cosh, 0.51},
 	{"Sin", unSin, Sin[float32], math.Sin, 0.501},
@@ -233,5 +233,67 @@ func exhaustive(t *testing.T, f unary32) {
 	t.Logf("%s (%s): max %.3f ulp at %g (%#08x); subnormal results %.2f x 2^-149", f.name, Implementation(), r.worst, r.at, math.Float32bits(r.at), r.sub)
 	if r.worst > f.maxULP {
 		t.Errorf("%s: %.3f ulp > %g", f.name, r.worst, f.maxULP)
+	}
+}
+
+// TestLogExactPowers checks that Log2 of every power of two and Log10 of
+// every power of ten a float32 holds exactly (1 to 1e10) are exact, on
+// every tier: NumPy gives np.log10(np.float32(1000)) == 3, and so must we.
+func TestLogExactPowers(t *testing.T) {
+	var x2, w2, x10, w10 []float32
+	for k := -149; k <= 127; k++ {
+		x2, w2 = append(x2, float32(math.Ldexp(1, k))), append(w2, float32(k))
+	}
+	for k, p := 0, 1.0; k <= 10; k, p = k+1, p*10 {
+		x10, w10 = append(x10, float32(p)), append(w10, float32(k))
+	}
+	for _, k := range available() {
+		defer useKernels(k)()
+		for _, c := range []struct {
+			name    string
+			fn      func(dst, x []float32) error
+			x, want []float32
+		}{{"Log2", Log2[float32], x2, w2}, {"Log10", Log10[float32], x10, w10}} {
+			got := make([]float32, len(c.x))
+			if err := c.fn(got, c.x); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if got[i] != c.want[i] {
+					t.Errorf("%s: %s(%g) = %g, want %g", k.name, c.name, c.x[i], got[i], c.want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestLog1pSpecial checks Log1p's special values on every tier, sign of
+// zero included: log1p(±0) = ±0, log1p(-1) = -Inf, log1p(x < -1) = NaN,
+// log1p(+Inf) = +Inf, NaN stays NaN, and x itself for tiny x.
+func TestLog1pSpecial(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct{ x, want float64 }{
+		{0, 0}, {math.Copysign(0, -1), math.Copysign(0, -1)}, {-1, -inf}, {-1.5, nan}, {-inf, nan},
+		{inf, inf}, {nan, nan}, {1e-30, 1e-30}, {-1e-30, -1e-30}, {0x1p-149, 0x1p-149}, {-0x1p-149, -0x1p-149},
+		{3e38, math.Log1p(float64(float32(3e38)))}, {-1 + 0x1p-24, -24 * math.Ln2},
+	}
+	x := make([]float32, 0, 3*len(cases))
+	for range 3 { // 39 elements: body and tail
+		for _, c := range cases {
+			x = append(x, float32(c.x))
+		}
+	}
+	for _, k := range available() {
+		defer useKernels(k)()
+		got := make([]float32, len(x))
+		if err := Log1p(got, x); err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range got {
+			want := float32(cases[i%len(cases)].want)
+			if math.Float32bits(g) != math.Float32bits(want) && !(g != g && want != want) {
+				t.Errorf("%s: Log1p(%g) = %g, want %g", k.name, x[i], g, want)
+			}
+		}
 	}
 }

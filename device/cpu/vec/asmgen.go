@@ -529,7 +529,7 @@ var (
 	rscalarOps = []string{"sub", "div"}
 	// unOps maps the float32 transcendental kernels to their unOp
 	// constants.
-	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"},
+	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"},
 		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
 		{"silu", "unSilu"}}
 	// unOps512 maps the float32 transcendentals only the AVX-512 set has
@@ -539,7 +539,7 @@ var (
 	// tiers (Relu, Sqrt, Sign and exactUnaries), whose results are the
 	// float64 reference rounded once, to their unOp constants.
 	exactUnOps = func() [][2]string {
-		ops := [][2]string{{"relu", "unRelu"}, {"sqrt", "unSqrt"}, {"sign", "unSign"}}
+		ops := [][2]string{{"relu", "unRelu"}, {"sqrt", "unSqrt"}, {"sign", "unSign"}, {"rsqrt", "unRsqrt"}}
 		for _, u := range exactUnaries {
 			ops = append(ops, [2]string{u.name, u.op})
 		}
@@ -827,6 +827,61 @@ func (g *gen) binaries(e elem, t tier) {
 		g.elementwise(k)
 		g.halfVariants(k, u.name, t)
 	}
+	g.rsqrt(e, t)
+}
+
+// rsqrt emits rsqrt for e and tier t: 1/sqrt(x) with VSQRTPD and VDIVPD,
+// each correctly rounded in float64, as the float64 reference computes
+// it; float32 vectors are widened into two float64 halves (registers 1
+// and 2) and rounded back once, so the kernel gives float32(1/math.Sqrt(x))
+// bit for bit. Register 13 holds float64 1.
+func (g *gen) rsqrt(e elem, t tier) {
+	r := t.reg
+	k := ewKernel{name: "rsqrt" + e.name + t.suffix, e: e, inputs: []string{"x"}, z: t.z, nt: e == f64,
+		doc:   "computes dst[i] = 1/sqrt(x[i]) as float64 1/math.Sqrt rounded to the type, for i < n.",
+		setup: func(g *gen) { g.ins("VBROADCASTSD %s, %s", g.d("done", 1), r(13)) }}
+	if e == f64 {
+		k.unroll = 4
+		k.body = func(g *gen, _ int, in []string) string {
+			g.ins("VSQRTPD %s, %s", in[0], in[0])
+			g.ins("VDIVPD %s, %s, %s", in[0], r(13), in[0])
+			return in[0]
+		}
+		g.elementwise(k)
+		return
+	}
+	body := func(g *gen) {
+		if t.z {
+			g.ins("VCVTPS2PD Y0, Z1")
+			g.ins("VEXTRACTF32X8 $1, Z0, Y2")
+			g.ins("VCVTPS2PD Y2, Z2")
+		} else {
+			g.ins("VCVTPS2PD X0, Y1")
+			g.ins("VEXTRACTF128 $1, Y0, X2")
+			g.ins("VCVTPS2PD X2, Y2")
+		}
+		for _, h := range []string{r(1), r(2)} {
+			g.ins("VSQRTPD %s, %s", h, h)
+			g.ins("VDIVPD %s, %s, %s", h, r(13), h)
+		}
+		if t.z {
+			g.ins("VCVTPD2PS Z1, Y1")
+			g.ins("VCVTPD2PS Z2, Y2")
+			g.ins("VINSERTF32X8 $1, Y2, Z1, Z0")
+		} else {
+			g.ins("VCVTPD2PSY Y1, X1")
+			g.ins("VCVTPD2PSY Y2, X2")
+			g.ins("VINSERTF128 $1, X2, Y1, Y0")
+		}
+	}
+	if t.z {
+		k = twoSlots(k, z, 13, 16, body)
+	} else {
+		k.unroll = 1
+		k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
+	}
+	g.elementwise(k)
+	g.halfVariants(k, "rsqrt", t)
 }
 
 // halfVariants emits float32 kernel k (of tier t) again on bfloat16 and
@@ -1263,6 +1318,11 @@ var (
 	expQ = []uint32{0x3f800000, 0x3efffffe, 0x3e2aaa4a, 0x3d2aac5f, 0x3c091c2b, 0x3ab51e82}
 	// log1p(f) = f - f^2/2 + f^3*P(f) on [sqrt(1/2)-1, sqrt(2)-1].
 	logP = []uint32{0x3eaaaaaa, 0xbe800113, 0x3e4cd00e, 0xbe2a3945, 0x3e116c97, 0xbe06c121, 0x3e02af63, 0xbd9c64ef}
+	// logP8 is P of degree 8 from the same fit (`go run fitcoeffs.go
+	// log`, within 0.013 x 2^-24 of the weighted target against 0.098 for
+	// logP's degree 7), for Log2 and Log10, whose multiplication by
+	// 1/ln(base) would otherwise carry logP's error past 1 ulp.
+	logP8 = []uint32{0x3eaaaaa4, 0xbe800003, 0x3e4cd23b, 0xbe2aae22, 0x3e119dd1, 0xbdfe1465, 0x3df36006, 0xbdef00f1, 0x3d8a39a0}
 	// tanh(a) = a + a^3*P(a^2) on [0, 0.625].
 	tanhP = []uint32{0xbeaaaa99, 0x3e08837b, 0xbd5c1ad2, 0x3ca8fc67, 0xbbba8671}
 	// erf(a) = a + a*P(a^2) on [0, 0.875].
@@ -1427,36 +1487,9 @@ func (g *gen) transcendentals() {
 		g.expCore("Y0", "", "Y1", "Y2", "Y3", false)
 	})
 
-	un("log", "computes dst[i] = ln(x[i]) for i < n.", nil, func(g *gen) {
-		g.comment("subnormal x: scale by 2^23 and take 23 off the exponent")
-		g.ins("VCMPPS $1, %s, Y0, Y1", g.fb("fltmin", 0x00800000))
-		g.ins("VMULPS %s, Y0, Y2", g.f("two23", 1<<23))
-		g.ins("VBLENDVPS Y1, Y2, Y0, Y2")
-		g.ins("VPAND %s, Y1, Y1", g.i("i23", 23))
-		g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
-		g.ins("VPSUBD %s, Y2, Y2", g.fb("sqrthalf", 0x3f3504f3))
-		g.ins("VPSRAD $23, Y2, Y3")
-		g.ins("VPSUBD Y1, Y3, Y3")
-		g.ins("VPAND %s, Y2, Y2", g.fb("mantmask", 0x007fffff))
-		g.ins("VPADDD %s, Y2, Y2", g.fb("sqrthalf", 0x3f3504f3))
-		g.ins("VSUBPS %s, Y2, Y2", one())
-		g.ins("VCVTDQ2PS Y3, Y3")
-		g.horner("logp", logP, "Y2", "Y4")
-		g.ins("VMULPS Y2, Y2, Y5")
-		g.ins("VMULPS Y2, Y5, Y6")
-		g.ins("VMULPS Y6, Y4, Y4")
-		g.ins("VFMADD231PS %s, Y3, Y4", g.f("ln2lo", ln2Lo32))
-		g.ins("VFNMADD231PS %s, Y5, Y4", g.f("half", 0.5))
-		g.ins("VADDPS Y2, Y4, Y4")
-		g.ins("VFMADD231PS %s, Y3, Y4", g.f("ln2hi", ln2Hi32))
-		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
-		g.ins("VCMPPS $0, %s, Y0, Y1", g.f("zero", 0))
-		g.ins("VBLENDVPS Y1, %s, Y4, Y4", g.fb("ninf", 0xff800000))
-		g.ins("VCMPPS $0, %s, Y0, Y1", g.fb("pinf", 0x7f800000))
-		g.ins("VBLENDVPS Y1, %s, Y4, Y4", g.fb("pinf", 0x7f800000))
-		g.ins("VCMPPS $9, %s, Y0, Y1", g.f("zero", 0))
-		g.ins("VORPS Y1, Y4, Y0")
-	})
+	for _, lb := range logBases {
+		un(lb.name, lb.doc, nil, func(g *gen) { g.logBody(tierAVX2, lb) })
+	}
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		g.ins("VMOVUPS %s, Y13", g.f("c20", 20))
@@ -1870,37 +1903,9 @@ func (g *gen) transcendentals512() {
 		g.ins("VSCALEFPS Z3, Z4, Z0")
 	})
 
-	un("log", "computes dst[i] = ln(x[i]) for i < n.", nil, func(g *gen) {
-		g.comment("subnormal x: scale by 2^23 and take 23 off the exponent")
-		g.ins("VCMPPS.BCST $1, %s, Z0, K2", g.fb("fltmin", 0x00800000))
-		g.ins("VMOVAPS Z0, Z2")
-		g.ins("VMULPS.BCST %s, Z0, K2, Z2", g.f("two23", 1<<23))
-		g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
-		g.ins("VPSUBD.BCST %s, Z2, Z2", g.fb("sqrthalf", 0x3f3504f3))
-		g.ins("VPSRAD $23, Z2, Z3")
-		g.ins("VPSUBD.BCST %s, Z3, K2, Z3", g.i("i23", 23))
-		g.ins("VPANDD.BCST %s, Z2, Z2", g.fb("mantmask", 0x007fffff))
-		g.ins("VPADDD.BCST %s, Z2, Z2", g.fb("sqrthalf", 0x3f3504f3))
-		g.ins("VSUBPS.BCST %s, Z2, Z2", one())
-		g.ins("VCVTDQ2PS Z3, Z3")
-		g.horner("logp", logP, "Z2", "Z4")
-		g.ins("VMULPS Z2, Z2, Z5")
-		g.ins("VMULPS Z2, Z5, Z6")
-		g.ins("VMULPS Z6, Z4, Z4")
-		g.ins("VFMADD231PS.BCST %s, Z3, Z4", g.f("ln2lo", ln2Lo32))
-		g.ins("VFNMADD231PS.BCST %s, Z5, Z4", g.f("half", 0.5))
-		g.ins("VADDPS Z2, Z4, Z4")
-		g.ins("VFMADD231PS.BCST %s, Z3, Z4", g.f("ln2hi", ln2Hi32))
-		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
-		g.ins("VPXORD Z1, Z1, Z1")
-		g.ins("VCMPPS $0, Z1, Z0, K2")
-		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("ninf", 0xff800000))
-		g.ins("VCMPPS.BCST $0, %s, Z0, K2", g.fb("pinf", 0x7f800000))
-		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("pinf", 0x7f800000))
-		g.ins("VCMPPS $9, Z1, Z0, K2")
-		g.ins("VPTERNLOGD $0xff, Z4, Z4, K2, Z4")
-		g.ins("VMOVAPS Z4, Z0")
-	})
+	for _, lb := range logBases {
+		un(lb.name, lb.doc, nil, func(g *gen) { g.logBody(tierAVX512, lb) })
+	}
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		bcast(g.f("c20", 20), "Z13")
@@ -2735,18 +2740,204 @@ func (g *gen) transcendentals512F64() {
 	})
 }
 
+// logBase is one of the float32 logarithm kernels: the natural one, or
+// log2/log10 computed from the same reduction and polynomial.
+type logBase struct {
+	name, doc string
+	// mul is the base's 1/ln(base) (0 for the natural log), kmul its
+	// log(2) (1 for log2), each split into a float32 hi+lo pair.
+	mul, kmul float64
+	// onePlus makes the kernel log(1+x) (natural base only).
+	onePlus bool
+}
+
+var logBases = []logBase{
+	{"log", "computes dst[i] = ln(x[i]) for i < n.", 0, 0, false},
+	{"log2", "computes dst[i] = log2(x[i]) for i < n.", math.Log2E, 1, false},
+	{"log10", "computes dst[i] = log10(x[i]) for i < n.", math.Log10E, math.Ln2 / math.Ln10, false},
+	{"log1p", "computes dst[i] = log(1+x[i]) for i < n.", 0, 0, true},
+}
+
+// split32 returns v as hi + lo, hi rounded to float32 with its low zeros
+// fraction bits cleared (so small integers times hi are exact) and lo the
+// float32 rounding of the rest.
+func split32(v float64, zeros uint) (hi, lo float32) {
+	hi = math.Float32frombits(math.Float32bits(float32(v)) &^ (1<<zeros - 1))
+	return hi, float32(v - float64(hi))
+}
+
+// logBody computes lb on the float32 vector in register 0 of tier t: x =
+// m*2^k with m in [sqrt(1/2), sqrt(2)) (subnormal x scaled first), f =
+// m-1, log(m) = f + c with c = f^3*P(f) - f^2/2. The natural log is
+// k*ln2hi + (f + (c + k*ln2lo)); log2 and log10 are K + f*L + c*L with L
+// = 1/ln(base) and K = k*log(2) in that base, f*L carried exactly (FMA) as
+// hi+lo and K + hi by Fast2Sum (|K| >= log10(2) > |hi| whenever k != 0),
+// so the one rounding that matters is the last. log1p takes the natural
+// log of u = 1+x (never subnormal: 0 or at least 2^-24) and adds the
+// rounding of u back as (x - (u-1))/u, exact to first order (x - (u-1)
+// is exact), so that tiny x gives x. Registers 1-10 are scratch; special
+// values (±0, +Inf, x < 0, NaN) are set last.
+func (g *gen) logBody(t tier, lb logBase) {
+	r := t.reg
+	one := g.f("one", 1)
+	pi := func(ins, c, rest string) { // ins with a float32 constant as its first operand
+		if t.z {
+			g.ins("%s.BCST %s, %s", ins, c, rest)
+		} else {
+			g.ins("%s %s, %s", ins, c, rest)
+		}
+	}
+	src := r(0)
+	if lb.onePlus {
+		src = r(9)
+		g.comment("u = 1+x; its rounding as corr = (x - (u-1))/u")
+		pi("VADDPS", one, r(0)+", "+src)
+		pi("VSUBPS", one, src+", "+r(10))
+		g.ins("VSUBPS %s, %s, %s", r(10), r(0), r(10))
+		g.ins("VDIVPS %s, %s, %s", src, r(10), r(10))
+		g.ins("VMOVAPS %s, %s", src, r(2))
+	} else {
+		g.logSubnormal(t)
+	}
+	g.logReduce(t, lb, src)
+}
+
+// logSubnormal leaves x (register 0) in register 2 with a subnormal x
+// scaled by 2^23, and the 23 to take off the exponent in K2 (zmm) or
+// register 1 (ymm).
+func (g *gen) logSubnormal(t tier) {
+	g.comment("subnormal x: scale by 2^23 and take 23 off the exponent")
+	if t.z {
+		g.ins("VCMPPS.BCST $1, %s, Z0, K2", g.fb("fltmin", 0x00800000))
+		g.ins("VMOVAPS Z0, Z2")
+		g.ins("VMULPS.BCST %s, Z0, K2, Z2", g.f("two23", 1<<23))
+	} else {
+		g.ins("VCMPPS $1, %s, Y0, Y1", g.fb("fltmin", 0x00800000))
+		g.ins("VMULPS %s, Y0, Y2", g.f("two23", 1<<23))
+		g.ins("VBLENDVPS Y1, Y2, Y0, Y2")
+		g.ins("VPAND %s, Y1, Y1", g.i("i23", 23))
+	}
+}
+
+// logReduce continues logBody from register 2 (the value whose log is
+// taken, src's bits with a subnormal scaled) to the result in register 0;
+// special values are decided on src.
+func (g *gen) logReduce(t tier, lb logBase, src string) {
+	r := t.reg
+	one := g.f("one", 1)
+	pi := func(ins, c, rest string) {
+		if t.z {
+			g.ins("%s.BCST %s, %s", ins, c, rest)
+		} else {
+			g.ins("%s %s, %s", ins, c, rest)
+		}
+	}
+	g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
+	pi("VPSUBD", g.fb("sqrthalf", 0x3f3504f3), r(2)+", "+r(2))
+	g.ins("VPSRAD $23, %s, %s", r(2), r(3))
+	switch {
+	case lb.onePlus && t.z:
+		g.ins("VPANDD.BCST %s, Z2, Z2", g.fb("mantmask", 0x007fffff))
+	case lb.onePlus:
+		g.ins("VPAND %s, Y2, Y2", g.fb("mantmask", 0x007fffff))
+	case t.z:
+		g.ins("VPSUBD.BCST %s, Z3, K2, Z3", g.i("i23", 23))
+		g.ins("VPANDD.BCST %s, Z2, Z2", g.fb("mantmask", 0x007fffff))
+	default:
+		g.ins("VPSUBD Y1, Y3, Y3")
+		g.ins("VPAND %s, Y2, Y2", g.fb("mantmask", 0x007fffff))
+	}
+	pi("VPADDD", g.fb("sqrthalf", 0x3f3504f3), r(2)+", "+r(2))
+	pi("VSUBPS", one, r(2)+", "+r(2))
+	g.ins("VCVTDQ2PS %s, %s", r(3), r(3))
+	if lb.mul == 0 {
+		g.horner("logp", logP, r(2), r(4))
+	} else {
+		g.horner("logp8", logP8, r(2), r(4))
+	}
+	g.ins("VMULPS %s, %s, %s", r(2), r(2), r(5))
+	g.ins("VMULPS %s, %s, %s", r(2), r(5), r(6))
+	g.ins("VMULPS %s, %s, %s", r(6), r(4), r(4))
+	if lb.mul == 0 {
+		pi("VFMADD231PS", g.f("ln2lo", ln2Lo32), r(3)+", "+r(4))
+		pi("VFNMADD231PS", g.f("half", 0.5), r(5)+", "+r(4))
+		if lb.onePlus {
+			g.ins("VADDPS %s, %s, %s", r(10), r(4), r(4))
+		}
+		g.ins("VADDPS %s, %s, %s", r(2), r(4), r(4))
+		pi("VFMADD231PS", g.f("ln2hi", ln2Hi32), r(3)+", "+r(4))
+	} else {
+		lh, ll := split32(lb.mul, 0)
+		kh, kl := split32(lb.kmul, 12)
+		g.comment("hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl")
+		g.comment("exactly (FMA), each term added on its own")
+		g.ins("VMOVAPS %s, %s", r(5), r(9))
+		g.ins("VFMSUB231PS %s, %s, %s", r(2), r(2), r(9))
+		pi("VMULPS", g.f(lb.name+"L", lh), r(2)+", "+r(7))
+		g.ins("VMOVAPS %s, %s", r(7), r(8))
+		pi("VFMSUB231PS", g.f(lb.name+"L", lh), r(2)+", "+r(8))
+		pi("VFMADD231PS", g.f(lb.name+"Llo", ll), r(2)+", "+r(8))
+		pi("VFMADD231PS", g.f(lb.name+"L", lh), r(4)+", "+r(8))
+		pi("VFNMADD231PS", g.f(lb.name+"Lhalf", lh/2), r(5)+", "+r(8))
+		pi("VFNMADD231PS", g.f(lb.name+"Lhalf", lh/2), r(9)+", "+r(8))
+		if lb.kmul != 1 {
+			g.comment("K = k*log(2) in the base: k*Khi exact, k*Klo into lo")
+			pi("VFMADD231PS", g.f(lb.name+"Klo", kl), r(3)+", "+r(8))
+			pi("VMULPS", g.f(lb.name+"K", kh), r(3)+", "+r(3))
+		}
+		g.comment("s = K + hi and its error e (Fast2Sum); result s + (e + lo)")
+		g.ins("VADDPS %s, %s, %s", r(7), r(3), r(4))
+		g.ins("VSUBPS %s, %s, %s", r(4), r(3), r(6))
+		g.ins("VADDPS %s, %s, %s", r(7), r(6), r(6))
+		g.ins("VADDPS %s, %s, %s", r(8), r(6), r(6))
+		g.ins("VADDPS %s, %s, %s", r(6), r(4), r(4))
+	}
+	g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN")
+	if t.z {
+		g.ins("VPXORD Z1, Z1, Z1")
+		g.ins("VCMPPS $0, Z1, %s, K2", src)
+		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("ninf", 0xff800000))
+		g.ins("VCMPPS.BCST $0, %s, %s, K2", g.fb("pinf", 0x7f800000), src)
+		g.ins("VBROADCASTSS %s, K2, Z4", g.fb("pinf", 0x7f800000))
+		g.ins("VCMPPS $9, Z1, %s, K2", src)
+		g.ins("VPTERNLOGD $0xff, Z4, Z4, K2, Z4")
+		if lb.onePlus {
+			g.comment("log1p(±0) = ±0")
+			g.ins("VCMPPS $0, Z1, Z0, K2")
+			g.ins("VMOVAPS Z0, K2, Z4")
+		}
+		g.ins("VMOVAPS Z4, Z0")
+	} else {
+		g.ins("VCMPPS $0, %s, %s, Y1", g.f("zero", 0), src)
+		g.ins("VBLENDVPS Y1, %s, Y4, Y4", g.fb("ninf", 0xff800000))
+		g.ins("VCMPPS $0, %s, %s, Y1", g.fb("pinf", 0x7f800000), src)
+		g.ins("VBLENDVPS Y1, %s, Y4, Y4", g.fb("pinf", 0x7f800000))
+		g.ins("VCMPPS $9, %s, %s, Y1", g.f("zero", 0), src)
+		if lb.onePlus {
+			g.ins("VORPS Y1, Y4, Y4")
+			g.comment("log1p(±0) = ±0")
+			g.ins("VCMPPS $0, %s, Y0, Y1", g.f("zero", 0))
+			g.ins("VBLENDVPS Y1, Y0, Y4, Y0")
+		} else {
+			g.ins("VORPS Y1, Y4, Y0")
+		}
+	}
+}
+
 // ---- float32 Sin, Cos and Tan in float64 lanes, both tiers ----
 //
 // Each float32 vector is widened into two float64 vectors. With n =
 // round(x*2/pi) (from x*2/pi + 1.5*2^52 in one FMA, which leaves n in the
-// low bits of the sum) and P1+P2+P3 = pi/2 to about 160 bits, r = x - n*P1
-// - n*P2 - n*P3; the first FMA is exact (x and n*P1 are multiples of 2^-52
-// and their difference is below 2), and for |x| < 2^30 |r| <= pi/4 +
-// 2^-22. sin r = r + r^3*S(r^2) and cos r = 1 - r^2/2 + r^4*C(r^2), the
-// Taylor series to r^13 and r^14 (truncation below 2^-44 of the result),
-// are chosen and signed by n mod 4 (Tan divides them), and the result is
-// rounded once to float32: the exact value correctly rounded, except
-// within about 2^-40 ulp of a tie. Lanes with |x| >= 2^30 or infinite keep
+// low bits of the sum) and P1+P2 = pi/2 to about 107 bits, r = x - n*P1 -
+// n*P2; the first FMA is exact (x and n*P1 are multiples of 2^-52 and
+// their difference is below 2), and for |x| < 2^30 |r| <= pi/4 + 2^-22
+// with an error below 2^-77, against |r| >= 2^-28 (Tan's largest result
+// below, 1/|r|, is 2.39e8). sin r = r + r^3*S(r^2) and cos r = 1 - r^2/2
+// + r^4*C(r^2), the Taylor series to r^11 and r^12 (truncation below
+// 2^-36 of the result, 2^-12 ulp of float32), are chosen and signed by n
+// mod 4 (Tan divides them), and the result is rounded once to float32:
+// the exact value correctly rounded, except within about 2^-12 ulp of a
+// tie. Lanes with |x| >= 2^30 or infinite keep
 // x in dst and the kernel returns ok = false; the Go side (trigVia) then
 // recomputes every element of dst at or above 2^30 in magnitude with
 // package math. No result of an in-range lane gets there: Tan's largest
@@ -2756,12 +2947,12 @@ func (g *gen) transcendentals512F64() {
 // Go side (the same value as vec's trigBound).
 const trigBound = 0x1p30
 
-// halfPiSplit returns P1, P2, P3: pi/2 rounded to float64, the rounded
-// rest, and the rest of that.
-func halfPiSplit() [3]float64 {
+// halfPiSplit returns P1, P2: pi/2 rounded to float64 and the rounded
+// rest.
+func halfPiSplit() [2]float64 {
 	const prec = 400
 	rest := new(big.Float).SetPrec(prec).Quo(bigmath.Pi, new(big.Float).SetPrec(prec).SetInt64(2))
-	var p [3]float64
+	var p [2]float64
 	for i := range p {
 		p[i], _ = rest.Float64()
 		rest.Sub(rest, new(big.Float).SetPrec(prec).SetFloat64(p[i]))
@@ -2868,7 +3059,7 @@ func (g *gen) trigCore(t tier, op string, b int) {
 	}
 	p := halfPiSplit()
 	shifter := g.d("shifter64", 0x1.8p52)
-	g.comment("n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)")
+	g.comment("n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)")
 	load(shifter, T)
 	withConst("VFMADD231PD", g.d("twooverpi", 2/math.Pi), X+", "+T)
 	withConst("VSUBPD", shifter, T+", "+N)
@@ -2877,10 +3068,10 @@ func (g *gen) trigCore(t tier, op string, b int) {
 	}
 	g.comment("z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)")
 	g.ins("VMULPD %s, %s, %s", X, X, Q)
-	g.hornerPDOn(t, "sinc", taylorCoeffs(1, 1, 6), Q, S)
+	g.hornerPDOn(t, "sinc", taylorCoeffs(1, 1, 5), Q, S)
 	g.ins("VMULPD %s, %s, %s", Q, X, N)
 	g.ins("VFMADD213PD %s, %s, %s", X, N, S)
-	g.hornerPDOn(t, "cosc", taylorCoeffs(0, 2, 7), Q, C)
+	g.hornerPDOn(t, "cosc", taylorCoeffs(0, 2, 6), Q, C)
 	g.ins("VMULPD %s, %s, %s", Q, Q, N)
 	load(g.d("mhalf64", -0.5), X)
 	withConst("VFMADD213PD", g.d("one64", 1), Q+", "+X)

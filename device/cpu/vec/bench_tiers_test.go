@@ -46,7 +46,7 @@ var tierUnaries = []struct {
 	{"round_even", RoundEven[float32]}, {"recip", Reciprocal[float32]},
 	{"softplus", Softplus[float32]}, {"log1p", Log1p[float32]}, {"expm1", Expm1[float32]},
 	{"exp2", Exp2[float32]}, {"log2", Log2[float32]}, {"sinh", Sinh[float32]},
-	{"sin", Sin[float32]}, {"cos", Cos[float32]}, {"tan", Tan[float32]},
+	{"sin", Sin[float32]}, {"cos", Cos[float32]}, {"tan", Tan[float32]}, {"rsqrt", Rsqrt[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},
@@ -64,7 +64,7 @@ func BenchmarkTiersUnary(b *testing.B) {
 			for i := range x {
 				x[i] = float32(i%2000)*0.01 - 10
 				switch f.name {
-				case "log", "log1p", "log2":
+				case "log", "log1p", "log2", "rsqrt":
 					x[i] = float32(i%2000)*0.01 + 0.005
 				case "tanh_small":
 					x[i] = float32(i%2000)*0.0006 - 0.6

@@ -49,6 +49,7 @@ const (
 	unSin
 	unCos
 	unTan
+	unRsqrt
 	numUnOps
 )
 

@@ -31,10 +31,11 @@
 // sign of a zero chosen by Maximum/Minimum/Max/Min between +0 and -0).
 //
 // The exact unaries, Neg, Abs, Floor, Ceil, Trunc, RoundEven, Reciprocal,
-// Sqrt and Sign, are one or a few instructions per vector on both vector
-// sets, in float32 and float64: their results are the float64 reference
-// (package math) rounded once to the element type, bit for bit, on every
-// set.
+// Sqrt, Sign and Rsqrt, are one or a few instructions per vector on both
+// vector sets, in float32 and float64: their results are the float64
+// reference (package math) rounded once to the element type, bit for bit,
+// on every set (Rsqrt takes the root and the quotient in float64 lanes,
+// as 1/math.Sqrt does, and rounds a float32 result once more).
 //
 // # Summation
 //
@@ -63,8 +64,8 @@
 // each vector in registers: the bits of Widen, the float32 operation and
 // Narrow in turn, in one pass over the 16-bit values (AVX2 and AVX-512).
 // ReluHalf, SqrtHalf, SignHalf, NegHalf, AbsHalf, FloorHalf, CeilHalf,
-// TruncHalf, RoundEvenHalf, ReciprocalHalf, ExpHalf, Exp2Half (AVX-512
-// only), LogHalf, TanhHalf, SigmoidHalf, GeluTanhHalf, GeluErfHalf,
+// TruncHalf, RoundEvenHalf, ReciprocalHalf, RsqrtHalf, ExpHalf, Exp2Half (AVX-512
+// only), LogHalf, Log2Half, Log10Half, Log1pHalf, TanhHalf, SigmoidHalf, GeluTanhHalf, GeluErfHalf,
 // ErfHalf and SiluHalf do the same around the float32
 // kernels (AVX-512; the AVX2 and generic sets widen and narrow float32
 // blocks).
@@ -177,21 +178,31 @@
 // TestSoftplus holds float32 results to 0.51 ulp and float64 ones to 2.5
 // ulp of math/big values (0.500 and 1.98 measured).
 //
-// The float32 Log1p, Expm1, Exp2 (AVX2 set), Log2, Log10, Sinh and Cosh
-// of the vector sets are built the same way (via64.go): the input widened
-// to float64, the float64 Log (of 1+x, exact in float64 for |x| >=
-// 2^-29) or Exp (of x, x*ln2 or |x|) applied to a block, the result
-// corrected (a short series where |x| is tiny, minus 1, times 1/ln2 or
-// 1/ln10, (E -/+ 1/E)/2) and rounded once, within 0.51 ulp (0.500
-// measured by TestAccuracyF32). Their float64 forms are package math's on
-// every set.
+// The float32 Expm1, Exp2 (AVX2 set), Sinh and Cosh of the vector sets
+// are built the same way (via64.go): the input widened to float64, the
+// float64 Exp (of x, x*ln2 or |x|) applied to a block, the result
+// corrected (a short series where |x| is tiny, minus 1, (E -/+ 1/E)/2)
+// and rounded once, within 0.51 ulp (0.500 measured by TestAccuracyF32).
+// Their float64 forms are package math's on every set.
+//
+// The float32 Log2, Log10 and Log1p are kernels of both tiers on Log's
+// reduction (asmgen.go's logBody). Log2 and Log10 add k*log(2) in the
+// base to f*(1/ln(base)), the product carried exactly as hi+lo, with the
+// polynomial terms times 1/ln(base) added to lo one at a time (a degree-8
+// P, as Log's degree 7 would carry its error past 1 ulp once scaled);
+// they are exact at powers of two (Log2) and at 1, 10, ..., 1e10 (Log10).
+// Log1p is Log of u = 1+x plus (x - (u-1))/u, the rounding of u to first
+// order (x - (u-1) is exact), so tiny x gives x and log1p(±0) = ±0. Over
+// all 2^32 inputs (TestExhaustiveF32): Log2 0.905, Log10 0.835 and
+// Log1p 0.935 ulp on both tiers; the bound is 1. Their float64 forms
+// are package math's.
 //
 // The float32 Sin, Cos and Tan of the vector sets are kernels of both
 // tiers (asmgen.go's trigs) that work in float64 lanes: n = round(x*2/pi),
-// r = x - n*pi/2 with pi/2 in three parts (the first product exact), the
-// sine and cosine series of r to r^13 and r^14, picked and signed by n mod
+// r = x - n*pi/2 with pi/2 in two parts (the first product exact), the
+// sine and cosine series of r to r^11 and r^12, picked and signed by n mod
 // 4 (Tan divides them), rounded once. That is the exact value correctly
-// rounded but within about 2^-40 ulp of a tie: 0.500 ulp on all 2^32
+// rounded but within about 2^-12 ulp of a tie: 0.500 ulp on all 2^32
 // inputs on both tiers (TestExhaustiveF32; the bound is 0.501). Inputs of
 // 2^30 and above in magnitude, and infinities, go to package math. The
 // float64 forms are package math's.
@@ -219,6 +230,9 @@
 //	Log       0.85      1      -            GeluTanh  2.37      2.5    1.18
 //	Tanh      1.36      1.5    -            GeluErf   4.79      5      2.62
 //	Erf       1.58      2      0.51         Silu      2.42      2.5    1.29
+//	Log2      0.905     1      -            Sin       0.500     0.501  -
+//	Log10     0.835     1      -            Cos       0.500     0.501  -
+//	Log1p     0.935     1      0.00         Tan       0.500     0.501  -
 //
 // The AVX-512 kernels use the same algorithms and coefficients; compared
 // with the AVX2 ones on all 2^32 inputs (TestExhaustiveTiersF32), Log,

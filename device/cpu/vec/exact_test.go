@@ -21,6 +21,7 @@ var exactCases = []struct {
 	{"Trunc", Trunc[float32], Trunc[float64], math.Trunc},
 	{"RoundEven", RoundEven[float32], RoundEven[float64], math.RoundToEven},
 	{"Reciprocal", Reciprocal[float32], Reciprocal[float64], func(x float64) float64 { return 1 / x }},
+	{"Rsqrt", Rsqrt[float32], Rsqrt[float64], rsqrt64},
 }
 
 // exactInputs returns n values for the exact unaries: randVals with

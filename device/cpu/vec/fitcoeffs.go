@@ -195,7 +195,7 @@ func main() {
 			show("exp", c)
 		}
 	case "log":
-		for deg := 6; deg <= 8; deg++ {
+		for deg := 6; deg <= 10; deg++ {
 			us := grid(math.Sqrt(0.5)-1, math.Sqrt2-1, 3001)
 			g := func(f float64) float64 {
 				if math.Abs(f) < 0.01 {

@@ -46,6 +46,7 @@ var genericKernels = &kernels{
 		unSin:       map32(math.Sin),
 		unCos:       map32(math.Cos),
 		unTan:       map32(math.Tan),
+		unRsqrt:     map32(rsqrt64),
 	},
 	un64: [numUnOps]func(dst, x []float64){
 		unRelu:      reluGo[float64],
@@ -77,6 +78,7 @@ var genericKernels = &kernels{
 		unSin:       map64(math.Sin),
 		unCos:       map64(math.Cos),
 		unTan:       map64(math.Tan),
+		unRsqrt:     map64(rsqrt64),
 	},
 	halves: halfGo,
 	sum32:  sumF32Go,
@@ -286,6 +288,9 @@ func sigmoid64(x float64) float64 {
 // which for a quotient is the correctly rounded float32 quotient.
 func neg64(x float64) float64   { return -x }
 func recip64(x float64) float64 { return 1 / x }
+
+// rsqrt64 is Rsqrt's generic element: float64 1/math.Sqrt(x).
+func rsqrt64(x float64) float64 { return 1 / math.Sqrt(x) }
 
 // silu64 is x*sigmoid(x). Below x = -700 sigmoid(x) is e^x to within
 // 2^-1000, itself near the underflow, so the result is x*e^(x+128ln2)

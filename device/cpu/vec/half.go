@@ -263,6 +263,15 @@ func ExpHalf[H Half](dst, x []H) error { return unaryHalf("ExpHalf", unExp, dst,
 // LogHalf sets dst[i] = ln(x[i]) as ExpHalf computes Exp.
 func LogHalf[H Half](dst, x []H) error { return unaryHalf("LogHalf", unLog, dst, x) }
 
+// Log2Half sets dst[i] = log2(x[i]) as ExpHalf computes Exp.
+func Log2Half[H Half](dst, x []H) error { return unaryHalf("Log2Half", unLog2, dst, x) }
+
+// Log10Half sets dst[i] = log10(x[i]) as ExpHalf computes Exp.
+func Log10Half[H Half](dst, x []H) error { return unaryHalf("Log10Half", unLog10, dst, x) }
+
+// Log1pHalf sets dst[i] = log(1+x[i]) as ExpHalf computes Exp.
+func Log1pHalf[H Half](dst, x []H) error { return unaryHalf("Log1pHalf", unLog1p, dst, x) }
+
 // TanhHalf sets dst[i] = tanh(x[i]) as ExpHalf computes Exp.
 func TanhHalf[H Half](dst, x []H) error { return unaryHalf("TanhHalf", unTanh, dst, x) }
 
@@ -309,6 +318,10 @@ func RoundEvenHalf[H Half](dst, x []H) error {
 func ReciprocalHalf[H Half](dst, x []H) error {
 	return unaryHalf("ReciprocalHalf", unRecip, dst, x)
 }
+
+// RsqrtHalf sets dst[i] = 1/sqrt(x[i]) as ExpHalf computes Exp: Rsqrt's
+// float32 result rounded once more to the half type.
+func RsqrtHalf[H Half](dst, x []H) error { return unaryHalf("RsqrtHalf", unRsqrt, dst, x) }
 
 func unaryHalf[H Half](op string, k unOp, dst, x []H) error {
 	if len(x) != len(dst) {

@@ -210,6 +210,9 @@ var halfUnaryOps = []struct {
 	{"Erf", ErfHalf[dtype.BFloat16], ErfHalf[dtype.Float16], Erf[float32], math.Erf},
 	{"Silu", SiluHalf[dtype.BFloat16], SiluHalf[dtype.Float16], Silu[float32], refSilu},
 	{"Exp2", Exp2Half[dtype.BFloat16], Exp2Half[dtype.Float16], Exp2[float32], math.Exp2},
+	{"Log2", Log2Half[dtype.BFloat16], Log2Half[dtype.Float16], Log2[float32], math.Log2},
+	{"Log10", Log10Half[dtype.BFloat16], Log10Half[dtype.Float16], Log10[float32], math.Log10},
+	{"Log1p", Log1pHalf[dtype.BFloat16], Log1pHalf[dtype.Float16], Log1p[float32], math.Log1p},
 	{"Softplus", SoftplusHalf[dtype.BFloat16], SoftplusHalf[dtype.Float16], Softplus[float32], refSoftplus},
 	{"Neg", NegHalf[dtype.BFloat16], NegHalf[dtype.Float16], Neg[float32], func(x float64) float64 { return -x }},
 	{"Abs", AbsHalf[dtype.BFloat16], AbsHalf[dtype.Float16], Abs[float32], math.Abs},
@@ -218,6 +221,7 @@ var halfUnaryOps = []struct {
 	{"Trunc", TruncHalf[dtype.BFloat16], TruncHalf[dtype.Float16], Trunc[float32], math.Trunc},
 	{"RoundEven", RoundEvenHalf[dtype.BFloat16], RoundEvenHalf[dtype.Float16], RoundEven[float32], math.RoundToEven},
 	{"Reciprocal", ReciprocalHalf[dtype.BFloat16], ReciprocalHalf[dtype.Float16], Reciprocal[float32], func(x float64) float64 { return 1 / x }},
+	{"Rsqrt", RsqrtHalf[dtype.BFloat16], RsqrtHalf[dtype.Float16], Rsqrt[float32], rsqrt64},
 }
 
 // TestUnaryHalf checks the one-pass unary operations on every tier, over

@@ -2,7 +2,7 @@ package vec
 
 // Sin sets dst[i] = sin(x[i]) (math.Sin). For float32 the vector sets
 // reduce x by pi/2 and evaluate the series in float64 lanes, rounding once
-// (the exact value correctly rounded but within about 2^-40 ulp of a tie,
+// (the exact value correctly rounded but within about 2^-12 ulp of a tie,
 // so at most 0.501 ulp off), and hand |x| >= 2^30 to package math;
 // float64 is package math's on every set.
 func Sin[T Float](dst, x []T) error { return unary("Sin", unSin, dst, x) }

@@ -192,6 +192,22 @@ func Exp[T Float](dst, x []T) error { return unary("Exp", unExp, dst, x) }
 // negative x.
 func Log[T Float](dst, x []T) error { return unary("Log", unLog, dst, x) }
 
+// Log2 sets dst[i] to the base-2 logarithm of x[i] (math.Log2). For
+// float32 the vector sets have kernels of their own (Log's reduction and
+// polynomial, times 1/ln2 carried as an exact product, plus the exponent:
+// within 1 ulp, and exact at powers of two); float64 is package math's.
+func Log2[T Float](dst, x []T) error { return unary("Log2", unLog2, dst, x) }
+
+// Log10 sets dst[i] to the base-10 logarithm of x[i] (math.Log10), as Log2
+// computes the base-2 one (exact at 1, 10, ..., 1e10).
+func Log10[T Float](dst, x []T) error { return unary("Log10", unLog10, dst, x) }
+
+// Log1p sets dst[i] = log(1+x[i]), accurate for small x (math.Log1p).
+// For float32 the vector sets have kernels of their own: Log's on u = 1+x
+// rounded, plus (x - (u-1))/u, the rounding of u to first order, so tiny
+// x gives x; within 1 ulp. float64 is package math's on every set.
+func Log1p[T Float](dst, x []T) error { return unary("Log1p", unLog1p, dst, x) }
+
 // Tanh sets dst[i] = tanh(x[i]).
 func Tanh[T Float](dst, x []T) error { return unary("Tanh", unTanh, dst, x) }
 
@@ -242,6 +258,12 @@ func RoundEven[T Float](dst, x []T) error { return unary("RoundEven", unRoundEve
 
 // Reciprocal sets dst[i] = 1/x[i], correctly rounded (±Inf for ±0).
 func Reciprocal[T Float](dst, x []T) error { return unary("Reciprocal", unRecip, dst, x) }
+
+// Rsqrt sets dst[i] = 1/sqrt(x[i]) as float64 1/math.Sqrt rounded to T,
+// bit for bit on every set: the vector sets take the square root and the
+// quotient in float64 lanes, each correctly rounded, and round once more
+// for float32 (NaN for x < 0, +Inf for +0, -Inf for -0, 0 for +Inf).
+func Rsqrt[T Float](dst, x []T) error { return unary("Rsqrt", unRsqrt, dst, x) }
 
 // Sum returns the sum of x (0 for an empty x), deterministically: the same
 // x gives the same bits on every run and every implementation. The package

@@ -198,11 +198,6 @@ DATA cosc4<>+8(SB)/8, $0x3e21eed8eff8d898
 DATA cosc4<>+16(SB)/8, $0x3e21eed8eff8d898
 DATA cosc4<>+24(SB)/8, $0x3e21eed8eff8d898
 GLOBL cosc4<>(SB), RODATA|NOPTR, $32
-DATA cosc5<>+0(SB)/8, $0xbda93974a8c07c9d
-DATA cosc5<>+8(SB)/8, $0xbda93974a8c07c9d
-DATA cosc5<>+16(SB)/8, $0xbda93974a8c07c9d
-DATA cosc5<>+24(SB)/8, $0xbda93974a8c07c9d
-GLOBL cosc5<>(SB), RODATA|NOPTR, $32
 DATA d00625<>+0(SB)/8, $0x3fb0000000000000
 DATA d00625<>+8(SB)/8, $0x3fb0000000000000
 DATA d00625<>+16(SB)/8, $0x3fb0000000000000
@@ -1137,11 +1132,6 @@ DATA halfpi2<>+8(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+16(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+24(SB)/8, $0x3c91a62633145c07
 GLOBL halfpi2<>(SB), RODATA|NOPTR, $32
-DATA halfpi3<>+0(SB)/8, $0xb91f1976b7ed8fbc
-DATA halfpi3<>+8(SB)/8, $0xb91f1976b7ed8fbc
-DATA halfpi3<>+16(SB)/8, $0xb91f1976b7ed8fbc
-DATA halfpi3<>+24(SB)/8, $0xb91f1976b7ed8fbc
-GLOBL halfpi3<>(SB), RODATA|NOPTR, $32
 DATA i127<>+0(SB)/4, $0x0000007f
 DATA i127<>+4(SB)/4, $0x0000007f
 DATA i127<>+8(SB)/4, $0x0000007f
@@ -1216,6 +1206,78 @@ DATA ln2lo<>+20(SB)/4, $0x35bfbe8e
 DATA ln2lo<>+24(SB)/4, $0x35bfbe8e
 DATA ln2lo<>+28(SB)/4, $0x35bfbe8e
 GLOBL ln2lo<>(SB), RODATA|NOPTR, $32
+DATA log10K<>+0(SB)/4, $0x3e9a2000
+DATA log10K<>+4(SB)/4, $0x3e9a2000
+DATA log10K<>+8(SB)/4, $0x3e9a2000
+DATA log10K<>+12(SB)/4, $0x3e9a2000
+DATA log10K<>+16(SB)/4, $0x3e9a2000
+DATA log10K<>+20(SB)/4, $0x3e9a2000
+DATA log10K<>+24(SB)/4, $0x3e9a2000
+DATA log10K<>+28(SB)/4, $0x3e9a2000
+GLOBL log10K<>(SB), RODATA|NOPTR, $32
+DATA log10Klo<>+0(SB)/4, $0x369a84fc
+DATA log10Klo<>+4(SB)/4, $0x369a84fc
+DATA log10Klo<>+8(SB)/4, $0x369a84fc
+DATA log10Klo<>+12(SB)/4, $0x369a84fc
+DATA log10Klo<>+16(SB)/4, $0x369a84fc
+DATA log10Klo<>+20(SB)/4, $0x369a84fc
+DATA log10Klo<>+24(SB)/4, $0x369a84fc
+DATA log10Klo<>+28(SB)/4, $0x369a84fc
+GLOBL log10Klo<>(SB), RODATA|NOPTR, $32
+DATA log10L<>+0(SB)/4, $0x3ede5bd9
+DATA log10L<>+4(SB)/4, $0x3ede5bd9
+DATA log10L<>+8(SB)/4, $0x3ede5bd9
+DATA log10L<>+12(SB)/4, $0x3ede5bd9
+DATA log10L<>+16(SB)/4, $0x3ede5bd9
+DATA log10L<>+20(SB)/4, $0x3ede5bd9
+DATA log10L<>+24(SB)/4, $0x3ede5bd9
+DATA log10L<>+28(SB)/4, $0x3ede5bd9
+GLOBL log10L<>(SB), RODATA|NOPTR, $32
+DATA log10Lhalf<>+0(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+4(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+8(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+12(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+16(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+20(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+24(SB)/4, $0x3e5e5bd9
+DATA log10Lhalf<>+28(SB)/4, $0x3e5e5bd9
+GLOBL log10Lhalf<>(SB), RODATA|NOPTR, $32
+DATA log10Llo<>+0(SB)/4, $0xb22d91af
+DATA log10Llo<>+4(SB)/4, $0xb22d91af
+DATA log10Llo<>+8(SB)/4, $0xb22d91af
+DATA log10Llo<>+12(SB)/4, $0xb22d91af
+DATA log10Llo<>+16(SB)/4, $0xb22d91af
+DATA log10Llo<>+20(SB)/4, $0xb22d91af
+DATA log10Llo<>+24(SB)/4, $0xb22d91af
+DATA log10Llo<>+28(SB)/4, $0xb22d91af
+GLOBL log10Llo<>(SB), RODATA|NOPTR, $32
+DATA log2L<>+0(SB)/4, $0x3fb8aa3b
+DATA log2L<>+4(SB)/4, $0x3fb8aa3b
+DATA log2L<>+8(SB)/4, $0x3fb8aa3b
+DATA log2L<>+12(SB)/4, $0x3fb8aa3b
+DATA log2L<>+16(SB)/4, $0x3fb8aa3b
+DATA log2L<>+20(SB)/4, $0x3fb8aa3b
+DATA log2L<>+24(SB)/4, $0x3fb8aa3b
+DATA log2L<>+28(SB)/4, $0x3fb8aa3b
+GLOBL log2L<>(SB), RODATA|NOPTR, $32
+DATA log2Lhalf<>+0(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+4(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+8(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+12(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+16(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+20(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+24(SB)/4, $0x3f38aa3b
+DATA log2Lhalf<>+28(SB)/4, $0x3f38aa3b
+GLOBL log2Lhalf<>(SB), RODATA|NOPTR, $32
+DATA log2Llo<>+0(SB)/4, $0x32a57060
+DATA log2Llo<>+4(SB)/4, $0x32a57060
+DATA log2Llo<>+8(SB)/4, $0x32a57060
+DATA log2Llo<>+12(SB)/4, $0x32a57060
+DATA log2Llo<>+16(SB)/4, $0x32a57060
+DATA log2Llo<>+20(SB)/4, $0x32a57060
+DATA log2Llo<>+24(SB)/4, $0x32a57060
+DATA log2Llo<>+28(SB)/4, $0x32a57060
+GLOBL log2Llo<>(SB), RODATA|NOPTR, $32
 DATA log2e16<>+0(SB)/8, $0x40371547652b82fe
 DATA log2e16<>+8(SB)/8, $0x40371547652b82fe
 DATA log2e16<>+16(SB)/8, $0x40371547652b82fe
@@ -1307,6 +1369,87 @@ DATA logp7<>+20(SB)/4, $0xbd9c64ef
 DATA logp7<>+24(SB)/4, $0xbd9c64ef
 DATA logp7<>+28(SB)/4, $0xbd9c64ef
 GLOBL logp7<>(SB), RODATA|NOPTR, $32
+DATA logp80<>+0(SB)/4, $0x3eaaaaa4
+DATA logp80<>+4(SB)/4, $0x3eaaaaa4
+DATA logp80<>+8(SB)/4, $0x3eaaaaa4
+DATA logp80<>+12(SB)/4, $0x3eaaaaa4
+DATA logp80<>+16(SB)/4, $0x3eaaaaa4
+DATA logp80<>+20(SB)/4, $0x3eaaaaa4
+DATA logp80<>+24(SB)/4, $0x3eaaaaa4
+DATA logp80<>+28(SB)/4, $0x3eaaaaa4
+GLOBL logp80<>(SB), RODATA|NOPTR, $32
+DATA logp81<>+0(SB)/4, $0xbe800003
+DATA logp81<>+4(SB)/4, $0xbe800003
+DATA logp81<>+8(SB)/4, $0xbe800003
+DATA logp81<>+12(SB)/4, $0xbe800003
+DATA logp81<>+16(SB)/4, $0xbe800003
+DATA logp81<>+20(SB)/4, $0xbe800003
+DATA logp81<>+24(SB)/4, $0xbe800003
+DATA logp81<>+28(SB)/4, $0xbe800003
+GLOBL logp81<>(SB), RODATA|NOPTR, $32
+DATA logp82<>+0(SB)/4, $0x3e4cd23b
+DATA logp82<>+4(SB)/4, $0x3e4cd23b
+DATA logp82<>+8(SB)/4, $0x3e4cd23b
+DATA logp82<>+12(SB)/4, $0x3e4cd23b
+DATA logp82<>+16(SB)/4, $0x3e4cd23b
+DATA logp82<>+20(SB)/4, $0x3e4cd23b
+DATA logp82<>+24(SB)/4, $0x3e4cd23b
+DATA logp82<>+28(SB)/4, $0x3e4cd23b
+GLOBL logp82<>(SB), RODATA|NOPTR, $32
+DATA logp83<>+0(SB)/4, $0xbe2aae22
+DATA logp83<>+4(SB)/4, $0xbe2aae22
+DATA logp83<>+8(SB)/4, $0xbe2aae22
+DATA logp83<>+12(SB)/4, $0xbe2aae22
+DATA logp83<>+16(SB)/4, $0xbe2aae22
+DATA logp83<>+20(SB)/4, $0xbe2aae22
+DATA logp83<>+24(SB)/4, $0xbe2aae22
+DATA logp83<>+28(SB)/4, $0xbe2aae22
+GLOBL logp83<>(SB), RODATA|NOPTR, $32
+DATA logp84<>+0(SB)/4, $0x3e119dd1
+DATA logp84<>+4(SB)/4, $0x3e119dd1
+DATA logp84<>+8(SB)/4, $0x3e119dd1
+DATA logp84<>+12(SB)/4, $0x3e119dd1
+DATA logp84<>+16(SB)/4, $0x3e119dd1
+DATA logp84<>+20(SB)/4, $0x3e119dd1
+DATA logp84<>+24(SB)/4, $0x3e119dd1
+DATA logp84<>+28(SB)/4, $0x3e119dd1
+GLOBL logp84<>(SB), RODATA|NOPTR, $32
+DATA logp85<>+0(SB)/4, $0xbdfe1465
+DATA logp85<>+4(SB)/4, $0xbdfe1465
+DATA logp85<>+8(SB)/4, $0xbdfe1465
+DATA logp85<>+12(SB)/4, $0xbdfe1465
+DATA logp85<>+16(SB)/4, $0xbdfe1465
+DATA logp85<>+20(SB)/4, $0xbdfe1465
+DATA logp85<>+24(SB)/4, $0xbdfe1465
+DATA logp85<>+28(SB)/4, $0xbdfe1465
+GLOBL logp85<>(SB), RODATA|NOPTR, $32
+DATA logp86<>+0(SB)/4, $0x3df36006
+DATA logp86<>+4(SB)/4, $0x3df36006
+DATA logp86<>+8(SB)/4, $0x3df36006
+DATA logp86<>+12(SB)/4, $0x3df36006
+DATA logp86<>+16(SB)/4, $0x3df36006
+DATA logp86<>+20(SB)/4, $0x3df36006
+DATA logp86<>+24(SB)/4, $0x3df36006
+DATA logp86<>+28(SB)/4, $0x3df36006
+GLOBL logp86<>(SB), RODATA|NOPTR, $32
+DATA logp87<>+0(SB)/4, $0xbdef00f1
+DATA logp87<>+4(SB)/4, $0xbdef00f1
+DATA logp87<>+8(SB)/4, $0xbdef00f1
+DATA logp87<>+12(SB)/4, $0xbdef00f1
+DATA logp87<>+16(SB)/4, $0xbdef00f1
+DATA logp87<>+20(SB)/4, $0xbdef00f1
+DATA logp87<>+24(SB)/4, $0xbdef00f1
+DATA logp87<>+28(SB)/4, $0xbdef00f1
+GLOBL logp87<>(SB), RODATA|NOPTR, $32
+DATA logp88<>+0(SB)/4, $0x3d8a39a0
+DATA logp88<>+4(SB)/4, $0x3d8a39a0
+DATA logp88<>+8(SB)/4, $0x3d8a39a0
+DATA logp88<>+12(SB)/4, $0x3d8a39a0
+DATA logp88<>+16(SB)/4, $0x3d8a39a0
+DATA logp88<>+20(SB)/4, $0x3d8a39a0
+DATA logp88<>+24(SB)/4, $0x3d8a39a0
+DATA logp88<>+28(SB)/4, $0x3d8a39a0
+GLOBL logp88<>(SB), RODATA|NOPTR, $32
 DATA mantmask<>+0(SB)/4, $0x007fffff
 DATA mantmask<>+4(SB)/4, $0x007fffff
 DATA mantmask<>+8(SB)/4, $0x007fffff
@@ -1452,11 +1595,6 @@ DATA sinc4<>+8(SB)/8, $0xbe5ae64567f544e4
 DATA sinc4<>+16(SB)/8, $0xbe5ae64567f544e4
 DATA sinc4<>+24(SB)/8, $0xbe5ae64567f544e4
 GLOBL sinc4<>(SB), RODATA|NOPTR, $32
-DATA sinc5<>+0(SB)/8, $0x3de6124613a86d09
-DATA sinc5<>+8(SB)/8, $0x3de6124613a86d09
-DATA sinc5<>+16(SB)/8, $0x3de6124613a86d09
-DATA sinc5<>+24(SB)/8, $0x3de6124613a86d09
-GLOBL sinc5<>(SB), RODATA|NOPTR, $32
 DATA sqrthalf<>+0(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+4(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+8(SB)/4, $0x3f3504f3
@@ -4119,6 +4257,54 @@ tail:
 	VMOVDQU (R8)(R9*4), Y15
 	VMASKMOVPS (SI), Y15, Y0
 	VDIVPS Y0, Y13, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func rsqrtF32AVX2(dst *float32, x *float32, n int)
+TEXT ·rsqrtF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD done<>(SB), Y13
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD X2, Y2
+	VSQRTPD Y1, Y1
+	VDIVPD Y1, Y13, Y1
+	VSQRTPD Y2, Y2
+	VDIVPD Y2, Y13, Y2
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y2, X2
+	VINSERTF128 $1, X2, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD X2, Y2
+	VSQRTPD Y1, Y1
+	VDIVPD Y1, Y13, Y1
+	VSQRTPD Y2, Y2
+	VDIVPD Y2, Y13, Y2
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y2, X2
+	VINSERTF128 $1, X2, Y1, Y0
 	VMASKMOVPS Y0, Y15, (DI)
 done:
 	VZEROUPPER
@@ -8063,6 +8249,232 @@ done:
 	VZEROUPPER
 	RET
 
+// func rsqrtF32AVX512(dst *float32, x *float32, n int)
+TEXT ·rsqrtF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD done<>(SB), Z13
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y18
+	VCVTPS2PD Y18, Z18
+	VSQRTPD Z17, Z17
+	VDIVPD Z17, Z13, Z17
+	VSQRTPD Z18, Z18
+	VDIVPD Z18, Z13, Z18
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z18, Y18
+	VINSERTF32X8 $1, Y18, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func rsqrtBF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·rsqrtBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD done<>(SB), Z13
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y18
+	VCVTPS2PD Y18, Z18
+	VSQRTPD Z17, Z17
+	VDIVPD Z17, Z13, Z17
+	VSQRTPD Z18, Z18
+	VDIVPD Z18, Z13, Z18
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z18, Y18
+	VINSERTF32X8 $1, Y18, Z17, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func rsqrtF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·rsqrtF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD done<>(SB), Z13
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y18
+	VCVTPS2PD Y18, Z18
+	VSQRTPD Z17, Z17
+	VDIVPD Z17, Z13, Z17
+	VSQRTPD Z18, Z18
+	VDIVPD Z18, Z13, Z18
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z18, Y18
+	VINSERTF32X8 $1, Y18, Z17, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y2
+	VCVTPS2PD Y2, Z2
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z2, Y2
+	VINSERTF32X8 $1, Y2, Z1, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
 // func sumF32AVX2(x *float32, n int) float32
 TEXT ·sumF32AVX2(SB), NOSPLIT, $0-20
 	MOVQ x+0(FP), SI
@@ -11158,6 +11570,110 @@ done:
 	VZEROUPPER
 	RET
 
+// func rsqrtF64AVX2(dst *float64, x *float64, n int)
+TEXT ·rsqrtF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD done<>(SB), Y13
+	MOVQ CX, AX
+	SHLQ $3, AX
+	CMPQ AX, ·ntBytes(SB)
+	JB   loop
+	// large output: align dst to 32 bytes with one masked vector, then stream
+	MOVQ DI, R10
+	NEGQ R10
+	ANDQ $31, R10
+	SHRQ $3, R10
+	CMPQ R10, CX
+	CMOVQHI CX, R10
+	TESTQ R10, R10
+	JEQ  ntloop
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ R10, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VSQRTPD Y0, Y0
+	VDIVPD Y0, Y13, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+	LEAQ (DI)(R10*8), DI
+	LEAQ (SI)(R10*8), SI
+	SUBQ R10, CX
+ntloop:
+	CMPQ CX, $16
+	JB   ntdone
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VSQRTPD Y0, Y0
+	VDIVPD Y0, Y13, Y0
+	VSQRTPD Y1, Y1
+	VDIVPD Y1, Y13, Y1
+	VSQRTPD Y2, Y2
+	VDIVPD Y2, Y13, Y2
+	VSQRTPD Y3, Y3
+	VDIVPD Y3, Y13, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  ntloop
+ntdone:
+	SFENCE
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VSQRTPD Y0, Y0
+	VDIVPD Y0, Y13, Y0
+	VSQRTPD Y1, Y1
+	VDIVPD Y1, Y13, Y1
+	VSQRTPD Y2, Y2
+	VDIVPD Y2, Y13, Y2
+	VSQRTPD Y3, Y3
+	VDIVPD Y3, Y13, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VSQRTPD Y0, Y0
+	VDIVPD Y0, Y13, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VSQRTPD Y0, Y0
+	VDIVPD Y0, Y13, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func addF64AVX512(dst *float64, a *float64, b *float64, n int)
 TEXT ·addF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -13823,6 +14339,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func rsqrtF64AVX512(dst *float64, x *float64, n int)
+TEXT ·rsqrtF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD done<>(SB), Z13
+	MOVQ CX, AX
+	SHLQ $3, AX
+	CMPQ AX, ·ntBytes(SB)
+	JB   loop
+	// large output: align dst to 64 bytes with one masked vector, then stream
+	MOVQ DI, R10
+	NEGQ R10
+	ANDQ $63, R10
+	SHRQ $3, R10
+	CMPQ R10, CX
+	CMOVQHI CX, R10
+	TESTQ R10, R10
+	JEQ  ntloop
+	XCHGQ CX, R10
+	MOVL $1, AX
+	SHLL CX, AX
+	XCHGQ CX, R10
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VSQRTPD Z0, Z0
+	VDIVPD Z0, Z13, Z0
+	VMOVUPD Z0, K1, (DI)
+	LEAQ (DI)(R10*8), DI
+	LEAQ (SI)(R10*8), SI
+	SUBQ R10, CX
+ntloop:
+	CMPQ CX, $32
+	JB   ntdone
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z1
+	VMOVUPD 128(SI), Z2
+	VMOVUPD 192(SI), Z3
+	VSQRTPD Z0, Z0
+	VDIVPD Z0, Z13, Z0
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VSQRTPD Z3, Z3
+	VDIVPD Z3, Z13, Z3
+	VMOVNTPD Z0, 0(DI)
+	VMOVNTPD Z1, 64(DI)
+	VMOVNTPD Z2, 128(DI)
+	VMOVNTPD Z3, 192(DI)
+	ADDQ $256, DI
+	ADDQ $256, SI
+	SUBQ $32, CX
+	JMP  ntloop
+ntdone:
+	SFENCE
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z1
+	VMOVUPD 128(SI), Z2
+	VMOVUPD 192(SI), Z3
+	VSQRTPD Z0, Z0
+	VDIVPD Z0, Z13, Z0
+	VSQRTPD Z1, Z1
+	VDIVPD Z1, Z13, Z1
+	VSQRTPD Z2, Z2
+	VDIVPD Z2, Z13, Z2
+	VSQRTPD Z3, Z3
+	VDIVPD Z3, Z13, Z3
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	ADDQ $256, DI
+	ADDQ $256, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VSQRTPD Z0, Z0
+	VDIVPD Z0, Z13, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VSQRTPD Z0, Z0
+	VDIVPD Z0, Z13, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func sumF64AVX2(x *float64, n int) float64
 TEXT ·sumF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
@@ -14990,6 +15612,367 @@ tail:
 	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
 	VCMPPS $9, zero<>(SB), Y0, Y1
 	VORPS Y1, Y4, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log2F32AVX2(dst *float32, x *float32, n int)
+TEXT ·log2F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS $1, fltmin<>(SB), Y0, Y1
+	VMULPS two23<>(SB), Y0, Y2
+	VBLENDVPS Y1, Y2, Y0, Y2
+	VPAND i23<>(SB), Y1, Y1
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD sqrthalf<>(SB), Y2, Y2
+	VPSRAD $23, Y2, Y3
+	VPSUBD Y1, Y3, Y3
+	VPAND mantmask<>(SB), Y2, Y2
+	VPADDD sqrthalf<>(SB), Y2, Y2
+	VSUBPS one<>(SB), Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VMOVUPS logp88<>(SB), Y4
+	VFMADD213PS logp87<>(SB), Y2, Y4
+	VFMADD213PS logp86<>(SB), Y2, Y4
+	VFMADD213PS logp85<>(SB), Y2, Y4
+	VFMADD213PS logp84<>(SB), Y2, Y4
+	VFMADD213PS logp83<>(SB), Y2, Y4
+	VFMADD213PS logp82<>(SB), Y2, Y4
+	VFMADD213PS logp81<>(SB), Y2, Y4
+	VFMADD213PS logp80<>(SB), Y2, Y4
+	VMULPS Y2, Y2, Y5
+	VMULPS Y2, Y5, Y6
+	VMULPS Y6, Y4, Y4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Y5, Y9
+	VFMSUB231PS Y2, Y2, Y9
+	VMULPS log2L<>(SB), Y2, Y7
+	VMOVAPS Y7, Y8
+	VFMSUB231PS log2L<>(SB), Y2, Y8
+	VFMADD231PS log2Llo<>(SB), Y2, Y8
+	VFMADD231PS log2L<>(SB), Y4, Y8
+	VFNMADD231PS log2Lhalf<>(SB), Y5, Y8
+	VFNMADD231PS log2Lhalf<>(SB), Y9, Y8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Y7, Y3, Y4
+	VSUBPS Y4, Y3, Y6
+	VADDPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VADDPS Y6, Y4, Y4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VCMPPS $0, zero<>(SB), Y0, Y1
+	VBLENDVPS Y1, ninf<>(SB), Y4, Y4
+	VCMPPS $0, pinf<>(SB), Y0, Y1
+	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
+	VCMPPS $9, zero<>(SB), Y0, Y1
+	VORPS Y1, Y4, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS $1, fltmin<>(SB), Y0, Y1
+	VMULPS two23<>(SB), Y0, Y2
+	VBLENDVPS Y1, Y2, Y0, Y2
+	VPAND i23<>(SB), Y1, Y1
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD sqrthalf<>(SB), Y2, Y2
+	VPSRAD $23, Y2, Y3
+	VPSUBD Y1, Y3, Y3
+	VPAND mantmask<>(SB), Y2, Y2
+	VPADDD sqrthalf<>(SB), Y2, Y2
+	VSUBPS one<>(SB), Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VMOVUPS logp88<>(SB), Y4
+	VFMADD213PS logp87<>(SB), Y2, Y4
+	VFMADD213PS logp86<>(SB), Y2, Y4
+	VFMADD213PS logp85<>(SB), Y2, Y4
+	VFMADD213PS logp84<>(SB), Y2, Y4
+	VFMADD213PS logp83<>(SB), Y2, Y4
+	VFMADD213PS logp82<>(SB), Y2, Y4
+	VFMADD213PS logp81<>(SB), Y2, Y4
+	VFMADD213PS logp80<>(SB), Y2, Y4
+	VMULPS Y2, Y2, Y5
+	VMULPS Y2, Y5, Y6
+	VMULPS Y6, Y4, Y4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Y5, Y9
+	VFMSUB231PS Y2, Y2, Y9
+	VMULPS log2L<>(SB), Y2, Y7
+	VMOVAPS Y7, Y8
+	VFMSUB231PS log2L<>(SB), Y2, Y8
+	VFMADD231PS log2Llo<>(SB), Y2, Y8
+	VFMADD231PS log2L<>(SB), Y4, Y8
+	VFNMADD231PS log2Lhalf<>(SB), Y5, Y8
+	VFNMADD231PS log2Lhalf<>(SB), Y9, Y8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Y7, Y3, Y4
+	VSUBPS Y4, Y3, Y6
+	VADDPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VADDPS Y6, Y4, Y4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VCMPPS $0, zero<>(SB), Y0, Y1
+	VBLENDVPS Y1, ninf<>(SB), Y4, Y4
+	VCMPPS $0, pinf<>(SB), Y0, Y1
+	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
+	VCMPPS $9, zero<>(SB), Y0, Y1
+	VORPS Y1, Y4, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log10F32AVX2(dst *float32, x *float32, n int)
+TEXT ·log10F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS $1, fltmin<>(SB), Y0, Y1
+	VMULPS two23<>(SB), Y0, Y2
+	VBLENDVPS Y1, Y2, Y0, Y2
+	VPAND i23<>(SB), Y1, Y1
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD sqrthalf<>(SB), Y2, Y2
+	VPSRAD $23, Y2, Y3
+	VPSUBD Y1, Y3, Y3
+	VPAND mantmask<>(SB), Y2, Y2
+	VPADDD sqrthalf<>(SB), Y2, Y2
+	VSUBPS one<>(SB), Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VMOVUPS logp88<>(SB), Y4
+	VFMADD213PS logp87<>(SB), Y2, Y4
+	VFMADD213PS logp86<>(SB), Y2, Y4
+	VFMADD213PS logp85<>(SB), Y2, Y4
+	VFMADD213PS logp84<>(SB), Y2, Y4
+	VFMADD213PS logp83<>(SB), Y2, Y4
+	VFMADD213PS logp82<>(SB), Y2, Y4
+	VFMADD213PS logp81<>(SB), Y2, Y4
+	VFMADD213PS logp80<>(SB), Y2, Y4
+	VMULPS Y2, Y2, Y5
+	VMULPS Y2, Y5, Y6
+	VMULPS Y6, Y4, Y4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Y5, Y9
+	VFMSUB231PS Y2, Y2, Y9
+	VMULPS log10L<>(SB), Y2, Y7
+	VMOVAPS Y7, Y8
+	VFMSUB231PS log10L<>(SB), Y2, Y8
+	VFMADD231PS log10Llo<>(SB), Y2, Y8
+	VFMADD231PS log10L<>(SB), Y4, Y8
+	VFNMADD231PS log10Lhalf<>(SB), Y5, Y8
+	VFNMADD231PS log10Lhalf<>(SB), Y9, Y8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS log10Klo<>(SB), Y3, Y8
+	VMULPS log10K<>(SB), Y3, Y3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Y7, Y3, Y4
+	VSUBPS Y4, Y3, Y6
+	VADDPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VADDPS Y6, Y4, Y4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VCMPPS $0, zero<>(SB), Y0, Y1
+	VBLENDVPS Y1, ninf<>(SB), Y4, Y4
+	VCMPPS $0, pinf<>(SB), Y0, Y1
+	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
+	VCMPPS $9, zero<>(SB), Y0, Y1
+	VORPS Y1, Y4, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS $1, fltmin<>(SB), Y0, Y1
+	VMULPS two23<>(SB), Y0, Y2
+	VBLENDVPS Y1, Y2, Y0, Y2
+	VPAND i23<>(SB), Y1, Y1
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD sqrthalf<>(SB), Y2, Y2
+	VPSRAD $23, Y2, Y3
+	VPSUBD Y1, Y3, Y3
+	VPAND mantmask<>(SB), Y2, Y2
+	VPADDD sqrthalf<>(SB), Y2, Y2
+	VSUBPS one<>(SB), Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VMOVUPS logp88<>(SB), Y4
+	VFMADD213PS logp87<>(SB), Y2, Y4
+	VFMADD213PS logp86<>(SB), Y2, Y4
+	VFMADD213PS logp85<>(SB), Y2, Y4
+	VFMADD213PS logp84<>(SB), Y2, Y4
+	VFMADD213PS logp83<>(SB), Y2, Y4
+	VFMADD213PS logp82<>(SB), Y2, Y4
+	VFMADD213PS logp81<>(SB), Y2, Y4
+	VFMADD213PS logp80<>(SB), Y2, Y4
+	VMULPS Y2, Y2, Y5
+	VMULPS Y2, Y5, Y6
+	VMULPS Y6, Y4, Y4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Y5, Y9
+	VFMSUB231PS Y2, Y2, Y9
+	VMULPS log10L<>(SB), Y2, Y7
+	VMOVAPS Y7, Y8
+	VFMSUB231PS log10L<>(SB), Y2, Y8
+	VFMADD231PS log10Llo<>(SB), Y2, Y8
+	VFMADD231PS log10L<>(SB), Y4, Y8
+	VFNMADD231PS log10Lhalf<>(SB), Y5, Y8
+	VFNMADD231PS log10Lhalf<>(SB), Y9, Y8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS log10Klo<>(SB), Y3, Y8
+	VMULPS log10K<>(SB), Y3, Y3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Y7, Y3, Y4
+	VSUBPS Y4, Y3, Y6
+	VADDPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VADDPS Y6, Y4, Y4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VCMPPS $0, zero<>(SB), Y0, Y1
+	VBLENDVPS Y1, ninf<>(SB), Y4, Y4
+	VCMPPS $0, pinf<>(SB), Y0, Y1
+	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
+	VCMPPS $9, zero<>(SB), Y0, Y1
+	VORPS Y1, Y4, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log1pF32AVX2(dst *float32, x *float32, n int)
+TEXT ·log1pF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS one<>(SB), Y0, Y9
+	VSUBPS one<>(SB), Y9, Y10
+	VSUBPS Y10, Y0, Y10
+	VDIVPS Y9, Y10, Y10
+	VMOVAPS Y9, Y2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD sqrthalf<>(SB), Y2, Y2
+	VPSRAD $23, Y2, Y3
+	VPAND mantmask<>(SB), Y2, Y2
+	VPADDD sqrthalf<>(SB), Y2, Y2
+	VSUBPS one<>(SB), Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VMOVUPS logp7<>(SB), Y4
+	VFMADD213PS logp6<>(SB), Y2, Y4
+	VFMADD213PS logp5<>(SB), Y2, Y4
+	VFMADD213PS logp4<>(SB), Y2, Y4
+	VFMADD213PS logp3<>(SB), Y2, Y4
+	VFMADD213PS logp2<>(SB), Y2, Y4
+	VFMADD213PS logp1<>(SB), Y2, Y4
+	VFMADD213PS logp0<>(SB), Y2, Y4
+	VMULPS Y2, Y2, Y5
+	VMULPS Y2, Y5, Y6
+	VMULPS Y6, Y4, Y4
+	VFMADD231PS ln2lo<>(SB), Y3, Y4
+	VFNMADD231PS half<>(SB), Y5, Y4
+	VADDPS Y10, Y4, Y4
+	VADDPS Y2, Y4, Y4
+	VFMADD231PS ln2hi<>(SB), Y3, Y4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VCMPPS $0, zero<>(SB), Y9, Y1
+	VBLENDVPS Y1, ninf<>(SB), Y4, Y4
+	VCMPPS $0, pinf<>(SB), Y9, Y1
+	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
+	VCMPPS $9, zero<>(SB), Y9, Y1
+	VORPS Y1, Y4, Y4
+	// log1p(±0) = ±0
+	VCMPPS $0, zero<>(SB), Y0, Y1
+	VBLENDVPS Y1, Y0, Y4, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS one<>(SB), Y0, Y9
+	VSUBPS one<>(SB), Y9, Y10
+	VSUBPS Y10, Y0, Y10
+	VDIVPS Y9, Y10, Y10
+	VMOVAPS Y9, Y2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD sqrthalf<>(SB), Y2, Y2
+	VPSRAD $23, Y2, Y3
+	VPAND mantmask<>(SB), Y2, Y2
+	VPADDD sqrthalf<>(SB), Y2, Y2
+	VSUBPS one<>(SB), Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VMOVUPS logp7<>(SB), Y4
+	VFMADD213PS logp6<>(SB), Y2, Y4
+	VFMADD213PS logp5<>(SB), Y2, Y4
+	VFMADD213PS logp4<>(SB), Y2, Y4
+	VFMADD213PS logp3<>(SB), Y2, Y4
+	VFMADD213PS logp2<>(SB), Y2, Y4
+	VFMADD213PS logp1<>(SB), Y2, Y4
+	VFMADD213PS logp0<>(SB), Y2, Y4
+	VMULPS Y2, Y2, Y5
+	VMULPS Y2, Y5, Y6
+	VMULPS Y6, Y4, Y4
+	VFMADD231PS ln2lo<>(SB), Y3, Y4
+	VFNMADD231PS half<>(SB), Y5, Y4
+	VADDPS Y10, Y4, Y4
+	VADDPS Y2, Y4, Y4
+	VFMADD231PS ln2hi<>(SB), Y3, Y4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VCMPPS $0, zero<>(SB), Y9, Y1
+	VBLENDVPS Y1, ninf<>(SB), Y4, Y4
+	VCMPPS $0, pinf<>(SB), Y9, Y1
+	VBLENDVPS Y1, pinf<>(SB), Y4, Y4
+	VCMPPS $9, zero<>(SB), Y9, Y1
+	VORPS Y1, Y4, Y4
+	// log1p(±0) = ±0
+	VCMPPS $0, zero<>(SB), Y0, Y1
+	VBLENDVPS Y1, Y0, Y4, Y0
 	VMASKMOVPS Y0, Y15, (DI)
 done:
 	VZEROUPPER
@@ -16979,6 +17962,1824 @@ one:
 	VBROADCASTSS pinf<>(SB), K2, Z4
 	VCMPPS $9, Z1, Z0, K2
 	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func log2F32AVX512(dst *float32, x *float32, n int)
+TEXT ·log2F32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z16, K3
+	VMOVAPS Z16, Z18
+	VMULPS.BCST two23<>(SB), Z16, K3, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPSUBD.BCST i23<>(SB), Z19, K3, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp88<>(SB), Z20
+	VFMADD213PS.BCST logp87<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp86<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp85<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp84<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp83<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp82<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp81<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp80<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z21, Z25
+	VFMSUB231PS Z18, Z18, Z25
+	VMULPS.BCST log2L<>(SB), Z18, Z23
+	VMOVAPS Z23, Z24
+	VFMSUB231PS.BCST log2L<>(SB), Z18, Z24
+	VFMADD231PS.BCST log2Llo<>(SB), Z18, Z24
+	VFMADD231PS.BCST log2L<>(SB), Z20, Z24
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z21, Z24
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z25, Z24
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z23, Z19, Z20
+	VSUBPS Z20, Z19, Z22
+	VADDPS Z23, Z22, Z22
+	VADDPS Z24, Z22, Z22
+	VADDPS Z22, Z20, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z16, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z16, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z16, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	VMOVAPS Z20, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log2BF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·log2BF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z16, K3
+	VMOVAPS Z16, Z18
+	VMULPS.BCST two23<>(SB), Z16, K3, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPSUBD.BCST i23<>(SB), Z19, K3, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp88<>(SB), Z20
+	VFMADD213PS.BCST logp87<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp86<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp85<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp84<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp83<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp82<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp81<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp80<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z21, Z25
+	VFMSUB231PS Z18, Z18, Z25
+	VMULPS.BCST log2L<>(SB), Z18, Z23
+	VMOVAPS Z23, Z24
+	VFMSUB231PS.BCST log2L<>(SB), Z18, Z24
+	VFMADD231PS.BCST log2Llo<>(SB), Z18, Z24
+	VFMADD231PS.BCST log2L<>(SB), Z20, Z24
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z21, Z24
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z25, Z24
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z23, Z19, Z20
+	VSUBPS Z20, Z19, Z22
+	VADDPS Z23, Z22, Z22
+	VADDPS Z24, Z22, Z22
+	VADDPS Z22, Z20, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z16, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z16, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z16, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	VMOVAPS Z20, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func log2F16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·log2F16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z16, K3
+	VMOVAPS Z16, Z18
+	VMULPS.BCST two23<>(SB), Z16, K3, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPSUBD.BCST i23<>(SB), Z19, K3, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp88<>(SB), Z20
+	VFMADD213PS.BCST logp87<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp86<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp85<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp84<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp83<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp82<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp81<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp80<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z21, Z25
+	VFMSUB231PS Z18, Z18, Z25
+	VMULPS.BCST log2L<>(SB), Z18, Z23
+	VMOVAPS Z23, Z24
+	VFMSUB231PS.BCST log2L<>(SB), Z18, Z24
+	VFMADD231PS.BCST log2Llo<>(SB), Z18, Z24
+	VFMADD231PS.BCST log2L<>(SB), Z20, Z24
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z21, Z24
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z25, Z24
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z23, Z19, Z20
+	VSUBPS Z20, Z19, Z22
+	VADDPS Z23, Z22, Z22
+	VADDPS Z24, Z22, Z22
+	VADDPS Z22, Z20, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z16, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z16, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z16, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	VMOVAPS Z20, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log2L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log2L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log2L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log2Lhalf<>(SB), Z9, Z8
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func log10F32AVX512(dst *float32, x *float32, n int)
+TEXT ·log10F32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z16, K3
+	VMOVAPS Z16, Z18
+	VMULPS.BCST two23<>(SB), Z16, K3, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPSUBD.BCST i23<>(SB), Z19, K3, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp88<>(SB), Z20
+	VFMADD213PS.BCST logp87<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp86<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp85<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp84<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp83<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp82<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp81<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp80<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z21, Z25
+	VFMSUB231PS Z18, Z18, Z25
+	VMULPS.BCST log10L<>(SB), Z18, Z23
+	VMOVAPS Z23, Z24
+	VFMSUB231PS.BCST log10L<>(SB), Z18, Z24
+	VFMADD231PS.BCST log10Llo<>(SB), Z18, Z24
+	VFMADD231PS.BCST log10L<>(SB), Z20, Z24
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z21, Z24
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z25, Z24
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z19, Z24
+	VMULPS.BCST log10K<>(SB), Z19, Z19
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z23, Z19, Z20
+	VSUBPS Z20, Z19, Z22
+	VADDPS Z23, Z22, Z22
+	VADDPS Z24, Z22, Z22
+	VADDPS Z22, Z20, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z16, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z16, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z16, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	VMOVAPS Z20, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log10BF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·log10BF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z16, K3
+	VMOVAPS Z16, Z18
+	VMULPS.BCST two23<>(SB), Z16, K3, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPSUBD.BCST i23<>(SB), Z19, K3, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp88<>(SB), Z20
+	VFMADD213PS.BCST logp87<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp86<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp85<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp84<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp83<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp82<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp81<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp80<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z21, Z25
+	VFMSUB231PS Z18, Z18, Z25
+	VMULPS.BCST log10L<>(SB), Z18, Z23
+	VMOVAPS Z23, Z24
+	VFMSUB231PS.BCST log10L<>(SB), Z18, Z24
+	VFMADD231PS.BCST log10Llo<>(SB), Z18, Z24
+	VFMADD231PS.BCST log10L<>(SB), Z20, Z24
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z21, Z24
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z25, Z24
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z19, Z24
+	VMULPS.BCST log10K<>(SB), Z19, Z19
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z23, Z19, Z20
+	VSUBPS Z20, Z19, Z22
+	VADDPS Z23, Z22, Z22
+	VADDPS Z24, Z22, Z22
+	VADDPS Z22, Z20, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z16, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z16, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z16, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	VMOVAPS Z20, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func log10F16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·log10F16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z16, K3
+	VMOVAPS Z16, Z18
+	VMULPS.BCST two23<>(SB), Z16, K3, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPSUBD.BCST i23<>(SB), Z19, K3, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp88<>(SB), Z20
+	VFMADD213PS.BCST logp87<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp86<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp85<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp84<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp83<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp82<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp81<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp80<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z21, Z25
+	VFMSUB231PS Z18, Z18, Z25
+	VMULPS.BCST log10L<>(SB), Z18, Z23
+	VMOVAPS Z23, Z24
+	VFMSUB231PS.BCST log10L<>(SB), Z18, Z24
+	VFMADD231PS.BCST log10Llo<>(SB), Z18, Z24
+	VFMADD231PS.BCST log10L<>(SB), Z20, Z24
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z21, Z24
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z25, Z24
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z19, Z24
+	VMULPS.BCST log10K<>(SB), Z19, Z19
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z23, Z19, Z20
+	VSUBPS Z20, Z19, Z22
+	VADDPS Z23, Z22, Z22
+	VADDPS Z24, Z22, Z22
+	VADDPS Z22, Z20, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z16, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z16, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z16, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	VMOVAPS Z20, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	// subnormal x: scale by 2^23 and take 23 off the exponent
+	VCMPPS.BCST $1, fltmin<>(SB), Z0, K2
+	VMOVAPS Z0, Z2
+	VMULPS.BCST two23<>(SB), Z0, K2, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPSUBD.BCST i23<>(SB), Z3, K2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp88<>(SB), Z4
+	VFMADD213PS.BCST logp87<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp86<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp85<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp84<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp83<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp82<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp81<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp80<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	// hi + lo = f*L exactly (to L's lo); lo += L*f^3*P - (L/2)*f^2, with f^2 = h + hl
+	// exactly (FMA), each term added on its own
+	VMOVAPS Z5, Z9
+	VFMSUB231PS Z2, Z2, Z9
+	VMULPS.BCST log10L<>(SB), Z2, Z7
+	VMOVAPS Z7, Z8
+	VFMSUB231PS.BCST log10L<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10Llo<>(SB), Z2, Z8
+	VFMADD231PS.BCST log10L<>(SB), Z4, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z5, Z8
+	VFNMADD231PS.BCST log10Lhalf<>(SB), Z9, Z8
+	// K = k*log(2) in the base: k*Khi exact, k*Klo into lo
+	VFMADD231PS.BCST log10Klo<>(SB), Z3, Z8
+	VMULPS.BCST log10K<>(SB), Z3, Z3
+	// s = K + hi and its error e (Fast2Sum); result s + (e + lo)
+	VADDPS Z7, Z3, Z4
+	VSUBPS Z4, Z3, Z6
+	VADDPS Z7, Z6, Z6
+	VADDPS Z8, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z0, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z0, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z0, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	VMOVAPS Z4, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func log1pF32AVX512(dst *float32, x *float32, n int)
+TEXT ·log1pF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
+	VMOVAPS Z4, Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z16, Z25
+	VSUBPS.BCST one<>(SB), Z25, Z26
+	VSUBPS Z26, Z16, Z26
+	VDIVPS Z25, Z26, Z26
+	VMOVAPS Z25, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp7<>(SB), Z20
+	VFMADD213PS.BCST logp6<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp5<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp4<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp3<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp2<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp1<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp0<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	VFMADD231PS.BCST ln2lo<>(SB), Z19, Z20
+	VFNMADD231PS.BCST half<>(SB), Z21, Z20
+	VADDPS Z26, Z20, Z20
+	VADDPS Z18, Z20, Z20
+	VFMADD231PS.BCST ln2hi<>(SB), Z19, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z25, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z25, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z25, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	// log1p(±0) = ±0
+	VCMPPS $0, Z17, Z16, K3
+	VMOVAPS Z16, K3, Z20
+	VMOVAPS Z20, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
+	VMOVAPS Z4, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
+	VMOVAPS Z4, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log1pBF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·log1pBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
+	VMOVAPS Z4, Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z16, Z25
+	VSUBPS.BCST one<>(SB), Z25, Z26
+	VSUBPS Z26, Z16, Z26
+	VDIVPS Z25, Z26, Z26
+	VMOVAPS Z25, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp7<>(SB), Z20
+	VFMADD213PS.BCST logp6<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp5<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp4<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp3<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp2<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp1<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp0<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	VFMADD231PS.BCST ln2lo<>(SB), Z19, Z20
+	VFNMADD231PS.BCST half<>(SB), Z21, Z20
+	VADDPS Z26, Z20, Z20
+	VADDPS Z18, Z20, Z20
+	VFMADD231PS.BCST ln2hi<>(SB), Z19, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z25, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z25, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z25, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	// log1p(±0) = ±0
+	VCMPPS $0, Z17, Z16, K3
+	VMOVAPS Z16, K3, Z20
+	VMOVAPS Z20, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
+	VMOVAPS Z4, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func log1pF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·log1pF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
+	VMOVAPS Z4, Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z16, Z25
+	VSUBPS.BCST one<>(SB), Z25, Z26
+	VSUBPS Z26, Z16, Z26
+	VDIVPS Z25, Z26, Z26
+	VMOVAPS Z25, Z18
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z18, Z18
+	VPSRAD $23, Z18, Z19
+	VPANDD.BCST mantmask<>(SB), Z18, Z18
+	VPADDD.BCST sqrthalf<>(SB), Z18, Z18
+	VSUBPS.BCST one<>(SB), Z18, Z18
+	VCVTDQ2PS Z19, Z19
+	VBROADCASTSS logp7<>(SB), Z20
+	VFMADD213PS.BCST logp6<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp5<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp4<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp3<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp2<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp1<>(SB), Z18, Z20
+	VFMADD213PS.BCST logp0<>(SB), Z18, Z20
+	VMULPS Z18, Z18, Z21
+	VMULPS Z18, Z21, Z22
+	VMULPS Z22, Z20, Z20
+	VFMADD231PS.BCST ln2lo<>(SB), Z19, Z20
+	VFNMADD231PS.BCST half<>(SB), Z21, Z20
+	VADDPS Z26, Z20, Z20
+	VADDPS Z18, Z20, Z20
+	VFMADD231PS.BCST ln2hi<>(SB), Z19, Z20
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z17, Z17, Z17
+	VCMPPS $0, Z17, Z25, K3
+	VBROADCASTSS ninf<>(SB), K3, Z20
+	VCMPPS.BCST $0, pinf<>(SB), Z25, K3
+	VBROADCASTSS pinf<>(SB), K3, Z20
+	VCMPPS $9, Z17, Z25, K3
+	VPTERNLOGD $0xff, Z20, Z20, K3, Z20
+	// log1p(±0) = ±0
+	VCMPPS $0, Z17, Z16, K3
+	VMOVAPS Z16, K3, Z20
+	VMOVAPS Z20, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	// u = 1+x; its rounding as corr = (x - (u-1))/u
+	VADDPS.BCST one<>(SB), Z0, Z9
+	VSUBPS.BCST one<>(SB), Z9, Z10
+	VSUBPS Z10, Z0, Z10
+	VDIVPS Z9, Z10, Z10
+	VMOVAPS Z9, Z2
+	// x = m * 2^k with m in [sqrt(1/2), sqrt(2))
+	VPSUBD.BCST sqrthalf<>(SB), Z2, Z2
+	VPSRAD $23, Z2, Z3
+	VPANDD.BCST mantmask<>(SB), Z2, Z2
+	VPADDD.BCST sqrthalf<>(SB), Z2, Z2
+	VSUBPS.BCST one<>(SB), Z2, Z2
+	VCVTDQ2PS Z3, Z3
+	VBROADCASTSS logp7<>(SB), Z4
+	VFMADD213PS.BCST logp6<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp5<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp4<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp3<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp2<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp1<>(SB), Z2, Z4
+	VFMADD213PS.BCST logp0<>(SB), Z2, Z4
+	VMULPS Z2, Z2, Z5
+	VMULPS Z2, Z5, Z6
+	VMULPS Z6, Z4, Z4
+	VFMADD231PS.BCST ln2lo<>(SB), Z3, Z4
+	VFNMADD231PS.BCST half<>(SB), Z5, Z4
+	VADDPS Z10, Z4, Z4
+	VADDPS Z2, Z4, Z4
+	VFMADD231PS.BCST ln2hi<>(SB), Z3, Z4
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(NaN) = NaN
+	VPXORD Z1, Z1, Z1
+	VCMPPS $0, Z1, Z9, K2
+	VBROADCASTSS ninf<>(SB), K2, Z4
+	VCMPPS.BCST $0, pinf<>(SB), Z9, K2
+	VBROADCASTSS pinf<>(SB), K2, Z4
+	VCMPPS $9, Z1, Z9, K2
+	VPTERNLOGD $0xff, Z4, Z4, K2, Z4
+	// log1p(±0) = ±0
+	VCMPPS $0, Z1, Z0, K2
+	VMOVAPS Z0, K2, Z4
 	VMOVAPS Z4, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, DI
@@ -22859,25 +25660,22 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
 	VFMADD231PD twooverpi<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
 	VFNMADD231PD halfpi1<>(SB), Y3, Y1
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	VFNMADD231PD halfpi3<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc5<>(SB), Y5
-	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VMOVUPD sinc4<>(SB), Y5
 	VFMADD213PD sinc3<>(SB), Y4, Y5
 	VFMADD213PD sinc2<>(SB), Y4, Y5
 	VFMADD213PD sinc1<>(SB), Y4, Y5
 	VFMADD213PD sinc0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc5<>(SB), Y6
-	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VMOVUPD cosc4<>(SB), Y6
 	VFMADD213PD cosc3<>(SB), Y4, Y6
 	VFMADD213PD cosc2<>(SB), Y4, Y6
 	VFMADD213PD cosc1<>(SB), Y4, Y6
@@ -22893,25 +25691,22 @@ one:
 	VANDPD signmask64<>(SB), Y2, Y2
 	VXORPD Y2, Y5, Y5
 	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
 	VFMADD231PD twooverpi<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
 	VFNMADD231PD halfpi1<>(SB), Y9, Y7
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	VFNMADD231PD halfpi3<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc5<>(SB), Y11
-	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VMOVUPD sinc4<>(SB), Y11
 	VFMADD213PD sinc3<>(SB), Y10, Y11
 	VFMADD213PD sinc2<>(SB), Y10, Y11
 	VFMADD213PD sinc1<>(SB), Y10, Y11
 	VFMADD213PD sinc0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc5<>(SB), Y12
-	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VMOVUPD cosc4<>(SB), Y12
 	VFMADD213PD cosc3<>(SB), Y10, Y12
 	VFMADD213PD cosc2<>(SB), Y10, Y12
 	VFMADD213PD cosc1<>(SB), Y10, Y12
@@ -22951,25 +25746,22 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
 	VFMADD231PD twooverpi<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
 	VFNMADD231PD halfpi1<>(SB), Y3, Y1
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	VFNMADD231PD halfpi3<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc5<>(SB), Y5
-	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VMOVUPD sinc4<>(SB), Y5
 	VFMADD213PD sinc3<>(SB), Y4, Y5
 	VFMADD213PD sinc2<>(SB), Y4, Y5
 	VFMADD213PD sinc1<>(SB), Y4, Y5
 	VFMADD213PD sinc0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc5<>(SB), Y6
-	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VMOVUPD cosc4<>(SB), Y6
 	VFMADD213PD cosc3<>(SB), Y4, Y6
 	VFMADD213PD cosc2<>(SB), Y4, Y6
 	VFMADD213PD cosc1<>(SB), Y4, Y6
@@ -22985,25 +25777,22 @@ tail:
 	VANDPD signmask64<>(SB), Y2, Y2
 	VXORPD Y2, Y5, Y5
 	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
 	VFMADD231PD twooverpi<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
 	VFNMADD231PD halfpi1<>(SB), Y9, Y7
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	VFNMADD231PD halfpi3<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc5<>(SB), Y11
-	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VMOVUPD sinc4<>(SB), Y11
 	VFMADD213PD sinc3<>(SB), Y10, Y11
 	VFMADD213PD sinc2<>(SB), Y10, Y11
 	VFMADD213PD sinc1<>(SB), Y10, Y11
 	VFMADD213PD sinc0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc5<>(SB), Y12
-	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VMOVUPD cosc4<>(SB), Y12
 	VFMADD213PD cosc3<>(SB), Y10, Y12
 	VFMADD213PD cosc2<>(SB), Y10, Y12
 	VFMADD213PD cosc1<>(SB), Y10, Y12
@@ -23048,25 +25837,22 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
 	VFMADD231PD twooverpi<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
 	VFNMADD231PD halfpi1<>(SB), Y3, Y1
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	VFNMADD231PD halfpi3<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc5<>(SB), Y5
-	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VMOVUPD sinc4<>(SB), Y5
 	VFMADD213PD sinc3<>(SB), Y4, Y5
 	VFMADD213PD sinc2<>(SB), Y4, Y5
 	VFMADD213PD sinc1<>(SB), Y4, Y5
 	VFMADD213PD sinc0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc5<>(SB), Y6
-	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VMOVUPD cosc4<>(SB), Y6
 	VFMADD213PD cosc3<>(SB), Y4, Y6
 	VFMADD213PD cosc2<>(SB), Y4, Y6
 	VFMADD213PD cosc1<>(SB), Y4, Y6
@@ -23084,25 +25870,22 @@ one:
 	VANDPD signmask64<>(SB), Y2, Y2
 	VXORPD Y2, Y5, Y5
 	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
 	VFMADD231PD twooverpi<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
 	VFNMADD231PD halfpi1<>(SB), Y9, Y7
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	VFNMADD231PD halfpi3<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc5<>(SB), Y11
-	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VMOVUPD sinc4<>(SB), Y11
 	VFMADD213PD sinc3<>(SB), Y10, Y11
 	VFMADD213PD sinc2<>(SB), Y10, Y11
 	VFMADD213PD sinc1<>(SB), Y10, Y11
 	VFMADD213PD sinc0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc5<>(SB), Y12
-	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VMOVUPD cosc4<>(SB), Y12
 	VFMADD213PD cosc3<>(SB), Y10, Y12
 	VFMADD213PD cosc2<>(SB), Y10, Y12
 	VFMADD213PD cosc1<>(SB), Y10, Y12
@@ -23144,25 +25927,22 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
 	VFMADD231PD twooverpi<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
 	VFNMADD231PD halfpi1<>(SB), Y3, Y1
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	VFNMADD231PD halfpi3<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc5<>(SB), Y5
-	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VMOVUPD sinc4<>(SB), Y5
 	VFMADD213PD sinc3<>(SB), Y4, Y5
 	VFMADD213PD sinc2<>(SB), Y4, Y5
 	VFMADD213PD sinc1<>(SB), Y4, Y5
 	VFMADD213PD sinc0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc5<>(SB), Y6
-	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VMOVUPD cosc4<>(SB), Y6
 	VFMADD213PD cosc3<>(SB), Y4, Y6
 	VFMADD213PD cosc2<>(SB), Y4, Y6
 	VFMADD213PD cosc1<>(SB), Y4, Y6
@@ -23180,25 +25960,22 @@ tail:
 	VANDPD signmask64<>(SB), Y2, Y2
 	VXORPD Y2, Y5, Y5
 	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
 	VFMADD231PD twooverpi<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
 	VFNMADD231PD halfpi1<>(SB), Y9, Y7
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	VFNMADD231PD halfpi3<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc5<>(SB), Y11
-	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VMOVUPD sinc4<>(SB), Y11
 	VFMADD213PD sinc3<>(SB), Y10, Y11
 	VFMADD213PD sinc2<>(SB), Y10, Y11
 	VFMADD213PD sinc1<>(SB), Y10, Y11
 	VFMADD213PD sinc0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc5<>(SB), Y12
-	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VMOVUPD cosc4<>(SB), Y12
 	VFMADD213PD cosc3<>(SB), Y10, Y12
 	VFMADD213PD cosc2<>(SB), Y10, Y12
 	VFMADD213PD cosc1<>(SB), Y10, Y12
@@ -23245,25 +26022,22 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
 	VFMADD231PD twooverpi<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
 	VFNMADD231PD halfpi1<>(SB), Y3, Y1
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	VFNMADD231PD halfpi3<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc5<>(SB), Y5
-	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VMOVUPD sinc4<>(SB), Y5
 	VFMADD213PD sinc3<>(SB), Y4, Y5
 	VFMADD213PD sinc2<>(SB), Y4, Y5
 	VFMADD213PD sinc1<>(SB), Y4, Y5
 	VFMADD213PD sinc0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc5<>(SB), Y6
-	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VMOVUPD cosc4<>(SB), Y6
 	VFMADD213PD cosc3<>(SB), Y4, Y6
 	VFMADD213PD cosc2<>(SB), Y4, Y6
 	VFMADD213PD cosc1<>(SB), Y4, Y6
@@ -23278,25 +26052,22 @@ one:
 	VBLENDVPD Y3, Y5, Y6, Y6
 	VDIVPD Y6, Y4, Y4
 	VXORPD Y3, Y4, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
 	VFMADD231PD twooverpi<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
 	VFNMADD231PD halfpi1<>(SB), Y9, Y7
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	VFNMADD231PD halfpi3<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc5<>(SB), Y11
-	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VMOVUPD sinc4<>(SB), Y11
 	VFMADD213PD sinc3<>(SB), Y10, Y11
 	VFMADD213PD sinc2<>(SB), Y10, Y11
 	VFMADD213PD sinc1<>(SB), Y10, Y11
 	VFMADD213PD sinc0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc5<>(SB), Y12
-	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VMOVUPD cosc4<>(SB), Y12
 	VFMADD213PD cosc3<>(SB), Y10, Y12
 	VFMADD213PD cosc2<>(SB), Y10, Y12
 	VFMADD213PD cosc1<>(SB), Y10, Y12
@@ -23335,25 +26106,22 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
 	VFMADD231PD twooverpi<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
 	VFNMADD231PD halfpi1<>(SB), Y3, Y1
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	VFNMADD231PD halfpi3<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc5<>(SB), Y5
-	VFMADD213PD sinc4<>(SB), Y4, Y5
+	VMOVUPD sinc4<>(SB), Y5
 	VFMADD213PD sinc3<>(SB), Y4, Y5
 	VFMADD213PD sinc2<>(SB), Y4, Y5
 	VFMADD213PD sinc1<>(SB), Y4, Y5
 	VFMADD213PD sinc0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc5<>(SB), Y6
-	VFMADD213PD cosc4<>(SB), Y4, Y6
+	VMOVUPD cosc4<>(SB), Y6
 	VFMADD213PD cosc3<>(SB), Y4, Y6
 	VFMADD213PD cosc2<>(SB), Y4, Y6
 	VFMADD213PD cosc1<>(SB), Y4, Y6
@@ -23368,25 +26136,22 @@ tail:
 	VBLENDVPD Y3, Y5, Y6, Y6
 	VDIVPD Y6, Y4, Y4
 	VXORPD Y3, Y4, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
 	VFMADD231PD twooverpi<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
 	VFNMADD231PD halfpi1<>(SB), Y9, Y7
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	VFNMADD231PD halfpi3<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc5<>(SB), Y11
-	VFMADD213PD sinc4<>(SB), Y10, Y11
+	VMOVUPD sinc4<>(SB), Y11
 	VFMADD213PD sinc3<>(SB), Y10, Y11
 	VFMADD213PD sinc2<>(SB), Y10, Y11
 	VFMADD213PD sinc1<>(SB), Y10, Y11
 	VFMADD213PD sinc0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc5<>(SB), Y12
-	VFMADD213PD cosc4<>(SB), Y10, Y12
+	VMOVUPD cosc4<>(SB), Y12
 	VFMADD213PD cosc3<>(SB), Y10, Y12
 	VFMADD213PD cosc2<>(SB), Y10, Y12
 	VFMADD213PD cosc1<>(SB), Y10, Y12
@@ -23431,25 +26196,22 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -23465,25 +26227,22 @@ loop:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
 	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -23511,25 +26270,22 @@ loop:
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z18
 	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
 	VSUBPD.BCST shifter64<>(SB), Z18, Z19
 	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
 	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
-	VFNMADD231PD.BCST halfpi3<>(SB), Z19, Z17
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinc5<>(SB), Z21
-	VFMADD213PD.BCST sinc4<>(SB), Z20, Z21
+	VBROADCASTSD sinc4<>(SB), Z21
 	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
 	VMULPD Z20, Z17, Z19
 	VFMADD213PD Z17, Z19, Z21
-	VBROADCASTSD cosc5<>(SB), Z22
-	VFMADD213PD.BCST cosc4<>(SB), Z20, Z22
+	VBROADCASTSD cosc4<>(SB), Z22
 	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
 	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
 	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
@@ -23545,25 +26301,22 @@ loop:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z18, Z21
 	VMOVAPD Z21, Z17
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z24
 	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
 	VSUBPD.BCST shifter64<>(SB), Z24, Z25
 	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
 	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
-	VFNMADD231PD.BCST halfpi3<>(SB), Z25, Z23
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinc5<>(SB), Z27
-	VFMADD213PD.BCST sinc4<>(SB), Z26, Z27
+	VBROADCASTSD sinc4<>(SB), Z27
 	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
 	VMULPD Z26, Z23, Z25
 	VFMADD213PD Z23, Z25, Z27
-	VBROADCASTSD cosc5<>(SB), Z28
-	VFMADD213PD.BCST cosc4<>(SB), Z26, Z28
+	VBROADCASTSD cosc4<>(SB), Z28
 	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
 	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
 	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
@@ -23601,25 +26354,22 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -23635,25 +26385,22 @@ one:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
 	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -23694,25 +26441,22 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -23728,25 +26472,22 @@ tail:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
 	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -23792,25 +26533,22 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -23828,25 +26566,22 @@ loop:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
 	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -23876,25 +26611,22 @@ loop:
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z18
 	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
 	VSUBPD.BCST shifter64<>(SB), Z18, Z19
 	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
 	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
-	VFNMADD231PD.BCST halfpi3<>(SB), Z19, Z17
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinc5<>(SB), Z21
-	VFMADD213PD.BCST sinc4<>(SB), Z20, Z21
+	VBROADCASTSD sinc4<>(SB), Z21
 	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
 	VMULPD Z20, Z17, Z19
 	VFMADD213PD Z17, Z19, Z21
-	VBROADCASTSD cosc5<>(SB), Z22
-	VFMADD213PD.BCST cosc4<>(SB), Z20, Z22
+	VBROADCASTSD cosc4<>(SB), Z22
 	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
 	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
 	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
@@ -23912,25 +26644,22 @@ loop:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z18, Z21
 	VMOVAPD Z21, Z17
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z24
 	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
 	VSUBPD.BCST shifter64<>(SB), Z24, Z25
 	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
 	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
-	VFNMADD231PD.BCST halfpi3<>(SB), Z25, Z23
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinc5<>(SB), Z27
-	VFMADD213PD.BCST sinc4<>(SB), Z26, Z27
+	VBROADCASTSD sinc4<>(SB), Z27
 	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
 	VMULPD Z26, Z23, Z25
 	VFMADD213PD Z23, Z25, Z27
-	VBROADCASTSD cosc5<>(SB), Z28
-	VFMADD213PD.BCST cosc4<>(SB), Z26, Z28
+	VBROADCASTSD cosc4<>(SB), Z28
 	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
 	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
 	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
@@ -23970,25 +26699,22 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -24006,25 +26732,22 @@ one:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
 	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -24067,25 +26790,22 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -24103,25 +26823,22 @@ tail:
 	// S ^= T & sign
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
 	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -24169,25 +26886,22 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -24204,25 +26918,22 @@ loop:
 	VDIVPD Z6, Z4, Z4
 	VPSLLQ $63, Z2, Z2
 	VPXORQ Z2, Z4, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -24251,25 +26962,22 @@ loop:
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z18
 	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
 	VSUBPD.BCST shifter64<>(SB), Z18, Z19
 	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
 	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
-	VFNMADD231PD.BCST halfpi3<>(SB), Z19, Z17
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinc5<>(SB), Z21
-	VFMADD213PD.BCST sinc4<>(SB), Z20, Z21
+	VBROADCASTSD sinc4<>(SB), Z21
 	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
 	VMULPD Z20, Z17, Z19
 	VFMADD213PD Z17, Z19, Z21
-	VBROADCASTSD cosc5<>(SB), Z22
-	VFMADD213PD.BCST cosc4<>(SB), Z20, Z22
+	VBROADCASTSD cosc4<>(SB), Z22
 	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
 	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
 	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
@@ -24286,25 +26994,22 @@ loop:
 	VDIVPD Z22, Z20, Z20
 	VPSLLQ $63, Z18, Z18
 	VPXORQ Z18, Z20, Z17
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z24
 	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
 	VSUBPD.BCST shifter64<>(SB), Z24, Z25
 	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
 	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
-	VFNMADD231PD.BCST halfpi3<>(SB), Z25, Z23
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinc5<>(SB), Z27
-	VFMADD213PD.BCST sinc4<>(SB), Z26, Z27
+	VBROADCASTSD sinc4<>(SB), Z27
 	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
 	VMULPD Z26, Z23, Z25
 	VFMADD213PD Z23, Z25, Z27
-	VBROADCASTSD cosc5<>(SB), Z28
-	VFMADD213PD.BCST cosc4<>(SB), Z26, Z28
+	VBROADCASTSD cosc4<>(SB), Z28
 	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
 	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
 	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
@@ -24343,25 +27048,22 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -24378,25 +27080,22 @@ one:
 	VDIVPD Z6, Z4, Z4
 	VPSLLQ $63, Z2, Z2
 	VPXORQ Z2, Z4, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
@@ -24438,25 +27137,22 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
 	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
 	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi3<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc5<>(SB), Z5
-	VFMADD213PD.BCST sinc4<>(SB), Z4, Z5
+	VBROADCASTSD sinc4<>(SB), Z5
 	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc5<>(SB), Z6
-	VFMADD213PD.BCST cosc4<>(SB), Z4, Z6
+	VBROADCASTSD cosc4<>(SB), Z6
 	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
 	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
@@ -24473,25 +27169,22 @@ tail:
 	VDIVPD Z6, Z4, Z4
 	VPSLLQ $63, Z2, Z2
 	VPXORQ Z2, Z4, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2+P3)
+	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
 	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
 	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi3<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc5<>(SB), Z11
-	VFMADD213PD.BCST sinc4<>(SB), Z10, Z11
+	VBROADCASTSD sinc4<>(SB), Z11
 	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc5<>(SB), Z12
-	VFMADD213PD.BCST cosc4<>(SB), Z10, Z12
+	VBROADCASTSD cosc4<>(SB), Z12
 	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
 	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12

@@ -2,12 +2,6 @@ package vec
 
 import "math"
 
-// Log1p sets dst[i] = log(1+x[i]), accurate for small x (math.Log1p).
-// For float32 the vector sets compute it as float64 Log of 1+x, which is
-// exact in float64 for |x| >= 2^-29 (x - x^2/2 below), and round once;
-// float64 is package math's on every set.
-func Log1p[T Float](dst, x []T) error { return unary("Log1p", unLog1p, dst, x) }
-
 // Expm1 sets dst[i] = e^x[i] - 1, accurate for small x (math.Expm1). For
 // float32 the vector sets compute float64 e^x - 1 (x*(1 + x/2 + x^2/6 +
 // x^3/24) below |x| = 2^-12, where the subtraction would cancel) and
@@ -24,15 +18,6 @@ func Exp2[T Float](dst, x []T) error { return unary("Exp2", unExp2, dst, x) }
 // the AVX-512 set, through float32 blocks on the others).
 func Exp2Half[H Half](dst, x []H) error { return unaryHalf("Exp2Half", unExp2, dst, x) }
 
-// Log2 sets dst[i] to the base-2 logarithm of x[i] (math.Log2). For
-// float32 the vector sets compute float64 log(x)/ln2 and round once;
-// float64 is package math's.
-func Log2[T Float](dst, x []T) error { return unary("Log2", unLog2, dst, x) }
-
-// Log10 sets dst[i] to the base-10 logarithm of x[i] (math.Log10), as Log2
-// computes the base-2 one.
-func Log10[T Float](dst, x []T) error { return unary("Log10", unLog10, dst, x) }
-
 // Sinh sets dst[i] to the hyperbolic sine of x[i] (math.Sinh). For
 // float32 the vector sets compute (E - 1/E)/2 with E = e^|x| in float64
 // (its odd series below |x| = 2^-8, where the difference would cancel),
@@ -43,8 +28,8 @@ func Sinh[T Float](dst, x []T) error { return unary("Sinh", unSinh, dst, x) }
 // float32 as (E + 1/E)/2 with E = e^|x| in float64, rounded once.
 func Cosh[T Float](dst, x []T) error { return unary("Cosh", unCosh, dst, x) }
 
-// via64 returns the float32 kernel of op (unLog1p, unExpm1, unExp2,
-// unLog2, unLog10, unSinh or unCosh) built on a set's float64 exp and log
+// via64 returns the float32 kernel of op (unExpm1, unExp2, unSinh or
+// unCosh) built on a set's float64 exp and log
 // kernels, a block at a time: each float32 input is widened, the float64
 // kernel runs on the block, and the result is corrected and rounded once.
 // The float64 error (the kernels' at most 2 ulp, Exp2's rounded argument
@@ -62,18 +47,6 @@ func via64Run(op unOp, dst, x []float32, exp, log func(dst, x []float64)) {
 		n := min(len(x), f64Block)
 		w, xn, dn := blocks[0][:n], x[:n], dst[:n]
 		switch op {
-		case unLog1p:
-			for i, v := range xn {
-				w[i] = 1 + float64(v)
-			}
-			log(w, w)
-			for i, v := range xn {
-				if a := math.Abs(float64(v)); a < 0x1p-29 {
-					// log1p(v) = v - v^2/2 + v^3/3...: v^2/3 < 2^-58 relative.
-					w[i] = float64(v) * (1 - float64(v)/2)
-				}
-				dn[i] = float32(w[i])
-			}
 		case unExpm1:
 			for i, v := range xn {
 				w[i] = float64(v)
@@ -118,18 +91,6 @@ func via64Run(op unOp, dst, x []float32, exp, log func(dst, x []float64)) {
 					w[i] = math.Copysign((e-1/e)/2, y)
 				}
 				dn[i] = float32(w[i])
-			}
-		case unLog2, unLog10:
-			c := 1 / math.Ln2
-			if op == unLog10 {
-				c = 1 / math.Ln10
-			}
-			for i, v := range xn {
-				w[i] = float64(v)
-			}
-			log(w, w)
-			for i := range xn {
-				dn[i] = float32(w[i] * c)
 			}
 		}
 		x, dst = x[n:], dst[n:]
