@@ -93,7 +93,7 @@ var unaries32 = []unary32{
 	{"Silu", unSilu, Silu[float32], refSilu, 2.5},
 	{"Softplus", unSoftplus, Softplus[float32], refSoftplus, 0.51},
 	{"Log1p", unLog1p, Log1p[float32], math.Log1p, 1},
-	{"Expm1", unExpm1, Expm1[float32], math.Expm1, 0.51},
+	{"Expm1", unExpm1, Expm1[float32], math.Expm1, 1},
 	{"Exp2", unExp2, Exp2[float32], math.Exp2, 1},
 	{"Log2", unLog2, Log2[float32], math.Log2, 1},
 	{"Log10", unLog10, Log10[float32], math.Log10, 1},
@@ -293,6 +293,39 @@ func TestLog1pSpecial(t *testing.T) {
 			want := float32(cases[i%len(cases)].want)
 			if math.Float32bits(g) != math.Float32bits(want) && !(g != g && want != want) {
 				t.Errorf("%s: Log1p(%g) = %g, want %g", k.name, x[i], g, want)
+			}
+		}
+	}
+}
+
+// TestExpm1Special checks Expm1's special values on every tier, sign of
+// zero included: expm1(±0) = ±0, expm1(-Inf) = -1, expm1(+Inf) = +Inf, NaN
+// stays NaN, x itself for tiny x, -1 far below zero, and the overflow
+// threshold (88.72284 finite, 88.72285 +Inf, as float64 math rounds).
+func TestExpm1Special(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	ref := func(x float32) float64 { return math.Expm1(float64(x)) }
+	cases := []struct{ x, want float64 }{
+		{0, 0}, {math.Copysign(0, -1), math.Copysign(0, -1)}, {-inf, -1}, {inf, inf}, {nan, nan},
+		{1e-30, 1e-30}, {-1e-30, -1e-30}, {0x1p-149, 0x1p-149}, {-0x1p-149, -0x1p-149}, {-30, -1}, {-17.5, ref(-17.5)},
+		{88.72283, ref(88.72283)}, {88.72284, ref(88.72284)}, {88.7229, inf}, {1000, inf},
+	}
+	x := make([]float32, 0, 3*len(cases))
+	for range 3 { // 45 elements: body and tail
+		for _, c := range cases {
+			x = append(x, float32(c.x))
+		}
+	}
+	for _, k := range available() {
+		defer useKernels(k)()
+		got := make([]float32, len(x))
+		if err := Expm1(got, x); err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range got {
+			want := float32(cases[i%len(cases)].want)
+			if math.Float32bits(g) != math.Float32bits(want) && !(g != g && want != want) {
+				t.Errorf("%s: Expm1(%g) = %g, want %g", k.name, x[i], g, want)
 			}
 		}
 	}

@@ -529,7 +529,7 @@ var (
 	rscalarOps = []string{"sub", "div"}
 	// unOps maps the float32 transcendental kernels to their unOp
 	// constants.
-	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"},
+	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"expm1", "unExpm1"}, {"tanh", "unTanh"},
 		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
 		{"silu", "unSilu"}}
 	// unOps512 maps the float32 transcendentals only the AVX-512 set has
@@ -1490,6 +1490,7 @@ func (g *gen) transcendentals() {
 	for _, lb := range logBases {
 		un(lb.name, lb.doc, nil, func(g *gen) { g.logBody(tierAVX2, lb) })
 	}
+	un("expm1", "computes dst[i] = e**x[i] - 1 for i < n.", nil, func(g *gen) { g.expm1Body(tierAVX2) })
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		g.ins("VMOVUPS %s, Y13", g.f("c20", 20))
@@ -1906,6 +1907,7 @@ func (g *gen) transcendentals512() {
 	for _, lb := range logBases {
 		un(lb.name, lb.doc, nil, func(g *gen) { g.logBody(tierAVX512, lb) })
 	}
+	un("expm1", "computes dst[i] = e**x[i] - 1 for i < n.", nil, func(g *gen) { g.expm1Body(tierAVX512) })
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) {
 		bcast(g.f("c20", 20), "Z13")
@@ -2921,6 +2923,89 @@ func (g *gen) logReduce(t tier, lb logBase, src string) {
 		} else {
 			g.ins("VORPS Y1, Y4, Y0")
 		}
+	}
+}
+
+// expm1Body computes e^x - 1 on the float32 vector in register 0 of tier
+// t. x is clamped to [-18, 89] (x the second source, so NaN passes; below,
+// the result rounds to -1, above it overflows), k = round(x/ln2) and r = x
+// - k*ln2 as exp's core reduces (its rounding kept as rl), p = e^r - 1 = r
+// + rl + r^2*q'(r) with q' exp's q past its constant 1 (the leading r
+// exact, r^2 carried as an exact pair), and the result is
+// 2^k*(1+p) - 1 = 2*(t + t*r + t*c - 1/2) with t = 2^(k-1) and c = p - r
+// (rounded): four float32 terms, summed with their rounding errors so
+// that one rounding counts, and the doubling is exact (it overflows
+// exactly when the result does). |x| < 2^-24, where e^x - 1 rounds to x,
+// returns x, which also keeps -0 and subnormal x exact. Registers 1-6 are
+// scratch.
+func (g *gen) expm1Body(t tier) {
+	r := t.reg
+	pi := func(ins, c, rest string) {
+		if t.z {
+			g.ins("%s.BCST %s, %s", ins, c, rest)
+		} else {
+			g.ins("%s %s, %s", ins, c, rest)
+		}
+	}
+	load := func(c, reg string) {
+		if t.z {
+			g.ins("VBROADCASTSS %s, %s", c, reg)
+		} else {
+			g.ins("VMOVUPS %s, %s", c, reg)
+		}
+	}
+	load(g.f("c89", 89), r(1))
+	g.ins("VMINPS %s, %s, %s", r(0), r(1), r(1))
+	load(g.f("cm18", -18), r(2))
+	g.ins("VMAXPS %s, %s, %s", r(1), r(2), r(1))
+	g.comment("k = round(x/ln2), r = x - k*ln2hi - k*ln2lo")
+	pi("VMULPS", g.f("log2e", math.Log2E), r(1)+", "+r(2))
+	if t.z {
+		g.ins("VRNDSCALEPS $0, Z2, Z2")
+	} else {
+		g.ins("VROUNDPS $0, Y2, Y2")
+	}
+	pi("VFNMADD231PS", g.f("ln2hi", ln2Hi32), r(2)+", "+r(1))
+	g.comment("r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)")
+	pi("VMULPS", g.f("ln2lo", ln2Lo32), r(2)+", "+r(6))
+	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(5))
+	g.ins("VSUBPS %s, %s, %s", r(5), r(1), r(1))
+	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(6))
+	g.comment("p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre")
+	g.horner("expq1_", expQ[1:], r(5), r(3))
+	g.ins("VMULPS %s, %s, %s", r(5), r(5), r(4))
+	g.ins("VMOVAPS %s, %s", r(4), r(1))
+	g.ins("VFMSUB231PS %s, %s, %s", r(5), r(5), r(1))
+	pi("VFMADD231PS", g.f("half", 0.5), r(1)+", "+r(6))
+	g.ins("VFMADD213PS %s, %s, %s", r(6), r(4), r(3))
+	g.comment("t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as")
+	g.comment("s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),")
+	g.comment("then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding")
+	g.comment("counts")
+	g.ins("VCVTPS2DQ %s, %s", r(2), r(2))
+	pi("VPADDD", g.i("i126", 126), r(2)+", "+r(2))
+	g.ins("VPSLLD $23, %s, %s", r(2), r(2))
+	pi("VSUBPS", g.f("half", 0.5), r(2)+", "+r(1))
+	g.ins("VSUBPS %s, %s, %s", r(1), r(2), r(4))
+	pi("VSUBPS", g.f("half", 0.5), r(4)+", "+r(4))
+	g.ins("VMULPS %s, %s, %s", r(2), r(5), r(5))
+	g.ins("VADDPS %s, %s, %s", r(5), r(1), r(6))
+	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(1))
+	g.ins("VADDPS %s, %s, %s", r(5), r(1), r(1))
+	g.ins("VADDPS %s, %s, %s", r(4), r(1), r(1))
+	g.ins("VFMADD231PS %s, %s, %s", r(2), r(3), r(1))
+	g.ins("VADDPS %s, %s, %s", r(6), r(1), r(1))
+	g.ins("VADDPS %s, %s, %s", r(1), r(1), r(5))
+	g.comment("|x| < 2^-24: x")
+	if t.z {
+		g.ins("VPANDD.BCST %s, Z0, Z6", g.fb("absmask", 0x7fffffff))
+		g.ins("VCMPPS.BCST $1, %s, Z6, K2", g.f("tiny24", 0x1p-24))
+		g.ins("VMOVAPS Z0, K2, Z5")
+		g.ins("VMOVAPS Z5, Z0")
+	} else {
+		g.ins("VANDPS %s, Y0, Y6", g.fb("absmask", 0x7fffffff))
+		g.ins("VCMPPS $1, %s, Y6, Y6", g.f("tiny24", 0x1p-24))
+		g.ins("VBLENDVPS Y6, Y0, Y5, Y0")
 	}
 }
 

@@ -122,8 +122,8 @@ type tierAsm struct {
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
-// generic (package math) ones, Softplus and the float32 Expm1, Sinh, Cosh
-// (and Exp2 where the tier has no float32 kernel of it) are built on the
+// generic (package math) ones, Softplus and the float32 Sinh, Cosh (and
+// Exp2 where the tier has no float32 kernel of it) are built on the
 // set's float64 Exp and Log (softplusVia, via64), the float32 Sin, Cos and
 // Tan wrap their kernels in trigVia, and the caller fills in the
 // reductions.
@@ -159,7 +159,7 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	}
 	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
-	for _, op := range []unOp{unExpm1, unExp2, unSinh, unCosh} {
+	for _, op := range []unOp{unExp2, unSinh, unCosh} {
 		if k.un32[op] == nil { // no float32 kernel of the tier's own
 			k.un32[op] = via64(op, k.un64[unExp], k.un64[unLog])
 		}

@@ -272,6 +272,9 @@ func Log10Half[H Half](dst, x []H) error { return unaryHalf("Log10Half", unLog10
 // Log1pHalf sets dst[i] = log(1+x[i]) as ExpHalf computes Exp.
 func Log1pHalf[H Half](dst, x []H) error { return unaryHalf("Log1pHalf", unLog1p, dst, x) }
 
+// Expm1Half sets dst[i] = e^x[i] - 1 as ExpHalf computes Exp.
+func Expm1Half[H Half](dst, x []H) error { return unaryHalf("Expm1Half", unExpm1, dst, x) }
+
 // TanhHalf sets dst[i] = tanh(x[i]) as ExpHalf computes Exp.
 func TanhHalf[H Half](dst, x []H) error { return unaryHalf("TanhHalf", unTanh, dst, x) }
 

@@ -213,6 +213,7 @@ var halfUnaryOps = []struct {
 	{"Log2", Log2Half[dtype.BFloat16], Log2Half[dtype.Float16], Log2[float32], math.Log2},
 	{"Log10", Log10Half[dtype.BFloat16], Log10Half[dtype.Float16], Log10[float32], math.Log10},
 	{"Log1p", Log1pHalf[dtype.BFloat16], Log1pHalf[dtype.Float16], Log1p[float32], math.Log1p},
+	{"Expm1", Expm1Half[dtype.BFloat16], Expm1Half[dtype.Float16], Expm1[float32], math.Expm1},
 	{"Softplus", SoftplusHalf[dtype.BFloat16], SoftplusHalf[dtype.Float16], Softplus[float32], refSoftplus},
 	{"Neg", NegHalf[dtype.BFloat16], NegHalf[dtype.Float16], Neg[float32], func(x float64) float64 { return -x }},
 	{"Abs", AbsHalf[dtype.BFloat16], AbsHalf[dtype.Float16], Abs[float32], math.Abs},

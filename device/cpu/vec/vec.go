@@ -208,6 +208,12 @@ func Log10[T Float](dst, x []T) error { return unary("Log10", unLog10, dst, x) }
 // x gives x; within 1 ulp. float64 is package math's on every set.
 func Log1p[T Float](dst, x []T) error { return unary("Log1p", unLog1p, dst, x) }
 
+// Expm1 sets dst[i] = e^x[i] - 1, accurate for small x (math.Expm1). For
+// float32 the vector sets have kernels of their own: exp's reduction x =
+// k*ln2 + r, e^r - 1 = r + r^2*q(r) with the leading r exact, and
+// 2^k*(1+p) - 1 rounded once. float64 is package math's on every set.
+func Expm1[T Float](dst, x []T) error { return unary("Expm1", unExpm1, dst, x) }
+
 // Tanh sets dst[i] = tanh(x[i]).
 func Tanh[T Float](dst, x []T) error { return unary("Tanh", unTanh, dst, x) }
 

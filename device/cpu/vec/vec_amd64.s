@@ -173,6 +173,15 @@ DATA cm16<>+20(SB)/4, $0xc1800000
 DATA cm16<>+24(SB)/4, $0xc1800000
 DATA cm16<>+28(SB)/4, $0xc1800000
 GLOBL cm16<>(SB), RODATA|NOPTR, $32
+DATA cm18<>+0(SB)/4, $0xc1900000
+DATA cm18<>+4(SB)/4, $0xc1900000
+DATA cm18<>+8(SB)/4, $0xc1900000
+DATA cm18<>+12(SB)/4, $0xc1900000
+DATA cm18<>+16(SB)/4, $0xc1900000
+DATA cm18<>+20(SB)/4, $0xc1900000
+DATA cm18<>+24(SB)/4, $0xc1900000
+DATA cm18<>+28(SB)/4, $0xc1900000
+GLOBL cm18<>(SB), RODATA|NOPTR, $32
 DATA cosc0<>+0(SB)/8, $0x3fa5555555555555
 DATA cosc0<>+8(SB)/8, $0x3fa5555555555555
 DATA cosc0<>+16(SB)/8, $0x3fa5555555555555
@@ -885,6 +894,51 @@ DATA expq1<>+20(SB)/4, $0x3efffffe
 DATA expq1<>+24(SB)/4, $0x3efffffe
 DATA expq1<>+28(SB)/4, $0x3efffffe
 GLOBL expq1<>(SB), RODATA|NOPTR, $32
+DATA expq1_0<>+0(SB)/4, $0x3efffffe
+DATA expq1_0<>+4(SB)/4, $0x3efffffe
+DATA expq1_0<>+8(SB)/4, $0x3efffffe
+DATA expq1_0<>+12(SB)/4, $0x3efffffe
+DATA expq1_0<>+16(SB)/4, $0x3efffffe
+DATA expq1_0<>+20(SB)/4, $0x3efffffe
+DATA expq1_0<>+24(SB)/4, $0x3efffffe
+DATA expq1_0<>+28(SB)/4, $0x3efffffe
+GLOBL expq1_0<>(SB), RODATA|NOPTR, $32
+DATA expq1_1<>+0(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+4(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+8(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+12(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+16(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+20(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+24(SB)/4, $0x3e2aaa4a
+DATA expq1_1<>+28(SB)/4, $0x3e2aaa4a
+GLOBL expq1_1<>(SB), RODATA|NOPTR, $32
+DATA expq1_2<>+0(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+4(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+8(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+12(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+16(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+20(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+24(SB)/4, $0x3d2aac5f
+DATA expq1_2<>+28(SB)/4, $0x3d2aac5f
+GLOBL expq1_2<>(SB), RODATA|NOPTR, $32
+DATA expq1_3<>+0(SB)/4, $0x3c091c2b
+DATA expq1_3<>+4(SB)/4, $0x3c091c2b
+DATA expq1_3<>+8(SB)/4, $0x3c091c2b
+DATA expq1_3<>+12(SB)/4, $0x3c091c2b
+DATA expq1_3<>+16(SB)/4, $0x3c091c2b
+DATA expq1_3<>+20(SB)/4, $0x3c091c2b
+DATA expq1_3<>+24(SB)/4, $0x3c091c2b
+DATA expq1_3<>+28(SB)/4, $0x3c091c2b
+GLOBL expq1_3<>(SB), RODATA|NOPTR, $32
+DATA expq1_4<>+0(SB)/4, $0x3ab51e82
+DATA expq1_4<>+4(SB)/4, $0x3ab51e82
+DATA expq1_4<>+8(SB)/4, $0x3ab51e82
+DATA expq1_4<>+12(SB)/4, $0x3ab51e82
+DATA expq1_4<>+16(SB)/4, $0x3ab51e82
+DATA expq1_4<>+20(SB)/4, $0x3ab51e82
+DATA expq1_4<>+24(SB)/4, $0x3ab51e82
+DATA expq1_4<>+28(SB)/4, $0x3ab51e82
+GLOBL expq1_4<>(SB), RODATA|NOPTR, $32
 DATA expq2<>+0(SB)/4, $0x3e2aaa4a
 DATA expq2<>+4(SB)/4, $0x3e2aaa4a
 DATA expq2<>+8(SB)/4, $0x3e2aaa4a
@@ -1132,6 +1186,15 @@ DATA halfpi2<>+8(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+16(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+24(SB)/8, $0x3c91a62633145c07
 GLOBL halfpi2<>(SB), RODATA|NOPTR, $32
+DATA i126<>+0(SB)/4, $0x0000007e
+DATA i126<>+4(SB)/4, $0x0000007e
+DATA i126<>+8(SB)/4, $0x0000007e
+DATA i126<>+12(SB)/4, $0x0000007e
+DATA i126<>+16(SB)/4, $0x0000007e
+DATA i126<>+20(SB)/4, $0x0000007e
+DATA i126<>+24(SB)/4, $0x0000007e
+DATA i126<>+28(SB)/4, $0x0000007e
+GLOBL i126<>(SB), RODATA|NOPTR, $32
 DATA i127<>+0(SB)/4, $0x0000007f
 DATA i127<>+4(SB)/4, $0x0000007f
 DATA i127<>+8(SB)/4, $0x0000007f
@@ -1649,6 +1712,15 @@ DATA tanhp4<>+20(SB)/4, $0xbbba8671
 DATA tanhp4<>+24(SB)/4, $0xbbba8671
 DATA tanhp4<>+28(SB)/4, $0xbbba8671
 GLOBL tanhp4<>(SB), RODATA|NOPTR, $32
+DATA tiny24<>+0(SB)/4, $0x33800000
+DATA tiny24<>+4(SB)/4, $0x33800000
+DATA tiny24<>+8(SB)/4, $0x33800000
+DATA tiny24<>+12(SB)/4, $0x33800000
+DATA tiny24<>+16(SB)/4, $0x33800000
+DATA tiny24<>+20(SB)/4, $0x33800000
+DATA tiny24<>+24(SB)/4, $0x33800000
+DATA tiny24<>+28(SB)/4, $0x33800000
+GLOBL tiny24<>(SB), RODATA|NOPTR, $32
 DATA trigbound<>+0(SB)/4, $0x4e800000
 DATA trigbound<>+4(SB)/4, $0x4e800000
 DATA trigbound<>+8(SB)/4, $0x4e800000
@@ -15978,6 +16050,125 @@ done:
 	VZEROUPPER
 	RET
 
+// func expm1F32AVX2(dst *float32, x *float32, n int)
+TEXT ·expm1F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VMOVUPS c89<>(SB), Y1
+	VMINPS Y0, Y1, Y1
+	VMOVUPS cm18<>(SB), Y2
+	VMAXPS Y1, Y2, Y1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS log2e<>(SB), Y1, Y2
+	VROUNDPS $0, Y2, Y2
+	VFNMADD231PS ln2hi<>(SB), Y2, Y1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS ln2lo<>(SB), Y2, Y6
+	VSUBPS Y6, Y1, Y5
+	VSUBPS Y5, Y1, Y1
+	VSUBPS Y6, Y1, Y6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VMOVUPS expq1_4<>(SB), Y3
+	VFMADD213PS expq1_3<>(SB), Y5, Y3
+	VFMADD213PS expq1_2<>(SB), Y5, Y3
+	VFMADD213PS expq1_1<>(SB), Y5, Y3
+	VFMADD213PS expq1_0<>(SB), Y5, Y3
+	VMULPS Y5, Y5, Y4
+	VMOVAPS Y4, Y1
+	VFMSUB231PS Y5, Y5, Y1
+	VFMADD231PS half<>(SB), Y1, Y6
+	VFMADD213PS Y6, Y4, Y3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Y2, Y2
+	VPADDD i126<>(SB), Y2, Y2
+	VPSLLD $23, Y2, Y2
+	VSUBPS half<>(SB), Y2, Y1
+	VSUBPS Y1, Y2, Y4
+	VSUBPS half<>(SB), Y4, Y4
+	VMULPS Y2, Y5, Y5
+	VADDPS Y5, Y1, Y6
+	VSUBPS Y6, Y1, Y1
+	VADDPS Y5, Y1, Y1
+	VADDPS Y4, Y1, Y1
+	VFMADD231PS Y2, Y3, Y1
+	VADDPS Y6, Y1, Y1
+	VADDPS Y1, Y1, Y5
+	// |x| < 2^-24: x
+	VANDPS absmask<>(SB), Y0, Y6
+	VCMPPS $1, tiny24<>(SB), Y6, Y6
+	VBLENDVPS Y6, Y0, Y5, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VMOVUPS c89<>(SB), Y1
+	VMINPS Y0, Y1, Y1
+	VMOVUPS cm18<>(SB), Y2
+	VMAXPS Y1, Y2, Y1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS log2e<>(SB), Y1, Y2
+	VROUNDPS $0, Y2, Y2
+	VFNMADD231PS ln2hi<>(SB), Y2, Y1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS ln2lo<>(SB), Y2, Y6
+	VSUBPS Y6, Y1, Y5
+	VSUBPS Y5, Y1, Y1
+	VSUBPS Y6, Y1, Y6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VMOVUPS expq1_4<>(SB), Y3
+	VFMADD213PS expq1_3<>(SB), Y5, Y3
+	VFMADD213PS expq1_2<>(SB), Y5, Y3
+	VFMADD213PS expq1_1<>(SB), Y5, Y3
+	VFMADD213PS expq1_0<>(SB), Y5, Y3
+	VMULPS Y5, Y5, Y4
+	VMOVAPS Y4, Y1
+	VFMSUB231PS Y5, Y5, Y1
+	VFMADD231PS half<>(SB), Y1, Y6
+	VFMADD213PS Y6, Y4, Y3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Y2, Y2
+	VPADDD i126<>(SB), Y2, Y2
+	VPSLLD $23, Y2, Y2
+	VSUBPS half<>(SB), Y2, Y1
+	VSUBPS Y1, Y2, Y4
+	VSUBPS half<>(SB), Y4, Y4
+	VMULPS Y2, Y5, Y5
+	VADDPS Y5, Y1, Y6
+	VSUBPS Y6, Y1, Y1
+	VADDPS Y5, Y1, Y1
+	VADDPS Y4, Y1, Y1
+	VFMADD231PS Y2, Y3, Y1
+	VADDPS Y6, Y1, Y1
+	VADDPS Y1, Y1, Y5
+	// |x| < 2^-24: x
+	VANDPS absmask<>(SB), Y0, Y6
+	VCMPPS $1, tiny24<>(SB), Y6, Y6
+	VBLENDVPS Y6, Y0, Y5, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func tanhF32AVX2(dst *float32, x *float32, n int)
 TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -19781,6 +19972,602 @@ one:
 	VCMPPS $0, Z1, Z0, K2
 	VMOVAPS Z0, K2, Z4
 	VMOVAPS Z4, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func expm1F32AVX512(dst *float32, x *float32, n int)
+TEXT ·expm1F32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
+	VBROADCASTSS c89<>(SB), Z17
+	VMINPS Z16, Z17, Z17
+	VBROADCASTSS cm18<>(SB), Z18
+	VMAXPS Z17, Z18, Z17
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z17, Z18
+	VRNDSCALEPS $0, Z18, Z18
+	VFNMADD231PS.BCST ln2hi<>(SB), Z18, Z17
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z18, Z22
+	VSUBPS Z22, Z17, Z21
+	VSUBPS Z21, Z17, Z17
+	VSUBPS Z22, Z17, Z22
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z19
+	VFMADD213PS.BCST expq1_3<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_2<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_1<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_0<>(SB), Z21, Z19
+	VMULPS Z21, Z21, Z20
+	VMOVAPS Z20, Z17
+	VFMSUB231PS Z21, Z21, Z17
+	VFMADD231PS.BCST half<>(SB), Z17, Z22
+	VFMADD213PS Z22, Z20, Z19
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z18, Z18
+	VPADDD.BCST i126<>(SB), Z18, Z18
+	VPSLLD $23, Z18, Z18
+	VSUBPS.BCST half<>(SB), Z18, Z17
+	VSUBPS Z17, Z18, Z20
+	VSUBPS.BCST half<>(SB), Z20, Z20
+	VMULPS Z18, Z21, Z21
+	VADDPS Z21, Z17, Z22
+	VSUBPS Z22, Z17, Z17
+	VADDPS Z21, Z17, Z17
+	VADDPS Z20, Z17, Z17
+	VFMADD231PS Z18, Z19, Z17
+	VADDPS Z22, Z17, Z17
+	VADDPS Z17, Z17, Z21
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z16, Z22
+	VCMPPS.BCST $1, tiny24<>(SB), Z22, K3
+	VMOVAPS Z16, K3, Z21
+	VMOVAPS Z21, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func expm1BF16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·expm1BF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 32(SI), Z16
+	VPSLLD $16, Z16, Z16
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
+	VBROADCASTSS c89<>(SB), Z17
+	VMINPS Z16, Z17, Z17
+	VBROADCASTSS cm18<>(SB), Z18
+	VMAXPS Z17, Z18, Z17
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z17, Z18
+	VRNDSCALEPS $0, Z18, Z18
+	VFNMADD231PS.BCST ln2hi<>(SB), Z18, Z17
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z18, Z22
+	VSUBPS Z22, Z17, Z21
+	VSUBPS Z21, Z17, Z17
+	VSUBPS Z22, Z17, Z22
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z19
+	VFMADD213PS.BCST expq1_3<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_2<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_1<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_0<>(SB), Z21, Z19
+	VMULPS Z21, Z21, Z20
+	VMOVAPS Z20, Z17
+	VFMSUB231PS Z21, Z21, Z17
+	VFMADD231PS.BCST half<>(SB), Z17, Z22
+	VFMADD213PS Z22, Z20, Z19
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z18, Z18
+	VPADDD.BCST i126<>(SB), Z18, Z18
+	VPSLLD $23, Z18, Z18
+	VSUBPS.BCST half<>(SB), Z18, Z17
+	VSUBPS Z17, Z18, Z20
+	VSUBPS.BCST half<>(SB), Z20, Z20
+	VMULPS Z18, Z21, Z21
+	VADDPS Z21, Z17, Z22
+	VSUBPS Z22, Z17, Z17
+	VADDPS Z21, Z17, Z17
+	VADDPS Z20, Z17, Z17
+	VFMADD231PS Z18, Z19, Z17
+	VADDPS Z22, Z17, Z17
+	VADDPS Z17, Z17, Z21
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z16, Z22
+	VCMPPS.BCST $1, tiny24<>(SB), Z22, K3
+	VMOVAPS Z16, K3, Z21
+	VMOVAPS Z21, Z16
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	VPSRLD $16, Z16, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z16, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z16, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z16, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
+	VPSRLD $16, Z0, Z29
+	VPANDD.BCST half_one<>(SB), Z29, Z29
+	VPADDD Z0, Z29, Z29
+	VPADDD.BCST half_round<>(SB), Z29, Z29
+	VPANDD.BCST half_abs<>(SB), Z0, Z30
+	VPCMPGTD.BCST half_inf<>(SB), Z30, K2
+	VPORD.BCST half_quiet<>(SB), Z0, K2, Z29
+	VPSRLD $16, Z29, Z29
+	VPMOVDW Z29, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $16, CX
+	JMP  one
+done:
+	VZEROUPPER
+	RET
+
+// func expm1F16AVX512(dst *uint16, x *uint16, n int)
+TEXT ·expm1F16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS shifter<>(SB), Z31
+loop:
+	CMPQ CX, $32
+	JB   one
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 32(SI), Z16
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
+	VBROADCASTSS c89<>(SB), Z17
+	VMINPS Z16, Z17, Z17
+	VBROADCASTSS cm18<>(SB), Z18
+	VMAXPS Z17, Z18, Z17
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z17, Z18
+	VRNDSCALEPS $0, Z18, Z18
+	VFNMADD231PS.BCST ln2hi<>(SB), Z18, Z17
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z18, Z22
+	VSUBPS Z22, Z17, Z21
+	VSUBPS Z21, Z17, Z17
+	VSUBPS Z22, Z17, Z22
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z19
+	VFMADD213PS.BCST expq1_3<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_2<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_1<>(SB), Z21, Z19
+	VFMADD213PS.BCST expq1_0<>(SB), Z21, Z19
+	VMULPS Z21, Z21, Z20
+	VMOVAPS Z20, Z17
+	VFMSUB231PS Z21, Z21, Z17
+	VFMADD231PS.BCST half<>(SB), Z17, Z22
+	VFMADD213PS Z22, Z20, Z19
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z18, Z18
+	VPADDD.BCST i126<>(SB), Z18, Z18
+	VPSLLD $23, Z18, Z18
+	VSUBPS.BCST half<>(SB), Z18, Z17
+	VSUBPS Z17, Z18, Z20
+	VSUBPS.BCST half<>(SB), Z20, Z20
+	VMULPS Z18, Z21, Z21
+	VADDPS Z21, Z17, Z22
+	VSUBPS Z22, Z17, Z17
+	VADDPS Z21, Z17, Z17
+	VADDPS Z20, Z17, Z17
+	VFMADD231PS Z18, Z19, Z17
+	VADDPS Z22, Z17, Z17
+	VADDPS Z17, Z17, Z21
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z16, Z22
+	VCMPPS.BCST $1, tiny24<>(SB), Z22, K3
+	VMOVAPS Z16, K3, Z21
+	VMOVAPS Z21, Z16
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPS2PH $0, Z16, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   done
+	VCVTPH2PS 0(SI), Z0
+	VBROADCASTSS c89<>(SB), Z1
+	VMINPS Z0, Z1, Z1
+	VBROADCASTSS cm18<>(SB), Z2
+	VMAXPS Z1, Z2, Z1
+	// k = round(x/ln2), r = x - k*ln2hi - k*ln2lo
+	VMULPS.BCST log2e<>(SB), Z1, Z2
+	VRNDSCALEPS $0, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>(SB), Z2, Z1
+	// r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)
+	VMULPS.BCST ln2lo<>(SB), Z2, Z6
+	VSUBPS Z6, Z1, Z5
+	VSUBPS Z5, Z1, Z1
+	VSUBPS Z6, Z1, Z6
+	// p = r + c, c = rl + r^2*q'(r), r^2 = rr + rre exactly and q' ~ 1/2 on rre
+	VBROADCASTSS expq1_4<>(SB), Z3
+	VFMADD213PS.BCST expq1_3<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_2<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_1<>(SB), Z5, Z3
+	VFMADD213PS.BCST expq1_0<>(SB), Z5, Z3
+	VMULPS Z5, Z5, Z4
+	VMOVAPS Z4, Z1
+	VFMSUB231PS Z5, Z5, Z1
+	VFMADD231PS.BCST half<>(SB), Z1, Z6
+	VFMADD213PS Z6, Z4, Z3
+	// t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as
+	// s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),
+	// then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding
+	// counts
+	VCVTPS2DQ Z2, Z2
+	VPADDD.BCST i126<>(SB), Z2, Z2
+	VPSLLD $23, Z2, Z2
+	VSUBPS.BCST half<>(SB), Z2, Z1
+	VSUBPS Z1, Z2, Z4
+	VSUBPS.BCST half<>(SB), Z4, Z4
+	VMULPS Z2, Z5, Z5
+	VADDPS Z5, Z1, Z6
+	VSUBPS Z6, Z1, Z1
+	VADDPS Z5, Z1, Z1
+	VADDPS Z4, Z1, Z1
+	VFMADD231PS Z2, Z3, Z1
+	VADDPS Z6, Z1, Z1
+	VADDPS Z1, Z1, Z5
+	// |x| < 2^-24: x
+	VPANDD.BCST absmask<>(SB), Z0, Z6
+	VCMPPS.BCST $1, tiny24<>(SB), Z6, K2
+	VMOVAPS Z0, K2, Z5
+	VMOVAPS Z5, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI

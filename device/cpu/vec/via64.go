@@ -2,12 +2,6 @@ package vec
 
 import "math"
 
-// Expm1 sets dst[i] = e^x[i] - 1, accurate for small x (math.Expm1). For
-// float32 the vector sets compute float64 e^x - 1 (x*(1 + x/2 + x^2/6 +
-// x^3/24) below |x| = 2^-12, where the subtraction would cancel) and
-// round once; float64 is package math's on every set.
-func Expm1[T Float](dst, x []T) error { return unary("Expm1", unExpm1, dst, x) }
-
 // Exp2 sets dst[i] = 2^x[i] (math.Exp2). For float32 the AVX-512 set has
 // a kernel of its own (exp's core on x - round(x), within 0.89 ulp), the
 // AVX2 set computes float64 e^(x*ln2) and rounds once; float64 is package
@@ -28,8 +22,8 @@ func Sinh[T Float](dst, x []T) error { return unary("Sinh", unSinh, dst, x) }
 // float32 as (E + 1/E)/2 with E = e^|x| in float64, rounded once.
 func Cosh[T Float](dst, x []T) error { return unary("Cosh", unCosh, dst, x) }
 
-// via64 returns the float32 kernel of op (unExpm1, unExp2, unSinh or
-// unCosh) built on a set's float64 exp and log
+// via64 returns the float32 kernel of op (unExp2, unSinh or unCosh) built
+// on a set's float64 exp and log
 // kernels, a block at a time: each float32 input is widened, the float64
 // kernel runs on the block, and the result is corrected and rounded once.
 // The float64 error (the kernels' at most 2 ulp, Exp2's rounded argument
@@ -47,22 +41,6 @@ func via64Run(op unOp, dst, x []float32, exp, log func(dst, x []float64)) {
 		n := min(len(x), f64Block)
 		w, xn, dn := blocks[0][:n], x[:n], dst[:n]
 		switch op {
-		case unExpm1:
-			for i, v := range xn {
-				w[i] = float64(v)
-			}
-			exp(w, w)
-			for i, v := range xn {
-				y := float64(v)
-				if math.Abs(y) < 0x1p-12 {
-					// The series to y^4 (y^4/120 < 2^-55 relative);
-					// the product form keeps -0.
-					w[i] = y * (1 + y*(0.5+y*(1.0/6+y*(1.0/24))))
-				} else {
-					w[i] -= 1
-				}
-				dn[i] = float32(w[i])
-			}
 		case unExp2:
 			for i, v := range xn {
 				// Where 2^x is finite and nonzero, |x*ln2| < 104, so its
