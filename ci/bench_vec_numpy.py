@@ -30,6 +30,7 @@ def numpy_rates(n):
     i = np.arange(n)
     x = ((i % 2000) * 0.01 - 10).astype(np.float32)
     xl = ((i % 2000) * 0.01 + 0.005).astype(np.float32)
+    xa = ((i % 2000) * 0.001 - 0.9995).astype(np.float32)
     xs = ((i % 2000) * 0.0006 - 0.6).astype(np.float32)
     a32 = (i % 100 + 1).astype(np.float32)
     b32 = np.full(n, 1.5, np.float32)
@@ -96,6 +97,8 @@ def numpy_rates(n):
         "cos": (lambda: np.cos(x, out=d32), 0),
         "tan": (lambda: np.tan(x, out=d32), 0),
         "rsqrt": (lambda: np.divide(1, np.sqrt(xl, out=d32), out=d32), 0),
+        "asin": (lambda: np.arcsin(xa, out=d32), 0),
+        "atan": (lambda: np.arctan(x, out=d32), 0),
         "add_f32": (lambda: np.add(a32, b32, out=d32), 12),
         "mul_f32": (lambda: np.multiply(a32, b32, out=d32), 12),
         "div_f32": (lambda: np.divide(a32, b32, out=d32), 12),

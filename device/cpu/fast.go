@@ -109,6 +109,12 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 		return vec.Cos[T]
 	case device.Tan:
 		return vec.Tan[T]
+	case device.Asin:
+		return vec.Asin[T]
+	case device.Acos:
+		return vec.Acos[T]
+	case device.Atan:
+		return vec.Atan[T]
 	case device.Softplus:
 		// Within 2.5 float64 ulps of the exact value (vec.Softplus), as
 		// the op table's math.Log1p(math.Exp(-|x|)) is within a few.

@@ -102,6 +102,9 @@ var unaries32 = []unary32{
 	{"Sin", unSin, Sin[float32], math.Sin, 0.501},
 	{"Cos", unCos, Cos[float32], math.Cos, 0.501},
 	{"Tan", unTan, Tan[float32], math.Tan, 0.501},
+	{"Asin", unAsin, Asin[float32], math.Asin, 0.501},
+	{"Acos", unAcos, Acos[float32], math.Acos, 0.501},
+	{"Atan", unAtan, Atan[float32], math.Atan, 0.501},
 }
 
 // refSoftplus is log(1+e^x) as max(x,0) + log1p(e^-|x|), NaN kept.

@@ -679,6 +679,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	}
 	fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
 	fmt.Fprintf(d, "trig32: [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32%[1]s, unCos: cosF32%[1]s, unTan: tanF32%[1]s},\n", t.suffix)
+	fmt.Fprintf(d, "arc32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
 
@@ -1689,6 +1690,8 @@ func main() {
 	g.transcendentals512F64()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
+	g.arcs(tierAVX2)
+	g.arcs(tierAVX512)
 	g.adam512()
 	g.twoSum512(f32)
 	g.twoSum512(f64)
@@ -3201,6 +3204,168 @@ func (g *gen) trigCore(t tier, op string, b int) {
 		g.ins("VXORPD %s, %s, %s", T, S, S)
 	}
 	g.ins("VMOVAPD %s, %s", S, X)
+}
+
+// ---- float32 Asin, Acos and Atan in float64 lanes, both tiers ----
+//
+// As Sin, each float32 vector is widened into two float64 vectors and the
+// result rounded once. atan(a), a = |x|, is reduced by one division to t
+// with |t| <= tan(pi/8): t = a below tan(pi/8), (a-1)/(a+1) (plus pi/4)
+// below tan(3pi/8), -1/a (plus pi/2) above, a-1 and a+1 exact for a
+// float32 a; atan t = t + t^3*A(t^2), the Taylor series to t^25
+// (truncation below 2^-38 of the result), and x's sign is copied last.
+// asin x = atan(x/sqrt((1-x)(1+x))) and acos x = 2*atan(sqrt((1-x)/(1+x))),
+// 1-x and 1+x exact: every float64 step errs by a few 2^-53, so the result
+// is the exact value correctly rounded but within about 2^-20 ulp of a
+// tie. |x| > 1 gives NaN through the square root, and asin(±1) = ±pi/2,
+// acos(-1) = pi through an infinite argument (t = -1/Inf = -0).
+
+// atanCoeffs returns (-1)^k/(2k+1) for k = 1..12, rounded to float64.
+func atanCoeffs() []float64 {
+	var c []float64
+	for k := 1; k <= 12; k++ {
+		v := 1 / float64(2*k+1)
+		if k%2 == 1 {
+			v = -v
+		}
+		c = append(c, v)
+	}
+	return c
+}
+
+// arcs emits asinF32, acosF32 and atanF32 for tier t, shaped as trigs.
+func (g *gen) arcs(t tier) {
+	for _, op := range []string{"asin", "acos", "atan"} {
+		k := ewKernel{name: op + "F32" + t.suffix, e: f32, inputs: []string{"x"}, z: t.z,
+			doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes.", op)}
+		body := func(g *gen) {
+			g.widenHalves(t)
+			for _, b := range []int{1, 7} {
+				g.arcCore(t, op, b)
+			}
+			g.narrowHalves(t)
+		}
+		if t.z {
+			k = twoSlots(k, z, 13, 16, body)
+		} else {
+			k.unroll = 1
+			k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
+		}
+		g.elementwise(k)
+	}
+}
+
+// widenHalves widens the float32 vector in register 0 of tier t into
+// float64 registers 1 (low half) and 7 (high half).
+func (g *gen) widenHalves(t tier) {
+	if t.z {
+		g.ins("VCVTPS2PD Y0, Z1")
+		g.ins("VEXTRACTF32X8 $1, Z0, Y7")
+		g.ins("VCVTPS2PD Y7, Z7")
+	} else {
+		g.ins("VCVTPS2PD X0, Y1")
+		g.ins("VEXTRACTF128 $1, Y0, X7")
+		g.ins("VCVTPS2PD X7, Y7")
+	}
+}
+
+// narrowHalves rounds float64 registers 1 and 7 of tier t back into the
+// float32 register 0, low half first.
+func (g *gen) narrowHalves(t tier) {
+	if t.z {
+		g.ins("VCVTPD2PS Z1, Y1")
+		g.ins("VCVTPD2PS Z7, Y7")
+		g.ins("VINSERTF32X8 $1, Y7, Z1, Z0")
+	} else {
+		g.ins("VCVTPD2PSY Y1, X1")
+		g.ins("VCVTPD2PSY Y7, X7")
+		g.ins("VINSERTF128 $1, X7, Y1, Y0")
+	}
+}
+
+// arcCore computes op (asin, acos or atan) of the float64 vector in
+// register b of tier t into the same register, with registers b+1 to b+5
+// (and, on zmm, K2) as scratch.
+func (g *gen) arcCore(t tier, op string, b int) {
+	X, A, N, D, Z, P := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+	withConst := func(ins, c, rest string) {
+		if t.z {
+			g.ins("%s.BCST %s, %s", ins, c, rest)
+		} else {
+			g.ins("%s %s, %s", ins, c, rest)
+		}
+	}
+	load := func(c, r string) {
+		if t.z {
+			g.ins("VBROADCASTSD %s, %s", c, r)
+		} else {
+			g.ins("VMOVUPD %s, %s", c, r)
+		}
+	}
+	one := g.d("done", 1)
+	switch op {
+	case "asin":
+		g.comment("w = x/sqrt((1-x)(1+x))")
+		load(one, N)
+		g.ins("VSUBPD %s, %s, %s", X, N, N)
+		withConst("VADDPD", one, X+", "+A)
+		g.ins("VMULPD %s, %s, %s", A, N, N)
+		g.ins("VSQRTPD %s, %s", N, N)
+		g.ins("VDIVPD %s, %s, %s", N, X, X)
+	case "acos":
+		g.comment("w = sqrt((1-x)/(1+x))")
+		load(one, N)
+		g.ins("VSUBPD %s, %s, %s", X, N, N)
+		withConst("VADDPD", one, X+", "+A)
+		g.ins("VDIVPD %s, %s, %s", A, N, N)
+		g.ins("VSQRTPD %s, %s", N, X)
+	}
+	lo, hi := g.d("tanpi8", math.Sqrt2-1), g.d("tan3pi8", math.Sqrt2+1)
+	// blendWhere sets dst to src in the lanes where a > c (NaN: no lane).
+	blendWhere := func(c, src, dst string) {
+		if t.z {
+			g.ins("VCMPPD.BCST $30, %s, %s, K2", c, A)
+			g.ins("VMOVAPD %s, K2, %s", src, dst)
+		} else {
+			g.ins("VCMPPD $30, %s, %s, %s", c, A, Z)
+			g.ins("VBLENDVPD %s, %s, %s, %s", Z, src, dst, dst)
+		}
+	}
+	g.comment("a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)")
+	withConst("VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
+	g.ins("VMOVAPD %s, %s", A, N)
+	load(one, D)
+	withConst("VSUBPD", one, A+", "+P)
+	blendWhere(lo, P, N)
+	withConst("VADDPD", one, A+", "+P)
+	blendWhere(lo, P, D)
+	load(g.d("dm1", -1), P)
+	blendWhere(hi, P, N)
+	blendWhere(hi, A, D)
+	g.ins("VDIVPD %s, %s, %s", D, N, N)
+	g.comment("base 0, pi/4 or pi/2 by the same tests")
+	g.ins("VXORPD %s, %s, %s", D, D, D)
+	load(g.d("pi4", math.Pi/4), P)
+	blendWhere(lo, P, D)
+	load(g.d("pi2", math.Pi/2), P)
+	blendWhere(hi, P, D)
+	g.comment("atan t = t + t*z*A(z), z = t^2; plus the base; x's sign")
+	g.ins("VMULPD %s, %s, %s", N, N, Z)
+	g.hornerPDOn(t, "atanc", atanCoeffs(), Z, P)
+	g.ins("VMULPD %s, %s, %s", Z, N, A)
+	g.ins("VFMADD213PD %s, %s, %s", N, A, P)
+	g.ins("VADDPD %s, %s, %s", D, P, P)
+	if op == "acos" {
+		g.ins("VADDPD %s, %s, %s", P, P, X)
+		return
+	}
+	sign := g.v64("signmask64", 1<<63)
+	if t.z {
+		g.ins("VPTERNLOGQ.BCST $0xe4, %s, %s, %s", sign, P, X)
+	} else {
+		g.ins("VANDPD %s, %s, %s", sign, X, X)
+		g.ins("VORPD %s, %s, %s", P, X, X)
+	}
 }
 
 // ---- the Adam update, AVX-512 ----

@@ -47,6 +47,7 @@ var tierUnaries = []struct {
 	{"softplus", Softplus[float32]}, {"log1p", Log1p[float32]}, {"expm1", Expm1[float32]},
 	{"exp2", Exp2[float32]}, {"log2", Log2[float32]}, {"sinh", Sinh[float32]},
 	{"sin", Sin[float32]}, {"cos", Cos[float32]}, {"tan", Tan[float32]}, {"rsqrt", Rsqrt[float32]},
+	{"asin", Asin[float32]}, {"atan", Atan[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},
@@ -68,6 +69,8 @@ func BenchmarkTiersUnary(b *testing.B) {
 					x[i] = float32(i%2000)*0.01 + 0.005
 				case "tanh_small":
 					x[i] = float32(i%2000)*0.0006 - 0.6
+				case "asin":
+					x[i] = float32(i%2000)*0.001 - 0.9995
 				}
 			}
 			for _, k := range available() {

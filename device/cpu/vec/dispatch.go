@@ -50,6 +50,9 @@ const (
 	unCos
 	unTan
 	unRsqrt
+	unAsin
+	unAcos
+	unAtan
 	numUnOps
 )
 

@@ -113,6 +113,8 @@ type tierAsm struct {
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
 	// and above to Go (trigVia).
 	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
+	// arc32 has the float32 Asin, Acos and Atan.
+	arc32 [numUnOps]func(dst, x *float32, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
 	// (halfKernels.binBF16, halfKernels.unBF16).
@@ -150,6 +152,11 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	for op, f := range t.un64 {
 		if f != nil {
 			k.un64[op] = un64(f)
+		}
+	}
+	for op, f := range t.arc32 {
+		if f != nil {
+			k.un32[op] = un32(f)
 		}
 	}
 	for op, f := range t.trig32 {

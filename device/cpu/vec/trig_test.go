@@ -46,3 +46,37 @@ func TestTrigLargeArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestArcSpecial checks Asin, Acos and Atan at their special values on
+// every tier, bit for bit against package math rounded to float32 (NaN as
+// any NaN, the sign of zero kept): ±0, ±1, beyond ±1, ±Inf and NaN.
+func TestArcSpecial(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1.5, -1.5, math.Nextafter(1, 2), math.Inf(1), math.Inf(-1), math.NaN(),
+		0x1p-149, -0x1p-149, 1e-30, 0.5, -0.5, 1e30, -1e30}
+	var xs []float32
+	for range 3 { // 51 elements: body and tail
+		for _, v := range vals {
+			xs = append(xs, float32(v))
+		}
+	}
+	ops := []struct {
+		name string
+		fn   func(dst, x []float32) error
+		ref  func(float64) float64
+	}{{"Asin", Asin[float32], math.Asin}, {"Acos", Acos[float32], math.Acos}, {"Atan", Atan[float32], math.Atan}}
+	for _, k := range available() {
+		defer useKernels(k)()
+		for _, op := range ops {
+			got := make([]float32, len(xs))
+			if err := op.fn(got, xs); err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range xs {
+				want := float32(op.ref(float64(x)))
+				if math.Float32bits(got[i]) != math.Float32bits(want) && !(got[i] != got[i] && want != want) {
+					t.Errorf("%s: %s(%g) = %g, want %g", k.name, op.name, x, got[i], want)
+				}
+			}
+		}
+	}
+}

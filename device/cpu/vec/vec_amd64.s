@@ -38,6 +38,66 @@ DATA absmask<>+20(SB)/4, $0x7fffffff
 DATA absmask<>+24(SB)/4, $0x7fffffff
 DATA absmask<>+28(SB)/4, $0x7fffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $32
+DATA atanc0<>+0(SB)/8, $0xbfd5555555555555
+DATA atanc0<>+8(SB)/8, $0xbfd5555555555555
+DATA atanc0<>+16(SB)/8, $0xbfd5555555555555
+DATA atanc0<>+24(SB)/8, $0xbfd5555555555555
+GLOBL atanc0<>(SB), RODATA|NOPTR, $32
+DATA atanc10<>+0(SB)/8, $0xbfa642c8590b2164
+DATA atanc10<>+8(SB)/8, $0xbfa642c8590b2164
+DATA atanc10<>+16(SB)/8, $0xbfa642c8590b2164
+DATA atanc10<>+24(SB)/8, $0xbfa642c8590b2164
+GLOBL atanc10<>(SB), RODATA|NOPTR, $32
+DATA atanc11<>+0(SB)/8, $0x3fa47ae147ae147b
+DATA atanc11<>+8(SB)/8, $0x3fa47ae147ae147b
+DATA atanc11<>+16(SB)/8, $0x3fa47ae147ae147b
+DATA atanc11<>+24(SB)/8, $0x3fa47ae147ae147b
+GLOBL atanc11<>(SB), RODATA|NOPTR, $32
+DATA atanc1<>+0(SB)/8, $0x3fc999999999999a
+DATA atanc1<>+8(SB)/8, $0x3fc999999999999a
+DATA atanc1<>+16(SB)/8, $0x3fc999999999999a
+DATA atanc1<>+24(SB)/8, $0x3fc999999999999a
+GLOBL atanc1<>(SB), RODATA|NOPTR, $32
+DATA atanc2<>+0(SB)/8, $0xbfc2492492492492
+DATA atanc2<>+8(SB)/8, $0xbfc2492492492492
+DATA atanc2<>+16(SB)/8, $0xbfc2492492492492
+DATA atanc2<>+24(SB)/8, $0xbfc2492492492492
+GLOBL atanc2<>(SB), RODATA|NOPTR, $32
+DATA atanc3<>+0(SB)/8, $0x3fbc71c71c71c71c
+DATA atanc3<>+8(SB)/8, $0x3fbc71c71c71c71c
+DATA atanc3<>+16(SB)/8, $0x3fbc71c71c71c71c
+DATA atanc3<>+24(SB)/8, $0x3fbc71c71c71c71c
+GLOBL atanc3<>(SB), RODATA|NOPTR, $32
+DATA atanc4<>+0(SB)/8, $0xbfb745d1745d1746
+DATA atanc4<>+8(SB)/8, $0xbfb745d1745d1746
+DATA atanc4<>+16(SB)/8, $0xbfb745d1745d1746
+DATA atanc4<>+24(SB)/8, $0xbfb745d1745d1746
+GLOBL atanc4<>(SB), RODATA|NOPTR, $32
+DATA atanc5<>+0(SB)/8, $0x3fb3b13b13b13b14
+DATA atanc5<>+8(SB)/8, $0x3fb3b13b13b13b14
+DATA atanc5<>+16(SB)/8, $0x3fb3b13b13b13b14
+DATA atanc5<>+24(SB)/8, $0x3fb3b13b13b13b14
+GLOBL atanc5<>(SB), RODATA|NOPTR, $32
+DATA atanc6<>+0(SB)/8, $0xbfb1111111111111
+DATA atanc6<>+8(SB)/8, $0xbfb1111111111111
+DATA atanc6<>+16(SB)/8, $0xbfb1111111111111
+DATA atanc6<>+24(SB)/8, $0xbfb1111111111111
+GLOBL atanc6<>(SB), RODATA|NOPTR, $32
+DATA atanc7<>+0(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA atanc7<>+8(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA atanc7<>+16(SB)/8, $0x3fae1e1e1e1e1e1e
+DATA atanc7<>+24(SB)/8, $0x3fae1e1e1e1e1e1e
+GLOBL atanc7<>(SB), RODATA|NOPTR, $32
+DATA atanc8<>+0(SB)/8, $0xbfaaf286bca1af28
+DATA atanc8<>+8(SB)/8, $0xbfaaf286bca1af28
+DATA atanc8<>+16(SB)/8, $0xbfaaf286bca1af28
+DATA atanc8<>+24(SB)/8, $0xbfaaf286bca1af28
+GLOBL atanc8<>(SB), RODATA|NOPTR, $32
+DATA atanc9<>+0(SB)/8, $0x3fa8618618618618
+DATA atanc9<>+8(SB)/8, $0x3fa8618618618618
+DATA atanc9<>+16(SB)/8, $0x3fa8618618618618
+DATA atanc9<>+24(SB)/8, $0x3fa8618618618618
+GLOBL atanc9<>(SB), RODATA|NOPTR, $32
 DATA c0390625<>+0(SB)/4, $0x3ec80000
 DATA c0390625<>+4(SB)/4, $0x3ec80000
 DATA c0390625<>+8(SB)/4, $0x3ec80000
@@ -644,6 +704,11 @@ DATA dlogtlo<>+232(SB)/8, $0x3dea385733117496
 DATA dlogtlo<>+240(SB)/8, $0x3dea385733117496
 DATA dlogtlo<>+248(SB)/8, $0x3dea39ef35793c76
 GLOBL dlogtlo<>(SB), RODATA|NOPTR, $256
+DATA dm1<>+0(SB)/8, $0xbff0000000000000
+DATA dm1<>+8(SB)/8, $0xbff0000000000000
+DATA dm1<>+16(SB)/8, $0xbff0000000000000
+DATA dm1<>+24(SB)/8, $0xbff0000000000000
+GLOBL dm1<>(SB), RODATA|NOPTR, $32
 DATA dm30<>+0(SB)/8, $0xc03e000000000000
 DATA dm30<>+8(SB)/8, $0xc03e000000000000
 DATA dm30<>+16(SB)/8, $0xc03e000000000000
@@ -1573,6 +1638,16 @@ DATA onebit64<>+8(SB)/8, $0x0000000000000001
 DATA onebit64<>+16(SB)/8, $0x0000000000000001
 DATA onebit64<>+24(SB)/8, $0x0000000000000001
 GLOBL onebit64<>(SB), RODATA|NOPTR, $32
+DATA pi2<>+0(SB)/8, $0x3ff921fb54442d18
+DATA pi2<>+8(SB)/8, $0x3ff921fb54442d18
+DATA pi2<>+16(SB)/8, $0x3ff921fb54442d18
+DATA pi2<>+24(SB)/8, $0x3ff921fb54442d18
+GLOBL pi2<>(SB), RODATA|NOPTR, $32
+DATA pi4<>+0(SB)/8, $0x3fe921fb54442d18
+DATA pi4<>+8(SB)/8, $0x3fe921fb54442d18
+DATA pi4<>+16(SB)/8, $0x3fe921fb54442d18
+DATA pi4<>+24(SB)/8, $0x3fe921fb54442d18
+GLOBL pi4<>(SB), RODATA|NOPTR, $32
 DATA pinf<>+0(SB)/4, $0x7f800000
 DATA pinf<>+4(SB)/4, $0x7f800000
 DATA pinf<>+8(SB)/4, $0x7f800000
@@ -1667,6 +1742,11 @@ DATA sqrthalf<>+20(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+24(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+28(SB)/4, $0x3f3504f3
 GLOBL sqrthalf<>(SB), RODATA|NOPTR, $32
+DATA tan3pi8<>+0(SB)/8, $0x4003504f333f9de6
+DATA tan3pi8<>+8(SB)/8, $0x4003504f333f9de6
+DATA tan3pi8<>+16(SB)/8, $0x4003504f333f9de6
+DATA tan3pi8<>+24(SB)/8, $0x4003504f333f9de6
+GLOBL tan3pi8<>(SB), RODATA|NOPTR, $32
 DATA tanhp0<>+0(SB)/4, $0xbeaaaa99
 DATA tanhp0<>+4(SB)/4, $0xbeaaaa99
 DATA tanhp0<>+8(SB)/4, $0xbeaaaa99
@@ -1712,6 +1792,11 @@ DATA tanhp4<>+20(SB)/4, $0xbbba8671
 DATA tanhp4<>+24(SB)/4, $0xbbba8671
 DATA tanhp4<>+28(SB)/4, $0xbbba8671
 GLOBL tanhp4<>(SB), RODATA|NOPTR, $32
+DATA tanpi8<>+0(SB)/8, $0x3fda827999fcef32
+DATA tanpi8<>+8(SB)/8, $0x3fda827999fcef32
+DATA tanpi8<>+16(SB)/8, $0x3fda827999fcef32
+DATA tanpi8<>+24(SB)/8, $0x3fda827999fcef32
+GLOBL tanpi8<>(SB), RODATA|NOPTR, $32
 DATA tiny24<>+0(SB)/4, $0x33800000
 DATA tiny24<>+4(SB)/4, $0x33800000
 DATA tiny24<>+8(SB)/4, $0x33800000
@@ -28001,6 +28086,1985 @@ tail:
 done:
 	KORTESTW K4, K4
 	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func asinF32AVX2(dst *float32, x *float32, n int)
+TEXT ·asinF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// w = x/sqrt((1-x)(1+x))
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD done<>(SB), Y1, Y2
+	VMULPD Y2, Y3, Y3
+	VSQRTPD Y3, Y3
+	VDIVPD Y3, Y1, Y1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y1, Y2
+	VMOVAPD Y2, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VADDPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD dm1<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y2, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y4, Y4, Y4
+	VMOVUPD pi4<>(SB), Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD pi2<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y3, Y3, Y5
+	VMOVUPD atanc11<>(SB), Y6
+	VFMADD213PD atanc10<>(SB), Y5, Y6
+	VFMADD213PD atanc9<>(SB), Y5, Y6
+	VFMADD213PD atanc8<>(SB), Y5, Y6
+	VFMADD213PD atanc7<>(SB), Y5, Y6
+	VFMADD213PD atanc6<>(SB), Y5, Y6
+	VFMADD213PD atanc5<>(SB), Y5, Y6
+	VFMADD213PD atanc4<>(SB), Y5, Y6
+	VFMADD213PD atanc3<>(SB), Y5, Y6
+	VFMADD213PD atanc2<>(SB), Y5, Y6
+	VFMADD213PD atanc1<>(SB), Y5, Y6
+	VFMADD213PD atanc0<>(SB), Y5, Y6
+	VMULPD Y5, Y3, Y2
+	VFMADD213PD Y3, Y2, Y6
+	VADDPD Y4, Y6, Y6
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y6, Y1, Y1
+	// w = x/sqrt((1-x)(1+x))
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y7, Y9, Y9
+	VADDPD done<>(SB), Y7, Y8
+	VMULPD Y8, Y9, Y9
+	VSQRTPD Y9, Y9
+	VDIVPD Y9, Y7, Y7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y7, Y8
+	VMOVAPD Y8, Y9
+	VMOVUPD done<>(SB), Y10
+	VSUBPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VADDPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD dm1<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y8, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y10, Y10, Y10
+	VMOVUPD pi4<>(SB), Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD pi2<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y9, Y9, Y11
+	VMOVUPD atanc11<>(SB), Y12
+	VFMADD213PD atanc10<>(SB), Y11, Y12
+	VFMADD213PD atanc9<>(SB), Y11, Y12
+	VFMADD213PD atanc8<>(SB), Y11, Y12
+	VFMADD213PD atanc7<>(SB), Y11, Y12
+	VFMADD213PD atanc6<>(SB), Y11, Y12
+	VFMADD213PD atanc5<>(SB), Y11, Y12
+	VFMADD213PD atanc4<>(SB), Y11, Y12
+	VFMADD213PD atanc3<>(SB), Y11, Y12
+	VFMADD213PD atanc2<>(SB), Y11, Y12
+	VFMADD213PD atanc1<>(SB), Y11, Y12
+	VFMADD213PD atanc0<>(SB), Y11, Y12
+	VMULPD Y11, Y9, Y8
+	VFMADD213PD Y9, Y8, Y12
+	VADDPD Y10, Y12, Y12
+	VANDPD signmask64<>(SB), Y7, Y7
+	VORPD Y12, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// w = x/sqrt((1-x)(1+x))
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD done<>(SB), Y1, Y2
+	VMULPD Y2, Y3, Y3
+	VSQRTPD Y3, Y3
+	VDIVPD Y3, Y1, Y1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y1, Y2
+	VMOVAPD Y2, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VADDPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD dm1<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y2, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y4, Y4, Y4
+	VMOVUPD pi4<>(SB), Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD pi2<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y3, Y3, Y5
+	VMOVUPD atanc11<>(SB), Y6
+	VFMADD213PD atanc10<>(SB), Y5, Y6
+	VFMADD213PD atanc9<>(SB), Y5, Y6
+	VFMADD213PD atanc8<>(SB), Y5, Y6
+	VFMADD213PD atanc7<>(SB), Y5, Y6
+	VFMADD213PD atanc6<>(SB), Y5, Y6
+	VFMADD213PD atanc5<>(SB), Y5, Y6
+	VFMADD213PD atanc4<>(SB), Y5, Y6
+	VFMADD213PD atanc3<>(SB), Y5, Y6
+	VFMADD213PD atanc2<>(SB), Y5, Y6
+	VFMADD213PD atanc1<>(SB), Y5, Y6
+	VFMADD213PD atanc0<>(SB), Y5, Y6
+	VMULPD Y5, Y3, Y2
+	VFMADD213PD Y3, Y2, Y6
+	VADDPD Y4, Y6, Y6
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y6, Y1, Y1
+	// w = x/sqrt((1-x)(1+x))
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y7, Y9, Y9
+	VADDPD done<>(SB), Y7, Y8
+	VMULPD Y8, Y9, Y9
+	VSQRTPD Y9, Y9
+	VDIVPD Y9, Y7, Y7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y7, Y8
+	VMOVAPD Y8, Y9
+	VMOVUPD done<>(SB), Y10
+	VSUBPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VADDPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD dm1<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y8, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y10, Y10, Y10
+	VMOVUPD pi4<>(SB), Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD pi2<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y9, Y9, Y11
+	VMOVUPD atanc11<>(SB), Y12
+	VFMADD213PD atanc10<>(SB), Y11, Y12
+	VFMADD213PD atanc9<>(SB), Y11, Y12
+	VFMADD213PD atanc8<>(SB), Y11, Y12
+	VFMADD213PD atanc7<>(SB), Y11, Y12
+	VFMADD213PD atanc6<>(SB), Y11, Y12
+	VFMADD213PD atanc5<>(SB), Y11, Y12
+	VFMADD213PD atanc4<>(SB), Y11, Y12
+	VFMADD213PD atanc3<>(SB), Y11, Y12
+	VFMADD213PD atanc2<>(SB), Y11, Y12
+	VFMADD213PD atanc1<>(SB), Y11, Y12
+	VFMADD213PD atanc0<>(SB), Y11, Y12
+	VMULPD Y11, Y9, Y8
+	VFMADD213PD Y9, Y8, Y12
+	VADDPD Y10, Y12, Y12
+	VANDPD signmask64<>(SB), Y7, Y7
+	VORPD Y12, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func acosF32AVX2(dst *float32, x *float32, n int)
+TEXT ·acosF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// w = sqrt((1-x)/(1+x))
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD done<>(SB), Y1, Y2
+	VDIVPD Y2, Y3, Y3
+	VSQRTPD Y3, Y1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y1, Y2
+	VMOVAPD Y2, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VADDPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD dm1<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y2, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y4, Y4, Y4
+	VMOVUPD pi4<>(SB), Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD pi2<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y3, Y3, Y5
+	VMOVUPD atanc11<>(SB), Y6
+	VFMADD213PD atanc10<>(SB), Y5, Y6
+	VFMADD213PD atanc9<>(SB), Y5, Y6
+	VFMADD213PD atanc8<>(SB), Y5, Y6
+	VFMADD213PD atanc7<>(SB), Y5, Y6
+	VFMADD213PD atanc6<>(SB), Y5, Y6
+	VFMADD213PD atanc5<>(SB), Y5, Y6
+	VFMADD213PD atanc4<>(SB), Y5, Y6
+	VFMADD213PD atanc3<>(SB), Y5, Y6
+	VFMADD213PD atanc2<>(SB), Y5, Y6
+	VFMADD213PD atanc1<>(SB), Y5, Y6
+	VFMADD213PD atanc0<>(SB), Y5, Y6
+	VMULPD Y5, Y3, Y2
+	VFMADD213PD Y3, Y2, Y6
+	VADDPD Y4, Y6, Y6
+	VADDPD Y6, Y6, Y1
+	// w = sqrt((1-x)/(1+x))
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y7, Y9, Y9
+	VADDPD done<>(SB), Y7, Y8
+	VDIVPD Y8, Y9, Y9
+	VSQRTPD Y9, Y7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y7, Y8
+	VMOVAPD Y8, Y9
+	VMOVUPD done<>(SB), Y10
+	VSUBPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VADDPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD dm1<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y8, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y10, Y10, Y10
+	VMOVUPD pi4<>(SB), Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD pi2<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y9, Y9, Y11
+	VMOVUPD atanc11<>(SB), Y12
+	VFMADD213PD atanc10<>(SB), Y11, Y12
+	VFMADD213PD atanc9<>(SB), Y11, Y12
+	VFMADD213PD atanc8<>(SB), Y11, Y12
+	VFMADD213PD atanc7<>(SB), Y11, Y12
+	VFMADD213PD atanc6<>(SB), Y11, Y12
+	VFMADD213PD atanc5<>(SB), Y11, Y12
+	VFMADD213PD atanc4<>(SB), Y11, Y12
+	VFMADD213PD atanc3<>(SB), Y11, Y12
+	VFMADD213PD atanc2<>(SB), Y11, Y12
+	VFMADD213PD atanc1<>(SB), Y11, Y12
+	VFMADD213PD atanc0<>(SB), Y11, Y12
+	VMULPD Y11, Y9, Y8
+	VFMADD213PD Y9, Y8, Y12
+	VADDPD Y10, Y12, Y12
+	VADDPD Y12, Y12, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// w = sqrt((1-x)/(1+x))
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD done<>(SB), Y1, Y2
+	VDIVPD Y2, Y3, Y3
+	VSQRTPD Y3, Y1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y1, Y2
+	VMOVAPD Y2, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VADDPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD dm1<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y2, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y4, Y4, Y4
+	VMOVUPD pi4<>(SB), Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD pi2<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y3, Y3, Y5
+	VMOVUPD atanc11<>(SB), Y6
+	VFMADD213PD atanc10<>(SB), Y5, Y6
+	VFMADD213PD atanc9<>(SB), Y5, Y6
+	VFMADD213PD atanc8<>(SB), Y5, Y6
+	VFMADD213PD atanc7<>(SB), Y5, Y6
+	VFMADD213PD atanc6<>(SB), Y5, Y6
+	VFMADD213PD atanc5<>(SB), Y5, Y6
+	VFMADD213PD atanc4<>(SB), Y5, Y6
+	VFMADD213PD atanc3<>(SB), Y5, Y6
+	VFMADD213PD atanc2<>(SB), Y5, Y6
+	VFMADD213PD atanc1<>(SB), Y5, Y6
+	VFMADD213PD atanc0<>(SB), Y5, Y6
+	VMULPD Y5, Y3, Y2
+	VFMADD213PD Y3, Y2, Y6
+	VADDPD Y4, Y6, Y6
+	VADDPD Y6, Y6, Y1
+	// w = sqrt((1-x)/(1+x))
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y7, Y9, Y9
+	VADDPD done<>(SB), Y7, Y8
+	VDIVPD Y8, Y9, Y9
+	VSQRTPD Y9, Y7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y7, Y8
+	VMOVAPD Y8, Y9
+	VMOVUPD done<>(SB), Y10
+	VSUBPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VADDPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD dm1<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y8, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y10, Y10, Y10
+	VMOVUPD pi4<>(SB), Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD pi2<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y9, Y9, Y11
+	VMOVUPD atanc11<>(SB), Y12
+	VFMADD213PD atanc10<>(SB), Y11, Y12
+	VFMADD213PD atanc9<>(SB), Y11, Y12
+	VFMADD213PD atanc8<>(SB), Y11, Y12
+	VFMADD213PD atanc7<>(SB), Y11, Y12
+	VFMADD213PD atanc6<>(SB), Y11, Y12
+	VFMADD213PD atanc5<>(SB), Y11, Y12
+	VFMADD213PD atanc4<>(SB), Y11, Y12
+	VFMADD213PD atanc3<>(SB), Y11, Y12
+	VFMADD213PD atanc2<>(SB), Y11, Y12
+	VFMADD213PD atanc1<>(SB), Y11, Y12
+	VFMADD213PD atanc0<>(SB), Y11, Y12
+	VMULPD Y11, Y9, Y8
+	VFMADD213PD Y9, Y8, Y12
+	VADDPD Y10, Y12, Y12
+	VADDPD Y12, Y12, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func atanF32AVX2(dst *float32, x *float32, n int)
+TEXT ·atanF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y1, Y2
+	VMOVAPD Y2, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VADDPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD dm1<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y2, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y4, Y4, Y4
+	VMOVUPD pi4<>(SB), Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD pi2<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y3, Y3, Y5
+	VMOVUPD atanc11<>(SB), Y6
+	VFMADD213PD atanc10<>(SB), Y5, Y6
+	VFMADD213PD atanc9<>(SB), Y5, Y6
+	VFMADD213PD atanc8<>(SB), Y5, Y6
+	VFMADD213PD atanc7<>(SB), Y5, Y6
+	VFMADD213PD atanc6<>(SB), Y5, Y6
+	VFMADD213PD atanc5<>(SB), Y5, Y6
+	VFMADD213PD atanc4<>(SB), Y5, Y6
+	VFMADD213PD atanc3<>(SB), Y5, Y6
+	VFMADD213PD atanc2<>(SB), Y5, Y6
+	VFMADD213PD atanc1<>(SB), Y5, Y6
+	VFMADD213PD atanc0<>(SB), Y5, Y6
+	VMULPD Y5, Y3, Y2
+	VFMADD213PD Y3, Y2, Y6
+	VADDPD Y4, Y6, Y6
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y6, Y1, Y1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y7, Y8
+	VMOVAPD Y8, Y9
+	VMOVUPD done<>(SB), Y10
+	VSUBPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VADDPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD dm1<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y8, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y10, Y10, Y10
+	VMOVUPD pi4<>(SB), Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD pi2<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y9, Y9, Y11
+	VMOVUPD atanc11<>(SB), Y12
+	VFMADD213PD atanc10<>(SB), Y11, Y12
+	VFMADD213PD atanc9<>(SB), Y11, Y12
+	VFMADD213PD atanc8<>(SB), Y11, Y12
+	VFMADD213PD atanc7<>(SB), Y11, Y12
+	VFMADD213PD atanc6<>(SB), Y11, Y12
+	VFMADD213PD atanc5<>(SB), Y11, Y12
+	VFMADD213PD atanc4<>(SB), Y11, Y12
+	VFMADD213PD atanc3<>(SB), Y11, Y12
+	VFMADD213PD atanc2<>(SB), Y11, Y12
+	VFMADD213PD atanc1<>(SB), Y11, Y12
+	VFMADD213PD atanc0<>(SB), Y11, Y12
+	VMULPD Y11, Y9, Y8
+	VFMADD213PD Y9, Y8, Y12
+	VADDPD Y10, Y12, Y12
+	VANDPD signmask64<>(SB), Y7, Y7
+	VORPD Y12, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y1, Y2
+	VMOVAPD Y2, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VADDPD done<>(SB), Y2, Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD dm1<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y2, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y4, Y4, Y4
+	VMOVUPD pi4<>(SB), Y6
+	VCMPPD $30, tanpi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VMOVUPD pi2<>(SB), Y6
+	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y4, Y4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y3, Y3, Y5
+	VMOVUPD atanc11<>(SB), Y6
+	VFMADD213PD atanc10<>(SB), Y5, Y6
+	VFMADD213PD atanc9<>(SB), Y5, Y6
+	VFMADD213PD atanc8<>(SB), Y5, Y6
+	VFMADD213PD atanc7<>(SB), Y5, Y6
+	VFMADD213PD atanc6<>(SB), Y5, Y6
+	VFMADD213PD atanc5<>(SB), Y5, Y6
+	VFMADD213PD atanc4<>(SB), Y5, Y6
+	VFMADD213PD atanc3<>(SB), Y5, Y6
+	VFMADD213PD atanc2<>(SB), Y5, Y6
+	VFMADD213PD atanc1<>(SB), Y5, Y6
+	VFMADD213PD atanc0<>(SB), Y5, Y6
+	VMULPD Y5, Y3, Y2
+	VFMADD213PD Y3, Y2, Y6
+	VADDPD Y4, Y6, Y6
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y6, Y1, Y1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y7, Y8
+	VMOVAPD Y8, Y9
+	VMOVUPD done<>(SB), Y10
+	VSUBPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VADDPD done<>(SB), Y8, Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD dm1<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y9, Y9
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y8, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y10, Y10, Y10
+	VMOVUPD pi4<>(SB), Y12
+	VCMPPD $30, tanpi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	VMOVUPD pi2<>(SB), Y12
+	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
+	VBLENDVPD Y11, Y12, Y10, Y10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y9, Y9, Y11
+	VMOVUPD atanc11<>(SB), Y12
+	VFMADD213PD atanc10<>(SB), Y11, Y12
+	VFMADD213PD atanc9<>(SB), Y11, Y12
+	VFMADD213PD atanc8<>(SB), Y11, Y12
+	VFMADD213PD atanc7<>(SB), Y11, Y12
+	VFMADD213PD atanc6<>(SB), Y11, Y12
+	VFMADD213PD atanc5<>(SB), Y11, Y12
+	VFMADD213PD atanc4<>(SB), Y11, Y12
+	VFMADD213PD atanc3<>(SB), Y11, Y12
+	VFMADD213PD atanc2<>(SB), Y11, Y12
+	VFMADD213PD atanc1<>(SB), Y11, Y12
+	VFMADD213PD atanc0<>(SB), Y11, Y12
+	VMULPD Y11, Y9, Y8
+	VFMADD213PD Y9, Y8, Y12
+	VADDPD Y10, Y12, Y12
+	VANDPD signmask64<>(SB), Y7, Y7
+	VORPD Y12, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func asinF32AVX512(dst *float32, x *float32, n int)
+TEXT ·asinF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD.BCST done<>(SB), Z1, Z2
+	VMULPD Z2, Z3, Z3
+	VSQRTPD Z3, Z3
+	VDIVPD Z3, Z1, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z7, Z9, Z9
+	VADDPD.BCST done<>(SB), Z7, Z8
+	VMULPD Z8, Z9, Z9
+	VSQRTPD Z9, Z9
+	VDIVPD Z9, Z7, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z19
+	VSUBPD Z17, Z19, Z19
+	VADDPD.BCST done<>(SB), Z17, Z18
+	VMULPD Z18, Z19, Z19
+	VSQRTPD Z19, Z19
+	VDIVPD Z19, Z17, Z17
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z17, Z18
+	VMOVAPD Z18, Z19
+	VBROADCASTSD done<>(SB), Z20
+	VSUBPD.BCST done<>(SB), Z18, Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z19
+	VADDPD.BCST done<>(SB), Z18, Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD dm1<>(SB), Z22
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z19
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z18, K3, Z20
+	VDIVPD Z20, Z19, Z19
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z20, Z20, Z20
+	VBROADCASTSD pi4<>(SB), Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD pi2<>(SB), Z22
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z19, Z19, Z21
+	VBROADCASTSD atanc11<>(SB), Z22
+	VFMADD213PD.BCST atanc10<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc9<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc8<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc7<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc6<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc5<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc4<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc3<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc2<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc1<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc0<>(SB), Z21, Z22
+	VMULPD Z21, Z19, Z18
+	VFMADD213PD Z19, Z18, Z22
+	VADDPD Z20, Z22, Z22
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z22, Z17
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z23, Z25, Z25
+	VADDPD.BCST done<>(SB), Z23, Z24
+	VMULPD Z24, Z25, Z25
+	VSQRTPD Z25, Z25
+	VDIVPD Z25, Z23, Z23
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z23, Z24
+	VMOVAPD Z24, Z25
+	VBROADCASTSD done<>(SB), Z26
+	VSUBPD.BCST done<>(SB), Z24, Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z25
+	VADDPD.BCST done<>(SB), Z24, Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD dm1<>(SB), Z28
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z25
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z24, K3, Z26
+	VDIVPD Z26, Z25, Z25
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z26, Z26, Z26
+	VBROADCASTSD pi4<>(SB), Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD pi2<>(SB), Z28
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z25, Z25, Z27
+	VBROADCASTSD atanc11<>(SB), Z28
+	VFMADD213PD.BCST atanc10<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc9<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc8<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc7<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc6<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc5<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc4<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc3<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc2<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc1<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc0<>(SB), Z27, Z28
+	VMULPD Z27, Z25, Z24
+	VFMADD213PD Z25, Z24, Z28
+	VADDPD Z26, Z28, Z28
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z28, Z23
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD.BCST done<>(SB), Z1, Z2
+	VMULPD Z2, Z3, Z3
+	VSQRTPD Z3, Z3
+	VDIVPD Z3, Z1, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z7, Z9, Z9
+	VADDPD.BCST done<>(SB), Z7, Z8
+	VMULPD Z8, Z9, Z9
+	VSQRTPD Z9, Z9
+	VDIVPD Z9, Z7, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD.BCST done<>(SB), Z1, Z2
+	VMULPD Z2, Z3, Z3
+	VSQRTPD Z3, Z3
+	VDIVPD Z3, Z1, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
+	// w = x/sqrt((1-x)(1+x))
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z7, Z9, Z9
+	VADDPD.BCST done<>(SB), Z7, Z8
+	VMULPD Z8, Z9, Z9
+	VSQRTPD Z9, Z9
+	VDIVPD Z9, Z7, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func acosF32AVX512(dst *float32, x *float32, n int)
+TEXT ·acosF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD.BCST done<>(SB), Z1, Z2
+	VDIVPD Z2, Z3, Z3
+	VSQRTPD Z3, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VADDPD Z6, Z6, Z1
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z7, Z9, Z9
+	VADDPD.BCST done<>(SB), Z7, Z8
+	VDIVPD Z8, Z9, Z9
+	VSQRTPD Z9, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VADDPD Z12, Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z19
+	VSUBPD Z17, Z19, Z19
+	VADDPD.BCST done<>(SB), Z17, Z18
+	VDIVPD Z18, Z19, Z19
+	VSQRTPD Z19, Z17
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z17, Z18
+	VMOVAPD Z18, Z19
+	VBROADCASTSD done<>(SB), Z20
+	VSUBPD.BCST done<>(SB), Z18, Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z19
+	VADDPD.BCST done<>(SB), Z18, Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD dm1<>(SB), Z22
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z19
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z18, K3, Z20
+	VDIVPD Z20, Z19, Z19
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z20, Z20, Z20
+	VBROADCASTSD pi4<>(SB), Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD pi2<>(SB), Z22
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z19, Z19, Z21
+	VBROADCASTSD atanc11<>(SB), Z22
+	VFMADD213PD.BCST atanc10<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc9<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc8<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc7<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc6<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc5<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc4<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc3<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc2<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc1<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc0<>(SB), Z21, Z22
+	VMULPD Z21, Z19, Z18
+	VFMADD213PD Z19, Z18, Z22
+	VADDPD Z20, Z22, Z22
+	VADDPD Z22, Z22, Z17
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z23, Z25, Z25
+	VADDPD.BCST done<>(SB), Z23, Z24
+	VDIVPD Z24, Z25, Z25
+	VSQRTPD Z25, Z23
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z23, Z24
+	VMOVAPD Z24, Z25
+	VBROADCASTSD done<>(SB), Z26
+	VSUBPD.BCST done<>(SB), Z24, Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z25
+	VADDPD.BCST done<>(SB), Z24, Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD dm1<>(SB), Z28
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z25
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z24, K3, Z26
+	VDIVPD Z26, Z25, Z25
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z26, Z26, Z26
+	VBROADCASTSD pi4<>(SB), Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD pi2<>(SB), Z28
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z25, Z25, Z27
+	VBROADCASTSD atanc11<>(SB), Z28
+	VFMADD213PD.BCST atanc10<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc9<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc8<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc7<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc6<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc5<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc4<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc3<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc2<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc1<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc0<>(SB), Z27, Z28
+	VMULPD Z27, Z25, Z24
+	VFMADD213PD Z25, Z24, Z28
+	VADDPD Z26, Z28, Z28
+	VADDPD Z28, Z28, Z23
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD.BCST done<>(SB), Z1, Z2
+	VDIVPD Z2, Z3, Z3
+	VSQRTPD Z3, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VADDPD Z6, Z6, Z1
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z7, Z9, Z9
+	VADDPD.BCST done<>(SB), Z7, Z8
+	VDIVPD Z8, Z9, Z9
+	VSQRTPD Z9, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VADDPD Z12, Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z3
+	VSUBPD Z1, Z3, Z3
+	VADDPD.BCST done<>(SB), Z1, Z2
+	VDIVPD Z2, Z3, Z3
+	VSQRTPD Z3, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VADDPD Z6, Z6, Z1
+	// w = sqrt((1-x)/(1+x))
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z7, Z9, Z9
+	VADDPD.BCST done<>(SB), Z7, Z8
+	VDIVPD Z8, Z9, Z9
+	VSQRTPD Z9, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VADDPD Z12, Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func atanF32AVX512(dst *float32, x *float32, n int)
+TEXT ·atanF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z17, Z18
+	VMOVAPD Z18, Z19
+	VBROADCASTSD done<>(SB), Z20
+	VSUBPD.BCST done<>(SB), Z18, Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z19
+	VADDPD.BCST done<>(SB), Z18, Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD dm1<>(SB), Z22
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z19
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z18, K3, Z20
+	VDIVPD Z20, Z19, Z19
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z20, Z20, Z20
+	VBROADCASTSD pi4<>(SB), Z22
+	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD pi2<>(SB), Z22
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
+	VMOVAPD Z22, K3, Z20
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z19, Z19, Z21
+	VBROADCASTSD atanc11<>(SB), Z22
+	VFMADD213PD.BCST atanc10<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc9<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc8<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc7<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc6<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc5<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc4<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc3<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc2<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc1<>(SB), Z21, Z22
+	VFMADD213PD.BCST atanc0<>(SB), Z21, Z22
+	VMULPD Z21, Z19, Z18
+	VFMADD213PD Z19, Z18, Z22
+	VADDPD Z20, Z22, Z22
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z22, Z17
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z23, Z24
+	VMOVAPD Z24, Z25
+	VBROADCASTSD done<>(SB), Z26
+	VSUBPD.BCST done<>(SB), Z24, Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z25
+	VADDPD.BCST done<>(SB), Z24, Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD dm1<>(SB), Z28
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z25
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z24, K3, Z26
+	VDIVPD Z26, Z25, Z25
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z26, Z26, Z26
+	VBROADCASTSD pi4<>(SB), Z28
+	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD pi2<>(SB), Z28
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
+	VMOVAPD Z28, K3, Z26
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z25, Z25, Z27
+	VBROADCASTSD atanc11<>(SB), Z28
+	VFMADD213PD.BCST atanc10<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc9<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc8<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc7<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc6<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc5<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc4<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc3<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc2<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc1<>(SB), Z27, Z28
+	VFMADD213PD.BCST atanc0<>(SB), Z27, Z28
+	VMULPD Z27, Z25, Z24
+	VFMADD213PD Z25, Z24, Z28
+	VADDPD Z26, Z28, Z28
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z28, Z23
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z1, Z2
+	VMOVAPD Z2, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD dm1<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z3
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z2, K2, Z4
+	VDIVPD Z4, Z3, Z3
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z4, Z4, Z4
+	VBROADCASTSD pi4<>(SB), Z6
+	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi2<>(SB), Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
+	VMOVAPD Z6, K2, Z4
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z3, Z3, Z5
+	VBROADCASTSD atanc11<>(SB), Z6
+	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
+	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
+	VMULPD Z5, Z3, Z2
+	VFMADD213PD Z3, Z2, Z6
+	VADDPD Z4, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z7, Z8
+	VMOVAPD Z8, Z9
+	VBROADCASTSD done<>(SB), Z10
+	VSUBPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD dm1<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z8, K2, Z10
+	VDIVPD Z10, Z9, Z9
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z10, Z10, Z10
+	VBROADCASTSD pi4<>(SB), Z12
+	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi2<>(SB), Z12
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
+	VMOVAPD Z12, K2, Z10
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z9, Z9, Z11
+	VBROADCASTSD atanc11<>(SB), Z12
+	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
+	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
+	VMULPD Z11, Z9, Z8
+	VFMADD213PD Z9, Z8, Z12
+	VADDPD Z10, Z12, Z12
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
 	VZEROUPPER
 	RET
 
