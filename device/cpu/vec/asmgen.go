@@ -2745,6 +2745,35 @@ func (g *gen) transcendentals512F64() {
 	})
 }
 
+// withConst emits ins with a constant as its first operand on tier t:
+// broadcast from the table (.BCST) on zmm, the whole 32-byte constant on
+// ymm.
+func (g *gen) withConst(t tier, ins, c, rest string) {
+	if t.z {
+		g.ins("%s.BCST %s, %s", ins, c, rest)
+	} else {
+		g.ins("%s %s, %s", ins, c, rest)
+	}
+}
+
+// loadPD and loadPS load a float64 or float32 constant into every lane of
+// register r on tier t.
+func (g *gen) loadPD(t tier, c, r string) {
+	if t.z {
+		g.ins("VBROADCASTSD %s, %s", c, r)
+	} else {
+		g.ins("VMOVUPD %s, %s", c, r)
+	}
+}
+
+func (g *gen) loadPS(t tier, c, r string) {
+	if t.z {
+		g.ins("VBROADCASTSS %s, %s", c, r)
+	} else {
+		g.ins("VMOVUPS %s, %s", c, r)
+	}
+}
+
 // logBase is one of the float32 logarithm kernels: the natural one, or
 // log2/log10 computed from the same reduction and polynomial.
 type logBase struct {
@@ -2785,19 +2814,12 @@ func split32(v float64, zeros uint) (hi, lo float32) {
 func (g *gen) logBody(t tier, lb logBase) {
 	r := t.reg
 	one := g.f("one", 1)
-	pi := func(ins, c, rest string) { // ins with a float32 constant as its first operand
-		if t.z {
-			g.ins("%s.BCST %s, %s", ins, c, rest)
-		} else {
-			g.ins("%s %s, %s", ins, c, rest)
-		}
-	}
 	src := r(0)
 	if lb.onePlus {
 		src = r(9)
 		g.comment("u = 1+x; its rounding as corr = (x - (u-1))/u")
-		pi("VADDPS", one, r(0)+", "+src)
-		pi("VSUBPS", one, src+", "+r(10))
+		g.withConst(t, "VADDPS", one, r(0)+", "+src)
+		g.withConst(t, "VSUBPS", one, src+", "+r(10))
 		g.ins("VSUBPS %s, %s, %s", r(10), r(0), r(10))
 		g.ins("VDIVPS %s, %s, %s", src, r(10), r(10))
 		g.ins("VMOVAPS %s, %s", src, r(2))
@@ -2830,15 +2852,8 @@ func (g *gen) logSubnormal(t tier) {
 func (g *gen) logReduce(t tier, lb logBase, src string) {
 	r := t.reg
 	one := g.f("one", 1)
-	pi := func(ins, c, rest string) {
-		if t.z {
-			g.ins("%s.BCST %s, %s", ins, c, rest)
-		} else {
-			g.ins("%s %s, %s", ins, c, rest)
-		}
-	}
 	g.comment("x = m * 2^k with m in [sqrt(1/2), sqrt(2))")
-	pi("VPSUBD", g.fb("sqrthalf", 0x3f3504f3), r(2)+", "+r(2))
+	g.withConst(t, "VPSUBD", g.fb("sqrthalf", 0x3f3504f3), r(2)+", "+r(2))
 	g.ins("VPSRAD $23, %s, %s", r(2), r(3))
 	switch {
 	case lb.onePlus && t.z:
@@ -2852,8 +2867,8 @@ func (g *gen) logReduce(t tier, lb logBase, src string) {
 		g.ins("VPSUBD Y1, Y3, Y3")
 		g.ins("VPAND %s, Y2, Y2", g.fb("mantmask", 0x007fffff))
 	}
-	pi("VPADDD", g.fb("sqrthalf", 0x3f3504f3), r(2)+", "+r(2))
-	pi("VSUBPS", one, r(2)+", "+r(2))
+	g.withConst(t, "VPADDD", g.fb("sqrthalf", 0x3f3504f3), r(2)+", "+r(2))
+	g.withConst(t, "VSUBPS", one, r(2)+", "+r(2))
 	g.ins("VCVTDQ2PS %s, %s", r(3), r(3))
 	if lb.mul == 0 {
 		g.horner("logp", logP, r(2), r(4))
@@ -2864,13 +2879,13 @@ func (g *gen) logReduce(t tier, lb logBase, src string) {
 	g.ins("VMULPS %s, %s, %s", r(2), r(5), r(6))
 	g.ins("VMULPS %s, %s, %s", r(6), r(4), r(4))
 	if lb.mul == 0 {
-		pi("VFMADD231PS", g.f("ln2lo", ln2Lo32), r(3)+", "+r(4))
-		pi("VFNMADD231PS", g.f("half", 0.5), r(5)+", "+r(4))
+		g.withConst(t, "VFMADD231PS", g.f("ln2lo", ln2Lo32), r(3)+", "+r(4))
+		g.withConst(t, "VFNMADD231PS", g.f("half", 0.5), r(5)+", "+r(4))
 		if lb.onePlus {
 			g.ins("VADDPS %s, %s, %s", r(10), r(4), r(4))
 		}
 		g.ins("VADDPS %s, %s, %s", r(2), r(4), r(4))
-		pi("VFMADD231PS", g.f("ln2hi", ln2Hi32), r(3)+", "+r(4))
+		g.withConst(t, "VFMADD231PS", g.f("ln2hi", ln2Hi32), r(3)+", "+r(4))
 	} else {
 		lh, ll := split32(lb.mul, 0)
 		kh, kl := split32(lb.kmul, 12)
@@ -2878,17 +2893,17 @@ func (g *gen) logReduce(t tier, lb logBase, src string) {
 		g.comment("exactly (FMA), each term added on its own")
 		g.ins("VMOVAPS %s, %s", r(5), r(9))
 		g.ins("VFMSUB231PS %s, %s, %s", r(2), r(2), r(9))
-		pi("VMULPS", g.f(lb.name+"L", lh), r(2)+", "+r(7))
+		g.withConst(t, "VMULPS", g.f(lb.name+"L", lh), r(2)+", "+r(7))
 		g.ins("VMOVAPS %s, %s", r(7), r(8))
-		pi("VFMSUB231PS", g.f(lb.name+"L", lh), r(2)+", "+r(8))
-		pi("VFMADD231PS", g.f(lb.name+"Llo", ll), r(2)+", "+r(8))
-		pi("VFMADD231PS", g.f(lb.name+"L", lh), r(4)+", "+r(8))
-		pi("VFNMADD231PS", g.f(lb.name+"Lhalf", lh/2), r(5)+", "+r(8))
-		pi("VFNMADD231PS", g.f(lb.name+"Lhalf", lh/2), r(9)+", "+r(8))
+		g.withConst(t, "VFMSUB231PS", g.f(lb.name+"L", lh), r(2)+", "+r(8))
+		g.withConst(t, "VFMADD231PS", g.f(lb.name+"Llo", ll), r(2)+", "+r(8))
+		g.withConst(t, "VFMADD231PS", g.f(lb.name+"L", lh), r(4)+", "+r(8))
+		g.withConst(t, "VFNMADD231PS", g.f(lb.name+"Lhalf", lh/2), r(5)+", "+r(8))
+		g.withConst(t, "VFNMADD231PS", g.f(lb.name+"Lhalf", lh/2), r(9)+", "+r(8))
 		if lb.kmul != 1 {
 			g.comment("K = k*log(2) in the base: k*Khi exact, k*Klo into lo")
-			pi("VFMADD231PS", g.f(lb.name+"Klo", kl), r(3)+", "+r(8))
-			pi("VMULPS", g.f(lb.name+"K", kh), r(3)+", "+r(3))
+			g.withConst(t, "VFMADD231PS", g.f(lb.name+"Klo", kl), r(3)+", "+r(8))
+			g.withConst(t, "VMULPS", g.f(lb.name+"K", kh), r(3)+", "+r(3))
 		}
 		g.comment("s = K + hi and its error e (Fast2Sum); result s + (e + lo)")
 		g.ins("VADDPS %s, %s, %s", r(7), r(3), r(4))
@@ -2943,34 +2958,20 @@ func (g *gen) logReduce(t tier, lb logBase, src string) {
 // scratch.
 func (g *gen) expm1Body(t tier) {
 	r := t.reg
-	pi := func(ins, c, rest string) {
-		if t.z {
-			g.ins("%s.BCST %s, %s", ins, c, rest)
-		} else {
-			g.ins("%s %s, %s", ins, c, rest)
-		}
-	}
-	load := func(c, reg string) {
-		if t.z {
-			g.ins("VBROADCASTSS %s, %s", c, reg)
-		} else {
-			g.ins("VMOVUPS %s, %s", c, reg)
-		}
-	}
-	load(g.f("c89", 89), r(1))
+	g.loadPS(t, g.f("c89", 89), r(1))
 	g.ins("VMINPS %s, %s, %s", r(0), r(1), r(1))
-	load(g.f("cm18", -18), r(2))
+	g.loadPS(t, g.f("cm18", -18), r(2))
 	g.ins("VMAXPS %s, %s, %s", r(1), r(2), r(1))
 	g.comment("k = round(x/ln2), r = x - k*ln2hi - k*ln2lo")
-	pi("VMULPS", g.f("log2e", math.Log2E), r(1)+", "+r(2))
+	g.withConst(t, "VMULPS", g.f("log2e", math.Log2E), r(1)+", "+r(2))
 	if t.z {
 		g.ins("VRNDSCALEPS $0, Z2, Z2")
 	} else {
 		g.ins("VROUNDPS $0, Y2, Y2")
 	}
-	pi("VFNMADD231PS", g.f("ln2hi", ln2Hi32), r(2)+", "+r(1))
+	g.withConst(t, "VFNMADD231PS", g.f("ln2hi", ln2Hi32), r(2)+", "+r(1))
 	g.comment("r = r0 - c (c = k*ln2lo), rl = (r0 - r) - c exactly (Fast2Sum)")
-	pi("VMULPS", g.f("ln2lo", ln2Lo32), r(2)+", "+r(6))
+	g.withConst(t, "VMULPS", g.f("ln2lo", ln2Lo32), r(2)+", "+r(6))
 	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(5))
 	g.ins("VSUBPS %s, %s, %s", r(5), r(1), r(1))
 	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(6))
@@ -2979,18 +2980,18 @@ func (g *gen) expm1Body(t tier) {
 	g.ins("VMULPS %s, %s, %s", r(5), r(5), r(4))
 	g.ins("VMOVAPS %s, %s", r(4), r(1))
 	g.ins("VFMSUB231PS %s, %s, %s", r(5), r(5), r(1))
-	pi("VFMADD231PS", g.f("half", 0.5), r(1)+", "+r(6))
+	g.withConst(t, "VFMADD231PS", g.f("half", 0.5), r(1)+", "+r(6))
 	g.ins("VFMADD213PS %s, %s, %s", r(6), r(4), r(3))
 	g.comment("t = 2^(k-1); result 2*(t + t*r + t*c - 1/2), four exact terms summed as")
 	g.comment("s1 = t - 1/2, s2 = s1 + t*r, each with its error (Fast2Sum: |t - 1/2| >= |t*r|),")
 	g.comment("then s2 + (e1 + e2 + t*c): p is never rounded on its own, one rounding")
 	g.comment("counts")
 	g.ins("VCVTPS2DQ %s, %s", r(2), r(2))
-	pi("VPADDD", g.i("i126", 126), r(2)+", "+r(2))
+	g.withConst(t, "VPADDD", g.i("i126", 126), r(2)+", "+r(2))
 	g.ins("VPSLLD $23, %s, %s", r(2), r(2))
-	pi("VSUBPS", g.f("half", 0.5), r(2)+", "+r(1))
+	g.withConst(t, "VSUBPS", g.f("half", 0.5), r(2)+", "+r(1))
 	g.ins("VSUBPS %s, %s, %s", r(1), r(2), r(4))
-	pi("VSUBPS", g.f("half", 0.5), r(4)+", "+r(4))
+	g.withConst(t, "VSUBPS", g.f("half", 0.5), r(4)+", "+r(4))
 	g.ins("VMULPS %s, %s, %s", r(2), r(5), r(5))
 	g.ins("VADDPS %s, %s, %s", r(5), r(1), r(6))
 	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(1))
@@ -3092,15 +3093,7 @@ func (g *gen) trigs(t tier) {
 // (or NaN-free infinite) replaced by x and flagged in the okFlag register.
 func (g *gen) trigBody(t tier, op string) {
 	absMask, bound := g.fb("absmask", 0x7fffffff), g.f("trigbound", trigBound)
-	if t.z {
-		g.ins("VCVTPS2PD Y0, Z1")
-		g.ins("VEXTRACTF32X8 $1, Z0, Y7")
-		g.ins("VCVTPS2PD Y7, Z7")
-	} else {
-		g.ins("VCVTPS2PD X0, Y1")
-		g.ins("VEXTRACTF128 $1, Y0, X7")
-		g.ins("VCVTPS2PD X7, Y7")
-	}
+	g.widenHalves(t)
 	g.trigCore(t, op, 1)
 	g.trigCore(t, op, 7)
 	g.comment("|x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane")
@@ -3129,30 +3122,14 @@ func (g *gen) trigBody(t tier, op string) {
 // zmm, K2) as scratch.
 func (g *gen) trigCore(t tier, op string, b int) {
 	X, T, N, Q, S, C := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
-	// withConst emits ins with a float64 constant as its first operand:
-	// broadcast from the table on zmm, a whole ymm from it otherwise.
-	withConst := func(ins, c, rest string) {
-		if t.z {
-			g.ins("%s.BCST %s, %s", ins, c, rest)
-		} else {
-			g.ins("%s %s, %s", ins, c, rest)
-		}
-	}
-	load := func(c, r string) {
-		if t.z {
-			g.ins("VBROADCASTSD %s, %s", c, r)
-		} else {
-			g.ins("VMOVUPD %s, %s", c, r)
-		}
-	}
 	p := halfPiSplit()
 	shifter := g.d("shifter64", 0x1.8p52)
 	g.comment("n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)")
-	load(shifter, T)
-	withConst("VFMADD231PD", g.d("twooverpi", 2/math.Pi), X+", "+T)
-	withConst("VSUBPD", shifter, T+", "+N)
+	g.loadPD(t, shifter, T)
+	g.withConst(t, "VFMADD231PD", g.d("twooverpi", 2/math.Pi), X+", "+T)
+	g.withConst(t, "VSUBPD", shifter, T+", "+N)
 	for i, c := range p {
-		withConst("VFNMADD231PD", g.d(fmt.Sprintf("halfpi%d", i+1), c), N+", "+X)
+		g.withConst(t, "VFNMADD231PD", g.d(fmt.Sprintf("halfpi%d", i+1), c), N+", "+X)
 	}
 	g.comment("z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)")
 	g.ins("VMULPD %s, %s, %s", X, X, Q)
@@ -3161,14 +3138,14 @@ func (g *gen) trigCore(t tier, op string, b int) {
 	g.ins("VFMADD213PD %s, %s, %s", X, N, S)
 	g.hornerPDOn(t, "cosc", taylorCoeffs(0, 2, 6), Q, C)
 	g.ins("VMULPD %s, %s, %s", Q, Q, N)
-	load(g.d("mhalf64", -0.5), X)
-	withConst("VFMADD213PD", g.d("one64", 1), Q+", "+X)
+	g.loadPD(t, g.d("mhalf64", -0.5), X)
+	g.withConst(t, "VFMADD213PD", g.d("one64", 1), Q+", "+X)
 	g.ins("VFMADD213PD %s, %s, %s", X, N, C)
 	one := g.v64("onebit64", 1)
 	sign := g.v64("signmask64", 1<<63)
 	if op == "cos" {
 		g.comment("cos x = sin(x + pi/2): the quadrant n+1")
-		withConst("VPADDQ", one, T+", "+T)
+		g.withConst(t, "VPADDQ", one, T+", "+T)
 	}
 	if op == "tan" {
 		g.comment("n even: S/C; n odd: -C/S")
@@ -3288,35 +3265,21 @@ func (g *gen) narrowHalves(t tier) {
 // (and, on zmm, K2) as scratch.
 func (g *gen) arcCore(t tier, op string, b int) {
 	X, A, N, D, Z, P := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
-	withConst := func(ins, c, rest string) {
-		if t.z {
-			g.ins("%s.BCST %s, %s", ins, c, rest)
-		} else {
-			g.ins("%s %s, %s", ins, c, rest)
-		}
-	}
-	load := func(c, r string) {
-		if t.z {
-			g.ins("VBROADCASTSD %s, %s", c, r)
-		} else {
-			g.ins("VMOVUPD %s, %s", c, r)
-		}
-	}
 	one := g.d("done", 1)
 	switch op {
 	case "asin":
 		g.comment("w = x/sqrt((1-x)(1+x))")
-		load(one, N)
+		g.loadPD(t, one, N)
 		g.ins("VSUBPD %s, %s, %s", X, N, N)
-		withConst("VADDPD", one, X+", "+A)
+		g.withConst(t, "VADDPD", one, X+", "+A)
 		g.ins("VMULPD %s, %s, %s", A, N, N)
 		g.ins("VSQRTPD %s, %s", N, N)
 		g.ins("VDIVPD %s, %s, %s", N, X, X)
 	case "acos":
 		g.comment("w = sqrt((1-x)/(1+x))")
-		load(one, N)
+		g.loadPD(t, one, N)
 		g.ins("VSUBPD %s, %s, %s", X, N, N)
-		withConst("VADDPD", one, X+", "+A)
+		g.withConst(t, "VADDPD", one, X+", "+A)
 		g.ins("VDIVPD %s, %s, %s", A, N, N)
 		g.ins("VSQRTPD %s, %s", N, X)
 	}
@@ -3332,22 +3295,22 @@ func (g *gen) arcCore(t tier, op string, b int) {
 		}
 	}
 	g.comment("a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)")
-	withConst("VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
+	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
 	g.ins("VMOVAPD %s, %s", A, N)
-	load(one, D)
-	withConst("VSUBPD", one, A+", "+P)
+	g.loadPD(t, one, D)
+	g.withConst(t, "VSUBPD", one, A+", "+P)
 	blendWhere(lo, P, N)
-	withConst("VADDPD", one, A+", "+P)
+	g.withConst(t, "VADDPD", one, A+", "+P)
 	blendWhere(lo, P, D)
-	load(g.d("dm1", -1), P)
+	g.loadPD(t, g.d("dm1", -1), P)
 	blendWhere(hi, P, N)
 	blendWhere(hi, A, D)
 	g.ins("VDIVPD %s, %s, %s", D, N, N)
 	g.comment("base 0, pi/4 or pi/2 by the same tests")
 	g.ins("VXORPD %s, %s, %s", D, D, D)
-	load(g.d("pi4", math.Pi/4), P)
+	g.loadPD(t, g.d("pi4", math.Pi/4), P)
 	blendWhere(lo, P, D)
-	load(g.d("pi2", math.Pi/2), P)
+	g.loadPD(t, g.d("pi2", math.Pi/2), P)
 	blendWhere(hi, P, D)
 	g.comment("atan t = t + t*z*A(z), z = t^2; plus the base; x's sign")
 	g.ins("VMULPD %s, %s, %s", N, N, Z)
