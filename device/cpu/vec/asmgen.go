@@ -2756,6 +2756,14 @@ func (g *gen) withConst(t tier, ins, c, rest string) {
 	}
 }
 
+// fast2Sum emits s = a + b rounded and e = (a - s) + b, its exact error
+// when |a| >= |b| (or a = 0), for float32 registers; e may be a.
+func (g *gen) fast2Sum(a, b, s, e string) {
+	g.ins("VADDPS %s, %s, %s", b, a, s)
+	g.ins("VSUBPS %s, %s, %s", s, a, e)
+	g.ins("VADDPS %s, %s, %s", b, e, e)
+}
+
 // loadPD and loadPS load a float64 or float32 constant into every lane of
 // register r on tier t.
 func (g *gen) loadPD(t tier, c, r string) {
@@ -2906,9 +2914,7 @@ func (g *gen) logReduce(t tier, lb logBase, src string) {
 			g.withConst(t, "VMULPS", g.f(lb.name+"K", kh), r(3)+", "+r(3))
 		}
 		g.comment("s = K + hi and its error e (Fast2Sum); result s + (e + lo)")
-		g.ins("VADDPS %s, %s, %s", r(7), r(3), r(4))
-		g.ins("VSUBPS %s, %s, %s", r(4), r(3), r(6))
-		g.ins("VADDPS %s, %s, %s", r(7), r(6), r(6))
+		g.fast2Sum(r(3), r(7), r(4), r(6))
 		g.ins("VADDPS %s, %s, %s", r(8), r(6), r(6))
 		g.ins("VADDPS %s, %s, %s", r(6), r(4), r(4))
 	}
@@ -2993,9 +2999,7 @@ func (g *gen) expm1Body(t tier) {
 	g.ins("VSUBPS %s, %s, %s", r(1), r(2), r(4))
 	g.withConst(t, "VSUBPS", g.f("half", 0.5), r(4)+", "+r(4))
 	g.ins("VMULPS %s, %s, %s", r(2), r(5), r(5))
-	g.ins("VADDPS %s, %s, %s", r(5), r(1), r(6))
-	g.ins("VSUBPS %s, %s, %s", r(6), r(1), r(1))
-	g.ins("VADDPS %s, %s, %s", r(5), r(1), r(1))
+	g.fast2Sum(r(1), r(5), r(6), r(1))
 	g.ins("VADDPS %s, %s, %s", r(4), r(1), r(1))
 	g.ins("VFMADD231PS %s, %s, %s", r(2), r(3), r(1))
 	g.ins("VADDPS %s, %s, %s", r(6), r(1), r(1))
