@@ -875,12 +875,7 @@ func (g *gen) rsqrt(e elem, t tier) {
 			g.ins("VINSERTF128 $1, X2, Y1, Y0")
 		}
 	}
-	if t.z {
-		k = twoSlots(k, z, 13, 16, body)
-	} else {
-		k.unroll = 1
-		k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
-	}
+	k = bodyPerTier(k, t, body)
 	g.elementwise(k)
 	g.halfVariants(k, "rsqrt", t)
 }
@@ -3226,14 +3221,21 @@ func (g *gen) arcs(t tier) {
 			}
 			g.narrowHalves(t)
 		}
-		if t.z {
-			k = twoSlots(k, z, 13, 16, body)
-		} else {
-			k.unroll = 1
-			k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
-		}
+		k = bodyPerTier(k, t, body)
 		g.elementwise(k)
 	}
+}
+
+// bodyPerTier sets k's loop for a body that turns the float32 vector in
+// register 0 into its result there: two vectors per iteration on zmm
+// (twoSlots, registers 0-12 and 16-28), one on ymm.
+func bodyPerTier(k ewKernel, t tier, body func(g *gen)) ewKernel {
+	if t.z {
+		return twoSlots(k, z, 13, 16, body)
+	}
+	k.unroll = 1
+	k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
+	return k
 }
 
 // widenHalves widens the float32 vector in register 0 of tier t into
