@@ -45,9 +45,9 @@ var tierUnaries = []struct {
 	{"neg", Neg[float32]}, {"abs", Abs[float32]}, {"floor", Floor[float32]},
 	{"round_even", RoundEven[float32]}, {"recip", Reciprocal[float32]},
 	{"softplus", Softplus[float32]}, {"log1p", Log1p[float32]}, {"expm1", Expm1[float32]},
-	{"exp2", Exp2[float32]}, {"log2", Log2[float32]}, {"sinh", Sinh[float32]},
+	{"exp2", Exp2[float32]}, {"log2", Log2[float32]}, {"sinh", Sinh[float32]}, {"cosh", Cosh[float32]},
 	{"sin", Sin[float32]}, {"cos", Cos[float32]}, {"tan", Tan[float32]}, {"rsqrt", Rsqrt[float32]},
-	{"asin", Asin[float32]}, {"atan", Atan[float32]},
+	{"asin", Asin[float32]}, {"acos", Acos[float32]}, {"atan", Atan[float32]},
 	// tanh on |x| < 0.6 only, the values of the issue 9 chain: every
 	// vector takes the polynomial branch alone.
 	{"tanh_small", Tanh[float32]},

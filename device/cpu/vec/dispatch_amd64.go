@@ -113,8 +113,9 @@ type tierAsm struct {
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
 	// and above to Go (trigVia).
 	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
-	// arc32 has the float32 Asin, Acos and Atan.
-	arc32 [numUnOps]func(dst, x *float32, n int)
+	// wide32 has the float32 kernels that compute in float64 lanes and
+	// have no special cases for Go: Asin, Acos, Atan, Sinh and Cosh.
+	wide32 [numUnOps]func(dst, x *float32, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
 	// (halfKernels.binBF16, halfKernels.unBF16).
@@ -124,9 +125,9 @@ type tierAsm struct {
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
-// generic (package math) ones, Softplus and the float32 Sinh, Cosh (and
-// Exp2 where the tier has no float32 kernel of it) are built on the
-// set's float64 Exp and Log (softplusVia, via64), the float32 Sin, Cos and
+// generic (package math) ones, Softplus and the float32 Exp2 where the
+// tier has no float32 kernel of it are built on the set's float64 Exp and
+// Log (softplusVia, exp2Via64), the float32 Sin, Cos and
 // Tan wrap their kernels in trigVia, and the caller fills in the
 // reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
@@ -154,7 +155,7 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un64[op] = un64(f)
 		}
 	}
-	for op, f := range t.arc32 {
+	for op, f := range t.wide32 {
 		if f != nil {
 			k.un32[op] = un32(f)
 		}
@@ -166,10 +167,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	}
 	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
-	for _, op := range []unOp{unExp2, unSinh, unCosh} {
-		if k.un32[op] == nil { // no float32 kernel of the tier's own
-			k.un32[op] = via64(op, k.un64[unExp], k.un64[unLog])
-		}
+	if k.un32[unExp2] == nil { // no float32 kernel of the tier's own
+		k.un32[unExp2] = exp2Via64(k.un64[unExp])
 	}
 	return k
 }

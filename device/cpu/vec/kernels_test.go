@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -539,6 +540,12 @@ func TestPick(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("available() = %v, want %v", got, want)
+	}
+	// Reading TESSERA_CPU in a test also makes go test's cache key on it
+	// (the read in init is not recorded), so a cached run under another
+	// tier is never reused.
+	if env := os.Getenv("TESSERA_CPU"); Implementation() != pick(env).name {
+		t.Errorf("TESSERA_CPU=%q: active set %s, want %s", env, Implementation(), pick(env).name)
 	}
 	t.Logf("active: %s; available: %v", Implementation(), got)
 }

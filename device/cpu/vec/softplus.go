@@ -25,7 +25,7 @@ func softplus64(x float64) float64 {
 	return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 }
 
-// f64Block is how many elements softplusVia and via64 take at a time:
+// f64Block is how many elements softplusVia and exp2Via64 take at a time:
 // their two float64 blocks (8 KiB) stay in L1 between the passes.
 const f64Block = 512
 

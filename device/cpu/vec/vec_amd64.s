@@ -98,6 +98,11 @@ DATA atanc9<>+8(SB)/8, $0x3fa8618618618618
 DATA atanc9<>+16(SB)/8, $0x3fa8618618618618
 DATA atanc9<>+24(SB)/8, $0x3fa8618618618618
 GLOBL atanc9<>(SB), RODATA|NOPTR, $32
+DATA bias1022<>+0(SB)/8, $0x00000000000003fe
+DATA bias1022<>+8(SB)/8, $0x00000000000003fe
+DATA bias1022<>+16(SB)/8, $0x00000000000003fe
+DATA bias1022<>+24(SB)/8, $0x00000000000003fe
+GLOBL bias1022<>(SB), RODATA|NOPTR, $32
 DATA c0390625<>+0(SB)/4, $0x3ec80000
 DATA c0390625<>+4(SB)/4, $0x3ec80000
 DATA c0390625<>+8(SB)/4, $0x3ec80000
@@ -267,6 +272,26 @@ DATA cosc4<>+8(SB)/8, $0x3e21eed8eff8d898
 DATA cosc4<>+16(SB)/8, $0x3e21eed8eff8d898
 DATA cosc4<>+24(SB)/8, $0x3e21eed8eff8d898
 GLOBL cosc4<>(SB), RODATA|NOPTR, $32
+DATA coshc0<>+0(SB)/8, $0x3fa5555555555555
+DATA coshc0<>+8(SB)/8, $0x3fa5555555555555
+DATA coshc0<>+16(SB)/8, $0x3fa5555555555555
+DATA coshc0<>+24(SB)/8, $0x3fa5555555555555
+GLOBL coshc0<>(SB), RODATA|NOPTR, $32
+DATA coshc1<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA coshc1<>+8(SB)/8, $0x3f56c16c16c16c17
+DATA coshc1<>+16(SB)/8, $0x3f56c16c16c16c17
+DATA coshc1<>+24(SB)/8, $0x3f56c16c16c16c17
+GLOBL coshc1<>(SB), RODATA|NOPTR, $32
+DATA coshc2<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA coshc2<>+8(SB)/8, $0x3efa01a01a01a01a
+DATA coshc2<>+16(SB)/8, $0x3efa01a01a01a01a
+DATA coshc2<>+24(SB)/8, $0x3efa01a01a01a01a
+GLOBL coshc2<>(SB), RODATA|NOPTR, $32
+DATA coshc3<>+0(SB)/8, $0x3e927e4fb7789f5c
+DATA coshc3<>+8(SB)/8, $0x3e927e4fb7789f5c
+DATA coshc3<>+16(SB)/8, $0x3e927e4fb7789f5c
+DATA coshc3<>+24(SB)/8, $0x3e927e4fb7789f5c
+GLOBL coshc3<>(SB), RODATA|NOPTR, $32
 DATA d00625<>+0(SB)/8, $0x3fb0000000000000
 DATA d00625<>+8(SB)/8, $0x3fb0000000000000
 DATA d00625<>+16(SB)/8, $0x3fb0000000000000
@@ -1178,6 +1203,11 @@ DATA geluq9<>+20(SB)/4, $0x3e25274c
 DATA geluq9<>+24(SB)/4, $0x3e25274c
 DATA geluq9<>+28(SB)/4, $0x3e25274c
 GLOBL geluq9<>(SB), RODATA|NOPTR, $32
+DATA half64<>+0(SB)/8, $0x3fe0000000000000
+DATA half64<>+8(SB)/8, $0x3fe0000000000000
+DATA half64<>+16(SB)/8, $0x3fe0000000000000
+DATA half64<>+24(SB)/8, $0x3fe0000000000000
+GLOBL half64<>(SB), RODATA|NOPTR, $32
 DATA half<>+0(SB)/4, $0x3f000000
 DATA half<>+4(SB)/4, $0x3f000000
 DATA half<>+8(SB)/4, $0x3f000000
@@ -1251,6 +1281,11 @@ DATA halfpi2<>+8(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+16(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+24(SB)/8, $0x3c91a62633145c07
 GLOBL halfpi2<>(SB), RODATA|NOPTR, $32
+DATA hypmax<>+0(SB)/8, $0x4059000000000000
+DATA hypmax<>+8(SB)/8, $0x4059000000000000
+DATA hypmax<>+16(SB)/8, $0x4059000000000000
+DATA hypmax<>+24(SB)/8, $0x4059000000000000
+GLOBL hypmax<>(SB), RODATA|NOPTR, $32
 DATA i126<>+0(SB)/4, $0x0000007e
 DATA i126<>+4(SB)/4, $0x0000007e
 DATA i126<>+8(SB)/4, $0x0000007e
@@ -1733,6 +1768,26 @@ DATA sinc4<>+8(SB)/8, $0xbe5ae64567f544e4
 DATA sinc4<>+16(SB)/8, $0xbe5ae64567f544e4
 DATA sinc4<>+24(SB)/8, $0xbe5ae64567f544e4
 GLOBL sinc4<>(SB), RODATA|NOPTR, $32
+DATA sinhc0<>+0(SB)/8, $0x3fc5555555555555
+DATA sinhc0<>+8(SB)/8, $0x3fc5555555555555
+DATA sinhc0<>+16(SB)/8, $0x3fc5555555555555
+DATA sinhc0<>+24(SB)/8, $0x3fc5555555555555
+GLOBL sinhc0<>(SB), RODATA|NOPTR, $32
+DATA sinhc1<>+0(SB)/8, $0x3f81111111111111
+DATA sinhc1<>+8(SB)/8, $0x3f81111111111111
+DATA sinhc1<>+16(SB)/8, $0x3f81111111111111
+DATA sinhc1<>+24(SB)/8, $0x3f81111111111111
+GLOBL sinhc1<>(SB), RODATA|NOPTR, $32
+DATA sinhc2<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA sinhc2<>+8(SB)/8, $0x3f2a01a01a01a01a
+DATA sinhc2<>+16(SB)/8, $0x3f2a01a01a01a01a
+DATA sinhc2<>+24(SB)/8, $0x3f2a01a01a01a01a
+GLOBL sinhc2<>(SB), RODATA|NOPTR, $32
+DATA sinhc3<>+0(SB)/8, $0x3ec71de3a556c734
+DATA sinhc3<>+8(SB)/8, $0x3ec71de3a556c734
+DATA sinhc3<>+16(SB)/8, $0x3ec71de3a556c734
+DATA sinhc3<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL sinhc3<>(SB), RODATA|NOPTR, $32
 DATA sqrthalf<>+0(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+4(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+8(SB)/4, $0x3f3504f3
@@ -30060,6 +30115,1136 @@ tail:
 	VFMADD213PD Z9, Z8, Z12
 	VADDPD Z10, Z12, Z12
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func sinhF32AVX2(dst *float32, x *float32, n int)
+TEXT ·sinhF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y2
+	VANDPD absmask64<>(SB), Y1, Y4
+	VMINPD Y4, Y2, Y2
+	VMOVUPD shifter64<>(SB), Y3
+	VFMADD231PD log2e64<>(SB), Y2, Y3
+	VSUBPD shifter64<>(SB), Y3, Y4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y4, Y2
+	VFNMADD231PD ln2lo64<>(SB), Y4, Y2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y2, Y2, Y4
+	VMOVUPD sinhc3<>(SB), Y5
+	VFMADD213PD sinhc2<>(SB), Y4, Y5
+	VFMADD213PD sinhc1<>(SB), Y4, Y5
+	VFMADD213PD sinhc0<>(SB), Y4, Y5
+	VMULPD Y4, Y2, Y6
+	VFMADD213PD Y2, Y6, Y5
+	VMOVUPD coshc3<>(SB), Y6
+	VFMADD213PD coshc2<>(SB), Y4, Y6
+	VFMADD213PD coshc1<>(SB), Y4, Y6
+	VFMADD213PD coshc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y2
+	VMULPD half64<>(SB), Y4, Y4
+	VADDPD one64<>(SB), Y4, Y4
+	VFMADD231PD Y2, Y6, Y4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
+	VMOVUPD bias1022<>(SB), Y4
+	VPSUBQ Y3, Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y2, Y2
+	VPADDQ bias1022<>(SB), Y3, Y4
+	VPSLLQ $52, Y4, Y4
+	VFMSUB231PD Y4, Y6, Y2
+	// k = 0: O; x's sign
+	VCMPPD $0, shifter64<>(SB), Y3, Y3
+	VBLENDVPD Y3, Y5, Y2, Y2
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y2, Y1, Y1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y8
+	VANDPD absmask64<>(SB), Y7, Y10
+	VMINPD Y10, Y8, Y8
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e64<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo64<>(SB), Y10, Y8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y8, Y8, Y10
+	VMOVUPD sinhc3<>(SB), Y11
+	VFMADD213PD sinhc2<>(SB), Y10, Y11
+	VFMADD213PD sinhc1<>(SB), Y10, Y11
+	VFMADD213PD sinhc0<>(SB), Y10, Y11
+	VMULPD Y10, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	VMOVUPD coshc3<>(SB), Y12
+	VFMADD213PD coshc2<>(SB), Y10, Y12
+	VFMADD213PD coshc1<>(SB), Y10, Y12
+	VFMADD213PD coshc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y8
+	VMULPD half64<>(SB), Y10, Y10
+	VADDPD one64<>(SB), Y10, Y10
+	VFMADD231PD Y8, Y12, Y10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
+	VMOVUPD bias1022<>(SB), Y10
+	VPSUBQ Y9, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y10, Y8, Y8
+	VPADDQ bias1022<>(SB), Y9, Y10
+	VPSLLQ $52, Y10, Y10
+	VFMSUB231PD Y10, Y12, Y8
+	// k = 0: O; x's sign
+	VCMPPD $0, shifter64<>(SB), Y9, Y9
+	VBLENDVPD Y9, Y11, Y8, Y8
+	VANDPD signmask64<>(SB), Y7, Y7
+	VORPD Y8, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y2
+	VANDPD absmask64<>(SB), Y1, Y4
+	VMINPD Y4, Y2, Y2
+	VMOVUPD shifter64<>(SB), Y3
+	VFMADD231PD log2e64<>(SB), Y2, Y3
+	VSUBPD shifter64<>(SB), Y3, Y4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y4, Y2
+	VFNMADD231PD ln2lo64<>(SB), Y4, Y2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y2, Y2, Y4
+	VMOVUPD sinhc3<>(SB), Y5
+	VFMADD213PD sinhc2<>(SB), Y4, Y5
+	VFMADD213PD sinhc1<>(SB), Y4, Y5
+	VFMADD213PD sinhc0<>(SB), Y4, Y5
+	VMULPD Y4, Y2, Y6
+	VFMADD213PD Y2, Y6, Y5
+	VMOVUPD coshc3<>(SB), Y6
+	VFMADD213PD coshc2<>(SB), Y4, Y6
+	VFMADD213PD coshc1<>(SB), Y4, Y6
+	VFMADD213PD coshc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y2
+	VMULPD half64<>(SB), Y4, Y4
+	VADDPD one64<>(SB), Y4, Y4
+	VFMADD231PD Y2, Y6, Y4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
+	VMOVUPD bias1022<>(SB), Y4
+	VPSUBQ Y3, Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y2, Y2
+	VPADDQ bias1022<>(SB), Y3, Y4
+	VPSLLQ $52, Y4, Y4
+	VFMSUB231PD Y4, Y6, Y2
+	// k = 0: O; x's sign
+	VCMPPD $0, shifter64<>(SB), Y3, Y3
+	VBLENDVPD Y3, Y5, Y2, Y2
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y2, Y1, Y1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y8
+	VANDPD absmask64<>(SB), Y7, Y10
+	VMINPD Y10, Y8, Y8
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e64<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo64<>(SB), Y10, Y8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y8, Y8, Y10
+	VMOVUPD sinhc3<>(SB), Y11
+	VFMADD213PD sinhc2<>(SB), Y10, Y11
+	VFMADD213PD sinhc1<>(SB), Y10, Y11
+	VFMADD213PD sinhc0<>(SB), Y10, Y11
+	VMULPD Y10, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	VMOVUPD coshc3<>(SB), Y12
+	VFMADD213PD coshc2<>(SB), Y10, Y12
+	VFMADD213PD coshc1<>(SB), Y10, Y12
+	VFMADD213PD coshc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y8
+	VMULPD half64<>(SB), Y10, Y10
+	VADDPD one64<>(SB), Y10, Y10
+	VFMADD231PD Y8, Y12, Y10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
+	VMOVUPD bias1022<>(SB), Y10
+	VPSUBQ Y9, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y10, Y8, Y8
+	VPADDQ bias1022<>(SB), Y9, Y10
+	VPSLLQ $52, Y10, Y10
+	VFMSUB231PD Y10, Y12, Y8
+	// k = 0: O; x's sign
+	VCMPPD $0, shifter64<>(SB), Y9, Y9
+	VBLENDVPD Y9, Y11, Y8, Y8
+	VANDPD signmask64<>(SB), Y7, Y7
+	VORPD Y8, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func coshF32AVX2(dst *float32, x *float32, n int)
+TEXT ·coshF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y2
+	VANDPD absmask64<>(SB), Y1, Y4
+	VMINPD Y4, Y2, Y2
+	VMOVUPD shifter64<>(SB), Y3
+	VFMADD231PD log2e64<>(SB), Y2, Y3
+	VSUBPD shifter64<>(SB), Y3, Y4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y4, Y2
+	VFNMADD231PD ln2lo64<>(SB), Y4, Y2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y2, Y2, Y4
+	VMOVUPD sinhc3<>(SB), Y5
+	VFMADD213PD sinhc2<>(SB), Y4, Y5
+	VFMADD213PD sinhc1<>(SB), Y4, Y5
+	VFMADD213PD sinhc0<>(SB), Y4, Y5
+	VMULPD Y4, Y2, Y6
+	VFMADD213PD Y2, Y6, Y5
+	VMOVUPD coshc3<>(SB), Y6
+	VFMADD213PD coshc2<>(SB), Y4, Y6
+	VFMADD213PD coshc1<>(SB), Y4, Y6
+	VFMADD213PD coshc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y2
+	VMULPD half64<>(SB), Y4, Y4
+	VADDPD one64<>(SB), Y4, Y4
+	VFMADD231PD Y2, Y6, Y4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
+	VMOVUPD bias1022<>(SB), Y4
+	VPSUBQ Y3, Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y2, Y2
+	VPADDQ bias1022<>(SB), Y3, Y4
+	VPSLLQ $52, Y4, Y4
+	VFMADD231PD Y4, Y6, Y2
+	VMOVAPD Y2, Y1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y8
+	VANDPD absmask64<>(SB), Y7, Y10
+	VMINPD Y10, Y8, Y8
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e64<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo64<>(SB), Y10, Y8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y8, Y8, Y10
+	VMOVUPD sinhc3<>(SB), Y11
+	VFMADD213PD sinhc2<>(SB), Y10, Y11
+	VFMADD213PD sinhc1<>(SB), Y10, Y11
+	VFMADD213PD sinhc0<>(SB), Y10, Y11
+	VMULPD Y10, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	VMOVUPD coshc3<>(SB), Y12
+	VFMADD213PD coshc2<>(SB), Y10, Y12
+	VFMADD213PD coshc1<>(SB), Y10, Y12
+	VFMADD213PD coshc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y8
+	VMULPD half64<>(SB), Y10, Y10
+	VADDPD one64<>(SB), Y10, Y10
+	VFMADD231PD Y8, Y12, Y10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
+	VMOVUPD bias1022<>(SB), Y10
+	VPSUBQ Y9, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y10, Y8, Y8
+	VPADDQ bias1022<>(SB), Y9, Y10
+	VPSLLQ $52, Y10, Y10
+	VFMADD231PD Y10, Y12, Y8
+	VMOVAPD Y8, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y2
+	VANDPD absmask64<>(SB), Y1, Y4
+	VMINPD Y4, Y2, Y2
+	VMOVUPD shifter64<>(SB), Y3
+	VFMADD231PD log2e64<>(SB), Y2, Y3
+	VSUBPD shifter64<>(SB), Y3, Y4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y4, Y2
+	VFNMADD231PD ln2lo64<>(SB), Y4, Y2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y2, Y2, Y4
+	VMOVUPD sinhc3<>(SB), Y5
+	VFMADD213PD sinhc2<>(SB), Y4, Y5
+	VFMADD213PD sinhc1<>(SB), Y4, Y5
+	VFMADD213PD sinhc0<>(SB), Y4, Y5
+	VMULPD Y4, Y2, Y6
+	VFMADD213PD Y2, Y6, Y5
+	VMOVUPD coshc3<>(SB), Y6
+	VFMADD213PD coshc2<>(SB), Y4, Y6
+	VFMADD213PD coshc1<>(SB), Y4, Y6
+	VFMADD213PD coshc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y2
+	VMULPD half64<>(SB), Y4, Y4
+	VADDPD one64<>(SB), Y4, Y4
+	VFMADD231PD Y2, Y6, Y4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
+	VMOVUPD bias1022<>(SB), Y4
+	VPSUBQ Y3, Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y2, Y2
+	VPADDQ bias1022<>(SB), Y3, Y4
+	VPSLLQ $52, Y4, Y4
+	VFMADD231PD Y4, Y6, Y2
+	VMOVAPD Y2, Y1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD hypmax<>(SB), Y8
+	VANDPD absmask64<>(SB), Y7, Y10
+	VMINPD Y10, Y8, Y8
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e64<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo64<>(SB), Y10, Y8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y8, Y8, Y10
+	VMOVUPD sinhc3<>(SB), Y11
+	VFMADD213PD sinhc2<>(SB), Y10, Y11
+	VFMADD213PD sinhc1<>(SB), Y10, Y11
+	VFMADD213PD sinhc0<>(SB), Y10, Y11
+	VMULPD Y10, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	VMOVUPD coshc3<>(SB), Y12
+	VFMADD213PD coshc2<>(SB), Y10, Y12
+	VFMADD213PD coshc1<>(SB), Y10, Y12
+	VFMADD213PD coshc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y8
+	VMULPD half64<>(SB), Y10, Y10
+	VADDPD one64<>(SB), Y10, Y10
+	VFMADD231PD Y8, Y12, Y10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
+	VMOVUPD bias1022<>(SB), Y10
+	VPSUBQ Y9, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y10, Y8, Y8
+	VPADDQ bias1022<>(SB), Y9, Y10
+	VPSLLQ $52, Y10, Y10
+	VFMADD231PD Y10, Y12, Y8
+	VMOVAPD Y8, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func sinhF32AVX512(dst *float32, x *float32, n int)
+TEXT ·sinhF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
+	VBROADCASTSD bias1022<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	VPADDQ.BCST bias1022<>(SB), Z3, Z4
+	VPSLLQ $52, Z4, Z4
+	VFMSUB231PD Z4, Z6, Z2
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z3, K2
+	VMOVAPD Z5, K2, Z2
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z2, Z1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
+	VBROADCASTSD bias1022<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	VPADDQ.BCST bias1022<>(SB), Z9, Z10
+	VPSLLQ $52, Z10, Z10
+	VFMSUB231PD Z10, Z12, Z8
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z9, K2
+	VMOVAPD Z11, K2, Z8
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z18
+	VANDPD.BCST absmask64<>(SB), Z17, Z20
+	VMINPD Z20, Z18, Z18
+	VBROADCASTSD shifter64<>(SB), Z19
+	VFMADD231PD.BCST log2e64<>(SB), Z18, Z19
+	VSUBPD.BCST shifter64<>(SB), Z19, Z20
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z20, Z18
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z20, Z18
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z18, Z18, Z20
+	VBROADCASTSD sinhc3<>(SB), Z21
+	VFMADD213PD.BCST sinhc2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinhc1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinhc0<>(SB), Z20, Z21
+	VMULPD Z20, Z18, Z22
+	VFMADD213PD Z18, Z22, Z21
+	VBROADCASTSD coshc3<>(SB), Z22
+	VFMADD213PD.BCST coshc2<>(SB), Z20, Z22
+	VFMADD213PD.BCST coshc1<>(SB), Z20, Z22
+	VFMADD213PD.BCST coshc0<>(SB), Z20, Z22
+	VMULPD Z20, Z20, Z18
+	VMULPD.BCST half64<>(SB), Z20, Z20
+	VADDPD.BCST one64<>(SB), Z20, Z20
+	VFMADD231PD Z18, Z22, Z20
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z21, Z20, Z18
+	VADDPD Z21, Z20, Z22
+	VBROADCASTSD bias1022<>(SB), Z20
+	VPSUBQ Z19, Z20, Z20
+	VPSLLQ $52, Z20, Z20
+	VMULPD Z20, Z18, Z18
+	VPADDQ.BCST bias1022<>(SB), Z19, Z20
+	VPSLLQ $52, Z20, Z20
+	VFMSUB231PD Z20, Z22, Z18
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z19, K3
+	VMOVAPD Z21, K3, Z18
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z18, Z17
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z24
+	VANDPD.BCST absmask64<>(SB), Z23, Z26
+	VMINPD Z26, Z24, Z24
+	VBROADCASTSD shifter64<>(SB), Z25
+	VFMADD231PD.BCST log2e64<>(SB), Z24, Z25
+	VSUBPD.BCST shifter64<>(SB), Z25, Z26
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z26, Z24
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z26, Z24
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z24, Z24, Z26
+	VBROADCASTSD sinhc3<>(SB), Z27
+	VFMADD213PD.BCST sinhc2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinhc1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinhc0<>(SB), Z26, Z27
+	VMULPD Z26, Z24, Z28
+	VFMADD213PD Z24, Z28, Z27
+	VBROADCASTSD coshc3<>(SB), Z28
+	VFMADD213PD.BCST coshc2<>(SB), Z26, Z28
+	VFMADD213PD.BCST coshc1<>(SB), Z26, Z28
+	VFMADD213PD.BCST coshc0<>(SB), Z26, Z28
+	VMULPD Z26, Z26, Z24
+	VMULPD.BCST half64<>(SB), Z26, Z26
+	VADDPD.BCST one64<>(SB), Z26, Z26
+	VFMADD231PD Z24, Z28, Z26
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z27, Z26, Z24
+	VADDPD Z27, Z26, Z28
+	VBROADCASTSD bias1022<>(SB), Z26
+	VPSUBQ Z25, Z26, Z26
+	VPSLLQ $52, Z26, Z26
+	VMULPD Z26, Z24, Z24
+	VPADDQ.BCST bias1022<>(SB), Z25, Z26
+	VPSLLQ $52, Z26, Z26
+	VFMSUB231PD Z26, Z28, Z24
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z25, K3
+	VMOVAPD Z27, K3, Z24
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z24, Z23
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
+	VBROADCASTSD bias1022<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	VPADDQ.BCST bias1022<>(SB), Z3, Z4
+	VPSLLQ $52, Z4, Z4
+	VFMSUB231PD Z4, Z6, Z2
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z3, K2
+	VMOVAPD Z5, K2, Z2
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z2, Z1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
+	VBROADCASTSD bias1022<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	VPADDQ.BCST bias1022<>(SB), Z9, Z10
+	VPSLLQ $52, Z10, Z10
+	VFMSUB231PD Z10, Z12, Z8
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z9, K2
+	VMOVAPD Z11, K2, Z8
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
+	VBROADCASTSD bias1022<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	VPADDQ.BCST bias1022<>(SB), Z3, Z4
+	VPSLLQ $52, Z4, Z4
+	VFMSUB231PD Z4, Z6, Z2
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z3, K2
+	VMOVAPD Z5, K2, Z2
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z2, Z1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
+	VBROADCASTSD bias1022<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	VPADDQ.BCST bias1022<>(SB), Z9, Z10
+	VPSLLQ $52, Z10, Z10
+	VFMSUB231PD Z10, Z12, Z8
+	// k = 0: O; x's sign
+	VCMPPD.BCST $0, shifter64<>(SB), Z9, K2
+	VMOVAPD Z11, K2, Z8
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func coshF32AVX512(dst *float32, x *float32, n int)
+TEXT ·coshF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
+	VBROADCASTSD bias1022<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	VPADDQ.BCST bias1022<>(SB), Z3, Z4
+	VPSLLQ $52, Z4, Z4
+	VFMADD231PD Z4, Z6, Z2
+	VMOVAPD Z2, Z1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
+	VBROADCASTSD bias1022<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	VPADDQ.BCST bias1022<>(SB), Z9, Z10
+	VPSLLQ $52, Z10, Z10
+	VFMADD231PD Z10, Z12, Z8
+	VMOVAPD Z8, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z18
+	VANDPD.BCST absmask64<>(SB), Z17, Z20
+	VMINPD Z20, Z18, Z18
+	VBROADCASTSD shifter64<>(SB), Z19
+	VFMADD231PD.BCST log2e64<>(SB), Z18, Z19
+	VSUBPD.BCST shifter64<>(SB), Z19, Z20
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z20, Z18
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z20, Z18
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z18, Z18, Z20
+	VBROADCASTSD sinhc3<>(SB), Z21
+	VFMADD213PD.BCST sinhc2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinhc1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinhc0<>(SB), Z20, Z21
+	VMULPD Z20, Z18, Z22
+	VFMADD213PD Z18, Z22, Z21
+	VBROADCASTSD coshc3<>(SB), Z22
+	VFMADD213PD.BCST coshc2<>(SB), Z20, Z22
+	VFMADD213PD.BCST coshc1<>(SB), Z20, Z22
+	VFMADD213PD.BCST coshc0<>(SB), Z20, Z22
+	VMULPD Z20, Z20, Z18
+	VMULPD.BCST half64<>(SB), Z20, Z20
+	VADDPD.BCST one64<>(SB), Z20, Z20
+	VFMADD231PD Z18, Z22, Z20
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z21, Z20, Z18
+	VADDPD Z21, Z20, Z22
+	VBROADCASTSD bias1022<>(SB), Z20
+	VPSUBQ Z19, Z20, Z20
+	VPSLLQ $52, Z20, Z20
+	VMULPD Z20, Z18, Z18
+	VPADDQ.BCST bias1022<>(SB), Z19, Z20
+	VPSLLQ $52, Z20, Z20
+	VFMADD231PD Z20, Z22, Z18
+	VMOVAPD Z18, Z17
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z24
+	VANDPD.BCST absmask64<>(SB), Z23, Z26
+	VMINPD Z26, Z24, Z24
+	VBROADCASTSD shifter64<>(SB), Z25
+	VFMADD231PD.BCST log2e64<>(SB), Z24, Z25
+	VSUBPD.BCST shifter64<>(SB), Z25, Z26
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z26, Z24
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z26, Z24
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z24, Z24, Z26
+	VBROADCASTSD sinhc3<>(SB), Z27
+	VFMADD213PD.BCST sinhc2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinhc1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinhc0<>(SB), Z26, Z27
+	VMULPD Z26, Z24, Z28
+	VFMADD213PD Z24, Z28, Z27
+	VBROADCASTSD coshc3<>(SB), Z28
+	VFMADD213PD.BCST coshc2<>(SB), Z26, Z28
+	VFMADD213PD.BCST coshc1<>(SB), Z26, Z28
+	VFMADD213PD.BCST coshc0<>(SB), Z26, Z28
+	VMULPD Z26, Z26, Z24
+	VMULPD.BCST half64<>(SB), Z26, Z26
+	VADDPD.BCST one64<>(SB), Z26, Z26
+	VFMADD231PD Z24, Z28, Z26
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z27, Z26, Z24
+	VADDPD Z27, Z26, Z28
+	VBROADCASTSD bias1022<>(SB), Z26
+	VPSUBQ Z25, Z26, Z26
+	VPSLLQ $52, Z26, Z26
+	VMULPD Z26, Z24, Z24
+	VPADDQ.BCST bias1022<>(SB), Z25, Z26
+	VPSLLQ $52, Z26, Z26
+	VFMADD231PD Z26, Z28, Z24
+	VMOVAPD Z24, Z23
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
+	VBROADCASTSD bias1022<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	VPADDQ.BCST bias1022<>(SB), Z3, Z4
+	VPSLLQ $52, Z4, Z4
+	VFMADD231PD Z4, Z6, Z2
+	VMOVAPD Z2, Z1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
+	VBROADCASTSD bias1022<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	VPADDQ.BCST bias1022<>(SB), Z9, Z10
+	VPSLLQ $52, Z10, Z10
+	VFMADD231PD Z10, Z12, Z8
+	VMOVAPD Z8, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
+	VBROADCASTSD bias1022<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	VPADDQ.BCST bias1022<>(SB), Z3, Z4
+	VPSLLQ $52, Z4, Z4
+	VFMADD231PD Z4, Z6, Z2
+	VMOVAPD Z2, Z1
+	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD hypmax<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
+	VBROADCASTSD bias1022<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	VPADDQ.BCST bias1022<>(SB), Z9, Z10
+	VPSLLQ $52, Z10, Z10
+	VFMADD231PD Z10, Z12, Z8
+	VMOVAPD Z8, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
