@@ -529,12 +529,9 @@ var (
 	rscalarOps = []string{"sub", "div"}
 	// unOps maps the float32 transcendental kernels to their unOp
 	// constants.
-	unOps = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"expm1", "unExpm1"}, {"tanh", "unTanh"},
+	unOps = [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"expm1", "unExpm1"}, {"tanh", "unTanh"},
 		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
 		{"silu", "unSilu"}}
-	// unOps512 maps the float32 transcendentals only the AVX-512 set has
-	// (the others compute them through float64, via64.go).
-	unOps512 = [][2]string{{"exp2", "unExp2"}}
 	// exactUnOps maps the unary kernels of both element types and both
 	// tiers (Relu, Sqrt, Sign and exactUnaries), whose results are the
 	// float64 reference rounded once, to their unOp constants.
@@ -647,9 +644,6 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "axpy%s: axpy%s%s,\n", b[1:], e.name, t.suffix)
 	}
 	f32Ops := append(exactUnOps, unOps...)
-	if t.z {
-		f32Ops = append(f32Ops, unOps512...)
-	}
 	var uns []string
 	for _, u := range f32Ops {
 		uns = append(uns, fmt.Sprintf("%s: %sF32%s", u[1], u[0], t.suffix))
@@ -1384,6 +1378,14 @@ func (g *gen) expFinish(r, n, p, t string, split bool) {
 // [-130, 89] and |lo| < 2, or NaN. Clobbers t1, t2, t3. With split, see
 // expFinish: xr*t1 is the result.
 func (g *gen) expCore(xr, lo, t1, t2, t3 string, split bool) {
+	g.expCoreN(xr, lo, "", t1, t2, t3, split)
+}
+
+// expCoreN is expCore that also scales by 2^m, m the int32 lanes of
+// register addN (none if ""): m joins the reduction's own power of two,
+// so the one rounding of expFinish covers it, for a total power in
+// [-252, 254].
+func (g *gen) expCoreN(xr, lo, addN, t1, t2, t3 string, split bool) {
 	if lo != "" {
 		g.ins("VADDPS %s, %s, %s", lo, xr, t1)
 		g.ins("VMULPS %s, %s, %s", g.f("log2e", math.Log2E), t1, t1)
@@ -1397,6 +1399,9 @@ func (g *gen) expCore(xr, lo, t1, t2, t3 string, split bool) {
 	}
 	g.ins("VFNMADD231PS %s, %s, %s", g.f("ln2lo", ln2Lo32), t1, xr)
 	g.ins("VCVTPS2DQ %s, %s", t1, t1)
+	if addN != "" {
+		g.ins("VPADDD %s, %s, %s", addN, t1, t1)
+	}
 	g.expFinish(xr, t1, t2, t3, split)
 }
 
@@ -1481,6 +1486,26 @@ func (g *gen) transcendentals() {
 		g.ins("VMINPS Y0, Y13, Y0")
 		g.ins("VMAXPS Y0, Y14, Y0")
 		g.expCore("Y0", "", "Y1", "Y2", "Y3", false)
+	})
+
+	un("exp2", "computes dst[i] = 2**x[i] for i < n.", func(g *gen) {
+		g.ins("VMOVUPS %s, Y13", g.f("c129", 129))
+		g.ins("VMOVUPS %s, Y14", g.f("cm151", -151))
+	}, func(g *gen) {
+		g.comment("as the AVX-512 kernel: clamp to [-151, 129] (NaN passes), n = round(x),")
+		g.comment("r = x - n exactly, r*ln2 as hi + lo, e^(hi+lo) by exp's core with n")
+		g.comment("added to its own power of two, rounded once")
+		g.ins("VMINPS Y0, Y13, Y0")
+		g.ins("VMAXPS Y0, Y14, Y0")
+		g.ins("VROUNDPS $0, Y0, Y3")
+		g.ins("VSUBPS Y3, Y0, Y0")
+		g.ins("VCVTPS2DQ Y3, Y3")
+		g.ins("VMULPS %s, Y0, Y4", g.f("ln2f", float32(math.Ln2)))
+		g.ins("VMOVAPS Y4, Y5")
+		g.ins("VFMSUB231PS %s, Y0, Y5", g.f("ln2f", float32(math.Ln2)))
+		g.ins("VFMADD231PS %s, Y0, Y5", g.f("ln2f_lo", float32(math.Ln2-float64(float32(math.Ln2)))))
+		g.expCoreN("Y4", "Y5", "Y3", "Y1", "Y2", "Y6", false)
+		g.ins("VMOVAPS Y4, Y0")
 	})
 
 	for _, lb := range logBases {

@@ -125,9 +125,8 @@ type tierAsm struct {
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
-// generic (package math) ones, Softplus and the float32 Exp2 where the
-// tier has no float32 kernel of it are built on the set's float64 Exp and
-// Log (softplusVia, exp2Via64), the float32 Sin, Cos and
+// generic (package math) ones, Softplus is built on the set's float64
+// Exp and Log (softplusVia), the float32 Sin, Cos and
 // Tan wrap their kernels in trigVia, and the caller fills in the
 // reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
@@ -167,9 +166,6 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	}
 	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
-	if k.un32[unExp2] == nil { // no float32 kernel of the tier's own
-		k.un32[unExp2] = exp2Via64(k.un64[unExp])
-	}
 	return k
 }
 

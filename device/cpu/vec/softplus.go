@@ -25,8 +25,8 @@ func softplus64(x float64) float64 {
 	return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 }
 
-// f64Block is how many elements softplusVia and exp2Via64 take at a time:
-// their two float64 blocks (8 KiB) stay in L1 between the passes.
+// f64Block is how many elements softplusVia takes at a time: its two
+// float64 blocks (8 KiB) stay in L1 between the passes.
 const f64Block = 512
 
 var f64Blocks = sync.Pool{New: func() any { return new([2][f64Block]float64) }}

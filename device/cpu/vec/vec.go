@@ -214,6 +214,26 @@ func Log1p[T Float](dst, x []T) error { return unary("Log1p", unLog1p, dst, x) }
 // 2^k*(1+p) - 1 rounded once. float64 is package math's on every set.
 func Expm1[T Float](dst, x []T) error { return unary("Expm1", unExpm1, dst, x) }
 
+// Exp2 sets dst[i] = 2^x[i] (math.Exp2). For float32 both vector sets
+// have kernels of their own (exp's core on x - round(x), the power of two
+// applied with one rounding: within 0.89 ulp); float64 is package math's
+// on every set.
+func Exp2[T Float](dst, x []T) error { return unary("Exp2", unExp2, dst, x) }
+
+// Exp2Half sets dst[i] = 2^x[i] as ExpHalf computes Exp (one pass on
+// the AVX-512 set, through float32 blocks on the others).
+func Exp2Half[H Half](dst, x []H) error { return unaryHalf("Exp2Half", unExp2, dst, x) }
+
+// Sinh sets dst[i] to the hyperbolic sine of x[i] (math.Sinh). For
+// float32 the vector sets have kernels in float64 lanes (e^|x| and
+// e^-|x| from one reduction, the odd series alone below |x| = ln2/2, the
+// sign of x copied, rounded once); float64 is package math's.
+func Sinh[T Float](dst, x []T) error { return unary("Sinh", unSinh, dst, x) }
+
+// Cosh sets dst[i] to the hyperbolic cosine of x[i] (math.Cosh), for
+// float32 as Sinh computes it, from the same two exponentials.
+func Cosh[T Float](dst, x []T) error { return unary("Cosh", unCosh, dst, x) }
+
 // Tanh sets dst[i] = tanh(x[i]).
 func Tanh[T Float](dst, x []T) error { return unary("Tanh", unTanh, dst, x) }
 

@@ -15732,6 +15732,107 @@ done:
 	VZEROUPPER
 	RET
 
+// func exp2F32AVX2(dst *float32, x *float32, n int)
+TEXT ·exp2F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS c129<>(SB), Y13
+	VMOVUPS cm151<>(SB), Y14
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	// as the AVX-512 kernel: clamp to [-151, 129] (NaN passes), n = round(x),
+	// r = x - n exactly, r*ln2 as hi + lo, e^(hi+lo) by exp's core with n
+	// added to its own power of two, rounded once
+	VMINPS Y0, Y13, Y0
+	VMAXPS Y0, Y14, Y0
+	VROUNDPS $0, Y0, Y3
+	VSUBPS Y3, Y0, Y0
+	VCVTPS2DQ Y3, Y3
+	VMULPS ln2f<>(SB), Y0, Y4
+	VMOVAPS Y4, Y5
+	VFMSUB231PS ln2f<>(SB), Y0, Y5
+	VFMADD231PS ln2f_lo<>(SB), Y0, Y5
+	VADDPS Y5, Y4, Y1
+	VMULPS log2e<>(SB), Y1, Y1
+	VROUNDPS $0, Y1, Y1
+	VFNMADD231PS ln2hi<>(SB), Y1, Y4
+	VADDPS Y5, Y4, Y4
+	VFNMADD231PS ln2lo<>(SB), Y1, Y4
+	VCVTPS2DQ Y1, Y1
+	VPADDD Y3, Y1, Y1
+	VMOVUPS expq5<>(SB), Y2
+	VFMADD213PS expq4<>(SB), Y4, Y2
+	VFMADD213PS expq3<>(SB), Y4, Y2
+	VFMADD213PS expq2<>(SB), Y4, Y2
+	VFMADD213PS expq1<>(SB), Y4, Y2
+	VFMADD213PS expq0<>(SB), Y4, Y2
+	VFMADD213PS one<>(SB), Y4, Y2
+	VPSRAD $1, Y1, Y6
+	VPSUBD Y6, Y1, Y1
+	VPADDD i127<>(SB), Y6, Y6
+	VPADDD i127<>(SB), Y1, Y1
+	VPSLLD $23, Y6, Y6
+	VPSLLD $23, Y1, Y1
+	VMULPS Y6, Y2, Y2
+	VMULPS Y1, Y2, Y4
+	VMOVAPS Y4, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	// as the AVX-512 kernel: clamp to [-151, 129] (NaN passes), n = round(x),
+	// r = x - n exactly, r*ln2 as hi + lo, e^(hi+lo) by exp's core with n
+	// added to its own power of two, rounded once
+	VMINPS Y0, Y13, Y0
+	VMAXPS Y0, Y14, Y0
+	VROUNDPS $0, Y0, Y3
+	VSUBPS Y3, Y0, Y0
+	VCVTPS2DQ Y3, Y3
+	VMULPS ln2f<>(SB), Y0, Y4
+	VMOVAPS Y4, Y5
+	VFMSUB231PS ln2f<>(SB), Y0, Y5
+	VFMADD231PS ln2f_lo<>(SB), Y0, Y5
+	VADDPS Y5, Y4, Y1
+	VMULPS log2e<>(SB), Y1, Y1
+	VROUNDPS $0, Y1, Y1
+	VFNMADD231PS ln2hi<>(SB), Y1, Y4
+	VADDPS Y5, Y4, Y4
+	VFNMADD231PS ln2lo<>(SB), Y1, Y4
+	VCVTPS2DQ Y1, Y1
+	VPADDD Y3, Y1, Y1
+	VMOVUPS expq5<>(SB), Y2
+	VFMADD213PS expq4<>(SB), Y4, Y2
+	VFMADD213PS expq3<>(SB), Y4, Y2
+	VFMADD213PS expq2<>(SB), Y4, Y2
+	VFMADD213PS expq1<>(SB), Y4, Y2
+	VFMADD213PS expq0<>(SB), Y4, Y2
+	VFMADD213PS one<>(SB), Y4, Y2
+	VPSRAD $1, Y1, Y6
+	VPSUBD Y6, Y1, Y1
+	VPADDD i127<>(SB), Y6, Y6
+	VPADDD i127<>(SB), Y1, Y1
+	VPSLLD $23, Y6, Y6
+	VPSLLD $23, Y1, Y1
+	VMULPS Y6, Y2, Y2
+	VMULPS Y1, Y2, Y4
+	VMOVAPS Y4, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func logF32AVX2(dst *float32, x *float32, n int)
 TEXT ·logF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
