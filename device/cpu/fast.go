@@ -146,25 +146,10 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 	case device.Square:
 		// x*x rounded once, as the reference's float64 square rounded to T.
 		return func(dst, x []T) error { return vec.Mul(dst, x, x) }
-	}
-	return loopKernel[T](op)
-}
-
-// loopKernel returns a plain Go loop for Hardswish (no vec kernel: the op
-// table's F64 formula in float64, rounded once to T, so the results are
-// the generic path's bit for bit, without a function call per element).
-// It returns nil for other ops.
-func loopKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
-	switch op {
 	case device.Hardswish:
-		return func(dst, x []T) error {
-			dst = dst[:len(x)]
-			for i, v := range x {
-				y := float64(v)
-				dst[i] = T(y * min(max(y+3, 0), 6) / 6)
-			}
-			return nil
-		}
+		// The op table's formula in float64 lanes, rounded once to T,
+		// bit for bit (vec.Hardswish).
+		return vec.Hardswish[T]
 	}
 	return nil
 }

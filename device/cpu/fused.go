@@ -211,7 +211,7 @@ func halfUnaries[H vec.Half]() func(op device.UnaryOp) func(dst, a, b []H) error
 		device.Sqrt: vec.SqrtHalf[H], device.Sign: vec.SignHalf[H],
 		device.Neg: vec.NegHalf[H], device.Abs: vec.AbsHalf[H], device.Floor: vec.FloorHalf[H], device.Ceil: vec.CeilHalf[H],
 		device.Trunc: vec.TruncHalf[H], device.Round: vec.RoundEvenHalf[H], device.Reciprocal: vec.ReciprocalHalf[H],
-		device.Rsqrt: vec.RsqrtHalf[H], device.Log2: vec.Log2Half[H], device.Log10: vec.Log10Half[H], device.Log1p: vec.Log1pHalf[H], device.Expm1: vec.Expm1Half[H],
+		device.Rsqrt: vec.RsqrtHalf[H], device.Hardswish: vec.HardswishHalf[H], device.Log2: vec.Log2Half[H], device.Log10: vec.Log10Half[H], device.Log1p: vec.Log1pHalf[H], device.Expm1: vec.Expm1Half[H],
 		device.Square: func(dst, x []H) error { return vec.MulHalf(dst, x, x) },
 	})
 	binary := make([]func(dst, a, b []H) error, len(table))

@@ -9,8 +9,8 @@ import (
 )
 
 // TestExactKernelsMatchTable checks the unary kernels whose results must
-// be the op table's float64 formula rounded once to the type (the
-// Hardswish loop, and vec's Rsqrt, Neg, Abs, roundings, Reciprocal, Sqrt,
+// be the op table's float64 formula rounded once to the type (vec's
+// Hardswish, Rsqrt, Neg, Abs, roundings, Reciprocal, Sqrt,
 // Sign and the Square product) against that formula, bit for bit (NaN
 // payloads and signs too), on special values and a spread of random ones
 // in f32 and f64.

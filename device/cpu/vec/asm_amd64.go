@@ -134,6 +134,11 @@ func recipF32AVX2(dst *float32, x *float32, n int)
 //go:noescape
 func rsqrtF32AVX2(dst *float32, x *float32, n int)
 
+// hardswishF32AVX2 computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.
+//
+//go:noescape
+func hardswishF32AVX2(dst *float32, x *float32, n int)
+
 // addF32AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -374,6 +379,21 @@ func rsqrtBF16AVX512(dst *uint16, x *uint16, n int)
 //go:noescape
 func rsqrtF16AVX512(dst *uint16, x *uint16, n int)
 
+// hardswishF32AVX512 computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.
+//
+//go:noescape
+func hardswishF32AVX512(dst *float32, x *float32, n int)
+
+// hardswishBF16AVX512 computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, on bfloat16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func hardswishBF16AVX512(dst *uint16, x *uint16, n int)
+
+// hardswishF16AVX512 computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, on binary16 values, computed in float32 and rounded once, for i < n, a multiple of 16.
+//
+//go:noescape
+func hardswishF16AVX512(dst *uint16, x *uint16, n int)
+
 // sumF32AVX2 returns the blocked fixed-order sum of x[:n] (see sumF32Go).
 //
 //go:noescape
@@ -536,6 +556,11 @@ func recipF64AVX2(dst *float64, x *float64, n int)
 //go:noescape
 func rsqrtF64AVX2(dst *float64, x *float64, n int)
 
+// hardswishF64AVX2 computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.
+//
+//go:noescape
+func hardswishF64AVX2(dst *float64, x *float64, n int)
+
 // addF64AVX512 computes dst[i] = Add(a[i], b[i]) for i < n.
 //
 //go:noescape
@@ -665,6 +690,11 @@ func recipF64AVX512(dst *float64, x *float64, n int)
 //
 //go:noescape
 func rsqrtF64AVX512(dst *float64, x *float64, n int)
+
+// hardswishF64AVX512 computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.
+//
+//go:noescape
+func hardswishF64AVX512(dst *float64, x *float64, n int)
 
 // sumF64AVX2 returns the blocked fixed-order sum of x[:n] (see sumF64Go).
 //
@@ -1299,10 +1329,10 @@ var asmAVX2 = tierAsm{
 	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
 	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
 	axpy64:  axpyF64AVX2,
-	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unRsqrt: rsqrtF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unExp2: exp2F32AVX2, unLog: logF32AVX2, unLog2: log2F32AVX2, unLog10: log10F32AVX2, unLog1p: log1pF32AVX2, unExpm1: expm1F32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
+	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unRsqrt: rsqrtF32AVX2, unHardswish: hardswishF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unExp2: exp2F32AVX2, unLog: logF32AVX2, unLog2: log2F32AVX2, unLog10: log10F32AVX2, unLog1p: log1pF32AVX2, unExpm1: expm1F32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2},
 }
@@ -1317,12 +1347,12 @@ var asmAVX512 = tierAsm{
 	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
 	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
 	axpy64:  axpyF64AVX512,
-	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX512, unSqrt: sqrtF32AVX512, unSign: signF32AVX512, unRsqrt: rsqrtF32AVX512, unNeg: negF32AVX512, unAbs: absF32AVX512, unFloor: floorF32AVX512, unCeil: ceilF32AVX512, unTrunc: truncF32AVX512, unRoundEven: roundEvenF32AVX512, unRecip: recipF32AVX512, unExp: expF32AVX512, unExp2: exp2F32AVX512, unLog: logF32AVX512, unLog2: log2F32AVX512, unLog10: log10F32AVX512, unLog1p: log1pF32AVX512, unExpm1: expm1F32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
+	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX512, unSqrt: sqrtF32AVX512, unSign: signF32AVX512, unRsqrt: rsqrtF32AVX512, unHardswish: hardswishF32AVX512, unNeg: negF32AVX512, unAbs: absF32AVX512, unFloor: floorF32AVX512, unCeil: ceilF32AVX512, unTrunc: truncF32AVX512, unRoundEven: roundEvenF32AVX512, unRecip: recipF32AVX512, unExp: expF32AVX512, unExp2: exp2F32AVX512, unLog: logF32AVX512, unLog2: log2F32AVX512, unLog10: log10F32AVX512, unLog1p: log1pF32AVX512, unExpm1: expm1F32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
-	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unRsqrt: rsqrtBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unExp2: exp2BF16AVX512, unLog: logBF16AVX512, unLog2: log2BF16AVX512, unLog10: log10BF16AVX512, unLog1p: log1pBF16AVX512, unExpm1: expm1BF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
+	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unRsqrt: rsqrtBF16AVX512, unHardswish: hardswishBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unExp2: exp2BF16AVX512, unLog: logBF16AVX512, unLog2: log2BF16AVX512, unLog10: log10BF16AVX512, unLog1p: log1pBF16AVX512, unExpm1: expm1BF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
-	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
+	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512},
 }

@@ -533,10 +533,13 @@ var (
 		{"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"geluErf", "unGeluErf"}, {"erf", "unErf"},
 		{"silu", "unSilu"}}
 	// exactUnOps maps the unary kernels of both element types and both
-	// tiers (Relu, Sqrt, Sign and exactUnaries), whose results are the
-	// float64 reference rounded once, to their unOp constants.
+	// tiers (Relu, Sqrt, Sign, wideOps and exactUnaries), whose results
+	// are the float64 reference rounded once, to their unOp constants.
 	exactUnOps = func() [][2]string {
-		ops := [][2]string{{"relu", "unRelu"}, {"sqrt", "unSqrt"}, {"sign", "unSign"}, {"rsqrt", "unRsqrt"}}
+		ops := [][2]string{{"relu", "unRelu"}, {"sqrt", "unSqrt"}, {"sign", "unSign"}}
+		for _, w := range wideOps {
+			ops = append(ops, [2]string{w.name, w.op})
+		}
 		for _, u := range exactUnaries {
 			ops = append(ops, [2]string{u.name, u.op})
 		}
@@ -822,24 +825,70 @@ func (g *gen) binaries(e elem, t tier) {
 		g.elementwise(k)
 		g.halfVariants(k, u.name, t)
 	}
-	g.rsqrt(e, t)
+	for _, w := range wideOps {
+		g.wideExact(e, t, w)
+	}
 }
 
-// rsqrt emits rsqrt for e and tier t: 1/sqrt(x) with VSQRTPD and VDIVPD,
-// each correctly rounded in float64, as the float64 reference computes
-// it; float32 vectors are widened into two float64 halves (registers 1
-// and 2) and rounded back once, so the kernel gives float32(1/math.Sqrt(x))
-// bit for bit. Register 13 holds float64 1.
-func (g *gen) rsqrt(e elem, t tier) {
+// wideOp is a unary operation computed in float64 lanes, each step an
+// IEEE operation of the float64 reference formula in the same order, so
+// that the result rounded to the element type is the reference's bit for
+// bit: float64 vectors as they are, float32 vectors widened into two
+// float64 halves and rounded back once.
+type wideOp struct {
+	name, op, doc string
+	// consts (name and value) are broadcast into registers 13, 14, ... in
+	// the setup.
+	consts []wideConst
+	// apply computes the operation on float64 register h in place, with
+	// register tmp as scratch.
+	apply func(g *gen, t tier, h, tmp string)
+}
+
+// wideConst is a named float64 constant of a wideOp.
+type wideConst struct {
+	name string
+	v    float64
+}
+
+// wideOps are the float64-lane exact unaries: Rsqrt (1/math.Sqrt(x):
+// VSQRTPD then VDIVPD) and Hardswish (x * min(max(x+3, 0), 6) / 6, the
+// max and min with x's side as the source NaN passes through, as Go's
+// min and max propagate NaN).
+var wideOps = []wideOp{
+	{name: "rsqrt", op: "unRsqrt", consts: []wideConst{{"done", 1}},
+		doc: "computes dst[i] = 1/sqrt(x[i]) as float64 1/math.Sqrt rounded to the type, for i < n.",
+		apply: func(g *gen, t tier, h, _ string) {
+			g.ins("VSQRTPD %s, %s", h, h)
+			g.ins("VDIVPD %s, %s, %s", h, t.reg(13), h)
+		}},
+	{name: "hardswish", op: "unHardswish", consts: []wideConst{{"dzero", 0}, {"dsix", 6}},
+		doc: "computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.",
+		apply: func(g *gen, t tier, h, tmp string) {
+			g.withConst(t, "VADDPD", g.d("three64", 3), h+", "+tmp)
+			g.ins("VMAXPD %s, %s, %s", tmp, t.reg(13), tmp)
+			g.ins("VMINPD %s, %s, %s", tmp, t.reg(14), tmp)
+			g.ins("VMULPD %s, %s, %s", tmp, h, h)
+			g.ins("VDIVPD %s, %s, %s", t.reg(14), h, h)
+		}},
+}
+
+// wideExact emits w's kernel for e and tier t (and, on AVX-512 float32,
+// its half-precision variants): float64 vectors four per iteration
+// (registers 0-3, scratch 4-7), float32 ones widened into float64
+// registers 1 and 2 (scratch 3 and 4).
+func (g *gen) wideExact(e elem, t tier, w wideOp) {
 	r := t.reg
-	k := ewKernel{name: "rsqrt" + e.name + t.suffix, e: e, inputs: []string{"x"}, z: t.z, nt: e == f64,
-		doc:   "computes dst[i] = 1/sqrt(x[i]) as float64 1/math.Sqrt rounded to the type, for i < n.",
-		setup: func(g *gen) { g.ins("VBROADCASTSD %s, %s", g.d("done", 1), r(13)) }}
+	k := ewKernel{name: w.name + e.name + t.suffix, e: e, inputs: []string{"x"}, z: t.z, nt: e == f64, doc: w.doc,
+		setup: func(g *gen) {
+			for i, c := range w.consts {
+				g.ins("VBROADCASTSD %s, %s", g.d(c.name, c.v), r(13+i))
+			}
+		}}
 	if e == f64 {
 		k.unroll = 4
-		k.body = func(g *gen, _ int, in []string) string {
-			g.ins("VSQRTPD %s, %s", in[0], in[0])
-			g.ins("VDIVPD %s, %s, %s", in[0], r(13), in[0])
+		k.body = func(g *gen, u int, in []string) string {
+			w.apply(g, t, in[0], r(4+u))
 			return in[0]
 		}
 		g.elementwise(k)
@@ -855,10 +904,8 @@ func (g *gen) rsqrt(e elem, t tier) {
 			g.ins("VEXTRACTF128 $1, Y0, X2")
 			g.ins("VCVTPS2PD X2, Y2")
 		}
-		for _, h := range []string{r(1), r(2)} {
-			g.ins("VSQRTPD %s, %s", h, h)
-			g.ins("VDIVPD %s, %s, %s", h, r(13), h)
-		}
+		w.apply(g, t, r(1), r(3))
+		w.apply(g, t, r(2), r(4))
 		if t.z {
 			g.ins("VCVTPD2PS Z1, Y1")
 			g.ins("VCVTPD2PS Z2, Y2")
@@ -871,7 +918,7 @@ func (g *gen) rsqrt(e elem, t tier) {
 	}
 	k = bodyPerTier(k, t, body)
 	g.elementwise(k)
-	g.halfVariants(k, "rsqrt", t)
+	g.halfVariants(k, w.name, t)
 }
 
 // halfVariants emits float32 kernel k (of tier t) again on bfloat16 and

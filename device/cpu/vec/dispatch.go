@@ -50,6 +50,7 @@ const (
 	unCos
 	unTan
 	unRsqrt
+	unHardswish
 	unAsin
 	unAcos
 	unAtan

@@ -31,11 +31,12 @@
 // sign of a zero chosen by Maximum/Minimum/Max/Min between +0 and -0).
 //
 // The exact unaries, Neg, Abs, Floor, Ceil, Trunc, RoundEven, Reciprocal,
-// Sqrt, Sign and Rsqrt, are one or a few instructions per vector on both
-// vector sets, in float32 and float64: their results are the float64
-// reference (package math) rounded once to the element type, bit for bit,
-// on every set (Rsqrt takes the root and the quotient in float64 lanes,
-// as 1/math.Sqrt does, and rounds a float32 result once more).
+// Sqrt, Sign, Rsqrt and Hardswish, are one or a few instructions per
+// vector on both vector sets, in float32 and float64: their results are
+// the float64 reference (package math) rounded once to the element type,
+// bit for bit, on every set (Rsqrt and Hardswish take the reference's
+// IEEE steps in float64 lanes, in its order, and round a float32 result
+// once).
 //
 // # Summation
 //

@@ -22,6 +22,7 @@ var exactCases = []struct {
 	{"RoundEven", RoundEven[float32], RoundEven[float64], math.RoundToEven},
 	{"Reciprocal", Reciprocal[float32], Reciprocal[float64], func(x float64) float64 { return 1 / x }},
 	{"Rsqrt", Rsqrt[float32], Rsqrt[float64], rsqrt64},
+	{"Hardswish", Hardswish[float32], Hardswish[float64], func(x float64) float64 { return x * min(max(x+3, 0), 6) / 6 }},
 }
 
 // exactInputs returns n values for the exact unaries: randVals with

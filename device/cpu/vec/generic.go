@@ -47,6 +47,7 @@ var genericKernels = &kernels{
 		unCos:       map32(math.Cos),
 		unTan:       map32(math.Tan),
 		unRsqrt:     map32(rsqrt64),
+		unHardswish: map32(hardswish64),
 		unAsin:      map32(math.Asin),
 		unAcos:      map32(math.Acos),
 		unAtan:      map32(math.Atan),
@@ -82,6 +83,7 @@ var genericKernels = &kernels{
 		unCos:       map64(math.Cos),
 		unTan:       map64(math.Tan),
 		unRsqrt:     map64(rsqrt64),
+		unHardswish: map64(hardswish64),
 		unAsin:      map64(math.Asin),
 		unAcos:      map64(math.Acos),
 		unAtan:      map64(math.Atan),
@@ -297,6 +299,9 @@ func recip64(x float64) float64 { return 1 / x }
 
 // rsqrt64 is Rsqrt's generic element: float64 1/math.Sqrt(x).
 func rsqrt64(x float64) float64 { return 1 / math.Sqrt(x) }
+
+// hardswish64 is Hardswish's generic element, the op table's formula.
+func hardswish64(x float64) float64 { return x * min(max(x+3, 0), 6) / 6 }
 
 // silu64 is x*sigmoid(x). Below x = -700 sigmoid(x) is e^x to within
 // 2^-1000, itself near the underflow, so the result is x*e^(x+128ln2)

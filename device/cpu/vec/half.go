@@ -326,6 +326,12 @@ func ReciprocalHalf[H Half](dst, x []H) error {
 // float32 result rounded once more to the half type.
 func RsqrtHalf[H Half](dst, x []H) error { return unaryHalf("RsqrtHalf", unRsqrt, dst, x) }
 
+// HardswishHalf sets dst[i] = Hardswish(x[i]) as ExpHalf computes Exp:
+// Hardswish's float32 result rounded once more to H.
+func HardswishHalf[H Half](dst, x []H) error {
+	return unaryHalf("HardswishHalf", unHardswish, dst, x)
+}
+
 func unaryHalf[H Half](op string, k unOp, dst, x []H) error {
 	if len(x) != len(dst) {
 		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))

@@ -223,6 +223,7 @@ var halfUnaryOps = []struct {
 	{"RoundEven", RoundEvenHalf[dtype.BFloat16], RoundEvenHalf[dtype.Float16], RoundEven[float32], math.RoundToEven},
 	{"Reciprocal", ReciprocalHalf[dtype.BFloat16], ReciprocalHalf[dtype.Float16], Reciprocal[float32], func(x float64) float64 { return 1 / x }},
 	{"Rsqrt", RsqrtHalf[dtype.BFloat16], RsqrtHalf[dtype.Float16], Rsqrt[float32], rsqrt64},
+	{"Hardswish", HardswishHalf[dtype.BFloat16], HardswishHalf[dtype.Float16], Hardswish[float32], hardswish64},
 }
 
 // TestUnaryHalf checks the one-pass unary operations on every tier, over

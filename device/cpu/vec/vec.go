@@ -291,6 +291,12 @@ func Reciprocal[T Float](dst, x []T) error { return unary("Reciprocal", unRecip,
 // for float32 (NaN for x < 0, +Inf for +0, -Inf for -0, 0 for +Inf).
 func Rsqrt[T Float](dst, x []T) error { return unary("Rsqrt", unRsqrt, dst, x) }
 
+// Hardswish sets dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6, computed in
+// float64 and rounded to T (the op table's formula bit for bit: the
+// vector sets widen float32 to float64 lanes and take the same IEEE steps
+// in the same order); NaN stays NaN and -Inf gives NaN (-Inf * 0).
+func Hardswish[T Float](dst, x []T) error { return unary("Hardswish", unHardswish, dst, x) }
+
 // Sum returns the sum of x (0 for an empty x), deterministically: the same
 // x gives the same bits on every run and every implementation. The package
 // documentation states its error bound.
