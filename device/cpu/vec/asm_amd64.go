@@ -1114,6 +1114,11 @@ func sinhF32AVX2(dst *float32, x *float32, n int)
 //go:noescape
 func coshF32AVX2(dst *float32, x *float32, n int)
 
+// softplusF32AVX2 computes dst[i] = softplus(x[i]) for i < n in float64 lanes.
+//
+//go:noescape
+func softplusF32AVX2(dst *float32, x *float32, n int)
+
 // sinhF32AVX512 computes dst[i] = sinh(x[i]) for i < n in float64 lanes.
 //
 //go:noescape
@@ -1123,6 +1128,11 @@ func sinhF32AVX512(dst *float32, x *float32, n int)
 //
 //go:noescape
 func coshF32AVX512(dst *float32, x *float32, n int)
+
+// softplusF32AVX512 computes dst[i] = softplus(x[i]) for i < n in float64 lanes.
+//
+//go:noescape
+func softplusF32AVX512(dst *float32, x *float32, n int)
 
 // adamF32AVX512 is Adam's update for float32 with AVX-512 (see adam512 in asmgen.go).
 //
@@ -1334,7 +1344,7 @@ var asmAVX2 = tierAsm{
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
 	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
-	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2},
+	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
 }
 
 // asmAVX512 lists the AVX512 elementwise kernels by operation.
@@ -1354,5 +1364,5 @@ var asmAVX512 = tierAsm{
 	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
 	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
-	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512},
+	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
 }

@@ -676,7 +676,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	}
 	fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
 	fmt.Fprintf(d, "trig32: [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32%[1]s, unCos: cosF32%[1]s, unTan: tanF32%[1]s},\n", t.suffix)
-	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s},\n", t.suffix)
+	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
 
@@ -3435,15 +3435,20 @@ func (g *gen) copySign(t tier, mag, dst string) {
 // overflow (89.4) gives infinity when narrowed, and NaN stays NaN (the
 // clamp keeps it, the compares are false).
 
-// hyperbolics emits sinhF32 and coshF32 for tier t, shaped as trigs.
+// hyperbolics emits sinhF32, coshF32 and softplusF32 for tier t, shaped
+// as trigs.
 func (g *gen) hyperbolics(t tier) {
-	for _, op := range []string{"sinh", "cosh"} {
+	for _, op := range []string{"sinh", "cosh", "softplus"} {
 		k := ewKernel{name: op + "F32" + t.suffix, e: f32, inputs: []string{"x"}, z: t.z,
 			doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes.", op)}
 		body := func(g *gen) {
 			g.widenHalves(t)
 			for _, b := range []int{1, 7} {
-				g.hypCore(t, op, b)
+				if op == "softplus" {
+					g.softplusCore(t, b)
+				} else {
+					g.hypCore(t, op, b)
+				}
 			}
 			g.narrowHalves(t)
 		}
@@ -3462,15 +3467,16 @@ func hypCoeffs(odd, from, to int) []float64 {
 	return c
 }
 
-// hypCore computes op (sinh or cosh) of the float64 vector in register b
-// of tier t into the same register, with registers b+1 to b+5 (and, on
-// zmm, K2) as scratch.
-func (g *gen) hypCore(t tier, op string, b int) {
-	X, A, T, Z, O, E := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+// expParts starts hypCore and softplusCore on the float64 vector x of
+// tier t: a = min(|x|, clamp) (NaN stays), k = round(a/ln2) in the low
+// bits of T (the 1.5*2^52 shifter), r = a - k*ln2, and e^r = E + O from
+// the even and odd parts of the series, leaving E, O, T and z = r^2 in Z
+// (A is clobbered).
+func (g *gen) expParts(t tier, clamp float64, x, A, T, Z, O, E string) {
 	shifter := g.d("shifter64", 0x1.8p52)
-	g.comment("a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T")
-	g.loadPD(t, g.d("hypmax", 100), A)
-	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), X+", "+Z)
+	g.comment(fmt.Sprintf("a = min(|x|, %g) (NaN stays); k = round(a/ln2) in the low bits of T", clamp))
+	g.loadPD(t, g.d(fmt.Sprintf("expmax%g", clamp), clamp), A)
+	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), x+", "+Z)
 	g.ins("VMINPD %s, %s, %s", Z, A, A)
 	g.loadPD(t, shifter, T)
 	g.withConst(t, "VFMADD231PD", g.d("log2e64", math.Log2E), A+", "+T)
@@ -3488,16 +3494,34 @@ func (g *gen) hypCore(t tier, op string, b int) {
 	g.withConst(t, "VMULPD", g.d("half64", 0.5), Z+", "+Z)
 	g.withConst(t, "VADDPD", g.d("one64", 1), Z+", "+Z)
 	g.ins("VFMADD231PD %s, %s, %s", A, E, Z)
+	g.ins("VMOVAPD %s, %s", Z, E)
+}
+
+// powerOfTwo sets dst to 2^(bias-1023+sign*k), k in the low bits of T
+// (sign +1 or -1), from the exponent bits.
+func (g *gen) powerOfTwo(t tier, T string, bias uint64, sign int, dst string) {
+	c := g.v64(fmt.Sprintf("bias%d", bias), bias)
+	if sign > 0 {
+		g.withConst(t, "VPADDQ", c, T+", "+dst)
+	} else {
+		g.loadPD(t, c, dst)
+		g.ins("VPSUBQ %s, %s, %s", T, dst, dst)
+	}
+	g.ins("VPSLLQ $52, %s, %s", dst, dst)
+}
+
+// hypCore computes op (sinh or cosh) of the float64 vector in register b
+// of tier t into the same register, with registers b+1 to b+5 (and, on
+// zmm, K2) as scratch.
+func (g *gen) hypCore(t tier, op string, b int) {
+	X, A, T, Z, O, E := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+	g.expParts(t, 100, X, A, T, Z, O, E)
 	g.comment("E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)")
-	g.ins("VSUBPD %s, %s, %s", O, Z, A)
-	g.ins("VADDPD %s, %s, %s", O, Z, E)
-	bias := g.v64("bias1022", 1022)
-	g.loadPD(t, bias, Z)
-	g.ins("VPSUBQ %s, %s, %s", T, Z, Z)
-	g.ins("VPSLLQ $52, %s, %s", Z, Z)
+	g.ins("VSUBPD %s, %s, %s", O, E, A)
+	g.ins("VADDPD %s, %s, %s", O, E, E)
+	g.powerOfTwo(t, T, 1022, -1, Z)
 	g.ins("VMULPD %s, %s, %s", Z, A, A)
-	g.withConst(t, "VPADDQ", bias, T+", "+Z)
-	g.ins("VPSLLQ $52, %s, %s", Z, Z)
+	g.powerOfTwo(t, T, 1022, 1, Z)
 	if op == "cosh" {
 		g.ins("VFMADD231PD %s, %s, %s", Z, E, A)
 		g.ins("VMOVAPD %s, %s", A, X)
@@ -3505,6 +3529,7 @@ func (g *gen) hypCore(t tier, op string, b int) {
 	}
 	g.ins("VFMSUB231PD %s, %s, %s", Z, E, A)
 	g.comment("k = 0: O; x's sign")
+	shifter := g.d("shifter64", 0x1.8p52)
 	if t.z {
 		g.ins("VCMPPD.BCST $0, %s, %s, K2", shifter, T)
 		g.ins("VMOVAPD %s, K2, %s", O, A)
@@ -3513,6 +3538,61 @@ func (g *gen) hypCore(t tier, op string, b int) {
 		g.ins("VBLENDVPD %s, %s, %s, %s", T, O, A, A)
 	}
 	g.copySign(t, A, X)
+}
+
+// softplusCoeffs returns 2/(2k+1) for k = 1..9: log1p(f) = 2 atanh(s) =
+// 2s + s^3 P(s^2) with s = f/(2+f), truncated below 2^-50 for |s| <=
+// 0.1716.
+func softplusCoeffs() []float64 {
+	var c []float64
+	for k := 1; k <= 9; k++ {
+		c = append(c, 2/float64(2*k+1))
+	}
+	return c
+}
+
+// softplusCore computes softplus of the float64 vector in register b of
+// tier t into the same register, with registers b+1 to b+5 (and, on zmm,
+// K2) as scratch: e = e^-a (a = min(|x|, 200), expParts' E-O scaled by
+// 2^-k), then log1p(e) for e in (0, 1]: with f = e, or f = (e-1)/2 (exact)
+// and ln2 added where e > sqrt2-1, so that |s| <= 0.1716 for s =
+// f/(2+f), log1p(f) = 2s + s^3 P(s^2); the result max(x, 0) + (base +
+// log1p(f)).
+func (g *gen) softplusCore(t tier, b int) {
+	X, A, T, Z, O, E := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+	g.expParts(t, 200, X, A, T, Z, O, E)
+	g.comment("e = e^-a = (E-O)*2^-k")
+	g.ins("VSUBPD %s, %s, %s", O, E, A)
+	g.powerOfTwo(t, T, 1023, -1, Z)
+	g.ins("VMULPD %s, %s, %s", Z, A, A)
+	g.comment("e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0")
+	g.withConst(t, "VSUBPD", g.d("one64", 1), A+", "+O)
+	g.withConst(t, "VMULPD", g.d("half64", 0.5), O+", "+O)
+	g.ins("VXORPD %s, %s, %s", E, E, E)
+	g.loadPD(t, g.d("ln2d", math.Ln2), T)
+	c := g.d("sqrt2m1", math.Sqrt2-1)
+	if t.z {
+		g.ins("VCMPPD.BCST $30, %s, %s, K2", c, A)
+		g.ins("VMOVAPD %s, K2, %s", O, A)
+		g.ins("VMOVAPD %s, K2, %s", T, E)
+	} else {
+		g.ins("VCMPPD $30, %s, %s, %s", c, A, Z)
+		g.ins("VBLENDVPD %s, %s, %s, %s", Z, O, A, A)
+		g.ins("VBLENDVPD %s, %s, %s, %s", Z, T, E, E)
+	}
+	g.comment("s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2")
+	g.withConst(t, "VADDPD", g.d("two64", 2), A+", "+T)
+	g.ins("VDIVPD %s, %s, %s", T, A, O)
+	g.ins("VMULPD %s, %s, %s", O, O, Z)
+	g.hornerPDOn(t, "softplusc", softplusCoeffs(), Z, T)
+	g.ins("VMULPD %s, %s, %s", Z, O, A)
+	g.ins("VADDPD %s, %s, %s", O, O, O)
+	g.ins("VFMADD213PD %s, %s, %s", O, A, T)
+	g.ins("VADDPD %s, %s, %s", T, E, E)
+	g.comment("max(x, 0) + that (NaN: E is NaN)")
+	g.ins("VXORPD %s, %s, %s", Z, Z, Z)
+	g.ins("VMAXPD %s, %s, %s", Z, X, X)
+	g.ins("VADDPD %s, %s, %s", E, X, X)
 }
 
 // ---- the Adam update, AVX-512 ----

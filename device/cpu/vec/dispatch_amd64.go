@@ -114,7 +114,8 @@ type tierAsm struct {
 	// and above to Go (trigVia).
 	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
 	// wide32 has the float32 kernels that compute in float64 lanes and
-	// have no special cases for Go: Asin, Acos, Atan, Sinh and Cosh.
+	// have no special cases for Go: Asin, Acos, Atan, Sinh, Cosh and
+	// Softplus.
 	wide32 [numUnOps]func(dst, x *float32, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
@@ -154,18 +155,18 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un64[op] = un64(f)
 		}
 	}
-	for op, f := range t.wide32 {
-		if f != nil {
-			k.un32[op] = un32(f)
-		}
-	}
+
 	for op, f := range t.trig32 {
 		if f != nil {
 			k.un32[op] = trigVia(f, genericKernels.un32[op])
 		}
 	}
-	k.un32[unSoftplus] = softplusVia[float32](k.un64[unExp], k.un64[unLog])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
+	for op, f := range t.wide32 {
+		if f != nil {
+			k.un32[op] = un32(f)
+		}
+	}
 	return k
 }
 

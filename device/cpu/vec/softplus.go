@@ -7,10 +7,12 @@ import (
 
 // Softplus sets dst[i] = log(1+e^x[i]), computed as max(x, 0) +
 // log1p(e^-|x|) so that it neither overflows for large x nor loses
-// its value (about e^x) for very negative x. The vector sets compute it in
-// float64 from their float64 Exp and Log kernels (see softplusVia), the
-// generic set per element with package math; float32 results are within
-// 0.51 ulp of the exact value, float64 ones within 2.5 ulp (TestSoftplus).
+// its value (about e^x) for very negative x. For float32 the vector sets
+// have kernels in float64 lanes (e^-|x| and log1p of it, rounded once);
+// for float64 they compute it from their float64 Exp and Log kernels (see
+// softplusVia); the generic set works per element with package math.
+// float32 results are within 0.51 ulp of the exact value (0.500 measured
+// on every input), float64 ones within 2.5 ulp (TestSoftplus).
 func Softplus[T Float](dst, x []T) error { return unary("Softplus", unSoftplus, dst, x) }
 
 // SoftplusHalf sets dst[i] to Softplus of x[i] as ExpHalf computes Exp

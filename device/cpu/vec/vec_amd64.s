@@ -103,6 +103,11 @@ DATA bias1022<>+8(SB)/8, $0x00000000000003fe
 DATA bias1022<>+16(SB)/8, $0x00000000000003fe
 DATA bias1022<>+24(SB)/8, $0x00000000000003fe
 GLOBL bias1022<>(SB), RODATA|NOPTR, $32
+DATA bias1023<>+0(SB)/8, $0x00000000000003ff
+DATA bias1023<>+8(SB)/8, $0x00000000000003ff
+DATA bias1023<>+16(SB)/8, $0x00000000000003ff
+DATA bias1023<>+24(SB)/8, $0x00000000000003ff
+GLOBL bias1023<>(SB), RODATA|NOPTR, $32
 DATA c0390625<>+0(SB)/4, $0x3ec80000
 DATA c0390625<>+4(SB)/4, $0x3ec80000
 DATA c0390625<>+8(SB)/4, $0x3ec80000
@@ -976,6 +981,16 @@ DATA erfp6<>+20(SB)/4, $0x38a476b7
 DATA erfp6<>+24(SB)/4, $0x38a476b7
 DATA erfp6<>+28(SB)/4, $0x38a476b7
 GLOBL erfp6<>(SB), RODATA|NOPTR, $32
+DATA expmax100<>+0(SB)/8, $0x4059000000000000
+DATA expmax100<>+8(SB)/8, $0x4059000000000000
+DATA expmax100<>+16(SB)/8, $0x4059000000000000
+DATA expmax100<>+24(SB)/8, $0x4059000000000000
+GLOBL expmax100<>(SB), RODATA|NOPTR, $32
+DATA expmax200<>+0(SB)/8, $0x4069000000000000
+DATA expmax200<>+8(SB)/8, $0x4069000000000000
+DATA expmax200<>+16(SB)/8, $0x4069000000000000
+DATA expmax200<>+24(SB)/8, $0x4069000000000000
+GLOBL expmax200<>(SB), RODATA|NOPTR, $32
 DATA expq0<>+0(SB)/4, $0x3f800000
 DATA expq0<>+4(SB)/4, $0x3f800000
 DATA expq0<>+8(SB)/4, $0x3f800000
@@ -1291,11 +1306,6 @@ DATA halfpi2<>+8(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+16(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+24(SB)/8, $0x3c91a62633145c07
 GLOBL halfpi2<>(SB), RODATA|NOPTR, $32
-DATA hypmax<>+0(SB)/8, $0x4059000000000000
-DATA hypmax<>+8(SB)/8, $0x4059000000000000
-DATA hypmax<>+16(SB)/8, $0x4059000000000000
-DATA hypmax<>+24(SB)/8, $0x4059000000000000
-GLOBL hypmax<>(SB), RODATA|NOPTR, $32
 DATA i126<>+0(SB)/4, $0x0000007e
 DATA i126<>+4(SB)/4, $0x0000007e
 DATA i126<>+8(SB)/4, $0x0000007e
@@ -1323,6 +1333,11 @@ DATA i23<>+20(SB)/4, $0x00000017
 DATA i23<>+24(SB)/4, $0x00000017
 DATA i23<>+28(SB)/4, $0x00000017
 GLOBL i23<>(SB), RODATA|NOPTR, $32
+DATA ln2d<>+0(SB)/8, $0x3fe62e42fefa39ef
+DATA ln2d<>+8(SB)/8, $0x3fe62e42fefa39ef
+DATA ln2d<>+16(SB)/8, $0x3fe62e42fefa39ef
+DATA ln2d<>+24(SB)/8, $0x3fe62e42fefa39ef
+GLOBL ln2d<>(SB), RODATA|NOPTR, $32
 DATA ln2f<>+0(SB)/4, $0x3f317218
 DATA ln2f<>+4(SB)/4, $0x3f317218
 DATA ln2f<>+8(SB)/4, $0x3f317218
@@ -1798,6 +1813,56 @@ DATA sinhc3<>+8(SB)/8, $0x3ec71de3a556c734
 DATA sinhc3<>+16(SB)/8, $0x3ec71de3a556c734
 DATA sinhc3<>+24(SB)/8, $0x3ec71de3a556c734
 GLOBL sinhc3<>(SB), RODATA|NOPTR, $32
+DATA softplusc0<>+0(SB)/8, $0x3fe5555555555555
+DATA softplusc0<>+8(SB)/8, $0x3fe5555555555555
+DATA softplusc0<>+16(SB)/8, $0x3fe5555555555555
+DATA softplusc0<>+24(SB)/8, $0x3fe5555555555555
+GLOBL softplusc0<>(SB), RODATA|NOPTR, $32
+DATA softplusc1<>+0(SB)/8, $0x3fd999999999999a
+DATA softplusc1<>+8(SB)/8, $0x3fd999999999999a
+DATA softplusc1<>+16(SB)/8, $0x3fd999999999999a
+DATA softplusc1<>+24(SB)/8, $0x3fd999999999999a
+GLOBL softplusc1<>(SB), RODATA|NOPTR, $32
+DATA softplusc2<>+0(SB)/8, $0x3fd2492492492492
+DATA softplusc2<>+8(SB)/8, $0x3fd2492492492492
+DATA softplusc2<>+16(SB)/8, $0x3fd2492492492492
+DATA softplusc2<>+24(SB)/8, $0x3fd2492492492492
+GLOBL softplusc2<>(SB), RODATA|NOPTR, $32
+DATA softplusc3<>+0(SB)/8, $0x3fcc71c71c71c71c
+DATA softplusc3<>+8(SB)/8, $0x3fcc71c71c71c71c
+DATA softplusc3<>+16(SB)/8, $0x3fcc71c71c71c71c
+DATA softplusc3<>+24(SB)/8, $0x3fcc71c71c71c71c
+GLOBL softplusc3<>(SB), RODATA|NOPTR, $32
+DATA softplusc4<>+0(SB)/8, $0x3fc745d1745d1746
+DATA softplusc4<>+8(SB)/8, $0x3fc745d1745d1746
+DATA softplusc4<>+16(SB)/8, $0x3fc745d1745d1746
+DATA softplusc4<>+24(SB)/8, $0x3fc745d1745d1746
+GLOBL softplusc4<>(SB), RODATA|NOPTR, $32
+DATA softplusc5<>+0(SB)/8, $0x3fc3b13b13b13b14
+DATA softplusc5<>+8(SB)/8, $0x3fc3b13b13b13b14
+DATA softplusc5<>+16(SB)/8, $0x3fc3b13b13b13b14
+DATA softplusc5<>+24(SB)/8, $0x3fc3b13b13b13b14
+GLOBL softplusc5<>(SB), RODATA|NOPTR, $32
+DATA softplusc6<>+0(SB)/8, $0x3fc1111111111111
+DATA softplusc6<>+8(SB)/8, $0x3fc1111111111111
+DATA softplusc6<>+16(SB)/8, $0x3fc1111111111111
+DATA softplusc6<>+24(SB)/8, $0x3fc1111111111111
+GLOBL softplusc6<>(SB), RODATA|NOPTR, $32
+DATA softplusc7<>+0(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA softplusc7<>+8(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA softplusc7<>+16(SB)/8, $0x3fbe1e1e1e1e1e1e
+DATA softplusc7<>+24(SB)/8, $0x3fbe1e1e1e1e1e1e
+GLOBL softplusc7<>(SB), RODATA|NOPTR, $32
+DATA softplusc8<>+0(SB)/8, $0x3fbaf286bca1af28
+DATA softplusc8<>+8(SB)/8, $0x3fbaf286bca1af28
+DATA softplusc8<>+16(SB)/8, $0x3fbaf286bca1af28
+DATA softplusc8<>+24(SB)/8, $0x3fbaf286bca1af28
+GLOBL softplusc8<>(SB), RODATA|NOPTR, $32
+DATA sqrt2m1<>+0(SB)/8, $0x3fda827999fcef32
+DATA sqrt2m1<>+8(SB)/8, $0x3fda827999fcef32
+DATA sqrt2m1<>+16(SB)/8, $0x3fda827999fcef32
+DATA sqrt2m1<>+24(SB)/8, $0x3fda827999fcef32
+GLOBL sqrt2m1<>(SB), RODATA|NOPTR, $32
 DATA sqrthalf<>+0(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+4(SB)/4, $0x3f3504f3
 DATA sqrthalf<>+8(SB)/4, $0x3f3504f3
@@ -1894,6 +1959,11 @@ DATA two23<>+20(SB)/4, $0x4b000000
 DATA two23<>+24(SB)/4, $0x4b000000
 DATA two23<>+28(SB)/4, $0x4b000000
 GLOBL two23<>(SB), RODATA|NOPTR, $32
+DATA two64<>+0(SB)/8, $0x4000000000000000
+DATA two64<>+8(SB)/8, $0x4000000000000000
+DATA two64<>+16(SB)/8, $0x4000000000000000
+DATA two64<>+24(SB)/8, $0x4000000000000000
+GLOBL two64<>(SB), RODATA|NOPTR, $32
 DATA two<>+0(SB)/4, $0x40000000
 DATA two<>+4(SB)/4, $0x40000000
 DATA two<>+8(SB)/4, $0x40000000
@@ -30880,7 +30950,7 @@ one:
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y2
+	VMOVUPD expmax100<>(SB), Y2
 	VANDPD absmask64<>(SB), Y1, Y4
 	VMINPD Y4, Y2, Y2
 	VMOVUPD shifter64<>(SB), Y3
@@ -30905,9 +30975,10 @@ one:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
+	VMOVAPD Y4, Y6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y4, Y2
-	VADDPD Y5, Y4, Y6
+	VSUBPD Y5, Y6, Y2
+	VADDPD Y5, Y6, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -30921,7 +30992,7 @@ one:
 	VANDPD signmask64<>(SB), Y1, Y1
 	VORPD Y2, Y1, Y1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y8
+	VMOVUPD expmax100<>(SB), Y8
 	VANDPD absmask64<>(SB), Y7, Y10
 	VMINPD Y10, Y8, Y8
 	VMOVUPD shifter64<>(SB), Y9
@@ -30946,9 +31017,10 @@ one:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
+	VMOVAPD Y10, Y12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y10, Y8
-	VADDPD Y11, Y10, Y12
+	VSUBPD Y11, Y12, Y8
+	VADDPD Y11, Y12, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -30981,7 +31053,7 @@ tail:
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y2
+	VMOVUPD expmax100<>(SB), Y2
 	VANDPD absmask64<>(SB), Y1, Y4
 	VMINPD Y4, Y2, Y2
 	VMOVUPD shifter64<>(SB), Y3
@@ -31006,9 +31078,10 @@ tail:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
+	VMOVAPD Y4, Y6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y4, Y2
-	VADDPD Y5, Y4, Y6
+	VSUBPD Y5, Y6, Y2
+	VADDPD Y5, Y6, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -31022,7 +31095,7 @@ tail:
 	VANDPD signmask64<>(SB), Y1, Y1
 	VORPD Y2, Y1, Y1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y8
+	VMOVUPD expmax100<>(SB), Y8
 	VANDPD absmask64<>(SB), Y7, Y10
 	VMINPD Y10, Y8, Y8
 	VMOVUPD shifter64<>(SB), Y9
@@ -31047,9 +31120,10 @@ tail:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
+	VMOVAPD Y10, Y12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y10, Y8
-	VADDPD Y11, Y10, Y12
+	VSUBPD Y11, Y12, Y8
+	VADDPD Y11, Y12, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31083,7 +31157,7 @@ one:
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y2
+	VMOVUPD expmax100<>(SB), Y2
 	VANDPD absmask64<>(SB), Y1, Y4
 	VMINPD Y4, Y2, Y2
 	VMOVUPD shifter64<>(SB), Y3
@@ -31108,9 +31182,10 @@ one:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
+	VMOVAPD Y4, Y6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y4, Y2
-	VADDPD Y5, Y4, Y6
+	VSUBPD Y5, Y6, Y2
+	VADDPD Y5, Y6, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -31120,7 +31195,7 @@ one:
 	VFMADD231PD Y4, Y6, Y2
 	VMOVAPD Y2, Y1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y8
+	VMOVUPD expmax100<>(SB), Y8
 	VANDPD absmask64<>(SB), Y7, Y10
 	VMINPD Y10, Y8, Y8
 	VMOVUPD shifter64<>(SB), Y9
@@ -31145,9 +31220,10 @@ one:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
+	VMOVAPD Y10, Y12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y10, Y8
-	VADDPD Y11, Y10, Y12
+	VSUBPD Y11, Y12, Y8
+	VADDPD Y11, Y12, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31176,7 +31252,7 @@ tail:
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y2
+	VMOVUPD expmax100<>(SB), Y2
 	VANDPD absmask64<>(SB), Y1, Y4
 	VMINPD Y4, Y2, Y2
 	VMOVUPD shifter64<>(SB), Y3
@@ -31201,9 +31277,10 @@ tail:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
+	VMOVAPD Y4, Y6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y4, Y2
-	VADDPD Y5, Y4, Y6
+	VSUBPD Y5, Y6, Y2
+	VADDPD Y5, Y6, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -31213,7 +31290,7 @@ tail:
 	VFMADD231PD Y4, Y6, Y2
 	VMOVAPD Y2, Y1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VMOVUPD hypmax<>(SB), Y8
+	VMOVUPD expmax100<>(SB), Y8
 	VANDPD absmask64<>(SB), Y7, Y10
 	VMINPD Y10, Y8, Y8
 	VMOVUPD shifter64<>(SB), Y9
@@ -31238,9 +31315,10 @@ tail:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
+	VMOVAPD Y10, Y12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y10, Y8
-	VADDPD Y11, Y10, Y12
+	VSUBPD Y11, Y12, Y8
+	VADDPD Y11, Y12, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31249,6 +31327,293 @@ tail:
 	VPSLLQ $52, Y10, Y10
 	VFMADD231PD Y10, Y12, Y8
 	VMOVAPD Y8, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func softplusF32AVX2(dst *float32, x *float32, n int)
+TEXT ·softplusF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD expmax200<>(SB), Y2
+	VANDPD absmask64<>(SB), Y1, Y4
+	VMINPD Y4, Y2, Y2
+	VMOVUPD shifter64<>(SB), Y3
+	VFMADD231PD log2e64<>(SB), Y2, Y3
+	VSUBPD shifter64<>(SB), Y3, Y4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y4, Y2
+	VFNMADD231PD ln2lo64<>(SB), Y4, Y2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y2, Y2, Y4
+	VMOVUPD sinhc3<>(SB), Y5
+	VFMADD213PD sinhc2<>(SB), Y4, Y5
+	VFMADD213PD sinhc1<>(SB), Y4, Y5
+	VFMADD213PD sinhc0<>(SB), Y4, Y5
+	VMULPD Y4, Y2, Y6
+	VFMADD213PD Y2, Y6, Y5
+	VMOVUPD coshc3<>(SB), Y6
+	VFMADD213PD coshc2<>(SB), Y4, Y6
+	VFMADD213PD coshc1<>(SB), Y4, Y6
+	VFMADD213PD coshc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y2
+	VMULPD half64<>(SB), Y4, Y4
+	VADDPD one64<>(SB), Y4, Y4
+	VFMADD231PD Y2, Y6, Y4
+	VMOVAPD Y4, Y6
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Y5, Y6, Y2
+	VMOVUPD bias1023<>(SB), Y4
+	VPSUBQ Y3, Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y2, Y2
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD one64<>(SB), Y2, Y5
+	VMULPD half64<>(SB), Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VMOVUPD ln2d<>(SB), Y3
+	VCMPPD $30, sqrt2m1<>(SB), Y2, Y4
+	VBLENDVPD Y4, Y5, Y2, Y2
+	VBLENDVPD Y4, Y3, Y6, Y6
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD two64<>(SB), Y2, Y3
+	VDIVPD Y3, Y2, Y5
+	VMULPD Y5, Y5, Y4
+	VMOVUPD softplusc8<>(SB), Y3
+	VFMADD213PD softplusc7<>(SB), Y4, Y3
+	VFMADD213PD softplusc6<>(SB), Y4, Y3
+	VFMADD213PD softplusc5<>(SB), Y4, Y3
+	VFMADD213PD softplusc4<>(SB), Y4, Y3
+	VFMADD213PD softplusc3<>(SB), Y4, Y3
+	VFMADD213PD softplusc2<>(SB), Y4, Y3
+	VFMADD213PD softplusc1<>(SB), Y4, Y3
+	VFMADD213PD softplusc0<>(SB), Y4, Y3
+	VMULPD Y4, Y5, Y2
+	VADDPD Y5, Y5, Y5
+	VFMADD213PD Y5, Y2, Y3
+	VADDPD Y3, Y6, Y6
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y1, Y1
+	VADDPD Y6, Y1, Y1
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD expmax200<>(SB), Y8
+	VANDPD absmask64<>(SB), Y7, Y10
+	VMINPD Y10, Y8, Y8
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e64<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo64<>(SB), Y10, Y8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y8, Y8, Y10
+	VMOVUPD sinhc3<>(SB), Y11
+	VFMADD213PD sinhc2<>(SB), Y10, Y11
+	VFMADD213PD sinhc1<>(SB), Y10, Y11
+	VFMADD213PD sinhc0<>(SB), Y10, Y11
+	VMULPD Y10, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	VMOVUPD coshc3<>(SB), Y12
+	VFMADD213PD coshc2<>(SB), Y10, Y12
+	VFMADD213PD coshc1<>(SB), Y10, Y12
+	VFMADD213PD coshc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y8
+	VMULPD half64<>(SB), Y10, Y10
+	VADDPD one64<>(SB), Y10, Y10
+	VFMADD231PD Y8, Y12, Y10
+	VMOVAPD Y10, Y12
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Y11, Y12, Y8
+	VMOVUPD bias1023<>(SB), Y10
+	VPSUBQ Y9, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y10, Y8, Y8
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD one64<>(SB), Y8, Y11
+	VMULPD half64<>(SB), Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VMOVUPD ln2d<>(SB), Y9
+	VCMPPD $30, sqrt2m1<>(SB), Y8, Y10
+	VBLENDVPD Y10, Y11, Y8, Y8
+	VBLENDVPD Y10, Y9, Y12, Y12
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD two64<>(SB), Y8, Y9
+	VDIVPD Y9, Y8, Y11
+	VMULPD Y11, Y11, Y10
+	VMOVUPD softplusc8<>(SB), Y9
+	VFMADD213PD softplusc7<>(SB), Y10, Y9
+	VFMADD213PD softplusc6<>(SB), Y10, Y9
+	VFMADD213PD softplusc5<>(SB), Y10, Y9
+	VFMADD213PD softplusc4<>(SB), Y10, Y9
+	VFMADD213PD softplusc3<>(SB), Y10, Y9
+	VFMADD213PD softplusc2<>(SB), Y10, Y9
+	VFMADD213PD softplusc1<>(SB), Y10, Y9
+	VFMADD213PD softplusc0<>(SB), Y10, Y9
+	VMULPD Y10, Y11, Y8
+	VADDPD Y11, Y11, Y11
+	VFMADD213PD Y11, Y8, Y9
+	VADDPD Y9, Y12, Y12
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Y10, Y10, Y10
+	VMAXPD Y10, Y7, Y7
+	VADDPD Y12, Y7, Y7
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y7, X7
+	VINSERTF128 $1, X7, Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X7
+	VCVTPS2PD X7, Y7
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD expmax200<>(SB), Y2
+	VANDPD absmask64<>(SB), Y1, Y4
+	VMINPD Y4, Y2, Y2
+	VMOVUPD shifter64<>(SB), Y3
+	VFMADD231PD log2e64<>(SB), Y2, Y3
+	VSUBPD shifter64<>(SB), Y3, Y4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y4, Y2
+	VFNMADD231PD ln2lo64<>(SB), Y4, Y2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y2, Y2, Y4
+	VMOVUPD sinhc3<>(SB), Y5
+	VFMADD213PD sinhc2<>(SB), Y4, Y5
+	VFMADD213PD sinhc1<>(SB), Y4, Y5
+	VFMADD213PD sinhc0<>(SB), Y4, Y5
+	VMULPD Y4, Y2, Y6
+	VFMADD213PD Y2, Y6, Y5
+	VMOVUPD coshc3<>(SB), Y6
+	VFMADD213PD coshc2<>(SB), Y4, Y6
+	VFMADD213PD coshc1<>(SB), Y4, Y6
+	VFMADD213PD coshc0<>(SB), Y4, Y6
+	VMULPD Y4, Y4, Y2
+	VMULPD half64<>(SB), Y4, Y4
+	VADDPD one64<>(SB), Y4, Y4
+	VFMADD231PD Y2, Y6, Y4
+	VMOVAPD Y4, Y6
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Y5, Y6, Y2
+	VMOVUPD bias1023<>(SB), Y4
+	VPSUBQ Y3, Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y2, Y2
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD one64<>(SB), Y2, Y5
+	VMULPD half64<>(SB), Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VMOVUPD ln2d<>(SB), Y3
+	VCMPPD $30, sqrt2m1<>(SB), Y2, Y4
+	VBLENDVPD Y4, Y5, Y2, Y2
+	VBLENDVPD Y4, Y3, Y6, Y6
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD two64<>(SB), Y2, Y3
+	VDIVPD Y3, Y2, Y5
+	VMULPD Y5, Y5, Y4
+	VMOVUPD softplusc8<>(SB), Y3
+	VFMADD213PD softplusc7<>(SB), Y4, Y3
+	VFMADD213PD softplusc6<>(SB), Y4, Y3
+	VFMADD213PD softplusc5<>(SB), Y4, Y3
+	VFMADD213PD softplusc4<>(SB), Y4, Y3
+	VFMADD213PD softplusc3<>(SB), Y4, Y3
+	VFMADD213PD softplusc2<>(SB), Y4, Y3
+	VFMADD213PD softplusc1<>(SB), Y4, Y3
+	VFMADD213PD softplusc0<>(SB), Y4, Y3
+	VMULPD Y4, Y5, Y2
+	VADDPD Y5, Y5, Y5
+	VFMADD213PD Y5, Y2, Y3
+	VADDPD Y3, Y6, Y6
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y1, Y1
+	VADDPD Y6, Y1, Y1
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VMOVUPD expmax200<>(SB), Y8
+	VANDPD absmask64<>(SB), Y7, Y10
+	VMINPD Y10, Y8, Y8
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e64<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD ln2hi64<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo64<>(SB), Y10, Y8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Y8, Y8, Y10
+	VMOVUPD sinhc3<>(SB), Y11
+	VFMADD213PD sinhc2<>(SB), Y10, Y11
+	VFMADD213PD sinhc1<>(SB), Y10, Y11
+	VFMADD213PD sinhc0<>(SB), Y10, Y11
+	VMULPD Y10, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	VMOVUPD coshc3<>(SB), Y12
+	VFMADD213PD coshc2<>(SB), Y10, Y12
+	VFMADD213PD coshc1<>(SB), Y10, Y12
+	VFMADD213PD coshc0<>(SB), Y10, Y12
+	VMULPD Y10, Y10, Y8
+	VMULPD half64<>(SB), Y10, Y10
+	VADDPD one64<>(SB), Y10, Y10
+	VFMADD231PD Y8, Y12, Y10
+	VMOVAPD Y10, Y12
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Y11, Y12, Y8
+	VMOVUPD bias1023<>(SB), Y10
+	VPSUBQ Y9, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y10, Y8, Y8
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD one64<>(SB), Y8, Y11
+	VMULPD half64<>(SB), Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VMOVUPD ln2d<>(SB), Y9
+	VCMPPD $30, sqrt2m1<>(SB), Y8, Y10
+	VBLENDVPD Y10, Y11, Y8, Y8
+	VBLENDVPD Y10, Y9, Y12, Y12
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD two64<>(SB), Y8, Y9
+	VDIVPD Y9, Y8, Y11
+	VMULPD Y11, Y11, Y10
+	VMOVUPD softplusc8<>(SB), Y9
+	VFMADD213PD softplusc7<>(SB), Y10, Y9
+	VFMADD213PD softplusc6<>(SB), Y10, Y9
+	VFMADD213PD softplusc5<>(SB), Y10, Y9
+	VFMADD213PD softplusc4<>(SB), Y10, Y9
+	VFMADD213PD softplusc3<>(SB), Y10, Y9
+	VFMADD213PD softplusc2<>(SB), Y10, Y9
+	VFMADD213PD softplusc1<>(SB), Y10, Y9
+	VFMADD213PD softplusc0<>(SB), Y10, Y9
+	VMULPD Y10, Y11, Y8
+	VADDPD Y11, Y11, Y11
+	VFMADD213PD Y11, Y8, Y9
+	VADDPD Y9, Y12, Y12
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Y10, Y10, Y10
+	VMAXPD Y10, Y7, Y7
+	VADDPD Y12, Y7, Y7
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y0
@@ -31271,7 +31636,7 @@ loop:
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z2
+	VBROADCASTSD expmax100<>(SB), Z2
 	VANDPD.BCST absmask64<>(SB), Z1, Z4
 	VMINPD Z4, Z2, Z2
 	VBROADCASTSD shifter64<>(SB), Z3
@@ -31296,9 +31661,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z4, Z2
-	VADDPD Z5, Z4, Z6
+	VSUBPD Z5, Z6, Z2
+	VADDPD Z5, Z6, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31311,7 +31677,7 @@ loop:
 	VMOVAPD Z5, K2, Z2
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z2, Z1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z8
+	VBROADCASTSD expmax100<>(SB), Z8
 	VANDPD.BCST absmask64<>(SB), Z7, Z10
 	VMINPD Z10, Z8, Z8
 	VBROADCASTSD shifter64<>(SB), Z9
@@ -31336,9 +31702,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z10, Z8
-	VADDPD Z11, Z10, Z12
+	VSUBPD Z11, Z12, Z8
+	VADDPD Z11, Z12, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31357,7 +31724,7 @@ loop:
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z18
+	VBROADCASTSD expmax100<>(SB), Z18
 	VANDPD.BCST absmask64<>(SB), Z17, Z20
 	VMINPD Z20, Z18, Z18
 	VBROADCASTSD shifter64<>(SB), Z19
@@ -31382,9 +31749,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z20, Z20
 	VADDPD.BCST one64<>(SB), Z20, Z20
 	VFMADD231PD Z18, Z22, Z20
+	VMOVAPD Z20, Z22
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z21, Z20, Z18
-	VADDPD Z21, Z20, Z22
+	VSUBPD Z21, Z22, Z18
+	VADDPD Z21, Z22, Z22
 	VBROADCASTSD bias1022<>(SB), Z20
 	VPSUBQ Z19, Z20, Z20
 	VPSLLQ $52, Z20, Z20
@@ -31397,7 +31765,7 @@ loop:
 	VMOVAPD Z21, K3, Z18
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z18, Z17
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z24
+	VBROADCASTSD expmax100<>(SB), Z24
 	VANDPD.BCST absmask64<>(SB), Z23, Z26
 	VMINPD Z26, Z24, Z24
 	VBROADCASTSD shifter64<>(SB), Z25
@@ -31422,9 +31790,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z26, Z26
 	VADDPD.BCST one64<>(SB), Z26, Z26
 	VFMADD231PD Z24, Z28, Z26
+	VMOVAPD Z26, Z28
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z27, Z26, Z24
-	VADDPD Z27, Z26, Z28
+	VSUBPD Z27, Z28, Z24
+	VADDPD Z27, Z28, Z28
 	VBROADCASTSD bias1022<>(SB), Z26
 	VPSUBQ Z25, Z26, Z26
 	VPSLLQ $52, Z26, Z26
@@ -31453,7 +31822,7 @@ one:
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z2
+	VBROADCASTSD expmax100<>(SB), Z2
 	VANDPD.BCST absmask64<>(SB), Z1, Z4
 	VMINPD Z4, Z2, Z2
 	VBROADCASTSD shifter64<>(SB), Z3
@@ -31478,9 +31847,10 @@ one:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z4, Z2
-	VADDPD Z5, Z4, Z6
+	VSUBPD Z5, Z6, Z2
+	VADDPD Z5, Z6, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31493,7 +31863,7 @@ one:
 	VMOVAPD Z5, K2, Z2
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z2, Z1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z8
+	VBROADCASTSD expmax100<>(SB), Z8
 	VANDPD.BCST absmask64<>(SB), Z7, Z10
 	VMINPD Z10, Z8, Z8
 	VBROADCASTSD shifter64<>(SB), Z9
@@ -31518,9 +31888,10 @@ one:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z10, Z8
-	VADDPD Z11, Z10, Z12
+	VSUBPD Z11, Z12, Z8
+	VADDPD Z11, Z12, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31552,7 +31923,7 @@ tail:
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z2
+	VBROADCASTSD expmax100<>(SB), Z2
 	VANDPD.BCST absmask64<>(SB), Z1, Z4
 	VMINPD Z4, Z2, Z2
 	VBROADCASTSD shifter64<>(SB), Z3
@@ -31577,9 +31948,10 @@ tail:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z4, Z2
-	VADDPD Z5, Z4, Z6
+	VSUBPD Z5, Z6, Z2
+	VADDPD Z5, Z6, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31592,7 +31964,7 @@ tail:
 	VMOVAPD Z5, K2, Z2
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z2, Z1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z8
+	VBROADCASTSD expmax100<>(SB), Z8
 	VANDPD.BCST absmask64<>(SB), Z7, Z10
 	VMINPD Z10, Z8, Z8
 	VBROADCASTSD shifter64<>(SB), Z9
@@ -31617,9 +31989,10 @@ tail:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z10, Z8
-	VADDPD Z11, Z10, Z12
+	VSUBPD Z11, Z12, Z8
+	VADDPD Z11, Z12, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31653,7 +32026,7 @@ loop:
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z2
+	VBROADCASTSD expmax100<>(SB), Z2
 	VANDPD.BCST absmask64<>(SB), Z1, Z4
 	VMINPD Z4, Z2, Z2
 	VBROADCASTSD shifter64<>(SB), Z3
@@ -31678,9 +32051,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z4, Z2
-	VADDPD Z5, Z4, Z6
+	VSUBPD Z5, Z6, Z2
+	VADDPD Z5, Z6, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31690,7 +32064,7 @@ loop:
 	VFMADD231PD Z4, Z6, Z2
 	VMOVAPD Z2, Z1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z8
+	VBROADCASTSD expmax100<>(SB), Z8
 	VANDPD.BCST absmask64<>(SB), Z7, Z10
 	VMINPD Z10, Z8, Z8
 	VBROADCASTSD shifter64<>(SB), Z9
@@ -31715,9 +32089,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z10, Z8
-	VADDPD Z11, Z10, Z12
+	VSUBPD Z11, Z12, Z8
+	VADDPD Z11, Z12, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31733,7 +32108,7 @@ loop:
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z18
+	VBROADCASTSD expmax100<>(SB), Z18
 	VANDPD.BCST absmask64<>(SB), Z17, Z20
 	VMINPD Z20, Z18, Z18
 	VBROADCASTSD shifter64<>(SB), Z19
@@ -31758,9 +32133,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z20, Z20
 	VADDPD.BCST one64<>(SB), Z20, Z20
 	VFMADD231PD Z18, Z22, Z20
+	VMOVAPD Z20, Z22
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z21, Z20, Z18
-	VADDPD Z21, Z20, Z22
+	VSUBPD Z21, Z22, Z18
+	VADDPD Z21, Z22, Z22
 	VBROADCASTSD bias1022<>(SB), Z20
 	VPSUBQ Z19, Z20, Z20
 	VPSLLQ $52, Z20, Z20
@@ -31770,7 +32146,7 @@ loop:
 	VFMADD231PD Z20, Z22, Z18
 	VMOVAPD Z18, Z17
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z24
+	VBROADCASTSD expmax100<>(SB), Z24
 	VANDPD.BCST absmask64<>(SB), Z23, Z26
 	VMINPD Z26, Z24, Z24
 	VBROADCASTSD shifter64<>(SB), Z25
@@ -31795,9 +32171,10 @@ loop:
 	VMULPD.BCST half64<>(SB), Z26, Z26
 	VADDPD.BCST one64<>(SB), Z26, Z26
 	VFMADD231PD Z24, Z28, Z26
+	VMOVAPD Z26, Z28
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z27, Z26, Z24
-	VADDPD Z27, Z26, Z28
+	VSUBPD Z27, Z28, Z24
+	VADDPD Z27, Z28, Z28
 	VBROADCASTSD bias1022<>(SB), Z26
 	VPSUBQ Z25, Z26, Z26
 	VPSLLQ $52, Z26, Z26
@@ -31823,7 +32200,7 @@ one:
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z2
+	VBROADCASTSD expmax100<>(SB), Z2
 	VANDPD.BCST absmask64<>(SB), Z1, Z4
 	VMINPD Z4, Z2, Z2
 	VBROADCASTSD shifter64<>(SB), Z3
@@ -31848,9 +32225,10 @@ one:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z4, Z2
-	VADDPD Z5, Z4, Z6
+	VSUBPD Z5, Z6, Z2
+	VADDPD Z5, Z6, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31860,7 +32238,7 @@ one:
 	VFMADD231PD Z4, Z6, Z2
 	VMOVAPD Z2, Z1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z8
+	VBROADCASTSD expmax100<>(SB), Z8
 	VANDPD.BCST absmask64<>(SB), Z7, Z10
 	VMINPD Z10, Z8, Z8
 	VBROADCASTSD shifter64<>(SB), Z9
@@ -31885,9 +32263,10 @@ one:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z10, Z8
-	VADDPD Z11, Z10, Z12
+	VSUBPD Z11, Z12, Z8
+	VADDPD Z11, Z12, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31916,7 +32295,7 @@ tail:
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z2
+	VBROADCASTSD expmax100<>(SB), Z2
 	VANDPD.BCST absmask64<>(SB), Z1, Z4
 	VMINPD Z4, Z2, Z2
 	VBROADCASTSD shifter64<>(SB), Z3
@@ -31941,9 +32320,10 @@ tail:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z4, Z2
-	VADDPD Z5, Z4, Z6
+	VSUBPD Z5, Z6, Z2
+	VADDPD Z5, Z6, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31953,7 +32333,7 @@ tail:
 	VFMADD231PD Z4, Z6, Z2
 	VMOVAPD Z2, Z1
 	// a = min(|x|, 100) (NaN stays); k = round(a/ln2) in the low bits of T
-	VBROADCASTSD hypmax<>(SB), Z8
+	VBROADCASTSD expmax100<>(SB), Z8
 	VANDPD.BCST absmask64<>(SB), Z7, Z10
 	VMINPD Z10, Z8, Z8
 	VBROADCASTSD shifter64<>(SB), Z9
@@ -31978,9 +32358,10 @@ tail:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
 	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z10, Z8
-	VADDPD Z11, Z10, Z12
+	VSUBPD Z11, Z12, Z8
+	VADDPD Z11, Z12, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31989,6 +32370,564 @@ tail:
 	VPSLLQ $52, Z10, Z10
 	VFMADD231PD Z10, Z12, Z8
 	VMOVAPD Z8, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func softplusF32AVX512(dst *float32, x *float32, n int)
+TEXT ·softplusF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z16
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z5, Z6, Z2
+	VBROADCASTSD bias1023<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z2, Z5
+	VMULPD.BCST half64<>(SB), Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VBROADCASTSD ln2d<>(SB), Z3
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z2, K2
+	VMOVAPD Z5, K2, Z2
+	VMOVAPD Z3, K2, Z6
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z2, Z3
+	VDIVPD Z3, Z2, Z5
+	VMULPD Z5, Z5, Z4
+	VBROADCASTSD softplusc8<>(SB), Z3
+	VFMADD213PD.BCST softplusc7<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc6<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc5<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc4<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc3<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc2<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc1<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc0<>(SB), Z4, Z3
+	VMULPD Z4, Z5, Z2
+	VADDPD Z5, Z5, Z5
+	VFMADD213PD Z5, Z2, Z3
+	VADDPD Z3, Z6, Z6
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z4, Z4, Z4
+	VMAXPD Z4, Z1, Z1
+	VADDPD Z6, Z1, Z1
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z11, Z12, Z8
+	VBROADCASTSD bias1023<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z8, Z11
+	VMULPD.BCST half64<>(SB), Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VBROADCASTSD ln2d<>(SB), Z9
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z8, K2
+	VMOVAPD Z11, K2, Z8
+	VMOVAPD Z9, K2, Z12
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z8, Z9
+	VDIVPD Z9, Z8, Z11
+	VMULPD Z11, Z11, Z10
+	VBROADCASTSD softplusc8<>(SB), Z9
+	VFMADD213PD.BCST softplusc7<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc6<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc5<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc4<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc3<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc2<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc1<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc0<>(SB), Z10, Z9
+	VMULPD Z10, Z11, Z8
+	VADDPD Z11, Z11, Z11
+	VFMADD213PD Z11, Z8, Z9
+	VADDPD Z9, Z12, Z12
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z10, Z10, Z10
+	VMAXPD Z10, Z7, Z7
+	VADDPD Z12, Z7, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VCVTPS2PD Y16, Z17
+	VEXTRACTF32X8 $1, Z16, Y23
+	VCVTPS2PD Y23, Z23
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z18
+	VANDPD.BCST absmask64<>(SB), Z17, Z20
+	VMINPD Z20, Z18, Z18
+	VBROADCASTSD shifter64<>(SB), Z19
+	VFMADD231PD.BCST log2e64<>(SB), Z18, Z19
+	VSUBPD.BCST shifter64<>(SB), Z19, Z20
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z20, Z18
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z20, Z18
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z18, Z18, Z20
+	VBROADCASTSD sinhc3<>(SB), Z21
+	VFMADD213PD.BCST sinhc2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinhc1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinhc0<>(SB), Z20, Z21
+	VMULPD Z20, Z18, Z22
+	VFMADD213PD Z18, Z22, Z21
+	VBROADCASTSD coshc3<>(SB), Z22
+	VFMADD213PD.BCST coshc2<>(SB), Z20, Z22
+	VFMADD213PD.BCST coshc1<>(SB), Z20, Z22
+	VFMADD213PD.BCST coshc0<>(SB), Z20, Z22
+	VMULPD Z20, Z20, Z18
+	VMULPD.BCST half64<>(SB), Z20, Z20
+	VADDPD.BCST one64<>(SB), Z20, Z20
+	VFMADD231PD Z18, Z22, Z20
+	VMOVAPD Z20, Z22
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z21, Z22, Z18
+	VBROADCASTSD bias1023<>(SB), Z20
+	VPSUBQ Z19, Z20, Z20
+	VPSLLQ $52, Z20, Z20
+	VMULPD Z20, Z18, Z18
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z18, Z21
+	VMULPD.BCST half64<>(SB), Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VBROADCASTSD ln2d<>(SB), Z19
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z18, K3
+	VMOVAPD Z21, K3, Z18
+	VMOVAPD Z19, K3, Z22
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z18, Z19
+	VDIVPD Z19, Z18, Z21
+	VMULPD Z21, Z21, Z20
+	VBROADCASTSD softplusc8<>(SB), Z19
+	VFMADD213PD.BCST softplusc7<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc6<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc5<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc4<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc3<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc2<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc1<>(SB), Z20, Z19
+	VFMADD213PD.BCST softplusc0<>(SB), Z20, Z19
+	VMULPD Z20, Z21, Z18
+	VADDPD Z21, Z21, Z21
+	VFMADD213PD Z21, Z18, Z19
+	VADDPD Z19, Z22, Z22
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z20, Z20, Z20
+	VMAXPD Z20, Z17, Z17
+	VADDPD Z22, Z17, Z17
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z24
+	VANDPD.BCST absmask64<>(SB), Z23, Z26
+	VMINPD Z26, Z24, Z24
+	VBROADCASTSD shifter64<>(SB), Z25
+	VFMADD231PD.BCST log2e64<>(SB), Z24, Z25
+	VSUBPD.BCST shifter64<>(SB), Z25, Z26
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z26, Z24
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z26, Z24
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z24, Z24, Z26
+	VBROADCASTSD sinhc3<>(SB), Z27
+	VFMADD213PD.BCST sinhc2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinhc1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinhc0<>(SB), Z26, Z27
+	VMULPD Z26, Z24, Z28
+	VFMADD213PD Z24, Z28, Z27
+	VBROADCASTSD coshc3<>(SB), Z28
+	VFMADD213PD.BCST coshc2<>(SB), Z26, Z28
+	VFMADD213PD.BCST coshc1<>(SB), Z26, Z28
+	VFMADD213PD.BCST coshc0<>(SB), Z26, Z28
+	VMULPD Z26, Z26, Z24
+	VMULPD.BCST half64<>(SB), Z26, Z26
+	VADDPD.BCST one64<>(SB), Z26, Z26
+	VFMADD231PD Z24, Z28, Z26
+	VMOVAPD Z26, Z28
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z27, Z28, Z24
+	VBROADCASTSD bias1023<>(SB), Z26
+	VPSUBQ Z25, Z26, Z26
+	VPSLLQ $52, Z26, Z26
+	VMULPD Z26, Z24, Z24
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z24, Z27
+	VMULPD.BCST half64<>(SB), Z27, Z27
+	VXORPD Z28, Z28, Z28
+	VBROADCASTSD ln2d<>(SB), Z25
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z24, K3
+	VMOVAPD Z27, K3, Z24
+	VMOVAPD Z25, K3, Z28
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z24, Z25
+	VDIVPD Z25, Z24, Z27
+	VMULPD Z27, Z27, Z26
+	VBROADCASTSD softplusc8<>(SB), Z25
+	VFMADD213PD.BCST softplusc7<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc6<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc5<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc4<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc3<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc2<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc1<>(SB), Z26, Z25
+	VFMADD213PD.BCST softplusc0<>(SB), Z26, Z25
+	VMULPD Z26, Z27, Z24
+	VADDPD Z27, Z27, Z27
+	VFMADD213PD Z27, Z24, Z25
+	VADDPD Z25, Z28, Z28
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z26, Z26, Z26
+	VMAXPD Z26, Z23, Z23
+	VADDPD Z28, Z23, Z23
+	VCVTPD2PS Z17, Y17
+	VCVTPD2PS Z23, Y23
+	VINSERTF32X8 $1, Y23, Z17, Z16
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z5, Z6, Z2
+	VBROADCASTSD bias1023<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z2, Z5
+	VMULPD.BCST half64<>(SB), Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VBROADCASTSD ln2d<>(SB), Z3
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z2, K2
+	VMOVAPD Z5, K2, Z2
+	VMOVAPD Z3, K2, Z6
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z2, Z3
+	VDIVPD Z3, Z2, Z5
+	VMULPD Z5, Z5, Z4
+	VBROADCASTSD softplusc8<>(SB), Z3
+	VFMADD213PD.BCST softplusc7<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc6<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc5<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc4<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc3<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc2<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc1<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc0<>(SB), Z4, Z3
+	VMULPD Z4, Z5, Z2
+	VADDPD Z5, Z5, Z5
+	VFMADD213PD Z5, Z2, Z3
+	VADDPD Z3, Z6, Z6
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z4, Z4, Z4
+	VMAXPD Z4, Z1, Z1
+	VADDPD Z6, Z1, Z1
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z11, Z12, Z8
+	VBROADCASTSD bias1023<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z8, Z11
+	VMULPD.BCST half64<>(SB), Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VBROADCASTSD ln2d<>(SB), Z9
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z8, K2
+	VMOVAPD Z11, K2, Z8
+	VMOVAPD Z9, K2, Z12
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z8, Z9
+	VDIVPD Z9, Z8, Z11
+	VMULPD Z11, Z11, Z10
+	VBROADCASTSD softplusc8<>(SB), Z9
+	VFMADD213PD.BCST softplusc7<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc6<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc5<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc4<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc3<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc2<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc1<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc0<>(SB), Z10, Z9
+	VMULPD Z10, Z11, Z8
+	VADDPD Z11, Z11, Z11
+	VFMADD213PD Z11, Z8, Z9
+	VADDPD Z9, Z12, Z12
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z10, Z10, Z10
+	VMAXPD Z10, Z7, Z7
+	VADDPD Z12, Z7, Z7
+	VCVTPD2PS Z1, Y1
+	VCVTPD2PS Z7, Y7
+	VINSERTF32X8 $1, Y7, Z1, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PD Y0, Z1
+	VEXTRACTF32X8 $1, Z0, Y7
+	VCVTPS2PD Y7, Z7
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z2
+	VANDPD.BCST absmask64<>(SB), Z1, Z4
+	VMINPD Z4, Z2, Z2
+	VBROADCASTSD shifter64<>(SB), Z3
+	VFMADD231PD.BCST log2e64<>(SB), Z2, Z3
+	VSUBPD.BCST shifter64<>(SB), Z3, Z4
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z4, Z2
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z4, Z2
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z2, Z2, Z4
+	VBROADCASTSD sinhc3<>(SB), Z5
+	VFMADD213PD.BCST sinhc2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinhc0<>(SB), Z4, Z5
+	VMULPD Z4, Z2, Z6
+	VFMADD213PD Z2, Z6, Z5
+	VBROADCASTSD coshc3<>(SB), Z6
+	VFMADD213PD.BCST coshc2<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc1<>(SB), Z4, Z6
+	VFMADD213PD.BCST coshc0<>(SB), Z4, Z6
+	VMULPD Z4, Z4, Z2
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VADDPD.BCST one64<>(SB), Z4, Z4
+	VFMADD231PD Z2, Z6, Z4
+	VMOVAPD Z4, Z6
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z5, Z6, Z2
+	VBROADCASTSD bias1023<>(SB), Z4
+	VPSUBQ Z3, Z4, Z4
+	VPSLLQ $52, Z4, Z4
+	VMULPD Z4, Z2, Z2
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z2, Z5
+	VMULPD.BCST half64<>(SB), Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VBROADCASTSD ln2d<>(SB), Z3
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z2, K2
+	VMOVAPD Z5, K2, Z2
+	VMOVAPD Z3, K2, Z6
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z2, Z3
+	VDIVPD Z3, Z2, Z5
+	VMULPD Z5, Z5, Z4
+	VBROADCASTSD softplusc8<>(SB), Z3
+	VFMADD213PD.BCST softplusc7<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc6<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc5<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc4<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc3<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc2<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc1<>(SB), Z4, Z3
+	VFMADD213PD.BCST softplusc0<>(SB), Z4, Z3
+	VMULPD Z4, Z5, Z2
+	VADDPD Z5, Z5, Z5
+	VFMADD213PD Z5, Z2, Z3
+	VADDPD Z3, Z6, Z6
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z4, Z4, Z4
+	VMAXPD Z4, Z1, Z1
+	VADDPD Z6, Z1, Z1
+	// a = min(|x|, 200) (NaN stays); k = round(a/ln2) in the low bits of T
+	VBROADCASTSD expmax200<>(SB), Z8
+	VANDPD.BCST absmask64<>(SB), Z7, Z10
+	VMINPD Z10, Z8, Z8
+	VBROADCASTSD shifter64<>(SB), Z9
+	VFMADD231PD.BCST log2e64<>(SB), Z8, Z9
+	VSUBPD.BCST shifter64<>(SB), Z9, Z10
+	// r = a - k*ln2 in two parts, the first product exact
+	VFNMADD231PD.BCST ln2hi64<>(SB), Z10, Z8
+	VFNMADD231PD.BCST ln2lo64<>(SB), Z10, Z8
+	// z = r^2; O = r + r*z*S(z); E = (1 + z/2) + z^2*C(z)
+	VMULPD Z8, Z8, Z10
+	VBROADCASTSD sinhc3<>(SB), Z11
+	VFMADD213PD.BCST sinhc2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinhc0<>(SB), Z10, Z11
+	VMULPD Z10, Z8, Z12
+	VFMADD213PD Z8, Z12, Z11
+	VBROADCASTSD coshc3<>(SB), Z12
+	VFMADD213PD.BCST coshc2<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc1<>(SB), Z10, Z12
+	VFMADD213PD.BCST coshc0<>(SB), Z10, Z12
+	VMULPD Z10, Z10, Z8
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VADDPD.BCST one64<>(SB), Z10, Z10
+	VFMADD231PD Z8, Z12, Z10
+	VMOVAPD Z10, Z12
+	// e = e^-a = (E-O)*2^-k
+	VSUBPD Z11, Z12, Z8
+	VBROADCASTSD bias1023<>(SB), Z10
+	VPSUBQ Z9, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VMULPD Z10, Z8, Z8
+	// e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0
+	VSUBPD.BCST one64<>(SB), Z8, Z11
+	VMULPD.BCST half64<>(SB), Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VBROADCASTSD ln2d<>(SB), Z9
+	VCMPPD.BCST $30, sqrt2m1<>(SB), Z8, K2
+	VMOVAPD Z11, K2, Z8
+	VMOVAPD Z9, K2, Z12
+	// s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2
+	VADDPD.BCST two64<>(SB), Z8, Z9
+	VDIVPD Z9, Z8, Z11
+	VMULPD Z11, Z11, Z10
+	VBROADCASTSD softplusc8<>(SB), Z9
+	VFMADD213PD.BCST softplusc7<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc6<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc5<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc4<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc3<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc2<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc1<>(SB), Z10, Z9
+	VFMADD213PD.BCST softplusc0<>(SB), Z10, Z9
+	VMULPD Z10, Z11, Z8
+	VADDPD Z11, Z11, Z11
+	VFMADD213PD Z11, Z8, Z9
+	VADDPD Z9, Z12, Z12
+	// max(x, 0) + that (NaN: E is NaN)
+	VXORPD Z10, Z10, Z10
+	VMAXPD Z10, Z7, Z7
+	VADDPD Z12, Z7, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
