@@ -3264,11 +3264,12 @@ func (g *gen) trigCore(t tier, op string, b int) {
 // below tan(3pi/8), -1/a (plus pi/2) above, a-1 and a+1 exact for a
 // float32 a; atan t = t + t^3*A(t^2), the Taylor series to t^25
 // (truncation below 2^-38 of the result), and x's sign is copied last.
-// asin x = atan(x/sqrt((1-x)(1+x))) and acos x = 2*atan(sqrt((1-x)/(1+x))),
-// 1-x and 1+x exact: every float64 step errs by a few 2^-53, so the result
-// is the exact value correctly rounded but within about 2^-20 ulp of a
-// tie. |x| > 1 gives NaN through the square root, and asin(±1) = ±pi/2,
-// acos(-1) = pi through an infinite argument (t = -1/Inf = -0).
+// Asin and Acos take no division (asinCore): a polynomial for asin on
+// [0, 1/2], applied to |x| or to sqrt((1-|x|)/2), fitted to within 2^-44.
+// Every float64 step errs by a few 2^-53, so the result is the exact value
+// correctly rounded but within about 2^-20 ulp of a tie. |x| > 1 gives
+// NaN through the square root, and asin(±1) = ±pi/2, acos(1) = 0 and
+// acos(-1) = pi through y = 0.
 
 // atanCoeffs returns (-1)^k/(2k+1) for k = 1..12, rounded to float64.
 func atanCoeffs() []float64 {
@@ -3291,7 +3292,11 @@ func (g *gen) arcs(t tier) {
 		body := func(g *gen) {
 			g.widenHalves(t)
 			for _, b := range []int{1, 7} {
-				g.arcCore(t, op, b)
+				if op == "atan" {
+					g.arcCore(t, op, b)
+				} else {
+					g.asinCore(t, op, b)
+				}
 			}
 			g.narrowHalves(t)
 		}
@@ -3346,23 +3351,6 @@ func (g *gen) narrowHalves(t tier) {
 func (g *gen) arcCore(t tier, op string, b int) {
 	X, A, N, D, Z, P := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
 	one := g.d("done", 1)
-	switch op {
-	case "asin":
-		g.comment("w = x/sqrt((1-x)(1+x))")
-		g.loadPD(t, one, N)
-		g.ins("VSUBPD %s, %s, %s", X, N, N)
-		g.withConst(t, "VADDPD", one, X+", "+A)
-		g.ins("VMULPD %s, %s, %s", A, N, N)
-		g.ins("VSQRTPD %s, %s", N, N)
-		g.ins("VDIVPD %s, %s, %s", N, X, X)
-	case "acos":
-		g.comment("w = sqrt((1-x)/(1+x))")
-		g.loadPD(t, one, N)
-		g.ins("VSUBPD %s, %s, %s", X, N, N)
-		g.withConst(t, "VADDPD", one, X+", "+A)
-		g.ins("VDIVPD %s, %s, %s", A, N, N)
-		g.ins("VSQRTPD %s, %s", N, X)
-	}
 	lo, hi := g.d("tanpi8", math.Sqrt2-1), g.d("tan3pi8", math.Sqrt2+1)
 	// blendWhere sets dst to src in the lanes where a > c (NaN: no lane).
 	blendWhere := func(c, src, dst string) {
@@ -3398,11 +3386,78 @@ func (g *gen) arcCore(t tier, op string, b int) {
 	g.ins("VMULPD %s, %s, %s", Z, N, A)
 	g.ins("VFMADD213PD %s, %s, %s", N, A, P)
 	g.ins("VADDPD %s, %s, %s", D, P, P)
-	if op == "acos" {
-		g.ins("VADDPD %s, %s, %s", P, P, X)
+	g.copySign(t, P, X)
+}
+
+// asinCoeffs64 is P with asin y = y + y*z*P(z), z = y^2 <= 1/4, fitted by
+// `go run fitcoeffs.go asin64` (degree 8; the error below 2^-44 of the
+// result).
+func asinCoeffs64() []float64 {
+	bits := []uint64{0x3fc55555556600e9, 0x3fb333331ece25d5, 0x3fa6db7649eee7fa, 0x3f9f1aaf10d834e6,
+		0x3f9702bbc76a2b4d, 0x3f90df6f7d07600b, 0x3f9314464150bcf3, 0xbf6771d79da567f9, 0x3fa05d69fd6745df}
+	c := make([]float64, len(bits))
+	for i, b := range bits {
+		c[i] = math.Float64frombits(b)
+	}
+	return c
+}
+
+// asinCore computes op (asin or acos) of the float64 vector in register b
+// of tier t into the same register, with registers b+1 to b+5 (and, on
+// zmm, K2) as scratch. With a = |x|: y = a below 1/2, else y =
+// sqrt((1-a)/2) (1-a exact for a float32 a, the halving exact), and p =
+// asin y = y + y*z*P(z), z = y^2. Then asin x = ±p or ±(pi/2 - 2p), and
+// acos x = pi/2 - asin x below 1/2, 2p above (pi - 2p for negative x):
+// no division, one square root.
+func (g *gen) asinCore(t tier, op string, b int) {
+	X, A, Y, Z, P, M := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+	half := g.d("half64", 0.5)
+	// where sets dst to src in the lanes of the mask from cmp (c against A,
+	// imm the predicate; NaN: no lane).
+	where := func(imm int, c, reg, src, dst string) {
+		if t.z {
+			g.ins("VCMPPD.BCST $%d, %s, %s, K2", imm, c, reg)
+			g.ins("VMOVAPD %s, K2, %s", src, dst)
+		} else {
+			g.ins("VCMPPD $%d, %s, %s, %s", imm, c, reg, M)
+			g.ins("VBLENDVPD %s, %s, %s, %s", M, src, dst, dst)
+		}
+	}
+	g.comment("a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)")
+	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
+	g.ins("VMOVAPD %s, %s", A, Y)
+	g.ins("VMULPD %s, %s, %s", A, A, P)
+	g.loadPD(t, g.d("one64", 1), Z)
+	g.ins("VSUBPD %s, %s, %s", A, Z, Z)
+	g.withConst(t, "VMULPD", half, Z+", "+Z)
+	where(30, half, A, Z, P)
+	g.ins("VSQRTPD %s, %s", Z, Z)
+	where(30, half, A, Z, Y)
+	g.comment("p = y + y*z*P(z)")
+	g.hornerPDOn(t, "asinc", asinCoeffs64(), P, Z)
+	g.ins("VMULPD %s, %s, %s", P, Y, P)
+	g.ins("VFMADD213PD %s, %s, %s", Y, P, Z)
+	pi2 := g.d("pi2", math.Pi/2)
+	if op == "asin" {
+		g.comment("above 1/2: pi/2 - 2p; x's sign")
+		g.ins("VADDPD %s, %s, %s", Z, Z, Y)
+		g.loadPD(t, pi2, P)
+		g.ins("VSUBPD %s, %s, %s", Y, P, Y)
+		where(30, half, A, Y, Z)
+		g.copySign(t, Z, X)
 		return
 	}
-	g.copySign(t, P, X)
+	g.comment("below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x")
+	g.ins("VMOVAPD %s, %s", X, Y)
+	g.copySign(t, Z, Y)
+	g.loadPD(t, pi2, P)
+	g.ins("VSUBPD %s, %s, %s", Y, P, Y)
+	g.ins("VADDPD %s, %s, %s", Z, Z, Z)
+	g.loadPD(t, g.d("pi64", math.Pi), P)
+	g.ins("VSUBPD %s, %s, %s", Z, P, P)
+	where(1, g.d("dzero", 0), X, P, Z)
+	where(18, half, A, Y, Z)
+	g.ins("VMOVAPD %s, %s", Z, X)
 }
 
 // copySign sets dst to mag with dst's sign bit (mag's sign bit clear).

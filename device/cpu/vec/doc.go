@@ -222,9 +222,11 @@
 // inputs on both tiers (TestExhaustiveF32; the bound is 0.501). Inputs of
 // 2^30 and above in magnitude, and infinities, go to package math. The
 // float64 forms are package math's. Asin, Acos and Atan (float32) are
-// kernels of the same shape (asmgen.go's arcs): one reducing division to
-// |t| <= tan(pi/8) and the atan series to t^25 in float64 lanes, Asin as
-// atan(x/sqrt((1-x)(1+x))) and Acos as 2*atan(sqrt((1-x)/(1+x))), rounded
+// kernels of the same shape (asmgen.go's arcs): Atan with one reducing
+// division to |t| <= tan(pi/8) and the atan series to t^25 in float64
+// lanes; Asin and Acos with no division, asin y = y + y^3 P(y^2) (a fitted
+// degree-8 P) on y = |x| below 1/2 and on y = sqrt((1-|x|)/2) above it
+// (asin |x| = pi/2 - 2 asin y, acos x = 2 asin y or pi - 2 asin y), rounded
 // once: 0.500 ulp on all 2^32 inputs on both tiers (TestExhaustiveF32),
 // whose outputs are identical; the bound is 0.501.
 //

@@ -6,7 +6,8 @@
 // erf, q (erfc for Erf, variable t = 2/(2+a)), g (erfc for GeluErf,
 // t = c/(c+|x|)), logtab64 (the float64 log's log1p polynomial beside its
 // tables, coefficients rounded to float64), tanh64 (the float64 tanh's
-// odd polynomial) or erf64 (the float64 erf's polynomials, see fitErf64,
+// odd polynomial), asin64 (the float32 Asin/Acos polynomial in float64
+// lanes) or erf64 (the float64 erf's polynomials, see fitErf64,
 // fitted to math/big values from internal/bigmath).
 //
 // Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
@@ -299,6 +300,43 @@ func main() {
 			fmt.Printf("deg %d: max |s*(P-G)| = %.3g (%.3f x 2^-53)\ntanh64:", deg, maxe, maxe/0x1p-53)
 			for i, v := range c {
 				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(smax, float64(i))))
+			}
+			fmt.Println()
+		}
+	case "asin64":
+		// asin y = y + y*z*P(z), z = y^2 <= 1/4 (|y| <= 1/2), for the
+		// float32 Asin and Acos in float64 lanes. The reference G(z) =
+		// (asin y - y)/(y z) is asin's series, c_n = (2n)!/(4^n (n!)^2
+		// (2n+1)) for z^(n-1), summed to z^119 (each term below a quarter
+		// of the one before), so no cancellation. P's error enters the
+		// result (about y) times about z, the weight; the fit is in u =
+		// z/zmax. The kernel takes degree 10.
+		const terms = 120
+		c := make([]float64, terms)
+		ratio := 1.0 // (2n)!/(4^n (n!)^2)
+		for n := 1; n < terms; n++ {
+			ratio *= float64(2*n-1) / float64(2*n)
+			c[n] = ratio / float64(2*n+1)
+		}
+		G := func(z float64) float64 {
+			var v float64
+			for n := terms - 1; n >= 1; n-- {
+				v = v*z + c[n]
+			}
+			return v
+		}
+		zmax := 0.25 * 1.0001
+		w := func(u float64) float64 { return u * zmax }
+		for deg := 7; deg <= 11; deg++ {
+			us := grid(0, 1, 3001)
+			cf, _ := fit(us, func(u float64) float64 { return G(u * zmax) }, w, deg, nil)
+			maxe := 0.0
+			for _, u := range us {
+				maxe = math.Max(maxe, math.Abs(w(u)*(eval(cf, u)-G(u*zmax))))
+			}
+			fmt.Printf("deg %d: max |z*(P-G)| = %.3g (%.3f x 2^-53)\nasin64:", deg, maxe, maxe/0x1p-53)
+			for i, v := range cf {
+				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(zmax, float64(i))))
 			}
 			fmt.Println()
 		}

@@ -15,15 +15,17 @@ func Cos[T Float](dst, x []T) error { return unary("Cos", unCos, dst, x) }
 func Tan[T Float](dst, x []T) error { return unary("Tan", unTan, dst, x) }
 
 // Asin sets dst[i] = asin(x[i]) (math.Asin; NaN outside [-1, 1]). For
-// float32 the vector sets compute atan(x/sqrt((1-x)(1+x))) in float64
-// lanes with one reducing division and a series, rounding once (at most
-// 0.501 ulp off); float64 is package math's on every set.
+// float32 the vector sets compute in float64 lanes a polynomial of |x|
+// below 1/2 and of sqrt((1-|x|)/2) above it (asin |x| = pi/2 - 2 asin of
+// that), rounding once (at most 0.501 ulp off); float64 is package math's
+// on every set.
 func Asin[T Float](dst, x []T) error { return unary("Asin", unAsin, dst, x) }
 
-// Acos sets dst[i] = acos(x[i]) (math.Acos), for float32 as
-// 2*atan(sqrt((1-x)/(1+x))) in float64 lanes, as Asin.
+// Acos sets dst[i] = acos(x[i]) (math.Acos), for float32 from Asin's
+// polynomial: pi/2 - asin x below 1/2 in magnitude, 2 asin(sqrt((1-x)/2))
+// above (pi minus that for negative x).
 func Acos[T Float](dst, x []T) error { return unary("Acos", unAcos, dst, x) }
 
-// Atan sets dst[i] = atan(x[i]) (math.Atan), for float32 in float64 lanes
-// as Asin computes its atan.
+// Atan sets dst[i] = atan(x[i]) (math.Atan), for float32 in float64 lanes:
+// one reducing division to |t| <= tan(pi/8) and a series, rounded once.
 func Atan[T Float](dst, x []T) error { return unary("Atan", unAtan, dst, x) }

@@ -38,6 +38,51 @@ DATA absmask<>+20(SB)/4, $0x7fffffff
 DATA absmask<>+24(SB)/4, $0x7fffffff
 DATA absmask<>+28(SB)/4, $0x7fffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $32
+DATA asinc0<>+0(SB)/8, $0x3fc55555556600e9
+DATA asinc0<>+8(SB)/8, $0x3fc55555556600e9
+DATA asinc0<>+16(SB)/8, $0x3fc55555556600e9
+DATA asinc0<>+24(SB)/8, $0x3fc55555556600e9
+GLOBL asinc0<>(SB), RODATA|NOPTR, $32
+DATA asinc1<>+0(SB)/8, $0x3fb333331ece25d5
+DATA asinc1<>+8(SB)/8, $0x3fb333331ece25d5
+DATA asinc1<>+16(SB)/8, $0x3fb333331ece25d5
+DATA asinc1<>+24(SB)/8, $0x3fb333331ece25d5
+GLOBL asinc1<>(SB), RODATA|NOPTR, $32
+DATA asinc2<>+0(SB)/8, $0x3fa6db7649eee7fa
+DATA asinc2<>+8(SB)/8, $0x3fa6db7649eee7fa
+DATA asinc2<>+16(SB)/8, $0x3fa6db7649eee7fa
+DATA asinc2<>+24(SB)/8, $0x3fa6db7649eee7fa
+GLOBL asinc2<>(SB), RODATA|NOPTR, $32
+DATA asinc3<>+0(SB)/8, $0x3f9f1aaf10d834e6
+DATA asinc3<>+8(SB)/8, $0x3f9f1aaf10d834e6
+DATA asinc3<>+16(SB)/8, $0x3f9f1aaf10d834e6
+DATA asinc3<>+24(SB)/8, $0x3f9f1aaf10d834e6
+GLOBL asinc3<>(SB), RODATA|NOPTR, $32
+DATA asinc4<>+0(SB)/8, $0x3f9702bbc76a2b4d
+DATA asinc4<>+8(SB)/8, $0x3f9702bbc76a2b4d
+DATA asinc4<>+16(SB)/8, $0x3f9702bbc76a2b4d
+DATA asinc4<>+24(SB)/8, $0x3f9702bbc76a2b4d
+GLOBL asinc4<>(SB), RODATA|NOPTR, $32
+DATA asinc5<>+0(SB)/8, $0x3f90df6f7d07600b
+DATA asinc5<>+8(SB)/8, $0x3f90df6f7d07600b
+DATA asinc5<>+16(SB)/8, $0x3f90df6f7d07600b
+DATA asinc5<>+24(SB)/8, $0x3f90df6f7d07600b
+GLOBL asinc5<>(SB), RODATA|NOPTR, $32
+DATA asinc6<>+0(SB)/8, $0x3f9314464150bcf3
+DATA asinc6<>+8(SB)/8, $0x3f9314464150bcf3
+DATA asinc6<>+16(SB)/8, $0x3f9314464150bcf3
+DATA asinc6<>+24(SB)/8, $0x3f9314464150bcf3
+GLOBL asinc6<>(SB), RODATA|NOPTR, $32
+DATA asinc7<>+0(SB)/8, $0xbf6771d79da567f9
+DATA asinc7<>+8(SB)/8, $0xbf6771d79da567f9
+DATA asinc7<>+16(SB)/8, $0xbf6771d79da567f9
+DATA asinc7<>+24(SB)/8, $0xbf6771d79da567f9
+GLOBL asinc7<>(SB), RODATA|NOPTR, $32
+DATA asinc8<>+0(SB)/8, $0x3fa05d69fd6745df
+DATA asinc8<>+8(SB)/8, $0x3fa05d69fd6745df
+DATA asinc8<>+16(SB)/8, $0x3fa05d69fd6745df
+DATA asinc8<>+24(SB)/8, $0x3fa05d69fd6745df
+GLOBL asinc8<>(SB), RODATA|NOPTR, $32
 DATA atanc0<>+0(SB)/8, $0xbfd5555555555555
 DATA atanc0<>+8(SB)/8, $0xbfd5555555555555
 DATA atanc0<>+16(SB)/8, $0xbfd5555555555555
@@ -1708,6 +1753,11 @@ DATA pi4<>+8(SB)/8, $0x3fe921fb54442d18
 DATA pi4<>+16(SB)/8, $0x3fe921fb54442d18
 DATA pi4<>+24(SB)/8, $0x3fe921fb54442d18
 GLOBL pi4<>(SB), RODATA|NOPTR, $32
+DATA pi64<>+0(SB)/8, $0x400921fb54442d18
+DATA pi64<>+8(SB)/8, $0x400921fb54442d18
+DATA pi64<>+16(SB)/8, $0x400921fb54442d18
+DATA pi64<>+24(SB)/8, $0x400921fb54442d18
+GLOBL pi64<>(SB), RODATA|NOPTR, $32
 DATA pinf<>+0(SB)/4, $0x7f800000
 DATA pinf<>+4(SB)/4, $0x7f800000
 DATA pinf<>+8(SB)/4, $0x7f800000
@@ -28970,106 +29020,70 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// w = x/sqrt((1-x)(1+x))
-	VMOVUPD done<>(SB), Y3
-	VSUBPD Y1, Y3, Y3
-	VADDPD done<>(SB), Y1, Y2
-	VMULPD Y2, Y3, Y3
-	VSQRTPD Y3, Y3
-	VDIVPD Y3, Y1, Y1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y1, Y2
 	VMOVAPD Y2, Y3
-	VMOVUPD done<>(SB), Y4
-	VSUBPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VADDPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD dm1<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y2, Y4, Y4
-	VDIVPD Y4, Y3, Y3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y4, Y4, Y4
-	VMOVUPD pi4<>(SB), Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD pi2<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y3, Y3, Y5
-	VMOVUPD atanc11<>(SB), Y6
-	VFMADD213PD atanc10<>(SB), Y5, Y6
-	VFMADD213PD atanc9<>(SB), Y5, Y6
-	VFMADD213PD atanc8<>(SB), Y5, Y6
-	VFMADD213PD atanc7<>(SB), Y5, Y6
-	VFMADD213PD atanc6<>(SB), Y5, Y6
-	VFMADD213PD atanc5<>(SB), Y5, Y6
-	VFMADD213PD atanc4<>(SB), Y5, Y6
-	VFMADD213PD atanc3<>(SB), Y5, Y6
-	VFMADD213PD atanc2<>(SB), Y5, Y6
-	VFMADD213PD atanc1<>(SB), Y5, Y6
-	VFMADD213PD atanc0<>(SB), Y5, Y6
-	VMULPD Y5, Y3, Y2
-	VFMADD213PD Y3, Y2, Y6
-	VADDPD Y4, Y6, Y6
+	VMULPD Y2, Y2, Y5
+	VMOVUPD one64<>(SB), Y4
+	VSUBPD Y2, Y4, Y4
+	VMULPD half64<>(SB), Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VSQRTPD Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y3, Y3
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y4
+	VFMADD213PD asinc7<>(SB), Y5, Y4
+	VFMADD213PD asinc6<>(SB), Y5, Y4
+	VFMADD213PD asinc5<>(SB), Y5, Y4
+	VFMADD213PD asinc4<>(SB), Y5, Y4
+	VFMADD213PD asinc3<>(SB), Y5, Y4
+	VFMADD213PD asinc2<>(SB), Y5, Y4
+	VFMADD213PD asinc1<>(SB), Y5, Y4
+	VFMADD213PD asinc0<>(SB), Y5, Y4
+	VMULPD Y5, Y3, Y5
+	VFMADD213PD Y3, Y5, Y4
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Y4, Y4, Y3
+	VMOVUPD pi2<>(SB), Y5
+	VSUBPD Y3, Y5, Y3
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y3, Y4, Y4
 	VANDPD signmask64<>(SB), Y1, Y1
-	VORPD Y6, Y1, Y1
-	// w = x/sqrt((1-x)(1+x))
-	VMOVUPD done<>(SB), Y9
-	VSUBPD Y7, Y9, Y9
-	VADDPD done<>(SB), Y7, Y8
-	VMULPD Y8, Y9, Y9
-	VSQRTPD Y9, Y9
-	VDIVPD Y9, Y7, Y7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VORPD Y4, Y1, Y1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y7, Y8
 	VMOVAPD Y8, Y9
-	VMOVUPD done<>(SB), Y10
-	VSUBPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VADDPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD dm1<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y8, Y10, Y10
-	VDIVPD Y10, Y9, Y9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y10, Y10, Y10
-	VMOVUPD pi4<>(SB), Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD pi2<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y9, Y9, Y11
-	VMOVUPD atanc11<>(SB), Y12
-	VFMADD213PD atanc10<>(SB), Y11, Y12
-	VFMADD213PD atanc9<>(SB), Y11, Y12
-	VFMADD213PD atanc8<>(SB), Y11, Y12
-	VFMADD213PD atanc7<>(SB), Y11, Y12
-	VFMADD213PD atanc6<>(SB), Y11, Y12
-	VFMADD213PD atanc5<>(SB), Y11, Y12
-	VFMADD213PD atanc4<>(SB), Y11, Y12
-	VFMADD213PD atanc3<>(SB), Y11, Y12
-	VFMADD213PD atanc2<>(SB), Y11, Y12
-	VFMADD213PD atanc1<>(SB), Y11, Y12
-	VFMADD213PD atanc0<>(SB), Y11, Y12
-	VMULPD Y11, Y9, Y8
-	VFMADD213PD Y9, Y8, Y12
-	VADDPD Y10, Y12, Y12
+	VMULPD Y8, Y8, Y11
+	VMOVUPD one64<>(SB), Y10
+	VSUBPD Y8, Y10, Y10
+	VMULPD half64<>(SB), Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y11, Y11
+	VSQRTPD Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y9, Y9
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y10
+	VFMADD213PD asinc7<>(SB), Y11, Y10
+	VFMADD213PD asinc6<>(SB), Y11, Y10
+	VFMADD213PD asinc5<>(SB), Y11, Y10
+	VFMADD213PD asinc4<>(SB), Y11, Y10
+	VFMADD213PD asinc3<>(SB), Y11, Y10
+	VFMADD213PD asinc2<>(SB), Y11, Y10
+	VFMADD213PD asinc1<>(SB), Y11, Y10
+	VFMADD213PD asinc0<>(SB), Y11, Y10
+	VMULPD Y11, Y9, Y11
+	VFMADD213PD Y9, Y11, Y10
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Y10, Y10, Y9
+	VMOVUPD pi2<>(SB), Y11
+	VSUBPD Y9, Y11, Y9
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y9, Y10, Y10
 	VANDPD signmask64<>(SB), Y7, Y7
-	VORPD Y12, Y7, Y7
+	VORPD Y10, Y7, Y7
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y0
@@ -29089,106 +29103,70 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// w = x/sqrt((1-x)(1+x))
-	VMOVUPD done<>(SB), Y3
-	VSUBPD Y1, Y3, Y3
-	VADDPD done<>(SB), Y1, Y2
-	VMULPD Y2, Y3, Y3
-	VSQRTPD Y3, Y3
-	VDIVPD Y3, Y1, Y1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y1, Y2
 	VMOVAPD Y2, Y3
-	VMOVUPD done<>(SB), Y4
-	VSUBPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VADDPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD dm1<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y2, Y4, Y4
-	VDIVPD Y4, Y3, Y3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y4, Y4, Y4
-	VMOVUPD pi4<>(SB), Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD pi2<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y3, Y3, Y5
-	VMOVUPD atanc11<>(SB), Y6
-	VFMADD213PD atanc10<>(SB), Y5, Y6
-	VFMADD213PD atanc9<>(SB), Y5, Y6
-	VFMADD213PD atanc8<>(SB), Y5, Y6
-	VFMADD213PD atanc7<>(SB), Y5, Y6
-	VFMADD213PD atanc6<>(SB), Y5, Y6
-	VFMADD213PD atanc5<>(SB), Y5, Y6
-	VFMADD213PD atanc4<>(SB), Y5, Y6
-	VFMADD213PD atanc3<>(SB), Y5, Y6
-	VFMADD213PD atanc2<>(SB), Y5, Y6
-	VFMADD213PD atanc1<>(SB), Y5, Y6
-	VFMADD213PD atanc0<>(SB), Y5, Y6
-	VMULPD Y5, Y3, Y2
-	VFMADD213PD Y3, Y2, Y6
-	VADDPD Y4, Y6, Y6
+	VMULPD Y2, Y2, Y5
+	VMOVUPD one64<>(SB), Y4
+	VSUBPD Y2, Y4, Y4
+	VMULPD half64<>(SB), Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VSQRTPD Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y3, Y3
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y4
+	VFMADD213PD asinc7<>(SB), Y5, Y4
+	VFMADD213PD asinc6<>(SB), Y5, Y4
+	VFMADD213PD asinc5<>(SB), Y5, Y4
+	VFMADD213PD asinc4<>(SB), Y5, Y4
+	VFMADD213PD asinc3<>(SB), Y5, Y4
+	VFMADD213PD asinc2<>(SB), Y5, Y4
+	VFMADD213PD asinc1<>(SB), Y5, Y4
+	VFMADD213PD asinc0<>(SB), Y5, Y4
+	VMULPD Y5, Y3, Y5
+	VFMADD213PD Y3, Y5, Y4
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Y4, Y4, Y3
+	VMOVUPD pi2<>(SB), Y5
+	VSUBPD Y3, Y5, Y3
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y3, Y4, Y4
 	VANDPD signmask64<>(SB), Y1, Y1
-	VORPD Y6, Y1, Y1
-	// w = x/sqrt((1-x)(1+x))
-	VMOVUPD done<>(SB), Y9
-	VSUBPD Y7, Y9, Y9
-	VADDPD done<>(SB), Y7, Y8
-	VMULPD Y8, Y9, Y9
-	VSQRTPD Y9, Y9
-	VDIVPD Y9, Y7, Y7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VORPD Y4, Y1, Y1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y7, Y8
 	VMOVAPD Y8, Y9
-	VMOVUPD done<>(SB), Y10
-	VSUBPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VADDPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD dm1<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y8, Y10, Y10
-	VDIVPD Y10, Y9, Y9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y10, Y10, Y10
-	VMOVUPD pi4<>(SB), Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD pi2<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y9, Y9, Y11
-	VMOVUPD atanc11<>(SB), Y12
-	VFMADD213PD atanc10<>(SB), Y11, Y12
-	VFMADD213PD atanc9<>(SB), Y11, Y12
-	VFMADD213PD atanc8<>(SB), Y11, Y12
-	VFMADD213PD atanc7<>(SB), Y11, Y12
-	VFMADD213PD atanc6<>(SB), Y11, Y12
-	VFMADD213PD atanc5<>(SB), Y11, Y12
-	VFMADD213PD atanc4<>(SB), Y11, Y12
-	VFMADD213PD atanc3<>(SB), Y11, Y12
-	VFMADD213PD atanc2<>(SB), Y11, Y12
-	VFMADD213PD atanc1<>(SB), Y11, Y12
-	VFMADD213PD atanc0<>(SB), Y11, Y12
-	VMULPD Y11, Y9, Y8
-	VFMADD213PD Y9, Y8, Y12
-	VADDPD Y10, Y12, Y12
+	VMULPD Y8, Y8, Y11
+	VMOVUPD one64<>(SB), Y10
+	VSUBPD Y8, Y10, Y10
+	VMULPD half64<>(SB), Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y11, Y11
+	VSQRTPD Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y9, Y9
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y10
+	VFMADD213PD asinc7<>(SB), Y11, Y10
+	VFMADD213PD asinc6<>(SB), Y11, Y10
+	VFMADD213PD asinc5<>(SB), Y11, Y10
+	VFMADD213PD asinc4<>(SB), Y11, Y10
+	VFMADD213PD asinc3<>(SB), Y11, Y10
+	VFMADD213PD asinc2<>(SB), Y11, Y10
+	VFMADD213PD asinc1<>(SB), Y11, Y10
+	VFMADD213PD asinc0<>(SB), Y11, Y10
+	VMULPD Y11, Y9, Y11
+	VFMADD213PD Y9, Y11, Y10
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Y10, Y10, Y9
+	VMOVUPD pi2<>(SB), Y11
+	VSUBPD Y9, Y11, Y9
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y9, Y10, Y10
 	VANDPD signmask64<>(SB), Y7, Y7
-	VORPD Y12, Y7, Y7
+	VORPD Y10, Y7, Y7
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y0
@@ -29209,102 +29187,82 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// w = sqrt((1-x)/(1+x))
-	VMOVUPD done<>(SB), Y3
-	VSUBPD Y1, Y3, Y3
-	VADDPD done<>(SB), Y1, Y2
-	VDIVPD Y2, Y3, Y3
-	VSQRTPD Y3, Y1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y1, Y2
 	VMOVAPD Y2, Y3
-	VMOVUPD done<>(SB), Y4
-	VSUBPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VADDPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD dm1<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y2, Y4, Y4
-	VDIVPD Y4, Y3, Y3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y4, Y4, Y4
-	VMOVUPD pi4<>(SB), Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD pi2<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y3, Y3, Y5
-	VMOVUPD atanc11<>(SB), Y6
-	VFMADD213PD atanc10<>(SB), Y5, Y6
-	VFMADD213PD atanc9<>(SB), Y5, Y6
-	VFMADD213PD atanc8<>(SB), Y5, Y6
-	VFMADD213PD atanc7<>(SB), Y5, Y6
-	VFMADD213PD atanc6<>(SB), Y5, Y6
-	VFMADD213PD atanc5<>(SB), Y5, Y6
-	VFMADD213PD atanc4<>(SB), Y5, Y6
-	VFMADD213PD atanc3<>(SB), Y5, Y6
-	VFMADD213PD atanc2<>(SB), Y5, Y6
-	VFMADD213PD atanc1<>(SB), Y5, Y6
-	VFMADD213PD atanc0<>(SB), Y5, Y6
-	VMULPD Y5, Y3, Y2
-	VFMADD213PD Y3, Y2, Y6
-	VADDPD Y4, Y6, Y6
-	VADDPD Y6, Y6, Y1
-	// w = sqrt((1-x)/(1+x))
-	VMOVUPD done<>(SB), Y9
-	VSUBPD Y7, Y9, Y9
-	VADDPD done<>(SB), Y7, Y8
-	VDIVPD Y8, Y9, Y9
-	VSQRTPD Y9, Y7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Y2, Y2, Y5
+	VMOVUPD one64<>(SB), Y4
+	VSUBPD Y2, Y4, Y4
+	VMULPD half64<>(SB), Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VSQRTPD Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y3, Y3
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y4
+	VFMADD213PD asinc7<>(SB), Y5, Y4
+	VFMADD213PD asinc6<>(SB), Y5, Y4
+	VFMADD213PD asinc5<>(SB), Y5, Y4
+	VFMADD213PD asinc4<>(SB), Y5, Y4
+	VFMADD213PD asinc3<>(SB), Y5, Y4
+	VFMADD213PD asinc2<>(SB), Y5, Y4
+	VFMADD213PD asinc1<>(SB), Y5, Y4
+	VFMADD213PD asinc0<>(SB), Y5, Y4
+	VMULPD Y5, Y3, Y5
+	VFMADD213PD Y3, Y5, Y4
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Y1, Y3
+	VANDPD signmask64<>(SB), Y3, Y3
+	VORPD Y4, Y3, Y3
+	VMOVUPD pi2<>(SB), Y5
+	VSUBPD Y3, Y5, Y3
+	VADDPD Y4, Y4, Y4
+	VMOVUPD pi64<>(SB), Y5
+	VSUBPD Y4, Y5, Y5
+	VCMPPD $1, dzero<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y4, Y4
+	VCMPPD $18, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y3, Y4, Y4
+	VMOVAPD Y4, Y1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y7, Y8
 	VMOVAPD Y8, Y9
-	VMOVUPD done<>(SB), Y10
-	VSUBPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VADDPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD dm1<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y8, Y10, Y10
-	VDIVPD Y10, Y9, Y9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y10, Y10, Y10
-	VMOVUPD pi4<>(SB), Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD pi2<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y9, Y9, Y11
-	VMOVUPD atanc11<>(SB), Y12
-	VFMADD213PD atanc10<>(SB), Y11, Y12
-	VFMADD213PD atanc9<>(SB), Y11, Y12
-	VFMADD213PD atanc8<>(SB), Y11, Y12
-	VFMADD213PD atanc7<>(SB), Y11, Y12
-	VFMADD213PD atanc6<>(SB), Y11, Y12
-	VFMADD213PD atanc5<>(SB), Y11, Y12
-	VFMADD213PD atanc4<>(SB), Y11, Y12
-	VFMADD213PD atanc3<>(SB), Y11, Y12
-	VFMADD213PD atanc2<>(SB), Y11, Y12
-	VFMADD213PD atanc1<>(SB), Y11, Y12
-	VFMADD213PD atanc0<>(SB), Y11, Y12
-	VMULPD Y11, Y9, Y8
-	VFMADD213PD Y9, Y8, Y12
-	VADDPD Y10, Y12, Y12
-	VADDPD Y12, Y12, Y7
+	VMULPD Y8, Y8, Y11
+	VMOVUPD one64<>(SB), Y10
+	VSUBPD Y8, Y10, Y10
+	VMULPD half64<>(SB), Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y11, Y11
+	VSQRTPD Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y9, Y9
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y10
+	VFMADD213PD asinc7<>(SB), Y11, Y10
+	VFMADD213PD asinc6<>(SB), Y11, Y10
+	VFMADD213PD asinc5<>(SB), Y11, Y10
+	VFMADD213PD asinc4<>(SB), Y11, Y10
+	VFMADD213PD asinc3<>(SB), Y11, Y10
+	VFMADD213PD asinc2<>(SB), Y11, Y10
+	VFMADD213PD asinc1<>(SB), Y11, Y10
+	VFMADD213PD asinc0<>(SB), Y11, Y10
+	VMULPD Y11, Y9, Y11
+	VFMADD213PD Y9, Y11, Y10
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Y7, Y9
+	VANDPD signmask64<>(SB), Y9, Y9
+	VORPD Y10, Y9, Y9
+	VMOVUPD pi2<>(SB), Y11
+	VSUBPD Y9, Y11, Y9
+	VADDPD Y10, Y10, Y10
+	VMOVUPD pi64<>(SB), Y11
+	VSUBPD Y10, Y11, Y11
+	VCMPPD $1, dzero<>(SB), Y7, Y12
+	VBLENDVPD Y12, Y11, Y10, Y10
+	VCMPPD $18, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y9, Y10, Y10
+	VMOVAPD Y10, Y7
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y0
@@ -29324,102 +29282,82 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// w = sqrt((1-x)/(1+x))
-	VMOVUPD done<>(SB), Y3
-	VSUBPD Y1, Y3, Y3
-	VADDPD done<>(SB), Y1, Y2
-	VDIVPD Y2, Y3, Y3
-	VSQRTPD Y3, Y1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y1, Y2
 	VMOVAPD Y2, Y3
-	VMOVUPD done<>(SB), Y4
-	VSUBPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VADDPD done<>(SB), Y2, Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD dm1<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y2, Y4, Y4
-	VDIVPD Y4, Y3, Y3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y4, Y4, Y4
-	VMOVUPD pi4<>(SB), Y6
-	VCMPPD $30, tanpi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPD pi2<>(SB), Y6
-	VCMPPD $30, tan3pi8<>(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y4, Y4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y3, Y3, Y5
-	VMOVUPD atanc11<>(SB), Y6
-	VFMADD213PD atanc10<>(SB), Y5, Y6
-	VFMADD213PD atanc9<>(SB), Y5, Y6
-	VFMADD213PD atanc8<>(SB), Y5, Y6
-	VFMADD213PD atanc7<>(SB), Y5, Y6
-	VFMADD213PD atanc6<>(SB), Y5, Y6
-	VFMADD213PD atanc5<>(SB), Y5, Y6
-	VFMADD213PD atanc4<>(SB), Y5, Y6
-	VFMADD213PD atanc3<>(SB), Y5, Y6
-	VFMADD213PD atanc2<>(SB), Y5, Y6
-	VFMADD213PD atanc1<>(SB), Y5, Y6
-	VFMADD213PD atanc0<>(SB), Y5, Y6
-	VMULPD Y5, Y3, Y2
-	VFMADD213PD Y3, Y2, Y6
-	VADDPD Y4, Y6, Y6
-	VADDPD Y6, Y6, Y1
-	// w = sqrt((1-x)/(1+x))
-	VMOVUPD done<>(SB), Y9
-	VSUBPD Y7, Y9, Y9
-	VADDPD done<>(SB), Y7, Y8
-	VDIVPD Y8, Y9, Y9
-	VSQRTPD Y9, Y7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Y2, Y2, Y5
+	VMOVUPD one64<>(SB), Y4
+	VSUBPD Y2, Y4, Y4
+	VMULPD half64<>(SB), Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VSQRTPD Y4, Y4
+	VCMPPD $30, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y4, Y3, Y3
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y4
+	VFMADD213PD asinc7<>(SB), Y5, Y4
+	VFMADD213PD asinc6<>(SB), Y5, Y4
+	VFMADD213PD asinc5<>(SB), Y5, Y4
+	VFMADD213PD asinc4<>(SB), Y5, Y4
+	VFMADD213PD asinc3<>(SB), Y5, Y4
+	VFMADD213PD asinc2<>(SB), Y5, Y4
+	VFMADD213PD asinc1<>(SB), Y5, Y4
+	VFMADD213PD asinc0<>(SB), Y5, Y4
+	VMULPD Y5, Y3, Y5
+	VFMADD213PD Y3, Y5, Y4
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Y1, Y3
+	VANDPD signmask64<>(SB), Y3, Y3
+	VORPD Y4, Y3, Y3
+	VMOVUPD pi2<>(SB), Y5
+	VSUBPD Y3, Y5, Y3
+	VADDPD Y4, Y4, Y4
+	VMOVUPD pi64<>(SB), Y5
+	VSUBPD Y4, Y5, Y5
+	VCMPPD $1, dzero<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y4, Y4
+	VCMPPD $18, half64<>(SB), Y2, Y6
+	VBLENDVPD Y6, Y3, Y4, Y4
+	VMOVAPD Y4, Y1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD absmask64<>(SB), Y7, Y8
 	VMOVAPD Y8, Y9
-	VMOVUPD done<>(SB), Y10
-	VSUBPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VADDPD done<>(SB), Y8, Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD dm1<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y8, Y10, Y10
-	VDIVPD Y10, Y9, Y9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Y10, Y10, Y10
-	VMOVUPD pi4<>(SB), Y12
-	VCMPPD $30, tanpi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	VMOVUPD pi2<>(SB), Y12
-	VCMPPD $30, tan3pi8<>(SB), Y8, Y11
-	VBLENDVPD Y11, Y12, Y10, Y10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Y9, Y9, Y11
-	VMOVUPD atanc11<>(SB), Y12
-	VFMADD213PD atanc10<>(SB), Y11, Y12
-	VFMADD213PD atanc9<>(SB), Y11, Y12
-	VFMADD213PD atanc8<>(SB), Y11, Y12
-	VFMADD213PD atanc7<>(SB), Y11, Y12
-	VFMADD213PD atanc6<>(SB), Y11, Y12
-	VFMADD213PD atanc5<>(SB), Y11, Y12
-	VFMADD213PD atanc4<>(SB), Y11, Y12
-	VFMADD213PD atanc3<>(SB), Y11, Y12
-	VFMADD213PD atanc2<>(SB), Y11, Y12
-	VFMADD213PD atanc1<>(SB), Y11, Y12
-	VFMADD213PD atanc0<>(SB), Y11, Y12
-	VMULPD Y11, Y9, Y8
-	VFMADD213PD Y9, Y8, Y12
-	VADDPD Y10, Y12, Y12
-	VADDPD Y12, Y12, Y7
+	VMULPD Y8, Y8, Y11
+	VMOVUPD one64<>(SB), Y10
+	VSUBPD Y8, Y10, Y10
+	VMULPD half64<>(SB), Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y11, Y11
+	VSQRTPD Y10, Y10
+	VCMPPD $30, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y10, Y9, Y9
+	// p = y + y*z*P(z)
+	VMOVUPD asinc8<>(SB), Y10
+	VFMADD213PD asinc7<>(SB), Y11, Y10
+	VFMADD213PD asinc6<>(SB), Y11, Y10
+	VFMADD213PD asinc5<>(SB), Y11, Y10
+	VFMADD213PD asinc4<>(SB), Y11, Y10
+	VFMADD213PD asinc3<>(SB), Y11, Y10
+	VFMADD213PD asinc2<>(SB), Y11, Y10
+	VFMADD213PD asinc1<>(SB), Y11, Y10
+	VFMADD213PD asinc0<>(SB), Y11, Y10
+	VMULPD Y11, Y9, Y11
+	VFMADD213PD Y9, Y11, Y10
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Y7, Y9
+	VANDPD signmask64<>(SB), Y9, Y9
+	VORPD Y10, Y9, Y9
+	VMOVUPD pi2<>(SB), Y11
+	VSUBPD Y9, Y11, Y9
+	VADDPD Y10, Y10, Y10
+	VMOVUPD pi64<>(SB), Y11
+	VSUBPD Y10, Y11, Y11
+	VCMPPD $1, dzero<>(SB), Y7, Y12
+	VBLENDVPD Y12, Y11, Y10, Y10
+	VCMPPD $18, half64<>(SB), Y8, Y12
+	VBLENDVPD Y12, Y9, Y10, Y10
+	VMOVAPD Y10, Y7
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y0
@@ -29652,208 +29590,136 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z3
-	VSUBPD Z1, Z3, Z3
-	VADDPD.BCST done<>(SB), Z1, Z2
-	VMULPD Z2, Z3, Z3
-	VSQRTPD Z3, Z3
-	VDIVPD Z3, Z1, Z1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
-	VDIVPD Z4, Z3, Z3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z3, Z3, Z5
-	VBROADCASTSD atanc11<>(SB), Z6
-	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
-	VMULPD Z5, Z3, Z2
-	VFMADD213PD Z3, Z2, Z6
-	VADDPD Z4, Z6, Z6
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z7, Z9, Z9
-	VADDPD.BCST done<>(SB), Z7, Z8
-	VMULPD Z8, Z9, Z9
-	VSQRTPD Z9, Z9
-	VDIVPD Z9, Z7, Z7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD one64<>(SB), Z4
+	VSUBPD Z2, Z4, Z4
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z5
+	VSQRTPD Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z3
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z4
+	VFMADD213PD.BCST asinc7<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc6<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc5<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc4<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc3<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc2<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc1<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc0<>(SB), Z5, Z4
+	VMULPD Z5, Z3, Z5
+	VFMADD213PD Z3, Z5, Z4
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z4, Z4, Z3
+	VBROADCASTSD pi2<>(SB), Z5
+	VSUBPD Z3, Z5, Z3
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z3, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
-	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
-	VDIVPD Z10, Z9, Z9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z9, Z9, Z11
-	VBROADCASTSD atanc11<>(SB), Z12
-	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
-	VMULPD Z11, Z9, Z8
-	VFMADD213PD Z9, Z8, Z12
-	VADDPD Z10, Z12, Z12
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VMULPD Z8, Z8, Z11
+	VBROADCASTSD one64<>(SB), Z10
+	VSUBPD Z8, Z10, Z10
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z11
+	VSQRTPD Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z9
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z10
+	VFMADD213PD.BCST asinc7<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc6<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc5<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc4<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc3<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc2<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc1<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc0<>(SB), Z11, Z10
+	VMULPD Z11, Z9, Z11
+	VFMADD213PD Z9, Z11, Z10
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z10, Z10, Z9
+	VBROADCASTSD pi2<>(SB), Z11
+	VSUBPD Z9, Z11, Z9
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z9, K2, Z10
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z19
-	VSUBPD Z17, Z19, Z19
-	VADDPD.BCST done<>(SB), Z17, Z18
-	VMULPD Z18, Z19, Z19
-	VSQRTPD Z19, Z19
-	VDIVPD Z19, Z17, Z17
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z17, Z18
 	VMOVAPD Z18, Z19
-	VBROADCASTSD done<>(SB), Z20
-	VSUBPD.BCST done<>(SB), Z18, Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z19
-	VADDPD.BCST done<>(SB), Z18, Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	VBROADCASTSD dm1<>(SB), Z22
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z19
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z18, K3, Z20
-	VDIVPD Z20, Z19, Z19
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z20, Z20, Z20
-	VBROADCASTSD pi4<>(SB), Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	VBROADCASTSD pi2<>(SB), Z22
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z19, Z19, Z21
-	VBROADCASTSD atanc11<>(SB), Z22
-	VFMADD213PD.BCST atanc10<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc9<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc8<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc7<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc6<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc5<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc4<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc3<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc2<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc1<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc0<>(SB), Z21, Z22
-	VMULPD Z21, Z19, Z18
-	VFMADD213PD Z19, Z18, Z22
-	VADDPD Z20, Z22, Z22
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z22, Z17
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z25
-	VSUBPD Z23, Z25, Z25
-	VADDPD.BCST done<>(SB), Z23, Z24
-	VMULPD Z24, Z25, Z25
-	VSQRTPD Z25, Z25
-	VDIVPD Z25, Z23, Z23
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD one64<>(SB), Z20
+	VSUBPD Z18, Z20, Z20
+	VMULPD.BCST half64<>(SB), Z20, Z20
+	VCMPPD.BCST $30, half64<>(SB), Z18, K3
+	VMOVAPD Z20, K3, Z21
+	VSQRTPD Z20, Z20
+	VCMPPD.BCST $30, half64<>(SB), Z18, K3
+	VMOVAPD Z20, K3, Z19
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z20
+	VFMADD213PD.BCST asinc7<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc6<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc5<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc4<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc3<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc2<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc1<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc0<>(SB), Z21, Z20
+	VMULPD Z21, Z19, Z21
+	VFMADD213PD Z19, Z21, Z20
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z20, Z20, Z19
+	VBROADCASTSD pi2<>(SB), Z21
+	VSUBPD Z19, Z21, Z19
+	VCMPPD.BCST $30, half64<>(SB), Z18, K3
+	VMOVAPD Z19, K3, Z20
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z20, Z17
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z23, Z24
 	VMOVAPD Z24, Z25
-	VBROADCASTSD done<>(SB), Z26
-	VSUBPD.BCST done<>(SB), Z24, Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z25
-	VADDPD.BCST done<>(SB), Z24, Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	VBROADCASTSD dm1<>(SB), Z28
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z25
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z24, K3, Z26
-	VDIVPD Z26, Z25, Z25
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z26, Z26, Z26
-	VBROADCASTSD pi4<>(SB), Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	VBROADCASTSD pi2<>(SB), Z28
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z25, Z25, Z27
-	VBROADCASTSD atanc11<>(SB), Z28
-	VFMADD213PD.BCST atanc10<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc9<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc8<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc7<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc6<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc5<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc4<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc3<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc2<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc1<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc0<>(SB), Z27, Z28
-	VMULPD Z27, Z25, Z24
-	VFMADD213PD Z25, Z24, Z28
-	VADDPD Z26, Z28, Z28
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z28, Z23
+	VMULPD Z24, Z24, Z27
+	VBROADCASTSD one64<>(SB), Z26
+	VSUBPD Z24, Z26, Z26
+	VMULPD.BCST half64<>(SB), Z26, Z26
+	VCMPPD.BCST $30, half64<>(SB), Z24, K3
+	VMOVAPD Z26, K3, Z27
+	VSQRTPD Z26, Z26
+	VCMPPD.BCST $30, half64<>(SB), Z24, K3
+	VMOVAPD Z26, K3, Z25
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z26
+	VFMADD213PD.BCST asinc7<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc6<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc5<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc4<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc3<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc2<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc1<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc0<>(SB), Z27, Z26
+	VMULPD Z27, Z25, Z27
+	VFMADD213PD Z25, Z27, Z26
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z26, Z26, Z25
+	VBROADCASTSD pi2<>(SB), Z27
+	VSUBPD Z25, Z27, Z25
+	VCMPPD.BCST $30, half64<>(SB), Z24, K3
+	VMOVAPD Z25, K3, Z26
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z26, Z23
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z23, Y23
 	VINSERTF32X8 $1, Y23, Z17, Z16
@@ -29870,104 +29736,68 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z3
-	VSUBPD Z1, Z3, Z3
-	VADDPD.BCST done<>(SB), Z1, Z2
-	VMULPD Z2, Z3, Z3
-	VSQRTPD Z3, Z3
-	VDIVPD Z3, Z1, Z1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
-	VDIVPD Z4, Z3, Z3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z3, Z3, Z5
-	VBROADCASTSD atanc11<>(SB), Z6
-	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
-	VMULPD Z5, Z3, Z2
-	VFMADD213PD Z3, Z2, Z6
-	VADDPD Z4, Z6, Z6
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z7, Z9, Z9
-	VADDPD.BCST done<>(SB), Z7, Z8
-	VMULPD Z8, Z9, Z9
-	VSQRTPD Z9, Z9
-	VDIVPD Z9, Z7, Z7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD one64<>(SB), Z4
+	VSUBPD Z2, Z4, Z4
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z5
+	VSQRTPD Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z3
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z4
+	VFMADD213PD.BCST asinc7<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc6<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc5<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc4<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc3<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc2<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc1<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc0<>(SB), Z5, Z4
+	VMULPD Z5, Z3, Z5
+	VFMADD213PD Z3, Z5, Z4
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z4, Z4, Z3
+	VBROADCASTSD pi2<>(SB), Z5
+	VSUBPD Z3, Z5, Z3
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z3, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
-	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
-	VDIVPD Z10, Z9, Z9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z9, Z9, Z11
-	VBROADCASTSD atanc11<>(SB), Z12
-	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
-	VMULPD Z11, Z9, Z8
-	VFMADD213PD Z9, Z8, Z12
-	VADDPD Z10, Z12, Z12
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VMULPD Z8, Z8, Z11
+	VBROADCASTSD one64<>(SB), Z10
+	VSUBPD Z8, Z10, Z10
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z11
+	VSQRTPD Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z9
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z10
+	VFMADD213PD.BCST asinc7<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc6<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc5<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc4<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc3<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc2<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc1<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc0<>(SB), Z11, Z10
+	VMULPD Z11, Z9, Z11
+	VFMADD213PD Z9, Z11, Z10
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z10, Z10, Z9
+	VBROADCASTSD pi2<>(SB), Z11
+	VSUBPD Z9, Z11, Z9
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z9, K2, Z10
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
@@ -29987,104 +29817,68 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z3
-	VSUBPD Z1, Z3, Z3
-	VADDPD.BCST done<>(SB), Z1, Z2
-	VMULPD Z2, Z3, Z3
-	VSQRTPD Z3, Z3
-	VDIVPD Z3, Z1, Z1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
-	VDIVPD Z4, Z3, Z3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z3, Z3, Z5
-	VBROADCASTSD atanc11<>(SB), Z6
-	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
-	VMULPD Z5, Z3, Z2
-	VFMADD213PD Z3, Z2, Z6
-	VADDPD Z4, Z6, Z6
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z1
-	// w = x/sqrt((1-x)(1+x))
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z7, Z9, Z9
-	VADDPD.BCST done<>(SB), Z7, Z8
-	VMULPD Z8, Z9, Z9
-	VSQRTPD Z9, Z9
-	VDIVPD Z9, Z7, Z7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD one64<>(SB), Z4
+	VSUBPD Z2, Z4, Z4
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z5
+	VSQRTPD Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z3
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z4
+	VFMADD213PD.BCST asinc7<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc6<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc5<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc4<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc3<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc2<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc1<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc0<>(SB), Z5, Z4
+	VMULPD Z5, Z3, Z5
+	VFMADD213PD Z3, Z5, Z4
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z4, Z4, Z3
+	VBROADCASTSD pi2<>(SB), Z5
+	VSUBPD Z3, Z5, Z3
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z3, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
-	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
-	VDIVPD Z10, Z9, Z9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z9, Z9, Z11
-	VBROADCASTSD atanc11<>(SB), Z12
-	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
-	VMULPD Z11, Z9, Z8
-	VFMADD213PD Z9, Z8, Z12
-	VADDPD Z10, Z12, Z12
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z12, Z7
+	VMULPD Z8, Z8, Z11
+	VBROADCASTSD one64<>(SB), Z10
+	VSUBPD Z8, Z10, Z10
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z11
+	VSQRTPD Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z9
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z10
+	VFMADD213PD.BCST asinc7<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc6<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc5<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc4<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc3<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc2<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc1<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc0<>(SB), Z11, Z10
+	VMULPD Z11, Z9, Z11
+	VFMADD213PD Z9, Z11, Z10
+	// above 1/2: pi/2 - 2p; x's sign
+	VADDPD Z10, Z10, Z9
+	VBROADCASTSD pi2<>(SB), Z11
+	VSUBPD Z9, Z11, Z9
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z9, K2, Z10
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
@@ -30106,204 +29900,160 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z3
-	VSUBPD Z1, Z3, Z3
-	VADDPD.BCST done<>(SB), Z1, Z2
-	VDIVPD Z2, Z3, Z3
-	VSQRTPD Z3, Z1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
-	VDIVPD Z4, Z3, Z3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z3, Z3, Z5
-	VBROADCASTSD atanc11<>(SB), Z6
-	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
-	VMULPD Z5, Z3, Z2
-	VFMADD213PD Z3, Z2, Z6
-	VADDPD Z4, Z6, Z6
-	VADDPD Z6, Z6, Z1
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z7, Z9, Z9
-	VADDPD.BCST done<>(SB), Z7, Z8
-	VDIVPD Z8, Z9, Z9
-	VSQRTPD Z9, Z7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD one64<>(SB), Z4
+	VSUBPD Z2, Z4, Z4
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z5
+	VSQRTPD Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z3
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z4
+	VFMADD213PD.BCST asinc7<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc6<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc5<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc4<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc3<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc2<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc1<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc0<>(SB), Z5, Z4
+	VMULPD Z5, Z3, Z5
+	VFMADD213PD Z3, Z5, Z4
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z1, Z3
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z3
+	VBROADCASTSD pi2<>(SB), Z5
+	VSUBPD Z3, Z5, Z3
+	VADDPD Z4, Z4, Z4
+	VBROADCASTSD pi64<>(SB), Z5
+	VSUBPD Z4, Z5, Z5
+	VCMPPD.BCST $1, dzero<>(SB), Z1, K2
+	VMOVAPD Z5, K2, Z4
+	VCMPPD.BCST $18, half64<>(SB), Z2, K2
+	VMOVAPD Z3, K2, Z4
+	VMOVAPD Z4, Z1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
-	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
-	VDIVPD Z10, Z9, Z9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z9, Z9, Z11
-	VBROADCASTSD atanc11<>(SB), Z12
-	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
-	VMULPD Z11, Z9, Z8
-	VFMADD213PD Z9, Z8, Z12
-	VADDPD Z10, Z12, Z12
-	VADDPD Z12, Z12, Z7
+	VMULPD Z8, Z8, Z11
+	VBROADCASTSD one64<>(SB), Z10
+	VSUBPD Z8, Z10, Z10
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z11
+	VSQRTPD Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z9
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z10
+	VFMADD213PD.BCST asinc7<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc6<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc5<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc4<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc3<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc2<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc1<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc0<>(SB), Z11, Z10
+	VMULPD Z11, Z9, Z11
+	VFMADD213PD Z9, Z11, Z10
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z7, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z9
+	VBROADCASTSD pi2<>(SB), Z11
+	VSUBPD Z9, Z11, Z9
+	VADDPD Z10, Z10, Z10
+	VBROADCASTSD pi64<>(SB), Z11
+	VSUBPD Z10, Z11, Z11
+	VCMPPD.BCST $1, dzero<>(SB), Z7, K2
+	VMOVAPD Z11, K2, Z10
+	VCMPPD.BCST $18, half64<>(SB), Z8, K2
+	VMOVAPD Z9, K2, Z10
+	VMOVAPD Z10, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z19
-	VSUBPD Z17, Z19, Z19
-	VADDPD.BCST done<>(SB), Z17, Z18
-	VDIVPD Z18, Z19, Z19
-	VSQRTPD Z19, Z17
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z17, Z18
 	VMOVAPD Z18, Z19
-	VBROADCASTSD done<>(SB), Z20
-	VSUBPD.BCST done<>(SB), Z18, Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z19
-	VADDPD.BCST done<>(SB), Z18, Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	VBROADCASTSD dm1<>(SB), Z22
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z19
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z18, K3, Z20
-	VDIVPD Z20, Z19, Z19
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z20, Z20, Z20
-	VBROADCASTSD pi4<>(SB), Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	VBROADCASTSD pi2<>(SB), Z22
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z19, Z19, Z21
-	VBROADCASTSD atanc11<>(SB), Z22
-	VFMADD213PD.BCST atanc10<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc9<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc8<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc7<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc6<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc5<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc4<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc3<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc2<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc1<>(SB), Z21, Z22
-	VFMADD213PD.BCST atanc0<>(SB), Z21, Z22
-	VMULPD Z21, Z19, Z18
-	VFMADD213PD Z19, Z18, Z22
-	VADDPD Z20, Z22, Z22
-	VADDPD Z22, Z22, Z17
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z25
-	VSUBPD Z23, Z25, Z25
-	VADDPD.BCST done<>(SB), Z23, Z24
-	VDIVPD Z24, Z25, Z25
-	VSQRTPD Z25, Z23
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD one64<>(SB), Z20
+	VSUBPD Z18, Z20, Z20
+	VMULPD.BCST half64<>(SB), Z20, Z20
+	VCMPPD.BCST $30, half64<>(SB), Z18, K3
+	VMOVAPD Z20, K3, Z21
+	VSQRTPD Z20, Z20
+	VCMPPD.BCST $30, half64<>(SB), Z18, K3
+	VMOVAPD Z20, K3, Z19
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z20
+	VFMADD213PD.BCST asinc7<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc6<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc5<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc4<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc3<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc2<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc1<>(SB), Z21, Z20
+	VFMADD213PD.BCST asinc0<>(SB), Z21, Z20
+	VMULPD Z21, Z19, Z21
+	VFMADD213PD Z19, Z21, Z20
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z17, Z19
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z20, Z19
+	VBROADCASTSD pi2<>(SB), Z21
+	VSUBPD Z19, Z21, Z19
+	VADDPD Z20, Z20, Z20
+	VBROADCASTSD pi64<>(SB), Z21
+	VSUBPD Z20, Z21, Z21
+	VCMPPD.BCST $1, dzero<>(SB), Z17, K3
+	VMOVAPD Z21, K3, Z20
+	VCMPPD.BCST $18, half64<>(SB), Z18, K3
+	VMOVAPD Z19, K3, Z20
+	VMOVAPD Z20, Z17
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z23, Z24
 	VMOVAPD Z24, Z25
-	VBROADCASTSD done<>(SB), Z26
-	VSUBPD.BCST done<>(SB), Z24, Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z25
-	VADDPD.BCST done<>(SB), Z24, Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	VBROADCASTSD dm1<>(SB), Z28
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z25
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z24, K3, Z26
-	VDIVPD Z26, Z25, Z25
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z26, Z26, Z26
-	VBROADCASTSD pi4<>(SB), Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	VBROADCASTSD pi2<>(SB), Z28
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z25, Z25, Z27
-	VBROADCASTSD atanc11<>(SB), Z28
-	VFMADD213PD.BCST atanc10<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc9<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc8<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc7<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc6<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc5<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc4<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc3<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc2<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc1<>(SB), Z27, Z28
-	VFMADD213PD.BCST atanc0<>(SB), Z27, Z28
-	VMULPD Z27, Z25, Z24
-	VFMADD213PD Z25, Z24, Z28
-	VADDPD Z26, Z28, Z28
-	VADDPD Z28, Z28, Z23
+	VMULPD Z24, Z24, Z27
+	VBROADCASTSD one64<>(SB), Z26
+	VSUBPD Z24, Z26, Z26
+	VMULPD.BCST half64<>(SB), Z26, Z26
+	VCMPPD.BCST $30, half64<>(SB), Z24, K3
+	VMOVAPD Z26, K3, Z27
+	VSQRTPD Z26, Z26
+	VCMPPD.BCST $30, half64<>(SB), Z24, K3
+	VMOVAPD Z26, K3, Z25
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z26
+	VFMADD213PD.BCST asinc7<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc6<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc5<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc4<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc3<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc2<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc1<>(SB), Z27, Z26
+	VFMADD213PD.BCST asinc0<>(SB), Z27, Z26
+	VMULPD Z27, Z25, Z27
+	VFMADD213PD Z25, Z27, Z26
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z23, Z25
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z26, Z25
+	VBROADCASTSD pi2<>(SB), Z27
+	VSUBPD Z25, Z27, Z25
+	VADDPD Z26, Z26, Z26
+	VBROADCASTSD pi64<>(SB), Z27
+	VSUBPD Z26, Z27, Z27
+	VCMPPD.BCST $1, dzero<>(SB), Z23, K3
+	VMOVAPD Z27, K3, Z26
+	VCMPPD.BCST $18, half64<>(SB), Z24, K3
+	VMOVAPD Z25, K3, Z26
+	VMOVAPD Z26, Z23
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z23, Y23
 	VINSERTF32X8 $1, Y23, Z17, Z16
@@ -30320,102 +30070,80 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z3
-	VSUBPD Z1, Z3, Z3
-	VADDPD.BCST done<>(SB), Z1, Z2
-	VDIVPD Z2, Z3, Z3
-	VSQRTPD Z3, Z1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
-	VDIVPD Z4, Z3, Z3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z3, Z3, Z5
-	VBROADCASTSD atanc11<>(SB), Z6
-	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
-	VMULPD Z5, Z3, Z2
-	VFMADD213PD Z3, Z2, Z6
-	VADDPD Z4, Z6, Z6
-	VADDPD Z6, Z6, Z1
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z7, Z9, Z9
-	VADDPD.BCST done<>(SB), Z7, Z8
-	VDIVPD Z8, Z9, Z9
-	VSQRTPD Z9, Z7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD one64<>(SB), Z4
+	VSUBPD Z2, Z4, Z4
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z5
+	VSQRTPD Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z3
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z4
+	VFMADD213PD.BCST asinc7<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc6<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc5<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc4<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc3<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc2<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc1<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc0<>(SB), Z5, Z4
+	VMULPD Z5, Z3, Z5
+	VFMADD213PD Z3, Z5, Z4
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z1, Z3
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z3
+	VBROADCASTSD pi2<>(SB), Z5
+	VSUBPD Z3, Z5, Z3
+	VADDPD Z4, Z4, Z4
+	VBROADCASTSD pi64<>(SB), Z5
+	VSUBPD Z4, Z5, Z5
+	VCMPPD.BCST $1, dzero<>(SB), Z1, K2
+	VMOVAPD Z5, K2, Z4
+	VCMPPD.BCST $18, half64<>(SB), Z2, K2
+	VMOVAPD Z3, K2, Z4
+	VMOVAPD Z4, Z1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
-	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
-	VDIVPD Z10, Z9, Z9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z9, Z9, Z11
-	VBROADCASTSD atanc11<>(SB), Z12
-	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
-	VMULPD Z11, Z9, Z8
-	VFMADD213PD Z9, Z8, Z12
-	VADDPD Z10, Z12, Z12
-	VADDPD Z12, Z12, Z7
+	VMULPD Z8, Z8, Z11
+	VBROADCASTSD one64<>(SB), Z10
+	VSUBPD Z8, Z10, Z10
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z11
+	VSQRTPD Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z9
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z10
+	VFMADD213PD.BCST asinc7<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc6<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc5<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc4<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc3<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc2<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc1<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc0<>(SB), Z11, Z10
+	VMULPD Z11, Z9, Z11
+	VFMADD213PD Z9, Z11, Z10
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z7, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z9
+	VBROADCASTSD pi2<>(SB), Z11
+	VSUBPD Z9, Z11, Z9
+	VADDPD Z10, Z10, Z10
+	VBROADCASTSD pi64<>(SB), Z11
+	VSUBPD Z10, Z11, Z11
+	VCMPPD.BCST $1, dzero<>(SB), Z7, K2
+	VMOVAPD Z11, K2, Z10
+	VCMPPD.BCST $18, half64<>(SB), Z8, K2
+	VMOVAPD Z9, K2, Z10
+	VMOVAPD Z10, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
@@ -30435,102 +30163,80 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z3
-	VSUBPD Z1, Z3, Z3
-	VADDPD.BCST done<>(SB), Z1, Z2
-	VDIVPD Z2, Z3, Z3
-	VSQRTPD Z3, Z1
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
-	VDIVPD Z4, Z3, Z3
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z3, Z3, Z5
-	VBROADCASTSD atanc11<>(SB), Z6
-	VFMADD213PD.BCST atanc10<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc9<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc8<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc7<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc6<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc5<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc4<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc3<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc2<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc1<>(SB), Z5, Z6
-	VFMADD213PD.BCST atanc0<>(SB), Z5, Z6
-	VMULPD Z5, Z3, Z2
-	VFMADD213PD Z3, Z2, Z6
-	VADDPD Z4, Z6, Z6
-	VADDPD Z6, Z6, Z1
-	// w = sqrt((1-x)/(1+x))
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z7, Z9, Z9
-	VADDPD.BCST done<>(SB), Z7, Z8
-	VDIVPD Z8, Z9, Z9
-	VSQRTPD Z9, Z7
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD one64<>(SB), Z4
+	VSUBPD Z2, Z4, Z4
+	VMULPD.BCST half64<>(SB), Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z5
+	VSQRTPD Z4, Z4
+	VCMPPD.BCST $30, half64<>(SB), Z2, K2
+	VMOVAPD Z4, K2, Z3
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z4
+	VFMADD213PD.BCST asinc7<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc6<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc5<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc4<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc3<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc2<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc1<>(SB), Z5, Z4
+	VFMADD213PD.BCST asinc0<>(SB), Z5, Z4
+	VMULPD Z5, Z3, Z5
+	VFMADD213PD Z3, Z5, Z4
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z1, Z3
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z3
+	VBROADCASTSD pi2<>(SB), Z5
+	VSUBPD Z3, Z5, Z3
+	VADDPD Z4, Z4, Z4
+	VBROADCASTSD pi64<>(SB), Z5
+	VSUBPD Z4, Z5, Z5
+	VCMPPD.BCST $1, dzero<>(SB), Z1, K2
+	VMOVAPD Z5, K2, Z4
+	VCMPPD.BCST $18, half64<>(SB), Z2, K2
+	VMOVAPD Z3, K2, Z4
+	VMOVAPD Z4, Z1
+	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
-	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
-	VDIVPD Z10, Z9, Z9
-	// base 0, pi/4 or pi/2 by the same tests
-	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
-	VMULPD Z9, Z9, Z11
-	VBROADCASTSD atanc11<>(SB), Z12
-	VFMADD213PD.BCST atanc10<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc9<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc8<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc7<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc6<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc5<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc4<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc3<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc2<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc1<>(SB), Z11, Z12
-	VFMADD213PD.BCST atanc0<>(SB), Z11, Z12
-	VMULPD Z11, Z9, Z8
-	VFMADD213PD Z9, Z8, Z12
-	VADDPD Z10, Z12, Z12
-	VADDPD Z12, Z12, Z7
+	VMULPD Z8, Z8, Z11
+	VBROADCASTSD one64<>(SB), Z10
+	VSUBPD Z8, Z10, Z10
+	VMULPD.BCST half64<>(SB), Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z11
+	VSQRTPD Z10, Z10
+	VCMPPD.BCST $30, half64<>(SB), Z8, K2
+	VMOVAPD Z10, K2, Z9
+	// p = y + y*z*P(z)
+	VBROADCASTSD asinc8<>(SB), Z10
+	VFMADD213PD.BCST asinc7<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc6<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc5<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc4<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc3<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc2<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc1<>(SB), Z11, Z10
+	VFMADD213PD.BCST asinc0<>(SB), Z11, Z10
+	VMULPD Z11, Z9, Z11
+	VFMADD213PD Z9, Z11, Z10
+	// below 1/2: pi/2 - (p with x's sign); above: 2p, or pi - 2p for negative x
+	VMOVAPD Z7, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z9
+	VBROADCASTSD pi2<>(SB), Z11
+	VSUBPD Z9, Z11, Z9
+	VADDPD Z10, Z10, Z10
+	VBROADCASTSD pi64<>(SB), Z11
+	VSUBPD Z10, Z11, Z11
+	VCMPPD.BCST $1, dzero<>(SB), Z7, K2
+	VMOVAPD Z11, K2, Z10
+	VCMPPD.BCST $18, half64<>(SB), Z8, K2
+	VMOVAPD Z9, K2, Z10
+	VMOVAPD Z10, Z7
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
