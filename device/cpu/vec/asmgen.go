@@ -2347,6 +2347,29 @@ func (g *gen) hornerPDOn(t tier, name string, c []float64, u, acc string) {
 	}
 }
 
+// estrinPDOn evaluates sum c[k] u^k into acc on tier t's float64
+// registers in pairs: q_i = c[2i] + c[2i+1]*u, each independent of the
+// others, summed by Horner's rule in u^2 (u2 and tmp scratch), so the
+// dependent chain is about half of hornerPDOn's. The pairs are built in
+// tmp one at a time; the core's reordering overlaps them with the chain.
+func (g *gen) estrinPDOn(t tier, name string, c []float64, u, acc, u2, tmp string) {
+	coef := func(k int) string { return g.d(fmt.Sprintf("%s%d", name, k), c[k]) }
+	// pair sets dst = c[i] + c[i+1]*u (or c[i] alone past the end).
+	pair := func(i int, dst string) {
+		g.loadPD(t, coef(i), dst)
+		if i+1 < len(c) {
+			g.withConst(t, "VFMADD231PD", coef(i+1), u+", "+dst)
+		}
+	}
+	g.ins("VMULPD %s, %s, %s", u, u, u2)
+	last := (len(c) - 1) / 2 * 2
+	pair(last, acc)
+	for i := last - 2; i >= 0; i -= 2 {
+		pair(i, tmp)
+		g.ins("VFMADD213PD %s, %s, %s", tmp, u2, acc)
+	}
+}
+
 // tanhCoeffs64 is P with tanh a = a + a^3*P(a^2) for |a| < 0.25, fitted by
 // `go run fitcoeffs.go tanh64` (degree 7 in a^2; the fit's error is below
 // 2^-58 relative to the result).
@@ -3382,7 +3405,7 @@ func (g *gen) arcCore(t tier, op string, b int) {
 	blendWhere(hi, P, D)
 	g.comment("atan t = t + t*z*A(z), z = t^2; plus the base; x's sign")
 	g.ins("VMULPD %s, %s, %s", N, N, Z)
-	g.hornerPDOn(t, "atanc", atanCoeffs(), Z, P)
+	g.estrinPDOn(t, "atanc", atanCoeffs(), Z, P, t.reg(13), t.reg(14))
 	g.ins("VMULPD %s, %s, %s", Z, N, A)
 	g.ins("VFMADD213PD %s, %s, %s", N, A, P)
 	g.ins("VADDPD %s, %s, %s", D, P, P)

@@ -288,21 +288,7 @@ func main() {
 		if len(os.Args) > 2 {
 			fmt.Sscan(os.Args[2], &cut)
 		}
-		smax := cut * cut * 1.0001
-		w := func(u float64) float64 { return u * smax }
-		for deg := 4; deg <= 8; deg++ {
-			us := grid(0, 1, 3001)
-			c, _ := fit(us, func(u float64) float64 { return G(u * smax) }, w, deg, nil)
-			maxe := 0.0
-			for _, u := range us {
-				maxe = math.Max(maxe, math.Abs(w(u)*(eval(c, u)-G(u*smax))))
-			}
-			fmt.Printf("deg %d: max |s*(P-G)| = %.3g (%.3f x 2^-53)\ntanh64:", deg, maxe, maxe/0x1p-53)
-			for i, v := range c {
-				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(smax, float64(i))))
-			}
-			fmt.Println()
-		}
+		fitWeighted64("tanh64", G, cut*cut*1.0001, 4, 8)
 	case "asin64":
 		// asin y = y + y*z*P(z), z = y^2 <= 1/4 (|y| <= 1/2), for the
 		// float32 Asin and Acos in float64 lanes. The reference G(z) =
@@ -310,7 +296,7 @@ func main() {
 		// (2n+1)) for z^(n-1), summed to z^119 (each term below a quarter
 		// of the one before), so no cancellation. P's error enters the
 		// result (about y) times about z, the weight; the fit is in u =
-		// z/zmax. The kernel takes degree 10.
+		// z/zmax. The kernel takes degree 8.
 		const terms = 120
 		c := make([]float64, terms)
 		ratio := 1.0 // (2n)!/(4^n (n!)^2)
@@ -325,21 +311,7 @@ func main() {
 			}
 			return v
 		}
-		zmax := 0.25 * 1.0001
-		w := func(u float64) float64 { return u * zmax }
-		for deg := 7; deg <= 11; deg++ {
-			us := grid(0, 1, 3001)
-			cf, _ := fit(us, func(u float64) float64 { return G(u * zmax) }, w, deg, nil)
-			maxe := 0.0
-			for _, u := range us {
-				maxe = math.Max(maxe, math.Abs(w(u)*(eval(cf, u)-G(u*zmax))))
-			}
-			fmt.Printf("deg %d: max |z*(P-G)| = %.3g (%.3f x 2^-53)\nasin64:", deg, maxe, maxe/0x1p-53)
-			for i, v := range cf {
-				fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(zmax, float64(i))))
-			}
-			fmt.Println()
-		}
+		fitWeighted64("asin64", G, 0.25*1.0001, 7, 11)
 	case "tanh":
 		for _, cut := range []float64{0.55, 0.625} {
 			for deg := 3; deg <= 5; deg++ {
@@ -521,6 +493,27 @@ func fitErfBins64() {
 		show64("", c)
 	}
 	fmt.Println("}")
+}
+
+// fitWeighted64 fits P(s) to G(s) on [0, smax] for each degree from lo to
+// hi, minimising max |s*(P-G)| (P's error enters the result times about
+// s), in u = s/smax for conditioning, and prints the error in units of
+// 2^-53 and the float64 coefficients (in s) as bit patterns.
+func fitWeighted64(name string, G func(float64) float64, smax float64, lo, hi int) {
+	w := func(u float64) float64 { return u * smax }
+	for deg := lo; deg <= hi; deg++ {
+		us := grid(0, 1, 3001)
+		c, _ := fit(us, func(u float64) float64 { return G(u * smax) }, w, deg, nil)
+		maxe := 0.0
+		for _, u := range us {
+			maxe = math.Max(maxe, math.Abs(w(u)*(eval(c, u)-G(u*smax))))
+		}
+		fmt.Printf("deg %d: max |s*(P-G)| = %.3g (%.3f x 2^-53)\n%s:", deg, maxe, maxe/0x1p-53, name)
+		for i, v := range c {
+			fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(smax, float64(i))))
+		}
+		fmt.Println()
+	}
 }
 
 // show64 prints vs as a Go slice literal (shortest exact decimals).
