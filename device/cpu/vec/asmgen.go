@@ -3316,7 +3316,7 @@ func (g *gen) arcs(t tier) {
 			g.widenHalves(t)
 			for _, b := range []int{1, 7} {
 				if op == "atan" {
-					g.arcCore(t, op, b)
+					g.atanCore(t, b)
 				} else {
 					g.asinCore(t, op, b)
 				}
@@ -3368,41 +3368,33 @@ func (g *gen) narrowHalves(t tier) {
 	}
 }
 
-// arcCore computes op (asin, acos or atan) of the float64 vector in
-// register b of tier t into the same register, with registers b+1 to b+5
-// (and, on zmm, K2) as scratch.
-func (g *gen) arcCore(t tier, op string, b int) {
+// atanCore computes atan of the float64 vector in register b of tier t
+// into the same register, with registers b+1 to b+5 (and, on zmm, K2) as
+// scratch.
+func (g *gen) atanCore(t tier, b int) {
 	X, A, N, D, Z, P := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
 	one := g.d("done", 1)
 	lo, hi := g.d("tanpi8", math.Sqrt2-1), g.d("tan3pi8", math.Sqrt2+1)
-	// blendWhere sets dst to src in the lanes where a > c (NaN: no lane).
-	blendWhere := func(c, src, dst string) {
-		if t.z {
-			g.ins("VCMPPD.BCST $30, %s, %s, K2", c, A)
-			g.ins("VMOVAPD %s, K2, %s", src, dst)
-		} else {
-			g.ins("VCMPPD $30, %s, %s, %s", c, A, Z)
-			g.ins("VBLENDVPD %s, %s, %s, %s", Z, src, dst, dst)
-		}
-	}
+	// above sets dst to src in the lanes where a > c.
+	above := func(c, src, dst string) { g.blendWhere(t, 30, c, A, Z, src, dst) }
 	g.comment("a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)")
 	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
 	g.ins("VMOVAPD %s, %s", A, N)
 	g.loadPD(t, one, D)
 	g.withConst(t, "VSUBPD", one, A+", "+P)
-	blendWhere(lo, P, N)
+	above(lo, P, N)
 	g.withConst(t, "VADDPD", one, A+", "+P)
-	blendWhere(lo, P, D)
+	above(lo, P, D)
 	g.loadPD(t, g.d("dm1", -1), P)
-	blendWhere(hi, P, N)
-	blendWhere(hi, A, D)
+	above(hi, P, N)
+	above(hi, A, D)
 	g.ins("VDIVPD %s, %s, %s", D, N, N)
 	g.comment("base 0, pi/4 or pi/2 by the same tests")
 	g.ins("VXORPD %s, %s, %s", D, D, D)
 	g.loadPD(t, g.d("pi4", math.Pi/4), P)
-	blendWhere(lo, P, D)
+	above(lo, P, D)
 	g.loadPD(t, g.d("pi2", math.Pi/2), P)
-	blendWhere(hi, P, D)
+	above(hi, P, D)
 	g.comment("atan t = t + t*z*A(z), z = t^2; plus the base; x's sign")
 	g.ins("VMULPD %s, %s, %s", N, N, Z)
 	g.estrinPDOn(t, "atanc", atanCoeffs(), Z, P, t.reg(13), t.reg(14))
@@ -3435,17 +3427,8 @@ func asinCoeffs64() []float64 {
 func (g *gen) asinCore(t tier, op string, b int) {
 	X, A, Y, Z, P, M := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
 	half := g.d("half64", 0.5)
-	// where sets dst to src in the lanes of the mask from cmp (c against A,
-	// imm the predicate; NaN: no lane).
-	where := func(imm int, c, reg, src, dst string) {
-		if t.z {
-			g.ins("VCMPPD.BCST $%d, %s, %s, K2", imm, c, reg)
-			g.ins("VMOVAPD %s, K2, %s", src, dst)
-		} else {
-			g.ins("VCMPPD $%d, %s, %s, %s", imm, c, reg, M)
-			g.ins("VBLENDVPD %s, %s, %s, %s", M, src, dst, dst)
-		}
-	}
+	// large is the mask of a > 1/2, set once for the blends that take it.
+	large := func(src, dst string) { g.blendMask(t, M, src, dst) }
 	g.comment("a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)")
 	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
 	g.ins("VMOVAPD %s, %s", A, Y)
@@ -3453,9 +3436,10 @@ func (g *gen) asinCore(t tier, op string, b int) {
 	g.loadPD(t, g.d("one64", 1), Z)
 	g.ins("VSUBPD %s, %s, %s", A, Z, Z)
 	g.withConst(t, "VMULPD", half, Z+", "+Z)
-	where(30, half, A, Z, P)
+	g.cmpMask(t, 30, half, A, M)
+	large(Z, P)
 	g.ins("VSQRTPD %s, %s", Z, Z)
-	where(30, half, A, Z, Y)
+	large(Z, Y)
 	g.comment("p = y + y*z*P(z)")
 	g.hornerPDOn(t, "asinc", asinCoeffs64(), P, Z)
 	g.ins("VMULPD %s, %s, %s", P, Y, P)
@@ -3466,7 +3450,7 @@ func (g *gen) asinCore(t tier, op string, b int) {
 		g.ins("VADDPD %s, %s, %s", Z, Z, Y)
 		g.loadPD(t, pi2, P)
 		g.ins("VSUBPD %s, %s, %s", Y, P, Y)
-		where(30, half, A, Y, Z)
+		large(Y, Z)
 		g.copySign(t, Z, X)
 		return
 	}
@@ -3478,9 +3462,37 @@ func (g *gen) asinCore(t tier, op string, b int) {
 	g.ins("VADDPD %s, %s, %s", Z, Z, Z)
 	g.loadPD(t, g.d("pi64", math.Pi), P)
 	g.ins("VSUBPD %s, %s, %s", Z, P, P)
-	where(1, g.d("dzero", 0), X, P, Z)
-	where(18, half, A, Y, Z)
+	g.blendWhere(t, 1, g.d("dzero", 0), X, M, P, Z)
+	g.blendWhere(t, 18, half, A, M, Y, Z)
 	g.ins("VMOVAPD %s, %s", Z, X)
+}
+
+// blendWhere sets dst to src in the float64 lanes where reg compares
+// true against the constant c by predicate imm (VCMPPD's; NaN compares
+// false under the ordered ones used here): cmpMask, then blendMask.
+func (g *gen) blendWhere(t tier, imm int, c, reg, mask, src, dst string) {
+	g.cmpMask(t, imm, c, reg, mask)
+	g.blendMask(t, mask, src, dst)
+}
+
+// cmpMask sets the lane mask of reg compared against the constant c by
+// predicate imm: in K2 on zmm, in mask (a scratch register, which may be
+// reg) on ymm.
+func (g *gen) cmpMask(t tier, imm int, c, reg, mask string) {
+	if t.z {
+		g.ins("VCMPPD.BCST $%d, %s, %s, K2", imm, c, reg)
+	} else {
+		g.ins("VCMPPD $%d, %s, %s, %s", imm, c, reg, mask)
+	}
+}
+
+// blendMask sets dst to src in the lanes of cmpMask's mask.
+func (g *gen) blendMask(t tier, mask, src, dst string) {
+	if t.z {
+		g.ins("VMOVAPD %s, K2, %s", src, dst)
+	} else {
+		g.ins("VBLENDVPD %s, %s, %s, %s", mask, src, dst, dst)
+	}
 }
 
 // copySign sets dst to mag with dst's sign bit (mag's sign bit clear).
@@ -3548,8 +3560,8 @@ func hypCoeffs(odd, from, to int) []float64 {
 // expParts starts hypCore and softplusCore on the float64 vector x of
 // tier t: a = min(|x|, clamp) (NaN stays), k = round(a/ln2) in the low
 // bits of T (the 1.5*2^52 shifter), r = a - k*ln2, and e^r = E + O from
-// the even and odd parts of the series, leaving E, O, T and z = r^2 in Z
-// (A is clobbered).
+// the even and odd parts of the series, leaving E in Z, O in O and k in T
+// (A and E are clobbered).
 func (g *gen) expParts(t tier, clamp float64, x, A, T, Z, O, E string) {
 	shifter := g.d("shifter64", 0x1.8p52)
 	g.comment(fmt.Sprintf("a = min(|x|, %g) (NaN stays); k = round(a/ln2) in the low bits of T", clamp))
@@ -3572,7 +3584,6 @@ func (g *gen) expParts(t tier, clamp float64, x, A, T, Z, O, E string) {
 	g.withConst(t, "VMULPD", g.d("half64", 0.5), Z+", "+Z)
 	g.withConst(t, "VADDPD", g.d("one64", 1), Z+", "+Z)
 	g.ins("VFMADD231PD %s, %s, %s", A, E, Z)
-	g.ins("VMOVAPD %s, %s", Z, E)
 }
 
 // powerOfTwo sets dst to 2^(bias-1023+sign*k), k in the low bits of T
@@ -3594,9 +3605,9 @@ func (g *gen) powerOfTwo(t tier, T string, bias uint64, sign int, dst string) {
 func (g *gen) hypCore(t tier, op string, b int) {
 	X, A, T, Z, O, E := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
 	g.expParts(t, 100, X, A, T, Z, O, E)
-	g.comment("E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)")
-	g.ins("VSUBPD %s, %s, %s", O, E, A)
-	g.ins("VADDPD %s, %s, %s", O, E, E)
+	g.comment("E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)")
+	g.ins("VSUBPD %s, %s, %s", O, Z, A)
+	g.ins("VADDPD %s, %s, %s", O, Z, E)
 	g.powerOfTwo(t, T, 1022, -1, Z)
 	g.ins("VMULPD %s, %s, %s", Z, A, A)
 	g.powerOfTwo(t, T, 1022, 1, Z)
@@ -3607,14 +3618,7 @@ func (g *gen) hypCore(t tier, op string, b int) {
 	}
 	g.ins("VFMSUB231PD %s, %s, %s", Z, E, A)
 	g.comment("k = 0: O; x's sign")
-	shifter := g.d("shifter64", 0x1.8p52)
-	if t.z {
-		g.ins("VCMPPD.BCST $0, %s, %s, K2", shifter, T)
-		g.ins("VMOVAPD %s, K2, %s", O, A)
-	} else {
-		g.ins("VCMPPD $0, %s, %s, %s", shifter, T, T)
-		g.ins("VBLENDVPD %s, %s, %s, %s", T, O, A, A)
-	}
+	g.blendWhere(t, 0, g.d("shifter64", 0x1.8p52), T, T, O, A)
 	g.copySign(t, A, X)
 }
 
@@ -3639,8 +3643,8 @@ func softplusCoeffs() []float64 {
 func (g *gen) softplusCore(t tier, b int) {
 	X, A, T, Z, O, E := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
 	g.expParts(t, 200, X, A, T, Z, O, E)
-	g.comment("e = e^-a = (E-O)*2^-k")
-	g.ins("VSUBPD %s, %s, %s", O, E, A)
+	g.comment("e = e^-a = (E-O)*2^-k (E in Z)")
+	g.ins("VSUBPD %s, %s, %s", O, Z, A)
 	g.powerOfTwo(t, T, 1023, -1, Z)
 	g.ins("VMULPD %s, %s, %s", Z, A, A)
 	g.comment("e > sqrt2-1: f = (e-1)/2, base ln2; else f = e, base 0")
@@ -3648,16 +3652,9 @@ func (g *gen) softplusCore(t tier, b int) {
 	g.withConst(t, "VMULPD", g.d("half64", 0.5), O+", "+O)
 	g.ins("VXORPD %s, %s, %s", E, E, E)
 	g.loadPD(t, g.d("ln2d", math.Ln2), T)
-	c := g.d("sqrt2m1", math.Sqrt2-1)
-	if t.z {
-		g.ins("VCMPPD.BCST $30, %s, %s, K2", c, A)
-		g.ins("VMOVAPD %s, K2, %s", O, A)
-		g.ins("VMOVAPD %s, K2, %s", T, E)
-	} else {
-		g.ins("VCMPPD $30, %s, %s, %s", c, A, Z)
-		g.ins("VBLENDVPD %s, %s, %s, %s", Z, O, A, A)
-		g.ins("VBLENDVPD %s, %s, %s, %s", Z, T, E, E)
-	}
+	g.cmpMask(t, 30, g.d("sqrt2m1", math.Sqrt2-1), A, Z)
+	g.blendMask(t, Z, O, A)
+	g.blendMask(t, Z, T, E)
 	g.comment("s = f/(2+f); log1p(f) = 2s + s*z*P(z), z = s^2")
 	g.withConst(t, "VADDPD", g.d("two64", 2), A+", "+T)
 	g.ins("VDIVPD %s, %s, %s", T, A, O)

@@ -126,10 +126,10 @@ type tierAsm struct {
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64) are the
-// generic (package math) ones, Softplus is built on the set's float64
-// Exp and Log (softplusVia), the float32 Sin, Cos and
-// Tan wrap their kernels in trigVia, and the caller fills in the
-// reductions.
+// generic (package math) ones, the float64 Softplus is built on the
+// set's float64 Exp and Log (softplusVia), the float32 Sin, Cos and Tan
+// wrap their kernels in trigVia, the wide32 kernels go in as they are,
+// and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
 	for op := range numBinOps {
@@ -155,7 +155,6 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un64[op] = un64(f)
 		}
 	}
-
 	for op, f := range t.trig32 {
 		if f != nil {
 			k.un32[op] = trigVia(f, genericKernels.un32[op])

@@ -5,6 +5,13 @@ import (
 	"testing"
 )
 
+// refCase32 is a float32 function under test and its float64 reference.
+type refCase32 struct {
+	name string
+	fn   func(dst, x []float32) error
+	ref  func(float64) float64
+}
+
 // TestTrigLargeArguments mixes the elements the float32 Sin, Cos and Tan
 // kernels leave to package math (|x| >= 2^30 and infinities) with ones
 // they compute, in the vector body and in the tail, into a separate dst
@@ -19,11 +26,7 @@ func TestTrigLargeArguments(t *testing.T) {
 	for i := range 53 { // 53: three 16-lane vectors and a tail of 5
 		xs = append(xs, float32(i)*0.37-9, special[i%len(special)])
 	}
-	ops := []struct {
-		name string
-		fn   func(dst, x []float32) error
-		ref  func(float64) float64
-	}{{"Sin", Sin[float32], math.Sin}, {"Cos", Cos[float32], math.Cos}, {"Tan", Tan[float32], math.Tan}}
+	ops := []refCase32{{"Sin", Sin[float32], math.Sin}, {"Cos", Cos[float32], math.Cos}, {"Tan", Tan[float32], math.Tan}}
 	for _, k := range available() {
 		defer useKernels(k)()
 		for _, op := range ops {
@@ -59,11 +62,7 @@ func TestArcSpecial(t *testing.T) {
 			xs = append(xs, float32(v))
 		}
 	}
-	ops := []struct {
-		name string
-		fn   func(dst, x []float32) error
-		ref  func(float64) float64
-	}{{"Asin", Asin[float32], math.Asin}, {"Acos", Acos[float32], math.Acos}, {"Atan", Atan[float32], math.Atan}}
+	ops := []refCase32{{"Asin", Asin[float32], math.Asin}, {"Acos", Acos[float32], math.Acos}, {"Atan", Atan[float32], math.Atan}}
 	for _, k := range available() {
 		defer useKernels(k)()
 		for _, op := range ops {

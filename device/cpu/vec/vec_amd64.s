@@ -29030,7 +29030,6 @@ one:
 	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y5, Y5
 	VSQRTPD Y4, Y4
-	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y3, Y3
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y4
@@ -29048,7 +29047,6 @@ one:
 	VADDPD Y4, Y4, Y3
 	VMOVUPD pi2<>(SB), Y5
 	VSUBPD Y3, Y5, Y3
-	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y3, Y4, Y4
 	VANDPD signmask64<>(SB), Y1, Y1
 	VORPD Y4, Y1, Y1
@@ -29062,7 +29060,6 @@ one:
 	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y11, Y11
 	VSQRTPD Y10, Y10
-	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y9, Y9
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y10
@@ -29080,7 +29077,6 @@ one:
 	VADDPD Y10, Y10, Y9
 	VMOVUPD pi2<>(SB), Y11
 	VSUBPD Y9, Y11, Y9
-	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y9, Y10, Y10
 	VANDPD signmask64<>(SB), Y7, Y7
 	VORPD Y10, Y7, Y7
@@ -29113,7 +29109,6 @@ tail:
 	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y5, Y5
 	VSQRTPD Y4, Y4
-	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y3, Y3
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y4
@@ -29131,7 +29126,6 @@ tail:
 	VADDPD Y4, Y4, Y3
 	VMOVUPD pi2<>(SB), Y5
 	VSUBPD Y3, Y5, Y3
-	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y3, Y4, Y4
 	VANDPD signmask64<>(SB), Y1, Y1
 	VORPD Y4, Y1, Y1
@@ -29145,7 +29139,6 @@ tail:
 	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y11, Y11
 	VSQRTPD Y10, Y10
-	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y9, Y9
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y10
@@ -29163,7 +29156,6 @@ tail:
 	VADDPD Y10, Y10, Y9
 	VMOVUPD pi2<>(SB), Y11
 	VSUBPD Y9, Y11, Y9
-	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y9, Y10, Y10
 	VANDPD signmask64<>(SB), Y7, Y7
 	VORPD Y10, Y7, Y7
@@ -29197,7 +29189,6 @@ one:
 	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y5, Y5
 	VSQRTPD Y4, Y4
-	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y3, Y3
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y4
@@ -29235,7 +29226,6 @@ one:
 	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y11, Y11
 	VSQRTPD Y10, Y10
-	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y9, Y9
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y10
@@ -29292,7 +29282,6 @@ tail:
 	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y5, Y5
 	VSQRTPD Y4, Y4
-	VCMPPD $30, half64<>(SB), Y2, Y6
 	VBLENDVPD Y6, Y4, Y3, Y3
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y4
@@ -29330,7 +29319,6 @@ tail:
 	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y11, Y11
 	VSQRTPD Y10, Y10
-	VCMPPD $30, half64<>(SB), Y8, Y12
 	VBLENDVPD Y12, Y10, Y9, Y9
 	// p = y + y*z*P(z)
 	VMOVUPD asinc8<>(SB), Y10
@@ -29624,7 +29612,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z5
 	VSQRTPD Z4, Z4
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z3
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z4
@@ -29642,7 +29629,6 @@ loop:
 	VADDPD Z4, Z4, Z3
 	VBROADCASTSD pi2<>(SB), Z5
 	VSUBPD Z3, Z5, Z3
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z3, K2, Z4
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z1
 	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
@@ -29655,7 +29641,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z11
 	VSQRTPD Z10, Z10
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z9
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z10
@@ -29673,7 +29658,6 @@ loop:
 	VADDPD Z10, Z10, Z9
 	VBROADCASTSD pi2<>(SB), Z11
 	VSUBPD Z9, Z11, Z9
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z9, K2, Z10
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z7
 	VCVTPD2PS Z1, Y1
@@ -29692,7 +29676,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z18, K3
 	VMOVAPD Z20, K3, Z21
 	VSQRTPD Z20, Z20
-	VCMPPD.BCST $30, half64<>(SB), Z18, K3
 	VMOVAPD Z20, K3, Z19
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z20
@@ -29710,7 +29693,6 @@ loop:
 	VADDPD Z20, Z20, Z19
 	VBROADCASTSD pi2<>(SB), Z21
 	VSUBPD Z19, Z21, Z19
-	VCMPPD.BCST $30, half64<>(SB), Z18, K3
 	VMOVAPD Z19, K3, Z20
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z20, Z17
 	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
@@ -29723,7 +29705,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z24, K3
 	VMOVAPD Z26, K3, Z27
 	VSQRTPD Z26, Z26
-	VCMPPD.BCST $30, half64<>(SB), Z24, K3
 	VMOVAPD Z26, K3, Z25
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z26
@@ -29741,7 +29722,6 @@ loop:
 	VADDPD Z26, Z26, Z25
 	VBROADCASTSD pi2<>(SB), Z27
 	VSUBPD Z25, Z27, Z25
-	VCMPPD.BCST $30, half64<>(SB), Z24, K3
 	VMOVAPD Z25, K3, Z26
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z26, Z23
 	VCVTPD2PS Z17, Y17
@@ -29770,7 +29750,6 @@ one:
 	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z5
 	VSQRTPD Z4, Z4
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z3
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z4
@@ -29788,7 +29767,6 @@ one:
 	VADDPD Z4, Z4, Z3
 	VBROADCASTSD pi2<>(SB), Z5
 	VSUBPD Z3, Z5, Z3
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z3, K2, Z4
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z1
 	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
@@ -29801,7 +29779,6 @@ one:
 	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z11
 	VSQRTPD Z10, Z10
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z9
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z10
@@ -29819,7 +29796,6 @@ one:
 	VADDPD Z10, Z10, Z9
 	VBROADCASTSD pi2<>(SB), Z11
 	VSUBPD Z9, Z11, Z9
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z9, K2, Z10
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z7
 	VCVTPD2PS Z1, Y1
@@ -29851,7 +29827,6 @@ tail:
 	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z5
 	VSQRTPD Z4, Z4
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z3
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z4
@@ -29869,7 +29844,6 @@ tail:
 	VADDPD Z4, Z4, Z3
 	VBROADCASTSD pi2<>(SB), Z5
 	VSUBPD Z3, Z5, Z3
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z3, K2, Z4
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z1
 	// a = |x|; y = a, z = a^2; above 1/2: z = (1-a)/2, y = sqrt(z)
@@ -29882,7 +29856,6 @@ tail:
 	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z11
 	VSQRTPD Z10, Z10
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z9
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z10
@@ -29900,7 +29873,6 @@ tail:
 	VADDPD Z10, Z10, Z9
 	VBROADCASTSD pi2<>(SB), Z11
 	VSUBPD Z9, Z11, Z9
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z9, K2, Z10
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z10, Z7
 	VCVTPD2PS Z1, Y1
@@ -29934,7 +29906,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z5
 	VSQRTPD Z4, Z4
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z3
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z4
@@ -29971,7 +29942,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z11
 	VSQRTPD Z10, Z10
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z9
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z10
@@ -30014,7 +29984,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z18, K3
 	VMOVAPD Z20, K3, Z21
 	VSQRTPD Z20, Z20
-	VCMPPD.BCST $30, half64<>(SB), Z18, K3
 	VMOVAPD Z20, K3, Z19
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z20
@@ -30051,7 +30020,6 @@ loop:
 	VCMPPD.BCST $30, half64<>(SB), Z24, K3
 	VMOVAPD Z26, K3, Z27
 	VSQRTPD Z26, Z26
-	VCMPPD.BCST $30, half64<>(SB), Z24, K3
 	VMOVAPD Z26, K3, Z25
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z26
@@ -30104,7 +30072,6 @@ one:
 	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z5
 	VSQRTPD Z4, Z4
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z3
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z4
@@ -30141,7 +30108,6 @@ one:
 	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z11
 	VSQRTPD Z10, Z10
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z9
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z10
@@ -30197,7 +30163,6 @@ tail:
 	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z5
 	VSQRTPD Z4, Z4
-	VCMPPD.BCST $30, half64<>(SB), Z2, K2
 	VMOVAPD Z4, K2, Z3
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z4
@@ -30234,7 +30199,6 @@ tail:
 	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z11
 	VSQRTPD Z10, Z10
-	VCMPPD.BCST $30, half64<>(SB), Z8, K2
 	VMOVAPD Z10, K2, Z9
 	// p = y + y*z*P(z)
 	VBROADCASTSD asinc8<>(SB), Z10
@@ -30753,10 +30717,9 @@ one:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
-	VMOVAPD Y4, Y6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y6, Y2
-	VADDPD Y5, Y6, Y6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -30795,10 +30758,9 @@ one:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
-	VMOVAPD Y10, Y12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y12, Y8
-	VADDPD Y11, Y12, Y12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -30856,10 +30818,9 @@ tail:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
-	VMOVAPD Y4, Y6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y6, Y2
-	VADDPD Y5, Y6, Y6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -30898,10 +30859,9 @@ tail:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
-	VMOVAPD Y10, Y12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y12, Y8
-	VADDPD Y11, Y12, Y12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -30960,10 +30920,9 @@ one:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
-	VMOVAPD Y4, Y6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y6, Y2
-	VADDPD Y5, Y6, Y6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -30998,10 +30957,9 @@ one:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
-	VMOVAPD Y10, Y12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y12, Y8
-	VADDPD Y11, Y12, Y12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31055,10 +31013,9 @@ tail:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
-	VMOVAPD Y4, Y6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y5, Y6, Y2
-	VADDPD Y5, Y6, Y6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y5, Y4, Y2
+	VADDPD Y5, Y4, Y6
 	VMOVUPD bias1022<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -31093,10 +31050,9 @@ tail:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
-	VMOVAPD Y10, Y12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Y11, Y12, Y8
-	VADDPD Y11, Y12, Y12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Y11, Y10, Y8
+	VADDPD Y11, Y10, Y12
 	VMOVUPD bias1022<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31151,9 +31107,8 @@ one:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
-	VMOVAPD Y4, Y6
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Y5, Y6, Y2
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Y5, Y4, Y2
 	VMOVUPD bias1023<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -31213,9 +31168,8 @@ one:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
-	VMOVAPD Y10, Y12
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Y11, Y12, Y8
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Y11, Y10, Y8
 	VMOVUPD bias1023<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31294,9 +31248,8 @@ tail:
 	VMULPD half64<>(SB), Y4, Y4
 	VADDPD one64<>(SB), Y4, Y4
 	VFMADD231PD Y2, Y6, Y4
-	VMOVAPD Y4, Y6
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Y5, Y6, Y2
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Y5, Y4, Y2
 	VMOVUPD bias1023<>(SB), Y4
 	VPSUBQ Y3, Y4, Y4
 	VPSLLQ $52, Y4, Y4
@@ -31356,9 +31309,8 @@ tail:
 	VMULPD half64<>(SB), Y10, Y10
 	VADDPD one64<>(SB), Y10, Y10
 	VFMADD231PD Y8, Y12, Y10
-	VMOVAPD Y10, Y12
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Y11, Y12, Y8
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Y11, Y10, Y8
 	VMOVUPD bias1023<>(SB), Y10
 	VPSUBQ Y9, Y10, Y10
 	VPSLLQ $52, Y10, Y10
@@ -31439,10 +31391,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z6, Z2
-	VADDPD Z5, Z6, Z6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31480,10 +31431,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z12, Z8
-	VADDPD Z11, Z12, Z12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31527,10 +31477,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z20, Z20
 	VADDPD.BCST one64<>(SB), Z20, Z20
 	VFMADD231PD Z18, Z22, Z20
-	VMOVAPD Z20, Z22
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z21, Z22, Z18
-	VADDPD Z21, Z22, Z22
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z21, Z20, Z18
+	VADDPD Z21, Z20, Z22
 	VBROADCASTSD bias1022<>(SB), Z20
 	VPSUBQ Z19, Z20, Z20
 	VPSLLQ $52, Z20, Z20
@@ -31568,10 +31517,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z26, Z26
 	VADDPD.BCST one64<>(SB), Z26, Z26
 	VFMADD231PD Z24, Z28, Z26
-	VMOVAPD Z26, Z28
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z27, Z28, Z24
-	VADDPD Z27, Z28, Z28
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z27, Z26, Z24
+	VADDPD Z27, Z26, Z28
 	VBROADCASTSD bias1022<>(SB), Z26
 	VPSUBQ Z25, Z26, Z26
 	VPSLLQ $52, Z26, Z26
@@ -31625,10 +31573,9 @@ one:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z6, Z2
-	VADDPD Z5, Z6, Z6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31666,10 +31613,9 @@ one:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z12, Z8
-	VADDPD Z11, Z12, Z12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31726,10 +31672,9 @@ tail:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z6, Z2
-	VADDPD Z5, Z6, Z6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31767,10 +31712,9 @@ tail:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z12, Z8
-	VADDPD Z11, Z12, Z12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31829,10 +31773,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z6, Z2
-	VADDPD Z5, Z6, Z6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -31867,10 +31810,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z12, Z8
-	VADDPD Z11, Z12, Z12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -31911,10 +31853,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z20, Z20
 	VADDPD.BCST one64<>(SB), Z20, Z20
 	VFMADD231PD Z18, Z22, Z20
-	VMOVAPD Z20, Z22
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z21, Z22, Z18
-	VADDPD Z21, Z22, Z22
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z21, Z20, Z18
+	VADDPD Z21, Z20, Z22
 	VBROADCASTSD bias1022<>(SB), Z20
 	VPSUBQ Z19, Z20, Z20
 	VPSLLQ $52, Z20, Z20
@@ -31949,10 +31890,9 @@ loop:
 	VMULPD.BCST half64<>(SB), Z26, Z26
 	VADDPD.BCST one64<>(SB), Z26, Z26
 	VFMADD231PD Z24, Z28, Z26
-	VMOVAPD Z26, Z28
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z27, Z28, Z24
-	VADDPD Z27, Z28, Z28
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z27, Z26, Z24
+	VADDPD Z27, Z26, Z28
 	VBROADCASTSD bias1022<>(SB), Z26
 	VPSUBQ Z25, Z26, Z26
 	VPSLLQ $52, Z26, Z26
@@ -32003,10 +31943,9 @@ one:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z6, Z2
-	VADDPD Z5, Z6, Z6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -32041,10 +31980,9 @@ one:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z12, Z8
-	VADDPD Z11, Z12, Z12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -32098,10 +32036,9 @@ tail:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z5, Z6, Z2
-	VADDPD Z5, Z6, Z6
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z5, Z4, Z2
+	VADDPD Z5, Z4, Z6
 	VBROADCASTSD bias1022<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -32136,10 +32073,9 @@ tail:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// E-O, E+O; scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
-	VSUBPD Z11, Z12, Z8
-	VADDPD Z11, Z12, Z12
+	// E-O, E+O (E in Z); scaled by 2^(-k-1) and 2^(k-1) (exponent bits from k)
+	VSUBPD Z11, Z10, Z8
+	VADDPD Z11, Z10, Z12
 	VBROADCASTSD bias1022<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -32195,9 +32131,8 @@ loop:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z5, Z6, Z2
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z5, Z4, Z2
 	VBROADCASTSD bias1023<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -32257,9 +32192,8 @@ loop:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z11, Z12, Z8
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z11, Z10, Z8
 	VBROADCASTSD bias1023<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -32325,9 +32259,8 @@ loop:
 	VMULPD.BCST half64<>(SB), Z20, Z20
 	VADDPD.BCST one64<>(SB), Z20, Z20
 	VFMADD231PD Z18, Z22, Z20
-	VMOVAPD Z20, Z22
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z21, Z22, Z18
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z21, Z20, Z18
 	VBROADCASTSD bias1023<>(SB), Z20
 	VPSUBQ Z19, Z20, Z20
 	VPSLLQ $52, Z20, Z20
@@ -32387,9 +32320,8 @@ loop:
 	VMULPD.BCST half64<>(SB), Z26, Z26
 	VADDPD.BCST one64<>(SB), Z26, Z26
 	VFMADD231PD Z24, Z28, Z26
-	VMOVAPD Z26, Z28
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z27, Z28, Z24
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z27, Z26, Z24
 	VBROADCASTSD bias1023<>(SB), Z26
 	VPSUBQ Z25, Z26, Z26
 	VPSLLQ $52, Z26, Z26
@@ -32465,9 +32397,8 @@ one:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z5, Z6, Z2
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z5, Z4, Z2
 	VBROADCASTSD bias1023<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -32527,9 +32458,8 @@ one:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z11, Z12, Z8
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z11, Z10, Z8
 	VBROADCASTSD bias1023<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
@@ -32608,9 +32538,8 @@ tail:
 	VMULPD.BCST half64<>(SB), Z4, Z4
 	VADDPD.BCST one64<>(SB), Z4, Z4
 	VFMADD231PD Z2, Z6, Z4
-	VMOVAPD Z4, Z6
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z5, Z6, Z2
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z5, Z4, Z2
 	VBROADCASTSD bias1023<>(SB), Z4
 	VPSUBQ Z3, Z4, Z4
 	VPSLLQ $52, Z4, Z4
@@ -32670,9 +32599,8 @@ tail:
 	VMULPD.BCST half64<>(SB), Z10, Z10
 	VADDPD.BCST one64<>(SB), Z10, Z10
 	VFMADD231PD Z8, Z12, Z10
-	VMOVAPD Z10, Z12
-	// e = e^-a = (E-O)*2^-k
-	VSUBPD Z11, Z12, Z8
+	// e = e^-a = (E-O)*2^-k (E in Z)
+	VSUBPD Z11, Z10, Z8
 	VBROADCASTSD bias1023<>(SB), Z10
 	VPSUBQ Z9, Z10, Z10
 	VPSLLQ $52, Z10, Z10
