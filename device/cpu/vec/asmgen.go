@@ -3307,25 +3307,40 @@ func atanCoeffs() []float64 {
 	return c
 }
 
-// arcs emits asinF32, acosF32 and atanF32 for tier t, shaped as trigs.
-func (g *gen) arcs(t tier) {
-	for _, op := range []string{"asin", "acos", "atan"} {
-		k := ewKernel{name: op + "F32" + t.suffix, e: f32, inputs: []string{"x"}, z: t.z,
-			doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes.", op)}
+// wideOp32 is a float32 kernel computed in float64 lanes: core turns
+// the float64 vector in register b (of two halves, b = 1 and 7) into its
+// result there, with registers b+1 to b+5 and K2 as scratch.
+type wideOp32 struct {
+	name string
+	core func(g *gen, t tier, b int)
+}
+
+// wideF32 emits each op's kernel (name+"F32"+suffix) for tier t, shaped
+// as trigs: the vector widened into two float64 halves, the core on
+// each, the halves rounded back once.
+func (g *gen) wideF32(t tier, ops []wideOp32) {
+	for _, op := range ops {
+		k := ewKernel{name: op.name + "F32" + t.suffix, e: f32, inputs: []string{"x"}, z: t.z,
+			doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes.", op.name)}
 		body := func(g *gen) {
 			g.widenHalves(t)
 			for _, b := range []int{1, 7} {
-				if op == "atan" {
-					g.atanCore(t, b)
-				} else {
-					g.asinCore(t, op, b)
-				}
+				op.core(g, t, b)
 			}
 			g.narrowHalves(t)
 		}
 		k = bodyPerTier(k, t, body)
 		g.elementwise(k)
 	}
+}
+
+// arcs emits asinF32, acosF32 and atanF32 for tier t.
+func (g *gen) arcs(t tier) {
+	g.wideF32(t, []wideOp32{
+		{"asin", func(g *gen, t tier, b int) { g.asinCore(t, "asin", b) }},
+		{"acos", func(g *gen, t tier, b int) { g.asinCore(t, "acos", b) }},
+		{"atan", (*gen).atanCore},
+	})
 }
 
 // bodyPerTier sets k's loop for a body that turns the float32 vector in
@@ -3525,26 +3540,13 @@ func (g *gen) copySign(t tier, mag, dst string) {
 // overflow (89.4) gives infinity when narrowed, and NaN stays NaN (the
 // clamp keeps it, the compares are false).
 
-// hyperbolics emits sinhF32, coshF32 and softplusF32 for tier t, shaped
-// as trigs.
+// hyperbolics emits sinhF32, coshF32 and softplusF32 for tier t.
 func (g *gen) hyperbolics(t tier) {
-	for _, op := range []string{"sinh", "cosh", "softplus"} {
-		k := ewKernel{name: op + "F32" + t.suffix, e: f32, inputs: []string{"x"}, z: t.z,
-			doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes.", op)}
-		body := func(g *gen) {
-			g.widenHalves(t)
-			for _, b := range []int{1, 7} {
-				if op == "softplus" {
-					g.softplusCore(t, b)
-				} else {
-					g.hypCore(t, op, b)
-				}
-			}
-			g.narrowHalves(t)
-		}
-		k = bodyPerTier(k, t, body)
-		g.elementwise(k)
-	}
+	g.wideF32(t, []wideOp32{
+		{"sinh", func(g *gen, t tier, b int) { g.hypCore(t, "sinh", b) }},
+		{"cosh", func(g *gen, t tier, b int) { g.hypCore(t, "cosh", b) }},
+		{"softplus", (*gen).softplusCore},
+	})
 }
 
 // hypCoeffs returns 1/(2k+odd)! for k = from..to, rounded to float64: the
