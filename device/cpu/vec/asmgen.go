@@ -3186,7 +3186,8 @@ func (g *gen) trigs(t tier) {
 // trigBody computes op on the float32 vector in register 0 of tier t,
 // leaving the result there: both float64 halves through trigCore
 // (registers 1-6 and 7-12), narrowed, and the lanes at or above trigBound
-// (or NaN-free infinite) replaced by x and flagged in the okFlag register.
+// (or NaN-free infinite) replaced by x and flagged in the okFlag register;
+// for sin and tan, ±0 lanes replaced by x too.
 func (g *gen) trigBody(t tier, op string) {
 	absMask, bound := g.fb("absmask", 0x7fffffff), g.f("trigbound", trigBound)
 	g.widenHalves(t)
@@ -3197,6 +3198,11 @@ func (g *gen) trigBody(t tier, op string) {
 		g.ins("VCVTPD2PS Z1, Y1")
 		g.ins("VCVTPD2PS Z7, Y7")
 		g.ins("VINSERTF32X8 $1, Y7, Z1, Z1")
+		if op != "cos" {
+			g.comment("sin and tan of ±0 are x (the series gives +0 for -0)")
+			g.ins("VPTESTNMD.BCST %s, Z0, K3", absMask)
+			g.ins("VMOVAPS Z0, K3, Z1")
+		}
 		g.ins("VPANDD.BCST %s, Z0, Z2", absMask)
 		g.ins("VCMPPS.BCST $13, %s, Z2, K2", bound)
 		g.ins("VMOVAPS Z0, K2, Z1")
@@ -3206,6 +3212,12 @@ func (g *gen) trigBody(t tier, op string) {
 		g.ins("VCVTPD2PSY Y1, X1")
 		g.ins("VCVTPD2PSY Y7, X7")
 		g.ins("VINSERTF128 $1, X7, Y1, Y1")
+		if op != "cos" {
+			g.comment("sin and tan of ±0 are x (the series gives +0 for -0)")
+			g.ins("VXORPS Y3, Y3, Y3")
+			g.ins("VCMPPS $0, Y3, Y0, Y3")
+			g.ins("VBLENDVPS Y3, Y0, Y1, Y1")
+		}
 		g.ins("VANDPS %s, Y0, Y2", absMask)
 		g.ins("VCMPPS $13, %s, Y2, Y2", bound)
 		g.ins("VBLENDVPS Y2, Y0, Y1, Y0")

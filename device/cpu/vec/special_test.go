@@ -62,13 +62,19 @@ var specials = map[string][]special{
 		{90, inf, false, true}, {-90, inf, false, true}, {1e-30, 1, false, false}, {-0.5, 0, true, false}, {20, 0, true, false}},
 	"Log10": {{nan, nan, false, false}, {inf, inf, false, false}, {-inf, nan, false, false}, {0, -inf, false, false}, {negZ, -inf, false, false},
 		{-1, nan, false, false}, {1, 0, false, false}, {1000, 3, false, false}, {1e-40, 0, true, false}, {7, 0, true, false}},
+	"Sin": {{nan, nan, false, false}, {inf, nan, false, false}, {-inf, nan, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{1e-30, 1e-30, false, false}, {-1e-30, -1e-30, false, false}, {1, 0, true, false}, {-2.5, 0, true, false}, {1e5, 0, true, false}},
+	"Cos": {{nan, nan, false, false}, {inf, nan, false, false}, {-inf, nan, false, false}, {0, 1, false, false}, {negZ, 1, false, false},
+		{1e-30, 1, false, false}, {1, 0, true, false}, {-2.5, 0, true, false}, {1e5, 0, true, false}},
+	"Tan": {{nan, nan, false, false}, {inf, nan, false, false}, {-inf, nan, false, false}, {0, 0, false, false}, {negZ, negZ, false, false},
+		{1e-30, 1e-30, false, false}, {-1e-30, -1e-30, false, false}, {1, 0, true, false}, {-1.5, 0, true, false}, {1e5, 0, true, false}},
 }
 
 var refs = map[string]func(float64) float64{
 	"Exp": math.Exp, "Log": math.Log, "Tanh": math.Tanh, "Sigmoid": refSigmoid,
 	"GeluTanh": refGeluTanh, "GeluErf": refGeluErf, "Erf": math.Erf, "Sqrt": math.Sqrt, "Silu": refSilu,
 	"Softplus": refSoftplus, "Log1p": math.Log1p, "Expm1": math.Expm1, "Exp2": math.Exp2, "Log2": math.Log2, "Log10": math.Log10,
-	"Sinh": math.Sinh, "Cosh": math.Cosh,
+	"Sinh": math.Sinh, "Cosh": math.Cosh, "Sin": math.Sin, "Cos": math.Cos, "Tan": math.Tan,
 }
 
 func unaryByName[T Float](name string) func(dst, x []T) error {
@@ -76,7 +82,7 @@ func unaryByName[T Float](name string) func(dst, x []T) error {
 		"Exp": Exp[T], "Log": Log[T], "Tanh": Tanh[T], "Sigmoid": Sigmoid[T],
 		"GeluTanh": GeluTanh[T], "GeluErf": GeluErf[T], "Erf": Erf[T], "Relu": Relu[T], "Sqrt": Sqrt[T], "Sign": Sign[T],
 		"Silu": Silu[T], "Softplus": Softplus[T], "Log1p": Log1p[T], "Expm1": Expm1[T], "Exp2": Exp2[T], "Log2": Log2[T], "Log10": Log10[T],
-		"Sinh": Sinh[T], "Cosh": Cosh[T],
+		"Sinh": Sinh[T], "Cosh": Cosh[T], "Sin": Sin[T], "Cos": Cos[T], "Tan": Tan[T],
 	}[name]
 }
 
@@ -136,5 +142,47 @@ func TestSpecialValues(t *testing.T) {
 				})
 			})
 		})
+	}
+}
+
+// TestEdgeValuesMatchGeneric runs every unary of every tier on ±0, ±Inf,
+// NaN and values that are subnormal or tiny in one of the types, and
+// holds each to the generic (package math) set: float32 results bit for
+// bit (any NaN for NaN), float64 results in the sign of a zero, the
+// infinities and NaN-ness (their other values may differ by an ulp, see
+// the package doc). The value list repeats to fill vectors and tails.
+func TestEdgeValuesMatchGeneric(t *testing.T) {
+	vals := []float64{negZ, 0, inf, -inf, nan, 1e-310, -1e-310, 1e-40, -1e-40, 0x1p-1074, -0x1p-149}
+	var xs []float64
+	for range 3 {
+		xs = append(xs, vals...)
+	}
+	x32 := make([]float32, len(xs))
+	for i, v := range xs {
+		x32[i] = float32(v)
+	}
+	g := genericKernels
+	for _, k := range available() {
+		for op := range numUnOps {
+			got32, want32 := make([]float32, len(xs)), make([]float32, len(xs))
+			k.un32[op](got32, x32)
+			g.un32[op](want32, x32)
+			for i, w := range want32 {
+				if got := got32[i]; math.Float32bits(got) != math.Float32bits(w) && !(got != got && w != w) {
+					t.Errorf("%s float32 op %d (%v): %g, want %g", k.name, op, x32[i], got, w)
+				}
+			}
+			got64, want64 := make([]float64, len(xs)), make([]float64, len(xs))
+			k.un64[op](got64, xs)
+			g.un64[op](want64, xs)
+			for i, w := range want64 {
+				got := got64[i]
+				zeroSign := w == 0 && (got != 0 || math.Signbit(got) != math.Signbit(w))
+				infinite := math.IsInf(w, 0) && got != w
+				if zeroSign || infinite || (got != got) != (w != w) {
+					t.Errorf("%s float64 op %d (%v): %g, want %g", k.name, op, xs[i], got, w)
+				}
+			}
+		}
 	}
 }

@@ -27517,6 +27517,10 @@ one:
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VXORPS Y3, Y3, Y3
+	VCMPPS $0, Y3, Y0, Y3
+	VBLENDVPS Y3, Y0, Y1, Y1
 	VANDPS absmask<>(SB), Y0, Y2
 	VCMPPS $13, trigbound<>(SB), Y2, Y2
 	VBLENDVPS Y2, Y0, Y1, Y0
@@ -27603,6 +27607,10 @@ tail:
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VXORPS Y3, Y3, Y3
+	VCMPPS $0, Y3, Y0, Y3
+	VBLENDVPS Y3, Y0, Y1, Y1
 	VANDPS absmask<>(SB), Y0, Y2
 	VCMPPS $13, trigbound<>(SB), Y2, Y2
 	VBLENDVPS Y2, Y0, Y1, Y0
@@ -27877,6 +27885,10 @@ one:
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VXORPS Y3, Y3, Y3
+	VCMPPS $0, Y3, Y0, Y3
+	VBLENDVPS Y3, Y0, Y1, Y1
 	VANDPS absmask<>(SB), Y0, Y2
 	VCMPPS $13, trigbound<>(SB), Y2, Y2
 	VBLENDVPS Y2, Y0, Y1, Y0
@@ -27961,6 +27973,10 @@ tail:
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
 	VINSERTF128 $1, X7, Y1, Y1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VXORPS Y3, Y3, Y3
+	VCMPPS $0, Y3, Y0, Y3
+	VBLENDVPS Y3, Y0, Y1, Y1
 	VANDPS absmask<>(SB), Y0, Y2
 	VCMPPS $13, trigbound<>(SB), Y2, Y2
 	VBLENDVPS Y2, Y0, Y1, Y0
@@ -28053,6 +28069,9 @@ loop:
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z0, K3
+	VMOVAPS Z0, K3, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -28127,6 +28146,9 @@ loop:
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z23, Y23
 	VINSERTF32X8 $1, Y23, Z17, Z17
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z16, K3
+	VMOVAPS Z16, K3, Z17
 	VPANDD.BCST absmask<>(SB), Z16, Z18
 	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
 	VMOVAPS Z16, K3, Z17
@@ -28211,6 +28233,9 @@ one:
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z0, K3
+	VMOVAPS Z0, K3, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -28298,6 +28323,9 @@ tail:
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z0, K3
+	VMOVAPS Z0, K3, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -28745,6 +28773,9 @@ loop:
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z0, K3
+	VMOVAPS Z0, K3, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -28821,6 +28852,9 @@ loop:
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z23, Y23
 	VINSERTF32X8 $1, Y23, Z17, Z17
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z16, K3
+	VMOVAPS Z16, K3, Z17
 	VPANDD.BCST absmask<>(SB), Z16, Z18
 	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
 	VMOVAPS Z16, K3, Z17
@@ -28907,6 +28941,9 @@ one:
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z0, K3
+	VMOVAPS Z0, K3, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -28996,6 +29033,9 @@ tail:
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
+	// sin and tan of ±0 are x (the series gives +0 for -0)
+	VPTESTNMD.BCST absmask<>(SB), Z0, K3
+	VMOVAPS Z0, K3, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
