@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Times the float64 Exp, Log, Tanh and Sigmoid of device/cpu/vec (the
+# Times the float64 Exp, Log, Tanh, Sigmoid, Sin, Cos and Tan of device/cpu/vec (the
 # AVX-512 tier's vector kernels, and a plain package math loop) against
 # NumPy (one thread, Debian's python3-numpy: np.exp, np.log, np.tanh, and
-# 1/(1+exp(-x)) as four ufunc calls) on 64 Ki and 1 Mi float64, the inputs
-# of BenchmarkTiersUnary and BenchmarkExpF64/LogF64/TanhF64/SigmoidF64.
-# OPS picks the functions (default "exp log tanh sigmoid"). The Go and
+# 1/(1+exp(-x)) as four ufunc calls, np.sin, np.cos, np.tan) on 64 Ki and
+# 1 Mi float64, the inputs of BenchmarkTiersUnary and BenchmarkExpF64,
+# LogF64, ... OPS picks the functions (default "exp log tanh sigmoid";
+# "sin cos tan" for the trigonometric ones). The Go and
 # NumPy runs alternate ROUNDS times (default 6) and each side keeps its
 # best, so a neighbour that slows one run does not decide the ratio.
 # At 1 Mi both sides' arrays are advised onto transparent huge pages
@@ -31,7 +32,8 @@ d, t = np.empty(n), np.empty(n)
 def sigmoid():
     np.negative(x, out=t); np.exp(t, out=t); np.add(t, 1, out=t); np.reciprocal(t, out=d)
 f = {"exp": lambda: np.exp(x, out=d), "log": lambda: np.log(xl, out=d), "tanh": lambda: np.tanh(x, out=d),
-     "sigmoid": sigmoid}[op]
+     "sigmoid": sigmoid, "sin": lambda: np.sin(x, out=d), "cos": lambda: np.cos(x, out=d),
+     "tan": lambda: np.tan(x, out=d)}[op]
 print("%.4f" % (n / min(timeit.repeat(f, number=1, repeat=calls)) / 1e9))
 EOF
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b) ? a : b }'; }

@@ -58,3 +58,32 @@ func TestKnownValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSinCosKnownValues checks SinCos against published values to 40
+// digits, in each quadrant and at a large argument.
+func TestSinCosKnownValues(t *testing.T) {
+	for _, c := range []struct {
+		x        float64
+		sin, cos string
+	}{
+		{1, "0.8414709848078965066525023216302989996225630607983710656727517099", "0.5403023058681397174009366074429766037323104206179222276700972553"},
+		{2, "0.9092974268256816953960198659117448427022549714478902683789730115", "-0.4161468365471423869975682295007621897660007710755448907551499737"},
+		{-4, "0.7568024953079282513726390945118290941359128873364725714854167734", "-0.6536436208636119146391681830977503814241335966462182470070102838"},
+		{5, "-0.9589242746631384688931544061559939733524615439646017781316724542", "0.2836621854632262644666391715135573083344225922522159449303590665"},
+		{1e22, "-0.8522008497671888017727058937530293682618", "0.5232147853951389454975944733847094921409"},
+	} {
+		s, co := SinCos(big.NewFloat(c.x))
+		for _, v := range []struct {
+			what string
+			got  *big.Float
+			want string
+		}{{"sin", s, c.sin}, {"cos", co, c.cos}} {
+			want, _, _ := big.ParseFloat(v.want, 10, 300, big.ToNearestEven)
+			d := new(big.Float).SetPrec(300).Sub(v.got, want)
+			d.Quo(d, want)
+			if df, _ := d.Float64(); math.Abs(df) > 1e-39 {
+				t.Errorf("%s(%g) = %s, want %s (relative %g)", v.what, c.x, v.got.Text('g', 40), v.want, df)
+			}
+		}
+	}
+}

@@ -1074,6 +1074,42 @@ func cosF32AVX512(dst *float32, x *float32, n int) (ok bool)
 //go:noescape
 func tanF32AVX512(dst *float32, x *float32, n int) (ok bool)
 
+// sinF64AVX2 computes dst[i] = sin(x[i]) for i < n, leaving x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
+//
+//go:noescape
+func sinF64AVX2(dst *float64, x *float64, n int) (ok bool)
+
+// cosF64AVX2 computes dst[i] = cos(x[i]) for i < n, leaving x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
+//
+//go:noescape
+func cosF64AVX2(dst *float64, x *float64, n int) (ok bool)
+
+// tanF64AVX2 computes dst[i] = tan(x[i]) for i < n, leaving x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
+//
+//go:noescape
+func tanF64AVX2(dst *float64, x *float64, n int) (ok bool)
+
+// sinF64AVX512 computes dst[i] = sin(x[i]) for i < n, leaving x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
+//
+//go:noescape
+func sinF64AVX512(dst *float64, x *float64, n int) (ok bool)
+
+// cosF64AVX512 computes dst[i] = cos(x[i]) for i < n, leaving x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
+//
+//go:noescape
+func cosF64AVX512(dst *float64, x *float64, n int) (ok bool)
+
+// tanF64AVX512 computes dst[i] = tan(x[i]) for i < n, leaving x[i] in dst[i]
+// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
+//
+//go:noescape
+func tanF64AVX512(dst *float64, x *float64, n int) (ok bool)
+
 // asinF32AVX2 computes dst[i] = asin(x[i]) for i < n in float64 lanes.
 //
 //go:noescape
@@ -1344,6 +1380,7 @@ var asmAVX2 = tierAsm{
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
 	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
+	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX2, unCos: cosF64AVX2, unTan: tanF64AVX2},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
 }
 
@@ -1364,5 +1401,6 @@ var asmAVX512 = tierAsm{
 	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
 	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unLog: logF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
+	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
 }

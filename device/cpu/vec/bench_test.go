@@ -188,6 +188,21 @@ func BenchmarkExpF64(b *testing.B) {
 	benchUnary64(b, Exp[float64], math.Exp, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
 
+// BenchmarkSinF64, BenchmarkCosF64 and BenchmarkTanF64 run on [-10, 10),
+// the vector kernels against the generic set (their algorithm in Go) and
+// a package math loop.
+func BenchmarkSinF64(b *testing.B) {
+	benchUnary64(b, Sin[float64], math.Sin, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkCosF64(b *testing.B) {
+	benchUnary64(b, Cos[float64], math.Cos, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkTanF64(b *testing.B) {
+	benchUnary64(b, Tan[float64], math.Tan, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
 func BenchmarkLogF64(b *testing.B) {
 	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
 }

@@ -82,7 +82,8 @@ func BenchmarkTiersUnary(b *testing.B) {
 		}
 	}
 	// float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf (vector kernels on the
-	// avx512 tier only; package math elsewhere), on the float32 cases' inputs.
+	// avx512 tier only; package math elsewhere) and Sin, Cos and Tan (vector
+	// kernels on both tiers), on the float32 cases' inputs.
 	for _, f := range []struct {
 		name string
 		fn   func(dst, x []float64) error
@@ -94,6 +95,9 @@ func BenchmarkTiersUnary(b *testing.B) {
 		{"sigmoid_f64", Sigmoid[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"geluTanh_f64", GeluTanh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"erf_f64", Erf[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"sin_f64", Sin[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"cos_f64", Cos[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"tan_f64", Tan[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 	} {
 		for _, n := range benchSizes[:2] {
 			x, dst := make([]float64, n), make([]float64, n)

@@ -113,6 +113,8 @@ type tierAsm struct {
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
 	// and above to Go (trigVia).
 	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
+	// trig64 has the float64 Sin, Cos and Tan, likewise.
+	trig64 [numUnOps]func(dst, x *float64, n int) (ok bool)
 	// wide32 has the float32 kernels that compute in float64 lanes and
 	// have no special cases for Go: Asin, Acos, Atan, Sinh, Cosh and
 	// Softplus.
@@ -125,10 +127,11 @@ type tierAsm struct {
 }
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
-// float64 transcendentals the tier has no kernel for (t.un64) are the
-// generic (package math) ones, the float64 Softplus is built on the
-// set's float64 Exp and Log (softplusVia), the float32 Sin, Cos and Tan
-// wrap their kernels in trigVia, the wide32 kernels go in as they are,
+// float64 transcendentals the tier has no kernel for (t.un64, t.trig64)
+// are the generic ones (package math but for Sin, Cos and Tan), the float64 Softplus is built on the
+// set's float64 Exp and Log (softplusVia), the float32 and float64 Sin,
+// Cos and Tan wrap their kernels in trigVia (the float64 Tan also in
+// inPlaceVia), the wide32 kernels go in as they are,
 // and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
@@ -160,6 +163,12 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un32[op] = trigVia(f, genericKernels.un32[op])
 		}
 	}
+	for op, f := range t.trig64 {
+		if f != nil {
+			k.un64[op] = trigVia(f, genericKernels.un64[op])
+		}
+	}
+	k.un64[unTan] = inPlaceVia(k.un64[unTan])
 	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
 	for op, f := range t.wide32 {
 		if f != nil {
@@ -193,8 +202,8 @@ var avx2Kernels = func() *kernels {
 
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
-// transcendentals, the float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf,
-// and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
+// transcendentals, the float64 Exp, Log, Tanh, Sigmoid, GeluTanh, Erf, Sin,
+// Cos and Tan, and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
 // why), the float64 GeluErf and Silu the generic ones.
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
@@ -263,22 +272,38 @@ func red512[T float32 | float64](f func(x *T, n int) (T, bool), exact func([]T) 
 // trigVia wraps a Sin, Cos or Tan kernel, which leaves x[i] in dst[i]
 // where |x[i]| >= 2^30 or is infinite and then returns ok = false: scalar
 // (package math, through the generic set's function) recomputes exactly
-// those elements, found by their magnitude, since no result of the
-// kernel's own reaches 2^30 (asmgen.go's trigs). This holds with dst and
-// x the same slice, where x[i] survives only in those elements.
-func trigVia(f func(dst, x *float32, n int) bool, scalar func(dst, x []float32)) func(dst, x []float32) {
-	return func(dst, x []float32) {
-		if f(p32(dst), p32(x), len(dst)) {
+// those elements, found by the magnitude of x[i] or, in place, of dst[i]
+// (x[i] survives only in those elements there). In place, that takes
+// every result of the kernel's own below 2^30: true of Sin and Cos and
+// the float32 Tan (at most 2.39e8 below 2^30, asmgen.go's trigs), not of
+// the float64 Tan (up to about 2^62 near odd multiples of pi/2), which
+// therefore runs through inPlaceVia.
+func trigVia[T float32 | float64](f func(dst, x *T, n int) bool, scalar func(dst, x []T)) func(dst, x []T) {
+	return func(dst, x []T) {
+		if f(unsafe.SliceData(dst), unsafe.SliceData(x), len(dst)) {
 			return
 		}
-		for i, v := range dst {
+		for i, v := range x {
 			if math.Abs(float64(v)) >= trigBound {
-				scalar(dst[i:i+1], dst[i:i+1])
+				scalar(dst[i:i+1], x[i:i+1])
 			}
 		}
 	}
 }
 
-// trigBound is the magnitude from which the Sin, Cos and Tan kernels leave
-// an element to trigVia (asmgen.go's trigBound).
-const trigBound = 0x1p30
+// inPlaceVia runs f, whose dst must not be its x, on a copy of x taken a
+// block at a time (on the stack) where the caller's dst is x; vec's
+// functions refuse any other overlap.
+func inPlaceVia[T float32 | float64](f func(dst, x []T)) func(dst, x []T) {
+	return func(dst, x []T) {
+		if len(x) == 0 || &dst[0] != &x[0] {
+			f(dst, x)
+			return
+		}
+		var buf [512]T
+		for i := 0; i < len(x); i += len(buf) {
+			n := copy(buf[:], x[i:])
+			f(dst[i:i+n], buf[:n])
+		}
+	}
+}

@@ -1,17 +1,25 @@
 package vec
 
-// Sin sets dst[i] = sin(x[i]) (math.Sin). For float32 the vector sets
-// reduce x by pi/2 and evaluate the series in float64 lanes, rounding once
-// (the exact value correctly rounded but within about 2^-12 ulp of a tie,
-// so at most 0.501 ulp off), and hand |x| >= 2^30 to package math;
-// float64 is package math's on every set.
+import "math"
+
+// Sin sets dst[i] = sin(x[i]). For float32 the vector sets reduce x by
+// pi/2 and evaluate the series in float64 lanes, rounding once (the exact
+// value correctly rounded but within about 2^-12 ulp of a tie, so at most
+// 0.501 ulp off), and hand |x| >= 2^30 to package math. For float64 every
+// set reduces x by pi/2 carried to about 160 bits, so the result stays
+// within 0.8 ulp also next to multiples of pi/2, where math.Sin's
+// reduction loses most bits (the vector sets in kernels, the generic set
+// in Go with the same steps and bits, sin64), and hands |x| >= 2^30 to
+// package math, whose reduction from 2^29 on is Payne-Hanek's.
 func Sin[T Float](dst, x []T) error { return unary("Sin", unSin, dst, x) }
 
-// Cos sets dst[i] = cos(x[i]) (math.Cos), as Sin computes the sine.
+// Cos sets dst[i] = cos(x[i]), as Sin computes the sine.
 func Cos[T Float](dst, x []T) error { return unary("Cos", unCos, dst, x) }
 
-// Tan sets dst[i] = tan(x[i]) (math.Tan), for float32 as the quotient of
-// Sin's two series in float64, rounded once, as Sin computes the sine.
+// Tan sets dst[i] = tan(x[i]), for float32 as the quotient of Sin's two
+// series in float64, rounded once, for float64 as the quotient of the two
+// series each kept as a hi+lo pair (within 0.9 ulp), reduced as Sin
+// reduces x.
 func Tan[T Float](dst, x []T) error { return unary("Tan", unTan, dst, x) }
 
 // Asin sets dst[i] = asin(x[i]) (math.Asin; NaN outside [-1, 1]). For
@@ -29,3 +37,109 @@ func Acos[T Float](dst, x []T) error { return unary("Acos", unAcos, dst, x) }
 // Atan sets dst[i] = atan(x[i]) (math.Atan), for float32 in float64 lanes:
 // one reducing division to |t| <= tan(pi/8) and a series, rounded once.
 func Atan[T Float](dst, x []T) error { return unary("Atan", unAtan, dst, x) }
+
+// trigBound is the magnitude from which the Sin, Cos and Tan kernels leave
+// an element to package math (trigVia; asmgen.go's trigBound), and the
+// generic sin64, cos64 and tan64 call it.
+const trigBound = 0x1p30
+
+// sin64, cos64 and tan64 are the generic set's float64 Sin, Cos and Tan
+// (and, rounded, its float32 ones): below 2^30 in magnitude the vector
+// kernels' algorithm step for step (asmgen.go's trigs64), so every set
+// gives the same bits, within 0.7 ulp (Tan 0.8) where package math's
+// reduction loses most of its bits near multiples of pi/2 (thousands of
+// ulps off from about 1e5 on); from 2^30 on, and for infinities,
+// package math (NaN stays NaN either way).
+func sin64(x float64) float64 { return trig64(x, unSin) }
+func cos64(x float64) float64 { return trig64(x, unCos) }
+func tan64(x float64) float64 { return trig64(x, unTan) }
+
+// trig64 computes op (unSin, unCos or unTan) of x as sin64 describes.
+func trig64(x float64, op unOp) float64 {
+	if !(math.Abs(x) < trigBound) {
+		return map[unOp]func(float64) float64{unSin: math.Sin, unCos: math.Cos, unTan: math.Tan}[op](x)
+	}
+	if x == 0 && op != unCos {
+		return x
+	}
+	// The explicit float64 conversions keep the compiler from fusing a
+	// product into a following sum (it may on some architectures), which
+	// would change the bits.
+	const shifter = 0x1.8p52
+	t := math.FMA(x, 2/math.Pi, shifter)
+	n := t - shifter
+	quadrant := math.Float64bits(t)
+	r0 := math.FMA(-n, trigHalfPi[0], x)
+	p := float64(n * trigHalfPi[1])
+	pe := math.FMA(n, trigHalfPi[1], -p)
+	rh := r0 - p
+	bb := rh - r0
+	e := (r0 - (rh - bb)) - (bb + p)
+	rl := math.FMA(-n, trigHalfPi[2], e-pe)
+	z := float64(rh * rh)
+	h := float64(z * 0.5)
+	// sinPart and cosPart return sin r and cos r as hi + lo (lo is the
+	// final sum's rounding error, for Tan); Sin and Cos need only the one
+	// their quadrant picks.
+	sinPart := func() (hi, lo float64) {
+		cs := math.FMA(-h, rl, rl)
+		cs = math.FMA(float64(z*rh), estrin64(trigSin[:], z), cs)
+		hi = rh + cs
+		return hi, (rh - hi) + cs
+	}
+	cosPart := func() (hi, lo float64) {
+		zl := math.FMA(rh, rh, -z)
+		w := 1 - h
+		co := (1 - w) - h
+		co = math.FMA(-0.5, zl, co)
+		co = math.FMA(-rl, rh, co)
+		co = math.FMA(float64(z*z), estrin64(trigCos[:], z), co)
+		hi = w + co
+		return hi, (w - hi) + co
+	}
+	if op == unTan {
+		nh, nl := sinPart()
+		dh, dl := cosPart()
+		odd := quadrant&1 != 0
+		if odd {
+			nh, nl, dh, dl = dh, dl, nh, nl
+		}
+		q := nh / dh
+		rm := math.FMA(-q, dh, nh) + nl
+		rm = math.FMA(-q, dl, rm)
+		q += rm / dh
+		if odd {
+			q = -q
+		}
+		return q
+	}
+	if op == unCos {
+		quadrant++
+	}
+	var v float64
+	if quadrant&1 == 0 {
+		v, _ = sinPart()
+	} else {
+		v, _ = cosPart()
+	}
+	if quadrant&2 != 0 {
+		v = -v
+	}
+	return v
+}
+
+// estrin64 returns sum c[k] u^k evaluated as the kernels' estrinPDOn does:
+// pairs c[2i] + c[2i+1]*u combined by Horner's rule in u^2 (which the
+// kernels compute as u*u, as the callers' z*z).
+func estrin64(c []float64, u float64) float64 {
+	u2 := float64(u * u)
+	last := (len(c) - 1) / 2 * 2
+	sum := c[last]
+	if last+1 < len(c) {
+		sum = math.FMA(u, c[last+1], c[last])
+	}
+	for i := last - 2; i >= 0; i -= 2 {
+		sum = math.FMA(u2, sum, math.FMA(u, c[i+1], c[i]))
+	}
+	return sum
+}

@@ -367,6 +367,46 @@ DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
 DATA d710<>+24(SB)/8, $0x4086300000000000
 GLOBL d710<>(SB), RODATA|NOPTR, $32
+DATA dcosc0<>+0(SB)/8, $0x3fa5555555555555
+DATA dcosc0<>+8(SB)/8, $0x3fa5555555555555
+DATA dcosc0<>+16(SB)/8, $0x3fa5555555555555
+DATA dcosc0<>+24(SB)/8, $0x3fa5555555555555
+GLOBL dcosc0<>(SB), RODATA|NOPTR, $32
+DATA dcosc1<>+0(SB)/8, $0xbf56c16c16c16c17
+DATA dcosc1<>+8(SB)/8, $0xbf56c16c16c16c17
+DATA dcosc1<>+16(SB)/8, $0xbf56c16c16c16c17
+DATA dcosc1<>+24(SB)/8, $0xbf56c16c16c16c17
+GLOBL dcosc1<>(SB), RODATA|NOPTR, $32
+DATA dcosc2<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA dcosc2<>+8(SB)/8, $0x3efa01a01a01a01a
+DATA dcosc2<>+16(SB)/8, $0x3efa01a01a01a01a
+DATA dcosc2<>+24(SB)/8, $0x3efa01a01a01a01a
+GLOBL dcosc2<>(SB), RODATA|NOPTR, $32
+DATA dcosc3<>+0(SB)/8, $0xbe927e4fb7789f5c
+DATA dcosc3<>+8(SB)/8, $0xbe927e4fb7789f5c
+DATA dcosc3<>+16(SB)/8, $0xbe927e4fb7789f5c
+DATA dcosc3<>+24(SB)/8, $0xbe927e4fb7789f5c
+GLOBL dcosc3<>(SB), RODATA|NOPTR, $32
+DATA dcosc4<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA dcosc4<>+8(SB)/8, $0x3e21eed8eff8d898
+DATA dcosc4<>+16(SB)/8, $0x3e21eed8eff8d898
+DATA dcosc4<>+24(SB)/8, $0x3e21eed8eff8d898
+GLOBL dcosc4<>(SB), RODATA|NOPTR, $32
+DATA dcosc5<>+0(SB)/8, $0xbda93974a8c07c9d
+DATA dcosc5<>+8(SB)/8, $0xbda93974a8c07c9d
+DATA dcosc5<>+16(SB)/8, $0xbda93974a8c07c9d
+DATA dcosc5<>+24(SB)/8, $0xbda93974a8c07c9d
+GLOBL dcosc5<>(SB), RODATA|NOPTR, $32
+DATA dcosc6<>+0(SB)/8, $0x3d2ae7f3e733b81f
+DATA dcosc6<>+8(SB)/8, $0x3d2ae7f3e733b81f
+DATA dcosc6<>+16(SB)/8, $0x3d2ae7f3e733b81f
+DATA dcosc6<>+24(SB)/8, $0x3d2ae7f3e733b81f
+GLOBL dcosc6<>(SB), RODATA|NOPTR, $32
+DATA dcosc7<>+0(SB)/8, $0xbca6827863b97d97
+DATA dcosc7<>+8(SB)/8, $0xbca6827863b97d97
+DATA dcosc7<>+16(SB)/8, $0xbca6827863b97d97
+DATA dcosc7<>+24(SB)/8, $0xbca6827863b97d97
+GLOBL dcosc7<>(SB), RODATA|NOPTR, $32
 DATA derfc0<>+0(SB)/8, $0x3ff0000000000000
 DATA derfc0<>+8(SB)/8, $0x3ff0000000000000
 DATA derfc0<>+16(SB)/8, $0x3ff0000000000000
@@ -635,6 +675,11 @@ DATA dexpp5<>+8(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+16(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+24(SB)/8, $0x3f2a01a01a01a01a
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
+DATA dhalf<>+0(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
+DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
+GLOBL dhalf<>(SB), RODATA|NOPTR, $32
 DATA dlogfix<>+0(SB)/8, $0x0000000003530422
 DATA dlogfix<>+8(SB)/8, $0x0000000003530422
 DATA dlogfix<>+16(SB)/8, $0x0000000003530422
@@ -809,6 +854,51 @@ DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
 DATA done<>+24(SB)/8, $0x3ff0000000000000
 GLOBL done<>(SB), RODATA|NOPTR, $32
+DATA dsinc0<>+0(SB)/8, $0xbfc5555555555555
+DATA dsinc0<>+8(SB)/8, $0xbfc5555555555555
+DATA dsinc0<>+16(SB)/8, $0xbfc5555555555555
+DATA dsinc0<>+24(SB)/8, $0xbfc5555555555555
+GLOBL dsinc0<>(SB), RODATA|NOPTR, $32
+DATA dsinc1<>+0(SB)/8, $0x3f81111111111111
+DATA dsinc1<>+8(SB)/8, $0x3f81111111111111
+DATA dsinc1<>+16(SB)/8, $0x3f81111111111111
+DATA dsinc1<>+24(SB)/8, $0x3f81111111111111
+GLOBL dsinc1<>(SB), RODATA|NOPTR, $32
+DATA dsinc2<>+0(SB)/8, $0xbf2a01a01a01a01a
+DATA dsinc2<>+8(SB)/8, $0xbf2a01a01a01a01a
+DATA dsinc2<>+16(SB)/8, $0xbf2a01a01a01a01a
+DATA dsinc2<>+24(SB)/8, $0xbf2a01a01a01a01a
+GLOBL dsinc2<>(SB), RODATA|NOPTR, $32
+DATA dsinc3<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dsinc3<>+8(SB)/8, $0x3ec71de3a556c734
+DATA dsinc3<>+16(SB)/8, $0x3ec71de3a556c734
+DATA dsinc3<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL dsinc3<>(SB), RODATA|NOPTR, $32
+DATA dsinc4<>+0(SB)/8, $0xbe5ae64567f544e4
+DATA dsinc4<>+8(SB)/8, $0xbe5ae64567f544e4
+DATA dsinc4<>+16(SB)/8, $0xbe5ae64567f544e4
+DATA dsinc4<>+24(SB)/8, $0xbe5ae64567f544e4
+GLOBL dsinc4<>(SB), RODATA|NOPTR, $32
+DATA dsinc5<>+0(SB)/8, $0x3de6124613a86d09
+DATA dsinc5<>+8(SB)/8, $0x3de6124613a86d09
+DATA dsinc5<>+16(SB)/8, $0x3de6124613a86d09
+DATA dsinc5<>+24(SB)/8, $0x3de6124613a86d09
+GLOBL dsinc5<>(SB), RODATA|NOPTR, $32
+DATA dsinc6<>+0(SB)/8, $0xbd6ae7f3e733b81f
+DATA dsinc6<>+8(SB)/8, $0xbd6ae7f3e733b81f
+DATA dsinc6<>+16(SB)/8, $0xbd6ae7f3e733b81f
+DATA dsinc6<>+24(SB)/8, $0xbd6ae7f3e733b81f
+GLOBL dsinc6<>(SB), RODATA|NOPTR, $32
+DATA dsinc7<>+0(SB)/8, $0x3ce952c77030ad4a
+DATA dsinc7<>+8(SB)/8, $0x3ce952c77030ad4a
+DATA dsinc7<>+16(SB)/8, $0x3ce952c77030ad4a
+DATA dsinc7<>+24(SB)/8, $0x3ce952c77030ad4a
+GLOBL dsinc7<>(SB), RODATA|NOPTR, $32
+DATA dsinc8<>+0(SB)/8, $0xbc62f49b46814157
+DATA dsinc8<>+8(SB)/8, $0xbc62f49b46814157
+DATA dsinc8<>+16(SB)/8, $0xbc62f49b46814157
+DATA dsinc8<>+24(SB)/8, $0xbc62f49b46814157
+GLOBL dsinc8<>(SB), RODATA|NOPTR, $32
 DATA dsix<>+0(SB)/8, $0x4018000000000000
 DATA dsix<>+8(SB)/8, $0x4018000000000000
 DATA dsix<>+16(SB)/8, $0x4018000000000000
@@ -1351,6 +1441,11 @@ DATA halfpi2<>+8(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+16(SB)/8, $0x3c91a62633145c07
 DATA halfpi2<>+24(SB)/8, $0x3c91a62633145c07
 GLOBL halfpi2<>(SB), RODATA|NOPTR, $32
+DATA halfpi3<>+0(SB)/8, $0xb91f1976b7ed8fbc
+DATA halfpi3<>+8(SB)/8, $0xb91f1976b7ed8fbc
+DATA halfpi3<>+16(SB)/8, $0xb91f1976b7ed8fbc
+DATA halfpi3<>+24(SB)/8, $0xb91f1976b7ed8fbc
+GLOBL halfpi3<>(SB), RODATA|NOPTR, $32
 DATA i126<>+0(SB)/4, $0x0000007e
 DATA i126<>+4(SB)/4, $0x0000007e
 DATA i126<>+8(SB)/4, $0x0000007e
@@ -1991,6 +2086,11 @@ DATA tiny24<>+20(SB)/4, $0x33800000
 DATA tiny24<>+24(SB)/4, $0x33800000
 DATA tiny24<>+28(SB)/4, $0x33800000
 GLOBL tiny24<>(SB), RODATA|NOPTR, $32
+DATA trigbound64<>+0(SB)/8, $0x41d0000000000000
+DATA trigbound64<>+8(SB)/8, $0x41d0000000000000
+DATA trigbound64<>+16(SB)/8, $0x41d0000000000000
+DATA trigbound64<>+24(SB)/8, $0x41d0000000000000
+GLOBL trigbound64<>(SB), RODATA|NOPTR, $32
 DATA trigbound<>+0(SB)/4, $0x4e800000
 DATA trigbound<>+4(SB)/4, $0x4e800000
 DATA trigbound<>+8(SB)/4, $0x4e800000
@@ -29042,6 +29142,1788 @@ tail:
 	KORW K2, K4, K4
 	VMOVAPS Z1, Z0
 	VMOVUPS Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func sinF64AVX2(dst *float64, x *float64, n int) (ok bool)
+TEXT ·sinF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD twooverpi<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVAPD Y0, Y3
+	VFNMADD231PD halfpi1<>(SB), Y2, Y3
+	VMULPD halfpi2<>(SB), Y2, Y4
+	VMOVAPD Y4, Y5
+	VFMSUB231PD halfpi2<>(SB), Y2, Y5
+	// TwoSum: t - p = rh + e
+	VSUBPD Y4, Y3, Y8
+	VSUBPD Y3, Y8, Y6
+	VSUBPD Y6, Y8, Y7
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y4, Y6, Y6
+	VSUBPD Y6, Y7, Y7
+	VMOVAPD Y8, Y3
+	VSUBPD Y5, Y7, Y8
+	VFNMADD231PD halfpi3<>(SB), Y2, Y8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Y3, Y3, Y2
+	VMOVAPD Y2, Y4
+	VFMSUB231PD Y3, Y3, Y4
+	VMULPD dhalf<>(SB), Y2, Y5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y1, Y2
+	VBLENDVPD Y2, Y12, Y6, Y6
+	VPSLLQ $62, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VXORPD Y1, Y6, Y6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VXORPD Y2, Y2, Y2
+	VCMPPD $0, Y2, Y0, Y2
+	VBLENDVPD Y2, Y0, Y6, Y6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VANDPD absmask64<>(SB), Y0, Y2
+	VCMPPD $13, trigbound64<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VORPD Y2, Y14, Y14
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD twooverpi<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVAPD Y0, Y3
+	VFNMADD231PD halfpi1<>(SB), Y2, Y3
+	VMULPD halfpi2<>(SB), Y2, Y4
+	VMOVAPD Y4, Y5
+	VFMSUB231PD halfpi2<>(SB), Y2, Y5
+	// TwoSum: t - p = rh + e
+	VSUBPD Y4, Y3, Y8
+	VSUBPD Y3, Y8, Y6
+	VSUBPD Y6, Y8, Y7
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y4, Y6, Y6
+	VSUBPD Y6, Y7, Y7
+	VMOVAPD Y8, Y3
+	VSUBPD Y5, Y7, Y8
+	VFNMADD231PD halfpi3<>(SB), Y2, Y8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Y3, Y3, Y2
+	VMOVAPD Y2, Y4
+	VFMSUB231PD Y3, Y3, Y4
+	VMULPD dhalf<>(SB), Y2, Y5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y1, Y2
+	VBLENDVPD Y2, Y12, Y6, Y6
+	VPSLLQ $62, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VXORPD Y1, Y6, Y6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VXORPD Y2, Y2, Y2
+	VCMPPD $0, Y2, Y0, Y2
+	VBLENDVPD Y2, Y0, Y6, Y6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VANDPD absmask64<>(SB), Y0, Y2
+	VCMPPD $13, trigbound64<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VORPD Y2, Y14, Y14
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF64AVX2(dst *float64, x *float64, n int) (ok bool)
+TEXT ·cosF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD twooverpi<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVAPD Y0, Y3
+	VFNMADD231PD halfpi1<>(SB), Y2, Y3
+	VMULPD halfpi2<>(SB), Y2, Y4
+	VMOVAPD Y4, Y5
+	VFMSUB231PD halfpi2<>(SB), Y2, Y5
+	// TwoSum: t - p = rh + e
+	VSUBPD Y4, Y3, Y8
+	VSUBPD Y3, Y8, Y6
+	VSUBPD Y6, Y8, Y7
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y4, Y6, Y6
+	VSUBPD Y6, Y7, Y7
+	VMOVAPD Y8, Y3
+	VSUBPD Y5, Y7, Y8
+	VFNMADD231PD halfpi3<>(SB), Y2, Y8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Y3, Y3, Y2
+	VMOVAPD Y2, Y4
+	VFMSUB231PD Y3, Y3, Y4
+	VMULPD dhalf<>(SB), Y2, Y5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y1, Y1
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y1, Y2
+	VBLENDVPD Y2, Y12, Y6, Y6
+	VPSLLQ $62, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VXORPD Y1, Y6, Y6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VANDPD absmask64<>(SB), Y0, Y2
+	VCMPPD $13, trigbound64<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VORPD Y2, Y14, Y14
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD twooverpi<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVAPD Y0, Y3
+	VFNMADD231PD halfpi1<>(SB), Y2, Y3
+	VMULPD halfpi2<>(SB), Y2, Y4
+	VMOVAPD Y4, Y5
+	VFMSUB231PD halfpi2<>(SB), Y2, Y5
+	// TwoSum: t - p = rh + e
+	VSUBPD Y4, Y3, Y8
+	VSUBPD Y3, Y8, Y6
+	VSUBPD Y6, Y8, Y7
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y4, Y6, Y6
+	VSUBPD Y6, Y7, Y7
+	VMOVAPD Y8, Y3
+	VSUBPD Y5, Y7, Y8
+	VFNMADD231PD halfpi3<>(SB), Y2, Y8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Y3, Y3, Y2
+	VMOVAPD Y2, Y4
+	VFMSUB231PD Y3, Y3, Y4
+	VMULPD dhalf<>(SB), Y2, Y5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y1, Y1
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPSLLQ $63, Y1, Y2
+	VBLENDVPD Y2, Y12, Y6, Y6
+	VPSLLQ $62, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VXORPD Y1, Y6, Y6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VANDPD absmask64<>(SB), Y0, Y2
+	VCMPPD $13, trigbound64<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VORPD Y2, Y14, Y14
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanF64AVX2(dst *float64, x *float64, n int) (ok bool)
+TEXT ·tanF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD twooverpi<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVAPD Y0, Y3
+	VFNMADD231PD halfpi1<>(SB), Y2, Y3
+	VMULPD halfpi2<>(SB), Y2, Y4
+	VMOVAPD Y4, Y5
+	VFMSUB231PD halfpi2<>(SB), Y2, Y5
+	// TwoSum: t - p = rh + e
+	VSUBPD Y4, Y3, Y8
+	VSUBPD Y3, Y8, Y6
+	VSUBPD Y6, Y8, Y7
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y4, Y6, Y6
+	VSUBPD Y6, Y7, Y7
+	VMOVAPD Y8, Y3
+	VSUBPD Y5, Y7, Y8
+	VFNMADD231PD halfpi3<>(SB), Y2, Y8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Y3, Y3, Y2
+	VMOVAPD Y2, Y4
+	VFMSUB231PD Y3, Y3, Y4
+	VMULPD dhalf<>(SB), Y2, Y5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	// sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co
+	VSUBPD Y6, Y3, Y7
+	VADDPD Y10, Y7, Y7
+	VSUBPD Y12, Y9, Y9
+	VADDPD Y11, Y9, Y9
+	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
+	// corrected by (nh - q*dh + nl - q*dl)/dh
+	VPSLLQ $63, Y1, Y11
+	VBLENDVPD Y11, Y12, Y6, Y2
+	VBLENDVPD Y11, Y9, Y7, Y3
+	VBLENDVPD Y11, Y6, Y12, Y4
+	VBLENDVPD Y11, Y7, Y9, Y5
+	VDIVPD Y4, Y2, Y8
+	VMOVAPD Y2, Y10
+	VFNMADD231PD Y4, Y8, Y10
+	VADDPD Y3, Y10, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VDIVPD Y4, Y10, Y10
+	VADDPD Y10, Y8, Y8
+	VPSLLQ $63, Y1, Y1
+	VXORPD Y1, Y8, Y6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VXORPD Y2, Y2, Y2
+	VCMPPD $0, Y2, Y0, Y2
+	VBLENDVPD Y2, Y0, Y6, Y6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VANDPD absmask64<>(SB), Y0, Y2
+	VCMPPD $13, trigbound64<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VORPD Y2, Y14, Y14
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD twooverpi<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVAPD Y0, Y3
+	VFNMADD231PD halfpi1<>(SB), Y2, Y3
+	VMULPD halfpi2<>(SB), Y2, Y4
+	VMOVAPD Y4, Y5
+	VFMSUB231PD halfpi2<>(SB), Y2, Y5
+	// TwoSum: t - p = rh + e
+	VSUBPD Y4, Y3, Y8
+	VSUBPD Y3, Y8, Y6
+	VSUBPD Y6, Y8, Y7
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y4, Y6, Y6
+	VSUBPD Y6, Y7, Y7
+	VMOVAPD Y8, Y3
+	VSUBPD Y5, Y7, Y8
+	VFNMADD231PD halfpi3<>(SB), Y2, Y8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Y3, Y3, Y2
+	VMOVAPD Y2, Y4
+	VFMSUB231PD Y3, Y3, Y4
+	VMULPD dhalf<>(SB), Y2, Y5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	// sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co
+	VSUBPD Y6, Y3, Y7
+	VADDPD Y10, Y7, Y7
+	VSUBPD Y12, Y9, Y9
+	VADDPD Y11, Y9, Y9
+	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
+	// corrected by (nh - q*dh + nl - q*dl)/dh
+	VPSLLQ $63, Y1, Y11
+	VBLENDVPD Y11, Y12, Y6, Y2
+	VBLENDVPD Y11, Y9, Y7, Y3
+	VBLENDVPD Y11, Y6, Y12, Y4
+	VBLENDVPD Y11, Y7, Y9, Y5
+	VDIVPD Y4, Y2, Y8
+	VMOVAPD Y2, Y10
+	VFNMADD231PD Y4, Y8, Y10
+	VADDPD Y3, Y10, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VDIVPD Y4, Y10, Y10
+	VADDPD Y10, Y8, Y8
+	VPSLLQ $63, Y1, Y1
+	VXORPD Y1, Y8, Y6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VXORPD Y2, Y2, Y2
+	VCMPPD $0, Y2, Y0, Y2
+	VBLENDVPD Y2, Y0, Y6, Y6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VANDPD absmask64<>(SB), Y0, Y2
+	VCMPPD $13, trigbound64<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VORPD Y2, Y14, Y14
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func sinF64AVX512(dst *float64, x *float64, n int) (ok bool)
+TEXT ·sinF64AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z6
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z17
+	VFMADD231PD.BCST twooverpi<>(SB), Z16, Z17
+	VSUBPD.BCST shifter64<>(SB), Z17, Z18
+	VMOVAPD Z16, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z18, Z19
+	VMULPD.BCST halfpi2<>(SB), Z18, Z20
+	VMOVAPD Z20, Z21
+	VFMSUB231PD.BCST halfpi2<>(SB), Z18, Z21
+	// TwoSum: t - p = rh + e
+	VSUBPD Z20, Z19, Z24
+	VSUBPD Z19, Z24, Z22
+	VSUBPD Z22, Z24, Z23
+	VSUBPD Z23, Z19, Z23
+	VADDPD Z20, Z22, Z22
+	VSUBPD Z22, Z23, Z23
+	VMOVAPD Z24, Z19
+	VSUBPD Z21, Z23, Z24
+	VFNMADD231PD.BCST halfpi3<>(SB), Z18, Z24
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z19, Z19, Z18
+	VMOVAPD Z18, Z20
+	VFMSUB231PD Z19, Z19, Z20
+	VMULPD.BCST dhalf<>(SB), Z18, Z21
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
+	VMOVAPD Z28, K3, Z22
+	VPSLLQ $62, Z17, Z17
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K3
+	VMOVAPD Z16, K3, Z22
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z16, Z18
+	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
+	VMOVAPD Z16, K3, Z22
+	VMOVAPD Z22, Z16
+	KORW K3, K4, K4
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z6
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z6
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF64AVX512(dst *float64, x *float64, n int) (ok bool)
+TEXT ·cosF64AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z6
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z17
+	VFMADD231PD.BCST twooverpi<>(SB), Z16, Z17
+	VSUBPD.BCST shifter64<>(SB), Z17, Z18
+	VMOVAPD Z16, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z18, Z19
+	VMULPD.BCST halfpi2<>(SB), Z18, Z20
+	VMOVAPD Z20, Z21
+	VFMSUB231PD.BCST halfpi2<>(SB), Z18, Z21
+	// TwoSum: t - p = rh + e
+	VSUBPD Z20, Z19, Z24
+	VSUBPD Z19, Z24, Z22
+	VSUBPD Z22, Z24, Z23
+	VSUBPD Z23, Z19, Z23
+	VADDPD Z20, Z22, Z22
+	VSUBPD Z22, Z23, Z23
+	VMOVAPD Z24, Z19
+	VSUBPD Z21, Z23, Z24
+	VFNMADD231PD.BCST halfpi3<>(SB), Z18, Z24
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z19, Z19, Z18
+	VMOVAPD Z18, Z20
+	VFMSUB231PD Z19, Z19, Z20
+	VMULPD.BCST dhalf<>(SB), Z18, Z21
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z17, Z17
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
+	VMOVAPD Z28, K3, Z22
+	VPSLLQ $62, Z17, Z17
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z16, Z18
+	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
+	VMOVAPD Z16, K3, Z22
+	VMOVAPD Z22, Z16
+	KORW K3, K4, K4
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z6
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z6
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanF64AVX512(dst *float64, x *float64, n int) (ok bool)
+TEXT ·tanF64AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co
+	VSUBPD Z6, Z3, Z7
+	VADDPD Z10, Z7, Z7
+	VSUBPD Z12, Z9, Z9
+	VADDPD Z11, Z9, Z9
+	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
+	// corrected by (nh - q*dh + nl - q*dl)/dh
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z6, Z2
+	VMOVAPD Z12, K2, Z2
+	VMOVAPD Z7, Z3
+	VMOVAPD Z9, K2, Z3
+	VMOVAPD Z12, Z4
+	VMOVAPD Z6, K2, Z4
+	VMOVAPD Z9, Z5
+	VMOVAPD Z7, K2, Z5
+	VDIVPD Z4, Z2, Z8
+	VMOVAPD Z2, Z10
+	VFNMADD231PD Z4, Z8, Z10
+	VADDPD Z3, Z10, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VDIVPD Z4, Z10, Z10
+	VADDPD Z10, Z8, Z8
+	VPSLLQ $63, Z1, Z1
+	VPXORQ Z1, Z8, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z17
+	VFMADD231PD.BCST twooverpi<>(SB), Z16, Z17
+	VSUBPD.BCST shifter64<>(SB), Z17, Z18
+	VMOVAPD Z16, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z18, Z19
+	VMULPD.BCST halfpi2<>(SB), Z18, Z20
+	VMOVAPD Z20, Z21
+	VFMSUB231PD.BCST halfpi2<>(SB), Z18, Z21
+	// TwoSum: t - p = rh + e
+	VSUBPD Z20, Z19, Z24
+	VSUBPD Z19, Z24, Z22
+	VSUBPD Z22, Z24, Z23
+	VSUBPD Z23, Z19, Z23
+	VADDPD Z20, Z22, Z22
+	VSUBPD Z22, Z23, Z23
+	VMOVAPD Z24, Z19
+	VSUBPD Z21, Z23, Z24
+	VFNMADD231PD.BCST halfpi3<>(SB), Z18, Z24
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z19, Z19, Z18
+	VMOVAPD Z18, Z20
+	VFMSUB231PD Z19, Z19, Z20
+	VMULPD.BCST dhalf<>(SB), Z18, Z21
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	// sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co
+	VSUBPD Z22, Z19, Z23
+	VADDPD Z26, Z23, Z23
+	VSUBPD Z28, Z25, Z25
+	VADDPD Z27, Z25, Z25
+	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
+	// corrected by (nh - q*dh + nl - q*dl)/dh
+	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
+	VMOVAPD Z22, Z18
+	VMOVAPD Z28, K3, Z18
+	VMOVAPD Z23, Z19
+	VMOVAPD Z25, K3, Z19
+	VMOVAPD Z28, Z20
+	VMOVAPD Z22, K3, Z20
+	VMOVAPD Z25, Z21
+	VMOVAPD Z23, K3, Z21
+	VDIVPD Z20, Z18, Z24
+	VMOVAPD Z18, Z26
+	VFNMADD231PD Z20, Z24, Z26
+	VADDPD Z19, Z26, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VDIVPD Z20, Z26, Z26
+	VADDPD Z26, Z24, Z24
+	VPSLLQ $63, Z17, Z17
+	VPXORQ Z17, Z24, Z22
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K3
+	VMOVAPD Z16, K3, Z22
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z16, Z18
+	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
+	VMOVAPD Z16, K3, Z22
+	VMOVAPD Z22, Z16
+	KORW K3, K4, K4
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co
+	VSUBPD Z6, Z3, Z7
+	VADDPD Z10, Z7, Z7
+	VSUBPD Z12, Z9, Z9
+	VADDPD Z11, Z9, Z9
+	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
+	// corrected by (nh - q*dh + nl - q*dl)/dh
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z6, Z2
+	VMOVAPD Z12, K2, Z2
+	VMOVAPD Z7, Z3
+	VMOVAPD Z9, K2, Z3
+	VMOVAPD Z12, Z4
+	VMOVAPD Z6, K2, Z4
+	VMOVAPD Z9, Z5
+	VMOVAPD Z7, K2, Z5
+	VDIVPD Z4, Z2, Z8
+	VMOVAPD Z2, Z10
+	VFNMADD231PD Z4, Z8, Z10
+	VADDPD Z3, Z10, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VDIVPD Z4, Z10, Z10
+	VADDPD Z10, Z8, Z8
+	VPSLLQ $63, Z1, Z1
+	VPXORQ Z1, Z8, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	// sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co
+	VSUBPD Z6, Z3, Z7
+	VADDPD Z10, Z7, Z7
+	VSUBPD Z12, Z9, Z9
+	VADDPD Z11, Z9, Z9
+	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
+	// corrected by (nh - q*dh + nl - q*dl)/dh
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	VMOVAPD Z6, Z2
+	VMOVAPD Z12, K2, Z2
+	VMOVAPD Z7, Z3
+	VMOVAPD Z9, K2, Z3
+	VMOVAPD Z12, Z4
+	VMOVAPD Z6, K2, Z4
+	VMOVAPD Z9, Z5
+	VMOVAPD Z7, K2, Z5
+	VDIVPD Z4, Z2, Z8
+	VMOVAPD Z2, Z10
+	VFNMADD231PD Z4, Z8, Z10
+	VADDPD Z3, Z10, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VDIVPD Z4, Z10, Z10
+	VADDPD Z10, Z8, Z8
+	VPSLLQ $63, Z1, Z1
+	VPXORQ Z1, Z8, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, K1, (DI)
 done:
 	KORTESTW K4, K4
 	SETEQ ok+24(FP)
