@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkUnaries times every non-predicate unary operation of the op
-// table on 1 Mi float32 and bfloat16 elements on the CPU, one
+// table on 1 Mi float32, float64 and bfloat16 elements on the CPU, one
 // sub-benchmark per dtype and operation (Unaries/f32/Silu), so that an
 // operation the CPU backend evaluates through scalar float64 math instead
 // of a vector kernel shows as an outlier beside Neg (a copy with a sign
@@ -20,7 +20,7 @@ import (
 func BenchmarkUnaries(b *testing.B) {
 	const n = 1 << 20
 	dev := testDevices(b)[0] // the CPU
-	for _, dt := range []dtype.DType{dtype.F32, dtype.BF16} {
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.BF16} {
 		x := tensor.RandN(dtype.F32, 1, n).Cast(dt).To(dev)
 		if err := x.Err(); err != nil {
 			b.Fatal(err)

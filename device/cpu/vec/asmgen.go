@@ -3404,30 +3404,35 @@ func (g *gen) trig64Body(t tier, op string) {
 	g.ins("VMOVAPD %s, %s", Z, ZL)
 	g.ins("VFMSUB231PD %s, %s, %s", R, R, ZL)
 	g.withConst(t, "VMULPD", g.d("dhalf", 0.5), Z+", "+H)
-	g.comment("sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)")
-	g.estrinPDOn(t, "dsinc", trigSinCoeffs(), Z, SH, SL, W)
-	g.ins("VMOVAPD %s, %s", L, CS)
-	g.ins("VFNMADD231PD %s, %s, %s", H, L, CS)
-	g.ins("VMULPD %s, %s, %s", Z, R, SL)
-	g.ins("VFMADD231PD %s, %s, %s", SH, SL, CS)
-	g.ins("VADDPD %s, %s, %s", CS, R, SH)
-	g.comment("cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)")
-	g.loadPD(t, one, W)
-	g.ins("VSUBPD %s, %s, %s", H, W, W)
-	g.loadPD(t, one, CO)
-	g.ins("VSUBPD %s, %s, %s", W, CO, CO)
-	g.ins("VSUBPD %s, %s, %s", H, CO, CO)
-	g.withConst(t, "VFNMADD231PD", g.d("dhalf", 0.5), ZL+", "+CO)
-	g.ins("VFNMADD231PD %s, %s, %s", L, R, CO)
-	g.estrinPDOn(t, "dcosc", trigCosCoeffs(), Z, CH, H, ZL)
-	g.comment("the estrin left z^2 in h")
-	g.ins("VFMADD231PD %s, %s, %s", CH, H, CO)
-	g.ins("VADDPD %s, %s, %s", CO, W, CH)
+	sinPart := func() {
+		g.comment("sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)")
+		g.estrinPDOn(t, "dsinc", trigSinCoeffs(), Z, SH, SL, W)
+		g.ins("VMOVAPD %s, %s", L, CS)
+		g.ins("VFNMADD231PD %s, %s, %s", H, L, CS)
+		g.ins("VMULPD %s, %s, %s", Z, R, SL)
+		g.ins("VFMADD231PD %s, %s, %s", SH, SL, CS)
+		g.ins("VADDPD %s, %s, %s", CS, R, SH)
+	}
+	cosPart := func() {
+		g.comment("cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)")
+		g.loadPD(t, one, W)
+		g.ins("VSUBPD %s, %s, %s", H, W, W)
+		g.loadPD(t, one, CO)
+		g.ins("VSUBPD %s, %s, %s", W, CO, CO)
+		g.ins("VSUBPD %s, %s, %s", H, CO, CO)
+		g.withConst(t, "VFNMADD231PD", g.d("dhalf", 0.5), ZL+", "+CO)
+		g.ins("VFNMADD231PD %s, %s, %s", L, R, CO)
+		g.estrinPDOn(t, "dcosc", trigCosCoeffs(), Z, CH, H, ZL)
+		g.comment("the estrin left z^2 in h")
+		g.ins("VFMADD231PD %s, %s, %s", CH, H, CO)
+		g.ins("VADDPD %s, %s, %s", CO, W, CH)
+	}
 	oneBit := g.v64("onebit64", 1)
 	sign := g.v64("signmask64", 1<<63)
 	res, M := SH, r(2) // M: a mask register once z is spent
-	switch op {
-	case "tan":
+	if op == "tan" {
+		sinPart()
+		cosPart()
 		g.comment("sin and cos as hi+lo: sl = (rh - sh) + cs, cl = (w - ch) + co")
 		g.ins("VSUBPD %s, %s, %s", SH, R, SL)
 		g.ins("VADDPD %s, %s, %s", CS, SL, SL)
@@ -3435,7 +3440,7 @@ func (g *gen) trig64Body(t tier, op string) {
 		g.ins("VSUBPD %s, %s, %s", CH, W, CL)
 		g.ins("VADDPD %s, %s, %s", CO, CL, CL)
 		g.comment("n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q")
-		g.comment("corrected by (nh - q*dh + nl - q*dl)/dh")
+		g.comment("corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)")
 		NH, NL, DH, DL, Q, RM := r(2), r(3), r(4), r(5), r(8), r(10)
 		odd := r(11) // co, spent: the odd-quadrant mask on ymm
 		if t.z {
@@ -3455,33 +3460,64 @@ func (g *gen) trig64Body(t tier, op string) {
 			g.ins("VBLENDVPD %s, %s, %s, %s", odd, SH, CH, DH)
 			g.ins("VBLENDVPD %s, %s, %s, %s", odd, SL, CL, DL)
 		}
-		g.ins("VDIVPD %s, %s, %s", DH, NH, Q)
+		g.comment("one division: inv = 1/dh, q = nh*inv, then q + rm*inv")
+		INV := r(6) // sh, copied into nh or dh above
+		g.loadPD(t, one, INV)
+		g.ins("VDIVPD %s, %s, %s", DH, INV, INV)
+		g.ins("VMULPD %s, %s, %s", INV, NH, Q)
 		g.ins("VMOVAPD %s, %s", NH, RM)
 		g.ins("VFNMADD231PD %s, %s, %s", DH, Q, RM)
 		g.ins("VADDPD %s, %s, %s", NL, RM, RM)
 		g.ins("VFNMADD231PD %s, %s, %s", DL, Q, RM)
-		g.ins("VDIVPD %s, %s, %s", DH, RM, RM)
-		g.ins("VADDPD %s, %s, %s", RM, Q, Q)
+		g.ins("VFMADD231PD %s, %s, %s", INV, RM, Q)
 		g.ins("VPSLLQ $63, %s, %s", T, T)
 		if t.z {
 			g.ins("VPXORQ %s, %s, %s", T, Q, SH)
 		} else {
 			g.ins("VXORPD %s, %s, %s", T, Q, SH)
 		}
-	default:
+	} else {
 		if op == "cos" {
 			g.comment("cos x = sin(x + pi/2): the quadrant n+1")
 			g.withConst(t, "VPADDQ", oneBit, T+", "+T)
 		}
-		g.comment("quadrant odd: ch for sh; bit 1 of the quadrant: negate")
+		sinOnly, cosOnly, signs := g.uniq("sinonly"), g.uniq("cosonly"), g.uniq("signs")
+		odd := "Y13" // ymm: the odd-quadrant mask, kept through both parts
+		g.comment("quadrant odd: ch for sh, even: sh; a vector whose lanes all take one")
+		g.comment("computes only that one")
 		if t.z {
 			g.ins("VPTESTMQ.BCST %s, %s, K2", oneBit, T)
+			g.ins("KORTESTB K2, K2")
+			g.ins("JEQ  %s", sinOnly)
+			g.ins("JCS  %s", cosOnly)
+		} else {
+			g.ins("VPSLLQ $63, %s, %s", T, odd)
+			g.ins("VMOVMSKPD %s, AX", odd)
+			g.ins("TESTL AX, AX")
+			g.ins("JEQ  %s", sinOnly)
+			g.ins("CMPL AX, $15")
+			g.ins("JEQ  %s", cosOnly)
+		}
+		sinPart()
+		cosPart()
+		if t.z {
 			g.ins("VMOVAPD %s, K2, %s", CH, SH)
+		} else {
+			g.ins("VBLENDVPD %s, %s, %s, %s", odd, CH, SH, SH)
+		}
+		g.ins("JMP  %s", signs)
+		g.label(sinOnly)
+		sinPart()
+		g.ins("JMP  %s", signs)
+		g.label(cosOnly)
+		cosPart()
+		g.ins("VMOVAPD %s, %s", CH, SH)
+		g.label(signs)
+		g.comment("bit 1 of the quadrant: negate")
+		if t.z {
 			g.ins("VPSLLQ $62, %s, %s", T, T)
 			g.ins("VPTERNLOGQ.BCST $0x78, %s, %s, %s", sign, T, SH)
 		} else {
-			g.ins("VPSLLQ $63, %s, %s", T, M)
-			g.ins("VBLENDVPD %s, %s, %s, %s", M, CH, SH, SH)
 			g.ins("VPSLLQ $62, %s, %s", T, T)
 			g.ins("VANDPD %s, %s, %s", sign, T, T)
 			g.ins("VXORPD %s, %s, %s", T, SH, SH)

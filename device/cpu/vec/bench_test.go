@@ -188,7 +188,9 @@ func BenchmarkExpF64(b *testing.B) {
 	benchUnary64(b, Exp[float64], math.Exp, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
 
-// BenchmarkSinF64, BenchmarkCosF64 and BenchmarkTanF64 run on [-10, 10),
+// BenchmarkSinF64, BenchmarkCosF64 and BenchmarkTanF64 run on [-10, 10)
+// in order (steps of 0.01, so most vectors lie in one quadrant and Sin and
+// Cos compute one series; BenchmarkTrigF64Scattered has the other case),
 // the vector kernels against the generic set (their algorithm in Go) and
 // a package math loop.
 func BenchmarkSinF64(b *testing.B) {
@@ -201,6 +203,15 @@ func BenchmarkCosF64(b *testing.B) {
 
 func BenchmarkTanF64(b *testing.B) {
 	benchUnary64(b, Tan[float64], math.Tan, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+// BenchmarkTrigF64Scattered runs Sin and Cos on BenchmarkSinF64's values
+// with consecutive elements 7919 steps apart, so most vectors mix
+// quadrants and compute both series.
+func BenchmarkTrigF64Scattered(b *testing.B) {
+	gen := func(i int) float64 { return float64(i*7919%2000)*0.01 - 10 }
+	b.Run("sin", func(b *testing.B) { benchUnary64(b, Sin[float64], math.Sin, gen) })
+	b.Run("cos", func(b *testing.B) { benchUnary64(b, Cos[float64], math.Cos, gen) })
 }
 
 func BenchmarkLogF64(b *testing.B) {

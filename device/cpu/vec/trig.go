@@ -104,10 +104,11 @@ func trig64(x float64, op unOp) float64 {
 		if odd {
 			nh, nl, dh, dl = dh, dl, nh, nl
 		}
-		q := nh / dh
+		inv := 1 / dh
+		q := float64(nh * inv)
 		rm := math.FMA(-q, dh, nh) + nl
 		rm = math.FMA(-q, dl, rm)
-		q += rm / dh
+		q = math.FMA(rm, inv, q)
 		if odd {
 			q = -q
 		}

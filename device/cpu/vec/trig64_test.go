@@ -77,8 +77,9 @@ func TestTrig64Exact(t *testing.T) {
 // TestTrig64TiersIdentical checks that every set gives the same float64
 // Sin, Cos and Tan bits (any NaN for NaN) on TestTrig64Exact's inputs and
 // on ones at and above 2^30 (left to package math), infinities, NaN and
-// ±0, mixed so that each vector holds both kinds, into another slice and
-// in place; the generic set is the reference.
+// ±0, mixed so that each vector holds both kinds, and on a ramp whose
+// vectors mostly lie in one quadrant, into another slice and in place;
+// the generic set is the reference.
 func TestTrig64TiersIdentical(t *testing.T) {
 	xs := trig64Inputs(500)
 	r := rand.New(rand.NewPCG(46, 3))
@@ -88,6 +89,9 @@ func TestTrig64TiersIdentical(t *testing.T) {
 		}
 	}
 	xs = append(xs, trigBound, -trigBound, inf, -inf, nan, 0, negZ, 1e22, math.MaxFloat64, 0x1p30+1)
+	for i := range 4000 { // a ramp: most vectors in one quadrant, where Sin and Cos compute one series
+		xs = append(xs, float64(i)*0.01-20)
+	}
 	for _, op := range []unOp{unSin, unCos, unTan} {
 		want := make([]float64, len(xs))
 		genericKernels.un64[op](want, xs)

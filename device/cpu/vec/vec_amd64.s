@@ -29182,6 +29182,14 @@ one:
 	VMOVAPD Y2, Y4
 	VFMSUB231PD Y3, Y3, Y4
 	VMULPD dhalf<>(SB), Y2, Y5
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPSLLQ $63, Y1, Y13
+	VMOVMSKPD Y13, AX
+	TESTL AX, AX
+	JEQ  sinonly55
+	CMPL AX, $15
+	JEQ  cosonly56
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -29225,9 +29233,57 @@ one:
 	// the estrin left z^2 in h
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y1, Y2
-	VBLENDVPD Y2, Y12, Y6, Y6
+	VBLENDVPD Y13, Y12, Y6, Y6
+	JMP  signs57
+sinonly55:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	JMP  signs57
+cosonly56:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	VMOVAPD Y12, Y6
+signs57:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
 	VXORPD Y1, Y6, Y6
@@ -29277,6 +29333,14 @@ tail:
 	VMOVAPD Y2, Y4
 	VFMSUB231PD Y3, Y3, Y4
 	VMULPD dhalf<>(SB), Y2, Y5
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPSLLQ $63, Y1, Y13
+	VMOVMSKPD Y13, AX
+	TESTL AX, AX
+	JEQ  sinonly58
+	CMPL AX, $15
+	JEQ  cosonly59
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -29320,9 +29384,57 @@ tail:
 	// the estrin left z^2 in h
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y1, Y2
-	VBLENDVPD Y2, Y12, Y6, Y6
+	VBLENDVPD Y13, Y12, Y6, Y6
+	JMP  signs60
+sinonly58:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	JMP  signs60
+cosonly59:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	VMOVAPD Y12, Y6
+signs60:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
 	VXORPD Y1, Y6, Y6
@@ -29377,6 +29489,16 @@ one:
 	VMOVAPD Y2, Y4
 	VFMSUB231PD Y3, Y3, Y4
 	VMULPD dhalf<>(SB), Y2, Y5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y1, Y1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPSLLQ $63, Y1, Y13
+	VMOVMSKPD Y13, AX
+	TESTL AX, AX
+	JEQ  sinonly61
+	CMPL AX, $15
+	JEQ  cosonly62
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -29420,11 +29542,57 @@ one:
 	// the estrin left z^2 in h
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ onebit64<>(SB), Y1, Y1
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y1, Y2
-	VBLENDVPD Y2, Y12, Y6, Y6
+	VBLENDVPD Y13, Y12, Y6, Y6
+	JMP  signs63
+sinonly61:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	JMP  signs63
+cosonly62:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	VMOVAPD Y12, Y6
+signs63:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
 	VXORPD Y1, Y6, Y6
@@ -29470,6 +29638,16 @@ tail:
 	VMOVAPD Y2, Y4
 	VFMSUB231PD Y3, Y3, Y4
 	VMULPD dhalf<>(SB), Y2, Y5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ onebit64<>(SB), Y1, Y1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPSLLQ $63, Y1, Y13
+	VMOVMSKPD Y13, AX
+	TESTL AX, AX
+	JEQ  sinonly64
+	CMPL AX, $15
+	JEQ  cosonly65
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -29513,11 +29691,57 @@ tail:
 	// the estrin left z^2 in h
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ onebit64<>(SB), Y1, Y1
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y1, Y2
-	VBLENDVPD Y2, Y12, Y6, Y6
+	VBLENDVPD Y13, Y12, Y6, Y6
+	JMP  signs66
+sinonly64:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Y2, Y2, Y7
+	VMOVUPD dsinc8<>(SB), Y6
+	VMOVUPD dsinc6<>(SB), Y9
+	VFMADD231PD dsinc7<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc4<>(SB), Y9
+	VFMADD231PD dsinc5<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc2<>(SB), Y9
+	VFMADD231PD dsinc3<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVUPD dsinc0<>(SB), Y9
+	VFMADD231PD dsinc1<>(SB), Y2, Y9
+	VFMADD213PD Y9, Y7, Y6
+	VMOVAPD Y8, Y10
+	VFNMADD231PD Y5, Y8, Y10
+	VMULPD Y2, Y3, Y7
+	VFMADD231PD Y6, Y7, Y10
+	VADDPD Y10, Y3, Y6
+	JMP  signs66
+cosonly65:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VMOVUPD done<>(SB), Y9
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD done<>(SB), Y11
+	VSUBPD Y9, Y11, Y11
+	VSUBPD Y5, Y11, Y11
+	VFNMADD231PD dhalf<>(SB), Y4, Y11
+	VFNMADD231PD Y8, Y3, Y11
+	VMULPD Y2, Y2, Y5
+	VMOVUPD dcosc6<>(SB), Y12
+	VFMADD231PD dcosc7<>(SB), Y2, Y12
+	VMOVUPD dcosc4<>(SB), Y4
+	VFMADD231PD dcosc5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc2<>(SB), Y4
+	VFMADD231PD dcosc3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	VMOVUPD dcosc0<>(SB), Y4
+	VFMADD231PD dcosc1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y5, Y12
+	// the estrin left z^2 in h
+	VFMADD231PD Y12, Y5, Y11
+	VADDPD Y11, Y9, Y12
+	VMOVAPD Y12, Y6
+signs66:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
 	VXORPD Y1, Y6, Y6
@@ -29617,19 +29841,21 @@ one:
 	VSUBPD Y12, Y9, Y9
 	VADDPD Y11, Y9, Y9
 	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
-	// corrected by (nh - q*dh + nl - q*dl)/dh
+	// corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)
 	VPSLLQ $63, Y1, Y11
 	VBLENDVPD Y11, Y12, Y6, Y2
 	VBLENDVPD Y11, Y9, Y7, Y3
 	VBLENDVPD Y11, Y6, Y12, Y4
 	VBLENDVPD Y11, Y7, Y9, Y5
-	VDIVPD Y4, Y2, Y8
+	// one division: inv = 1/dh, q = nh*inv, then q + rm*inv
+	VMOVUPD done<>(SB), Y6
+	VDIVPD Y4, Y6, Y6
+	VMULPD Y6, Y2, Y8
 	VMOVAPD Y2, Y10
 	VFNMADD231PD Y4, Y8, Y10
 	VADDPD Y3, Y10, Y10
 	VFNMADD231PD Y5, Y8, Y10
-	VDIVPD Y4, Y10, Y10
-	VADDPD Y10, Y8, Y8
+	VFMADD231PD Y6, Y10, Y8
 	VPSLLQ $63, Y1, Y1
 	VXORPD Y1, Y8, Y6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -29727,19 +29953,21 @@ tail:
 	VSUBPD Y12, Y9, Y9
 	VADDPD Y11, Y9, Y9
 	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
-	// corrected by (nh - q*dh + nl - q*dl)/dh
+	// corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)
 	VPSLLQ $63, Y1, Y11
 	VBLENDVPD Y11, Y12, Y6, Y2
 	VBLENDVPD Y11, Y9, Y7, Y3
 	VBLENDVPD Y11, Y6, Y12, Y4
 	VBLENDVPD Y11, Y7, Y9, Y5
-	VDIVPD Y4, Y2, Y8
+	// one division: inv = 1/dh, q = nh*inv, then q + rm*inv
+	VMOVUPD done<>(SB), Y6
+	VDIVPD Y4, Y6, Y6
+	VMULPD Y6, Y2, Y8
 	VMOVAPD Y2, Y10
 	VFNMADD231PD Y4, Y8, Y10
 	VADDPD Y3, Y10, Y10
 	VFNMADD231PD Y5, Y8, Y10
-	VDIVPD Y4, Y10, Y10
-	VADDPD Y10, Y8, Y8
+	VFMADD231PD Y6, Y10, Y8
 	VPSLLQ $63, Y1, Y1
 	VXORPD Y1, Y8, Y6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -29794,6 +30022,12 @@ loop:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly67
+	JCS  cosonly68
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -29837,9 +30071,57 @@ loop:
 	// the estrin left z^2 in h
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z12, K2, Z6
+	JMP  signs69
+sinonly67:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs69
+cosonly68:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs69:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -29875,6 +30157,12 @@ loop:
 	VMOVAPD Z18, Z20
 	VFMSUB231PD Z19, Z19, Z20
 	VMULPD.BCST dhalf<>(SB), Z18, Z21
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
+	KORTESTB K3, K3
+	JEQ  sinonly70
+	JCS  cosonly71
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -29918,9 +30206,57 @@ loop:
 	// the estrin left z^2 in h
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	VMOVAPD Z28, K3, Z22
+	JMP  signs72
+sinonly70:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	JMP  signs72
+cosonly71:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	VMOVAPD Z28, Z22
+signs72:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -29966,6 +30302,12 @@ one:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly73
+	JCS  cosonly74
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -30009,9 +30351,57 @@ one:
 	// the estrin left z^2 in h
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z12, K2, Z6
+	JMP  signs75
+sinonly73:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs75
+cosonly74:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs75:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -30060,6 +30450,12 @@ tail:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly76
+	JCS  cosonly77
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -30103,9 +30499,57 @@ tail:
 	// the estrin left z^2 in h
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z12, K2, Z6
+	JMP  signs78
+sinonly76:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs78
+cosonly77:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs78:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -30159,6 +30603,14 @@ loop:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly79
+	JCS  cosonly80
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -30202,11 +30654,57 @@ loop:
 	// the estrin left z^2 in h
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z1, Z1
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z12, K2, Z6
+	JMP  signs81
+sinonly79:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs81
+cosonly80:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs81:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
@@ -30239,6 +30737,14 @@ loop:
 	VMOVAPD Z18, Z20
 	VFMSUB231PD Z19, Z19, Z20
 	VMULPD.BCST dhalf<>(SB), Z18, Z21
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z17, Z17
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
+	KORTESTB K3, K3
+	JEQ  sinonly82
+	JCS  cosonly83
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -30282,11 +30788,57 @@ loop:
 	// the estrin left z^2 in h
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z17, Z17
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	VMOVAPD Z28, K3, Z22
+	JMP  signs84
+sinonly82:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	JMP  signs84
+cosonly83:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	VMOVAPD Z28, Z22
+signs84:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
@@ -30329,6 +30881,14 @@ one:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly85
+	JCS  cosonly86
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -30372,11 +30932,57 @@ one:
 	// the estrin left z^2 in h
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z1, Z1
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z12, K2, Z6
+	JMP  signs87
+sinonly85:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs87
+cosonly86:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs87:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
@@ -30422,6 +31028,14 @@ tail:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly88
+	JCS  cosonly89
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -30465,11 +31079,57 @@ tail:
 	// the estrin left z^2 in h
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z1, Z1
-	// quadrant odd: ch for sh; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z12, K2, Z6
+	JMP  signs90
+sinonly88:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs90
+cosonly89:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs90:
+	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
@@ -30569,7 +31229,7 @@ loop:
 	VSUBPD Z12, Z9, Z9
 	VADDPD Z11, Z9, Z9
 	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
-	// corrected by (nh - q*dh + nl - q*dl)/dh
+	// corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z6, Z2
 	VMOVAPD Z12, K2, Z2
@@ -30579,13 +31239,15 @@ loop:
 	VMOVAPD Z6, K2, Z4
 	VMOVAPD Z9, Z5
 	VMOVAPD Z7, K2, Z5
-	VDIVPD Z4, Z2, Z8
+	// one division: inv = 1/dh, q = nh*inv, then q + rm*inv
+	VBROADCASTSD done<>(SB), Z6
+	VDIVPD Z4, Z6, Z6
+	VMULPD Z6, Z2, Z8
 	VMOVAPD Z2, Z10
 	VFNMADD231PD Z4, Z8, Z10
 	VADDPD Z3, Z10, Z10
 	VFNMADD231PD Z5, Z8, Z10
-	VDIVPD Z4, Z10, Z10
-	VADDPD Z10, Z8, Z8
+	VFMADD231PD Z6, Z10, Z8
 	VPSLLQ $63, Z1, Z1
 	VPXORQ Z1, Z8, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -30670,7 +31332,7 @@ loop:
 	VSUBPD Z28, Z25, Z25
 	VADDPD Z27, Z25, Z25
 	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
-	// corrected by (nh - q*dh + nl - q*dl)/dh
+	// corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	VMOVAPD Z22, Z18
 	VMOVAPD Z28, K3, Z18
@@ -30680,13 +31342,15 @@ loop:
 	VMOVAPD Z22, K3, Z20
 	VMOVAPD Z25, Z21
 	VMOVAPD Z23, K3, Z21
-	VDIVPD Z20, Z18, Z24
+	// one division: inv = 1/dh, q = nh*inv, then q + rm*inv
+	VBROADCASTSD done<>(SB), Z22
+	VDIVPD Z20, Z22, Z22
+	VMULPD Z22, Z18, Z24
 	VMOVAPD Z18, Z26
 	VFNMADD231PD Z20, Z24, Z26
 	VADDPD Z19, Z26, Z26
 	VFNMADD231PD Z21, Z24, Z26
-	VDIVPD Z20, Z26, Z26
-	VADDPD Z26, Z24, Z24
+	VFMADD231PD Z22, Z26, Z24
 	VPSLLQ $63, Z17, Z17
 	VPXORQ Z17, Z24, Z22
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -30781,7 +31445,7 @@ one:
 	VSUBPD Z12, Z9, Z9
 	VADDPD Z11, Z9, Z9
 	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
-	// corrected by (nh - q*dh + nl - q*dl)/dh
+	// corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z6, Z2
 	VMOVAPD Z12, K2, Z2
@@ -30791,13 +31455,15 @@ one:
 	VMOVAPD Z6, K2, Z4
 	VMOVAPD Z9, Z5
 	VMOVAPD Z7, K2, Z5
-	VDIVPD Z4, Z2, Z8
+	// one division: inv = 1/dh, q = nh*inv, then q + rm*inv
+	VBROADCASTSD done<>(SB), Z6
+	VDIVPD Z4, Z6, Z6
+	VMULPD Z6, Z2, Z8
 	VMOVAPD Z2, Z10
 	VFNMADD231PD Z4, Z8, Z10
 	VADDPD Z3, Z10, Z10
 	VFNMADD231PD Z5, Z8, Z10
-	VDIVPD Z4, Z10, Z10
-	VADDPD Z10, Z8, Z8
+	VFMADD231PD Z6, Z10, Z8
 	VPSLLQ $63, Z1, Z1
 	VPXORQ Z1, Z8, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -30895,7 +31561,7 @@ tail:
 	VSUBPD Z12, Z9, Z9
 	VADDPD Z11, Z9, Z9
 	// n even: (sh+sl)/(ch+cl); n odd: -(ch+cl)/(sh+sl); the quotient q
-	// corrected by (nh - q*dh + nl - q*dl)/dh
+	// corrected by (nh - q*dh + nl - q*dl)/dh (the residual exact by FMA)
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	VMOVAPD Z6, Z2
 	VMOVAPD Z12, K2, Z2
@@ -30905,13 +31571,15 @@ tail:
 	VMOVAPD Z6, K2, Z4
 	VMOVAPD Z9, Z5
 	VMOVAPD Z7, K2, Z5
-	VDIVPD Z4, Z2, Z8
+	// one division: inv = 1/dh, q = nh*inv, then q + rm*inv
+	VBROADCASTSD done<>(SB), Z6
+	VDIVPD Z4, Z6, Z6
+	VMULPD Z6, Z2, Z8
 	VMOVAPD Z2, Z10
 	VFNMADD231PD Z4, Z8, Z10
 	VADDPD Z3, Z10, Z10
 	VFNMADD231PD Z5, Z8, Z10
-	VDIVPD Z4, Z10, Z10
-	VADDPD Z10, Z8, Z8
+	VFMADD231PD Z6, Z10, Z8
 	VPSLLQ $63, Z1, Z1
 	VPXORQ Z1, Z8, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
@@ -34799,9 +35467,9 @@ TEXT ·widenBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop55:
+hloop91:
 	CMPQ CX, $16
-	JB   hone56
+	JB   hone92
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
@@ -34811,18 +35479,18 @@ hloop55:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop55
-hone56:
+	JMP  hloop91
+hone92:
 	CMPQ CX, $8
-	JB   hdone57
+	JB   hdone93
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone56
-hdone57:
+	JMP  hone92
+hdone93:
 	VZEROUPPER
 	RET
 
@@ -34832,9 +35500,9 @@ TEXT ·widenF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop58:
+hloop94:
 	CMPQ CX, $16
-	JB   hone59
+	JB   hone95
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -34856,10 +35524,10 @@ hloop58:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop58
-hone59:
+	JMP  hloop94
+hone95:
 	CMPQ CX, $8
-	JB   hdone60
+	JB   hdone96
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -34872,8 +35540,8 @@ hone59:
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone59
-hdone60:
+	JMP  hone95
+hdone96:
 	VZEROUPPER
 	RET
 
@@ -34887,9 +35555,9 @@ TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop61:
+hloop97:
 	CMPQ CX, $16
-	JB   hone62
+	JB   hone98
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -34919,10 +35587,10 @@ hloop61:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop61
-hone62:
+	JMP  hloop97
+hone98:
 	CMPQ CX, $8
-	JB   hdone63
+	JB   hdone99
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -34939,8 +35607,8 @@ hone62:
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone62
-hdone63:
+	JMP  hone98
+hdone99:
 	VZEROUPPER
 	RET
 
@@ -34949,9 +35617,9 @@ TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop64:
+hloop100:
 	CMPQ CX, $16
-	JB   hone65
+	JB   hone101
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VMOVUPS 32(SI), Y1
@@ -34959,17 +35627,17 @@ hloop64:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop64
-hone65:
+	JMP  hloop100
+hone101:
 	CMPQ CX, $8
-	JB   hdone66
+	JB   hdone102
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone65
-hdone66:
+	JMP  hone101
+hdone102:
 	VZEROUPPER
 	RET
 
@@ -34984,9 +35652,9 @@ TEXT ·roundBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
 	VPBROADCASTD half_high<>(SB), Y15
-hloop67:
+hloop103:
 	CMPQ CX, $16
-	JB   hone68
+	JB   hone104
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -35012,10 +35680,10 @@ hloop67:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop67
-hone68:
+	JMP  hloop103
+hone104:
 	CMPQ CX, $8
-	JB   hdone69
+	JB   hdone105
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -35030,8 +35698,8 @@ hone68:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone68
-hdone69:
+	JMP  hone104
+hdone105:
 	VZEROUPPER
 	RET
 
@@ -35040,9 +35708,9 @@ TEXT ·roundF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop70:
+hloop106:
 	CMPQ CX, $16
-	JB   hone71
+	JB   hone107
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -35054,10 +35722,10 @@ hloop70:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop70
-hone71:
+	JMP  hloop106
+hone107:
 	CMPQ CX, $8
-	JB   hdone72
+	JB   hdone108
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -35065,8 +35733,8 @@ hone71:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone71
-hdone72:
+	JMP  hone107
+hdone108:
 	VZEROUPPER
 	RET
 
@@ -35081,9 +35749,9 @@ TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop73:
+hloop109:
 	CMPQ CX, $16
-	JB   hone74
+	JB   hone110
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35122,10 +35790,10 @@ hloop73:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop73
-hone74:
+	JMP  hloop109
+hone110:
 	CMPQ CX, $8
-	JB   hdone75
+	JB   hdone111
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35147,8 +35815,8 @@ hone74:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone74
-hdone75:
+	JMP  hone110
+hdone111:
 	VZEROUPPER
 	RET
 
@@ -35158,9 +35826,9 @@ TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop76:
+hloop112:
 	CMPQ CX, $16
-	JB   hone77
+	JB   hone113
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -35173,10 +35841,10 @@ hloop76:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop76
-hone77:
+	JMP  hloop112
+hone113:
 	CMPQ CX, $8
-	JB   hdone78
+	JB   hdone114
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -35185,8 +35853,8 @@ hone77:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone77
-hdone78:
+	JMP  hone113
+hdone114:
 	VZEROUPPER
 	RET
 
@@ -35201,9 +35869,9 @@ TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop79:
+hloop115:
 	CMPQ CX, $16
-	JB   hone80
+	JB   hone116
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35242,10 +35910,10 @@ hloop79:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop79
-hone80:
+	JMP  hloop115
+hone116:
 	CMPQ CX, $8
-	JB   hdone81
+	JB   hdone117
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35267,8 +35935,8 @@ hone80:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone80
-hdone81:
+	JMP  hone116
+hdone117:
 	VZEROUPPER
 	RET
 
@@ -35278,9 +35946,9 @@ TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop82:
+hloop118:
 	CMPQ CX, $16
-	JB   hone83
+	JB   hone119
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -35293,10 +35961,10 @@ hloop82:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop82
-hone83:
+	JMP  hloop118
+hone119:
 	CMPQ CX, $8
-	JB   hdone84
+	JB   hdone120
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -35305,8 +35973,8 @@ hone83:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone83
-hdone84:
+	JMP  hone119
+hdone120:
 	VZEROUPPER
 	RET
 
@@ -35321,9 +35989,9 @@ TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop85:
+hloop121:
 	CMPQ CX, $16
-	JB   hone86
+	JB   hone122
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35362,10 +36030,10 @@ hloop85:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop85
-hone86:
+	JMP  hloop121
+hone122:
 	CMPQ CX, $8
-	JB   hdone87
+	JB   hdone123
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35387,8 +36055,8 @@ hone86:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone86
-hdone87:
+	JMP  hone122
+hdone123:
 	VZEROUPPER
 	RET
 
@@ -35398,9 +36066,9 @@ TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop88:
+hloop124:
 	CMPQ CX, $16
-	JB   hone89
+	JB   hone125
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -35413,10 +36081,10 @@ hloop88:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop88
-hone89:
+	JMP  hloop124
+hone125:
 	CMPQ CX, $8
-	JB   hdone90
+	JB   hdone126
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -35425,8 +36093,8 @@ hone89:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone89
-hdone90:
+	JMP  hone125
+hdone126:
 	VZEROUPPER
 	RET
 
@@ -35441,9 +36109,9 @@ TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop91:
+hloop127:
 	CMPQ CX, $16
-	JB   hone92
+	JB   hone128
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35482,10 +36150,10 @@ hloop91:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop91
-hone92:
+	JMP  hloop127
+hone128:
 	CMPQ CX, $8
-	JB   hdone93
+	JB   hdone129
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35507,8 +36175,8 @@ hone92:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone92
-hdone93:
+	JMP  hone128
+hdone129:
 	VZEROUPPER
 	RET
 
@@ -35518,9 +36186,9 @@ TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop94:
+hloop130:
 	CMPQ CX, $16
-	JB   hone95
+	JB   hone131
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -35533,10 +36201,10 @@ hloop94:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop94
-hone95:
+	JMP  hloop130
+hone131:
 	CMPQ CX, $8
-	JB   hdone96
+	JB   hdone132
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -35545,8 +36213,8 @@ hone95:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone95
-hdone96:
+	JMP  hone131
+hdone132:
 	VZEROUPPER
 	RET
 
@@ -35561,9 +36229,9 @@ TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop97:
+hloop133:
 	CMPQ CX, $16
-	JB   hone98
+	JB   hone134
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35606,10 +36274,10 @@ hloop97:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop97
-hone98:
+	JMP  hloop133
+hone134:
 	CMPQ CX, $8
-	JB   hdone99
+	JB   hdone135
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35633,8 +36301,8 @@ hone98:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone98
-hdone99:
+	JMP  hone134
+hdone135:
 	VZEROUPPER
 	RET
 
@@ -35644,9 +36312,9 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop100:
+hloop136:
 	CMPQ CX, $16
-	JB   hone101
+	JB   hone137
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -35663,10 +36331,10 @@ hloop100:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop100
-hone101:
+	JMP  hloop136
+hone137:
 	CMPQ CX, $8
-	JB   hdone102
+	JB   hdone138
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -35677,8 +36345,8 @@ hone101:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone101
-hdone102:
+	JMP  hone137
+hdone138:
 	VZEROUPPER
 	RET
 
@@ -35693,9 +36361,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop103:
+hloop139:
 	CMPQ CX, $16
-	JB   hone104
+	JB   hone140
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35738,10 +36406,10 @@ hloop103:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop103
-hone104:
+	JMP  hloop139
+hone140:
 	CMPQ CX, $8
-	JB   hdone105
+	JB   hdone141
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -35765,8 +36433,8 @@ hone104:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone104
-hdone105:
+	JMP  hone140
+hdone141:
 	VZEROUPPER
 	RET
 
@@ -35776,9 +36444,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop106:
+hloop142:
 	CMPQ CX, $16
-	JB   hone107
+	JB   hone143
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -35795,10 +36463,10 @@ hloop106:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop106
-hone107:
+	JMP  hloop142
+hone143:
 	CMPQ CX, $8
-	JB   hdone108
+	JB   hdone144
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -35809,8 +36477,8 @@ hone107:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone107
-hdone108:
+	JMP  hone143
+hdone144:
 	VZEROUPPER
 	RET
 
@@ -35819,9 +36487,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop109:
+hloop145:
 	CMPQ CX, $64
-	JB   hone110
+	JB   hone146
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -35837,18 +36505,18 @@ hloop109:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop109
-hone110:
+	JMP  hloop145
+hone146:
 	CMPQ CX, $16
-	JB   hdone111
+	JB   hdone147
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone110
-hdone111:
+	JMP  hone146
+hdone147:
 	VZEROUPPER
 	RET
 
@@ -35858,9 +36526,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop112:
+hloop148:
 	CMPQ CX, $64
-	JB   hone113
+	JB   hone149
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -35896,10 +36564,10 @@ hloop112:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop112
-hone113:
+	JMP  hloop148
+hone149:
 	CMPQ CX, $16
-	JB   hdone114
+	JB   hdone150
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -35911,8 +36579,8 @@ hone113:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone113
-hdone114:
+	JMP  hone149
+hdone150:
 	VZEROUPPER
 	RET
 
@@ -35926,9 +36594,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop115:
+hloop151:
 	CMPQ CX, $64
-	JB   hone116
+	JB   hone152
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -35972,10 +36640,10 @@ hloop115:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop115
-hone116:
+	JMP  hloop151
+hone152:
 	CMPQ CX, $16
-	JB   hdone117
+	JB   hdone153
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -35989,8 +36657,8 @@ hone116:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone116
-hdone117:
+	JMP  hone152
+hdone153:
 	VZEROUPPER
 	RET
 
@@ -35999,9 +36667,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop118:
+hloop154:
 	CMPQ CX, $64
-	JB   hone119
+	JB   hone155
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -36013,17 +36681,17 @@ hloop118:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop118
-hone119:
+	JMP  hloop154
+hone155:
 	CMPQ CX, $16
-	JB   hdone120
+	JB   hdone156
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone119
-hdone120:
+	JMP  hone155
+hdone156:
 	VZEROUPPER
 	RET
 
@@ -36038,9 +36706,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop121:
+hloop157:
 	CMPQ CX, $64
-	JB   hone122
+	JB   hone158
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -36084,10 +36752,10 @@ hloop121:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop121
-hone122:
+	JMP  hloop157
+hone158:
 	CMPQ CX, $16
-	JB   hdone123
+	JB   hdone159
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -36101,8 +36769,8 @@ hone122:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone122
-hdone123:
+	JMP  hone158
+hdone159:
 	VZEROUPPER
 	RET
 
@@ -36111,9 +36779,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop124:
+hloop160:
 	CMPQ CX, $64
-	JB   hone125
+	JB   hone161
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -36133,10 +36801,10 @@ hloop124:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop124
-hone125:
+	JMP  hloop160
+hone161:
 	CMPQ CX, $16
-	JB   hdone126
+	JB   hdone162
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -36144,8 +36812,8 @@ hone125:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone125
-hdone126:
+	JMP  hone161
+hdone162:
 	VZEROUPPER
 	RET
 
@@ -36160,9 +36828,9 @@ TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop127:
+hloop163:
 	CMPQ CX, $64
-	JB   hone128
+	JB   hone164
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36223,10 +36891,10 @@ hloop127:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop127
-hone128:
+	JMP  hloop163
+hone164:
 	CMPQ CX, $16
-	JB   hdone129
+	JB   hdone165
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36245,8 +36913,8 @@ hone128:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone128
-hdone129:
+	JMP  hone164
+hdone165:
 	VZEROUPPER
 	RET
 
@@ -36256,9 +36924,9 @@ TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop130:
+hloop166:
 	CMPQ CX, $64
-	JB   hone131
+	JB   hone167
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -36279,10 +36947,10 @@ hloop130:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop130
-hone131:
+	JMP  hloop166
+hone167:
 	CMPQ CX, $16
-	JB   hdone132
+	JB   hdone168
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -36291,8 +36959,8 @@ hone131:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone131
-hdone132:
+	JMP  hone167
+hdone168:
 	VZEROUPPER
 	RET
 
@@ -36307,9 +36975,9 @@ TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop133:
+hloop169:
 	CMPQ CX, $64
-	JB   hone134
+	JB   hone170
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36370,10 +37038,10 @@ hloop133:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop133
-hone134:
+	JMP  hloop169
+hone170:
 	CMPQ CX, $16
-	JB   hdone135
+	JB   hdone171
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36392,8 +37060,8 @@ hone134:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone134
-hdone135:
+	JMP  hone170
+hdone171:
 	VZEROUPPER
 	RET
 
@@ -36403,9 +37071,9 @@ TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop136:
+hloop172:
 	CMPQ CX, $64
-	JB   hone137
+	JB   hone173
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -36426,10 +37094,10 @@ hloop136:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop136
-hone137:
+	JMP  hloop172
+hone173:
 	CMPQ CX, $16
-	JB   hdone138
+	JB   hdone174
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -36438,8 +37106,8 @@ hone137:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone137
-hdone138:
+	JMP  hone173
+hdone174:
 	VZEROUPPER
 	RET
 
@@ -36454,9 +37122,9 @@ TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop139:
+hloop175:
 	CMPQ CX, $64
-	JB   hone140
+	JB   hone176
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36517,10 +37185,10 @@ hloop139:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop139
-hone140:
+	JMP  hloop175
+hone176:
 	CMPQ CX, $16
-	JB   hdone141
+	JB   hdone177
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36539,8 +37207,8 @@ hone140:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone140
-hdone141:
+	JMP  hone176
+hdone177:
 	VZEROUPPER
 	RET
 
@@ -36550,9 +37218,9 @@ TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop142:
+hloop178:
 	CMPQ CX, $64
-	JB   hone143
+	JB   hone179
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -36573,10 +37241,10 @@ hloop142:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop142
-hone143:
+	JMP  hloop178
+hone179:
 	CMPQ CX, $16
-	JB   hdone144
+	JB   hdone180
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -36585,8 +37253,8 @@ hone143:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone143
-hdone144:
+	JMP  hone179
+hdone180:
 	VZEROUPPER
 	RET
 
@@ -36601,9 +37269,9 @@ TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop145:
+hloop181:
 	CMPQ CX, $64
-	JB   hone146
+	JB   hone182
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36664,10 +37332,10 @@ hloop145:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop145
-hone146:
+	JMP  hloop181
+hone182:
 	CMPQ CX, $16
-	JB   hdone147
+	JB   hdone183
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36686,8 +37354,8 @@ hone146:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone146
-hdone147:
+	JMP  hone182
+hdone183:
 	VZEROUPPER
 	RET
 
@@ -36697,9 +37365,9 @@ TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop148:
+hloop184:
 	CMPQ CX, $64
-	JB   hone149
+	JB   hone185
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -36720,10 +37388,10 @@ hloop148:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop148
-hone149:
+	JMP  hloop184
+hone185:
 	CMPQ CX, $16
-	JB   hdone150
+	JB   hdone186
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -36732,8 +37400,8 @@ hone149:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone149
-hdone150:
+	JMP  hone185
+hdone186:
 	VZEROUPPER
 	RET
 
@@ -36748,9 +37416,9 @@ TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop151:
+hloop187:
 	CMPQ CX, $64
-	JB   hone152
+	JB   hone188
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36823,10 +37491,10 @@ hloop151:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop151
-hone152:
+	JMP  hloop187
+hone188:
 	CMPQ CX, $16
-	JB   hdone153
+	JB   hdone189
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -36848,8 +37516,8 @@ hone152:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone152
-hdone153:
+	JMP  hone188
+hdone189:
 	VZEROUPPER
 	RET
 
@@ -36859,9 +37527,9 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop154:
+hloop190:
 	CMPQ CX, $64
-	JB   hone155
+	JB   hone191
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -36894,10 +37562,10 @@ hloop154:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop154
-hone155:
+	JMP  hloop190
+hone191:
 	CMPQ CX, $16
-	JB   hdone156
+	JB   hdone192
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -36909,8 +37577,8 @@ hone155:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone155
-hdone156:
+	JMP  hone191
+hdone192:
 	VZEROUPPER
 	RET
 
@@ -36925,9 +37593,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop157:
+hloop193:
 	CMPQ CX, $64
-	JB   hone158
+	JB   hone194
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -37000,10 +37668,10 @@ hloop157:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop157
-hone158:
+	JMP  hloop193
+hone194:
 	CMPQ CX, $16
-	JB   hdone159
+	JB   hdone195
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -37025,8 +37693,8 @@ hone158:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone158
-hdone159:
+	JMP  hone194
+hdone195:
 	VZEROUPPER
 	RET
 
@@ -37036,9 +37704,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop160:
+hloop196:
 	CMPQ CX, $64
-	JB   hone161
+	JB   hone197
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -37071,10 +37739,10 @@ hloop160:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop160
-hone161:
+	JMP  hloop196
+hone197:
 	CMPQ CX, $16
-	JB   hdone162
+	JB   hdone198
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -37086,7 +37754,7 @@ hone161:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone161
-hdone162:
+	JMP  hone197
+hdone198:
 	VZEROUPPER
 	RET
