@@ -1,4 +1,4 @@
-// Package bigmath evaluates e^x, erf, erfc, sine and cosine in math/big arithmetic, to far
+// Package bigmath evaluates e^x, ln x, ln(1+x), erf, erfc, sine and cosine in math/big arithmetic, to far
 // more bits than a float64 holds. It is the independent reference that the
 // vec package's float64 accuracy tests compare the kernels with, and the
 // function its coefficient fitter (device/cpu/vec/fitcoeffs.go) fits: one
@@ -157,4 +157,54 @@ func SinCos(x *big.Float) (sin, cos *big.Float) {
 		s, c = c.Neg(c), s
 	}
 	return s, c
+}
+
+// Log returns ln x for finite x > 0 to about 190 bits: x = m*2^e with m
+// in [sqrt(1/2), sqrt(2)), ln m = 2*atanh(s), s = (m-1)/(m+1) (|s| <
+// 0.172), summed until its terms fall below 2^-200, plus e*ln2.
+func Log(x *big.Float) *big.Float {
+	const prec = 220
+	m := new(big.Float).SetPrec(prec)
+	e := x.MantExp(m) // m in [0.5, 1)
+	if m.Cmp(big.NewFloat(math.Sqrt2/2)) < 0 {
+		m.SetMantExp(m, 1)
+		e--
+	}
+	s := new(big.Float).SetPrec(prec).Sub(m, big.NewFloat(1))
+	s.Quo(s, new(big.Float).SetPrec(prec).Add(m, big.NewFloat(1)))
+	sum := atanh2(s)
+	el := new(big.Float).SetPrec(prec).SetInt64(int64(e))
+	return sum.Add(sum, el.Mul(el, Ln2))
+}
+
+// Log1p returns ln(1+x) for finite x > -1 to about 190 bits relative:
+// 2*atanh(x/(2+x)) for |x| < 1/4 (no cancellation for tiny x), else Log of
+// 1+x formed exactly.
+func Log1p(x *big.Float) *big.Float {
+	const prec = 220
+	if a := new(big.Float).Abs(x); a.Cmp(big.NewFloat(0.25)) < 0 {
+		s := new(big.Float).SetPrec(prec).Add(x, big.NewFloat(2))
+		s.Quo(x, s)
+		return atanh2(s)
+	}
+	u := new(big.Float).SetPrec(x.Prec()+2200).Add(x, big.NewFloat(1))
+	return Log(u)
+}
+
+// atanh2 returns 2*atanh(s) = 2*(s + s^3/3 + s^5/5 + ...) for |s| < 0.2,
+// summed until its terms fall below 2^-200 of s.
+func atanh2(s *big.Float) *big.Float {
+	const prec = 220
+	s2 := new(big.Float).SetPrec(prec).Mul(s, s)
+	sum := new(big.Float).SetPrec(prec)
+	pow := new(big.Float).SetPrec(prec).Set(s)
+	if s.Sign() == 0 {
+		return sum
+	}
+	stop := s.MantExp(nil) - 200
+	for i := int64(0); pow.Sign() != 0 && pow.MantExp(nil) > stop; i++ {
+		sum.Add(sum, new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*i+1)))
+		pow.Mul(pow, s2)
+	}
+	return sum.Mul(sum, big.NewFloat(2))
 }

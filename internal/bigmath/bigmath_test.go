@@ -87,3 +87,31 @@ func TestSinCosKnownValues(t *testing.T) {
 		}
 	}
 }
+
+// tenToMinus10 is 10^-10 in 300 bits (no float64 holds it).
+var tenToMinus10, _, _ = big.ParseFloat("1e-10", 10, 300, big.ToNearestEven)
+
+// TestLogKnownValues checks Log and Log1p against published and
+// series-derived values to 40 digits.
+func TestLogKnownValues(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  *big.Float
+		want string
+	}{
+		{"ln 10", Log(big.NewFloat(10)), "2.302585092994045684017991454684364207601101488628772976033"},
+		{"ln 2", Log(big.NewFloat(2)), "0.693147180559945309417232121458176568075500134360255254120680009"},
+		{"ln 0.5", Log(big.NewFloat(0.5)), "-0.693147180559945309417232121458176568075500134360255254120680009"},
+		// 1e-10 - 5e-21 + (1/3)e-30 - 2.5e-41 + 2e-51 - ...
+		{"log1p(1e-10)", Log1p(tenToMinus10), "9.999999999500000000033333333330833333333533333333316666666668e-11"},
+		{"log1p(1)", Log1p(big.NewFloat(1)), "0.693147180559945309417232121458176568075500134360255254120680009"},
+		{"log1p(-0.5)", Log1p(big.NewFloat(-0.5)), "-0.693147180559945309417232121458176568075500134360255254120680009"},
+	} {
+		want, _, _ := big.ParseFloat(c.want, 10, 300, big.ToNearestEven)
+		d := new(big.Float).SetPrec(300).Sub(c.got, want)
+		d.Quo(d, want)
+		if df, _ := d.Float64(); math.Abs(df) > 1e-39 {
+			t.Errorf("%s = %s, want %s (relative %g)", c.name, c.got.Text('g', 40), c.want, df)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func ulpErr64(got, want float64) float64 {
 }
 
 // unary64 is one float64 function with an AVX-512 kernel: its table
-// entry, exported function, package math reference, and the largest
+// entry, exported function, package math (or generic) reference, and the largest
 // error allowed against the reference, in ulps of the result (subnormal
 // results: in units of 2^-1074). Exp's is 2 because math.Exp itself (the
 // amd64 assembly) is up to about 1.7 ulp off: at x = 60.63314155331955 it
@@ -65,10 +65,14 @@ func ulpErr64(got, want float64) float64 {
 // its reference, the generic geluTanh64, is up to about 3.3 ulp off (3.24
 // measured: math.Exp, the sigmoid's division, then x times it), the kernel
 // 1.5. Erf's is 2: math.Erf is up to 0.75 ulp off (measured by
-// TestExactF64), the kernel 0.68. TestExactF64 holds Exp, Tanh, Sigmoid
-// and Erf to 1 ulp of the exact value, Log to 0.6, and GeluTanh to 1.6,
-// because GeluTanh rounds twice: the sigmoid (at most 2^-53 relative, 1
-// ulp of the result) and then x times it (0.5 ulp).
+// TestExactF64), the kernel 0.68. Exp2's, Log2's, Log10's and Log1p's are
+// 2: their references (math.Exp2, the generic log2_64 and log10_64,
+// math.Log1p) are within 1.0, 1.5, 1.71 and 0.74 ulp (TestExactF64), the
+// kernels within 0.62, so the two round at most 2 ulp apart.
+// TestExactF64 holds Exp, Exp2, Log2, Log10, Log1p, Tanh, Sigmoid and Erf
+// to 1 ulp of the exact value, Log to 0.6, and GeluTanh to 1.6, because
+// GeluTanh rounds twice: the sigmoid (at most 2^-53 relative, 1 ulp of
+// the result) and then x times it (0.5 ulp).
 type unary64 struct {
 	name   string
 	op     unOp
@@ -79,7 +83,11 @@ type unary64 struct {
 
 var unaries64 = []unary64{
 	{"Exp", unExp, Exp[float64], exp64, 2},
+	{"Exp2", unExp2, Exp2[float64], math.Exp2, 2},
 	{"Log", unLog, Log[float64], log64, 1},
+	{"Log2", unLog2, Log2[float64], log2_64, 2},
+	{"Log10", unLog10, Log10[float64], log10_64, 2},
+	{"Log1p", unLog1p, Log1p[float64], math.Log1p, 2},
 	{"Tanh", unTanh, Tanh[float64], math.Tanh, 2},
 	{"Sigmoid", unSigmoid, Sigmoid[float64], sigmoid64, 3},
 	{"GeluTanh", unGeluTanh, GeluTanh[float64], geluTanh64, 5},
@@ -130,6 +138,22 @@ func sweep64(name string, n int) []float64 {
 		}
 		for range n / 4 { // subnormal results, densely
 			xs = append(xs, -745.2+r.Float64()*(745.2-708.3))
+		}
+	case "Exp2":
+		for range n {
+			xs = append(xs, -1076+r.Float64()*(1025+1076))
+		}
+		for range n {
+			xs = append(xs, -2+r.Float64()*4)
+		}
+		for range n / 4 { // subnormal results, densely
+			xs = append(xs, -1075+r.Float64()*53)
+		}
+		// overflow, the last normal result, the smallest subnormal and the
+		// rounding to 0, the clamps, the reduction's ties (16x near k+0.5),
+		// integers (exact results), and 0
+		for _, c := range []float64{1024, -1022, -1074, -1075, 1025, -1080, 1.0 / 32, -1.0 / 32, 3.0 / 32, 0, 1, -1, 10, -1060} {
+			xs = steps(xs, c, 2000)
 		}
 	case "Sigmoid":
 		for range n {
@@ -182,19 +206,43 @@ func sweep64(name string, n int) []float64 {
 		for _, c := range []float64{0.75, -0.75, 1.25, 1.75, 2.25, 2.75, 3.25, 3.75, 4.25, 6, -6, 5.921587195794507, 0, 0x1p-1022, 1, -1} {
 			xs = steps(xs, c, min(400, n/50))
 		}
-	case "Log":
+	case "Log2", "Log10":
+		xs = logSweep(xs, r, n)
+		for _, c := range []float64{1, 0.75, 1.5, 1 + 1.0/32, 1 - 1.0/64, 8, 1024, 0x1p-1074, 0x1p-1022, 0x1p1023, 10, 1000, 1e22, 1e-5, 1e300} {
+			xs = steps(xs, c, 2000)
+		}
+	case "Log1p":
 		for range n {
-			xs = append(xs, 0.5+r.Float64()*1.5)
+			xs = append(xs, -1+r.Float64()*3)
 		}
-		for range n / 4 {
-			xs = append(xs, math.Float64frombits(r.Uint64N(0x0010000000000000))) // subnormal
+		for range n / 4 { // near 0, every binade down to the subnormals
+			xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
 		}
+		// where u = 1+x leaves [0.75, 1.5) and the bins beside 1, -1, the
+		// threshold where u rounds to 1, and large x
+		for _, c := range []float64{-0.25, 0.5, 1.0 / 32, -1.0 / 64, -1, 0x1p-53, -0x1p-54, 0x1p52, 0x1p53, 1e300, 0} {
+			xs = steps(xs, c, 2000)
+		}
+	case "Log":
+		xs = logSweep(xs, r, n)
 		// 0.75 and 1.5 bound the kernel's mantissa range, 1+1/32 and 1-1/64
 		// the table's two bins beside 1
 		for _, c := range []float64{1, math.Sqrt2, math.Sqrt2 / 2, 2, 0.5, 0x1p-1022, 0x1p1023, math.MaxFloat64,
 			math.SmallestNonzeroFloat64, 0x1p-1074 * 1000, math.E, 1e-300, 1e300, 0.75, 1.5, 1 + 1.0/32, 1 - 1.0/64} {
 			xs = steps(xs, c, 2000)
 		}
+	}
+	return xs
+}
+
+// logSweep appends the inputs every logarithm shares: n uniform on [0.5,
+// 2) and n/4 subnormals.
+func logSweep(xs []float64, r *rand.Rand, n int) []float64 {
+	for range n {
+		xs = append(xs, 0.5+r.Float64()*1.5)
+	}
+	for range n / 4 {
+		xs = append(xs, math.Float64frombits(r.Uint64N(0x0010000000000000))) // subnormal
 	}
 	return xs
 }
@@ -248,7 +296,7 @@ func avx512OrSkip(t *testing.T) *kernels {
 	return nil
 }
 
-// TestAccuracyF64 holds the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf to their
+// TestAccuracyF64 holds the AVX-512 float64 kernels (unaries64) to their
 // bound against package math on millions of inputs: the kernel itself, and
 // the exported function with the AVX-512 set active.
 func TestAccuracyF64(t *testing.T) {
@@ -283,7 +331,7 @@ func TestAccuracyF64(t *testing.T) {
 	}
 }
 
-// TestSpecialValuesF64 checks the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf on
+// TestSpecialValuesF64 checks the AVX-512 float64 kernels (unaries64) on
 // special and boundary inputs, exactly where the result is exact (sign of
 // zero included) and to the bound elsewhere, each value alone, in a full
 // vector and in a masked tail.
@@ -295,11 +343,24 @@ func TestSpecialValuesF64(t *testing.T) {
 			{710, inf}, {709.7827128933841, inf}, {709.782712893384, 1.7976931348622732e308}, {709.5, approx}, {-745.2, 0}, {-746, 0},
 			{-745.1332191019411, approx}, {-745.1, math.SmallestNonzeroFloat64}, {-744.44, approx}, {-708.4, approx},
 			{math.SmallestNonzeroFloat64, 1}, {-math.SmallestNonzeroFloat64, 1}, {1, approx}, {-1, approx}},
+		"Exp2": {{nan, nan}, {inf, inf}, {-inf, 0}, {0, 1}, {negZ, 1}, {1e308, inf}, {-1e308, 0}, {1024, inf},
+			{math.Nextafter(1024, 0), approx}, {1023, 0x1p1023}, {3, 8}, {-3, 0.125}, {-1022, 0x1p-1022}, {-1074, 0x1p-1074},
+			{-1075, 0}, {-1074.5, 0x1p-1074}, {-1080, 0}, {0.5, approx}, {-0.5, approx}, {1.0 / 32, approx}, {-1070.3, approx},
+			{math.SmallestNonzeroFloat64, 1}},
 		"Log": {{nan, nan}, {inf, inf}, {-inf, nan}, {0, -inf}, {negZ, -inf}, {-1, nan},
 			{-math.SmallestNonzeroFloat64, nan}, {-math.MaxFloat64, nan}, {1, 0}, {2, approx}, {0.5, approx},
 			{math.E, approx}, {math.MaxFloat64, approx}, {math.SmallestNonzeroFloat64, approx},
 			{0x1p-1022, approx}, {0x0.fffffffffffffp-1022, approx}, {math.Sqrt2, approx}, {math.Nextafter(1, 2), approx},
 			{math.Nextafter(1, 0), approx}},
+		"Log2": {{nan, nan}, {inf, inf}, {-inf, nan}, {0, -inf}, {negZ, -inf}, {-1, nan}, {1, 0}, {2, 1}, {8, 3},
+			{0.5, -1}, {0x1p-1074, -1074}, {0x1p-1030, -1030}, {0x1p1023, 1023}, {math.MaxFloat64, approx}, {3, approx},
+			{math.Nextafter(1, 2), approx}, {math.Nextafter(1, 0), approx}, {1e-310, approx}},
+		"Log10": {{nan, nan}, {inf, inf}, {-inf, nan}, {0, -inf}, {negZ, -inf}, {-1, nan}, {1, 0}, {10, 1}, {1000, 3},
+			{1e22, 22}, {0.001, -3}, {1e-300, -300}, {1e300, 300}, {math.MaxFloat64, approx}, {5e-324, approx}, {2, approx},
+			{math.Nextafter(1, 2), approx}, {math.Nextafter(1, 0), approx}},
+		"Log1p": {{nan, nan}, {inf, inf}, {-inf, nan}, {0, 0}, {negZ, negZ}, {-1, -inf}, {-2, nan}, {1e-300, 1e-300},
+			{5e-324, 5e-324}, {-5e-324, -5e-324}, {1, approx}, {-0.5, approx}, {1e300, approx}, {math.MaxFloat64, approx},
+			{0x1p-53, approx}, {-0x1p-54, approx}, {1e-10, approx}, {math.Nextafter(-1, 0), approx}},
 		"Tanh": {{nan, nan}, {inf, 1}, {-inf, -1}, {0, 0}, {negZ, negZ}, {20, 1}, {-20, -1}, {19.1, 1}, {1e308, 1},
 			{-1e308, -1}, {math.MaxFloat64, 1}, {math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64},
 			{-math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64}, {0x1p-1022, 0x1p-1022}, {1e-300, 1e-300},
@@ -341,7 +402,7 @@ func TestSpecialValuesF64(t *testing.T) {
 	}
 }
 
-// TestTailsF64 runs the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf on every length
+// TestTailsF64 runs the AVX-512 float64 kernels (unaries64) on every length
 // up to three vectors and a bit (each tail length 0..7 after 0 to 3 full
 // vectors), at several offsets: nothing outside dst is written, and every
 // element equals the same input's result in a long run (lanes are
@@ -415,30 +476,29 @@ func exactExp(x float64) *big.Float {
 	return bigmath.Exp(new(big.Float).SetPrec(200).SetFloat64(x))
 }
 
-// exactLog is ln x (x > 0 finite) to about 160 bits: x = m*2^e with m in
-// [sqrt(1/2), sqrt(2)) exactly, ln m = 2*atanh(s), s = (m-1)/(m+1), summed
-// until its terms fall below 2^-170.
-func exactLog(x float64) *big.Float {
-	const prec = 200
-	m, e := math.Frexp(x)
-	if m < math.Sqrt2/2 {
-		m, e = 2*m, e-1
-	}
-	bm := new(big.Float).SetPrec(prec).SetFloat64(m)
-	s := new(big.Float).SetPrec(prec).Sub(bm, big.NewFloat(1))
-	s.Quo(s, new(big.Float).SetPrec(prec).Add(bm, big.NewFloat(1)))
-	s2 := new(big.Float).SetPrec(prec).Mul(s, s)
-	sum := new(big.Float).SetPrec(prec)
-	pow := new(big.Float).SetPrec(prec).Set(s)
-	for i := int64(0); pow.Sign() != 0 && pow.MantExp(nil) > -170; i++ {
-		t := new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*i+1))
-		sum.Add(sum, t)
-		pow.Mul(pow, s2)
-	}
-	sum.Mul(sum, big.NewFloat(2))
-	el := new(big.Float).SetPrec(prec).SetInt64(int64(e))
-	return sum.Add(sum, el.Mul(el, bigmath.Ln2))
+// exactExp2 is 2^x to about 160 bits, as e^(x*ln2) with x*ln2 carried in
+// 200 bits.
+func exactExp2(x float64) *big.Float {
+	a := new(big.Float).SetPrec(200).SetFloat64(x)
+	return bigmath.Exp(a.Mul(a, bigmath.Ln2))
 }
+
+// exactLog is ln x (x > 0 finite) to about 190 bits (bigmath.Log).
+func exactLog(x float64) *big.Float { return bigmath.Log(new(big.Float).SetFloat64(x)) }
+
+// exactLog2 and exactLog10 are ln x over ln 2 and ln 10, exactLog1p is
+// ln(1+x) (bigmath.Log1p), to about 190 bits.
+func exactLog2(x float64) *big.Float {
+	l := exactLog(x)
+	return l.Quo(l, bigmath.Ln2)
+}
+
+func exactLog10(x float64) *big.Float {
+	l := exactLog(x)
+	return l.Quo(l, bigmath.Log(big.NewFloat(10)))
+}
+
+func exactLog1p(x float64) *big.Float { return bigmath.Log1p(new(big.Float).SetFloat64(x)) }
 
 // exactSigmoid is 1/(1+e^-x) from exactExp, in 200 bits.
 func exactSigmoid(x float64) *big.Float {
@@ -572,7 +632,7 @@ func exactErrors(fn func(dst, x []float64), xs []float64, want []*big.Float) (wo
 	return worst, at, sub
 }
 
-// TestExactF64 measures the AVX-512 float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf, and
+// TestExactF64 measures the AVX-512 float64 kernels (unaries64), and
 // package math for comparison, against values computed with math/big to
 // about 160 bits on a subset of TestAccuracyF64's inputs (those with a
 // finite result, thresholds included), and holds the kernels to 1 ulp of the
@@ -586,18 +646,19 @@ func TestExactF64(t *testing.T) {
 	if testing.Short() {
 		n = 2000
 	}
-	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Log": exactLog, "Sigmoid": exactSigmoid, "Tanh": exactTanh, "GeluTanh": exactGeluTanh,
+	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Exp2": exactExp2, "Log": exactLog, "Log2": exactLog2, "Log10": exactLog10, "Log1p": exactLog1p, "Sigmoid": exactSigmoid, "Tanh": exactTanh, "GeluTanh": exactGeluTanh,
 		"Erf": exactErf}
 	// The largest error allowed, in ulps of the exact result: GeluTanh rounds
 	// twice, to 1.5 ulp and a residual's error (see unary64). Log rounds
 	// once, at the end, after sums kept exact (its r, hi and Fast2Sum) and
 	// a polynomial within 0.04 ulp: 0.6.
-	limit := map[string]float64{"Exp": 1, "Log": 0.6, "Sigmoid": 1, "Tanh": 1, "GeluTanh": 1.6, "Erf": 1}
+	limit := map[string]float64{"Exp": 1, "Exp2": 1, "Log": 0.6, "Log2": 1, "Log10": 1, "Log1p": 1, "Sigmoid": 1, "Tanh": 1, "GeluTanh": 1.6, "Erf": 1}
 	for _, f := range unaries64 {
 		t.Run(f.name, func(t *testing.T) {
 			var xs []float64
 			for _, x := range sweep64(f.name, n) {
-				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
+				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Exp2" && x > -1075.5 && x < 1024 || (f.name == "Log2" || f.name == "Log10") && x > 0 && x <= math.MaxFloat64 ||
+					f.name == "Log1p" && x > -1 && x <= math.MaxFloat64 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
 					f.name == "Sigmoid" && x > -745.2 && x < 709.78 || f.name == "Tanh" && !math.IsNaN(x) ||
 					(f.name == "GeluTanh" || f.name == "Erf") && !math.IsNaN(x) && !math.IsInf(x, 0) {
 					xs = append(xs, x)
@@ -794,5 +855,17 @@ func TestErfRoundingF64(t *testing.T) {
 		if frac > c.limit {
 			t.Errorf("Erf on [%v, %v): %.2f %% of results more than half an ulp off, limit %.1f %%", c.lo, c.hi, 100*frac, 100*c.limit)
 		}
+	}
+}
+
+// TestLog10Of2 checks the generic log10_64's constant pair against math/big:
+// the sum within 2^-100 of log10(2), the high part's last 11 bits clear.
+func TestLog10Of2(t *testing.T) {
+	want := new(big.Float).SetPrec(300).Quo(bigmath.Ln2, bigmath.Log(big.NewFloat(10)))
+	got := new(big.Float).SetPrec(300).SetFloat64(log10Of2Hi)
+	got.Add(got, big.NewFloat(log10Of2Lo))
+	d, _ := got.Sub(got, want).Float64()
+	if math.Abs(d) > 0x1p-100 || math.Float64bits(log10Of2Hi)&(1<<11-1) != 0 {
+		t.Errorf("log10Of2Hi+Lo off by %g (or the high part has low bits set: %#x)", d, math.Float64bits(log10Of2Hi))
 	}
 }

@@ -2414,7 +2414,7 @@ func tanhCoeffs64() []float64 {
 
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"log", "unLog"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
 
 // geluTanhCoeffs returns c1 = 2*sqrt(2/pi) and c2 = 0.044715*c1, each as
 // a float64 pair hi+lo (the sum within 2^-106 relative), computed in
@@ -2438,9 +2438,22 @@ func geluTanhCoeffs() (c1, c2 [2]float64) {
 // expSetup512F64 loads the constants of expCore512F64: Z13-Z15 and the
 // 2^(j/16) tables in Z27-Z30.
 func (g *gen) expSetup512F64() {
+	g.expSetupClamp512F64(g.d("d710", 710), g.d("dm746", -746))
+}
+
+// exp2Setup512F64 is expSetup512F64 for Exp2: the clamp is [-1080, 1025],
+// past which 2^x rounds to 0 or +Inf.
+func (g *gen) exp2Setup512F64() {
+	g.expSetupClamp512F64(g.d("d1025", 1025), g.d("dm1080", -1080))
+}
+
+// expSetupClamp512F64 loads the exp core's constants: the clamp's upper
+// and lower ends (Z13, Z14), the shifter (Z15) and the 2^(j/16) tables
+// (Z27-Z30).
+func (g *gen) expSetupClamp512F64(top, bottom string) {
 	bcast := func(c, r string) { g.ins("VBROADCASTSD %s, %s", c, r) }
-	bcast(g.d("d710", 710), "Z13")
-	bcast(g.d("dm746", -746), "Z14")
+	bcast(top, "Z13")
+	bcast(bottom, "Z14")
 	bcast(g.d("shifter64", 0x1.8p52), "Z15")
 	hi, lo := exp2Table()
 	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
@@ -2481,6 +2494,31 @@ func (g *gen) expCore512F64(lo expLo) {
 	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
 	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
 	g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
+	g.expTail512F64(lo)
+}
+
+// exp2Core512F64 sets Z0 = 2^Z0 as expCore512F64 sets e^x (clamped to
+// exp2Setup512F64's range): k = round(16x), r = (x - k/16)*ln2 (the
+// difference exact, |r| <= ln2/32, the product rounded once: 2^-58 of the
+// result at most), then expTail512F64. Clobbers Z1-Z6.
+func (g *gen) exp2Core512F64() {
+	g.comment("clamp to [Z14, Z13] = [-1080, 1025] (x the second source, so NaN passes)")
+	g.ins("VMINPD Z0, Z13, Z0")
+	g.ins("VMAXPD Z0, Z14, Z0")
+	g.comment("k = round(16x) by the shifter (16x exact), j = k mod 16 in its low bits;")
+	g.comment("r = (x - k/16)*ln2, the difference exact")
+	g.ins("VMOVAPD Z15, Z1")
+	g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("d16", expTab))
+	g.ins("VSUBPD Z15, Z1, Z2")
+	g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
+	g.ins("VSUBPD Z2, Z0, Z0")
+	g.ins("VMULPD.BCST %s, Z0, Z0", g.d("dln2", math.Ln2))
+	g.expTail512F64(expNoLo)
+}
+
+// expTail512F64 finishes expCore512F64 from r (Z0), the shifted k (Z1,
+// j in its low bits) and k/16 (Z2).
+func (g *gen) expTail512F64(lo expLo) {
 	g.comment("q = e^r - 1 = r + r^2*P(r)")
 	g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
 	g.ins("VMULPD Z0, Z0, Z4")
@@ -2676,6 +2714,7 @@ func (g *gen) transcendentals512F64() {
 	}
 
 	un("exp", "computes dst[i] = e**x[i] for i < n.", (*gen).expSetup512F64, func(g *gen) { g.expCore512F64(expNoLo) })
+	un("exp2", "computes dst[i] = 2**x[i] for i < n.", (*gen).exp2Setup512F64, (*gen).exp2Core512F64)
 
 	un("sigmoid", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
 		g.comment("e = exp(-|x|); x >= 0: 1/(1+e), x < 0: e/(1+e)")
@@ -2808,63 +2847,117 @@ func (g *gen) transcendentals512F64() {
 	un("erf", "computes dst[i] = erf(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) { g.erf512F64(erfR0, erfP) })
 
 	tabs := logTables64(g) // computed once: the body is emitted for each slot and the tail
-	un("log", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) {
+	loadTabs := func(g *gen) {
 		g.comment("the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)")
 		for i, t := range tabs {
 			g.ins("VMOVUPD %s+0(SB), %s", t, logTabRegs[i][0])
 			g.ins("VMOVUPD %s+128(SB), %s", t, logTabRegs[i][1])
 		}
-	}, func(g *gen) {
-		g.comment("x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,")
-		g.comment("the true exponent is k+1, and the tables' entries 16-31 add that ln2")
-		g.ins("VGETMANTPD $3, Z0, Z1")
-		g.ins("VGETEXPPD Z0, Z2")
-		g.comment("j = m's top five fraction bits (its exponent bit above them is ignored):")
-		g.comment("bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16")
-		g.ins("VPSRLQ $47, Z1, Z3")
-		g.ins("VPTESTMQ.BCST %s, Z3, K2", g.v64("q16", 16))
-		g.ins("KNOTB K2, K4")
-		g.comment("c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each")
-		for i, dst := range []string{"Z4", "Z5", "Z3"} {
-			if dst != "Z3" {
-				g.ins("VMOVDQA64 Z3, %s", dst)
-			}
-			g.ins("VPERMI2PD %s+192(SB), %s, K2, %s", tabs[i], logTabRegs[i][1], dst)
-			g.ins("VPERMI2PD %s+64(SB), %s, K4, %s", tabs[i], logTabRegs[i][0], dst)
-		}
-		g.comment("r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);")
-		g.comment("log1p(r) = r + r^2*Q(r)")
-		g.ins("VFMSUB213PD.BCST %s, Z1, Z4", one())
-		g.ins("VMULPD Z4, Z4, Z7")
-		g.comment("Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)")
-		q := logTabCoeffs64()
-		var ev, od []float64
-		for i, c := range q {
-			if i%2 == 0 {
-				ev = append(ev, c)
-			} else {
-				od = append(od, c)
-			}
-		}
-		g.hornerPD("dlogqe", ev, "Z7", "Z8")
-		g.hornerPD("dlogqo", od, "Z7", "Z10")
-		g.ins("VFMADD231PD Z10, Z4, Z8")
-		g.comment("hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,")
-		g.comment("y = r^2*Q + lo")
-		g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2hi64", ln2Hi64))
-		g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("ln2lo64", ln2Lo64))
-		g.ins("VFMADD213PD Z3, Z7, Z8")
-		g.comment("hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)")
-		g.ins("VADDPD Z4, Z5, Z9")
-		g.ins("VSUBPD Z9, Z5, Z5")
-		g.ins("VADDPD Z4, Z5, Z5")
-		g.ins("VADDPD Z5, Z8, Z8")
-		g.ins("VADDPD Z8, Z9, Z1")
+	}
+	fixup := func(g *gen, in string) {
 		g.comment("log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:")
-		g.comment("VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result")
-		g.ins("VFIXUPIMMPD.BCST $0, %s, Z0, Z1", g.v64("dlogfix", logFixup))
+		g.comment("VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result")
+		g.ins("VFIXUPIMMPD.BCST $0, %s, %s, Z1", g.v64("dlogfix", logFixup), in)
+	}
+	un("log", "computes dst[i] = ln(x[i]) for i < n.", loadTabs, func(g *gen) {
+		g.logPair512F64(tabs, "Z0")
+		g.ins("VADDPD Z8, Z9, Z1")
+		fixup(g, "Z0")
 		g.ins("VMOVAPD Z1, Z0")
 	})
+	for _, c := range []struct {
+		name, doc string
+		scale     [2]float64
+	}{{"log2", "log2", bigRecipSplit(bigmath.Ln2)}, {"log10", "log10", bigRecipSplit(bigmath.Log(big.NewFloat(10)))}} {
+		un(c.name, fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", c.doc), loadTabs, func(g *gen) {
+			g.logPair512F64(tabs, "Z0")
+			g.comment("(t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl")
+			hi, lo := g.d(c.name+"chi", c.scale[0]), g.d(c.name+"clo", c.scale[1])
+			g.ins("VMULPD.BCST %s, Z9, Z1", hi)
+			g.ins("VMOVAPD Z1, Z2")
+			g.ins("VFMSUB231PD.BCST %s, Z9, Z2", hi)
+			g.ins("VFMADD231PD.BCST %s, Z8, Z2", hi)
+			g.ins("VFMADD231PD.BCST %s, Z9, Z2", lo)
+			g.ins("VADDPD Z2, Z1, Z1")
+			fixup(g, "Z0")
+			g.ins("VMOVAPD Z1, Z0")
+		})
+	}
+	un("log1p", "computes dst[i] = ln(1+x[i]) for i < n.", loadTabs, func(g *gen) {
+		g.comment("u = 1+x rounded, cor = (x - (u-1))/u (u-1 exact where it matters): log1p x = log u + cor")
+		g.ins("VADDPD.BCST %s, Z0, Z11", g.d("done", 1))
+		g.ins("VSUBPD.BCST %s, Z11, Z12", g.d("done", 1))
+		g.ins("VSUBPD Z12, Z0, Z12")
+		g.ins("VDIVPD Z11, Z12, Z12")
+		g.logPair512F64(tabs, "Z11")
+		g.ins("VADDPD Z12, Z8, Z8")
+		g.ins("VADDPD Z8, Z9, Z1")
+		fixup(g, "Z11")
+		g.comment("log1p(±0) = x (the sum gives +0 for -0)")
+		g.ins("VPTESTNMQ.BCST %s, Z0, K3", g.v64("absmask64", 1<<63-1))
+		g.ins("VMOVAPD Z0, K3, Z1")
+		g.ins("VMOVAPD Z1, Z0")
+	})
+}
+
+// bigRecipSplit returns 1/v as a float64 pair hi + lo.
+func bigRecipSplit(v *big.Float) [2]float64 {
+	r := new(big.Float).SetPrec(300).Quo(big.NewFloat(1), v)
+	hi, _ := r.Float64()
+	lo, _ := r.Sub(r, big.NewFloat(hi)).Float64()
+	return [2]float64{hi, lo}
+}
+
+// logPair512F64 computes ln of the float64 vector in register in as an
+// unrounded pair Z9 + Z8 (the float64 Log rounds their sum; Log2, Log10
+// and Log1p work on the pair first), with Z1-Z10 as scratch and the
+// tables of logTables64 (tabs, half of each in logTabRegs).
+func (g *gen) logPair512F64(tabs [3]string, in string) {
+	one := g.d("done", 1)
+	g.comment("x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,")
+	g.comment("the true exponent is k+1, and the tables' entries 16-31 add that ln2")
+	g.ins("VGETMANTPD $3, %s, Z1", in)
+	g.ins("VGETEXPPD %s, Z2", in)
+	g.comment("j = m's top five fraction bits (its exponent bit above them is ignored):")
+	g.comment("bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16")
+	g.ins("VPSRLQ $47, Z1, Z3")
+	g.ins("VPTESTMQ.BCST %s, Z3, K2", g.v64("q16", 16))
+	g.ins("KNOTB K2, K4")
+	g.comment("c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each")
+	for i, dst := range []string{"Z4", "Z5", "Z3"} {
+		if dst != "Z3" {
+			g.ins("VMOVDQA64 Z3, %s", dst)
+		}
+		g.ins("VPERMI2PD %s+192(SB), %s, K2, %s", tabs[i], logTabRegs[i][1], dst)
+		g.ins("VPERMI2PD %s+64(SB), %s, K4, %s", tabs[i], logTabRegs[i][0], dst)
+	}
+	g.comment("r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);")
+	g.comment("log1p(r) = r + r^2*Q(r)")
+	g.ins("VFMSUB213PD.BCST %s, Z1, Z4", one)
+	g.ins("VMULPD Z4, Z4, Z7")
+	g.comment("Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)")
+	q := logTabCoeffs64()
+	var ev, od []float64
+	for i, c := range q {
+		if i%2 == 0 {
+			ev = append(ev, c)
+		} else {
+			od = append(od, c)
+		}
+	}
+	g.hornerPD("dlogqe", ev, "Z7", "Z8")
+	g.hornerPD("dlogqo", od, "Z7", "Z10")
+	g.ins("VFMADD231PD Z10, Z4, Z8")
+	g.comment("hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,")
+	g.comment("y = r^2*Q + lo")
+	g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2hi64", ln2Hi64))
+	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("ln2lo64", ln2Lo64))
+	g.ins("VFMADD213PD Z3, Z7, Z8")
+	g.comment("hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)")
+	g.ins("VADDPD Z4, Z5, Z9")
+	g.ins("VSUBPD Z9, Z5, Z5")
+	g.ins("VADDPD Z4, Z5, Z5")
+	g.ins("VADDPD Z5, Z8, Z8")
 }
 
 // withConst emits ins with a constant as its first operand on tier t:

@@ -218,6 +218,25 @@ func BenchmarkLogF64(b *testing.B) {
 	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
 }
 
+// BenchmarkExp2F64, BenchmarkLog2F64, BenchmarkLog10F64 and
+// BenchmarkLog1pF64 run on BenchmarkTiersUnary's float64 inputs of the
+// same functions.
+func BenchmarkExp2F64(b *testing.B) {
+	benchUnary64(b, Exp2[float64], math.Exp2, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkLog2F64(b *testing.B) {
+	benchUnary64(b, Log2[float64], math.Log2, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
+}
+
+func BenchmarkLog10F64(b *testing.B) {
+	benchUnary64(b, Log10[float64], math.Log10, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
+}
+
+func BenchmarkLog1pF64(b *testing.B) {
+	benchUnary64(b, Log1p[float64], math.Log1p, func(i int) float64 { return float64(i%2000)*0.01 - 0.995 })
+}
+
 func BenchmarkTanhF64(b *testing.B) {
 	benchUnary64(b, Tanh[float64], math.Tanh, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }

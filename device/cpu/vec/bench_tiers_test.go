@@ -54,7 +54,7 @@ var tierUnaries = []struct {
 }
 
 // BenchmarkTiersUnary reports Gelem/s of every float32 unary kernel, and
-// of the float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf, on every kernel tier this machine
+// of the float64 transcendentals, on every kernel tier this machine
 // has, side by side
 // (Unary/op/n=/tier), so `benchstat` or a plain grep compares tiers in one
 // run. ci/bench-vec.sh prints them next to NumPy.
@@ -81,9 +81,10 @@ func BenchmarkTiersUnary(b *testing.B) {
 			}
 		}
 	}
-	// float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf (vector kernels on the
-	// avx512 tier only; package math elsewhere) and Sin, Cos and Tan (vector
-	// kernels on both tiers), on the float32 cases' inputs.
+	// float64 Exp, Exp2, Log, Log2, Log10, Log1p, Tanh, Sigmoid, GeluTanh and
+	// Erf (vector kernels on the avx512 tier only; package math elsewhere)
+	// and Sin, Cos and Tan (vector kernels on both tiers), on the float32
+	// cases' inputs.
 	for _, f := range []struct {
 		name string
 		fn   func(dst, x []float64) error
@@ -91,6 +92,10 @@ func BenchmarkTiersUnary(b *testing.B) {
 	}{
 		{"exp_f64", Exp[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"log_f64", Log[float64], func(i int) float64 { return float64(i%2000)*0.01 + 0.005 }},
+		{"exp2_f64", Exp2[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"log2_f64", Log2[float64], func(i int) float64 { return float64(i%2000)*0.01 + 0.005 }},
+		{"log10_f64", Log10[float64], func(i int) float64 { return float64(i%2000)*0.01 + 0.005 }},
+		{"log1p_f64", Log1p[float64], func(i int) float64 { return float64(i%2000)*0.01 - 0.995 }},
 		{"tanh_f64", Tanh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"sigmoid_f64", Sigmoid[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"geluTanh_f64", GeluTanh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},

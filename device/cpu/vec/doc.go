@@ -22,8 +22,9 @@
 // machine); "avx512", "auto" or nothing picks the widest. Implementation
 // reports which set is active. The AVX-512 set has its own arithmetic,
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
-// float64 Exp, Log, Tanh, Sigmoid, GeluTanh, Erf, Sin, Cos and Tan (the
-// last three also on the AVX2 set), and shares the AVX2
+// float64 Exp, Exp2, Log, Log2, Log10, Log1p, Tanh, Sigmoid, GeluTanh,
+// Erf, Sin, Cos and Tan (the last three also on the AVX2 set), and shares
+// the AVX2
 // Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
 // as the eight ymm ones, so a faster kernel would need another order. All
@@ -111,16 +112,21 @@
 // math (Sin, Cos and Tan: with sin64, cos64 and tan64, below) and rounds
 // once.
 //
-// The float64 Exp, Log, Tanh, Sigmoid, GeluTanh and Erf of the AVX-512 set
-// are vector kernels too (asmgen.go); the float64 GeluErf, and all of them
-// in the generic and AVX2 sets, run per element on package math (GeluTanh
-// and GeluErf: the generic geluTanh64 and geluErf64, below):
+// The float64 Exp, Exp2, Log, Log2, Log10, Log1p, Tanh, Sigmoid, GeluTanh
+// and Erf of the AVX-512 set are vector kernels too (asmgen.go); the
+// float64 GeluErf, and all of them in the generic and AVX2 sets, run per
+// element on package math (GeluTanh and GeluErf: the generic geluTanh64
+// and geluErf64, below; Log2 and Log10: log2_64 and log10_64, which split
+// off the exponent themselves, since math.Log2 is off by up to 10^14 ulp
+// just above 1 and math.Log10(1000) is 2.9999999999999996):
 //
 //   - exp: x = k*ln2/16 + r, |r| <= ln2/32 (ln2/16 in two parts), e^r - 1
 //     by its Taylor series to r^7, times 2^(j/16) (j = k mod 16, from a
 //     16-entry hi+lo table held in registers, looked up with VPERMI2PD) and
 //     2^floor(k/16) by VSCALEFPD, which rounds once, overflows to +Inf and
 //     rounds subnormal results once more;
+//   - Exp2: k = round(16x), r = (x - k/16)*ln2 (the difference exact, the
+//     product rounded once), then exp's polynomial, table and scaling;
 //   - log: x = m*2^k with m in [0.75, 1.5) by VGETMANTPD and VGETEXPPD
 //     (subnormal x included); m's top five fraction bits pick one of 32
 //     bins, whose entry gives c near 1/m (few bits, so r = m*c - 1 is
@@ -128,6 +134,12 @@
 //     VPERMI2PD; log1p(r) = r + r^2*Q(r), Q of degree 7 fitted; the bins
 //     beside 1 take c = 1, so near x = 1 the result is log1p(r) alone;
 //     the sum is finished by Fast2Sum; special values by one VFIXUPIMMPD;
+//   - Log2 and Log10: log's sum kept as an unrounded pair t + e, times
+//     1/ln2 or 1/ln10 as a hi+lo pair (t*hi exactly by FMA), rounded once,
+//     so powers of two (Log2) and 1000 or 1e22 (Log10) come out exact;
+//   - Log1p: log of u = 1+x rounded, plus (x - (u-1))/u (one division)
+//     added to the pair before its rounding; tiny x gives x, ±0 keeps its
+//     sign, and the special values follow u's class;
 //   - tanh: below |x| = 0.25 x + x^3*P(x^2), P of degree 7 fitted (exactly
 //     x, sign of zero kept, where x^3*P is below half an ulp); above,
 //     1-2/(E+1), E = e^(2|x|) from the exp kernel as hi+lo (|x| clamped to
@@ -159,7 +171,8 @@
 //     values (fitcoeffs.go erf64) and x's sign is copied last.
 //
 // Measured against values computed with math/big (TestExactF64), their
-// largest errors are 0.54 (Exp), 0.55 (Log), 0.56 (Tanh), 0.66 (Sigmoid),
+// largest errors are 0.54 (Exp), 0.54 (Exp2), 0.55 (Log), 0.54 (Log2),
+// 0.57 (Log10), 0.61 (Log1p), 0.56 (Tanh), 0.66 (Sigmoid),
 // 0.68 (Erf; 0.73 on a denser scan of [0.5, 0.75)) and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x
 // times it) ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold
 // them to 1 ulp, Log to 0.6 and GeluTanh to 1.6 (math.Tanh is up to 1.32

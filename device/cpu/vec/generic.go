@@ -75,8 +75,8 @@ var genericKernels = &kernels{
 		unLog1p:     map64(math.Log1p),
 		unExpm1:     map64(math.Expm1),
 		unExp2:      map64(math.Exp2),
-		unLog2:      map64(math.Log2),
-		unLog10:     map64(math.Log10),
+		unLog2:      map64(log2_64),
+		unLog10:     map64(log10_64),
 		unSinh:      map64(math.Sinh),
 		unCosh:      map64(math.Cosh),
 		unSin:       map64(sin64),
@@ -279,6 +279,43 @@ func log64(x float64) float64 {
 		return math.Log(x*0x1p54) - 54*math.Ln2
 	}
 	return math.Log(x)
+}
+
+// log2_64 and log10_64 are the generic set's float64 Log2 and Log10: x =
+// m*2^e with m in [sqrt(1/2), sqrt(2)), then e plus ln m/ln 2, or e*log10(2)
+// (as a pair whose high part times e is exact) plus ln m/ln 10, so the
+// result keeps its relative accuracy near x = 1 and powers of two give
+// Log2 exactly, as 1000 gives Log10 3 (math.Log2 subtracts 1 from about 1
+// there and is off by up to 10^14 ulp; math.Log10(1000) is 2.9999999999999996,
+// and both are wrong for subnormal x through math.Log).
+func log2_64(x float64) float64 {
+	m, e := logSplit(x)
+	return float64(e) + math.Log(m)*(1/math.Ln2)
+}
+
+func log10_64(x float64) float64 {
+	m, e := logSplit(x)
+	fe := float64(e)
+	return fe*log10Of2Hi + (math.Log(m)*(1/math.Ln10) + fe*log10Of2Lo)
+}
+
+// log10Of2Hi + log10Of2Lo is log10(2), the high part with its last 11 bits
+// clear so that e*log10Of2Hi is exact for every exponent e of a float64.
+// TestLog10Of2 checks both against math/big.
+const (
+	log10Of2Hi = 0x1.34413509f78p-02
+	log10Of2Lo = 0x1.fef311f12b358p-46 // log10(2) - log10Of2Hi, rounded
+)
+
+// logSplit returns m and e with x = m*2^e, m in [sqrt(1/2), sqrt(2)) for
+// finite x > 0 (subnormal x included); otherwise m = x and e = 0, so that
+// math.Log(m) gives the special value.
+func logSplit(x float64) (m float64, e int) {
+	m, e = math.Frexp(x)
+	if m > 0 && m < math.Sqrt2/2 {
+		m, e = 2*m, e-1
+	}
+	return m, e
 }
 
 // sigmoid64 is 1/(1+e^-x), evaluated as e^x/(1+e^x) for x < 0 so that it

@@ -347,6 +347,16 @@ DATA d00625<>+8(SB)/8, $0x3fb0000000000000
 DATA d00625<>+16(SB)/8, $0x3fb0000000000000
 DATA d00625<>+24(SB)/8, $0x3fb0000000000000
 GLOBL d00625<>(SB), RODATA|NOPTR, $32
+DATA d1025<>+0(SB)/8, $0x4090040000000000
+DATA d1025<>+8(SB)/8, $0x4090040000000000
+DATA d1025<>+16(SB)/8, $0x4090040000000000
+DATA d1025<>+24(SB)/8, $0x4090040000000000
+GLOBL d1025<>(SB), RODATA|NOPTR, $32
+DATA d16<>+0(SB)/8, $0x4030000000000000
+DATA d16<>+8(SB)/8, $0x4030000000000000
+DATA d16<>+16(SB)/8, $0x4030000000000000
+DATA d16<>+24(SB)/8, $0x4030000000000000
+GLOBL d16<>(SB), RODATA|NOPTR, $32
 DATA d1by16<>+0(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+8(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+16(SB)/8, $0x3fb0000000000000
@@ -680,6 +690,11 @@ DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
 GLOBL dhalf<>(SB), RODATA|NOPTR, $32
+DATA dln2<>+0(SB)/8, $0x3fe62e42fefa39ef
+DATA dln2<>+8(SB)/8, $0x3fe62e42fefa39ef
+DATA dln2<>+16(SB)/8, $0x3fe62e42fefa39ef
+DATA dln2<>+24(SB)/8, $0x3fe62e42fefa39ef
+GLOBL dln2<>(SB), RODATA|NOPTR, $32
 DATA dlogfix<>+0(SB)/8, $0x0000000003530422
 DATA dlogfix<>+8(SB)/8, $0x0000000003530422
 DATA dlogfix<>+16(SB)/8, $0x0000000003530422
@@ -824,6 +839,11 @@ DATA dlogtlo<>+232(SB)/8, $0x3dea385733117496
 DATA dlogtlo<>+240(SB)/8, $0x3dea385733117496
 DATA dlogtlo<>+248(SB)/8, $0x3dea39ef35793c76
 GLOBL dlogtlo<>(SB), RODATA|NOPTR, $256
+DATA dm1080<>+0(SB)/8, $0xc090e00000000000
+DATA dm1080<>+8(SB)/8, $0xc090e00000000000
+DATA dm1080<>+16(SB)/8, $0xc090e00000000000
+DATA dm1080<>+24(SB)/8, $0xc090e00000000000
+GLOBL dm1080<>(SB), RODATA|NOPTR, $32
 DATA dm1<>+0(SB)/8, $0xbff0000000000000
 DATA dm1<>+8(SB)/8, $0xbff0000000000000
 DATA dm1<>+16(SB)/8, $0xbff0000000000000
@@ -1579,6 +1599,16 @@ DATA log10Llo<>+20(SB)/4, $0xb22d91af
 DATA log10Llo<>+24(SB)/4, $0xb22d91af
 DATA log10Llo<>+28(SB)/4, $0xb22d91af
 GLOBL log10Llo<>(SB), RODATA|NOPTR, $32
+DATA log10chi<>+0(SB)/8, $0x3fdbcb7b1526e50e
+DATA log10chi<>+8(SB)/8, $0x3fdbcb7b1526e50e
+DATA log10chi<>+16(SB)/8, $0x3fdbcb7b1526e50e
+DATA log10chi<>+24(SB)/8, $0x3fdbcb7b1526e50e
+GLOBL log10chi<>(SB), RODATA|NOPTR, $32
+DATA log10clo<>+0(SB)/8, $0x3c695355baaafad3
+DATA log10clo<>+8(SB)/8, $0x3c695355baaafad3
+DATA log10clo<>+16(SB)/8, $0x3c695355baaafad3
+DATA log10clo<>+24(SB)/8, $0x3c695355baaafad3
+GLOBL log10clo<>(SB), RODATA|NOPTR, $32
 DATA log2L<>+0(SB)/4, $0x3fb8aa3b
 DATA log2L<>+4(SB)/4, $0x3fb8aa3b
 DATA log2L<>+8(SB)/4, $0x3fb8aa3b
@@ -1606,6 +1636,16 @@ DATA log2Llo<>+20(SB)/4, $0x32a57060
 DATA log2Llo<>+24(SB)/4, $0x32a57060
 DATA log2Llo<>+28(SB)/4, $0x32a57060
 GLOBL log2Llo<>(SB), RODATA|NOPTR, $32
+DATA log2chi<>+0(SB)/8, $0x3ff71547652b82fe
+DATA log2chi<>+8(SB)/8, $0x3ff71547652b82fe
+DATA log2chi<>+16(SB)/8, $0x3ff71547652b82fe
+DATA log2chi<>+24(SB)/8, $0x3ff71547652b82fe
+GLOBL log2chi<>(SB), RODATA|NOPTR, $32
+DATA log2clo<>+0(SB)/8, $0x3c7777d0ffda0d24
+DATA log2clo<>+8(SB)/8, $0x3c7777d0ffda0d24
+DATA log2clo<>+16(SB)/8, $0x3c7777d0ffda0d24
+DATA log2clo<>+24(SB)/8, $0x3c7777d0ffda0d24
+GLOBL log2clo<>(SB), RODATA|NOPTR, $32
 DATA log2e16<>+0(SB)/8, $0x40371547652b82fe
 DATA log2e16<>+8(SB)/8, $0x40371547652b82fe
 DATA log2e16<>+16(SB)/8, $0x40371547652b82fe
@@ -25612,6 +25652,163 @@ done:
 	VZEROUPPER
 	RET
 
+// func exp2F64AVX512(dst *float64, x *float64, n int)
+TEXT ·exp2F64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d1025<>(SB), Z13
+	VBROADCASTSD dm1080<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// clamp to [Z14, Z13] = [-1080, 1025] (x the second source, so NaN passes)
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(16x) by the shifter (16x exact), j = k mod 16 in its low bits;
+	// r = (x - k/16)*ln2, the difference exact
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST d16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	VSUBPD Z2, Z0, Z0
+	VMULPD.BCST dln2<>(SB), Z0, Z0
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// clamp to [Z14, Z13] = [-1080, 1025] (x the second source, so NaN passes)
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(16x) by the shifter (16x exact), j = k mod 16 in its low bits;
+	// r = (x - k/16)*ln2, the difference exact
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST d16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	VSUBPD Z18, Z16, Z16
+	VMULPD.BCST dln2<>(SB), Z16, Z16
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VADDPD Z17, Z21, Z21
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// clamp to [Z14, Z13] = [-1080, 1025] (x the second source, so NaN passes)
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(16x) by the shifter (16x exact), j = k mod 16 in its low bits;
+	// r = (x - k/16)*ln2, the difference exact
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST d16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	VSUBPD Z2, Z0, Z0
+	VMULPD.BCST dln2<>(SB), Z0, Z0
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// clamp to [Z14, Z13] = [-1080, 1025] (x the second source, so NaN passes)
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(16x) by the shifter (16x exact), j = k mod 16 in its low bits;
+	// r = (x - k/16)*ln2, the difference exact
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST d16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	VSUBPD Z2, Z0, Z0
+	VMULPD.BCST dln2<>(SB), Z0, Z0
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func sigmoidF64AVX512(dst *float64, x *float64, n int)
 TEXT ·sigmoidF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -27359,14 +27556,14 @@ loop:
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
 	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
 	VFMADD213PD Z3, Z7, Z8
-	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
 	VADDPD Z4, Z5, Z9
 	VSUBPD Z9, Z5, Z5
 	VADDPD Z4, Z5, Z5
 	VADDPD Z5, Z8, Z8
 	VADDPD Z8, Z9, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
-	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
 	VMOVAPD Z1, Z0
 	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
@@ -27406,14 +27603,14 @@ loop:
 	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
 	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
 	VFMADD213PD Z19, Z23, Z24
-	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z25) + (y + err) (Z24)
 	VADDPD Z20, Z21, Z25
 	VSUBPD Z25, Z21, Z21
 	VADDPD Z20, Z21, Z21
 	VADDPD Z21, Z24, Z24
 	VADDPD Z24, Z25, Z17
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
-	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z16, Z17
 	VMOVAPD Z17, Z16
 	VMOVUPD Z0, 0(DI)
@@ -27463,14 +27660,14 @@ one:
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
 	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
 	VFMADD213PD Z3, Z7, Z8
-	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
 	VADDPD Z4, Z5, Z9
 	VSUBPD Z9, Z5, Z5
 	VADDPD Z4, Z5, Z5
 	VADDPD Z5, Z8, Z8
 	VADDPD Z8, Z9, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
-	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, 0(DI)
@@ -27523,15 +27720,798 @@ tail:
 	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
 	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
 	VFMADD213PD Z3, Z7, Z8
-	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|), result t + (y + err)
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
 	VADDPD Z4, Z5, Z9
 	VSUBPD Z9, Z5, Z5
 	VADDPD Z4, Z5, Z5
 	VADDPD Z5, Z8, Z8
 	VADDPD Z8, Z9, Z1
 	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
-	// VFIXUPIMMPD picks by x's class (logFixup), positive finite x keep the result
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log2F64AVX512(dst *float64, x *float64, n int)
+TEXT ·log2F64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	// the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)
+	VMOVUPD dloginvc<>+0(SB), Z13
+	VMOVUPD dloginvc<>+128(SB), Z14
+	VMOVUPD dlogthi<>+0(SB), Z15
+	VMOVUPD dlogthi<>+128(SB), Z29
+	VMOVUPD dlogtlo<>+0(SB), Z30
+	VMOVUPD dlogtlo<>+128(SB), Z31
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl
+	VMULPD.BCST log2chi<>(SB), Z9, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD.BCST log2chi<>(SB), Z9, Z2
+	VFMADD231PD.BCST log2chi<>(SB), Z8, Z2
+	VFMADD231PD.BCST log2clo<>(SB), Z9, Z2
+	VADDPD Z2, Z1, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z16, Z17
+	VGETEXPPD Z16, Z18
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K3: j >= 16, K4: j < 16
+	VPSRLQ $47, Z17, Z19
+	VPTESTMQ.BCST q16<>(SB), Z19, K3
+	KNOTB K3, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z19, Z20
+	VPERMI2PD dloginvc<>+192(SB), Z14, K3, Z20
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z20
+	VMOVDQA64 Z19, Z21
+	VPERMI2PD dlogthi<>+192(SB), Z29, K3, Z21
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z21
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K3, Z19
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z19
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z17, Z20
+	VMULPD Z20, Z20, Z23
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z24
+	VFMADD213PD.BCST dlogqe2<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe1<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe0<>(SB), Z23, Z24
+	VBROADCASTSD dlogqo3<>(SB), Z26
+	VFMADD213PD.BCST dlogqo2<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo1<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo0<>(SB), Z23, Z26
+	VFMADD231PD Z26, Z20, Z24
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
+	VFMADD213PD Z19, Z23, Z24
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z25) + (y + err) (Z24)
+	VADDPD Z20, Z21, Z25
+	VSUBPD Z25, Z21, Z21
+	VADDPD Z20, Z21, Z21
+	VADDPD Z21, Z24, Z24
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z17 + Z18, plus e*c + t*cl
+	VMULPD.BCST log2chi<>(SB), Z25, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD.BCST log2chi<>(SB), Z25, Z18
+	VFMADD231PD.BCST log2chi<>(SB), Z24, Z18
+	VFMADD231PD.BCST log2clo<>(SB), Z25, Z18
+	VADDPD Z18, Z17, Z17
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z16, Z17
+	VMOVAPD Z17, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl
+	VMULPD.BCST log2chi<>(SB), Z9, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD.BCST log2chi<>(SB), Z9, Z2
+	VFMADD231PD.BCST log2chi<>(SB), Z8, Z2
+	VFMADD231PD.BCST log2clo<>(SB), Z9, Z2
+	VADDPD Z2, Z1, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl
+	VMULPD.BCST log2chi<>(SB), Z9, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD.BCST log2chi<>(SB), Z9, Z2
+	VFMADD231PD.BCST log2chi<>(SB), Z8, Z2
+	VFMADD231PD.BCST log2clo<>(SB), Z9, Z2
+	VADDPD Z2, Z1, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log10F64AVX512(dst *float64, x *float64, n int)
+TEXT ·log10F64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	// the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)
+	VMOVUPD dloginvc<>+0(SB), Z13
+	VMOVUPD dloginvc<>+128(SB), Z14
+	VMOVUPD dlogthi<>+0(SB), Z15
+	VMOVUPD dlogthi<>+128(SB), Z29
+	VMOVUPD dlogtlo<>+0(SB), Z30
+	VMOVUPD dlogtlo<>+128(SB), Z31
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl
+	VMULPD.BCST log10chi<>(SB), Z9, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD.BCST log10chi<>(SB), Z9, Z2
+	VFMADD231PD.BCST log10chi<>(SB), Z8, Z2
+	VFMADD231PD.BCST log10clo<>(SB), Z9, Z2
+	VADDPD Z2, Z1, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z16, Z17
+	VGETEXPPD Z16, Z18
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K3: j >= 16, K4: j < 16
+	VPSRLQ $47, Z17, Z19
+	VPTESTMQ.BCST q16<>(SB), Z19, K3
+	KNOTB K3, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z19, Z20
+	VPERMI2PD dloginvc<>+192(SB), Z14, K3, Z20
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z20
+	VMOVDQA64 Z19, Z21
+	VPERMI2PD dlogthi<>+192(SB), Z29, K3, Z21
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z21
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K3, Z19
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z19
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z17, Z20
+	VMULPD Z20, Z20, Z23
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z24
+	VFMADD213PD.BCST dlogqe2<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe1<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe0<>(SB), Z23, Z24
+	VBROADCASTSD dlogqo3<>(SB), Z26
+	VFMADD213PD.BCST dlogqo2<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo1<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo0<>(SB), Z23, Z26
+	VFMADD231PD Z26, Z20, Z24
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
+	VFMADD213PD Z19, Z23, Z24
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z25) + (y + err) (Z24)
+	VADDPD Z20, Z21, Z25
+	VSUBPD Z25, Z21, Z21
+	VADDPD Z20, Z21, Z21
+	VADDPD Z21, Z24, Z24
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z17 + Z18, plus e*c + t*cl
+	VMULPD.BCST log10chi<>(SB), Z25, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD.BCST log10chi<>(SB), Z25, Z18
+	VFMADD231PD.BCST log10chi<>(SB), Z24, Z18
+	VFMADD231PD.BCST log10clo<>(SB), Z25, Z18
+	VADDPD Z18, Z17, Z17
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z16, Z17
+	VMOVAPD Z17, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl
+	VMULPD.BCST log10chi<>(SB), Z9, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD.BCST log10chi<>(SB), Z9, Z2
+	VFMADD231PD.BCST log10chi<>(SB), Z8, Z2
+	VFMADD231PD.BCST log10clo<>(SB), Z9, Z2
+	VADDPD Z2, Z1, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	// (t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Z1 + Z2, plus e*c + t*cl
+	VMULPD.BCST log10chi<>(SB), Z9, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD.BCST log10chi<>(SB), Z9, Z2
+	VFMADD231PD.BCST log10chi<>(SB), Z8, Z2
+	VFMADD231PD.BCST log10clo<>(SB), Z9, Z2
+	VADDPD Z2, Z1, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z0, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func log1pF64AVX512(dst *float64, x *float64, n int)
+TEXT ·log1pF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	// the tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)
+	VMOVUPD dloginvc<>+0(SB), Z13
+	VMOVUPD dloginvc<>+128(SB), Z14
+	VMOVUPD dlogthi<>+0(SB), Z15
+	VMOVUPD dlogthi<>+128(SB), Z29
+	VMOVUPD dlogtlo<>+0(SB), Z30
+	VMOVUPD dlogtlo<>+128(SB), Z31
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// u = 1+x rounded, cor = (x - (u-1))/u (u-1 exact where it matters): log1p x = log u + cor
+	VADDPD.BCST done<>(SB), Z0, Z11
+	VSUBPD.BCST done<>(SB), Z11, Z12
+	VSUBPD Z12, Z0, Z12
+	VDIVPD Z11, Z12, Z12
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z11, Z1
+	VGETEXPPD Z11, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	VADDPD Z12, Z8, Z8
+	VADDPD Z8, Z9, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z11, Z1
+	// log1p(±0) = x (the sum gives +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z1
+	VMOVAPD Z1, Z0
+	// u = 1+x rounded, cor = (x - (u-1))/u (u-1 exact where it matters): log1p x = log u + cor
+	VADDPD.BCST done<>(SB), Z16, Z27
+	VSUBPD.BCST done<>(SB), Z27, Z28
+	VSUBPD Z28, Z16, Z28
+	VDIVPD Z27, Z28, Z28
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z27, Z17
+	VGETEXPPD Z27, Z18
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K3: j >= 16, K4: j < 16
+	VPSRLQ $47, Z17, Z19
+	VPTESTMQ.BCST q16<>(SB), Z19, K3
+	KNOTB K3, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z19, Z20
+	VPERMI2PD dloginvc<>+192(SB), Z14, K3, Z20
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z20
+	VMOVDQA64 Z19, Z21
+	VPERMI2PD dlogthi<>+192(SB), Z29, K3, Z21
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z21
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K3, Z19
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z19
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z17, Z20
+	VMULPD Z20, Z20, Z23
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z24
+	VFMADD213PD.BCST dlogqe2<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe1<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogqe0<>(SB), Z23, Z24
+	VBROADCASTSD dlogqo3<>(SB), Z26
+	VFMADD213PD.BCST dlogqo2<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo1<>(SB), Z23, Z26
+	VFMADD213PD.BCST dlogqo0<>(SB), Z23, Z26
+	VFMADD231PD Z26, Z20, Z24
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
+	VFMADD213PD Z19, Z23, Z24
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z25) + (y + err) (Z24)
+	VADDPD Z20, Z21, Z25
+	VSUBPD Z25, Z21, Z21
+	VADDPD Z20, Z21, Z21
+	VADDPD Z21, Z24, Z24
+	VADDPD Z28, Z24, Z24
+	VADDPD Z24, Z25, Z17
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z27, Z17
+	// log1p(±0) = x (the sum gives +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K3
+	VMOVAPD Z16, K3, Z17
+	VMOVAPD Z17, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// u = 1+x rounded, cor = (x - (u-1))/u (u-1 exact where it matters): log1p x = log u + cor
+	VADDPD.BCST done<>(SB), Z0, Z11
+	VSUBPD.BCST done<>(SB), Z11, Z12
+	VSUBPD Z12, Z0, Z12
+	VDIVPD Z11, Z12, Z12
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z11, Z1
+	VGETEXPPD Z11, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	VADDPD Z12, Z8, Z8
+	VADDPD Z8, Z9, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z11, Z1
+	// log1p(±0) = x (the sum gives +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z1
+	VMOVAPD Z1, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// u = 1+x rounded, cor = (x - (u-1))/u (u-1 exact where it matters): log1p x = log u + cor
+	VADDPD.BCST done<>(SB), Z0, Z11
+	VSUBPD.BCST done<>(SB), Z11, Z12
+	VSUBPD Z12, Z0, Z12
+	VDIVPD Z11, Z12, Z12
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z11, Z1
+	VGETEXPPD Z11, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// Q by its even and odd halves in r^2, two shorter chains: Q = E(r^2) + r*O(r^2)
+	VBROADCASTSD dlogqe3<>(SB), Z8
+	VFMADD213PD.BCST dlogqe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogqe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogqo3<>(SB), Z10
+	VFMADD213PD.BCST dlogqo2<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo1<>(SB), Z7, Z10
+	VFMADD213PD.BCST dlogqo0<>(SB), Z7, Z10
+	VFMADD231PD Z10, Z4, Z8
+	// hi = k*ln2hi + Thi (exact: both on the 2^-43 grid), lo = k*ln2lo + Tlo,
+	// y = r^2*Q + lo
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFMADD213PD Z3, Z7, Z8
+	// hi + r = t + err (Fast2Sum: hi = 0, or |hi| > |r|): the pair t (Z9) + (y + err) (Z8)
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z8, Z8
+	VADDPD Z12, Z8, Z8
+	VADDPD Z8, Z9, Z1
+	// log(±0) = -Inf, log(+Inf) = +Inf, log(x<0) = log(-Inf) = NaN, log(NaN) = NaN:
+	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
+	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z11, Z1
+	// log1p(±0) = x (the sum gives +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
+	VMOVAPD Z0, K3, Z1
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
