@@ -1913,7 +1913,9 @@ func (g *gen) recip512(q, num, d, dlo, r, t string) {
 // shiftRegs renames, in the assembly text of one transcendental body, the
 // working registers X/Y/Z 0 to below-1 to by registers higher and the mask
 // K2 to K3, leaving the loop constants (registers from below on) and K1
-// alone, so a second copy of the body runs on independent registers.
+// alone, so a second copy of the body runs on independent registers. A
+// body's other masks (K5, short-lived in each slot) are not renamed;
+// none may use K3.
 func shiftRegs(text string, below, by int) string {
 	re := regexp.MustCompile(`\b([XYZ])([0-9]+)\b|\bK2\b`)
 	return re.ReplaceAllStringFunc(text, func(m string) string {
@@ -2414,7 +2416,7 @@ func tanhCoeffs64() []float64 {
 
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
 
 // geluTanhCoeffs returns c1 = 2*sqrt(2/pi) and c2 = 0.044715*c1, each as
 // a float64 pair hi+lo (the sum within 2^-106 relative), computed in
@@ -2542,6 +2544,91 @@ func (g *gen) expTail512F64(lo expLo) {
 	}
 	g.comment("* 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)")
 	g.ins("VSCALEFPD Z2, Z5, Z0")
+}
+
+// hyperbolic512F64 computes cosh or sinh (op) of Z0 into Z0. With a = |x|
+// (clamped to 712 by the exp core, past which both overflow), the exp
+// core gives e^a = (S + Sl)*2^n unscaled; then e^a/2 = (S + Sl)*2^(n-1)
+// and e^-a/2 = (1/S)(1 - (S*q - 1) - Sl*q)*2^(-n-1), q = 1/S, each scaled
+// by VSCALEFPD without overflowing early (cosh 710.4 is finite where e^710.4
+// is not), summed (cosh) or subtracted (sinh) by Fast2Sum with the low
+// parts added before the one rounding. Sinh below a = 1/2, where the
+// difference would cancel, is a + a^3*P(a^2), P the Taylor series to a^17;
+// each side runs only when some lane needs it, and x's sign is copied last.
+// Registers Z0-Z10 only (slot 1's stay below the exp tables in Z27-Z30).
+func (g *gen) hyperbolic512F64(op string) {
+	one := g.d("done", 1)
+	small, join, sign := g.uniq("small"), g.uniq("join"), g.uniq("sign")
+	g.ins("VMOVAPD Z0, Z7")
+	g.ins("VPANDQ.BCST %s, Z0, Z0", g.v64("absmask64", 1<<63-1))
+	if op == "sinh" {
+		g.comment("K2: lanes with a < 1/2 (NaN compares false), the series' side")
+		g.ins("VCMPPD.BCST $1, %s, Z0, K2", g.d("dhalf", 0.5))
+		g.ins("VMOVAPD Z0, Z10")
+		g.ins("KORTESTB K2, K2")
+		g.ins("JCS  %s", small)
+	}
+	g.expCore512F64(expLoUnscaled)
+	g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
+	g.ins("VBROADCASTSD %s, Z1", one)
+	g.ins("VDIVPD Z5, Z1, Z1")
+	g.ins("VBROADCASTSD %s, Z3", one)
+	g.ins("VFNMADD231PD Z1, Z5, Z3")
+	g.ins("VFNMADD231PD Z1, Z6, Z3")
+	g.ins("VMULPD Z1, Z3, Z3")
+	g.comment("scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2")
+	g.ins("VRNDSCALEPD $1, Z2, Z4")
+	g.ins("VSUBPD.BCST %s, Z2, Z2", one)
+	g.ins("VADDPD.BCST %s, Z4, Z4", one)
+	g.ins("VPXORQ.BCST %s, Z4, Z4", g.v64("signmask64", 1<<63))
+	g.ins("VSCALEFPD Z2, Z5, Z8")
+	g.ins("VSCALEFPD Z2, Z6, Z9")
+	g.ins("VSCALEFPD Z4, Z1, Z1")
+	g.ins("VSCALEFPD Z4, Z3, Z3")
+	add := "VADDPD"
+	if op == "sinh" {
+		add = "VSUBPD"
+	}
+	g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
+	g.ins("%s Z1, Z8, Z5", add)
+	g.ins("VSUBPD Z5, Z8, Z6")
+	g.ins("%s Z1, Z6, Z6", add)
+	g.ins("VADDPD Z9, Z6, Z6")
+	g.ins("%s Z3, Z6, Z6", add)
+	g.ins("VADDPD Z6, Z5, Z5")
+	g.comment("where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf")
+	g.ins("VFPCLASSPDZ $0x08, Z8, K5")
+	g.ins("VMOVAPD Z8, K5, Z5")
+	if op == "cosh" {
+		g.ins("VMOVAPD Z5, Z0")
+		return
+	}
+	g.ins("KORTESTB K2, K2")
+	g.ins("JEQ  %s", join)
+	g.comment("the small lanes of a mixed vector")
+	g.sinhSeries512F64("Z10", "Z1")
+	g.ins("VMOVAPD Z1, K2, Z5")
+	g.label(join)
+	g.ins("JMP  %s", sign)
+	g.label(small)
+	g.sinhSeries512F64("Z10", "Z5")
+	g.label(sign)
+	g.comment("x's sign onto the magnitude: a bit select on the sign mask")
+	g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
+	g.ins("VMOVAPD Z7, Z0")
+}
+
+// sinhSeries512F64 sets dst = a + a^3*P(a^2) for a in register a (a >= 0),
+// P the Taylor series of sinh to a^17, with Z2-Z4 as scratch.
+func (g *gen) sinhSeries512F64(a, dst string) {
+	var c []float64
+	for k := 1; k <= 8; k++ {
+		c = append(c, math.Abs(taylorCoeffs(1, k, k)[0]))
+	}
+	g.ins("VMULPD %s, %s, Z2", a, a)
+	g.estrinPDOn(tierAVX512, "dsinhp", c, "Z2", dst, "Z3", "Z4")
+	g.ins("VMULPD %s, Z2, Z2", a)
+	g.ins("VFMADD213PD %s, Z2, %s", a, dst)
 }
 
 // sigmoidQuotient512F64 finishes a float64 sigmoid, Z0 = num/(1+e): e
@@ -2785,6 +2872,12 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VMOVAPD Z7, Z0")
 	})
 
+	for _, op := range []string{"cosh", "sinh"} {
+		un(op, fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", op), func(g *gen) {
+			g.expSetupClamp512F64(g.d("d712", 712), g.d("dm746", -746))
+		}, func(g *gen) { g.hyperbolic512F64(op) })
+	}
+
 	un("geluTanh", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) {
 		g.expSetup512F64()
 		bcast(g.d("dm760", -760), "Z14") // e^-760*30 rounds to 0 after the scaling, which comes last
@@ -2894,8 +2987,8 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VADDPD Z8, Z9, Z1")
 		fixup(g, "Z11")
 		g.comment("log1p(±0) = x (the sum gives +0 for -0)")
-		g.ins("VPTESTNMQ.BCST %s, Z0, K3", g.v64("absmask64", 1<<63-1))
-		g.ins("VMOVAPD Z0, K3, Z1")
+		g.ins("VPTESTNMQ.BCST %s, Z0, K5", g.v64("absmask64", 1<<63-1))
+		g.ins("VMOVAPD Z0, K5, Z1")
 		g.ins("VMOVAPD Z1, Z0")
 	})
 }
@@ -3323,8 +3416,8 @@ func (g *gen) trigBody(t tier, op string) {
 		g.ins("VINSERTF32X8 $1, Y7, Z1, Z1")
 		if op != "cos" {
 			g.comment("sin and tan of ±0 are x (the series gives +0 for -0)")
-			g.ins("VPTESTNMD.BCST %s, Z0, K3", absMask)
-			g.ins("VMOVAPS Z0, K3, Z1")
+			g.ins("VPTESTNMD.BCST %s, Z0, K5", absMask)
+			g.ins("VMOVAPS Z0, K5, Z1")
 		}
 		g.ins("VPANDD.BCST %s, Z0, Z2", absMask)
 		g.ins("VCMPPS.BCST $13, %s, Z2, K2", bound)
@@ -3463,7 +3556,7 @@ func (g *gen) trigs64(t tier) {
 
 // trig64Body computes op (sin, cos or tan) of the float64 vector in
 // register 0 of tier t into register 0, with registers 1-12 (and, on zmm,
-// K2 and K3) as scratch.
+// K2 and K5) as scratch.
 func (g *gen) trig64Body(t tier, op string) {
 	r := t.reg
 	X, T, N, R, P, E, A, B, L := r(0), r(1), r(2), r(3), r(4), r(5), r(6), r(7), r(8)
@@ -3620,8 +3713,8 @@ func (g *gen) trig64Body(t tier, op string) {
 	if t.z {
 		if op != "cos" {
 			g.comment("sin and tan of ±0 are x (the sums give +0 for -0)")
-			g.ins("VPTESTNMQ.BCST %s, %s, K3", absMask, X)
-			g.ins("VMOVAPD %s, K3, %s", X, res)
+			g.ins("VPTESTNMQ.BCST %s, %s, K5", absMask, X)
+			g.ins("VMOVAPD %s, K5, %s", X, res)
 		}
 		g.comment("|x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane")
 		g.ins("VPANDQ.BCST %s, %s, %s", absMask, X, M)

@@ -218,11 +218,19 @@ func BenchmarkLogF64(b *testing.B) {
 	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
 }
 
-// BenchmarkExp2F64, BenchmarkLog2F64, BenchmarkLog10F64 and
-// BenchmarkLog1pF64 run on BenchmarkTiersUnary's float64 inputs of the
-// same functions.
+// BenchmarkExp2F64, BenchmarkSinhF64, BenchmarkCoshF64, BenchmarkLog2F64,
+// BenchmarkLog10F64 and BenchmarkLog1pF64 run on BenchmarkTiersUnary's
+// float64 inputs of the same functions.
 func BenchmarkExp2F64(b *testing.B) {
 	benchUnary64(b, Exp2[float64], math.Exp2, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkSinhF64(b *testing.B) {
+	benchUnary64(b, Sinh[float64], math.Sinh, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkCoshF64(b *testing.B) {
+	benchUnary64(b, Cosh[float64], math.Cosh, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
 
 func BenchmarkLog2F64(b *testing.B) {

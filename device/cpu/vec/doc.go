@@ -22,8 +22,9 @@
 // machine); "avx512", "auto" or nothing picks the widest. Implementation
 // reports which set is active. The AVX-512 set has its own arithmetic,
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
-// float64 Exp, Exp2, Log, Log2, Log10, Log1p, Tanh, Sigmoid, GeluTanh,
-// Erf, Sin, Cos and Tan (the last three also on the AVX2 set), and shares
+// float64 Exp, Exp2, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid,
+// GeluTanh, Erf, Sin, Cos and Tan (the last three also on the AVX2 set),
+// and shares
 // the AVX2
 // Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
@@ -112,8 +113,9 @@
 // math (Sin, Cos and Tan: with sin64, cos64 and tan64, below) and rounds
 // once.
 //
-// The float64 Exp, Exp2, Log, Log2, Log10, Log1p, Tanh, Sigmoid, GeluTanh
-// and Erf of the AVX-512 set are vector kernels too (asmgen.go); the
+// The float64 Exp, Exp2, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
+// Sigmoid, GeluTanh and Erf of the AVX-512 set are vector kernels too
+// (asmgen.go); the
 // float64 GeluErf, and all of them in the generic and AVX2 sets, run per
 // element on package math (GeluTanh and GeluErf: the generic geluTanh64
 // and geluErf64, below; Log2 and Log10: log2_64 and log10_64, which split
@@ -127,6 +129,12 @@
 //     rounds subnormal results once more;
 //   - Exp2: k = round(16x), r = (x - k/16)*ln2 (the difference exact, the
 //     product rounded once), then exp's polynomial, table and scaling;
+//   - Sinh and Cosh: e^a, a = |x|, from exp's core before its scaling by
+//     2^n (S + Sl), then e^a/2 and e^-a/2 = 2^(-n-1)/S (one division,
+//     corrected by its residual) each scaled by VSCALEFPD, so results up
+//     to 710.4758 stay finite, summed or subtracted by Fast2Sum and
+//     rounded once; Sinh below a = 1/2 is a + a^3*P(a^2), P the Taylor
+//     series to a^17 (a vector computes a side only if a lane needs it);
 //   - log: x = m*2^k with m in [0.75, 1.5) by VGETMANTPD and VGETEXPPD
 //     (subnormal x included); m's top five fraction bits pick one of 32
 //     bins, whose entry gives c near 1/m (few bits, so r = m*c - 1 is
@@ -172,7 +180,7 @@
 //
 // Measured against values computed with math/big (TestExactF64), their
 // largest errors are 0.54 (Exp), 0.54 (Exp2), 0.55 (Log), 0.54 (Log2),
-// 0.57 (Log10), 0.61 (Log1p), 0.56 (Tanh), 0.66 (Sigmoid),
+// 0.57 (Log10), 0.61 (Log1p), 0.54 (Sinh, Cosh), 0.56 (Tanh), 0.66 (Sigmoid),
 // 0.68 (Erf; 0.73 on a denser scan of [0.5, 0.75)) and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x
 // times it) ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold
 // them to 1 ulp, Log to 0.6 and GeluTanh to 1.6 (math.Tanh is up to 1.32
@@ -209,7 +217,8 @@
 // division, combined in one fused multiply-add (Sinh of a below ln2/2 is
 // the odd part itself) and rounded once: 0.500 ulp on all 2^32 inputs on
 // both tiers, whose outputs are identical; the bound is 0.51. Their
-// float64 forms are package math's on every set.
+// float64 forms are AVX-512 kernels (below) and package math's, mended
+// above 709, on the other sets.
 //
 // The float32 Log2, Log10 and Log1p are kernels of both tiers on Log's
 // reduction (asmgen.go's logBody). Log2 and Log10 add k*log(2) in the
@@ -226,7 +235,9 @@
 // 2^k*e^r - 1 cancels. Over all 2^32 inputs (TestExhaustiveF32): Log2
 // 0.905, Log10 0.835, Log1p 0.935 and Expm1 0.934 ulp on both tiers,
 // whose outputs are identical (TestExhaustiveTiersF32); the bound is 1.
-// Their float64 forms are package math's.
+// Their float64 forms (Expm1's aside, package math's on every set) are
+// AVX-512 kernels (below) and package math's on the other sets (Log2 and
+// Log10 through log2_64 and log10_64).
 //
 // The float32 Sin, Cos and Tan of the vector sets are kernels of both
 // tiers (asmgen.go's trigs) that work in float64 lanes: n = round(x*2/pi),

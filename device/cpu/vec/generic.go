@@ -77,8 +77,8 @@ var genericKernels = &kernels{
 		unExp2:      map64(math.Exp2),
 		unLog2:      map64(log2_64),
 		unLog10:     map64(log10_64),
-		unSinh:      map64(math.Sinh),
-		unCosh:      map64(math.Cosh),
+		unSinh:      map64(sinh64),
+		unCosh:      map64(cosh64),
 		unSin:       map64(sin64),
 		unCos:       map64(cos64),
 		unTan:       map64(tan64),
@@ -268,6 +268,34 @@ func exp64(x float64) float64 {
 		return math.FMA(h, math.E, h*eLo)
 	}
 	return math.Exp(x)
+}
+
+// sinh64 and cosh64 are math.Sinh and math.Cosh, mended where those
+// overflow early (they take e^|x| through math.Exp, which gives +Inf from
+// 709.4361 on, where sinh and cosh stay finite up to 710.4758): from |x| =
+// 709 on the result is e^(|x|-1) times e/2 (|x|-1 exact), signed for
+// Sinh, the product rounded once. Elsewhere they are package math's bit
+// for bit.
+func sinh64(x float64) float64 {
+	if a := math.Abs(x); a > 709 && a <= math.MaxFloat64 {
+		return math.Copysign(halfExp64(a), x)
+	}
+	return math.Sinh(x)
+}
+
+func cosh64(x float64) float64 {
+	if a := math.Abs(x); a > 709 && a <= math.MaxFloat64 {
+		return halfExp64(a)
+	}
+	return math.Cosh(x)
+}
+
+// halfExp64 is e^a/2 for a > 709: exp64(a-1) (itself mended above 709)
+// times e/2, rounded once.
+func halfExp64(a float64) float64 {
+	h := exp64(a - 1)
+	const halfE, halfELo = math.E / 2, 0.7228234458646251e-16 // (e - float64(e))/2
+	return math.FMA(h, halfE, h*halfELo)
 }
 
 // log64 is math.Log, mended for subnormal x, where package math on amd64

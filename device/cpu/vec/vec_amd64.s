@@ -377,6 +377,11 @@ DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
 DATA d710<>+24(SB)/8, $0x4086300000000000
 GLOBL d710<>(SB), RODATA|NOPTR, $32
+DATA d712<>+0(SB)/8, $0x4086400000000000
+DATA d712<>+8(SB)/8, $0x4086400000000000
+DATA d712<>+16(SB)/8, $0x4086400000000000
+DATA d712<>+24(SB)/8, $0x4086400000000000
+GLOBL d712<>(SB), RODATA|NOPTR, $32
 DATA dcosc0<>+0(SB)/8, $0x3fa5555555555555
 DATA dcosc0<>+8(SB)/8, $0x3fa5555555555555
 DATA dcosc0<>+16(SB)/8, $0x3fa5555555555555
@@ -919,6 +924,46 @@ DATA dsinc8<>+8(SB)/8, $0xbc62f49b46814157
 DATA dsinc8<>+16(SB)/8, $0xbc62f49b46814157
 DATA dsinc8<>+24(SB)/8, $0xbc62f49b46814157
 GLOBL dsinc8<>(SB), RODATA|NOPTR, $32
+DATA dsinhp0<>+0(SB)/8, $0x3fc5555555555555
+DATA dsinhp0<>+8(SB)/8, $0x3fc5555555555555
+DATA dsinhp0<>+16(SB)/8, $0x3fc5555555555555
+DATA dsinhp0<>+24(SB)/8, $0x3fc5555555555555
+GLOBL dsinhp0<>(SB), RODATA|NOPTR, $32
+DATA dsinhp1<>+0(SB)/8, $0x3f81111111111111
+DATA dsinhp1<>+8(SB)/8, $0x3f81111111111111
+DATA dsinhp1<>+16(SB)/8, $0x3f81111111111111
+DATA dsinhp1<>+24(SB)/8, $0x3f81111111111111
+GLOBL dsinhp1<>(SB), RODATA|NOPTR, $32
+DATA dsinhp2<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dsinhp2<>+8(SB)/8, $0x3f2a01a01a01a01a
+DATA dsinhp2<>+16(SB)/8, $0x3f2a01a01a01a01a
+DATA dsinhp2<>+24(SB)/8, $0x3f2a01a01a01a01a
+GLOBL dsinhp2<>(SB), RODATA|NOPTR, $32
+DATA dsinhp3<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dsinhp3<>+8(SB)/8, $0x3ec71de3a556c734
+DATA dsinhp3<>+16(SB)/8, $0x3ec71de3a556c734
+DATA dsinhp3<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL dsinhp3<>(SB), RODATA|NOPTR, $32
+DATA dsinhp4<>+0(SB)/8, $0x3e5ae64567f544e4
+DATA dsinhp4<>+8(SB)/8, $0x3e5ae64567f544e4
+DATA dsinhp4<>+16(SB)/8, $0x3e5ae64567f544e4
+DATA dsinhp4<>+24(SB)/8, $0x3e5ae64567f544e4
+GLOBL dsinhp4<>(SB), RODATA|NOPTR, $32
+DATA dsinhp5<>+0(SB)/8, $0x3de6124613a86d09
+DATA dsinhp5<>+8(SB)/8, $0x3de6124613a86d09
+DATA dsinhp5<>+16(SB)/8, $0x3de6124613a86d09
+DATA dsinhp5<>+24(SB)/8, $0x3de6124613a86d09
+GLOBL dsinhp5<>(SB), RODATA|NOPTR, $32
+DATA dsinhp6<>+0(SB)/8, $0x3d6ae7f3e733b81f
+DATA dsinhp6<>+8(SB)/8, $0x3d6ae7f3e733b81f
+DATA dsinhp6<>+16(SB)/8, $0x3d6ae7f3e733b81f
+DATA dsinhp6<>+24(SB)/8, $0x3d6ae7f3e733b81f
+GLOBL dsinhp6<>(SB), RODATA|NOPTR, $32
+DATA dsinhp7<>+0(SB)/8, $0x3ce952c77030ad4a
+DATA dsinhp7<>+8(SB)/8, $0x3ce952c77030ad4a
+DATA dsinhp7<>+16(SB)/8, $0x3ce952c77030ad4a
+DATA dsinhp7<>+24(SB)/8, $0x3ce952c77030ad4a
+GLOBL dsinhp7<>(SB), RODATA|NOPTR, $32
 DATA dsix<>+0(SB)/8, $0x4018000000000000
 DATA dsix<>+8(SB)/8, $0x4018000000000000
 DATA dsix<>+16(SB)/8, $0x4018000000000000
@@ -26507,6 +26552,772 @@ done:
 	VZEROUPPER
 	RET
 
+// func coshF64AVX512(dst *float64, x *float64, n int)
+TEXT ·coshF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d712<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVAPD Z0, Z7
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z1
+	VDIVPD Z5, Z1, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VFNMADD231PD Z1, Z5, Z3
+	VFNMADD231PD Z1, Z6, Z3
+	VMULPD Z1, Z3, Z3
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z2, Z4
+	VSUBPD.BCST done<>(SB), Z2, Z2
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VPXORQ.BCST signmask64<>(SB), Z4, Z4
+	VSCALEFPD Z2, Z5, Z8
+	VSCALEFPD Z2, Z6, Z9
+	VSCALEFPD Z4, Z1, Z1
+	VSCALEFPD Z4, Z3, Z3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VADDPD Z1, Z8, Z5
+	VSUBPD Z5, Z8, Z6
+	VADDPD Z1, Z6, Z6
+	VADDPD Z9, Z6, Z6
+	VADDPD Z3, Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z8, K5
+	VMOVAPD Z8, K5, Z5
+	VMOVAPD Z5, Z0
+	VMOVAPD Z16, Z23
+	VPANDQ.BCST absmask64<>(SB), Z16, Z16
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z17
+	VDIVPD Z21, Z17, Z17
+	VBROADCASTSD done<>(SB), Z19
+	VFNMADD231PD Z17, Z21, Z19
+	VFNMADD231PD Z17, Z22, Z19
+	VMULPD Z17, Z19, Z19
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z18, Z20
+	VSUBPD.BCST done<>(SB), Z18, Z18
+	VADDPD.BCST done<>(SB), Z20, Z20
+	VPXORQ.BCST signmask64<>(SB), Z20, Z20
+	VSCALEFPD Z18, Z21, Z24
+	VSCALEFPD Z18, Z22, Z25
+	VSCALEFPD Z20, Z17, Z17
+	VSCALEFPD Z20, Z19, Z19
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VADDPD Z17, Z24, Z21
+	VSUBPD Z21, Z24, Z22
+	VADDPD Z17, Z22, Z22
+	VADDPD Z25, Z22, Z22
+	VADDPD Z19, Z22, Z22
+	VADDPD Z22, Z21, Z21
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z24, K5
+	VMOVAPD Z24, K5, Z21
+	VMOVAPD Z21, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VMOVAPD Z0, Z7
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z1
+	VDIVPD Z5, Z1, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VFNMADD231PD Z1, Z5, Z3
+	VFNMADD231PD Z1, Z6, Z3
+	VMULPD Z1, Z3, Z3
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z2, Z4
+	VSUBPD.BCST done<>(SB), Z2, Z2
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VPXORQ.BCST signmask64<>(SB), Z4, Z4
+	VSCALEFPD Z2, Z5, Z8
+	VSCALEFPD Z2, Z6, Z9
+	VSCALEFPD Z4, Z1, Z1
+	VSCALEFPD Z4, Z3, Z3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VADDPD Z1, Z8, Z5
+	VSUBPD Z5, Z8, Z6
+	VADDPD Z1, Z6, Z6
+	VADDPD Z9, Z6, Z6
+	VADDPD Z3, Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z8, K5
+	VMOVAPD Z8, K5, Z5
+	VMOVAPD Z5, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVAPD Z0, Z7
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z1
+	VDIVPD Z5, Z1, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VFNMADD231PD Z1, Z5, Z3
+	VFNMADD231PD Z1, Z6, Z3
+	VMULPD Z1, Z3, Z3
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z2, Z4
+	VSUBPD.BCST done<>(SB), Z2, Z2
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VPXORQ.BCST signmask64<>(SB), Z4, Z4
+	VSCALEFPD Z2, Z5, Z8
+	VSCALEFPD Z2, Z6, Z9
+	VSCALEFPD Z4, Z1, Z1
+	VSCALEFPD Z4, Z3, Z3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VADDPD Z1, Z8, Z5
+	VSUBPD Z5, Z8, Z6
+	VADDPD Z1, Z6, Z6
+	VADDPD Z9, Z6, Z6
+	VADDPD Z3, Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z8, K5
+	VMOVAPD Z8, K5, Z5
+	VMOVAPD Z5, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func sinhF64AVX512(dst *float64, x *float64, n int)
+TEXT ·sinhF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d712<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVAPD Z0, Z7
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// K2: lanes with a < 1/2 (NaN compares false), the series' side
+	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
+	VMOVAPD Z0, Z10
+	KORTESTB K2, K2
+	JCS  small59
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z1
+	VDIVPD Z5, Z1, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VFNMADD231PD Z1, Z5, Z3
+	VFNMADD231PD Z1, Z6, Z3
+	VMULPD Z1, Z3, Z3
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z2, Z4
+	VSUBPD.BCST done<>(SB), Z2, Z2
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VPXORQ.BCST signmask64<>(SB), Z4, Z4
+	VSCALEFPD Z2, Z5, Z8
+	VSCALEFPD Z2, Z6, Z9
+	VSCALEFPD Z4, Z1, Z1
+	VSCALEFPD Z4, Z3, Z3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VSUBPD Z1, Z8, Z5
+	VSUBPD Z5, Z8, Z6
+	VSUBPD Z1, Z6, Z6
+	VADDPD Z9, Z6, Z6
+	VSUBPD Z3, Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z8, K5
+	VMOVAPD Z8, K5, Z5
+	KORTESTB K2, K2
+	JEQ  join60
+	// the small lanes of a mixed vector
+	VMULPD Z10, Z10, Z2
+	VMULPD Z2, Z2, Z3
+	VBROADCASTSD dsinhp6<>(SB), Z1
+	VFMADD231PD.BCST dsinhp7<>(SB), Z2, Z1
+	VBROADCASTSD dsinhp4<>(SB), Z4
+	VFMADD231PD.BCST dsinhp5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dsinhp2<>(SB), Z4
+	VFMADD231PD.BCST dsinhp3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dsinhp0<>(SB), Z4
+	VFMADD231PD.BCST dsinhp1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VMULPD Z10, Z2, Z2
+	VFMADD213PD Z10, Z2, Z1
+	VMOVAPD Z1, K2, Z5
+join60:
+	JMP  sign61
+small59:
+	VMULPD Z10, Z10, Z2
+	VMULPD Z2, Z2, Z3
+	VBROADCASTSD dsinhp6<>(SB), Z5
+	VFMADD231PD.BCST dsinhp7<>(SB), Z2, Z5
+	VBROADCASTSD dsinhp4<>(SB), Z4
+	VFMADD231PD.BCST dsinhp5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dsinhp2<>(SB), Z4
+	VFMADD231PD.BCST dsinhp3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dsinhp0<>(SB), Z4
+	VFMADD231PD.BCST dsinhp1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VMULPD Z10, Z2, Z2
+	VFMADD213PD Z10, Z2, Z5
+sign61:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVAPD Z16, Z23
+	VPANDQ.BCST absmask64<>(SB), Z16, Z16
+	// K3: lanes with a < 1/2 (NaN compares false), the series' side
+	VCMPPD.BCST $1, dhalf<>(SB), Z16, K3
+	VMOVAPD Z16, Z26
+	KORTESTB K3, K3
+	JCS  small62
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VMOVAPD Z21, Z22
+	VADDPD Z17, Z21, Z21
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z21, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z18, Z21, Z16
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z17
+	VDIVPD Z21, Z17, Z17
+	VBROADCASTSD done<>(SB), Z19
+	VFNMADD231PD Z17, Z21, Z19
+	VFNMADD231PD Z17, Z22, Z19
+	VMULPD Z17, Z19, Z19
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z18, Z20
+	VSUBPD.BCST done<>(SB), Z18, Z18
+	VADDPD.BCST done<>(SB), Z20, Z20
+	VPXORQ.BCST signmask64<>(SB), Z20, Z20
+	VSCALEFPD Z18, Z21, Z24
+	VSCALEFPD Z18, Z22, Z25
+	VSCALEFPD Z20, Z17, Z17
+	VSCALEFPD Z20, Z19, Z19
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VSUBPD Z17, Z24, Z21
+	VSUBPD Z21, Z24, Z22
+	VSUBPD Z17, Z22, Z22
+	VADDPD Z25, Z22, Z22
+	VSUBPD Z19, Z22, Z22
+	VADDPD Z22, Z21, Z21
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z24, K5
+	VMOVAPD Z24, K5, Z21
+	KORTESTB K3, K3
+	JEQ  join63
+	// the small lanes of a mixed vector
+	VMULPD Z26, Z26, Z18
+	VMULPD Z18, Z18, Z19
+	VBROADCASTSD dsinhp6<>(SB), Z17
+	VFMADD231PD.BCST dsinhp7<>(SB), Z18, Z17
+	VBROADCASTSD dsinhp4<>(SB), Z20
+	VFMADD231PD.BCST dsinhp5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VBROADCASTSD dsinhp2<>(SB), Z20
+	VFMADD231PD.BCST dsinhp3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VBROADCASTSD dsinhp0<>(SB), Z20
+	VFMADD231PD.BCST dsinhp1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VMULPD Z26, Z18, Z18
+	VFMADD213PD Z26, Z18, Z17
+	VMOVAPD Z17, K3, Z21
+join63:
+	JMP  sign64
+small62:
+	VMULPD Z26, Z26, Z18
+	VMULPD Z18, Z18, Z19
+	VBROADCASTSD dsinhp6<>(SB), Z21
+	VFMADD231PD.BCST dsinhp7<>(SB), Z18, Z21
+	VBROADCASTSD dsinhp4<>(SB), Z20
+	VFMADD231PD.BCST dsinhp5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VBROADCASTSD dsinhp2<>(SB), Z20
+	VFMADD231PD.BCST dsinhp3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VBROADCASTSD dsinhp0<>(SB), Z20
+	VFMADD231PD.BCST dsinhp1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VMULPD Z26, Z18, Z18
+	VFMADD213PD Z26, Z18, Z21
+sign64:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
+	VMOVAPD Z23, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VMOVAPD Z0, Z7
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// K2: lanes with a < 1/2 (NaN compares false), the series' side
+	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
+	VMOVAPD Z0, Z10
+	KORTESTB K2, K2
+	JCS  small65
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z1
+	VDIVPD Z5, Z1, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VFNMADD231PD Z1, Z5, Z3
+	VFNMADD231PD Z1, Z6, Z3
+	VMULPD Z1, Z3, Z3
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z2, Z4
+	VSUBPD.BCST done<>(SB), Z2, Z2
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VPXORQ.BCST signmask64<>(SB), Z4, Z4
+	VSCALEFPD Z2, Z5, Z8
+	VSCALEFPD Z2, Z6, Z9
+	VSCALEFPD Z4, Z1, Z1
+	VSCALEFPD Z4, Z3, Z3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VSUBPD Z1, Z8, Z5
+	VSUBPD Z5, Z8, Z6
+	VSUBPD Z1, Z6, Z6
+	VADDPD Z9, Z6, Z6
+	VSUBPD Z3, Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z8, K5
+	VMOVAPD Z8, K5, Z5
+	KORTESTB K2, K2
+	JEQ  join66
+	// the small lanes of a mixed vector
+	VMULPD Z10, Z10, Z2
+	VMULPD Z2, Z2, Z3
+	VBROADCASTSD dsinhp6<>(SB), Z1
+	VFMADD231PD.BCST dsinhp7<>(SB), Z2, Z1
+	VBROADCASTSD dsinhp4<>(SB), Z4
+	VFMADD231PD.BCST dsinhp5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dsinhp2<>(SB), Z4
+	VFMADD231PD.BCST dsinhp3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dsinhp0<>(SB), Z4
+	VFMADD231PD.BCST dsinhp1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VMULPD Z10, Z2, Z2
+	VFMADD213PD Z10, Z2, Z1
+	VMOVAPD Z1, K2, Z5
+join66:
+	JMP  sign67
+small65:
+	VMULPD Z10, Z10, Z2
+	VMULPD Z2, Z2, Z3
+	VBROADCASTSD dsinhp6<>(SB), Z5
+	VFMADD231PD.BCST dsinhp7<>(SB), Z2, Z5
+	VBROADCASTSD dsinhp4<>(SB), Z4
+	VFMADD231PD.BCST dsinhp5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dsinhp2<>(SB), Z4
+	VFMADD231PD.BCST dsinhp3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dsinhp0<>(SB), Z4
+	VFMADD231PD.BCST dsinhp1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VMULPD Z10, Z2, Z2
+	VFMADD213PD Z10, Z2, Z5
+sign67:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVAPD Z0, Z7
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// K2: lanes with a < 1/2 (NaN compares false), the series' side
+	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
+	VMOVAPD Z0, Z10
+	KORTESTB K2, K2
+	JCS  small68
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VBROADCASTSD done<>(SB), Z1
+	VDIVPD Z5, Z1, Z1
+	VBROADCASTSD done<>(SB), Z3
+	VFNMADD231PD Z1, Z5, Z3
+	VFNMADD231PD Z1, Z6, Z3
+	VMULPD Z1, Z3, Z3
+	// scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2
+	VRNDSCALEPD $1, Z2, Z4
+	VSUBPD.BCST done<>(SB), Z2, Z2
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VPXORQ.BCST signmask64<>(SB), Z4, Z4
+	VSCALEFPD Z2, Z5, Z8
+	VSCALEFPD Z2, Z6, Z9
+	VSCALEFPD Z4, Z1, Z1
+	VSCALEFPD Z4, Z3, Z3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VSUBPD Z1, Z8, Z5
+	VSUBPD Z5, Z8, Z6
+	VSUBPD Z1, Z6, Z6
+	VADDPD Z9, Z6, Z6
+	VSUBPD Z3, Z6, Z6
+	VADDPD Z6, Z5, Z5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf
+	VFPCLASSPDZ $0x08, Z8, K5
+	VMOVAPD Z8, K5, Z5
+	KORTESTB K2, K2
+	JEQ  join69
+	// the small lanes of a mixed vector
+	VMULPD Z10, Z10, Z2
+	VMULPD Z2, Z2, Z3
+	VBROADCASTSD dsinhp6<>(SB), Z1
+	VFMADD231PD.BCST dsinhp7<>(SB), Z2, Z1
+	VBROADCASTSD dsinhp4<>(SB), Z4
+	VFMADD231PD.BCST dsinhp5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dsinhp2<>(SB), Z4
+	VFMADD231PD.BCST dsinhp3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dsinhp0<>(SB), Z4
+	VFMADD231PD.BCST dsinhp1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VMULPD Z10, Z2, Z2
+	VFMADD213PD Z10, Z2, Z1
+	VMOVAPD Z1, K2, Z5
+join69:
+	JMP  sign70
+small68:
+	VMULPD Z10, Z10, Z2
+	VMULPD Z2, Z2, Z3
+	VBROADCASTSD dsinhp6<>(SB), Z5
+	VFMADD231PD.BCST dsinhp7<>(SB), Z2, Z5
+	VBROADCASTSD dsinhp4<>(SB), Z4
+	VFMADD231PD.BCST dsinhp5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dsinhp2<>(SB), Z4
+	VFMADD231PD.BCST dsinhp3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dsinhp0<>(SB), Z4
+	VFMADD231PD.BCST dsinhp1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VMULPD Z10, Z2, Z2
+	VFMADD213PD Z10, Z2, Z5
+sign70:
+	// x's sign onto the magnitude: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func geluTanhF64AVX512(dst *float64, x *float64, n int)
 TEXT ·geluTanhF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -26950,7 +27761,7 @@ loop:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall47
+	JCS  erfsmall71
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -27051,8 +27862,8 @@ loop:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin48
-erfsmall47:
+	JEQ  erfjoin72
+erfsmall71:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -27073,7 +27884,7 @@ erfsmall47:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin48:
+erfjoin72:
 	VMOVAPD Z5, Z0
 	VMOVAPD Z16, Z23
 	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K3: lanes with
@@ -27083,7 +27894,7 @@ erfjoin48:
 	VBROADCASTSD derftop<>(SB), Z17
 	VMINPD Z24, Z17, Z24
 	KORTESTB K3, K3
-	JCS  erfsmall49
+	JCS  erfsmall73
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -27184,8 +27995,8 @@ erfjoin48:
 	VMOVAPD Z23, Z21
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z19, Z21
 	KORTESTB K3, K3
-	JEQ  erfjoin50
-erfsmall49:
+	JEQ  erfjoin74
+erfsmall73:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K3's lanes are kept, and a vector without such lanes skips this
@@ -27206,7 +28017,7 @@ erfsmall49:
 	VFMADD231PD.BCST derfq1<>(SB), Z18, Z19
 	VFMADD213PD Z23, Z23, Z19
 	VMOVAPD Z19, K3, Z21
-erfjoin50:
+erfjoin74:
 	VMOVAPD Z21, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
@@ -27226,7 +28037,7 @@ one:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall51
+	JCS  erfsmall75
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -27327,8 +28138,8 @@ one:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin52
-erfsmall51:
+	JEQ  erfjoin76
+erfsmall75:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -27349,7 +28160,7 @@ erfsmall51:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin52:
+erfjoin76:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, 0(DI)
 	ADDQ $64, DI
@@ -27372,7 +28183,7 @@ tail:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall53
+	JCS  erfsmall77
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -27473,8 +28284,8 @@ tail:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin54
-erfsmall53:
+	JEQ  erfjoin78
+erfsmall77:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -27495,7 +28306,7 @@ erfsmall53:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin54:
+erfjoin78:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
@@ -28319,8 +29130,8 @@ loop:
 	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z11, Z1
 	// log1p(±0) = x (the sum gives +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z1
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z1
 	VMOVAPD Z1, Z0
 	// u = 1+x rounded, cor = (x - (u-1))/u (u-1 exact where it matters): log1p x = log u + cor
 	VADDPD.BCST done<>(SB), Z16, Z27
@@ -28375,8 +29186,8 @@ loop:
 	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z27, Z17
 	// log1p(±0) = x (the sum gives +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z16, K3
-	VMOVAPD Z16, K3, Z17
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K5
+	VMOVAPD Z16, K5, Z17
 	VMOVAPD Z17, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
@@ -28441,8 +29252,8 @@ one:
 	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z11, Z1
 	// log1p(±0) = x (the sum gives +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z1
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z1
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, 0(DI)
 	ADDQ $64, DI
@@ -28510,8 +29321,8 @@ tail:
 	// VFIXUPIMMPD picks by the input's class (logFixup), positive finite ones keep the result
 	VFIXUPIMMPD.BCST $0, dlogfix<>(SB), Z11, Z1
 	// log1p(±0) = x (the sum gives +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z1
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z1
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
@@ -29150,8 +29961,8 @@ loop:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z0, K3
-	VMOVAPS Z0, K3, Z1
+	VPTESTNMD.BCST absmask<>(SB), Z0, K5
+	VMOVAPS Z0, K5, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -29227,8 +30038,8 @@ loop:
 	VCVTPD2PS Z23, Y23
 	VINSERTF32X8 $1, Y23, Z17, Z17
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z16, K3
-	VMOVAPS Z16, K3, Z17
+	VPTESTNMD.BCST absmask<>(SB), Z16, K5
+	VMOVAPS Z16, K5, Z17
 	VPANDD.BCST absmask<>(SB), Z16, Z18
 	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
 	VMOVAPS Z16, K3, Z17
@@ -29314,8 +30125,8 @@ one:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z0, K3
-	VMOVAPS Z0, K3, Z1
+	VPTESTNMD.BCST absmask<>(SB), Z0, K5
+	VMOVAPS Z0, K5, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -29404,8 +30215,8 @@ tail:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z0, K3
-	VMOVAPS Z0, K3, Z1
+	VPTESTNMD.BCST absmask<>(SB), Z0, K5
+	VMOVAPS Z0, K5, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -29854,8 +30665,8 @@ loop:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z0, K3
-	VMOVAPS Z0, K3, Z1
+	VPTESTNMD.BCST absmask<>(SB), Z0, K5
+	VMOVAPS Z0, K5, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -29933,8 +30744,8 @@ loop:
 	VCVTPD2PS Z23, Y23
 	VINSERTF32X8 $1, Y23, Z17, Z17
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z16, K3
-	VMOVAPS Z16, K3, Z17
+	VPTESTNMD.BCST absmask<>(SB), Z16, K5
+	VMOVAPS Z16, K5, Z17
 	VPANDD.BCST absmask<>(SB), Z16, Z18
 	VCMPPS.BCST $13, trigbound<>(SB), Z18, K3
 	VMOVAPS Z16, K3, Z17
@@ -30022,8 +30833,8 @@ one:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z0, K3
-	VMOVAPS Z0, K3, Z1
+	VPTESTNMD.BCST absmask<>(SB), Z0, K5
+	VMOVAPS Z0, K5, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -30114,8 +30925,8 @@ tail:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z1
 	// sin and tan of ±0 are x (the series gives +0 for -0)
-	VPTESTNMD.BCST absmask<>(SB), Z0, K3
-	VMOVAPS Z0, K3, Z1
+	VPTESTNMD.BCST absmask<>(SB), Z0, K5
+	VMOVAPS Z0, K5, Z1
 	VPANDD.BCST absmask<>(SB), Z0, Z2
 	VCMPPS.BCST $13, trigbound<>(SB), Z2, K2
 	VMOVAPS Z0, K2, Z1
@@ -30167,9 +30978,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly55
+	JEQ  sinonly79
 	CMPL AX, $15
-	JEQ  cosonly56
+	JEQ  cosonly80
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30214,8 +31025,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs57
-sinonly55:
+	JMP  signs81
+sinonly79:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30236,8 +31047,8 @@ sinonly55:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs57
-cosonly56:
+	JMP  signs81
+cosonly80:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -30262,7 +31073,7 @@ cosonly56:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs57:
+signs81:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -30318,9 +31129,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly58
+	JEQ  sinonly82
 	CMPL AX, $15
-	JEQ  cosonly59
+	JEQ  cosonly83
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30365,8 +31176,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs60
-sinonly58:
+	JMP  signs84
+sinonly82:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30387,8 +31198,8 @@ sinonly58:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs60
-cosonly59:
+	JMP  signs84
+cosonly83:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -30413,7 +31224,7 @@ cosonly59:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs60:
+signs84:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -30476,9 +31287,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly61
+	JEQ  sinonly85
 	CMPL AX, $15
-	JEQ  cosonly62
+	JEQ  cosonly86
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30523,8 +31334,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs63
-sinonly61:
+	JMP  signs87
+sinonly85:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30545,8 +31356,8 @@ sinonly61:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs63
-cosonly62:
+	JMP  signs87
+cosonly86:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -30571,7 +31382,7 @@ cosonly62:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs63:
+signs87:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -30625,9 +31436,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly64
+	JEQ  sinonly88
 	CMPL AX, $15
-	JEQ  cosonly65
+	JEQ  cosonly89
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30672,8 +31483,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs66
-sinonly64:
+	JMP  signs90
+sinonly88:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -30694,8 +31505,8 @@ sinonly64:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs66
-cosonly65:
+	JMP  signs90
+cosonly89:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -30720,7 +31531,7 @@ cosonly65:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs66:
+signs90:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -31006,8 +31817,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly67
-	JCS  cosonly68
+	JEQ  sinonly91
+	JCS  cosonly92
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31052,8 +31863,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs69
-sinonly67:
+	JMP  signs93
+sinonly91:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31074,8 +31885,8 @@ sinonly67:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs69
-cosonly68:
+	JMP  signs93
+cosonly92:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -31100,13 +31911,13 @@ cosonly68:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs69:
+signs93:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z6
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -31141,8 +31952,8 @@ signs69:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly70
-	JCS  cosonly71
+	JEQ  sinonly94
+	JCS  cosonly95
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -31187,8 +31998,8 @@ signs69:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs72
-sinonly70:
+	JMP  signs96
+sinonly94:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -31209,8 +32020,8 @@ sinonly70:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs72
-cosonly71:
+	JMP  signs96
+cosonly95:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -31235,13 +32046,13 @@ cosonly71:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs72:
+signs96:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z16, K3
-	VMOVAPD Z16, K3, Z22
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K5
+	VMOVAPD Z16, K5, Z22
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z16, Z18
 	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
@@ -31286,8 +32097,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly73
-	JCS  cosonly74
+	JEQ  sinonly97
+	JCS  cosonly98
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31332,8 +32143,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs75
-sinonly73:
+	JMP  signs99
+sinonly97:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31354,8 +32165,8 @@ sinonly73:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs75
-cosonly74:
+	JMP  signs99
+cosonly98:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -31380,13 +32191,13 @@ cosonly74:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs75:
+signs99:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z6
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -31434,8 +32245,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly76
-	JCS  cosonly77
+	JEQ  sinonly100
+	JCS  cosonly101
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31480,8 +32291,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs78
-sinonly76:
+	JMP  signs102
+sinonly100:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31502,8 +32313,8 @@ sinonly76:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs78
-cosonly77:
+	JMP  signs102
+cosonly101:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -31528,13 +32339,13 @@ cosonly77:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs78:
+signs102:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z6
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -31589,8 +32400,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly79
-	JCS  cosonly80
+	JEQ  sinonly103
+	JCS  cosonly104
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31635,8 +32446,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs81
-sinonly79:
+	JMP  signs105
+sinonly103:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31657,8 +32468,8 @@ sinonly79:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs81
-cosonly80:
+	JMP  signs105
+cosonly104:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -31683,7 +32494,7 @@ cosonly80:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs81:
+signs105:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -31723,8 +32534,8 @@ signs81:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly82
-	JCS  cosonly83
+	JEQ  sinonly106
+	JCS  cosonly107
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -31769,8 +32580,8 @@ signs81:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs84
-sinonly82:
+	JMP  signs108
+sinonly106:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -31791,8 +32602,8 @@ sinonly82:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs84
-cosonly83:
+	JMP  signs108
+cosonly107:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -31817,7 +32628,7 @@ cosonly83:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs84:
+signs108:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -31867,8 +32678,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly85
-	JCS  cosonly86
+	JEQ  sinonly109
+	JCS  cosonly110
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31913,8 +32724,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs87
-sinonly85:
+	JMP  signs111
+sinonly109:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -31935,8 +32746,8 @@ sinonly85:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs87
-cosonly86:
+	JMP  signs111
+cosonly110:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -31961,7 +32772,7 @@ cosonly86:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs87:
+signs111:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -32014,8 +32825,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly88
-	JCS  cosonly89
+	JEQ  sinonly112
+	JCS  cosonly113
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -32060,8 +32871,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs90
-sinonly88:
+	JMP  signs114
+sinonly112:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -32082,8 +32893,8 @@ sinonly88:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs90
-cosonly89:
+	JMP  signs114
+cosonly113:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -32108,7 +32919,7 @@ cosonly89:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs90:
+signs114:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -32231,8 +33042,8 @@ loop:
 	VPSLLQ $63, Z1, Z1
 	VPXORQ Z1, Z8, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z6
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -32334,8 +33145,8 @@ loop:
 	VPSLLQ $63, Z17, Z17
 	VPXORQ Z17, Z24, Z22
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z16, K3
-	VMOVAPD Z16, K3, Z22
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K5
+	VMOVAPD Z16, K5, Z22
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z16, Z18
 	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
@@ -32447,8 +33258,8 @@ one:
 	VPSLLQ $63, Z1, Z1
 	VPXORQ Z1, Z8, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z6
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -32563,8 +33374,8 @@ tail:
 	VPSLLQ $63, Z1, Z1
 	VPXORQ Z1, Z8, Z6
 	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K3
-	VMOVAPD Z0, K3, Z6
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -36447,9 +37258,9 @@ TEXT ·widenBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop91:
+hloop115:
 	CMPQ CX, $16
-	JB   hone92
+	JB   hone116
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
@@ -36459,18 +37270,18 @@ hloop91:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop91
-hone92:
+	JMP  hloop115
+hone116:
 	CMPQ CX, $8
-	JB   hdone93
+	JB   hdone117
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone92
-hdone93:
+	JMP  hone116
+hdone117:
 	VZEROUPPER
 	RET
 
@@ -36480,9 +37291,9 @@ TEXT ·widenF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop94:
+hloop118:
 	CMPQ CX, $16
-	JB   hone95
+	JB   hone119
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -36504,10 +37315,10 @@ hloop94:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop94
-hone95:
+	JMP  hloop118
+hone119:
 	CMPQ CX, $8
-	JB   hdone96
+	JB   hdone120
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -36520,8 +37331,8 @@ hone95:
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone95
-hdone96:
+	JMP  hone119
+hdone120:
 	VZEROUPPER
 	RET
 
@@ -36535,9 +37346,9 @@ TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop97:
+hloop121:
 	CMPQ CX, $16
-	JB   hone98
+	JB   hone122
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -36567,10 +37378,10 @@ hloop97:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop97
-hone98:
+	JMP  hloop121
+hone122:
 	CMPQ CX, $8
-	JB   hdone99
+	JB   hdone123
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -36587,8 +37398,8 @@ hone98:
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone98
-hdone99:
+	JMP  hone122
+hdone123:
 	VZEROUPPER
 	RET
 
@@ -36597,9 +37408,9 @@ TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop100:
+hloop124:
 	CMPQ CX, $16
-	JB   hone101
+	JB   hone125
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VMOVUPS 32(SI), Y1
@@ -36607,17 +37418,17 @@ hloop100:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop100
-hone101:
+	JMP  hloop124
+hone125:
 	CMPQ CX, $8
-	JB   hdone102
+	JB   hdone126
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone101
-hdone102:
+	JMP  hone125
+hdone126:
 	VZEROUPPER
 	RET
 
@@ -36632,9 +37443,9 @@ TEXT ·roundBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
 	VPBROADCASTD half_high<>(SB), Y15
-hloop103:
+hloop127:
 	CMPQ CX, $16
-	JB   hone104
+	JB   hone128
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -36660,10 +37471,10 @@ hloop103:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop103
-hone104:
+	JMP  hloop127
+hone128:
 	CMPQ CX, $8
-	JB   hdone105
+	JB   hdone129
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -36678,8 +37489,8 @@ hone104:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone104
-hdone105:
+	JMP  hone128
+hdone129:
 	VZEROUPPER
 	RET
 
@@ -36688,9 +37499,9 @@ TEXT ·roundF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop106:
+hloop130:
 	CMPQ CX, $16
-	JB   hone107
+	JB   hone131
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -36702,10 +37513,10 @@ hloop106:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop106
-hone107:
+	JMP  hloop130
+hone131:
 	CMPQ CX, $8
-	JB   hdone108
+	JB   hdone132
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -36713,493 +37524,13 @@ hone107:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone107
-hdone108:
-	VZEROUPPER
-	RET
-
-// func addBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Y10
-	VPBROADCASTD half_round<>(SB), Y11
-	VPBROADCASTD half_abs<>(SB), Y12
-	VPBROADCASTD half_inf<>(SB), Y13
-	VPBROADCASTD half_quiet<>(SB), Y14
-hloop109:
-	CMPQ CX, $16
-	JB   hone110
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VADDPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	VPMOVZXWD 16(SI), Y5
-	VPSLLD $16, Y5, Y5
-	VPMOVZXWD 16(DX), Y6
-	VPSLLD $16, Y6, Y6
-	VADDPS Y6, Y5, Y5
-	VPSRLD $16, Y5, Y9
-	VPAND Y10, Y9, Y9
-	VPADDD Y5, Y9, Y9
-	VPADDD Y11, Y9, Y9
-	VPAND Y12, Y5, Y6
-	VPCMPGTD Y13, Y6, Y6
-	VPOR Y14, Y5, Y5
-	VPBLENDVB Y6, Y5, Y9, Y9
-	VPSRLD $16, Y9, Y9
-	VEXTRACTI128 $1, Y9, X6
-	VPACKUSDW X6, X9, X9
-	VMOVDQU X9, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop109
-hone110:
-	CMPQ CX, $8
-	JB   hdone111
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VADDPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone110
-hdone111:
-	VZEROUPPER
-	RET
-
-// func addF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop112:
-	CMPQ CX, $16
-	JB   hone113
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VADDPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	VCVTPH2PS 16(SI), Y5
-	VCVTPH2PS 16(DX), Y6
-	VADDPS Y6, Y5, Y5
-	VCVTPS2PH $0, Y5, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop112
-hone113:
-	CMPQ CX, $8
-	JB   hdone114
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VADDPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone113
-hdone114:
-	VZEROUPPER
-	RET
-
-// func subBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Y10
-	VPBROADCASTD half_round<>(SB), Y11
-	VPBROADCASTD half_abs<>(SB), Y12
-	VPBROADCASTD half_inf<>(SB), Y13
-	VPBROADCASTD half_quiet<>(SB), Y14
-hloop115:
-	CMPQ CX, $16
-	JB   hone116
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VSUBPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	VPMOVZXWD 16(SI), Y5
-	VPSLLD $16, Y5, Y5
-	VPMOVZXWD 16(DX), Y6
-	VPSLLD $16, Y6, Y6
-	VSUBPS Y6, Y5, Y5
-	VPSRLD $16, Y5, Y9
-	VPAND Y10, Y9, Y9
-	VPADDD Y5, Y9, Y9
-	VPADDD Y11, Y9, Y9
-	VPAND Y12, Y5, Y6
-	VPCMPGTD Y13, Y6, Y6
-	VPOR Y14, Y5, Y5
-	VPBLENDVB Y6, Y5, Y9, Y9
-	VPSRLD $16, Y9, Y9
-	VEXTRACTI128 $1, Y9, X6
-	VPACKUSDW X6, X9, X9
-	VMOVDQU X9, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop115
-hone116:
-	CMPQ CX, $8
-	JB   hdone117
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VSUBPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone116
-hdone117:
-	VZEROUPPER
-	RET
-
-// func subF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop118:
-	CMPQ CX, $16
-	JB   hone119
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VSUBPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	VCVTPH2PS 16(SI), Y5
-	VCVTPH2PS 16(DX), Y6
-	VSUBPS Y6, Y5, Y5
-	VCVTPS2PH $0, Y5, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop118
-hone119:
-	CMPQ CX, $8
-	JB   hdone120
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VSUBPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone119
-hdone120:
-	VZEROUPPER
-	RET
-
-// func mulBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Y10
-	VPBROADCASTD half_round<>(SB), Y11
-	VPBROADCASTD half_abs<>(SB), Y12
-	VPBROADCASTD half_inf<>(SB), Y13
-	VPBROADCASTD half_quiet<>(SB), Y14
-hloop121:
-	CMPQ CX, $16
-	JB   hone122
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VMULPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	VPMOVZXWD 16(SI), Y5
-	VPSLLD $16, Y5, Y5
-	VPMOVZXWD 16(DX), Y6
-	VPSLLD $16, Y6, Y6
-	VMULPS Y6, Y5, Y5
-	VPSRLD $16, Y5, Y9
-	VPAND Y10, Y9, Y9
-	VPADDD Y5, Y9, Y9
-	VPADDD Y11, Y9, Y9
-	VPAND Y12, Y5, Y6
-	VPCMPGTD Y13, Y6, Y6
-	VPOR Y14, Y5, Y5
-	VPBLENDVB Y6, Y5, Y9, Y9
-	VPSRLD $16, Y9, Y9
-	VEXTRACTI128 $1, Y9, X6
-	VPACKUSDW X6, X9, X9
-	VMOVDQU X9, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop121
-hone122:
-	CMPQ CX, $8
-	JB   hdone123
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VMULPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone122
-hdone123:
-	VZEROUPPER
-	RET
-
-// func mulF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop124:
-	CMPQ CX, $16
-	JB   hone125
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VMULPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	VCVTPH2PS 16(SI), Y5
-	VCVTPH2PS 16(DX), Y6
-	VMULPS Y6, Y5, Y5
-	VCVTPS2PH $0, Y5, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop124
-hone125:
-	CMPQ CX, $8
-	JB   hdone126
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VMULPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone125
-hdone126:
-	VZEROUPPER
-	RET
-
-// func divBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Y10
-	VPBROADCASTD half_round<>(SB), Y11
-	VPBROADCASTD half_abs<>(SB), Y12
-	VPBROADCASTD half_inf<>(SB), Y13
-	VPBROADCASTD half_quiet<>(SB), Y14
-hloop127:
-	CMPQ CX, $16
-	JB   hone128
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VDIVPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	VPMOVZXWD 16(SI), Y5
-	VPSLLD $16, Y5, Y5
-	VPMOVZXWD 16(DX), Y6
-	VPSLLD $16, Y6, Y6
-	VDIVPS Y6, Y5, Y5
-	VPSRLD $16, Y5, Y9
-	VPAND Y10, Y9, Y9
-	VPADDD Y5, Y9, Y9
-	VPADDD Y11, Y9, Y9
-	VPAND Y12, Y5, Y6
-	VPCMPGTD Y13, Y6, Y6
-	VPOR Y14, Y5, Y5
-	VPBLENDVB Y6, Y5, Y9, Y9
-	VPSRLD $16, Y9, Y9
-	VEXTRACTI128 $1, Y9, X6
-	VPACKUSDW X6, X9, X9
-	VMOVDQU X9, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop127
-hone128:
-	CMPQ CX, $8
-	JB   hdone129
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VDIVPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone128
-hdone129:
-	VZEROUPPER
-	RET
-
-// func divF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop130:
-	CMPQ CX, $16
-	JB   hone131
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VDIVPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	VCVTPH2PS 16(SI), Y5
-	VCVTPH2PS 16(DX), Y6
-	VDIVPS Y6, Y5, Y5
-	VCVTPS2PH $0, Y5, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop130
-hone131:
-	CMPQ CX, $8
-	JB   hdone132
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VDIVPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
 	JMP  hone131
 hdone132:
 	VZEROUPPER
 	RET
 
-// func maxBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
+// func addBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -37216,9 +37547,7 @@ hloop133:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VMAXPS Y1, Y0, Y2
-	VCMPPS $3, Y0, Y0, Y3
-	VBLENDVPS Y3, Y0, Y2, Y0
+	VADDPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -37235,9 +37564,7 @@ hloop133:
 	VPSLLD $16, Y5, Y5
 	VPMOVZXWD 16(DX), Y6
 	VPSLLD $16, Y6, Y6
-	VMAXPS Y6, Y5, Y7
-	VCMPPS $3, Y5, Y5, Y8
-	VBLENDVPS Y8, Y5, Y7, Y5
+	VADDPS Y6, Y5, Y5
 	VPSRLD $16, Y5, Y9
 	VPAND Y10, Y9, Y9
 	VPADDD Y5, Y9, Y9
@@ -37262,9 +37589,7 @@ hone134:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VMAXPS Y1, Y0, Y2
-	VCMPPS $3, Y0, Y0, Y3
-	VBLENDVPS Y3, Y0, Y2, Y0
+	VADDPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -37286,8 +37611,8 @@ hdone135:
 	VZEROUPPER
 	RET
 
-// func maxF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
+// func addF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -37295,6 +37620,492 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 hloop136:
 	CMPQ CX, $16
 	JB   hone137
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VADDPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS 16(DX), Y6
+	VADDPS Y6, Y5, Y5
+	VCVTPS2PH $0, Y5, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop136
+hone137:
+	CMPQ CX, $8
+	JB   hdone138
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VADDPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone137
+hdone138:
+	VZEROUPPER
+	RET
+
+// func subBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Y10
+	VPBROADCASTD half_round<>(SB), Y11
+	VPBROADCASTD half_abs<>(SB), Y12
+	VPBROADCASTD half_inf<>(SB), Y13
+	VPBROADCASTD half_quiet<>(SB), Y14
+hloop139:
+	CMPQ CX, $16
+	JB   hone140
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	VPMOVZXWD 16(SI), Y5
+	VPSLLD $16, Y5, Y5
+	VPMOVZXWD 16(DX), Y6
+	VPSLLD $16, Y6, Y6
+	VSUBPS Y6, Y5, Y5
+	VPSRLD $16, Y5, Y9
+	VPAND Y10, Y9, Y9
+	VPADDD Y5, Y9, Y9
+	VPADDD Y11, Y9, Y9
+	VPAND Y12, Y5, Y6
+	VPCMPGTD Y13, Y6, Y6
+	VPOR Y14, Y5, Y5
+	VPBLENDVB Y6, Y5, Y9, Y9
+	VPSRLD $16, Y9, Y9
+	VEXTRACTI128 $1, Y9, X6
+	VPACKUSDW X6, X9, X9
+	VMOVDQU X9, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop139
+hone140:
+	CMPQ CX, $8
+	JB   hdone141
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone140
+hdone141:
+	VZEROUPPER
+	RET
+
+// func subF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop142:
+	CMPQ CX, $16
+	JB   hone143
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VSUBPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS 16(DX), Y6
+	VSUBPS Y6, Y5, Y5
+	VCVTPS2PH $0, Y5, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop142
+hone143:
+	CMPQ CX, $8
+	JB   hdone144
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VSUBPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone143
+hdone144:
+	VZEROUPPER
+	RET
+
+// func mulBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Y10
+	VPBROADCASTD half_round<>(SB), Y11
+	VPBROADCASTD half_abs<>(SB), Y12
+	VPBROADCASTD half_inf<>(SB), Y13
+	VPBROADCASTD half_quiet<>(SB), Y14
+hloop145:
+	CMPQ CX, $16
+	JB   hone146
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	VPMOVZXWD 16(SI), Y5
+	VPSLLD $16, Y5, Y5
+	VPMOVZXWD 16(DX), Y6
+	VPSLLD $16, Y6, Y6
+	VMULPS Y6, Y5, Y5
+	VPSRLD $16, Y5, Y9
+	VPAND Y10, Y9, Y9
+	VPADDD Y5, Y9, Y9
+	VPADDD Y11, Y9, Y9
+	VPAND Y12, Y5, Y6
+	VPCMPGTD Y13, Y6, Y6
+	VPOR Y14, Y5, Y5
+	VPBLENDVB Y6, Y5, Y9, Y9
+	VPSRLD $16, Y9, Y9
+	VEXTRACTI128 $1, Y9, X6
+	VPACKUSDW X6, X9, X9
+	VMOVDQU X9, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop145
+hone146:
+	CMPQ CX, $8
+	JB   hdone147
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone146
+hdone147:
+	VZEROUPPER
+	RET
+
+// func mulF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop148:
+	CMPQ CX, $16
+	JB   hone149
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VMULPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS 16(DX), Y6
+	VMULPS Y6, Y5, Y5
+	VCVTPS2PH $0, Y5, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop148
+hone149:
+	CMPQ CX, $8
+	JB   hdone150
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VMULPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone149
+hdone150:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Y10
+	VPBROADCASTD half_round<>(SB), Y11
+	VPBROADCASTD half_abs<>(SB), Y12
+	VPBROADCASTD half_inf<>(SB), Y13
+	VPBROADCASTD half_quiet<>(SB), Y14
+hloop151:
+	CMPQ CX, $16
+	JB   hone152
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	VPMOVZXWD 16(SI), Y5
+	VPSLLD $16, Y5, Y5
+	VPMOVZXWD 16(DX), Y6
+	VPSLLD $16, Y6, Y6
+	VDIVPS Y6, Y5, Y5
+	VPSRLD $16, Y5, Y9
+	VPAND Y10, Y9, Y9
+	VPADDD Y5, Y9, Y9
+	VPADDD Y11, Y9, Y9
+	VPAND Y12, Y5, Y6
+	VPCMPGTD Y13, Y6, Y6
+	VPOR Y14, Y5, Y5
+	VPBLENDVB Y6, Y5, Y9, Y9
+	VPSRLD $16, Y9, Y9
+	VEXTRACTI128 $1, Y9, X6
+	VPACKUSDW X6, X9, X9
+	VMOVDQU X9, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop151
+hone152:
+	CMPQ CX, $8
+	JB   hdone153
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone152
+hdone153:
+	VZEROUPPER
+	RET
+
+// func divF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop154:
+	CMPQ CX, $16
+	JB   hone155
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VDIVPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS 16(DX), Y6
+	VDIVPS Y6, Y5, Y5
+	VCVTPS2PH $0, Y5, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop154
+hone155:
+	CMPQ CX, $8
+	JB   hdone156
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VDIVPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone155
+hdone156:
+	VZEROUPPER
+	RET
+
+// func maxBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Y10
+	VPBROADCASTD half_round<>(SB), Y11
+	VPBROADCASTD half_abs<>(SB), Y12
+	VPBROADCASTD half_inf<>(SB), Y13
+	VPBROADCASTD half_quiet<>(SB), Y14
+hloop157:
+	CMPQ CX, $16
+	JB   hone158
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	VPMOVZXWD 16(SI), Y5
+	VPSLLD $16, Y5, Y5
+	VPMOVZXWD 16(DX), Y6
+	VPSLLD $16, Y6, Y6
+	VMAXPS Y6, Y5, Y7
+	VCMPPS $3, Y5, Y5, Y8
+	VBLENDVPS Y8, Y5, Y7, Y5
+	VPSRLD $16, Y5, Y9
+	VPAND Y10, Y9, Y9
+	VPADDD Y5, Y9, Y9
+	VPADDD Y11, Y9, Y9
+	VPAND Y12, Y5, Y6
+	VPCMPGTD Y13, Y6, Y6
+	VPOR Y14, Y5, Y5
+	VPBLENDVB Y6, Y5, Y9, Y9
+	VPSRLD $16, Y9, Y9
+	VEXTRACTI128 $1, Y9, X6
+	VPACKUSDW X6, X9, X9
+	VMOVDQU X9, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop157
+hone158:
+	CMPQ CX, $8
+	JB   hdone159
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone158
+hdone159:
+	VZEROUPPER
+	RET
+
+// func maxF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop160:
+	CMPQ CX, $16
+	JB   hone161
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -37311,10 +38122,10 @@ hloop136:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop136
-hone137:
+	JMP  hloop160
+hone161:
 	CMPQ CX, $8
-	JB   hdone138
+	JB   hdone162
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -37325,8 +38136,8 @@ hone137:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone137
-hdone138:
+	JMP  hone161
+hdone162:
 	VZEROUPPER
 	RET
 
@@ -37341,9 +38152,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop139:
+hloop163:
 	CMPQ CX, $16
-	JB   hone140
+	JB   hone164
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -37386,10 +38197,10 @@ hloop139:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop139
-hone140:
+	JMP  hloop163
+hone164:
 	CMPQ CX, $8
-	JB   hdone141
+	JB   hdone165
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -37413,8 +38224,8 @@ hone140:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone140
-hdone141:
+	JMP  hone164
+hdone165:
 	VZEROUPPER
 	RET
 
@@ -37424,9 +38235,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop142:
+hloop166:
 	CMPQ CX, $16
-	JB   hone143
+	JB   hone167
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -37443,10 +38254,10 @@ hloop142:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop142
-hone143:
+	JMP  hloop166
+hone167:
 	CMPQ CX, $8
-	JB   hdone144
+	JB   hdone168
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -37457,8 +38268,8 @@ hone143:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone143
-hdone144:
+	JMP  hone167
+hdone168:
 	VZEROUPPER
 	RET
 
@@ -37467,9 +38278,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop145:
+hloop169:
 	CMPQ CX, $64
-	JB   hone146
+	JB   hone170
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -37485,18 +38296,18 @@ hloop145:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop145
-hone146:
+	JMP  hloop169
+hone170:
 	CMPQ CX, $16
-	JB   hdone147
+	JB   hdone171
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone146
-hdone147:
+	JMP  hone170
+hdone171:
 	VZEROUPPER
 	RET
 
@@ -37506,9 +38317,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop148:
+hloop172:
 	CMPQ CX, $64
-	JB   hone149
+	JB   hone173
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -37544,10 +38355,10 @@ hloop148:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop148
-hone149:
+	JMP  hloop172
+hone173:
 	CMPQ CX, $16
-	JB   hdone150
+	JB   hdone174
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -37559,8 +38370,8 @@ hone149:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone149
-hdone150:
+	JMP  hone173
+hdone174:
 	VZEROUPPER
 	RET
 
@@ -37574,9 +38385,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop151:
+hloop175:
 	CMPQ CX, $64
-	JB   hone152
+	JB   hone176
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -37620,10 +38431,10 @@ hloop151:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop151
-hone152:
+	JMP  hloop175
+hone176:
 	CMPQ CX, $16
-	JB   hdone153
+	JB   hdone177
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -37637,8 +38448,8 @@ hone152:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone152
-hdone153:
+	JMP  hone176
+hdone177:
 	VZEROUPPER
 	RET
 
@@ -37647,9 +38458,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop154:
+hloop178:
 	CMPQ CX, $64
-	JB   hone155
+	JB   hone179
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -37661,17 +38472,17 @@ hloop154:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop154
-hone155:
+	JMP  hloop178
+hone179:
 	CMPQ CX, $16
-	JB   hdone156
+	JB   hdone180
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone155
-hdone156:
+	JMP  hone179
+hdone180:
 	VZEROUPPER
 	RET
 
@@ -37686,9 +38497,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop157:
+hloop181:
 	CMPQ CX, $64
-	JB   hone158
+	JB   hone182
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -37732,10 +38543,10 @@ hloop157:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop157
-hone158:
+	JMP  hloop181
+hone182:
 	CMPQ CX, $16
-	JB   hdone159
+	JB   hdone183
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -37749,8 +38560,8 @@ hone158:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone158
-hdone159:
+	JMP  hone182
+hdone183:
 	VZEROUPPER
 	RET
 
@@ -37759,9 +38570,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop160:
+hloop184:
 	CMPQ CX, $64
-	JB   hone161
+	JB   hone185
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -37781,10 +38592,10 @@ hloop160:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop160
-hone161:
+	JMP  hloop184
+hone185:
 	CMPQ CX, $16
-	JB   hdone162
+	JB   hdone186
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -37792,601 +38603,13 @@ hone161:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone161
-hdone162:
-	VZEROUPPER
-	RET
-
-// func addBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Z26
-	VPBROADCASTD half_round<>(SB), Z27
-	VPBROADCASTD half_abs<>(SB), Z28
-	VPBROADCASTD half_inf<>(SB), Z29
-	VPBROADCASTD half_quiet<>(SB), Z30
-hloop163:
-	CMPQ CX, $64
-	JB   hone164
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VADDPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	VPMOVZXWD 32(SI), Z5
-	VPSLLD $16, Z5, Z5
-	VPMOVZXWD 32(DX), Z6
-	VPSLLD $16, Z6, Z6
-	VADDPS Z6, Z5, Z5
-	VPSRLD $16, Z5, Z9
-	VPANDD Z26, Z9, Z9
-	VPADDD Z5, Z9, Z9
-	VPADDD Z27, Z9, Z9
-	VPANDD Z28, Z5, Z6
-	VPCMPGTD Z29, Z6, K2
-	VPORD Z30, Z5, K2, Z9
-	VPSRLD $16, Z9, Z9
-	VPMOVDW Z9, 32(DI)
-	VPMOVZXWD 64(SI), Z10
-	VPSLLD $16, Z10, Z10
-	VPMOVZXWD 64(DX), Z11
-	VPSLLD $16, Z11, Z11
-	VADDPS Z11, Z10, Z10
-	VPSRLD $16, Z10, Z14
-	VPANDD Z26, Z14, Z14
-	VPADDD Z10, Z14, Z14
-	VPADDD Z27, Z14, Z14
-	VPANDD Z28, Z10, Z11
-	VPCMPGTD Z29, Z11, K2
-	VPORD Z30, Z10, K2, Z14
-	VPSRLD $16, Z14, Z14
-	VPMOVDW Z14, 64(DI)
-	VPMOVZXWD 96(SI), Z15
-	VPSLLD $16, Z15, Z15
-	VPMOVZXWD 96(DX), Z16
-	VPSLLD $16, Z16, Z16
-	VADDPS Z16, Z15, Z15
-	VPSRLD $16, Z15, Z19
-	VPANDD Z26, Z19, Z19
-	VPADDD Z15, Z19, Z19
-	VPADDD Z27, Z19, Z19
-	VPANDD Z28, Z15, Z16
-	VPCMPGTD Z29, Z16, K2
-	VPORD Z30, Z15, K2, Z19
-	VPSRLD $16, Z19, Z19
-	VPMOVDW Z19, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop163
-hone164:
-	CMPQ CX, $16
-	JB   hdone165
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VADDPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone164
-hdone165:
-	VZEROUPPER
-	RET
-
-// func addF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop166:
-	CMPQ CX, $64
-	JB   hone167
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VADDPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	VCVTPH2PS 32(SI), Z5
-	VCVTPH2PS 32(DX), Z6
-	VADDPS Z6, Z5, Z5
-	VCVTPS2PH $0, Z5, 32(DI)
-	VCVTPH2PS 64(SI), Z10
-	VCVTPH2PS 64(DX), Z11
-	VADDPS Z11, Z10, Z10
-	VCVTPS2PH $0, Z10, 64(DI)
-	VCVTPH2PS 96(SI), Z15
-	VCVTPH2PS 96(DX), Z16
-	VADDPS Z16, Z15, Z15
-	VCVTPS2PH $0, Z15, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop166
-hone167:
-	CMPQ CX, $16
-	JB   hdone168
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VADDPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone167
-hdone168:
-	VZEROUPPER
-	RET
-
-// func subBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Z26
-	VPBROADCASTD half_round<>(SB), Z27
-	VPBROADCASTD half_abs<>(SB), Z28
-	VPBROADCASTD half_inf<>(SB), Z29
-	VPBROADCASTD half_quiet<>(SB), Z30
-hloop169:
-	CMPQ CX, $64
-	JB   hone170
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VSUBPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	VPMOVZXWD 32(SI), Z5
-	VPSLLD $16, Z5, Z5
-	VPMOVZXWD 32(DX), Z6
-	VPSLLD $16, Z6, Z6
-	VSUBPS Z6, Z5, Z5
-	VPSRLD $16, Z5, Z9
-	VPANDD Z26, Z9, Z9
-	VPADDD Z5, Z9, Z9
-	VPADDD Z27, Z9, Z9
-	VPANDD Z28, Z5, Z6
-	VPCMPGTD Z29, Z6, K2
-	VPORD Z30, Z5, K2, Z9
-	VPSRLD $16, Z9, Z9
-	VPMOVDW Z9, 32(DI)
-	VPMOVZXWD 64(SI), Z10
-	VPSLLD $16, Z10, Z10
-	VPMOVZXWD 64(DX), Z11
-	VPSLLD $16, Z11, Z11
-	VSUBPS Z11, Z10, Z10
-	VPSRLD $16, Z10, Z14
-	VPANDD Z26, Z14, Z14
-	VPADDD Z10, Z14, Z14
-	VPADDD Z27, Z14, Z14
-	VPANDD Z28, Z10, Z11
-	VPCMPGTD Z29, Z11, K2
-	VPORD Z30, Z10, K2, Z14
-	VPSRLD $16, Z14, Z14
-	VPMOVDW Z14, 64(DI)
-	VPMOVZXWD 96(SI), Z15
-	VPSLLD $16, Z15, Z15
-	VPMOVZXWD 96(DX), Z16
-	VPSLLD $16, Z16, Z16
-	VSUBPS Z16, Z15, Z15
-	VPSRLD $16, Z15, Z19
-	VPANDD Z26, Z19, Z19
-	VPADDD Z15, Z19, Z19
-	VPADDD Z27, Z19, Z19
-	VPANDD Z28, Z15, Z16
-	VPCMPGTD Z29, Z16, K2
-	VPORD Z30, Z15, K2, Z19
-	VPSRLD $16, Z19, Z19
-	VPMOVDW Z19, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop169
-hone170:
-	CMPQ CX, $16
-	JB   hdone171
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VSUBPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone170
-hdone171:
-	VZEROUPPER
-	RET
-
-// func subF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop172:
-	CMPQ CX, $64
-	JB   hone173
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VSUBPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	VCVTPH2PS 32(SI), Z5
-	VCVTPH2PS 32(DX), Z6
-	VSUBPS Z6, Z5, Z5
-	VCVTPS2PH $0, Z5, 32(DI)
-	VCVTPH2PS 64(SI), Z10
-	VCVTPH2PS 64(DX), Z11
-	VSUBPS Z11, Z10, Z10
-	VCVTPS2PH $0, Z10, 64(DI)
-	VCVTPH2PS 96(SI), Z15
-	VCVTPH2PS 96(DX), Z16
-	VSUBPS Z16, Z15, Z15
-	VCVTPS2PH $0, Z15, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop172
-hone173:
-	CMPQ CX, $16
-	JB   hdone174
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VSUBPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone173
-hdone174:
-	VZEROUPPER
-	RET
-
-// func mulBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Z26
-	VPBROADCASTD half_round<>(SB), Z27
-	VPBROADCASTD half_abs<>(SB), Z28
-	VPBROADCASTD half_inf<>(SB), Z29
-	VPBROADCASTD half_quiet<>(SB), Z30
-hloop175:
-	CMPQ CX, $64
-	JB   hone176
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VMULPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	VPMOVZXWD 32(SI), Z5
-	VPSLLD $16, Z5, Z5
-	VPMOVZXWD 32(DX), Z6
-	VPSLLD $16, Z6, Z6
-	VMULPS Z6, Z5, Z5
-	VPSRLD $16, Z5, Z9
-	VPANDD Z26, Z9, Z9
-	VPADDD Z5, Z9, Z9
-	VPADDD Z27, Z9, Z9
-	VPANDD Z28, Z5, Z6
-	VPCMPGTD Z29, Z6, K2
-	VPORD Z30, Z5, K2, Z9
-	VPSRLD $16, Z9, Z9
-	VPMOVDW Z9, 32(DI)
-	VPMOVZXWD 64(SI), Z10
-	VPSLLD $16, Z10, Z10
-	VPMOVZXWD 64(DX), Z11
-	VPSLLD $16, Z11, Z11
-	VMULPS Z11, Z10, Z10
-	VPSRLD $16, Z10, Z14
-	VPANDD Z26, Z14, Z14
-	VPADDD Z10, Z14, Z14
-	VPADDD Z27, Z14, Z14
-	VPANDD Z28, Z10, Z11
-	VPCMPGTD Z29, Z11, K2
-	VPORD Z30, Z10, K2, Z14
-	VPSRLD $16, Z14, Z14
-	VPMOVDW Z14, 64(DI)
-	VPMOVZXWD 96(SI), Z15
-	VPSLLD $16, Z15, Z15
-	VPMOVZXWD 96(DX), Z16
-	VPSLLD $16, Z16, Z16
-	VMULPS Z16, Z15, Z15
-	VPSRLD $16, Z15, Z19
-	VPANDD Z26, Z19, Z19
-	VPADDD Z15, Z19, Z19
-	VPADDD Z27, Z19, Z19
-	VPANDD Z28, Z15, Z16
-	VPCMPGTD Z29, Z16, K2
-	VPORD Z30, Z15, K2, Z19
-	VPSRLD $16, Z19, Z19
-	VPMOVDW Z19, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop175
-hone176:
-	CMPQ CX, $16
-	JB   hdone177
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VMULPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone176
-hdone177:
-	VZEROUPPER
-	RET
-
-// func mulF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop178:
-	CMPQ CX, $64
-	JB   hone179
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VMULPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	VCVTPH2PS 32(SI), Z5
-	VCVTPH2PS 32(DX), Z6
-	VMULPS Z6, Z5, Z5
-	VCVTPS2PH $0, Z5, 32(DI)
-	VCVTPH2PS 64(SI), Z10
-	VCVTPH2PS 64(DX), Z11
-	VMULPS Z11, Z10, Z10
-	VCVTPS2PH $0, Z10, 64(DI)
-	VCVTPH2PS 96(SI), Z15
-	VCVTPH2PS 96(DX), Z16
-	VMULPS Z16, Z15, Z15
-	VCVTPS2PH $0, Z15, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop178
-hone179:
-	CMPQ CX, $16
-	JB   hdone180
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VMULPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone179
-hdone180:
-	VZEROUPPER
-	RET
-
-// func divBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Z26
-	VPBROADCASTD half_round<>(SB), Z27
-	VPBROADCASTD half_abs<>(SB), Z28
-	VPBROADCASTD half_inf<>(SB), Z29
-	VPBROADCASTD half_quiet<>(SB), Z30
-hloop181:
-	CMPQ CX, $64
-	JB   hone182
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VDIVPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	VPMOVZXWD 32(SI), Z5
-	VPSLLD $16, Z5, Z5
-	VPMOVZXWD 32(DX), Z6
-	VPSLLD $16, Z6, Z6
-	VDIVPS Z6, Z5, Z5
-	VPSRLD $16, Z5, Z9
-	VPANDD Z26, Z9, Z9
-	VPADDD Z5, Z9, Z9
-	VPADDD Z27, Z9, Z9
-	VPANDD Z28, Z5, Z6
-	VPCMPGTD Z29, Z6, K2
-	VPORD Z30, Z5, K2, Z9
-	VPSRLD $16, Z9, Z9
-	VPMOVDW Z9, 32(DI)
-	VPMOVZXWD 64(SI), Z10
-	VPSLLD $16, Z10, Z10
-	VPMOVZXWD 64(DX), Z11
-	VPSLLD $16, Z11, Z11
-	VDIVPS Z11, Z10, Z10
-	VPSRLD $16, Z10, Z14
-	VPANDD Z26, Z14, Z14
-	VPADDD Z10, Z14, Z14
-	VPADDD Z27, Z14, Z14
-	VPANDD Z28, Z10, Z11
-	VPCMPGTD Z29, Z11, K2
-	VPORD Z30, Z10, K2, Z14
-	VPSRLD $16, Z14, Z14
-	VPMOVDW Z14, 64(DI)
-	VPMOVZXWD 96(SI), Z15
-	VPSLLD $16, Z15, Z15
-	VPMOVZXWD 96(DX), Z16
-	VPSLLD $16, Z16, Z16
-	VDIVPS Z16, Z15, Z15
-	VPSRLD $16, Z15, Z19
-	VPANDD Z26, Z19, Z19
-	VPADDD Z15, Z19, Z19
-	VPADDD Z27, Z19, Z19
-	VPANDD Z28, Z15, Z16
-	VPCMPGTD Z29, Z16, K2
-	VPORD Z30, Z15, K2, Z19
-	VPSRLD $16, Z19, Z19
-	VPMOVDW Z19, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop181
-hone182:
-	CMPQ CX, $16
-	JB   hdone183
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VDIVPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone182
-hdone183:
-	VZEROUPPER
-	RET
-
-// func divF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop184:
-	CMPQ CX, $64
-	JB   hone185
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VDIVPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	VCVTPH2PS 32(SI), Z5
-	VCVTPH2PS 32(DX), Z6
-	VDIVPS Z6, Z5, Z5
-	VCVTPS2PH $0, Z5, 32(DI)
-	VCVTPH2PS 64(SI), Z10
-	VCVTPH2PS 64(DX), Z11
-	VDIVPS Z11, Z10, Z10
-	VCVTPS2PH $0, Z10, 64(DI)
-	VCVTPH2PS 96(SI), Z15
-	VCVTPH2PS 96(DX), Z16
-	VDIVPS Z16, Z15, Z15
-	VCVTPS2PH $0, Z15, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop184
-hone185:
-	CMPQ CX, $16
-	JB   hdone186
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VDIVPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
 	JMP  hone185
 hdone186:
 	VZEROUPPER
 	RET
 
-// func maxBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
+// func addBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -38403,10 +38626,7 @@ hloop187:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VMAXPS Z1, Z0, Z2
-	VCMPPS $3, Z0, Z0, K2
-	VMOVAPS Z0, K2, Z2
-	VMOVAPS Z2, Z0
+	VADDPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -38420,10 +38640,7 @@ hloop187:
 	VPSLLD $16, Z5, Z5
 	VPMOVZXWD 32(DX), Z6
 	VPSLLD $16, Z6, Z6
-	VMAXPS Z6, Z5, Z7
-	VCMPPS $3, Z5, Z5, K2
-	VMOVAPS Z5, K2, Z7
-	VMOVAPS Z7, Z5
+	VADDPS Z6, Z5, Z5
 	VPSRLD $16, Z5, Z9
 	VPANDD Z26, Z9, Z9
 	VPADDD Z5, Z9, Z9
@@ -38437,10 +38654,7 @@ hloop187:
 	VPSLLD $16, Z10, Z10
 	VPMOVZXWD 64(DX), Z11
 	VPSLLD $16, Z11, Z11
-	VMAXPS Z11, Z10, Z12
-	VCMPPS $3, Z10, Z10, K2
-	VMOVAPS Z10, K2, Z12
-	VMOVAPS Z12, Z10
+	VADDPS Z11, Z10, Z10
 	VPSRLD $16, Z10, Z14
 	VPANDD Z26, Z14, Z14
 	VPADDD Z10, Z14, Z14
@@ -38454,10 +38668,7 @@ hloop187:
 	VPSLLD $16, Z15, Z15
 	VPMOVZXWD 96(DX), Z16
 	VPSLLD $16, Z16, Z16
-	VMAXPS Z16, Z15, Z17
-	VCMPPS $3, Z15, Z15, K2
-	VMOVAPS Z15, K2, Z17
-	VMOVAPS Z17, Z15
+	VADDPS Z16, Z15, Z15
 	VPSRLD $16, Z15, Z19
 	VPANDD Z26, Z19, Z19
 	VPADDD Z15, Z19, Z19
@@ -38479,10 +38690,7 @@ hone188:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VMAXPS Z1, Z0, Z2
-	VCMPPS $3, Z0, Z0, K2
-	VMOVAPS Z0, K2, Z2
-	VMOVAPS Z2, Z0
+	VADDPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -38501,8 +38709,8 @@ hdone189:
 	VZEROUPPER
 	RET
 
-// func maxF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
+// func addF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -38510,6 +38718,609 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 hloop190:
 	CMPQ CX, $64
 	JB   hone191
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VADDPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS 32(DX), Z6
+	VADDPS Z6, Z5, Z5
+	VCVTPS2PH $0, Z5, 32(DI)
+	VCVTPH2PS 64(SI), Z10
+	VCVTPH2PS 64(DX), Z11
+	VADDPS Z11, Z10, Z10
+	VCVTPS2PH $0, Z10, 64(DI)
+	VCVTPH2PS 96(SI), Z15
+	VCVTPH2PS 96(DX), Z16
+	VADDPS Z16, Z15, Z15
+	VCVTPS2PH $0, Z15, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop190
+hone191:
+	CMPQ CX, $16
+	JB   hdone192
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VADDPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone191
+hdone192:
+	VZEROUPPER
+	RET
+
+// func subBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Z26
+	VPBROADCASTD half_round<>(SB), Z27
+	VPBROADCASTD half_abs<>(SB), Z28
+	VPBROADCASTD half_inf<>(SB), Z29
+	VPBROADCASTD half_quiet<>(SB), Z30
+hloop193:
+	CMPQ CX, $64
+	JB   hone194
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VSUBPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	VPMOVZXWD 32(SI), Z5
+	VPSLLD $16, Z5, Z5
+	VPMOVZXWD 32(DX), Z6
+	VPSLLD $16, Z6, Z6
+	VSUBPS Z6, Z5, Z5
+	VPSRLD $16, Z5, Z9
+	VPANDD Z26, Z9, Z9
+	VPADDD Z5, Z9, Z9
+	VPADDD Z27, Z9, Z9
+	VPANDD Z28, Z5, Z6
+	VPCMPGTD Z29, Z6, K2
+	VPORD Z30, Z5, K2, Z9
+	VPSRLD $16, Z9, Z9
+	VPMOVDW Z9, 32(DI)
+	VPMOVZXWD 64(SI), Z10
+	VPSLLD $16, Z10, Z10
+	VPMOVZXWD 64(DX), Z11
+	VPSLLD $16, Z11, Z11
+	VSUBPS Z11, Z10, Z10
+	VPSRLD $16, Z10, Z14
+	VPANDD Z26, Z14, Z14
+	VPADDD Z10, Z14, Z14
+	VPADDD Z27, Z14, Z14
+	VPANDD Z28, Z10, Z11
+	VPCMPGTD Z29, Z11, K2
+	VPORD Z30, Z10, K2, Z14
+	VPSRLD $16, Z14, Z14
+	VPMOVDW Z14, 64(DI)
+	VPMOVZXWD 96(SI), Z15
+	VPSLLD $16, Z15, Z15
+	VPMOVZXWD 96(DX), Z16
+	VPSLLD $16, Z16, Z16
+	VSUBPS Z16, Z15, Z15
+	VPSRLD $16, Z15, Z19
+	VPANDD Z26, Z19, Z19
+	VPADDD Z15, Z19, Z19
+	VPADDD Z27, Z19, Z19
+	VPANDD Z28, Z15, Z16
+	VPCMPGTD Z29, Z16, K2
+	VPORD Z30, Z15, K2, Z19
+	VPSRLD $16, Z19, Z19
+	VPMOVDW Z19, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop193
+hone194:
+	CMPQ CX, $16
+	JB   hdone195
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VSUBPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone194
+hdone195:
+	VZEROUPPER
+	RET
+
+// func subF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop196:
+	CMPQ CX, $64
+	JB   hone197
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VSUBPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS 32(DX), Z6
+	VSUBPS Z6, Z5, Z5
+	VCVTPS2PH $0, Z5, 32(DI)
+	VCVTPH2PS 64(SI), Z10
+	VCVTPH2PS 64(DX), Z11
+	VSUBPS Z11, Z10, Z10
+	VCVTPS2PH $0, Z10, 64(DI)
+	VCVTPH2PS 96(SI), Z15
+	VCVTPH2PS 96(DX), Z16
+	VSUBPS Z16, Z15, Z15
+	VCVTPS2PH $0, Z15, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop196
+hone197:
+	CMPQ CX, $16
+	JB   hdone198
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VSUBPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone197
+hdone198:
+	VZEROUPPER
+	RET
+
+// func mulBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Z26
+	VPBROADCASTD half_round<>(SB), Z27
+	VPBROADCASTD half_abs<>(SB), Z28
+	VPBROADCASTD half_inf<>(SB), Z29
+	VPBROADCASTD half_quiet<>(SB), Z30
+hloop199:
+	CMPQ CX, $64
+	JB   hone200
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VMULPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	VPMOVZXWD 32(SI), Z5
+	VPSLLD $16, Z5, Z5
+	VPMOVZXWD 32(DX), Z6
+	VPSLLD $16, Z6, Z6
+	VMULPS Z6, Z5, Z5
+	VPSRLD $16, Z5, Z9
+	VPANDD Z26, Z9, Z9
+	VPADDD Z5, Z9, Z9
+	VPADDD Z27, Z9, Z9
+	VPANDD Z28, Z5, Z6
+	VPCMPGTD Z29, Z6, K2
+	VPORD Z30, Z5, K2, Z9
+	VPSRLD $16, Z9, Z9
+	VPMOVDW Z9, 32(DI)
+	VPMOVZXWD 64(SI), Z10
+	VPSLLD $16, Z10, Z10
+	VPMOVZXWD 64(DX), Z11
+	VPSLLD $16, Z11, Z11
+	VMULPS Z11, Z10, Z10
+	VPSRLD $16, Z10, Z14
+	VPANDD Z26, Z14, Z14
+	VPADDD Z10, Z14, Z14
+	VPADDD Z27, Z14, Z14
+	VPANDD Z28, Z10, Z11
+	VPCMPGTD Z29, Z11, K2
+	VPORD Z30, Z10, K2, Z14
+	VPSRLD $16, Z14, Z14
+	VPMOVDW Z14, 64(DI)
+	VPMOVZXWD 96(SI), Z15
+	VPSLLD $16, Z15, Z15
+	VPMOVZXWD 96(DX), Z16
+	VPSLLD $16, Z16, Z16
+	VMULPS Z16, Z15, Z15
+	VPSRLD $16, Z15, Z19
+	VPANDD Z26, Z19, Z19
+	VPADDD Z15, Z19, Z19
+	VPADDD Z27, Z19, Z19
+	VPANDD Z28, Z15, Z16
+	VPCMPGTD Z29, Z16, K2
+	VPORD Z30, Z15, K2, Z19
+	VPSRLD $16, Z19, Z19
+	VPMOVDW Z19, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop199
+hone200:
+	CMPQ CX, $16
+	JB   hdone201
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VMULPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone200
+hdone201:
+	VZEROUPPER
+	RET
+
+// func mulF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop202:
+	CMPQ CX, $64
+	JB   hone203
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VMULPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS 32(DX), Z6
+	VMULPS Z6, Z5, Z5
+	VCVTPS2PH $0, Z5, 32(DI)
+	VCVTPH2PS 64(SI), Z10
+	VCVTPH2PS 64(DX), Z11
+	VMULPS Z11, Z10, Z10
+	VCVTPS2PH $0, Z10, 64(DI)
+	VCVTPH2PS 96(SI), Z15
+	VCVTPH2PS 96(DX), Z16
+	VMULPS Z16, Z15, Z15
+	VCVTPS2PH $0, Z15, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop202
+hone203:
+	CMPQ CX, $16
+	JB   hdone204
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VMULPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone203
+hdone204:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Z26
+	VPBROADCASTD half_round<>(SB), Z27
+	VPBROADCASTD half_abs<>(SB), Z28
+	VPBROADCASTD half_inf<>(SB), Z29
+	VPBROADCASTD half_quiet<>(SB), Z30
+hloop205:
+	CMPQ CX, $64
+	JB   hone206
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VDIVPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	VPMOVZXWD 32(SI), Z5
+	VPSLLD $16, Z5, Z5
+	VPMOVZXWD 32(DX), Z6
+	VPSLLD $16, Z6, Z6
+	VDIVPS Z6, Z5, Z5
+	VPSRLD $16, Z5, Z9
+	VPANDD Z26, Z9, Z9
+	VPADDD Z5, Z9, Z9
+	VPADDD Z27, Z9, Z9
+	VPANDD Z28, Z5, Z6
+	VPCMPGTD Z29, Z6, K2
+	VPORD Z30, Z5, K2, Z9
+	VPSRLD $16, Z9, Z9
+	VPMOVDW Z9, 32(DI)
+	VPMOVZXWD 64(SI), Z10
+	VPSLLD $16, Z10, Z10
+	VPMOVZXWD 64(DX), Z11
+	VPSLLD $16, Z11, Z11
+	VDIVPS Z11, Z10, Z10
+	VPSRLD $16, Z10, Z14
+	VPANDD Z26, Z14, Z14
+	VPADDD Z10, Z14, Z14
+	VPADDD Z27, Z14, Z14
+	VPANDD Z28, Z10, Z11
+	VPCMPGTD Z29, Z11, K2
+	VPORD Z30, Z10, K2, Z14
+	VPSRLD $16, Z14, Z14
+	VPMOVDW Z14, 64(DI)
+	VPMOVZXWD 96(SI), Z15
+	VPSLLD $16, Z15, Z15
+	VPMOVZXWD 96(DX), Z16
+	VPSLLD $16, Z16, Z16
+	VDIVPS Z16, Z15, Z15
+	VPSRLD $16, Z15, Z19
+	VPANDD Z26, Z19, Z19
+	VPADDD Z15, Z19, Z19
+	VPADDD Z27, Z19, Z19
+	VPANDD Z28, Z15, Z16
+	VPCMPGTD Z29, Z16, K2
+	VPORD Z30, Z15, K2, Z19
+	VPSRLD $16, Z19, Z19
+	VPMOVDW Z19, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop205
+hone206:
+	CMPQ CX, $16
+	JB   hdone207
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VDIVPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone206
+hdone207:
+	VZEROUPPER
+	RET
+
+// func divF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop208:
+	CMPQ CX, $64
+	JB   hone209
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VDIVPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS 32(DX), Z6
+	VDIVPS Z6, Z5, Z5
+	VCVTPS2PH $0, Z5, 32(DI)
+	VCVTPH2PS 64(SI), Z10
+	VCVTPH2PS 64(DX), Z11
+	VDIVPS Z11, Z10, Z10
+	VCVTPS2PH $0, Z10, 64(DI)
+	VCVTPH2PS 96(SI), Z15
+	VCVTPH2PS 96(DX), Z16
+	VDIVPS Z16, Z15, Z15
+	VCVTPS2PH $0, Z15, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop208
+hone209:
+	CMPQ CX, $16
+	JB   hdone210
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VDIVPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone209
+hdone210:
+	VZEROUPPER
+	RET
+
+// func maxBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Z26
+	VPBROADCASTD half_round<>(SB), Z27
+	VPBROADCASTD half_abs<>(SB), Z28
+	VPBROADCASTD half_inf<>(SB), Z29
+	VPBROADCASTD half_quiet<>(SB), Z30
+hloop211:
+	CMPQ CX, $64
+	JB   hone212
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VMAXPS Z1, Z0, Z2
+	VCMPPS $3, Z0, Z0, K2
+	VMOVAPS Z0, K2, Z2
+	VMOVAPS Z2, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	VPMOVZXWD 32(SI), Z5
+	VPSLLD $16, Z5, Z5
+	VPMOVZXWD 32(DX), Z6
+	VPSLLD $16, Z6, Z6
+	VMAXPS Z6, Z5, Z7
+	VCMPPS $3, Z5, Z5, K2
+	VMOVAPS Z5, K2, Z7
+	VMOVAPS Z7, Z5
+	VPSRLD $16, Z5, Z9
+	VPANDD Z26, Z9, Z9
+	VPADDD Z5, Z9, Z9
+	VPADDD Z27, Z9, Z9
+	VPANDD Z28, Z5, Z6
+	VPCMPGTD Z29, Z6, K2
+	VPORD Z30, Z5, K2, Z9
+	VPSRLD $16, Z9, Z9
+	VPMOVDW Z9, 32(DI)
+	VPMOVZXWD 64(SI), Z10
+	VPSLLD $16, Z10, Z10
+	VPMOVZXWD 64(DX), Z11
+	VPSLLD $16, Z11, Z11
+	VMAXPS Z11, Z10, Z12
+	VCMPPS $3, Z10, Z10, K2
+	VMOVAPS Z10, K2, Z12
+	VMOVAPS Z12, Z10
+	VPSRLD $16, Z10, Z14
+	VPANDD Z26, Z14, Z14
+	VPADDD Z10, Z14, Z14
+	VPADDD Z27, Z14, Z14
+	VPANDD Z28, Z10, Z11
+	VPCMPGTD Z29, Z11, K2
+	VPORD Z30, Z10, K2, Z14
+	VPSRLD $16, Z14, Z14
+	VPMOVDW Z14, 64(DI)
+	VPMOVZXWD 96(SI), Z15
+	VPSLLD $16, Z15, Z15
+	VPMOVZXWD 96(DX), Z16
+	VPSLLD $16, Z16, Z16
+	VMAXPS Z16, Z15, Z17
+	VCMPPS $3, Z15, Z15, K2
+	VMOVAPS Z15, K2, Z17
+	VMOVAPS Z17, Z15
+	VPSRLD $16, Z15, Z19
+	VPANDD Z26, Z19, Z19
+	VPADDD Z15, Z19, Z19
+	VPADDD Z27, Z19, Z19
+	VPANDD Z28, Z15, Z16
+	VPCMPGTD Z29, Z16, K2
+	VPORD Z30, Z15, K2, Z19
+	VPSRLD $16, Z19, Z19
+	VPMOVDW Z19, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop211
+hone212:
+	CMPQ CX, $16
+	JB   hdone213
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VMAXPS Z1, Z0, Z2
+	VCMPPS $3, Z0, Z0, K2
+	VMOVAPS Z0, K2, Z2
+	VMOVAPS Z2, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone212
+hdone213:
+	VZEROUPPER
+	RET
+
+// func maxF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop214:
+	CMPQ CX, $64
+	JB   hone215
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -38542,10 +39353,10 @@ hloop190:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop190
-hone191:
+	JMP  hloop214
+hone215:
 	CMPQ CX, $16
-	JB   hdone192
+	JB   hdone216
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -38557,8 +39368,8 @@ hone191:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone191
-hdone192:
+	JMP  hone215
+hdone216:
 	VZEROUPPER
 	RET
 
@@ -38573,9 +39384,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop193:
+hloop217:
 	CMPQ CX, $64
-	JB   hone194
+	JB   hone218
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -38648,10 +39459,10 @@ hloop193:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop193
-hone194:
+	JMP  hloop217
+hone218:
 	CMPQ CX, $16
-	JB   hdone195
+	JB   hdone219
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -38673,8 +39484,8 @@ hone194:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone194
-hdone195:
+	JMP  hone218
+hdone219:
 	VZEROUPPER
 	RET
 
@@ -38684,9 +39495,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop196:
+hloop220:
 	CMPQ CX, $64
-	JB   hone197
+	JB   hone221
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -38719,10 +39530,10 @@ hloop196:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop196
-hone197:
+	JMP  hloop220
+hone221:
 	CMPQ CX, $16
-	JB   hdone198
+	JB   hdone222
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -38734,7 +39545,7 @@ hone197:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone197
-hdone198:
+	JMP  hone221
+hdone222:
 	VZEROUPPER
 	RET
