@@ -68,11 +68,12 @@ func ulpErr64(got, want float64) float64 {
 // TestExactF64), the kernel 0.68. Exp2's, Log2's, Log10's and Log1p's are
 // 2: their references (math.Exp2, the generic log2_64 and log10_64,
 // math.Log1p) are within 1.0, 1.5, 1.71 and 0.74 ulp (TestExactF64), the
-// kernels within 0.62, so the two round at most 2 ulp apart. Sinh's and
+// kernels within 0.62, so the two round at most 2 ulp apart; so is
+// Expm1's (the generic expm1_64, within 1.76; the kernel 0.55). Sinh's and
 // Cosh's are 3: their references, the generic sinh64 and cosh64 (package
 // math, mended above 709), are within 2.37 and 2.09 ulp, the kernels 0.54.
-// TestExactF64 holds Exp, Exp2, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
-// Sigmoid and Erf
+// TestExactF64 holds Exp, Exp2, Expm1, Log2, Log10, Log1p, Sinh, Cosh,
+// Tanh, Sigmoid and Erf
 // to 1 ulp of the exact value, Log to 0.6, and GeluTanh to 1.6, because
 // GeluTanh rounds twice: the sigmoid (at most 2^-53 relative, 1 ulp of
 // the result) and then x times it (0.5 ulp).
@@ -87,6 +88,7 @@ type unary64 struct {
 var unaries64 = []unary64{
 	{"Exp", unExp, Exp[float64], exp64, 2},
 	{"Exp2", unExp2, Exp2[float64], math.Exp2, 2},
+	{"Expm1", unExpm1, Expm1[float64], expm1_64, 2},
 	{"Sinh", unSinh, Sinh[float64], sinh64, 3},
 	{"Cosh", unCosh, Cosh[float64], cosh64, 3},
 	{"Log", unLog, Log[float64], log64, 1},
@@ -210,6 +212,22 @@ func sweep64(name string, n int) []float64 {
 		// reference is slow here
 		for _, c := range []float64{0.75, -0.75, 1.25, 1.75, 2.25, 2.75, 3.25, 3.75, 4.25, 6, -6, 5.921587195794507, 0, 0x1p-1022, 1, -1} {
 			xs = steps(xs, c, min(400, n/50))
+		}
+	case "Expm1":
+		for range n {
+			xs = append(xs, -750+r.Float64()*(710+750))
+		}
+		for range n {
+			xs = append(xs, -2+r.Float64()*4)
+		}
+		for range n / 4 { // near 0, every binade down to the subnormals
+			xs = append(xs, math.Copysign(math.Ldexp(1+r.Float64(), -r.IntN(1080)), r.Float64()-0.5))
+		}
+		// the series' cut ln2/2, the core's ties, the overflow, where the
+		// result rounds to -1, and 0
+		for _, c := range []float64{math.Ln2 / 2, -math.Ln2 / 2, math.Ln2 / 32, -math.Ln2 / 32, 709.782712893384, 710,
+			-37.42994775023705, -38, 0, 1, -1} {
+			xs = steps(xs, c, 2000)
 		}
 	case "Sinh", "Cosh":
 		for range n {
@@ -381,6 +399,9 @@ func TestSpecialValuesF64(t *testing.T) {
 		"Log1p": {{nan, nan}, {inf, inf}, {-inf, nan}, {0, 0}, {negZ, negZ}, {-1, -inf}, {-2, nan}, {1e-300, 1e-300},
 			{5e-324, 5e-324}, {-5e-324, -5e-324}, {1, approx}, {-0.5, approx}, {1e300, approx}, {math.MaxFloat64, approx},
 			{0x1p-53, approx}, {-0x1p-54, approx}, {1e-10, approx}, {math.Nextafter(-1, 0), approx}},
+		"Expm1": {{nan, nan}, {inf, inf}, {-inf, -1}, {0, 0}, {negZ, negZ}, {710, inf}, {1e308, inf}, {-1e308, -1},
+			{-40, -1}, {-746, -1}, {5e-324, 5e-324}, {-5e-324, -5e-324}, {1e-300, 1e-300}, {math.Ln2 / 2, approx},
+			{-math.Ln2 / 2, approx}, {math.Nextafter(math.Ln2/2, 0), approx}, {709.78, approx}, {1e-10, approx}, {-3, approx}},
 		"Sinh": {{nan, nan}, {inf, inf}, {-inf, -inf}, {0, 0}, {negZ, negZ}, {711, inf}, {-711, -inf}, {1e308, inf},
 			{710.47, approx}, {-710.47, approx}, {5e-324, 5e-324}, {-5e-324, -5e-324}, {1e-300, 1e-300}, {0.5, approx},
 			{math.Nextafter(0.5, 0), approx}, {-0.25, approx}, {3, approx}, {-30, approx}},
@@ -507,6 +528,24 @@ func exactExp(x float64) *big.Float {
 func exactExp2(x float64) *big.Float {
 	a := new(big.Float).SetPrec(200).SetFloat64(x)
 	return bigmath.Exp(a.Mul(a, bigmath.Ln2))
+}
+
+// exactExpm1 is e^x - 1 to about 160 bits: the Taylor series below |x| =
+// 1 (no cancellation), e^x - 1 above.
+func exactExpm1(x float64) *big.Float {
+	const prec = 220
+	if math.Abs(x) < 1 {
+		b := new(big.Float).SetPrec(prec).SetFloat64(x)
+		sum := new(big.Float).SetPrec(prec).Set(b)
+		term := new(big.Float).SetPrec(prec).Set(b)
+		for k := int64(2); term.Sign() != 0 && term.MantExp(nil) > b.MantExp(nil)-200; k++ {
+			term.Mul(term, b).Quo(term, new(big.Float).SetInt64(k))
+			sum.Add(sum, term)
+		}
+		return sum
+	}
+	e := exactExp(x)
+	return e.Sub(e, big.NewFloat(1))
 }
 
 // exactSinh and exactCosh are sinh x and cosh x to about 160 bits: the
@@ -697,20 +736,20 @@ func TestExactF64(t *testing.T) {
 		n = 2000
 	}
 	exact := map[string]func(float64) *big.Float{"Exp": exactExp, "Exp2": exactExp2, "Log": exactLog, "Log2": exactLog2, "Log10": exactLog10, "Log1p": exactLog1p,
-		"Sinh": exactSinh, "Cosh": exactCosh, "Sigmoid": exactSigmoid, "Tanh": exactTanh, "GeluTanh": exactGeluTanh,
+		"Sinh": exactSinh, "Cosh": exactCosh, "Expm1": exactExpm1, "Sigmoid": exactSigmoid, "Tanh": exactTanh, "GeluTanh": exactGeluTanh,
 		"Erf": exactErf}
 	// The largest error allowed, in ulps of the exact result: GeluTanh rounds
 	// twice, to 1.5 ulp and a residual's error (see unary64). Log rounds
 	// once, at the end, after sums kept exact (its r, hi and Fast2Sum) and
 	// a polynomial within 0.04 ulp: 0.6.
-	limit := map[string]float64{"Exp": 1, "Exp2": 1, "Log": 0.6, "Log2": 1, "Log10": 1, "Log1p": 1, "Sinh": 1, "Cosh": 1, "Sigmoid": 1, "Tanh": 1, "GeluTanh": 1.6, "Erf": 1}
+	limit := map[string]float64{"Exp": 1, "Exp2": 1, "Log": 0.6, "Log2": 1, "Log10": 1, "Log1p": 1, "Sinh": 1, "Cosh": 1, "Expm1": 1, "Sigmoid": 1, "Tanh": 1, "GeluTanh": 1.6, "Erf": 1}
 	for _, f := range unaries64 {
 		t.Run(f.name, func(t *testing.T) {
 			var xs []float64
 			for _, x := range sweep64(f.name, n) {
 				if f.name == "Exp" && x > -745.2 && x < 709.78 || f.name == "Exp2" && x > -1075.5 && x < 1024 || (f.name == "Log2" || f.name == "Log10") && x > 0 && x <= math.MaxFloat64 ||
 					f.name == "Log1p" && x > -1 && x <= math.MaxFloat64 ||
-					(f.name == "Sinh" || f.name == "Cosh") && math.Abs(x) < 710.47 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
+					(f.name == "Sinh" || f.name == "Cosh") && math.Abs(x) < 710.47 || f.name == "Expm1" && x > -750 && x < 709.78 || f.name == "Log" && x > 0 && x <= math.MaxFloat64 ||
 					f.name == "Sigmoid" && x > -745.2 && x < 709.78 || f.name == "Tanh" && !math.IsNaN(x) ||
 					(f.name == "GeluTanh" || f.name == "Erf") && !math.IsNaN(x) && !math.IsInf(x, 0) {
 					xs = append(xs, x)

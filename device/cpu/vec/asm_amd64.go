@@ -1028,6 +1028,11 @@ func sigmoidF64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func tanhF64AVX512(dst *float64, x *float64, n int)
 
+// expm1F64AVX512 computes dst[i] = e**x[i] - 1 for i < n.
+//
+//go:noescape
+func expm1F64AVX512(dst *float64, x *float64, n int)
+
 // coshF64AVX512 computes dst[i] = cosh(x[i]) for i < n.
 //
 //go:noescape
@@ -1429,7 +1434,7 @@ var asmAVX512 = tierAsm{
 	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unRsqrt: rsqrtBF16AVX512, unHardswish: hardswishBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unExp2: exp2BF16AVX512, unLog: logBF16AVX512, unLog2: log2BF16AVX512, unLog10: log10BF16AVX512, unLog1p: log1pBF16AVX512, unExpm1: expm1BF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
 	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unExpm1: expm1F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
 	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},

@@ -2416,7 +2416,7 @@ func tanhCoeffs64() []float64 {
 
 // unOps64 lists the float64 unary kernels the AVX-512 tier has (the
 // others, and every float64 one of the AVX2 tier, are package math).
-var unOps64 = [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
+var unOps64 = [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"expm1", "unExpm1"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"log1p", "unLog1p"}, {"tanh", "unTanh"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}}
 
 // geluTanhCoeffs returns c1 = 2*sqrt(2/pi) and c2 = 0.044715*c1, each as
 // a float64 pair hi+lo (the sum within 2^-106 relative), computed in
@@ -2472,6 +2472,7 @@ const (
 	expNoLo       expLo = iota // nothing
 	expLoScaled                // Z6, scaled by 2^n as the result is
 	expLoUnscaled              // Z6 unscaled, beside the unscaled result (Z5) and n (Z2)
+	expSplit                   // no sum: Thi (Z5) and Thi*q + Tlo (Z1) unscaled, n in Z2
 )
 
 // expCore512F64 sets Z0 = e^Z0, clobbering Z1-Z6; the float64 Exp,
@@ -2484,6 +2485,13 @@ const (
 func (g *gen) expCore512F64(lo expLo) {
 	// Working registers Z0-Z6 only: slot 1's (Z16-Z22) stay below the
 	// tables in Z27-Z30.
+	g.expCore512F64Reduce()
+	g.expTail512F64(lo)
+}
+
+// expCore512F64Reduce is expCore512F64's clamp and reduction: r in Z0, the
+// shifted k in Z1 (j in its low bits), k/16 in Z2.
+func (g *gen) expCore512F64Reduce() {
 	g.comment("clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x")
 	g.comment("rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD")
 	g.ins("VMINPD Z0, Z13, Z0")
@@ -2496,7 +2504,6 @@ func (g *gen) expCore512F64(lo expLo) {
 	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
 	g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
 	g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
-	g.expTail512F64(lo)
 }
 
 // exp2Core512F64 sets Z0 = 2^Z0 as expCore512F64 sets e^x (clamped to
@@ -2530,6 +2537,9 @@ func (g *gen) expTail512F64(lo expLo) {
 	g.ins("VPERMI2PD Z28, Z27, Z5")
 	g.ins("VPERMI2PD Z30, Z29, Z1")
 	g.ins("VFMADD231PD Z3, Z5, Z1")
+	if lo == expSplit {
+		return
+	}
 	if lo != expNoLo {
 		g.ins("VMOVAPD Z5, Z6")
 	}
@@ -2616,6 +2626,92 @@ func (g *gen) hyperbolic512F64(op string) {
 	g.comment("x's sign onto the magnitude: a bit select on the sign mask")
 	g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
 	g.ins("VMOVAPD Z7, Z0")
+}
+
+// expm1Cut is where the float64 Expm1 kernel leaves its series for the
+// exp core: ln2/2, from which |e^x - 1| >= 0.29, so the core's absolute
+// error (about 2^-57 of e^x) stays below a quarter ulp of the result.
+const expm1Cut = math.Ln2 / 2
+
+// expm1512F64 computes e^x - 1 of Z0 into Z0. Below |x| = expm1Cut: x +
+// x^2/2 + x^3*P(x), P the Taylor series to x^14 (truncation below 2^-56
+// of the result), x^2 an exact pair and x + x^2/2 summed by Fast2Sum, so
+// one rounding counts. From there on: the exp core's 2^n*Thi and
+// 2^n*(Thi*q + Tlo) (expSplit, scaled by VSCALEFPD: 2^n*Thi is exact or
+// 0), 2^n*Thi - 1 by TwoSum, the rest added before the one rounding;
+// from x = 38 on, e^x as the Exp kernel computes it (e^x - 1 rounds to
+// e^x there, and 2^n*Thi alone may overflow where e^x does not).
+// e^x - 1 has x's sign, which is copied last (so -0 gives -0). Each side
+// runs only when some lane needs it. Registers Z0-Z10.
+func (g *gen) expm1512F64() {
+	one := g.d("done", 1)
+	small, join, sign := g.uniq("small"), g.uniq("join"), g.uniq("sign")
+	g.ins("VMOVAPD Z0, Z7")
+	g.comment("K2: lanes with |x| < ln2/2 (NaN compares false), the series' side")
+	g.ins("VPANDQ.BCST %s, Z0, Z8", g.v64("absmask64", 1<<63-1))
+	g.ins("VCMPPD.BCST $1, %s, Z8, K2", g.d("dexpm1cut", expm1Cut))
+	g.ins("KORTESTB K2, K2")
+	g.ins("JCS  %s", small)
+	g.expCore512F64Reduce()
+	g.expTail512F64(expSplit)
+	g.comment("e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where")
+	g.comment("e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does")
+	g.ins("VADDPD Z1, Z5, Z8")
+	g.ins("VSCALEFPD Z2, Z8, Z8")
+	g.ins("VSCALEFPD Z2, Z5, Z5")
+	g.ins("VSCALEFPD Z2, Z1, Z1")
+	g.comment("A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B)")
+	g.ins("VSUBPD.BCST %s, Z5, Z3", one)
+	g.ins("VSUBPD Z5, Z3, Z4")
+	g.ins("VSUBPD Z4, Z3, Z6")
+	g.ins("VSUBPD Z6, Z5, Z6")
+	g.ins("VADDPD.BCST %s, Z4, Z4", one)
+	g.ins("VSUBPD Z4, Z6, Z6")
+	g.ins("VADDPD Z1, Z6, Z6")
+	g.ins("VADDPD Z6, Z3, Z5")
+	g.ins("VCMPPD.BCST $0x1e, %s, Z7, K5", g.d("d38", 38))
+	g.ins("VMOVAPD Z8, K5, Z5")
+	g.ins("KORTESTB K2, K2")
+	g.ins("JEQ  %s", join)
+	g.comment("the small lanes of a mixed vector")
+	g.expm1Series512F64("Z7", "Z1")
+	g.ins("VMOVAPD Z1, K2, Z5")
+	g.label(join)
+	g.ins("JMP  %s", sign)
+	g.label(small)
+	g.expm1Series512F64("Z7", "Z5")
+	g.label(sign)
+	g.comment("x's sign onto the result, which has it but for -0: a bit select on the sign mask")
+	g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
+	g.ins("VMOVAPD Z7, Z0")
+}
+
+// expm1Series512F64 sets dst = x + x^2/2 + x^3*P(x) for x in register x
+// (expm1512F64), with Z2-Z4, Z6 and Z8-Z10 as scratch.
+func (g *gen) expm1Series512F64(x, dst string) {
+	var c []float64
+	for k := 3; k <= 14; k++ {
+		f := 1.0
+		for i := 2; i <= k; i++ {
+			f *= float64(i)
+		}
+		c = append(c, 1/f)
+	}
+	g.estrinPDOn(tierAVX512, "dexpm1p", c, x, dst, "Z3", "Z4")
+	g.comment("x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)")
+	g.ins("VMULPD %s, %s, Z2", x, x)
+	g.ins("VMOVAPD Z2, Z6")
+	g.ins("VFMSUB231PD %s, %s, Z6", x, x)
+	g.ins("VMULPD.BCST %s, Z2, Z8", g.d("dhalf", 0.5))
+	g.ins("VADDPD Z8, %s, Z9", x)
+	g.ins("VSUBPD Z9, %s, Z10", x)
+	g.ins("VADDPD Z8, Z10, Z10")
+	g.comment("result s + (e + xl/2 + x^3*P)")
+	g.ins("VMULPD %s, Z2, Z2", x)
+	g.ins("VMULPD %s, Z2, %s", dst, dst)
+	g.ins("VFMADD231PD.BCST %s, Z6, %s", g.d("dhalf", 0.5), dst)
+	g.ins("VADDPD Z10, %s, %s", dst, dst)
+	g.ins("VADDPD Z9, %s, %s", dst, dst)
 }
 
 // sinhSeries512F64 sets dst = a + a^3*P(a^2) for a in register a (a >= 0),
@@ -2872,6 +2968,7 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VMOVAPD Z7, Z0")
 	})
 
+	un("expm1", "computes dst[i] = e**x[i] - 1 for i < n.", (*gen).expSetup512F64, (*gen).expm1512F64)
 	for _, op := range []string{"cosh", "sinh"} {
 		un(op, fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", op), func(g *gen) {
 			g.expSetupClamp512F64(g.d("d712", 712), g.d("dm746", -746))

@@ -218,11 +218,15 @@ func BenchmarkLogF64(b *testing.B) {
 	benchUnary64(b, Log[float64], math.Log, func(i int) float64 { return float64(i%2000)*0.01 + 0.005 })
 }
 
-// BenchmarkExp2F64, BenchmarkSinhF64, BenchmarkCoshF64, BenchmarkLog2F64,
+// BenchmarkExp2F64, BenchmarkExpm1F64, BenchmarkSinhF64, BenchmarkCoshF64, BenchmarkLog2F64,
 // BenchmarkLog10F64 and BenchmarkLog1pF64 run on BenchmarkTiersUnary's
 // float64 inputs of the same functions.
 func BenchmarkExp2F64(b *testing.B) {
 	benchUnary64(b, Exp2[float64], math.Exp2, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
+func BenchmarkExpm1F64(b *testing.B) {
+	benchUnary64(b, Expm1[float64], math.Expm1, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
 
 func BenchmarkSinhF64(b *testing.B) {

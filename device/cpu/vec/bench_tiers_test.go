@@ -81,8 +81,8 @@ func BenchmarkTiersUnary(b *testing.B) {
 			}
 		}
 	}
-	// float64 Exp, Exp2, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid,
-	// GeluTanh and Erf (vector kernels on the avx512 tier only; package math
+	// float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
+	// Sigmoid, GeluTanh and Erf (vector kernels on the avx512 tier only; package math
 	// elsewhere)
 	// and Sin, Cos and Tan (vector kernels on both tiers), on the float32
 	// cases' inputs.
@@ -94,6 +94,7 @@ func BenchmarkTiersUnary(b *testing.B) {
 		{"exp_f64", Exp[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"log_f64", Log[float64], func(i int) float64 { return float64(i%2000)*0.01 + 0.005 }},
 		{"exp2_f64", Exp2[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"expm1_f64", Expm1[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"sinh_f64", Sinh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"cosh_f64", Cosh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"log2_f64", Log2[float64], func(i int) float64 { return float64(i%2000)*0.01 + 0.005 }},

@@ -107,8 +107,9 @@ type tierAsm struct {
 	axpy64      func(dst *float64, alpha float64, x, y *float64, n int)
 	un32        [numUnOps]func(dst, x *float32, n int)
 	// un64 has the float64 unaries the tier vectorises (both: Relu, Sqrt,
-	// Sign and the exact ones; AVX-512 also Exp, Exp2, Log, Log2, Log10,
-	// Log1p, Sinh, Cosh, Tanh, Sigmoid, GeluTanh and Erf; Sin, Cos and Tan are in
+	// Sign and the exact ones; AVX-512 also Exp, Exp2, Expm1, Log, Log2,
+	// Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid, GeluTanh and Erf; Sin, Cos
+	// and Tan are in
 	// trig64); the others stay the generic set's.
 	un64 [numUnOps]func(dst, x *float64, n int)
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
@@ -203,8 +204,8 @@ var avx2Kernels = func() *kernels {
 
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
-// transcendentals, the float64 Exp, Exp2, Log, Log2, Log10, Log1p, Sinh,
-// Cosh, Tanh, Sigmoid, GeluTanh, Erf, Sin, Cos and Tan, and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
+// transcendentals, the float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p,
+// Sinh, Cosh, Tanh, Sigmoid, GeluTanh, Erf, Sin, Cos and Tan, and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
 // why), the float64 GeluErf and Silu the generic ones.
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)

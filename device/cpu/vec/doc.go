@@ -22,8 +22,9 @@
 // machine); "avx512", "auto" or nothing picks the widest. Implementation
 // reports which set is active. The AVX-512 set has its own arithmetic,
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
-// float64 Exp, Exp2, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid,
-// GeluTanh, Erf, Sin, Cos and Tan (the last three also on the AVX2 set),
+// float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
+// Sigmoid, GeluTanh, Erf, Sin, Cos and Tan (the last three also on the
+// AVX2 set),
 // and shares
 // the AVX2
 // Sum and Dot: their fixed 64-lane summation order (below) fills only four
@@ -113,7 +114,7 @@
 // math (Sin, Cos and Tan: with sin64, cos64 and tan64, below) and rounds
 // once.
 //
-// The float64 Exp, Exp2, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
+// The float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
 // Sigmoid, GeluTanh and Erf of the AVX-512 set are vector kernels too
 // (asmgen.go); the
 // float64 GeluErf, and all of them in the generic and AVX2 sets, run per
@@ -129,6 +130,10 @@
 //     rounds subnormal results once more;
 //   - Exp2: k = round(16x), r = (x - k/16)*ln2 (the difference exact, the
 //     product rounded once), then exp's polynomial, table and scaling;
+//   - Expm1: below |x| = ln2/2, x + x^2/2 + x^3*P(x) (P the Taylor series
+//     to x^14, x^2 an exact pair, x + x^2/2 by Fast2Sum); above, exp's
+//     core with 2^n*Thi - 1 by TwoSum and the rest added before the one
+//     rounding, and e^x itself from x = 38 on; x's sign copied last;
 //   - Sinh and Cosh: e^a, a = |x|, from exp's core before its scaling by
 //     2^n (S + Sl), then e^a/2 and e^-a/2 = 2^(-n-1)/S (one division,
 //     corrected by its residual) each scaled by VSCALEFPD, so results up
@@ -179,7 +184,7 @@
 //     values (fitcoeffs.go erf64) and x's sign is copied last.
 //
 // Measured against values computed with math/big (TestExactF64), their
-// largest errors are 0.54 (Exp), 0.54 (Exp2), 0.55 (Log), 0.54 (Log2),
+// largest errors are 0.54 (Exp), 0.54 (Exp2), 0.55 (Expm1), 0.55 (Log), 0.54 (Log2),
 // 0.57 (Log10), 0.61 (Log1p), 0.54 (Sinh, Cosh), 0.56 (Tanh), 0.66 (Sigmoid),
 // 0.68 (Erf; 0.73 on a denser scan of [0.5, 0.75)) and 1.43 (GeluTanh, which rounds twice: the sigmoid, then x
 // times it) ulp, and 0.75 x 2^-1074 for subnormal results; the tests hold
@@ -235,9 +240,9 @@
 // 2^k*e^r - 1 cancels. Over all 2^32 inputs (TestExhaustiveF32): Log2
 // 0.905, Log10 0.835, Log1p 0.935 and Expm1 0.934 ulp on both tiers,
 // whose outputs are identical (TestExhaustiveTiersF32); the bound is 1.
-// Their float64 forms (Expm1's aside, package math's on every set) are
-// AVX-512 kernels (below) and package math's on the other sets (Log2 and
-// Log10 through log2_64 and log10_64).
+// Their float64 forms are AVX-512 kernels (below) and package math's on
+// the other sets (Log2, Log10 and Expm1 through log2_64, log10_64 and
+// expm1_64, which mend package math where it is wrong).
 //
 // The float32 Sin, Cos and Tan of the vector sets are kernels of both
 // tiers (asmgen.go's trigs) that work in float64 lanes: n = round(x*2/pi),

@@ -73,7 +73,7 @@ var genericKernels = &kernels{
 		unRecip:     map64(recip64),
 		unSoftplus:  map64(softplus64),
 		unLog1p:     map64(math.Log1p),
-		unExpm1:     map64(math.Expm1),
+		unExpm1:     map64(expm1_64),
 		unExp2:      map64(math.Exp2),
 		unLog2:      map64(log2_64),
 		unLog10:     map64(log10_64),
@@ -268,6 +268,16 @@ func exp64(x float64) float64 {
 		return math.FMA(h, math.E, h*eLo)
 	}
 	return math.Exp(x)
+}
+
+// expm1_64 is math.Expm1, mended near the overflow, where it is up to 214
+// ulp off (at x = 709.782712893384): from x = 38 on, e^x - 1 rounds to
+// e^x, which exp64 gives within 2 ulp.
+func expm1_64(x float64) float64 {
+	if x > 38 {
+		return exp64(x)
+	}
+	return math.Expm1(x)
 }
 
 // sinh64 and cosh64 are math.Sinh and math.Cosh, mended where those

@@ -372,6 +372,11 @@ DATA d30<>+8(SB)/8, $0x403e000000000000
 DATA d30<>+16(SB)/8, $0x403e000000000000
 DATA d30<>+24(SB)/8, $0x403e000000000000
 GLOBL d30<>(SB), RODATA|NOPTR, $32
+DATA d38<>+0(SB)/8, $0x4043000000000000
+DATA d38<>+8(SB)/8, $0x4043000000000000
+DATA d38<>+16(SB)/8, $0x4043000000000000
+DATA d38<>+24(SB)/8, $0x4043000000000000
+GLOBL d38<>(SB), RODATA|NOPTR, $32
 DATA d710<>+0(SB)/8, $0x4086300000000000
 DATA d710<>+8(SB)/8, $0x4086300000000000
 DATA d710<>+16(SB)/8, $0x4086300000000000
@@ -660,6 +665,71 @@ DATA dexp2lo<>+104(SB)/8, $0x3c811065895048dd
 DATA dexp2lo<>+112(SB)/8, $0x3c82ed02d75b3707
 DATA dexp2lo<>+120(SB)/8, $0xbc9e9c23179c2893
 GLOBL dexp2lo<>(SB), RODATA|NOPTR, $128
+DATA dexpm1cut<>+0(SB)/8, $0x3fd62e42fefa39ef
+DATA dexpm1cut<>+8(SB)/8, $0x3fd62e42fefa39ef
+DATA dexpm1cut<>+16(SB)/8, $0x3fd62e42fefa39ef
+DATA dexpm1cut<>+24(SB)/8, $0x3fd62e42fefa39ef
+GLOBL dexpm1cut<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p0<>+0(SB)/8, $0x3fc5555555555555
+DATA dexpm1p0<>+8(SB)/8, $0x3fc5555555555555
+DATA dexpm1p0<>+16(SB)/8, $0x3fc5555555555555
+DATA dexpm1p0<>+24(SB)/8, $0x3fc5555555555555
+GLOBL dexpm1p0<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p10<>+0(SB)/8, $0x3de6124613a86d09
+DATA dexpm1p10<>+8(SB)/8, $0x3de6124613a86d09
+DATA dexpm1p10<>+16(SB)/8, $0x3de6124613a86d09
+DATA dexpm1p10<>+24(SB)/8, $0x3de6124613a86d09
+GLOBL dexpm1p10<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p11<>+0(SB)/8, $0x3da93974a8c07c9d
+DATA dexpm1p11<>+8(SB)/8, $0x3da93974a8c07c9d
+DATA dexpm1p11<>+16(SB)/8, $0x3da93974a8c07c9d
+DATA dexpm1p11<>+24(SB)/8, $0x3da93974a8c07c9d
+GLOBL dexpm1p11<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p1<>+0(SB)/8, $0x3fa5555555555555
+DATA dexpm1p1<>+8(SB)/8, $0x3fa5555555555555
+DATA dexpm1p1<>+16(SB)/8, $0x3fa5555555555555
+DATA dexpm1p1<>+24(SB)/8, $0x3fa5555555555555
+GLOBL dexpm1p1<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p2<>+0(SB)/8, $0x3f81111111111111
+DATA dexpm1p2<>+8(SB)/8, $0x3f81111111111111
+DATA dexpm1p2<>+16(SB)/8, $0x3f81111111111111
+DATA dexpm1p2<>+24(SB)/8, $0x3f81111111111111
+GLOBL dexpm1p2<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p3<>+0(SB)/8, $0x3f56c16c16c16c17
+DATA dexpm1p3<>+8(SB)/8, $0x3f56c16c16c16c17
+DATA dexpm1p3<>+16(SB)/8, $0x3f56c16c16c16c17
+DATA dexpm1p3<>+24(SB)/8, $0x3f56c16c16c16c17
+GLOBL dexpm1p3<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p4<>+0(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpm1p4<>+8(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpm1p4<>+16(SB)/8, $0x3f2a01a01a01a01a
+DATA dexpm1p4<>+24(SB)/8, $0x3f2a01a01a01a01a
+GLOBL dexpm1p4<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p5<>+0(SB)/8, $0x3efa01a01a01a01a
+DATA dexpm1p5<>+8(SB)/8, $0x3efa01a01a01a01a
+DATA dexpm1p5<>+16(SB)/8, $0x3efa01a01a01a01a
+DATA dexpm1p5<>+24(SB)/8, $0x3efa01a01a01a01a
+GLOBL dexpm1p5<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p6<>+0(SB)/8, $0x3ec71de3a556c734
+DATA dexpm1p6<>+8(SB)/8, $0x3ec71de3a556c734
+DATA dexpm1p6<>+16(SB)/8, $0x3ec71de3a556c734
+DATA dexpm1p6<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL dexpm1p6<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p7<>+0(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpm1p7<>+8(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpm1p7<>+16(SB)/8, $0x3e927e4fb7789f5c
+DATA dexpm1p7<>+24(SB)/8, $0x3e927e4fb7789f5c
+GLOBL dexpm1p7<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p8<>+0(SB)/8, $0x3e5ae64567f544e4
+DATA dexpm1p8<>+8(SB)/8, $0x3e5ae64567f544e4
+DATA dexpm1p8<>+16(SB)/8, $0x3e5ae64567f544e4
+DATA dexpm1p8<>+24(SB)/8, $0x3e5ae64567f544e4
+GLOBL dexpm1p8<>(SB), RODATA|NOPTR, $32
+DATA dexpm1p9<>+0(SB)/8, $0x3e21eed8eff8d898
+DATA dexpm1p9<>+8(SB)/8, $0x3e21eed8eff8d898
+DATA dexpm1p9<>+16(SB)/8, $0x3e21eed8eff8d898
+DATA dexpm1p9<>+24(SB)/8, $0x3e21eed8eff8d898
+GLOBL dexpm1p9<>(SB), RODATA|NOPTR, $32
 DATA dexpp0<>+0(SB)/8, $0x3fe0000000000000
 DATA dexpp0<>+8(SB)/8, $0x3fe0000000000000
 DATA dexpp0<>+16(SB)/8, $0x3fe0000000000000
@@ -26552,6 +26622,547 @@ done:
 	VZEROUPPER
 	RET
 
+// func expm1F64AVX512(dst *float64, x *float64, n int)
+TEXT ·expm1F64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVAPD Z0, Z7
+	// K2: lanes with |x| < ln2/2 (NaN compares false), the series' side
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
+	VCMPPD.BCST $1, dexpm1cut<>(SB), Z8, K2
+	KORTESTB K2, K2
+	JCS  small47
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	// e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where
+	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
+	VADDPD Z1, Z5, Z8
+	VSCALEFPD Z2, Z8, Z8
+	VSCALEFPD Z2, Z5, Z5
+	VSCALEFPD Z2, Z1, Z1
+	// A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B)
+	VSUBPD.BCST done<>(SB), Z5, Z3
+	VSUBPD Z5, Z3, Z4
+	VSUBPD Z4, Z3, Z6
+	VSUBPD Z6, Z5, Z6
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VSUBPD Z4, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VADDPD Z6, Z3, Z5
+	VCMPPD.BCST $0x1e, d38<>(SB), Z7, K5
+	VMOVAPD Z8, K5, Z5
+	KORTESTB K2, K2
+	JEQ  join48
+	// the small lanes of a mixed vector
+	VMULPD Z7, Z7, Z3
+	VBROADCASTSD dexpm1p10<>(SB), Z1
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z1
+	VBROADCASTSD dexpm1p8<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p6<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p4<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p2<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p0<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	// x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z7, Z7, Z2
+	VMOVAPD Z2, Z6
+	VFMSUB231PD Z7, Z7, Z6
+	VMULPD.BCST dhalf<>(SB), Z2, Z8
+	VADDPD Z8, Z7, Z9
+	VSUBPD Z9, Z7, Z10
+	VADDPD Z8, Z10, Z10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z7, Z2, Z2
+	VMULPD Z1, Z2, Z1
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z1
+	VADDPD Z10, Z1, Z1
+	VADDPD Z9, Z1, Z1
+	VMOVAPD Z1, K2, Z5
+join48:
+	JMP  sign49
+small47:
+	VMULPD Z7, Z7, Z3
+	VBROADCASTSD dexpm1p10<>(SB), Z5
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z5
+	VBROADCASTSD dexpm1p8<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p6<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p4<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p2<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p0<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	// x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z7, Z7, Z2
+	VMOVAPD Z2, Z6
+	VFMSUB231PD Z7, Z7, Z6
+	VMULPD.BCST dhalf<>(SB), Z2, Z8
+	VADDPD Z8, Z7, Z9
+	VSUBPD Z9, Z7, Z10
+	VADDPD Z8, Z10, Z10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z7, Z2, Z2
+	VMULPD Z5, Z2, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
+	VADDPD Z10, Z5, Z5
+	VADDPD Z9, Z5, Z5
+sign49:
+	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVAPD Z16, Z23
+	// K3: lanes with |x| < ln2/2 (NaN compares false), the series' side
+	VPANDQ.BCST absmask64<>(SB), Z16, Z24
+	VCMPPD.BCST $1, dexpm1cut<>(SB), Z24, K3
+	KORTESTB K3, K3
+	JCS  small50
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z16, Z13, Z16
+	VMAXPD Z16, Z14, Z16
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD Z15, Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z17, Z21
+	VPERMI2PD Z28, Z27, Z21
+	VPERMI2PD Z30, Z29, Z17
+	VFMADD231PD Z19, Z21, Z17
+	// e^x as the Exp kernel rounds it (Z24): the result from x > 38 on, where
+	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
+	VADDPD Z17, Z21, Z24
+	VSCALEFPD Z18, Z24, Z24
+	VSCALEFPD Z18, Z21, Z21
+	VSCALEFPD Z18, Z17, Z17
+	// A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B)
+	VSUBPD.BCST done<>(SB), Z21, Z19
+	VSUBPD Z21, Z19, Z20
+	VSUBPD Z20, Z19, Z22
+	VSUBPD Z22, Z21, Z22
+	VADDPD.BCST done<>(SB), Z20, Z20
+	VSUBPD Z20, Z22, Z22
+	VADDPD Z17, Z22, Z22
+	VADDPD Z22, Z19, Z21
+	VCMPPD.BCST $0x1e, d38<>(SB), Z23, K5
+	VMOVAPD Z24, K5, Z21
+	KORTESTB K3, K3
+	JEQ  join51
+	// the small lanes of a mixed vector
+	VMULPD Z23, Z23, Z19
+	VBROADCASTSD dexpm1p10<>(SB), Z17
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z23, Z17
+	VBROADCASTSD dexpm1p8<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VBROADCASTSD dexpm1p6<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VBROADCASTSD dexpm1p4<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VBROADCASTSD dexpm1p2<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z17
+	VBROADCASTSD dexpm1p0<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z17
+	// x^2 = Z18 + Z22 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z23, Z23, Z18
+	VMOVAPD Z18, Z22
+	VFMSUB231PD Z23, Z23, Z22
+	VMULPD.BCST dhalf<>(SB), Z18, Z24
+	VADDPD Z24, Z23, Z25
+	VSUBPD Z25, Z23, Z26
+	VADDPD Z24, Z26, Z26
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z23, Z18, Z18
+	VMULPD Z17, Z18, Z17
+	VFMADD231PD.BCST dhalf<>(SB), Z22, Z17
+	VADDPD Z26, Z17, Z17
+	VADDPD Z25, Z17, Z17
+	VMOVAPD Z17, K3, Z21
+join51:
+	JMP  sign52
+small50:
+	VMULPD Z23, Z23, Z19
+	VBROADCASTSD dexpm1p10<>(SB), Z21
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z23, Z21
+	VBROADCASTSD dexpm1p8<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VBROADCASTSD dexpm1p6<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VBROADCASTSD dexpm1p4<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VBROADCASTSD dexpm1p2<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z21
+	VBROADCASTSD dexpm1p0<>(SB), Z20
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z23, Z20
+	VFMADD213PD Z20, Z19, Z21
+	// x^2 = Z18 + Z22 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z23, Z23, Z18
+	VMOVAPD Z18, Z22
+	VFMSUB231PD Z23, Z23, Z22
+	VMULPD.BCST dhalf<>(SB), Z18, Z24
+	VADDPD Z24, Z23, Z25
+	VSUBPD Z25, Z23, Z26
+	VADDPD Z24, Z26, Z26
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z23, Z18, Z18
+	VMULPD Z21, Z18, Z21
+	VFMADD231PD.BCST dhalf<>(SB), Z22, Z21
+	VADDPD Z26, Z21, Z21
+	VADDPD Z25, Z21, Z21
+sign52:
+	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
+	VMOVAPD Z23, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VMOVAPD Z0, Z7
+	// K2: lanes with |x| < ln2/2 (NaN compares false), the series' side
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
+	VCMPPD.BCST $1, dexpm1cut<>(SB), Z8, K2
+	KORTESTB K2, K2
+	JCS  small53
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	// e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where
+	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
+	VADDPD Z1, Z5, Z8
+	VSCALEFPD Z2, Z8, Z8
+	VSCALEFPD Z2, Z5, Z5
+	VSCALEFPD Z2, Z1, Z1
+	// A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B)
+	VSUBPD.BCST done<>(SB), Z5, Z3
+	VSUBPD Z5, Z3, Z4
+	VSUBPD Z4, Z3, Z6
+	VSUBPD Z6, Z5, Z6
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VSUBPD Z4, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VADDPD Z6, Z3, Z5
+	VCMPPD.BCST $0x1e, d38<>(SB), Z7, K5
+	VMOVAPD Z8, K5, Z5
+	KORTESTB K2, K2
+	JEQ  join54
+	// the small lanes of a mixed vector
+	VMULPD Z7, Z7, Z3
+	VBROADCASTSD dexpm1p10<>(SB), Z1
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z1
+	VBROADCASTSD dexpm1p8<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p6<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p4<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p2<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p0<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	// x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z7, Z7, Z2
+	VMOVAPD Z2, Z6
+	VFMSUB231PD Z7, Z7, Z6
+	VMULPD.BCST dhalf<>(SB), Z2, Z8
+	VADDPD Z8, Z7, Z9
+	VSUBPD Z9, Z7, Z10
+	VADDPD Z8, Z10, Z10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z7, Z2, Z2
+	VMULPD Z1, Z2, Z1
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z1
+	VADDPD Z10, Z1, Z1
+	VADDPD Z9, Z1, Z1
+	VMOVAPD Z1, K2, Z5
+join54:
+	JMP  sign55
+small53:
+	VMULPD Z7, Z7, Z3
+	VBROADCASTSD dexpm1p10<>(SB), Z5
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z5
+	VBROADCASTSD dexpm1p8<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p6<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p4<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p2<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p0<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	// x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z7, Z7, Z2
+	VMOVAPD Z2, Z6
+	VFMSUB231PD Z7, Z7, Z6
+	VMULPD.BCST dhalf<>(SB), Z2, Z8
+	VADDPD Z8, Z7, Z9
+	VSUBPD Z9, Z7, Z10
+	VADDPD Z8, Z10, Z10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z7, Z2, Z2
+	VMULPD Z5, Z2, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
+	VADDPD Z10, Z5, Z5
+	VADDPD Z9, Z5, Z5
+sign55:
+	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVAPD Z0, Z7
+	// K2: lanes with |x| < ln2/2 (NaN compares false), the series' side
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
+	VCMPPD.BCST $1, dexpm1cut<>(SB), Z8, K2
+	KORTESTB K2, K2
+	JCS  small56
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	// e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where
+	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
+	VADDPD Z1, Z5, Z8
+	VSCALEFPD Z2, Z8, Z8
+	VSCALEFPD Z2, Z5, Z5
+	VSCALEFPD Z2, Z1, Z1
+	// A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B)
+	VSUBPD.BCST done<>(SB), Z5, Z3
+	VSUBPD Z5, Z3, Z4
+	VSUBPD Z4, Z3, Z6
+	VSUBPD Z6, Z5, Z6
+	VADDPD.BCST done<>(SB), Z4, Z4
+	VSUBPD Z4, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VADDPD Z6, Z3, Z5
+	VCMPPD.BCST $0x1e, d38<>(SB), Z7, K5
+	VMOVAPD Z8, K5, Z5
+	KORTESTB K2, K2
+	JEQ  join57
+	// the small lanes of a mixed vector
+	VMULPD Z7, Z7, Z3
+	VBROADCASTSD dexpm1p10<>(SB), Z1
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z1
+	VBROADCASTSD dexpm1p8<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p6<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p4<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p2<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	VBROADCASTSD dexpm1p0<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z1
+	// x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z7, Z7, Z2
+	VMOVAPD Z2, Z6
+	VFMSUB231PD Z7, Z7, Z6
+	VMULPD.BCST dhalf<>(SB), Z2, Z8
+	VADDPD Z8, Z7, Z9
+	VSUBPD Z9, Z7, Z10
+	VADDPD Z8, Z10, Z10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z7, Z2, Z2
+	VMULPD Z1, Z2, Z1
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z1
+	VADDPD Z10, Z1, Z1
+	VADDPD Z9, Z1, Z1
+	VMOVAPD Z1, K2, Z5
+join57:
+	JMP  sign58
+small56:
+	VMULPD Z7, Z7, Z3
+	VBROADCASTSD dexpm1p10<>(SB), Z5
+	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z5
+	VBROADCASTSD dexpm1p8<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p9<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p6<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p7<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p4<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p5<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p2<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p3<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	VBROADCASTSD dexpm1p0<>(SB), Z4
+	VFMADD231PD.BCST dexpm1p1<>(SB), Z7, Z4
+	VFMADD213PD Z4, Z3, Z5
+	// x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Z7, Z7, Z2
+	VMOVAPD Z2, Z6
+	VFMSUB231PD Z7, Z7, Z6
+	VMULPD.BCST dhalf<>(SB), Z2, Z8
+	VADDPD Z8, Z7, Z9
+	VSUBPD Z9, Z7, Z10
+	VADDPD Z8, Z10, Z10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Z7, Z2, Z2
+	VMULPD Z5, Z2, Z5
+	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
+	VADDPD Z10, Z5, Z5
+	VADDPD Z9, Z5, Z5
+sign58:
+	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
+	VMOVAPD Z7, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func coshF64AVX512(dst *float64, x *float64, n int)
 TEXT ·coshF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -26868,7 +27479,7 @@ loop:
 	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
 	VMOVAPD Z0, Z10
 	KORTESTB K2, K2
-	JCS  small59
+	JCS  small71
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -26929,7 +27540,7 @@ loop:
 	VFPCLASSPDZ $0x08, Z8, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join60
+	JEQ  join72
 	// the small lanes of a mixed vector
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
@@ -26947,9 +27558,9 @@ loop:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z1
 	VMOVAPD Z1, K2, Z5
-join60:
-	JMP  sign61
-small59:
+join72:
+	JMP  sign73
+small71:
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
 	VBROADCASTSD dsinhp6<>(SB), Z5
@@ -26965,7 +27576,7 @@ small59:
 	VFMADD213PD Z4, Z3, Z5
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
-sign61:
+sign73:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -26975,7 +27586,7 @@ sign61:
 	VCMPPD.BCST $1, dhalf<>(SB), Z16, K3
 	VMOVAPD Z16, Z26
 	KORTESTB K3, K3
-	JCS  small62
+	JCS  small74
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
@@ -27036,7 +27647,7 @@ sign61:
 	VFPCLASSPDZ $0x08, Z24, K5
 	VMOVAPD Z24, K5, Z21
 	KORTESTB K3, K3
-	JEQ  join63
+	JEQ  join75
 	// the small lanes of a mixed vector
 	VMULPD Z26, Z26, Z18
 	VMULPD Z18, Z18, Z19
@@ -27054,9 +27665,9 @@ sign61:
 	VMULPD Z26, Z18, Z18
 	VFMADD213PD Z26, Z18, Z17
 	VMOVAPD Z17, K3, Z21
-join63:
-	JMP  sign64
-small62:
+join75:
+	JMP  sign76
+small74:
 	VMULPD Z26, Z26, Z18
 	VMULPD Z18, Z18, Z19
 	VBROADCASTSD dsinhp6<>(SB), Z21
@@ -27072,7 +27683,7 @@ small62:
 	VFMADD213PD Z20, Z19, Z21
 	VMULPD Z26, Z18, Z18
 	VFMADD213PD Z26, Z18, Z21
-sign64:
+sign76:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
 	VMOVAPD Z23, Z16
@@ -27092,7 +27703,7 @@ one:
 	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
 	VMOVAPD Z0, Z10
 	KORTESTB K2, K2
-	JCS  small65
+	JCS  small77
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -27153,7 +27764,7 @@ one:
 	VFPCLASSPDZ $0x08, Z8, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join66
+	JEQ  join78
 	// the small lanes of a mixed vector
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
@@ -27171,9 +27782,9 @@ one:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z1
 	VMOVAPD Z1, K2, Z5
-join66:
-	JMP  sign67
-small65:
+join78:
+	JMP  sign79
+small77:
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
 	VBROADCASTSD dsinhp6<>(SB), Z5
@@ -27189,7 +27800,7 @@ small65:
 	VFMADD213PD Z4, Z3, Z5
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
-sign67:
+sign79:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -27212,7 +27823,7 @@ tail:
 	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
 	VMOVAPD Z0, Z10
 	KORTESTB K2, K2
-	JCS  small68
+	JCS  small80
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -27273,7 +27884,7 @@ tail:
 	VFPCLASSPDZ $0x08, Z8, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join69
+	JEQ  join81
 	// the small lanes of a mixed vector
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
@@ -27291,9 +27902,9 @@ tail:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z1
 	VMOVAPD Z1, K2, Z5
-join69:
-	JMP  sign70
-small68:
+join81:
+	JMP  sign82
+small80:
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
 	VBROADCASTSD dsinhp6<>(SB), Z5
@@ -27309,7 +27920,7 @@ small68:
 	VFMADD213PD Z4, Z3, Z5
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
-sign70:
+sign82:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -27761,7 +28372,7 @@ loop:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall71
+	JCS  erfsmall83
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -27862,8 +28473,8 @@ loop:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin72
-erfsmall71:
+	JEQ  erfjoin84
+erfsmall83:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -27884,7 +28495,7 @@ erfsmall71:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin72:
+erfjoin84:
 	VMOVAPD Z5, Z0
 	VMOVAPD Z16, Z23
 	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K3: lanes with
@@ -27894,7 +28505,7 @@ erfjoin72:
 	VBROADCASTSD derftop<>(SB), Z17
 	VMINPD Z24, Z17, Z24
 	KORTESTB K3, K3
-	JCS  erfsmall73
+	JCS  erfsmall85
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -27995,8 +28606,8 @@ erfjoin72:
 	VMOVAPD Z23, Z21
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z19, Z21
 	KORTESTB K3, K3
-	JEQ  erfjoin74
-erfsmall73:
+	JEQ  erfjoin86
+erfsmall85:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K3's lanes are kept, and a vector without such lanes skips this
@@ -28017,7 +28628,7 @@ erfsmall73:
 	VFMADD231PD.BCST derfq1<>(SB), Z18, Z19
 	VFMADD213PD Z23, Z23, Z19
 	VMOVAPD Z19, K3, Z21
-erfjoin74:
+erfjoin86:
 	VMOVAPD Z21, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
@@ -28037,7 +28648,7 @@ one:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall75
+	JCS  erfsmall87
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -28138,8 +28749,8 @@ one:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin76
-erfsmall75:
+	JEQ  erfjoin88
+erfsmall87:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -28160,7 +28771,7 @@ erfsmall75:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin76:
+erfjoin88:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, 0(DI)
 	ADDQ $64, DI
@@ -28183,7 +28794,7 @@ tail:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall77
+	JCS  erfsmall89
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
@@ -28284,8 +28895,8 @@ tail:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin78
-erfsmall77:
+	JEQ  erfjoin90
+erfsmall89:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -28306,7 +28917,7 @@ erfsmall77:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin78:
+erfjoin90:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
@@ -30978,9 +31589,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly79
+	JEQ  sinonly91
 	CMPL AX, $15
-	JEQ  cosonly80
+	JEQ  cosonly92
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31025,8 +31636,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs81
-sinonly79:
+	JMP  signs93
+sinonly91:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31047,8 +31658,8 @@ sinonly79:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs81
-cosonly80:
+	JMP  signs93
+cosonly92:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -31073,7 +31684,7 @@ cosonly80:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs81:
+signs93:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -31129,9 +31740,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly82
+	JEQ  sinonly94
 	CMPL AX, $15
-	JEQ  cosonly83
+	JEQ  cosonly95
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31176,8 +31787,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs84
-sinonly82:
+	JMP  signs96
+sinonly94:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31198,8 +31809,8 @@ sinonly82:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs84
-cosonly83:
+	JMP  signs96
+cosonly95:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -31224,7 +31835,7 @@ cosonly83:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs84:
+signs96:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -31287,9 +31898,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly85
+	JEQ  sinonly97
 	CMPL AX, $15
-	JEQ  cosonly86
+	JEQ  cosonly98
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31334,8 +31945,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs87
-sinonly85:
+	JMP  signs99
+sinonly97:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31356,8 +31967,8 @@ sinonly85:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs87
-cosonly86:
+	JMP  signs99
+cosonly98:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -31382,7 +31993,7 @@ cosonly86:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs87:
+signs99:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -31436,9 +32047,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly88
+	JEQ  sinonly100
 	CMPL AX, $15
-	JEQ  cosonly89
+	JEQ  cosonly101
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31483,8 +32094,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs90
-sinonly88:
+	JMP  signs102
+sinonly100:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31505,8 +32116,8 @@ sinonly88:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs90
-cosonly89:
+	JMP  signs102
+cosonly101:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -31531,7 +32142,7 @@ cosonly89:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs90:
+signs102:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -31817,589 +32428,6 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly91
-	JCS  cosonly92
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z2, Z2, Z7
-	VBROADCASTSD dsinc8<>(SB), Z6
-	VBROADCASTSD dsinc6<>(SB), Z9
-	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc4<>(SB), Z9
-	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc2<>(SB), Z9
-	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc0<>(SB), Z9
-	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VMOVAPD Z8, Z10
-	VFNMADD231PD Z5, Z8, Z10
-	VMULPD Z2, Z3, Z7
-	VFMADD231PD Z6, Z7, Z10
-	VADDPD Z10, Z3, Z6
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z5, Z9, Z9
-	VBROADCASTSD done<>(SB), Z11
-	VSUBPD Z9, Z11, Z11
-	VSUBPD Z5, Z11, Z11
-	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
-	VFNMADD231PD Z8, Z3, Z11
-	VMULPD Z2, Z2, Z5
-	VBROADCASTSD dcosc6<>(SB), Z12
-	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
-	VBROADCASTSD dcosc4<>(SB), Z4
-	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc2<>(SB), Z4
-	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc0<>(SB), Z4
-	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	// the estrin left z^2 in h
-	VFMADD231PD Z12, Z5, Z11
-	VADDPD Z11, Z9, Z12
-	VMOVAPD Z12, K2, Z6
-	JMP  signs93
-sinonly91:
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z2, Z2, Z7
-	VBROADCASTSD dsinc8<>(SB), Z6
-	VBROADCASTSD dsinc6<>(SB), Z9
-	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc4<>(SB), Z9
-	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc2<>(SB), Z9
-	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc0<>(SB), Z9
-	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VMOVAPD Z8, Z10
-	VFNMADD231PD Z5, Z8, Z10
-	VMULPD Z2, Z3, Z7
-	VFMADD231PD Z6, Z7, Z10
-	VADDPD Z10, Z3, Z6
-	JMP  signs93
-cosonly92:
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z5, Z9, Z9
-	VBROADCASTSD done<>(SB), Z11
-	VSUBPD Z9, Z11, Z11
-	VSUBPD Z5, Z11, Z11
-	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
-	VFNMADD231PD Z8, Z3, Z11
-	VMULPD Z2, Z2, Z5
-	VBROADCASTSD dcosc6<>(SB), Z12
-	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
-	VBROADCASTSD dcosc4<>(SB), Z4
-	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc2<>(SB), Z4
-	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc0<>(SB), Z4
-	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	// the estrin left z^2 in h
-	VFMADD231PD Z12, Z5, Z11
-	VADDPD Z11, Z9, Z12
-	VMOVAPD Z12, Z6
-signs93:
-	// bit 1 of the quadrant: negate
-	VPSLLQ $62, Z1, Z1
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
-	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
-	VMOVAPD Z0, K5, Z6
-	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
-	VPANDQ.BCST absmask64<>(SB), Z0, Z2
-	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
-	VMOVAPD Z0, K2, Z6
-	VMOVAPD Z6, Z0
-	KORW K2, K4, K4
-	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
-	VBROADCASTSD shifter64<>(SB), Z17
-	VFMADD231PD.BCST twooverpi<>(SB), Z16, Z17
-	VSUBPD.BCST shifter64<>(SB), Z17, Z18
-	VMOVAPD Z16, Z19
-	VFNMADD231PD.BCST halfpi1<>(SB), Z18, Z19
-	VMULPD.BCST halfpi2<>(SB), Z18, Z20
-	VMOVAPD Z20, Z21
-	VFMSUB231PD.BCST halfpi2<>(SB), Z18, Z21
-	// TwoSum: t - p = rh + e
-	VSUBPD Z20, Z19, Z24
-	VSUBPD Z19, Z24, Z22
-	VSUBPD Z22, Z24, Z23
-	VSUBPD Z23, Z19, Z23
-	VADDPD Z20, Z22, Z22
-	VSUBPD Z22, Z23, Z23
-	VMOVAPD Z24, Z19
-	VSUBPD Z21, Z23, Z24
-	VFNMADD231PD.BCST halfpi3<>(SB), Z18, Z24
-	// z = rh^2 = z + zl exactly, h = z/2
-	VMULPD Z19, Z19, Z18
-	VMOVAPD Z18, Z20
-	VFMSUB231PD Z19, Z19, Z20
-	VMULPD.BCST dhalf<>(SB), Z18, Z21
-	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
-	// computes only that one
-	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
-	KORTESTB K3, K3
-	JEQ  sinonly94
-	JCS  cosonly95
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z18, Z18, Z23
-	VBROADCASTSD dsinc8<>(SB), Z22
-	VBROADCASTSD dsinc6<>(SB), Z25
-	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VBROADCASTSD dsinc4<>(SB), Z25
-	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VBROADCASTSD dsinc2<>(SB), Z25
-	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VBROADCASTSD dsinc0<>(SB), Z25
-	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VMOVAPD Z24, Z26
-	VFNMADD231PD Z21, Z24, Z26
-	VMULPD Z18, Z19, Z23
-	VFMADD231PD Z22, Z23, Z26
-	VADDPD Z26, Z19, Z22
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z25
-	VSUBPD Z21, Z25, Z25
-	VBROADCASTSD done<>(SB), Z27
-	VSUBPD Z25, Z27, Z27
-	VSUBPD Z21, Z27, Z27
-	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
-	VFNMADD231PD Z24, Z19, Z27
-	VMULPD Z18, Z18, Z21
-	VBROADCASTSD dcosc6<>(SB), Z28
-	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
-	VBROADCASTSD dcosc4<>(SB), Z20
-	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
-	VFMADD213PD Z20, Z21, Z28
-	VBROADCASTSD dcosc2<>(SB), Z20
-	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
-	VFMADD213PD Z20, Z21, Z28
-	VBROADCASTSD dcosc0<>(SB), Z20
-	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
-	VFMADD213PD Z20, Z21, Z28
-	// the estrin left z^2 in h
-	VFMADD231PD Z28, Z21, Z27
-	VADDPD Z27, Z25, Z28
-	VMOVAPD Z28, K3, Z22
-	JMP  signs96
-sinonly94:
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z18, Z18, Z23
-	VBROADCASTSD dsinc8<>(SB), Z22
-	VBROADCASTSD dsinc6<>(SB), Z25
-	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VBROADCASTSD dsinc4<>(SB), Z25
-	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VBROADCASTSD dsinc2<>(SB), Z25
-	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VBROADCASTSD dsinc0<>(SB), Z25
-	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
-	VFMADD213PD Z25, Z23, Z22
-	VMOVAPD Z24, Z26
-	VFNMADD231PD Z21, Z24, Z26
-	VMULPD Z18, Z19, Z23
-	VFMADD231PD Z22, Z23, Z26
-	VADDPD Z26, Z19, Z22
-	JMP  signs96
-cosonly95:
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z25
-	VSUBPD Z21, Z25, Z25
-	VBROADCASTSD done<>(SB), Z27
-	VSUBPD Z25, Z27, Z27
-	VSUBPD Z21, Z27, Z27
-	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
-	VFNMADD231PD Z24, Z19, Z27
-	VMULPD Z18, Z18, Z21
-	VBROADCASTSD dcosc6<>(SB), Z28
-	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
-	VBROADCASTSD dcosc4<>(SB), Z20
-	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
-	VFMADD213PD Z20, Z21, Z28
-	VBROADCASTSD dcosc2<>(SB), Z20
-	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
-	VFMADD213PD Z20, Z21, Z28
-	VBROADCASTSD dcosc0<>(SB), Z20
-	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
-	VFMADD213PD Z20, Z21, Z28
-	// the estrin left z^2 in h
-	VFMADD231PD Z28, Z21, Z27
-	VADDPD Z27, Z25, Z28
-	VMOVAPD Z28, Z22
-signs96:
-	// bit 1 of the quadrant: negate
-	VPSLLQ $62, Z17, Z17
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
-	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z16, K5
-	VMOVAPD Z16, K5, Z22
-	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
-	VPANDQ.BCST absmask64<>(SB), Z16, Z18
-	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
-	VMOVAPD Z16, K3, Z22
-	VMOVAPD Z22, Z16
-	KORW K3, K4, K4
-	VMOVUPD Z0, 0(DI)
-	VMOVUPD Z16, 64(DI)
-	ADDQ $128, DI
-	ADDQ $128, SI
-	SUBQ $16, CX
-	JMP  loop
-one:
-	CMPQ CX, $8
-	JB   tail
-	VMOVUPD 0(SI), Z0
-	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
-	VBROADCASTSD shifter64<>(SB), Z1
-	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
-	VSUBPD.BCST shifter64<>(SB), Z1, Z2
-	VMOVAPD Z0, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
-	VMULPD.BCST halfpi2<>(SB), Z2, Z4
-	VMOVAPD Z4, Z5
-	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
-	// TwoSum: t - p = rh + e
-	VSUBPD Z4, Z3, Z8
-	VSUBPD Z3, Z8, Z6
-	VSUBPD Z6, Z8, Z7
-	VSUBPD Z7, Z3, Z7
-	VADDPD Z4, Z6, Z6
-	VSUBPD Z6, Z7, Z7
-	VMOVAPD Z8, Z3
-	VSUBPD Z5, Z7, Z8
-	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
-	// z = rh^2 = z + zl exactly, h = z/2
-	VMULPD Z3, Z3, Z2
-	VMOVAPD Z2, Z4
-	VFMSUB231PD Z3, Z3, Z4
-	VMULPD.BCST dhalf<>(SB), Z2, Z5
-	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
-	// computes only that one
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
-	KORTESTB K2, K2
-	JEQ  sinonly97
-	JCS  cosonly98
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z2, Z2, Z7
-	VBROADCASTSD dsinc8<>(SB), Z6
-	VBROADCASTSD dsinc6<>(SB), Z9
-	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc4<>(SB), Z9
-	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc2<>(SB), Z9
-	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc0<>(SB), Z9
-	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VMOVAPD Z8, Z10
-	VFNMADD231PD Z5, Z8, Z10
-	VMULPD Z2, Z3, Z7
-	VFMADD231PD Z6, Z7, Z10
-	VADDPD Z10, Z3, Z6
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z5, Z9, Z9
-	VBROADCASTSD done<>(SB), Z11
-	VSUBPD Z9, Z11, Z11
-	VSUBPD Z5, Z11, Z11
-	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
-	VFNMADD231PD Z8, Z3, Z11
-	VMULPD Z2, Z2, Z5
-	VBROADCASTSD dcosc6<>(SB), Z12
-	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
-	VBROADCASTSD dcosc4<>(SB), Z4
-	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc2<>(SB), Z4
-	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc0<>(SB), Z4
-	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	// the estrin left z^2 in h
-	VFMADD231PD Z12, Z5, Z11
-	VADDPD Z11, Z9, Z12
-	VMOVAPD Z12, K2, Z6
-	JMP  signs99
-sinonly97:
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z2, Z2, Z7
-	VBROADCASTSD dsinc8<>(SB), Z6
-	VBROADCASTSD dsinc6<>(SB), Z9
-	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc4<>(SB), Z9
-	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc2<>(SB), Z9
-	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc0<>(SB), Z9
-	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VMOVAPD Z8, Z10
-	VFNMADD231PD Z5, Z8, Z10
-	VMULPD Z2, Z3, Z7
-	VFMADD231PD Z6, Z7, Z10
-	VADDPD Z10, Z3, Z6
-	JMP  signs99
-cosonly98:
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z5, Z9, Z9
-	VBROADCASTSD done<>(SB), Z11
-	VSUBPD Z9, Z11, Z11
-	VSUBPD Z5, Z11, Z11
-	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
-	VFNMADD231PD Z8, Z3, Z11
-	VMULPD Z2, Z2, Z5
-	VBROADCASTSD dcosc6<>(SB), Z12
-	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
-	VBROADCASTSD dcosc4<>(SB), Z4
-	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc2<>(SB), Z4
-	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc0<>(SB), Z4
-	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	// the estrin left z^2 in h
-	VFMADD231PD Z12, Z5, Z11
-	VADDPD Z11, Z9, Z12
-	VMOVAPD Z12, Z6
-signs99:
-	// bit 1 of the quadrant: negate
-	VPSLLQ $62, Z1, Z1
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
-	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
-	VMOVAPD Z0, K5, Z6
-	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
-	VPANDQ.BCST absmask64<>(SB), Z0, Z2
-	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
-	VMOVAPD Z0, K2, Z6
-	VMOVAPD Z6, Z0
-	KORW K2, K4, K4
-	VMOVUPD Z0, 0(DI)
-	ADDQ $64, DI
-	ADDQ $64, SI
-	SUBQ $8, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	MOVL $1, AX
-	SHLL CX, AX
-	DECL AX
-	KMOVW AX, K1
-	VMOVUPD.Z (SI), K1, Z0
-	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
-	VBROADCASTSD shifter64<>(SB), Z1
-	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
-	VSUBPD.BCST shifter64<>(SB), Z1, Z2
-	VMOVAPD Z0, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
-	VMULPD.BCST halfpi2<>(SB), Z2, Z4
-	VMOVAPD Z4, Z5
-	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
-	// TwoSum: t - p = rh + e
-	VSUBPD Z4, Z3, Z8
-	VSUBPD Z3, Z8, Z6
-	VSUBPD Z6, Z8, Z7
-	VSUBPD Z7, Z3, Z7
-	VADDPD Z4, Z6, Z6
-	VSUBPD Z6, Z7, Z7
-	VMOVAPD Z8, Z3
-	VSUBPD Z5, Z7, Z8
-	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
-	// z = rh^2 = z + zl exactly, h = z/2
-	VMULPD Z3, Z3, Z2
-	VMOVAPD Z2, Z4
-	VFMSUB231PD Z3, Z3, Z4
-	VMULPD.BCST dhalf<>(SB), Z2, Z5
-	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
-	// computes only that one
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
-	KORTESTB K2, K2
-	JEQ  sinonly100
-	JCS  cosonly101
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z2, Z2, Z7
-	VBROADCASTSD dsinc8<>(SB), Z6
-	VBROADCASTSD dsinc6<>(SB), Z9
-	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc4<>(SB), Z9
-	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc2<>(SB), Z9
-	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc0<>(SB), Z9
-	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VMOVAPD Z8, Z10
-	VFNMADD231PD Z5, Z8, Z10
-	VMULPD Z2, Z3, Z7
-	VFMADD231PD Z6, Z7, Z10
-	VADDPD Z10, Z3, Z6
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z5, Z9, Z9
-	VBROADCASTSD done<>(SB), Z11
-	VSUBPD Z9, Z11, Z11
-	VSUBPD Z5, Z11, Z11
-	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
-	VFNMADD231PD Z8, Z3, Z11
-	VMULPD Z2, Z2, Z5
-	VBROADCASTSD dcosc6<>(SB), Z12
-	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
-	VBROADCASTSD dcosc4<>(SB), Z4
-	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc2<>(SB), Z4
-	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc0<>(SB), Z4
-	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	// the estrin left z^2 in h
-	VFMADD231PD Z12, Z5, Z11
-	VADDPD Z11, Z9, Z12
-	VMOVAPD Z12, K2, Z6
-	JMP  signs102
-sinonly100:
-	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
-	VMULPD Z2, Z2, Z7
-	VBROADCASTSD dsinc8<>(SB), Z6
-	VBROADCASTSD dsinc6<>(SB), Z9
-	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc4<>(SB), Z9
-	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc2<>(SB), Z9
-	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VBROADCASTSD dsinc0<>(SB), Z9
-	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
-	VFMADD213PD Z9, Z7, Z6
-	VMOVAPD Z8, Z10
-	VFNMADD231PD Z5, Z8, Z10
-	VMULPD Z2, Z3, Z7
-	VFMADD231PD Z6, Z7, Z10
-	VADDPD Z10, Z3, Z6
-	JMP  signs102
-cosonly101:
-	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
-	VBROADCASTSD done<>(SB), Z9
-	VSUBPD Z5, Z9, Z9
-	VBROADCASTSD done<>(SB), Z11
-	VSUBPD Z9, Z11, Z11
-	VSUBPD Z5, Z11, Z11
-	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
-	VFNMADD231PD Z8, Z3, Z11
-	VMULPD Z2, Z2, Z5
-	VBROADCASTSD dcosc6<>(SB), Z12
-	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
-	VBROADCASTSD dcosc4<>(SB), Z4
-	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc2<>(SB), Z4
-	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	VBROADCASTSD dcosc0<>(SB), Z4
-	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
-	VFMADD213PD Z4, Z5, Z12
-	// the estrin left z^2 in h
-	VFMADD231PD Z12, Z5, Z11
-	VADDPD Z11, Z9, Z12
-	VMOVAPD Z12, Z6
-signs102:
-	// bit 1 of the quadrant: negate
-	VPSLLQ $62, Z1, Z1
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
-	// sin and tan of ±0 are x (the sums give +0 for -0)
-	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
-	VMOVAPD Z0, K5, Z6
-	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
-	VPANDQ.BCST absmask64<>(SB), Z0, Z2
-	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
-	VMOVAPD Z0, K2, Z6
-	VMOVAPD Z6, Z0
-	KORW K2, K4, K4
-	VMOVUPD Z0, K1, (DI)
-done:
-	KORTESTW K4, K4
-	SETEQ ok+24(FP)
-	VZEROUPPER
-	RET
-
-// func cosF64AVX512(dst *float64, x *float64, n int) (ok bool)
-TEXT ·cosF64AVX512(SB), NOSPLIT, $0-25
-	MOVQ dst+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	KXORW K4, K4, K4
-loop:
-	CMPQ CX, $16
-	JB   one
-	VMOVUPD 0(SI), Z0
-	VMOVUPD 64(SI), Z16
-	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
-	VBROADCASTSD shifter64<>(SB), Z1
-	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
-	VSUBPD.BCST shifter64<>(SB), Z1, Z2
-	VMOVAPD Z0, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
-	VMULPD.BCST halfpi2<>(SB), Z2, Z4
-	VMOVAPD Z4, Z5
-	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
-	// TwoSum: t - p = rh + e
-	VSUBPD Z4, Z3, Z8
-	VSUBPD Z3, Z8, Z6
-	VSUBPD Z6, Z8, Z7
-	VSUBPD Z7, Z3, Z7
-	VADDPD Z4, Z6, Z6
-	VSUBPD Z6, Z7, Z7
-	VMOVAPD Z8, Z3
-	VSUBPD Z5, Z7, Z8
-	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
-	// z = rh^2 = z + zl exactly, h = z/2
-	VMULPD Z3, Z3, Z2
-	VMOVAPD Z2, Z4
-	VFMSUB231PD Z3, Z3, Z4
-	VMULPD.BCST dhalf<>(SB), Z2, Z5
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z1, Z1
-	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
-	// computes only that one
-	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
-	KORTESTB K2, K2
 	JEQ  sinonly103
 	JCS  cosonly104
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
@@ -32498,6 +32526,9 @@ signs105:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -32528,8 +32559,6 @@ signs105:
 	VMOVAPD Z18, Z20
 	VFMSUB231PD Z19, Z19, Z20
 	VMULPD.BCST dhalf<>(SB), Z18, Z21
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z17, Z17
 	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
@@ -32632,6 +32661,9 @@ signs108:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z16, K5
+	VMOVAPD Z16, K5, Z22
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z16, Z18
 	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
@@ -32672,8 +32704,6 @@ one:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z1, Z1
 	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
@@ -32776,6 +32806,9 @@ signs111:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VPANDQ.BCST absmask64<>(SB), Z0, Z2
 	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
@@ -32819,8 +32852,6 @@ tail:
 	VMOVAPD Z2, Z4
 	VFMSUB231PD Z3, Z3, Z4
 	VMULPD.BCST dhalf<>(SB), Z2, Z5
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z1, Z1
 	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
@@ -32920,6 +32951,586 @@ cosonly113:
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
 signs114:
+	// bit 1 of the quadrant: negate
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// sin and tan of ±0 are x (the sums give +0 for -0)
+	VPTESTNMQ.BCST absmask64<>(SB), Z0, K5
+	VMOVAPD Z0, K5, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF64AVX512(dst *float64, x *float64, n int) (ok bool)
+TEXT ·cosF64AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly115
+	JCS  cosonly116
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, K2, Z6
+	JMP  signs117
+sinonly115:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs117
+cosonly116:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs117:
+	// bit 1 of the quadrant: negate
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z17
+	VFMADD231PD.BCST twooverpi<>(SB), Z16, Z17
+	VSUBPD.BCST shifter64<>(SB), Z17, Z18
+	VMOVAPD Z16, Z19
+	VFNMADD231PD.BCST halfpi1<>(SB), Z18, Z19
+	VMULPD.BCST halfpi2<>(SB), Z18, Z20
+	VMOVAPD Z20, Z21
+	VFMSUB231PD.BCST halfpi2<>(SB), Z18, Z21
+	// TwoSum: t - p = rh + e
+	VSUBPD Z20, Z19, Z24
+	VSUBPD Z19, Z24, Z22
+	VSUBPD Z22, Z24, Z23
+	VSUBPD Z23, Z19, Z23
+	VADDPD Z20, Z22, Z22
+	VSUBPD Z22, Z23, Z23
+	VMOVAPD Z24, Z19
+	VSUBPD Z21, Z23, Z24
+	VFNMADD231PD.BCST halfpi3<>(SB), Z18, Z24
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z19, Z19, Z18
+	VMOVAPD Z18, Z20
+	VFMSUB231PD Z19, Z19, Z20
+	VMULPD.BCST dhalf<>(SB), Z18, Z21
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z17, Z17
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
+	KORTESTB K3, K3
+	JEQ  sinonly118
+	JCS  cosonly119
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	VMOVAPD Z28, K3, Z22
+	JMP  signs120
+sinonly118:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z18, Z18, Z23
+	VBROADCASTSD dsinc8<>(SB), Z22
+	VBROADCASTSD dsinc6<>(SB), Z25
+	VFMADD231PD.BCST dsinc7<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc4<>(SB), Z25
+	VFMADD231PD.BCST dsinc5<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc2<>(SB), Z25
+	VFMADD231PD.BCST dsinc3<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VBROADCASTSD dsinc0<>(SB), Z25
+	VFMADD231PD.BCST dsinc1<>(SB), Z18, Z25
+	VFMADD213PD Z25, Z23, Z22
+	VMOVAPD Z24, Z26
+	VFNMADD231PD Z21, Z24, Z26
+	VMULPD Z18, Z19, Z23
+	VFMADD231PD Z22, Z23, Z26
+	VADDPD Z26, Z19, Z22
+	JMP  signs120
+cosonly119:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z25
+	VSUBPD Z21, Z25, Z25
+	VBROADCASTSD done<>(SB), Z27
+	VSUBPD Z25, Z27, Z27
+	VSUBPD Z21, Z27, Z27
+	VFNMADD231PD.BCST dhalf<>(SB), Z20, Z27
+	VFNMADD231PD Z24, Z19, Z27
+	VMULPD Z18, Z18, Z21
+	VBROADCASTSD dcosc6<>(SB), Z28
+	VFMADD231PD.BCST dcosc7<>(SB), Z18, Z28
+	VBROADCASTSD dcosc4<>(SB), Z20
+	VFMADD231PD.BCST dcosc5<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc2<>(SB), Z20
+	VFMADD231PD.BCST dcosc3<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	VBROADCASTSD dcosc0<>(SB), Z20
+	VFMADD231PD.BCST dcosc1<>(SB), Z18, Z20
+	VFMADD213PD Z20, Z21, Z28
+	// the estrin left z^2 in h
+	VFMADD231PD Z28, Z21, Z27
+	VADDPD Z27, Z25, Z28
+	VMOVAPD Z28, Z22
+signs120:
+	// bit 1 of the quadrant: negate
+	VPSLLQ $62, Z17, Z17
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z16, Z18
+	VCMPPD.BCST $13, trigbound64<>(SB), Z18, K3
+	VMOVAPD Z16, K3, Z22
+	VMOVAPD Z22, Z16
+	KORW K3, K4, K4
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly121
+	JCS  cosonly122
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, K2, Z6
+	JMP  signs123
+sinonly121:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs123
+cosonly122:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs123:
+	// bit 1 of the quadrant: negate
+	VPSLLQ $62, Z1, Z1
+	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
+	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
+	VPANDQ.BCST absmask64<>(SB), Z0, Z2
+	VCMPPD.BCST $13, trigbound64<>(SB), Z2, K2
+	VMOVAPD Z0, K2, Z6
+	VMOVAPD Z6, Z0
+	KORW K2, K4, K4
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// n = round(x*2/pi) in the low bits of T; r = rh + rl = x - n*(P1+P2+P3)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST twooverpi<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VMOVAPD Z0, Z3
+	VFNMADD231PD.BCST halfpi1<>(SB), Z2, Z3
+	VMULPD.BCST halfpi2<>(SB), Z2, Z4
+	VMOVAPD Z4, Z5
+	VFMSUB231PD.BCST halfpi2<>(SB), Z2, Z5
+	// TwoSum: t - p = rh + e
+	VSUBPD Z4, Z3, Z8
+	VSUBPD Z3, Z8, Z6
+	VSUBPD Z6, Z8, Z7
+	VSUBPD Z7, Z3, Z7
+	VADDPD Z4, Z6, Z6
+	VSUBPD Z6, Z7, Z7
+	VMOVAPD Z8, Z3
+	VSUBPD Z5, Z7, Z8
+	VFNMADD231PD.BCST halfpi3<>(SB), Z2, Z8
+	// z = rh^2 = z + zl exactly, h = z/2
+	VMULPD Z3, Z3, Z2
+	VMOVAPD Z2, Z4
+	VFMSUB231PD Z3, Z3, Z4
+	VMULPD.BCST dhalf<>(SB), Z2, Z5
+	// cos x = sin(x + pi/2): the quadrant n+1
+	VPADDQ.BCST onebit64<>(SB), Z1, Z1
+	// quadrant odd: ch for sh, even: sh; a vector whose lanes all take one
+	// computes only that one
+	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
+	KORTESTB K2, K2
+	JEQ  sinonly124
+	JCS  cosonly125
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, K2, Z6
+	JMP  signs126
+sinonly124:
+	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
+	VMULPD Z2, Z2, Z7
+	VBROADCASTSD dsinc8<>(SB), Z6
+	VBROADCASTSD dsinc6<>(SB), Z9
+	VFMADD231PD.BCST dsinc7<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc4<>(SB), Z9
+	VFMADD231PD.BCST dsinc5<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc2<>(SB), Z9
+	VFMADD231PD.BCST dsinc3<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VBROADCASTSD dsinc0<>(SB), Z9
+	VFMADD231PD.BCST dsinc1<>(SB), Z2, Z9
+	VFMADD213PD Z9, Z7, Z6
+	VMOVAPD Z8, Z10
+	VFNMADD231PD Z5, Z8, Z10
+	VMULPD Z2, Z3, Z7
+	VFMADD231PD Z6, Z7, Z10
+	VADDPD Z10, Z3, Z6
+	JMP  signs126
+cosonly125:
+	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
+	VBROADCASTSD done<>(SB), Z9
+	VSUBPD Z5, Z9, Z9
+	VBROADCASTSD done<>(SB), Z11
+	VSUBPD Z9, Z11, Z11
+	VSUBPD Z5, Z11, Z11
+	VFNMADD231PD.BCST dhalf<>(SB), Z4, Z11
+	VFNMADD231PD Z8, Z3, Z11
+	VMULPD Z2, Z2, Z5
+	VBROADCASTSD dcosc6<>(SB), Z12
+	VFMADD231PD.BCST dcosc7<>(SB), Z2, Z12
+	VBROADCASTSD dcosc4<>(SB), Z4
+	VFMADD231PD.BCST dcosc5<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc2<>(SB), Z4
+	VFMADD231PD.BCST dcosc3<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	VBROADCASTSD dcosc0<>(SB), Z4
+	VFMADD231PD.BCST dcosc1<>(SB), Z2, Z4
+	VFMADD213PD Z4, Z5, Z12
+	// the estrin left z^2 in h
+	VFMADD231PD Z12, Z5, Z11
+	VADDPD Z11, Z9, Z12
+	VMOVAPD Z12, Z6
+signs126:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -37258,9 +37869,9 @@ TEXT ·widenBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop115:
+hloop127:
 	CMPQ CX, $16
-	JB   hone116
+	JB   hone128
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
@@ -37270,18 +37881,18 @@ hloop115:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop115
-hone116:
+	JMP  hloop127
+hone128:
 	CMPQ CX, $8
-	JB   hdone117
+	JB   hdone129
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone116
-hdone117:
+	JMP  hone128
+hdone129:
 	VZEROUPPER
 	RET
 
@@ -37291,9 +37902,9 @@ TEXT ·widenF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop118:
+hloop130:
 	CMPQ CX, $16
-	JB   hone119
+	JB   hone131
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -37315,10 +37926,10 @@ hloop118:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop118
-hone119:
+	JMP  hloop130
+hone131:
 	CMPQ CX, $8
-	JB   hdone120
+	JB   hdone132
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -37331,8 +37942,8 @@ hone119:
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone119
-hdone120:
+	JMP  hone131
+hdone132:
 	VZEROUPPER
 	RET
 
@@ -37346,9 +37957,9 @@ TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop121:
+hloop133:
 	CMPQ CX, $16
-	JB   hone122
+	JB   hone134
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -37378,10 +37989,10 @@ hloop121:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop121
-hone122:
+	JMP  hloop133
+hone134:
 	CMPQ CX, $8
-	JB   hdone123
+	JB   hdone135
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -37398,8 +38009,8 @@ hone122:
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone122
-hdone123:
+	JMP  hone134
+hdone135:
 	VZEROUPPER
 	RET
 
@@ -37408,9 +38019,9 @@ TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop124:
+hloop136:
 	CMPQ CX, $16
-	JB   hone125
+	JB   hone137
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VMOVUPS 32(SI), Y1
@@ -37418,17 +38029,17 @@ hloop124:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop124
-hone125:
+	JMP  hloop136
+hone137:
 	CMPQ CX, $8
-	JB   hdone126
+	JB   hdone138
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone125
-hdone126:
+	JMP  hone137
+hdone138:
 	VZEROUPPER
 	RET
 
@@ -37443,9 +38054,9 @@ TEXT ·roundBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
 	VPBROADCASTD half_high<>(SB), Y15
-hloop127:
+hloop139:
 	CMPQ CX, $16
-	JB   hone128
+	JB   hone140
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -37471,10 +38082,10 @@ hloop127:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop127
-hone128:
+	JMP  hloop139
+hone140:
 	CMPQ CX, $8
-	JB   hdone129
+	JB   hdone141
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -37489,8 +38100,8 @@ hone128:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone128
-hdone129:
+	JMP  hone140
+hdone141:
 	VZEROUPPER
 	RET
 
@@ -37499,9 +38110,9 @@ TEXT ·roundF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop130:
+hloop142:
 	CMPQ CX, $16
-	JB   hone131
+	JB   hone143
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -37513,10 +38124,10 @@ hloop130:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop130
-hone131:
+	JMP  hloop142
+hone143:
 	CMPQ CX, $8
-	JB   hdone132
+	JB   hdone144
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -37524,253 +38135,13 @@ hone131:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone131
-hdone132:
-	VZEROUPPER
-	RET
-
-// func addBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Y10
-	VPBROADCASTD half_round<>(SB), Y11
-	VPBROADCASTD half_abs<>(SB), Y12
-	VPBROADCASTD half_inf<>(SB), Y13
-	VPBROADCASTD half_quiet<>(SB), Y14
-hloop133:
-	CMPQ CX, $16
-	JB   hone134
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VADDPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	VPMOVZXWD 16(SI), Y5
-	VPSLLD $16, Y5, Y5
-	VPMOVZXWD 16(DX), Y6
-	VPSLLD $16, Y6, Y6
-	VADDPS Y6, Y5, Y5
-	VPSRLD $16, Y5, Y9
-	VPAND Y10, Y9, Y9
-	VPADDD Y5, Y9, Y9
-	VPADDD Y11, Y9, Y9
-	VPAND Y12, Y5, Y6
-	VPCMPGTD Y13, Y6, Y6
-	VPOR Y14, Y5, Y5
-	VPBLENDVB Y6, Y5, Y9, Y9
-	VPSRLD $16, Y9, Y9
-	VEXTRACTI128 $1, Y9, X6
-	VPACKUSDW X6, X9, X9
-	VMOVDQU X9, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop133
-hone134:
-	CMPQ CX, $8
-	JB   hdone135
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VADDPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone134
-hdone135:
-	VZEROUPPER
-	RET
-
-// func addF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop136:
-	CMPQ CX, $16
-	JB   hone137
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VADDPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	VCVTPH2PS 16(SI), Y5
-	VCVTPH2PS 16(DX), Y6
-	VADDPS Y6, Y5, Y5
-	VCVTPS2PH $0, Y5, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop136
-hone137:
-	CMPQ CX, $8
-	JB   hdone138
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VADDPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone137
-hdone138:
-	VZEROUPPER
-	RET
-
-// func subBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Y10
-	VPBROADCASTD half_round<>(SB), Y11
-	VPBROADCASTD half_abs<>(SB), Y12
-	VPBROADCASTD half_inf<>(SB), Y13
-	VPBROADCASTD half_quiet<>(SB), Y14
-hloop139:
-	CMPQ CX, $16
-	JB   hone140
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VSUBPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	VPMOVZXWD 16(SI), Y5
-	VPSLLD $16, Y5, Y5
-	VPMOVZXWD 16(DX), Y6
-	VPSLLD $16, Y6, Y6
-	VSUBPS Y6, Y5, Y5
-	VPSRLD $16, Y5, Y9
-	VPAND Y10, Y9, Y9
-	VPADDD Y5, Y9, Y9
-	VPADDD Y11, Y9, Y9
-	VPAND Y12, Y5, Y6
-	VPCMPGTD Y13, Y6, Y6
-	VPOR Y14, Y5, Y5
-	VPBLENDVB Y6, Y5, Y9, Y9
-	VPSRLD $16, Y9, Y9
-	VEXTRACTI128 $1, Y9, X6
-	VPACKUSDW X6, X9, X9
-	VMOVDQU X9, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop139
-hone140:
-	CMPQ CX, $8
-	JB   hdone141
-	VPMOVZXWD 0(SI), Y0
-	VPSLLD $16, Y0, Y0
-	VPMOVZXWD 0(DX), Y1
-	VPSLLD $16, Y1, Y1
-	VSUBPS Y1, Y0, Y0
-	VPSRLD $16, Y0, Y4
-	VPAND Y10, Y4, Y4
-	VPADDD Y0, Y4, Y4
-	VPADDD Y11, Y4, Y4
-	VPAND Y12, Y0, Y1
-	VPCMPGTD Y13, Y1, Y1
-	VPOR Y14, Y0, Y0
-	VPBLENDVB Y1, Y0, Y4, Y4
-	VPSRLD $16, Y4, Y4
-	VEXTRACTI128 $1, Y4, X1
-	VPACKUSDW X1, X4, X4
-	VMOVDQU X4, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
-	JMP  hone140
-hdone141:
-	VZEROUPPER
-	RET
-
-// func subF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop142:
-	CMPQ CX, $16
-	JB   hone143
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VSUBPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	VCVTPH2PS 16(SI), Y5
-	VCVTPH2PS 16(DX), Y6
-	VSUBPS Y6, Y5, Y5
-	VCVTPS2PH $0, Y5, 16(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hloop142
-hone143:
-	CMPQ CX, $8
-	JB   hdone144
-	VCVTPH2PS 0(SI), Y0
-	VCVTPH2PS 0(DX), Y1
-	VSUBPS Y1, Y0, Y0
-	VCVTPS2PH $0, Y0, 0(DI)
-	ADDQ $16, SI
-	ADDQ $16, DX
-	ADDQ $16, DI
-	SUBQ $8, CX
 	JMP  hone143
 hdone144:
 	VZEROUPPER
 	RET
 
-// func mulBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
+// func addBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -37787,7 +38158,7 @@ hloop145:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VMULPS Y1, Y0, Y0
+	VADDPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -37804,7 +38175,7 @@ hloop145:
 	VPSLLD $16, Y5, Y5
 	VPMOVZXWD 16(DX), Y6
 	VPSLLD $16, Y6, Y6
-	VMULPS Y6, Y5, Y5
+	VADDPS Y6, Y5, Y5
 	VPSRLD $16, Y5, Y9
 	VPAND Y10, Y9, Y9
 	VPADDD Y5, Y9, Y9
@@ -37829,7 +38200,7 @@ hone146:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VMULPS Y1, Y0, Y0
+	VADDPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -37851,8 +38222,8 @@ hdone147:
 	VZEROUPPER
 	RET
 
-// func mulF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
+// func addF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -37862,11 +38233,11 @@ hloop148:
 	JB   hone149
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
-	VMULPS Y1, Y0, Y0
+	VADDPS Y1, Y0, Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VCVTPH2PS 16(SI), Y5
 	VCVTPH2PS 16(DX), Y6
-	VMULPS Y6, Y5, Y5
+	VADDPS Y6, Y5, Y5
 	VCVTPS2PH $0, Y5, 16(DI)
 	ADDQ $32, SI
 	ADDQ $32, DX
@@ -37878,7 +38249,7 @@ hone149:
 	JB   hdone150
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
-	VMULPS Y1, Y0, Y0
+	VADDPS Y1, Y0, Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $16, DX
@@ -37889,8 +38260,8 @@ hdone150:
 	VZEROUPPER
 	RET
 
-// func divBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
+// func subBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -37907,7 +38278,7 @@ hloop151:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VDIVPS Y1, Y0, Y0
+	VSUBPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -37924,7 +38295,7 @@ hloop151:
 	VPSLLD $16, Y5, Y5
 	VPMOVZXWD 16(DX), Y6
 	VPSLLD $16, Y6, Y6
-	VDIVPS Y6, Y5, Y5
+	VSUBPS Y6, Y5, Y5
 	VPSRLD $16, Y5, Y9
 	VPAND Y10, Y9, Y9
 	VPADDD Y5, Y9, Y9
@@ -37949,7 +38320,7 @@ hone152:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VDIVPS Y1, Y0, Y0
+	VSUBPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -37971,8 +38342,8 @@ hdone153:
 	VZEROUPPER
 	RET
 
-// func divF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
+// func subF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -37982,11 +38353,11 @@ hloop154:
 	JB   hone155
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
-	VDIVPS Y1, Y0, Y0
+	VSUBPS Y1, Y0, Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VCVTPH2PS 16(SI), Y5
 	VCVTPH2PS 16(DX), Y6
-	VDIVPS Y6, Y5, Y5
+	VSUBPS Y6, Y5, Y5
 	VCVTPS2PH $0, Y5, 16(DI)
 	ADDQ $32, SI
 	ADDQ $32, DX
@@ -37998,7 +38369,7 @@ hone155:
 	JB   hdone156
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
-	VDIVPS Y1, Y0, Y0
+	VSUBPS Y1, Y0, Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $16, DX
@@ -38009,8 +38380,8 @@ hdone156:
 	VZEROUPPER
 	RET
 
-// func maxBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
+// func mulBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -38027,9 +38398,7 @@ hloop157:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VMAXPS Y1, Y0, Y2
-	VCMPPS $3, Y0, Y0, Y3
-	VBLENDVPS Y3, Y0, Y2, Y0
+	VMULPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -38046,9 +38415,7 @@ hloop157:
 	VPSLLD $16, Y5, Y5
 	VPMOVZXWD 16(DX), Y6
 	VPSLLD $16, Y6, Y6
-	VMAXPS Y6, Y5, Y7
-	VCMPPS $3, Y5, Y5, Y8
-	VBLENDVPS Y8, Y5, Y7, Y5
+	VMULPS Y6, Y5, Y5
 	VPSRLD $16, Y5, Y9
 	VPAND Y10, Y9, Y9
 	VPADDD Y5, Y9, Y9
@@ -38073,9 +38440,7 @@ hone158:
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
 	VPSLLD $16, Y1, Y1
-	VMAXPS Y1, Y0, Y2
-	VCMPPS $3, Y0, Y0, Y3
-	VBLENDVPS Y3, Y0, Y2, Y0
+	VMULPS Y1, Y0, Y0
 	VPSRLD $16, Y0, Y4
 	VPAND Y10, Y4, Y4
 	VPADDD Y0, Y4, Y4
@@ -38097,8 +38462,8 @@ hdone159:
 	VZEROUPPER
 	RET
 
-// func maxF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
+// func mulF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -38106,6 +38471,252 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 hloop160:
 	CMPQ CX, $16
 	JB   hone161
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VMULPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS 16(DX), Y6
+	VMULPS Y6, Y5, Y5
+	VCVTPS2PH $0, Y5, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop160
+hone161:
+	CMPQ CX, $8
+	JB   hdone162
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VMULPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone161
+hdone162:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Y10
+	VPBROADCASTD half_round<>(SB), Y11
+	VPBROADCASTD half_abs<>(SB), Y12
+	VPBROADCASTD half_inf<>(SB), Y13
+	VPBROADCASTD half_quiet<>(SB), Y14
+hloop163:
+	CMPQ CX, $16
+	JB   hone164
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	VPMOVZXWD 16(SI), Y5
+	VPSLLD $16, Y5, Y5
+	VPMOVZXWD 16(DX), Y6
+	VPSLLD $16, Y6, Y6
+	VDIVPS Y6, Y5, Y5
+	VPSRLD $16, Y5, Y9
+	VPAND Y10, Y9, Y9
+	VPADDD Y5, Y9, Y9
+	VPADDD Y11, Y9, Y9
+	VPAND Y12, Y5, Y6
+	VPCMPGTD Y13, Y6, Y6
+	VPOR Y14, Y5, Y5
+	VPBLENDVB Y6, Y5, Y9, Y9
+	VPSRLD $16, Y9, Y9
+	VEXTRACTI128 $1, Y9, X6
+	VPACKUSDW X6, X9, X9
+	VMOVDQU X9, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop163
+hone164:
+	CMPQ CX, $8
+	JB   hdone165
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone164
+hdone165:
+	VZEROUPPER
+	RET
+
+// func divF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop166:
+	CMPQ CX, $16
+	JB   hone167
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VDIVPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPH2PS 16(SI), Y5
+	VCVTPH2PS 16(DX), Y6
+	VDIVPS Y6, Y5, Y5
+	VCVTPS2PH $0, Y5, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop166
+hone167:
+	CMPQ CX, $8
+	JB   hdone168
+	VCVTPH2PS 0(SI), Y0
+	VCVTPH2PS 0(DX), Y1
+	VDIVPS Y1, Y0, Y0
+	VCVTPS2PH $0, Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone167
+hdone168:
+	VZEROUPPER
+	RET
+
+// func maxBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Y10
+	VPBROADCASTD half_round<>(SB), Y11
+	VPBROADCASTD half_abs<>(SB), Y12
+	VPBROADCASTD half_inf<>(SB), Y13
+	VPBROADCASTD half_quiet<>(SB), Y14
+hloop169:
+	CMPQ CX, $16
+	JB   hone170
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	VPMOVZXWD 16(SI), Y5
+	VPSLLD $16, Y5, Y5
+	VPMOVZXWD 16(DX), Y6
+	VPSLLD $16, Y6, Y6
+	VMAXPS Y6, Y5, Y7
+	VCMPPS $3, Y5, Y5, Y8
+	VBLENDVPS Y8, Y5, Y7, Y5
+	VPSRLD $16, Y5, Y9
+	VPAND Y10, Y9, Y9
+	VPADDD Y5, Y9, Y9
+	VPADDD Y11, Y9, Y9
+	VPAND Y12, Y5, Y6
+	VPCMPGTD Y13, Y6, Y6
+	VPOR Y14, Y5, Y5
+	VPBLENDVB Y6, Y5, Y9, Y9
+	VPSRLD $16, Y9, Y9
+	VEXTRACTI128 $1, Y9, X6
+	VPACKUSDW X6, X9, X9
+	VMOVDQU X9, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hloop169
+hone170:
+	CMPQ CX, $8
+	JB   hdone171
+	VPMOVZXWD 0(SI), Y0
+	VPSLLD $16, Y0, Y0
+	VPMOVZXWD 0(DX), Y1
+	VPSLLD $16, Y1, Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VPSRLD $16, Y0, Y4
+	VPAND Y10, Y4, Y4
+	VPADDD Y0, Y4, Y4
+	VPADDD Y11, Y4, Y4
+	VPAND Y12, Y0, Y1
+	VPCMPGTD Y13, Y1, Y1
+	VPOR Y14, Y0, Y0
+	VPBLENDVB Y1, Y0, Y4, Y4
+	VPSRLD $16, Y4, Y4
+	VEXTRACTI128 $1, Y4, X1
+	VPACKUSDW X1, X4, X4
+	VMOVDQU X4, 0(DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $8, CX
+	JMP  hone170
+hdone171:
+	VZEROUPPER
+	RET
+
+// func maxF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop172:
+	CMPQ CX, $16
+	JB   hone173
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -38122,10 +38733,10 @@ hloop160:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop160
-hone161:
+	JMP  hloop172
+hone173:
 	CMPQ CX, $8
-	JB   hdone162
+	JB   hdone174
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -38136,8 +38747,8 @@ hone161:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone161
-hdone162:
+	JMP  hone173
+hdone174:
 	VZEROUPPER
 	RET
 
@@ -38152,9 +38763,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop163:
+hloop175:
 	CMPQ CX, $16
-	JB   hone164
+	JB   hone176
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -38197,10 +38808,10 @@ hloop163:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop163
-hone164:
+	JMP  hloop175
+hone176:
 	CMPQ CX, $8
-	JB   hdone165
+	JB   hdone177
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -38224,8 +38835,8 @@ hone164:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone164
-hdone165:
+	JMP  hone176
+hdone177:
 	VZEROUPPER
 	RET
 
@@ -38235,9 +38846,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop166:
+hloop178:
 	CMPQ CX, $16
-	JB   hone167
+	JB   hone179
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -38254,10 +38865,10 @@ hloop166:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop166
-hone167:
+	JMP  hloop178
+hone179:
 	CMPQ CX, $8
-	JB   hdone168
+	JB   hdone180
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -38268,8 +38879,8 @@ hone167:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone167
-hdone168:
+	JMP  hone179
+hdone180:
 	VZEROUPPER
 	RET
 
@@ -38278,9 +38889,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop169:
+hloop181:
 	CMPQ CX, $64
-	JB   hone170
+	JB   hone182
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -38296,18 +38907,18 @@ hloop169:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop169
-hone170:
+	JMP  hloop181
+hone182:
 	CMPQ CX, $16
-	JB   hdone171
+	JB   hdone183
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone170
-hdone171:
+	JMP  hone182
+hdone183:
 	VZEROUPPER
 	RET
 
@@ -38317,9 +38928,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop172:
+hloop184:
 	CMPQ CX, $64
-	JB   hone173
+	JB   hone185
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -38355,10 +38966,10 @@ hloop172:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop172
-hone173:
+	JMP  hloop184
+hone185:
 	CMPQ CX, $16
-	JB   hdone174
+	JB   hdone186
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -38370,8 +38981,8 @@ hone173:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone173
-hdone174:
+	JMP  hone185
+hdone186:
 	VZEROUPPER
 	RET
 
@@ -38385,9 +38996,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop175:
+hloop187:
 	CMPQ CX, $64
-	JB   hone176
+	JB   hone188
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -38431,10 +39042,10 @@ hloop175:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop175
-hone176:
+	JMP  hloop187
+hone188:
 	CMPQ CX, $16
-	JB   hdone177
+	JB   hdone189
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -38448,8 +39059,8 @@ hone176:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone176
-hdone177:
+	JMP  hone188
+hdone189:
 	VZEROUPPER
 	RET
 
@@ -38458,9 +39069,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop178:
+hloop190:
 	CMPQ CX, $64
-	JB   hone179
+	JB   hone191
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -38472,17 +39083,17 @@ hloop178:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop178
-hone179:
+	JMP  hloop190
+hone191:
 	CMPQ CX, $16
-	JB   hdone180
+	JB   hdone192
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone179
-hdone180:
+	JMP  hone191
+hdone192:
 	VZEROUPPER
 	RET
 
@@ -38497,9 +39108,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop181:
+hloop193:
 	CMPQ CX, $64
-	JB   hone182
+	JB   hone194
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -38543,10 +39154,10 @@ hloop181:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop181
-hone182:
+	JMP  hloop193
+hone194:
 	CMPQ CX, $16
-	JB   hdone183
+	JB   hdone195
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -38560,8 +39171,8 @@ hone182:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone182
-hdone183:
+	JMP  hone194
+hdone195:
 	VZEROUPPER
 	RET
 
@@ -38570,9 +39181,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop184:
+hloop196:
 	CMPQ CX, $64
-	JB   hone185
+	JB   hone197
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -38592,10 +39203,10 @@ hloop184:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop184
-hone185:
+	JMP  hloop196
+hone197:
 	CMPQ CX, $16
-	JB   hdone186
+	JB   hdone198
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -38603,307 +39214,13 @@ hone185:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone185
-hdone186:
-	VZEROUPPER
-	RET
-
-// func addBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Z26
-	VPBROADCASTD half_round<>(SB), Z27
-	VPBROADCASTD half_abs<>(SB), Z28
-	VPBROADCASTD half_inf<>(SB), Z29
-	VPBROADCASTD half_quiet<>(SB), Z30
-hloop187:
-	CMPQ CX, $64
-	JB   hone188
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VADDPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	VPMOVZXWD 32(SI), Z5
-	VPSLLD $16, Z5, Z5
-	VPMOVZXWD 32(DX), Z6
-	VPSLLD $16, Z6, Z6
-	VADDPS Z6, Z5, Z5
-	VPSRLD $16, Z5, Z9
-	VPANDD Z26, Z9, Z9
-	VPADDD Z5, Z9, Z9
-	VPADDD Z27, Z9, Z9
-	VPANDD Z28, Z5, Z6
-	VPCMPGTD Z29, Z6, K2
-	VPORD Z30, Z5, K2, Z9
-	VPSRLD $16, Z9, Z9
-	VPMOVDW Z9, 32(DI)
-	VPMOVZXWD 64(SI), Z10
-	VPSLLD $16, Z10, Z10
-	VPMOVZXWD 64(DX), Z11
-	VPSLLD $16, Z11, Z11
-	VADDPS Z11, Z10, Z10
-	VPSRLD $16, Z10, Z14
-	VPANDD Z26, Z14, Z14
-	VPADDD Z10, Z14, Z14
-	VPADDD Z27, Z14, Z14
-	VPANDD Z28, Z10, Z11
-	VPCMPGTD Z29, Z11, K2
-	VPORD Z30, Z10, K2, Z14
-	VPSRLD $16, Z14, Z14
-	VPMOVDW Z14, 64(DI)
-	VPMOVZXWD 96(SI), Z15
-	VPSLLD $16, Z15, Z15
-	VPMOVZXWD 96(DX), Z16
-	VPSLLD $16, Z16, Z16
-	VADDPS Z16, Z15, Z15
-	VPSRLD $16, Z15, Z19
-	VPANDD Z26, Z19, Z19
-	VPADDD Z15, Z19, Z19
-	VPADDD Z27, Z19, Z19
-	VPANDD Z28, Z15, Z16
-	VPCMPGTD Z29, Z16, K2
-	VPORD Z30, Z15, K2, Z19
-	VPSRLD $16, Z19, Z19
-	VPMOVDW Z19, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop187
-hone188:
-	CMPQ CX, $16
-	JB   hdone189
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VADDPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone188
-hdone189:
-	VZEROUPPER
-	RET
-
-// func addF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop190:
-	CMPQ CX, $64
-	JB   hone191
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VADDPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	VCVTPH2PS 32(SI), Z5
-	VCVTPH2PS 32(DX), Z6
-	VADDPS Z6, Z5, Z5
-	VCVTPS2PH $0, Z5, 32(DI)
-	VCVTPH2PS 64(SI), Z10
-	VCVTPH2PS 64(DX), Z11
-	VADDPS Z11, Z10, Z10
-	VCVTPS2PH $0, Z10, 64(DI)
-	VCVTPH2PS 96(SI), Z15
-	VCVTPH2PS 96(DX), Z16
-	VADDPS Z16, Z15, Z15
-	VCVTPS2PH $0, Z15, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop190
-hone191:
-	CMPQ CX, $16
-	JB   hdone192
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VADDPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone191
-hdone192:
-	VZEROUPPER
-	RET
-
-// func subBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-	VPBROADCASTD half_one<>(SB), Z26
-	VPBROADCASTD half_round<>(SB), Z27
-	VPBROADCASTD half_abs<>(SB), Z28
-	VPBROADCASTD half_inf<>(SB), Z29
-	VPBROADCASTD half_quiet<>(SB), Z30
-hloop193:
-	CMPQ CX, $64
-	JB   hone194
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VSUBPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	VPMOVZXWD 32(SI), Z5
-	VPSLLD $16, Z5, Z5
-	VPMOVZXWD 32(DX), Z6
-	VPSLLD $16, Z6, Z6
-	VSUBPS Z6, Z5, Z5
-	VPSRLD $16, Z5, Z9
-	VPANDD Z26, Z9, Z9
-	VPADDD Z5, Z9, Z9
-	VPADDD Z27, Z9, Z9
-	VPANDD Z28, Z5, Z6
-	VPCMPGTD Z29, Z6, K2
-	VPORD Z30, Z5, K2, Z9
-	VPSRLD $16, Z9, Z9
-	VPMOVDW Z9, 32(DI)
-	VPMOVZXWD 64(SI), Z10
-	VPSLLD $16, Z10, Z10
-	VPMOVZXWD 64(DX), Z11
-	VPSLLD $16, Z11, Z11
-	VSUBPS Z11, Z10, Z10
-	VPSRLD $16, Z10, Z14
-	VPANDD Z26, Z14, Z14
-	VPADDD Z10, Z14, Z14
-	VPADDD Z27, Z14, Z14
-	VPANDD Z28, Z10, Z11
-	VPCMPGTD Z29, Z11, K2
-	VPORD Z30, Z10, K2, Z14
-	VPSRLD $16, Z14, Z14
-	VPMOVDW Z14, 64(DI)
-	VPMOVZXWD 96(SI), Z15
-	VPSLLD $16, Z15, Z15
-	VPMOVZXWD 96(DX), Z16
-	VPSLLD $16, Z16, Z16
-	VSUBPS Z16, Z15, Z15
-	VPSRLD $16, Z15, Z19
-	VPANDD Z26, Z19, Z19
-	VPADDD Z15, Z19, Z19
-	VPADDD Z27, Z19, Z19
-	VPANDD Z28, Z15, Z16
-	VPCMPGTD Z29, Z16, K2
-	VPORD Z30, Z15, K2, Z19
-	VPSRLD $16, Z19, Z19
-	VPMOVDW Z19, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop193
-hone194:
-	CMPQ CX, $16
-	JB   hdone195
-	VPMOVZXWD 0(SI), Z0
-	VPSLLD $16, Z0, Z0
-	VPMOVZXWD 0(DX), Z1
-	VPSLLD $16, Z1, Z1
-	VSUBPS Z1, Z0, Z0
-	VPSRLD $16, Z0, Z4
-	VPANDD Z26, Z4, Z4
-	VPADDD Z0, Z4, Z4
-	VPADDD Z27, Z4, Z4
-	VPANDD Z28, Z0, Z1
-	VPCMPGTD Z29, Z1, K2
-	VPORD Z30, Z0, K2, Z4
-	VPSRLD $16, Z4, Z4
-	VPMOVDW Z4, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
-	JMP  hone194
-hdone195:
-	VZEROUPPER
-	RET
-
-// func subF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-hloop196:
-	CMPQ CX, $64
-	JB   hone197
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VSUBPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	VCVTPH2PS 32(SI), Z5
-	VCVTPH2PS 32(DX), Z6
-	VSUBPS Z6, Z5, Z5
-	VCVTPS2PH $0, Z5, 32(DI)
-	VCVTPH2PS 64(SI), Z10
-	VCVTPH2PS 64(DX), Z11
-	VSUBPS Z11, Z10, Z10
-	VCVTPS2PH $0, Z10, 64(DI)
-	VCVTPH2PS 96(SI), Z15
-	VCVTPH2PS 96(DX), Z16
-	VSUBPS Z16, Z15, Z15
-	VCVTPS2PH $0, Z15, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $128, DI
-	SUBQ $64, CX
-	JMP  hloop196
-hone197:
-	CMPQ CX, $16
-	JB   hdone198
-	VCVTPH2PS 0(SI), Z0
-	VCVTPH2PS 0(DX), Z1
-	VSUBPS Z1, Z0, Z0
-	VCVTPS2PH $0, Z0, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $32, DI
-	SUBQ $16, CX
 	JMP  hone197
 hdone198:
 	VZEROUPPER
 	RET
 
-// func mulBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
+// func addBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -38920,7 +39237,7 @@ hloop199:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VMULPS Z1, Z0, Z0
+	VADDPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -38934,7 +39251,7 @@ hloop199:
 	VPSLLD $16, Z5, Z5
 	VPMOVZXWD 32(DX), Z6
 	VPSLLD $16, Z6, Z6
-	VMULPS Z6, Z5, Z5
+	VADDPS Z6, Z5, Z5
 	VPSRLD $16, Z5, Z9
 	VPANDD Z26, Z9, Z9
 	VPADDD Z5, Z9, Z9
@@ -38948,7 +39265,7 @@ hloop199:
 	VPSLLD $16, Z10, Z10
 	VPMOVZXWD 64(DX), Z11
 	VPSLLD $16, Z11, Z11
-	VMULPS Z11, Z10, Z10
+	VADDPS Z11, Z10, Z10
 	VPSRLD $16, Z10, Z14
 	VPANDD Z26, Z14, Z14
 	VPADDD Z10, Z14, Z14
@@ -38962,7 +39279,7 @@ hloop199:
 	VPSLLD $16, Z15, Z15
 	VPMOVZXWD 96(DX), Z16
 	VPSLLD $16, Z16, Z16
-	VMULPS Z16, Z15, Z15
+	VADDPS Z16, Z15, Z15
 	VPSRLD $16, Z15, Z19
 	VPANDD Z26, Z19, Z19
 	VPADDD Z15, Z19, Z19
@@ -38984,7 +39301,7 @@ hone200:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VMULPS Z1, Z0, Z0
+	VADDPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -39003,8 +39320,8 @@ hdone201:
 	VZEROUPPER
 	RET
 
-// func mulF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
+// func addF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -39014,19 +39331,19 @@ hloop202:
 	JB   hone203
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
-	VMULPS Z1, Z0, Z0
+	VADDPS Z1, Z0, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VCVTPH2PS 32(SI), Z5
 	VCVTPH2PS 32(DX), Z6
-	VMULPS Z6, Z5, Z5
+	VADDPS Z6, Z5, Z5
 	VCVTPS2PH $0, Z5, 32(DI)
 	VCVTPH2PS 64(SI), Z10
 	VCVTPH2PS 64(DX), Z11
-	VMULPS Z11, Z10, Z10
+	VADDPS Z11, Z10, Z10
 	VCVTPS2PH $0, Z10, 64(DI)
 	VCVTPH2PS 96(SI), Z15
 	VCVTPH2PS 96(DX), Z16
-	VMULPS Z16, Z15, Z15
+	VADDPS Z16, Z15, Z15
 	VCVTPS2PH $0, Z15, 96(DI)
 	ADDQ $128, SI
 	ADDQ $128, DX
@@ -39038,7 +39355,7 @@ hone203:
 	JB   hdone204
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
-	VMULPS Z1, Z0, Z0
+	VADDPS Z1, Z0, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $32, DX
@@ -39049,8 +39366,8 @@ hdone204:
 	VZEROUPPER
 	RET
 
-// func divBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
+// func subBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -39067,7 +39384,7 @@ hloop205:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VDIVPS Z1, Z0, Z0
+	VSUBPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -39081,7 +39398,7 @@ hloop205:
 	VPSLLD $16, Z5, Z5
 	VPMOVZXWD 32(DX), Z6
 	VPSLLD $16, Z6, Z6
-	VDIVPS Z6, Z5, Z5
+	VSUBPS Z6, Z5, Z5
 	VPSRLD $16, Z5, Z9
 	VPANDD Z26, Z9, Z9
 	VPADDD Z5, Z9, Z9
@@ -39095,7 +39412,7 @@ hloop205:
 	VPSLLD $16, Z10, Z10
 	VPMOVZXWD 64(DX), Z11
 	VPSLLD $16, Z11, Z11
-	VDIVPS Z11, Z10, Z10
+	VSUBPS Z11, Z10, Z10
 	VPSRLD $16, Z10, Z14
 	VPANDD Z26, Z14, Z14
 	VPADDD Z10, Z14, Z14
@@ -39109,7 +39426,7 @@ hloop205:
 	VPSLLD $16, Z15, Z15
 	VPMOVZXWD 96(DX), Z16
 	VPSLLD $16, Z16, Z16
-	VDIVPS Z16, Z15, Z15
+	VSUBPS Z16, Z15, Z15
 	VPSRLD $16, Z15, Z19
 	VPANDD Z26, Z19, Z19
 	VPADDD Z15, Z19, Z19
@@ -39131,7 +39448,7 @@ hone206:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VDIVPS Z1, Z0, Z0
+	VSUBPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -39150,8 +39467,8 @@ hdone207:
 	VZEROUPPER
 	RET
 
-// func divF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
+// func subF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -39161,19 +39478,19 @@ hloop208:
 	JB   hone209
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
-	VDIVPS Z1, Z0, Z0
+	VSUBPS Z1, Z0, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VCVTPH2PS 32(SI), Z5
 	VCVTPH2PS 32(DX), Z6
-	VDIVPS Z6, Z5, Z5
+	VSUBPS Z6, Z5, Z5
 	VCVTPS2PH $0, Z5, 32(DI)
 	VCVTPH2PS 64(SI), Z10
 	VCVTPH2PS 64(DX), Z11
-	VDIVPS Z11, Z10, Z10
+	VSUBPS Z11, Z10, Z10
 	VCVTPS2PH $0, Z10, 64(DI)
 	VCVTPH2PS 96(SI), Z15
 	VCVTPH2PS 96(DX), Z16
-	VDIVPS Z16, Z15, Z15
+	VSUBPS Z16, Z15, Z15
 	VCVTPS2PH $0, Z15, 96(DI)
 	ADDQ $128, SI
 	ADDQ $128, DX
@@ -39185,7 +39502,7 @@ hone209:
 	JB   hdone210
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
-	VDIVPS Z1, Z0, Z0
+	VSUBPS Z1, Z0, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $32, DX
@@ -39196,8 +39513,8 @@ hdone210:
 	VZEROUPPER
 	RET
 
-// func maxBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
+// func mulBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -39214,10 +39531,7 @@ hloop211:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VMAXPS Z1, Z0, Z2
-	VCMPPS $3, Z0, Z0, K2
-	VMOVAPS Z0, K2, Z2
-	VMOVAPS Z2, Z0
+	VMULPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -39231,10 +39545,7 @@ hloop211:
 	VPSLLD $16, Z5, Z5
 	VPMOVZXWD 32(DX), Z6
 	VPSLLD $16, Z6, Z6
-	VMAXPS Z6, Z5, Z7
-	VCMPPS $3, Z5, Z5, K2
-	VMOVAPS Z5, K2, Z7
-	VMOVAPS Z7, Z5
+	VMULPS Z6, Z5, Z5
 	VPSRLD $16, Z5, Z9
 	VPANDD Z26, Z9, Z9
 	VPADDD Z5, Z9, Z9
@@ -39248,10 +39559,7 @@ hloop211:
 	VPSLLD $16, Z10, Z10
 	VPMOVZXWD 64(DX), Z11
 	VPSLLD $16, Z11, Z11
-	VMAXPS Z11, Z10, Z12
-	VCMPPS $3, Z10, Z10, K2
-	VMOVAPS Z10, K2, Z12
-	VMOVAPS Z12, Z10
+	VMULPS Z11, Z10, Z10
 	VPSRLD $16, Z10, Z14
 	VPANDD Z26, Z14, Z14
 	VPADDD Z10, Z14, Z14
@@ -39265,10 +39573,7 @@ hloop211:
 	VPSLLD $16, Z15, Z15
 	VPMOVZXWD 96(DX), Z16
 	VPSLLD $16, Z16, Z16
-	VMAXPS Z16, Z15, Z17
-	VCMPPS $3, Z15, Z15, K2
-	VMOVAPS Z15, K2, Z17
-	VMOVAPS Z17, Z15
+	VMULPS Z16, Z15, Z15
 	VPSRLD $16, Z15, Z19
 	VPANDD Z26, Z19, Z19
 	VPADDD Z15, Z19, Z19
@@ -39290,10 +39595,7 @@ hone212:
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
 	VPSLLD $16, Z1, Z1
-	VMAXPS Z1, Z0, Z2
-	VCMPPS $3, Z0, Z0, K2
-	VMOVAPS Z0, K2, Z2
-	VMOVAPS Z2, Z0
+	VMULPS Z1, Z0, Z0
 	VPSRLD $16, Z0, Z4
 	VPANDD Z26, Z4, Z4
 	VPADDD Z0, Z4, Z4
@@ -39312,8 +39614,8 @@ hdone213:
 	VZEROUPPER
 	RET
 
-// func maxF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
-TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
+// func mulF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -39321,6 +39623,315 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 hloop214:
 	CMPQ CX, $64
 	JB   hone215
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VMULPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS 32(DX), Z6
+	VMULPS Z6, Z5, Z5
+	VCVTPS2PH $0, Z5, 32(DI)
+	VCVTPH2PS 64(SI), Z10
+	VCVTPH2PS 64(DX), Z11
+	VMULPS Z11, Z10, Z10
+	VCVTPS2PH $0, Z10, 64(DI)
+	VCVTPH2PS 96(SI), Z15
+	VCVTPH2PS 96(DX), Z16
+	VMULPS Z16, Z15, Z15
+	VCVTPS2PH $0, Z15, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop214
+hone215:
+	CMPQ CX, $16
+	JB   hdone216
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VMULPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone215
+hdone216:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Z26
+	VPBROADCASTD half_round<>(SB), Z27
+	VPBROADCASTD half_abs<>(SB), Z28
+	VPBROADCASTD half_inf<>(SB), Z29
+	VPBROADCASTD half_quiet<>(SB), Z30
+hloop217:
+	CMPQ CX, $64
+	JB   hone218
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VDIVPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	VPMOVZXWD 32(SI), Z5
+	VPSLLD $16, Z5, Z5
+	VPMOVZXWD 32(DX), Z6
+	VPSLLD $16, Z6, Z6
+	VDIVPS Z6, Z5, Z5
+	VPSRLD $16, Z5, Z9
+	VPANDD Z26, Z9, Z9
+	VPADDD Z5, Z9, Z9
+	VPADDD Z27, Z9, Z9
+	VPANDD Z28, Z5, Z6
+	VPCMPGTD Z29, Z6, K2
+	VPORD Z30, Z5, K2, Z9
+	VPSRLD $16, Z9, Z9
+	VPMOVDW Z9, 32(DI)
+	VPMOVZXWD 64(SI), Z10
+	VPSLLD $16, Z10, Z10
+	VPMOVZXWD 64(DX), Z11
+	VPSLLD $16, Z11, Z11
+	VDIVPS Z11, Z10, Z10
+	VPSRLD $16, Z10, Z14
+	VPANDD Z26, Z14, Z14
+	VPADDD Z10, Z14, Z14
+	VPADDD Z27, Z14, Z14
+	VPANDD Z28, Z10, Z11
+	VPCMPGTD Z29, Z11, K2
+	VPORD Z30, Z10, K2, Z14
+	VPSRLD $16, Z14, Z14
+	VPMOVDW Z14, 64(DI)
+	VPMOVZXWD 96(SI), Z15
+	VPSLLD $16, Z15, Z15
+	VPMOVZXWD 96(DX), Z16
+	VPSLLD $16, Z16, Z16
+	VDIVPS Z16, Z15, Z15
+	VPSRLD $16, Z15, Z19
+	VPANDD Z26, Z19, Z19
+	VPADDD Z15, Z19, Z19
+	VPADDD Z27, Z19, Z19
+	VPANDD Z28, Z15, Z16
+	VPCMPGTD Z29, Z16, K2
+	VPORD Z30, Z15, K2, Z19
+	VPSRLD $16, Z19, Z19
+	VPMOVDW Z19, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop217
+hone218:
+	CMPQ CX, $16
+	JB   hdone219
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VDIVPS Z1, Z0, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone218
+hdone219:
+	VZEROUPPER
+	RET
+
+// func divF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop220:
+	CMPQ CX, $64
+	JB   hone221
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VDIVPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	VCVTPH2PS 32(SI), Z5
+	VCVTPH2PS 32(DX), Z6
+	VDIVPS Z6, Z5, Z5
+	VCVTPS2PH $0, Z5, 32(DI)
+	VCVTPH2PS 64(SI), Z10
+	VCVTPH2PS 64(DX), Z11
+	VDIVPS Z11, Z10, Z10
+	VCVTPS2PH $0, Z10, 64(DI)
+	VCVTPH2PS 96(SI), Z15
+	VCVTPH2PS 96(DX), Z16
+	VDIVPS Z16, Z15, Z15
+	VCVTPS2PH $0, Z15, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop220
+hone221:
+	CMPQ CX, $16
+	JB   hdone222
+	VCVTPH2PS 0(SI), Z0
+	VCVTPH2PS 0(DX), Z1
+	VDIVPS Z1, Z0, Z0
+	VCVTPS2PH $0, Z0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone221
+hdone222:
+	VZEROUPPER
+	RET
+
+// func maxBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD half_one<>(SB), Z26
+	VPBROADCASTD half_round<>(SB), Z27
+	VPBROADCASTD half_abs<>(SB), Z28
+	VPBROADCASTD half_inf<>(SB), Z29
+	VPBROADCASTD half_quiet<>(SB), Z30
+hloop223:
+	CMPQ CX, $64
+	JB   hone224
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VMAXPS Z1, Z0, Z2
+	VCMPPS $3, Z0, Z0, K2
+	VMOVAPS Z0, K2, Z2
+	VMOVAPS Z2, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	VPMOVZXWD 32(SI), Z5
+	VPSLLD $16, Z5, Z5
+	VPMOVZXWD 32(DX), Z6
+	VPSLLD $16, Z6, Z6
+	VMAXPS Z6, Z5, Z7
+	VCMPPS $3, Z5, Z5, K2
+	VMOVAPS Z5, K2, Z7
+	VMOVAPS Z7, Z5
+	VPSRLD $16, Z5, Z9
+	VPANDD Z26, Z9, Z9
+	VPADDD Z5, Z9, Z9
+	VPADDD Z27, Z9, Z9
+	VPANDD Z28, Z5, Z6
+	VPCMPGTD Z29, Z6, K2
+	VPORD Z30, Z5, K2, Z9
+	VPSRLD $16, Z9, Z9
+	VPMOVDW Z9, 32(DI)
+	VPMOVZXWD 64(SI), Z10
+	VPSLLD $16, Z10, Z10
+	VPMOVZXWD 64(DX), Z11
+	VPSLLD $16, Z11, Z11
+	VMAXPS Z11, Z10, Z12
+	VCMPPS $3, Z10, Z10, K2
+	VMOVAPS Z10, K2, Z12
+	VMOVAPS Z12, Z10
+	VPSRLD $16, Z10, Z14
+	VPANDD Z26, Z14, Z14
+	VPADDD Z10, Z14, Z14
+	VPADDD Z27, Z14, Z14
+	VPANDD Z28, Z10, Z11
+	VPCMPGTD Z29, Z11, K2
+	VPORD Z30, Z10, K2, Z14
+	VPSRLD $16, Z14, Z14
+	VPMOVDW Z14, 64(DI)
+	VPMOVZXWD 96(SI), Z15
+	VPSLLD $16, Z15, Z15
+	VPMOVZXWD 96(DX), Z16
+	VPSLLD $16, Z16, Z16
+	VMAXPS Z16, Z15, Z17
+	VCMPPS $3, Z15, Z15, K2
+	VMOVAPS Z15, K2, Z17
+	VMOVAPS Z17, Z15
+	VPSRLD $16, Z15, Z19
+	VPANDD Z26, Z19, Z19
+	VPADDD Z15, Z19, Z19
+	VPADDD Z27, Z19, Z19
+	VPANDD Z28, Z15, Z16
+	VPCMPGTD Z29, Z16, K2
+	VPORD Z30, Z15, K2, Z19
+	VPSRLD $16, Z19, Z19
+	VPMOVDW Z19, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $64, CX
+	JMP  hloop223
+hone224:
+	CMPQ CX, $16
+	JB   hdone225
+	VPMOVZXWD 0(SI), Z0
+	VPSLLD $16, Z0, Z0
+	VPMOVZXWD 0(DX), Z1
+	VPSLLD $16, Z1, Z1
+	VMAXPS Z1, Z0, Z2
+	VCMPPS $3, Z0, Z0, K2
+	VMOVAPS Z0, K2, Z2
+	VMOVAPS Z2, Z0
+	VPSRLD $16, Z0, Z4
+	VPANDD Z26, Z4, Z4
+	VPADDD Z0, Z4, Z4
+	VPADDD Z27, Z4, Z4
+	VPANDD Z28, Z0, Z1
+	VPCMPGTD Z29, Z1, K2
+	VPORD Z30, Z0, K2, Z4
+	VPSRLD $16, Z4, Z4
+	VPMOVDW Z4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP  hone224
+hdone225:
+	VZEROUPPER
+	RET
+
+// func maxF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
+TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+hloop226:
+	CMPQ CX, $64
+	JB   hone227
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -39353,10 +39964,10 @@ hloop214:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop214
-hone215:
+	JMP  hloop226
+hone227:
 	CMPQ CX, $16
-	JB   hdone216
+	JB   hdone228
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -39368,8 +39979,8 @@ hone215:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone215
-hdone216:
+	JMP  hone227
+hdone228:
 	VZEROUPPER
 	RET
 
@@ -39384,9 +39995,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop217:
+hloop229:
 	CMPQ CX, $64
-	JB   hone218
+	JB   hone230
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -39459,10 +40070,10 @@ hloop217:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop217
-hone218:
+	JMP  hloop229
+hone230:
 	CMPQ CX, $16
-	JB   hdone219
+	JB   hdone231
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -39484,8 +40095,8 @@ hone218:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone218
-hdone219:
+	JMP  hone230
+hdone231:
 	VZEROUPPER
 	RET
 
@@ -39495,9 +40106,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop220:
+hloop232:
 	CMPQ CX, $64
-	JB   hone221
+	JB   hone233
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -39530,10 +40141,10 @@ hloop220:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop220
-hone221:
+	JMP  hloop232
+hone233:
 	CMPQ CX, $16
-	JB   hdone222
+	JB   hdone234
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -39545,7 +40156,7 @@ hone221:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone221
-hdone222:
+	JMP  hone233
+hdone234:
 	VZEROUPPER
 	RET
