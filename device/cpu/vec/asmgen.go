@@ -2559,9 +2559,9 @@ func (g *gen) expTail512F64(lo expLo) {
 // hyperbolic512F64 computes cosh or sinh (op) of Z0 into Z0. With a = |x|
 // (clamped to 712 by the exp core, past which both overflow), the exp
 // core gives e^a = (S + Sl)*2^n unscaled; then e^a/2 = (S + Sl)*2^(n-1)
-// and e^-a/2 = (1/S)(1 - (S*q - 1) - Sl*q)*2^(-n-1), q = 1/S, each scaled
-// by VSCALEFPD without overflowing early (cosh 710.4 is finite where e^710.4
-// is not), summed (cosh) or subtracted (sinh) by Fast2Sum with the low
+// and e^-a/2 = (q + q*(1 - S*q - Sl*q))*2^(-n-1), q = 1/S rounded, each
+// scaled by VSCALEFPD without overflowing early (cosh 710.4 is finite
+// where e^710.4 is not), summed (cosh) or subtracted (sinh) by Fast2Sum with the low
 // parts added before the one rounding. Sinh below a = 1/2, where the
 // difference would cancel, is a + a^3*P(a^2), P the Taylor series to a^17;
 // each side runs only when some lane needs it, and x's sign is copied last.

@@ -109,8 +109,7 @@ type tierAsm struct {
 	// un64 has the float64 unaries the tier vectorises (both: Relu, Sqrt,
 	// Sign and the exact ones; AVX-512 also Exp, Exp2, Expm1, Log, Log2,
 	// Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid, GeluTanh and Erf; Sin, Cos
-	// and Tan are in
-	// trig64); the others stay the generic set's.
+	// and Tan are in trig64); the others stay the generic set's.
 	un64 [numUnOps]func(dst, x *float64, n int)
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
 	// and above to Go (trigVia).
@@ -130,11 +129,11 @@ type tierAsm struct {
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64, t.trig64)
-// are the generic ones (package math but for Sin, Cos and Tan), the float64 Softplus is built on the
-// set's float64 Exp and Log (softplusVia), the float32 and float64 Sin,
-// Cos and Tan wrap their kernels in trigVia (the float64 Tan also in
-// inPlaceVia), the wide32 kernels go in as they are,
-// and the caller fills in the reductions.
+// are the generic ones (package math, mended where it is wrong), the
+// float64 Softplus is built on the set's float64 Exp and Log
+// (softplusVia), the float32 and float64 Sin, Cos and Tan wrap their
+// kernels in trigVia (the float64 Tan also in inPlaceVia), the wide32
+// kernels go in as they are, and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
 	for op := range numBinOps {
@@ -205,8 +204,9 @@ var avx2Kernels = func() *kernels {
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
 // transcendentals, the float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p,
-// Sinh, Cosh, Tanh, Sigmoid, GeluTanh, Erf, Sin, Cos and Tan, and Max/Min; Sum and Dot are the AVX2 ones (see the package doc for
-// why), the float64 GeluErf and Silu the generic ones.
+// Sinh, Cosh, Tanh, Sigmoid, GeluTanh, Erf, Sin, Cos and Tan, and Max/Min;
+// Sum and Dot are the AVX2 ones (see the package doc for why), the
+// float64 GeluErf and Silu the generic ones.
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
 	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64

@@ -46,10 +46,10 @@ const trigBound = 0x1p30
 // sin64, cos64 and tan64 are the generic set's float64 Sin, Cos and Tan
 // (and, rounded, its float32 ones): below 2^30 in magnitude the vector
 // kernels' algorithm step for step (asmgen.go's trigs64), so every set
-// gives the same bits, within 0.7 ulp (Tan 0.8) where package math's
-// reduction loses most of its bits near multiples of pi/2 (thousands of
-// ulps off from about 1e5 on); from 2^30 on, and for infinities,
-// package math (NaN stays NaN either way).
+// gives the same bits, within 0.74 ulp (Tan 0.82) where package math's
+// reduction loses most of its bits next to multiples of pi/2 (up to 1e9
+// ulp off next to large ones, TestTrig64Exact); from 2^30 on, and for
+// infinities, package math (NaN stays NaN either way).
 func sin64(x float64) float64 { return trig64(x, unSin) }
 func cos64(x float64) float64 { return trig64(x, unCos) }
 func tan64(x float64) float64 { return trig64(x, unTan) }
@@ -57,7 +57,13 @@ func tan64(x float64) float64 { return trig64(x, unTan) }
 // trig64 computes op (unSin, unCos or unTan) of x as sin64 describes.
 func trig64(x float64, op unOp) float64 {
 	if !(math.Abs(x) < trigBound) {
-		return map[unOp]func(float64) float64{unSin: math.Sin, unCos: math.Cos, unTan: math.Tan}[op](x)
+		switch op {
+		case unSin:
+			return math.Sin(x)
+		case unCos:
+			return math.Cos(x)
+		}
+		return math.Tan(x)
 	}
 	if x == 0 && op != unCos {
 		return x
