@@ -3477,23 +3477,29 @@ func taylorCoeffs(odd, from, to int) []float64 {
 	return c
 }
 
-// trigs emits sinF32, cosF32 and tanF32 for tier t: one input vector per
-// iteration with ymm registers (the body takes Y0-Y12, Y14 collects the
-// lanes left to Go and Y15 is the tail mask), two with zmm (twoSlots).
+// trigs emits sinF32, cosF32 and tanF32 for tier t (trigKernel; the
+// ymm body takes Y0-Y12).
 func (g *gen) trigs(t tier) {
-	for _, op := range []struct{ name, what string }{{"sin", "sin"}, {"cos", "cos"}, {"tan", "tan"}} {
-		doc := fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes, leaving\n// x[i] in dst[i] where |x[i]| >= 2^30 or is infinite; ok is false if it left any.", op.what)
-		k := ewKernel{name: op.name + "F32" + t.suffix, doc: doc, e: f32, inputs: []string{"x"}, z: t.z, okFlag: "Y14"}
-		body := func(g *gen) { g.trigBody(t, op.name) }
-		if t.z {
-			k.okFlag = "K4"
-			k = twoSlots(k, z, 13, 16, body)
-		} else {
-			k.unroll = 1
-			k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
-		}
-		g.elementwise(k)
+	for _, op := range []string{"sin", "cos", "tan"} {
+		doc := fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n in float64 lanes, leaving\n// x[i] in dst[i] where |x[i]| >= 2^30 or is infinite; ok is false if it left any.", op)
+		g.trigKernel(t, f32, op+"F32", doc, func(g *gen) { g.trigBody(t, op) })
 	}
+}
+
+// trigKernel emits one Sin, Cos or Tan kernel of element type e for tier
+// t: one input vector per iteration with ymm registers (body's
+// registers up to Y13, Y14 collects the lanes left to Go, Y15 is the
+// tail mask), two with zmm (twoSlots, K4 collecting the lanes).
+func (g *gen) trigKernel(t tier, e elem, name, doc string, body func(g *gen)) {
+	k := ewKernel{name: name + t.suffix, doc: doc, e: e, inputs: []string{"x"}, z: t.z, okFlag: "Y14"}
+	if t.z {
+		k.okFlag = "K4"
+		k = twoSlots(k, z, 13, 16, body)
+	} else {
+		k.unroll = 1
+		k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
+	}
+	g.elementwise(k)
 }
 
 // trigBody computes op on the float32 vector in register 0 of tier t,
@@ -3632,22 +3638,12 @@ func (g *gen) trigCore(t tier, op string, b int) {
 func trigSinCoeffs() []float64 { return taylorCoeffs(1, 1, 9) }
 func trigCosCoeffs() []float64 { return taylorCoeffs(0, 2, 9) }
 
-// trigs64 emits sinF64, cosF64 and tanF64 for tier t: one input vector
-// per iteration with ymm registers (the body takes Y0-Y12, Y14 collects
-// the lanes left to Go and Y15 is the tail mask), two with zmm.
+// trigs64 emits sinF64, cosF64 and tanF64 for tier t (trigKernel; the
+// ymm body takes Y0-Y13).
 func (g *gen) trigs64(t tier) {
 	for _, op := range []string{"sin", "cos", "tan"} {
 		doc := fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n, leaving x[i] in dst[i]\n// where |x[i]| >= 2^30 or is infinite; ok is false if it left any.", op)
-		k := ewKernel{name: op + "F64" + t.suffix, doc: doc, e: f64, inputs: []string{"x"}, z: t.z, okFlag: "Y14"}
-		body := func(g *gen) { g.trig64Body(t, op) }
-		if t.z {
-			k.okFlag = "K4"
-			k = twoSlots(k, z, 13, 16, body)
-		} else {
-			k.unroll = 1
-			k.body = func(g *gen, u int, in []string) string { body(g); return "Y0" }
-		}
-		g.elementwise(k)
+		g.trigKernel(t, f64, op+"F64", doc, func(g *gen) { g.trig64Body(t, op) })
 	}
 }
 
