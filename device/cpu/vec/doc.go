@@ -278,9 +278,12 @@
 // once: 0.500 ulp on all 2^32 inputs on both tiers (TestExhaustiveF32),
 // whose outputs are identical; the bound is 0.501.
 //
-// The float64 Silu is x*sigmoid64(x) on every set (below x = -700,
-// x*e^(x+128ln2) scaled by 2^-128 last); TestSiluF64 holds it to 3 ulp of
-// math/big values (2.90 measured), subnormal results to 3 x 2^-1074.
+// The float64 Silu is x*sigmoid64(x) on the generic and AVX2 sets (below
+// x = -700, x*e^(x+128ln2) scaled by 2^-128 last); the AVX-512 set
+// multiplies its Sigmoid kernel's result by x (siluVia) and takes the
+// generic value below -700. TestSiluF64 holds it to 3 ulp of math/big
+// values (2.90 measured generic, 2.22 AVX-512, where the largest is the
+// generic part's), subnormal results to 3 x 2^-1074.
 //
 // The float64 GeluErf, 0.5x*erfc(a) with a = -x/sqrt2, is package math on
 // every set, with a carried as a hi+lo pair and its low part applied to
