@@ -2613,17 +2613,26 @@ func (g *gen) hyperbolic512F64(op string) {
 		g.ins("VMOVAPD Z5, Z0")
 		return
 	}
+	g.seriesSideSigned512F64(small, join, sign, func(dst string) { g.sinhSeries512F64("Z10", dst) })
+}
+
+// seriesSideSigned512F64 finishes a float64 kernel that has computed its
+// large side into Z5 with K2 marking the lanes of its series side: the
+// series (series(dst)) for a mixed vector's K2 lanes, or alone for a
+// vector that jumped to small, then x's sign (x in Z7) copied onto the
+// result (which has it already but for -0), into Z0.
+func (g *gen) seriesSideSigned512F64(small, join, sign string, series func(dst string)) {
 	g.ins("KORTESTB K2, K2")
 	g.ins("JEQ  %s", join)
 	g.comment("the small lanes of a mixed vector")
-	g.sinhSeries512F64("Z10", "Z1")
+	series("Z1")
 	g.ins("VMOVAPD Z1, K2, Z5")
 	g.label(join)
 	g.ins("JMP  %s", sign)
 	g.label(small)
-	g.sinhSeries512F64("Z10", "Z5")
+	series("Z5")
 	g.label(sign)
-	g.comment("x's sign onto the magnitude: a bit select on the sign mask")
+	g.comment("x's sign onto the result: a bit select on the sign mask")
 	g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
 	g.ins("VMOVAPD Z7, Z0")
 }
@@ -2671,19 +2680,7 @@ func (g *gen) expm1512F64() {
 	g.ins("VADDPD Z6, Z3, Z5")
 	g.ins("VCMPPD.BCST $0x1e, %s, Z7, K5", g.d("d38", 38))
 	g.ins("VMOVAPD Z8, K5, Z5")
-	g.ins("KORTESTB K2, K2")
-	g.ins("JEQ  %s", join)
-	g.comment("the small lanes of a mixed vector")
-	g.expm1Series512F64("Z7", "Z1")
-	g.ins("VMOVAPD Z1, K2, Z5")
-	g.label(join)
-	g.ins("JMP  %s", sign)
-	g.label(small)
-	g.expm1Series512F64("Z7", "Z5")
-	g.label(sign)
-	g.comment("x's sign onto the result, which has it but for -0: a bit select on the sign mask")
-	g.ins("VPTERNLOGQ.BCST $0xe4, %s, Z5, Z7", g.v64("signmask64", 1<<63))
-	g.ins("VMOVAPD Z7, Z0")
+	g.seriesSideSigned512F64(small, join, sign, func(dst string) { g.expm1Series512F64("Z7", dst) })
 }
 
 // expm1Series512F64 sets dst = x + x^2/2 + x^3*P(x) for x in register x

@@ -26760,7 +26760,7 @@ small47:
 	VADDPD Z10, Z5, Z5
 	VADDPD Z9, Z5, Z5
 sign49:
-	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
 	VMOVAPD Z16, Z23
@@ -26884,7 +26884,7 @@ small50:
 	VADDPD Z26, Z21, Z21
 	VADDPD Z25, Z21, Z21
 sign52:
-	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
 	VMOVAPD Z23, Z16
 	VMOVUPD Z0, 0(DI)
@@ -27018,7 +27018,7 @@ small53:
 	VADDPD Z10, Z5, Z5
 	VADDPD Z9, Z5, Z5
 sign55:
-	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
 	VMOVUPD Z0, 0(DI)
@@ -27155,7 +27155,7 @@ small56:
 	VADDPD Z10, Z5, Z5
 	VADDPD Z9, Z5, Z5
 sign58:
-	// x's sign onto the result, which has it but for -0: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
 	VMOVUPD Z0, K1, (DI)
@@ -27577,7 +27577,7 @@ small71:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
 sign73:
-	// x's sign onto the magnitude: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
 	VMOVAPD Z16, Z23
@@ -27684,7 +27684,7 @@ small74:
 	VMULPD Z26, Z18, Z18
 	VFMADD213PD Z26, Z18, Z21
 sign76:
-	// x's sign onto the magnitude: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
 	VMOVAPD Z23, Z16
 	VMOVUPD Z0, 0(DI)
@@ -27801,7 +27801,7 @@ small77:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
 sign79:
-	// x's sign onto the magnitude: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
 	VMOVUPD Z0, 0(DI)
@@ -27921,7 +27921,7 @@ small80:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
 sign82:
-	// x's sign onto the magnitude: a bit select on the sign mask
+	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
 	VMOVUPD Z0, K1, (DI)
