@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Times the float64 Exp, Log, Tanh, Sigmoid, Sin, Cos, Tan, Exp2, Log2,
-# Log10, Log1p, Sinh, Cosh and Expm1 of device/cpu/vec (the AVX-512 tier's vector kernels, and
+# Log10, Log1p, Sinh, Cosh, Expm1, Asin, Acos and Atan of device/cpu/vec (the AVX-512 tier's vector kernels, and
 # a plain package math loop) against
 # NumPy (one thread, Debian's python3-numpy: np.exp, np.log, np.tanh, and
 # 1/(1+exp(-x)) as four ufunc calls, np.sin, ... np.log1p) on 64 Ki and
 # 1 Mi float64, the inputs of BenchmarkTiersUnary and BenchmarkExpF64,
 # LogF64, ... OPS picks the functions (default "exp log tanh sigmoid";
-# "sin cos tan exp2 log2 log10 log1p sinh cosh expm1" for the others). The Go and
+# "sin cos tan exp2 log2 log10 log1p sinh cosh expm1 asin acos atan" for
+# the others). The Go and
 # NumPy runs alternate ROUNDS times (default 6) and each side keeps its
 # best, so a neighbour that slows one run does not decide the ratio.
 # At 1 Mi both sides' arrays are advised onto transparent huge pages
@@ -30,6 +31,7 @@ i = np.arange(n)
 x = (i % 2000) * 0.01 - 10
 xl = (i % 2000) * 0.01 + 0.005
 x1 = (i % 2000) * 0.01 - 0.995
+xa = (i % 2000) * 0.001 - 0.9995
 d, t = np.empty(n), np.empty(n)
 def sigmoid():
     np.negative(x, out=t); np.exp(t, out=t); np.add(t, 1, out=t); np.reciprocal(t, out=d)
@@ -37,7 +39,8 @@ f = {"exp": lambda: np.exp(x, out=d), "log": lambda: np.log(xl, out=d), "tanh": 
      "sigmoid": sigmoid, "sin": lambda: np.sin(x, out=d), "cos": lambda: np.cos(x, out=d),
      "tan": lambda: np.tan(x, out=d), "exp2": lambda: np.exp2(x, out=d), "log2": lambda: np.log2(xl, out=d),
      "log10": lambda: np.log10(xl, out=d), "log1p": lambda: np.log1p(x1, out=d), "sinh": lambda: np.sinh(x, out=d),
-     "cosh": lambda: np.cosh(x, out=d), "expm1": lambda: np.expm1(x, out=d)}[op]
+     "cosh": lambda: np.cosh(x, out=d), "expm1": lambda: np.expm1(x, out=d),
+     "asin": lambda: np.arcsin(xa, out=d), "acos": lambda: np.arccos(xa, out=d), "atan": lambda: np.arctan(x, out=d)}[op]
 print("%.4f" % (n / min(timeit.repeat(f, number=1, repeat=calls)) / 1e9))
 EOF
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b) ? a : b }'; }

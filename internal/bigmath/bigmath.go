@@ -1,4 +1,5 @@
-// Package bigmath evaluates e^x, ln x, ln(1+x), erf, erfc, sine and cosine in math/big arithmetic, to far
+// Package bigmath evaluates e^x, ln x, ln(1+x), erf, erfc, sine, cosine,
+// arctangent, arcsine and arccosine in math/big arithmetic, to far
 // more bits than a float64 holds. It is the independent reference that the
 // vec package's float64 accuracy tests compare the kernels with, and the
 // function its coefficient fitter (device/cpu/vec/fitcoeffs.go) fits: one
@@ -207,4 +208,77 @@ func atanh2(s *big.Float) *big.Float {
 		pow.Mul(pow, s2)
 	}
 	return sum.Mul(sum, big.NewFloat(2))
+}
+
+// Atan returns atan x to about 280 bits relative for finite x: for |x| >
+// 1, pi/2 - atan(1/|x|) with x's sign; then the argument halved, atan u
+// = 2*atan(u/(1 + sqrt(1 + u^2))), until |u| < 2^-8, and the Taylor series
+// u - u^3/3 + u^5/5 - ... summed until its terms fall below 2^-320 of u.
+func Atan(x *big.Float) *big.Float {
+	const prec = 340
+	u := new(big.Float).SetPrec(prec).Abs(x)
+	one := big.NewFloat(1)
+	var flip bool
+	if u.Cmp(one) > 0 {
+		u.Quo(one, u)
+		flip = true
+	}
+	doublings := 0
+	for u.Sign() != 0 && u.MantExp(nil) > -8 {
+		w := new(big.Float).SetPrec(prec).Mul(u, u)
+		w.Add(w, one).Sqrt(w).Add(w, one)
+		u.Quo(u, w)
+		doublings++
+	}
+	sum := new(big.Float).SetPrec(prec)
+	if u.Sign() != 0 {
+		u2 := new(big.Float).SetPrec(prec).Mul(u, u)
+		pow := new(big.Float).SetPrec(prec).Set(u) // (-1)^n u^(2n+1)
+		stop := u.MantExp(nil) - 320
+		for n := int64(0); pow.Sign() != 0 && pow.MantExp(nil) > stop; n++ {
+			sum.Add(sum, new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*n+1)))
+			pow.Mul(pow, u2).Neg(pow)
+		}
+	}
+	sum.SetMantExp(sum, doublings)
+	if flip {
+		sum.Sub(new(big.Float).SetPrec(prec).Quo(Pi, big.NewFloat(2)), sum)
+	}
+	if x.Sign() < 0 {
+		sum.Neg(sum)
+	}
+	return sum
+}
+
+// Asin returns asin x for x in [-1, 1] to about 280 bits relative: atan(x
+// / sqrt(1 - x^2)) (1 - x^2 exact for a float64 x), and ±pi/2 at ±1. It
+// returns nil for |x| > 1.
+func Asin(x *big.Float) *big.Float {
+	const prec = 340
+	one := big.NewFloat(1)
+	switch new(big.Float).Abs(x).Cmp(one) {
+	case 1:
+		return nil
+	case 0:
+		h := new(big.Float).SetPrec(prec).Quo(Pi, big.NewFloat(2))
+		if x.Sign() < 0 {
+			h.Neg(h)
+		}
+		return h
+	}
+	d := new(big.Float).SetPrec(2*x.Prec()+8).Mul(x, x)
+	d.Sub(one, d)
+	d.SetPrec(prec).Sqrt(d)
+	return Atan(d.Quo(x, d))
+}
+
+// Acos returns acos x = pi/2 - asin x for x in [-1, 1] (about 280 bits
+// absolute, which is relative but next to x = 1, where acos x is at least
+// sqrt(2*2^-53) for a float64 x below 1), and nil for |x| > 1.
+func Acos(x *big.Float) *big.Float {
+	a := Asin(x)
+	if a == nil {
+		return nil
+	}
+	return a.Sub(new(big.Float).SetPrec(a.Prec()).Quo(Pi, big.NewFloat(2)), a)
 }

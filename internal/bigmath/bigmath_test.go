@@ -1,6 +1,7 @@
 package bigmath
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"testing"
@@ -113,5 +114,62 @@ func TestLogKnownValues(t *testing.T) {
 		if df, _ := d.Float64(); math.Abs(df) > 1e-39 {
 			t.Errorf("%s = %s, want %s (relative %g)", c.name, c.got.Text('g', 40), c.want, df)
 		}
+	}
+}
+
+// TestArcKnownValues checks Atan against Machin's formula, 4*atan(1/5) -
+// atan(1/239) = pi/4, and against published values; and Asin and Acos at
+// points where they are known exactly (asin 1/2 = pi/6, acos -1/2 =
+// 2pi/3, asin 1 = pi/2, acos 1 = 0); and all of them through SinCos, which
+// shares no step with them: tan(atan x) = x and sin(asin x) = x.
+func TestArcKnownValues(t *testing.T) {
+	const prec = 340
+	near := func(what string, got, want *big.Float, tol float64) {
+		t.Helper()
+		d := new(big.Float).SetPrec(prec).Sub(got, want)
+		if want.Sign() != 0 {
+			d.Quo(d, want)
+		}
+		if df, _ := d.Float64(); math.Abs(df) > tol {
+			t.Errorf("%s = %s, want %s (relative %g)", what, got.Text('g', 50), want.Text('g', 50), df)
+		}
+	}
+	fifth := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), big.NewFloat(5))
+	inv239 := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), big.NewFloat(239))
+	machin := new(big.Float).SetPrec(prec).Mul(Atan(fifth), big.NewFloat(4))
+	machin.Sub(machin, Atan(inv239))
+	piOver := func(num, den int64) *big.Float {
+		v := new(big.Float).SetPrec(prec).Mul(Pi, big.NewFloat(float64(num)))
+		return v.Quo(v, big.NewFloat(float64(den)))
+	}
+	near("4atan(1/5) - atan(1/239)", machin, piOver(1, 4), 1e-80)
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{
+		{1, "0.7853981633974483096156608458198757210492923498437764552437361481"},
+		{0.5, "0.4636476090008061162142562314612144020285370542861202638109330887"},
+		{-2, "-1.107148717794090503017065460178537040070047645401432646676539207"},
+	} {
+		want, _, _ := big.ParseFloat(c.want, 10, prec, big.ToNearestEven)
+		near(fmt.Sprintf("Atan(%g)", c.x), Atan(big.NewFloat(c.x)), want, 1e-38)
+	}
+	near("Asin(1/2)", Asin(big.NewFloat(0.5)), piOver(1, 6), 1e-80)
+	near("Acos(-1/2)", Acos(big.NewFloat(-0.5)), piOver(2, 3), 1e-80)
+	near("Asin(1)", Asin(big.NewFloat(1)), piOver(1, 2), 1e-80)
+	near("Asin(-1)", Asin(big.NewFloat(-1)), piOver(-1, 2), 1e-80)
+	if a := Acos(big.NewFloat(1)); a.Sign() != 0 {
+		t.Errorf("Acos(1) = %v, want 0", a)
+	}
+	if Asin(big.NewFloat(1.5)) != nil || Acos(big.NewFloat(-1.0000001)) != nil {
+		t.Errorf("Asin or Acos outside [-1, 1] did not return nil")
+	}
+	for _, x := range []float64{0.3, -0.7, 0.999999, 1 - 0x1p-53, 1e-200} {
+		s, _ := SinCos(Asin(big.NewFloat(x)))
+		near(fmt.Sprintf("sin(Asin(%g))", x), s, big.NewFloat(x), 1e-70)
+	}
+	for _, x := range []float64{1e-5, 0.2, -0.99, 1.01, 3, -1e10, 1e30} {
+		s, c := SinCos(Atan(big.NewFloat(x)))
+		near(fmt.Sprintf("tan(Atan(%g))", x), s.Quo(s, c), big.NewFloat(x), 1e-70)
 	}
 }

@@ -1175,6 +1175,36 @@ func acosF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func atanF32AVX512(dst *float32, x *float32, n int)
 
+// asinF64AVX2 computes dst[i] = asin(x[i]) for i < n.
+//
+//go:noescape
+func asinF64AVX2(dst *float64, x *float64, n int)
+
+// acosF64AVX2 computes dst[i] = acos(x[i]) for i < n.
+//
+//go:noescape
+func acosF64AVX2(dst *float64, x *float64, n int)
+
+// atanF64AVX2 computes dst[i] = atan(x[i]) for i < n.
+//
+//go:noescape
+func atanF64AVX2(dst *float64, x *float64, n int)
+
+// asinF64AVX512 computes dst[i] = asin(x[i]) for i < n.
+//
+//go:noescape
+func asinF64AVX512(dst *float64, x *float64, n int)
+
+// acosF64AVX512 computes dst[i] = acos(x[i]) for i < n.
+//
+//go:noescape
+func acosF64AVX512(dst *float64, x *float64, n int)
+
+// atanF64AVX512 computes dst[i] = atan(x[i]) for i < n.
+//
+//go:noescape
+func atanF64AVX512(dst *float64, x *float64, n int)
+
 // sinhF32AVX2 computes dst[i] = sinh(x[i]) for i < n in float64 lanes.
 //
 //go:noescape
@@ -1413,7 +1443,7 @@ var asmAVX2 = tierAsm{
 	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unRsqrt: rsqrtF32AVX2, unHardswish: hardswishF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unExp2: exp2F32AVX2, unLog: logF32AVX2, unLog2: log2F32AVX2, unLog10: log10F32AVX2, unLog1p: log1pF32AVX2, unExpm1: expm1F32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
 	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2, unAsin: asinF64AVX2, unAcos: acosF64AVX2, unAtan: atanF64AVX2},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
 	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX2, unCos: cosF64AVX2, unTan: tanF64AVX2},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
@@ -1434,7 +1464,7 @@ var asmAVX512 = tierAsm{
 	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unRsqrt: rsqrtBF16AVX512, unHardswish: hardswishBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unExp2: exp2BF16AVX512, unLog: logBF16AVX512, unLog2: log2BF16AVX512, unLog10: log10BF16AVX512, unLog1p: log1pBF16AVX512, unExpm1: expm1BF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
 	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
 	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unExpm1: expm1F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
+	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unAsin: asinF64AVX512, unAcos: acosF64AVX512, unAtan: atanF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unExpm1: expm1F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
 	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},

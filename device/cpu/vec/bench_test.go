@@ -261,6 +261,22 @@ func BenchmarkGeluTanhF64(b *testing.B) {
 	benchUnary64(b, GeluTanh[float64], geluTanh64, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
 
+// BenchmarkAsinF64, BenchmarkAcosF64 and BenchmarkAtanF64 run on
+// BenchmarkTiersUnary's float64 inputs of the same functions (Asin and
+// Acos on [-0.9995, 0.9995], both of their formulas in most vectors' runs;
+// Atan on [-10, 10), every region).
+func BenchmarkAsinF64(b *testing.B) {
+	benchUnary64(b, Asin[float64], math.Asin, func(i int) float64 { return float64(i%2000)*0.001 - 0.9995 })
+}
+
+func BenchmarkAcosF64(b *testing.B) {
+	benchUnary64(b, Acos[float64], math.Acos, func(i int) float64 { return float64(i%2000)*0.001 - 0.9995 })
+}
+
+func BenchmarkAtanF64(b *testing.B) {
+	benchUnary64(b, Atan[float64], math.Atan, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
+}
+
 // BenchmarkErfF64 runs Erf on [-5, 5) in order (neighbouring lanes mostly
 // on one side of the kernel's cut at |x| = 0.75, so a vector computes one
 // branch) and scattered (the same values, consecutive elements 7919

@@ -84,8 +84,8 @@ func BenchmarkTiersUnary(b *testing.B) {
 	// float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
 	// Sigmoid, GeluTanh and Erf (vector kernels on the avx512 tier only; package math
 	// elsewhere)
-	// and Sin, Cos and Tan (vector kernels on both tiers), on the float32
-	// cases' inputs.
+	// and Sin, Cos, Tan, Asin, Acos and Atan (vector kernels on both
+	// tiers), on the float32 cases' inputs.
 	for _, f := range []struct {
 		name string
 		fn   func(dst, x []float64) error
@@ -107,6 +107,9 @@ func BenchmarkTiersUnary(b *testing.B) {
 		{"sin_f64", Sin[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"cos_f64", Cos[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"tan_f64", Tan[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		{"asin_f64", Asin[float64], func(i int) float64 { return float64(i%2000)*0.001 - 0.9995 }},
+		{"acos_f64", Acos[float64], func(i int) float64 { return float64(i%2000)*0.001 - 0.9995 }},
+		{"atan_f64", Atan[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 	} {
 		for _, n := range benchSizes[:2] {
 			x, dst := make([]float64, n), make([]float64, n)

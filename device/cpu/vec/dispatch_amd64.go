@@ -107,9 +107,10 @@ type tierAsm struct {
 	axpy64      func(dst *float64, alpha float64, x, y *float64, n int)
 	un32        [numUnOps]func(dst, x *float32, n int)
 	// un64 has the float64 unaries the tier vectorises (both: Relu, Sqrt,
-	// Sign and the exact ones; AVX-512 also Exp, Exp2, Expm1, Log, Log2,
-	// Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid, GeluTanh and Erf; Sin, Cos
-	// and Tan are in trig64); the others stay the generic set's.
+	// Sign, the exact ones, Asin, Acos and Atan; AVX-512 also Exp, Exp2,
+	// Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid, GeluTanh
+	// and Erf; Sin, Cos and Tan are in trig64); the others stay the
+	// generic set's.
 	un64 [numUnOps]func(dst, x *float64, n int)
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
 	// and above to Go (trigVia).

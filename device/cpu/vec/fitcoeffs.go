@@ -297,21 +297,32 @@ func main() {
 		// of the one before), so no cancellation. P's error enters the
 		// result (about y) times about z, the weight; the fit is in u =
 		// z/zmax. The kernel takes degree 8.
+		fitWeighted64("asin64", asinSeries, 0.25*1.0001, 7, 11)
+	case "atanF64":
+		// atan t = t + t*s*P(s), s = t^2 <= 0.0431 (|t| <= 0.2076, the
+		// float64 Atan's reduced argument, asmgen.go's atanRegions), for the float64 Atan. The
+		// reference G(s) = (atan t - t)/(t s) is atan's series, (-1)^k
+		// s^(k-1)/(2k+1), summed to s^119 (each term below a twentieth of
+		// the one before), so no cancellation. P's error enters the result
+		// (about t) times about s, the weight. The kernel takes degree 9.
 		const terms = 120
-		c := make([]float64, terms)
-		ratio := 1.0 // (2n)!/(4^n (n!)^2)
-		for n := 1; n < terms; n++ {
-			ratio *= float64(2*n-1) / float64(2*n)
-			c[n] = ratio / float64(2*n+1)
-		}
-		G := func(z float64) float64 {
+		G := func(s float64) float64 {
 			var v float64
-			for n := terms - 1; n >= 1; n-- {
-				v = v*z + c[n]
+			for k := terms; k >= 1; k-- {
+				c := 1 / float64(2*k+1)
+				if k%2 == 1 {
+					c = -c
+				}
+				v = v*s + c
 			}
 			return v
 		}
-		fitWeighted64("asin64", G, 0.25*1.0001, 7, 11)
+		fitWeighted64("atanF64", G, 0.0431*1.0001, 6, 11)
+	case "asinF64":
+		// The float64 Asin and Acos: asin y = y + y*z*P(z), z = y^2 <=
+		// 1/4, as asin64 but to float64's precision (P's error below 2^-58
+		// of the result). The kernel takes degree 11.
+		fitWeighted64("asinF64", asinSeries, 0.25*1.0001, 9, 14)
 	case "tanh":
 		for _, cut := range []float64{0.55, 0.625} {
 			for deg := 3; deg <= 5; deg++ {
@@ -401,6 +412,24 @@ const (
 	erf64QDeg  = 10
 	erf64PDeg  = 12
 )
+
+// asinSeries is G(z) = (asin y - y)/(y z), z = y^2: asin's series,
+// c_n = (2n)!/(4^n (n!)^2 (2n+1)) for z^(n-1), summed to z^119 (for z <=
+// 1/4 each term is below a quarter of the one before), so no cancellation.
+func asinSeries(z float64) float64 {
+	const terms = 120
+	var v float64
+	ratio := 1.0 // (2n)!/(4^n (n!)^2)
+	c := make([]float64, terms)
+	for n := 1; n < terms; n++ {
+		ratio *= float64(2*n-1) / float64(2*n)
+		c[n] = ratio / float64(2*n+1)
+	}
+	for n := terms - 1; n >= 1; n-- {
+		v = v*z + c[n]
+	}
+	return v
+}
 
 // bigFloat is v in 300 bits.
 func bigFloat(v float64) *big.Float { return new(big.Float).SetPrec(300).SetFloat64(v) }

@@ -150,3 +150,81 @@ func estrin64(c []float64, u float64) float64 {
 	}
 	return sum
 }
+
+// atan64, asin64 and acos64 are the generic set's float64 Atan, Asin and
+// Acos: the vector kernels' algorithm step for step (asmgen.go's arcs64,
+// constants in trigconst.go), so every set gives the same bits.
+func atan64(x float64) float64 {
+	// The explicit float64 conversions keep the compiler from fusing a
+	// product into a following sum, which would change the bits.
+	a := min(math.Abs(x), atanClamp)
+	region := 0
+	for i, from := range atanFrom {
+		if a >= from {
+			region = i
+		}
+	}
+	p, q := atanP[region], atanQ[region]
+	num := math.FMA(a, p, -q)
+	ph := float64(q * a)
+	pl := math.FMA(q, a, -ph)
+	dh := p + ph
+	bb := dh - p
+	dl := ((p - (dh - bb)) + (ph - bb)) + pl
+	inv := 1 / dh
+	th := float64(num * inv)
+	rm := math.FMA(-th, dh, num)
+	rm = math.FMA(-th, dl, rm)
+	tl := float64(rm * inv)
+	s := float64(th * th)
+	bh, bl := atanHi[region], atanLo[region]
+	r := bh + th
+	e := (bh - r) + th
+	return math.Copysign(r+(((e+bl)+tl)+float64(float64(th*s)*estrin64(atanPoly[:], s))), x)
+}
+
+func asin64(x float64) float64 { return asinAcos64(x, false) }
+func acos64(x float64) float64 { return asinAcos64(x, true) }
+
+// asinAcos64 computes asin x, or acos x if acos is set, as asin64
+// describes.
+func asinAcos64(x float64, acos bool) float64 {
+	a := math.Abs(x)
+	z := float64(a * a)
+	large := a > 0.5
+	if large {
+		z = float64(1-a) * 0.5
+	}
+	yh := math.Sqrt(z)
+	u, ul := a, 0.0
+	if large {
+		u, ul = yh+yh, math.FMA(-yh, yh, z)/max(yh, asinTiny)
+	}
+	vh := u
+	vl := ul + float64(float64(u*z)*estrin64(asinPoly[:], z))
+	var bh, bl float64
+	var neg bool
+	switch {
+	case !acos:
+		if large {
+			bh, bl, neg = trigHalfPi[0], trigHalfPi[1], true
+		}
+	case !large:
+		bh, bl, neg = trigHalfPi[0], trigHalfPi[1], !math.Signbit(x)
+	default:
+		neg = math.Signbit(x)
+		if x < 0 {
+			bh, bl = 2*trigHalfPi[0], 2*trigHalfPi[1]
+		}
+	}
+	if neg {
+		vh, vl = -vh, -vl
+	}
+	r := bh + vh
+	e := (bh - r) + vh
+	res := r + ((e + bl) + vl)
+	if acos {
+		return res
+	}
+	return math.Copysign(res, x)
+}

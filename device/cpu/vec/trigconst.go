@@ -10,3 +10,22 @@ var (
 	trigSin    = [...]float64{-0x1.5555555555555p-03, 0x1.1111111111111p-07, -0x1.a01a01a01a01ap-13, 0x1.71de3a556c734p-19, -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33, -0x1.ae7f3e733b81fp-41, 0x1.952c77030ad4ap-49, -0x1.2f49b46814157p-57}
 	trigCos    = [...]float64{0x1.5555555555555p-05, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16, -0x1.27e4fb7789f5cp-22, 0x1.1eed8eff8d898p-29, -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45, -0x1.6827863b97d97p-53}
 )
+
+// The float64 Asin, Acos and Atan kernels' constants (asmgen.go's arcs64):
+// Atan's regions (from, p, q, b = hi + lo), its clamp, the divisor floor
+// of Asin's yl, and the polynomials P, lowest order first; pi/2 is
+// trigHalfPi's first two parts, pi twice them.
+var (
+	atanFrom = [...]float64{0x0p+00, 0x1.ap-03, 0x1.5p-01, 0x1.8p+00, 0x1.38p+02}
+	atanP    = [...]float64{0x1p+00, 0x1p+00, 0x1p+00, 0x1p+00, 0x0p+00}
+	atanQ    = [...]float64{0x0p+00, 0x1.ap-02, 0x1p+00, 0x1.38p+01, 0x1p+00}
+	atanHi   = [...]float64{0x0p+00, 0x1.8b24d394a1b25p-02, 0x1.921fb54442d18p-01, 0x1.2e75728833a54p+00, 0x1.921fb54442d18p+00}
+	atanLo   = [...]float64{0x0p+00, 0x1.b6d0ba3748fa8p-56, 0x1.1a62633145c07p-55, 0x1.16e3ef7326bdap-56, 0x1.1a62633145c07p-54}
+	atanPoly = [...]float64{-0x1.555555555554dp-02, 0x1.99999999968c7p-03, -0x1.24924921899f1p-03, 0x1.c71c6ed94bde5p-04, -0x1.745c4e02ea27cp-04, 0x1.3af407b46e379p-04, -0x1.0e2701f6b4f6cp-04, 0x1.96adc5a807d6dp-05}
+	asinPoly = [...]float64{0x1.555555555554bp-03, 0x1.3333333334938p-04, 0x1.6db6db6c94244p-05, 0x1.f1c71cf0e65adp-06, 0x1.6e8b9208cdaa7p-06, 0x1.1c503cb311fc1p-06, 0x1.c96cbfa6c6239p-07, 0x1.7c6a774b2f1e7p-07, 0x1.315e8e5e3d07ap-07, 0x1.62731d1016857p-07, -0x1.0b22dde8a80cep-09, 0x1.f91ef887cec76p-06, -0x1.163426960c826p-05, 0x1.38cdf1222ec81p-05}
+)
+
+const (
+	atanClamp = 0x1p+60
+	asinTiny  = 0x1p-600
+)

@@ -83,6 +83,81 @@ DATA asinc8<>+8(SB)/8, $0x3fa05d69fd6745df
 DATA asinc8<>+16(SB)/8, $0x3fa05d69fd6745df
 DATA asinc8<>+24(SB)/8, $0x3fa05d69fd6745df
 GLOBL asinc8<>(SB), RODATA|NOPTR, $32
+DATA asinf64c0<>+0(SB)/8, $0x3fc555555555554b
+DATA asinf64c0<>+8(SB)/8, $0x3fc555555555554b
+DATA asinf64c0<>+16(SB)/8, $0x3fc555555555554b
+DATA asinf64c0<>+24(SB)/8, $0x3fc555555555554b
+GLOBL asinf64c0<>(SB), RODATA|NOPTR, $32
+DATA asinf64c10<>+0(SB)/8, $0xbf60b22dde8a80ce
+DATA asinf64c10<>+8(SB)/8, $0xbf60b22dde8a80ce
+DATA asinf64c10<>+16(SB)/8, $0xbf60b22dde8a80ce
+DATA asinf64c10<>+24(SB)/8, $0xbf60b22dde8a80ce
+GLOBL asinf64c10<>(SB), RODATA|NOPTR, $32
+DATA asinf64c11<>+0(SB)/8, $0x3f9f91ef887cec76
+DATA asinf64c11<>+8(SB)/8, $0x3f9f91ef887cec76
+DATA asinf64c11<>+16(SB)/8, $0x3f9f91ef887cec76
+DATA asinf64c11<>+24(SB)/8, $0x3f9f91ef887cec76
+GLOBL asinf64c11<>(SB), RODATA|NOPTR, $32
+DATA asinf64c12<>+0(SB)/8, $0xbfa163426960c826
+DATA asinf64c12<>+8(SB)/8, $0xbfa163426960c826
+DATA asinf64c12<>+16(SB)/8, $0xbfa163426960c826
+DATA asinf64c12<>+24(SB)/8, $0xbfa163426960c826
+GLOBL asinf64c12<>(SB), RODATA|NOPTR, $32
+DATA asinf64c13<>+0(SB)/8, $0x3fa38cdf1222ec81
+DATA asinf64c13<>+8(SB)/8, $0x3fa38cdf1222ec81
+DATA asinf64c13<>+16(SB)/8, $0x3fa38cdf1222ec81
+DATA asinf64c13<>+24(SB)/8, $0x3fa38cdf1222ec81
+GLOBL asinf64c13<>(SB), RODATA|NOPTR, $32
+DATA asinf64c1<>+0(SB)/8, $0x3fb3333333334938
+DATA asinf64c1<>+8(SB)/8, $0x3fb3333333334938
+DATA asinf64c1<>+16(SB)/8, $0x3fb3333333334938
+DATA asinf64c1<>+24(SB)/8, $0x3fb3333333334938
+GLOBL asinf64c1<>(SB), RODATA|NOPTR, $32
+DATA asinf64c2<>+0(SB)/8, $0x3fa6db6db6c94244
+DATA asinf64c2<>+8(SB)/8, $0x3fa6db6db6c94244
+DATA asinf64c2<>+16(SB)/8, $0x3fa6db6db6c94244
+DATA asinf64c2<>+24(SB)/8, $0x3fa6db6db6c94244
+GLOBL asinf64c2<>(SB), RODATA|NOPTR, $32
+DATA asinf64c3<>+0(SB)/8, $0x3f9f1c71cf0e65ad
+DATA asinf64c3<>+8(SB)/8, $0x3f9f1c71cf0e65ad
+DATA asinf64c3<>+16(SB)/8, $0x3f9f1c71cf0e65ad
+DATA asinf64c3<>+24(SB)/8, $0x3f9f1c71cf0e65ad
+GLOBL asinf64c3<>(SB), RODATA|NOPTR, $32
+DATA asinf64c4<>+0(SB)/8, $0x3f96e8b9208cdaa7
+DATA asinf64c4<>+8(SB)/8, $0x3f96e8b9208cdaa7
+DATA asinf64c4<>+16(SB)/8, $0x3f96e8b9208cdaa7
+DATA asinf64c4<>+24(SB)/8, $0x3f96e8b9208cdaa7
+GLOBL asinf64c4<>(SB), RODATA|NOPTR, $32
+DATA asinf64c5<>+0(SB)/8, $0x3f91c503cb311fc1
+DATA asinf64c5<>+8(SB)/8, $0x3f91c503cb311fc1
+DATA asinf64c5<>+16(SB)/8, $0x3f91c503cb311fc1
+DATA asinf64c5<>+24(SB)/8, $0x3f91c503cb311fc1
+GLOBL asinf64c5<>(SB), RODATA|NOPTR, $32
+DATA asinf64c6<>+0(SB)/8, $0x3f8c96cbfa6c6239
+DATA asinf64c6<>+8(SB)/8, $0x3f8c96cbfa6c6239
+DATA asinf64c6<>+16(SB)/8, $0x3f8c96cbfa6c6239
+DATA asinf64c6<>+24(SB)/8, $0x3f8c96cbfa6c6239
+GLOBL asinf64c6<>(SB), RODATA|NOPTR, $32
+DATA asinf64c7<>+0(SB)/8, $0x3f87c6a774b2f1e7
+DATA asinf64c7<>+8(SB)/8, $0x3f87c6a774b2f1e7
+DATA asinf64c7<>+16(SB)/8, $0x3f87c6a774b2f1e7
+DATA asinf64c7<>+24(SB)/8, $0x3f87c6a774b2f1e7
+GLOBL asinf64c7<>(SB), RODATA|NOPTR, $32
+DATA asinf64c8<>+0(SB)/8, $0x3f8315e8e5e3d07a
+DATA asinf64c8<>+8(SB)/8, $0x3f8315e8e5e3d07a
+DATA asinf64c8<>+16(SB)/8, $0x3f8315e8e5e3d07a
+DATA asinf64c8<>+24(SB)/8, $0x3f8315e8e5e3d07a
+GLOBL asinf64c8<>(SB), RODATA|NOPTR, $32
+DATA asinf64c9<>+0(SB)/8, $0x3f862731d1016857
+DATA asinf64c9<>+8(SB)/8, $0x3f862731d1016857
+DATA asinf64c9<>+16(SB)/8, $0x3f862731d1016857
+DATA asinf64c9<>+24(SB)/8, $0x3f862731d1016857
+GLOBL asinf64c9<>(SB), RODATA|NOPTR, $32
+DATA asintiny<>+0(SB)/8, $0x1a70000000000000
+DATA asintiny<>+8(SB)/8, $0x1a70000000000000
+DATA asintiny<>+16(SB)/8, $0x1a70000000000000
+DATA asintiny<>+24(SB)/8, $0x1a70000000000000
+GLOBL asintiny<>(SB), RODATA|NOPTR, $32
 DATA atanc0<>+0(SB)/8, $0xbfd5555555555555
 DATA atanc0<>+8(SB)/8, $0xbfd5555555555555
 DATA atanc0<>+16(SB)/8, $0xbfd5555555555555
@@ -143,6 +218,172 @@ DATA atanc9<>+8(SB)/8, $0x3fa8618618618618
 DATA atanc9<>+16(SB)/8, $0x3fa8618618618618
 DATA atanc9<>+24(SB)/8, $0x3fa8618618618618
 GLOBL atanc9<>(SB), RODATA|NOPTR, $32
+DATA atanclamp<>+0(SB)/8, $0x43b0000000000000
+DATA atanclamp<>+8(SB)/8, $0x43b0000000000000
+DATA atanclamp<>+16(SB)/8, $0x43b0000000000000
+DATA atanclamp<>+24(SB)/8, $0x43b0000000000000
+GLOBL atanclamp<>(SB), RODATA|NOPTR, $32
+DATA atanf64c0<>+0(SB)/8, $0xbfd555555555554d
+DATA atanf64c0<>+8(SB)/8, $0xbfd555555555554d
+DATA atanf64c0<>+16(SB)/8, $0xbfd555555555554d
+DATA atanf64c0<>+24(SB)/8, $0xbfd555555555554d
+GLOBL atanf64c0<>(SB), RODATA|NOPTR, $32
+DATA atanf64c1<>+0(SB)/8, $0x3fc99999999968c7
+DATA atanf64c1<>+8(SB)/8, $0x3fc99999999968c7
+DATA atanf64c1<>+16(SB)/8, $0x3fc99999999968c7
+DATA atanf64c1<>+24(SB)/8, $0x3fc99999999968c7
+GLOBL atanf64c1<>(SB), RODATA|NOPTR, $32
+DATA atanf64c2<>+0(SB)/8, $0xbfc24924921899f1
+DATA atanf64c2<>+8(SB)/8, $0xbfc24924921899f1
+DATA atanf64c2<>+16(SB)/8, $0xbfc24924921899f1
+DATA atanf64c2<>+24(SB)/8, $0xbfc24924921899f1
+GLOBL atanf64c2<>(SB), RODATA|NOPTR, $32
+DATA atanf64c3<>+0(SB)/8, $0x3fbc71c6ed94bde5
+DATA atanf64c3<>+8(SB)/8, $0x3fbc71c6ed94bde5
+DATA atanf64c3<>+16(SB)/8, $0x3fbc71c6ed94bde5
+DATA atanf64c3<>+24(SB)/8, $0x3fbc71c6ed94bde5
+GLOBL atanf64c3<>(SB), RODATA|NOPTR, $32
+DATA atanf64c4<>+0(SB)/8, $0xbfb745c4e02ea27c
+DATA atanf64c4<>+8(SB)/8, $0xbfb745c4e02ea27c
+DATA atanf64c4<>+16(SB)/8, $0xbfb745c4e02ea27c
+DATA atanf64c4<>+24(SB)/8, $0xbfb745c4e02ea27c
+GLOBL atanf64c4<>(SB), RODATA|NOPTR, $32
+DATA atanf64c5<>+0(SB)/8, $0x3fb3af407b46e379
+DATA atanf64c5<>+8(SB)/8, $0x3fb3af407b46e379
+DATA atanf64c5<>+16(SB)/8, $0x3fb3af407b46e379
+DATA atanf64c5<>+24(SB)/8, $0x3fb3af407b46e379
+GLOBL atanf64c5<>(SB), RODATA|NOPTR, $32
+DATA atanf64c6<>+0(SB)/8, $0xbfb0e2701f6b4f6c
+DATA atanf64c6<>+8(SB)/8, $0xbfb0e2701f6b4f6c
+DATA atanf64c6<>+16(SB)/8, $0xbfb0e2701f6b4f6c
+DATA atanf64c6<>+24(SB)/8, $0xbfb0e2701f6b4f6c
+GLOBL atanf64c6<>(SB), RODATA|NOPTR, $32
+DATA atanf64c7<>+0(SB)/8, $0x3fa96adc5a807d6d
+DATA atanf64c7<>+8(SB)/8, $0x3fa96adc5a807d6d
+DATA atanf64c7<>+16(SB)/8, $0x3fa96adc5a807d6d
+DATA atanf64c7<>+24(SB)/8, $0x3fa96adc5a807d6d
+GLOBL atanf64c7<>(SB), RODATA|NOPTR, $32
+DATA atanfrom1<>+0(SB)/8, $0x3fca000000000000
+DATA atanfrom1<>+8(SB)/8, $0x3fca000000000000
+DATA atanfrom1<>+16(SB)/8, $0x3fca000000000000
+DATA atanfrom1<>+24(SB)/8, $0x3fca000000000000
+GLOBL atanfrom1<>(SB), RODATA|NOPTR, $32
+DATA atanfrom2<>+0(SB)/8, $0x3fe5000000000000
+DATA atanfrom2<>+8(SB)/8, $0x3fe5000000000000
+DATA atanfrom2<>+16(SB)/8, $0x3fe5000000000000
+DATA atanfrom2<>+24(SB)/8, $0x3fe5000000000000
+GLOBL atanfrom2<>(SB), RODATA|NOPTR, $32
+DATA atanfrom3<>+0(SB)/8, $0x3ff8000000000000
+DATA atanfrom3<>+8(SB)/8, $0x3ff8000000000000
+DATA atanfrom3<>+16(SB)/8, $0x3ff8000000000000
+DATA atanfrom3<>+24(SB)/8, $0x3ff8000000000000
+GLOBL atanfrom3<>(SB), RODATA|NOPTR, $32
+DATA atanfrom4<>+0(SB)/8, $0x4013800000000000
+DATA atanfrom4<>+8(SB)/8, $0x4013800000000000
+DATA atanfrom4<>+16(SB)/8, $0x4013800000000000
+DATA atanfrom4<>+24(SB)/8, $0x4013800000000000
+GLOBL atanfrom4<>(SB), RODATA|NOPTR, $32
+DATA atantab0<>+0(SB)/8, $0x3ff0000000000000
+DATA atantab0<>+8(SB)/8, $0x3ff0000000000000
+DATA atantab0<>+16(SB)/8, $0x3ff0000000000000
+DATA atantab0<>+24(SB)/8, $0x3ff0000000000000
+DATA atantab0<>+32(SB)/8, $0x0000000000000000
+DATA atantab0<>+40(SB)/8, $0x0000000000000000
+DATA atantab0<>+48(SB)/8, $0x0000000000000000
+DATA atantab0<>+56(SB)/8, $0x0000000000000000
+GLOBL atantab0<>(SB), RODATA|NOPTR, $64
+DATA atantab0_4<>+0(SB)/8, $0x0000000000000000
+DATA atantab0_4<>+8(SB)/8, $0x0000000000000000
+DATA atantab0_4<>+16(SB)/8, $0x0000000000000000
+DATA atantab0_4<>+24(SB)/8, $0x0000000000000000
+GLOBL atantab0_4<>(SB), RODATA|NOPTR, $32
+DATA atantab1<>+0(SB)/8, $0x0000000000000000
+DATA atantab1<>+8(SB)/8, $0x3fda000000000000
+DATA atantab1<>+16(SB)/8, $0x3ff0000000000000
+DATA atantab1<>+24(SB)/8, $0x4003800000000000
+DATA atantab1<>+32(SB)/8, $0x3ff0000000000000
+DATA atantab1<>+40(SB)/8, $0x3ff0000000000000
+DATA atantab1<>+48(SB)/8, $0x3ff0000000000000
+DATA atantab1<>+56(SB)/8, $0x3ff0000000000000
+GLOBL atantab1<>(SB), RODATA|NOPTR, $64
+DATA atantab1_1<>+0(SB)/8, $0x3fda000000000000
+DATA atantab1_1<>+8(SB)/8, $0x3fda000000000000
+DATA atantab1_1<>+16(SB)/8, $0x3fda000000000000
+DATA atantab1_1<>+24(SB)/8, $0x3fda000000000000
+GLOBL atantab1_1<>(SB), RODATA|NOPTR, $32
+DATA atantab1_2<>+0(SB)/8, $0x3ff0000000000000
+DATA atantab1_2<>+8(SB)/8, $0x3ff0000000000000
+DATA atantab1_2<>+16(SB)/8, $0x3ff0000000000000
+DATA atantab1_2<>+24(SB)/8, $0x3ff0000000000000
+GLOBL atantab1_2<>(SB), RODATA|NOPTR, $32
+DATA atantab1_3<>+0(SB)/8, $0x4003800000000000
+DATA atantab1_3<>+8(SB)/8, $0x4003800000000000
+DATA atantab1_3<>+16(SB)/8, $0x4003800000000000
+DATA atantab1_3<>+24(SB)/8, $0x4003800000000000
+GLOBL atantab1_3<>(SB), RODATA|NOPTR, $32
+DATA atantab1_4<>+0(SB)/8, $0x3ff0000000000000
+DATA atantab1_4<>+8(SB)/8, $0x3ff0000000000000
+DATA atantab1_4<>+16(SB)/8, $0x3ff0000000000000
+DATA atantab1_4<>+24(SB)/8, $0x3ff0000000000000
+GLOBL atantab1_4<>(SB), RODATA|NOPTR, $32
+DATA atantab2<>+0(SB)/8, $0x0000000000000000
+DATA atantab2<>+8(SB)/8, $0x3fd8b24d394a1b25
+DATA atantab2<>+16(SB)/8, $0x3fe921fb54442d18
+DATA atantab2<>+24(SB)/8, $0x3ff2e75728833a54
+DATA atantab2<>+32(SB)/8, $0x3ff921fb54442d18
+DATA atantab2<>+40(SB)/8, $0x3ff921fb54442d18
+DATA atantab2<>+48(SB)/8, $0x3ff921fb54442d18
+DATA atantab2<>+56(SB)/8, $0x3ff921fb54442d18
+GLOBL atantab2<>(SB), RODATA|NOPTR, $64
+DATA atantab2_1<>+0(SB)/8, $0x3fd8b24d394a1b25
+DATA atantab2_1<>+8(SB)/8, $0x3fd8b24d394a1b25
+DATA atantab2_1<>+16(SB)/8, $0x3fd8b24d394a1b25
+DATA atantab2_1<>+24(SB)/8, $0x3fd8b24d394a1b25
+GLOBL atantab2_1<>(SB), RODATA|NOPTR, $32
+DATA atantab2_2<>+0(SB)/8, $0x3fe921fb54442d18
+DATA atantab2_2<>+8(SB)/8, $0x3fe921fb54442d18
+DATA atantab2_2<>+16(SB)/8, $0x3fe921fb54442d18
+DATA atantab2_2<>+24(SB)/8, $0x3fe921fb54442d18
+GLOBL atantab2_2<>(SB), RODATA|NOPTR, $32
+DATA atantab2_3<>+0(SB)/8, $0x3ff2e75728833a54
+DATA atantab2_3<>+8(SB)/8, $0x3ff2e75728833a54
+DATA atantab2_3<>+16(SB)/8, $0x3ff2e75728833a54
+DATA atantab2_3<>+24(SB)/8, $0x3ff2e75728833a54
+GLOBL atantab2_3<>(SB), RODATA|NOPTR, $32
+DATA atantab2_4<>+0(SB)/8, $0x3ff921fb54442d18
+DATA atantab2_4<>+8(SB)/8, $0x3ff921fb54442d18
+DATA atantab2_4<>+16(SB)/8, $0x3ff921fb54442d18
+DATA atantab2_4<>+24(SB)/8, $0x3ff921fb54442d18
+GLOBL atantab2_4<>(SB), RODATA|NOPTR, $32
+DATA atantab3<>+0(SB)/8, $0x0000000000000000
+DATA atantab3<>+8(SB)/8, $0x3c7b6d0ba3748fa8
+DATA atantab3<>+16(SB)/8, $0x3c81a62633145c07
+DATA atantab3<>+24(SB)/8, $0x3c716e3ef7326bda
+DATA atantab3<>+32(SB)/8, $0x3c91a62633145c07
+DATA atantab3<>+40(SB)/8, $0x3c91a62633145c07
+DATA atantab3<>+48(SB)/8, $0x3c91a62633145c07
+DATA atantab3<>+56(SB)/8, $0x3c91a62633145c07
+GLOBL atantab3<>(SB), RODATA|NOPTR, $64
+DATA atantab3_1<>+0(SB)/8, $0x3c7b6d0ba3748fa8
+DATA atantab3_1<>+8(SB)/8, $0x3c7b6d0ba3748fa8
+DATA atantab3_1<>+16(SB)/8, $0x3c7b6d0ba3748fa8
+DATA atantab3_1<>+24(SB)/8, $0x3c7b6d0ba3748fa8
+GLOBL atantab3_1<>(SB), RODATA|NOPTR, $32
+DATA atantab3_2<>+0(SB)/8, $0x3c81a62633145c07
+DATA atantab3_2<>+8(SB)/8, $0x3c81a62633145c07
+DATA atantab3_2<>+16(SB)/8, $0x3c81a62633145c07
+DATA atantab3_2<>+24(SB)/8, $0x3c81a62633145c07
+GLOBL atantab3_2<>(SB), RODATA|NOPTR, $32
+DATA atantab3_3<>+0(SB)/8, $0x3c716e3ef7326bda
+DATA atantab3_3<>+8(SB)/8, $0x3c716e3ef7326bda
+DATA atantab3_3<>+16(SB)/8, $0x3c716e3ef7326bda
+DATA atantab3_3<>+24(SB)/8, $0x3c716e3ef7326bda
+GLOBL atantab3_3<>(SB), RODATA|NOPTR, $32
+DATA atantab3_4<>+0(SB)/8, $0x3c91a62633145c07
+DATA atantab3_4<>+8(SB)/8, $0x3c91a62633145c07
+DATA atantab3_4<>+16(SB)/8, $0x3c91a62633145c07
+DATA atantab3_4<>+24(SB)/8, $0x3c91a62633145c07
+GLOBL atantab3_4<>(SB), RODATA|NOPTR, $32
 DATA bias1022<>+0(SB)/8, $0x00000000000003fe
 DATA bias1022<>+8(SB)/8, $0x00000000000003fe
 DATA bias1022<>+16(SB)/8, $0x00000000000003fe
@@ -1581,6 +1822,11 @@ DATA halfpi3<>+8(SB)/8, $0xb91f1976b7ed8fbc
 DATA halfpi3<>+16(SB)/8, $0xb91f1976b7ed8fbc
 DATA halfpi3<>+24(SB)/8, $0xb91f1976b7ed8fbc
 GLOBL halfpi3<>(SB), RODATA|NOPTR, $32
+DATA halfpihlo<>+0(SB)/8, $0x3c91a62633145c07
+DATA halfpihlo<>+8(SB)/8, $0x3c91a62633145c07
+DATA halfpihlo<>+16(SB)/8, $0x3c91a62633145c07
+DATA halfpihlo<>+24(SB)/8, $0x3c91a62633145c07
+GLOBL halfpihlo<>(SB), RODATA|NOPTR, $32
 DATA i126<>+0(SB)/4, $0x0000007e
 DATA i126<>+4(SB)/4, $0x0000007e
 DATA i126<>+8(SB)/4, $0x0000007e
@@ -2008,6 +2254,16 @@ DATA pi64<>+8(SB)/8, $0x400921fb54442d18
 DATA pi64<>+16(SB)/8, $0x400921fb54442d18
 DATA pi64<>+24(SB)/8, $0x400921fb54442d18
 GLOBL pi64<>(SB), RODATA|NOPTR, $32
+DATA pihi<>+0(SB)/8, $0x400921fb54442d18
+DATA pihi<>+8(SB)/8, $0x400921fb54442d18
+DATA pihi<>+16(SB)/8, $0x400921fb54442d18
+DATA pihi<>+24(SB)/8, $0x400921fb54442d18
+GLOBL pihi<>(SB), RODATA|NOPTR, $32
+DATA pilo<>+0(SB)/8, $0x3ca1a62633145c07
+DATA pilo<>+8(SB)/8, $0x3ca1a62633145c07
+DATA pilo<>+16(SB)/8, $0x3ca1a62633145c07
+DATA pilo<>+24(SB)/8, $0x3ca1a62633145c07
+GLOBL pilo<>(SB), RODATA|NOPTR, $32
 DATA pinf<>+0(SB)/4, $0x7f800000
 DATA pinf<>+4(SB)/4, $0x7f800000
 DATA pinf<>+8(SB)/4, $0x7f800000
@@ -35667,6 +35923,1373 @@ tail:
 	VCVTPD2PS Z7, Y7
 	VINSERTF32X8 $1, Y7, Z1, Z0
 	VMOVUPS Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func asinF64AVX2(dst *float64, x *float64, n int)
+TEXT ·asinF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD absmask64<>(SB), Y0, Y1
+	VMULPD Y1, Y1, Y3
+	VMOVUPD done<>(SB), Y12
+	VSUBPD Y1, Y12, Y12
+	VMULPD dhalf<>(SB), Y12, Y12
+	VCMPPD $30, dhalf<>(SB), Y1, Y2
+	VBLENDVPD Y2, Y12, Y3, Y3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Y3, Y4
+	VMAXPD asintiny<>(SB), Y4, Y12
+	VMOVAPD Y3, Y5
+	VFNMADD231PD Y4, Y4, Y5
+	VDIVPD Y12, Y5, Y5
+	VADDPD Y4, Y4, Y12
+	VMOVAPD Y1, Y4
+	VBLENDVPD Y2, Y12, Y4, Y4
+	VXORPD Y12, Y12, Y12
+	VBLENDVPD Y2, Y5, Y12, Y12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Y3, Y3, Y7
+	VMOVUPD asinf64c12<>(SB), Y6
+	VFMADD231PD asinf64c13<>(SB), Y3, Y6
+	VMOVUPD asinf64c10<>(SB), Y8
+	VFMADD231PD asinf64c11<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c8<>(SB), Y8
+	VFMADD231PD asinf64c9<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c6<>(SB), Y8
+	VFMADD231PD asinf64c7<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c4<>(SB), Y8
+	VFMADD231PD asinf64c5<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c2<>(SB), Y8
+	VFMADD231PD asinf64c3<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c0<>(SB), Y8
+	VFMADD231PD asinf64c1<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMULPD Y3, Y4, Y5
+	VMULPD Y6, Y5, Y5
+	VADDPD Y12, Y5, Y5
+	// above 1/2: b = pi/2, v negated
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VBLENDVPD Y2, halfpi1<>(SB), Y9, Y9
+	VBLENDVPD Y2, halfpihlo<>(SB), Y10, Y10
+	VBLENDVPD Y2, signmask64<>(SB), Y11, Y11
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VXORPD Y11, Y4, Y4
+	VXORPD Y11, Y5, Y5
+	VADDPD Y4, Y9, Y6
+	VSUBPD Y6, Y9, Y9
+	VADDPD Y4, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VADDPD Y5, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	VANDPD signmask64<>(SB), Y0, Y0
+	VORPD Y6, Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD absmask64<>(SB), Y0, Y1
+	VMULPD Y1, Y1, Y3
+	VMOVUPD done<>(SB), Y12
+	VSUBPD Y1, Y12, Y12
+	VMULPD dhalf<>(SB), Y12, Y12
+	VCMPPD $30, dhalf<>(SB), Y1, Y2
+	VBLENDVPD Y2, Y12, Y3, Y3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Y3, Y4
+	VMAXPD asintiny<>(SB), Y4, Y12
+	VMOVAPD Y3, Y5
+	VFNMADD231PD Y4, Y4, Y5
+	VDIVPD Y12, Y5, Y5
+	VADDPD Y4, Y4, Y12
+	VMOVAPD Y1, Y4
+	VBLENDVPD Y2, Y12, Y4, Y4
+	VXORPD Y12, Y12, Y12
+	VBLENDVPD Y2, Y5, Y12, Y12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Y3, Y3, Y7
+	VMOVUPD asinf64c12<>(SB), Y6
+	VFMADD231PD asinf64c13<>(SB), Y3, Y6
+	VMOVUPD asinf64c10<>(SB), Y8
+	VFMADD231PD asinf64c11<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c8<>(SB), Y8
+	VFMADD231PD asinf64c9<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c6<>(SB), Y8
+	VFMADD231PD asinf64c7<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c4<>(SB), Y8
+	VFMADD231PD asinf64c5<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c2<>(SB), Y8
+	VFMADD231PD asinf64c3<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c0<>(SB), Y8
+	VFMADD231PD asinf64c1<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMULPD Y3, Y4, Y5
+	VMULPD Y6, Y5, Y5
+	VADDPD Y12, Y5, Y5
+	// above 1/2: b = pi/2, v negated
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VBLENDVPD Y2, halfpi1<>(SB), Y9, Y9
+	VBLENDVPD Y2, halfpihlo<>(SB), Y10, Y10
+	VBLENDVPD Y2, signmask64<>(SB), Y11, Y11
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VXORPD Y11, Y4, Y4
+	VXORPD Y11, Y5, Y5
+	VADDPD Y4, Y9, Y6
+	VSUBPD Y6, Y9, Y9
+	VADDPD Y4, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VADDPD Y5, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	VANDPD signmask64<>(SB), Y0, Y0
+	VORPD Y6, Y0, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func acosF64AVX2(dst *float64, x *float64, n int)
+TEXT ·acosF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD absmask64<>(SB), Y0, Y1
+	VMULPD Y1, Y1, Y3
+	VMOVUPD done<>(SB), Y12
+	VSUBPD Y1, Y12, Y12
+	VMULPD dhalf<>(SB), Y12, Y12
+	VCMPPD $30, dhalf<>(SB), Y1, Y2
+	VBLENDVPD Y2, Y12, Y3, Y3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Y3, Y4
+	VMAXPD asintiny<>(SB), Y4, Y12
+	VMOVAPD Y3, Y5
+	VFNMADD231PD Y4, Y4, Y5
+	VDIVPD Y12, Y5, Y5
+	VADDPD Y4, Y4, Y12
+	VMOVAPD Y1, Y4
+	VBLENDVPD Y2, Y12, Y4, Y4
+	VXORPD Y12, Y12, Y12
+	VBLENDVPD Y2, Y5, Y12, Y12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Y3, Y3, Y7
+	VMOVUPD asinf64c12<>(SB), Y6
+	VFMADD231PD asinf64c13<>(SB), Y3, Y6
+	VMOVUPD asinf64c10<>(SB), Y8
+	VFMADD231PD asinf64c11<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c8<>(SB), Y8
+	VFMADD231PD asinf64c9<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c6<>(SB), Y8
+	VFMADD231PD asinf64c7<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c4<>(SB), Y8
+	VFMADD231PD asinf64c5<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c2<>(SB), Y8
+	VFMADD231PD asinf64c3<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c0<>(SB), Y8
+	VFMADD231PD asinf64c1<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMULPD Y3, Y4, Y5
+	VMULPD Y6, Y5, Y5
+	VADDPD Y12, Y5, Y5
+	// b = pi/2 up to 1/2, above 0 or (negative x) pi; v's sign: x's, flipped up to 1/2
+	VANDPD signmask64<>(SB), Y0, Y11
+	VXORPD signmask64<>(SB), Y11, Y12
+	VBLENDVPD Y2, Y11, Y12, Y12
+	VMOVAPD Y12, Y11
+	VMOVUPD halfpi1<>(SB), Y9
+	VMOVUPD halfpihlo<>(SB), Y10
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VCMPPD $17, dzero<>(SB), Y0, Y8
+	VANDPD pihi<>(SB), Y8, Y6
+	VANDPD pilo<>(SB), Y8, Y7
+	VBLENDVPD Y2, Y6, Y9, Y9
+	VBLENDVPD Y2, Y7, Y10, Y10
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VXORPD Y11, Y4, Y4
+	VXORPD Y11, Y5, Y5
+	VADDPD Y4, Y9, Y6
+	VSUBPD Y6, Y9, Y9
+	VADDPD Y4, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VADDPD Y5, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	VMOVAPD Y6, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD absmask64<>(SB), Y0, Y1
+	VMULPD Y1, Y1, Y3
+	VMOVUPD done<>(SB), Y12
+	VSUBPD Y1, Y12, Y12
+	VMULPD dhalf<>(SB), Y12, Y12
+	VCMPPD $30, dhalf<>(SB), Y1, Y2
+	VBLENDVPD Y2, Y12, Y3, Y3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Y3, Y4
+	VMAXPD asintiny<>(SB), Y4, Y12
+	VMOVAPD Y3, Y5
+	VFNMADD231PD Y4, Y4, Y5
+	VDIVPD Y12, Y5, Y5
+	VADDPD Y4, Y4, Y12
+	VMOVAPD Y1, Y4
+	VBLENDVPD Y2, Y12, Y4, Y4
+	VXORPD Y12, Y12, Y12
+	VBLENDVPD Y2, Y5, Y12, Y12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Y3, Y3, Y7
+	VMOVUPD asinf64c12<>(SB), Y6
+	VFMADD231PD asinf64c13<>(SB), Y3, Y6
+	VMOVUPD asinf64c10<>(SB), Y8
+	VFMADD231PD asinf64c11<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c8<>(SB), Y8
+	VFMADD231PD asinf64c9<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c6<>(SB), Y8
+	VFMADD231PD asinf64c7<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c4<>(SB), Y8
+	VFMADD231PD asinf64c5<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c2<>(SB), Y8
+	VFMADD231PD asinf64c3<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMOVUPD asinf64c0<>(SB), Y8
+	VFMADD231PD asinf64c1<>(SB), Y3, Y8
+	VFMADD213PD Y8, Y7, Y6
+	VMULPD Y3, Y4, Y5
+	VMULPD Y6, Y5, Y5
+	VADDPD Y12, Y5, Y5
+	// b = pi/2 up to 1/2, above 0 or (negative x) pi; v's sign: x's, flipped up to 1/2
+	VANDPD signmask64<>(SB), Y0, Y11
+	VXORPD signmask64<>(SB), Y11, Y12
+	VBLENDVPD Y2, Y11, Y12, Y12
+	VMOVAPD Y12, Y11
+	VMOVUPD halfpi1<>(SB), Y9
+	VMOVUPD halfpihlo<>(SB), Y10
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VCMPPD $17, dzero<>(SB), Y0, Y8
+	VANDPD pihi<>(SB), Y8, Y6
+	VANDPD pilo<>(SB), Y8, Y7
+	VBLENDVPD Y2, Y6, Y9, Y9
+	VBLENDVPD Y2, Y7, Y10, Y10
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VXORPD Y11, Y4, Y4
+	VXORPD Y11, Y5, Y5
+	VADDPD Y4, Y9, Y6
+	VSUBPD Y6, Y9, Y9
+	VADDPD Y4, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VADDPD Y5, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	VMOVAPD Y6, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func atanF64AVX2(dst *float64, x *float64, n int)
+TEXT ·atanF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// a = min(|x|, 2^60) (NaN stays: VMINPD returns its first operand then)
+	VANDPD absmask64<>(SB), Y0, Y1
+	VMOVUPD atanclamp<>(SB), Y9
+	VMINPD Y1, Y9, Y1
+	// p, q, bh and bl of a's region
+	VMOVUPD done<>(SB), Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VCMPPD $29, atanfrom1<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab1_1<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_1<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_1<>(SB), Y5, Y5
+	VCMPPD $29, atanfrom2<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab1_2<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_2<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_2<>(SB), Y5, Y5
+	VCMPPD $29, atanfrom3<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab1_3<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_3<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_3<>(SB), Y5, Y5
+	VCMPPD $29, atanfrom4<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab0_4<>(SB), Y2, Y2
+	VBLENDVPD Y9, atantab1_4<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_4<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_4<>(SB), Y5, Y5
+	// num = a*p - q (exact); dh + dl = p + q*a: q*a = ph + pl (FMA), p + ph by TwoSum
+	VMOVAPD Y2, Y6
+	VFMSUB213PD Y3, Y1, Y6
+	VMULPD Y1, Y3, Y7
+	VMOVAPD Y7, Y8
+	VFMSUB231PD Y1, Y3, Y8
+	VADDPD Y7, Y2, Y9
+	VSUBPD Y2, Y9, Y10
+	VSUBPD Y10, Y9, Y3
+	VSUBPD Y3, Y2, Y2
+	VSUBPD Y10, Y7, Y7
+	VADDPD Y7, Y2, Y7
+	VADDPD Y7, Y8, Y8
+	VMOVAPD Y9, Y7
+	// th + tl = num/(dh + dl): inv = 1/dh, th = num*inv, tl = (num - th*dh - th*dl)*inv
+	VMOVUPD done<>(SB), Y9
+	VDIVPD Y7, Y9, Y9
+	VMULPD Y9, Y6, Y10
+	VFNMADD231PD Y7, Y10, Y6
+	VFNMADD231PD Y8, Y10, Y6
+	VMULPD Y9, Y6, Y6
+	// s = th^2, q = th*s*P(s); r + e = bh + th; r + (((e + bl) + tl) + q)
+	VMULPD Y10, Y10, Y3
+	VMULPD Y3, Y3, Y12
+	VMOVUPD atanf64c6<>(SB), Y11
+	VFMADD231PD atanf64c7<>(SB), Y3, Y11
+	VMOVUPD atanf64c4<>(SB), Y2
+	VFMADD231PD atanf64c5<>(SB), Y3, Y2
+	VFMADD213PD Y2, Y12, Y11
+	VMOVUPD atanf64c2<>(SB), Y2
+	VFMADD231PD atanf64c3<>(SB), Y3, Y2
+	VFMADD213PD Y2, Y12, Y11
+	VMOVUPD atanf64c0<>(SB), Y2
+	VFMADD231PD atanf64c1<>(SB), Y3, Y2
+	VFMADD213PD Y2, Y12, Y11
+	VMULPD Y3, Y10, Y7
+	VMULPD Y11, Y7, Y7
+	VADDPD Y10, Y4, Y8
+	VSUBPD Y8, Y4, Y4
+	VADDPD Y10, Y4, Y4
+	VADDPD Y5, Y4, Y4
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y4, Y4
+	VADDPD Y4, Y8, Y8
+	VANDPD signmask64<>(SB), Y0, Y0
+	VORPD Y8, Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// a = min(|x|, 2^60) (NaN stays: VMINPD returns its first operand then)
+	VANDPD absmask64<>(SB), Y0, Y1
+	VMOVUPD atanclamp<>(SB), Y9
+	VMINPD Y1, Y9, Y1
+	// p, q, bh and bl of a's region
+	VMOVUPD done<>(SB), Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VCMPPD $29, atanfrom1<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab1_1<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_1<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_1<>(SB), Y5, Y5
+	VCMPPD $29, atanfrom2<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab1_2<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_2<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_2<>(SB), Y5, Y5
+	VCMPPD $29, atanfrom3<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab1_3<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_3<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_3<>(SB), Y5, Y5
+	VCMPPD $29, atanfrom4<>(SB), Y1, Y9
+	VBLENDVPD Y9, atantab0_4<>(SB), Y2, Y2
+	VBLENDVPD Y9, atantab1_4<>(SB), Y3, Y3
+	VBLENDVPD Y9, atantab2_4<>(SB), Y4, Y4
+	VBLENDVPD Y9, atantab3_4<>(SB), Y5, Y5
+	// num = a*p - q (exact); dh + dl = p + q*a: q*a = ph + pl (FMA), p + ph by TwoSum
+	VMOVAPD Y2, Y6
+	VFMSUB213PD Y3, Y1, Y6
+	VMULPD Y1, Y3, Y7
+	VMOVAPD Y7, Y8
+	VFMSUB231PD Y1, Y3, Y8
+	VADDPD Y7, Y2, Y9
+	VSUBPD Y2, Y9, Y10
+	VSUBPD Y10, Y9, Y3
+	VSUBPD Y3, Y2, Y2
+	VSUBPD Y10, Y7, Y7
+	VADDPD Y7, Y2, Y7
+	VADDPD Y7, Y8, Y8
+	VMOVAPD Y9, Y7
+	// th + tl = num/(dh + dl): inv = 1/dh, th = num*inv, tl = (num - th*dh - th*dl)*inv
+	VMOVUPD done<>(SB), Y9
+	VDIVPD Y7, Y9, Y9
+	VMULPD Y9, Y6, Y10
+	VFNMADD231PD Y7, Y10, Y6
+	VFNMADD231PD Y8, Y10, Y6
+	VMULPD Y9, Y6, Y6
+	// s = th^2, q = th*s*P(s); r + e = bh + th; r + (((e + bl) + tl) + q)
+	VMULPD Y10, Y10, Y3
+	VMULPD Y3, Y3, Y12
+	VMOVUPD atanf64c6<>(SB), Y11
+	VFMADD231PD atanf64c7<>(SB), Y3, Y11
+	VMOVUPD atanf64c4<>(SB), Y2
+	VFMADD231PD atanf64c5<>(SB), Y3, Y2
+	VFMADD213PD Y2, Y12, Y11
+	VMOVUPD atanf64c2<>(SB), Y2
+	VFMADD231PD atanf64c3<>(SB), Y3, Y2
+	VFMADD213PD Y2, Y12, Y11
+	VMOVUPD atanf64c0<>(SB), Y2
+	VFMADD231PD atanf64c1<>(SB), Y3, Y2
+	VFMADD213PD Y2, Y12, Y11
+	VMULPD Y3, Y10, Y7
+	VMULPD Y11, Y7, Y7
+	VADDPD Y10, Y4, Y8
+	VSUBPD Y8, Y4, Y4
+	VADDPD Y10, Y4, Y4
+	VADDPD Y5, Y4, Y4
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y4, Y4
+	VADDPD Y4, Y8, Y8
+	VANDPD signmask64<>(SB), Y0, Y0
+	VORPD Y8, Y0, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func asinF64AVX512(dst *float64, x *float64, n int)
+TEXT ·asinF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VMULPD Z1, Z1, Z3
+	VBROADCASTSD done<>(SB), Z12
+	VSUBPD Z1, Z12, Z12
+	VMULPD.BCST dhalf<>(SB), Z12, Z12
+	VCMPPD.BCST $30, dhalf<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z3, Z4
+	VMAXPD.BCST asintiny<>(SB), Z4, Z12
+	VMOVAPD Z3, Z5
+	VFNMADD231PD Z4, Z4, Z5
+	VDIVPD Z12, Z5, Z5
+	VADDPD Z4, Z4, Z12
+	VMOVAPD Z1, Z4
+	VMOVAPD Z12, K2, Z4
+	VXORPD Z12, Z12, Z12
+	VMOVAPD Z5, K2, Z12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z3, Z3, Z7
+	VBROADCASTSD asinf64c12<>(SB), Z6
+	VFMADD231PD.BCST asinf64c13<>(SB), Z3, Z6
+	VBROADCASTSD asinf64c10<>(SB), Z8
+	VFMADD231PD.BCST asinf64c11<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c8<>(SB), Z8
+	VFMADD231PD.BCST asinf64c9<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c6<>(SB), Z8
+	VFMADD231PD.BCST asinf64c7<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c4<>(SB), Z8
+	VFMADD231PD.BCST asinf64c5<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c2<>(SB), Z8
+	VFMADD231PD.BCST asinf64c3<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c0<>(SB), Z8
+	VFMADD231PD.BCST asinf64c1<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VMULPD Z3, Z4, Z5
+	VMULPD Z6, Z5, Z5
+	VADDPD Z12, Z5, Z5
+	// above 1/2: b = pi/2, v negated
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VBROADCASTSD halfpi1<>(SB), K2, Z9
+	VBROADCASTSD halfpihlo<>(SB), K2, Z10
+	VBROADCASTSD signmask64<>(SB), K2, Z11
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z11, Z4, Z4
+	VPXORQ Z11, Z5, Z5
+	VADDPD Z4, Z9, Z6
+	VSUBPD Z6, Z9, Z9
+	VADDPD Z4, Z9, Z9
+	VADDPD Z10, Z9, Z9
+	VADDPD Z5, Z9, Z9
+	VADDPD Z9, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K3)
+	VANDPD.BCST absmask64<>(SB), Z16, Z17
+	VMULPD Z17, Z17, Z19
+	VBROADCASTSD done<>(SB), Z28
+	VSUBPD Z17, Z28, Z28
+	VMULPD.BCST dhalf<>(SB), Z28, Z28
+	VCMPPD.BCST $30, dhalf<>(SB), Z17, K3
+	VMOVAPD Z28, K3, Z19
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z19, Z20
+	VMAXPD.BCST asintiny<>(SB), Z20, Z28
+	VMOVAPD Z19, Z21
+	VFNMADD231PD Z20, Z20, Z21
+	VDIVPD Z28, Z21, Z21
+	VADDPD Z20, Z20, Z28
+	VMOVAPD Z17, Z20
+	VMOVAPD Z28, K3, Z20
+	VXORPD Z28, Z28, Z28
+	VMOVAPD Z21, K3, Z28
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z19, Z19, Z23
+	VBROADCASTSD asinf64c12<>(SB), Z22
+	VFMADD231PD.BCST asinf64c13<>(SB), Z19, Z22
+	VBROADCASTSD asinf64c10<>(SB), Z24
+	VFMADD231PD.BCST asinf64c11<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c8<>(SB), Z24
+	VFMADD231PD.BCST asinf64c9<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c6<>(SB), Z24
+	VFMADD231PD.BCST asinf64c7<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c4<>(SB), Z24
+	VFMADD231PD.BCST asinf64c5<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c2<>(SB), Z24
+	VFMADD231PD.BCST asinf64c3<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c0<>(SB), Z24
+	VFMADD231PD.BCST asinf64c1<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VMULPD Z19, Z20, Z21
+	VMULPD Z22, Z21, Z21
+	VADDPD Z28, Z21, Z21
+	// above 1/2: b = pi/2, v negated
+	VXORPD Z25, Z25, Z25
+	VXORPD Z26, Z26, Z26
+	VXORPD Z27, Z27, Z27
+	VBROADCASTSD halfpi1<>(SB), K3, Z25
+	VBROADCASTSD halfpihlo<>(SB), K3, Z26
+	VBROADCASTSD signmask64<>(SB), K3, Z27
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z27, Z20, Z20
+	VPXORQ Z27, Z21, Z21
+	VADDPD Z20, Z25, Z22
+	VSUBPD Z22, Z25, Z25
+	VADDPD Z20, Z25, Z25
+	VADDPD Z26, Z25, Z25
+	VADDPD Z21, Z25, Z25
+	VADDPD Z25, Z22, Z22
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z22, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VMULPD Z1, Z1, Z3
+	VBROADCASTSD done<>(SB), Z12
+	VSUBPD Z1, Z12, Z12
+	VMULPD.BCST dhalf<>(SB), Z12, Z12
+	VCMPPD.BCST $30, dhalf<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z3, Z4
+	VMAXPD.BCST asintiny<>(SB), Z4, Z12
+	VMOVAPD Z3, Z5
+	VFNMADD231PD Z4, Z4, Z5
+	VDIVPD Z12, Z5, Z5
+	VADDPD Z4, Z4, Z12
+	VMOVAPD Z1, Z4
+	VMOVAPD Z12, K2, Z4
+	VXORPD Z12, Z12, Z12
+	VMOVAPD Z5, K2, Z12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z3, Z3, Z7
+	VBROADCASTSD asinf64c12<>(SB), Z6
+	VFMADD231PD.BCST asinf64c13<>(SB), Z3, Z6
+	VBROADCASTSD asinf64c10<>(SB), Z8
+	VFMADD231PD.BCST asinf64c11<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c8<>(SB), Z8
+	VFMADD231PD.BCST asinf64c9<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c6<>(SB), Z8
+	VFMADD231PD.BCST asinf64c7<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c4<>(SB), Z8
+	VFMADD231PD.BCST asinf64c5<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c2<>(SB), Z8
+	VFMADD231PD.BCST asinf64c3<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c0<>(SB), Z8
+	VFMADD231PD.BCST asinf64c1<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VMULPD Z3, Z4, Z5
+	VMULPD Z6, Z5, Z5
+	VADDPD Z12, Z5, Z5
+	// above 1/2: b = pi/2, v negated
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VBROADCASTSD halfpi1<>(SB), K2, Z9
+	VBROADCASTSD halfpihlo<>(SB), K2, Z10
+	VBROADCASTSD signmask64<>(SB), K2, Z11
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z11, Z4, Z4
+	VPXORQ Z11, Z5, Z5
+	VADDPD Z4, Z9, Z6
+	VSUBPD Z6, Z9, Z9
+	VADDPD Z4, Z9, Z9
+	VADDPD Z10, Z9, Z9
+	VADDPD Z5, Z9, Z9
+	VADDPD Z9, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VMULPD Z1, Z1, Z3
+	VBROADCASTSD done<>(SB), Z12
+	VSUBPD Z1, Z12, Z12
+	VMULPD.BCST dhalf<>(SB), Z12, Z12
+	VCMPPD.BCST $30, dhalf<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z3, Z4
+	VMAXPD.BCST asintiny<>(SB), Z4, Z12
+	VMOVAPD Z3, Z5
+	VFNMADD231PD Z4, Z4, Z5
+	VDIVPD Z12, Z5, Z5
+	VADDPD Z4, Z4, Z12
+	VMOVAPD Z1, Z4
+	VMOVAPD Z12, K2, Z4
+	VXORPD Z12, Z12, Z12
+	VMOVAPD Z5, K2, Z12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z3, Z3, Z7
+	VBROADCASTSD asinf64c12<>(SB), Z6
+	VFMADD231PD.BCST asinf64c13<>(SB), Z3, Z6
+	VBROADCASTSD asinf64c10<>(SB), Z8
+	VFMADD231PD.BCST asinf64c11<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c8<>(SB), Z8
+	VFMADD231PD.BCST asinf64c9<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c6<>(SB), Z8
+	VFMADD231PD.BCST asinf64c7<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c4<>(SB), Z8
+	VFMADD231PD.BCST asinf64c5<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c2<>(SB), Z8
+	VFMADD231PD.BCST asinf64c3<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c0<>(SB), Z8
+	VFMADD231PD.BCST asinf64c1<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VMULPD Z3, Z4, Z5
+	VMULPD Z6, Z5, Z5
+	VADDPD Z12, Z5, Z5
+	// above 1/2: b = pi/2, v negated
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VBROADCASTSD halfpi1<>(SB), K2, Z9
+	VBROADCASTSD halfpihlo<>(SB), K2, Z10
+	VBROADCASTSD signmask64<>(SB), K2, Z11
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z11, Z4, Z4
+	VPXORQ Z11, Z5, Z5
+	VADDPD Z4, Z9, Z6
+	VSUBPD Z6, Z9, Z9
+	VADDPD Z4, Z9, Z9
+	VADDPD Z10, Z9, Z9
+	VADDPD Z5, Z9, Z9
+	VADDPD Z9, Z6, Z6
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z6, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func acosF64AVX512(dst *float64, x *float64, n int)
+TEXT ·acosF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VMULPD Z1, Z1, Z3
+	VBROADCASTSD done<>(SB), Z12
+	VSUBPD Z1, Z12, Z12
+	VMULPD.BCST dhalf<>(SB), Z12, Z12
+	VCMPPD.BCST $30, dhalf<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z3, Z4
+	VMAXPD.BCST asintiny<>(SB), Z4, Z12
+	VMOVAPD Z3, Z5
+	VFNMADD231PD Z4, Z4, Z5
+	VDIVPD Z12, Z5, Z5
+	VADDPD Z4, Z4, Z12
+	VMOVAPD Z1, Z4
+	VMOVAPD Z12, K2, Z4
+	VXORPD Z12, Z12, Z12
+	VMOVAPD Z5, K2, Z12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z3, Z3, Z7
+	VBROADCASTSD asinf64c12<>(SB), Z6
+	VFMADD231PD.BCST asinf64c13<>(SB), Z3, Z6
+	VBROADCASTSD asinf64c10<>(SB), Z8
+	VFMADD231PD.BCST asinf64c11<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c8<>(SB), Z8
+	VFMADD231PD.BCST asinf64c9<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c6<>(SB), Z8
+	VFMADD231PD.BCST asinf64c7<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c4<>(SB), Z8
+	VFMADD231PD.BCST asinf64c5<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c2<>(SB), Z8
+	VFMADD231PD.BCST asinf64c3<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c0<>(SB), Z8
+	VFMADD231PD.BCST asinf64c1<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VMULPD Z3, Z4, Z5
+	VMULPD Z6, Z5, Z5
+	VADDPD Z12, Z5, Z5
+	// b = pi/2 up to 1/2, above 0 or (negative x) pi; v's sign: x's, flipped up to 1/2
+	VANDPD.BCST signmask64<>(SB), Z0, Z11
+	VXORPD.BCST signmask64<>(SB), Z11, Z12
+	VMOVAPD Z11, K2, Z12
+	VMOVAPD Z12, Z11
+	VBROADCASTSD halfpi1<>(SB), Z9
+	VBROADCASTSD halfpihlo<>(SB), Z10
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VCMPPD.BCST $17, dzero<>(SB), Z0, K5
+	VBROADCASTSD pihi<>(SB), K5, Z6
+	VBROADCASTSD pilo<>(SB), K5, Z7
+	VMOVAPD Z6, K2, Z9
+	VMOVAPD Z7, K2, Z10
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z11, Z4, Z4
+	VPXORQ Z11, Z5, Z5
+	VADDPD Z4, Z9, Z6
+	VSUBPD Z6, Z9, Z9
+	VADDPD Z4, Z9, Z9
+	VADDPD Z10, Z9, Z9
+	VADDPD Z5, Z9, Z9
+	VADDPD Z9, Z6, Z6
+	VMOVAPD Z6, Z0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K3)
+	VANDPD.BCST absmask64<>(SB), Z16, Z17
+	VMULPD Z17, Z17, Z19
+	VBROADCASTSD done<>(SB), Z28
+	VSUBPD Z17, Z28, Z28
+	VMULPD.BCST dhalf<>(SB), Z28, Z28
+	VCMPPD.BCST $30, dhalf<>(SB), Z17, K3
+	VMOVAPD Z28, K3, Z19
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z19, Z20
+	VMAXPD.BCST asintiny<>(SB), Z20, Z28
+	VMOVAPD Z19, Z21
+	VFNMADD231PD Z20, Z20, Z21
+	VDIVPD Z28, Z21, Z21
+	VADDPD Z20, Z20, Z28
+	VMOVAPD Z17, Z20
+	VMOVAPD Z28, K3, Z20
+	VXORPD Z28, Z28, Z28
+	VMOVAPD Z21, K3, Z28
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z19, Z19, Z23
+	VBROADCASTSD asinf64c12<>(SB), Z22
+	VFMADD231PD.BCST asinf64c13<>(SB), Z19, Z22
+	VBROADCASTSD asinf64c10<>(SB), Z24
+	VFMADD231PD.BCST asinf64c11<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c8<>(SB), Z24
+	VFMADD231PD.BCST asinf64c9<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c6<>(SB), Z24
+	VFMADD231PD.BCST asinf64c7<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c4<>(SB), Z24
+	VFMADD231PD.BCST asinf64c5<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c2<>(SB), Z24
+	VFMADD231PD.BCST asinf64c3<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VBROADCASTSD asinf64c0<>(SB), Z24
+	VFMADD231PD.BCST asinf64c1<>(SB), Z19, Z24
+	VFMADD213PD Z24, Z23, Z22
+	VMULPD Z19, Z20, Z21
+	VMULPD Z22, Z21, Z21
+	VADDPD Z28, Z21, Z21
+	// b = pi/2 up to 1/2, above 0 or (negative x) pi; v's sign: x's, flipped up to 1/2
+	VANDPD.BCST signmask64<>(SB), Z16, Z27
+	VXORPD.BCST signmask64<>(SB), Z27, Z28
+	VMOVAPD Z27, K3, Z28
+	VMOVAPD Z28, Z27
+	VBROADCASTSD halfpi1<>(SB), Z25
+	VBROADCASTSD halfpihlo<>(SB), Z26
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+	VCMPPD.BCST $17, dzero<>(SB), Z16, K5
+	VBROADCASTSD pihi<>(SB), K5, Z22
+	VBROADCASTSD pilo<>(SB), K5, Z23
+	VMOVAPD Z22, K3, Z25
+	VMOVAPD Z23, K3, Z26
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z27, Z20, Z20
+	VPXORQ Z27, Z21, Z21
+	VADDPD Z20, Z25, Z22
+	VSUBPD Z22, Z25, Z25
+	VADDPD Z20, Z25, Z25
+	VADDPD Z26, Z25, Z25
+	VADDPD Z21, Z25, Z25
+	VADDPD Z25, Z22, Z22
+	VMOVAPD Z22, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VMULPD Z1, Z1, Z3
+	VBROADCASTSD done<>(SB), Z12
+	VSUBPD Z1, Z12, Z12
+	VMULPD.BCST dhalf<>(SB), Z12, Z12
+	VCMPPD.BCST $30, dhalf<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z3, Z4
+	VMAXPD.BCST asintiny<>(SB), Z4, Z12
+	VMOVAPD Z3, Z5
+	VFNMADD231PD Z4, Z4, Z5
+	VDIVPD Z12, Z5, Z5
+	VADDPD Z4, Z4, Z12
+	VMOVAPD Z1, Z4
+	VMOVAPD Z12, K2, Z4
+	VXORPD Z12, Z12, Z12
+	VMOVAPD Z5, K2, Z12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z3, Z3, Z7
+	VBROADCASTSD asinf64c12<>(SB), Z6
+	VFMADD231PD.BCST asinf64c13<>(SB), Z3, Z6
+	VBROADCASTSD asinf64c10<>(SB), Z8
+	VFMADD231PD.BCST asinf64c11<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c8<>(SB), Z8
+	VFMADD231PD.BCST asinf64c9<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c6<>(SB), Z8
+	VFMADD231PD.BCST asinf64c7<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c4<>(SB), Z8
+	VFMADD231PD.BCST asinf64c5<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c2<>(SB), Z8
+	VFMADD231PD.BCST asinf64c3<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c0<>(SB), Z8
+	VFMADD231PD.BCST asinf64c1<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VMULPD Z3, Z4, Z5
+	VMULPD Z6, Z5, Z5
+	VADDPD Z12, Z5, Z5
+	// b = pi/2 up to 1/2, above 0 or (negative x) pi; v's sign: x's, flipped up to 1/2
+	VANDPD.BCST signmask64<>(SB), Z0, Z11
+	VXORPD.BCST signmask64<>(SB), Z11, Z12
+	VMOVAPD Z11, K2, Z12
+	VMOVAPD Z12, Z11
+	VBROADCASTSD halfpi1<>(SB), Z9
+	VBROADCASTSD halfpihlo<>(SB), Z10
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VCMPPD.BCST $17, dzero<>(SB), Z0, K5
+	VBROADCASTSD pihi<>(SB), K5, Z6
+	VBROADCASTSD pilo<>(SB), K5, Z7
+	VMOVAPD Z6, K2, Z9
+	VMOVAPD Z7, K2, Z10
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z11, Z4, Z4
+	VPXORQ Z11, Z5, Z5
+	VADDPD Z4, Z9, Z6
+	VSUBPD Z6, Z9, Z9
+	VADDPD Z4, Z9, Z9
+	VADDPD Z10, Z9, Z9
+	VADDPD Z5, Z9, Z9
+	VADDPD Z9, Z6, Z6
+	VMOVAPD Z6, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// a = |x|; z = a^2, or (1-a)/2 above 1/2 (the mask M, or K2)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VMULPD Z1, Z1, Z3
+	VBROADCASTSD done<>(SB), Z12
+	VSUBPD Z1, Z12, Z12
+	VMULPD.BCST dhalf<>(SB), Z12, Z12
+	VCMPPD.BCST $30, dhalf<>(SB), Z1, K2
+	VMOVAPD Z12, K2, Z3
+	// above 1/2: u = 2yh, ul = 2yl = (z - yh^2)/yh (divisor at least 2^-600); else u = a, ul = 0
+	VSQRTPD Z3, Z4
+	VMAXPD.BCST asintiny<>(SB), Z4, Z12
+	VMOVAPD Z3, Z5
+	VFNMADD231PD Z4, Z4, Z5
+	VDIVPD Z12, Z5, Z5
+	VADDPD Z4, Z4, Z12
+	VMOVAPD Z1, Z4
+	VMOVAPD Z12, K2, Z4
+	VXORPD Z12, Z12, Z12
+	VMOVAPD Z5, K2, Z12
+	// q = u*z*P(z); vl = ul + q
+	VMULPD Z3, Z3, Z7
+	VBROADCASTSD asinf64c12<>(SB), Z6
+	VFMADD231PD.BCST asinf64c13<>(SB), Z3, Z6
+	VBROADCASTSD asinf64c10<>(SB), Z8
+	VFMADD231PD.BCST asinf64c11<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c8<>(SB), Z8
+	VFMADD231PD.BCST asinf64c9<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c6<>(SB), Z8
+	VFMADD231PD.BCST asinf64c7<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c4<>(SB), Z8
+	VFMADD231PD.BCST asinf64c5<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c2<>(SB), Z8
+	VFMADD231PD.BCST asinf64c3<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VBROADCASTSD asinf64c0<>(SB), Z8
+	VFMADD231PD.BCST asinf64c1<>(SB), Z3, Z8
+	VFMADD213PD Z8, Z7, Z6
+	VMULPD Z3, Z4, Z5
+	VMULPD Z6, Z5, Z5
+	VADDPD Z12, Z5, Z5
+	// b = pi/2 up to 1/2, above 0 or (negative x) pi; v's sign: x's, flipped up to 1/2
+	VANDPD.BCST signmask64<>(SB), Z0, Z11
+	VXORPD.BCST signmask64<>(SB), Z11, Z12
+	VMOVAPD Z11, K2, Z12
+	VMOVAPD Z12, Z11
+	VBROADCASTSD halfpi1<>(SB), Z9
+	VBROADCASTSD halfpihlo<>(SB), Z10
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VCMPPD.BCST $17, dzero<>(SB), Z0, K5
+	VBROADCASTSD pihi<>(SB), K5, Z6
+	VBROADCASTSD pilo<>(SB), K5, Z7
+	VMOVAPD Z6, K2, Z9
+	VMOVAPD Z7, K2, Z10
+	// v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)
+	VPXORQ Z11, Z4, Z4
+	VPXORQ Z11, Z5, Z5
+	VADDPD Z4, Z9, Z6
+	VSUBPD Z6, Z9, Z9
+	VADDPD Z4, Z9, Z9
+	VADDPD Z10, Z9, Z9
+	VADDPD Z5, Z9, Z9
+	VADDPD Z9, Z6, Z6
+	VMOVAPD Z6, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func atanF64AVX512(dst *float64, x *float64, n int)
+TEXT ·atanF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// a = min(|x|, 2^60) (NaN stays: VMINPD returns its first operand then)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VBROADCASTSD atanclamp<>(SB), Z9
+	VMINPD Z1, Z9, Z1
+	// p, q, bh and bl of a's region
+	VPXORQ Z9, Z9, Z9
+	VCMPPD.BCST $29, atanfrom1<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom2<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom3<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom4<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VPERMPD atantab0<>(SB), Z9, Z2
+	VPERMPD atantab1<>(SB), Z9, Z3
+	VPERMPD atantab2<>(SB), Z9, Z4
+	VPERMPD atantab3<>(SB), Z9, Z5
+	// num = a*p - q (exact); dh + dl = p + q*a: q*a = ph + pl (FMA), p + ph by TwoSum
+	VMOVAPD Z2, Z6
+	VFMSUB213PD Z3, Z1, Z6
+	VMULPD Z1, Z3, Z7
+	VMOVAPD Z7, Z8
+	VFMSUB231PD Z1, Z3, Z8
+	VADDPD Z7, Z2, Z9
+	VSUBPD Z2, Z9, Z10
+	VSUBPD Z10, Z9, Z3
+	VSUBPD Z3, Z2, Z2
+	VSUBPD Z10, Z7, Z7
+	VADDPD Z7, Z2, Z7
+	VADDPD Z7, Z8, Z8
+	VMOVAPD Z9, Z7
+	// th + tl = num/(dh + dl): inv = 1/dh, th = num*inv, tl = (num - th*dh - th*dl)*inv
+	VBROADCASTSD done<>(SB), Z9
+	VDIVPD Z7, Z9, Z9
+	VMULPD Z9, Z6, Z10
+	VFNMADD231PD Z7, Z10, Z6
+	VFNMADD231PD Z8, Z10, Z6
+	VMULPD Z9, Z6, Z6
+	// s = th^2, q = th*s*P(s); r + e = bh + th; r + (((e + bl) + tl) + q)
+	VMULPD Z10, Z10, Z3
+	VMULPD Z3, Z3, Z12
+	VBROADCASTSD atanf64c6<>(SB), Z11
+	VFMADD231PD.BCST atanf64c7<>(SB), Z3, Z11
+	VBROADCASTSD atanf64c4<>(SB), Z2
+	VFMADD231PD.BCST atanf64c5<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VBROADCASTSD atanf64c2<>(SB), Z2
+	VFMADD231PD.BCST atanf64c3<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VBROADCASTSD atanf64c0<>(SB), Z2
+	VFMADD231PD.BCST atanf64c1<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VMULPD Z3, Z10, Z7
+	VMULPD Z11, Z7, Z7
+	VADDPD Z10, Z4, Z8
+	VSUBPD Z8, Z4, Z4
+	VADDPD Z10, Z4, Z4
+	VADDPD Z5, Z4, Z4
+	VADDPD Z6, Z4, Z4
+	VADDPD Z7, Z4, Z4
+	VADDPD Z4, Z8, Z8
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z0
+	// a = min(|x|, 2^60) (NaN stays: VMINPD returns its first operand then)
+	VANDPD.BCST absmask64<>(SB), Z16, Z17
+	VBROADCASTSD atanclamp<>(SB), Z25
+	VMINPD Z17, Z25, Z17
+	// p, q, bh and bl of a's region
+	VPXORQ Z25, Z25, Z25
+	VCMPPD.BCST $29, atanfrom1<>(SB), Z17, K3
+	VPADDQ.BCST onebit64<>(SB), Z25, K3, Z25
+	VCMPPD.BCST $29, atanfrom2<>(SB), Z17, K3
+	VPADDQ.BCST onebit64<>(SB), Z25, K3, Z25
+	VCMPPD.BCST $29, atanfrom3<>(SB), Z17, K3
+	VPADDQ.BCST onebit64<>(SB), Z25, K3, Z25
+	VCMPPD.BCST $29, atanfrom4<>(SB), Z17, K3
+	VPADDQ.BCST onebit64<>(SB), Z25, K3, Z25
+	VPERMPD atantab0<>(SB), Z25, Z18
+	VPERMPD atantab1<>(SB), Z25, Z19
+	VPERMPD atantab2<>(SB), Z25, Z20
+	VPERMPD atantab3<>(SB), Z25, Z21
+	// num = a*p - q (exact); dh + dl = p + q*a: q*a = ph + pl (FMA), p + ph by TwoSum
+	VMOVAPD Z18, Z22
+	VFMSUB213PD Z19, Z17, Z22
+	VMULPD Z17, Z19, Z23
+	VMOVAPD Z23, Z24
+	VFMSUB231PD Z17, Z19, Z24
+	VADDPD Z23, Z18, Z25
+	VSUBPD Z18, Z25, Z26
+	VSUBPD Z26, Z25, Z19
+	VSUBPD Z19, Z18, Z18
+	VSUBPD Z26, Z23, Z23
+	VADDPD Z23, Z18, Z23
+	VADDPD Z23, Z24, Z24
+	VMOVAPD Z25, Z23
+	// th + tl = num/(dh + dl): inv = 1/dh, th = num*inv, tl = (num - th*dh - th*dl)*inv
+	VBROADCASTSD done<>(SB), Z25
+	VDIVPD Z23, Z25, Z25
+	VMULPD Z25, Z22, Z26
+	VFNMADD231PD Z23, Z26, Z22
+	VFNMADD231PD Z24, Z26, Z22
+	VMULPD Z25, Z22, Z22
+	// s = th^2, q = th*s*P(s); r + e = bh + th; r + (((e + bl) + tl) + q)
+	VMULPD Z26, Z26, Z19
+	VMULPD Z19, Z19, Z28
+	VBROADCASTSD atanf64c6<>(SB), Z27
+	VFMADD231PD.BCST atanf64c7<>(SB), Z19, Z27
+	VBROADCASTSD atanf64c4<>(SB), Z18
+	VFMADD231PD.BCST atanf64c5<>(SB), Z19, Z18
+	VFMADD213PD Z18, Z28, Z27
+	VBROADCASTSD atanf64c2<>(SB), Z18
+	VFMADD231PD.BCST atanf64c3<>(SB), Z19, Z18
+	VFMADD213PD Z18, Z28, Z27
+	VBROADCASTSD atanf64c0<>(SB), Z18
+	VFMADD231PD.BCST atanf64c1<>(SB), Z19, Z18
+	VFMADD213PD Z18, Z28, Z27
+	VMULPD Z19, Z26, Z23
+	VMULPD Z27, Z23, Z23
+	VADDPD Z26, Z20, Z24
+	VSUBPD Z24, Z20, Z20
+	VADDPD Z26, Z20, Z20
+	VADDPD Z21, Z20, Z20
+	VADDPD Z22, Z20, Z20
+	VADDPD Z23, Z20, Z20
+	VADDPD Z20, Z24, Z24
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z24, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// a = min(|x|, 2^60) (NaN stays: VMINPD returns its first operand then)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VBROADCASTSD atanclamp<>(SB), Z9
+	VMINPD Z1, Z9, Z1
+	// p, q, bh and bl of a's region
+	VPXORQ Z9, Z9, Z9
+	VCMPPD.BCST $29, atanfrom1<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom2<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom3<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom4<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VPERMPD atantab0<>(SB), Z9, Z2
+	VPERMPD atantab1<>(SB), Z9, Z3
+	VPERMPD atantab2<>(SB), Z9, Z4
+	VPERMPD atantab3<>(SB), Z9, Z5
+	// num = a*p - q (exact); dh + dl = p + q*a: q*a = ph + pl (FMA), p + ph by TwoSum
+	VMOVAPD Z2, Z6
+	VFMSUB213PD Z3, Z1, Z6
+	VMULPD Z1, Z3, Z7
+	VMOVAPD Z7, Z8
+	VFMSUB231PD Z1, Z3, Z8
+	VADDPD Z7, Z2, Z9
+	VSUBPD Z2, Z9, Z10
+	VSUBPD Z10, Z9, Z3
+	VSUBPD Z3, Z2, Z2
+	VSUBPD Z10, Z7, Z7
+	VADDPD Z7, Z2, Z7
+	VADDPD Z7, Z8, Z8
+	VMOVAPD Z9, Z7
+	// th + tl = num/(dh + dl): inv = 1/dh, th = num*inv, tl = (num - th*dh - th*dl)*inv
+	VBROADCASTSD done<>(SB), Z9
+	VDIVPD Z7, Z9, Z9
+	VMULPD Z9, Z6, Z10
+	VFNMADD231PD Z7, Z10, Z6
+	VFNMADD231PD Z8, Z10, Z6
+	VMULPD Z9, Z6, Z6
+	// s = th^2, q = th*s*P(s); r + e = bh + th; r + (((e + bl) + tl) + q)
+	VMULPD Z10, Z10, Z3
+	VMULPD Z3, Z3, Z12
+	VBROADCASTSD atanf64c6<>(SB), Z11
+	VFMADD231PD.BCST atanf64c7<>(SB), Z3, Z11
+	VBROADCASTSD atanf64c4<>(SB), Z2
+	VFMADD231PD.BCST atanf64c5<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VBROADCASTSD atanf64c2<>(SB), Z2
+	VFMADD231PD.BCST atanf64c3<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VBROADCASTSD atanf64c0<>(SB), Z2
+	VFMADD231PD.BCST atanf64c1<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VMULPD Z3, Z10, Z7
+	VMULPD Z11, Z7, Z7
+	VADDPD Z10, Z4, Z8
+	VSUBPD Z8, Z4, Z4
+	VADDPD Z10, Z4, Z4
+	VADDPD Z5, Z4, Z4
+	VADDPD Z6, Z4, Z4
+	VADDPD Z7, Z4, Z4
+	VADDPD Z4, Z8, Z8
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// a = min(|x|, 2^60) (NaN stays: VMINPD returns its first operand then)
+	VANDPD.BCST absmask64<>(SB), Z0, Z1
+	VBROADCASTSD atanclamp<>(SB), Z9
+	VMINPD Z1, Z9, Z1
+	// p, q, bh and bl of a's region
+	VPXORQ Z9, Z9, Z9
+	VCMPPD.BCST $29, atanfrom1<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom2<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom3<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VCMPPD.BCST $29, atanfrom4<>(SB), Z1, K2
+	VPADDQ.BCST onebit64<>(SB), Z9, K2, Z9
+	VPERMPD atantab0<>(SB), Z9, Z2
+	VPERMPD atantab1<>(SB), Z9, Z3
+	VPERMPD atantab2<>(SB), Z9, Z4
+	VPERMPD atantab3<>(SB), Z9, Z5
+	// num = a*p - q (exact); dh + dl = p + q*a: q*a = ph + pl (FMA), p + ph by TwoSum
+	VMOVAPD Z2, Z6
+	VFMSUB213PD Z3, Z1, Z6
+	VMULPD Z1, Z3, Z7
+	VMOVAPD Z7, Z8
+	VFMSUB231PD Z1, Z3, Z8
+	VADDPD Z7, Z2, Z9
+	VSUBPD Z2, Z9, Z10
+	VSUBPD Z10, Z9, Z3
+	VSUBPD Z3, Z2, Z2
+	VSUBPD Z10, Z7, Z7
+	VADDPD Z7, Z2, Z7
+	VADDPD Z7, Z8, Z8
+	VMOVAPD Z9, Z7
+	// th + tl = num/(dh + dl): inv = 1/dh, th = num*inv, tl = (num - th*dh - th*dl)*inv
+	VBROADCASTSD done<>(SB), Z9
+	VDIVPD Z7, Z9, Z9
+	VMULPD Z9, Z6, Z10
+	VFNMADD231PD Z7, Z10, Z6
+	VFNMADD231PD Z8, Z10, Z6
+	VMULPD Z9, Z6, Z6
+	// s = th^2, q = th*s*P(s); r + e = bh + th; r + (((e + bl) + tl) + q)
+	VMULPD Z10, Z10, Z3
+	VMULPD Z3, Z3, Z12
+	VBROADCASTSD atanf64c6<>(SB), Z11
+	VFMADD231PD.BCST atanf64c7<>(SB), Z3, Z11
+	VBROADCASTSD atanf64c4<>(SB), Z2
+	VFMADD231PD.BCST atanf64c5<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VBROADCASTSD atanf64c2<>(SB), Z2
+	VFMADD231PD.BCST atanf64c3<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VBROADCASTSD atanf64c0<>(SB), Z2
+	VFMADD231PD.BCST atanf64c1<>(SB), Z3, Z2
+	VFMADD213PD Z2, Z12, Z11
+	VMULPD Z3, Z10, Z7
+	VMULPD Z11, Z7, Z7
+	VADDPD Z10, Z4, Z8
+	VSUBPD Z8, Z4, Z4
+	VADDPD Z10, Z4, Z4
+	VADDPD Z5, Z4, Z4
+	VADDPD Z6, Z4, Z4
+	VADDPD Z7, Z4, Z4
+	VADDPD Z4, Z8, Z8
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z0
+	VMOVUPD Z0, K1, (DI)
 done:
 	VZEROUPPER
 	RET
