@@ -871,8 +871,11 @@ func TestGeluErfF64(t *testing.T) {
 		n = 800
 	}
 	xs := geluSweep(nil, r, n, -42, 10, -38.6, 2)
-	for _, c := range []float64{-40, 40, -20, 0, 1, -1, -5} {
+	for _, c := range []float64{-40, 40, -20, 0, 1, -1, -5, geluErfFar, -geluErfFar, geluErfNear, 1.06066, -1.06066} {
 		xs = steps(xs, c, 50)
+	}
+	for range n { // the AVX-512 kernel's range, each side of its erfc bins' bounds
+		xs = append(xs, r.Float64()*-2*geluErfFar+geluErfFar)
 	}
 	xs = slices.DeleteFunc(xs, math.IsNaN) // steps's walk below 0's bits
 	want := make([]*big.Float, len(xs))
@@ -886,7 +889,7 @@ func TestGeluErfF64(t *testing.T) {
 			if err := GeluErf(dst, xs); err != nil {
 				t.Fatal(err)
 			}
-			var worst, at, sub, plain float64
+			var worst, at, sub, plain, kern, kernAt float64
 			for i, x := range xs {
 				if w, _ := want[i].Float64(); math.Abs(w) < 0x1p-1017 {
 					d := new(big.Float).SetPrec(300).SetFloat64(dst[i])
@@ -895,16 +898,24 @@ func TestGeluErfF64(t *testing.T) {
 					sub = math.Max(sub, math.Abs(df))
 					continue
 				}
-				if e := exactErr(dst[i], want[i]); e > worst || e != e {
+				e := exactErr(dst[i], want[i])
+				if e > worst || e != e {
 					worst, at = e, x
+				}
+				if (x >= geluErfFar && x < -geluErfFar || x >= geluErfNear) && (e > kern || e != e) {
+					kern, kernAt = e, x
 				}
 				if x >= -37 { // plain's subnormal results are another matter
 					plain = math.Max(plain, exactErr(0.5*x*math.Erfc(-x/math.Sqrt2), want[i]))
 				}
 			}
-			t.Logf("%d inputs: max %.3f ulp at %v (results below 2^-1017: %.3f x 2^-1074); the plain form %.1f ulp", len(xs), worst, at, sub, plain)
+			t.Logf("%d inputs: max %.3f ulp at %v (results below 2^-1017: %.3f x 2^-1074); on the AVX-512 kernel's range %.3f at %v; the plain form %.1f ulp",
+				len(xs), worst, at, sub, kern, kernAt, plain)
 			if worst > 4 || sub > 32 {
 				t.Errorf("GeluErf: %.3f ulp at x=%v, below 2^-1017 %.3f x 2^-1074; limits 4 and 32", worst, at, sub)
+			}
+			if k.name == "avx512" && kern > 1.5 {
+				t.Errorf("GeluErf on the kernel's range: %.3f ulp at x=%v; limit 1.5", kern, kernAt)
 			}
 		})
 	}
@@ -958,5 +969,44 @@ func TestLog10Of2(t *testing.T) {
 	d, _ := got.Sub(got, want).Float64()
 	if math.Abs(d) > 0x1p-100 || math.Float64bits(log10Of2Hi)&(1<<11-1) != 0 {
 		t.Errorf("log10Of2Hi+Lo off by %g (or the high part has low bits set: %#x)", d, math.Float64bits(log10Of2Hi))
+	}
+}
+
+// TestGeluErfF64InPlace runs every set's float64 GeluErf in place on
+// inputs of all its ranges (the AVX-512 kernel's, those it leaves to Go
+// below geluErfFar and from -geluErfFar to geluErfNear, those whose
+// result is x, infinities and NaN), mixed in every vector: the results
+// must be the bits of the same call into another slice (the kernel finds
+// the elements it left by value, which in place survive only there).
+func TestGeluErfF64InPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 42))
+	var xs []float64
+	for range 3000 {
+		xs = append(xs, r.Float64()*60-40, r.Float64()*4-2)
+	}
+	for _, c := range []float64{geluErfFar, -geluErfFar, geluErfNear} {
+		xs = steps(xs, c, 30)
+	}
+	xs = append(xs, inf, -inf, nan, 0, negZ, 5e-324, -5e-324)
+	for _, k := range available() {
+		defer useKernels(k)()
+		want := make([]float64, len(xs))
+		if err := GeluErf(want, xs); err != nil {
+			t.Fatal(err)
+		}
+		got := append([]float64(nil), xs...)
+		if err := GeluErf(got, got); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(w) && !(got[i] != got[i] && w != w) {
+				t.Errorf("%s: GeluErf(%v) in place = %v, into another slice %v", k.name, xs[i], got[i], w)
+			}
+			if g := geluErf64(xs[i]); math.IsInf(xs[i], 0) || xs[i] == 0 || xs[i] < geluErfFar || xs[i] >= -geluErfFar && xs[i] < geluErfNear {
+				if math.Float64bits(g) != math.Float64bits(w) {
+					t.Errorf("%s: GeluErf(%v) = %v, want the generic %v", k.name, xs[i], w, g)
+				}
+			}
+		}
 	}
 }

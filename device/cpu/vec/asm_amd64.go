@@ -1053,6 +1053,12 @@ func geluTanhF64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func erfF64AVX512(dst *float64, x *float64, n int)
 
+// geluErfF64AVX512 computes dst[i] = 0.5x*erfc(-x/sqrt2), x = x[i], for i < n, leaving x[i] in
+// dst[i] where x[i] < -6.7 or 6.7 <= x[i] < 8.49; ok is false if it left any.
+//
+//go:noescape
+func geluErfF64AVX512(dst *float64, x *float64, n int) (ok bool)
+
 // logF64AVX512 computes dst[i] = ln(x[i]) for i < n.
 //
 //go:noescape

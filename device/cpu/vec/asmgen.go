@@ -1854,7 +1854,8 @@ func writeTrigConsts(dir string) {
 
 // writeGeluConsts writes geluconst.go (every architecture): the pairs of
 // geluTanhCoeffs for the generic geluTanh64, so that it and the AVX-512
-// kernel take their coefficients from one computation.
+// kernel take their coefficients from one computation, and the bound
+// below which the AVX-512 GeluErf kernel leaves elements to Go.
 func writeGeluConsts(dir string) {
 	c1, c2 := geluTanhCoeffs()
 	var b bytes.Buffer
@@ -1862,6 +1863,8 @@ func writeGeluConsts(dir string) {
 	b.WriteString("// GeluTanh(x) = x*sigmoid(v), v = x*(c1 + c2*x^2): c1 = 2*sqrt(2/pi) and\n")
 	b.WriteString("// c2 = 0.044715*c1, each a float64 pair hi+lo (asmgen.go's geluTanhCoeffs).\n")
 	fmt.Fprintf(&b, "const (\n\tgeluTanhC1Hi = %x\n\tgeluTanhC1Lo = %x\n\tgeluTanhC2Hi = %x\n\tgeluTanhC2Lo = %x\n)\n", c1[0], c1[1], c2[0], c2[1])
+	b.WriteString("\n// The AVX-512 float64 GeluErf kernel leaves x below geluErfFar, and from\n// -geluErfFar to geluErfNear, to Go (asmgen.go's geluErf512F64).\n")
+	fmt.Fprintf(&b, "const (\n\tgeluErfFar = %v\n\tgeluErfNear = %v\n)\n", geluErfFar, geluErfNear)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("%v\n%s", err, b.Bytes())
@@ -2802,29 +2805,55 @@ var erfP64 = [][]float64{
 	{-0.026015928630939752, 0.005413125434613534, -0.0011045761167866512, 0.0002212664543730343, -4.3550829045370435e-05, 8.429246508723414e-06, -1.6054893258248365e-06, 3.01067292440343e-07, -5.564283058187897e-08, 1.0430141838594625e-08, -2.3261359396280302e-09, 6.426027836271395e-10, -1.1496792671345993e-10},
 }
 
-// erfTables64 registers the erf kernel's lookup tables, checking first
-// that R0 is erfc(c_i)*e^(c_i^2) for the bins the kernel computes (so
-// that they and fitcoeffs.go agree on the bins): R0's entries as one
-// table, and P's coefficient k of every bin as 64 bytes at offset 64k of
-// the other.
-func erfTables64(g *gen) (r0, p string) {
-	if len(erfR064) != erf64Bins || len(erfP64) != erf64Bins {
-		log.Fatalf("erf: %d R0 and %d P for %d bins", len(erfR064), len(erfP64), erf64Bins)
+// geluR064 and geluP64 are the float64 GeluErf kernel's bins, as erfR064
+// and erfP64 but fitted for erfc's relative error (`go run fitcoeffs.go
+// gelu64`: within 0.74*2^-53 of R, 0.25-0.5 in all but the first bin),
+// the last bin ending at geluBinsTop.
+var geluR064 = []float64{0.427583576155807, 0.3215854164543175, 0.25539567631050575, 0.2108063640611436, 0.17900115118138996, 0.1552936556088943, 0.13699945762506138, 0.12248480427384142}
+
+var geluP64 = [][]float64{
+	{-0.27321201478389895, 0.15437156137190736, -0.07922696894117022, 0.037572296215685155, -0.01666186910669142, 0.006970142336572392, -0.0027690640083497552, 0.001050271053238848, -0.0003819728015730665, 0.00013362773833349982, -4.4927816958580496e-05, 1.5116842023261995e-05, -5.715057714707644e-06},
+	{-0.16362291773255982, 0.07615103985548513, -0.03293090529964843, 0.01337734095216009, -0.005145957539096569, 0.0018861349224478501, -0.0006619304841916658, 0.0002233088435332433, -7.264895483117204e-05, 2.2876539267988286e-05, -7.0925632352189565e-06, 2.0291485714782618e-06, -5.4543920090968714e-08},
+	{-0.1067964618534897, 0.04180275260352559, -0.015460637764269232, 0.005440738537535582, -0.0018316642775187107, 0.0005924699939214131, -0.00018477829743837276, 5.5728315572884616e-05, -1.629514836651183e-05, 4.6284305585760245e-06, -1.2647286191731101e-06, 3.4469351802905037e-07, -1.5218874425435204e-07},
+	{-0.07434734678979478, 0.024937997086653747, -0.008001569382077741, 0.002467036816081237, -0.0007335909392617799, 0.00021101980504596095, -5.8868865606094573e-05, 1.5962332422790115e-05, -4.216765197524843e-06, 1.0793810550815843e-06, -2.4207178021883276e-07, 9.5282484807145e-08, -1.6814176911850092e-07},
+	{-0.05437226000717282, 0.01588437115986996, -0.004479431018381766, 0.0012230390525003584, -0.00032412554361587083, 8.355413412828315e-05, -2.09895043789732e-05, 5.146564190120789e-06, -1.232441582015092e-06, 2.8778178481357786e-07, -7.7094637265104e-08, 2.1865238615464453e-08, 4.4455917528450245e-08},
+	{-0.04132357783325254, 0.010661133192509272, -0.0026730744396190067, 0.0006526863271053965, -0.0001554689213171462, 3.618168934537322e-05, -8.237819932438496e-06, 1.837645044131154e-06, -4.061492631753651e-07, 7.974596195323835e-08, 3.822340234297177e-08, 3.83363237836571e-08, -2.7945057227242347e-07},
+	{-0.032383506095021414, 0.007465433244978141, -0.0016811820767497153, 0.0003703524687219271, -7.990888031280596e-05, 1.6905662207649252e-05, -3.5103545722112554e-06, 7.1574066700007e-07, -1.4409797945433656e-07, 3.1835741995411303e-08, 2.435818719830073e-09, -1.4601553201565713e-08, -4.4683997096197354e-08},
+	{-0.026015928630939808, 0.005413125434609293, -0.0011045761167945143, 0.0002212664548897314, -4.3550827896317726e-05, 8.429223159026453e-06, -1.6055369367854228e-06, 3.0160340523394866e-07, -5.4499027834392154e-08, 4.357704400151102e-09, -1.7687204159626344e-08, 2.7191698726270374e-08, 8.361207282197977e-08},
+}
+
+// geluBinsTop is where the GeluErf kernel's bins end.
+const geluBinsTop = erf64Cut + erf64Width*erf64Bins
+
+// erfTables64 registers the erf kernel's lookup tables (binTables64).
+func erfTables64(g *gen) (r0, p string) { return binTables64(g, "derf", erfR064, erfP64) }
+
+// geluTables64 registers the GeluErf kernel's lookup tables (binTables64).
+func geluTables64(g *gen) (r0, p string) { return binTables64(g, "dgelu", geluR064, geluP64) }
+
+// binTables64 registers lookup tables of erfc bins, checking first that
+// R0 is erfc(c_i)*e^(c_i^2) for the bins the kernels compute (so that
+// they and fitcoeffs.go agree on the bins): R0's entries as one table,
+// and P's coefficient k of every bin as 64 bytes at offset 64k of the
+// other.
+func binTables64(g *gen, name string, r0s []float64, ps [][]float64) (r0, p string) {
+	if len(r0s) != erf64Bins || len(ps) != erf64Bins {
+		log.Fatalf("%s: %d R0 and %d P for %d bins", name, len(r0s), len(ps), erf64Bins)
 	}
 	var r0b, pb []uint64
-	for i, v := range erfR064 {
+	for i, v := range r0s {
 		c := erf64Cut + erf64Width*(float64(i)+0.5)
 		if want := math.Erfc(c) * math.Exp(c*c); math.Abs(v-want) > 1e-13*want {
-			log.Fatalf("erf bin %d: R0 = %v, erfc(%v)*e^(%v^2) = %v", i, v, c, c, want)
+			log.Fatalf("%s bin %d: R0 = %v, erfc(%v)*e^(%v^2) = %v", name, i, v, c, c, want)
 		}
 		r0b = append(r0b, math.Float64bits(v))
 	}
-	for k := range erfP64[0] {
-		for _, c := range erfP64 {
+	for k := range ps[0] {
+		for _, c := range ps {
 			pb = append(pb, math.Float64bits(c[k]))
 		}
 	}
-	return g.table("derfr0", r0b), g.table("derfp", pb)
+	return g.table(name+"r0", r0b), g.table(name+"p", pb)
 }
 
 // erf512F64 emits the float64 erf body (see erf64Cut): Z0 = erf(Z0), on
@@ -2841,42 +2870,8 @@ func (g *gen) erf512F64(r0, p string) {
 	g.ins("VMINPD Z8, Z1, Z8")
 	g.ins("KORTESTB K2, K2")
 	g.ins("JCS  %s", small)
-	g.comment("the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie")
-	g.comment("at a bin's edge may go either way: the fit covers the edges from both")
-	g.comment("sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits")
-	g.ins("VBROADCASTSD %s, Z1", g.d("derfshift", 0x1.8p52-erf64Cut/erf64Width-0.5))
-	g.ins("VFMADD231PD.BCST %s, Z8, Z1", g.d("derfinvw", 1/erf64Width))
-	g.ins("VMINPD.BCST %s, Z1, Z1", g.d("derflast", 0x1.8p52+erf64Bins-1))
-	g.comment("u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)")
-	g.ins("VSUBPD Z15, Z1, Z2")
-	g.ins("VBROADCASTSD %s, Z3", g.d("derfc0", erf64Cut+erf64Width/2))
-	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfw", erf64Width))
-	g.ins("VSUBPD Z3, Z8, Z2")
-	g.comment("u*P(u), P's coefficients looked up by bin (Horner), and R0")
-	deg := len(erfP64[0]) - 1
-	g.ins("VPERMPD %s+%d(SB), Z1, Z3", p, 64*deg)
-	for k := deg - 1; k >= 0; k-- {
-		g.ins("VPERMPD %s+%d(SB), Z1, Z4", p, 64*k)
-		g.ins("VFMADD213PD Z4, Z2, Z3")
-	}
-	g.ins("VMULPD Z3, Z2, Z9")
-	g.ins("VPERMPD %s+0(SB), Z1, Z10", r0)
-	g.comment("a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel")
-	g.ins("VMULPD Z8, Z8, Z0")
-	g.ins("VMOVAPD Z0, Z1")
-	g.ins("VFMSUB231PD Z8, Z8, Z1")
-	g.ins("VMOVAPD Z1, Z8")
-	g.ins("VPXORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
-	g.expCore512F64(expLoScaled)
-	g.comment("erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,")
-	g.comment("corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are")
-	g.comment("below 2^-56 of the result)")
-	g.ins("VFNMADD231PD Z8, Z10, Z9")
-	g.ins("VMULPD Z0, Z9, Z9")
-	g.ins("VFMADD231PD Z6, Z10, Z9")
-	g.ins("VMULPD Z10, Z0, Z1")
-	g.ins("VMOVAPD Z1, Z2")
-	g.ins("VFMSUB231PD Z0, Z10, Z2")
+	g.erfcBins512F64(r0, p)
+	g.erfcProduct512F64()
 	g.comment("1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's")
 	g.comment("sign: a bit select on the sign mask, into Z5")
 	g.ins("VBROADCASTSD %s, Z4", one)
@@ -2903,6 +2898,177 @@ func (g *gen) erf512F64(r0, p string) {
 	g.ins("VMOVAPD Z3, K2, Z5")
 	g.label(join)
 	g.ins("VMOVAPD Z5, Z0")
+}
+
+// erfcBins512F64 looks up a's bin (a in Z8, at least erf64Cut and at most
+// erf64Top; see erf64Cut) for erfc(a) = e^-a^2 * (R0 + u*P(u)): u*P(u) in
+// Z9 and R0 in Z10, clobbering Z1-Z4. The float64 Erf and GeluErf kernels
+// share it.
+func (g *gen) erfcBins512F64(r0, p string) {
+	g.comment("the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie")
+	g.comment("at a bin's edge may go either way: the fit covers the edges from both")
+	g.comment("sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits")
+	g.ins("VBROADCASTSD %s, Z1", g.d("derfshift", 0x1.8p52-erf64Cut/erf64Width-0.5))
+	g.ins("VFMADD231PD.BCST %s, Z8, Z1", g.d("derfinvw", 1/erf64Width))
+	g.ins("VMINPD.BCST %s, Z1, Z1", g.d("derflast", 0x1.8p52+erf64Bins-1))
+	g.comment("u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)")
+	g.ins("VSUBPD Z15, Z1, Z2")
+	g.ins("VBROADCASTSD %s, Z3", g.d("derfc0", erf64Cut+erf64Width/2))
+	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfw", erf64Width))
+	g.ins("VSUBPD Z3, Z8, Z2")
+	g.comment("u*P(u), P's coefficients looked up by bin (Horner), and R0")
+	deg := len(erfP64[0]) - 1
+	g.ins("VPERMPD %s+%d(SB), Z1, Z3", p, 64*deg)
+	for k := deg - 1; k >= 0; k-- {
+		g.ins("VPERMPD %s+%d(SB), Z1, Z4", p, 64*k)
+		g.ins("VFMADD213PD Z4, Z2, Z3")
+	}
+	g.ins("VMULPD Z3, Z2, Z9")
+	g.ins("VPERMPD %s+0(SB), Z1, Z10", r0)
+}
+
+// erfcProduct512F64 finishes erfcBins512F64: erfc(a) = p1 + p1e + corr in
+// Z1, Z2 and Z9 (p1 + p1e = e^-h*R0 exactly), from a (Z8), u*P(u) (Z9,
+// which a caller may have adjusted) and R0 (Z10), through the exp core
+// (Z0-Z6 clobbered, Z8 left holding l, a^2's low part).
+func (g *gen) erfcProduct512F64() {
+	g.comment("a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel")
+	g.ins("VMULPD Z8, Z8, Z0")
+	g.ins("VMOVAPD Z0, Z1")
+	g.ins("VFMSUB231PD Z8, Z8, Z1")
+	g.ins("VMOVAPD Z1, Z8")
+	g.ins("VPXORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
+	g.expCore512F64(expLoScaled)
+	g.comment("erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,")
+	g.comment("corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left")
+	g.comment("out is below 2^-100 of the result; l*uP is not, where a^2 is large)")
+	g.ins("VADDPD Z9, Z10, Z3")
+	g.ins("VFNMADD231PD Z8, Z3, Z9")
+	g.ins("VMULPD Z0, Z9, Z9")
+	g.ins("VFMADD231PD Z6, Z3, Z9")
+	g.ins("VMULPD Z10, Z0, Z1")
+	g.ins("VMOVAPD Z1, Z2")
+	g.ins("VFMSUB231PD Z0, Z10, Z2")
+}
+
+// The GeluErf kernel computes x with |x| < -geluErfFar (|a| = |x|/sqrt2
+// below about 4.74, where its erfc bins end at geluBinsTop); from
+// geluErfNear on the result is x (erfc(-a) rounds to 2: erfc(6) < 2^-54);
+// the others (x below geluErfFar, or from -geluErfFar to geluErfNear) it
+// leaves in dst for Go (leftVia).
+const (
+	geluErfFar  = -6.7
+	geluErfNear = 8.49
+)
+
+// invSqrt2Pair returns 1/sqrt(2) as a float64 pair hi + lo.
+func invSqrt2Pair() [2]float64 {
+	return bigSplit(new(big.Float).SetPrec(300).Sqrt(big.NewFloat(0.5)))
+}
+
+// geluErf512F64 emits the float64 GeluErf body, 0.5x*erfc(a) with a =
+// -x/sqrt2, on one vector per iteration (it needs more registers than a
+// slot of twoSlots has): Z0 = geluErf(Z0), with Z0-Z10 and Z16-Z21 as
+// scratch, the exp kernel's constants in Z13-Z15 and Z27-Z30, and K2 and
+// K5-K7. a = ah + al is carried as a pair (FMA), since erfc's relative
+// error is about 2a times a's; al enters to first order, erfc(ah + al) =
+// erfc(ah) - al*(2/sqrt(pi))*e^-ah^2. With b = |ah| (bl: al signed as
+// ah was):
+//
+//   - b < erf64Cut: erfc(a) = 1 - ah - (ah*Q(t) + al*(2/sqrt(pi))*(1 - t +
+//     t^2/2)), t = ah^2 (the erf kernel's Q; e^-t to three terms is
+//     plenty for the tiny al term), 1 - ah by Fast2Sum;
+//   - above: erfc(b + bl) = e^-b^2 * (R0 + u*P(u) - bl*2/sqrt(pi)) from
+//     the erf kernel's bins (erfcBins512F64, erfcProduct512F64), which is
+//     erfc(a) for positive a (x < 0) and 2 minus erfc(a) for negative a.
+//
+// Either way erfc(a)/2 = eh + el, and the result is x*eh + x*el in one
+// FMA. Lanes below geluErfFar or from -geluErfFar to geluErfNear keep x
+// and are flagged in K4; lanes from geluErfNear on are x (so +Inf stays
+// +Inf).
+func (g *gen) geluErf512F64(r0, p string) {
+	small, join := g.uniq("gelusmall"), g.uniq("gelujoin")
+	sign := g.v64("signmask64", 1<<63)
+	twoOverSqrtPi := g.d("dtwooversqrtpi", 2/math.SqrtPi)
+	g.comment("x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or")
+	g.comment("-geluErfFar <= x < geluErfNear (left to Go)")
+	g.ins("VMOVAPD Z0, Z16")
+	g.ins("VCMPPD.BCST $29, %s, Z16, K7", g.d("dgelunear", geluErfNear))
+	g.ins("VCMPPD.BCST $29, %s, Z16, K5", g.d("dgelufarpos", -geluErfFar))
+	g.ins("KANDNW K5, K7, K5")
+	g.ins("VCMPPD.BCST $17, %s, Z16, K6", g.d("dgelufar", geluErfFar))
+	g.ins("KORW K5, K6, K6")
+	g.ins("KORW K6, K4, K4")
+	g.comment("a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so")
+	g.comment("NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order")
+	g.ins("VBROADCASTSD %s, Z1", g.d("d10", 10))
+	g.ins("VMINPD Z0, Z1, Z0")
+	g.ins("VBROADCASTSD %s, Z1", g.d("dm10", -10))
+	g.ins("VMAXPD Z0, Z1, Z0")
+	is2 := invSqrt2Pair()
+	g.ins("VMULPD.BCST %s, Z0, Z17", g.d("dneginvsqrt2hi", -is2[0]))
+	g.ins("VMOVAPD Z17, Z18")
+	g.ins("VFMSUB231PD.BCST %s, Z0, Z18", g.d("dneginvsqrt2hi", -is2[0]))
+	g.ins("VFNMADD231PD.BCST %s, Z0, Z18", g.d("dinvsqrt2lo", is2[1]))
+	g.comment("b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut")
+	g.ins("VPANDQ.BCST %s, Z17, Z8", g.v64("absmask64", 1<<63-1))
+	g.ins("VPANDQ.BCST %s, Z17, Z19", sign)
+	g.ins("VPXORQ Z18, Z19, Z19")
+	g.ins("VCMPPD.BCST $1, %s, Z8, K2", g.d("derfcut", erf64Cut))
+	g.ins("VBROADCASTSD %s, Z1", g.d("dgelutop", geluBinsTop))
+	g.ins("VMINPD Z8, Z1, Z8")
+	g.ins("KORTESTB K2, K2")
+	g.ins("JCS  %s", small)
+	g.erfcBins512F64(r0, p)
+	g.ins("VFNMADD231PD.BCST %s, Z19, Z9", twoOverSqrtPi)
+	g.erfcProduct512F64()
+	g.comment("erfc(b) = p1 + (p1e + corr) for ah > 0; 2 - erfc(b) = s + (err - p1e - corr),")
+	g.comment("2 - p1 = s + err (Fast2Sum: p1 < 2), for ah < 0 (K5); halved into Z20 + Z21")
+	g.ins("VADDPD Z9, Z2, Z2")
+	g.ins("VMOVAPD Z1, Z20")
+	g.ins("VMOVAPD Z2, Z21")
+	g.ins("VBROADCASTSD %s, Z4", g.d("dtwo", 2))
+	g.ins("VSUBPD Z1, Z4, Z3")
+	g.ins("VSUBPD Z3, Z4, Z4")
+	g.ins("VSUBPD Z1, Z4, Z4")
+	g.ins("VSUBPD Z2, Z4, Z4")
+	g.ins("VPMOVQ2M Z17, K5")
+	g.ins("VMOVAPD Z3, K5, Z20")
+	g.ins("VMOVAPD Z4, K5, Z21")
+	g.ins("KORTESTB K2, K2")
+	g.ins("JEQ  %s", join)
+	g.label(small)
+	g.comment("b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),")
+	g.comment("t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and")
+	g.comment("1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept")
+	g.ins("VMULPD Z17, Z17, Z1")
+	g.ins("VMOVAPD Z1, Z2")
+	g.ins("VFMSUB231PD Z17, Z17, Z2")
+	g.hornerPD("derfq", erfQ64, "Z1", "Z3")
+	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfq1", erfQ64[1]))
+	g.ins("VMULPD Z17, Z3, Z3")
+	g.comment("e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q")
+	g.ins("VBROADCASTSD %s, Z4", g.d("dhalf", 0.5))
+	g.ins("VFMSUB213PD.BCST %s, Z1, Z4", g.d("done", 1))
+	g.ins("VFMADD213PD.BCST %s, Z1, Z4", g.d("done", 1))
+	g.ins("VMULPD.BCST %s, Z18, Z5", twoOverSqrtPi)
+	g.ins("VFMADD231PD Z5, Z4, Z3")
+	g.ins("VBROADCASTSD %s, Z4", g.d("done", 1))
+	g.ins("VSUBPD Z17, Z4, Z5")
+	g.ins("VSUBPD Z5, Z4, Z4")
+	g.ins("VSUBPD Z17, Z4, Z4")
+	g.ins("VSUBPD Z3, Z4, Z4")
+	g.ins("VMOVAPD Z5, K2, Z20")
+	g.ins("VMOVAPD Z4, K2, Z21")
+	g.label(join)
+	g.comment("x*(eh + el)/2 = x*eh' + x*el' (halving exact); x where K7, x left for Go where K6")
+	g.ins("VMULPD.BCST %s, Z20, Z20", g.d("dhalf", 0.5))
+	g.ins("VMULPD.BCST %s, Z21, Z21", g.d("dhalf", 0.5))
+	g.ins("VMULPD Z21, Z16, Z21")
+	g.ins("VFMADD231PD Z20, Z16, Z21")
+	g.ins("VMOVAPD Z16, K6, Z21")
+	g.ins("VMOVAPD Z16, K7, Z21")
+	g.ins("VMOVAPD Z21, Z0")
 }
 
 func (g *gen) transcendentals512F64() {
@@ -3053,6 +3219,11 @@ func (g *gen) transcendentals512F64() {
 
 	erfR0, erfP := erfTables64(g)
 	un("erf", "computes dst[i] = erf(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) { g.erf512F64(erfR0, erfP) })
+	geluR0, geluP := geluTables64(g)
+	g.elementwise(ewKernel{name: "geluErfF64AVX512", e: e, inputs: []string{"x"}, z: true, unroll: 1, okFlag: "K4",
+		setup: (*gen).expSetup512F64,
+		doc:   fmt.Sprintf("computes dst[i] = 0.5x*erfc(-x/sqrt2), x = x[i], for i < n, leaving x[i] in\n// dst[i] where x[i] < %v or %v <= x[i] < %v; ok is false if it left any.", geluErfFar, -geluErfFar, geluErfNear),
+		body:  func(g *gen, u int, in []string) string { g.geluErf512F64(geluR0, geluP); return "Z0" }})
 
 	tabs := logTables64(g) // computed once: the body is emitted for each slot and the tail
 	loadTabs := func(g *gen) {

@@ -277,6 +277,13 @@ func BenchmarkAtanF64(b *testing.B) {
 	benchUnary64(b, Atan[float64], math.Atan, func(i int) float64 { return float64(i%2000)*0.01 - 10 })
 }
 
+// BenchmarkGeluErfF64 runs GeluErf on [-5, 5) in order, inside the
+// AVX-512 kernel's range (|x| < 6.7; the elements it leaves to Go run at
+// the generic set's speed), against the generic geluErf64.
+func BenchmarkGeluErfF64(b *testing.B) {
+	benchUnary64(b, GeluErf[float64], geluErf64, func(i int) float64 { return float64(i%2000)*0.005 - 5 })
+}
+
 // BenchmarkErfF64 runs Erf on [-5, 5) in order (neighbouring lanes mostly
 // on one side of the kernel's cut at |x| = 0.75, so a vector computes one
 // branch) and scattered (the same values, consecutive elements 7919

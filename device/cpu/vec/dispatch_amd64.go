@@ -205,10 +205,11 @@ var avx2Kernels = func() *kernels {
 // avx512Kernels is the AVX-512 set: 512-bit vectors with k-mask tails for
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
 // transcendentals, the float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p,
-// Sinh, Cosh, Tanh, Sigmoid, GeluTanh, Erf, Sin, Cos and Tan, and Max/Min;
-// Sum and Dot are the AVX2 ones (see the package doc for why), the
-// float64 Silu is built on its Sigmoid and Mul (siluVia), the float64
-// GeluErf is the generic one.
+// Sinh, Cosh, Tanh, Sigmoid, GeluTanh, Erf, GeluErf, Sin, Cos and Tan, and
+// Max/Min; Sum and Dot are the AVX2 ones (see the package doc for why),
+// the float64 Silu is built on its Sigmoid and Mul (siluVia), and the
+// float64 GeluErf leaves x below geluErfFar, and from -geluErfFar to
+// geluErfNear, to the generic geluErf64 (leftVia).
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
 	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64
@@ -226,6 +227,12 @@ var avx512Kernels = func() *kernels {
 	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
 	k.un64[unSilu] = siluVia(k.un64[unSigmoid], k.bin64[opMul])
+	// The kernel's own results are at least -0.17, below -geluErfFar where
+	// x is, and x from geluErfNear on, so in place too the elements it left
+	// are those still in its ranges.
+	k.un64[unGeluErf] = leftVia(geluErfF64AVX512, genericKernels.un64[unGeluErf], func(v float64) bool {
+		return v < geluErfFar || v >= -geluErfFar && v < geluErfNear
+	})
 	return k
 }()
 
@@ -295,19 +302,27 @@ func red512[T float32 | float64](f func(x *T, n int) (T, bool), exact func([]T) 
 // trigVia wraps a Sin, Cos or Tan kernel, which leaves x[i] in dst[i]
 // where |x[i]| >= 2^30 or is infinite and then returns ok = false: scalar
 // (package math, through the generic set's function) recomputes exactly
-// those elements, found by the magnitude of x[i] or, in place, of dst[i]
-// (x[i] survives only in those elements there). In place, that takes
-// every result of the kernel's own below 2^30: true of Sin and Cos and
-// the float32 Tan (at most 2.39e8 below 2^30, asmgen.go's trigs), not of
-// the float64 Tan (up to about 2^62 near odd multiples of pi/2), which
-// therefore runs through inPlaceVia.
+// those elements (leftVia). In place, that takes every result of the
+// kernel's own below 2^30: true of Sin and Cos and the float32 Tan (at
+// most 2.39e8 below 2^30, asmgen.go's trigs), not of the float64 Tan (up
+// to about 2^62 near odd multiples of pi/2), which therefore runs through
+// inPlaceVia.
 func trigVia[T float32 | float64](f func(dst, x *T, n int) bool, scalar func(dst, x []T)) func(dst, x []T) {
+	return leftVia(f, scalar, func(v float64) bool { return math.Abs(v) >= trigBound })
+}
+
+// leftVia wraps a kernel that leaves x[i] in dst[i] for the elements
+// where left(x[i]) holds and then returns ok = false: scalar recomputes
+// exactly those elements, found by x[i] or, in place, by dst[i] (x[i]
+// survives only in those elements there), so in place the kernel's own
+// results must never satisfy left.
+func leftVia[T float32 | float64](f func(dst, x *T, n int) bool, scalar func(dst, x []T), left func(float64) bool) func(dst, x []T) {
 	return func(dst, x []T) {
 		if f(unsafe.SliceData(dst), unsafe.SliceData(x), len(dst)) {
 			return
 		}
 		for i, v := range x {
-			if math.Abs(float64(v)) >= trigBound {
+			if left(float64(v)) {
 				scalar(dst[i:i+1], x[i:i+1])
 			}
 		}

@@ -7,8 +7,10 @@
 // t = c/(c+|x|)), logtab64 (the float64 log's log1p polynomial beside its
 // tables, coefficients rounded to float64), tanh64 (the float64 tanh's
 // odd polynomial), asin64 (the float32 Asin/Acos polynomial in float64
-// lanes) or erf64 (the float64 erf's polynomials, see fitErf64,
-// fitted to math/big values from internal/bigmath).
+// lanes), erf64 (the float64 erf's polynomials, see fitErf64, fitted to
+// math/big values from internal/bigmath), gelu64 (the float64 GeluErf's
+// bins, fitGeluBins64), atanF64 or asinF64 (the float64 Atan's and
+// Asin's polynomials).
 //
 // Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
 // by Lawson's iteratively reweighted least squares (Householder QR for each
@@ -258,6 +260,8 @@ func main() {
 		}
 	case "erf64":
 		fitErf64()
+	case "gelu64":
+		fitGeluBins64()
 	case "tanh64":
 		// float64 tanh below |x| = cut (default 0.25, the kernel's; `go
 		// run fitcoeffs.go tanh64 0.5` tries another): tanh a = a +
@@ -485,15 +489,29 @@ func fitErfQ64() {
 // e^-a^2*|u|: P's error enters erf as e^-a^2*u times it (erf is at least
 // 0.7 here, its ulp 2^-53). P is fitted in v = sc*u, within [-1, 1] but in
 // the last bin, sc a power of two, so its coefficients in u are exact.
-func fitErfBins64() {
+func fitErfBins64() { fitBins64("erf", false, erf64Top) }
+
+// fitGeluBins64 fits the float64 GeluErf kernel's bins: erf64Bins bins of
+// erf64Width from erf64Cut as fitErfBins64's, the last one not widened
+// (up to geluBinsTop), weighted by |u|/R0: GeluErf needs erfc(a) to
+// within a fraction of its own ulp, not of erf's.
+func fitGeluBins64() { fitBins64("gelu", true, geluBinsTop) }
+
+// geluBinsTop is where the GeluErf kernel's bins end (asmgen.go's).
+const geluBinsTop = erf64Cut + erf64Width*erf64Bins
+
+// fitBins64 fits bins for fitErfBins64 (absolute weights, the last bin
+// widened to top) or fitGeluBins64 (relative weights, top the last bin's
+// own end), printing them as name+"R064" and name+"P64".
+func fitBins64(name string, relative bool, top float64) {
 	worst := 0.0
 	var r0s []float64
 	var ps [][]float64
 	for i := range erf64Bins {
 		lo := erf64Cut + erf64Width*float64(i)
 		c, hi, sc := lo+erf64Width/2, lo+erf64Width, 2/erf64Width
-		if i == erf64Bins-1 {
-			hi, sc = erf64Top, 1
+		if i == erf64Bins-1 && top != hi {
+			hi, sc = top, 1
 		}
 		r0, _ := bigErfcx(c).Float64()
 		vs := grid((lo-c)*sc*1.001, (hi-c)*sc*1.001, 1000) // even: v = 0 is not a point
@@ -507,6 +525,9 @@ func fitErfBins64() {
 			pv[vs[j]], _ = d.Quo(d, bigFloat(u)).Float64()
 		}
 		w := func(v float64) float64 { a := c + v/sc; return math.Exp(-a*a) * math.Abs(v/sc) }
+		if relative {
+			w = func(v float64) float64 { return math.Abs(v/sc) / r0 }
+		}
 		cs, e := fit(vs, func(v float64) float64 { return pv[v] }, w, erf64PDeg, nil)
 		for k := range cs {
 			cs[k] *= math.Pow(sc, float64(k))
@@ -516,8 +537,8 @@ func fitErfBins64() {
 		fmt.Printf("  bin %d [%.3g, %.3g]: %.4f x 2^-53\n", i, lo, hi, e/0x1p-53)
 	}
 	fmt.Printf("P, degree %d: worst %.4f x 2^-53\n", erf64PDeg, worst)
-	show64("erfR064", r0s)
-	fmt.Println("erfP64 = [][]float64{")
+	show64(name+"R064", r0s)
+	fmt.Println(name + "P64 = [][]float64{")
 	for _, c := range ps {
 		show64("", c)
 	}

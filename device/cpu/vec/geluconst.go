@@ -10,3 +10,10 @@ const (
 	geluTanhC2Hi = 0x1.2444f2a4d8b4bp-04
 	geluTanhC2Lo = -0x1.6c843a29d1c7p-61
 )
+
+// The AVX-512 float64 GeluErf kernel leaves x below geluErfFar, and from
+// -geluErfFar to geluErfNear, to Go (asmgen.go's geluErf512F64).
+const (
+	geluErfFar  = -6.7
+	geluErfNear = 8.49
+)

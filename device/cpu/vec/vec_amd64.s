@@ -593,6 +593,11 @@ DATA d1025<>+8(SB)/8, $0x4090040000000000
 DATA d1025<>+16(SB)/8, $0x4090040000000000
 DATA d1025<>+24(SB)/8, $0x4090040000000000
 GLOBL d1025<>(SB), RODATA|NOPTR, $32
+DATA d10<>+0(SB)/8, $0x4024000000000000
+DATA d10<>+8(SB)/8, $0x4024000000000000
+DATA d10<>+16(SB)/8, $0x4024000000000000
+DATA d10<>+24(SB)/8, $0x4024000000000000
+GLOBL d10<>(SB), RODATA|NOPTR, $32
 DATA d16<>+0(SB)/8, $0x4030000000000000
 DATA d16<>+8(SB)/8, $0x4030000000000000
 DATA d16<>+16(SB)/8, $0x4030000000000000
@@ -1001,11 +1006,150 @@ DATA dexpp5<>+8(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+16(SB)/8, $0x3f2a01a01a01a01a
 DATA dexpp5<>+24(SB)/8, $0x3f2a01a01a01a01a
 GLOBL dexpp5<>(SB), RODATA|NOPTR, $32
+DATA dgelufar<>+0(SB)/8, $0xc01acccccccccccd
+DATA dgelufar<>+8(SB)/8, $0xc01acccccccccccd
+DATA dgelufar<>+16(SB)/8, $0xc01acccccccccccd
+DATA dgelufar<>+24(SB)/8, $0xc01acccccccccccd
+GLOBL dgelufar<>(SB), RODATA|NOPTR, $32
+DATA dgelufarpos<>+0(SB)/8, $0x401acccccccccccd
+DATA dgelufarpos<>+8(SB)/8, $0x401acccccccccccd
+DATA dgelufarpos<>+16(SB)/8, $0x401acccccccccccd
+DATA dgelufarpos<>+24(SB)/8, $0x401acccccccccccd
+GLOBL dgelufarpos<>(SB), RODATA|NOPTR, $32
+DATA dgelunear<>+0(SB)/8, $0x4020fae147ae147b
+DATA dgelunear<>+8(SB)/8, $0x4020fae147ae147b
+DATA dgelunear<>+16(SB)/8, $0x4020fae147ae147b
+DATA dgelunear<>+24(SB)/8, $0x4020fae147ae147b
+GLOBL dgelunear<>(SB), RODATA|NOPTR, $32
+DATA dgelup<>+0(SB)/8, $0xbfd17c4e3f17c057
+DATA dgelup<>+8(SB)/8, $0xbfc4f1988444caee
+DATA dgelup<>+16(SB)/8, $0xbfbb57034efd3f7a
+DATA dgelup<>+24(SB)/8, $0xbfb3086d7f01ac8d
+DATA dgelup<>+32(SB)/8, $0xbfabd6ae4d14b167
+DATA dgelup<>+40(SB)/8, $0xbfa5285d2eb1ef7a
+DATA dgelup<>+48(SB)/8, $0xbfa0949227374314
+DATA dgelup<>+56(SB)/8, $0xbf9aa3eb6a946f7c
+DATA dgelup<>+64(SB)/8, $0x3fc3c27283c32c9d
+DATA dgelup<>+72(SB)/8, $0x3fb37ea271bc56ea
+DATA dgelup<>+80(SB)/8, $0x3fa5672b9ea13d5c
+DATA dgelup<>+88(SB)/8, $0x3f998958a7a8e115
+DATA dgelup<>+96(SB)/8, $0x3f9043fe1a98bf40
+DATA dgelup<>+104(SB)/8, $0x3f85d581133375fe
+DATA dgelup<>+112(SB)/8, $0x3f7e9412fa33d2de
+DATA dgelup<>+120(SB)/8, $0x3f762c12cb5f682b
+DATA dgelup<>+128(SB)/8, $0xbfb44837f89043c1
+DATA dgelup<>+136(SB)/8, $0xbfa0dc51d2944eb8
+DATA dgelup<>+144(SB)/8, $0xbf8fa9d3ac952c91
+DATA dgelup<>+152(SB)/8, $0xbf8063207680683e
+DATA dgelup<>+160(SB)/8, $0xbf7259061ba87ff6
+DATA dgelup<>+168(SB)/8, $0xbf65e5d7e988b383
+DATA dgelup<>+176(SB)/8, $0xbf5b8b638272dfe6
+DATA dgelup<>+184(SB)/8, $0xbf5218ed930b787f
+DATA dgelup<>+192(SB)/8, $0x3fa33cad0ef6c7b2
+DATA dgelup<>+200(SB)/8, $0x3f8b65944f2cfe21
+DATA dgelup<>+208(SB)/8, $0x3f764907215b598b
+DATA dgelup<>+216(SB)/8, $0x3f6435c04e2dd982
+DATA dgelup<>+224(SB)/8, $0x3f5409cc2edcb0b7
+DATA dgelup<>+232(SB)/8, $0x3f45632136f8ad73
+DATA dgelup<>+240(SB)/8, $0x3f38457bbdbc3d07
+DATA dgelup<>+248(SB)/8, $0x3f2d00785ff9df85
+DATA dgelup<>+256(SB)/8, $0xbf910fcf1b9d27dd
+DATA dgelup<>+264(SB)/8, $0xbf7513ed756473b4
+DATA dgelup<>+272(SB)/8, $0xbf5e028e8ad41475
+DATA dgelup<>+280(SB)/8, $0xbf4809ce8bdfedcb
+DATA dgelup<>+288(SB)/8, $0xbf353dec9c109b20
+DATA dgelup<>+296(SB)/8, $0xbf2460abdd7df2f6
+DATA dgelup<>+304(SB)/8, $0xbf14f2981c44162d
+DATA dgelup<>+312(SB)/8, $0xbf06d54b0d5ec43d
+DATA dgelup<>+320(SB)/8, $0x3f7c8cb956250abe
+DATA dgelup<>+328(SB)/8, $0x3f5ee705f3b24a78
+DATA dgelup<>+336(SB)/8, $0x3f4369ff9fb66569
+DATA dgelup<>+344(SB)/8, $0x3f2ba8a652ad991a
+DATA dgelup<>+352(SB)/8, $0x3f15e739181759a1
+DATA dgelup<>+360(SB)/8, $0x3f02f839612eba9c
+DATA dgelup<>+368(SB)/8, $0x3ef1ba1442c2d216
+DATA dgelup<>+376(SB)/8, $0x3ee1ad679c0c0751
+DATA dgelup<>+384(SB)/8, $0xbf66af25eb679205
+DATA dgelup<>+392(SB)/8, $0xbf45b0ace412f611
+DATA dgelup<>+400(SB)/8, $0xbf2838217d303387
+DATA dgelup<>+408(SB)/8, $0xbf0edd3ed1fbaa69
+DATA dgelup<>+416(SB)/8, $0xbef60253c203d5c9
+DATA dgelup<>+424(SB)/8, $0xbee146a559b42688
+DATA dgelup<>+432(SB)/8, $0xbecd726dd5baca9a
+DATA dgelup<>+440(SB)/8, $0xbebaefba87e3c849
+DATA dgelup<>+448(SB)/8, $0x3f513527f4d691fa
+DATA dgelup<>+456(SB)/8, $0x3f2d45005c199b3b
+DATA dgelup<>+464(SB)/8, $0x3f0d37ba57c003a8
+DATA dgelup<>+472(SB)/8, $0x3ef0bcdb21af3dd6
+DATA dgelup<>+480(SB)/8, $0x3ed59614cae3771e
+DATA dgelup<>+488(SB)/8, $0x3ebed4a017ffd018
+DATA dgelup<>+496(SB)/8, $0x3ea8042a5f2640ed
+DATA dgelup<>+504(SB)/8, $0x3e943d81cddb37da
+DATA dgelup<>+512(SB)/8, $0xbf390870b0d2e207
+DATA dgelup<>+520(SB)/8, $0xbf130b638a54a16f
+DATA dgelup<>+528(SB)/8, $0xbef1163211af5ea0
+DATA dgelup<>+536(SB)/8, $0xbed1afb797712085
+DATA dgelup<>+544(SB)/8, $0xbeb4ad4bd9984e1f
+DATA dgelup<>+552(SB)/8, $0xbe9b41975992c6ab
+DATA dgelup<>+560(SB)/8, $0xbe83572b3b49a66e
+DATA dgelup<>+568(SB)/8, $0xbe6d424a12e4e02c
+DATA dgelup<>+576(SB)/8, $0x3f2183cd882ea395
+DATA dgelup<>+584(SB)/8, $0x3ef7fcdfcedad6ac
+DATA dgelup<>+592(SB)/8, $0x3ed369bd4deba71e
+DATA dgelup<>+600(SB)/8, $0x3eb21be805574c94
+DATA dgelup<>+608(SB)/8, $0x3e93500dacb66db3
+DATA dgelup<>+616(SB)/8, $0x3e756819cc8972ac
+DATA dgelup<>+624(SB)/8, $0x3e61177897933ffe
+DATA dgelup<>+632(SB)/8, $0x3e32b758be9a7723
+DATA dgelup<>+640(SB)/8, $0xbf078e1c09409dd2
+DATA dgelup<>+648(SB)/8, $0xbeddbf94efdcef62
+DATA dgelup<>+656(SB)/8, $0xbeb537f7d2a0866f
+DATA dgelup<>+664(SB)/8, $0xbe903ec2f2cc304c
+DATA dgelup<>+672(SB)/8, $0xbe74b1e733a8cd84
+DATA dgelup<>+680(SB)/8, $0x3e6485626918e75f
+DATA dgelup<>+688(SB)/8, $0x3e24ec6c08ed4ff8
+DATA dgelup<>+696(SB)/8, $0xbe52fdd258400501
+DATA dgelup<>+704(SB)/8, $0x3eefb3caf28df677
+DATA dgelup<>+712(SB)/8, $0x3ec1059039731c6a
+DATA dgelup<>+720(SB)/8, $0x3e9721ca1fd691ed
+DATA dgelup<>+728(SB)/8, $0x3e7993c33312885c
+DATA dgelup<>+736(SB)/8, $0x3e577a4561ec841b
+DATA dgelup<>+744(SB)/8, $0x3e6494e77b037f97
+DATA dgelup<>+752(SB)/8, $0xbe4f5b49ec75f7f1
+DATA dgelup<>+760(SB)/8, $0x3e5d3265b1013b1c
+DATA dgelup<>+768(SB)/8, $0xbed7f87f1a496ed2
+DATA dgelup<>+776(SB)/8, $0xbe6d48759464dedd
+DATA dgelup<>+784(SB)/8, $0xbe846d2a59f4fa23
+DATA dgelup<>+792(SB)/8, $0xbe86914ea45fadf9
+DATA dgelup<>+800(SB)/8, $0x3e67ddf98b3b2853
+DATA dgelup<>+808(SB)/8, $0xbe92c0ec9d49e448
+DATA dgelup<>+816(SB)/8, $0xbe67fd526157fdde
+DATA dgelup<>+824(SB)/8, $0x3e7671c7240136d4
+GLOBL dgelup<>(SB), RODATA|NOPTR, $832
+DATA dgelur0<>+0(SB)/8, $0x3fdb5d8780f956b2
+DATA dgelur0<>+8(SB)/8, $0x3fd494daffa2ad68
+DATA dgelur0<>+16(SB)/8, $0x3fd058671b52c776
+DATA dgelur0<>+24(SB)/8, $0x3fcafbb3f3b7343b
+DATA dgelur0<>+32(SB)/8, $0x3fc6e9827d229d2d
+DATA dgelur0<>+40(SB)/8, $0x3fc3e0a99a0ee914
+DATA dgelur0<>+48(SB)/8, $0x3fc18932bf08e154
+DATA dgelur0<>+56(SB)/8, $0x3fbf5b2a049cf4c6
+GLOBL dgelur0<>(SB), RODATA|NOPTR, $64
+DATA dgelutop<>+0(SB)/8, $0x4013000000000000
+DATA dgelutop<>+8(SB)/8, $0x4013000000000000
+DATA dgelutop<>+16(SB)/8, $0x4013000000000000
+DATA dgelutop<>+24(SB)/8, $0x4013000000000000
+GLOBL dgelutop<>(SB), RODATA|NOPTR, $32
 DATA dhalf<>+0(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+8(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+16(SB)/8, $0x3fe0000000000000
 DATA dhalf<>+24(SB)/8, $0x3fe0000000000000
 GLOBL dhalf<>(SB), RODATA|NOPTR, $32
+DATA dinvsqrt2lo<>+0(SB)/8, $0xbc8bdd3413b26456
+DATA dinvsqrt2lo<>+8(SB)/8, $0xbc8bdd3413b26456
+DATA dinvsqrt2lo<>+16(SB)/8, $0xbc8bdd3413b26456
+DATA dinvsqrt2lo<>+24(SB)/8, $0xbc8bdd3413b26456
+GLOBL dinvsqrt2lo<>(SB), RODATA|NOPTR, $32
 DATA dln2<>+0(SB)/8, $0x3fe62e42fefa39ef
 DATA dln2<>+8(SB)/8, $0x3fe62e42fefa39ef
 DATA dln2<>+16(SB)/8, $0x3fe62e42fefa39ef
@@ -1160,6 +1304,11 @@ DATA dm1080<>+8(SB)/8, $0xc090e00000000000
 DATA dm1080<>+16(SB)/8, $0xc090e00000000000
 DATA dm1080<>+24(SB)/8, $0xc090e00000000000
 GLOBL dm1080<>(SB), RODATA|NOPTR, $32
+DATA dm10<>+0(SB)/8, $0xc024000000000000
+DATA dm10<>+8(SB)/8, $0xc024000000000000
+DATA dm10<>+16(SB)/8, $0xc024000000000000
+DATA dm10<>+24(SB)/8, $0xc024000000000000
+GLOBL dm10<>(SB), RODATA|NOPTR, $32
 DATA dm1<>+0(SB)/8, $0xbff0000000000000
 DATA dm1<>+8(SB)/8, $0xbff0000000000000
 DATA dm1<>+16(SB)/8, $0xbff0000000000000
@@ -1185,6 +1334,11 @@ DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
 DATA dmone<>+24(SB)/8, $0xbff0000000000000
 GLOBL dmone<>(SB), RODATA|NOPTR, $32
+DATA dneginvsqrt2hi<>+0(SB)/8, $0xbfe6a09e667f3bcd
+DATA dneginvsqrt2hi<>+8(SB)/8, $0xbfe6a09e667f3bcd
+DATA dneginvsqrt2hi<>+16(SB)/8, $0xbfe6a09e667f3bcd
+DATA dneginvsqrt2hi<>+24(SB)/8, $0xbfe6a09e667f3bcd
+GLOBL dneginvsqrt2hi<>(SB), RODATA|NOPTR, $32
 DATA done<>+0(SB)/8, $0x3ff0000000000000
 DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
@@ -1325,6 +1479,11 @@ DATA dtwo<>+8(SB)/8, $0x4000000000000000
 DATA dtwo<>+16(SB)/8, $0x4000000000000000
 DATA dtwo<>+24(SB)/8, $0x4000000000000000
 GLOBL dtwo<>(SB), RODATA|NOPTR, $32
+DATA dtwooversqrtpi<>+0(SB)/8, $0x3ff20dd750429b6d
+DATA dtwooversqrtpi<>+8(SB)/8, $0x3ff20dd750429b6d
+DATA dtwooversqrtpi<>+16(SB)/8, $0x3ff20dd750429b6d
+DATA dtwooversqrtpi<>+24(SB)/8, $0x3ff20dd750429b6d
+GLOBL dtwooversqrtpi<>(SB), RODATA|NOPTR, $32
 DATA dzero<>+0(SB)/8, $0x0000000000000000
 DATA dzero<>+8(SB)/8, $0x0000000000000000
 DATA dzero<>+16(SB)/8, $0x0000000000000000
@@ -28709,11 +28868,12 @@ loop:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are
-	// below 2^-56 of the result)
-	VFNMADD231PD Z8, Z10, Z9
+	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z9, Z10, Z3
+	VFNMADD231PD Z8, Z3, Z9
 	VMULPD Z0, Z9, Z9
-	VFMADD231PD Z6, Z10, Z9
+	VFMADD231PD Z6, Z3, Z9
 	VMULPD Z10, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z10, Z2
@@ -28842,11 +29002,12 @@ erfjoin84:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
 	// erfc = (Z16 + Z22)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z16*R0 exactly,
-	// corr = Z16*(uP - l*R0) + Z22*R0 (the products of two small terms left out are
-	// below 2^-56 of the result)
-	VFNMADD231PD Z24, Z26, Z25
+	// corr = Z16*(uP - l*R) + Z22*R, R = R0 + uP rounded (the product Z22*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z25, Z26, Z19
+	VFNMADD231PD Z24, Z19, Z25
 	VMULPD Z16, Z25, Z25
-	VFMADD231PD Z22, Z26, Z25
+	VFMADD231PD Z22, Z19, Z25
 	VMULPD Z26, Z16, Z17
 	VMOVAPD Z17, Z18
 	VFMSUB231PD Z16, Z26, Z18
@@ -28985,11 +29146,12 @@ one:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are
-	// below 2^-56 of the result)
-	VFNMADD231PD Z8, Z10, Z9
+	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z9, Z10, Z3
+	VFNMADD231PD Z8, Z3, Z9
 	VMULPD Z0, Z9, Z9
-	VFMADD231PD Z6, Z10, Z9
+	VFMADD231PD Z6, Z3, Z9
 	VMULPD Z10, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z10, Z2
@@ -29131,11 +29293,12 @@ tail:
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R0) + Z6*R0 (the products of two small terms left out are
-	// below 2^-56 of the result)
-	VFNMADD231PD Z8, Z10, Z9
+	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z9, Z10, Z3
+	VFNMADD231PD Z8, Z3, Z9
 	VMULPD Z0, Z9, Z9
-	VFMADD231PD Z6, Z10, Z9
+	VFMADD231PD Z6, Z3, Z9
 	VMULPD Z10, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z10, Z2
@@ -29177,6 +29340,393 @@ erfjoin90:
 	VMOVAPD Z5, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
+	VZEROUPPER
+	RET
+
+// func geluErfF64AVX512(dst *float64, x *float64, n int) (ok bool)
+TEXT ·geluErfF64AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or
+	// -geluErfFar <= x < geluErfNear (left to Go)
+	VMOVAPD Z0, Z16
+	VCMPPD.BCST $29, dgelunear<>(SB), Z16, K7
+	VCMPPD.BCST $29, dgelufarpos<>(SB), Z16, K5
+	KANDNW K5, K7, K5
+	VCMPPD.BCST $17, dgelufar<>(SB), Z16, K6
+	KORW K5, K6, K6
+	KORW K6, K4, K4
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VBROADCASTSD d10<>(SB), Z1
+	VMINPD Z0, Z1, Z0
+	VBROADCASTSD dm10<>(SB), Z1
+	VMAXPD Z0, Z1, Z0
+	VMULPD.BCST dneginvsqrt2hi<>(SB), Z0, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD.BCST dneginvsqrt2hi<>(SB), Z0, Z18
+	VFNMADD231PD.BCST dinvsqrt2lo<>(SB), Z0, Z18
+	// b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut
+	VPANDQ.BCST absmask64<>(SB), Z17, Z8
+	VPANDQ.BCST signmask64<>(SB), Z17, Z19
+	VPXORQ Z18, Z19, Z19
+	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
+	VBROADCASTSD dgelutop<>(SB), Z1
+	VMINPD Z8, Z1, Z8
+	KORTESTB K2, K2
+	JCS  gelusmall91
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	VBROADCASTSD derfshift<>(SB), Z1
+	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
+	VMINPD.BCST derflast<>(SB), Z1, Z1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z1, Z2
+	VBROADCASTSD derfc0<>(SB), Z3
+	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
+	VSUBPD Z3, Z8, Z2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	VPERMPD dgelup<>+768(SB), Z1, Z3
+	VPERMPD dgelup<>+704(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+640(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+576(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+512(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+448(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+384(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+320(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+256(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+192(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+128(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+64(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+0(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VMULPD Z3, Z2, Z9
+	VPERMPD dgelur0<>+0(SB), Z1, Z10
+	VFNMADD231PD.BCST dtwooversqrtpi<>(SB), Z19, Z9
+	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	VMULPD Z8, Z8, Z0
+	VMOVAPD Z0, Z1
+	VFMSUB231PD Z8, Z8, Z1
+	VMOVAPD Z1, Z8
+	VPXORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
+	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z9, Z10, Z3
+	VFNMADD231PD Z8, Z3, Z9
+	VMULPD Z0, Z9, Z9
+	VFMADD231PD Z6, Z3, Z9
+	VMULPD Z10, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z10, Z2
+	// erfc(b) = p1 + (p1e + corr) for ah > 0; 2 - erfc(b) = s + (err - p1e - corr),
+	// 2 - p1 = s + err (Fast2Sum: p1 < 2), for ah < 0 (K5); halved into Z20 + Z21
+	VADDPD Z9, Z2, Z2
+	VMOVAPD Z1, Z20
+	VMOVAPD Z2, Z21
+	VBROADCASTSD dtwo<>(SB), Z4
+	VSUBPD Z1, Z4, Z3
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z1, Z4, Z4
+	VSUBPD Z2, Z4, Z4
+	VPMOVQ2M Z17, K5
+	VMOVAPD Z3, K5, Z20
+	VMOVAPD Z4, K5, Z21
+	KORTESTB K2, K2
+	JEQ  gelujoin92
+gelusmall91:
+	// b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),
+	// t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and
+	// 1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept
+	VMULPD Z17, Z17, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z17, Z17, Z2
+	VBROADCASTSD derfq10<>(SB), Z3
+	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
+	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
+	VMULPD Z17, Z3, Z3
+	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
+	VBROADCASTSD dhalf<>(SB), Z4
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VFMADD213PD.BCST done<>(SB), Z1, Z4
+	VMULPD.BCST dtwooversqrtpi<>(SB), Z18, Z5
+	VFMADD231PD Z5, Z4, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD Z17, Z4, Z5
+	VSUBPD Z5, Z4, Z4
+	VSUBPD Z17, Z4, Z4
+	VSUBPD Z3, Z4, Z4
+	VMOVAPD Z5, K2, Z20
+	VMOVAPD Z4, K2, Z21
+gelujoin92:
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact); x where K7, x left for Go where K6
+	VMULPD.BCST dhalf<>(SB), Z20, Z20
+	VMULPD.BCST dhalf<>(SB), Z21, Z21
+	VMULPD Z21, Z16, Z21
+	VFMADD231PD Z20, Z16, Z21
+	VMOVAPD Z16, K6, Z21
+	VMOVAPD Z16, K7, Z21
+	VMOVAPD Z21, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or
+	// -geluErfFar <= x < geluErfNear (left to Go)
+	VMOVAPD Z0, Z16
+	VCMPPD.BCST $29, dgelunear<>(SB), Z16, K7
+	VCMPPD.BCST $29, dgelufarpos<>(SB), Z16, K5
+	KANDNW K5, K7, K5
+	VCMPPD.BCST $17, dgelufar<>(SB), Z16, K6
+	KORW K5, K6, K6
+	KORW K6, K4, K4
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VBROADCASTSD d10<>(SB), Z1
+	VMINPD Z0, Z1, Z0
+	VBROADCASTSD dm10<>(SB), Z1
+	VMAXPD Z0, Z1, Z0
+	VMULPD.BCST dneginvsqrt2hi<>(SB), Z0, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD.BCST dneginvsqrt2hi<>(SB), Z0, Z18
+	VFNMADD231PD.BCST dinvsqrt2lo<>(SB), Z0, Z18
+	// b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut
+	VPANDQ.BCST absmask64<>(SB), Z17, Z8
+	VPANDQ.BCST signmask64<>(SB), Z17, Z19
+	VPXORQ Z18, Z19, Z19
+	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
+	VBROADCASTSD dgelutop<>(SB), Z1
+	VMINPD Z8, Z1, Z8
+	KORTESTB K2, K2
+	JCS  gelusmall93
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	VBROADCASTSD derfshift<>(SB), Z1
+	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
+	VMINPD.BCST derflast<>(SB), Z1, Z1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z1, Z2
+	VBROADCASTSD derfc0<>(SB), Z3
+	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
+	VSUBPD Z3, Z8, Z2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	VPERMPD dgelup<>+768(SB), Z1, Z3
+	VPERMPD dgelup<>+704(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+640(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+576(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+512(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+448(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+384(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+320(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+256(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+192(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+128(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+64(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+0(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VMULPD Z3, Z2, Z9
+	VPERMPD dgelur0<>+0(SB), Z1, Z10
+	VFNMADD231PD.BCST dtwooversqrtpi<>(SB), Z19, Z9
+	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	VMULPD Z8, Z8, Z0
+	VMOVAPD Z0, Z1
+	VFMSUB231PD Z8, Z8, Z1
+	VMOVAPD Z1, Z8
+	VPXORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
+	VMOVAPD Z1, Z5
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
+	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z9, Z10, Z3
+	VFNMADD231PD Z8, Z3, Z9
+	VMULPD Z0, Z9, Z9
+	VFMADD231PD Z6, Z3, Z9
+	VMULPD Z10, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z10, Z2
+	// erfc(b) = p1 + (p1e + corr) for ah > 0; 2 - erfc(b) = s + (err - p1e - corr),
+	// 2 - p1 = s + err (Fast2Sum: p1 < 2), for ah < 0 (K5); halved into Z20 + Z21
+	VADDPD Z9, Z2, Z2
+	VMOVAPD Z1, Z20
+	VMOVAPD Z2, Z21
+	VBROADCASTSD dtwo<>(SB), Z4
+	VSUBPD Z1, Z4, Z3
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z1, Z4, Z4
+	VSUBPD Z2, Z4, Z4
+	VPMOVQ2M Z17, K5
+	VMOVAPD Z3, K5, Z20
+	VMOVAPD Z4, K5, Z21
+	KORTESTB K2, K2
+	JEQ  gelujoin94
+gelusmall93:
+	// b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),
+	// t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and
+	// 1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept
+	VMULPD Z17, Z17, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z17, Z17, Z2
+	VBROADCASTSD derfq10<>(SB), Z3
+	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
+	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
+	VMULPD Z17, Z3, Z3
+	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
+	VBROADCASTSD dhalf<>(SB), Z4
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VFMADD213PD.BCST done<>(SB), Z1, Z4
+	VMULPD.BCST dtwooversqrtpi<>(SB), Z18, Z5
+	VFMADD231PD Z5, Z4, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD Z17, Z4, Z5
+	VSUBPD Z5, Z4, Z4
+	VSUBPD Z17, Z4, Z4
+	VSUBPD Z3, Z4, Z4
+	VMOVAPD Z5, K2, Z20
+	VMOVAPD Z4, K2, Z21
+gelujoin94:
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact); x where K7, x left for Go where K6
+	VMULPD.BCST dhalf<>(SB), Z20, Z20
+	VMULPD.BCST dhalf<>(SB), Z21, Z21
+	VMULPD Z21, Z16, Z21
+	VFMADD231PD Z20, Z16, Z21
+	VMOVAPD Z16, K6, Z21
+	VMOVAPD Z16, K7, Z21
+	VMOVAPD Z21, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+24(FP)
 	VZEROUPPER
 	RET
 
@@ -31845,9 +32395,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly91
+	JEQ  sinonly95
 	CMPL AX, $15
-	JEQ  cosonly92
+	JEQ  cosonly96
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31892,8 +32442,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs93
-sinonly91:
+	JMP  signs97
+sinonly95:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -31914,8 +32464,8 @@ sinonly91:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs93
-cosonly92:
+	JMP  signs97
+cosonly96:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -31940,7 +32490,7 @@ cosonly92:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs93:
+signs97:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -31996,9 +32546,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly94
+	JEQ  sinonly98
 	CMPL AX, $15
-	JEQ  cosonly95
+	JEQ  cosonly99
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -32043,8 +32593,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs96
-sinonly94:
+	JMP  signs100
+sinonly98:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -32065,8 +32615,8 @@ sinonly94:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs96
-cosonly95:
+	JMP  signs100
+cosonly99:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -32091,7 +32641,7 @@ cosonly95:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs96:
+signs100:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -32154,9 +32704,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly97
+	JEQ  sinonly101
 	CMPL AX, $15
-	JEQ  cosonly98
+	JEQ  cosonly102
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -32201,8 +32751,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs99
-sinonly97:
+	JMP  signs103
+sinonly101:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -32223,8 +32773,8 @@ sinonly97:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs99
-cosonly98:
+	JMP  signs103
+cosonly102:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -32249,7 +32799,7 @@ cosonly98:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs99:
+signs103:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -32303,9 +32853,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly100
+	JEQ  sinonly104
 	CMPL AX, $15
-	JEQ  cosonly101
+	JEQ  cosonly105
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -32350,8 +32900,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs102
-sinonly100:
+	JMP  signs106
+sinonly104:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -32372,8 +32922,8 @@ sinonly100:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs102
-cosonly101:
+	JMP  signs106
+cosonly105:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -32398,7 +32948,7 @@ cosonly101:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs102:
+signs106:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -32684,8 +33234,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly103
-	JCS  cosonly104
+	JEQ  sinonly107
+	JCS  cosonly108
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -32730,8 +33280,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs105
-sinonly103:
+	JMP  signs109
+sinonly107:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -32752,8 +33302,8 @@ sinonly103:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs105
-cosonly104:
+	JMP  signs109
+cosonly108:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -32778,7 +33328,7 @@ cosonly104:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs105:
+signs109:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -32819,8 +33369,8 @@ signs105:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly106
-	JCS  cosonly107
+	JEQ  sinonly110
+	JCS  cosonly111
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -32865,8 +33415,8 @@ signs105:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs108
-sinonly106:
+	JMP  signs112
+sinonly110:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -32887,8 +33437,8 @@ sinonly106:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs108
-cosonly107:
+	JMP  signs112
+cosonly111:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -32913,7 +33463,7 @@ cosonly107:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs108:
+signs112:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -32964,8 +33514,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly109
-	JCS  cosonly110
+	JEQ  sinonly113
+	JCS  cosonly114
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33010,8 +33560,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs111
-sinonly109:
+	JMP  signs115
+sinonly113:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33032,8 +33582,8 @@ sinonly109:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs111
-cosonly110:
+	JMP  signs115
+cosonly114:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -33058,7 +33608,7 @@ cosonly110:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs111:
+signs115:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -33112,8 +33662,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly112
-	JCS  cosonly113
+	JEQ  sinonly116
+	JCS  cosonly117
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33158,8 +33708,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs114
-sinonly112:
+	JMP  signs118
+sinonly116:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33180,8 +33730,8 @@ sinonly112:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs114
-cosonly113:
+	JMP  signs118
+cosonly117:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -33206,7 +33756,7 @@ cosonly113:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs114:
+signs118:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -33267,8 +33817,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly115
-	JCS  cosonly116
+	JEQ  sinonly119
+	JCS  cosonly120
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33313,8 +33863,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs117
-sinonly115:
+	JMP  signs121
+sinonly119:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33335,8 +33885,8 @@ sinonly115:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs117
-cosonly116:
+	JMP  signs121
+cosonly120:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -33361,7 +33911,7 @@ cosonly116:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs117:
+signs121:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -33401,8 +33951,8 @@ signs117:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly118
-	JCS  cosonly119
+	JEQ  sinonly122
+	JCS  cosonly123
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -33447,8 +33997,8 @@ signs117:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs120
-sinonly118:
+	JMP  signs124
+sinonly122:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -33469,8 +34019,8 @@ sinonly118:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs120
-cosonly119:
+	JMP  signs124
+cosonly123:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -33495,7 +34045,7 @@ cosonly119:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs120:
+signs124:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -33545,8 +34095,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly121
-	JCS  cosonly122
+	JEQ  sinonly125
+	JCS  cosonly126
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33591,8 +34141,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs123
-sinonly121:
+	JMP  signs127
+sinonly125:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33613,8 +34163,8 @@ sinonly121:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs123
-cosonly122:
+	JMP  signs127
+cosonly126:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -33639,7 +34189,7 @@ cosonly122:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs123:
+signs127:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -33692,8 +34242,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly124
-	JCS  cosonly125
+	JEQ  sinonly128
+	JCS  cosonly129
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33738,8 +34288,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs126
-sinonly124:
+	JMP  signs130
+sinonly128:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -33760,8 +34310,8 @@ sinonly124:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs126
-cosonly125:
+	JMP  signs130
+cosonly129:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -33786,7 +34336,7 @@ cosonly125:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs126:
+signs130:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -39492,9 +40042,9 @@ TEXT ·widenBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop127:
+hloop131:
 	CMPQ CX, $16
-	JB   hone128
+	JB   hone132
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
@@ -39504,18 +40054,18 @@ hloop127:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop127
-hone128:
+	JMP  hloop131
+hone132:
 	CMPQ CX, $8
-	JB   hdone129
+	JB   hdone133
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone128
-hdone129:
+	JMP  hone132
+hdone133:
 	VZEROUPPER
 	RET
 
@@ -39525,9 +40075,9 @@ TEXT ·widenF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop130:
+hloop134:
 	CMPQ CX, $16
-	JB   hone131
+	JB   hone135
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -39549,10 +40099,10 @@ hloop130:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop130
-hone131:
+	JMP  hloop134
+hone135:
 	CMPQ CX, $8
-	JB   hdone132
+	JB   hdone136
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -39565,8 +40115,8 @@ hone131:
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone131
-hdone132:
+	JMP  hone135
+hdone136:
 	VZEROUPPER
 	RET
 
@@ -39580,9 +40130,9 @@ TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop133:
+hloop137:
 	CMPQ CX, $16
-	JB   hone134
+	JB   hone138
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -39612,10 +40162,10 @@ hloop133:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop133
-hone134:
+	JMP  hloop137
+hone138:
 	CMPQ CX, $8
-	JB   hdone135
+	JB   hdone139
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -39632,8 +40182,8 @@ hone134:
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone134
-hdone135:
+	JMP  hone138
+hdone139:
 	VZEROUPPER
 	RET
 
@@ -39642,9 +40192,9 @@ TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop136:
+hloop140:
 	CMPQ CX, $16
-	JB   hone137
+	JB   hone141
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VMOVUPS 32(SI), Y1
@@ -39652,17 +40202,17 @@ hloop136:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop136
-hone137:
+	JMP  hloop140
+hone141:
 	CMPQ CX, $8
-	JB   hdone138
+	JB   hdone142
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone137
-hdone138:
+	JMP  hone141
+hdone142:
 	VZEROUPPER
 	RET
 
@@ -39677,9 +40227,9 @@ TEXT ·roundBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
 	VPBROADCASTD half_high<>(SB), Y15
-hloop139:
+hloop143:
 	CMPQ CX, $16
-	JB   hone140
+	JB   hone144
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -39705,10 +40255,10 @@ hloop139:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop139
-hone140:
+	JMP  hloop143
+hone144:
 	CMPQ CX, $8
-	JB   hdone141
+	JB   hdone145
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -39723,8 +40273,8 @@ hone140:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone140
-hdone141:
+	JMP  hone144
+hdone145:
 	VZEROUPPER
 	RET
 
@@ -39733,9 +40283,9 @@ TEXT ·roundF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop142:
+hloop146:
 	CMPQ CX, $16
-	JB   hone143
+	JB   hone147
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -39747,10 +40297,10 @@ hloop142:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop142
-hone143:
+	JMP  hloop146
+hone147:
 	CMPQ CX, $8
-	JB   hdone144
+	JB   hdone148
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -39758,8 +40308,8 @@ hone143:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone143
-hdone144:
+	JMP  hone147
+hdone148:
 	VZEROUPPER
 	RET
 
@@ -39774,9 +40324,9 @@ TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop145:
+hloop149:
 	CMPQ CX, $16
-	JB   hone146
+	JB   hone150
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -39815,10 +40365,10 @@ hloop145:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop145
-hone146:
+	JMP  hloop149
+hone150:
 	CMPQ CX, $8
-	JB   hdone147
+	JB   hdone151
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -39840,8 +40390,8 @@ hone146:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone146
-hdone147:
+	JMP  hone150
+hdone151:
 	VZEROUPPER
 	RET
 
@@ -39851,9 +40401,9 @@ TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop148:
+hloop152:
 	CMPQ CX, $16
-	JB   hone149
+	JB   hone153
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -39866,10 +40416,10 @@ hloop148:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop148
-hone149:
+	JMP  hloop152
+hone153:
 	CMPQ CX, $8
-	JB   hdone150
+	JB   hdone154
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -39878,8 +40428,8 @@ hone149:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone149
-hdone150:
+	JMP  hone153
+hdone154:
 	VZEROUPPER
 	RET
 
@@ -39894,9 +40444,9 @@ TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop151:
+hloop155:
 	CMPQ CX, $16
-	JB   hone152
+	JB   hone156
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -39935,10 +40485,10 @@ hloop151:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop151
-hone152:
+	JMP  hloop155
+hone156:
 	CMPQ CX, $8
-	JB   hdone153
+	JB   hdone157
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -39960,8 +40510,8 @@ hone152:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone152
-hdone153:
+	JMP  hone156
+hdone157:
 	VZEROUPPER
 	RET
 
@@ -39971,9 +40521,9 @@ TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop154:
+hloop158:
 	CMPQ CX, $16
-	JB   hone155
+	JB   hone159
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -39986,10 +40536,10 @@ hloop154:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop154
-hone155:
+	JMP  hloop158
+hone159:
 	CMPQ CX, $8
-	JB   hdone156
+	JB   hdone160
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -39998,8 +40548,8 @@ hone155:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone155
-hdone156:
+	JMP  hone159
+hdone160:
 	VZEROUPPER
 	RET
 
@@ -40014,9 +40564,9 @@ TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop157:
+hloop161:
 	CMPQ CX, $16
-	JB   hone158
+	JB   hone162
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40055,10 +40605,10 @@ hloop157:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop157
-hone158:
+	JMP  hloop161
+hone162:
 	CMPQ CX, $8
-	JB   hdone159
+	JB   hdone163
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40080,8 +40630,8 @@ hone158:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone158
-hdone159:
+	JMP  hone162
+hdone163:
 	VZEROUPPER
 	RET
 
@@ -40091,9 +40641,9 @@ TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop160:
+hloop164:
 	CMPQ CX, $16
-	JB   hone161
+	JB   hone165
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -40106,10 +40656,10 @@ hloop160:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop160
-hone161:
+	JMP  hloop164
+hone165:
 	CMPQ CX, $8
-	JB   hdone162
+	JB   hdone166
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -40118,8 +40668,8 @@ hone161:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone161
-hdone162:
+	JMP  hone165
+hdone166:
 	VZEROUPPER
 	RET
 
@@ -40134,9 +40684,9 @@ TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop163:
+hloop167:
 	CMPQ CX, $16
-	JB   hone164
+	JB   hone168
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40175,10 +40725,10 @@ hloop163:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop163
-hone164:
+	JMP  hloop167
+hone168:
 	CMPQ CX, $8
-	JB   hdone165
+	JB   hdone169
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40200,8 +40750,8 @@ hone164:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone164
-hdone165:
+	JMP  hone168
+hdone169:
 	VZEROUPPER
 	RET
 
@@ -40211,9 +40761,9 @@ TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop166:
+hloop170:
 	CMPQ CX, $16
-	JB   hone167
+	JB   hone171
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -40226,10 +40776,10 @@ hloop166:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop166
-hone167:
+	JMP  hloop170
+hone171:
 	CMPQ CX, $8
-	JB   hdone168
+	JB   hdone172
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -40238,8 +40788,8 @@ hone167:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone167
-hdone168:
+	JMP  hone171
+hdone172:
 	VZEROUPPER
 	RET
 
@@ -40254,9 +40804,9 @@ TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop169:
+hloop173:
 	CMPQ CX, $16
-	JB   hone170
+	JB   hone174
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40299,10 +40849,10 @@ hloop169:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop169
-hone170:
+	JMP  hloop173
+hone174:
 	CMPQ CX, $8
-	JB   hdone171
+	JB   hdone175
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40326,8 +40876,8 @@ hone170:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone170
-hdone171:
+	JMP  hone174
+hdone175:
 	VZEROUPPER
 	RET
 
@@ -40337,9 +40887,9 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop172:
+hloop176:
 	CMPQ CX, $16
-	JB   hone173
+	JB   hone177
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -40356,10 +40906,10 @@ hloop172:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop172
-hone173:
+	JMP  hloop176
+hone177:
 	CMPQ CX, $8
-	JB   hdone174
+	JB   hdone178
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -40370,8 +40920,8 @@ hone173:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone173
-hdone174:
+	JMP  hone177
+hdone178:
 	VZEROUPPER
 	RET
 
@@ -40386,9 +40936,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop175:
+hloop179:
 	CMPQ CX, $16
-	JB   hone176
+	JB   hone180
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40431,10 +40981,10 @@ hloop175:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop175
-hone176:
+	JMP  hloop179
+hone180:
 	CMPQ CX, $8
-	JB   hdone177
+	JB   hdone181
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -40458,8 +41008,8 @@ hone176:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone176
-hdone177:
+	JMP  hone180
+hdone181:
 	VZEROUPPER
 	RET
 
@@ -40469,9 +41019,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop178:
+hloop182:
 	CMPQ CX, $16
-	JB   hone179
+	JB   hone183
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -40488,10 +41038,10 @@ hloop178:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop178
-hone179:
+	JMP  hloop182
+hone183:
 	CMPQ CX, $8
-	JB   hdone180
+	JB   hdone184
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -40502,8 +41052,8 @@ hone179:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone179
-hdone180:
+	JMP  hone183
+hdone184:
 	VZEROUPPER
 	RET
 
@@ -40512,9 +41062,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop181:
+hloop185:
 	CMPQ CX, $64
-	JB   hone182
+	JB   hone186
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -40530,18 +41080,18 @@ hloop181:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop181
-hone182:
+	JMP  hloop185
+hone186:
 	CMPQ CX, $16
-	JB   hdone183
+	JB   hdone187
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone182
-hdone183:
+	JMP  hone186
+hdone187:
 	VZEROUPPER
 	RET
 
@@ -40551,9 +41101,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop184:
+hloop188:
 	CMPQ CX, $64
-	JB   hone185
+	JB   hone189
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -40589,10 +41139,10 @@ hloop184:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop184
-hone185:
+	JMP  hloop188
+hone189:
 	CMPQ CX, $16
-	JB   hdone186
+	JB   hdone190
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -40604,8 +41154,8 @@ hone185:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone185
-hdone186:
+	JMP  hone189
+hdone190:
 	VZEROUPPER
 	RET
 
@@ -40619,9 +41169,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop187:
+hloop191:
 	CMPQ CX, $64
-	JB   hone188
+	JB   hone192
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -40665,10 +41215,10 @@ hloop187:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop187
-hone188:
+	JMP  hloop191
+hone192:
 	CMPQ CX, $16
-	JB   hdone189
+	JB   hdone193
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -40682,8 +41232,8 @@ hone188:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone188
-hdone189:
+	JMP  hone192
+hdone193:
 	VZEROUPPER
 	RET
 
@@ -40692,9 +41242,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop190:
+hloop194:
 	CMPQ CX, $64
-	JB   hone191
+	JB   hone195
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -40706,17 +41256,17 @@ hloop190:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop190
-hone191:
+	JMP  hloop194
+hone195:
 	CMPQ CX, $16
-	JB   hdone192
+	JB   hdone196
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone191
-hdone192:
+	JMP  hone195
+hdone196:
 	VZEROUPPER
 	RET
 
@@ -40731,9 +41281,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop193:
+hloop197:
 	CMPQ CX, $64
-	JB   hone194
+	JB   hone198
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -40777,10 +41327,10 @@ hloop193:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop193
-hone194:
+	JMP  hloop197
+hone198:
 	CMPQ CX, $16
-	JB   hdone195
+	JB   hdone199
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -40794,8 +41344,8 @@ hone194:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone194
-hdone195:
+	JMP  hone198
+hdone199:
 	VZEROUPPER
 	RET
 
@@ -40804,9 +41354,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop196:
+hloop200:
 	CMPQ CX, $64
-	JB   hone197
+	JB   hone201
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -40826,10 +41376,10 @@ hloop196:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop196
-hone197:
+	JMP  hloop200
+hone201:
 	CMPQ CX, $16
-	JB   hdone198
+	JB   hdone202
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -40837,8 +41387,8 @@ hone197:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone197
-hdone198:
+	JMP  hone201
+hdone202:
 	VZEROUPPER
 	RET
 
@@ -40853,9 +41403,9 @@ TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop199:
+hloop203:
 	CMPQ CX, $64
-	JB   hone200
+	JB   hone204
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -40916,10 +41466,10 @@ hloop199:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop199
-hone200:
+	JMP  hloop203
+hone204:
 	CMPQ CX, $16
-	JB   hdone201
+	JB   hdone205
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -40938,8 +41488,8 @@ hone200:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone200
-hdone201:
+	JMP  hone204
+hdone205:
 	VZEROUPPER
 	RET
 
@@ -40949,9 +41499,9 @@ TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop202:
+hloop206:
 	CMPQ CX, $64
-	JB   hone203
+	JB   hone207
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -40972,10 +41522,10 @@ hloop202:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop202
-hone203:
+	JMP  hloop206
+hone207:
 	CMPQ CX, $16
-	JB   hdone204
+	JB   hdone208
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -40984,8 +41534,8 @@ hone203:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone203
-hdone204:
+	JMP  hone207
+hdone208:
 	VZEROUPPER
 	RET
 
@@ -41000,9 +41550,9 @@ TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop205:
+hloop209:
 	CMPQ CX, $64
-	JB   hone206
+	JB   hone210
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41063,10 +41613,10 @@ hloop205:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop205
-hone206:
+	JMP  hloop209
+hone210:
 	CMPQ CX, $16
-	JB   hdone207
+	JB   hdone211
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41085,8 +41635,8 @@ hone206:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone206
-hdone207:
+	JMP  hone210
+hdone211:
 	VZEROUPPER
 	RET
 
@@ -41096,9 +41646,9 @@ TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop208:
+hloop212:
 	CMPQ CX, $64
-	JB   hone209
+	JB   hone213
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -41119,10 +41669,10 @@ hloop208:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop208
-hone209:
+	JMP  hloop212
+hone213:
 	CMPQ CX, $16
-	JB   hdone210
+	JB   hdone214
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -41131,8 +41681,8 @@ hone209:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone209
-hdone210:
+	JMP  hone213
+hdone214:
 	VZEROUPPER
 	RET
 
@@ -41147,9 +41697,9 @@ TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop211:
+hloop215:
 	CMPQ CX, $64
-	JB   hone212
+	JB   hone216
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41210,10 +41760,10 @@ hloop211:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop211
-hone212:
+	JMP  hloop215
+hone216:
 	CMPQ CX, $16
-	JB   hdone213
+	JB   hdone217
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41232,8 +41782,8 @@ hone212:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone212
-hdone213:
+	JMP  hone216
+hdone217:
 	VZEROUPPER
 	RET
 
@@ -41243,9 +41793,9 @@ TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop214:
+hloop218:
 	CMPQ CX, $64
-	JB   hone215
+	JB   hone219
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -41266,10 +41816,10 @@ hloop214:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop214
-hone215:
+	JMP  hloop218
+hone219:
 	CMPQ CX, $16
-	JB   hdone216
+	JB   hdone220
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -41278,8 +41828,8 @@ hone215:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone215
-hdone216:
+	JMP  hone219
+hdone220:
 	VZEROUPPER
 	RET
 
@@ -41294,9 +41844,9 @@ TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop217:
+hloop221:
 	CMPQ CX, $64
-	JB   hone218
+	JB   hone222
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41357,10 +41907,10 @@ hloop217:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop217
-hone218:
+	JMP  hloop221
+hone222:
 	CMPQ CX, $16
-	JB   hdone219
+	JB   hdone223
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41379,8 +41929,8 @@ hone218:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone218
-hdone219:
+	JMP  hone222
+hdone223:
 	VZEROUPPER
 	RET
 
@@ -41390,9 +41940,9 @@ TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop220:
+hloop224:
 	CMPQ CX, $64
-	JB   hone221
+	JB   hone225
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -41413,10 +41963,10 @@ hloop220:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop220
-hone221:
+	JMP  hloop224
+hone225:
 	CMPQ CX, $16
-	JB   hdone222
+	JB   hdone226
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -41425,8 +41975,8 @@ hone221:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone221
-hdone222:
+	JMP  hone225
+hdone226:
 	VZEROUPPER
 	RET
 
@@ -41441,9 +41991,9 @@ TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop223:
+hloop227:
 	CMPQ CX, $64
-	JB   hone224
+	JB   hone228
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41516,10 +42066,10 @@ hloop223:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop223
-hone224:
+	JMP  hloop227
+hone228:
 	CMPQ CX, $16
-	JB   hdone225
+	JB   hdone229
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41541,8 +42091,8 @@ hone224:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone224
-hdone225:
+	JMP  hone228
+hdone229:
 	VZEROUPPER
 	RET
 
@@ -41552,9 +42102,9 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop226:
+hloop230:
 	CMPQ CX, $64
-	JB   hone227
+	JB   hone231
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -41587,10 +42137,10 @@ hloop226:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop226
-hone227:
+	JMP  hloop230
+hone231:
 	CMPQ CX, $16
-	JB   hdone228
+	JB   hdone232
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -41602,8 +42152,8 @@ hone227:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone227
-hdone228:
+	JMP  hone231
+hdone232:
 	VZEROUPPER
 	RET
 
@@ -41618,9 +42168,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop229:
+hloop233:
 	CMPQ CX, $64
-	JB   hone230
+	JB   hone234
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41693,10 +42243,10 @@ hloop229:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop229
-hone230:
+	JMP  hloop233
+hone234:
 	CMPQ CX, $16
-	JB   hdone231
+	JB   hdone235
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -41718,8 +42268,8 @@ hone230:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone230
-hdone231:
+	JMP  hone234
+hdone235:
 	VZEROUPPER
 	RET
 
@@ -41729,9 +42279,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop232:
+hloop236:
 	CMPQ CX, $64
-	JB   hone233
+	JB   hone237
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -41764,10 +42314,10 @@ hloop232:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop232
-hone233:
+	JMP  hloop236
+hone237:
 	CMPQ CX, $16
-	JB   hdone234
+	JB   hdone238
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -41779,7 +42329,7 @@ hone233:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone233
-hdone234:
+	JMP  hone237
+hdone238:
 	VZEROUPPER
 	RET
