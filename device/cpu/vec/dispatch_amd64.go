@@ -131,8 +131,8 @@ type tierAsm struct {
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
 // float64 transcendentals the tier has no kernel for (t.un64, t.trig64)
 // are the generic ones (package math, mended where it is wrong), the
-// float64 Softplus is built on the set's float64 Exp and Log
-// (softplusVia), the float32 and float64 Sin, Cos and Tan wrap their
+// float64 Softplus is built on the set's float64 Abs, Neg, Exp, Log1p,
+// Relu and Add (softplusVia), the float32 and float64 Sin, Cos and Tan wrap their
 // kernels in trigVia (the float64 Tan also in inPlaceVia), the wide32
 // kernels go in as they are, and the caller fills in the reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
@@ -171,7 +171,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		}
 	}
 	k.un64[unTan] = inPlaceVia(k.un64[unTan])
-	k.un64[unSoftplus] = softplusVia[float64](k.un64[unExp], k.un64[unLog])
+	k.un64[unSoftplus] = softplusVia(softplusKernels{abs: k.un64[unAbs], neg: k.un64[unNeg], exp: k.un64[unExp],
+		log1p: k.un64[unLog1p], relu: k.un64[unRelu], add: k.bin64[opAdd]})
 	for op, f := range t.wide32 {
 		if f != nil {
 			k.un32[op] = un32(f)
