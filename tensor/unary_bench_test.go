@@ -43,3 +43,33 @@ func BenchmarkUnaries(b *testing.B) {
 		x.Release()
 	}
 }
+
+// BenchmarkActivations times the activations whose second operand is a
+// constant, LeakyRelu(0.01) and Elu(1), on BenchmarkUnaries' 1 Mi
+// elements (f32/LeakyRelu, ...), beside which Relu's figure there is the
+// ceiling. Gelem/s counts result elements.
+//
+//	go test ./tensor -run XXX -bench Activations -benchtime 100x
+func BenchmarkActivations(b *testing.B) {
+	const n = 1 << 20
+	dev := testDevices(b)[0] // the CPU
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.BF16} {
+		x := tensor.RandN(dtype.F32, 1, n).Cast(dt).To(dev)
+		for _, c := range []struct {
+			name string
+			f    func() *tensor.Tensor
+		}{{"LeakyRelu", func() *tensor.Tensor { return x.LeakyRelu(0.01) }}, {"Elu", func() *tensor.Tensor { return x.Elu(1) }}} {
+			b.Run(dt.String()+"/"+c.name, func(b *testing.B) {
+				for b.Loop() {
+					z := c.f()
+					if err := z.Err(); err != nil {
+						b.Fatal(err)
+					}
+					z.Release()
+				}
+				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+			})
+		}
+		x.Release()
+	}
+}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -16,7 +17,9 @@ import (
 // scalar broadcast along a row (stride 0) uses the scalar form of a kernel.
 
 // binaryKernels returns op's vector-vector kernel, its vector-scalar kernel
-// (a op s) and its scalar-vector kernel (s op b), or nils when vec has none.
+// (a op s) and its scalar-vector kernel (s op b), each nil where there is
+// none (LeakyRelu and Elu, whose second operand is a constant, have only
+// the vector-scalar one).
 func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) error, vs, sv func(dst, a []T, s T) error) {
 	switch op {
 	case device.Add:
@@ -31,14 +34,84 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 		return vec.Maximum[T], vec.MaximumScalar[T], vec.MaximumScalar[T]
 	case device.Minimum:
 		return vec.Minimum[T], vec.MinimumScalar[T], vec.MinimumScalar[T]
+	case device.LeakyRelu: // a constant second operand only
+		return nil, leakyReluScalar[T], nil
+	case device.Elu:
+		return nil, eluScalar[T], nil
 	}
 	return nil, nil, nil
+}
+
+// selectBlock is how many elements leakyReluScalar and eluScalar take at a
+// time: their candidate block stays in L1 between the kernel call and the
+// select.
+const selectBlock = 512
+
+// leakyReluScalar sets dst = a where a > 0, else s*a (the op table's
+// formula, bit for bit: the product rounds once either way), the products
+// from vec.MulScalar a block at a time.
+func leakyReluScalar[T vec.Float](dst, a []T, s T) error {
+	var buf [selectBlock]T
+	for len(a) > 0 {
+		n := min(len(a), selectBlock)
+		c, x, d := buf[:n], a[:n], dst[:n]
+		_ = vec.MulScalar(c, x, s)
+		selectPositive(d, x, c)
+		a, dst = a[n:], dst[n:]
+	}
+	return nil
+}
+
+// eluScalar sets dst = a where a > 0, else alpha*(e^a - 1), with e^a - 1
+// from vec.Expm1 (within 1 ulp, as the Expm1 op's fast path) a block at a
+// time.
+func eluScalar[T vec.Float](dst, a []T, alpha T) error {
+	var buf [selectBlock]T
+	for len(a) > 0 {
+		n := min(len(a), selectBlock)
+		c, x, d := buf[:n], a[:n], dst[:n]
+		_ = vec.Expm1(c, x)
+		_ = vec.MulScalar(c, c, alpha)
+		selectPositive(d, x, c)
+		a, dst = a[n:], dst[n:]
+	}
+	return nil
+}
+
+// selectPositive sets dst[i] = x[i] where x[i] > 0, else c[i]; dst may
+// be x. It compares and selects the bit patterns as signed integers,
+// which the compiler turns into conditional moves (a branch on the sign
+// of random data mispredicts half the time): a float is above 0 exactly
+// where its bits are, but for a NaN of clear sign bit, which selects x[i]
+// (a NaN) where the formula gives c[i] (a NaN too).
+func selectPositive[T vec.Float](dst, x, c []T) {
+	if is32[T]() {
+		selectPositiveBits(unsafeSlice[int32](dst), unsafeSlice[int32](x), unsafeSlice[int32](c))
+		return
+	}
+	selectPositiveBits(unsafeSlice[int64](dst), unsafeSlice[int64](x), unsafeSlice[int64](c))
+}
+
+func selectPositiveBits[I int32 | int64](dst, x, c []I) {
+	c, dst = c[:len(x)], dst[:len(x)]
+	for i, v := range x {
+		r := c[i]
+		if v > 0 {
+			r = v
+		}
+		dst[i] = r
+	}
+}
+
+// unsafeSlice views a float slice as a slice of same-sized integers.
+func unsafeSlice[I int32 | int64, T vec.Float](s []T) []I {
+	return unsafe.Slice((*I)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // floatBinaryRows runs an arithmetic op on float operands.
 func floatBinaryRows[T vec.Float](op device.BinaryOp, dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
 	vv, vs, sv := binaryKernels[T](op)
-	if vv == nil {
+	if vv == nil && vs == nil {
 		map2(dst, dl, a, al, b, bl, floatBinary[T](op))
 		return
 	}
@@ -48,13 +121,13 @@ func floatBinaryRows[T vec.Float](op device.BinaryOp, dst []T, dl layout.Layout,
 		di, dj, dk := inner[0], inner[1], inner[2]
 		if di == 1 {
 			switch {
-			case dj == 1 && dk == 1:
+			case dj == 1 && dk == 1 && vv != nil:
 				_ = vv(dst[i:i+n], a[j:j+n], b[k:k+n])
 				return
-			case dj == 1 && dk == 0:
+			case dj == 1 && dk == 0 && vs != nil:
 				_ = vs(dst[i:i+n], a[j:j+n], b[k])
 				return
-			case dj == 0 && dk == 1:
+			case dj == 0 && dk == 1 && sv != nil:
 				_ = sv(dst[i:i+n], b[k:k+n], a[j])
 				return
 			}

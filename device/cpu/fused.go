@@ -1078,9 +1078,9 @@ func (k *fusedKern[C]) binary(out, a, b []C) {
 // scalar computes out = a op s, or s op a when reversed.
 func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
 	switch {
-	case k.vs != nil && reversed:
+	case reversed && k.sv != nil:
 		_ = k.sv(out, a, s)
-	case k.vs != nil:
+	case !reversed && k.vs != nil:
 		_ = k.vs(out, a, s)
 	case reversed:
 		for i := range out {

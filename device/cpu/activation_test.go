@@ -1,0 +1,103 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
+)
+
+// activationInputs returns n random values of both signs over several
+// binades, the special values (both zeros, both infinities, NaN of both
+// signs) and subnormals, mixed so that blocks hold every kind; n crosses
+// selectBlock.
+func activationInputs(n int) []float64 {
+	r := rand.New(rand.NewPCG(3, 9))
+	sp := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), -math.NaN(), 5e-324, -5e-324, 1, -1}
+	xs := make([]float64, n)
+	for i := range xs {
+		if i%7 == 3 {
+			xs[i] = sp[(i/7)%len(sp)]
+			continue
+		}
+		xs[i] = math.Copysign(math.Ldexp(r.Float64()+0.5, r.IntN(12)-6), r.Float64()-0.5)
+	}
+	return xs
+}
+
+// sameBits reports whether a and b are the same value: equal bits, or
+// both NaN.
+func sameBits[T vec.Float](a, b T) bool {
+	if a != a || b != b {
+		return a != a && b != b
+	}
+	if is32[T]() {
+		return math.Float32bits(float32(a)) == math.Float32bits(float32(b))
+	}
+	return math.Float64bits(float64(a)) == math.Float64bits(float64(b))
+}
+
+// TestLeakyReluEluKernels checks the vector-scalar LeakyRelu and Elu of
+// the float fast path against the op table's formulas element by
+// element, for float32 and float64, into another slice and in place:
+// LeakyRelu bit for bit (both round one product), Elu within 1 ulp of
+// the formula (its e^x - 1 is vec.Expm1's) and bit for bit where x > 0,
+// for zeros (the sign kept: alpha*expm1(-0) = -0), infinities and NaN.
+func TestLeakyReluEluKernels(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { testActivations[float32](t) })
+	t.Run("float64", func(t *testing.T) { testActivations[float64](t) })
+}
+
+func testActivations[T vec.Float](t *testing.T) {
+	xs64 := activationInputs(1500)
+	xs := make([]T, len(xs64))
+	for i, v := range xs64 {
+		xs[i] = T(v)
+	}
+	for _, c := range []struct {
+		op     device.BinaryOp
+		params []float64
+		run    func(dst, a []T, s T) error
+	}{
+		{device.LeakyRelu, []float64{0.01, 0, 1, 2, -0.5, math.NaN()}, leakyReluScalar[T]},
+		{device.Elu, []float64{1, 0.5, 2, 0}, eluScalar[T]},
+	} {
+		ref := floatBinary[T](c.op)
+		for _, p := range c.params {
+			s := T(p)
+			for _, inPlace := range []bool{false, true} {
+				got := make([]T, len(xs))
+				src := xs
+				if inPlace {
+					copy(got, xs)
+					src = got
+				}
+				if err := c.run(got, src, s); err != nil {
+					t.Fatal(err)
+				}
+				for i, x := range xs {
+					want := ref(x, s)
+					if sameBits(got[i], want) {
+						continue
+					}
+					exact := c.op == device.LeakyRelu || !(x < 0) || math.IsInf(float64(x), 0) || want == 0 || want != want
+					if exact || math.Abs(float64(got[i])-float64(want)) > ulpOf(want) {
+						t.Errorf("%v(%v, %v) in place %v = %v, want %v", c.op, x, s, inPlace, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ulpOf is the spacing of T's values at v.
+func ulpOf[T vec.Float](v T) float64 {
+	if is32[T]() {
+		f := float32(v)
+		return float64(math.Nextafter32(float32(math.Abs(float64(f))), float32(math.Inf(1))) - float32(math.Abs(float64(f))))
+	}
+	a := math.Abs(float64(v))
+	return math.Nextafter(a, math.Inf(1)) - a
+}
