@@ -44,13 +44,15 @@ func BenchmarkUnaries(b *testing.B) {
 	}
 }
 
-// BenchmarkActivations times the activations whose second operand is a
-// constant, LeakyRelu(0.01) and Elu(1), on BenchmarkUnaries' 1 Mi
-// elements (f32/LeakyRelu, ...), beside which Relu's figure there is the
-// ceiling. Gelem/s counts result elements.
+// BenchmarkScalarOps times binary ops with a constant second operand on
+// BenchmarkUnaries' 1 Mi elements (f32/LeakyRelu, ...): the activations
+// LeakyRelu(0.01) and Elu(1), beside which Relu's figure there is the
+// ceiling, and PowScalar with the exponents 2 and 0.5, which the CPU
+// computes as a product and a square root, and 3, per element. Gelem/s
+// counts result elements.
 //
-//	go test ./tensor -run XXX -bench Activations -benchtime 100x
-func BenchmarkActivations(b *testing.B) {
+//	go test ./tensor -run XXX -bench ScalarOps -benchtime 100x
+func BenchmarkScalarOps(b *testing.B) {
 	const n = 1 << 20
 	dev := testDevices(b)[0] // the CPU
 	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.BF16} {
@@ -58,7 +60,9 @@ func BenchmarkActivations(b *testing.B) {
 		for _, c := range []struct {
 			name string
 			f    func() *tensor.Tensor
-		}{{"LeakyRelu", func() *tensor.Tensor { return x.LeakyRelu(0.01) }}, {"Elu", func() *tensor.Tensor { return x.Elu(1) }}} {
+		}{{"LeakyRelu", func() *tensor.Tensor { return x.LeakyRelu(0.01) }}, {"Elu", func() *tensor.Tensor { return x.Elu(1) }},
+			{"Pow2", func() *tensor.Tensor { return x.PowScalar(2) }}, {"Pow0.5", func() *tensor.Tensor { return x.PowScalar(0.5) }},
+			{"Pow3", func() *tensor.Tensor { return x.PowScalar(3) }}} {
 			b.Run(dt.String()+"/"+c.name, func(b *testing.B) {
 				for b.Loop() {
 					z := c.f()

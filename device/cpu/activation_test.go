@@ -39,23 +39,33 @@ func sameBits[T vec.Float](a, b T) bool {
 	return math.Float64bits(float64(a)) == math.Float64bits(float64(b))
 }
 
-// TestLeakyReluEluKernels checks the vector-scalar LeakyRelu and Elu of
-// the float fast path against the op table's formulas element by
+// TestVectorScalarForms checks the vector-scalar LeakyRelu, Elu and Pow
+// of the float fast path against the op table's formulas element by
 // element, for float32 and float64, into another slice and in place:
-// LeakyRelu bit for bit (both round one product), Elu within 1 ulp of
-// the formula (its e^x - 1 is vec.Expm1's) and bit for bit where x > 0,
-// for zeros (the sign kept: alpha*expm1(-0) = -0), infinities and NaN.
-func TestLeakyReluEluKernels(t *testing.T) {
+// LeakyRelu and Pow bit for bit (Pow's float64 subnormal results within
+// 1 ulp), Elu within 1 ulp of the formula (its e^x - 1 is vec.Expm1's)
+// and bit for bit where x > 0, for zeros (the sign kept: alpha*expm1(-0)
+// = -0), infinities and NaN.
+func TestVectorScalarForms(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { testActivations[float32](t) })
 	t.Run("float64", func(t *testing.T) { testActivations[float64](t) })
 }
 
 func testActivations[T vec.Float](t *testing.T) {
 	xs64 := activationInputs(1500)
-	xs := make([]T, len(xs64))
-	for i, v := range xs64 {
-		xs[i] = T(v)
+	var all, finite []T // finite: no NaN or infinity, for the forms that look for them first
+	for _, v := range xs64 {
+		all = append(all, T(v))
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			finite = append(finite, T(v))
+		}
 	}
+	for _, xs := range [][]T{all, finite} {
+		testActivationsOn(t, xs)
+	}
+}
+
+func testActivationsOn[T vec.Float](t *testing.T, xs []T) {
 	for _, c := range []struct {
 		op     device.BinaryOp
 		params []float64
@@ -63,6 +73,7 @@ func testActivations[T vec.Float](t *testing.T) {
 	}{
 		{device.LeakyRelu, []float64{0.01, 0, 1, 2, -0.5, math.NaN()}, leakyReluScalar[T]},
 		{device.Elu, []float64{1, 0.5, 2, 0}, eluScalar[T]},
+		{device.Pow, []float64{2, -1, 0.5, 1, 0, 3, -0.5, 1.5, math.NaN()}, powScalar[T]},
 	} {
 		ref := floatBinary[T](c.op)
 		for _, p := range c.params {
@@ -82,7 +93,10 @@ func testActivations[T vec.Float](t *testing.T) {
 					if sameBits(got[i], want) {
 						continue
 					}
-					exact := c.op == device.LeakyRelu || !(x < 0) || math.IsInf(float64(x), 0) || want == 0 || want != want
+					exact := c.op != device.Elu || !(x < 0) || math.IsInf(float64(x), 0) || want == 0 || want != want
+					if c.op == device.Pow && !is32[T]() && math.Abs(float64(want)) < 0x1p-1022 {
+						exact = false // a*a and 1/a round a subnormal result once, math.Pow twice
+					}
 					if exact || math.Abs(float64(got[i])-float64(want)) > ulpOf(want) {
 						t.Errorf("%v(%v, %v) in place %v = %v, want %v", c.op, x, s, inPlace, got[i], want)
 					}

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"unsafe"
@@ -18,8 +19,7 @@ import (
 
 // binaryKernels returns op's vector-vector kernel, its vector-scalar kernel
 // (a op s) and its scalar-vector kernel (s op b), each nil where there is
-// none (LeakyRelu and Elu, whose second operand is a constant, have only
-// the vector-scalar one).
+// none (Pow, LeakyRelu and Elu have only the vector-scalar one).
 func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) error, vs, sv func(dst, a []T, s T) error) {
 	switch op {
 	case device.Add:
@@ -34,6 +34,8 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 		return vec.Maximum[T], vec.MaximumScalar[T], vec.MaximumScalar[T]
 	case device.Minimum:
 		return vec.Minimum[T], vec.MinimumScalar[T], vec.MinimumScalar[T]
+	case device.Pow:
+		return nil, powScalar[T], nil
 	case device.LeakyRelu: // a constant second operand only
 		return nil, leakyReluScalar[T], nil
 	case device.Elu:
@@ -74,6 +76,66 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 		_ = vec.MulScalar(c, c, alpha)
 		selectPositive(d, x, c)
 		a, dst = a[n:], dst[n:]
+	}
+	return nil
+}
+
+// powScalar sets dst = a**s, with the exponents models use most on
+// kernels: 2 as a*a, -1 as 1/a, 0.5 as the square root (then -0 and -Inf
+// mended to the op table's +0 and +Inf), 1 and 0 as a copy and ones;
+// others per element with the op table's math.Pow. Those forms are
+// math.Pow's values (float32 exactly; float64 but for a subnormal result,
+// which a*a and 1/a round once and math.Pow twice) and NumPy's, whose
+// power takes the same shortcuts.
+func powScalar[T vec.Float](dst, a []T, s T) error {
+	if len(a) == 0 {
+		return nil
+	}
+	dst = dst[:len(a)]
+	switch s {
+	case 2:
+		return vec.Mul(dst, a, a)
+	case -1:
+		return vec.RDivScalar(dst, a, 1)
+	case 1:
+		copy(dst, a)
+	case 0:
+		for i := range dst {
+			dst[i] = 1
+		}
+	case 0.5:
+		// -0 + 0 = +0 mends sqrt(-0) = -0 to math.Pow's +0 on the vector
+		// path; -Inf (sqrt's NaN, math.Pow's +Inf) is found by a min
+		// reduction first, so the scalar mend runs only where the data
+		// holds it (or NaN, which a min also returns).
+		mend := false
+		if m, _ := vec.Min(a); !(m > T(math.Inf(-1))) {
+			mend = true
+		}
+		if mend && &dst[0] == &a[0] {
+			for i, v := range a {
+				if math.IsInf(float64(v), -1) {
+					dst[i] = T(math.Inf(1))
+				} else {
+					dst[i] = T(math.Sqrt(float64(v))) + 0
+				}
+			}
+			return nil
+		}
+		_ = vec.Sqrt(dst, a)
+		_ = vec.AddScalar(dst, dst, 0)
+		if mend {
+			for i, v := range a {
+				if math.IsInf(float64(v), -1) {
+					dst[i] = T(math.Inf(1))
+				}
+			}
+		}
+	default:
+		f := floatBinary[T](device.Pow)
+		for i, v := range a {
+			dst[i] = f(v, s)
+		}
 	}
 	return nil
 }
