@@ -51,14 +51,24 @@ const selectBlock = 512
 
 // leakyReluScalar sets dst = a where a > 0, else s*a (the op table's
 // formula, bit for bit: the product rounds once either way), the products
-// from vec.MulScalar a block at a time.
+// from vec.MulScalar a block at a time. With 0 < s <= 1 that is max(a,
+// s*a), with s > 1 min(a, s*a), on vec's Maximum and Minimum (NaN stays
+// NaN, and a zero's product is the same zero); other slopes (0, where
+// 0*Inf is NaN, negative ones, NaN) select by a's sign.
 func leakyReluScalar[T vec.Float](dst, a []T, s T) error {
 	var buf [selectBlock]T
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		c, x, d := buf[:n], a[:n], dst[:n]
 		_ = vec.MulScalar(c, x, s)
-		selectPositive(d, x, c)
+		switch {
+		case s > 0 && s <= 1:
+			_ = vec.Maximum(d, x, c)
+		case s > 1:
+			_ = vec.Minimum(d, x, c)
+		default:
+			selectPositive(d, x, c)
+		}
 		a, dst = a[n:], dst[n:]
 	}
 	return nil
