@@ -225,8 +225,9 @@ func isFloat[T num]() bool {
 // 1). Rows whose destination is adjacent and whose operands are adjacent
 // or broadcast (a scalar operand) go through cmpRow, whose loops compare
 // inline: Go's comparisons are the table's rules for the six relations
-// (IEEE for floats: NaN is unordered, so only Ne holds for it). Other
-// rows, and the logical ops, take the table's rule per element.
+// (IEEE for floats: NaN is unordered, so only Ne holds for it), and x !=
+// 0 is the logical ops' truth (NaN counts as true). Other rows take the
+// table's rule per element.
 func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
 	slow := compare[T](op)
 	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
@@ -246,7 +247,7 @@ func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T
 
 // cmpRow compares a row of x and y, each adjacent (step 1) or one element
 // (step 0), into d with an inline relation, or reports false for an op
-// that is not one of the six. A scalar on the left is moved to the right
+// that is not one of isRelation's. A scalar on the left is moved to the right
 // by the mirrored relation (x < y is y > x, NaN making both false), so
 // only two loop forms exist: row with row, and row with scalar.
 func cmpRow[T num](op device.BinaryOp, d []uint8, x []T, xs int, y []T, ys int) bool {
@@ -271,16 +272,18 @@ func cmpRow[T num](op device.BinaryOp, d []uint8, x []T, xs int, y []T, ys int) 
 	return true
 }
 
-// isRelation reports whether op is one of the six relations cmpRow inlines.
+// isRelation reports whether op is one of the nine operations cmpRow
+// inlines: the six relations and the logical And, Or and Xor.
 func isRelation(op device.BinaryOp) bool {
 	switch op {
-	case device.Eq, device.Ne, device.Lt, device.Le, device.Gt, device.Ge:
+	case device.Eq, device.Ne, device.Lt, device.Le, device.Gt, device.Ge, device.And, device.Or, device.Xor:
 		return true
 	}
 	return false
 }
 
-// mirror is the relation with its operands swapped: x op y is y mirror(op) x.
+// mirror is the relation with its operands swapped: x op y is y mirror(op) x
+// (the logical ops are symmetric).
 func mirror(op device.BinaryOp) device.BinaryOp {
 	switch op {
 	case device.Lt:
@@ -323,6 +326,18 @@ func cmpRows[T num](op device.BinaryOp, d []uint8, x, y []T) bool {
 		for t := range d {
 			d[t] = b2u8(x[t] >= y[t])
 		}
+	case device.And:
+		for t := range d {
+			d[t] = b2u8(x[t] != 0) & b2u8(y[t] != 0)
+		}
+	case device.Or:
+		for t := range d {
+			d[t] = b2u8(x[t] != 0) | b2u8(y[t] != 0)
+		}
+	case device.Xor:
+		for t := range d {
+			d[t] = b2u8(x[t] != 0) ^ b2u8(y[t] != 0)
+		}
 	default:
 		return false
 	}
@@ -356,6 +371,21 @@ func cmpScalar[T num](op device.BinaryOp, d []uint8, x []T, s T) bool {
 	case device.Ge:
 		for t := range d {
 			d[t] = b2u8(x[t] >= s)
+		}
+	case device.And:
+		sb := b2u8(s != 0)
+		for t := range d {
+			d[t] = b2u8(x[t] != 0) & sb
+		}
+	case device.Or:
+		sb := b2u8(s != 0)
+		for t := range d {
+			d[t] = b2u8(x[t] != 0) | sb
+		}
+	case device.Xor:
+		sb := b2u8(s != 0)
+		for t := range d {
+			d[t] = b2u8(x[t] != 0) ^ sb
 		}
 	default:
 		return false

@@ -15,7 +15,7 @@ import (
 var specials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, 1, -2.5, 3, math.NaN(), 3}
 
 // refRelation is op on float64 values, with NaN spelled out as unordered
-// (only Ne holds for it); -0 equals +0.
+// (only Ne holds for it) and, for the logical ops, as true; -0 equals +0.
 func refRelation(op device.BinaryOp, x, y float64) uint8 {
 	unordered := x != x || y != y
 	var r bool
@@ -32,6 +32,12 @@ func refRelation(op device.BinaryOp, x, y float64) uint8 {
 		r = !unordered && x > y
 	case device.Ge:
 		r = !unordered && x >= y
+	case device.And: // nonzero, NaN included, is true
+		r = !(x == 0) && !(y == 0)
+	case device.Or:
+		r = !(x == 0) || !(y == 0)
+	case device.Xor:
+		r = !(x == 0) != !(y == 0)
 	}
 	if r {
 		return 1
@@ -41,10 +47,10 @@ func refRelation(op device.BinaryOp, x, y float64) uint8 {
 
 // TestCmpRowForms checks the four row forms of cmpRow (row with row, row
 // with scalar, scalar with row by the mirrored relation, scalar with
-// scalar) for the six relations on float32, float64 and int32 against
-// refRelation.
+// scalar) for the six relations and the logical And, Or and Xor on
+// float32, float64 and int32 against refRelation.
 func TestCmpRowForms(t *testing.T) {
-	ops := []device.BinaryOp{device.Eq, device.Ne, device.Lt, device.Le, device.Gt, device.Ge}
+	ops := []device.BinaryOp{device.Eq, device.Ne, device.Lt, device.Le, device.Gt, device.Ge, device.And, device.Or, device.Xor}
 	n := len(specials)
 	for _, op := range ops {
 		for _, form := range [][2]int{{1, 1}, {1, 0}, {0, 1}, {0, 0}} {
