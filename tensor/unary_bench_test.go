@@ -47,8 +47,9 @@ func BenchmarkUnaries(b *testing.B) {
 // BenchmarkScalarOps times binary ops with a constant second operand on
 // BenchmarkUnaries' 1 Mi elements (f32/LeakyRelu, ...): the activations
 // LeakyRelu(0.01) and Elu(1), beside which Relu's figure there is the
-// ceiling, and PowScalar with the exponents 2 and 0.5, which the CPU
-// computes as a product and a square root, and 3, per element. Gelem/s
+// ceiling, and PowScalar with the exponents 2, 0.5 and -0.5, which the
+// CPU computes as a product, a square root and its reciprocal, and 3, per
+// element. Gelem/s
 // counts result elements.
 //
 //	go test ./tensor -run XXX -bench ScalarOps -benchtime 100x
@@ -62,6 +63,7 @@ func BenchmarkScalarOps(b *testing.B) {
 			f    func() *tensor.Tensor
 		}{{"LeakyRelu", func() *tensor.Tensor { return x.LeakyRelu(0.01) }}, {"Elu", func() *tensor.Tensor { return x.Elu(1) }},
 			{"Pow2", func() *tensor.Tensor { return x.PowScalar(2) }}, {"Pow0.5", func() *tensor.Tensor { return x.PowScalar(0.5) }},
+			{"Pow-0.5", func() *tensor.Tensor { return x.PowScalar(-0.5) }},
 			{"Pow3", func() *tensor.Tensor { return x.PowScalar(3) }}} {
 			b.Run(dt.String()+"/"+c.name, func(b *testing.B) {
 				for b.Loop() {

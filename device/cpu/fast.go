@@ -91,9 +91,9 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 }
 
 // powScalar sets dst = a**s, with the exponents models use most on
-// kernels: 2 as a*a, -1 as 1/a, 0.5 as the square root (then -0 and -Inf
-// mended to the op table's +0 and +Inf), 1 and 0 as a copy and ones;
-// others per element with the op table's math.Pow. Those forms are
+// kernels: 2 as a*a, -1 as 1/a, 0.5 and -0.5 as the square root and its
+// reciprocal (the op table's 1/sqrt, as math.Pow computes it), 1 and 0 as
+// a copy and ones; others per element with the op table's math.Pow. Those forms are
 // math.Pow's values (float32 exactly; float64 but for a subnormal result,
 // which a*a and 1/a round once and math.Pow twice) and NumPy's, whose
 // power takes the same shortcuts.
@@ -109,43 +109,30 @@ func powScalar[T vec.Float](dst, a []T, s T) error {
 		return vec.RDivScalar(dst, a, 1)
 	case 1:
 		copy(dst, a)
+		return nil
 	case 0:
 		for i := range dst {
 			dst[i] = 1
 		}
-	case 0.5:
-		// -0 + 0 = +0 mends sqrt(-0) = -0 to math.Pow's +0 on the vector
-		// path; -Inf (sqrt's NaN, math.Pow's +Inf) is found by a min
-		// reduction first, so the scalar mend runs only where the data
-		// holds it (or NaN, which a min also returns).
-		mend := false
-		if m, _ := vec.Min(a); !(m > T(math.Inf(-1))) {
-			mend = true
-		}
-		if mend && &dst[0] == &a[0] {
-			for i, v := range a {
-				if math.IsInf(float64(v), -1) {
-					dst[i] = T(math.Inf(1))
-				} else {
-					dst[i] = T(math.Sqrt(float64(v))) + 0
-				}
+		return nil
+	case 0.5, -0.5:
+		// Data holding -Inf (or NaN, which a min reduction also returns)
+		// goes per element below: math.Pow(-Inf, ±0.5) is +Inf and +0,
+		// where the kernels give NaN. Otherwise the kernels, and a sign
+		// mend for -0: sqrt(-0) + 0 = +0 and |1/sqrt(-0)| = +Inf, as
+		// math.Pow gives.
+		if m, _ := vec.Min(a); m > T(math.Inf(-1)) {
+			if s == 0.5 {
+				_ = vec.Sqrt(dst, a)
+				return vec.AddScalar(dst, dst, 0)
 			}
-			return nil
+			_ = vec.Rsqrt(dst, a)
+			return vec.Abs(dst, dst)
 		}
-		_ = vec.Sqrt(dst, a)
-		_ = vec.AddScalar(dst, dst, 0)
-		if mend {
-			for i, v := range a {
-				if math.IsInf(float64(v), -1) {
-					dst[i] = T(math.Inf(1))
-				}
-			}
-		}
-	default:
-		f := floatBinary[T](device.Pow)
-		for i, v := range a {
-			dst[i] = f(v, s)
-		}
+	}
+	f := floatBinary[T](device.Pow)
+	for i, v := range a {
+		dst[i] = f(v, s)
 	}
 	return nil
 }
