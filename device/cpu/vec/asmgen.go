@@ -2889,15 +2889,23 @@ func (g *gen) erf512F64(r0, p string) {
 	g.comment("|x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl")
 	g.comment("(Q' varies by less than 0.2 over the range: the neglected part is below")
 	g.comment("2^-60); only K2's lanes are kept, and a vector without such lanes skips this")
-	g.ins("VMULPD Z7, Z7, Z1")
-	g.ins("VMOVAPD Z1, Z2")
-	g.ins("VFMSUB231PD Z7, Z7, Z2")
-	g.hornerPD("derfq", erfQ64, "Z1", "Z3")
-	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfq1", erfQ64[1]))
+	g.erfQ512F64("Z7")
 	g.ins("VFMADD213PD Z7, Z7, Z3")
 	g.ins("VMOVAPD Z3, K2, Z5")
 	g.label(join)
 	g.ins("VMOVAPD Z5, Z0")
+}
+
+// erfQ512F64 sets Z3 = Q(t + tl), erf's small-argument polynomial (erf(x)
+// = x + x*Q(x^2)), from x in register x: t = x^2 in Z1 and its exact
+// residual tl in Z2, Q(t+tl) = Q(t) + Q'(0)*tl. The float64 Erf and GeluErf
+// kernels share it.
+func (g *gen) erfQ512F64(x string) {
+	g.ins("VMULPD %s, %s, Z1", x, x)
+	g.ins("VMOVAPD Z1, Z2")
+	g.ins("VFMSUB231PD %s, %s, Z2", x, x)
+	g.hornerPD("derfq", erfQ64, "Z1", "Z3")
+	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfq1", erfQ64[1]))
 }
 
 // erfcBins512F64 looks up a's bin (a in Z8, at least erf64Cut and at most
@@ -3041,11 +3049,7 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.comment("b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),")
 	g.comment("t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and")
 	g.comment("1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept")
-	g.ins("VMULPD Z17, Z17, Z1")
-	g.ins("VMOVAPD Z1, Z2")
-	g.ins("VFMSUB231PD Z17, Z17, Z2")
-	g.hornerPD("derfq", erfQ64, "Z1", "Z3")
-	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfq1", erfQ64[1]))
+	g.erfQ512F64("Z17")
 	g.ins("VMULPD Z17, Z3, Z3")
 	g.comment("e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q")
 	g.ins("VBROADCASTSD %s, Z4", g.d("dhalf", 0.5))
