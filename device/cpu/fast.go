@@ -93,10 +93,10 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 // powScalar sets dst = a**s, with the exponents models use most on
 // kernels: 2 as a*a, -1 as 1/a, 0.5 and -0.5 as the square root and its
 // reciprocal (the op table's 1/sqrt, as math.Pow computes it), 1 and 0 as
-// a copy and ones; others per element with the op table's math.Pow. Those forms are
-// math.Pow's values (float32 exactly; float64 but for a subnormal result,
-// which a*a and 1/a round once and math.Pow twice) and NumPy's, whose
-// power takes the same shortcuts.
+// a copy and ones; others per element with the op table's math.Pow. Those
+// forms are math.Pow's values (float32 exactly; float64 but for a
+// subnormal result, which a*a and 1/a round once and math.Pow twice) and
+// NumPy's, whose power takes the same shortcuts.
 func powScalar[T vec.Float](dst, a []T, s T) error {
 	if len(a) == 0 {
 		return nil

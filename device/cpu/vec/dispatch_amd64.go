@@ -132,9 +132,10 @@ type tierAsm struct {
 // float64 transcendentals the tier has no kernel for (t.un64, t.trig64)
 // are the generic ones (package math, mended where it is wrong), the
 // float64 Softplus is built on the set's float64 Abs, Neg, Exp, Log1p,
-// Relu and Add (softplusVia), the float32 and float64 Sin, Cos and Tan wrap their
-// kernels in trigVia (the float64 Tan also in inPlaceVia), the wide32
-// kernels go in as they are, and the caller fills in the reductions.
+// Relu and Add (softplusVia), the float32 and float64 Sin, Cos and Tan
+// wrap their kernels in trigVia (the float64 Tan also in inPlaceVia), the
+// wide32 kernels go in as they are, and the caller fills in the
+// reductions.
 func asmKernels(name string, t *tierAsm) *kernels {
 	k := &kernels{name: name, un64: genericKernels.un64}
 	for op := range numBinOps {
@@ -228,9 +229,10 @@ var avx512Kernels = func() *kernels {
 	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
 	k.un64[unSilu] = siluVia(k.un64[unSigmoid], k.bin64[opMul])
-	// The kernel's own results are at least -0.17, below -geluErfFar where
-	// x is, and x from geluErfNear on, so in place too the elements it left
-	// are those still in its ranges.
+	// The kernel's own results lie in [-0.17, -geluErfFar) for the x it
+	// computes below -geluErfFar, and are x from geluErfNear on, so in
+	// place too the elements it left are those whose value is still in the
+	// ranges it leaves.
 	k.un64[unGeluErf] = leftVia(geluErfF64AVX512, genericKernels.un64[unGeluErf], func(v float64) bool {
 		return v < geluErfFar || v >= -geluErfFar && v < geluErfNear
 	})
