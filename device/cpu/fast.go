@@ -19,7 +19,8 @@ import (
 
 // binaryKernels returns op's vector-vector kernel, its vector-scalar kernel
 // (a op s) and its scalar-vector kernel (s op b), each nil where there is
-// none (Pow, LeakyRelu and Elu have only the vector-scalar one).
+// none (Atan2 has only the vector-vector one; Pow, LeakyRelu and Elu only
+// the vector-scalar one).
 func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) error, vs, sv func(dst, a []T, s T) error) {
 	switch op {
 	case device.Add:
@@ -34,6 +35,8 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 		return vec.Maximum[T], vec.MaximumScalar[T], vec.MaximumScalar[T]
 	case device.Minimum:
 		return vec.Minimum[T], vec.MinimumScalar[T], vec.MinimumScalar[T]
+	case device.Atan2:
+		return vec.Atan2[T], nil, nil
 	case device.Pow:
 		return nil, powScalar[T], nil
 	case device.LeakyRelu: // a constant second operand only

@@ -508,8 +508,9 @@ func newKernelTable[C vec.Float]() *kernelTable[C] {
 	}
 	for _, op := range device.BinaryOps() {
 		var k fusedKern[C]
-		if k.vv, k.vs, k.sv = binaryKernels[C](op); k.vv == nil {
-			k.binF = floatBinary[C](op)
+		k.vv, k.vs, k.sv = binaryKernels[C](op)
+		if k.vv == nil || k.vs == nil || k.sv == nil {
+			k.binF = floatBinary[C](op) // for the forms without a kernel
 		}
 		t.binary = append(t.binary, k)
 	}

@@ -1211,6 +1211,16 @@ func acosF64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func atanF64AVX512(dst *float64, x *float64, n int)
 
+// atan2F32AVX2 computes dst[i] = atan2(y[i], x[i]) for i < n in float64 lanes.
+//
+//go:noescape
+func atan2F32AVX2(dst *float32, y *float32, x *float32, n int)
+
+// atan2F32AVX512 computes dst[i] = atan2(y[i], x[i]) for i < n in float64 lanes.
+//
+//go:noescape
+func atan2F32AVX512(dst *float32, y *float32, x *float32, n int)
+
 // sinhF32AVX2 computes dst[i] = sinh(x[i]) for i < n in float64 lanes.
 //
 //go:noescape
@@ -1452,6 +1462,7 @@ var asmAVX2 = tierAsm{
 	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2, unAsin: asinF64AVX2, unAcos: acosF64AVX2, unAtan: atanF64AVX2},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
 	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX2, unCos: cosF64AVX2, unTan: tanF64AVX2},
+	atan232: atan2F32AVX2,
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
 }
 
@@ -1473,5 +1484,6 @@ var asmAVX512 = tierAsm{
 	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unAsin: asinF64AVX512, unAcos: acosF64AVX512, unAtan: atanF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unExpm1: expm1F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
 	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
 	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
+	atan232: atan2F32AVX512,
 	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
 }

@@ -677,6 +677,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	fmt.Fprintf(d, "un64: [numUnOps]func(dst, x *float64, n int){%s},\n", strings.Join(uns, ", "))
 	fmt.Fprintf(d, "trig32: [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32%[1]s, unCos: cosF32%[1]s, unTan: tanF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "trig64: [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64%[1]s, unCos: cosF64%[1]s, unTan: tanF64%[1]s},\n", t.suffix)
+	fmt.Fprintf(d, "atan232: atan2F32%s,\n", t.suffix)
 	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
@@ -1764,6 +1765,8 @@ func main() {
 	g.arcs(tierAVX512)
 	g.arcs64(tierAVX2)
 	g.arcs64(tierAVX512)
+	g.atan2F32(tierAVX2)
+	g.atan2F32(tierAVX512)
 	g.hyperbolics(tierAVX2)
 	g.hyperbolics(tierAVX512)
 	g.adam512()
@@ -4390,30 +4393,83 @@ func bodyPerTier(k ewKernel, t tier, body func(g *gen)) ewKernel {
 
 // widenHalves widens the float32 vector in register 0 of tier t into
 // float64 registers 1 (low half) and 7 (high half).
-func (g *gen) widenHalves(t tier) {
+func (g *gen) widenHalves(t tier) { g.widenHalvesOf(t, 0, 1, 7) }
+
+// widenHalvesOf widens the float32 vector in register src of tier t into
+// float64 registers lo (low half) and hi (high half).
+func (g *gen) widenHalvesOf(t tier, src, lo, hi int) {
 	if t.z {
-		g.ins("VCVTPS2PD Y0, Z1")
-		g.ins("VEXTRACTF32X8 $1, Z0, Y7")
-		g.ins("VCVTPS2PD Y7, Z7")
+		g.ins("VCVTPS2PD Y%d, Z%d", src, lo)
+		g.ins("VEXTRACTF32X8 $1, Z%d, Y%d", src, hi)
+		g.ins("VCVTPS2PD Y%d, Z%d", hi, hi)
 	} else {
-		g.ins("VCVTPS2PD X0, Y1")
-		g.ins("VEXTRACTF128 $1, Y0, X7")
-		g.ins("VCVTPS2PD X7, Y7")
+		g.ins("VCVTPS2PD X%d, Y%d", src, lo)
+		g.ins("VEXTRACTF128 $1, Y%d, X%d", src, hi)
+		g.ins("VCVTPS2PD X%d, Y%d", hi, hi)
 	}
 }
 
 // narrowHalves rounds float64 registers 1 and 7 of tier t back into the
 // float32 register 0, low half first.
-func (g *gen) narrowHalves(t tier) {
+func (g *gen) narrowHalves(t tier) { g.narrowHalvesOf(t, 1, 7, 0) }
+
+// narrowHalvesOf rounds float64 registers lo and hi of tier t into the
+// float32 register dst, low half first.
+func (g *gen) narrowHalvesOf(t tier, lo, hi, dst int) {
 	if t.z {
-		g.ins("VCVTPD2PS Z1, Y1")
-		g.ins("VCVTPD2PS Z7, Y7")
-		g.ins("VINSERTF32X8 $1, Y7, Z1, Z0")
+		g.ins("VCVTPD2PS Z%d, Y%d", lo, lo)
+		g.ins("VCVTPD2PS Z%d, Y%d", hi, hi)
+		g.ins("VINSERTF32X8 $1, Y%d, Z%d, Z%d", hi, lo, dst)
 	} else {
-		g.ins("VCVTPD2PSY Y1, X1")
-		g.ins("VCVTPD2PSY Y7, X7")
-		g.ins("VINSERTF128 $1, X7, Y1, Y0")
+		g.ins("VCVTPD2PSY Y%d, X%d", lo, lo)
+		g.ins("VCVTPD2PSY Y%d, X%d", hi, hi)
+		g.ins("VINSERTF128 $1, X%d, Y%d, Y%d", hi, lo, dst)
 	}
+}
+
+// atan2F32 emits atan2F32 for tier t: dst = atan2(y, x) of two float32
+// inputs in float64 lanes, one vector per iteration. Per half, a =
+// min(|y|, 2^1000) / min(max(|x|, 2^-1000), 2^1000) (so 0/0 is 0 and
+// Inf/Inf is 1, where atan2 takes 0 and pi/4 by C99; the quotient's
+// float64 rounding is far below float32's), atan a by the float32 Atan's
+// core, pi - atan a where x's sign bit is set (x = -0 too), y's sign
+// copied last, rounded once to float32. NaN in either gives NaN.
+func (g *gen) atan2F32(t tier) {
+	r := t.reg
+	k := ewKernel{name: "atan2F32" + t.suffix, e: f32, inputs: []string{"y", "x"}, z: t.z, unroll: 1,
+		doc: "computes dst[i] = atan2(y[i], x[i]) for i < n in float64 lanes."}
+	k.body = func(g *gen, u int, in []string) string {
+		g.widenHalvesOf(t, 0, 2, 11)
+		g.widenHalvesOf(t, 1, 3, 12)
+		for _, yx := range [][2]int{{2, 3}, {11, 12}} {
+			Y, X := r(yx[0]), r(yx[1])
+			A, S1, S2 := r(4), r(5), r(6)
+			abs := g.v64("absmask64", 1<<63-1)
+			g.comment("a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)")
+			g.withConst(t, "VANDPD", abs, Y+", "+A)
+			g.loadPD(t, g.d("datan2big", 0x1p1000), S1)
+			g.ins("VMINPD %s, %s, %s", A, S1, A)
+			g.withConst(t, "VANDPD", abs, X+", "+S2)
+			g.ins("VMINPD %s, %s, %s", S2, S1, S2)
+			g.loadPD(t, g.d("datan2tiny", 0x1p-1000), S1)
+			g.ins("VMAXPD %s, %s, %s", S2, S1, S2)
+			g.ins("VDIVPD %s, %s, %s", S2, A, A)
+			g.atanCore(t, 4)
+			g.comment("pi - atan a where x's sign bit is set; y's sign")
+			g.loadPD(t, g.d("pi64", math.Pi), S1)
+			if t.z {
+				g.ins("VPMOVQ2M %s, K2", X)
+				g.ins("VSUBPD %s, %s, K2, %s", A, S1, A)
+			} else {
+				g.ins("VSUBPD %s, %s, %s", A, S1, S1)
+				g.ins("VBLENDVPD %s, %s, %s, %s", X, S1, A, A)
+			}
+			g.copySign(t, A, Y)
+		}
+		g.narrowHalvesOf(t, 2, 11, 0)
+		return r(0)
+	}
+	g.elementwise(k)
 }
 
 // atanCore computes atan of the float64 vector in register b of tier t

@@ -84,6 +84,9 @@ type kernels struct {
 	// float64 sources; nil where only the generic loop exists.
 	twoSum32 func(s, c []float64, x []float32)
 	twoSum64 func(s, c []float64, x []float64)
+	// atan232 and atan264 are Atan2's kernels (dst = atan2(y, x)).
+	atan232 func(dst, y, x []float32)
+	atan264 func(dst, y, x []float64)
 	// halves are the half-precision conversions (see half.go).
 	halves halfKernels
 }

@@ -117,6 +117,8 @@ type tierAsm struct {
 	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
 	// trig64 has the float64 Sin, Cos and Tan, likewise.
 	trig64 [numUnOps]func(dst, x *float64, n int) (ok bool)
+	// atan232 is the float32 Atan2 (computed in float64 lanes).
+	atan232 func(dst, y, x *float32, n int)
 	// wide32 has the float32 kernels that compute in float64 lanes and
 	// have no special cases for Go: Asin, Acos, Atan, Sinh, Cosh and
 	// Softplus.
@@ -172,6 +174,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		}
 	}
 	k.un64[unTan] = inPlaceVia(k.un64[unTan])
+	k.atan232 = func(dst, y, x []float32) { t.atan232(p32(dst), p32(y), p32(x), len(dst)) }
+	k.atan264 = genericKernels.atan264
 	k.un64[unSoftplus] = softplusVia(softplusKernels{abs: k.un64[unAbs], neg: k.un64[unNeg], exp: k.un64[unExp],
 		log1p: k.un64[unLog1p], relu: k.un64[unRelu], add: k.bin64[opAdd]})
 	for op, f := range t.wide32 {

@@ -277,6 +277,14 @@
 // (asin |x| = pi/2 - 2 asin y, acos x = 2 asin y or pi - 2 asin y), rounded
 // once: 0.500 ulp on all 2^32 inputs on both tiers (TestExhaustiveF32),
 // whose outputs are identical; the bound is 0.501.
+// Atan2 (float32) is a binary kernel of both tiers in float64 lanes
+// (asmgen.go's atan2F32): a = |y|/|x| with both clamped into [2^-1000,
+// 2^1000] first (0/0 becomes 0 and Inf/Inf 1, where C99's atan2 takes 0
+// and pi/4), Atan's core, pi - atan a where x's sign bit is set, y's sign,
+// rounded once: within 0.501 ulp of math.Atan2 (0.500 measured on 40,000
+// pairs, TestAtan2F32), the special values bit for bit. The float64 Atan2
+// is math.Atan2 on every set.
+//
 // The float64 Asin, Acos and Atan are kernels of both tiers too
 // (asmgen.go's arcs64). Atan reduces a = |x| by one of five regions to t
 // = (a - c)/(1 + c*a), |t| <= 0.21 (or -1/a from 39/8), with the

@@ -97,6 +97,16 @@ var genericKernels = &kernels{
 	min32:  minGo[float32],
 	max64:  maxGo[float64],
 	min64:  minGo[float64],
+	atan232: func(dst, y, x []float32) {
+		for i := range dst {
+			dst[i] = float32(math.Atan2(float64(y[i]), float64(x[i])))
+		}
+	},
+	atan264: func(dst, y, x []float64) {
+		for i := range dst {
+			dst[i] = math.Atan2(y[i], x[i])
+		}
+	},
 }
 
 func addGo[T Float](dst, a, b []T) {

@@ -53,6 +53,26 @@ func checkAlias[T any](op string, dst []T, ins ...[]T) error {
 	return nil
 }
 
+// Atan2 sets dst[i] = atan2(y[i], x[i]), the angle of the point (x[i],
+// y[i]) in [-pi, pi], with C99's values at signed zeros and infinities
+// (math.Atan2's). float32 runs on the vector sets' kernels in float64
+// lanes (the float64 result rounded once: within 0.501 ulp, TestAtan2F32);
+// float64 is math.Atan2.
+func Atan2[T Float](dst, y, x []T) error {
+	if len(y) != len(dst) || len(x) != len(dst) {
+		return errs.New("vec", "Atan2", errs.ErrShape, "lengths differ: len(dst)=%d, len(y)=%d, len(x)=%d", len(dst), len(y), len(x))
+	}
+	if err := checkAlias("Atan2", dst, y, x); err != nil {
+		return err
+	}
+	if is32[T]() {
+		active.atan232(as32(dst), as32(y), as32(x))
+	} else {
+		active.atan264(as64(dst), as64(y), as64(x))
+	}
+	return nil
+}
+
 func binary[T Float](op string, k binOp, dst, a, b []T) error {
 	if len(a) != len(dst) || len(b) != len(dst) {
 		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d, len(b)=%d", len(dst), len(a), len(b))

@@ -633,6 +633,16 @@ DATA d712<>+8(SB)/8, $0x4086400000000000
 DATA d712<>+16(SB)/8, $0x4086400000000000
 DATA d712<>+24(SB)/8, $0x4086400000000000
 GLOBL d712<>(SB), RODATA|NOPTR, $32
+DATA datan2big<>+0(SB)/8, $0x7e70000000000000
+DATA datan2big<>+8(SB)/8, $0x7e70000000000000
+DATA datan2big<>+16(SB)/8, $0x7e70000000000000
+DATA datan2big<>+24(SB)/8, $0x7e70000000000000
+GLOBL datan2big<>(SB), RODATA|NOPTR, $32
+DATA datan2tiny<>+0(SB)/8, $0x0170000000000000
+DATA datan2tiny<>+8(SB)/8, $0x0170000000000000
+DATA datan2tiny<>+16(SB)/8, $0x0170000000000000
+DATA datan2tiny<>+24(SB)/8, $0x0170000000000000
+GLOBL datan2tiny<>(SB), RODATA|NOPTR, $32
 DATA dcosc0<>+0(SB)/8, $0x3fa5555555555555
 DATA dcosc0<>+8(SB)/8, $0x3fa5555555555555
 DATA dcosc0<>+16(SB)/8, $0x3fa5555555555555
@@ -37840,6 +37850,608 @@ tail:
 	VADDPD Z4, Z8, Z8
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z8, Z0
 	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX2(dst *float32, y *float32, x *float32, n int)
+TEXT ·atan2F32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ y+8(FP), SI
+	MOVQ x+16(FP), DX
+	MOVQ n+24(FP), CX
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 0(DX), Y1
+	VCVTPS2PD X0, Y2
+	VEXTRACTF128 $1, Y0, X11
+	VCVTPS2PD X11, Y11
+	VCVTPS2PD X1, Y3
+	VEXTRACTF128 $1, Y1, X12
+	VCVTPS2PD X12, Y12
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD absmask64<>(SB), Y2, Y4
+	VMOVUPD datan2big<>(SB), Y5
+	VMINPD Y4, Y5, Y4
+	VANDPD absmask64<>(SB), Y3, Y6
+	VMINPD Y6, Y5, Y6
+	VMOVUPD datan2tiny<>(SB), Y5
+	VMAXPD Y6, Y5, Y6
+	VDIVPD Y6, Y4, Y4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y4, Y5
+	VMOVAPD Y5, Y6
+	VMOVUPD done<>(SB), Y7
+	VSUBPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VADDPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD dm1<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y5, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y7, Y7, Y7
+	VMOVUPD pi4<>(SB), Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD pi2<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y6, Y6, Y8
+	VMULPD Y8, Y8, Y13
+	VMOVUPD atanc10<>(SB), Y9
+	VFMADD231PD atanc11<>(SB), Y8, Y9
+	VMOVUPD atanc8<>(SB), Y14
+	VFMADD231PD atanc9<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y14
+	VFMADD231PD atanc7<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc4<>(SB), Y14
+	VFMADD231PD atanc5<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc2<>(SB), Y14
+	VFMADD231PD atanc3<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc0<>(SB), Y14
+	VFMADD231PD atanc1<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMULPD Y8, Y6, Y5
+	VFMADD213PD Y6, Y5, Y9
+	VADDPD Y7, Y9, Y9
+	VANDPD signmask64<>(SB), Y4, Y4
+	VORPD Y9, Y4, Y4
+	// pi - atan a where x's sign bit is set; y's sign
+	VMOVUPD pi64<>(SB), Y5
+	VSUBPD Y4, Y5, Y5
+	VBLENDVPD Y3, Y5, Y4, Y4
+	VANDPD signmask64<>(SB), Y2, Y2
+	VORPD Y4, Y2, Y2
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD absmask64<>(SB), Y11, Y4
+	VMOVUPD datan2big<>(SB), Y5
+	VMINPD Y4, Y5, Y4
+	VANDPD absmask64<>(SB), Y12, Y6
+	VMINPD Y6, Y5, Y6
+	VMOVUPD datan2tiny<>(SB), Y5
+	VMAXPD Y6, Y5, Y6
+	VDIVPD Y6, Y4, Y4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y4, Y5
+	VMOVAPD Y5, Y6
+	VMOVUPD done<>(SB), Y7
+	VSUBPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VADDPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD dm1<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y5, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y7, Y7, Y7
+	VMOVUPD pi4<>(SB), Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD pi2<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y6, Y6, Y8
+	VMULPD Y8, Y8, Y13
+	VMOVUPD atanc10<>(SB), Y9
+	VFMADD231PD atanc11<>(SB), Y8, Y9
+	VMOVUPD atanc8<>(SB), Y14
+	VFMADD231PD atanc9<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y14
+	VFMADD231PD atanc7<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc4<>(SB), Y14
+	VFMADD231PD atanc5<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc2<>(SB), Y14
+	VFMADD231PD atanc3<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc0<>(SB), Y14
+	VFMADD231PD atanc1<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMULPD Y8, Y6, Y5
+	VFMADD213PD Y6, Y5, Y9
+	VADDPD Y7, Y9, Y9
+	VANDPD signmask64<>(SB), Y4, Y4
+	VORPD Y9, Y4, Y4
+	// pi - atan a where x's sign bit is set; y's sign
+	VMOVUPD pi64<>(SB), Y5
+	VSUBPD Y4, Y5, Y5
+	VBLENDVPD Y12, Y5, Y4, Y4
+	VANDPD signmask64<>(SB), Y11, Y11
+	VORPD Y4, Y11, Y11
+	VCVTPD2PSY Y2, X2
+	VCVTPD2PSY Y11, X11
+	VINSERTF128 $1, X11, Y2, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	ADDQ $32, DX
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VMASKMOVPS (DX), Y15, Y1
+	VCVTPS2PD X0, Y2
+	VEXTRACTF128 $1, Y0, X11
+	VCVTPS2PD X11, Y11
+	VCVTPS2PD X1, Y3
+	VEXTRACTF128 $1, Y1, X12
+	VCVTPS2PD X12, Y12
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD absmask64<>(SB), Y2, Y4
+	VMOVUPD datan2big<>(SB), Y5
+	VMINPD Y4, Y5, Y4
+	VANDPD absmask64<>(SB), Y3, Y6
+	VMINPD Y6, Y5, Y6
+	VMOVUPD datan2tiny<>(SB), Y5
+	VMAXPD Y6, Y5, Y6
+	VDIVPD Y6, Y4, Y4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y4, Y5
+	VMOVAPD Y5, Y6
+	VMOVUPD done<>(SB), Y7
+	VSUBPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VADDPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD dm1<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y5, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y7, Y7, Y7
+	VMOVUPD pi4<>(SB), Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD pi2<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y6, Y6, Y8
+	VMULPD Y8, Y8, Y13
+	VMOVUPD atanc10<>(SB), Y9
+	VFMADD231PD atanc11<>(SB), Y8, Y9
+	VMOVUPD atanc8<>(SB), Y14
+	VFMADD231PD atanc9<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y14
+	VFMADD231PD atanc7<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc4<>(SB), Y14
+	VFMADD231PD atanc5<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc2<>(SB), Y14
+	VFMADD231PD atanc3<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc0<>(SB), Y14
+	VFMADD231PD atanc1<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMULPD Y8, Y6, Y5
+	VFMADD213PD Y6, Y5, Y9
+	VADDPD Y7, Y9, Y9
+	VANDPD signmask64<>(SB), Y4, Y4
+	VORPD Y9, Y4, Y4
+	// pi - atan a where x's sign bit is set; y's sign
+	VMOVUPD pi64<>(SB), Y5
+	VSUBPD Y4, Y5, Y5
+	VBLENDVPD Y3, Y5, Y4, Y4
+	VANDPD signmask64<>(SB), Y2, Y2
+	VORPD Y4, Y2, Y2
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD absmask64<>(SB), Y11, Y4
+	VMOVUPD datan2big<>(SB), Y5
+	VMINPD Y4, Y5, Y4
+	VANDPD absmask64<>(SB), Y12, Y6
+	VMINPD Y6, Y5, Y6
+	VMOVUPD datan2tiny<>(SB), Y5
+	VMAXPD Y6, Y5, Y6
+	VDIVPD Y6, Y4, Y4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD absmask64<>(SB), Y4, Y5
+	VMOVAPD Y5, Y6
+	VMOVUPD done<>(SB), Y7
+	VSUBPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VADDPD done<>(SB), Y5, Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD dm1<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y5, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Y7, Y7, Y7
+	VMOVUPD pi4<>(SB), Y9
+	VCMPPD $30, tanpi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMOVUPD pi2<>(SB), Y9
+	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
+	VBLENDVPD Y8, Y9, Y7, Y7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Y6, Y6, Y8
+	VMULPD Y8, Y8, Y13
+	VMOVUPD atanc10<>(SB), Y9
+	VFMADD231PD atanc11<>(SB), Y8, Y9
+	VMOVUPD atanc8<>(SB), Y14
+	VFMADD231PD atanc9<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y14
+	VFMADD231PD atanc7<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc4<>(SB), Y14
+	VFMADD231PD atanc5<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc2<>(SB), Y14
+	VFMADD231PD atanc3<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc0<>(SB), Y14
+	VFMADD231PD atanc1<>(SB), Y8, Y14
+	VFMADD213PD Y14, Y13, Y9
+	VMULPD Y8, Y6, Y5
+	VFMADD213PD Y6, Y5, Y9
+	VADDPD Y7, Y9, Y9
+	VANDPD signmask64<>(SB), Y4, Y4
+	VORPD Y9, Y4, Y4
+	// pi - atan a where x's sign bit is set; y's sign
+	VMOVUPD pi64<>(SB), Y5
+	VSUBPD Y4, Y5, Y5
+	VBLENDVPD Y12, Y5, Y4, Y4
+	VANDPD signmask64<>(SB), Y11, Y11
+	VORPD Y4, Y11, Y11
+	VCVTPD2PSY Y2, X2
+	VCVTPD2PSY Y11, X11
+	VINSERTF128 $1, X11, Y2, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX512(dst *float32, y *float32, x *float32, n int)
+TEXT ·atan2F32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ y+8(FP), SI
+	MOVQ x+16(FP), DX
+	MOVQ n+24(FP), CX
+one:
+	CMPQ CX, $16
+	JB   tail
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 0(DX), Z1
+	VCVTPS2PD Y0, Z2
+	VEXTRACTF32X8 $1, Z0, Y11
+	VCVTPS2PD Y11, Z11
+	VCVTPS2PD Y1, Z3
+	VEXTRACTF32X8 $1, Z1, Y12
+	VCVTPS2PD Y12, Z12
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD.BCST absmask64<>(SB), Z2, Z4
+	VBROADCASTSD datan2big<>(SB), Z5
+	VMINPD Z4, Z5, Z4
+	VANDPD.BCST absmask64<>(SB), Z3, Z6
+	VMINPD Z6, Z5, Z6
+	VBROADCASTSD datan2tiny<>(SB), Z5
+	VMAXPD Z6, Z5, Z6
+	VDIVPD Z6, Z4, Z4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z4, Z5
+	VMOVAPD Z5, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD dm1<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z5, K2, Z7
+	VDIVPD Z7, Z6, Z6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z7, Z7, Z7
+	VBROADCASTSD pi4<>(SB), Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi2<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z6, Z6, Z8
+	VMULPD Z8, Z8, Z13
+	VBROADCASTSD atanc10<>(SB), Z9
+	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
+	VBROADCASTSD atanc8<>(SB), Z14
+	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z14
+	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc4<>(SB), Z14
+	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc2<>(SB), Z14
+	VFMADD231PD.BCST atanc3<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc0<>(SB), Z14
+	VFMADD231PD.BCST atanc1<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VMULPD Z8, Z6, Z5
+	VFMADD213PD Z6, Z5, Z9
+	VADDPD Z7, Z9, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z9, Z4
+	// pi - atan a where x's sign bit is set; y's sign
+	VBROADCASTSD pi64<>(SB), Z5
+	VPMOVQ2M Z3, K2
+	VSUBPD Z4, Z5, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z2
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD.BCST absmask64<>(SB), Z11, Z4
+	VBROADCASTSD datan2big<>(SB), Z5
+	VMINPD Z4, Z5, Z4
+	VANDPD.BCST absmask64<>(SB), Z12, Z6
+	VMINPD Z6, Z5, Z6
+	VBROADCASTSD datan2tiny<>(SB), Z5
+	VMAXPD Z6, Z5, Z6
+	VDIVPD Z6, Z4, Z4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z4, Z5
+	VMOVAPD Z5, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD dm1<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z5, K2, Z7
+	VDIVPD Z7, Z6, Z6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z7, Z7, Z7
+	VBROADCASTSD pi4<>(SB), Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi2<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z6, Z6, Z8
+	VMULPD Z8, Z8, Z13
+	VBROADCASTSD atanc10<>(SB), Z9
+	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
+	VBROADCASTSD atanc8<>(SB), Z14
+	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z14
+	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc4<>(SB), Z14
+	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc2<>(SB), Z14
+	VFMADD231PD.BCST atanc3<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc0<>(SB), Z14
+	VFMADD231PD.BCST atanc1<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VMULPD Z8, Z6, Z5
+	VFMADD213PD Z6, Z5, Z9
+	VADDPD Z7, Z9, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z9, Z4
+	// pi - atan a where x's sign bit is set; y's sign
+	VBROADCASTSD pi64<>(SB), Z5
+	VPMOVQ2M Z12, K2
+	VSUBPD Z4, Z5, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z11
+	VCVTPD2PS Z2, Y2
+	VCVTPD2PS Z11, Y11
+	VINSERTF32X8 $1, Y11, Z2, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	SUBQ $16, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z (DX), K1, Z1
+	VCVTPS2PD Y0, Z2
+	VEXTRACTF32X8 $1, Z0, Y11
+	VCVTPS2PD Y11, Z11
+	VCVTPS2PD Y1, Z3
+	VEXTRACTF32X8 $1, Z1, Y12
+	VCVTPS2PD Y12, Z12
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD.BCST absmask64<>(SB), Z2, Z4
+	VBROADCASTSD datan2big<>(SB), Z5
+	VMINPD Z4, Z5, Z4
+	VANDPD.BCST absmask64<>(SB), Z3, Z6
+	VMINPD Z6, Z5, Z6
+	VBROADCASTSD datan2tiny<>(SB), Z5
+	VMAXPD Z6, Z5, Z6
+	VDIVPD Z6, Z4, Z4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z4, Z5
+	VMOVAPD Z5, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD dm1<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z5, K2, Z7
+	VDIVPD Z7, Z6, Z6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z7, Z7, Z7
+	VBROADCASTSD pi4<>(SB), Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi2<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z6, Z6, Z8
+	VMULPD Z8, Z8, Z13
+	VBROADCASTSD atanc10<>(SB), Z9
+	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
+	VBROADCASTSD atanc8<>(SB), Z14
+	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z14
+	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc4<>(SB), Z14
+	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc2<>(SB), Z14
+	VFMADD231PD.BCST atanc3<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc0<>(SB), Z14
+	VFMADD231PD.BCST atanc1<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VMULPD Z8, Z6, Z5
+	VFMADD213PD Z6, Z5, Z9
+	VADDPD Z7, Z9, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z9, Z4
+	// pi - atan a where x's sign bit is set; y's sign
+	VBROADCASTSD pi64<>(SB), Z5
+	VPMOVQ2M Z3, K2
+	VSUBPD Z4, Z5, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z2
+	// a = min(|y|, big)/min(max(|x|, tiny), big) (the operand order passes NaN)
+	VANDPD.BCST absmask64<>(SB), Z11, Z4
+	VBROADCASTSD datan2big<>(SB), Z5
+	VMINPD Z4, Z5, Z4
+	VANDPD.BCST absmask64<>(SB), Z12, Z6
+	VMINPD Z6, Z5, Z6
+	VBROADCASTSD datan2tiny<>(SB), Z5
+	VMAXPD Z6, Z5, Z6
+	VDIVPD Z6, Z4, Z4
+	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
+	VANDPD.BCST absmask64<>(SB), Z4, Z5
+	VMOVAPD Z5, Z6
+	VBROADCASTSD done<>(SB), Z7
+	VSUBPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD dm1<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z6
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z5, K2, Z7
+	VDIVPD Z7, Z6, Z6
+	// base 0, pi/4 or pi/2 by the same tests
+	VXORPD Z7, Z7, Z7
+	VBROADCASTSD pi4<>(SB), Z9
+	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi2<>(SB), Z9
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
+	VMOVAPD Z9, K2, Z7
+	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
+	VMULPD Z6, Z6, Z8
+	VMULPD Z8, Z8, Z13
+	VBROADCASTSD atanc10<>(SB), Z9
+	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
+	VBROADCASTSD atanc8<>(SB), Z14
+	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z14
+	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc4<>(SB), Z14
+	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc2<>(SB), Z14
+	VFMADD231PD.BCST atanc3<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc0<>(SB), Z14
+	VFMADD231PD.BCST atanc1<>(SB), Z8, Z14
+	VFMADD213PD Z14, Z13, Z9
+	VMULPD Z8, Z6, Z5
+	VFMADD213PD Z6, Z5, Z9
+	VADDPD Z7, Z9, Z9
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z9, Z4
+	// pi - atan a where x's sign bit is set; y's sign
+	VBROADCASTSD pi64<>(SB), Z5
+	VPMOVQ2M Z12, K2
+	VSUBPD Z4, Z5, K2, Z4
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z4, Z11
+	VCVTPD2PS Z2, Y2
+	VCVTPD2PS Z11, Y11
+	VINSERTF32X8 $1, Y11, Z2, Z0
+	VMOVUPS Z0, K1, (DI)
 done:
 	VZEROUPPER
 	RET
