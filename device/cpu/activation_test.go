@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
@@ -43,7 +44,8 @@ func sameBits[T vec.Float](a, b T) bool {
 // of the float fast path against the op table's formulas element by
 // element, for float32 and float64, into another slice and in place:
 // LeakyRelu and Pow bit for bit (Pow's float64 subnormal results within
-// 1 ulp), Elu within 1 ulp of the formula (its e^x - 1 is vec.Expm1's)
+// 1 ulp; its float32 exponents other than the shortcut ones could differ
+// within about 2^-45 of a tie, see powF32, and do not on these inputs), Elu within 1 ulp of the formula (its e^x - 1 is vec.Expm1's)
 // and bit for bit where x > 0, for zeros (the sign kept: alpha*expm1(-0)
 // = -0), infinities and NaN.
 func TestVectorScalarForms(t *testing.T) {
@@ -114,4 +116,49 @@ func ulpOf[T vec.Float](v T) float64 {
 	}
 	a := math.Abs(float64(v))
 	return math.Nextafter(a, math.Inf(1)) - a
+}
+
+// TestPowRowsF32 checks the float32 Pow of two rows (powRows, e^(y*ln x)
+// in float64 on the vec kernels) against math.Pow rounded to float32:
+// bit for bit on these pairs (the kernel path can differ only where
+// math.Pow's float64 value lies within about 2^-45 of a float32 tie),
+// with x of both signs (negative x takes math.Pow: NaN, or a signed
+// power for integer y), zeros, infinities, NaN and subnormals, y
+// integral and not, results that overflow and underflow; into another
+// slice and in place over either input.
+func TestPowRowsF32(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 10))
+	sp := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1, -1, 2, 0.5, 1e-45, 3e38}
+	var xs, ys []float32
+	for i := range 3000 {
+		x := float32(math.Ldexp(r.Float64()+0.5, r.IntN(40)-20))
+		if i%3 == 0 {
+			x = -x
+		}
+		y := float32(r.NormFloat64() * 8)
+		if i%4 == 0 {
+			y = float32(math.Round(float64(y)))
+		}
+		if i%11 == 0 {
+			x, y = sp[(i/11)%len(sp)], sp[(i/7)%len(sp)]
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	want := make([]float32, len(xs))
+	for i := range xs {
+		want[i] = float32(math.Pow(float64(xs[i]), float64(ys[i])))
+	}
+	got := make([]float32, len(xs))
+	_ = powRows(got, xs, ys)
+	xc, yc := slices.Clone(xs), slices.Clone(ys)
+	_ = powRows(xc, xc, ys)
+	_ = powRows(yc, xs, yc)
+	for i, w := range want {
+		for _, g := range []float32{got[i], xc[i], yc[i]} {
+			if !sameBits(g, w) {
+				t.Errorf("Pow(%v, %v) = %v, want %v", xs[i], ys[i], g, w)
+				break
+			}
+		}
+	}
 }

@@ -19,8 +19,8 @@ import (
 
 // binaryKernels returns op's vector-vector kernel, its vector-scalar kernel
 // (a op s) and its scalar-vector kernel (s op b), each nil where there is
-// none (Atan2 has only the vector-vector one; Pow, LeakyRelu and Elu only
-// the vector-scalar one).
+// none (Atan2 has only the vector-vector one; LeakyRelu, Elu and the
+// float64 Pow only the vector-scalar one).
 func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) error, vs, sv func(dst, a []T, s T) error) {
 	switch op {
 	case device.Add:
@@ -38,6 +38,9 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 	case device.Atan2:
 		return vec.Atan2[T], nil, nil
 	case device.Pow:
+		if is32[T]() {
+			return powRows[T], powScalar[T], nil
+		}
 		return nil, powScalar[T], nil
 	case device.LeakyRelu: // a constant second operand only
 		return nil, leakyReluScalar[T], nil
@@ -96,10 +99,11 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 // powScalar sets dst = a**s, with the exponents models use most on
 // kernels: 2 as a*a, -1 as 1/a, 0.5 and -0.5 as the square root and its
 // reciprocal (the op table's 1/sqrt, as math.Pow computes it), 1 and 0 as
-// a copy and ones; others per element with the op table's math.Pow. Those
-// forms are math.Pow's values (float32 exactly; float64 but for a
-// subnormal result, which a*a and 1/a round once and math.Pow twice) and
-// NumPy's, whose power takes the same shortcuts.
+// a copy and ones. Those forms are math.Pow's values (float32 exactly;
+// float64 but for a subnormal result, which a*a and 1/a round once and
+// math.Pow twice) and NumPy's, whose power takes the same shortcuts.
+// Other exponents: float32 through powF32, float64 per element with the
+// op table's math.Pow.
 func powScalar[T vec.Float](dst, a []T, s T) error {
 	if len(a) == 0 {
 		return nil
@@ -133,11 +137,67 @@ func powScalar[T vec.Float](dst, a []T, s T) error {
 			return vec.Abs(dst, dst)
 		}
 	}
+	if is32[T]() {
+		powF32(unsafeSlice[float32](dst), unsafeSlice[float32](a), nil, float32(s))
+		return nil
+	}
 	f := floatBinary[T](device.Pow)
 	for i, v := range a {
 		dst[i] = f(v, s)
 	}
 	return nil
+}
+
+// powRows is Pow's vector-vector form, float32 only (powF32).
+func powRows[T vec.Float](dst, a, b []T) error {
+	powF32(unsafeSlice[float32](dst), unsafeSlice[float32](a), unsafeSlice[float32](b), 0)
+	return nil
+}
+
+// powF32 sets dst = a**b (b nil: a**s) for float32, as e^(b*ln a) in
+// float64 on the vector sets' Log, Mul and Exp kernels, a block at a
+// time: for a > 0 and finite a, b, the float64 result errs by about
+// |b*ln a|*2^-52 (at most 2^-45 where the float32 result is finite and
+// not zero), far below float32's rounding, so it is math.Pow's value
+// rounded but within that of a tie. Other elements (a <= 0, infinities,
+// NaN) take math.Pow, so C99's special values hold.
+func powF32(dst, a, b []float32, s float32) {
+	var lx, ly [selectBlock]float64
+	for len(a) > 0 {
+		n := min(len(a), selectBlock)
+		l, y, x, d := lx[:n], ly[:n], a[:n], dst[:n]
+		for i, v := range x {
+			l[i] = float64(v)
+		}
+		if b != nil {
+			for i, v := range b[:n] {
+				y[i] = float64(v)
+			}
+		}
+		_ = vec.Log(l, l)
+		if b != nil {
+			_ = vec.Mul(l, l, y)
+		} else {
+			_ = vec.MulScalar(l, l, float64(s))
+		}
+		_ = vec.Exp(l, l)
+		inf := float32(math.Inf(1))
+		for i, v := range x {
+			e := s
+			if b != nil {
+				e = b[i]
+			}
+			r := float32(l[i])
+			if !(v > 0 && v < inf && e < inf && e > -inf) {
+				r = float32(math.Pow(float64(v), float64(e)))
+			}
+			d[i] = r
+		}
+		a, dst = a[n:], dst[n:]
+		if b != nil {
+			b = b[n:]
+		}
+	}
 }
 
 // selectPositive sets dst[i] = x[i] where x[i] > 0, else c[i]; dst may
@@ -165,8 +225,9 @@ func selectPositiveBits[I int32 | int64](dst, x, c []I) {
 	}
 }
 
-// unsafeSlice views a float slice as a slice of same-sized integers.
-func unsafeSlice[I int32 | int64, T vec.Float](s []T) []I {
+// unsafeSlice views a float slice as a slice of another same-sized type
+// (its integers, or float32 itself where T is known to be float32).
+func unsafeSlice[I int32 | int64 | float32, T vec.Float](s []T) []I {
 	return unsafe.Slice((*I)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
