@@ -75,7 +75,7 @@ func testActivationsOn[T vec.Float](t *testing.T, xs []T) {
 	}{
 		{device.LeakyRelu, []float64{0.01, 0, 1, 2, -0.5, math.NaN()}, leakyReluScalar[T]},
 		{device.Elu, []float64{1, 0.5, 2, 0}, eluScalar[T]},
-		{device.Pow, []float64{2, -1, 0.5, -0.5, 1, 0, 3, 1.5, math.NaN()}, powScalar[T]},
+		{device.Pow, []float64{2, -1, 0.5, -0.5, 1, 0, 3, 1.5, 4, -3, -2.5, 1e9 + 1, math.Inf(1), math.NaN()}, powScalar[T]},
 	} {
 		ref := floatBinary[T](c.op)
 		for _, p := range c.params {

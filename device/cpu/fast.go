@@ -154,20 +154,31 @@ func powRows[T vec.Float](dst, a, b []T) error {
 	return nil
 }
 
-// powF32 sets dst = a**b (b nil: a**s) for float32, as e^(b*ln a) in
+// powF32 sets dst = a**b (b nil: a**s) for float32, as e^(b*ln|a|) in
 // float64 on the vector sets' Log, Mul and Exp kernels, a block at a
-// time: for a > 0 and finite a, b, the float64 result errs by about
-// |b*ln a|*2^-52 (at most 2^-45 where the float32 result is finite and
-// not zero), far below float32's rounding, so it is math.Pow's value
-// rounded but within that of a tie. Other elements (a <= 0, infinities,
-// NaN) take math.Pow, so C99's special values hold.
+// time: for finite operands and a != 0, the float64 value errs by about
+// |b*ln|a||*2^-52 (at most 2^-45 where the float32 result is finite and
+// not zero), far below float32's rounding, so the result is math.Pow's
+// rounded but within that of a tie. A negative a takes its sign from a
+// scalar exponent's parity (odd integers keep it, even ones drop it, and
+// the others give NaN); with a row of exponents it takes math.Pow, as do
+// zeros, infinities and NaN, so C99's special values hold.
 func powF32(dst, a, b []float32, s float32) {
 	var lx, ly [selectBlock]float64
+	inf := float32(math.Inf(1))
+	// For a scalar exponent: the bits a negative base's result takes from
+	// its sign bit (odd: the sign; non-integer: a quiet NaN's).
+	var negBits uint32
+	if si := float32(math.Trunc(float64(s))); si != s {
+		negBits = 0x7fc00000
+	} else if math.Mod(float64(s), 2) != 0 {
+		negBits = 1 << 31
+	}
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		l, y, x, d := lx[:n], ly[:n], a[:n], dst[:n]
 		for i, v := range x {
-			l[i] = float64(v)
+			l[i] = math.Abs(float64(v))
 		}
 		if b != nil {
 			for i, v := range b[:n] {
@@ -181,17 +192,24 @@ func powF32(dst, a, b []float32, s float32) {
 			_ = vec.MulScalar(l, l, float64(s))
 		}
 		_ = vec.Exp(l, l)
-		inf := float32(math.Inf(1))
-		for i, v := range x {
-			e := s
-			if b != nil {
-				e = b[i]
+		if b != nil {
+			for i, v := range x {
+				r, e := float32(l[i]), b[i]
+				if !(v > 0 && v < inf && e < inf && e > -inf) {
+					r = float32(math.Pow(float64(v), float64(e)))
+				}
+				d[i] = r
 			}
-			r := float32(l[i])
-			if !(v > 0 && v < inf && e < inf && e > -inf) {
-				r = float32(math.Pow(float64(v), float64(e)))
+		} else {
+			finite := s < inf && s > -inf
+			for i, v := range x {
+				bits := math.Float32bits(v)
+				r := math.Float32bits(float32(l[i])) | negBits&-(bits>>31)
+				if m := bits &^ (1 << 31); m == 0 || m >= 0x7f800000 || !finite {
+					r = math.Float32bits(float32(math.Pow(float64(v), float64(s))))
+				}
+				d[i] = math.Float32frombits(r)
 			}
-			d[i] = r
 		}
 		a, dst = a[n:], dst[n:]
 		if b != nil {
