@@ -23,11 +23,9 @@
 // reports which set is active. The AVX-512 set has its own arithmetic,
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
 // float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
-// Sigmoid, GeluTanh, Erf, Sin, Cos and Tan (the last three also on the
-// AVX2 set),
-// and shares
-// the AVX2
-// Sum and Dot: their fixed 64-lane summation order (below) fills only four
+// Sigmoid, GeluTanh, Erf, GeluErf, Sin, Cos, Tan, Asin, Acos and Atan (the
+// last six also on the AVX2 set, as is the float32 Atan2), and shares the
+// AVX2 Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
 // as the eight ymm ones, so a faster kernel would need another order. All
 // sets give bitwise identical results for
