@@ -2287,11 +2287,8 @@ func (g *gen) table(name string, bits []uint64) string {
 // error is below 0.04*2^-53 relative to log1p(r) (the Taylor series would
 // need eleven more terms).
 func logTabCoeffs64() []float64 {
-	c := []float64{-0.5, 1.0 / 3}
-	for _, b := range []uint64{0xbfcfffffffff4f4f, 0x3fc9999998781c51, 0xbfc555555bcc790a, 0x3fc2493dee46e406, 0xbfc00152e328ad99, 0x3fbb5cac5ec66175} {
-		c = append(c, math.Float64frombits(b))
-	}
-	return c
+	return append([]float64{-0.5, 1.0 / 3}, fromBits(0xbfcfffffffff4f4f, 0x3fc9999998781c51, 0xbfc555555bcc790a,
+		0x3fc2493dee46e406, 0xbfc00152e328ad99, 0x3fbb5cac5ec66175)...)
 }
 
 // logTabRegs holds, for each of the log kernel's tables (invc, Thi, Tlo),
@@ -2428,12 +2425,8 @@ func (g *gen) estrinPDOn(t tier, name string, c []float64, u, acc, u2, tmp strin
 // `go run fitcoeffs.go tanh64` (degree 7 in a^2; the fit's error is below
 // 2^-58 relative to the result).
 func tanhCoeffs64() []float64 {
-	var c []float64
-	for _, b := range []uint64{0xbfd555555555555c, 0x3fc1111111111bf6, 0xbfaba1ba1baaae41, 0x3f9664f487d70ac2,
-		0xbf8226e212b45fa5, 0x3f6d6c72f3b6f756, 0xbf57bd286551d17b, 0x3f414339d277339a} {
-		c = append(c, math.Float64frombits(b))
-	}
-	return c
+	return fromBits(0xbfd555555555555c, 0x3fc1111111111bf6, 0xbfaba1ba1baaae41, 0x3f9664f487d70ac2,
+		0xbf8226e212b45fa5, 0x3f6d6c72f3b6f756, 0xbf57bd286551d17b, 0x3f414339d277339a)
 }
 
 // arcOps64 lists the float64 Asin, Acos and Atan kernels, which both
@@ -2456,12 +2449,7 @@ func geluTanhCoeffs() (c1, c2 [2]float64) {
 	b1.Sqrt(b1).Mul(b1, two)
 	k, _, _ := big.ParseFloat("0.044715", 10, prec, big.ToNearestEven)
 	b2 := new(big.Float).SetPrec(prec).Mul(b1, k)
-	split := func(b *big.Float) [2]float64 {
-		hi, _ := b.Float64()
-		lo, _ := new(big.Float).SetPrec(prec).Sub(b, new(big.Float).SetFloat64(hi)).Float64()
-		return [2]float64{hi, lo}
-	}
-	return split(b1), split(b2)
+	return bigSplit(b1), bigSplit(b2)
 }
 
 // expSetup512F64 loads the constants of expCore512F64: Z13-Z15 and the
@@ -3288,10 +3276,7 @@ func (g *gen) transcendentals512F64() {
 
 // bigRecipSplit returns 1/v as a float64 pair hi + lo.
 func bigRecipSplit(v *big.Float) [2]float64 {
-	r := new(big.Float).SetPrec(300).Quo(big.NewFloat(1), v)
-	hi, _ := r.Float64()
-	lo, _ := r.Sub(r, big.NewFloat(hi)).Float64()
-	return [2]float64{hi, lo}
+	return bigSplit(new(big.Float).SetPrec(300).Quo(big.NewFloat(1), v))
 }
 
 // logPair512F64 computes ln of the float64 vector in register in as an
@@ -4225,14 +4210,23 @@ func (g *gen) atan64(t tier) {
 	g.estrinPDOn(t, "atanf64c", atanCoeffsF64(), S, P, P2, PT)
 	g.ins("VMULPD %s, %s, %s", S, U, DH)
 	g.ins("VMULPD %s, %s, %s", P, DH, DH)
-	g.ins("VADDPD %s, %s, %s", U, BH, DL)
-	g.ins("VSUBPD %s, %s, %s", DL, BH, BH)
-	g.ins("VADDPD %s, %s, %s", U, BH, BH)
-	g.ins("VADDPD %s, %s, %s", BL, BH, BH)
-	g.ins("VADDPD %s, %s, %s", N, BH, BH)
-	g.ins("VADDPD %s, %s, %s", DH, BH, BH)
-	g.ins("VADDPD %s, %s, %s", BH, DL, DL)
+	g.baseSum(BH, BL, U, DL, N, DH)
 	g.copySign(t, DL, X)
+}
+
+// baseSum sets r = (bh + bl) + v for a base b = bh + bl and a value v =
+// vh + lows[0] + lows[1] + ..., the arcs64 kernels' last step: r + e = bh
+// + vh by Fast2Sum (|bh| >= |vh| where bh is not 0), then r + ((((e + bl)
+// + lows[0]) + ...)) with one rounding that counts. bh is clobbered.
+func (g *gen) baseSum(bh, bl, vh, r string, lows ...string) {
+	g.ins("VADDPD %s, %s, %s", vh, bh, r)
+	g.ins("VSUBPD %s, %s, %s", r, bh, bh)
+	g.ins("VADDPD %s, %s, %s", vh, bh, bh)
+	g.ins("VADDPD %s, %s, %s", bl, bh, bh)
+	for _, lo := range lows {
+		g.ins("VADDPD %s, %s, %s", lo, bh, bh)
+	}
+	g.ins("VADDPD %s, %s, %s", bh, r, r)
 }
 
 // asinAcos64 computes op (asin or acos) of the float64 vector in register
@@ -4302,12 +4296,7 @@ func (g *gen) asinAcos64(t tier, op string) {
 	g.comment("v = ±(u + vl); r + e = bh + vh; r + ((e + bl) + vl)")
 	g.xorPD(t, SG, U, U)
 	g.xorPD(t, SG, VL, VL)
-	g.ins("VADDPD %s, %s, %s", U, BH, P)
-	g.ins("VSUBPD %s, %s, %s", P, BH, BH)
-	g.ins("VADDPD %s, %s, %s", U, BH, BH)
-	g.ins("VADDPD %s, %s, %s", BL, BH, BH)
-	g.ins("VADDPD %s, %s, %s", VL, BH, BH)
-	g.ins("VADDPD %s, %s, %s", BH, P, P)
+	g.baseSum(BH, BL, U, P, VL)
 	if op == "asin" {
 		g.copySign(t, P, X)
 	} else {
@@ -4512,13 +4501,8 @@ func (g *gen) atanCore(t tier, b int) {
 // `go run fitcoeffs.go asin64` (degree 8; the error below 2^-44 of the
 // result).
 func asinCoeffs64() []float64 {
-	bits := []uint64{0x3fc55555556600e9, 0x3fb333331ece25d5, 0x3fa6db7649eee7fa, 0x3f9f1aaf10d834e6,
-		0x3f9702bbc76a2b4d, 0x3f90df6f7d07600b, 0x3f9314464150bcf3, 0xbf6771d79da567f9, 0x3fa05d69fd6745df}
-	c := make([]float64, len(bits))
-	for i, b := range bits {
-		c[i] = math.Float64frombits(b)
-	}
-	return c
+	return fromBits(0x3fc55555556600e9, 0x3fb333331ece25d5, 0x3fa6db7649eee7fa, 0x3f9f1aaf10d834e6,
+		0x3f9702bbc76a2b4d, 0x3f90df6f7d07600b, 0x3f9314464150bcf3, 0xbf6771d79da567f9, 0x3fa05d69fd6745df)
 }
 
 // asinCore computes op (asin or acos) of the float64 vector in register b
