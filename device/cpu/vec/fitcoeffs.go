@@ -304,11 +304,12 @@ func main() {
 		fitWeighted64("asin64", asinSeries, 0.25*1.0001, 7, 11)
 	case "atanF64":
 		// atan t = t + t*s*P(s), s = t^2 <= 0.0431 (|t| <= 0.2076, the
-		// float64 Atan's reduced argument, asmgen.go's atanRegions), for the float64 Atan. The
-		// reference G(s) = (atan t - t)/(t s) is atan's series, (-1)^k
-		// s^(k-1)/(2k+1), summed to s^119 (each term below a twentieth of
-		// the one before), so no cancellation. P's error enters the result
-		// (about t) times about s, the weight. The kernel takes degree 9.
+		// float64 Atan's reduced argument, asmgen.go's atanRegions), for
+		// the float64 Atan. The reference G(s) = (atan t - t)/(t s) is
+		// atan's series, (-1)^k s^(k-1)/(2k+1), summed to s^119 (each term
+		// below a twentieth of the one before), so no cancellation. P's
+		// error enters the result (about t) times about s, the weight. The
+		// kernel takes degree 7.
 		const terms = 120
 		G := func(s float64) float64 {
 			var v float64
@@ -325,7 +326,7 @@ func main() {
 	case "asinF64":
 		// The float64 Asin and Acos: asin y = y + y*z*P(z), z = y^2 <=
 		// 1/4, as asin64 but to float64's precision (P's error below 2^-58
-		// of the result). The kernel takes degree 11.
+		// of the result). The kernel takes degree 13.
 		fitWeighted64("asinF64", asinSeries, 0.25*1.0001, 9, 14)
 	case "tanh":
 		for _, cut := range []float64{0.55, 0.625} {
@@ -421,19 +422,23 @@ const (
 // c_n = (2n)!/(4^n (n!)^2 (2n+1)) for z^(n-1), summed to z^119 (for z <=
 // 1/4 each term is below a quarter of the one before), so no cancellation.
 func asinSeries(z float64) float64 {
-	const terms = 120
 	var v float64
-	ratio := 1.0 // (2n)!/(4^n (n!)^2)
-	c := make([]float64, terms)
-	for n := 1; n < terms; n++ {
-		ratio *= float64(2*n-1) / float64(2*n)
-		c[n] = ratio / float64(2*n+1)
-	}
-	for n := terms - 1; n >= 1; n-- {
-		v = v*z + c[n]
+	for n := len(asinTerms) - 1; n >= 1; n-- {
+		v = v*z + asinTerms[n]
 	}
 	return v
 }
+
+// asinTerms are asinSeries's coefficients, c_n for n < 120 (c_0 unused).
+var asinTerms = func() []float64 {
+	c := make([]float64, 120)
+	ratio := 1.0 // (2n)!/(4^n (n!)^2)
+	for n := 1; n < len(c); n++ {
+		ratio *= float64(2*n-1) / float64(2*n)
+		c[n] = ratio / float64(2*n+1)
+	}
+	return c
+}()
 
 // bigFloat is v in 300 bits.
 func bigFloat(v float64) *big.Float { return new(big.Float).SetPrec(300).SetFloat64(v) }
