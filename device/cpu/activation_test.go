@@ -45,9 +45,10 @@ func sameBits[T vec.Float](a, b T) bool {
 // element, for float32 and float64, into another slice and in place:
 // LeakyRelu and Pow bit for bit (Pow's float64 subnormal results within
 // 1 ulp; its float32 exponents other than the shortcut ones could differ
-// within about 2^-45 of a tie, see powF32, and do not on these inputs), Elu within 1 ulp of the formula (its e^x - 1 is vec.Expm1's)
-// and bit for bit where x > 0, for zeros (the sign kept: alpha*expm1(-0)
-// = -0), infinities and NaN.
+// within about 2^-45 of a tie, see powF32, and do not on these inputs),
+// Elu within 1 ulp of the formula (its e^x - 1 is vec.Expm1's) and bit
+// for bit where x > 0, for zeros (the sign kept: alpha*expm1(-0) = -0),
+// infinities and NaN.
 func TestVectorScalarForms(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { testActivations[float32](t) })
 	t.Run("float64", func(t *testing.T) { testActivations[float64](t) })

@@ -247,9 +247,9 @@ func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T
 
 // cmpRow compares a row of x and y, each adjacent (step 1) or one element
 // (step 0), into d with an inline relation, or reports false for an op
-// that is not one of isRelation's. A scalar on the left is moved to the right
-// by the mirrored relation (x < y is y > x, NaN making both false), so
-// only two loop forms exist: row with row, and row with scalar.
+// that is not one of isRelation's. A scalar on the left is moved to the
+// right by the mirrored relation (x < y is y > x, NaN making both false),
+// so only two loop forms exist: row with row, and row with scalar.
 func cmpRow[T num](op device.BinaryOp, d []uint8, x []T, xs int, y []T, ys int) bool {
 	n := len(d)
 	switch {

@@ -50,9 +50,9 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 	return nil, nil, nil
 }
 
-// selectBlock is how many elements leakyReluScalar and eluScalar take at a
-// time: their candidate block stays in L1 between the kernel call and the
-// select.
+// selectBlock is how many elements leakyReluScalar, eluScalar and powF32
+// take at a time: their blocks stay in L1 between the kernel calls and
+// the final pass.
 const selectBlock = 512
 
 // leakyReluScalar sets dst = a where a > 0, else s*a (the op table's
