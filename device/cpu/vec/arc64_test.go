@@ -82,22 +82,13 @@ func TestArc64Exact(t *testing.T) {
 		{"Asin", unAsin, math.Asin, as, exact(as, bigmath.Asin)},
 		{"Acos", unAcos, math.Acos, as, exact(as, bigmath.Acos)},
 	} {
-		mathWorst, mathAt, _ := exactErrors(map64(f.ref), f.xs, f.want)
-		for _, k := range available() {
-			worst, at, sub := exactErrors(k.un64[f.op], f.xs, f.want)
-			t.Logf("%s %s over %d inputs: %.3f ulp at %v (subnormal results %.3f x 2^-1074); package math %.3g ulp at %v",
-				k.name, f.name, len(f.xs), worst, at, sub, mathWorst, mathAt)
-			if worst > 0.75 || sub > 0.75 {
-				t.Errorf("%s %s: %.3f ulp at x=%v (%#016x), subnormal %.3f; limit 0.75", k.name, f.name, worst, at, math.Float64bits(at), sub)
-			}
-		}
+		holdExact64(t, f.name, f.op, f.ref, f.xs, f.want, 0.75)
 	}
 }
 
 // TestArc64TiersIdentical checks that every set gives the generic set's
-// float64 Atan, Asin and Acos bits (any NaN for NaN) on TestArc64Exact's
-// inputs mixed with special values (±0, ±Inf, NaN, |x| > 1), into
-// another slice and in place.
+// float64 Atan, Asin and Acos bits (sameAsGeneric64) on TestArc64Exact's
+// inputs mixed with special values (±0, ±Inf, NaN, |x| > 1).
 func TestArc64TiersIdentical(t *testing.T) {
 	specials := []float64{0, negZ, inf, -inf, nan, 1, -1, 1.5, -2, math.MaxFloat64, math.Nextafter(1, 2)}
 	mix := func(xs []float64) []float64 {
@@ -112,24 +103,7 @@ func TestArc64TiersIdentical(t *testing.T) {
 		op unOp
 		xs []float64
 	}{{unAtan, mix(atan64Inputs(500))}, {unAsin, mix(asin64Inputs(500))}, {unAcos, mix(asin64Inputs(500))}} {
-		want := make([]float64, len(c.xs))
-		genericKernels.un64[c.op](want, c.xs)
-		for _, k := range available()[1:] {
-			for _, inPlace := range []bool{false, true} {
-				got := make([]float64, len(c.xs))
-				src := c.xs
-				if inPlace {
-					copy(got, c.xs)
-					src = got
-				}
-				k.un64[c.op](got, src)
-				for i, w := range want {
-					if math.Float64bits(got[i]) != math.Float64bits(w) && !(got[i] != got[i] && w != w) {
-						t.Errorf("%s op %d in place %v: x=%v gives %v, generic %v", k.name, c.op, inPlace, c.xs[i], got[i], w)
-					}
-				}
-			}
-		}
+		sameAsGeneric64(t, c.op, c.xs)
 	}
 }
 

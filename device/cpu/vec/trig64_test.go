@@ -62,14 +62,23 @@ func TestTrig64Exact(t *testing.T) {
 		limit float64
 	}{{"Sin", unSin, math.Sin, 0.8}, {"Cos", unCos, math.Cos, 0.8}, {"Tan", unTan, math.Tan, 0.9}}
 	for i, f := range ops {
-		mathWorst, mathAt, _ := exactErrors(map64(f.ref), xs, want[i])
-		for _, k := range available() {
-			worst, at, sub := exactErrors(k.un64[f.op], xs, want[i])
-			t.Logf("%s %s over %d inputs: %.3f ulp at %v (subnormal results %.3f x 2^-1074); package math %.3g ulp at %v",
-				k.name, f.name, len(xs), worst, at, sub, mathWorst, mathAt)
-			if worst > f.limit || sub > f.limit {
-				t.Errorf("%s %s: %.3f ulp at x=%v (%#016x), subnormal %.3f; limit %g", k.name, f.name, worst, at, math.Float64bits(at), sub, f.limit)
-			}
+		holdExact64(t, f.name, f.op, f.ref, xs, want[i], f.limit)
+	}
+}
+
+// holdExact64 holds every set's float64 unary op to limit ulps of the
+// exact values want on xs (exactErrors; subnormal results to limit x
+// 2^-1074), logging each set's worst and, for comparison, ref's (package
+// math).
+func holdExact64(t *testing.T, name string, op unOp, ref func(float64) float64, xs []float64, want []*big.Float, limit float64) {
+	t.Helper()
+	mathWorst, mathAt, _ := exactErrors(map64(ref), xs, want)
+	for _, k := range available() {
+		worst, at, sub := exactErrors(k.un64[op], xs, want)
+		t.Logf("%s %s over %d inputs: %.3f ulp at %v (subnormal results %.3f x 2^-1074); package math %.3g ulp at %v",
+			k.name, name, len(xs), worst, at, sub, mathWorst, mathAt)
+		if worst > limit || sub > limit {
+			t.Errorf("%s %s: %.3f ulp at x=%v (%#016x), subnormal %.3f; limit %g", k.name, name, worst, at, math.Float64bits(at), sub, limit)
 		}
 	}
 }
@@ -93,21 +102,29 @@ func TestTrig64TiersIdentical(t *testing.T) {
 		xs = append(xs, float64(i)*0.01-20)
 	}
 	for _, op := range []unOp{unSin, unCos, unTan} {
-		want := make([]float64, len(xs))
-		genericKernels.un64[op](want, xs)
-		for _, k := range available()[1:] {
-			for _, inPlace := range []bool{false, true} {
-				got := make([]float64, len(xs))
-				src := xs
-				if inPlace {
-					copy(got, xs)
-					src = got
-				}
-				k.un64[op](got, src)
-				for i, w := range want {
-					if math.Float64bits(got[i]) != math.Float64bits(w) && !(got[i] != got[i] && w != w) {
-						t.Errorf("%s op %d in place %v: x=%v gives %v, generic %v", k.name, op, inPlace, xs[i], got[i], w)
-					}
+		sameAsGeneric64(t, op, xs)
+	}
+}
+
+// sameAsGeneric64 checks that every vector set's float64 unary op gives
+// the generic set's bits (any NaN for NaN) on xs, into another slice and
+// in place.
+func sameAsGeneric64(t *testing.T, op unOp, xs []float64) {
+	t.Helper()
+	want := make([]float64, len(xs))
+	genericKernels.un64[op](want, xs)
+	for _, k := range available()[1:] {
+		for _, inPlace := range []bool{false, true} {
+			got := make([]float64, len(xs))
+			src := xs
+			if inPlace {
+				copy(got, xs)
+				src = got
+			}
+			k.un64[op](got, src)
+			for i, w := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(w) && !(got[i] != got[i] && w != w) {
+					t.Errorf("%s op %d in place %v: x=%v gives %v, generic %v", k.name, op, inPlace, xs[i], got[i], w)
 				}
 			}
 		}
