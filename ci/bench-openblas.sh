@@ -88,7 +88,7 @@ PYEOF
 
 # tessera: the gemm package's benchmarks for the same square shapes, and
 # the FMA-throughput loops, from one test binary built once.
-go test -c -o "$tmp/gemm.test" ./device/cpu/gemm
+test_binary ./device/cpu/gemm "$tmp/gemm.test"
 
 # gobest N DTYPE CALLS: tessera's best GFLOP/s over CALLS single calls.
 gobest() {

@@ -5,7 +5,9 @@ package gemm
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -39,7 +41,8 @@ func skinnyBytes(s benchShape, size int) float64 {
 // hierarchy. The ratio of the two GB/s figures is how close the product
 // comes to the bandwidth its bytes need. Every call here reuses one set of
 // operands, so those of 16 MiB or less come from the caches;
-// BenchmarkSkinnyCold times the same products on operands in memory.
+// BenchmarkSkinnyPaired times the four-row and four-column products on
+// operands in memory too, and pairs each call with a read.
 func BenchmarkSkinny(b *testing.B) {
 	if !hasAVX512() {
 		b.Skip("the read anchor needs AVX-512")
@@ -50,29 +53,11 @@ func BenchmarkSkinny(b *testing.B) {
 	}
 }
 
-// coldBytes is how many bytes of distinct operands BenchmarkSkinnyCold
-// cycles through: more than twice the largest last-level cache of the
+// coldBytes is how many bytes of distinct operands BenchmarkSkinnyPaired's
+// "mem" runs cycle through: more than twice the largest last-level cache of the
 // machines this project has run on (105 MiB on a Sapphire Rapids socket),
 // so that no call finds its operands in a cache from an earlier one.
 const coldBytes = 256 << 20
-
-// BenchmarkSkinnyCold times the four-row and four-column products of
-// BenchmarkSkinny, and the same read anchor, with each call on the next of
-// as many copies of the operands as fit in coldBytes: the products as they
-// run when their long operand comes from memory (a model's weights larger
-// than the cache), against the read bandwidth of memory over the same bytes.
-func BenchmarkSkinnyCold(b *testing.B) {
-	if !hasAVX512() {
-		b.Skip("the read anchor needs AVX-512")
-	}
-	for _, s := range skinnyShapes {
-		if s.m != 4 && s.n != 4 {
-			continue // the GEMVs at 4096 already stream from memory in BenchmarkSkinny
-		}
-		benchSkinny(b, s, skinnySets[float32](s, coldBytes))
-		benchSkinny(b, s, skinnySets[float64](s, coldBytes))
-	}
-}
 
 // operandSet is one product's operands, as benchOperands makes them.
 type operandSet[T float] struct {
@@ -107,57 +92,73 @@ func skinnySets[T float](s benchShape, total int) []operandSet[T] {
 	return sets
 }
 
-func benchSkinny[T float](b *testing.B, s benchShape, sets []operandSet[T]) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	typ := fmt.Sprintf("%T", zero)
+// skinnyProduct returns a function that runs s's product once, on the
+// next of sets each call, starting at sets[start].
+func skinnyProduct[T float](s benchShape, sets []operandSet[T], start int) func() error {
 	_, lda := stored(s.transA, s.m, s.k)
 	_, ldb := stored(s.transB, s.k, s.n)
-	bytes := skinnyBytes(s, size)
-	b.Run(fmt.Sprintf("%s/%s/tessera-%s", s, typ, Kernel()), func(b *testing.B) {
-		b.ReportAllocs()
-		next := 0
-		call := func() {
-			o := &sets[next]
-			next = (next + 1) % len(sets)
-			var err error
-			switch x := any(o.a).(type) {
-			case []float32:
-				err = F32(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(o.b).([]float32), ldb, 0, any(o.c).([]float32), s.n)
-			case []float64:
-				err = F64(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(o.b).([]float64), ldb, 0, any(o.c).([]float64), s.n)
-			}
-			if err != nil {
-				b.Fatal(err)
+	next := start % len(sets)
+	return func() error {
+		o := &sets[next]
+		next = (next + 1) % len(sets)
+		switch x := any(o.a).(type) {
+		case []float32:
+			return F32(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(o.b).([]float32), ldb, 0, any(o.c).([]float32), s.n)
+		case []float64:
+			return F64(s.transA, s.transB, s.m, s.n, s.k, 1, x, lda, any(o.b).([]float64), ldb, 0, any(o.c).([]float64), s.n)
+		}
+		return nil
+	}
+}
+
+// skinnyRead returns a function that streams the next of sets' A, B and C
+// (starting at sets[start]) once with AVX-512 loads (readLinesZ) on
+// threads goroutines of the team the products use, each reading the same
+// fixed share every time: the read anchor of the skinny benchmarks.
+func skinnyRead[T float](threads int, sets []operandSet[T], start int) func() {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	sums := make([]uint64, threads)
+	var parts [3][]T
+	read := func(w int) {
+		for _, p := range parts {
+			lines := len(p) * size / 64
+			l0, l1 := w*lines/threads, (w+1)*lines/threads
+			if l1 > l0 {
+				sums[w] += readLinesZ((*byte)(unsafe.Pointer(&p[l0*64/size])), l1-l0)
 			}
 		}
-		call()
+	}
+	next := start % len(sets)
+	return func() {
+		o := &sets[next]
+		next = (next + 1) % len(sets)
+		parts = [3][]T{o.a, o.b, o.c}
+		runTeamAll(threads, read)
+	}
+}
+
+func benchSkinny[T float](b *testing.B, s benchShape, sets []operandSet[T]) {
+	var zero T
+	typ := fmt.Sprintf("%T", zero)
+	bytes := skinnyBytes(s, int(unsafe.Sizeof(zero)))
+	b.Run(fmt.Sprintf("%s/%s/tessera-%s", s, typ, Kernel()), func(b *testing.B) {
+		b.ReportAllocs()
+		call := skinnyProduct(s, sets, 0)
+		if err := call(); err != nil { // untimed: start warm
+			b.Fatal(err)
+		}
 		for b.Loop() {
-			call()
+			if err := call(); err != nil {
+				b.Fatal(err)
+			}
 		}
 		reportGFLOPS(b, s)
 		b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 	})
 	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("%s/%s/read/threads=%d", s, typ, threads), func(b *testing.B) {
-			sums := make([]uint64, threads)
-			var parts [3][]T
-			read := func(w int) {
-				for _, p := range parts {
-					lines := len(p) * size / 64
-					l0, l1 := w*lines/threads, (w+1)*lines/threads
-					if l1 > l0 {
-						sums[w] += readLinesZ((*byte)(unsafe.Pointer(&p[l0*64/size])), l1-l0)
-					}
-				}
-			}
-			next := 0
-			call := func() {
-				o := &sets[next]
-				next = (next + 1) % len(sets)
-				parts = [3][]T{o.a, o.b, o.c}
-				runTeamAll(threads, read)
-			}
+			call := skinnyRead(threads, sets, 0)
 			call() // untimed: as the product, start warm
 			for b.Loop() {
 				call()
@@ -165,6 +166,90 @@ func benchSkinny[T float](b *testing.B, s benchShape, sets []operandSet[T]) {
 			b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		})
 	}
+}
+
+// BenchmarkSkinnyPaired times the four-row and four-column products of
+// BenchmarkSkinny against the read anchor (on GOMAXPROCS goroutines) in
+// pairs: every iteration runs one product and one read of the same bytes
+// back to back, in alternating order, and "x-read" is the median over the
+// iterations of the pair's ratio, product GB/s over read GB/s (with
+// "GB/s" and "read-GB/s" the medians of each side). On a shared virtual
+// machine the memory bandwidth moves by half within seconds, so best-of
+// figures taken apart compare the drift; the pairs see the same moment.
+// "cache" reuses one set of operands (4-16 MiB, from the caches); "mem"
+// takes each call's operands from the next of as many copies as fill
+// coldBytes: the products as they run when their long operand comes from
+// memory (a model's weights larger than the cache).
+func BenchmarkSkinnyPaired(b *testing.B) {
+	if !hasAVX512() {
+		b.Skip("the read anchor needs AVX-512")
+	}
+	for _, s := range skinnyShapes {
+		if s.m != 4 && s.n != 4 {
+			continue
+		}
+		for _, where := range []string{"cache", "mem"} {
+			total := 0
+			if where == "mem" {
+				total = coldBytes
+			}
+			benchSkinnyPaired(b, s, where, skinnySets[float32](s, total))
+			benchSkinnyPaired(b, s, where, skinnySets[float64](s, total))
+		}
+	}
+}
+
+func benchSkinnyPaired[T float](b *testing.B, s benchShape, where string, sets []operandSet[T]) {
+	var zero T
+	bytes := skinnyBytes(s, int(unsafe.Sizeof(zero)))
+	b.Run(fmt.Sprintf("%s/%T/%s", s, zero, where), func(b *testing.B) {
+		// The read walks the copies half a cycle away from the product's,
+		// so that neither finds the other's bytes in the cache.
+		product := skinnyProduct(s, sets, 0)
+		read := skinnyRead(runtime.GOMAXPROCS(0), sets, len(sets)/2)
+		timed := func(f func()) float64 {
+			t0 := time.Now()
+			f()
+			return bytes / time.Since(t0).Seconds() / 1e9
+		}
+		var err error
+		run := func() {
+			if e := product(); e != nil {
+				err = e
+			}
+		}
+		run() // untimed: start warm
+		read()
+		var prod, rd, ratio []float64
+		for i := 0; b.Loop(); i++ {
+			var p, r float64
+			if i%2 == 0 {
+				p, r = timed(run), timed(read)
+			} else {
+				r, p = timed(read), timed(run)
+			}
+			prod, rd, ratio = append(prod, p), append(rd, r), append(ratio, p/r)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(median(prod), "GB/s")
+		b.ReportMetric(median(rd), "read-GB/s")
+		b.ReportMetric(median(ratio), "x-read")
+	})
+}
+
+// median returns the middle of v (the mean of the two middle values when
+// their count is even), sorting v in place.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // BenchmarkAxpy4x4 times each kernel set's four-row axpy (the inner loop
