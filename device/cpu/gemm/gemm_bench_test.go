@@ -29,6 +29,7 @@ func (s benchShape) String() string {
 }
 
 var benchShapes = []benchShape{
+	{m: 64, n: 64, k: 64},
 	{m: 128, n: 128, k: 128},
 	{m: 256, n: 256, k: 256},
 	{m: 512, n: 512, k: 512},

@@ -1,22 +1,43 @@
 package gemm
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 )
 
-// minWorkPerThread is the number of multiply-adds (m*n*k) each goroutine
-// should have: below it, starting one costs more than it saves. Measured on
-// a 2-core VM: a helper makes 64^3 10% slower (about 1us for the go
-// statement and the wake-up), 96^3 1.3x and 128^3 1.6x faster.
-const minWorkPerThread = 64 * 64 * 64
+// workScale sets how many goroutines a product of W = m*n*k multiply-adds
+// uses: sqrt(W / workScale), at most GOMAXPROCS. Each goroutine saves its
+// share of the multiply-adds but costs a hand-over and a share of the
+// waiting at the end, so the time W/p + c*p is least at p ~ sqrt(W/c):
+// goroutines grow with the square root of the work, not in proportion to
+// it. It is a variable so that the benchmarks can sweep it
+// (BenchmarkWorkers). Measured (mean of back-to-back calls, GFLOP/s):
+//   - on two cores of a Zen 5 EPYC, 64^3 ran at 150 (float32) and 86
+//     (float64) on one goroutine against 89 and 73 on two; 96^3 at 172 and
+//     91 on one against 205 and 127 on two, with B packed per goroutine
+//     (usePrivateB);
+//   - on 16 vCPUs of a Xeon (Emerald Rapids, 8 cores with two threads
+//     each), before B was packed per goroutine: 128^3 float32 137 on one,
+//     127-135 on two, 137-147 on four, 109-117 on eight and 74-78 on 16
+//     goroutines; 192^3 211-226 on six against 158-169 on 16.
+//
+// 2^17 gives 64^3 one goroutine, 96^3 two, 128^3 four, 192^3 seven and
+// 256^3 eleven.
+var workScale = 1 << 17
 
 // workers returns how many goroutines to use for an m x n x k product.
 func workers(m, n, k int) int {
+	return scaledWorkers(float64(m)*float64(n)*float64(k), float64(workScale))
+}
+
+// scaledWorkers returns sqrt(amount/scale) rounded down, at least 1 and at
+// most GOMAXPROCS.
+func scaledWorkers(amount, scale float64) int {
 	p := runtime.GOMAXPROCS(0)
-	if lim := float64(m) * float64(n) * float64(k) / minWorkPerThread; lim < float64(p) {
+	if lim := math.Sqrt(amount / scale); lim < float64(p) {
 		p = int(lim)
 	}
 	return max(p, 1)
@@ -83,10 +104,35 @@ func partition(m, mr, mc, procs int) (rowBlocks, colChunks int) {
 	return usual, ceilDiv(want, usual)
 }
 
+// privateBBytes is the largest B block that each goroutine packs for
+// itself (usePrivateB). Against B shared, on two cores of a Zen 5 EPYC
+// (medians of 15 interleaved rounds, GFLOP/s, float32 and float64): 96^3
+// 180 and 110 against 120 and 72; 128^3 246 and 143 against 177 and 94;
+// 192^3 311 and 162 against 228 and 119; 256^3 369 and 176 against 291 and
+// 144 (the float64 blocks of 192^3 and 256^3, 288 and 512 KiB, needed this
+// limit; at 256 KiB they ran shared); 384^3 and 512^3 within the rounds'
+// spread.
+var privateBBytes = 512 << 10
+
+// usePrivateB reports whether a product on procs goroutines with m rows and
+// B blocks of bBytes should pack B privately per goroutine. Sharing one
+// packed block makes every goroutine read panels another core wrote, line
+// by line from that core's cache, and the next call write them again
+// while the other cores hold them; for small products those transfers
+// cost more than the multiply-adds (on two cores of a Zen 5 EPYC, a
+// 128^3 float32 product spent a third of its time packing B, against a
+// fiftieth when one core did it all). Packing privately repeats the
+// packing procs times, which is cheap next to the product while the
+// block is small and m is large beside procs.
+func usePrivateB(procs, m, bBytes int) bool {
+	return procs > 1 && bBytes <= privateBBytes && m >= 16*procs
+}
+
 // worker is one goroutine's private state: its packed block of A and a tile
 // for edge results.
 type worker[T float] struct {
 	a    *buffer[T]
+	b    *buffer[T] // its own packed B block, when the job's privateB
 	tile []T
 }
 
@@ -125,6 +171,13 @@ type job[T float] struct {
 	colChunks     int // column chunks each row block is split into
 	units         int // units per phase: row blocks * colChunks
 	procs         int // goroutines
+
+	// privateB: every goroutine packs each phase's B block into a buffer
+	// of its own (worker.b) and takes units through unitShares, instead of
+	// the goroutines packing one shared block panel by panel (see
+	// usePrivateB).
+	privateB   bool
+	unitShares []shares // per phase, when privateB
 
 	// src, when set, packs both operands instead of ks.pack reading a and
 	// b: the stored elements are another type than T (bf16/f16 operands,
@@ -264,9 +317,20 @@ func (j *job[T]) setup(ks *kernels[T], transA, transB bool, m, n, k int, alpha T
 	}
 
 	bSize := j.kcb * roundUp(min(j.ncb, n), nr)
-	j.bBuf[0] = getBuf[T](bSize)
-	if phases > 1 {
-		j.bBuf[1] = getBuf[T](bSize)
+	j.privateB = usePrivateB(j.procs, m, bSize*int(unsafe.Sizeof(alpha)))
+	if j.privateB {
+		if cap(j.unitShares) < phases {
+			j.unitShares = make([]shares, phases)
+		}
+		j.unitShares = j.unitShares[:phases]
+		for i := range j.unitShares {
+			j.unitShares[i].reset(j.units, j.procs)
+		}
+	} else {
+		j.bBuf[0] = getBuf[T](bSize)
+		if phases > 1 {
+			j.bBuf[1] = getBuf[T](bSize)
+		}
 	}
 	if cap(j.ws) < j.procs {
 		j.ws = make([]worker[T], j.procs)
@@ -275,6 +339,9 @@ func (j *job[T]) setup(ks *kernels[T], transA, transB bool, m, n, k int, alpha T
 	for w := range j.ws {
 		wk := &j.ws[w]
 		wk.a = getBuf[T](j.kcb * j.mcb)
+		if j.privateB {
+			wk.b = getBuf[T](bSize)
+		}
 		if cap(wk.tile) < mr*nr {
 			wk.tile = make([]T, mr*nr)
 		}
@@ -290,7 +357,8 @@ func (j *job[T]) release() {
 	}
 	for w := range j.ws {
 		putBuf(j.ws[w].a)
-		j.ws[w].a = nil
+		putBuf(j.ws[w].b)
+		j.ws[w].a, j.ws[w].b = nil, nil
 	}
 	j.a, j.b, j.c = nil, nil, nil
 	j.src = nil
@@ -342,6 +410,10 @@ func (j *job[T]) work(w int) {
 		for pc := 0; pc < j.k; pc, ph = pc+j.kcb, ph+1 {
 			kc := min(j.kcb, j.k-pc)
 			st := &j.phases[ph]
+			if j.privateB {
+				j.privatePhase(w, ph, jc, pc, nc, kc, panels, chunk)
+				continue
+			}
 			bp := j.bBuf[ph%2].data[:panels*nr*kc]
 
 			// Pack B, panel by panel, once the buffer is free.
@@ -377,36 +449,71 @@ func (j *job[T]) work(w int) {
 				if st.packDone.Load() < int64(panels) {
 					j.await(func() bool { return st.packDone.Load() == int64(panels) })
 				}
-				if pc > 0 {
-					// The same unit of the previous k block writes the
-					// same part of C.
-					prev := &j.unitDone[(ph-1)*j.units+u]
-					if !prev.Load() {
-						j.await(prev.Load)
-					}
-				}
-				betaEff := j.beta
-				if pc > 0 {
-					betaEff = 1
-				}
-				j.unit(wk, u, &packedBlock, jc, panels, chunk, pc, kc, bp, betaEff)
-				if j.finish != nil && pc+kc == j.k {
-					// The unit's part of C is final: its rows, and its
-					// chunk's columns within this column block.
-					i0 := u / j.colChunks * j.mcb
-					c0 := u % j.colChunks * chunk * nr
-					c1 := min(c0+chunk*nr, nc)
-					if c0 < c1 {
-						j.finish(i0, min(j.mcb, j.m-i0), jc+c0, c1-c0)
-					}
-				}
-				j.unitDone[ph*j.units+u].Store(true)
-				j.phDone[ph].Add(1)
-				if j.procs > 1 {
-					j.signal()
-				}
+				j.runUnit(wk, ph, u, &packedBlock, jc, nc, panels, chunk, pc, kc, bp)
 			}
 		}
+	}
+}
+
+// runUnit runs unit u of phase ph on the packed B block bp, once the same
+// unit of the previous k block (which writes the same part of C) is done,
+// and marks it done.
+func (j *job[T]) runUnit(wk *worker[T], ph, u int, packedBlock *int, jc, nc, panels, chunk, pc, kc int, bp []T) {
+	if pc > 0 {
+		prev := &j.unitDone[(ph-1)*j.units+u]
+		if !prev.Load() {
+			j.await(prev.Load)
+		}
+	}
+	betaEff := j.beta
+	if pc > 0 {
+		betaEff = 1
+	}
+	j.unit(wk, u, packedBlock, jc, panels, chunk, pc, kc, bp, betaEff)
+	if j.finish != nil && pc+kc == j.k {
+		// The unit's part of C is final: its rows, and its chunk's
+		// columns within this column block.
+		i0 := u / j.colChunks * j.mcb
+		c0 := u % j.colChunks * chunk * j.ks.nr
+		c1 := min(c0+chunk*j.ks.nr, nc)
+		if c0 < c1 {
+			j.finish(i0, min(j.mcb, j.m-i0), jc+c0, c1-c0)
+		}
+	}
+	j.unitDone[ph*j.units+u].Store(true)
+	j.phDone[ph].Add(1)
+	if j.procs > 1 {
+		j.signal()
+	}
+}
+
+// privatePhase is worker w's part of phase ph when the job packs B
+// privately: the whole B block into the worker's own buffer, then the
+// units it takes through the phase's shares (its own share first, so a
+// worker writes the same rows of C from one call to the next).
+func (j *job[T]) privatePhase(w, ph, jc, pc, nc, kc, panels, chunk int) {
+	nr := j.ks.nr
+	wk := &j.ws[w]
+	bp := wk.b.data[:panels*nr*kc]
+	packed := false
+	packedBlock := -1
+	for {
+		u, ok := j.unitShares[ph].take(w)
+		if !ok {
+			return
+		}
+		if !packed {
+			for jp := range panels {
+				j0 := jc + jp*nr
+				if j.src != nil {
+					j.src.packB(bp[jp*nr*kc:(jp+1)*nr*kc], j0, pc, min(nr, j.n-j0), nr, kc)
+				} else {
+					j.ks.pack(bp[jp*nr*kc:(jp+1)*nr*kc], j.b, pc*j.brs+j0*j.bcs, j.bcs, j.brs, min(nr, j.n-j0), nr, kc)
+				}
+			}
+			packed = true
+		}
+		j.runUnit(wk, ph, u, &packedBlock, jc, nc, panels, chunk, pc, kc, bp)
 	}
 }
 

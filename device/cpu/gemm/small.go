@@ -55,6 +55,29 @@ func smallPool[T float]() *sync.Pool {
 	return &smalls64
 }
 
+// bytesScale sets how many goroutines an unpacked product uses from the
+// bytes of its operands (A and B): sqrt(bytes / bytesScale), or as many as
+// workers gives for its multiply-adds if that is more. Those products are
+// bound by the bytes they read rather than their multiply-adds (one or a
+// few per element read), and the same trade as workers' (each goroutine
+// saves its share of the reading, and costs a hand-over and a part of the
+// final sum) puts the best count near the square root of the bytes. It is
+// a variable so that the benchmarks can sweep it (BenchmarkSkinnyThreads).
+// On 16 vCPUs of a Xeon (Emerald Rapids) with the operands in cache, GB/s:
+// a 1x1024x1024 float32 GEMV (4 MiB) ran at 95-107 on four goroutines,
+// 89-96 on eight and 59-62 on 16; its float64 twin (8 MiB) at 119-125 on
+// eight, 104-106 on four and 87-91 on 16; 1x512x512 float32 (1 MiB) at
+// 88-94 on two and 52-73 on one; 1x512x256 float32 (512 KiB) at 66-70 on
+// one and 58-65 on two. 256 KiB gives them 4, 5, 2 and 1 goroutines.
+var bytesScale = 256 << 10
+
+// skinnyWorkers returns how many goroutines an unpacked m x n x k product
+// of size-byte elements uses (see bytesScale).
+func skinnyWorkers(m, n, k, size int) int {
+	bytes := (float64(m)*float64(k) + float64(k)*float64(n)) * float64(size)
+	return max(workers(m, n, k), scaledWorkers(bytes, float64(bytesScale)))
+}
+
 // small computes C = alpha*op(A)*op(B) + beta*C for a skinny product
 // without packing, in the form whose long operand is read contiguously:
 // axpy form (streamJob) when the long operand's rows run along the long
@@ -69,7 +92,8 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 	if transB {
 		brs, bcs = 1, ldb
 	}
-	procs := workers(m, n, k)
+	var zero T
+	procs := skinnyWorkers(m, n, k, int(unsafe.Sizeof(zero)))
 	switch {
 	case !transB && n >= axpyMinN:
 		// axpy form (m is the short side): stream B.
