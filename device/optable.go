@@ -304,7 +304,7 @@ var binaryTable = [...]BinaryDef{
 		Int:    func(a, b int64) int64 { return b2i((a != 0) != (b != 0)) },
 		Shader: Shader{F32: "select(0u, 1u, m_nonzero(a) != m_nonzero(b))", I32: "select(0u, 1u, (a != 0) != (b != 0))", U8: "select(0u, 1u, (a != 0u) != (b != 0u))", I64: "select(0u, 1u, nz64(a) != nz64(b))"}},
 	Atan2: {Name: "Atan2", Doc: "Atan2 returns the angle of the point (u, t), atan(t/u) in the right quadrant,\nin [-pi, pi] (NumPy's arctan2(t, u), PyTorch's atan2): t is the y coordinate.\nSigned zeros and infinities follow C99 (Atan2(0, -0) = pi).", Accepts: Floats,
-		F64: math.Atan2, Shader: Shader{F32: "m_atan2(a, b)"}},
+		F64: atan2, Shader: Shader{F32: "m_atan2(a, b)"}},
 	Mod: {Name: "Mod", Doc: "Mod returns the remainder of floor division, t - floor(t/u)*u, which has the\nsign of u (NumPy's mod and remainder, PyTorch's remainder, Python's %);\nFmod is the truncated one. Floats: a zero result is +0 or -0 after u, a\nzero u gives NaN. Integers: a zero u gives 0, as in NumPy.", Accepts: Numeric,
 		F64: floorMod, Int: floorModInt,
 		Shader: Shader{F32: "m_mod(a, b)", I32: "m_mod_i32(a, b)", U8: "m_mod_u32(a, b)", I64: "mod_i64(a, b)"}},
@@ -372,6 +372,11 @@ func sigmoid(x float64) float64 {
 	e := math.Exp(x)
 	return e / (1 + e)
 }
+
+// atan2 is math.Atan2 with y's sign, which C99 gives every result:
+// math.Atan2 returns +pi where a negative y over a negative x underflows
+// to +0 (math.Atan2(-1e-200, -1e200) is +pi; NumPy's arctan2 -pi).
+func atan2(y, x float64) float64 { return math.Copysign(math.Atan2(y, x), y) }
 
 // floorMod is NumPy's float remainder: fmod, moved by b when its sign
 // differs from b's, a zero taking b's sign.

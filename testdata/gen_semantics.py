@@ -329,6 +329,11 @@ case("eq_bool_i32", "eq", [np.array([True, False, True]), np.array([1, 0, 2], i3
 case("maximum_i32_f32", "maximum", [ia, fa], np.maximum(ia.astype(f32), fa), rule="pytorch (the float's dtype)")
 case("sqrt_i32", "sqrt", [np.array([4, 9, -1, 0], i32)], np.sqrt(np.array([4, 9, -1, 0], f32)), rule="pytorch (F32; NumPy: F64)")
 case("exp_bool", "exp", [np.array([True, False])], np.exp(np.array([1, 0], f32)), tol=TR, rule="pytorch (F32; NumPy: F16)")
+# a negative y over a negative x whose quotient underflows keeps y's sign: -pi
+case("atan2_underflow_f64", "atan2", [np.array([-1e-200, 1e-200, -5e-324, -0.0, 5e-324], f64), np.array([-1e200, -1e200, -3, -1, 3], f64)],
+     np.arctan2(np.array([-1e-200, 1e-200, -5e-324, -0.0, 5e-324], f64), np.array([-1e200, -1e200, -3, -1, 3], f64)))
+case("atan2_underflow_f32", "atan2", [np.array([-1e-30, 1e-30, -1e-45], f32), np.array([-1e30, -1e30, -3], f32)],
+     np.arctan2(np.array([-1e-30, 1e-30, -1e-45], f32), np.array([-1e30, -1e30, -3], f32)), tol=TR)
 case("atan2_i32", "atan2", [np.array([1, -1, 0], i32), np.array([0, 0, -1], i32)], np.arctan2(np.array([1, -1, 0], f32), np.array([0, 0, -1], f32)), tol=TR, rule="pytorch (F32; NumPy: F64)")
 case("where_i32_f32", "where", [np.array([True, False, True]), ia, fa], np.where(np.array([True, False, True]), ia.astype(f32), fa), rule="pytorch (the float's dtype)")
 # a 0-d operand (a Scalar) does not widen an operand with axes in its own or a lower category

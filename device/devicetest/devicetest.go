@@ -471,7 +471,7 @@ func binaryRef(op device.BinaryOp, dt dtype.DType, x, y float64) float64 {
 		}
 		return math.Floor(x / y) // exact for these small samples' quotients
 	case device.Atan2:
-		return math.Atan2(x, y)
+		return math.Copysign(math.Atan2(x, y), x) // math.Atan2 loses y's sign where x/y underflows
 	case device.And:
 		return b(x != 0 && y != 0)
 	case device.Or:

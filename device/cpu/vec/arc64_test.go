@@ -217,3 +217,120 @@ func TestAtan2F32(t *testing.T) {
 		}
 	}
 }
+
+// exactAtan2 is atan2(y, x) for finite y, x not both zero, from math/big:
+// atan of min(|y|,|x|)/max(|y|,|x|) (bigmath.Atan, about 280 bits), placed
+// in its octant with pi = 4 atan 1, with y's sign.
+func exactAtan2(y, x float64) *big.Float {
+	const prec = 300
+	ay, ax := new(big.Float).SetPrec(prec).SetFloat64(math.Abs(y)), new(big.Float).SetPrec(prec).SetFloat64(math.Abs(x))
+	swap := ay.Cmp(ax) > 0
+	num, den := ay, ax
+	if swap {
+		num, den = ax, ay
+	}
+	r := bigmath.Atan(new(big.Float).SetPrec(prec).Quo(num, den))
+	pi := new(big.Float).SetPrec(prec).Mul(bigmath.Atan(new(big.Float).SetPrec(prec).SetInt64(1)), big.NewFloat(4))
+	halfPi := new(big.Float).SetPrec(prec).Quo(pi, big.NewFloat(2))
+	switch {
+	case swap && x < 0:
+		r.Add(halfPi, r)
+	case swap:
+		r.Sub(halfPi, r)
+	case x < 0:
+		r.Sub(pi, r)
+	}
+	if math.Signbit(y) {
+		r.Neg(r)
+	}
+	return r
+}
+
+// TestAtan2F64 holds every set's float64 Atan2 to 1.6 ulp of math/big's
+// atan2 (exactAtan2) on random pairs over every binade (both signs,
+// subnormals), pairs of one magnitude and ones next to the octant bounds
+// (|y| = |x|, where the quotient reaches 1 and the formula switches), and
+// to math.Atan2's bits at C99's special values (signed zeros, infinities,
+// NaN); every set gives the generic set's bits, into another slice and in
+// place over either input, at every length up to 40 and across a block.
+func TestAtan2F64(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 4))
+	var ys, xs []float64
+	rnd := func() float64 { return math.Copysign(math.Ldexp(1+r.Float64(), r.IntN(600)-300), r.Float64()-0.5) }
+	n := 5000
+	if testing.Short() {
+		n = 1000
+	}
+	for range n {
+		y, x := rnd(), rnd()
+		ys, xs = append(ys, y, y, y, (r.Float64()*2-1)*8), append(xs, x, y*float64(1+r.IntN(3)-1), math.Nextafter(-y, r.Float64()), (r.Float64()*2-1)*8)
+	}
+	ys, xs = append(ys, 5e-324, -5e-324, 1, 1e-310, math.MaxFloat64), append(xs, 1, -3, 5e-324, -1e300, math.MaxFloat64)
+	sp := []float64{0, negZ, inf, -inf, nan, 1, -1, 5e-324, -math.MaxFloat64}
+	first := len(ys)
+	for _, y := range sp {
+		for _, x := range sp {
+			ys, xs = append(ys, y), append(xs, x)
+		}
+	}
+	special := func(i int) bool {
+		y, x := ys[i], xs[i]
+		return i >= first || y != y || x != x || math.IsInf(y, 0) || math.IsInf(x, 0) || (y == 0 && x == 0)
+	}
+	exact := make([]*big.Float, len(ys))
+	mathWorst, my, mx := 0.0, 0.0, 0.0
+	for i := range ys {
+		if !special(i) {
+			exact[i] = exactAtan2(ys[i], xs[i])
+			if e := exactErr(math.Atan2(ys[i], xs[i]), exact[i]); e > mathWorst {
+				mathWorst, my, mx = e, ys[i], xs[i]
+			}
+		}
+	}
+	for _, k := range available() {
+		got := make([]float64, len(ys))
+		k.atan264(got, ys, xs)
+		worst, wy, wx := 0.0, 0.0, 0.0
+		for i := range got {
+			if special(i) {
+				w := math.Atan2(ys[i], xs[i])
+				if math.Float64bits(got[i]) != math.Float64bits(w) && !(got[i] != got[i] && w != w) {
+					t.Errorf("%s: Atan2(%v, %v) = %v, want %v", k.name, ys[i], xs[i], got[i], w)
+				}
+				continue
+			}
+			if e := exactErr(got[i], exact[i]); e > worst || e != e {
+				worst, wy, wx = e, ys[i], xs[i]
+			}
+		}
+		t.Logf("%s: %d pairs, max %.3f ulp at (%v, %v); math.Atan2 %.3g at (%v, %v)", k.name, len(ys), worst, wy, wx, mathWorst, my, mx)
+		if worst > 1.6 {
+			t.Errorf("%s: Atan2 %.3f ulp at (%v, %v), limit 1.6", k.name, worst, wy, wx)
+		}
+	}
+	want := make([]float64, len(ys))
+	genericKernels.atan264(want, ys, xs)
+	for _, k := range available()[1:] {
+		defer useKernels(k)()
+		for _, m := range []int{1, 2, 3, 7, 8, 9, 16, 17, 40, f64Block + 3, len(ys)} {
+			for _, alias := range []int{0, 1, 2} {
+				y, x := append([]float64(nil), ys[:m]...), append([]float64(nil), xs[:m]...)
+				got := make([]float64, m)
+				switch alias {
+				case 1:
+					got = y
+				case 2:
+					got = x
+				}
+				if err := Atan2(got, y, x); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("%s length %d alias %d: Atan2(%v, %v) = %v, generic %v", k.name, m, alias, ys[i], xs[i], got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

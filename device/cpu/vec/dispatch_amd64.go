@@ -175,7 +175,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	}
 	k.un64[unTan] = inPlaceVia(k.un64[unTan])
 	k.atan232 = func(dst, y, x []float32) { t.atan232(p32(dst), p32(y), p32(x), len(dst)) }
-	k.atan264 = genericKernels.atan264
+	k.atan264 = atan2Via(atan2Kernels{abs: k.un64[unAbs], atan: k.un64[unAtan],
+		minimum: k.bin64[opMin], maximum: k.bin64[opMax], div: k.bin64[opDiv]})
 	k.un64[unSoftplus] = softplusVia(softplusKernels{abs: k.un64[unAbs], neg: k.un64[unNeg], exp: k.un64[unExp],
 		log1p: k.un64[unLog1p], relu: k.un64[unRelu], add: k.bin64[opAdd]})
 	for op, f := range t.wide32 {

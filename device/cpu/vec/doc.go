@@ -280,7 +280,13 @@
 // and pi/4), Atan's core, pi - atan a where x's sign bit is set, y's sign,
 // rounded once: within 0.501 ulp of math.Atan2 (0.500 measured on 40,000
 // pairs, TestAtan2F32), the special values bit for bit. The float64 Atan2
-// is math.Atan2 on every set.
+// runs on each set's Abs, Minimum, Maximum, Div and Atan kernels in blocks
+// (trig.go's atan2Via): atan of min(|y|,|x|)/max(|y|,|x|), placed in its
+// octant as (b ± r) + b_lo with b = 0, pi/2 or pi, with y's sign: within
+// 1.6 ulp of math/big's atan2 (1.24 measured on 20,000 pairs,
+// TestAtan2F64), identical on every set, C99's values at the special
+// ones (from math.Atan2, with y's sign: math.Atan2(-1e-200, -1e200) is
+// +pi, where y/x underflows).
 //
 // The float64 Asin, Acos and Atan are kernels of both tiers too
 // (asmgen.go's arcs64). Atan reduces a = |x| by one of five regions to t

@@ -102,11 +102,8 @@ var genericKernels = &kernels{
 			dst[i] = float32(math.Atan2(float64(y[i]), float64(x[i])))
 		}
 	},
-	atan264: func(dst, y, x []float64) {
-		for i := range dst {
-			dst[i] = math.Atan2(y[i], x[i])
-		}
-	},
+	atan264: atan2Via(atan2Kernels{abs: map64(math.Abs), atan: map64(atan64),
+		minimum: minimumGo[float64], maximum: maximumGo[float64], div: divGo[float64]}),
 }
 
 func addGo[T Float](dst, a, b []T) {
