@@ -1221,6 +1221,16 @@ func atan2F32AVX2(dst *float32, y *float32, x *float32, n int)
 //go:noescape
 func atan2F32AVX512(dst *float32, y *float32, x *float32, n int)
 
+// atan2PlaceF64AVX2 sets dst[i] to atan2(y[i], x[i]) from q[i] = atan(min(|y[i]|, |x[i]|)/max(|y[i]|, |x[i]|)) for i < n.
+//
+//go:noescape
+func atan2PlaceF64AVX2(dst *float64, q *float64, y *float64, x *float64, n int) (ok bool)
+
+// atan2PlaceF64AVX512 sets dst[i] to atan2(y[i], x[i]) from q[i] = atan(min(|y[i]|, |x[i]|)/max(|y[i]|, |x[i]|)) for i < n.
+//
+//go:noescape
+func atan2PlaceF64AVX512(dst *float64, q *float64, y *float64, x *float64, n int) (ok bool)
+
 // sinhF32AVX2 computes dst[i] = sinh(x[i]) for i < n in float64 lanes.
 //
 //go:noescape
@@ -1448,42 +1458,44 @@ func minF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
 
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
-	bin32:   [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
-	sc32:    [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
-	rsc32:   [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
-	axpy32:  axpyF32AVX2,
-	bin64:   [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
-	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
-	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
-	axpy64:  axpyF64AVX2,
-	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unRsqrt: rsqrtF32AVX2, unHardswish: hardswishF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unExp2: exp2F32AVX2, unLog: logF32AVX2, unLog2: log2F32AVX2, unLog10: log10F32AVX2, unLog1p: log1pF32AVX2, unExpm1: expm1F32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
-	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
-	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2, unAsin: asinF64AVX2, unAcos: acosF64AVX2, unAtan: atanF64AVX2},
-	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
-	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX2, unCos: cosF64AVX2, unTan: tanF64AVX2},
-	atan232: atan2F32AVX2,
-	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
+	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
+	sc32:         [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX2, subScalarF32AVX2, mulScalarF32AVX2, divScalarF32AVX2, maxScalarF32AVX2, minScalarF32AVX2},
+	rsc32:        [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX2, opDiv: divRScalarF32AVX2},
+	axpy32:       axpyF32AVX2,
+	bin64:        [numBinOps]func(dst, a, b *float64, n int){addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2, maxF64AVX2, minF64AVX2},
+	sc64:         [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX2, subScalarF64AVX2, mulScalarF64AVX2, divScalarF64AVX2, maxScalarF64AVX2, minScalarF64AVX2},
+	rsc64:        [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX2, opDiv: divRScalarF64AVX2},
+	axpy64:       axpyF64AVX2,
+	un32:         [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unRsqrt: rsqrtF32AVX2, unHardswish: hardswishF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unExp2: exp2F32AVX2, unLog: logF32AVX2, unLog2: log2F32AVX2, unLog10: log10F32AVX2, unLog1p: log1pF32AVX2, unExpm1: expm1F32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
+	binBF16:      [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
+	binF16:       [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
+	un64:         [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2, unAsin: asinF64AVX2, unAcos: acosF64AVX2, unAtan: atanF64AVX2},
+	trig32:       [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
+	trig64:       [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX2, unCos: cosF64AVX2, unTan: tanF64AVX2},
+	atan232:      atan2F32AVX2,
+	atan2Place64: atan2PlaceF64AVX2,
+	wide32:       [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
 }
 
 // asmAVX512 lists the AVX512 elementwise kernels by operation.
 var asmAVX512 = tierAsm{
-	bin32:   [numBinOps]func(dst, a, b *float32, n int){addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, maxF32AVX512, minF32AVX512},
-	sc32:    [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
-	rsc32:   [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
-	axpy32:  axpyF32AVX512,
-	bin64:   [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
-	sc64:    [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
-	rsc64:   [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
-	axpy64:  axpyF64AVX512,
-	un32:    [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX512, unSqrt: sqrtF32AVX512, unSign: signF32AVX512, unRsqrt: rsqrtF32AVX512, unHardswish: hardswishF32AVX512, unNeg: negF32AVX512, unAbs: absF32AVX512, unFloor: floorF32AVX512, unCeil: ceilF32AVX512, unTrunc: truncF32AVX512, unRoundEven: roundEvenF32AVX512, unRecip: recipF32AVX512, unExp: expF32AVX512, unExp2: exp2F32AVX512, unLog: logF32AVX512, unLog2: log2F32AVX512, unLog10: log10F32AVX512, unLog1p: log1pF32AVX512, unExpm1: expm1F32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
-	binBF16: [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
-	unBF16:  [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unRsqrt: rsqrtBF16AVX512, unHardswish: hardswishBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unExp2: exp2BF16AVX512, unLog: logBF16AVX512, unLog2: log2BF16AVX512, unLog10: log10BF16AVX512, unLog1p: log1pBF16AVX512, unExpm1: expm1BF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
-	binF16:  [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
-	unF16:   [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
-	un64:    [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unAsin: asinF64AVX512, unAcos: acosF64AVX512, unAtan: atanF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unExpm1: expm1F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
-	trig32:  [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
-	trig64:  [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
-	atan232: atan2F32AVX512,
-	wide32:  [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
+	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512, maxF32AVX512, minF32AVX512},
+	sc32:         [numBinOps]func(dst, a *float32, s float32, n int){addScalarF32AVX512, subScalarF32AVX512, mulScalarF32AVX512, divScalarF32AVX512, maxScalarF32AVX512, minScalarF32AVX512},
+	rsc32:        [numBinOps]func(dst, a *float32, s float32, n int){opSub: subRScalarF32AVX512, opDiv: divRScalarF32AVX512},
+	axpy32:       axpyF32AVX512,
+	bin64:        [numBinOps]func(dst, a, b *float64, n int){addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512, maxF64AVX512, minF64AVX512},
+	sc64:         [numBinOps]func(dst, a *float64, s float64, n int){addScalarF64AVX512, subScalarF64AVX512, mulScalarF64AVX512, divScalarF64AVX512, maxScalarF64AVX512, minScalarF64AVX512},
+	rsc64:        [numBinOps]func(dst, a *float64, s float64, n int){opSub: subRScalarF64AVX512, opDiv: divRScalarF64AVX512},
+	axpy64:       axpyF64AVX512,
+	un32:         [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX512, unSqrt: sqrtF32AVX512, unSign: signF32AVX512, unRsqrt: rsqrtF32AVX512, unHardswish: hardswishF32AVX512, unNeg: negF32AVX512, unAbs: absF32AVX512, unFloor: floorF32AVX512, unCeil: ceilF32AVX512, unTrunc: truncF32AVX512, unRoundEven: roundEvenF32AVX512, unRecip: recipF32AVX512, unExp: expF32AVX512, unExp2: exp2F32AVX512, unLog: logF32AVX512, unLog2: log2F32AVX512, unLog10: log10F32AVX512, unLog1p: log1pF32AVX512, unExpm1: expm1F32AVX512, unTanh: tanhF32AVX512, unSigmoid: sigmoidF32AVX512, unGeluTanh: geluTanhF32AVX512, unGeluErf: geluErfF32AVX512, unErf: erfF32AVX512, unSilu: siluF32AVX512},
+	binBF16:      [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX512, subBF16AVX512, mulBF16AVX512, divBF16AVX512, maxBF16AVX512, minBF16AVX512},
+	unBF16:       [numUnOps]func(dst, x *uint16, n int){unRelu: reluBF16AVX512, unSqrt: sqrtBF16AVX512, unSign: signBF16AVX512, unRsqrt: rsqrtBF16AVX512, unHardswish: hardswishBF16AVX512, unNeg: negBF16AVX512, unAbs: absBF16AVX512, unFloor: floorBF16AVX512, unCeil: ceilBF16AVX512, unTrunc: truncBF16AVX512, unRoundEven: roundEvenBF16AVX512, unRecip: recipBF16AVX512, unExp: expBF16AVX512, unExp2: exp2BF16AVX512, unLog: logBF16AVX512, unLog2: log2BF16AVX512, unLog10: log10BF16AVX512, unLog1p: log1pBF16AVX512, unExpm1: expm1BF16AVX512, unTanh: tanhBF16AVX512, unSigmoid: sigmoidBF16AVX512, unGeluTanh: geluTanhBF16AVX512, unGeluErf: geluErfBF16AVX512, unErf: erfBF16AVX512, unSilu: siluBF16AVX512},
+	binF16:       [numBinOps]func(dst, a, b *uint16, n int){addF16AVX512, subF16AVX512, mulF16AVX512, divF16AVX512, maxF16AVX512, minF16AVX512},
+	unF16:        [numUnOps]func(dst, x *uint16, n int){unRelu: reluF16AVX512, unSqrt: sqrtF16AVX512, unSign: signF16AVX512, unRsqrt: rsqrtF16AVX512, unHardswish: hardswishF16AVX512, unNeg: negF16AVX512, unAbs: absF16AVX512, unFloor: floorF16AVX512, unCeil: ceilF16AVX512, unTrunc: truncF16AVX512, unRoundEven: roundEvenF16AVX512, unRecip: recipF16AVX512, unExp: expF16AVX512, unExp2: exp2F16AVX512, unLog: logF16AVX512, unLog2: log2F16AVX512, unLog10: log10F16AVX512, unLog1p: log1pF16AVX512, unExpm1: expm1F16AVX512, unTanh: tanhF16AVX512, unSigmoid: sigmoidF16AVX512, unGeluTanh: geluTanhF16AVX512, unGeluErf: geluErfF16AVX512, unErf: erfF16AVX512, unSilu: siluF16AVX512},
+	un64:         [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX512, unSqrt: sqrtF64AVX512, unSign: signF64AVX512, unRsqrt: rsqrtF64AVX512, unHardswish: hardswishF64AVX512, unNeg: negF64AVX512, unAbs: absF64AVX512, unFloor: floorF64AVX512, unCeil: ceilF64AVX512, unTrunc: truncF64AVX512, unRoundEven: roundEvenF64AVX512, unRecip: recipF64AVX512, unAsin: asinF64AVX512, unAcos: acosF64AVX512, unAtan: atanF64AVX512, unExp: expF64AVX512, unExp2: exp2F64AVX512, unExpm1: expm1F64AVX512, unSinh: sinhF64AVX512, unCosh: coshF64AVX512, unLog: logF64AVX512, unLog2: log2F64AVX512, unLog10: log10F64AVX512, unLog1p: log1pF64AVX512, unTanh: tanhF64AVX512, unSigmoid: sigmoidF64AVX512, unGeluTanh: geluTanhF64AVX512, unErf: erfF64AVX512},
+	trig32:       [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX512, unCos: cosF32AVX512, unTan: tanF32AVX512},
+	trig64:       [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
+	atan232:      atan2F32AVX512,
+	atan2Place64: atan2PlaceF64AVX512,
+	wide32:       [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
 }

@@ -678,6 +678,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	fmt.Fprintf(d, "trig32: [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32%[1]s, unCos: cosF32%[1]s, unTan: tanF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "trig64: [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64%[1]s, unCos: cosF64%[1]s, unTan: tanF64%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "atan232: atan2F32%s,\n", t.suffix)
+	fmt.Fprintf(d, "atan2Place64: atan2PlaceF64%s,\n", t.suffix)
 	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
@@ -1767,6 +1768,8 @@ func main() {
 	g.arcs64(tierAVX512)
 	g.atan2F32(tierAVX2)
 	g.atan2F32(tierAVX512)
+	g.atan2Place64(tierAVX2)
+	g.atan2Place64(tierAVX512)
 	g.hyperbolics(tierAVX2)
 	g.hyperbolics(tierAVX512)
 	g.adam512()
@@ -4457,6 +4460,77 @@ func (g *gen) atan2F32(t tier) {
 		}
 		g.narrowHalvesOf(t, 2, 11, 0)
 		return r(0)
+	}
+	g.elementwise(k)
+}
+
+// atan2Place64 emits atan2PlaceF64 for tier t, the last step of the
+// float64 Atan2 (vec's atan2Via; atan2Place is its Go twin, with the same
+// operations and bits): from r = atan(min(|y|,|x|)/max(|y|,|x|)) in q, dst
+// = ((b + ±r) + b_lo) with y's sign, b = 0, pi or pi/2 as pi/2 = hi + lo
+// (halfPiSplit), pi/2 where |y| > |x| and pi where not and x's sign bit is
+// set, r's sign flipped where exactly one of those holds. It returns
+// false when some r is NaN (0/0, Inf/Inf or a NaN input), which the Go
+// side then takes from math.Atan2.
+func (g *gen) atan2Place64(t tier) {
+	r := t.reg
+	k := ewKernel{name: "atan2PlaceF64" + t.suffix, e: f64, inputs: []string{"q", "y", "x"}, z: t.z, unroll: 1, okFlag: "Y14",
+		doc: "sets dst[i] to atan2(y[i], x[i]) from q[i] = atan(min(|y[i]|, |x[i]|)/max(|y[i]|, |x[i]|)) for i < n."}
+	if t.z {
+		k.okFlag = "K4"
+	}
+	hp := halfPiSplit(2)
+	k.body = func(g *gen, u int, in []string) string {
+		Q, Y, X := in[0], in[1], in[2]
+		AY, AX, B, L, S, F := r(3), r(4), r(5), r(6), r(7), r(8)
+		abs, sign := g.v64("absmask64", 1<<63-1), g.v64("signmask64", 1<<63)
+		piHi, piLo := g.d("atan2pihi", 2*hp[0]), g.d("atan2pilo", 2*hp[1])
+		halfHi, halfLo := g.d("atan2halfpihi", hp[0]), g.d("atan2halfpilo", hp[1])
+		g.comment("|y|, |x|; NaN lanes of q into the flag")
+		g.withConst(t, "VANDPD", abs, Y+", "+AY)
+		g.withConst(t, "VANDPD", abs, X+", "+AX)
+		g.ins("VXORPD %s, %s, %s", B, B, B)
+		g.ins("VXORPD %s, %s, %s", L, L, L)
+		if t.z {
+			g.ins("VCMPPD $3, %s, %s, K2", Q, Q)
+			g.ins("KORB K2, K4, K4")
+			g.comment("K2: |y| > |x|; K3: x's sign bit; r's sign flipped where exactly one holds")
+			g.ins("VCMPPD $0x1e, %s, %s, K2", AX, AY)
+			g.ins("VPMOVQ2M %s, K3", X)
+			g.ins("KXORB K2, K3, K5")
+			g.ins("VXORPD.BCST %s, %s, K5, %s", sign, Q, Q)
+			g.comment("base: pi where x's sign bit is set, pi/2 where |y| > |x|")
+			g.loadPD(t, piHi, S)
+			g.ins("VMOVAPD %s, K3, %s", S, B)
+			g.loadPD(t, piLo, S)
+			g.ins("VMOVAPD %s, K3, %s", S, L)
+			g.loadPD(t, halfHi, S)
+			g.ins("VMOVAPD %s, K2, %s", S, B)
+			g.loadPD(t, halfLo, S)
+			g.ins("VMOVAPD %s, K2, %s", S, L)
+		} else {
+			g.ins("VCMPPD $3, %s, %s, %s", Q, Q, S)
+			g.ins("VORPD %s, Y14, Y14", S)
+			g.comment("F: |y| > |x|; r's sign flipped where exactly one of F and x's sign bit holds")
+			g.ins("VCMPPD $0x1e, %s, %s, %s", AX, AY, F)
+			g.ins("VXORPD %s, %s, %s", X, F, S)
+			g.withConst(t, "VANDPD", sign, S+", "+S)
+			g.ins("VXORPD %s, %s, %s", S, Q, Q)
+			g.comment("base: pi where x's sign bit is set, pi/2 where |y| > |x|")
+			g.loadPD(t, piHi, S)
+			g.ins("VBLENDVPD %s, %s, %s, %s", X, S, B, B)
+			g.loadPD(t, piLo, S)
+			g.ins("VBLENDVPD %s, %s, %s, %s", X, S, L, L)
+			g.loadPD(t, halfHi, S)
+			g.ins("VBLENDVPD %s, %s, %s, %s", F, S, B, B)
+			g.loadPD(t, halfLo, S)
+			g.ins("VBLENDVPD %s, %s, %s, %s", F, S, L, L)
+		}
+		g.comment("(b + r) + b_lo, with y's sign")
+		g.ins("VADDPD %s, %s, %s", Q, B, B)
+		g.ins("VADDPD %s, %s, %s", L, B, B)
+		g.copySign(t, B, Y)
+		return Y
 	}
 	g.elementwise(k)
 }

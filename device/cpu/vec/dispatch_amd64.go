@@ -119,6 +119,8 @@ type tierAsm struct {
 	trig64 [numUnOps]func(dst, x *float64, n int) (ok bool)
 	// atan232 is the float32 Atan2 (computed in float64 lanes).
 	atan232 func(dst, y, x *float32, n int)
+	// atan2Place64 is the float64 Atan2's last step (atan2Via).
+	atan2Place64 func(dst, q, y, x *float64, n int) bool
 	// wide32 has the float32 kernels that compute in float64 lanes and
 	// have no special cases for Go: Asin, Acos, Atan, Sinh, Cosh and
 	// Softplus.
@@ -176,7 +178,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	k.un64[unTan] = inPlaceVia(k.un64[unTan])
 	k.atan232 = func(dst, y, x []float32) { t.atan232(p32(dst), p32(y), p32(x), len(dst)) }
 	k.atan264 = atan2Via(atan2Kernels{abs: k.un64[unAbs], atan: k.un64[unAtan],
-		minimum: k.bin64[opMin], maximum: k.bin64[opMax], div: k.bin64[opDiv]})
+		minimum: k.bin64[opMin], maximum: k.bin64[opMax], div: k.bin64[opDiv],
+		place: placeVia(func(dst, q, y, x []float64) bool { return t.atan2Place64(p64(dst), p64(q), p64(y), p64(x), len(dst)) })})
 	k.un64[unSoftplus] = softplusVia(softplusKernels{abs: k.un64[unAbs], neg: k.un64[unNeg], exp: k.un64[unExp],
 		log1p: k.un64[unLog1p], relu: k.un64[unRelu], add: k.bin64[opAdd]})
 	for op, f := range t.wide32 {

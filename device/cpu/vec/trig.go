@@ -254,16 +254,18 @@ func atan2Via(k atan2Kernels) func(dst, y, x []float64) {
 			k.maximum(ay, ay, ax)
 			k.div(q, q, ay)
 			k.atan(q, q)
-			atan2Place(dst[:n], q, y[:n], x[:n])
+			k.place(dst[:n], q, y[:n], x[:n])
 			y, x, dst = y[n:], x[n:], dst[n:]
 		}
 	}
 }
 
-// atan2Kernels are the kernels atan2Via runs on.
+// atan2Kernels are the kernels atan2Via runs on; place is atan2Place or
+// a kernel of the same steps (placeVia).
 type atan2Kernels struct {
 	abs, atan             func(dst, x []float64)
 	minimum, maximum, div func(dst, a, b []float64)
+	place                 func(dst, q, y, x []float64)
 }
 
 // atan2Blocks holds atan2Via's scratch: |y|, |x| and the quotient.
@@ -271,11 +273,11 @@ var atan2Blocks = sync.Pool{New: func() any { return new([3][f64Block]float64) }
 
 // atan2Place sets dst to atan2(y, x) from q = atan(min/max): the octant's
 // base and q's sign (atan2Octants), then y's sign; where q is NaN, to
-// math.Atan2(y, x). The octant is picked from the bits, without branches
-// (on random signs two branches an element mispredicted half the time),
-// in a function of its own (inside atan2Via's closure the compiler kept
-// the loop's values on the stack: 12 ns an element for this loop and the
-// one before it, against 3.6 as functions).
+// math.Atan2(y, x) with y's sign. It is the generic set's step; the
+// vector sets run asmgen.go's atan2Place64, the same operations in
+// vectors (placeVia). The octant is picked from the bits, without
+// branches (on random signs two branches an element mispredicted half the
+// time).
 func atan2Place(dst, q, y, x []float64) {
 	const abs = 1<<63 - 1
 	q, y, x = q[:len(dst)], y[:len(dst)], x[:len(dst)]
@@ -287,6 +289,24 @@ func atan2Place(dst, q, y, x []float64) {
 			v = math.Atan2(y[i], x[i])
 		}
 		dst[i] = math.Float64frombits(math.Float64bits(v)&abs | yb&^abs)
+	}
+}
+
+// placeVia returns atan2Place on a kernel of its steps (asmgen.go's
+// atan2Place64), which writes into q and reports NaN lanes: those are
+// taken from math.Atan2 (with y's sign) before dst is written, so dst
+// may be y or x.
+func placeVia(kernel func(dst, q, y, x []float64) bool) func(dst, q, y, x []float64) {
+	return func(dst, q, y, x []float64) {
+		if !kernel(q, q, y, x) {
+			const abs = 1<<63 - 1
+			for i, v := range q {
+				if v != v {
+					q[i] = math.Float64frombits(math.Float64bits(math.Atan2(y[i], x[i]))&abs | math.Float64bits(y[i])&^abs)
+				}
+			}
+		}
+		copy(dst, q)
 	}
 }
 

@@ -58,8 +58,8 @@ func checkAlias[T any](op string, dst []T, ins ...[]T) error {
 // (C99's: math.Atan2's, but with y's sign where y/x underflows). float32
 // runs on the vector sets' kernels in float64 lanes (the float64 result
 // rounded once: within 0.501 ulp, TestAtan2F32); float64 on the sets'
-// Div and Atan kernels, within 1.6 ulp (TestAtan2F64; see the package
-// doc).
+// Div and Atan kernels and a kernel placing the angle, within 1.6 ulp
+// (TestAtan2F64; see the package doc).
 func Atan2[T Float](dst, y, x []T) error {
 	if len(y) != len(dst) || len(x) != len(dst) {
 		return errs.New("vec", "Atan2", errs.ErrShape, "lengths differ: len(dst)=%d, len(y)=%d, len(x)=%d", len(dst), len(y), len(x))

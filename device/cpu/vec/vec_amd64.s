@@ -158,6 +158,26 @@ DATA asintiny<>+8(SB)/8, $0x1a70000000000000
 DATA asintiny<>+16(SB)/8, $0x1a70000000000000
 DATA asintiny<>+24(SB)/8, $0x1a70000000000000
 GLOBL asintiny<>(SB), RODATA|NOPTR, $32
+DATA atan2halfpihi<>+0(SB)/8, $0x3ff921fb54442d18
+DATA atan2halfpihi<>+8(SB)/8, $0x3ff921fb54442d18
+DATA atan2halfpihi<>+16(SB)/8, $0x3ff921fb54442d18
+DATA atan2halfpihi<>+24(SB)/8, $0x3ff921fb54442d18
+GLOBL atan2halfpihi<>(SB), RODATA|NOPTR, $32
+DATA atan2halfpilo<>+0(SB)/8, $0x3c91a62633145c07
+DATA atan2halfpilo<>+8(SB)/8, $0x3c91a62633145c07
+DATA atan2halfpilo<>+16(SB)/8, $0x3c91a62633145c07
+DATA atan2halfpilo<>+24(SB)/8, $0x3c91a62633145c07
+GLOBL atan2halfpilo<>(SB), RODATA|NOPTR, $32
+DATA atan2pihi<>+0(SB)/8, $0x400921fb54442d18
+DATA atan2pihi<>+8(SB)/8, $0x400921fb54442d18
+DATA atan2pihi<>+16(SB)/8, $0x400921fb54442d18
+DATA atan2pihi<>+24(SB)/8, $0x400921fb54442d18
+GLOBL atan2pihi<>(SB), RODATA|NOPTR, $32
+DATA atan2pilo<>+0(SB)/8, $0x3ca1a62633145c07
+DATA atan2pilo<>+8(SB)/8, $0x3ca1a62633145c07
+DATA atan2pilo<>+16(SB)/8, $0x3ca1a62633145c07
+DATA atan2pilo<>+24(SB)/8, $0x3ca1a62633145c07
+GLOBL atan2pilo<>(SB), RODATA|NOPTR, $32
 DATA atanc0<>+0(SB)/8, $0xbfd5555555555555
 DATA atanc0<>+8(SB)/8, $0xbfd5555555555555
 DATA atanc0<>+16(SB)/8, $0xbfd5555555555555
@@ -38453,6 +38473,185 @@ tail:
 	VINSERTF32X8 $1, Y11, Z2, Z0
 	VMOVUPS Z0, K1, (DI)
 done:
+	VZEROUPPER
+	RET
+
+// func atan2PlaceF64AVX2(dst *float64, q *float64, y *float64, x *float64, n int) (ok bool)
+TEXT ·atan2PlaceF64AVX2(SB), NOSPLIT, $0-41
+	MOVQ dst+0(FP), DI
+	MOVQ q+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ x+24(FP), BX
+	MOVQ n+32(FP), CX
+	VXORPS Y14, Y14, Y14
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 0(DX), Y1
+	VMOVUPD 0(BX), Y2
+	// |y|, |x|; NaN lanes of q into the flag
+	VANDPD absmask64<>(SB), Y1, Y3
+	VANDPD absmask64<>(SB), Y2, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VCMPPD $3, Y0, Y0, Y7
+	VORPD Y7, Y14, Y14
+	// F: |y| > |x|; r's sign flipped where exactly one of F and x's sign bit holds
+	VCMPPD $0x1e, Y4, Y3, Y8
+	VXORPD Y2, Y8, Y7
+	VANDPD signmask64<>(SB), Y7, Y7
+	VXORPD Y7, Y0, Y0
+	// base: pi where x's sign bit is set, pi/2 where |y| > |x|
+	VMOVUPD atan2pihi<>(SB), Y7
+	VBLENDVPD Y2, Y7, Y5, Y5
+	VMOVUPD atan2pilo<>(SB), Y7
+	VBLENDVPD Y2, Y7, Y6, Y6
+	VMOVUPD atan2halfpihi<>(SB), Y7
+	VBLENDVPD Y8, Y7, Y5, Y5
+	VMOVUPD atan2halfpilo<>(SB), Y7
+	VBLENDVPD Y8, Y7, Y6, Y6
+	// (b + r) + b_lo, with y's sign
+	VADDPD Y0, Y5, Y5
+	VADDPD Y6, Y5, Y5
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y5, Y1, Y1
+	VMOVUPD Y1, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, BX
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMASKMOVPD (DX), Y15, Y1
+	VMASKMOVPD (BX), Y15, Y2
+	// |y|, |x|; NaN lanes of q into the flag
+	VANDPD absmask64<>(SB), Y1, Y3
+	VANDPD absmask64<>(SB), Y2, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VCMPPD $3, Y0, Y0, Y7
+	VORPD Y7, Y14, Y14
+	// F: |y| > |x|; r's sign flipped where exactly one of F and x's sign bit holds
+	VCMPPD $0x1e, Y4, Y3, Y8
+	VXORPD Y2, Y8, Y7
+	VANDPD signmask64<>(SB), Y7, Y7
+	VXORPD Y7, Y0, Y0
+	// base: pi where x's sign bit is set, pi/2 where |y| > |x|
+	VMOVUPD atan2pihi<>(SB), Y7
+	VBLENDVPD Y2, Y7, Y5, Y5
+	VMOVUPD atan2pilo<>(SB), Y7
+	VBLENDVPD Y2, Y7, Y6, Y6
+	VMOVUPD atan2halfpihi<>(SB), Y7
+	VBLENDVPD Y8, Y7, Y5, Y5
+	VMOVUPD atan2halfpilo<>(SB), Y7
+	VBLENDVPD Y8, Y7, Y6, Y6
+	// (b + r) + b_lo, with y's sign
+	VADDPD Y0, Y5, Y5
+	VADDPD Y6, Y5, Y5
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y5, Y1, Y1
+	VMASKMOVPD Y1, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+40(FP)
+	VZEROUPPER
+	RET
+
+// func atan2PlaceF64AVX512(dst *float64, q *float64, y *float64, x *float64, n int) (ok bool)
+TEXT ·atan2PlaceF64AVX512(SB), NOSPLIT, $0-41
+	MOVQ dst+0(FP), DI
+	MOVQ q+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ x+24(FP), BX
+	MOVQ n+32(FP), CX
+	KXORW K4, K4, K4
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 0(DX), Z1
+	VMOVUPD 0(BX), Z2
+	// |y|, |x|; NaN lanes of q into the flag
+	VANDPD.BCST absmask64<>(SB), Z1, Z3
+	VANDPD.BCST absmask64<>(SB), Z2, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VCMPPD $3, Z0, Z0, K2
+	KORB K2, K4, K4
+	// K2: |y| > |x|; K3: x's sign bit; r's sign flipped where exactly one holds
+	VCMPPD $0x1e, Z4, Z3, K2
+	VPMOVQ2M Z2, K3
+	KXORB K2, K3, K5
+	VXORPD.BCST signmask64<>(SB), Z0, K5, Z0
+	// base: pi where x's sign bit is set, pi/2 where |y| > |x|
+	VBROADCASTSD atan2pihi<>(SB), Z7
+	VMOVAPD Z7, K3, Z5
+	VBROADCASTSD atan2pilo<>(SB), Z7
+	VMOVAPD Z7, K3, Z6
+	VBROADCASTSD atan2halfpihi<>(SB), Z7
+	VMOVAPD Z7, K2, Z5
+	VBROADCASTSD atan2halfpilo<>(SB), Z7
+	VMOVAPD Z7, K2, Z6
+	// (b + r) + b_lo, with y's sign
+	VADDPD Z0, Z5, Z5
+	VADDPD Z6, Z5, Z5
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z1
+	VMOVUPD Z1, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, BX
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VMOVUPD.Z (BX), K1, Z2
+	// |y|, |x|; NaN lanes of q into the flag
+	VANDPD.BCST absmask64<>(SB), Z1, Z3
+	VANDPD.BCST absmask64<>(SB), Z2, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VCMPPD $3, Z0, Z0, K2
+	KORB K2, K4, K4
+	// K2: |y| > |x|; K3: x's sign bit; r's sign flipped where exactly one holds
+	VCMPPD $0x1e, Z4, Z3, K2
+	VPMOVQ2M Z2, K3
+	KXORB K2, K3, K5
+	VXORPD.BCST signmask64<>(SB), Z0, K5, Z0
+	// base: pi where x's sign bit is set, pi/2 where |y| > |x|
+	VBROADCASTSD atan2pihi<>(SB), Z7
+	VMOVAPD Z7, K3, Z5
+	VBROADCASTSD atan2pilo<>(SB), Z7
+	VMOVAPD Z7, K3, Z6
+	VBROADCASTSD atan2halfpihi<>(SB), Z7
+	VMOVAPD Z7, K2, Z5
+	VBROADCASTSD atan2halfpilo<>(SB), Z7
+	VMOVAPD Z7, K2, Z6
+	// (b + r) + b_lo, with y's sign
+	VADDPD Z0, Z5, Z5
+	VADDPD Z6, Z5, Z5
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z1
+	VMOVUPD Z1, K1, (DI)
+done:
+	KORTESTW K4, K4
+	SETEQ ok+40(FP)
 	VZEROUPPER
 	RET
 
