@@ -238,9 +238,10 @@ func asinAcos64(x float64, acos bool) float64 {
 // octant's base and sign, (b ± r) + b_lo with b = 0, pi/2 or pi as a pair
 // (atan2Place), with y's sign. The quotient's rounding (relative 2^-53)
 // moves atan q by at most as much relatively, so the result is within
-// about 1.5 ulp (1.24 measured, TestAtan2F64). Where q is NaN (0/0 and
-// Inf/Inf, or a NaN input) package math's Atan2 gives the C99 value.
-// Every set's kernels give the same bits, so every set's Atan2 does too.
+// about 1.5 ulp (1.239 measured on 80,000 pairs, TestAtan2F64). Where q is
+// NaN (0/0 and Inf/Inf, or a NaN input) package math's Atan2 gives the C99
+// value. Every set's kernels give the same bits, so every set's Atan2
+// does too.
 func atan2Via(k atan2Kernels) func(dst, y, x []float64) {
 	return func(dst, y, x []float64) {
 		blocks := atan2Blocks.Get().(*[3][f64Block]float64)
