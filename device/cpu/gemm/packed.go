@@ -428,12 +428,7 @@ func (j *job[T]) work(w int) {
 					if jp >= panels {
 						break
 					}
-					j0 := jc + jp*nr
-					if j.src != nil {
-						j.src.packB(bp[jp*nr*kc:(jp+1)*nr*kc], j0, pc, min(nr, j.n-j0), nr, kc)
-					} else {
-						j.ks.pack(bp[jp*nr*kc:(jp+1)*nr*kc], j.b, pc*j.brs+j0*j.bcs, j.bcs, j.brs, min(nr, j.n-j0), nr, kc)
-					}
+					j.packBPanel(bp, jc+jp*nr, pc, kc, jp)
 					if st.packDone.Add(1) == int64(panels) && j.procs > 1 {
 						j.signal()
 					}
@@ -505,17 +500,25 @@ func (j *job[T]) privatePhase(w, ph, jc, pc, nc, kc, panels, chunk int) {
 		}
 		if !packed {
 			for jp := range panels {
-				j0 := jc + jp*nr
-				if j.src != nil {
-					j.src.packB(bp[jp*nr*kc:(jp+1)*nr*kc], j0, pc, min(nr, j.n-j0), nr, kc)
-				} else {
-					j.ks.pack(bp[jp*nr*kc:(jp+1)*nr*kc], j.b, pc*j.brs+j0*j.bcs, j.bcs, j.brs, min(nr, j.n-j0), nr, kc)
-				}
+				j.packBPanel(bp, jc+jp*nr, pc, kc, jp)
 			}
 			packed = true
 		}
 		j.runUnit(wk, ph, u, &packedBlock, jc, nc, panels, chunk, pc, kc, bp)
 	}
+}
+
+// packBPanel packs panel jp of a B block, columns j0.. and steps pc..pc+kc
+// of op(B), into its place in bp: with src when the operands are another
+// type, else with the kernels' packer.
+func (j *job[T]) packBPanel(bp []T, j0, pc, kc, jp int) {
+	nr := j.ks.nr
+	dst := bp[jp*nr*kc : (jp+1)*nr*kc]
+	if j.src != nil {
+		j.src.packB(dst, j0, pc, min(nr, j.n-j0), nr, kc)
+		return
+	}
+	j.ks.pack(dst, j.b, pc*j.brs+j0*j.bcs, j.bcs, j.brs, min(nr, j.n-j0), nr, kc)
 }
 
 // unit multiplies row block u/colChunks of op(A) by column chunk

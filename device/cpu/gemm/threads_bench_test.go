@@ -25,7 +25,7 @@ func BenchmarkWorkers(b *testing.B) {
 }
 
 func benchWorkers[T float](b *testing.B, s benchShape) {
-	a, bm, c, lda, ldb := benchOperands[T](s)
+	sets := skinnySets[T](s, 0)
 	var zero T
 	last := -1
 	for e := 11; e <= 21; e++ {
@@ -36,15 +36,7 @@ func benchWorkers[T float](b *testing.B, s benchShape) {
 		}
 		last = p
 		b.Run(fmt.Sprintf("%s/%T/scale=2^%d/p=%d", s, zero, e, p), func(b *testing.B) {
-			call := func() error {
-				switch x := any(a).(type) {
-				case []float32:
-					return F32(false, false, s.m, s.n, s.k, 1, x, lda, any(bm).([]float32), ldb, 0, any(c).([]float32), s.n)
-				case []float64:
-					return F64(false, false, s.m, s.n, s.k, 1, x, lda, any(bm).([]float64), ldb, 0, any(c).([]float64), s.n)
-				}
-				return nil
-			}
+			call := skinnyProduct(s, sets, 0)
 			if err := call(); err != nil {
 				b.Fatal(err)
 			}

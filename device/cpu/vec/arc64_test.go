@@ -220,7 +220,7 @@ func TestAtan2F32(t *testing.T) {
 
 // exactAtan2 is atan2(y, x) for finite y, x not both zero, from math/big:
 // atan of min(|y|,|x|)/max(|y|,|x|) (bigmath.Atan, about 280 bits), placed
-// in its octant with pi = 4 atan 1, with y's sign.
+// in its octant with bigmath.Pi, with y's sign.
 func exactAtan2(y, x float64) *big.Float {
 	const prec = 300
 	ay, ax := new(big.Float).SetPrec(prec).SetFloat64(math.Abs(y)), new(big.Float).SetPrec(prec).SetFloat64(math.Abs(x))
@@ -230,7 +230,7 @@ func exactAtan2(y, x float64) *big.Float {
 		num, den = ax, ay
 	}
 	r := bigmath.Atan(new(big.Float).SetPrec(prec).Quo(num, den))
-	pi := new(big.Float).SetPrec(prec).Mul(bigmath.Atan(new(big.Float).SetPrec(prec).SetInt64(1)), big.NewFloat(4))
+	pi := bigmath.Pi
 	halfPi := new(big.Float).SetPrec(prec).Quo(pi, big.NewFloat(2))
 	switch {
 	case swap && x < 0:

@@ -287,11 +287,16 @@ func atan2Place(dst, q, y, x []float64) {
 		o := &atan2Octants[(xb&abs-yb&abs)>>63<<1|xb>>63]
 		v := (o.hi + math.Float64frombits(math.Float64bits(r)^o.flip)) + o.lo
 		if r != r {
-			v = math.Atan2(y[i], x[i])
+			v = atan2Math(y[i], x[i])
 		}
 		dst[i] = math.Float64frombits(math.Float64bits(v)&abs | yb&^abs)
 	}
 }
+
+// atan2Math is math.Atan2 with y's sign, which C99 gives every result
+// (math.Atan2 loses it where y/x underflows): the Atan2 of the lanes the
+// kernels leave, NaN quotients.
+func atan2Math(y, x float64) float64 { return math.Copysign(math.Atan2(y, x), y) }
 
 // placeVia returns atan2Place on a kernel of its steps (asmgen.go's
 // atan2Place64), which writes into q and reports NaN lanes: those are
@@ -300,10 +305,9 @@ func atan2Place(dst, q, y, x []float64) {
 func placeVia(kernel func(dst, q, y, x []float64) bool) func(dst, q, y, x []float64) {
 	return func(dst, q, y, x []float64) {
 		if !kernel(q, q, y, x) {
-			const abs = 1<<63 - 1
 			for i, v := range q {
 				if v != v {
-					q[i] = math.Float64frombits(math.Float64bits(math.Atan2(y[i], x[i]))&abs | math.Float64bits(y[i])&^abs)
+					q[i] = atan2Math(y[i], x[i])
 				}
 			}
 		}
