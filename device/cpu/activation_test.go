@@ -123,10 +123,10 @@ func ulpOf[T vec.Float](v T) float64 {
 // in float64 on the vec kernels) against math.Pow rounded to float32:
 // bit for bit on these pairs (the kernel path can differ only where
 // math.Pow's float64 value lies within about 2^-45 of a float32 tie),
-// with x of both signs (negative x takes math.Pow: NaN, or a signed
-// power for integer y), zeros, infinities, NaN and subnormals, y
-// integral and not, results that overflow and underflow; into another
-// slice and in place over either input.
+// with x of both signs (negative x: NaN, or a signed power for integer
+// y, up to exponents of 2^24 and beyond), zeros, infinities, NaN and
+// subnormals, y integral and not, results that overflow and underflow;
+// into another slice and in place over either input.
 func TestPowRowsF32(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 10))
 	sp := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1, -1, 2, 0.5, 1e-45, 3e38}
@@ -145,20 +145,45 @@ func TestPowRowsF32(t *testing.T) {
 		}
 		xs, ys = append(xs, x), append(ys, y)
 	}
-	want := make([]float32, len(xs))
-	for i := range xs {
-		want[i] = float32(math.Pow(float64(xs[i]), float64(ys[i])))
+	// Every pair of the special values.
+	for _, x := range sp {
+		for _, y := range sp {
+			xs, ys = append(xs, x), append(ys, y)
+		}
 	}
-	got := make([]float32, len(xs))
-	_ = powRows(got, xs, ys)
-	xc, yc := slices.Clone(xs), slices.Clone(ys)
-	_ = powRows(xc, xc, ys)
-	_ = powRows(yc, xs, yc)
-	for i, w := range want {
-		for _, g := range []float32{got[i], xc[i], yc[i]} {
-			if !sameBits(g, w) {
-				t.Errorf("Pow(%v, %v) = %v, want %v", xs[i], ys[i], g, w)
-				break
+	// Negative bases with large exponents: odd integers up to 2^24 (the
+	// last that float32 holds with a unit bit), even ones from there, past
+	// int32's range too.
+	for _, y := range []float32{1<<23 + 1, -(1<<24 - 1), 1 << 24, -(1<<24 + 2), 3e9, -5e20, 1<<23 + 0.5} {
+		for _, x := range []float32{-1, -1.0000001, -0.99999994} {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	// The pairs whose base is neither negative nor NaN too: blocks with
+	// none take a loop of their own.
+	var px, py []float32
+	for i, x := range xs {
+		if x >= 0 {
+			px, py = append(px, x), append(py, ys[i])
+		}
+	}
+	for _, set := range [][2][]float32{{xs, ys}, {px, py}} {
+		xs, ys := set[0], set[1]
+		want := make([]float32, len(xs))
+		for i := range xs {
+			want[i] = float32(math.Pow(float64(xs[i]), float64(ys[i])))
+		}
+		got := make([]float32, len(xs))
+		_ = powRows(got, xs, ys)
+		xc, yc := slices.Clone(xs), slices.Clone(ys)
+		_ = powRows(xc, xc, ys)
+		_ = powRows(yc, xs, yc)
+		for i, w := range want {
+			for _, g := range []float32{got[i], xc[i], yc[i]} {
+				if !sameBits(g, w) {
+					t.Errorf("Pow(%v, %v) = %v, want %v", xs[i], ys[i], g, w)
+					break
+				}
 			}
 		}
 	}

@@ -55,6 +55,20 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 // the final pass.
 const selectBlock = 512
 
+// blockPool holds the scratch blocks of those loops. An array declared in
+// them moves to the heap (the vec kernels it is passed to are reached
+// through function values), so every call allocated and cleared its
+// blocks: 8 KiB for powF32, once per fused block of a chain.
+var blockPool = sync.Pool{New: func() any { return new([2 * selectBlock]float64) }}
+
+// blockScratch returns two blocks of selectBlock elements of T from
+// blockPool, and the array to put back when done.
+func blockScratch[T vec.Float]() (x, y []T, p *[2 * selectBlock]float64) {
+	p = blockPool.Get().(*[2 * selectBlock]float64)
+	s := unsafe.Slice((*T)(unsafe.Pointer(p)), 2*selectBlock)
+	return s[:selectBlock:selectBlock], s[selectBlock : 2*selectBlock], p
+}
+
 // leakyReluScalar sets dst = a where a > 0, else s*a (the op table's
 // formula, bit for bit: the product rounds once either way), the products
 // from vec.MulScalar a block at a time. With 0 < s <= 1 that is max(a,
@@ -62,7 +76,8 @@ const selectBlock = 512
 // NaN, and a zero's product is the same zero); other slopes (0, where
 // 0*Inf is NaN, negative ones, NaN) select by a's sign.
 func leakyReluScalar[T vec.Float](dst, a []T, s T) error {
-	var buf [selectBlock]T
+	buf, _, p := blockScratch[T]()
+	defer blockPool.Put(p)
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		c, x, d := buf[:n], a[:n], dst[:n]
@@ -84,7 +99,8 @@ func leakyReluScalar[T vec.Float](dst, a []T, s T) error {
 // from vec.Expm1 (within 1 ulp, as the Expm1 op's fast path) a block at a
 // time.
 func eluScalar[T vec.Float](dst, a []T, alpha T) error {
-	var buf [selectBlock]T
+	buf, _, p := blockScratch[T]()
+	defer blockPool.Put(p)
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		c, x, d := buf[:n], a[:n], dst[:n]
@@ -159,21 +175,14 @@ func powRows[T vec.Float](dst, a, b []T) error {
 // time: for finite operands and a != 0, the float64 value errs by about
 // |b*ln|a||*2^-52 (at most 2^-45 where the float32 result is finite and
 // not zero), far below float32's rounding, so the result is math.Pow's
-// rounded but within that of a tie. A negative a takes its sign from a
-// scalar exponent's parity (odd integers keep it, even ones drop it, and
-// the others give NaN); with a row of exponents it takes math.Pow, as do
-// zeros, infinities and NaN, so C99's special values hold.
+// rounded but within that of a tie. A finite negative a takes its sign
+// from the exponent's parity (negBaseBits); zeros, infinities and NaN, in
+// either operand, take math.Pow, so C99's special values hold.
 func powF32(dst, a, b []float32, s float32) {
-	var lx, ly [selectBlock]float64
+	lx, ly, p := blockScratch[float64]()
+	defer blockPool.Put(p)
 	inf := float32(math.Inf(1))
-	// For a scalar exponent: the bits a negative base's result takes from
-	// its sign bit (odd: the sign; non-integer: a quiet NaN's).
-	var negBits uint32
-	if si := float32(math.Trunc(float64(s))); si != s {
-		negBits = 0x7fc00000
-	} else if math.Mod(float64(s), 2) != 0 {
-		negBits = 1 << 31
-	}
+	negBits := negBaseBits(s) // a scalar exponent's, for negative bases
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		l, y, x, d := lx[:n], ly[:n], a[:n], dst[:n]
@@ -192,7 +201,8 @@ func powF32(dst, a, b []float32, s float32) {
 			_ = vec.MulScalar(l, l, float64(s))
 		}
 		_ = vec.Exp(l, l)
-		if b != nil {
+		switch {
+		case b != nil && !hasNegative(x):
 			for i, v := range x {
 				r, e := float32(l[i]), b[i]
 				if !(v > 0 && v < inf && e < inf && e > -inf) {
@@ -200,7 +210,20 @@ func powF32(dst, a, b []float32, s float32) {
 				}
 				d[i] = r
 			}
-		} else {
+		case b != nil:
+			// Negative bases take their bits without a branch (random
+			// signs mispredict half the time); a block of positive ones
+			// skips that work above.
+			for i, v := range x {
+				e := b[i]
+				neg := -(math.Float32bits(v) >> 31)
+				r := math.Float32frombits(math.Float32bits(float32(l[i])) | negBaseBits(e)&neg)
+				if !(e < inf && e > -inf) || v == 0 || !(v < inf && v > -inf) {
+					r = float32(math.Pow(float64(v), float64(e)))
+				}
+				d[i] = r
+			}
+		default:
 			finite := s < inf && s > -inf
 			for i, v := range x {
 				bits := math.Float32bits(v)
@@ -216,6 +239,30 @@ func powF32(dst, a, b []float32, s float32) {
 			b = b[n:]
 		}
 	}
+}
+
+// hasNegative reports whether x holds a value below zero, or a NaN (which
+// vec.Min returns when it meets one).
+func hasNegative(x []float32) bool {
+	m, _ := vec.Min(x)
+	return !(m >= 0)
+}
+
+// negBaseBits returns the bits a finite negative base's power takes from
+// the finite exponent e, ORed into the power of its magnitude: the sign
+// bit for an odd integer e, a quiet NaN's bits for a non-integer one
+// (C99's pow, and math.Pow), none for an even integer. Every float32 of
+// magnitude 2^24 or more is an even integer.
+func negBaseBits(e float32) uint32 {
+	i := int32(e) // exact where |e| < 2^24, below int32's range
+	bits := uint32(i&1) << 31
+	if float32(i) != e {
+		bits = 0x7fc00000
+	}
+	if math.Abs(float64(e)) >= 1<<24 {
+		bits = 0
+	}
+	return bits
 }
 
 // selectPositive sets dst[i] = x[i] where x[i] > 0, else c[i]; dst may
