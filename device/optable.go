@@ -380,8 +380,12 @@ func atan2(y, x float64) float64 { return math.Copysign(math.Atan2(y, x), y) }
 
 // floorMod is NumPy's float remainder: fmod, moved by b when its sign
 // differs from b's, a zero taking b's sign.
-func floorMod(a, b float64) float64 {
-	m := math.Mod(a, b)
+func floorMod(a, b float64) float64 { return FloorModRem(b, math.Mod(a, b)) }
+
+// FloorModRem is the op table's float Mod of some a by b given m =
+// fmod(a, b), exact: the rule after the remainder, for a backend with a
+// faster exact fmod (the CPU's float32 one) to share.
+func FloorModRem(b, m float64) float64 {
 	switch {
 	case m == 0:
 		return math.Copysign(0, b)
@@ -399,7 +403,13 @@ func floorDiv(a, b float64) float64 {
 	if b == 0 {
 		return a / b
 	}
-	m := math.Mod(a, b)
+	return FloorDivRem(a, b, math.Mod(a, b))
+}
+
+// FloorDivRem is floorDiv for b != 0 given m = fmod(a, b), exact: the
+// rule after the remainder, for a backend with a faster exact fmod (the
+// CPU's float32 one) to share.
+func FloorDivRem(a, b, m float64) float64 {
 	d := (a - m) / b
 	if m != 0 && (b < 0) != (m < 0) { // NaN m is true in C's test; m < 0 is false for it
 		d--

@@ -6,10 +6,11 @@ import (
 	"github.com/tessera-go/tessera/device"
 )
 
-// The float32 remainders. The op table's reference for Fmod is math.Mod,
-// which divides one quotient bit per step through Frexp and Ldexp (about
-// 100 ns an element for quotients of a few dozen); float32 operands have
-// 24-bit significands, so the same exact remainder is a few 64-bit integer
+// The float32 remainders and floored quotient. The op table's reference
+// for Fmod is math.Mod, which divides one quotient bit per step through
+// Frexp and Ldexp (about 100 ns an element for quotients of a few dozen);
+// float32 operands have 24-bit significands, so the same exact remainder
+// is one float64 division, or for large quotients a few 64-bit integer
 // modulo operations. Results equal the reference bit for bit
 // (TestRemainder32), so which path an element takes never shows.
 
@@ -21,6 +22,8 @@ func fast32Binary(op device.BinaryOp) func(a, b float32) float32 {
 		return fmod32
 	case device.Mod:
 		return mod32
+	case device.FloorDiv:
+		return floorDiv32
 	}
 	return nil
 }
@@ -37,6 +40,17 @@ func fmod32(a, b float32) float32 {
 	}
 	if xa < xb { // |a| < |b|, b = ±Inf included
 		return a
+	}
+	// A quotient below 2^29 takes one float64 division. Its rounding is
+	// under 2^-24, while an exact quotient that is not an integer lies at
+	// least 1/mb > 2^-24 below the next one (mb < 2^24 is |b|'s integer
+	// significand, and |a| a multiple of |b|'s unit), so the truncated
+	// quotient t is the exact one's integer part; t*|b| is exact (29 + 24
+	// bits), and so is |a| - t*|b|, a multiple of |b|'s unit below |b|.
+	fa, fb := float64(math.Float32frombits(xa)), float64(math.Float32frombits(xb))
+	if q := fa / fb; q < 1<<29 {
+		r := fa - math.Trunc(q)*fb
+		return math.Float32frombits(sign | math.Float32bits(float32(r)))
 	}
 	ma, ea := unpack32(xa)
 	mb, eb := unpack32(xb)
@@ -73,16 +87,19 @@ func unpack32(x uint32) (m uint32, e int) {
 	return x&0x7fffff | 1<<23, e
 }
 
-// mod32 is the floored remainder (NumPy's mod): fmod moved by b when the
-// signs differ, a zero taking b's sign; the sum is formed in float64 and
-// rounded once, as the reference does.
+// mod32 is the floored remainder (NumPy's mod): the op table's rule
+// (device.FloorModRem) on fmod32's remainder, in float64 and rounded
+// once, as the reference is.
 func mod32(a, b float32) float32 {
-	m := fmod32(a, b)
-	switch {
-	case m == 0:
-		return float32(math.Copysign(0, float64(b)))
-	case (m < 0) != (b < 0) && b == b:
-		return float32(float64(m) + float64(b))
+	return float32(device.FloorModRem(float64(b), float64(fmod32(a, b))))
+}
+
+// floorDiv32 is the floored quotient (NumPy's floor_divide): the op
+// table's rule (device.FloorDivRem) on fmod32's remainder, where the
+// reference takes math.Mod's, which is the same value.
+func floorDiv32(a, b float32) float32 {
+	if b == 0 {
+		return float32(float64(a) / float64(b))
 	}
-	return m
+	return float32(device.FloorDivRem(float64(a), float64(b), float64(fmod32(a, b))))
 }

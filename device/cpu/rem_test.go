@@ -8,8 +8,9 @@ import (
 	"github.com/tessera-go/tessera/device"
 )
 
-// TestRemainder32 checks the float32 remainders bit for bit against the op
-// table's float64 references rounded to float32 (math.Mod for Fmod), on
+// TestRemainder32 checks the float32 remainders and floored quotient bit
+// for bit against the op table's float64 references rounded to float32
+// (math.Mod for Fmod), on
 // random bit patterns of every class (subnormals, infinities, NaN, both
 // signs, exponents far apart) and on hand-picked edges.
 func TestRemainder32(t *testing.T) {
@@ -31,7 +32,7 @@ func TestRemainder32(t *testing.T) {
 		as = append(as, x)
 		bs = append(bs, x*float32(r.Float64()*8-4))
 	}
-	for _, op := range []device.BinaryOp{device.Fmod, device.Mod} {
+	for _, op := range []device.BinaryOp{device.Fmod, device.Mod, device.FloorDiv} {
 		def, _ := op.Def()
 		fast := fast32Binary(op)
 		bad := 0
