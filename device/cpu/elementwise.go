@@ -420,6 +420,9 @@ func floatBinary[T float](op device.BinaryOp) func(T, T) T {
 	if f := fast32Binary(op); f != nil && any(zero) == any(float32(0)) {
 		return any(f).(func(T, T) T) // the same values, faster (rem.go)
 	}
+	if f := fast64Binary(op); f != nil && any(zero) == any(float64(0)) {
+		return any(f).(func(T, T) T)
+	}
 	def, _ := op.Def()
 	f := def.F64
 	return func(x, y T) T { return T(f(float64(x), float64(y))) }

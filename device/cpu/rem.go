@@ -77,6 +77,60 @@ func fmod32(a, b float32) float32 {
 	return math.Float32frombits(sign | uint32(eb)<<23 | uint32(m)&0x7fffff)
 }
 
+// fast64Binary returns a float64 kernel for op that matches its
+// reference, or nil.
+func fast64Binary(op device.BinaryOp) func(a, b float64) float64 {
+	switch op {
+	case device.Fmod:
+		return fmod64
+	case device.Mod:
+		return mod64
+	case device.FloorDiv:
+		return floorDiv64
+	}
+	return nil
+}
+
+// fmod64 is C's fmod, exact, the value of math.Mod. For a quotient below
+// 2^52 the truncation t of one division is the exact quotient's integer
+// part, or one above it where the exact quotient lies just below an
+// integer and rounds up to it (3b - b's unit over b, for one); never
+// below, as rounding is monotonic and that integer part is a float. Then
+// |a| - t*|b| in one fused multiply-add is exact: a multiple of |b|'s
+// unit below |b| in magnitude, in [0, |b|) when t is right and in (-|b|,
+// 0) when t is one above, where adding |b| (exactly) mends it. Larger
+// quotients take math.Mod.
+func fmod64(a, b float64) float64 {
+	fa, fb := math.Abs(a), math.Abs(b)
+	if !(fa < math.Inf(1)) || !(fb <= math.Inf(1)) || fb == 0 {
+		return math.NaN()
+	}
+	if fa < fb { // b = ±Inf included
+		return a
+	}
+	q := fa / fb
+	if !(q < 1<<52) {
+		return math.Mod(a, b)
+	}
+	t := math.Trunc(q)
+	r := math.FMA(-t, fb, fa)
+	if r < 0 {
+		r += fb
+	}
+	return math.Copysign(r, a)
+}
+
+// mod64 is mod32's float64 twin: device.FloorModRem on fmod64.
+func mod64(a, b float64) float64 { return device.FloorModRem(b, fmod64(a, b)) }
+
+// floorDiv64 is floorDiv32's float64 twin: device.FloorDivRem on fmod64.
+func floorDiv64(a, b float64) float64 {
+	if b == 0 {
+		return a / b
+	}
+	return device.FloorDivRem(a, b, fmod64(a, b))
+}
+
 // unpack32 splits the bits x of a finite nonzero |f| into an integer
 // significand and the biased exponent that goes with it: |f| = m·2^(e-150)
 // with e >= 1 (subnormals keep e = 1 and a significand below 2^23).
