@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/internal/par"
@@ -416,11 +417,16 @@ func convertFrom[D num](dst []D, dl layout.Layout, sb *Buffer, sl layout.Layout,
 // convertPlain is map1 with Go's conversion D(s) written in the loop, not
 // called through a func value per element: the conversions that need no
 // saturation (integer to anything, float to float) and no Bool test.
+// Contiguous rows between float32 and float64 take vec's kernels, which
+// give the same bits.
 func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout) {
 	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
 		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
 		if di == 1 && dj == 1 {
 			d, s := dst[i:i+n], src[j:j+n]
+			if convertFloats(d, s) {
+				return
+			}
 			for k := range d {
 				d[k] = D(s[k])
 			}
@@ -432,6 +438,23 @@ func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout
 			j += dj
 		}
 	})
+}
+
+// convertFloats converts a contiguous row between float32 and float64 on
+// vec's kernels and reports whether it did (other types, or rows that
+// overlap, are left to the caller).
+func convertFloats[D, S num](d []D, s []S) bool {
+	switch dv := any(d).(type) {
+	case []float64:
+		if sv, ok := any(s).([]float32); ok {
+			return vec.WidenF32(dv, sv) == nil
+		}
+	case []float32:
+		if sv, ok := any(s).([]float64); ok {
+			return vec.NarrowF64(dv, sv) == nil
+		}
+	}
+	return false
 }
 
 // converter implements Copy's conversion rules from S to D.

@@ -1306,6 +1306,16 @@ func roundBF16AVX2(dst *float32, src *float32, n int)
 //go:noescape
 func roundF16AVX2(dst *float32, src *float32, n int)
 
+// widenF32AVX2 converts float32 to float64 (VCVTPS2PD). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenF32AVX2(dst *float64, src *float32, n int)
+
+// narrowF64AVX2 rounds float64 to float32, ties to even (VCVTPD2PS). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func narrowF64AVX2(dst *float32, src *float64, n int)
+
 // addBF16AVX2 computes dst[i] = Add(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
 //
 //go:noescape
@@ -1395,6 +1405,16 @@ func roundBF16AVX512(dst *float32, src *float32, n int)
 //
 //go:noescape
 func roundF16AVX512(dst *float32, src *float32, n int)
+
+// widenF32AVX512 converts float32 to float64 (VCVTPS2PD). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenF32AVX512(dst *float64, src *float32, n int)
+
+// narrowF64AVX512 rounds float64 to float32, ties to even (VCVTPD2PS). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func narrowF64AVX512(dst *float32, src *float64, n int)
 
 // addBF16AVX512 computes dst[i] = Add(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
 //

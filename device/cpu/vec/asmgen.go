@@ -4963,7 +4963,8 @@ func (g *gen) twoSum512(e elem) {
 // halves emits one tier's half-precision conversions, each over n
 // elements, n a multiple of the tier's lanes (the Go wrappers finish the
 // rest): widening bfloat16 and binary16 to float32, narrowing float32 to
-// them, and rounding float32 to them in place (dst = widen(narrow(x))).
+// them, and rounding float32 to them in place (dst = widen(narrow(x)));
+// and, in the same loop, float32 to float64 and back.
 // Every kernel gives the bits of the dtype package's scalar conversions,
 // NaN included:
 //
@@ -5096,6 +5097,34 @@ func (g *gen) halves(t tier) {
 				g.ins("VCVTPH2PS %s, %s", half(u), a)
 				g.ins("VMOVUPS %s, %s", a, dst)
 			}},
+		// float32 <-> float64, as Go's conversions (CVTSS2SD and CVTSD2SS:
+		// exact, or rounded to nearest even; a NaN quieted, its payload
+		// kept or truncated): L elements a slot, in two vectors of
+		// float64.
+		{"widenF32", "converts float32 to float64 (VCVTPS2PD).", "float64", "float32", 4 * L, 8 * L, nil,
+			func(u int, src, dst string) {
+				a, b := r(3*u), r(3*u+1)
+				g.ins("VMOVUPS %s, %s", src, half(3*u))
+				g.ins("VMOVUPS %s, %s", shiftAddr(src, 2*L), half(3*u+1))
+				g.ins("VCVTPS2PD %s, %s", half(3*u), a)
+				g.ins("VCVTPS2PD %s, %s", half(3*u+1), b)
+				g.ins("VMOVUPD %s, %s", a, dst)
+				g.ins("VMOVUPD %s, %s", b, shiftAddr(dst, 4*L))
+			}},
+		{"narrowF64", "rounds float64 to float32, ties to even (VCVTPD2PS).", "float32", "float64", 8 * L, 4 * L, nil,
+			func(u int, src, dst string) {
+				a, b := r(3*u), r(3*u+1)
+				cvt := "VCVTPD2PSY" // the register form: Y to X
+				if t.z {
+					cvt = "VCVTPD2PS"
+				}
+				g.ins("VMOVUPD %s, %s", src, a)
+				g.ins("VMOVUPD %s, %s", shiftAddr(src, 4*L), b)
+				g.ins("%s %s, %s", cvt, a, half(3*u))
+				g.ins("%s %s, %s", cvt, b, half(3*u+1))
+				g.ins("VMOVUPS %s, %s", half(3*u), dst)
+				g.ins("VMOVUPS %s, %s", half(3*u+1), shiftAddr(dst, 2*L))
+			}},
 	}
 	for _, c := range convs {
 		off := g.text(c.name+t.suffix, args(c.dstT, c.srcT), nil, c.doc+" n is a multiple of the vector's lanes.")
@@ -5150,7 +5179,17 @@ func (g *gen) halves(t tier) {
 	}
 }
 
-// halfLoop emits the loop of a half-precision kernel over CX elements, a
+// shiftAddr returns the memory operand "N(REG)" moved by d bytes.
+func shiftAddr(a string, d int) string {
+	n, rest, ok := strings.Cut(a, "(")
+	v, err := strconv.Atoi(n)
+	if !ok || err != nil {
+		log.Fatalf("shiftAddr: %q is not N(REG)", a)
+	}
+	return fmt.Sprintf("%d(%s", v+d, rest)
+}
+
+// halfLoop emits the loop of a conversion kernel over CX elements, a
 // multiple of L: unroll vectors a step while they last, then one. body
 // emits slot u's vector, reading the operands at the memory operands it is
 // given (in[i] bytes a vector from the register ptrs[i]) and writing out

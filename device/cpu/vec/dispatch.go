@@ -89,6 +89,10 @@ type kernels struct {
 	atan264 func(dst, y, x []float64)
 	// halves are the half-precision conversions (see half.go).
 	halves halfKernels
+	// widenF32 and narrowF64 convert float32 to float64 and back
+	// (WidenF32, NarrowF64).
+	widenF32  func(dst []float64, src []float32)
+	narrowF64 func(dst []float32, src []float64)
 }
 
 // active is the kernel set every exported function uses, chosen once at

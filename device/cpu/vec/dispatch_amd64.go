@@ -204,6 +204,7 @@ var avx2Kernels = func() *kernels {
 	k.halves = asmHalves(8, widenBF16AVX2, widenF16AVX2, narrowBF16AVX2, narrowF16AVX2, roundBF16AVX2, roundF16AVX2)
 	k.halves.lanes, k.halves.binBF16, k.halves.binF16 = 8, asmAVX2.binBF16, asmAVX2.binF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX2), sumHalfAsm(sumF16AVX2)
+	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX2, 8, widenF32Go), vectorRuns(narrowF64AVX2, 8, narrowF64Go)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
 		k.halves.sumF16 = halfGo.sumF16
@@ -236,6 +237,7 @@ var avx512Kernels = func() *kernels {
 	k.halves.lanes, k.halves.binBF16, k.halves.binF16 = 16, asmAVX512.binBF16, asmAVX512.binF16
 	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
+	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX512, 16, widenF32Go), vectorRuns(narrowF64AVX512, 16, narrowF64Go)
 	k.un64[unSilu] = siluVia(k.un64[unSigmoid], k.bin64[opMul])
 	// The kernel's own results lie in [-0.17, -geluErfFar) for the x it
 	// computes below -geluErfFar, and are x from geluErfNear on, so in

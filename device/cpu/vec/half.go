@@ -105,6 +105,62 @@ func Widen[H Half](dst []float32, src []H) error {
 	return nil
 }
 
+// WidenF32 sets dst[i] to src[i] as a float64, exactly, as Go's
+// float64(src[i]) does (a signalling NaN comes out quiet, as there).
+// Casts of tensors and float32 kernels that compute in float64 start
+// here.
+func WidenF32(dst []float64, src []float32) error {
+	if len(src) != len(dst) {
+		return errs.New("vec", "WidenF32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+	}
+	if bytesOverlap(dst, src) {
+		return errs.New("vec", "WidenF32", errs.ErrValue, "dst and src overlap")
+	}
+	active.widenF32(dst, src)
+	return nil
+}
+
+// NarrowF64 sets dst[i] to src[i] rounded to float32, ties to even, as
+// Go's float32(src[i]) does: overflow gives ±Inf, a NaN stays a NaN
+// (quiet, the high bits of its payload kept).
+func NarrowF64(dst []float32, src []float64) error {
+	if len(src) != len(dst) {
+		return errs.New("vec", "NarrowF64", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+	}
+	if bytesOverlap(dst, src) {
+		return errs.New("vec", "NarrowF64", errs.ErrValue, "dst and src overlap")
+	}
+	active.narrowF64(dst, src)
+	return nil
+}
+
+// bytesOverlap reports whether the memory of a and b, slices of any
+// element types, overlaps.
+func bytesOverlap[A, B any](a []A, b []B) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	var za A
+	var zb B
+	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b))*unsafe.Sizeof(zb) && pb < pa+uintptr(len(a))*unsafe.Sizeof(za)
+}
+
+func widenF32Go(dst []float64, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float64(v)
+	}
+}
+
+func narrowF64Go(dst []float32, src []float64) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+}
+
 // Narrow sets dst[i] to src[i] rounded to the half type, ties to even, as
 // dtype.BF16FromFloat32 and dtype.F16FromFloat32 round: overflow gives
 // ±Inf, a NaN stays a NaN (quiet), binary16 keeps its subnormals.

@@ -140,7 +140,7 @@ func checkWiden(t *testing.T, got []float32, bf []dtype.BFloat16, f16 []dtype.Fl
 // TestHalfErrors checks the conversions' typed errors: lengths that differ,
 // and a rounding whose output overlaps its input at another offset.
 func TestHalfErrors(t *testing.T) {
-	f := make([]float32, 8)
+	f, g := make([]float32, 8), make([]float32, 8)
 	for _, c := range []struct {
 		name string
 		err  error
@@ -150,6 +150,10 @@ func TestHalfErrors(t *testing.T) {
 		{"Narrow", Narrow(make([]dtype.Float16, 9), f), errs.ErrShape},
 		{"RoundF16", RoundF16(f[:4], f[:5]), errs.ErrShape},
 		{"RoundBF16 overlap", RoundBF16(f[1:5], f[:4]), errs.ErrValue},
+		{"WidenF32", WidenF32(make([]float64, 3), f), errs.ErrShape},
+		{"NarrowF64", NarrowF64(f, make([]float64, 9)), errs.ErrShape},
+		{"WidenF32 overlap", WidenF32(unsafe.Slice((*float64)(unsafe.Pointer(&g[0])), 4), g[4:8]), errs.ErrValue},
+		{"NarrowF64 overlap", NarrowF64(f[4:8], unsafe.Slice((*float64)(unsafe.Pointer(&f[0])), 4)), errs.ErrValue},
 	} {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
@@ -220,5 +224,58 @@ func checkSumHalf(t *testing.T, bits []uint16, what string) {
 			t.Fatalf("%s %s n=%d (first %#04x): SumHalf %v (%#08x), generic %v, Widen+Sum %v (%#08x)", what, c.name, len(bits), bits[0],
 				got, math.Float32bits(got), gen, want, math.Float32bits(want))
 		}
+	}
+}
+
+// TestWidenNarrowF32F64 checks WidenF32 and NarrowF64 on every tier
+// against Go's conversions, bit for bit (NaN payloads, quieted, included):
+// halfInputs widen, and float64 patterns narrow: every float32 of
+// halfInputs widened and moved by -2..2 ulps of float64 and by half a
+// float32 ulp (the ties), values past float32's range and in its
+// subnormals, and random bits; at lengths and offsets that cover the
+// unrolled loops, the one-vector loop and the Go tail.
+func TestWidenNarrowF32F64(t *testing.T) {
+	ws := halfInputs()
+	var ns []float64
+	r := rand.New(rand.NewPCG(8, 9))
+	for i, v := range ws {
+		if i%7 != 0 {
+			continue
+		}
+		b := math.Float64bits(float64(v))
+		for _, d := range []int64{-2, -1, 0, 1, 2, 1 << 28, -(1 << 28)} {
+			ns = append(ns, math.Float64frombits(uint64(int64(b)+d)))
+		}
+		ns = append(ns, math.Float64frombits(r.Uint64()))
+	}
+	ns = append(ns, 3.5e38, 3.4028235677973366e38, 3.4028235677973362e38, -1e39, 1e-46, 7e-46, 1.4e-45, math.Inf(1), math.NaN())
+	for _, k := range available() {
+		restore := useKernels(k)
+		for _, n := range append(testLens, len(ws)-3) {
+			for _, off := range []int{0, 3} {
+				if off+n > len(ws) || off+n > len(ns) {
+					continue
+				}
+				wd := make([]float64, n)
+				if err := WidenF32(wd, ws[off:off+n]); err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range ws[off : off+n] {
+					if math.Float64bits(wd[i]) != math.Float64bits(float64(v)) {
+						t.Fatalf("%s: WidenF32 n=%d: %#x -> %#x, want %#x", k.name, n, math.Float32bits(v), math.Float64bits(wd[i]), math.Float64bits(float64(v)))
+					}
+				}
+				nd := make([]float32, n)
+				if err := NarrowF64(nd, ns[off:off+n]); err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range ns[off : off+n] {
+					if !sameBits(nd[i], float32(v)) {
+						t.Fatalf("%s: NarrowF64 n=%d: %#x -> %#x, want %#x", k.name, n, math.Float64bits(v), math.Float32bits(nd[i]), math.Float32bits(float32(v)))
+					}
+				}
+			}
+		}
+		restore()
 	}
 }
