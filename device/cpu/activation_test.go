@@ -56,14 +56,21 @@ func TestVectorScalarForms(t *testing.T) {
 
 func testActivations[T vec.Float](t *testing.T) {
 	xs64 := activationInputs(1500)
-	var all, finite []T // finite: no NaN or infinity, for the forms that look for them first
+	// finite: no NaN or infinity, for the forms that look for them first;
+	// positive: finite and above zero, and 1 (1**Inf is 1), for Pow's
+	// blocks of ordinary bases.
+	var all, finite []T
+	positive := []T{1}
 	for _, v := range xs64 {
 		all = append(all, T(v))
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			finite = append(finite, T(v))
+			if T(v) > 0 { // 5e-324 is 0 in float32
+				positive = append(positive, T(v))
+			}
 		}
 	}
-	for _, xs := range [][]T{all, finite} {
+	for _, xs := range [][]T{all, finite, positive} {
 		testActivationsOn(t, xs)
 	}
 }
@@ -159,15 +166,26 @@ func TestPowRowsF32(t *testing.T) {
 			xs, ys = append(xs, x), append(ys, y)
 		}
 	}
-	// The pairs whose base is neither negative nor NaN too: blocks with
-	// none take a loop of their own.
-	var px, py []float32
+	// The pairs whose base is neither negative nor NaN too, and those
+	// with a positive finite base and a finite exponent: blocks of each
+	// take a path of their own.
+	var px, py, ox, oy []float32
+	inf := float32(math.Inf(1))
 	for i, x := range xs {
 		if x >= 0 {
 			px, py = append(px, x), append(py, ys[i])
 		}
+		if y := ys[i]; x > 0 && x < inf && y > -inf && y < inf {
+			ox, oy = append(ox, x), append(oy, y)
+		}
 	}
-	for _, set := range [][2][]float32{{xs, ys}, {px, py}} {
+	// And those with a zero base here and there (0**0 is 1, which e^(0 *
+	// ln 0) is not).
+	zx, zy := slices.Clone(ox), slices.Clone(oy)
+	for i := 0; i < len(zx); i += 97 {
+		zx[i], zy[i] = 0, float32(i%3)
+	}
+	for _, set := range [][2][]float32{{xs, ys}, {px, py}, {ox, oy}, {zx, zy}} {
 		xs, ys := set[0], set[1]
 		want := make([]float32, len(xs))
 		for i := range xs {

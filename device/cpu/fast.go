@@ -186,13 +186,12 @@ func powF32(dst, a, b []float32, s float32) {
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		l, y, x, d := lx[:n], ly[:n], a[:n], dst[:n]
-		for i, v := range x {
-			l[i] = math.Abs(float64(v))
-		}
+		_ = vec.WidenF32(l, x)
+		_ = vec.Abs(l, l)
+		var e []float32 // the block's exponents
 		if b != nil {
-			for i, v := range b[:n] {
-				y[i] = float64(v)
-			}
+			e = b[:n]
+			_ = vec.WidenF32(y, e)
 		}
 		_ = vec.Log(l, l)
 		if b != nil {
@@ -202,9 +201,13 @@ func powF32(dst, a, b []float32, s float32) {
 		}
 		_ = vec.Exp(l, l)
 		switch {
+		case ordinaryBases(x) && (b == nil && s < inf && s > -inf || b != nil && allFinite(e)):
+			// Positive finite bases and finite exponents, the usual
+			// block: no element needs more than the rounding.
+			_ = vec.NarrowF64(d, l)
 		case b != nil && !hasNegative(x):
 			for i, v := range x {
-				r, e := float32(l[i]), b[i]
+				r, e := float32(l[i]), e[i]
 				if !(v > 0 && v < inf && e < inf && e > -inf) {
 					r = float32(math.Pow(float64(v), float64(e)))
 				}
@@ -215,7 +218,7 @@ func powF32(dst, a, b []float32, s float32) {
 			// signs mispredict half the time); a block of positive ones
 			// skips that work above.
 			for i, v := range x {
-				e := b[i]
+				e := e[i]
 				neg := -(math.Float32bits(v) >> 31)
 				r := math.Float32frombits(math.Float32bits(float32(l[i])) | negBaseBits(e)&neg)
 				if !(e < inf && e > -inf) || v == 0 || !(v < inf && v > -inf) {
@@ -224,11 +227,11 @@ func powF32(dst, a, b []float32, s float32) {
 				d[i] = r
 			}
 		default:
-			finite := s < inf && s > -inf
+			sFinite := s < inf && s > -inf
 			for i, v := range x {
 				bits := math.Float32bits(v)
 				r := math.Float32bits(float32(l[i])) | negBits&-(bits>>31)
-				if m := bits &^ (1 << 31); m == 0 || m >= 0x7f800000 || !finite {
+				if m := bits &^ (1 << 31); m == 0 || m >= 0x7f800000 || !sFinite {
 					r = math.Float32bits(float32(math.Pow(float64(v), float64(s))))
 				}
 				d[i] = math.Float32frombits(r)
@@ -239,6 +242,22 @@ func powF32(dst, a, b []float32, s float32) {
 			b = b[n:]
 		}
 	}
+}
+
+// ordinaryBases reports whether every value of x is positive and finite
+// (vec.Min and vec.Max return NaN when they meet one, which fails both
+// tests).
+func ordinaryBases(x []float32) bool {
+	lo, _ := vec.Min(x)
+	hi, _ := vec.Max(x)
+	return lo > 0 && hi < float32(math.Inf(1))
+}
+
+// allFinite reports whether every value of x is finite.
+func allFinite(x []float32) bool {
+	lo, _ := vec.Min(x)
+	hi, _ := vec.Max(x)
+	return lo > float32(math.Inf(-1)) && hi < float32(math.Inf(1))
 }
 
 // hasNegative reports whether x holds a value below zero, or a NaN (which
