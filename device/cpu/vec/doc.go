@@ -27,8 +27,11 @@
 // last six also on the AVX2 set, as is the float32 Atan2), and shares the
 // AVX2 Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
-// as the eight ymm ones, so a faster kernel would need another order. All
-// sets give bitwise identical results for
+// as the eight ymm ones, so a faster kernel would need another order.
+// Both vector sets convert half types to float32 and back (Widen, Narrow)
+// and float32 to float64 and back (WidenF32, NarrowF64), whose output
+// must not overlap the input at all. All sets give bitwise identical
+// results for
 // the arithmetic, Axpy, Relu, Sum and Dot (apart from NaN payloads and the
 // sign of a zero chosen by Maximum/Minimum/Max/Min between +0 and -0).
 //

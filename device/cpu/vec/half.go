@@ -108,7 +108,7 @@ func Widen[H Half](dst []float32, src []H) error {
 // WidenF32 sets dst[i] to src[i] as a float64, exactly, as Go's
 // float64(src[i]) does (a signalling NaN comes out quiet, as there).
 // Casts of tensors and float32 kernels that compute in float64 start
-// here.
+// here. dst and src must not overlap.
 func WidenF32(dst []float64, src []float32) error {
 	if len(src) != len(dst) {
 		return errs.New("vec", "WidenF32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
@@ -122,7 +122,8 @@ func WidenF32(dst []float64, src []float32) error {
 
 // NarrowF64 sets dst[i] to src[i] rounded to float32, ties to even, as
 // Go's float32(src[i]) does: overflow gives ±Inf, a NaN stays a NaN
-// (quiet, the high bits of its payload kept).
+// (quiet, the high bits of its payload kept). dst and src must not
+// overlap.
 func NarrowF64(dst []float32, src []float64) error {
 	if len(src) != len(dst) {
 		return errs.New("vec", "NarrowF64", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
