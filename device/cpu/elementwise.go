@@ -416,12 +416,8 @@ func compare[T num](op device.BinaryOp) func(T, T) uint8 {
 // floatBinary returns op on one pair of elements: the descriptor's float64
 // reference rounded once to T (exact for the four arithmetic operations).
 func floatBinary[T float](op device.BinaryOp) func(T, T) T {
-	var zero T
-	if f := fast32Binary(op); f != nil && any(zero) == any(float32(0)) {
-		return any(f).(func(T, T) T) // the same values, faster (rem.go)
-	}
-	if f := fast64Binary(op); f != nil && any(zero) == any(float64(0)) {
-		return any(f).(func(T, T) T)
+	if f := fastBinary[T](op); f != nil {
+		return f // the same values, faster (rem.go)
 	}
 	def, _ := op.Def()
 	f := def.F64

@@ -6,26 +6,46 @@ import (
 	"github.com/tessera-go/tessera/device"
 )
 
-// The float32 remainders and floored quotient. The op table's reference
+// The float remainders and floored quotient. The op table's reference
 // for Fmod is math.Mod, which divides one quotient bit per step through
-// Frexp and Ldexp (about 100 ns an element for quotients of a few dozen);
-// float32 operands have 24-bit significands, so the same exact remainder
-// is one float64 division, or for large quotients a few 64-bit integer
-// modulo operations. Results equal the reference bit for bit
-// (TestRemainder32), so which path an element takes never shows.
+// Frexp and Ldexp (about 40-100 ns an element for quotients of a few
+// dozen). The same exact remainder is one float64 division for float32
+// operands (24-bit significands) below a quotient of 2^29, or else a few
+// 64-bit integer modulo operations, and one division and one fused
+// multiply-add for float64 ones below 2^52 (math.Mod above). Results
+// equal the reference bit for bit (TestRemainders), so which path an
+// element takes never shows.
 
-// fast32Binary returns a float32 kernel for op that matches its float64
-// reference rounded to float32, or nil.
-func fast32Binary(op device.BinaryOp) func(a, b float32) float32 {
+// fastBinary returns a kernel for op on T that matches the op table's
+// float64 reference rounded to T, or nil: Fmod on an exact fmod (fmod32,
+// fmod64), and Mod and FloorDiv on the table's rules after it
+// (device.FloorModRem, device.FloorDivRem), in float64 and rounded once,
+// where the reference takes math.Mod's remainder, which is the same value.
+func fastBinary[T float](op device.BinaryOp) func(a, b T) T {
 	switch op {
 	case device.Fmod:
-		return fmod32
+		return fmodOf[T]
 	case device.Mod:
-		return mod32
+		return func(a, b T) T {
+			return T(device.FloorModRem(float64(b), float64(fmodOf(a, b))))
+		}
 	case device.FloorDiv:
-		return floorDiv32
+		return func(a, b T) T {
+			if b == 0 {
+				return T(float64(a) / float64(b))
+			}
+			return T(device.FloorDivRem(float64(a), float64(b), float64(fmodOf(a, b))))
+		}
 	}
 	return nil
+}
+
+// fmodOf is fmod32 or fmod64, after T.
+func fmodOf[T float](a, b T) T {
+	if is32[T]() {
+		return T(fmod32(float32(a), float32(b)))
+	}
+	return T(fmod64(float64(a), float64(b)))
 }
 
 // fmod32 is C's fmodf, exact: |a| mod |b| computed on the significands as
@@ -77,20 +97,6 @@ func fmod32(a, b float32) float32 {
 	return math.Float32frombits(sign | uint32(eb)<<23 | uint32(m)&0x7fffff)
 }
 
-// fast64Binary returns a float64 kernel for op that matches its
-// reference, or nil.
-func fast64Binary(op device.BinaryOp) func(a, b float64) float64 {
-	switch op {
-	case device.Fmod:
-		return fmod64
-	case device.Mod:
-		return mod64
-	case device.FloorDiv:
-		return floorDiv64
-	}
-	return nil
-}
-
 // fmod64 is C's fmod, exact, the value of math.Mod. For a quotient below
 // 2^52 the truncation t of one division is the exact quotient's integer
 // part, or one above it where the exact quotient lies just below an
@@ -120,17 +126,6 @@ func fmod64(a, b float64) float64 {
 	return math.Copysign(r, a)
 }
 
-// mod64 is mod32's float64 twin: device.FloorModRem on fmod64.
-func mod64(a, b float64) float64 { return device.FloorModRem(b, fmod64(a, b)) }
-
-// floorDiv64 is floorDiv32's float64 twin: device.FloorDivRem on fmod64.
-func floorDiv64(a, b float64) float64 {
-	if b == 0 {
-		return a / b
-	}
-	return device.FloorDivRem(a, b, fmod64(a, b))
-}
-
 // unpack32 splits the bits x of a finite nonzero |f| into an integer
 // significand and the biased exponent that goes with it: |f| = m·2^(e-150)
 // with e >= 1 (subnormals keep e = 1 and a significand below 2^23).
@@ -139,21 +134,4 @@ func unpack32(x uint32) (m uint32, e int) {
 		return x, 1
 	}
 	return x&0x7fffff | 1<<23, e
-}
-
-// mod32 is the floored remainder (NumPy's mod): the op table's rule
-// (device.FloorModRem) on fmod32's remainder, in float64 and rounded
-// once, as the reference is.
-func mod32(a, b float32) float32 {
-	return float32(device.FloorModRem(float64(b), float64(fmod32(a, b))))
-}
-
-// floorDiv32 is the floored quotient (NumPy's floor_divide): the op
-// table's rule (device.FloorDivRem) on fmod32's remainder, where the
-// reference takes math.Mod's, which is the same value.
-func floorDiv32(a, b float32) float32 {
-	if b == 0 {
-		return float32(float64(a) / float64(b))
-	}
-	return float32(device.FloorDivRem(float64(a), float64(b), float64(fmod32(a, b))))
 }

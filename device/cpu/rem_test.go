@@ -20,7 +20,7 @@ func TestRemainders(t *testing.T) {
 			math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, 1.1754942e-38, 1.1754944e-38, 5e-39,
 			float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 16777216, 16777217, 0x1p-126, 0x1p127}
 		r := rand.New(rand.NewPCG(3, 5))
-		checkRemainders(t, edges, nil, 400000, func() float32 { return math.Float32frombits(r.Uint32()) }, r, fast32Binary)
+		checkRemainders(t, edges, nil, 400000, func() float32 { return math.Float32frombits(r.Uint32()) }, r, fastBinary[float32])
 	})
 	t.Run("f64", func(t *testing.T) {
 		edges := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, -2.5, 3, 7.5, 1e300, -1e300, math.MaxFloat64,
@@ -40,7 +40,7 @@ func TestRemainders(t *testing.T) {
 			}
 		}
 		// Fewer: math.Mod takes a step per bit of quotient, up to 2000.
-		checkRemainders(t, edges, pairs, 100000, func() float64 { return math.Float64frombits(r.Uint64()) }, r, fast64Binary)
+		checkRemainders(t, edges, pairs, 100000, func() float64 { return math.Float64frombits(r.Uint64()) }, r, fastBinary[float64])
 	})
 }
 

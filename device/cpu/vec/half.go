@@ -110,14 +110,7 @@ func Widen[H Half](dst []float32, src []H) error {
 // Casts of tensors and float32 kernels that compute in float64 start
 // here. dst and src must not overlap.
 func WidenF32(dst []float64, src []float32) error {
-	if len(src) != len(dst) {
-		return errs.New("vec", "WidenF32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
-	}
-	if bytesOverlap(dst, src) {
-		return errs.New("vec", "WidenF32", errs.ErrValue, "dst and src overlap")
-	}
-	active.widenF32(dst, src)
-	return nil
+	return convertFloats("WidenF32", dst, src, active.widenF32)
 }
 
 // NarrowF64 sets dst[i] to src[i] rounded to float32, ties to even, as
@@ -125,13 +118,19 @@ func WidenF32(dst []float64, src []float32) error {
 // (quiet, the high bits of its payload kept). dst and src must not
 // overlap.
 func NarrowF64(dst []float32, src []float64) error {
+	return convertFloats("NarrowF64", dst, src, active.narrowF64)
+}
+
+// convertFloats checks op's arguments (equal lengths, no overlap) and
+// runs the conversion kernel k.
+func convertFloats[D, S float32 | float64](op string, dst []D, src []S, k func([]D, []S)) error {
 	if len(src) != len(dst) {
-		return errs.New("vec", "NarrowF64", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
 	}
 	if bytesOverlap(dst, src) {
-		return errs.New("vec", "NarrowF64", errs.ErrValue, "dst and src overlap")
+		return errs.New("vec", op, errs.ErrValue, "dst and src overlap")
 	}
-	active.narrowF64(dst, src)
+	k(dst, src)
 	return nil
 }
 
@@ -148,19 +147,16 @@ func bytesOverlap[A, B any](a []A, b []B) bool {
 	return pa < pb+uintptr(len(b))*unsafe.Sizeof(zb) && pb < pa+uintptr(len(a))*unsafe.Sizeof(za)
 }
 
-func widenF32Go(dst []float64, src []float32) {
+// convertGo is the generic set's WidenF32 and NarrowF64: Go's
+// conversion, element by element.
+func convertGo[D, S float32 | float64](dst []D, src []S) {
 	src = src[:len(dst)]
 	for i, v := range src {
-		dst[i] = float64(v)
+		dst[i] = D(v)
 	}
 }
 
-func narrowF64Go(dst []float32, src []float64) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
+var widenF32Go, narrowF64Go = convertGo[float64, float32], convertGo[float32, float64]
 
 // Narrow sets dst[i] to src[i] rounded to the half type, ties to even, as
 // dtype.BF16FromFloat32 and dtype.F16FromFloat32 round: overflow gives
