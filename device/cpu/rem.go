@@ -22,30 +22,28 @@ import (
 // (device.FloorModRem, device.FloorDivRem), in float64 and rounded once,
 // where the reference takes math.Mod's remainder, which is the same value.
 func fastBinary[T float](op device.BinaryOp) func(a, b T) T {
+	// The fmod of T as a plain function value: a generic one chosen per
+	// element ran float32 Fmod at 0.6x.
+	fmod, ok := any(fmod64).(func(a, b T) T)
+	if !ok {
+		fmod = any(fmod32).(func(a, b T) T)
+	}
 	switch op {
 	case device.Fmod:
-		return fmodOf[T]
+		return fmod
 	case device.Mod:
 		return func(a, b T) T {
-			return T(device.FloorModRem(float64(b), float64(fmodOf(a, b))))
+			return T(device.FloorModRem(float64(b), float64(fmod(a, b))))
 		}
 	case device.FloorDiv:
 		return func(a, b T) T {
 			if b == 0 {
 				return T(float64(a) / float64(b))
 			}
-			return T(device.FloorDivRem(float64(a), float64(b), float64(fmodOf(a, b))))
+			return T(device.FloorDivRem(float64(a), float64(b), float64(fmod(a, b))))
 		}
 	}
 	return nil
-}
-
-// fmodOf is fmod32 or fmod64, after T.
-func fmodOf[T float](a, b T) T {
-	if is32[T]() {
-		return T(fmod32(float32(a), float32(b)))
-	}
-	return T(fmod64(float64(a), float64(b)))
 }
 
 // fmod32 is C's fmodf, exact: |a| mod |b| computed on the significands as
