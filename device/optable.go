@@ -384,7 +384,7 @@ func floorMod(a, b float64) float64 { return FloorModRem(b, math.Mod(a, b)) }
 
 // FloorModRem is the op table's float Mod of some a by b given m =
 // fmod(a, b), exact: the rule after the remainder, for a backend with a
-// faster exact fmod (the CPU's float32 one) to share.
+// faster exact fmod (the CPU's fmod32 and fmod64) to share.
 func FloorModRem(b, m float64) float64 {
 	switch {
 	case m == 0:
@@ -408,7 +408,7 @@ func floorDiv(a, b float64) float64 {
 
 // FloorDivRem is floorDiv for b != 0 given m = fmod(a, b), exact: the
 // rule after the remainder, for a backend with a faster exact fmod (the
-// CPU's float32 one) to share.
+// CPU's fmod32 and fmod64) to share.
 func FloorDivRem(a, b, m float64) float64 {
 	d := (a - m) / b
 	if m != 0 && (b < 0) != (m < 0) { // NaN m is true in C's test; m < 0 is false for it

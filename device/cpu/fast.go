@@ -183,6 +183,7 @@ func powF32(dst, a, b []float32, s float32) {
 	defer blockPool.Put(p)
 	inf := float32(math.Inf(1))
 	negBits := negBaseBits(s) // a scalar exponent's, for negative bases
+	sFinite := s < inf && s > -inf
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
 		l, y, x, d := lx[:n], ly[:n], a[:n], dst[:n]
@@ -200,12 +201,13 @@ func powF32(dst, a, b []float32, s float32) {
 			_ = vec.MulScalar(l, l, float64(s))
 		}
 		_ = vec.Exp(l, l)
+		lo, hi := bounds(x) // NaN when x holds one, which fails every test below
 		switch {
-		case ordinaryBases(x) && (b == nil && s < inf && s > -inf || b != nil && allFinite(e)):
+		case lo > 0 && hi < inf && (b == nil && sFinite || b != nil && allFinite(e)):
 			// Positive finite bases and finite exponents, the usual
 			// block: no element needs more than the rounding.
 			_ = vec.NarrowF64(d, l)
-		case b != nil && !hasNegative(x):
+		case b != nil && lo >= 0: // no negative base (nor NaN)
 			for i, v := range x {
 				r, e := float32(l[i]), e[i]
 				if !(v > 0 && v < inf && e < inf && e > -inf) {
@@ -227,7 +229,6 @@ func powF32(dst, a, b []float32, s float32) {
 				d[i] = r
 			}
 		default:
-			sFinite := s < inf && s > -inf
 			for i, v := range x {
 				bits := math.Float32bits(v)
 				r := math.Float32bits(float32(l[i])) | negBits&-(bits>>31)
@@ -244,27 +245,18 @@ func powF32(dst, a, b []float32, s float32) {
 	}
 }
 
-// ordinaryBases reports whether every value of x is positive and finite
-// (vec.Min and vec.Max return NaN when they meet one, which fails both
-// tests).
-func ordinaryBases(x []float32) bool {
-	lo, _ := vec.Min(x)
-	hi, _ := vec.Max(x)
-	return lo > 0 && hi < float32(math.Inf(1))
+// bounds returns the least and greatest values of x, NaN when x holds
+// one (vec.Min and vec.Max return it).
+func bounds(x []float32) (lo, hi float32) {
+	lo, _ = vec.Min(x)
+	hi, _ = vec.Max(x)
+	return lo, hi
 }
 
 // allFinite reports whether every value of x is finite.
 func allFinite(x []float32) bool {
-	lo, _ := vec.Min(x)
-	hi, _ := vec.Max(x)
+	lo, hi := bounds(x)
 	return lo > float32(math.Inf(-1)) && hi < float32(math.Inf(1))
-}
-
-// hasNegative reports whether x holds a value below zero, or a NaN (which
-// vec.Min returns when it meets one).
-func hasNegative(x []float32) bool {
-	m, _ := vec.Min(x)
-	return !(m >= 0)
 }
 
 // negBaseBits returns the bits a finite negative base's power takes from

@@ -2,7 +2,6 @@ package vec
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/tessera-go/tessera/errs"
 )
@@ -48,7 +47,7 @@ func Adam[T Float](w, g, m, v, nw, nm, nv []T, c AdamCoeffs[T]) error {
 			return err
 		}
 		for _, p := range outs[i+1:] {
-			if n > 0 && (partialOverlap(o, p) || unsafe.SliceData(o) == unsafe.SliceData(p)) {
+			if bytesOverlap(o, p) {
 				return errs.New("vec", "Adam", errs.ErrValue, "two outputs overlap")
 			}
 		}

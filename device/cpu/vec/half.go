@@ -134,19 +134,6 @@ func convertFloats[D, S float32 | float64](op string, dst []D, src []S, k func([
 	return nil
 }
 
-// bytesOverlap reports whether the memory of a and b, slices of any
-// element types, overlaps.
-func bytesOverlap[A, B any](a []A, b []B) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	var za A
-	var zb B
-	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
-	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	return pa < pb+uintptr(len(b))*unsafe.Sizeof(zb) && pb < pa+uintptr(len(a))*unsafe.Sizeof(za)
-}
-
 // convertGo is the generic set's WidenF32 and NarrowF64: Go's
 // conversion, element by element.
 func convertGo[D, S float32 | float64](dst []D, src []S) {

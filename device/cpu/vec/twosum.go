@@ -15,7 +15,7 @@ func TwoSumAdd[T Float](s, c []float64, x []T) error {
 	if len(s) == 0 {
 		return nil
 	}
-	if partialOverlap(s, c) || &s[0] == &c[0] {
+	if bytesOverlap(s, c) {
 		return errs.New("vec", "TwoSumAdd", errs.ErrValue, "the sums and compensations overlap")
 	}
 	if is32[T]() {

@@ -28,20 +28,23 @@ func as64[T Float](s []T) []float64 {
 	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
+// bytesOverlap reports whether the memory of a and b, slices of any
+// element types, overlaps.
+func bytesOverlap[A, B any](a []A, b []B) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	var za A
+	var zb B
+	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b))*unsafe.Sizeof(zb) && pb < pa+uintptr(len(a))*unsafe.Sizeof(za)
+}
+
 // partialOverlap reports whether out and in share memory without starting
 // at the same element.
 func partialOverlap[T any](out, in []T) bool {
-	if len(out) == 0 || len(in) == 0 {
-		return false
-	}
-	var z T
-	size := unsafe.Sizeof(z)
-	o := uintptr(unsafe.Pointer(unsafe.SliceData(out)))
-	i := uintptr(unsafe.Pointer(unsafe.SliceData(in)))
-	if o == i {
-		return false
-	}
-	return o < i+uintptr(len(in))*size && i < o+uintptr(len(out))*size
+	return unsafe.SliceData(out) != unsafe.SliceData(in) && bytesOverlap(out, in)
 }
 
 func checkAlias[T any](op string, dst []T, ins ...[]T) error {
