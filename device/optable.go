@@ -1,6 +1,10 @@
 package device
 
-import "math"
+import (
+	"math"
+
+	"github.com/tessera-go/tessera/internal/pow64"
+)
 
 // The unary operations, in table order. Adding one means adding a constant
 // here and its descriptor to unaryTable; see docs/architecture.md.
@@ -246,8 +250,8 @@ var binaryTable = [...]BinaryDef{
 			return a / b // MinInt64 / -1 is MinInt64 in Go, as in WGSL
 		},
 		Shader: Shader{F32: "a / b", I32: "m_div_i32(a, b)", U8: "m_div_u32(a, b)", I64: "div_i64(a, b)"}},
-	Pow: {Name: "Pow", Doc: "Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping\nin the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer\nexponent must not be negative: a negative one is an ErrValue (checking a\ntensor exponent reads its minimum back to the host, a sync on a GPU).", Accepts: Numeric, NonNegativeIntB: true,
-		F64: math.Pow, Int: ipow,
+	Pow: {Name: "Pow", Doc: "Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping\nin the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer\nexponent must not be negative: a negative one is an ErrValue (checking a\ntensor exponent reads its minimum back to the host, a sync on a GPU). Float\npowers take C99's values at zeros, infinities, NaN and negative bases; on\nthe CPU an F64 power is within 1 ulp of the exact value.", Accepts: Numeric, NonNegativeIntB: true,
+		F64: pow64.Pow, Int: ipow,
 		Shader: Shader{F32: "m_pow(a, b)", I32: "m_ipow_i32(a, b)", U8: "m_ipow_u32(a, b) & 0xffu", I64: "ipow_i64(a, b)"}},
 	Maximum: {Name: "Maximum", Doc: "Maximum returns the elementwise maximum; NaN in either operand wins.", Accepts: Numeric,
 		F64: func(a, b float64) float64 {

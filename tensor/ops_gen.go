@@ -169,7 +169,9 @@ func (t *Tensor) DivScalar(v float64) *Tensor { return t.binaryScalar(device.Div
 // Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping
 // in the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer
 // exponent must not be negative: a negative one is an ErrValue (checking a
-// tensor exponent reads its minimum back to the host, a sync on a GPU).
+// tensor exponent reads its minimum back to the host, a sync on a GPU). Float
+// powers take C99's values at zeros, infinities, NaN and negative bases; on
+// the CPU an F64 power is within 1 ulp of the exact value.
 func (t *Tensor) Pow(u *Tensor) *Tensor { return binary(device.Pow, t, u) }
 
 // PowScalar is Pow with a scalar operand v, which acts as a Python scalar does in

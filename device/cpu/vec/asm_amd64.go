@@ -1079,6 +1079,16 @@ func log10F64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func log1pF64AVX512(dst *float64, x *float64, n int)
 
+// powF64AVX512 sets dst[i] = x[i]**y[i] for i < n where x[i] is finite and not zero and y[i] finite and not ±0.5, ±1 or 2; ok is false when some lane is not.
+//
+//go:noescape
+func powF64AVX512(dst *float64, x *float64, y *float64, n int) (ok bool)
+
+// powScalarF64AVX512 sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.
+//
+//go:noescape
+func powScalarF64AVX512(dst *float64, x *float64, y float64, n int) (ok bool)
+
 // sinF32AVX2 computes dst[i] = sin(x[i]) for i < n in float64 lanes, leaving
 // x[i] in dst[i] where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
 //
@@ -1517,5 +1527,6 @@ var asmAVX512 = tierAsm{
 	trig64:       [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
 	atan232:      atan2F32AVX512,
 	atan2Place64: atan2PlaceF64AVX512,
-	wide32:       [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
+	pow64:        powF64AVX512, powScalar64: powScalarF64AVX512,
+	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
 }

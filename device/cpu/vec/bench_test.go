@@ -3,7 +3,9 @@ package vec
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 	"unsafe"
@@ -380,5 +382,46 @@ func BenchmarkSumHalf(b *testing.B) {
 			}
 		}
 		_ = sink
+	}
+}
+
+// BenchmarkPowF64 runs PowF64 (y a vector) and PowScalarF64 (y = 1.7) on
+// 1 Mi elements on every set, against a math.Pow loop: "positive" bases
+// are |N(0,1)| draws, which NumPy's np.power takes through its AVX-512
+// kernel too (ci/bench-numpy-pow.py prints its figures); "mixed" bases
+// have either sign, whose negative half takes math.Pow (NaN for a
+// non-integer y) on every set.
+func BenchmarkPowF64(b *testing.B) {
+	const n = 1 << 20
+	r := rand.New(rand.NewPCG(1, 2))
+	x, y, dst := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = r.NormFloat64(), r.NormFloat64()
+	}
+	mixed := slices.Clone(x)
+	for i := range x {
+		x[i] = math.Abs(x[i])
+	}
+	for _, c := range []struct {
+		name string
+		x    []float64
+	}{{"positive", x}, {"mixed", mixed}} {
+		for _, k := range available() {
+			b.Run(c.name+"/vector/"+k.name, func(b *testing.B) {
+				defer useKernels(k)()
+				bestRate(b, n, 24*n, func() { _ = PowF64(dst, c.x, y) })
+			})
+			b.Run(c.name+"/scalar/"+k.name, func(b *testing.B) {
+				defer useKernels(k)()
+				bestRate(b, n, 16*n, func() { _ = PowScalarF64(dst, c.x, 1.7) })
+			})
+		}
+		b.Run(c.name+"/vector/math", func(b *testing.B) {
+			bestRate(b, n, 24*n, func() {
+				for i, v := range c.x {
+					dst[i] = math.Pow(v, y[i])
+				}
+			})
+		})
 	}
 }

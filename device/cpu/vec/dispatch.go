@@ -87,6 +87,9 @@ type kernels struct {
 	// atan232 and atan264 are Atan2's kernels (dst = atan2(y, x)).
 	atan232 func(dst, y, x []float32)
 	atan264 func(dst, y, x []float64)
+	// pow64 is PowF64's and PowScalarF64's kernel: dst = x**y, with y nil
+	// for the scalar ys (the same exponent everywhere).
+	pow64 func(dst, x, y []float64, ys float64)
 	// halves are the half-precision conversions (see half.go).
 	halves halfKernels
 	// widenF32 and narrowF64 convert float32 to float64 and back

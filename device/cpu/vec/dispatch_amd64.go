@@ -121,6 +121,10 @@ type tierAsm struct {
 	atan232 func(dst, y, x *float32, n int)
 	// atan2Place64 is the float64 Atan2's last step (atan2Via).
 	atan2Place64 func(dst, q, y, x *float64, n int) bool
+	// pow64 and powScalar64 are the float64 Pow of ordinary lanes
+	// (powVia; AVX-512 only).
+	pow64       func(dst, x, y *float64, n int) (ok bool)
+	powScalar64 func(dst, x *float64, y float64, n int) (ok bool)
 	// wide32 has the float32 kernels that compute in float64 lanes and
 	// have no special cases for Go: Asin, Acos, Atan, Sinh, Cosh and
 	// Softplus.
@@ -180,6 +184,10 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	k.atan264 = atan2Via(atan2Kernels{abs: k.un64[unAbs], atan: k.un64[unAtan],
 		minimum: k.bin64[opMin], maximum: k.bin64[opMax], div: k.bin64[opDiv],
 		place: placeVia(func(dst, q, y, x []float64) bool { return t.atan2Place64(p64(dst), p64(q), p64(y), p64(x), len(dst)) })})
+	k.pow64 = genericKernels.pow64
+	if t.pow64 != nil {
+		k.pow64 = powVia(t.pow64, t.powScalar64)
+	}
 	k.un64[unSoftplus] = softplusVia(softplusKernels{abs: k.un64[unAbs], neg: k.un64[unNeg], exp: k.un64[unExp],
 		log1p: k.un64[unLog1p], relu: k.un64[unRelu], add: k.bin64[opAdd]})
 	for op, f := range t.wide32 {

@@ -106,6 +106,7 @@ var genericKernels = &kernels{
 	},
 	atan264: atan2Via(atan2Kernels{abs: map64(math.Abs), atan: map64(atan64),
 		minimum: minimumGo[float64], maximum: maximumGo[float64], div: divGo[float64], place: atan2Place}),
+	pow64: powGo,
 }
 
 func addGo[T Float](dst, a, b []T) {

@@ -125,8 +125,8 @@ func TestExhaustiveTiersF32(t *testing.T) {
 }
 
 // TestGeneratedInSync runs asmgen.go into a temporary directory and checks
-// that the committed vec_amd64.s, asm_amd64.go and geluconst.go are what
-// it writes, so an edit to the generator cannot be left unapplied (run `go
+// that the committed vec_amd64.s, asm_amd64.go, geluconst.go, trigconst.go
+// and internal/pow64's tables.go are what it writes, so an edit to the generator cannot be left unapplied (run `go
 // generate` in this directory to update them).
 func TestGeneratedInSync(t *testing.T) {
 	if testing.Short() {
@@ -137,20 +137,21 @@ func TestGeneratedInSync(t *testing.T) {
 		t.Skip("no go command in PATH")
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command(goBin, "run", "asmgen.go", "-dir", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command(goBin, "run", "asmgen.go", "-dir", dir, "-pow64", ".").CombinedOutput(); err != nil {
 		t.Fatalf("go run asmgen.go: %v\n%s", err, out)
 	}
-	for _, name := range []string{"vec_amd64.s", "asm_amd64.go", "geluconst.go"} {
+	for name, committed := range map[string]string{"vec_amd64.s": "vec_amd64.s", "asm_amd64.go": "asm_amd64.go",
+		"geluconst.go": "geluconst.go", "trigconst.go": "trigconst.go", "tables.go": "../../../internal/pow64/tables.go"} {
 		want, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(name)
+		got, err := os.ReadFile(committed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s is out of date with asmgen.go: run `go generate` in device/cpu/vec", name)
+			t.Errorf("%s is out of date with asmgen.go: run `go generate` in device/cpu/vec", committed)
 		}
 	}
 }

@@ -1185,11 +1185,66 @@ DATA dln2<>+8(SB)/8, $0x3fe62e42fefa39ef
 DATA dln2<>+16(SB)/8, $0x3fe62e42fefa39ef
 DATA dln2<>+24(SB)/8, $0x3fe62e42fefa39ef
 GLOBL dln2<>(SB), RODATA|NOPTR, $32
+DATA dlogfe0<>+0(SB)/8, $0x3fd5555555555555
+DATA dlogfe0<>+8(SB)/8, $0x3fd5555555555555
+DATA dlogfe0<>+16(SB)/8, $0x3fd5555555555555
+DATA dlogfe0<>+24(SB)/8, $0x3fd5555555555555
+GLOBL dlogfe0<>(SB), RODATA|NOPTR, $32
+DATA dlogfe1<>+0(SB)/8, $0x3fc999999999999a
+DATA dlogfe1<>+8(SB)/8, $0x3fc999999999999a
+DATA dlogfe1<>+16(SB)/8, $0x3fc999999999999a
+DATA dlogfe1<>+24(SB)/8, $0x3fc999999999999a
+GLOBL dlogfe1<>(SB), RODATA|NOPTR, $32
+DATA dlogfe2<>+0(SB)/8, $0x3fc2492492492492
+DATA dlogfe2<>+8(SB)/8, $0x3fc2492492492492
+DATA dlogfe2<>+16(SB)/8, $0x3fc2492492492492
+DATA dlogfe2<>+24(SB)/8, $0x3fc2492492492492
+GLOBL dlogfe2<>(SB), RODATA|NOPTR, $32
+DATA dlogfe3<>+0(SB)/8, $0x3fbc71c71c71c71c
+DATA dlogfe3<>+8(SB)/8, $0x3fbc71c71c71c71c
+DATA dlogfe3<>+16(SB)/8, $0x3fbc71c71c71c71c
+DATA dlogfe3<>+24(SB)/8, $0x3fbc71c71c71c71c
+GLOBL dlogfe3<>(SB), RODATA|NOPTR, $32
+DATA dlogfe4<>+0(SB)/8, $0x3fb745d1745d1746
+DATA dlogfe4<>+8(SB)/8, $0x3fb745d1745d1746
+DATA dlogfe4<>+16(SB)/8, $0x3fb745d1745d1746
+DATA dlogfe4<>+24(SB)/8, $0x3fb745d1745d1746
+GLOBL dlogfe4<>(SB), RODATA|NOPTR, $32
+DATA dlogfe5<>+0(SB)/8, $0x3fb3b13b13b13b14
+DATA dlogfe5<>+8(SB)/8, $0x3fb3b13b13b13b14
+DATA dlogfe5<>+16(SB)/8, $0x3fb3b13b13b13b14
+DATA dlogfe5<>+24(SB)/8, $0x3fb3b13b13b13b14
+GLOBL dlogfe5<>(SB), RODATA|NOPTR, $32
 DATA dlogfix<>+0(SB)/8, $0x0000000003530422
 DATA dlogfix<>+8(SB)/8, $0x0000000003530422
 DATA dlogfix<>+16(SB)/8, $0x0000000003530422
 DATA dlogfix<>+24(SB)/8, $0x0000000003530422
 GLOBL dlogfix<>(SB), RODATA|NOPTR, $32
+DATA dlogfo0<>+0(SB)/8, $0xbfd0000000000000
+DATA dlogfo0<>+8(SB)/8, $0xbfd0000000000000
+DATA dlogfo0<>+16(SB)/8, $0xbfd0000000000000
+DATA dlogfo0<>+24(SB)/8, $0xbfd0000000000000
+GLOBL dlogfo0<>(SB), RODATA|NOPTR, $32
+DATA dlogfo1<>+0(SB)/8, $0xbfc5555555555555
+DATA dlogfo1<>+8(SB)/8, $0xbfc5555555555555
+DATA dlogfo1<>+16(SB)/8, $0xbfc5555555555555
+DATA dlogfo1<>+24(SB)/8, $0xbfc5555555555555
+GLOBL dlogfo1<>(SB), RODATA|NOPTR, $32
+DATA dlogfo2<>+0(SB)/8, $0xbfc0000000000000
+DATA dlogfo2<>+8(SB)/8, $0xbfc0000000000000
+DATA dlogfo2<>+16(SB)/8, $0xbfc0000000000000
+DATA dlogfo2<>+24(SB)/8, $0xbfc0000000000000
+GLOBL dlogfo2<>(SB), RODATA|NOPTR, $32
+DATA dlogfo3<>+0(SB)/8, $0xbfb999999999999a
+DATA dlogfo3<>+8(SB)/8, $0xbfb999999999999a
+DATA dlogfo3<>+16(SB)/8, $0xbfb999999999999a
+DATA dlogfo3<>+24(SB)/8, $0xbfb999999999999a
+GLOBL dlogfo3<>(SB), RODATA|NOPTR, $32
+DATA dlogfo4<>+0(SB)/8, $0xbfb5555555555555
+DATA dlogfo4<>+8(SB)/8, $0xbfb5555555555555
+DATA dlogfo4<>+16(SB)/8, $0xbfb5555555555555
+DATA dlogfo4<>+24(SB)/8, $0xbfb5555555555555
+GLOBL dlogfo4<>(SB), RODATA|NOPTR, $32
 DATA dloginvc<>+0(SB)/8, $0x3ff0000000000000
 DATA dloginvc<>+8(SB)/8, $0x3fee800000000000
 DATA dloginvc<>+16(SB)/8, $0x3fed800000000000
@@ -1359,6 +1414,11 @@ DATA dm760<>+8(SB)/8, $0xc087c00000000000
 DATA dm760<>+16(SB)/8, $0xc087c00000000000
 DATA dm760<>+24(SB)/8, $0xc087c00000000000
 GLOBL dm760<>(SB), RODATA|NOPTR, $32
+DATA dmhalf<>+0(SB)/8, $0xbfe0000000000000
+DATA dmhalf<>+8(SB)/8, $0xbfe0000000000000
+DATA dmhalf<>+16(SB)/8, $0xbfe0000000000000
+DATA dmhalf<>+24(SB)/8, $0xbfe0000000000000
+GLOBL dmhalf<>(SB), RODATA|NOPTR, $32
 DATA dmone<>+0(SB)/8, $0xbff0000000000000
 DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
@@ -1928,6 +1988,11 @@ DATA geluq9<>+20(SB)/4, $0x3e25274c
 DATA geluq9<>+24(SB)/4, $0x3e25274c
 DATA geluq9<>+28(SB)/4, $0x3e25274c
 GLOBL geluq9<>(SB), RODATA|NOPTR, $32
+DATA gonan64<>+0(SB)/8, $0x7ff8000000000001
+DATA gonan64<>+8(SB)/8, $0x7ff8000000000001
+DATA gonan64<>+16(SB)/8, $0x7ff8000000000001
+DATA gonan64<>+24(SB)/8, $0x7ff8000000000001
+GLOBL gonan64<>(SB), RODATA|NOPTR, $32
 DATA half64<>+0(SB)/8, $0x3fe0000000000000
 DATA half64<>+8(SB)/8, $0x3fe0000000000000
 DATA half64<>+16(SB)/8, $0x3fe0000000000000
@@ -30773,6 +30838,1102 @@ tail:
 	VMOVAPD Z1, Z0
 	VMOVUPD Z0, K1, (DI)
 done:
+	VZEROUPPER
+	RET
+
+// func powF64AVX512(dst *float64, x *float64, y *float64, n int) (ok bool)
+TEXT ·powF64AVX512(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	KXORW K7, K7, K7
+	// the log tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)
+	VMOVUPD dloginvc<>+0(SB), Z13
+	VMOVUPD dloginvc<>+128(SB), Z14
+	VMOVUPD dlogthi<>+0(SB), Z15
+	VMOVUPD dlogthi<>+128(SB), Z29
+	VMOVUPD dlogtlo<>+0(SB), Z30
+	VMOVUPD dlogtlo<>+128(SB), Z31
+	// K1 all ones until the tail sets its mask: the lane checks below look at K1's
+	// lanes only, so that the tail's zeroed lanes raise nothing
+	KXNORW K1, K1, K1
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 0(DX), Z11
+	VMOVUPD 64(SI), Z16
+	VMOVUPD 64(DX), Z27
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z0, K1, K6
+	KORB K6, K7, K7
+	// or y NaN or infinite, or one of pow64.Pow's shortcuts: ±0.5, ±1, 2
+	VFPCLASSPDZ $0x99, Z11, K1, K6
+	KORB K6, K7, K7
+	VPANDQ.BCST absmask64<>(SB), Z11, Z1
+	VCMPPD.BCST $0, half64<>(SB), Z1, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, done<>(SB), Z1, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, dtwo<>(SB), Z11, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z0, K5
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z7, Z6
+	VFMSUB231PD Z4, Z4, Z6
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST half64<>(SB), Z6, Z3
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z3, Z3
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z7, Z6
+	VADDPD Z6, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z6, Z9, Z9
+	VADDPD Z9, Z3, Z3
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z8
+	VFMADD213PD.BCST dlogfe4<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe3<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogfo4<>(SB), Z2
+	VFMADD213PD.BCST dlogfo3<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo2<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo1<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo0<>(SB), Z7, Z2
+	VFMADD231PD Z2, Z4, Z8
+	VMULPD Z4, Z8, Z8
+	// the pair t2 (Z9) + (d + lo) (Z8)
+	VFMADD213PD Z3, Z7, Z8
+	VMOVAPD Z10, Z9
+	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
+	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z8, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z9, Z8, Z8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
+	VMULPD Z10, Z11, Z0
+	VMOVAPD Z0, Z9
+	VFMSUB231PD Z10, Z11, Z9
+	VFMADD231PD Z8, Z11, Z9
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z0, Z10
+	VMINPD.BCST d710<>(SB), Z0, Z0
+	VMAXPD.BCST dm746<>(SB), Z0, Z0
+	VCMPPD $0, Z0, Z10, K6
+	VMOVAPD.Z Z9, K6, Z9
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VADDPD Z9, Z0, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	VMOVUPD dexp2hi<>+0(SB), Z6
+	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
+	VMOVUPD dexp2lo<>+0(SB), Z6
+	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	VSCALEFPD Z2, Z5, Z0
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z11, Z1
+	VRNDSCALEPD $8, Z1, Z2
+	VCMPPD $4, Z2, Z1, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z0, K6, Z0
+	VRNDSCALEPD $8, Z11, Z1
+	VCMPPD $4, Z1, Z11, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z0
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z16, K1, K6
+	KORB K6, K7, K7
+	// or y NaN or infinite, or one of pow64.Pow's shortcuts: ±0.5, ±1, 2
+	VFPCLASSPDZ $0x99, Z27, K1, K6
+	KORB K6, K7, K7
+	VPANDQ.BCST absmask64<>(SB), Z27, Z17
+	VCMPPD.BCST $0, half64<>(SB), Z17, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, done<>(SB), Z17, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, dtwo<>(SB), Z27, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z16, K5
+	VPANDQ.BCST absmask64<>(SB), Z16, Z16
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z16, Z17
+	VGETEXPPD Z16, Z18
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K3: j >= 16, K4: j < 16
+	VPSRLQ $47, Z17, Z19
+	VPTESTMQ.BCST q16<>(SB), Z19, K3
+	KNOTB K3, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z19, Z20
+	VPERMI2PD dloginvc<>+192(SB), Z14, K3, Z20
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z20
+	VMOVDQA64 Z19, Z21
+	VPERMI2PD dlogthi<>+192(SB), Z29, K3, Z21
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z21
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K3, Z19
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z19
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z17, Z20
+	VMULPD Z20, Z20, Z23
+	// r2lo = r*r - r^2 exactly (Z22); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z23, Z22
+	VFMSUB231PD Z20, Z20, Z22
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
+	VFNMADD231PD.BCST half64<>(SB), Z22, Z19
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z20, Z21, Z25
+	VSUBPD Z25, Z21, Z21
+	VADDPD Z20, Z21, Z21
+	VADDPD Z21, Z19, Z19
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z23, Z22
+	VADDPD Z22, Z25, Z26
+	VSUBPD Z26, Z25, Z25
+	VADDPD Z22, Z25, Z25
+	VADDPD Z25, Z19, Z19
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z24
+	VFMADD213PD.BCST dlogfe4<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe3<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe2<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe1<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe0<>(SB), Z23, Z24
+	VBROADCASTSD dlogfo4<>(SB), Z18
+	VFMADD213PD.BCST dlogfo3<>(SB), Z23, Z18
+	VFMADD213PD.BCST dlogfo2<>(SB), Z23, Z18
+	VFMADD213PD.BCST dlogfo1<>(SB), Z23, Z18
+	VFMADD213PD.BCST dlogfo0<>(SB), Z23, Z18
+	VFMADD231PD Z18, Z20, Z24
+	VMULPD Z20, Z24, Z24
+	// the pair t2 (Z25) + (d + lo) (Z24)
+	VFMADD213PD Z19, Z23, Z24
+	VMOVAPD Z26, Z25
+	// the pair normalised: hi = Z25 + Z24 rounded (Z26), lo = its error (Z24; Fast2Sum,
+	// |Z25| >= |Z24|): Z24 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z24, Z25, Z26
+	VSUBPD Z26, Z25, Z25
+	VADDPD Z25, Z24, Z24
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z16), pl = its error + y*lo (Z25)
+	VMULPD Z26, Z27, Z16
+	VMOVAPD Z16, Z25
+	VFMSUB231PD Z26, Z27, Z25
+	VFMADD231PD Z24, Z27, Z25
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z16, Z26
+	VMINPD.BCST d710<>(SB), Z16, Z16
+	VMAXPD.BCST dm746<>(SB), Z16, Z16
+	VCMPPD $0, Z16, Z26, K6
+	VMOVAPD.Z Z25, K6, Z25
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD.BCST shifter64<>(SB), Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VADDPD Z25, Z16, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	VMOVAPD Z17, Z21
+	VMOVUPD dexp2hi<>+0(SB), Z22
+	VPERMI2PD dexp2hi<>+64(SB), Z22, Z21
+	VMOVUPD dexp2lo<>+0(SB), Z22
+	VPERMI2PD dexp2lo<>+64(SB), Z22, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VADDPD Z17, Z21, Z21
+	VSCALEFPD Z18, Z21, Z16
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z27, Z17
+	VRNDSCALEPD $8, Z17, Z18
+	VCMPPD $4, Z18, Z17, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z16, K6, Z16
+	VRNDSCALEPD $8, Z27, Z17
+	VCMPPD $4, Z17, Z27, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	ADDQ $128, DX
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 0(DX), Z11
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z0, K1, K6
+	KORB K6, K7, K7
+	// or y NaN or infinite, or one of pow64.Pow's shortcuts: ±0.5, ±1, 2
+	VFPCLASSPDZ $0x99, Z11, K1, K6
+	KORB K6, K7, K7
+	VPANDQ.BCST absmask64<>(SB), Z11, Z1
+	VCMPPD.BCST $0, half64<>(SB), Z1, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, done<>(SB), Z1, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, dtwo<>(SB), Z11, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z0, K5
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z7, Z6
+	VFMSUB231PD Z4, Z4, Z6
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST half64<>(SB), Z6, Z3
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z3, Z3
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z7, Z6
+	VADDPD Z6, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z6, Z9, Z9
+	VADDPD Z9, Z3, Z3
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z8
+	VFMADD213PD.BCST dlogfe4<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe3<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogfo4<>(SB), Z2
+	VFMADD213PD.BCST dlogfo3<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo2<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo1<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo0<>(SB), Z7, Z2
+	VFMADD231PD Z2, Z4, Z8
+	VMULPD Z4, Z8, Z8
+	// the pair t2 (Z9) + (d + lo) (Z8)
+	VFMADD213PD Z3, Z7, Z8
+	VMOVAPD Z10, Z9
+	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
+	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z8, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z9, Z8, Z8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
+	VMULPD Z10, Z11, Z0
+	VMOVAPD Z0, Z9
+	VFMSUB231PD Z10, Z11, Z9
+	VFMADD231PD Z8, Z11, Z9
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z0, Z10
+	VMINPD.BCST d710<>(SB), Z0, Z0
+	VMAXPD.BCST dm746<>(SB), Z0, Z0
+	VCMPPD $0, Z0, Z10, K6
+	VMOVAPD.Z Z9, K6, Z9
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VADDPD Z9, Z0, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	VMOVUPD dexp2hi<>+0(SB), Z6
+	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
+	VMOVUPD dexp2lo<>+0(SB), Z6
+	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	VSCALEFPD Z2, Z5, Z0
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z11, Z1
+	VRNDSCALEPD $8, Z1, Z2
+	VCMPPD $4, Z2, Z1, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z0, K6, Z0
+	VRNDSCALEPD $8, Z11, Z1
+	VCMPPD $4, Z1, Z11, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVUPD.Z (DX), K1, Z11
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z0, K1, K6
+	KORB K6, K7, K7
+	// or y NaN or infinite, or one of pow64.Pow's shortcuts: ±0.5, ±1, 2
+	VFPCLASSPDZ $0x99, Z11, K1, K6
+	KORB K6, K7, K7
+	VPANDQ.BCST absmask64<>(SB), Z11, Z1
+	VCMPPD.BCST $0, half64<>(SB), Z1, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, done<>(SB), Z1, K1, K6
+	KORB K6, K7, K7
+	VCMPPD.BCST $0, dtwo<>(SB), Z11, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z0, K5
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z7, Z6
+	VFMSUB231PD Z4, Z4, Z6
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST half64<>(SB), Z6, Z3
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z3, Z3
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z7, Z6
+	VADDPD Z6, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z6, Z9, Z9
+	VADDPD Z9, Z3, Z3
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z8
+	VFMADD213PD.BCST dlogfe4<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe3<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogfo4<>(SB), Z2
+	VFMADD213PD.BCST dlogfo3<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo2<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo1<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo0<>(SB), Z7, Z2
+	VFMADD231PD Z2, Z4, Z8
+	VMULPD Z4, Z8, Z8
+	// the pair t2 (Z9) + (d + lo) (Z8)
+	VFMADD213PD Z3, Z7, Z8
+	VMOVAPD Z10, Z9
+	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
+	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z8, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z9, Z8, Z8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
+	VMULPD Z10, Z11, Z0
+	VMOVAPD Z0, Z9
+	VFMSUB231PD Z10, Z11, Z9
+	VFMADD231PD Z8, Z11, Z9
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z0, Z10
+	VMINPD.BCST d710<>(SB), Z0, Z0
+	VMAXPD.BCST dm746<>(SB), Z0, Z0
+	VCMPPD $0, Z0, Z10, K6
+	VMOVAPD.Z Z9, K6, Z9
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VADDPD Z9, Z0, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	VMOVUPD dexp2hi<>+0(SB), Z6
+	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
+	VMOVUPD dexp2lo<>+0(SB), Z6
+	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	VSCALEFPD Z2, Z5, Z0
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z11, Z1
+	VRNDSCALEPD $8, Z1, Z2
+	VCMPPD $4, Z2, Z1, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z0, K6, Z0
+	VRNDSCALEPD $8, Z11, Z1
+	VCMPPD $4, Z1, Z11, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	KORTESTW K7, K7
+	SETEQ ok+32(FP)
+	VZEROUPPER
+	RET
+
+// func powScalarF64AVX512(dst *float64, x *float64, y float64, n int) (ok bool)
+TEXT ·powScalarF64AVX512(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSD y+16(FP), Z12
+	KXORW K7, K7, K7
+	// the log tables' entries 0-7 and 16-23 (8-15 and 24-31 are read from memory)
+	VMOVUPD dloginvc<>+0(SB), Z13
+	VMOVUPD dloginvc<>+128(SB), Z14
+	VMOVUPD dlogthi<>+0(SB), Z15
+	VMOVUPD dlogthi<>+128(SB), Z29
+	VMOVUPD dlogtlo<>+0(SB), Z30
+	VMOVUPD dlogtlo<>+128(SB), Z31
+	// the exponent for slot 1 too
+	VMOVAPD Z12, Z28
+	// K1 all ones until the tail sets its mask: the lane checks below look at K1's
+	// lanes only, so that the tail's zeroed lanes raise nothing
+	KXNORW K1, K1, K1
+loop:
+	CMPQ CX, $16
+	JB   one
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z0, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z0, K5
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z7, Z6
+	VFMSUB231PD Z4, Z4, Z6
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST half64<>(SB), Z6, Z3
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z3, Z3
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z7, Z6
+	VADDPD Z6, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z6, Z9, Z9
+	VADDPD Z9, Z3, Z3
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z8
+	VFMADD213PD.BCST dlogfe4<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe3<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogfo4<>(SB), Z2
+	VFMADD213PD.BCST dlogfo3<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo2<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo1<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo0<>(SB), Z7, Z2
+	VFMADD231PD Z2, Z4, Z8
+	VMULPD Z4, Z8, Z8
+	// the pair t2 (Z9) + (d + lo) (Z8)
+	VFMADD213PD Z3, Z7, Z8
+	VMOVAPD Z10, Z9
+	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
+	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z8, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z9, Z8, Z8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
+	VMULPD Z10, Z12, Z0
+	VMOVAPD Z0, Z9
+	VFMSUB231PD Z10, Z12, Z9
+	VFMADD231PD Z8, Z12, Z9
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z0, Z10
+	VMINPD.BCST d710<>(SB), Z0, Z0
+	VMAXPD.BCST dm746<>(SB), Z0, Z0
+	VCMPPD $0, Z0, Z10, K6
+	VMOVAPD.Z Z9, K6, Z9
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VADDPD Z9, Z0, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	VMOVUPD dexp2hi<>+0(SB), Z6
+	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
+	VMOVUPD dexp2lo<>+0(SB), Z6
+	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	VSCALEFPD Z2, Z5, Z0
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z12, Z1
+	VRNDSCALEPD $8, Z1, Z2
+	VCMPPD $4, Z2, Z1, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z0, K6, Z0
+	VRNDSCALEPD $8, Z12, Z1
+	VCMPPD $4, Z1, Z12, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z0
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z16, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z16, K5
+	VPANDQ.BCST absmask64<>(SB), Z16, Z16
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z16, Z17
+	VGETEXPPD Z16, Z18
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K3: j >= 16, K4: j < 16
+	VPSRLQ $47, Z17, Z19
+	VPTESTMQ.BCST q16<>(SB), Z19, K3
+	KNOTB K3, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z19, Z20
+	VPERMI2PD dloginvc<>+192(SB), Z14, K3, Z20
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z20
+	VMOVDQA64 Z19, Z21
+	VPERMI2PD dlogthi<>+192(SB), Z29, K3, Z21
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z21
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K3, Z19
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z19
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z17, Z20
+	VMULPD Z20, Z20, Z23
+	// r2lo = r*r - r^2 exactly (Z22); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z23, Z22
+	VFMSUB231PD Z20, Z20, Z22
+	VFMADD231PD.BCST ln2hi64<>(SB), Z18, Z21
+	VFMADD231PD.BCST ln2lo64<>(SB), Z18, Z19
+	VFNMADD231PD.BCST half64<>(SB), Z22, Z19
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z20, Z21, Z25
+	VSUBPD Z25, Z21, Z21
+	VADDPD Z20, Z21, Z21
+	VADDPD Z21, Z19, Z19
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z23, Z22
+	VADDPD Z22, Z25, Z26
+	VSUBPD Z26, Z25, Z25
+	VADDPD Z22, Z25, Z25
+	VADDPD Z25, Z19, Z19
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z24
+	VFMADD213PD.BCST dlogfe4<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe3<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe2<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe1<>(SB), Z23, Z24
+	VFMADD213PD.BCST dlogfe0<>(SB), Z23, Z24
+	VBROADCASTSD dlogfo4<>(SB), Z18
+	VFMADD213PD.BCST dlogfo3<>(SB), Z23, Z18
+	VFMADD213PD.BCST dlogfo2<>(SB), Z23, Z18
+	VFMADD213PD.BCST dlogfo1<>(SB), Z23, Z18
+	VFMADD213PD.BCST dlogfo0<>(SB), Z23, Z18
+	VFMADD231PD Z18, Z20, Z24
+	VMULPD Z20, Z24, Z24
+	// the pair t2 (Z25) + (d + lo) (Z24)
+	VFMADD213PD Z19, Z23, Z24
+	VMOVAPD Z26, Z25
+	// the pair normalised: hi = Z25 + Z24 rounded (Z26), lo = its error (Z24; Fast2Sum,
+	// |Z25| >= |Z24|): Z24 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z24, Z25, Z26
+	VSUBPD Z26, Z25, Z25
+	VADDPD Z25, Z24, Z24
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z16), pl = its error + y*lo (Z25)
+	VMULPD Z26, Z28, Z16
+	VMOVAPD Z16, Z25
+	VFMSUB231PD Z26, Z28, Z25
+	VFMADD231PD Z24, Z28, Z25
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z16, Z26
+	VMINPD.BCST d710<>(SB), Z16, Z16
+	VMAXPD.BCST dm746<>(SB), Z16, Z16
+	VCMPPD $0, Z16, Z26, K6
+	VMOVAPD.Z Z25, K6, Z25
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z17
+	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
+	VSUBPD.BCST shifter64<>(SB), Z17, Z18
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z18, Z16
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
+	VADDPD Z25, Z16, Z16
+	VMULPD.BCST d1by16<>(SB), Z18, Z18
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z19
+	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp2<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp1<>(SB), Z16, Z19
+	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
+	VMULPD Z16, Z16, Z20
+	VFMADD213PD Z16, Z20, Z19
+	VMOVAPD Z17, Z21
+	VMOVUPD dexp2hi<>+0(SB), Z22
+	VPERMI2PD dexp2hi<>+64(SB), Z22, Z21
+	VMOVUPD dexp2lo<>+0(SB), Z22
+	VPERMI2PD dexp2lo<>+64(SB), Z22, Z17
+	VFMADD231PD Z19, Z21, Z17
+	VADDPD Z17, Z21, Z21
+	VSCALEFPD Z18, Z21, Z16
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z28, Z17
+	VRNDSCALEPD $8, Z17, Z18
+	VCMPPD $4, Z18, Z17, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z16, K6, Z16
+	VRNDSCALEPD $8, Z28, Z17
+	VCMPPD $4, Z17, Z28, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z0, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z0, K5
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z7, Z6
+	VFMSUB231PD Z4, Z4, Z6
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST half64<>(SB), Z6, Z3
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z3, Z3
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z7, Z6
+	VADDPD Z6, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z6, Z9, Z9
+	VADDPD Z9, Z3, Z3
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z8
+	VFMADD213PD.BCST dlogfe4<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe3<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogfo4<>(SB), Z2
+	VFMADD213PD.BCST dlogfo3<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo2<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo1<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo0<>(SB), Z7, Z2
+	VFMADD231PD Z2, Z4, Z8
+	VMULPD Z4, Z8, Z8
+	// the pair t2 (Z9) + (d + lo) (Z8)
+	VFMADD213PD Z3, Z7, Z8
+	VMOVAPD Z10, Z9
+	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
+	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z8, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z9, Z8, Z8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
+	VMULPD Z10, Z12, Z0
+	VMOVAPD Z0, Z9
+	VFMSUB231PD Z10, Z12, Z9
+	VFMADD231PD Z8, Z12, Z9
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z0, Z10
+	VMINPD.BCST d710<>(SB), Z0, Z0
+	VMAXPD.BCST dm746<>(SB), Z0, Z0
+	VCMPPD $0, Z0, Z10, K6
+	VMOVAPD.Z Z9, K6, Z9
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VADDPD Z9, Z0, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	VMOVUPD dexp2hi<>+0(SB), Z6
+	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
+	VMOVUPD dexp2lo<>+0(SB), Z6
+	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	VSCALEFPD Z2, Z5, Z0
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z12, Z1
+	VRNDSCALEPD $8, Z1, Z2
+	VCMPPD $4, Z2, Z1, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z0, K6, Z0
+	VRNDSCALEPD $8, Z12, Z1
+	VCMPPD $4, Z1, Z12, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// K7 |= the lanes that are not ordinary: x NaN, zero or infinite
+	VFPCLASSPDZ $0x9f, Z0, K1, K6
+	KORB K6, K7, K7
+	// K5: x < 0; x = |x|
+	VPMOVQ2M Z0, K5
+	VPANDQ.BCST absmask64<>(SB), Z0, Z0
+	// x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,
+	// the true exponent is k+1, and the tables' entries 16-31 add that ln2
+	VGETMANTPD $3, Z0, Z1
+	VGETEXPPD Z0, Z2
+	// j = m's top five fraction bits (its exponent bit above them is ignored):
+	// bins 1/32 wide above 1 (j < 16), 1/64 below; K2: j >= 16, K4: j < 16
+	VPSRLQ $47, Z1, Z3
+	VPTESTMQ.BCST q16<>(SB), Z3, K2
+	KNOTB K2, K4
+	// c = invc[j], T = Thi[j] + Tlo[j] = -log(c) (+ln2): two lookups of 16 each
+	VMOVDQA64 Z3, Z4
+	VPERMI2PD dloginvc<>+192(SB), Z14, K2, Z4
+	VPERMI2PD dloginvc<>+64(SB), Z13, K4, Z4
+	VMOVDQA64 Z3, Z5
+	VPERMI2PD dlogthi<>+192(SB), Z29, K2, Z5
+	VPERMI2PD dlogthi<>+64(SB), Z15, K4, Z5
+	VPERMI2PD dlogtlo<>+192(SB), Z31, K2, Z3
+	VPERMI2PD dlogtlo<>+64(SB), Z30, K4, Z3
+	// r = m*c - 1, exact (c has at most 7 significant bits and |r| < 2^-5);
+	// log1p(r) = r + r^2*Q(r)
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VMULPD Z4, Z4, Z7
+	// r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Z7, Z6
+	VFMSUB231PD Z4, Z4, Z6
+	VFMADD231PD.BCST ln2hi64<>(SB), Z2, Z5
+	VFMADD231PD.BCST ln2lo64<>(SB), Z2, Z3
+	VFNMADD231PD.BCST half64<>(SB), Z6, Z3
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Z4, Z5, Z9
+	VSUBPD Z9, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VADDPD Z5, Z3, Z3
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD.BCST dmhalf<>(SB), Z7, Z6
+	VADDPD Z6, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z6, Z9, Z9
+	VADDPD Z9, Z3, Z3
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VBROADCASTSD dlogfe5<>(SB), Z8
+	VFMADD213PD.BCST dlogfe4<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe3<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe2<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe1<>(SB), Z7, Z8
+	VFMADD213PD.BCST dlogfe0<>(SB), Z7, Z8
+	VBROADCASTSD dlogfo4<>(SB), Z2
+	VFMADD213PD.BCST dlogfo3<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo2<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo1<>(SB), Z7, Z2
+	VFMADD213PD.BCST dlogfo0<>(SB), Z7, Z2
+	VFMADD231PD Z2, Z4, Z8
+	VMULPD Z4, Z8, Z8
+	// the pair t2 (Z9) + (d + lo) (Z8)
+	VFMADD213PD Z3, Z7, Z8
+	VMOVAPD Z10, Z9
+	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
+	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	VADDPD Z8, Z9, Z10
+	VSUBPD Z10, Z9, Z9
+	VADDPD Z9, Z8, Z8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
+	VMULPD Z10, Z12, Z0
+	VMOVAPD Z0, Z9
+	VFMSUB231PD Z10, Z12, Z9
+	VFMADD231PD Z8, Z12, Z9
+	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
+	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	VMOVAPD Z0, Z10
+	VMINPD.BCST d710<>(SB), Z0, Z0
+	VMAXPD.BCST dm746<>(SB), Z0, Z0
+	VCMPPD $0, Z0, Z10, K6
+	VMOVAPD.Z Z9, K6, Z9
+	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
+	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	VBROADCASTSD shifter64<>(SB), Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD.BCST shifter64<>(SB), Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VADDPD Z9, Z0, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
+	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
+	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	VMOVUPD dexp2hi<>+0(SB), Z6
+	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
+	VMOVUPD dexp2lo<>+0(SB), Z6
+	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	VFMADD231PD Z3, Z5, Z1
+	VADDPD Z1, Z5, Z5
+	VSCALEFPD Z2, Z5, Z0
+	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
+	// is not an integer
+	VMULPD.BCST half64<>(SB), Z12, Z1
+	VRNDSCALEPD $8, Z1, Z2
+	VCMPPD $4, Z2, Z1, K5, K6
+	VPORQ.BCST signmask64<>(SB), Z0, K6, Z0
+	VRNDSCALEPD $8, Z12, Z1
+	VCMPPD $4, Z1, Z12, K5, K6
+	VBROADCASTSD gonan64<>(SB), K6, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	KORTESTW K7, K7
+	SETEQ ok+32(FP)
 	VZEROUPPER
 	RET
 

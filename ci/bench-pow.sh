@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Times the float64 Pow of device/cpu/vec (BenchmarkPowF64: PowF64 with a
+# vector exponent, PowScalarF64 with y = 1.7, on 1 Mi elements; the best
+# kernel set the CPU has, and a package math loop)
+# against NumPy's np.power on the same kinds of operands (one thread):
+# "positive" bases |N(0,1)|, "mixed" bases N(0,1), whose negative half
+# gives NaN for a non-integer exponent; exponents N(0,1). Go and NumPy
+# alternate ROUNDS times (default 3) and each side keeps its best, so a
+# neighbour that slows one run does not decide the ratio. One core on both
+# sides (-test.cpu 1, a process of its own). Not part of the test run.
+#   bash ci/bench-pow.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. ci/numpy-anchor.sh
+
+test_binary ./device/cpu/vec "$tmp/vec.test"
+cat > "$tmp/np.py" <<'EOF'
+import sys, timeit
+import numpy as np
+np.seterr(all="ignore")
+n = 1 << 20
+rng = np.random.default_rng(1)
+x, y, d = rng.standard_normal(n), rng.standard_normal(n), np.empty(n)
+ax = np.abs(x)
+for name, f in [("positive/vector", lambda: np.power(ax, y, out=d)), ("positive/scalar", lambda: np.power(ax, 1.7, out=d)),
+                ("mixed/vector", lambda: np.power(x, y, out=d)), ("mixed/scalar", lambda: np.power(x, 1.7, out=d))]:
+    print(name, "%.4f" % (n / min(timeit.repeat(f, number=1, repeat=20)) / 1e9))
+EOF
+machine
+# rate PATTERN: the highest Gelem/s among the benchmark lines matching it.
+rate() { grep -E "$1" | awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "Gelem/s") print $i }' | sort -g | tail -1; }
+declare -A go ma np
+for _ in $(seq "$ROUNDS"); do
+  out=$(OPENBLAS_NUM_THREADS=1 "$tmp/vec.test" -test.run XXX -test.bench 'PowF64' -test.benchtime 20x -test.cpu 1)
+  for k in positive/vector positive/scalar mixed/vector mixed/scalar; do
+    best=$(echo "$out" | rate "PowF64/$k/(generic|avx2|avx512) ")
+    go[$k]=$(awk -v a="${go[$k]:-0}" -v b="$best" 'BEGIN { print (a > b) ? a : b }')
+  done
+  for k in positive mixed; do
+    m=$(echo "$out" | rate "PowF64/$k/vector/math ")
+    ma[$k]=$(awk -v a="${ma[$k]:-0}" -v b="$m" 'BEGIN { print (a > b) ? a : b }')
+  done
+  while read -r k v; do
+    np[$k]=$(awk -v a="${np[$k]:-0}" -v b="$v" 'BEGIN { print (a > b) ? a : b }')
+  done < <(OPENBLAS_NUM_THREADS=1 "$PY" "$tmp/np.py")
+done
+printf '%-16s %10s %10s %10s %9s\n' "Gelem/s" tessera math.Pow numpy x_numpy
+for k in positive/vector positive/scalar mixed/vector mixed/scalar; do
+  m=${ma[${k%%/*}]}
+  [ "${k#*/}" = scalar ] && m=-
+  awk -v k="$k" -v g="${go[$k]}" -v m="$m" -v p="${np[$k]}" 'BEGIN { printf "%-16s %10.3f %10s %10.3f %8.2fx\n", k, g, m, p, g / p }'
+done
+uptime
