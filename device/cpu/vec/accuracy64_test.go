@@ -491,9 +491,9 @@ func TestTailsF64(t *testing.T) {
 }
 
 // TestF64TranscendentalsMatchMath checks that every kernel set without a
-// float64 kernel for a transcendental (generic, AVX2) runs package math
-// for it, bit for bit, apart from the two ranges exp64 and log64 mend
-// (TestMendedExpLog checks those).
+// float64 kernel for a transcendental (generic, and AVX2 but for Exp, which
+// TestExpF64AVX2 checks) runs package math for it, bit for bit, apart from
+// the two ranges exp64 and log64 mend (TestMendedExpLog checks those).
 func TestF64TranscendentalsMatchMath(t *testing.T) {
 	refs := map[unOp]func(float64) float64{
 		unExp: exp64, unLog: log64, unTanh: math.Tanh, unErf: math.Erf, unSigmoid: sigmoid64,
@@ -506,6 +506,9 @@ func TestF64TranscendentalsMatchMath(t *testing.T) {
 		}
 		t.Run(k.name, func(t *testing.T) {
 			for op, ref := range refs {
+				if op == unExp && k.name == "avx2" {
+					continue
+				}
 				got := make([]float64, len(xs))
 				k.un64[op](got, xs)
 				for i, x := range xs {
@@ -1008,5 +1011,76 @@ func TestGeluErfF64InPlace(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestExpF64AVX2 holds the AVX2 set's float64 Exp and Exp2 kernels to 1
+// ulp of the exact value (2^-1074 for subnormal results) on the inputs of
+// TestExactF64, +Inf, 0 and NaN where those are the values, and, on a
+// machine with AVX-512, to the AVX-512 kernels' bits on every input of
+// TestAccuracyF64 (the same steps but for the scaling, which both round
+// once).
+func TestExpF64AVX2(t *testing.T) {
+	var avx2, avx512 *kernels
+	for _, k := range available() {
+		switch k.name {
+		case "avx2":
+			avx2 = k
+		case "avx512":
+			avx512 = k
+		}
+	}
+	if avx2 == nil {
+		t.Skip("no AVX2 kernels on this machine or build")
+	}
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for _, c := range []struct {
+		name      string
+		op        unOp
+		exact     func(float64) *big.Float
+		over, sub float64 // e^x or 2^x is +Inf from over on, 0 below sub
+	}{{"Exp", unExp, exactExp, 709.7827128933841, -745.1332191019412}, {"Exp2", unExp2, exactExp2, 1024, -1075}} {
+		t.Run(c.name, func(t *testing.T) {
+			all := sweep64(c.name, n)
+			got := make([]float64, len(all))
+			avx2.un64[c.op](got, all)
+			if avx512 != nil {
+				want := make([]float64, len(all))
+				avx512.un64[c.op](want, all)
+				for i, x := range all {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("%s(%v): AVX2 %v, AVX-512 %v", c.name, x, got[i], want[i])
+					}
+				}
+			}
+			var xs []float64
+			var want []*big.Float
+			for i, x := range all {
+				switch {
+				case x != x:
+					if got[i] == got[i] {
+						t.Errorf("%s(NaN) = %v", c.name, got[i])
+					}
+				case x >= c.over:
+					if !math.IsInf(got[i], 1) {
+						t.Errorf("%s(%v) = %v, want +Inf", c.name, x, got[i])
+					}
+				case x < c.sub:
+					if got[i] != 0 {
+						t.Errorf("%s(%v) = %v, want 0", c.name, x, got[i])
+					}
+				case len(xs) < 4000 || i%8 == 0:
+					xs, want = append(xs, x), append(want, c.exact(x))
+				}
+			}
+			worst, at, sub := exactErrors(avx2.un64[c.op], xs, want)
+			t.Logf("%d inputs: max %.3f ulp at %v (subnormal results %.3f x 2^-1074)", len(xs), worst, at, sub)
+			if worst > 1 || sub > 1 {
+				t.Errorf("%.3f ulp at %v, subnormal %.3f: limit 1", worst, at, sub)
+			}
+		})
 	}
 }

@@ -670,6 +670,8 @@ func tierTable(d *bytes.Buffer, t tier) {
 	ops64 := append(exactUnOps, arcOps64...)
 	if t.z {
 		ops64 = append(ops64, unOps64...)
+	} else {
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1763,6 +1765,7 @@ func main() {
 	g.transcendentals512()
 	g.transcendentals512F64()
 	g.pow512F64()
+	g.expF64AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -3508,6 +3511,88 @@ func (g *gen) pow512F64() {
 	g.elementwise(twoSlots(ewKernel{name: "powScalarF64AVX512", e: f64, inputs: []string{"x"}, scalars: []string{"y"}, z: true, okFlag: "K7",
 		doc:   "sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.",
 		setup: setup(true)}, z, 13, 16, body("Z12", false)))
+}
+
+// expF64AVX2 emits the AVX2 float64 Exp and Exp2 kernels: the AVX-512
+// kernels' steps (expCore512F64Reduce or exp2Core512F64's reduction, then
+// expTail512F64) on ymm registers, with the table entries fetched by
+// VGATHERQPD (the tables' bases in R12 and R13; the tail mask takes R8 and R9) and the scaling by
+// 2^floor(k/16), which VSCALEFPD does in one step there, split into two
+// powers of two built from exponent bits: s*2^n1 is exact, *2^n2 rounds
+// once, so a subnormal or overflowing result is rounded as there and the
+// kernels give the AVX-512 ones' bits (TestExpF64AVX2). Two slots, Y0-Y7
+// and Y8-Y15; every constant is read from memory.
+func (g *gen) expF64AVX2() {
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	setup := func(g *gen) {
+		g.ins("LEAQ %s(SB), R12", th)
+		g.ins("LEAQ %s(SB), R13", tl)
+	}
+	shifter := g.d("shifter64", 0x1.8p52)
+	tail := func(g *gen) {
+		g.comment("q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)")
+		g.hornerPDOn(tierAVX2, "dexpp", expCoeffs64(), "Y0", "Y3")
+		g.ins("VMULPD Y0, Y0, Y4")
+		g.ins("VFMADD213PD Y0, Y4, Y3")
+		g.comment("T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)")
+		g.ins("VANDPD %s, Y1, Y4", g.v64("q15", 15))
+		g.ins("VPCMPEQQ Y7, Y7, Y7")
+		g.ins("VGATHERQPD Y7, (R12)(Y4*8), Y5")
+		g.ins("VPCMPEQQ Y7, Y7, Y7")
+		g.ins("VGATHERQPD Y7, (R13)(Y4*8), Y6")
+		g.ins("VFMADD231PD Y3, Y5, Y6")
+		g.ins("VADDPD Y6, Y5, Y5")
+		g.comment("n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
+		g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
+		g.ins("VROUNDPD $1, Y2, Y2")
+		g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y2, Y3")
+		g.ins("VROUNDPD $1, Y3, Y3")
+		g.ins("VSUBPD Y3, Y2, Y2")
+		bias := g.d("shifterbias64", 0x1.8p52+1023)
+		for _, r := range []string{"Y3", "Y2"} {
+			g.withConst(tierAVX2, "VADDPD", bias, r+", "+r)
+			g.ins("VPSLLQ $52, %s, %s", r, r)
+		}
+		g.ins("VMULPD Y3, Y5, Y5")
+		g.ins("VMULPD Y2, Y5, Y0")
+	}
+	clamp := func(g *gen, top, bottom float64) {
+		g.comment(fmt.Sprintf("clamp to [%g, %g] (x the second source, so NaN passes)", bottom, top))
+		g.ins("VMOVUPD %s, Y1", g.d(fmt.Sprintf("d%g", top), top))
+		g.ins("VMINPD Y0, Y1, Y0")
+		g.ins("VMOVUPD %s, Y1", g.d(fmt.Sprintf("dm%g", -bottom), bottom))
+		g.ins("VMAXPD Y0, Y1, Y0")
+	}
+	exp := func(g *gen) {
+		clamp(g, 710, -746)
+		g.comment("k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -")
+		g.comment("k*ln2/16 in two parts")
+		g.ins("VMOVUPD %s, Y1", shifter)
+		g.withConst(tierAVX2, "VFMADD231PD", g.d("log2e16", expTab*math.Log2E), "Y0, Y1")
+		g.withConst(tierAVX2, "VSUBPD", shifter, "Y1, Y2")
+		g.withConst(tierAVX2, "VFNMADD231PD", g.d("ln2hi16", ln2Hi64/expTab), "Y2, Y0")
+		g.withConst(tierAVX2, "VFNMADD231PD", g.d("ln2lo16", ln2Lo64/expTab), "Y2, Y0")
+		g.withConst(tierAVX2, "VMULPD", g.d("d1by16", 1.0/expTab), "Y2, Y2")
+		tail(g)
+	}
+	exp2 := func(g *gen) {
+		clamp(g, 1025, -1080)
+		g.comment("k = round(16x) by the shifter, j = k mod 16 in its low bits; r = (x - k/16)*ln2")
+		g.ins("VMOVUPD %s, Y1", shifter)
+		g.withConst(tierAVX2, "VFMADD231PD", g.d("d16", expTab), "Y0, Y1")
+		g.withConst(tierAVX2, "VSUBPD", shifter, "Y1, Y2")
+		g.withConst(tierAVX2, "VMULPD", g.d("d1by16", 1.0/expTab), "Y2, Y2")
+		g.ins("VSUBPD Y2, Y0, Y0")
+		g.withConst(tierAVX2, "VMULPD", g.d("dln2", math.Ln2), "Y0, Y0")
+		tail(g)
+	}
+	for _, c := range []struct {
+		name, doc string
+		body      func(g *gen)
+	}{{"expF64AVX2", "computes dst[i] = e**x[i] for i < n.", exp}, {"exp2F64AVX2", "computes dst[i] = 2**x[i] for i < n.", exp2}} {
+		g.elementwise(twoSlots(ewKernel{name: c.name, doc: c.doc, e: f64, inputs: []string{"x"}, setup: setup}, y, 8, 8, c.body))
+	}
 }
 
 // logTabHalves splits logTabCoeffs64's Q into its even and odd

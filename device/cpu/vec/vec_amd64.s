@@ -2527,6 +2527,11 @@ DATA pinf<>+20(SB)/4, $0x7f800000
 DATA pinf<>+24(SB)/4, $0x7f800000
 DATA pinf<>+28(SB)/4, $0x7f800000
 GLOBL pinf<>(SB), RODATA|NOPTR, $32
+DATA q15<>+0(SB)/8, $0x000000000000000f
+DATA q15<>+8(SB)/8, $0x000000000000000f
+DATA q15<>+16(SB)/8, $0x000000000000000f
+DATA q15<>+24(SB)/8, $0x000000000000000f
+GLOBL q15<>(SB), RODATA|NOPTR, $32
 DATA q16<>+0(SB)/8, $0x0000000000000010
 DATA q16<>+8(SB)/8, $0x0000000000000010
 DATA q16<>+16(SB)/8, $0x0000000000000010
@@ -2564,6 +2569,11 @@ DATA shifter<>+20(SB)/4, $0x4b400000
 DATA shifter<>+24(SB)/4, $0x4b400000
 DATA shifter<>+28(SB)/4, $0x4b400000
 GLOBL shifter<>(SB), RODATA|NOPTR, $32
+DATA shifterbias64<>+0(SB)/8, $0x43380000000003ff
+DATA shifterbias64<>+8(SB)/8, $0x43380000000003ff
+DATA shifterbias64<>+16(SB)/8, $0x43380000000003ff
+DATA shifterbias64<>+24(SB)/8, $0x43380000000003ff
+GLOBL shifterbias64<>(SB), RODATA|NOPTR, $32
 DATA signmask64<>+0(SB)/8, $0x8000000000000000
 DATA signmask64<>+8(SB)/8, $0x8000000000000000
 DATA signmask64<>+16(SB)/8, $0x8000000000000000
@@ -31934,6 +31944,418 @@ tail:
 done:
 	KORTESTW K7, K7
 	SETEQ ok+32(FP)
+	VZEROUPPER
+	RET
+
+// func expF64AVX2(dst *float64, x *float64, n int)
+TEXT ·expF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+loop:
+	CMPQ CX, $8
+	JB   one
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y8
+	// clamp to [-746, 710] (x the second source, so NaN passes)
+	VMOVUPD d710<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	// clamp to [-746, 710] (x the second source, so NaN passes)
+	VMOVUPD d710<>(SB), Y9
+	VMINPD Y8, Y9, Y8
+	VMOVUPD dm746<>(SB), Y9
+	VMAXPD Y8, Y9, Y8
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD log2e16<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	VFNMADD231PD ln2hi16<>(SB), Y10, Y8
+	VFNMADD231PD ln2lo16<>(SB), Y10, Y8
+	VMULPD d1by16<>(SB), Y10, Y10
+	// q = e^r - 1 = r + r^2*P(r) (r in Y8, the shifted k in Y9, k/16 in Y10)
+	VMOVUPD dexpp5<>(SB), Y11
+	VFMADD213PD dexpp4<>(SB), Y8, Y11
+	VFMADD213PD dexpp3<>(SB), Y8, Y11
+	VFMADD213PD dexpp2<>(SB), Y8, Y11
+	VFMADD213PD dexpp1<>(SB), Y8, Y11
+	VFMADD213PD dexpp0<>(SB), Y8, Y11
+	VMULPD Y8, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y9, Y12
+	VPCMPEQQ Y15, Y15, Y15
+	VGATHERQPD Y15, (R12)(Y12*8), Y13
+	VPCMPEQQ Y15, Y15, Y15
+	VGATHERQPD Y15, (R13)(Y12*8), Y14
+	VFMADD231PD Y11, Y13, Y14
+	VADDPD Y14, Y13, Y13
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y10, Y10
+	VMULPD half64<>(SB), Y10, Y11
+	VROUNDPD $1, Y11, Y11
+	VSUBPD Y11, Y10, Y10
+	VADDPD shifterbias64<>(SB), Y11, Y11
+	VPSLLQ $52, Y11, Y11
+	VADDPD shifterbias64<>(SB), Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y11, Y13, Y13
+	VMULPD Y10, Y13, Y8
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y8, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  loop
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// clamp to [-746, 710] (x the second source, so NaN passes)
+	VMOVUPD d710<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// clamp to [-746, 710] (x the second source, so NaN passes)
+	VMOVUPD d710<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func exp2F64AVX2(dst *float64, x *float64, n int)
+TEXT ·exp2F64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+loop:
+	CMPQ CX, $8
+	JB   one
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y8
+	// clamp to [-1080, 1025] (x the second source, so NaN passes)
+	VMOVUPD d1025<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm1080<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(16x) by the shifter, j = k mod 16 in its low bits; r = (x - k/16)*ln2
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD d16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMULPD d1by16<>(SB), Y2, Y2
+	VSUBPD Y2, Y0, Y0
+	VMULPD dln2<>(SB), Y0, Y0
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	// clamp to [-1080, 1025] (x the second source, so NaN passes)
+	VMOVUPD d1025<>(SB), Y9
+	VMINPD Y8, Y9, Y8
+	VMOVUPD dm1080<>(SB), Y9
+	VMAXPD Y8, Y9, Y8
+	// k = round(16x) by the shifter, j = k mod 16 in its low bits; r = (x - k/16)*ln2
+	VMOVUPD shifter64<>(SB), Y9
+	VFMADD231PD d16<>(SB), Y8, Y9
+	VSUBPD shifter64<>(SB), Y9, Y10
+	VMULPD d1by16<>(SB), Y10, Y10
+	VSUBPD Y10, Y8, Y8
+	VMULPD dln2<>(SB), Y8, Y8
+	// q = e^r - 1 = r + r^2*P(r) (r in Y8, the shifted k in Y9, k/16 in Y10)
+	VMOVUPD dexpp5<>(SB), Y11
+	VFMADD213PD dexpp4<>(SB), Y8, Y11
+	VFMADD213PD dexpp3<>(SB), Y8, Y11
+	VFMADD213PD dexpp2<>(SB), Y8, Y11
+	VFMADD213PD dexpp1<>(SB), Y8, Y11
+	VFMADD213PD dexpp0<>(SB), Y8, Y11
+	VMULPD Y8, Y8, Y12
+	VFMADD213PD Y8, Y12, Y11
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y9, Y12
+	VPCMPEQQ Y15, Y15, Y15
+	VGATHERQPD Y15, (R12)(Y12*8), Y13
+	VPCMPEQQ Y15, Y15, Y15
+	VGATHERQPD Y15, (R13)(Y12*8), Y14
+	VFMADD231PD Y11, Y13, Y14
+	VADDPD Y14, Y13, Y13
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y10, Y10
+	VMULPD half64<>(SB), Y10, Y11
+	VROUNDPD $1, Y11, Y11
+	VSUBPD Y11, Y10, Y10
+	VADDPD shifterbias64<>(SB), Y11, Y11
+	VPSLLQ $52, Y11, Y11
+	VADDPD shifterbias64<>(SB), Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VMULPD Y11, Y13, Y13
+	VMULPD Y10, Y13, Y8
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y8, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  loop
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// clamp to [-1080, 1025] (x the second source, so NaN passes)
+	VMOVUPD d1025<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm1080<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(16x) by the shifter, j = k mod 16 in its low bits; r = (x - k/16)*ln2
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD d16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMULPD d1by16<>(SB), Y2, Y2
+	VSUBPD Y2, Y0, Y0
+	VMULPD dln2<>(SB), Y0, Y0
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// clamp to [-1080, 1025] (x the second source, so NaN passes)
+	VMOVUPD d1025<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm1080<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(16x) by the shifter, j = k mod 16 in its low bits; r = (x - k/16)*ln2
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD d16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMULPD d1by16<>(SB), Y2, Y2
+	VSUBPD Y2, Y0, Y0
+	VMULPD dln2<>(SB), Y0, Y0
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
 	VZEROUPPER
 	RET
 
