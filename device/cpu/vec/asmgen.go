@@ -671,7 +671,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1766,6 +1766,7 @@ func main() {
 	g.transcendentals512F64()
 	g.pow512F64()
 	g.expF64AVX2()
+	g.logF64AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -3520,7 +3521,7 @@ func (g *gen) pow512F64() {
 // 2^floor(k/16), which VSCALEFPD does in one step there, split into two
 // powers of two built from exponent bits: s*2^n1 is exact, *2^n2 rounds
 // once, so a subnormal or overflowing result is rounded as there and the
-// kernels give the AVX-512 ones' bits (TestExpF64AVX2). Two slots, Y0-Y7
+// kernels give the AVX-512 ones' bits (TestExpLogF64AVX2). Two slots, Y0-Y7
 // and Y8-Y15; every constant is read from memory.
 func (g *gen) expF64AVX2() {
 	hi, lo := exp2Table()
@@ -3593,6 +3594,83 @@ func (g *gen) expF64AVX2() {
 	}{{"expF64AVX2", "computes dst[i] = e**x[i] for i < n.", exp}, {"exp2F64AVX2", "computes dst[i] = 2**x[i] for i < n.", exp2}} {
 		g.elementwise(twoSlots(ewKernel{name: c.name, doc: c.doc, e: f64, inputs: []string{"x"}, setup: setup}, y, 8, 8, c.body))
 	}
+}
+
+// logF64AVX2 emits the AVX2 float64 Log kernel: the AVX-512 kernel's
+// steps (logPair512F64, the pair's sum, logFixup's special values) on
+// ymm registers. VGETMANTPD and VGETEXPPD become bit operations (a
+// subnormal x scaled by 2^54 first, its exponent 54 less), the three
+// 32-entry tables are read by VGATHERQPD (bases in R11, R12 and R13; the
+// tail mask takes R8 and R9), and the special values are blends, so the
+// kernel gives the AVX-512 bits (TestLogF64AVX2). One slot: Y0 (x, kept
+// for the special values) to Y14.
+func (g *gen) logF64AVX2() {
+	tabs := logTables64(g)
+	one := g.d("done", 1)
+	k := ewKernel{name: "logF64AVX2", doc: "computes dst[i] = ln(x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
+		setup: func(g *gen) {
+			for i, r := range []string{"R11", "R12", "R13"} {
+				g.ins("LEAQ %s(SB), %s", tabs[i], r)
+			}
+		}}
+	k.body = func(g *gen, u int, in []string) string {
+		g.comment("a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by")
+		g.comment("2^54 into Y1, its exponent lowered by 54 (Y7)")
+		g.ins("VCMPPD $1, %s, Y0, Y6", g.d("dtiny", 0x1p-1022))
+		g.withConst(tierAVX2, "VMULPD", g.d("d2p54", 0x1p54), "Y0, Y1")
+		g.ins("VBLENDVPD Y6, Y1, Y0, Y1")
+		g.withConst(tierAVX2, "VANDPD", g.d("dm54", -54), "Y6, Y7")
+		g.comment("k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the")
+		g.comment("significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose")
+		g.comment("table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values")
+		g.ins("VPSRLQ $52, Y1, Y2")
+		g.withConst(tierAVX2, "VPOR", g.v64("d2p52bits", math.Float64bits(0x1p52)), "Y2, Y2")
+		g.withConst(tierAVX2, "VSUBPD", g.d("d2p52bias", 0x1p52+1023), "Y2, Y2")
+		g.ins("VADDPD Y7, Y2, Y2")
+		g.withConst(tierAVX2, "VANDPD", g.v64("mantmask64", 1<<52-1), "Y1, Y1")
+		g.withConst(tierAVX2, "VORPD", one, "Y1, Y1")
+		g.ins("VCMPPD $13, %s, Y1, Y6", g.d("d1p5", 1.5))
+		g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y1, Y3")
+		g.ins("VBLENDVPD Y6, Y3, Y1, Y1")
+		g.comment("j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers")
+		g.ins("VPSRLQ $47, Y1, Y3")
+		g.withConst(tierAVX2, "VPAND", g.v64("q31", 31), "Y3, Y3")
+		for i, dst := range []string{"Y4", "Y5", "Y6"} {
+			g.ins("VPCMPEQQ Y10, Y10, Y10")
+			g.ins("VGATHERQPD Y10, (%s)(Y3*8), %s", []string{"R11", "R12", "R13"}[i], dst)
+		}
+		g.comment("r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)")
+		g.withConst(tierAVX2, "VFMSUB213PD", one, "Y1, Y4")
+		g.ins("VMULPD Y4, Y4, Y7")
+		ev, od := logTabHalves()
+		g.hornerPDOn(tierAVX2, "dlogqe", ev, "Y7", "Y8")
+		g.hornerPDOn(tierAVX2, "dlogqo", od, "Y7", "Y9")
+		g.ins("VFMADD231PD Y9, Y4, Y8")
+		g.comment("hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo")
+		g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2hi64", ln2Hi64), "Y2, Y5")
+		g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2lo64", ln2Lo64), "Y2, Y6")
+		g.ins("VFMADD213PD Y6, Y7, Y8")
+		g.comment("hi + r = t + err (Fast2Sum), ln x = t + (y + err) rounded once")
+		g.ins("VADDPD Y4, Y5, Y9")
+		g.ins("VSUBPD Y9, Y5, Y5")
+		g.ins("VADDPD Y4, Y5, Y5")
+		g.ins("VADDPD Y5, Y8, Y8")
+		g.ins("VADDPD Y8, Y9, Y1")
+		g.comment("logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;")
+		g.comment("NaN: x quieted")
+		zero := g.d("dzero", 0)
+		g.ins("VCMPPD $17, %s, Y0, Y6", zero)
+		g.ins("VBLENDVPD Y6, %s, Y1, Y1", g.v64("dnanindef", 0xfff8000000000000))
+		g.ins("VCMPPD $0, %s, Y0, Y6", zero)
+		g.ins("VBLENDVPD Y6, %s, Y1, Y1", g.d("dneginf", math.Inf(-1)))
+		g.ins("VCMPPD $0, %s, Y0, Y6", g.d("dposinf", math.Inf(1)))
+		g.ins("VBLENDVPD Y6, Y0, Y1, Y1")
+		g.ins("VCMPPD $3, Y0, Y0, Y6")
+		g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), "Y0, Y7")
+		g.ins("VBLENDVPD Y6, Y7, Y1, Y1")
+		return "Y1"
+	}
+	g.elementwise(k)
 }
 
 // logTabHalves splits logTabCoeffs64's Q into its even and odd

@@ -628,11 +628,31 @@ DATA d1by16<>+8(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+16(SB)/8, $0x3fb0000000000000
 DATA d1by16<>+24(SB)/8, $0x3fb0000000000000
 GLOBL d1by16<>(SB), RODATA|NOPTR, $32
+DATA d1p5<>+0(SB)/8, $0x3ff8000000000000
+DATA d1p5<>+8(SB)/8, $0x3ff8000000000000
+DATA d1p5<>+16(SB)/8, $0x3ff8000000000000
+DATA d1p5<>+24(SB)/8, $0x3ff8000000000000
+GLOBL d1p5<>(SB), RODATA|NOPTR, $32
 DATA d20<>+0(SB)/8, $0x4034000000000000
 DATA d20<>+8(SB)/8, $0x4034000000000000
 DATA d20<>+16(SB)/8, $0x4034000000000000
 DATA d20<>+24(SB)/8, $0x4034000000000000
 GLOBL d20<>(SB), RODATA|NOPTR, $32
+DATA d2p52bias<>+0(SB)/8, $0x43300000000003ff
+DATA d2p52bias<>+8(SB)/8, $0x43300000000003ff
+DATA d2p52bias<>+16(SB)/8, $0x43300000000003ff
+DATA d2p52bias<>+24(SB)/8, $0x43300000000003ff
+GLOBL d2p52bias<>(SB), RODATA|NOPTR, $32
+DATA d2p52bits<>+0(SB)/8, $0x4330000000000000
+DATA d2p52bits<>+8(SB)/8, $0x4330000000000000
+DATA d2p52bits<>+16(SB)/8, $0x4330000000000000
+DATA d2p52bits<>+24(SB)/8, $0x4330000000000000
+GLOBL d2p52bits<>(SB), RODATA|NOPTR, $32
+DATA d2p54<>+0(SB)/8, $0x4350000000000000
+DATA d2p54<>+8(SB)/8, $0x4350000000000000
+DATA d2p54<>+16(SB)/8, $0x4350000000000000
+DATA d2p54<>+24(SB)/8, $0x4350000000000000
+GLOBL d2p54<>(SB), RODATA|NOPTR, $32
 DATA d30<>+0(SB)/8, $0x403e000000000000
 DATA d30<>+8(SB)/8, $0x403e000000000000
 DATA d30<>+16(SB)/8, $0x403e000000000000
@@ -1404,6 +1424,11 @@ DATA dm30<>+8(SB)/8, $0xc03e000000000000
 DATA dm30<>+16(SB)/8, $0xc03e000000000000
 DATA dm30<>+24(SB)/8, $0xc03e000000000000
 GLOBL dm30<>(SB), RODATA|NOPTR, $32
+DATA dm54<>+0(SB)/8, $0xc04b000000000000
+DATA dm54<>+8(SB)/8, $0xc04b000000000000
+DATA dm54<>+16(SB)/8, $0xc04b000000000000
+DATA dm54<>+24(SB)/8, $0xc04b000000000000
+GLOBL dm54<>(SB), RODATA|NOPTR, $32
 DATA dm746<>+0(SB)/8, $0xc087500000000000
 DATA dm746<>+8(SB)/8, $0xc087500000000000
 DATA dm746<>+16(SB)/8, $0xc087500000000000
@@ -1424,6 +1449,16 @@ DATA dmone<>+8(SB)/8, $0xbff0000000000000
 DATA dmone<>+16(SB)/8, $0xbff0000000000000
 DATA dmone<>+24(SB)/8, $0xbff0000000000000
 GLOBL dmone<>(SB), RODATA|NOPTR, $32
+DATA dnanindef<>+0(SB)/8, $0xfff8000000000000
+DATA dnanindef<>+8(SB)/8, $0xfff8000000000000
+DATA dnanindef<>+16(SB)/8, $0xfff8000000000000
+DATA dnanindef<>+24(SB)/8, $0xfff8000000000000
+GLOBL dnanindef<>(SB), RODATA|NOPTR, $32
+DATA dneginf<>+0(SB)/8, $0xfff0000000000000
+DATA dneginf<>+8(SB)/8, $0xfff0000000000000
+DATA dneginf<>+16(SB)/8, $0xfff0000000000000
+DATA dneginf<>+24(SB)/8, $0xfff0000000000000
+GLOBL dneginf<>(SB), RODATA|NOPTR, $32
 DATA dneginvsqrt2hi<>+0(SB)/8, $0xbfe6a09e667f3bcd
 DATA dneginvsqrt2hi<>+8(SB)/8, $0xbfe6a09e667f3bcd
 DATA dneginvsqrt2hi<>+16(SB)/8, $0xbfe6a09e667f3bcd
@@ -1434,6 +1469,11 @@ DATA done<>+8(SB)/8, $0x3ff0000000000000
 DATA done<>+16(SB)/8, $0x3ff0000000000000
 DATA done<>+24(SB)/8, $0x3ff0000000000000
 GLOBL done<>(SB), RODATA|NOPTR, $32
+DATA dposinf<>+0(SB)/8, $0x7ff0000000000000
+DATA dposinf<>+8(SB)/8, $0x7ff0000000000000
+DATA dposinf<>+16(SB)/8, $0x7ff0000000000000
+DATA dposinf<>+24(SB)/8, $0x7ff0000000000000
+GLOBL dposinf<>(SB), RODATA|NOPTR, $32
 DATA dsinc0<>+0(SB)/8, $0xbfc5555555555555
 DATA dsinc0<>+8(SB)/8, $0xbfc5555555555555
 DATA dsinc0<>+16(SB)/8, $0xbfc5555555555555
@@ -1564,6 +1604,11 @@ DATA dtanhp7<>+8(SB)/8, $0x3f414339d277339a
 DATA dtanhp7<>+16(SB)/8, $0x3f414339d277339a
 DATA dtanhp7<>+24(SB)/8, $0x3f414339d277339a
 GLOBL dtanhp7<>(SB), RODATA|NOPTR, $32
+DATA dtiny<>+0(SB)/8, $0x0010000000000000
+DATA dtiny<>+8(SB)/8, $0x0010000000000000
+DATA dtiny<>+16(SB)/8, $0x0010000000000000
+DATA dtiny<>+24(SB)/8, $0x0010000000000000
+GLOBL dtiny<>(SB), RODATA|NOPTR, $32
 DATA dtwo<>+0(SB)/8, $0x4000000000000000
 DATA dtwo<>+8(SB)/8, $0x4000000000000000
 DATA dtwo<>+16(SB)/8, $0x4000000000000000
@@ -2433,6 +2478,11 @@ DATA logp88<>+20(SB)/4, $0x3d8a39a0
 DATA logp88<>+24(SB)/4, $0x3d8a39a0
 DATA logp88<>+28(SB)/4, $0x3d8a39a0
 GLOBL logp88<>(SB), RODATA|NOPTR, $32
+DATA mantmask64<>+0(SB)/8, $0x000fffffffffffff
+DATA mantmask64<>+8(SB)/8, $0x000fffffffffffff
+DATA mantmask64<>+16(SB)/8, $0x000fffffffffffff
+DATA mantmask64<>+24(SB)/8, $0x000fffffffffffff
+GLOBL mantmask64<>(SB), RODATA|NOPTR, $32
 DATA mantmask<>+0(SB)/4, $0x007fffff
 DATA mantmask<>+4(SB)/4, $0x007fffff
 DATA mantmask<>+8(SB)/4, $0x007fffff
@@ -2537,6 +2587,11 @@ DATA q16<>+8(SB)/8, $0x0000000000000010
 DATA q16<>+16(SB)/8, $0x0000000000000010
 DATA q16<>+24(SB)/8, $0x0000000000000010
 GLOBL q16<>(SB), RODATA|NOPTR, $32
+DATA q31<>+0(SB)/8, $0x000000000000001f
+DATA q31<>+8(SB)/8, $0x000000000000001f
+DATA q31<>+16(SB)/8, $0x000000000000001f
+DATA q31<>+24(SB)/8, $0x000000000000001f
+GLOBL q31<>(SB), RODATA|NOPTR, $32
 DATA qctr<>+0(SB)/4, $0x3f133333
 DATA qctr<>+4(SB)/4, $0x3f133333
 DATA qctr<>+8(SB)/4, $0x3f133333
@@ -2546,6 +2601,11 @@ DATA qctr<>+20(SB)/4, $0x3f133333
 DATA qctr<>+24(SB)/4, $0x3f133333
 DATA qctr<>+28(SB)/4, $0x3f133333
 GLOBL qctr<>(SB), RODATA|NOPTR, $32
+DATA quietbit64<>+0(SB)/8, $0x0008000000000000
+DATA quietbit64<>+8(SB)/8, $0x0008000000000000
+DATA quietbit64<>+16(SB)/8, $0x0008000000000000
+DATA quietbit64<>+24(SB)/8, $0x0008000000000000
+GLOBL quietbit64<>(SB), RODATA|NOPTR, $32
 DATA rcgelu<>+0(SB)/4, $0x3eb504f3
 DATA rcgelu<>+4(SB)/4, $0x3eb504f3
 DATA rcgelu<>+8(SB)/4, $0x3eb504f3
@@ -32355,6 +32415,156 @@ tail:
 	VMULPD Y3, Y5, Y5
 	VMULPD Y2, Y5, Y0
 	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func logF64AVX2(dst *float64, x *float64, n int)
+TEXT ·logF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dloginvc<>(SB), R11
+	LEAQ dlogthi<>(SB), R12
+	LEAQ dlogtlo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	VMOVUPD dlogqe3<>(SB), Y8
+	VFMADD213PD dlogqe2<>(SB), Y7, Y8
+	VFMADD213PD dlogqe1<>(SB), Y7, Y8
+	VFMADD213PD dlogqe0<>(SB), Y7, Y8
+	VMOVUPD dlogqo3<>(SB), Y9
+	VFMADD213PD dlogqo2<>(SB), Y7, Y9
+	VFMADD213PD dlogqo1<>(SB), Y7, Y9
+	VFMADD213PD dlogqo0<>(SB), Y7, Y9
+	VFMADD231PD Y9, Y4, Y8
+	// hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFMADD213PD Y6, Y7, Y8
+	// hi + r = t + err (Fast2Sum), ln x = t + (y + err) rounded once
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y8, Y8
+	VADDPD Y8, Y9, Y1
+	// logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;
+	// NaN: x quieted
+	VCMPPD $17, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dnanindef<>(SB), Y1, Y1
+	VCMPPD $0, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dneginf<>(SB), Y1, Y1
+	VCMPPD $0, dposinf<>(SB), Y0, Y6
+	VBLENDVPD Y6, Y0, Y1, Y1
+	VCMPPD $3, Y0, Y0, Y6
+	VORPD quietbit64<>(SB), Y0, Y7
+	VBLENDVPD Y6, Y7, Y1, Y1
+	VMOVUPD Y1, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	VMOVUPD dlogqe3<>(SB), Y8
+	VFMADD213PD dlogqe2<>(SB), Y7, Y8
+	VFMADD213PD dlogqe1<>(SB), Y7, Y8
+	VFMADD213PD dlogqe0<>(SB), Y7, Y8
+	VMOVUPD dlogqo3<>(SB), Y9
+	VFMADD213PD dlogqo2<>(SB), Y7, Y9
+	VFMADD213PD dlogqo1<>(SB), Y7, Y9
+	VFMADD213PD dlogqo0<>(SB), Y7, Y9
+	VFMADD231PD Y9, Y4, Y8
+	// hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFMADD213PD Y6, Y7, Y8
+	// hi + r = t + err (Fast2Sum), ln x = t + (y + err) rounded once
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y8, Y8
+	VADDPD Y8, Y9, Y1
+	// logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;
+	// NaN: x quieted
+	VCMPPD $17, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dnanindef<>(SB), Y1, Y1
+	VCMPPD $0, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dneginf<>(SB), Y1, Y1
+	VCMPPD $0, dposinf<>(SB), Y0, Y6
+	VBLENDVPD Y6, Y0, Y1, Y1
+	VCMPPD $3, Y0, Y0, Y6
+	VORPD quietbit64<>(SB), Y0, Y7
+	VBLENDVPD Y6, Y7, Y1, Y1
+	VMASKMOVPD Y1, Y15, (DI)
 done:
 	VZEROUPPER
 	RET
