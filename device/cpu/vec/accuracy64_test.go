@@ -492,7 +492,8 @@ func TestTailsF64(t *testing.T) {
 
 // TestF64TranscendentalsMatchMath checks that every kernel set without a
 // float64 kernel for a transcendental (generic, and AVX2 but for Exp and
-// Log, which TestExpLogF64AVX2 checks) runs package math for it, bit for bit, apart from
+// Log, which TestExpLogF64AVX2 checks) runs package math for it, bit for
+// bit, apart from
 // the two ranges exp64 and log64 mend (TestMendedExpLog checks those).
 func TestF64TranscendentalsMatchMath(t *testing.T) {
 	refs := map[unOp]func(float64) float64{
@@ -1014,8 +1015,8 @@ func TestGeluErfF64InPlace(t *testing.T) {
 	}
 }
 
-// TestExpLogF64AVX2 holds the AVX2 set's float64 Exp, Exp2 and Log
-// kernels to 1 ulp of the exact value (Log to 0.6, as TestExactF64 holds
+// TestExpLogF64AVX2 holds the AVX2 set's float64 Exp, Exp2, Log, Log2 and
+// Log10 kernels to 1 ulp of the exact value (Log to 0.6, as TestExactF64 holds
 // the AVX-512 one; 2^-1074 for subnormal results) on the inputs of
 // TestAccuracyF64 (every 8th beyond the first 4000), to the exact special
 // values (+Inf, 0, -Inf, NaN) where those are the values, and, on a
@@ -1052,6 +1053,17 @@ func TestExpLogF64AVX2(t *testing.T) {
 			return 0, false
 		}
 	}
+	logSpecial := func(x float64) (float64, bool) {
+		switch {
+		case x < 0:
+			return math.NaN(), true
+		case x == 0:
+			return math.Inf(-1), true
+		case math.IsInf(x, 1):
+			return x, true
+		}
+		return 0, false
+	}
 	for _, c := range []struct {
 		name    string
 		op      unOp
@@ -1061,17 +1073,9 @@ func TestExpLogF64AVX2(t *testing.T) {
 	}{
 		{"Exp", unExp, exactExp, expSpecial(709.7827128933841, -745.1332191019412), 1},
 		{"Exp2", unExp2, exactExp2, expSpecial(1024, -1075), 1},
-		{"Log", unLog, exactLog, func(x float64) (float64, bool) {
-			switch {
-			case x < 0:
-				return math.NaN(), true
-			case x == 0:
-				return math.Inf(-1), true
-			case math.IsInf(x, 1):
-				return x, true
-			}
-			return 0, false
-		}, 0.6},
+		{"Log", unLog, exactLog, logSpecial, 0.6},
+		{"Log2", unLog2, exactLog2, logSpecial, 1},
+		{"Log10", unLog10, exactLog10, logSpecial, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			all := append(sweep64(c.name, n), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), -1, 5e-324, 1)

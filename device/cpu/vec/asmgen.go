@@ -671,7 +671,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -3596,24 +3596,19 @@ func (g *gen) expF64AVX2() {
 	}
 }
 
-// logF64AVX2 emits the AVX2 float64 Log kernel: the AVX-512 kernel's
-// steps (logPair512F64, the pair's sum, logFixup's special values) on
-// ymm registers. VGETMANTPD and VGETEXPPD become bit operations (a
-// subnormal x scaled by 2^54 first, its exponent 54 less), the three
-// 32-entry tables are read by VGATHERQPD (bases in R11, R12 and R13; the
-// tail mask takes R8 and R9), and the special values are blends, so the
-// kernel gives the AVX-512 bits (TestLogF64AVX2). One slot: Y0 (x, kept
-// for the special values) to Y14.
+// logF64AVX2 emits the AVX2 float64 Log, Log2 and Log10 kernels: the
+// AVX-512 kernels' steps (logPair512F64, the pair's sum or its product
+// with 1/ln 2 or 1/ln 10 as a pair, logFixup's special values) on ymm
+// registers. VGETMANTPD and VGETEXPPD become bit operations (a subnormal
+// x scaled by 2^54 first, its exponent 54 less), the three 32-entry
+// tables are read by VGATHERQPD (bases in R11, R12 and R13; the tail mask
+// takes R8 and R9), and the special values are blends, so the kernels give
+// the AVX-512 bits (TestExpLogF64AVX2). One slot: Y0 (x, kept for the
+// special values) to Y14.
 func (g *gen) logF64AVX2() {
 	tabs := logTables64(g)
 	one := g.d("done", 1)
-	k := ewKernel{name: "logF64AVX2", doc: "computes dst[i] = ln(x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
-		setup: func(g *gen) {
-			for i, r := range []string{"R11", "R12", "R13"} {
-				g.ins("LEAQ %s(SB), %s", tabs[i], r)
-			}
-		}}
-	k.body = func(g *gen, u int, in []string) string {
+	pair := func(g *gen) {
 		g.comment("a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by")
 		g.comment("2^54 into Y1, its exponent lowered by 54 (Y7)")
 		g.ins("VCMPPD $1, %s, Y0, Y6", g.d("dtiny", 0x1p-1022))
@@ -3650,12 +3645,13 @@ func (g *gen) logF64AVX2() {
 		g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2hi64", ln2Hi64), "Y2, Y5")
 		g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2lo64", ln2Lo64), "Y2, Y6")
 		g.ins("VFMADD213PD Y6, Y7, Y8")
-		g.comment("hi + r = t + err (Fast2Sum), ln x = t + (y + err) rounded once")
+		g.comment("hi + r = t + err (Fast2Sum): the pair t (Y9) + (y + err) (Y8)")
 		g.ins("VADDPD Y4, Y5, Y9")
 		g.ins("VSUBPD Y9, Y5, Y5")
 		g.ins("VADDPD Y4, Y5, Y5")
 		g.ins("VADDPD Y5, Y8, Y8")
-		g.ins("VADDPD Y8, Y9, Y1")
+	}
+	fixup := func(g *gen) {
 		g.comment("logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;")
 		g.comment("NaN: x quieted")
 		zero := g.d("dzero", 0)
@@ -3668,9 +3664,38 @@ func (g *gen) logF64AVX2() {
 		g.ins("VCMPPD $3, Y0, Y0, Y6")
 		g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), "Y0, Y7")
 		g.ins("VBLENDVPD Y6, Y7, Y1, Y1")
-		return "Y1"
 	}
-	g.elementwise(k)
+	kernel := func(name, doc string, fromPair func(g *gen)) {
+		k := ewKernel{name: name, doc: doc, e: f64, inputs: []string{"x"}, unroll: 1,
+			setup: func(g *gen) {
+				for i, r := range []string{"R11", "R12", "R13"} {
+					g.ins("LEAQ %s(SB), %s", tabs[i], r)
+				}
+			}}
+		k.body = func(g *gen, u int, in []string) string {
+			pair(g)
+			fromPair(g)
+			fixup(g)
+			return "Y1"
+		}
+		g.elementwise(k)
+	}
+	kernel("logF64AVX2", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) { g.ins("VADDPD Y8, Y9, Y1") })
+	for _, c := range []struct {
+		name, doc string
+		scale     [2]float64
+	}{{"log2", "log2", bigRecipSplit(bigmath.Ln2)}, {"log10", "log10", bigRecipSplit(bigmath.Log(big.NewFloat(10)))}} {
+		kernel(c.name+"F64AVX2", fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", c.doc), func(g *gen) {
+			g.comment("(t + e)*(c + cl), c + cl = 1/ln(base): p = t*c exactly as Y1 + Y2, plus e*c + t*cl")
+			hi, lo := g.d(c.name+"chi", c.scale[0]), g.d(c.name+"clo", c.scale[1])
+			g.withConst(tierAVX2, "VMULPD", hi, "Y9, Y1")
+			g.ins("VMOVAPD Y1, Y2")
+			g.withConst(tierAVX2, "VFMSUB231PD", hi, "Y9, Y2")
+			g.withConst(tierAVX2, "VFMADD231PD", hi, "Y8, Y2")
+			g.withConst(tierAVX2, "VFMADD231PD", lo, "Y9, Y2")
+			g.ins("VADDPD Y2, Y1, Y1")
+		})
+	}
 }
 
 // logTabHalves splits logTabCoeffs64's Q into its even and odd

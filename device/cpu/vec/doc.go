@@ -24,9 +24,9 @@
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
 // float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
 // Sigmoid, GeluTanh, Erf, GeluErf, Pow, Sin, Cos, Tan, Asin, Acos and Atan (the
-// last six, Exp, Exp2 and Log also on the AVX2 set, as is the float32
-// Atan2; the AVX2 Exp, Exp2 and Log gather their table entries and give the
-// AVX-512 bits, TestExpLogF64AVX2),
+// last six, Exp, Exp2, Log, Log2 and Log10 also on the AVX2 set, as is the
+// float32 Atan2; the AVX2 Exp and logarithms gather their table entries
+// and give the AVX-512 bits, TestExpLogF64AVX2),
 // and shares the
 // AVX2 Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
