@@ -12,13 +12,21 @@
 # best, so a neighbour that slows one run does not decide the ratio.
 # At 1 Mi both sides' arrays are advised onto transparent huge pages
 # (NumPy does so from 4 MiB; the Go benchmark as the CPU device does).
-# Not part of the test run.
+# TIER=avx2 times the AVX2 set's kernels instead (where it has one; the
+# others are its package math loops) against NumPy with its AVX-512
+# dispatch targets disabled (NPY_DISABLE_CPU_FEATURES), as on an AVX2-only
+# machine. Not part of the test run.
 #   bash ci/bench-vec-f64.sh
+#   TIER=avx2 OPS="exp exp2 log log2 log10" bash ci/bench-vec-f64.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=/usr/bin/python3
 ROUNDS=${ROUNDS:-6}
+TIER=${TIER:-avx512}
+if [ "$TIER" = avx2 ]; then
+  export NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL"
+fi
 bin=$(mktemp)
 npy=$(mktemp)
 trap 'rm -f "$bin" "$npy"' EXIT
@@ -46,18 +54,18 @@ EOF
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b) ? a : b }'; }
 gelem() { awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "Gelem/s") { print $i; exit } }'; }
 uptime
-printf '%-8s %8s %10s %10s %10s %9s %9s\n' op n avx512 math numpy x_numpy x_math
+printf '%-8s %8s %10s %10s %10s %9s %9s\n' op n "$TIER" math numpy x_numpy x_math
 for op in ${OPS:-exp log tanh sigmoid}; do
   Op=$(echo "${op:0:1}" | tr a-z A-Z)${op:1}
   for n in 65536 1048576; do
     g=0 m=0 p=0
     for _ in $(seq "$ROUNDS"); do
       if [ "$n" = 65536 ]; then
-        a=$("$bin" -test.run XXX -test.bench "TiersUnary/${op}_f64/n=65536/avx512" -test.benchtime 1000x | grep avx512 | gelem)
+        a=$("$bin" -test.run XXX -test.bench "TiersUnary/${op}_f64/n=65536/$TIER" -test.benchtime 1000x | grep "$TIER" | gelem)
         c=0
       else
-        out=$("$bin" -test.run XXX -test.bench "${Op}F64/(avx512|math)" -test.benchtime 20x)
-        a=$(echo "$out" | grep avx512 | gelem)
+        out=$("$bin" -test.run XXX -test.bench "${Op}F64/($TIER|math)" -test.benchtime 20x)
+        a=$(echo "$out" | grep "$TIER" | gelem)
         c=$(echo "$out" | grep /math | gelem)
       fi
       b=$("$PY" "$npy" "$op" "$n" $((n > 65536 ? 60 : 1000)))
