@@ -115,11 +115,11 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 // powScalar sets dst = a**s, with the exponents models use most on
 // kernels: 2 as a*a, -1 as 1/a, 0.5 and -0.5 as the square root and its
 // reciprocal (the op table's 1/sqrt, as math.Pow computes it), 1 and 0 as
-// a copy and ones. Those forms are math.Pow's values (float32 exactly;
-// float64 but for a subnormal result, which a*a and 1/a round once and
-// math.Pow twice) and NumPy's, whose power takes the same shortcuts.
-// Other exponents: float32 through powF32, float64 through vec.PowScalarF64
-// (within 1 ulp of the exact power on AVX-512, math.Pow elsewhere).
+// a copy and ones. Those forms are the op table's values (internal/pow64
+// takes the same shortcuts; float32 rounds its float64 value, which a*a
+// and 1/a match exactly) and NumPy's, whose power takes them too. Other
+// exponents: float32 through powF32, float64 through vec.PowScalarF64
+// (pow64.Pow's values, within 1 ulp of the exact power).
 func powScalar[T vec.Float](dst, a []T, s T) error {
 	if len(a) == 0 {
 		return nil
