@@ -129,3 +129,18 @@ func ExampleTanhHalf() {
 	fmt.Println(y[0].Float32(), y[1].Float32())
 	// Output: 0.46289062 -0.99609375
 }
+
+// ExamplePowF64 raises each base to its exponent: within 1 ulp of the
+// exact power, with C99's values where the base is negative (an integer
+// exponent keeps a sign, any other gives NaN).
+func ExamplePowF64() {
+	x := []float64{2, 10, -2, -8, 1.0000001}
+	y := []float64{0.25, -3, 3, 1.0 / 3, 1e9}
+	dst := make([]float64, len(x))
+	if err := vec.PowF64(dst, x, y); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(dst)
+	// Output: [1.189207115002721 0.001 -8 NaN 2.6881038582144647e+43]
+}
