@@ -1,7 +1,8 @@
 // Package pow64 computes the float64 power x**y within 1 ulp of the exact
 // value. It is the op table's float64 Pow (package device) and the
 // generic kernel set's (device/cpu/vec), and it repeats the steps of
-// vec's AVX-512 Pow kernels (asmgen.go's pow512F64) in Go, on the tables
+// vec's AVX-512 and AVX2 Pow kernels (asmgen.go's pow512F64 and powAVX2)
+// in Go, on the tables
 // and coefficients the generator writes into tables.go, so that every
 // device and kernel set computes the same bits.
 //

@@ -681,9 +681,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	fmt.Fprintf(d, "trig64: [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64%[1]s, unCos: cosF64%[1]s, unTan: tanF64%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "atan232: atan2F32%s,\n", t.suffix)
 	fmt.Fprintf(d, "atan2Place64: atan2PlaceF64%s,\n", t.suffix)
-	if t.z {
-		fmt.Fprintf(d, "pow64: powF64%[1]s, powScalar64: powScalarF64%[1]s,\n", t.suffix)
-	}
+	fmt.Fprintf(d, "pow64: powF64%[1]s, powScalar64: powScalarF64%[1]s,\n", t.suffix)
 	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
@@ -1767,6 +1765,7 @@ func main() {
 	g.pow512F64()
 	g.expF64AVX2()
 	g.logF64AVX2()
+	g.powAVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -3346,7 +3345,7 @@ func bigRecipSplit(v *big.Float) [2]float64 {
 // and Log1p work on the pair first), with Z1-Z10 as scratch and the
 // tables of logTables64 (tabs, half of each in logTabRegs). Its error is
 // about 2^-63 absolute, mostly r^2*Q's rounding; with fine set the tail is
-// logPairFine512F64's, about 2^-68.
+// logPairFine's, about 2^-68.
 func (g *gen) logPair512F64(tabs [3]string, in string, fine bool) {
 	one := g.d("done", 1)
 	g.comment("x = m*2^k, m in [0.75, 1.5), k = exponent(x) (subnormal x too): where m < 1,")
@@ -3371,7 +3370,7 @@ func (g *gen) logPair512F64(tabs [3]string, in string, fine bool) {
 	g.ins("VFMSUB213PD.BCST %s, Z1, Z4", one)
 	g.ins("VMULPD Z4, Z4, Z7")
 	if fine {
-		g.logPairFine512F64()
+		g.logPairFine(tierAVX512)
 		return
 	}
 	ev, od := logTabHalves()
@@ -3411,7 +3410,8 @@ func (g *gen) logPair512F64(tabs [3]string, in string, fine bool) {
 // float64 of 2^53 and above is even). Two slots (Z0-Z12, y in Z11 or the
 // scalar in Z12, and the same 16 up) beside the log tables in logTabRegs;
 // the exp tables are loaded where they are used. K7 collects the lanes for
-// Go; K5 (x's sign) and K6 live within one slot.
+// Go; K5 (x's sign) and K6 live within one slot. powAVX2 is the same on
+// ymm registers.
 func (g *gen) pow512F64() {
 	tabs := logTables64(g)
 	hi, lo := exp2Table()
@@ -3531,33 +3531,7 @@ func (g *gen) expF64AVX2() {
 		g.ins("LEAQ %s(SB), R13", tl)
 	}
 	shifter := g.d("shifter64", 0x1.8p52)
-	tail := func(g *gen) {
-		g.comment("q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)")
-		g.hornerPDOn(tierAVX2, "dexpp", expCoeffs64(), "Y0", "Y3")
-		g.ins("VMULPD Y0, Y0, Y4")
-		g.ins("VFMADD213PD Y0, Y4, Y3")
-		g.comment("T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)")
-		g.ins("VANDPD %s, Y1, Y4", g.v64("q15", 15))
-		g.ins("VPCMPEQQ Y7, Y7, Y7")
-		g.ins("VGATHERQPD Y7, (R12)(Y4*8), Y5")
-		g.ins("VPCMPEQQ Y7, Y7, Y7")
-		g.ins("VGATHERQPD Y7, (R13)(Y4*8), Y6")
-		g.ins("VFMADD231PD Y3, Y5, Y6")
-		g.ins("VADDPD Y6, Y5, Y5")
-		g.comment("n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
-		g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
-		g.ins("VROUNDPD $1, Y2, Y2")
-		g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y2, Y3")
-		g.ins("VROUNDPD $1, Y3, Y3")
-		g.ins("VSUBPD Y3, Y2, Y2")
-		bias := g.d("shifterbias64", 0x1.8p52+1023)
-		for _, r := range []string{"Y3", "Y2"} {
-			g.withConst(tierAVX2, "VADDPD", bias, r+", "+r)
-			g.ins("VPSLLQ $52, %s, %s", r, r)
-		}
-		g.ins("VMULPD Y3, Y5, Y5")
-		g.ins("VMULPD Y2, Y5, Y0")
-	}
+	tail := func(g *gen) { g.expTailAVX2("R12", "R13") }
 	clamp := func(g *gen, top, bottom float64) {
 		g.comment(fmt.Sprintf("clamp to [%g, %g] (x the second source, so NaN passes)", bottom, top))
 		g.ins("VMOVUPD %s, Y1", g.d(fmt.Sprintf("d%g", top), top))
@@ -3607,50 +3581,7 @@ func (g *gen) expF64AVX2() {
 // special values) to Y14.
 func (g *gen) logF64AVX2() {
 	tabs := logTables64(g)
-	one := g.d("done", 1)
-	pair := func(g *gen) {
-		g.comment("a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by")
-		g.comment("2^54 into Y1, its exponent lowered by 54 (Y7)")
-		g.ins("VCMPPD $1, %s, Y0, Y6", g.d("dtiny", 0x1p-1022))
-		g.withConst(tierAVX2, "VMULPD", g.d("d2p54", 0x1p54), "Y0, Y1")
-		g.ins("VBLENDVPD Y6, Y1, Y0, Y1")
-		g.withConst(tierAVX2, "VANDPD", g.d("dm54", -54), "Y6, Y7")
-		g.comment("k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the")
-		g.comment("significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose")
-		g.comment("table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values")
-		g.ins("VPSRLQ $52, Y1, Y2")
-		g.withConst(tierAVX2, "VPOR", g.v64("d2p52bits", math.Float64bits(0x1p52)), "Y2, Y2")
-		g.withConst(tierAVX2, "VSUBPD", g.d("d2p52bias", 0x1p52+1023), "Y2, Y2")
-		g.ins("VADDPD Y7, Y2, Y2")
-		g.withConst(tierAVX2, "VANDPD", g.v64("mantmask64", 1<<52-1), "Y1, Y1")
-		g.withConst(tierAVX2, "VORPD", one, "Y1, Y1")
-		g.ins("VCMPPD $13, %s, Y1, Y6", g.d("d1p5", 1.5))
-		g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y1, Y3")
-		g.ins("VBLENDVPD Y6, Y3, Y1, Y1")
-		g.comment("j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers")
-		g.ins("VPSRLQ $47, Y1, Y3")
-		g.withConst(tierAVX2, "VPAND", g.v64("q31", 31), "Y3, Y3")
-		for i, dst := range []string{"Y4", "Y5", "Y6"} {
-			g.ins("VPCMPEQQ Y10, Y10, Y10")
-			g.ins("VGATHERQPD Y10, (%s)(Y3*8), %s", []string{"R11", "R12", "R13"}[i], dst)
-		}
-		g.comment("r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)")
-		g.withConst(tierAVX2, "VFMSUB213PD", one, "Y1, Y4")
-		g.ins("VMULPD Y4, Y4, Y7")
-		ev, od := logTabHalves()
-		g.hornerPDOn(tierAVX2, "dlogqe", ev, "Y7", "Y8")
-		g.hornerPDOn(tierAVX2, "dlogqo", od, "Y7", "Y9")
-		g.ins("VFMADD231PD Y9, Y4, Y8")
-		g.comment("hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo")
-		g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2hi64", ln2Hi64), "Y2, Y5")
-		g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2lo64", ln2Lo64), "Y2, Y6")
-		g.ins("VFMADD213PD Y6, Y7, Y8")
-		g.comment("hi + r = t + err (Fast2Sum): the pair t (Y9) + (y + err) (Y8)")
-		g.ins("VADDPD Y4, Y5, Y9")
-		g.ins("VSUBPD Y9, Y5, Y5")
-		g.ins("VADDPD Y4, Y5, Y5")
-		g.ins("VADDPD Y5, Y8, Y8")
-	}
+	pair := func(g *gen) { g.logPairAVX2(false) }
 	fixup := func(g *gen) {
 		g.comment("logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;")
 		g.comment("NaN: x quieted")
@@ -3698,6 +3629,195 @@ func (g *gen) logF64AVX2() {
 	}
 }
 
+// logPairAVX2 is logPair512F64 on ymm registers, of x in Y0 (kept): ln x
+// as the unrounded pair Y9 + Y8, with Y1-Y10 as scratch; the three tables
+// (tabs, logTables64's) are read by VGATHERQPD from R11, R12 and R13, which
+// the kernel's setup loads. With fine set the tail is logPairFine's. For x
+// zero, negative, infinite or NaN the pair is meaningless.
+func (g *gen) logPairAVX2(fine bool) {
+	one := g.d("done", 1)
+	g.comment("a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by")
+	g.comment("2^54 into Y1, its exponent lowered by 54 (Y7)")
+	g.ins("VCMPPD $1, %s, Y0, Y6", g.d("dtiny", 0x1p-1022))
+	g.withConst(tierAVX2, "VMULPD", g.d("d2p54", 0x1p54), "Y0, Y1")
+	g.ins("VBLENDVPD Y6, Y1, Y0, Y1")
+	g.withConst(tierAVX2, "VANDPD", g.d("dm54", -54), "Y6, Y7")
+	g.comment("k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the")
+	g.comment("significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose")
+	g.comment("table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values")
+	g.ins("VPSRLQ $52, Y1, Y2")
+	g.withConst(tierAVX2, "VPOR", g.v64("d2p52bits", math.Float64bits(0x1p52)), "Y2, Y2")
+	g.withConst(tierAVX2, "VSUBPD", g.d("d2p52bias", 0x1p52+1023), "Y2, Y2")
+	g.ins("VADDPD Y7, Y2, Y2")
+	g.withConst(tierAVX2, "VANDPD", g.v64("mantmask64", 1<<52-1), "Y1, Y1")
+	g.withConst(tierAVX2, "VORPD", one, "Y1, Y1")
+	g.ins("VCMPPD $13, %s, Y1, Y6", g.d("d1p5", 1.5))
+	g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y1, Y3")
+	g.ins("VBLENDVPD Y6, Y3, Y1, Y1")
+	g.comment("j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers")
+	g.ins("VPSRLQ $47, Y1, Y3")
+	g.withConst(tierAVX2, "VPAND", g.v64("q31", 31), "Y3, Y3")
+	for i, dst := range []string{"Y4", "Y5", "Y6"} {
+		g.ins("VPCMPEQQ Y10, Y10, Y10")
+		g.ins("VGATHERQPD Y10, (%s)(Y3*8), %s", []string{"R11", "R12", "R13"}[i], dst)
+	}
+	g.comment("r = m*c - 1, exact; r^2")
+	g.withConst(tierAVX2, "VFMSUB213PD", one, "Y1, Y4")
+	g.ins("VMULPD Y4, Y4, Y7")
+	if fine {
+		g.logPairFine(tierAVX2)
+		return
+	}
+	g.comment("log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)")
+	ev, od := logTabHalves()
+	g.hornerPDOn(tierAVX2, "dlogqe", ev, "Y7", "Y8")
+	g.hornerPDOn(tierAVX2, "dlogqo", od, "Y7", "Y9")
+	g.ins("VFMADD231PD Y9, Y4, Y8")
+	g.comment("hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo")
+	g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2hi64", ln2Hi64), "Y2, Y5")
+	g.withConst(tierAVX2, "VFMADD231PD", g.d("ln2lo64", ln2Lo64), "Y2, Y6")
+	g.ins("VFMADD213PD Y6, Y7, Y8")
+	g.comment("hi + r = t + err (Fast2Sum): the pair t (Y9) + (y + err) (Y8)")
+	g.ins("VADDPD Y4, Y5, Y9")
+	g.ins("VSUBPD Y9, Y5, Y5")
+	g.ins("VADDPD Y4, Y5, Y5")
+	g.ins("VADDPD Y5, Y8, Y8")
+}
+
+// expTailAVX2 is expTail512F64 on ymm registers (AVX2's Exp and Pow):
+// from r (Y0), the shifted k (Y1, j = k mod 16 in its low bits) and k/16
+// (Y2), Y0 = 2^(j/16)*e^r*2^floor(k/16), the table entries gathered from
+// the bases in hiBase and loBase, the scaling in two steps that round
+// once; Y3-Y7 scratch.
+func (g *gen) expTailAVX2(hiBase, loBase string) {
+	g.comment("q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)")
+	g.hornerPDOn(tierAVX2, "dexpp", expCoeffs64(), "Y0", "Y3")
+	g.ins("VMULPD Y0, Y0, Y4")
+	g.ins("VFMADD213PD Y0, Y4, Y3")
+	g.comment("T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)")
+	g.ins("VANDPD %s, Y1, Y4", g.v64("q15", 15))
+	g.ins("VPCMPEQQ Y7, Y7, Y7")
+	g.ins("VGATHERQPD Y7, (%s)(Y4*8), Y5", hiBase)
+	g.ins("VPCMPEQQ Y7, Y7, Y7")
+	g.ins("VGATHERQPD Y7, (%s)(Y4*8), Y6", loBase)
+	g.ins("VFMADD231PD Y3, Y5, Y6")
+	g.ins("VADDPD Y6, Y5, Y5")
+	g.comment("n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
+	g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
+	g.ins("VROUNDPD $1, Y2, Y2")
+	g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y2, Y3")
+	g.ins("VROUNDPD $1, Y3, Y3")
+	g.ins("VSUBPD Y3, Y2, Y2")
+	bias := g.d("shifterbias64", 0x1.8p52+1023)
+	for _, r := range []string{"Y3", "Y2"} {
+		g.withConst(tierAVX2, "VADDPD", bias, r+", "+r)
+		g.ins("VPSLLQ $52, %s, %s", r, r)
+	}
+	g.ins("VMULPD Y3, Y5, Y5")
+	g.ins("VMULPD Y2, Y5, Y0")
+}
+
+// powAVX2 emits the AVX2 float64 Pow kernels of ordinary lanes,
+// powF64AVX2 and powScalarF64AVX2, with pow512F64's contract and steps on
+// ymm registers: |x| = logPairAVX2's fine pair (tables gathered from
+// R11-R13), the product pair, the clamp, the exp reduction with the low
+// part added and expTailAVX2 (tables from AX and BX), then a negative x's
+// sign or NaN from y's parity with blends. The lanes for Go are ORed into
+// Y14 (the ok flag) through Y15, all ones until the tail loads its mask
+// there, so the tail's zeroed lanes raise nothing. The kernels give
+// pow64.Pow's bits (TestPowF64Kernels). One slot: x in Y0 (kept in Y11),
+// y in Y13 (vector form) or Y12 (the scalar).
+func (g *gen) powAVX2() {
+	t := tierAVX2
+	tabs := logTables64(g)
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	setup := func(g *gen) {
+		for i, r := range []string{"R11", "R12", "R13"} {
+			g.ins("LEAQ %s(SB), %s", tabs[i], r)
+		}
+		g.ins("LEAQ %s(SB), AX", th)
+		g.ins("LEAQ %s(SB), BX", tl)
+		g.ins("VPCMPEQQ Y15, Y15, Y15")
+	}
+	absMask, inf := g.v64("absmask64", 1<<63-1), g.d("dposinf", math.Inf(1))
+	body := func(yr string, vector bool) func(g *gen, u int, in []string) string {
+		return func(g *gen, u int, in []string) string {
+			g.comment("Y2: the lanes that are not ordinary (x NaN, zero or infinite; y NaN or")
+			g.comment("infinite or one of pow64.Pow's shortcuts ±0.5, ±1, 2), within Y15's, into Y14")
+			g.withConst(t, "VANDPD", absMask, "Y0, Y1")
+			g.ins("VCMPPD $5, %s, Y1, Y2", inf)
+			g.ins("VCMPPD $0, %s, Y1, Y3", g.d("dzero", 0))
+			g.ins("VORPD Y3, Y2, Y2")
+			if vector {
+				g.withConst(t, "VANDPD", absMask, yr+", Y3")
+				for _, c := range []struct {
+					imm int
+					c   string
+				}{{5, inf}, {0, g.d("half64", 0.5)}, {0, g.d("done", 1)}} {
+					g.ins("VCMPPD $%d, %s, Y3, Y4", c.imm, c.c)
+					g.ins("VORPD Y4, Y2, Y2")
+				}
+				g.ins("VCMPPD $0, %s, %s, Y4", g.d("dtwo", 2), yr)
+				g.ins("VORPD Y4, Y2, Y2")
+			}
+			g.ins("VANDPD Y15, Y2, Y2")
+			g.ins("VORPD Y2, Y14, Y14")
+			g.comment("x kept in Y11 (its sign decides below); ln|x| as a pair")
+			g.ins("VMOVAPD Y0, Y11")
+			g.ins("VMOVAPD Y1, Y0")
+			g.logPairAVX2(true)
+			g.comment("the pair normalised (Fast2Sum): hi (Y10), lo (Y8)")
+			g.ins("VADDPD Y8, Y9, Y10")
+			g.ins("VSUBPD Y10, Y9, Y9")
+			g.ins("VADDPD Y9, Y8, Y8")
+			g.comment("y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)")
+			g.ins("VMULPD Y10, %s, Y0", yr)
+			g.ins("VMOVAPD Y0, Y9")
+			g.ins("VFMSUB231PD Y10, %s, Y9", yr)
+			g.ins("VFMADD231PD Y8, %s, Y9", yr)
+			g.comment("clamp ph to [-746, 710]; pl = 0 where the clamp moved ph")
+			g.ins("VMOVAPD Y0, Y10")
+			g.withConst(t, "VMINPD", g.d("d710", 710), "Y0, Y0")
+			g.withConst(t, "VMAXPD", g.d("dm746", -746), "Y0, Y0")
+			g.ins("VCMPPD $0, Y0, Y10, Y1")
+			g.ins("VANDPD Y1, Y9, Y9")
+			g.comment("k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl")
+			shifter := g.d("shifter64", 0x1.8p52)
+			g.ins("VMOVUPD %s, Y1", shifter)
+			g.withConst(t, "VFMADD231PD", g.d("log2e16", expTab*math.Log2E), "Y0, Y1")
+			g.withConst(t, "VSUBPD", shifter, "Y1, Y2")
+			g.withConst(t, "VFNMADD231PD", g.d("ln2hi16", ln2Hi64/expTab), "Y2, Y0")
+			g.withConst(t, "VFNMADD231PD", g.d("ln2lo16", ln2Lo64/expTab), "Y2, Y0")
+			g.ins("VADDPD Y9, Y0, Y0")
+			g.withConst(t, "VMULPD", g.d("d1by16", 1.0/expTab), "Y2, Y2")
+			g.expTailAVX2("AX", "BX")
+			g.comment("x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then")
+			g.comment("math.NaN's bits where y is not an integer")
+			g.withConst(t, "VMULPD", g.d("half64", 0.5), yr+", Y1")
+			g.ins("VROUNDPD $8, Y1, Y2")
+			g.ins("VCMPPD $4, Y2, Y1, Y1")
+			g.ins("VANDPD Y11, Y1, Y1")
+			g.withConst(t, "VANDPD", g.v64("signmask64", 1<<63), "Y1, Y1")
+			g.ins("VORPD Y1, Y0, Y0")
+			g.ins("VROUNDPD $8, %s, Y1", yr)
+			g.ins("VCMPPD $4, Y1, %s, Y1", yr)
+			g.ins("VANDPD Y11, Y1, Y1")
+			g.ins("VBLENDVPD Y1, %s, Y0, Y0", g.v64("gonan64", math.Float64bits(math.NaN())))
+			return "Y0"
+		}
+	}
+	g.elementwise(ewKernel{name: "powF64AVX2", e: f64, inputs: []string{"x", "y"}, unroll: 1, okFlag: "Y14",
+		doc:     "sets dst[i] = x[i]**y[i] for i < n where x[i] is finite and not zero and y[i] finite and not ±0.5, ±1 or 2; ok is false when some lane is not.",
+		setup:   setup,
+		slotReg: func(u, i int) string { return []string{"Y0", "Y13"}[i] },
+		body:    body("Y13", true)})
+	g.elementwise(ewKernel{name: "powScalarF64AVX2", e: f64, inputs: []string{"x"}, scalars: []string{"y"}, unroll: 1, okFlag: "Y14",
+		doc:   "sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.",
+		setup: setup,
+		body:  body("Y12", false)})
+}
+
 // logTabHalves splits logTabCoeffs64's Q into its even and odd
 // coefficients: Q(r) = E(r^2) + r*O(r^2).
 func logTabHalves() (ev, od []float64) {
@@ -3722,8 +3842,9 @@ func logFineCoeffs() []float64 {
 	return c
 }
 
-// logPairFine512F64 is logPair512F64's tail for Pow, from r (Z4), r^2
-// rounded (Z7), k (Z2) and the table entries Thi (Z5) and Tlo (Z3):
+// logPairFine is the tail of logPair512F64 and logPairAVX2 for Pow, on
+// tier t, from r (register 4), r^2 rounded (7), k (2) and the table
+// entries Thi (5) and Tlo (3 on zmm, 6 on ymm):
 // log1p(r) = r - r^2/2 + r^2*Q'(r), Q' = r*P(r) the Taylor series from
 // r^3/3 to r^13/13 (logFineCoeffs: logTabCoeffs64's fit errs by 0.04*2^-53
 // of log1p(r), 2^-63 absolute at r = 1/32, too much here), with r^2 carried exactly (its rounding error by an FMA) and r - r^2/2
@@ -3731,24 +3852,31 @@ func logFineCoeffs() []float64 {
 // 2^-68 absolute, where the plain tail's r^2*Q errs by 2^-63, which a
 // large exponent multiplies (y*ln x near 700 with ln x near 1/32 takes y
 // near 2^14.5).
-func (g *gen) logPairFine512F64() {
-	g.comment("r2lo = r*r - r^2 exactly (Z6); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2")
-	g.ins("VMOVAPD Z7, Z6")
-	g.ins("VFMSUB231PD Z4, Z4, Z6")
-	g.ins("VFMADD231PD.BCST %s, Z2, Z5", g.d("ln2hi64", ln2Hi64))
-	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("ln2lo64", ln2Lo64))
-	g.ins("VFNMADD231PD.BCST %s, Z6, Z3", g.d("half64", 0.5))
+func (g *gen) logPairFine(t tier) {
+	R := t.reg
+	// Tlo and r2lo: Z3 and Z6 on zmm (logPair512F64's), Y6 and Y3 on ymm
+	// (logPairAVX2's, whose Y3 held the gather index).
+	tlo, r2lo := R(3), R(6)
+	if !t.z {
+		tlo, r2lo = R(6), R(3)
+	}
+	g.comment(fmt.Sprintf("r2lo = r*r - r^2 exactly (%s); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2", r2lo))
+	g.ins("VMOVAPD %s, %s", R(7), r2lo)
+	g.ins("VFMSUB231PD %s, %s, %s", R(4), R(4), r2lo)
+	g.withConst(t, "VFMADD231PD", g.d("ln2hi64", ln2Hi64), R(2)+", "+R(5))
+	g.withConst(t, "VFMADD231PD", g.d("ln2lo64", ln2Lo64), R(2)+", "+tlo)
+	g.withConst(t, "VFNMADD231PD", g.d("half64", 0.5), r2lo+", "+tlo)
 	g.comment("t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo")
-	g.ins("VADDPD Z4, Z5, Z9")
-	g.ins("VSUBPD Z9, Z5, Z5")
-	g.ins("VADDPD Z4, Z5, Z5")
-	g.ins("VADDPD Z5, Z3, Z3")
+	g.ins("VADDPD %s, %s, %s", R(4), R(5), R(9))
+	g.ins("VSUBPD %s, %s, %s", R(9), R(5), R(5))
+	g.ins("VADDPD %s, %s, %s", R(4), R(5), R(5))
+	g.ins("VADDPD %s, %s, %s", R(5), tlo, tlo)
 	g.comment("t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo")
-	g.ins("VMULPD.BCST %s, Z7, Z6", g.d("dmhalf", -0.5))
-	g.ins("VADDPD Z6, Z9, Z10")
-	g.ins("VSUBPD Z10, Z9, Z9")
-	g.ins("VADDPD Z6, Z9, Z9")
-	g.ins("VADDPD Z9, Z3, Z3")
+	g.withConst(t, "VMULPD", g.d("dmhalf", -0.5), R(7)+", "+r2lo)
+	g.ins("VADDPD %s, %s, %s", r2lo, R(9), R(10))
+	g.ins("VSUBPD %s, %s, %s", R(10), R(9), R(9))
+	g.ins("VADDPD %s, %s, %s", r2lo, R(9), R(9))
+	g.ins("VADDPD %s, %s, %s", R(9), tlo, tlo)
 	g.comment("d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even")
 	g.comment("and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums")
 	g.comment("above do not wait for it")
@@ -3760,13 +3888,13 @@ func (g *gen) logPairFine512F64() {
 			po = append(po, c)
 		}
 	}
-	g.hornerPD("dlogfe", pe, "Z7", "Z8")
-	g.hornerPD("dlogfo", po, "Z7", "Z2")
-	g.ins("VFMADD231PD Z2, Z4, Z8")
-	g.ins("VMULPD Z4, Z8, Z8")
-	g.comment("the pair t2 (Z9) + (d + lo) (Z8)")
-	g.ins("VFMADD213PD Z3, Z7, Z8")
-	g.ins("VMOVAPD Z10, Z9")
+	g.hornerPDOn(t, "dlogfe", pe, R(7), R(8))
+	g.hornerPDOn(t, "dlogfo", po, R(7), R(2))
+	g.ins("VFMADD231PD %s, %s, %s", R(2), R(4), R(8))
+	g.ins("VMULPD %s, %s, %s", R(4), R(8), R(8))
+	g.comment(fmt.Sprintf("the pair t2 (%s) + (d + lo) (%s)", R(9), R(8)))
+	g.ins("VFMADD213PD %s, %s, %s", tlo, R(7), R(8))
+	g.ins("VMOVAPD %s, %s", R(10), R(9))
 }
 
 // withConst emits ins with a constant as its first operand on tier t:

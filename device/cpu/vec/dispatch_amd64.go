@@ -122,7 +122,7 @@ type tierAsm struct {
 	// atan2Place64 is the float64 Atan2's last step (atan2Via).
 	atan2Place64 func(dst, q, y, x *float64, n int) bool
 	// pow64 and powScalar64 are the float64 Pow of ordinary lanes
-	// (powVia; AVX-512 only).
+	// (powVia).
 	pow64       func(dst, x, y *float64, n int) (ok bool)
 	powScalar64 func(dst, x *float64, y float64, n int) (ok bool)
 	// wide32 has the float32 kernels that compute in float64 lanes and

@@ -24,9 +24,9 @@
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
 // float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
 // Sigmoid, GeluTanh, Erf, GeluErf, Pow, Sin, Cos, Tan, Asin, Acos and Atan (the
-// last six, Exp, Exp2, Log, Log2 and Log10 also on the AVX2 set, as is the
-// float32 Atan2; the AVX2 Exp and logarithms gather their table entries
-// and give the AVX-512 bits, TestExpLogF64AVX2),
+// last six, Exp, Exp2, Log, Log2, Log10 and Pow also on the AVX2 set, as is
+// the float32 Atan2; the AVX2 Exp, logarithms and Pow gather their table
+// entries and give the AVX-512 bits, TestExpLogF64AVX2, TestPowF64Kernels),
 // and shares the
 // AVX2 Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
@@ -297,9 +297,10 @@
 // where y/x underflows).
 // The float64 Pow (PowF64, PowScalarF64) is internal/pow64's Pow on every
 // set, within 1 ulp of the exact power but for the shortcut exponents: on
-// the AVX-512 set a kernel of the same steps (asmgen.go's pow512F64) for
-// every lane with a finite nonzero base and a finite exponent, the same
-// bits (TestPowF64Kernels), and pow64.Pow itself for the others.
+// both vector sets kernels of the same steps (asmgen.go's pow512F64 and
+// powAVX2) for every lane with a finite nonzero base and a finite
+// exponent, the same bits (TestPowF64Kernels), and pow64.Pow itself for
+// the others.
 //
 // The float64 Asin, Acos and Atan are kernels of both tiers too
 // (asmgen.go's arcs64). Atan reduces a = |x| by one of five regions to t

@@ -12,11 +12,12 @@ import (
 // PowF64 sets dst[i] = x[i]**y[i], within 1 ulp of the exact power, with
 // C99's values for zeros, infinities, NaN and negative bases: the values
 // of internal/pow64's Pow, the op table's float64 Pow (not math.Pow, which
-// drifts from the exact power as |y| grows). On the AVX-512 set a vector
-// kernel computes every lane whose x is finite and not zero and whose y
-// is finite, with the same steps and bits as pow64.Pow (TestPowF64Kernels);
-// the other lanes, and every lane on the other sets, call pow64.Pow. dst
-// may be x or y, or overlap neither.
+// drifts from the exact power as |y| grows). On the AVX2 and AVX-512 sets
+// a vector kernel computes every lane whose x is finite and not zero and
+// whose y is finite (and not a shortcut exponent), with the same steps and
+// bits as pow64.Pow (TestPowF64Kernels); the other lanes, and every lane
+// on the generic set, call pow64.Pow. dst may be x or y, or overlap
+// neither.
 func PowF64(dst, x, y []float64) error {
 	if len(x) != len(dst) || len(y) != len(dst) {
 		return errs.New("vec", "PowF64", errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d, len(y)=%d", len(dst), len(x), len(y))

@@ -11,13 +11,20 @@ import (
 	"github.com/tessera-go/tessera/internal/pow64"
 )
 
-// TestPowF64Kernels checks the AVX-512 float64 Pow kernels (vector and
-// scalar exponent, through powVia) against pow64.Pow, whose steps they
-// repeat, bit for bit, on every kind of pow64.SamplePairs (pow64's tests
-// hold Pow to 1 ulp of the exact power on the same kinds), with y = ±0.5
-// and special values mixed into the vector form.
+// TestPowF64Kernels checks the AVX2 and AVX-512 float64 Pow kernels
+// (vector and scalar exponent, through powVia) against pow64.Pow, whose
+// steps they repeat, bit for bit, on every kind of pow64.SamplePairs
+// (pow64's tests hold Pow to 1 ulp of the exact power on the same kinds),
+// with shortcut exponents and special values mixed into the vector form.
 func TestPowF64Kernels(t *testing.T) {
-	k := avx512OrSkip(t)
+	for _, k := range available() {
+		if k.name != "generic" {
+			t.Run(k.name, func(t *testing.T) { testPowF64Kernels(t, k) })
+		}
+	}
+}
+
+func testPowF64Kernels(t *testing.T, k *kernels) {
 	n := 4000
 	if testing.Short() {
 		n = 800
@@ -26,12 +33,23 @@ func TestPowF64Kernels(t *testing.T) {
 	for _, kind := range pow64.SampleKinds {
 		xs, ys := pow64.SamplePairs(r, kind, n)
 		for i := 0; i < n; i += 97 {
-			ys[i] = []float64{0.5, -0.5, math.Inf(1), math.NaN(), 0}[i%5]
+			ys[i] = []float64{0.5, -0.5, math.Inf(1), math.NaN(), 0, 1, -1, 2}[i%8]
 			if i%3 == 0 {
 				xs[i] = []float64{0, math.Inf(-1), math.NaN()}[i%2]
 			}
 		}
 		got := make([]float64, n)
+		k.pow64(got, xs, ys, 0)
+		// The scalar form over whole rows (its main loop), for a few of
+		// the kind's exponents.
+		for _, y := range ys[:8] {
+			k.pow64(got, xs, nil, y)
+			for i, x := range xs {
+				if want := pow64.Pow(x, y); math.Float64bits(got[i]) != math.Float64bits(want) {
+					t.Fatalf("%s: %v**%v = %v (scalar form), want %v", kind, x, y, got[i], want)
+				}
+			}
+		}
 		k.pow64(got, xs, ys, 0)
 		scalar := make([]float64, 1)
 		for i, x := range xs {

@@ -32458,9 +32458,10 @@ one:
 	VGATHERQPD Y10, (R12)(Y3*8), Y5
 	VPCMPEQQ Y10, Y10, Y10
 	VGATHERQPD Y10, (R13)(Y3*8), Y6
-	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	// r = m*c - 1, exact; r^2
 	VFMSUB213PD done<>(SB), Y1, Y4
 	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
 	VMOVUPD dlogqe3<>(SB), Y8
 	VFMADD213PD dlogqe2<>(SB), Y7, Y8
 	VFMADD213PD dlogqe1<>(SB), Y7, Y8
@@ -32531,9 +32532,10 @@ tail:
 	VGATHERQPD Y10, (R12)(Y3*8), Y5
 	VPCMPEQQ Y10, Y10, Y10
 	VGATHERQPD Y10, (R13)(Y3*8), Y6
-	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	// r = m*c - 1, exact; r^2
 	VFMSUB213PD done<>(SB), Y1, Y4
 	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
 	VMOVUPD dlogqe3<>(SB), Y8
 	VFMADD213PD dlogqe2<>(SB), Y7, Y8
 	VFMADD213PD dlogqe1<>(SB), Y7, Y8
@@ -32608,9 +32610,10 @@ one:
 	VGATHERQPD Y10, (R12)(Y3*8), Y5
 	VPCMPEQQ Y10, Y10, Y10
 	VGATHERQPD Y10, (R13)(Y3*8), Y6
-	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	// r = m*c - 1, exact; r^2
 	VFMSUB213PD done<>(SB), Y1, Y4
 	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
 	VMOVUPD dlogqe3<>(SB), Y8
 	VFMADD213PD dlogqe2<>(SB), Y7, Y8
 	VFMADD213PD dlogqe1<>(SB), Y7, Y8
@@ -32687,9 +32690,10 @@ tail:
 	VGATHERQPD Y10, (R12)(Y3*8), Y5
 	VPCMPEQQ Y10, Y10, Y10
 	VGATHERQPD Y10, (R13)(Y3*8), Y6
-	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	// r = m*c - 1, exact; r^2
 	VFMSUB213PD done<>(SB), Y1, Y4
 	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
 	VMOVUPD dlogqe3<>(SB), Y8
 	VFMADD213PD dlogqe2<>(SB), Y7, Y8
 	VFMADD213PD dlogqe1<>(SB), Y7, Y8
@@ -32770,9 +32774,10 @@ one:
 	VGATHERQPD Y10, (R12)(Y3*8), Y5
 	VPCMPEQQ Y10, Y10, Y10
 	VGATHERQPD Y10, (R13)(Y3*8), Y6
-	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	// r = m*c - 1, exact; r^2
 	VFMSUB213PD done<>(SB), Y1, Y4
 	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
 	VMOVUPD dlogqe3<>(SB), Y8
 	VFMADD213PD dlogqe2<>(SB), Y7, Y8
 	VFMADD213PD dlogqe1<>(SB), Y7, Y8
@@ -32849,9 +32854,10 @@ tail:
 	VGATHERQPD Y10, (R12)(Y3*8), Y5
 	VPCMPEQQ Y10, Y10, Y10
 	VGATHERQPD Y10, (R13)(Y3*8), Y6
-	// r = m*c - 1, exact; log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	// r = m*c - 1, exact; r^2
 	VFMSUB213PD done<>(SB), Y1, Y4
 	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
 	VMOVUPD dlogqe3<>(SB), Y8
 	VFMADD213PD dlogqe2<>(SB), Y7, Y8
 	VFMADD213PD dlogqe1<>(SB), Y7, Y8
@@ -32890,6 +32896,667 @@ tail:
 	VBLENDVPD Y6, Y7, Y1, Y1
 	VMASKMOVPD Y1, Y15, (DI)
 done:
+	VZEROUPPER
+	RET
+
+// func powF64AVX2(dst *float64, x *float64, y *float64, n int) (ok bool)
+TEXT ·powF64AVX2(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VXORPS Y14, Y14, Y14
+	LEAQ dloginvc<>(SB), R11
+	LEAQ dlogthi<>(SB), R12
+	LEAQ dlogtlo<>(SB), R13
+	LEAQ dexp2hi<>(SB), AX
+	LEAQ dexp2lo<>(SB), BX
+	VPCMPEQQ Y15, Y15, Y15
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 0(DX), Y13
+	// Y2: the lanes that are not ordinary (x NaN, zero or infinite; y NaN or
+	// infinite or one of pow64.Pow's shortcuts ±0.5, ±1, 2), within Y15's, into Y14
+	VANDPD absmask64<>(SB), Y0, Y1
+	VCMPPD $5, dposinf<>(SB), Y1, Y2
+	VCMPPD $0, dzero<>(SB), Y1, Y3
+	VORPD Y3, Y2, Y2
+	VANDPD absmask64<>(SB), Y13, Y3
+	VCMPPD $5, dposinf<>(SB), Y3, Y4
+	VORPD Y4, Y2, Y2
+	VCMPPD $0, half64<>(SB), Y3, Y4
+	VORPD Y4, Y2, Y2
+	VCMPPD $0, done<>(SB), Y3, Y4
+	VORPD Y4, Y2, Y2
+	VCMPPD $0, dtwo<>(SB), Y13, Y4
+	VORPD Y4, Y2, Y2
+	VANDPD Y15, Y2, Y2
+	VORPD Y2, Y14, Y14
+	// x kept in Y11 (its sign decides below); ln|x| as a pair
+	VMOVAPD Y0, Y11
+	VMOVAPD Y1, Y0
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; r^2
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	// r2lo = r*r - r^2 exactly (Y3); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Y7, Y3
+	VFMSUB231PD Y4, Y4, Y3
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFNMADD231PD half64<>(SB), Y3, Y6
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y6, Y6
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD dmhalf<>(SB), Y7, Y3
+	VADDPD Y3, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y3, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VMOVUPD dlogfe5<>(SB), Y8
+	VFMADD213PD dlogfe4<>(SB), Y7, Y8
+	VFMADD213PD dlogfe3<>(SB), Y7, Y8
+	VFMADD213PD dlogfe2<>(SB), Y7, Y8
+	VFMADD213PD dlogfe1<>(SB), Y7, Y8
+	VFMADD213PD dlogfe0<>(SB), Y7, Y8
+	VMOVUPD dlogfo4<>(SB), Y2
+	VFMADD213PD dlogfo3<>(SB), Y7, Y2
+	VFMADD213PD dlogfo2<>(SB), Y7, Y2
+	VFMADD213PD dlogfo1<>(SB), Y7, Y2
+	VFMADD213PD dlogfo0<>(SB), Y7, Y2
+	VFMADD231PD Y2, Y4, Y8
+	VMULPD Y4, Y8, Y8
+	// the pair t2 (Y9) + (d + lo) (Y8)
+	VFMADD213PD Y6, Y7, Y8
+	VMOVAPD Y10, Y9
+	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	VADDPD Y8, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y9, Y8, Y8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
+	VMULPD Y10, Y13, Y0
+	VMOVAPD Y0, Y9
+	VFMSUB231PD Y10, Y13, Y9
+	VFMADD231PD Y8, Y13, Y9
+	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	VMOVAPD Y0, Y10
+	VMINPD d710<>(SB), Y0, Y0
+	VMAXPD dm746<>(SB), Y0, Y0
+	VCMPPD $0, Y0, Y10, Y1
+	VANDPD Y1, Y9, Y9
+	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VADDPD Y9, Y0, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (AX)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (BX)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
+	// math.NaN's bits where y is not an integer
+	VMULPD half64<>(SB), Y13, Y1
+	VROUNDPD $8, Y1, Y2
+	VCMPPD $4, Y2, Y1, Y1
+	VANDPD Y11, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y1, Y0, Y0
+	VROUNDPD $8, Y13, Y1
+	VCMPPD $4, Y1, Y13, Y1
+	VANDPD Y11, Y1, Y1
+	VBLENDVPD Y1, gonan64<>(SB), Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	ADDQ $32, DX
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMASKMOVPD (DX), Y15, Y13
+	// Y2: the lanes that are not ordinary (x NaN, zero or infinite; y NaN or
+	// infinite or one of pow64.Pow's shortcuts ±0.5, ±1, 2), within Y15's, into Y14
+	VANDPD absmask64<>(SB), Y0, Y1
+	VCMPPD $5, dposinf<>(SB), Y1, Y2
+	VCMPPD $0, dzero<>(SB), Y1, Y3
+	VORPD Y3, Y2, Y2
+	VANDPD absmask64<>(SB), Y13, Y3
+	VCMPPD $5, dposinf<>(SB), Y3, Y4
+	VORPD Y4, Y2, Y2
+	VCMPPD $0, half64<>(SB), Y3, Y4
+	VORPD Y4, Y2, Y2
+	VCMPPD $0, done<>(SB), Y3, Y4
+	VORPD Y4, Y2, Y2
+	VCMPPD $0, dtwo<>(SB), Y13, Y4
+	VORPD Y4, Y2, Y2
+	VANDPD Y15, Y2, Y2
+	VORPD Y2, Y14, Y14
+	// x kept in Y11 (its sign decides below); ln|x| as a pair
+	VMOVAPD Y0, Y11
+	VMOVAPD Y1, Y0
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; r^2
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	// r2lo = r*r - r^2 exactly (Y3); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Y7, Y3
+	VFMSUB231PD Y4, Y4, Y3
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFNMADD231PD half64<>(SB), Y3, Y6
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y6, Y6
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD dmhalf<>(SB), Y7, Y3
+	VADDPD Y3, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y3, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VMOVUPD dlogfe5<>(SB), Y8
+	VFMADD213PD dlogfe4<>(SB), Y7, Y8
+	VFMADD213PD dlogfe3<>(SB), Y7, Y8
+	VFMADD213PD dlogfe2<>(SB), Y7, Y8
+	VFMADD213PD dlogfe1<>(SB), Y7, Y8
+	VFMADD213PD dlogfe0<>(SB), Y7, Y8
+	VMOVUPD dlogfo4<>(SB), Y2
+	VFMADD213PD dlogfo3<>(SB), Y7, Y2
+	VFMADD213PD dlogfo2<>(SB), Y7, Y2
+	VFMADD213PD dlogfo1<>(SB), Y7, Y2
+	VFMADD213PD dlogfo0<>(SB), Y7, Y2
+	VFMADD231PD Y2, Y4, Y8
+	VMULPD Y4, Y8, Y8
+	// the pair t2 (Y9) + (d + lo) (Y8)
+	VFMADD213PD Y6, Y7, Y8
+	VMOVAPD Y10, Y9
+	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	VADDPD Y8, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y9, Y8, Y8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
+	VMULPD Y10, Y13, Y0
+	VMOVAPD Y0, Y9
+	VFMSUB231PD Y10, Y13, Y9
+	VFMADD231PD Y8, Y13, Y9
+	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	VMOVAPD Y0, Y10
+	VMINPD d710<>(SB), Y0, Y0
+	VMAXPD dm746<>(SB), Y0, Y0
+	VCMPPD $0, Y0, Y10, Y1
+	VANDPD Y1, Y9, Y9
+	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VADDPD Y9, Y0, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (AX)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (BX)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
+	// math.NaN's bits where y is not an integer
+	VMULPD half64<>(SB), Y13, Y1
+	VROUNDPD $8, Y1, Y2
+	VCMPPD $4, Y2, Y1, Y1
+	VANDPD Y11, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y1, Y0, Y0
+	VROUNDPD $8, Y13, Y1
+	VCMPPD $4, Y1, Y13, Y1
+	VANDPD Y11, Y1, Y1
+	VBLENDVPD Y1, gonan64<>(SB), Y0, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+32(FP)
+	VZEROUPPER
+	RET
+
+// func powScalarF64AVX2(dst *float64, x *float64, y float64, n int) (ok bool)
+TEXT ·powScalarF64AVX2(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSD y+16(FP), Y12
+	VXORPS Y14, Y14, Y14
+	LEAQ dloginvc<>(SB), R11
+	LEAQ dlogthi<>(SB), R12
+	LEAQ dlogtlo<>(SB), R13
+	LEAQ dexp2hi<>(SB), AX
+	LEAQ dexp2lo<>(SB), BX
+	VPCMPEQQ Y15, Y15, Y15
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// Y2: the lanes that are not ordinary (x NaN, zero or infinite; y NaN or
+	// infinite or one of pow64.Pow's shortcuts ±0.5, ±1, 2), within Y15's, into Y14
+	VANDPD absmask64<>(SB), Y0, Y1
+	VCMPPD $5, dposinf<>(SB), Y1, Y2
+	VCMPPD $0, dzero<>(SB), Y1, Y3
+	VORPD Y3, Y2, Y2
+	VANDPD Y15, Y2, Y2
+	VORPD Y2, Y14, Y14
+	// x kept in Y11 (its sign decides below); ln|x| as a pair
+	VMOVAPD Y0, Y11
+	VMOVAPD Y1, Y0
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; r^2
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	// r2lo = r*r - r^2 exactly (Y3); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Y7, Y3
+	VFMSUB231PD Y4, Y4, Y3
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFNMADD231PD half64<>(SB), Y3, Y6
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y6, Y6
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD dmhalf<>(SB), Y7, Y3
+	VADDPD Y3, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y3, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VMOVUPD dlogfe5<>(SB), Y8
+	VFMADD213PD dlogfe4<>(SB), Y7, Y8
+	VFMADD213PD dlogfe3<>(SB), Y7, Y8
+	VFMADD213PD dlogfe2<>(SB), Y7, Y8
+	VFMADD213PD dlogfe1<>(SB), Y7, Y8
+	VFMADD213PD dlogfe0<>(SB), Y7, Y8
+	VMOVUPD dlogfo4<>(SB), Y2
+	VFMADD213PD dlogfo3<>(SB), Y7, Y2
+	VFMADD213PD dlogfo2<>(SB), Y7, Y2
+	VFMADD213PD dlogfo1<>(SB), Y7, Y2
+	VFMADD213PD dlogfo0<>(SB), Y7, Y2
+	VFMADD231PD Y2, Y4, Y8
+	VMULPD Y4, Y8, Y8
+	// the pair t2 (Y9) + (d + lo) (Y8)
+	VFMADD213PD Y6, Y7, Y8
+	VMOVAPD Y10, Y9
+	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	VADDPD Y8, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y9, Y8, Y8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
+	VMULPD Y10, Y12, Y0
+	VMOVAPD Y0, Y9
+	VFMSUB231PD Y10, Y12, Y9
+	VFMADD231PD Y8, Y12, Y9
+	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	VMOVAPD Y0, Y10
+	VMINPD d710<>(SB), Y0, Y0
+	VMAXPD dm746<>(SB), Y0, Y0
+	VCMPPD $0, Y0, Y10, Y1
+	VANDPD Y1, Y9, Y9
+	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VADDPD Y9, Y0, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (AX)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (BX)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
+	// math.NaN's bits where y is not an integer
+	VMULPD half64<>(SB), Y12, Y1
+	VROUNDPD $8, Y1, Y2
+	VCMPPD $4, Y2, Y1, Y1
+	VANDPD Y11, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y1, Y0, Y0
+	VROUNDPD $8, Y12, Y1
+	VCMPPD $4, Y1, Y12, Y1
+	VANDPD Y11, Y1, Y1
+	VBLENDVPD Y1, gonan64<>(SB), Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// Y2: the lanes that are not ordinary (x NaN, zero or infinite; y NaN or
+	// infinite or one of pow64.Pow's shortcuts ±0.5, ±1, 2), within Y15's, into Y14
+	VANDPD absmask64<>(SB), Y0, Y1
+	VCMPPD $5, dposinf<>(SB), Y1, Y2
+	VCMPPD $0, dzero<>(SB), Y1, Y3
+	VORPD Y3, Y2, Y2
+	VANDPD Y15, Y2, Y2
+	VORPD Y2, Y14, Y14
+	// x kept in Y11 (its sign decides below); ln|x| as a pair
+	VMOVAPD Y0, Y11
+	VMOVAPD Y1, Y0
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; r^2
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	// r2lo = r*r - r^2 exactly (Y3); hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo - r2lo/2
+	VMOVAPD Y7, Y3
+	VFMSUB231PD Y4, Y4, Y3
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFNMADD231PD half64<>(SB), Y3, Y6
+	// t = hi + r and its error (Fast2Sum: hi = 0, or |hi| > |r|) into lo
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y6, Y6
+	// t2 = t + (-r^2/2) (an exact product) and its error (Fast2Sum: |t| > r^2/2) into lo
+	VMULPD dmhalf<>(SB), Y7, Y3
+	VADDPD Y3, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y3, Y9, Y9
+	VADDPD Y9, Y6, Y6
+	// d = r^2*Q'(r), Q' = r*P(r): log1p's series from r^3/3 to r^13/13, P by its even
+	// and odd halves in r^2 (two shorter chains): P = Pe(r^2) + r*Po(r^2); the sums
+	// above do not wait for it
+	VMOVUPD dlogfe5<>(SB), Y8
+	VFMADD213PD dlogfe4<>(SB), Y7, Y8
+	VFMADD213PD dlogfe3<>(SB), Y7, Y8
+	VFMADD213PD dlogfe2<>(SB), Y7, Y8
+	VFMADD213PD dlogfe1<>(SB), Y7, Y8
+	VFMADD213PD dlogfe0<>(SB), Y7, Y8
+	VMOVUPD dlogfo4<>(SB), Y2
+	VFMADD213PD dlogfo3<>(SB), Y7, Y2
+	VFMADD213PD dlogfo2<>(SB), Y7, Y2
+	VFMADD213PD dlogfo1<>(SB), Y7, Y2
+	VFMADD213PD dlogfo0<>(SB), Y7, Y2
+	VFMADD231PD Y2, Y4, Y8
+	VMULPD Y4, Y8, Y8
+	// the pair t2 (Y9) + (d + lo) (Y8)
+	VFMADD213PD Y6, Y7, Y8
+	VMOVAPD Y10, Y9
+	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	VADDPD Y8, Y9, Y10
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y9, Y8, Y8
+	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
+	VMULPD Y10, Y12, Y0
+	VMOVAPD Y0, Y9
+	VFMSUB231PD Y10, Y12, Y9
+	VFMADD231PD Y8, Y12, Y9
+	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	VMOVAPD Y0, Y10
+	VMINPD d710<>(SB), Y0, Y0
+	VMAXPD dm746<>(SB), Y0, Y0
+	VCMPPD $0, Y0, Y10, Y1
+	VANDPD Y1, Y9, Y9
+	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VADDPD Y9, Y0, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (AX)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (BX)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y5
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
+	// math.NaN's bits where y is not an integer
+	VMULPD half64<>(SB), Y12, Y1
+	VROUNDPD $8, Y1, Y2
+	VCMPPD $4, Y2, Y1, Y1
+	VANDPD Y11, Y1, Y1
+	VANDPD signmask64<>(SB), Y1, Y1
+	VORPD Y1, Y0, Y0
+	VROUNDPD $8, Y12, Y1
+	VCMPPD $4, Y1, Y12, Y1
+	VANDPD Y11, Y1, Y1
+	VBLENDVPD Y1, gonan64<>(SB), Y0, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+32(FP)
 	VZEROUPPER
 	RET
 
