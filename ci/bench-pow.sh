@@ -7,11 +7,20 @@
 # gives NaN for a non-integer exponent; exponents N(0,1). Go and NumPy
 # alternate ROUNDS times (default 3) and each side keeps its best, so a
 # neighbour that slows one run does not decide the ratio. One core on both
-# sides (-test.cpu 1, a process of its own). Not part of the test run.
+# sides (-test.cpu 1, a process of its own). TIER=avx2 takes the AVX2
+# set's figures instead of the best set's, against NumPy with its AVX-512
+# dispatch targets disabled (NPY_DISABLE_CPU_FEATURES), as on an AVX2-only
+# machine. Not part of the test run.
 #   bash ci/bench-pow.sh
+#   TIER=avx2 bash ci/bench-pow.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ci/numpy-anchor.sh
+sets="generic|avx2|avx512"
+if [ "${TIER:-}" = avx2 ]; then
+  sets=avx2
+  export NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL"
+fi
 
 test_binary ./device/cpu/vec "$tmp/vec.test"
 cat > "$tmp/np.py" <<'EOF'
@@ -33,7 +42,7 @@ declare -A go ma np
 for _ in $(seq "$ROUNDS"); do
   out=$(OPENBLAS_NUM_THREADS=1 "$tmp/vec.test" -test.run XXX -test.bench 'PowF64' -test.benchtime 20x -test.cpu 1)
   for k in positive/vector positive/scalar mixed/vector mixed/scalar; do
-    best=$(echo "$out" | rate "PowF64/$k/(generic|avx2|avx512) ")
+    best=$(echo "$out" | rate "PowF64/$k/($sets) ")
     go[$k]=$(awk -v a="${go[$k]:-0}" -v b="$best" 'BEGIN { print (a > b) ? a : b }')
   done
   for k in positive mixed; do
