@@ -3453,32 +3453,7 @@ func (g *gen) pow512F64() {
 			g.ins("VPMOVQ2M Z0, K5")
 			g.ins("VPANDQ.BCST %s, Z0, Z0", g.v64("absmask64", 1<<63-1))
 			g.logPair512F64(tabs, "Z0", true)
-			g.comment("the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,")
-			g.comment("|Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction")
-			g.ins("VADDPD Z8, Z9, Z10")
-			g.ins("VSUBPD Z10, Z9, Z9")
-			g.ins("VADDPD Z9, Z8, Z8")
-			g.comment("y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)")
-			g.ins("VMULPD Z10, %s, Z0", yr)
-			g.ins("VMOVAPD Z0, Z9")
-			g.ins("VFMSUB231PD Z10, %s, Z9", yr)
-			g.ins("VFMADD231PD Z8, %s, Z9", yr)
-			g.comment("clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped")
-			g.comment("value does through VSCALEFPD; pl = 0 where the clamp moved ph")
-			g.ins("VMOVAPD Z0, Z10")
-			g.ins("VMINPD.BCST %s, Z0, Z0", g.d("d710", 710))
-			g.ins("VMAXPD.BCST %s, Z0, Z0", g.d("dm746", -746))
-			g.ins("VCMPPD $0, Z0, Z10, K6")
-			g.ins("VMOVAPD.Z Z9, K6, Z9")
-			g.comment("k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -")
-			g.comment("k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)")
-			g.ins("VBROADCASTSD %s, Z1", g.d("shifter64", 0x1.8p52))
-			g.ins("VFMADD231PD.BCST %s, Z0, Z1", g.d("log2e16", expTab*math.Log2E))
-			g.ins("VSUBPD.BCST %s, Z1, Z2", g.d("shifter64", 0x1.8p52))
-			g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2hi16", ln2Hi64/expTab))
-			g.ins("VFNMADD231PD.BCST %s, Z2, Z0", g.d("ln2lo16", ln2Lo64/expTab))
-			g.ins("VADDPD Z9, Z0, Z0")
-			g.ins("VMULPD.BCST %s, Z2, Z2", g.d("d1by16", 1.0/expTab))
+			g.powReduce(tierAVX512, yr)
 			g.comment("q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one")
 			g.comment("half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by")
 			g.comment("2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)")
@@ -3541,14 +3516,7 @@ func (g *gen) expF64AVX2() {
 	}
 	exp := func(g *gen) {
 		clamp(g, 710, -746)
-		g.comment("k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -")
-		g.comment("k*ln2/16 in two parts")
-		g.ins("VMOVUPD %s, Y1", shifter)
-		g.withConst(tierAVX2, "VFMADD231PD", g.d("log2e16", expTab*math.Log2E), "Y0, Y1")
-		g.withConst(tierAVX2, "VSUBPD", shifter, "Y1, Y2")
-		g.withConst(tierAVX2, "VFNMADD231PD", g.d("ln2hi16", ln2Hi64/expTab), "Y2, Y0")
-		g.withConst(tierAVX2, "VFNMADD231PD", g.d("ln2lo16", ln2Lo64/expTab), "Y2, Y0")
-		g.withConst(tierAVX2, "VMULPD", g.d("d1by16", 1.0/expTab), "Y2, Y2")
+		g.expReduce(tierAVX2, "")
 		tail(g)
 	}
 	exp2 := func(g *gen) {
@@ -3767,30 +3735,7 @@ func (g *gen) powAVX2() {
 			g.ins("VMOVAPD Y0, Y11")
 			g.ins("VMOVAPD Y1, Y0")
 			g.logPairAVX2(true)
-			g.comment("the pair normalised (Fast2Sum): hi (Y10), lo (Y8)")
-			g.ins("VADDPD Y8, Y9, Y10")
-			g.ins("VSUBPD Y10, Y9, Y9")
-			g.ins("VADDPD Y9, Y8, Y8")
-			g.comment("y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)")
-			g.ins("VMULPD Y10, %s, Y0", yr)
-			g.ins("VMOVAPD Y0, Y9")
-			g.ins("VFMSUB231PD Y10, %s, Y9", yr)
-			g.ins("VFMADD231PD Y8, %s, Y9", yr)
-			g.comment("clamp ph to [-746, 710]; pl = 0 where the clamp moved ph")
-			g.ins("VMOVAPD Y0, Y10")
-			g.withConst(t, "VMINPD", g.d("d710", 710), "Y0, Y0")
-			g.withConst(t, "VMAXPD", g.d("dm746", -746), "Y0, Y0")
-			g.ins("VCMPPD $0, Y0, Y10, Y1")
-			g.ins("VANDPD Y1, Y9, Y9")
-			g.comment("k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl")
-			shifter := g.d("shifter64", 0x1.8p52)
-			g.ins("VMOVUPD %s, Y1", shifter)
-			g.withConst(t, "VFMADD231PD", g.d("log2e16", expTab*math.Log2E), "Y0, Y1")
-			g.withConst(t, "VSUBPD", shifter, "Y1, Y2")
-			g.withConst(t, "VFNMADD231PD", g.d("ln2hi16", ln2Hi64/expTab), "Y2, Y0")
-			g.withConst(t, "VFNMADD231PD", g.d("ln2lo16", ln2Lo64/expTab), "Y2, Y0")
-			g.ins("VADDPD Y9, Y0, Y0")
-			g.withConst(t, "VMULPD", g.d("d1by16", 1.0/expTab), "Y2, Y2")
+			g.powReduce(tierAVX2, yr)
 			g.expTailAVX2("AX", "BX")
 			g.comment("x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then")
 			g.comment("math.NaN's bits where y is not an integer")
@@ -3816,6 +3761,63 @@ func (g *gen) powAVX2() {
 		doc:   "sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.",
 		setup: setup,
 		body:  body("Y12", false)})
+}
+
+// powReduce emits the middle of the Pow kernels on tier t, from ln|x| as
+// the pair in registers 9 and 8 and y in yr: the pair normalised to hi +
+// lo (Fast2Sum, |9| >= |8|: register 8 alone can reach r^2/2, which y
+// would carry past the exp's reduction); y*(hi + lo) = ph + pl, ph = y*hi
+// rounded, pl its error by an FMA plus y*lo; ph clamped to [-746, 710],
+// beyond which e^ph rounds to 0 or +Inf as the clamped value's does, and
+// pl = 0 where the clamp moved ph; k = round(ph*16/ln2) by the shifter, r
+// = ph - k*ln2/16 in two parts plus pl (|r| <= ln2/32 + 2^-43, rounded by
+// 2^-60 at most). It leaves r in register 0, the shifted k (j = k mod 16
+// in its low bits) in 1 and k/16 in 2, for the exp tail, with 9 and 10 as
+// scratch (and K6 on zmm).
+func (g *gen) powReduce(t tier, yr string) {
+	R := t.reg
+	g.comment("hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)")
+	g.ins("VADDPD %s, %s, %s", R(8), R(9), R(10))
+	g.ins("VSUBPD %s, %s, %s", R(10), R(9), R(9))
+	g.ins("VADDPD %s, %s, %s", R(9), R(8), R(8))
+	g.ins("VMULPD %s, %s, %s", R(10), yr, R(0))
+	g.ins("VMOVAPD %s, %s", R(0), R(9))
+	g.ins("VFMSUB231PD %s, %s, %s", R(10), yr, R(9))
+	g.ins("VFMADD231PD %s, %s, %s", R(8), yr, R(9))
+	g.comment("ph clamped to [-746, 710]; pl = 0 where the clamp moved ph")
+	g.ins("VMOVAPD %s, %s", R(0), R(10))
+	g.withConst(t, "VMINPD", g.d("d710", 710), R(0)+", "+R(0))
+	g.withConst(t, "VMAXPD", g.d("dm746", -746), R(0)+", "+R(0))
+	if t.z {
+		g.ins("VCMPPD $0, Z0, Z10, K6")
+		g.ins("VMOVAPD.Z Z9, K6, Z9")
+	} else {
+		g.ins("VCMPPD $0, Y0, Y10, Y1")
+		g.ins("VANDPD Y1, Y9, Y9")
+	}
+	g.expReduce(t, R(9))
+}
+
+// expReduce emits the exp kernels' reduction on tier t (the AVX2 Exp's
+// and the Pow kernels'; expCore512F64Reduce keeps its constants in
+// registers): k = round(x*16/ln2) by the shifter, whose low bits then hold
+// j = k mod 16, r = x - k*ln2/16 in two parts, plus the register pl where
+// it is named, with x and r in register 0, the shifted k left in 1 and
+// k/16 in 2.
+func (g *gen) expReduce(t tier, pl string) {
+	R := t.reg
+	g.comment("k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -")
+	g.comment("k*ln2/16 in two parts" + map[bool]string{true: ", plus pl", false: ""}[pl != ""])
+	shifter := g.d("shifter64", 0x1.8p52)
+	g.loadPD(t, shifter, R(1))
+	g.withConst(t, "VFMADD231PD", g.d("log2e16", expTab*math.Log2E), R(0)+", "+R(1))
+	g.withConst(t, "VSUBPD", shifter, R(1)+", "+R(2))
+	g.withConst(t, "VFNMADD231PD", g.d("ln2hi16", ln2Hi64/expTab), R(2)+", "+R(0))
+	g.withConst(t, "VFNMADD231PD", g.d("ln2lo16", ln2Lo64/expTab), R(2)+", "+R(0))
+	if pl != "" {
+		g.ins("VADDPD %s, %s, %s", pl, R(0), R(0))
+	}
+	g.withConst(t, "VMULPD", g.d("d1by16", 1.0/expTab), R(2)+", "+R(2))
 }
 
 // logTabHalves splits logTabCoeffs64's Q into its even and odd

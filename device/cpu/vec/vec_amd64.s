@@ -31009,25 +31009,22 @@ loop:
 	// the pair t2 (Z9) + (d + lo) (Z8)
 	VFMADD213PD Z3, Z7, Z8
 	VMOVAPD Z10, Z9
-	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
-	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z8, Z9, Z10
 	VSUBPD Z10, Z9, Z9
 	VADDPD Z9, Z8, Z8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
 	VMULPD Z10, Z11, Z0
 	VMOVAPD Z0, Z9
 	VFMSUB231PD Z10, Z11, Z9
 	VFMADD231PD Z8, Z11, Z9
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z0, Z10
 	VMINPD.BCST d710<>(SB), Z0, Z0
 	VMAXPD.BCST dm746<>(SB), Z0, Z0
 	VCMPPD $0, Z0, Z10, K6
 	VMOVAPD.Z Z9, K6, Z9
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z1
 	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
 	VSUBPD.BCST shifter64<>(SB), Z1, Z2
@@ -31137,25 +31134,22 @@ loop:
 	// the pair t2 (Z25) + (d + lo) (Z24)
 	VFMADD213PD Z19, Z23, Z24
 	VMOVAPD Z26, Z25
-	// the pair normalised: hi = Z25 + Z24 rounded (Z26), lo = its error (Z24; Fast2Sum,
-	// |Z25| >= |Z24|): Z24 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z24, Z25, Z26
 	VSUBPD Z26, Z25, Z25
 	VADDPD Z25, Z24, Z24
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z16), pl = its error + y*lo (Z25)
 	VMULPD Z26, Z27, Z16
 	VMOVAPD Z16, Z25
 	VFMSUB231PD Z26, Z27, Z25
 	VFMADD231PD Z24, Z27, Z25
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z16, Z26
 	VMINPD.BCST d710<>(SB), Z16, Z16
 	VMAXPD.BCST dm746<>(SB), Z16, Z16
 	VCMPPD $0, Z16, Z26, K6
 	VMOVAPD.Z Z25, K6, Z25
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z17
 	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
 	VSUBPD.BCST shifter64<>(SB), Z17, Z18
@@ -31277,25 +31271,22 @@ one:
 	// the pair t2 (Z9) + (d + lo) (Z8)
 	VFMADD213PD Z3, Z7, Z8
 	VMOVAPD Z10, Z9
-	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
-	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z8, Z9, Z10
 	VSUBPD Z10, Z9, Z9
 	VADDPD Z9, Z8, Z8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
 	VMULPD Z10, Z11, Z0
 	VMOVAPD Z0, Z9
 	VFMSUB231PD Z10, Z11, Z9
 	VFMADD231PD Z8, Z11, Z9
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z0, Z10
 	VMINPD.BCST d710<>(SB), Z0, Z0
 	VMAXPD.BCST dm746<>(SB), Z0, Z0
 	VCMPPD $0, Z0, Z10, K6
 	VMOVAPD.Z Z9, K6, Z9
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z1
 	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
 	VSUBPD.BCST shifter64<>(SB), Z1, Z2
@@ -31420,25 +31411,22 @@ tail:
 	// the pair t2 (Z9) + (d + lo) (Z8)
 	VFMADD213PD Z3, Z7, Z8
 	VMOVAPD Z10, Z9
-	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
-	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z8, Z9, Z10
 	VSUBPD Z10, Z9, Z9
 	VADDPD Z9, Z8, Z8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
 	VMULPD Z10, Z11, Z0
 	VMOVAPD Z0, Z9
 	VFMSUB231PD Z10, Z11, Z9
 	VFMADD231PD Z8, Z11, Z9
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z0, Z10
 	VMINPD.BCST d710<>(SB), Z0, Z0
 	VMAXPD.BCST dm746<>(SB), Z0, Z0
 	VCMPPD $0, Z0, Z10, K6
 	VMOVAPD.Z Z9, K6, Z9
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z1
 	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
 	VSUBPD.BCST shifter64<>(SB), Z1, Z2
@@ -31569,25 +31557,22 @@ loop:
 	// the pair t2 (Z9) + (d + lo) (Z8)
 	VFMADD213PD Z3, Z7, Z8
 	VMOVAPD Z10, Z9
-	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
-	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z8, Z9, Z10
 	VSUBPD Z10, Z9, Z9
 	VADDPD Z9, Z8, Z8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
 	VMULPD Z10, Z12, Z0
 	VMOVAPD Z0, Z9
 	VFMSUB231PD Z10, Z12, Z9
 	VFMADD231PD Z8, Z12, Z9
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z0, Z10
 	VMINPD.BCST d710<>(SB), Z0, Z0
 	VMAXPD.BCST dm746<>(SB), Z0, Z0
 	VCMPPD $0, Z0, Z10, K6
 	VMOVAPD.Z Z9, K6, Z9
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z1
 	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
 	VSUBPD.BCST shifter64<>(SB), Z1, Z2
@@ -31687,25 +31672,22 @@ loop:
 	// the pair t2 (Z25) + (d + lo) (Z24)
 	VFMADD213PD Z19, Z23, Z24
 	VMOVAPD Z26, Z25
-	// the pair normalised: hi = Z25 + Z24 rounded (Z26), lo = its error (Z24; Fast2Sum,
-	// |Z25| >= |Z24|): Z24 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z24, Z25, Z26
 	VSUBPD Z26, Z25, Z25
 	VADDPD Z25, Z24, Z24
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z16), pl = its error + y*lo (Z25)
 	VMULPD Z26, Z28, Z16
 	VMOVAPD Z16, Z25
 	VFMSUB231PD Z26, Z28, Z25
 	VFMADD231PD Z24, Z28, Z25
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z16, Z26
 	VMINPD.BCST d710<>(SB), Z16, Z16
 	VMAXPD.BCST dm746<>(SB), Z16, Z16
 	VCMPPD $0, Z16, Z26, K6
 	VMOVAPD.Z Z25, K6, Z25
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z17
 	VFMADD231PD.BCST log2e16<>(SB), Z16, Z17
 	VSUBPD.BCST shifter64<>(SB), Z17, Z18
@@ -31815,25 +31797,22 @@ one:
 	// the pair t2 (Z9) + (d + lo) (Z8)
 	VFMADD213PD Z3, Z7, Z8
 	VMOVAPD Z10, Z9
-	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
-	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z8, Z9, Z10
 	VSUBPD Z10, Z9, Z9
 	VADDPD Z9, Z8, Z8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
 	VMULPD Z10, Z12, Z0
 	VMOVAPD Z0, Z9
 	VFMSUB231PD Z10, Z12, Z9
 	VFMADD231PD Z8, Z12, Z9
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z0, Z10
 	VMINPD.BCST d710<>(SB), Z0, Z0
 	VMAXPD.BCST dm746<>(SB), Z0, Z0
 	VCMPPD $0, Z0, Z10, K6
 	VMOVAPD.Z Z9, K6, Z9
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z1
 	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
 	VSUBPD.BCST shifter64<>(SB), Z1, Z2
@@ -31946,25 +31925,22 @@ tail:
 	// the pair t2 (Z9) + (d + lo) (Z8)
 	VFMADD213PD Z3, Z7, Z8
 	VMOVAPD Z10, Z9
-	// the pair normalised: hi = Z9 + Z8 rounded (Z10), lo = its error (Z8; Fast2Sum,
-	// |Z9| >= |Z8|): Z8 alone can reach r^2/2, which y would carry past the exp's reduction
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Z8, Z9, Z10
 	VSUBPD Z10, Z9, Z9
 	VADDPD Z9, Z8, Z8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Z0), pl = its error + y*lo (Z9)
 	VMULPD Z10, Z12, Z0
 	VMOVAPD Z0, Z9
 	VFMSUB231PD Z10, Z12, Z9
 	VFMADD231PD Z8, Z12, Z9
-	// clamp ph to [-746, 710], beyond which e^ph rounds to 0 or +Inf as the clamped
-	// value does through VSCALEFPD; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Z0, Z10
 	VMINPD.BCST d710<>(SB), Z0, Z0
 	VMAXPD.BCST dm746<>(SB), Z0, Z0
 	VCMPPD $0, Z0, Z10, K6
 	VMOVAPD.Z Z9, K6, Z9
-	// k = round(ph*16/ln2) by the shifter (j = k mod 16 in its low bits), r = ph -
-	// k*ln2/16 in two parts, plus pl (|r| <= ln2/32 + 2^-43: rounded by 2^-60 at most)
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VBROADCASTSD shifter64<>(SB), Z1
 	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
 	VSUBPD.BCST shifter64<>(SB), Z1, Z2
@@ -33003,22 +32979,22 @@ one:
 	// the pair t2 (Y9) + (d + lo) (Y8)
 	VFMADD213PD Y6, Y7, Y8
 	VMOVAPD Y10, Y9
-	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Y8, Y9, Y10
 	VSUBPD Y10, Y9, Y9
 	VADDPD Y9, Y8, Y8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
 	VMULPD Y10, Y13, Y0
 	VMOVAPD Y0, Y9
 	VFMSUB231PD Y10, Y13, Y9
 	VFMADD231PD Y8, Y13, Y9
-	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Y0, Y10
 	VMINPD d710<>(SB), Y0, Y0
 	VMAXPD dm746<>(SB), Y0, Y0
 	VCMPPD $0, Y0, Y10, Y1
 	VANDPD Y1, Y9, Y9
-	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VMOVUPD shifter64<>(SB), Y1
 	VFMADD231PD log2e16<>(SB), Y0, Y1
 	VSUBPD shifter64<>(SB), Y1, Y2
@@ -33168,22 +33144,22 @@ tail:
 	// the pair t2 (Y9) + (d + lo) (Y8)
 	VFMADD213PD Y6, Y7, Y8
 	VMOVAPD Y10, Y9
-	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Y8, Y9, Y10
 	VSUBPD Y10, Y9, Y9
 	VADDPD Y9, Y8, Y8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
 	VMULPD Y10, Y13, Y0
 	VMOVAPD Y0, Y9
 	VFMSUB231PD Y10, Y13, Y9
 	VFMADD231PD Y8, Y13, Y9
-	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Y0, Y10
 	VMINPD d710<>(SB), Y0, Y0
 	VMAXPD dm746<>(SB), Y0, Y0
 	VCMPPD $0, Y0, Y10, Y1
 	VANDPD Y1, Y9, Y9
-	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VMOVUPD shifter64<>(SB), Y1
 	VFMADD231PD log2e16<>(SB), Y0, Y1
 	VSUBPD shifter64<>(SB), Y1, Y2
@@ -33334,22 +33310,22 @@ one:
 	// the pair t2 (Y9) + (d + lo) (Y8)
 	VFMADD213PD Y6, Y7, Y8
 	VMOVAPD Y10, Y9
-	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Y8, Y9, Y10
 	VSUBPD Y10, Y9, Y9
 	VADDPD Y9, Y8, Y8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
 	VMULPD Y10, Y12, Y0
 	VMOVAPD Y0, Y9
 	VFMSUB231PD Y10, Y12, Y9
 	VFMADD231PD Y8, Y12, Y9
-	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Y0, Y10
 	VMINPD d710<>(SB), Y0, Y0
 	VMAXPD dm746<>(SB), Y0, Y0
 	VCMPPD $0, Y0, Y10, Y1
 	VANDPD Y1, Y9, Y9
-	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VMOVUPD shifter64<>(SB), Y1
 	VFMADD231PD log2e16<>(SB), Y0, Y1
 	VSUBPD shifter64<>(SB), Y1, Y2
@@ -33488,22 +33464,22 @@ tail:
 	// the pair t2 (Y9) + (d + lo) (Y8)
 	VFMADD213PD Y6, Y7, Y8
 	VMOVAPD Y10, Y9
-	// the pair normalised (Fast2Sum): hi (Y10), lo (Y8)
+	// hi + lo, normalised (Fast2Sum); ph + pl = y*(hi + lo)
 	VADDPD Y8, Y9, Y10
 	VSUBPD Y10, Y9, Y9
 	VADDPD Y9, Y8, Y8
-	// y*(hi + lo) = ph + pl: ph = y*hi rounded (Y0), pl = its error + y*lo (Y9)
 	VMULPD Y10, Y12, Y0
 	VMOVAPD Y0, Y9
 	VFMSUB231PD Y10, Y12, Y9
 	VFMADD231PD Y8, Y12, Y9
-	// clamp ph to [-746, 710]; pl = 0 where the clamp moved ph
+	// ph clamped to [-746, 710]; pl = 0 where the clamp moved ph
 	VMOVAPD Y0, Y10
 	VMINPD d710<>(SB), Y0, Y0
 	VMAXPD dm746<>(SB), Y0, Y0
 	VCMPPD $0, Y0, Y10, Y1
 	VANDPD Y1, Y9, Y9
-	// k = round(ph*16/ln2) by the shifter, r = ph - k*ln2/16 in two parts, plus pl
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts, plus pl
 	VMOVUPD shifter64<>(SB), Y1
 	VFMADD231PD log2e16<>(SB), Y0, Y1
 	VSUBPD shifter64<>(SB), Y1, Y2
