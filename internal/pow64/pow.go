@@ -27,14 +27,14 @@ import "math"
 // and 0.5 sqrt(x) (each correctly rounded), -0.5 1/sqrt(x) (PyTorch's
 // rsqrt and math.Pow's; two roundings, within 1.5 ulp).
 func Pow(x, y float64) float64 {
-	if x == 0 || x-x != 0 || y-y != 0 || y == 0.5 || y == -0.5 || y == 1 {
+	if !Ordinary(x, y) {
+		if x != 0 && x-x == 0 && y == 2 {
+			return x * x
+		}
+		if x != 0 && x-x == 0 && y == -1 {
+			return 1 / x
+		}
 		return math.Pow(x, y)
-	}
-	switch y {
-	case 2:
-		return x * x
-	case -1:
-		return 1 / x
 	}
 	r := magnitude(math.Abs(x), y)
 	if x < 0 {
@@ -46,6 +46,15 @@ func Pow(x, y float64) float64 {
 		}
 	}
 	return r
+}
+
+// Ordinary reports whether Pow computes x**y by its own steps, which vec's
+// Pow kernels repeat: x finite and not zero, y finite and none of the
+// shortcut exponents ±0.5, ±1 and 2. The kernels leave every other pair to
+// Pow, so this is the one statement of where the two split.
+func Ordinary(x, y float64) bool {
+	a := math.Abs(y)
+	return x != 0 && x-x == 0 && y-y == 0 && a != 0.5 && a != 1 && y != 2
 }
 
 // magnitude returns x**y for a positive finite x and a finite y, by the

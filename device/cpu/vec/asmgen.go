@@ -2604,14 +2604,25 @@ func (g *gen) exp2Core512F64() {
 // expTail512F64 finishes expCore512F64 from r (Z0), the shifted k (Z1,
 // j in its low bits) and k/16 (Z2).
 func (g *gen) expTail512F64(lo expLo) {
+	g.expTail512F64From(lo, func(g *gen) {
+		g.comment("T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30")
+		g.ins("VPERMI2PD Z28, Z27, Z5")
+		g.ins("VPERMI2PD Z30, Z29, Z1")
+	})
+}
+
+// expTail512F64From is expTail512F64 with the table lookups emitted by
+// lookup, which sets Z5 = Thi[j] and Z1 = Tlo[j] from the index j in both
+// (Z6 is free to it): the exp core's tables in Z27-Z30, or the Pow
+// kernels', which read them from memory.
+func (g *gen) expTail512F64From(lo expLo, lookup func(g *gen)) {
 	g.comment("q = e^r - 1 = r + r^2*P(r)")
 	g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
 	g.ins("VMULPD Z0, Z0, Z4")
 	g.ins("VFMADD213PD Z0, Z4, Z3")
-	g.comment("T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)")
 	g.ins("VMOVAPD Z1, Z5")
-	g.ins("VPERMI2PD Z28, Z27, Z5")
-	g.ins("VPERMI2PD Z30, Z29, Z1")
+	lookup(g)
+	g.comment("T*e^r = Thi + (Thi*q + Tlo)")
 	g.ins("VFMADD231PD Z3, Z5, Z1")
 	if lo == expSplit {
 		return
@@ -3454,20 +3465,13 @@ func (g *gen) pow512F64() {
 			g.ins("VPANDQ.BCST %s, Z0, Z0", g.v64("absmask64", 1<<63-1))
 			g.logPair512F64(tabs, "Z0", true)
 			g.powReduce(tierAVX512, yr)
-			g.comment("q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one")
-			g.comment("half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by")
-			g.comment("2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)")
-			g.hornerPD("dexpp", expCoeffs64(), "Z0", "Z3")
-			g.ins("VMULPD Z0, Z0, Z4")
-			g.ins("VFMADD213PD Z0, Z4, Z3")
-			g.ins("VMOVAPD Z1, Z5")
-			g.ins("VMOVUPD %s+0(SB), Z6", th)
-			g.ins("VPERMI2PD %s+64(SB), Z6, Z5", th)
-			g.ins("VMOVUPD %s+0(SB), Z6", tl)
-			g.ins("VPERMI2PD %s+64(SB), Z6, Z1", tl)
-			g.ins("VFMADD231PD Z3, Z5, Z1")
-			g.ins("VADDPD Z1, Z5, Z5")
-			g.ins("VSCALEFPD Z2, Z5, Z0")
+			g.expTail512F64From(expNoLo, func(g *gen) {
+				g.comment("T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here")
+				g.ins("VMOVUPD %s+0(SB), Z6", th)
+				g.ins("VPERMI2PD %s+64(SB), Z6, Z5", th)
+				g.ins("VMOVUPD %s+0(SB), Z6", tl)
+				g.ins("VPERMI2PD %s+64(SB), Z6, Z1", tl)
+			})
 			g.comment("x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y")
 			g.comment("is not an integer")
 			g.ins("VMULPD.BCST %s, %s, Z1", g.d("half64", 0.5), yr)

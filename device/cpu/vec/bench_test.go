@@ -388,9 +388,10 @@ func BenchmarkSumHalf(b *testing.B) {
 // BenchmarkPowF64 runs PowF64 (y a vector) and PowScalarF64 (y = 1.7) on
 // 1 Mi elements on every set, against a math.Pow loop: "positive" bases
 // are |N(0,1)| draws, which NumPy's np.power takes through its AVX-512
-// kernel too (ci/bench-numpy-pow.py prints its figures); "mixed" bases
-// have either sign, whose negative half takes math.Pow (NaN for a
-// non-integer y) on every set.
+// kernel too (ci/bench-pow.sh sets the two side by side); "mixed" bases
+// have either sign, whose negative half gives NaN for a non-integer y
+// (the vector sets' kernels compute those lanes too, NumPy's leaves them
+// to its scalar loop).
 func BenchmarkPowF64(b *testing.B) {
 	const n = 1 << 20
 	r := rand.New(rand.NewPCG(1, 2))

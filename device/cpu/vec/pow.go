@@ -1,7 +1,6 @@
 package vec
 
 import (
-	"math"
 	"sync"
 	"unsafe"
 
@@ -57,14 +56,6 @@ func powGo(dst, x, y []float64, ys float64) {
 	}
 }
 
-// powOrdinary reports whether the Pow kernels compute x**y themselves: x
-// finite and not zero, y finite and none of pow64.Pow's shortcut
-// exponents (±0.5, ±1, 2).
-func powOrdinary(x, y float64) bool {
-	a := math.Abs(y)
-	return x != 0 && x-x == 0 && y-y == 0 && a != 0.5 && a != 1 && y != 2
-}
-
 // powBlock is how many elements powVia takes at a time when dst is one of
 // the inputs: the kernel writes a scratch block, so that the lanes it
 // leaves can still read their operands.
@@ -92,7 +83,7 @@ func powVia(vv func(dst, x, y *float64, n int) bool, vs func(dst, x *float64, y 
 			if y != nil {
 				e = y[i]
 			}
-			if !powOrdinary(v, e) {
+			if !pow64.Ordinary(v, e) {
 				dst[i] = pow64.Pow(v, e)
 			}
 		}
@@ -101,7 +92,7 @@ func powVia(vv func(dst, x, y *float64, n int) bool, vs func(dst, x *float64, y 
 		if len(dst) == 0 {
 			return
 		}
-		if y == nil && !powOrdinary(1, ys) {
+		if y == nil && !pow64.Ordinary(1, ys) {
 			powGo(dst, x, nil, ys) // no lane is ordinary, or a shortcut exponent
 			return
 		}

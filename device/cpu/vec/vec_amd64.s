@@ -26224,10 +26224,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26253,10 +26254,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VADDPD Z17, Z21, Z21
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26292,10 +26294,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26334,10 +26337,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26384,10 +26388,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26412,10 +26417,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VADDPD Z17, Z21, Z21
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26450,10 +26456,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26491,10 +26498,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
@@ -26545,10 +26553,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -26597,10 +26606,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VMOVAPD Z21, Z22
 	VADDPD Z17, Z21, Z21
@@ -26659,10 +26669,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -26724,10 +26735,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -26808,10 +26820,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -26908,10 +26921,11 @@ sign37:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VMOVAPD Z21, Z22
 	VADDPD Z17, Z21, Z21
@@ -27018,10 +27032,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -27131,10 +27146,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -27246,10 +27262,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	// e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where
 	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
@@ -27370,10 +27387,11 @@ sign49:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	// e^x as the Exp kernel rounds it (Z24): the result from x > 38 on, where
 	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
@@ -27504,10 +27522,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	// e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where
 	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
@@ -27641,10 +27660,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	// e^x as the Exp kernel rounds it (Z8): the result from x > 38 on, where
 	// e^x - 1 rounds to e^x and 2^n*Thi alone may overflow before e^x does
@@ -27783,10 +27803,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -27845,10 +27866,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VMOVAPD Z21, Z22
 	VADDPD Z17, Z21, Z21
@@ -27917,10 +27939,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -27992,10 +28015,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -28081,10 +28105,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -28188,10 +28213,11 @@ sign73:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VMOVAPD Z21, Z22
 	VADDPD Z17, Z21, Z21
@@ -28305,10 +28331,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -28425,10 +28452,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -28587,10 +28615,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -28680,10 +28709,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VMOVAPD Z21, Z22
 	VADDPD Z17, Z21, Z21
@@ -28783,10 +28813,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -28889,10 +28920,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -29019,10 +29051,11 @@ loop:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -29153,10 +29186,11 @@ erfjoin84:
 	VFMADD213PD.BCST dexpp0<>(SB), Z16, Z19
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z21
 	VPERMI2PD Z30, Z29, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VMOVAPD Z21, Z22
 	VADDPD Z17, Z21, Z21
@@ -29297,10 +29331,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -29444,10 +29479,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -29620,10 +29656,11 @@ one:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -29808,10 +29845,11 @@ tail:
 	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
-	// T = 2^(j/16) = Thi + Tlo from the tables; T*e^r = Thi + (Thi*q + Tlo)
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
 	VPERMI2PD Z28, Z27, Z5
 	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VMOVAPD Z5, Z6
 	VADDPD Z1, Z5, Z5
@@ -31032,9 +31070,7 @@ loop:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
 	VADDPD Z9, Z0, Z0
 	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z3
 	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
 	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
@@ -31044,12 +31080,15 @@ loop:
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z6
 	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
 	VMOVUPD dexp2lo<>+0(SB), Z6
 	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31157,9 +31196,7 @@ loop:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
 	VADDPD Z25, Z16, Z16
 	VMULPD.BCST d1by16<>(SB), Z18, Z18
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z19
 	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
 	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
@@ -31169,12 +31206,15 @@ loop:
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z22
 	VPERMI2PD dexp2hi<>+64(SB), Z22, Z21
 	VMOVUPD dexp2lo<>+0(SB), Z22
 	VPERMI2PD dexp2lo<>+64(SB), Z22, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VADDPD Z17, Z21, Z21
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31294,9 +31334,7 @@ one:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
 	VADDPD Z9, Z0, Z0
 	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z3
 	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
 	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
@@ -31306,12 +31344,15 @@ one:
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z6
 	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
 	VMOVUPD dexp2lo<>+0(SB), Z6
 	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31434,9 +31475,7 @@ tail:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
 	VADDPD Z9, Z0, Z0
 	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z3
 	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
 	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
@@ -31446,12 +31485,15 @@ tail:
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z6
 	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
 	VMOVUPD dexp2lo<>+0(SB), Z6
 	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31580,9 +31622,7 @@ loop:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
 	VADDPD Z9, Z0, Z0
 	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z3
 	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
 	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
@@ -31592,12 +31632,15 @@ loop:
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z6
 	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
 	VMOVUPD dexp2lo<>+0(SB), Z6
 	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31695,9 +31738,7 @@ loop:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z18, Z16
 	VADDPD Z25, Z16, Z16
 	VMULPD.BCST d1by16<>(SB), Z18, Z18
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z19
 	VFMADD213PD.BCST dexpp4<>(SB), Z16, Z19
 	VFMADD213PD.BCST dexpp3<>(SB), Z16, Z19
@@ -31707,12 +31748,15 @@ loop:
 	VMULPD Z16, Z16, Z20
 	VFMADD213PD Z16, Z20, Z19
 	VMOVAPD Z17, Z21
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z22
 	VPERMI2PD dexp2hi<>+64(SB), Z22, Z21
 	VMOVUPD dexp2lo<>+0(SB), Z22
 	VPERMI2PD dexp2lo<>+64(SB), Z22, Z17
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z19, Z21, Z17
 	VADDPD Z17, Z21, Z21
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31820,9 +31864,7 @@ one:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
 	VADDPD Z9, Z0, Z0
 	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z3
 	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
 	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
@@ -31832,12 +31874,15 @@ one:
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z6
 	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
 	VMOVUPD dexp2lo<>+0(SB), Z6
 	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
@@ -31948,9 +31993,7 @@ tail:
 	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
 	VADDPD Z9, Z0, Z0
 	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r); T = 2^(j/16) = Thi + Tlo (two lookups of 16, one
-	// half of each table loaded here); T*e^r = Thi + (Thi*q + Tlo), scaled by
-	// 2^floor(k/16) and rounded once (overflow to +Inf, subnormal results)
+	// q = e^r - 1 = r + r^2*P(r)
 	VBROADCASTSD dexpp5<>(SB), Z3
 	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
 	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
@@ -31960,12 +32003,15 @@ tail:
 	VMULPD Z0, Z0, Z4
 	VFMADD213PD Z0, Z4, Z3
 	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo: two lookups of 16, one half of each table loaded here
 	VMOVUPD dexp2hi<>+0(SB), Z6
 	VPERMI2PD dexp2hi<>+64(SB), Z6, Z5
 	VMOVUPD dexp2lo<>+0(SB), Z6
 	VPERMI2PD dexp2lo<>+64(SB), Z6, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
 	VFMADD231PD Z3, Z5, Z1
 	VADDPD Z1, Z5, Z5
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
 	// x < 0 (K5): the sign bit where y is odd (y/2 not an integer), then NaN where y
 	// is not an integer
