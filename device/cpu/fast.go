@@ -50,23 +50,22 @@ func binaryKernels[T vec.Float](op device.BinaryOp) (vv func(dst, a, b []T) erro
 	return nil, nil, nil
 }
 
-// selectBlock is how many elements leakyReluScalar, eluScalar and powF32
-// take at a time: their blocks stay in L1 between the kernel calls and
+// selectBlock is how many elements leakyReluScalar and eluScalar take at a
+// time: their blocks stay in L1 between the kernel calls and
 // the final pass.
 const selectBlock = 512
 
 // blockPool holds the scratch blocks of those loops. An array declared in
 // them moves to the heap (the vec kernels it is passed to are reached
 // through function values), so every call allocated and cleared its
-// blocks: 8 KiB for powF32, once per fused block of a chain.
-var blockPool = sync.Pool{New: func() any { return new([2 * selectBlock]float64) }}
+// block, once per fused block of a chain.
+var blockPool = sync.Pool{New: func() any { return new([selectBlock]float64) }}
 
-// blockScratch returns two blocks of selectBlock elements of T from
+// blockScratch returns a block of selectBlock elements of T from
 // blockPool, and the array to put back when done.
-func blockScratch[T vec.Float]() (x, y []T, p *[2 * selectBlock]float64) {
-	p = blockPool.Get().(*[2 * selectBlock]float64)
-	s := unsafe.Slice((*T)(unsafe.Pointer(p)), 2*selectBlock)
-	return s[:selectBlock:selectBlock], s[selectBlock : 2*selectBlock], p
+func blockScratch[T vec.Float]() (x []T, p *[selectBlock]float64) {
+	p = blockPool.Get().(*[selectBlock]float64)
+	return unsafe.Slice((*T)(unsafe.Pointer(p)), selectBlock), p
 }
 
 // leakyReluScalar sets dst = a where a > 0, else s*a (the op table's
@@ -76,7 +75,7 @@ func blockScratch[T vec.Float]() (x, y []T, p *[2 * selectBlock]float64) {
 // NaN, and a zero's product is the same zero); other slopes (0, where
 // 0*Inf is NaN, negative ones, NaN) select by a's sign.
 func leakyReluScalar[T vec.Float](dst, a []T, s T) error {
-	buf, _, p := blockScratch[T]()
+	buf, p := blockScratch[T]()
 	defer blockPool.Put(p)
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
@@ -99,7 +98,7 @@ func leakyReluScalar[T vec.Float](dst, a []T, s T) error {
 // from vec.Expm1 (within 1 ulp, as the Expm1 op's fast path) a block at a
 // time.
 func eluScalar[T vec.Float](dst, a []T, alpha T) error {
-	buf, _, p := blockScratch[T]()
+	buf, p := blockScratch[T]()
 	defer blockPool.Put(p)
 	for len(a) > 0 {
 		n := min(len(a), selectBlock)
@@ -118,8 +117,9 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 // a copy and ones. Those forms are the op table's values (internal/pow64
 // takes the same shortcuts; float32 rounds its float64 value, which a*a
 // and 1/a match exactly) and NumPy's, whose power takes them too. Other
-// exponents: float32 through powF32, float64 through vec.PowScalarF64
-// (pow64.Pow's values, within 1 ulp of the exact power).
+// exponents: vec.PowScalarF32 (the power in float64 to about 2^-40,
+// rounded once) and vec.PowScalarF64 (pow64.Pow's values, within 1 ulp of
+// the exact power).
 func powScalar[T vec.Float](dst, a []T, s T) error {
 	if len(a) == 0 {
 		return nil
@@ -154,8 +154,7 @@ func powScalar[T vec.Float](dst, a []T, s T) error {
 		}
 	}
 	if is32[T]() {
-		powF32(unsafeSlice[float32](dst), unsafeSlice[float32](a), nil, float32(s))
-		return nil
+		return vec.PowScalarF32(unsafeSlice[float32](dst), unsafeSlice[float32](a), float32(s))
 	}
 	return vec.PowScalarF64(unsafeSlice[float64](dst), unsafeSlice[float64](a), float64(s))
 }
@@ -165,116 +164,9 @@ func powRows64[T vec.Float](dst, a, b []T) error {
 	return vec.PowF64(unsafeSlice[float64](dst), unsafeSlice[float64](a), unsafeSlice[float64](b))
 }
 
-// powRows is Pow's float32 vector-vector form (powF32).
+// powRows is Pow's float32 vector-vector form (vec.PowF32).
 func powRows[T vec.Float](dst, a, b []T) error {
-	powF32(unsafeSlice[float32](dst), unsafeSlice[float32](a), unsafeSlice[float32](b), 0)
-	return nil
-}
-
-// powF32 sets dst = a**b (b nil: a**s) for float32, as e^(b*ln|a|) in
-// float64 on the vector sets' Log, Mul and Exp kernels, a block at a
-// time: for finite operands and a != 0, the float64 value errs by about
-// |b*ln|a||*2^-52 (at most 2^-45 where the float32 result is finite and
-// not zero), far below float32's rounding, so the result is math.Pow's
-// rounded but within that of a tie. A finite negative a takes its sign
-// from the exponent's parity (negBaseBits); zeros, infinities and NaN, in
-// either operand, take math.Pow, so C99's special values hold.
-func powF32(dst, a, b []float32, s float32) {
-	lx, ly, p := blockScratch[float64]()
-	defer blockPool.Put(p)
-	inf := float32(math.Inf(1))
-	negBits := negBaseBits(s) // a scalar exponent's, for negative bases
-	sFinite := s < inf && s > -inf
-	for len(a) > 0 {
-		n := min(len(a), selectBlock)
-		l, y, x, d := lx[:n], ly[:n], a[:n], dst[:n]
-		_ = vec.WidenF32(l, x)
-		_ = vec.Abs(l, l)
-		var e []float32 // the block's exponents
-		if b != nil {
-			e = b[:n]
-			_ = vec.WidenF32(y, e)
-		}
-		_ = vec.Log(l, l)
-		if b != nil {
-			_ = vec.Mul(l, l, y)
-		} else {
-			_ = vec.MulScalar(l, l, float64(s))
-		}
-		_ = vec.Exp(l, l)
-		lo, hi := bounds(x) // NaN when x holds one, which fails every test below
-		switch {
-		case lo > 0 && hi < inf && (b == nil && sFinite || b != nil && allFinite(e)):
-			// Positive finite bases and finite exponents, the usual
-			// block: no element needs more than the rounding.
-			_ = vec.NarrowF64(d, l)
-		case b != nil && lo >= 0: // no negative base (nor NaN)
-			for i, v := range x {
-				r, e := float32(l[i]), e[i]
-				if !(v > 0 && v < inf && e < inf && e > -inf) {
-					r = float32(math.Pow(float64(v), float64(e)))
-				}
-				d[i] = r
-			}
-		case b != nil:
-			// Negative bases take their bits without a branch (random
-			// signs mispredict half the time); a block of positive ones
-			// skips that work above.
-			for i, v := range x {
-				e := e[i]
-				neg := -(math.Float32bits(v) >> 31)
-				r := math.Float32frombits(math.Float32bits(float32(l[i])) | negBaseBits(e)&neg)
-				if !(e < inf && e > -inf) || v == 0 || !(v < inf && v > -inf) {
-					r = float32(math.Pow(float64(v), float64(e)))
-				}
-				d[i] = r
-			}
-		default:
-			for i, v := range x {
-				bits := math.Float32bits(v)
-				r := math.Float32bits(float32(l[i])) | negBits&-(bits>>31)
-				if m := bits &^ (1 << 31); m == 0 || m >= 0x7f800000 || !sFinite {
-					r = math.Float32bits(float32(math.Pow(float64(v), float64(s))))
-				}
-				d[i] = math.Float32frombits(r)
-			}
-		}
-		a, dst = a[n:], dst[n:]
-		if b != nil {
-			b = b[n:]
-		}
-	}
-}
-
-// bounds returns the least and greatest values of x, NaN when x holds
-// one (vec.Min and vec.Max return it).
-func bounds(x []float32) (lo, hi float32) {
-	lo, _ = vec.Min(x)
-	hi, _ = vec.Max(x)
-	return lo, hi
-}
-
-// allFinite reports whether every value of x is finite.
-func allFinite(x []float32) bool {
-	lo, hi := bounds(x)
-	return lo > float32(math.Inf(-1)) && hi < float32(math.Inf(1))
-}
-
-// negBaseBits returns the bits a finite negative base's power takes from
-// the finite exponent e, ORed into the power of its magnitude: the sign
-// bit for an odd integer e, a quiet NaN's bits for a non-integer one
-// (C99's pow, and math.Pow), none for an even integer. Every float32 of
-// magnitude 2^24 or more is an even integer.
-func negBaseBits(e float32) uint32 {
-	i := int32(e) // exact where |e| < 2^24, below int32's range
-	bits := uint32(i&1) << 31
-	if float32(i) != e {
-		bits = 0x7fc00000
-	}
-	if math.Abs(float64(e)) >= 1<<24 {
-		bits = 0
-	}
-	return bits
+	return vec.PowF32(unsafeSlice[float32](dst), unsafeSlice[float32](a), unsafeSlice[float32](b))
 }
 
 // selectPositive sets dst[i] = x[i] where x[i] > 0, else c[i]; dst may

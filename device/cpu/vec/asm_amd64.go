@@ -1089,6 +1089,16 @@ func powF64AVX512(dst *float64, x *float64, y *float64, n int) (ok bool)
 //go:noescape
 func powScalarF64AVX512(dst *float64, x *float64, y float64, n int) (ok bool)
 
+// powF32AVX512 sets dst[i] = x[i]**y[i] for i < n where x[i] is finite and not zero and y[i] finite and not ±0.5, ±1 or 2; ok is false when some lane is not.
+//
+//go:noescape
+func powF32AVX512(dst *float32, x *float32, y *float32, n int) (ok bool)
+
+// powScalarF32AVX512 sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.
+//
+//go:noescape
+func powScalarF32AVX512(dst *float32, x *float32, y float32, n int) (ok bool)
+
 // expF64AVX2 computes dst[i] = e**x[i] for i < n.
 //
 //go:noescape
@@ -1564,5 +1574,6 @@ var asmAVX512 = tierAsm{
 	atan232:      atan2F32AVX512,
 	atan2Place64: atan2PlaceF64AVX512,
 	pow64:        powF64AVX512, powScalar64: powScalarF64AVX512,
+	pow32: powF32AVX512, powScalar32: powScalarF32AVX512,
 	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
 }

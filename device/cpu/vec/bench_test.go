@@ -392,35 +392,41 @@ func BenchmarkSumHalf(b *testing.B) {
 // have either sign, whose negative half gives NaN for a non-integer y
 // (the vector sets' kernels compute those lanes too, NumPy's leaves them
 // to its scalar loop).
-func BenchmarkPowF64(b *testing.B) {
+func BenchmarkPowF64(b *testing.B) { benchPow(b, PowF64, PowScalarF64, 1.7) }
+
+// BenchmarkPowF32 is BenchmarkPowF64 for float32 (PowF32, PowScalarF32).
+func BenchmarkPowF32(b *testing.B) { benchPow(b, PowF32, PowScalarF32, 1.7) }
+
+func benchPow[T float32 | float64](b *testing.B, vector func(dst, x, y []T) error, scalar func(dst, x []T, y T) error, ys T) {
 	const n = 1 << 20
+	size := int(unsafe.Sizeof(T(0)))
 	r := rand.New(rand.NewPCG(1, 2))
-	x, y, dst := make([]float64, n), make([]float64, n), make([]float64, n)
+	x, y, dst := make([]T, n), make([]T, n), make([]T, n)
 	for i := range x {
-		x[i], y[i] = r.NormFloat64(), r.NormFloat64()
+		x[i], y[i] = T(r.NormFloat64()), T(r.NormFloat64())
 	}
 	mixed := slices.Clone(x)
 	for i := range x {
-		x[i] = math.Abs(x[i])
+		x[i] = T(math.Abs(float64(x[i])))
 	}
 	for _, c := range []struct {
 		name string
-		x    []float64
+		x    []T
 	}{{"positive", x}, {"mixed", mixed}} {
 		for _, k := range available() {
 			b.Run(c.name+"/vector/"+k.name, func(b *testing.B) {
 				defer useKernels(k)()
-				bestRate(b, n, 24*n, func() { _ = PowF64(dst, c.x, y) })
+				bestRate(b, n, 3*size*n, func() { _ = vector(dst, c.x, y) })
 			})
 			b.Run(c.name+"/scalar/"+k.name, func(b *testing.B) {
 				defer useKernels(k)()
-				bestRate(b, n, 16*n, func() { _ = PowScalarF64(dst, c.x, 1.7) })
+				bestRate(b, n, 2*size*n, func() { _ = scalar(dst, c.x, ys) })
 			})
 		}
 		b.Run(c.name+"/vector/math", func(b *testing.B) {
-			bestRate(b, n, 24*n, func() {
+			bestRate(b, n, 3*size*n, func() {
 				for i, v := range c.x {
-					dst[i] = math.Pow(v, y[i])
+					dst[i] = T(math.Pow(float64(v), float64(y[i])))
 				}
 			})
 		})

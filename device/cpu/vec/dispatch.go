@@ -90,6 +90,8 @@ type kernels struct {
 	// pow64 is PowF64's and PowScalarF64's kernel: dst = x**y, with y nil
 	// for the scalar ys (the same exponent everywhere).
 	pow64 func(dst, x, y []float64, ys float64)
+	// pow32 is PowF32's and PowScalarF32's, likewise.
+	pow32 func(dst, x, y []float32, ys float32)
 	// halves are the half-precision conversions (see half.go).
 	halves halfKernels
 	// widenF32 and narrowF64 convert float32 to float64 and back

@@ -10,7 +10,8 @@
 // lanes), erf64 (the float64 erf's polynomials, see fitErf64, fitted to
 // math/big values from internal/bigmath), gelu64 (the float64 GeluErf's
 // bins, fitGeluBins64), atanF64 or asinF64 (the float64 Atan's and
-// Asin's polynomials).
+// Asin's polynomials), pow32 (the float32 Pow's log2 and exp2
+// polynomials in float64 lanes, fitPow32).
 //
 // Each fit minimises the maximum weighted error on a Chebyshev-spaced grid
 // by Lawson's iteratively reweighted least squares (Householder QR for each
@@ -323,6 +324,8 @@ func main() {
 			return v
 		}
 		fitWeighted64("atanF64", G, 0.0431*1.0001, 6, 11)
+	case "pow32":
+		fitPow32()
 	case "asinF64":
 		// The float64 Asin and Acos: asin y = y + y*z*P(z), z = y^2 <=
 		// 1/4, as asin64 but to float64's precision (P's error below 2^-58
@@ -584,4 +587,46 @@ func show64(name string, vs []float64) {
 		fmt.Printf("%v", v)
 	}
 	fmt.Println("},")
+}
+
+// fitPow32 fits the float32 Pow kernel's polynomials (asmgen.go's
+// pow512F32), float64 coefficients: log2(1+r) = r*P(r) for |r| <= 1/32
+// (a hair wider; the tables' bins keep r within it), P fitted for its
+// relative error, which is the result's near x = 1; and 2^r = 1 + r*Q(r)
+// for |r| <= 1/32, Q's error weighted by |r|, as it enters the result.
+// Both fits run in u = r/rmax for conditioning.
+func fitPow32() {
+	const rmax = 1.0 / 32 * 1.0001
+	us := grid(-1, 1, 3001)
+	scale := func(c []float64) []float64 {
+		out := make([]float64, len(c))
+		for i, v := range c {
+			out[i] = v / math.Pow(rmax, float64(i))
+		}
+		return out
+	}
+	logG := func(u float64) float64 {
+		r := u * rmax
+		if r == 0 {
+			return 1 / math.Ln2
+		}
+		return math.Log1p(r) / r / math.Ln2
+	}
+	for deg := 6; deg <= 8; deg++ {
+		c, e := fit(us, logG, func(float64) float64 { return math.Ln2 }, deg, nil)
+		fmt.Printf("log2 P degree %d: relative error 2^%.1f\n", deg, math.Log2(e))
+		show64("pow32P", scale(c))
+	}
+	expG := func(u float64) float64 {
+		r := u * rmax
+		if r == 0 {
+			return math.Ln2
+		}
+		return math.Expm1(r*math.Ln2) / r
+	}
+	for deg := 3; deg <= 5; deg++ {
+		c, e := fit(us, expG, func(u float64) float64 { return math.Abs(u * rmax) }, deg, nil)
+		fmt.Printf("exp2 Q degree %d: error 2^%.1f\n", deg, math.Log2(e))
+		show64("pow32Q", scale(c))
+	}
 }

@@ -106,7 +106,8 @@ var genericKernels = &kernels{
 	},
 	atan264: atan2Via(atan2Kernels{abs: map64(math.Abs), atan: map64(atan64),
 		minimum: minimumGo[float64], maximum: maximumGo[float64], div: divGo[float64], place: atan2Place}),
-	pow64: powGo,
+	pow64: powGo[float64],
+	pow32: powGo[float32],
 }
 
 func addGo[T Float](dst, a, b []T) {
