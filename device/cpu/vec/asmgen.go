@@ -5857,8 +5857,9 @@ const pow32Off = 0x3FE7800000000000
 const pow32Snap = 0x1.8p15
 
 // pow32P is P with log2(1+r) = r*P(r), |r| <= 1/32, relative error
-// 2^-49.7; pow32Q is Q with 2^r = 1 + r*Q(r), |r| <= 1/32, error 2^-47.4
-// (`go run fitcoeffs.go pow32`).
+// 2^-49.7 (degree 6, at 2^-44.0, errs by 2^-37.3 where y*log2 x nears the
+// range's ends with x within 1/32 of 1); pow32Q is Q with 2^r = 1 +
+// r*Q(r), |r| <= 1/32, error 2^-47.4 (`go run fitcoeffs.go pow32`).
 var (
 	pow32P = []float64{1.4426950408889625, -0.7213475204444736, 0.48089834699886286, -0.3606737603484993, 0.2885388177860747, -0.24044879194583466, 0.20641341564488921, -0.18074148110100616}
 	pow32Q = []float64{0.6931471805599472, 0.24022650689577774, 0.055504108649880195, 0.009618338611681607, 0.001333383836035472}
@@ -5904,8 +5905,9 @@ func pow32Tables() (invc, logc, exp2 []float64) {
 // which compute in float64 lanes: log2|x| = (k + log2 c) + r*P(r) with c
 // from a 16-entry table (VPERMT2PD) and r = z*invc - 1 exact, t =
 // y*log2|x| (clamped to ±160, past float32's range), 2^t = T + T*r*Q(r)
-// with n = round(16t), T = 2^((n mod 16)/16) and r = t - n/16 exact,
-// rounded to a multiple of 2^-37, scaled by 2^floor(n/16) (VSCALEFPD)
+// with n = round(16t) (VRNDSCALEPD), T = 2^((n mod 16)/16) and r = t -
+// n/16 exact, rounded to a multiple of 2^-37, scaled by 2^floor(n/16)
+// (VSCALEFPD)
 // and rounded to float32 once. Before that rounding the power errs by at
 // most about 2^-38 of itself, and an exact power that is a float32 tie
 // (25 significant bits, as small integer powers of bases of few bits
@@ -5934,7 +5936,6 @@ func (g *gen) pow512F32() {
 		return b
 	}
 	tInvc, tLogc, tExp2 := g.table("p32invc", bitsOf(invc)), g.table("p32logc", bitsOf(logc)), g.table("p32exp2", bitsOf(exp2))
-	shifter := g.d("shifter64", 0x1.8p52)
 	cst := func(name string, c []float64, i int) string { return g.d(fmt.Sprintf("%s%d", name, i), c[i]) }
 	// The tables' entries 0-7 stay in Z28-Z30, 8-15 are read from memory.
 	tabReg := map[string]string{tInvc: "Z28", tLogc: "Z29", tExp2: "Z30"}
@@ -5979,8 +5980,9 @@ func (g *gen) pow512F32() {
 		}
 		g.ins("VFMADD213PD %s, %s, %s", a, c, X)
 		g.ins("VFMADD231PD %s, %s, %s", X, c, b)
-		g.comment("t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16")
-		g.comment("in its low bits; r = t - n/16 (exact)")
+		g.comment("t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD")
+		g.comment("to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +")
+		g.comment("1.5*2^48")
 		if yf != "" {
 			widen(yf, a)
 			g.ins("VMULPD %s, %s, %s", a, b, b)
@@ -5989,10 +5991,9 @@ func (g *gen) pow512F32() {
 		}
 		g.ins("VMINPD.BCST %s, %s, %s", g.d("d160", 160), b, b)
 		g.ins("VMAXPD.BCST %s, %s, %s", g.d("dm160", -160), b, b)
-		g.ins("VBROADCASTSD %s, %s", shifter, a)
-		g.ins("VFMADD231PD.BCST %s, %s, %s", g.d("d16", 16), b, a)
-		g.ins("VSUBPD.BCST %s, %s, %s", shifter, a, d)
-		g.ins("VFNMADD231PD.BCST %s, %s, %s", g.d("d1by16", 1.0/16), d, b)
+		g.ins("VRNDSCALEPD $0x48, %s, %s", b, d)
+		g.ins("VSUBPD %s, %s, %s", d, b, b)
+		g.ins("VADDPD.BCST %s, %s, %s", g.d("p32shift", 0x1.8p48), d, a)
 		lookup(tExp2, a, c)
 		g.comment("2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)")
 		g.ins("VMULPD %s, %s, %s", b, b, X)
@@ -6008,7 +6009,6 @@ func (g *gen) pow512F32() {
 		g.comment("float32 tie lands on it, which the last rounding then takes to even")
 		g.ins("VADDPD.BCST %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
 		g.ins("VSUBPD.BCST %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
-		g.ins("VMULPD.BCST %s, %s, %s", g.d("d1by16", 1.0/16), d, d)
 		g.ins("VSCALEFPD %s, %s, %s", d, a, a)
 		g.ins("VCVTPD2PS %s, %s", a, "Y"+out[1:])
 	}

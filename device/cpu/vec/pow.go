@@ -226,8 +226,8 @@ var powBlocksPool = sync.Pool{New: func() any { return new([2 * powBlock]float64
 // rounds as its instruction does (the explicit conversions keep a compiler
 // from fusing more). x = 2^k*z with z in [pow32Off, 2*pow32Off) and z's
 // bin i; r = z*invc[i] - 1, exact for a float32 x; log2 x = (k + log2 c) +
-// r*P(r); t = y*log2 x, clamped to ±160; n = round(16t), r = t - n/16,
-// exact; 2^t = (T + T*r*Q(r))*2^floor(n/16) with T = 2^((n mod 16)/16),
+// r*P(r); t = y*log2 x, clamped to ±160; m = round(16t)/16, r = t - m,
+// exact; 2^t = (T + T*r*Q(r))*2^floor(m) with T = 2^(16m mod 16/16),
 // the first factor, in [0.97, 2.05), rounded to a multiple of 2^-37 (its
 // error is below 2^-39, so an exact tie lands on the tie).
 func powF32Wide(x, y float64) float64 {
@@ -245,21 +245,16 @@ func powF32Wide(x, y float64) float64 {
 	l := math.FMA(r, math.FMA(r, po, pe), kl)
 	t := float64(y * l)
 	t = min(max(t, -160), 160) // t is not NaN
-	const shifter = 0x1.8p52
-	sh := math.FMA(t, 16, shifter)
-	n := sh - shifter
-	r = math.FMA(-n, 1.0/16, t)
-	bits := math.Float64bits(sh)
-	tj := pow32Exp2[bits&15]
+	m := math.RoundToEven(t*16) / 16
+	r = t - m
+	tj := pow32Exp2[int64(m*16)&15]
 	r2 = float64(r * r)
 	d := &pow32Q
 	q := math.FMA(math.FMA(r2, d[4], math.FMA(d[3], r, d[2])), r2, math.FMA(d[1], r, d[0]))
 	v := math.FMA(float64(tj*r), q, tj)
 	v = float64(v+pow32Snap) - pow32Snap // to a multiple of 2^-37: exact ties stay ties
-	// 2^floor(n/16) from n's bits in the shifter (two's complement, so
-	// the arithmetic shift floors): normal, so the product is exact, as
-	// VSCALEFPD's.
-	return v * math.Float64frombits(uint64(int64(bits<<12)>>16+1023)<<52)
+	// 2^floor(m), normal, so the product is exact, as VSCALEFPD's.
+	return v * math.Float64frombits(uint64(int64(math.Floor(m))+1023)<<52)
 }
 
 // powBlock is how many elements powVia takes at a time when dst is one of

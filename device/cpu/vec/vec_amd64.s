@@ -2688,6 +2688,11 @@ DATA p32q4<>+8(SB)/8, $0x3f55d89dfe009cc7
 DATA p32q4<>+16(SB)/8, $0x3f55d89dfe009cc7
 DATA p32q4<>+24(SB)/8, $0x3f55d89dfe009cc7
 GLOBL p32q4<>(SB), RODATA|NOPTR, $32
+DATA p32shift<>+0(SB)/8, $0x42f8000000000000
+DATA p32shift<>+8(SB)/8, $0x42f8000000000000
+DATA p32shift<>+16(SB)/8, $0x42f8000000000000
+DATA p32shift<>+24(SB)/8, $0x42f8000000000000
+GLOBL p32shift<>(SB), RODATA|NOPTR, $32
 DATA p32snap<>+0(SB)/8, $0x40e8000000000000
 DATA p32snap<>+8(SB)/8, $0x40e8000000000000
 DATA p32snap<>+16(SB)/8, $0x40e8000000000000
@@ -32326,8 +32331,9 @@ loop:
 	VFMADD213PD Z7, Z9, Z6
 	VFMADD231PD Z15, Z18, Z17
 	VFMADD213PD Z22, Z24, Z21
-	// t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16
-	// in its low bits; r = t - n/16 (exact)
+	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
+	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
+	// 1.5*2^48
 	VCVTPS2PD Y14, Z1
 	VFMADD231PD Z6, Z9, Z8
 	VCVTPS2PD Y27, Z16
@@ -32344,30 +32350,26 @@ loop:
 	VMULPD Z7, Z8, Z8
 	VMAXPD.BCST dm160<>(SB), Z17, Z17
 	VMULPD Z22, Z23, Z23
-	VBROADCASTSD shifter64<>(SB), Z1
+	VRNDSCALEPD $0x48, Z2, Z4
 	VMINPD.BCST d160<>(SB), Z8, Z8
-	VBROADCASTSD shifter64<>(SB), Z16
+	VRNDSCALEPD $0x48, Z17, Z19
 	VMINPD.BCST d160<>(SB), Z23, Z23
-	VFMADD231PD.BCST d16<>(SB), Z2, Z1
+	VSUBPD Z4, Z2, Z2
 	VMAXPD.BCST dm160<>(SB), Z8, Z8
-	VFMADD231PD.BCST d16<>(SB), Z17, Z16
+	VSUBPD Z19, Z17, Z17
 	VMAXPD.BCST dm160<>(SB), Z23, Z23
-	VSUBPD.BCST shifter64<>(SB), Z1, Z4
-	VBROADCASTSD shifter64<>(SB), Z7
-	VSUBPD.BCST shifter64<>(SB), Z16, Z19
-	VBROADCASTSD shifter64<>(SB), Z22
-	VFNMADD231PD.BCST d1by16<>(SB), Z4, Z2
-	VFMADD231PD.BCST d16<>(SB), Z8, Z7
-	VFNMADD231PD.BCST d1by16<>(SB), Z19, Z17
-	VFMADD231PD.BCST d16<>(SB), Z23, Z22
+	VADDPD.BCST p32shift<>(SB), Z4, Z1
+	VRNDSCALEPD $0x48, Z8, Z10
+	VADDPD.BCST p32shift<>(SB), Z19, Z16
+	VRNDSCALEPD $0x48, Z23, Z25
 	VMOVAPD Z1, Z3
-	VSUBPD.BCST shifter64<>(SB), Z7, Z10
+	VSUBPD Z10, Z8, Z8
 	VMOVAPD Z16, Z18
-	VSUBPD.BCST shifter64<>(SB), Z22, Z25
+	VSUBPD Z25, Z23, Z23
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
-	VFNMADD231PD.BCST d1by16<>(SB), Z10, Z8
+	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z18
-	VFNMADD231PD.BCST d1by16<>(SB), Z25, Z23
+	VADDPD.BCST p32shift<>(SB), Z25, Z22
 	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VMOVAPD Z7, Z9
@@ -32415,18 +32417,14 @@ loop:
 	VFMADD213PD Z9, Z8, Z7
 	VSUBPD.BCST p32snap<>(SB), Z16, Z16
 	VFMADD213PD Z24, Z23, Z22
-	VMULPD.BCST d1by16<>(SB), Z4, Z4
-	VADDPD.BCST p32snap<>(SB), Z7, Z7
-	VMULPD.BCST d1by16<>(SB), Z19, Z19
-	VADDPD.BCST p32snap<>(SB), Z22, Z22
 	VSCALEFPD Z4, Z1, Z1
-	VSUBPD.BCST p32snap<>(SB), Z7, Z7
+	VADDPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z19, Z16, Z16
-	VSUBPD.BCST p32snap<>(SB), Z22, Z22
+	VADDPD.BCST p32snap<>(SB), Z22, Z22
 	VCVTPD2PS Z1, Y3
-	VMULPD.BCST d1by16<>(SB), Z10, Z10
+	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VCVTPD2PS Z16, Y18
-	VMULPD.BCST d1by16<>(SB), Z25, Z25
+	VSUBPD.BCST p32snap<>(SB), Z22, Z22
 	VSCALEFPD Z10, Z7, Z7
 	VSCALEFPD Z25, Z22, Z22
 	VCVTPD2PS Z7, Y9
@@ -32528,8 +32526,9 @@ one:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16
-	// in its low bits; r = t - n/16 (exact)
+	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
+	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
+	// 1.5*2^48
 	VCVTPS2PD Y14, Z1
 	VFMADD231PD Z6, Z9, Z8
 	VMULPD Z1, Z2, Z2
@@ -32538,18 +32537,16 @@ one:
 	VCVTPS2PD Y7, Z7
 	VMAXPD.BCST dm160<>(SB), Z2, Z2
 	VMULPD Z7, Z8, Z8
-	VBROADCASTSD shifter64<>(SB), Z1
+	VRNDSCALEPD $0x48, Z2, Z4
 	VMINPD.BCST d160<>(SB), Z8, Z8
-	VFMADD231PD.BCST d16<>(SB), Z2, Z1
+	VSUBPD Z4, Z2, Z2
 	VMAXPD.BCST dm160<>(SB), Z8, Z8
-	VSUBPD.BCST shifter64<>(SB), Z1, Z4
-	VBROADCASTSD shifter64<>(SB), Z7
-	VFNMADD231PD.BCST d1by16<>(SB), Z4, Z2
-	VFMADD231PD.BCST d16<>(SB), Z8, Z7
+	VADDPD.BCST p32shift<>(SB), Z4, Z1
+	VRNDSCALEPD $0x48, Z8, Z10
 	VMOVAPD Z1, Z3
-	VSUBPD.BCST shifter64<>(SB), Z7, Z10
+	VSUBPD Z10, Z8, Z8
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
-	VFNMADD231PD.BCST d1by16<>(SB), Z10, Z8
+	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VMOVAPD Z7, Z9
@@ -32575,12 +32572,10 @@ one:
 	VMULPD Z9, Z8, Z8
 	VSUBPD.BCST p32snap<>(SB), Z1, Z1
 	VFMADD213PD Z9, Z8, Z7
-	VMULPD.BCST d1by16<>(SB), Z4, Z4
-	VADDPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z4, Z1, Z1
-	VSUBPD.BCST p32snap<>(SB), Z7, Z7
+	VADDPD.BCST p32snap<>(SB), Z7, Z7
 	VCVTPD2PS Z1, Y3
-	VMULPD.BCST d1by16<>(SB), Z10, Z10
+	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z10, Z7, Z7
 	VCVTPD2PS Z7, Y9
 	// slot 0: the halves joined; x < 0 (K5): the sign bit where y is odd (y/2
@@ -32673,8 +32668,9 @@ tail:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16
-	// in its low bits; r = t - n/16 (exact)
+	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
+	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
+	// 1.5*2^48
 	VCVTPS2PD Y14, Z1
 	VFMADD231PD Z6, Z9, Z8
 	VMULPD Z1, Z2, Z2
@@ -32683,18 +32679,16 @@ tail:
 	VCVTPS2PD Y7, Z7
 	VMAXPD.BCST dm160<>(SB), Z2, Z2
 	VMULPD Z7, Z8, Z8
-	VBROADCASTSD shifter64<>(SB), Z1
+	VRNDSCALEPD $0x48, Z2, Z4
 	VMINPD.BCST d160<>(SB), Z8, Z8
-	VFMADD231PD.BCST d16<>(SB), Z2, Z1
+	VSUBPD Z4, Z2, Z2
 	VMAXPD.BCST dm160<>(SB), Z8, Z8
-	VSUBPD.BCST shifter64<>(SB), Z1, Z4
-	VBROADCASTSD shifter64<>(SB), Z7
-	VFNMADD231PD.BCST d1by16<>(SB), Z4, Z2
-	VFMADD231PD.BCST d16<>(SB), Z8, Z7
+	VADDPD.BCST p32shift<>(SB), Z4, Z1
+	VRNDSCALEPD $0x48, Z8, Z10
 	VMOVAPD Z1, Z3
-	VSUBPD.BCST shifter64<>(SB), Z7, Z10
+	VSUBPD Z10, Z8, Z8
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
-	VFNMADD231PD.BCST d1by16<>(SB), Z10, Z8
+	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VMOVAPD Z7, Z9
@@ -32720,12 +32714,10 @@ tail:
 	VMULPD Z9, Z8, Z8
 	VSUBPD.BCST p32snap<>(SB), Z1, Z1
 	VFMADD213PD Z9, Z8, Z7
-	VMULPD.BCST d1by16<>(SB), Z4, Z4
-	VADDPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z4, Z1, Z1
-	VSUBPD.BCST p32snap<>(SB), Z7, Z7
+	VADDPD.BCST p32snap<>(SB), Z7, Z7
 	VCVTPD2PS Z1, Y3
-	VMULPD.BCST d1by16<>(SB), Z10, Z10
+	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z10, Z7, Z7
 	VCVTPD2PS Z7, Y9
 	// slot 0: the halves joined; x < 0 (K5): the sign bit where y is odd (y/2
@@ -32871,8 +32863,9 @@ loop:
 	VFMADD213PD Z7, Z9, Z6
 	VFMADD231PD Z15, Z18, Z17
 	VFMADD213PD Z22, Z24, Z21
-	// t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16
-	// in its low bits; r = t - n/16 (exact)
+	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
+	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
+	// 1.5*2^48
 	VMULPD Z13, Z2, Z2
 	VFMADD231PD Z6, Z9, Z8
 	VMULPD Z13, Z17, Z17
@@ -32885,26 +32878,22 @@ loop:
 	VMINPD.BCST d160<>(SB), Z8, Z8
 	VMAXPD.BCST dm160<>(SB), Z17, Z17
 	VMINPD.BCST d160<>(SB), Z23, Z23
-	VBROADCASTSD shifter64<>(SB), Z1
+	VRNDSCALEPD $0x48, Z2, Z4
 	VMAXPD.BCST dm160<>(SB), Z8, Z8
-	VBROADCASTSD shifter64<>(SB), Z16
+	VRNDSCALEPD $0x48, Z17, Z19
 	VMAXPD.BCST dm160<>(SB), Z23, Z23
-	VFMADD231PD.BCST d16<>(SB), Z2, Z1
-	VBROADCASTSD shifter64<>(SB), Z7
-	VFMADD231PD.BCST d16<>(SB), Z17, Z16
-	VBROADCASTSD shifter64<>(SB), Z22
-	VSUBPD.BCST shifter64<>(SB), Z1, Z4
-	VFMADD231PD.BCST d16<>(SB), Z8, Z7
-	VSUBPD.BCST shifter64<>(SB), Z16, Z19
-	VFMADD231PD.BCST d16<>(SB), Z23, Z22
-	VFNMADD231PD.BCST d1by16<>(SB), Z4, Z2
-	VSUBPD.BCST shifter64<>(SB), Z7, Z10
-	VFNMADD231PD.BCST d1by16<>(SB), Z19, Z17
-	VSUBPD.BCST shifter64<>(SB), Z22, Z25
+	VSUBPD Z4, Z2, Z2
+	VRNDSCALEPD $0x48, Z8, Z10
+	VSUBPD Z19, Z17, Z17
+	VRNDSCALEPD $0x48, Z23, Z25
+	VADDPD.BCST p32shift<>(SB), Z4, Z1
+	VSUBPD Z10, Z8, Z8
+	VADDPD.BCST p32shift<>(SB), Z19, Z16
+	VSUBPD Z25, Z23, Z23
 	VMOVAPD Z1, Z3
-	VFNMADD231PD.BCST d1by16<>(SB), Z10, Z8
+	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VMOVAPD Z16, Z18
-	VFNMADD231PD.BCST d1by16<>(SB), Z25, Z23
+	VADDPD.BCST p32shift<>(SB), Z25, Z22
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VMOVAPD Z7, Z9
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z18
@@ -32956,14 +32945,10 @@ loop:
 	VADDPD.BCST p32snap<>(SB), Z7, Z7
 	VSUBPD.BCST p32snap<>(SB), Z16, Z16
 	VADDPD.BCST p32snap<>(SB), Z22, Z22
-	VMULPD.BCST d1by16<>(SB), Z4, Z4
-	VSUBPD.BCST p32snap<>(SB), Z7, Z7
-	VMULPD.BCST d1by16<>(SB), Z19, Z19
-	VSUBPD.BCST p32snap<>(SB), Z22, Z22
 	VSCALEFPD Z4, Z1, Z1
-	VMULPD.BCST d1by16<>(SB), Z10, Z10
+	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z19, Z16, Z16
-	VMULPD.BCST d1by16<>(SB), Z25, Z25
+	VSUBPD.BCST p32snap<>(SB), Z22, Z22
 	VCVTPD2PS Z1, Y3
 	VSCALEFPD Z10, Z7, Z7
 	VCVTPD2PS Z16, Y18
@@ -33055,24 +33040,23 @@ one:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16
-	// in its low bits; r = t - n/16 (exact)
+	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
+	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
+	// 1.5*2^48
 	VMULPD Z13, Z2, Z2
 	VFMADD231PD Z6, Z9, Z8
 	VMINPD.BCST d160<>(SB), Z2, Z2
 	VMULPD Z13, Z8, Z8
 	VMAXPD.BCST dm160<>(SB), Z2, Z2
 	VMINPD.BCST d160<>(SB), Z8, Z8
-	VBROADCASTSD shifter64<>(SB), Z1
+	VRNDSCALEPD $0x48, Z2, Z4
 	VMAXPD.BCST dm160<>(SB), Z8, Z8
-	VFMADD231PD.BCST d16<>(SB), Z2, Z1
-	VBROADCASTSD shifter64<>(SB), Z7
-	VSUBPD.BCST shifter64<>(SB), Z1, Z4
-	VFMADD231PD.BCST d16<>(SB), Z8, Z7
-	VFNMADD231PD.BCST d1by16<>(SB), Z4, Z2
-	VSUBPD.BCST shifter64<>(SB), Z7, Z10
+	VSUBPD Z4, Z2, Z2
+	VRNDSCALEPD $0x48, Z8, Z10
+	VADDPD.BCST p32shift<>(SB), Z4, Z1
+	VSUBPD Z10, Z8, Z8
 	VMOVAPD Z1, Z3
-	VFNMADD231PD.BCST d1by16<>(SB), Z10, Z8
+	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VMOVAPD Z7, Z9
 	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
@@ -33100,10 +33084,8 @@ one:
 	VFMADD213PD Z9, Z8, Z7
 	VSUBPD.BCST p32snap<>(SB), Z1, Z1
 	VADDPD.BCST p32snap<>(SB), Z7, Z7
-	VMULPD.BCST d1by16<>(SB), Z4, Z4
-	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z4, Z1, Z1
-	VMULPD.BCST d1by16<>(SB), Z10, Z10
+	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VCVTPD2PS Z1, Y3
 	VSCALEFPD Z10, Z7, Z7
 	VCVTPD2PS Z7, Y9
@@ -33185,24 +33167,23 @@ tail:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; n = round(16t) by the shifter, j = n mod 16
-	// in its low bits; r = t - n/16 (exact)
+	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
+	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
+	// 1.5*2^48
 	VMULPD Z13, Z2, Z2
 	VFMADD231PD Z6, Z9, Z8
 	VMINPD.BCST d160<>(SB), Z2, Z2
 	VMULPD Z13, Z8, Z8
 	VMAXPD.BCST dm160<>(SB), Z2, Z2
 	VMINPD.BCST d160<>(SB), Z8, Z8
-	VBROADCASTSD shifter64<>(SB), Z1
+	VRNDSCALEPD $0x48, Z2, Z4
 	VMAXPD.BCST dm160<>(SB), Z8, Z8
-	VFMADD231PD.BCST d16<>(SB), Z2, Z1
-	VBROADCASTSD shifter64<>(SB), Z7
-	VSUBPD.BCST shifter64<>(SB), Z1, Z4
-	VFMADD231PD.BCST d16<>(SB), Z8, Z7
-	VFNMADD231PD.BCST d1by16<>(SB), Z4, Z2
-	VSUBPD.BCST shifter64<>(SB), Z7, Z10
+	VSUBPD Z4, Z2, Z2
+	VRNDSCALEPD $0x48, Z8, Z10
+	VADDPD.BCST p32shift<>(SB), Z4, Z1
+	VSUBPD Z10, Z8, Z8
 	VMOVAPD Z1, Z3
-	VFNMADD231PD.BCST d1by16<>(SB), Z10, Z8
+	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VMOVAPD Z7, Z9
 	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
@@ -33230,10 +33211,8 @@ tail:
 	VFMADD213PD Z9, Z8, Z7
 	VSUBPD.BCST p32snap<>(SB), Z1, Z1
 	VADDPD.BCST p32snap<>(SB), Z7, Z7
-	VMULPD.BCST d1by16<>(SB), Z4, Z4
-	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VSCALEFPD Z4, Z1, Z1
-	VMULPD.BCST d1by16<>(SB), Z10, Z10
+	VSUBPD.BCST p32snap<>(SB), Z7, Z7
 	VCVTPD2PS Z1, Y3
 	VSCALEFPD Z10, Z7, Z7
 	VCVTPD2PS Z7, Y9
