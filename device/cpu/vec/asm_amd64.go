@@ -1134,6 +1134,16 @@ func powF64AVX2(dst *float64, x *float64, y *float64, n int) (ok bool)
 //go:noescape
 func powScalarF64AVX2(dst *float64, x *float64, y float64, n int) (ok bool)
 
+// powF32AVX2 sets dst[i] = x[i]**y[i] for i < n where x[i] is finite and not zero and y[i] finite and not ±0.5, ±1 or 2; ok is false when some lane is not.
+//
+//go:noescape
+func powF32AVX2(dst *float32, x *float32, y *float32, n int) (ok bool)
+
+// powScalarF32AVX2 sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.
+//
+//go:noescape
+func powScalarF32AVX2(dst *float32, x *float32, y float32, n int) (ok bool)
+
 // sinF32AVX2 computes dst[i] = sin(x[i]) for i < n in float64 lanes, leaving
 // x[i] in dst[i] where |x[i]| >= 2^30 or is infinite; ok is false if it left any.
 //
@@ -1550,6 +1560,7 @@ var asmAVX2 = tierAsm{
 	atan232:      atan2F32AVX2,
 	atan2Place64: atan2PlaceF64AVX2,
 	pow64:        powF64AVX2, powScalar64: powScalarF64AVX2,
+	pow32: powF32AVX2, powScalar32: powScalarF32AVX2,
 	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
 }
 

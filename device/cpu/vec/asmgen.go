@@ -699,9 +699,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	fmt.Fprintf(d, "atan232: atan2F32%s,\n", t.suffix)
 	fmt.Fprintf(d, "atan2Place64: atan2PlaceF64%s,\n", t.suffix)
 	fmt.Fprintf(d, "pow64: powF64%[1]s, powScalar64: powScalarF64%[1]s,\n", t.suffix)
-	if t.z {
-		fmt.Fprintf(d, "pow32: powF32%[1]s, powScalar32: powScalarF32%[1]s,\n", t.suffix)
-	}
+	fmt.Fprintf(d, "pow32: powF32%[1]s, powScalar32: powScalarF32%[1]s,\n", t.suffix)
 	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "}\n")
 }
@@ -1787,6 +1785,7 @@ func main() {
 	g.expF64AVX2()
 	g.logF64AVX2()
 	g.powAVX2()
+	g.powF32AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -6105,6 +6104,194 @@ func (g *gen) pow512F32() {
 		}
 		g.elementwise(k)
 	}
+}
+
+// powF32AVX2 emits the AVX2 float32 Pow kernels of ordinary lanes,
+// powF32AVX2 and powScalarF32AVX2, with pow512F32's contract, steps and
+// bits on ymm registers: k's conversion by the exponent-field trick in
+// place of VPSRAQ and VCVTQQ2PD, the three tables read by VGATHERQPD
+// (bases in R11, R12 and R13; each chain's sixth register is the gather
+// mask), m = round(16t)/16 by VROUNDPD between the scalings by 16, and
+// 2^floor(m) built from exponent bits in place of VSCALEFPD (m is within
+// ±160, so the product is exact as there). The lanes for Go are ORed into
+// Y14 through Y15, all ones until the tail loads its mask there. A
+// vector of eight is two chains of four, interleaved (zip): x in Y0
+// (chain a's sixth register), y in Y1 (the vector form; the scalar's
+// widened in Y13, and the bits a negative base takes from it, negBaseBits',
+// in Y12), the chains in Y2-Y6 and Y7-Y11 (the sixth Y12, or Y1 in the
+// scalar form); x's sign is read from memory again at the end.
+func (g *gen) powF32AVX2() {
+	invc, logc, exp2 := pow32Tables()
+	bitsOf := func(v []float64) []uint64 {
+		var b []uint64
+		for _, x := range v {
+			b = append(b, math.Float64bits(x))
+		}
+		return b
+	}
+	tabs := []string{g.table("p32invc", bitsOf(invc)), g.table("p32logc", bitsOf(logc)), g.table("p32exp2", bitsOf(exp2))}
+	cst := func(name string, c []float64, i int) string { return g.d(fmt.Sprintf("%s%d", name, i), c[i]) }
+	idx15 := g.v64("p32idx15", 15)
+	gather := func(base, idx, mask, dst string) {
+		g.ins("VPCMPEQQ %s, %s, %s", mask, mask, mask)
+		g.ins("VGATHERQPD %s, (%s)(%s*8), %s", mask, base, idx, dst)
+	}
+	chain := func(g *gen, yf string, hi bool, r [6]string) {
+		X, a, b, c, d, e := r[0], r[1], r[2], r[3], r[4], r[5]
+		xr := func(reg string) string { return "X" + reg[1:] }
+		widen := func(src, dst string) {
+			if hi {
+				g.ins("VEXTRACTF128 $1, %s, %s", src, xr(dst))
+				src = dst
+			}
+			g.ins("VCVTPS2PD %s, %s", xr(src), dst)
+		}
+		widen("Y0", X)
+		g.comment("x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a")
+		g.comment("float), bin = the next 4 bits, z = bits - k<<52")
+		g.ins("VPSUBQ %s, %s, %s", g.v64("p32off", pow32Off), X, a)
+		g.ins("VPAND %s, %s, %s", g.v64("p32kmask", 0xfff<<52), a, c)
+		g.ins("VPSUBQ %s, %s, %s", c, X, c)
+		g.ins("VPADDQ %s, %s, %s", g.v64("p32k1024", 1024<<52), a, b)
+		g.ins("VPSRLQ $52, %s, %s", b, b)
+		g.ins("VPOR %s, %s, %s", g.v64("p32two52", 0x4330000000000000), b, b)
+		g.ins("VSUBPD %s, %s, %s", g.d("p32kbias", 0x1p52+1024), b, b)
+		g.ins("VPSRLQ $48, %s, %s", a, a)
+		g.ins("VPAND %s, %s, %s", idx15, a, a)
+		gather("R11", a, e, d)
+		gather("R12", a, e, X)
+		g.ins("VADDPD %s, %s, %s", X, b, b)
+		g.comment("r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2")
+		g.ins("VFMSUB213PD %s, %s, %s", g.d("done", 1), d, c)
+		g.ins("VMULPD %s, %s, %s", c, c, d)
+		g.ins("VMOVUPD %s, %s", cst("p32p", pow32P, 6), a)
+		g.ins("VMOVUPD %s, %s", cst("p32p", pow32P, 7), X)
+		for i := 4; i >= 0; i -= 2 {
+			g.ins("VFMADD213PD %s, %s, %s", cst("p32p", pow32P, i), d, a)
+			g.ins("VFMADD213PD %s, %s, %s", cst("p32p", pow32P, i+1), d, X)
+		}
+		g.ins("VFMADD213PD %s, %s, %s", a, c, X)
+		g.ins("VFMADD231PD %s, %s, %s", X, c, b)
+		g.comment("t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =")
+		g.comment("16m mod 16 in the low bits of m + 1.5*2^48")
+		if yf != "" {
+			widen(yf, a)
+			g.ins("VMULPD %s, %s, %s", a, b, b)
+		} else {
+			g.ins("VMULPD Y13, %s, %s", b, b)
+		}
+		g.ins("VMINPD %s, %s, %s", g.d("d160", 160), b, b)
+		g.ins("VMAXPD %s, %s, %s", g.d("dm160", -160), b, b)
+		g.ins("VMULPD %s, %s, %s", g.d("d16", 16), b, d)
+		g.ins("VROUNDPD $8, %s, %s", d, d)
+		g.ins("VMULPD %s, %s, %s", g.d("d1by16", 1.0/16), d, d)
+		g.ins("VSUBPD %s, %s, %s", d, b, b)
+		g.ins("VADDPD %s, %s, %s", g.d("p32shift", 0x1.8p48), d, a)
+		g.ins("VPAND %s, %s, %s", idx15, a, a)
+		gather("R13", a, e, c)
+		g.comment("2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)")
+		g.ins("VMULPD %s, %s, %s", b, b, X)
+		g.ins("VMOVUPD %s, %s", cst("p32q", pow32Q, 1), e)
+		g.ins("VMOVUPD %s, %s", cst("p32q", pow32Q, 3), a)
+		g.ins("VFMADD213PD %s, %s, %s", cst("p32q", pow32Q, 0), b, e)
+		g.ins("VFMADD213PD %s, %s, %s", cst("p32q", pow32Q, 2), b, a)
+		g.ins("VFMADD231PD %s, %s, %s", cst("p32q", pow32Q, 4), X, a)
+		g.ins("VFMADD213PD %s, %s, %s", e, X, a)
+		g.ins("VMULPD %s, %s, %s", c, b, b)
+		g.ins("VFMADD213PD %s, %s, %s", c, b, a)
+		g.comment("rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023")
+		g.comment("in the low bits of floor(m) + 1.5*2^52")
+		g.ins("VADDPD %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
+		g.ins("VSUBPD %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
+		g.ins("VROUNDPD $9, %s, %s", d, d)
+		g.ins("VADDPD %s, %s, %s", g.d("shifterbias64", 0x1.8p52+1023), d, d)
+		g.ins("VPSLLQ $52, %s, %s", d, d)
+		g.ins("VMULPD %s, %s, %s", d, a, a)
+		g.ins("VCVTPD2PSY %s, %s", a, xr(c))
+	}
+	// negFix sets dst to negBaseBits(y) of the float32 exponents in yf:
+	// the sign bit where y is odd (y/2 not an integer), NaN's bits where y
+	// is not an integer, else 0; t is scratch.
+	negFix := func(yf, dst, t string) {
+		g.ins("VMULPS %s, %s, %s", g.f("half", 0.5), yf, dst)
+		g.ins("VROUNDPS $8, %s, %s", dst, t)
+		g.ins("VCMPPS $4, %s, %s, %s", t, dst, dst)
+		g.ins("VANDPS %s, %s, %s", g.fb("signmask", 0x80000000), dst, dst)
+		g.ins("VROUNDPS $8, %s, %s", yf, t)
+		g.ins("VCMPPS $4, %s, %s, %s", t, yf, t)
+		g.ins("VBLENDVPS %s, %s, %s, %s", t, g.fb("gonan32", 0x7fc00000), dst, dst)
+	}
+	body := func(vector bool) func(g *gen, u int, in []string) string {
+		return func(g *gen, u int, in []string) string {
+			inf := g.f("inf", float32(math.Inf(1)))
+			g.comment("Y3: the lanes pow64.Ordinary turns away (x NaN, zero or infinite; y NaN,")
+			g.comment("infinite, ±0.5, ±1 or 2), within Y15's, into Y14; x = |x|")
+			g.ins("VANDPS %s, Y0, Y0", g.fb("absmask", 0x7fffffff))
+			g.ins("VCMPPS $5, %s, Y0, Y3", inf)
+			g.ins("VCMPPS $0, %s, Y0, Y4", g.f("zero", 0))
+			g.ins("VORPS Y4, Y3, Y3")
+			if vector {
+				g.ins("VANDPS %s, Y1, Y2", g.fb("absmask", 0x7fffffff))
+				for _, c := range []struct {
+					imm int
+					c   string
+				}{{5, inf}, {0, g.f("half", 0.5)}, {0, g.f("one", 1)}} {
+					g.ins("VCMPPS $%d, %s, Y2, Y4", c.imm, c.c)
+					g.ins("VORPS Y4, Y3, Y3")
+				}
+				g.ins("VCMPPS $0, %s, Y1, Y4", g.f("two", 2))
+				g.ins("VORPS Y4, Y3, Y3")
+			}
+			g.ins("VANDPS Y15, Y3, Y3")
+			g.ins("VORPS Y3, Y14, Y14")
+			ya, eb := "", "Y1"
+			if vector {
+				ya, eb = "Y1", "Y12"
+			}
+			g.comment("the two chains interleaved, an instruction of each in turn")
+			g.zip(func(g *gen) { chain(g, ya, false, [6]string{"Y2", "Y3", "Y4", "Y5", "Y6", "Y0"}) },
+				func(g *gen) { chain(g, ya, true, [6]string{"Y7", "Y8", "Y9", "Y10", "Y11", eb}) })
+			g.ins("VINSERTF128 $1, X10, Y5, Y5")
+			g.comment("x < 0 (x's sign, read again): negBaseBits(y) there, NaN's in place of the power")
+			g.ins("VMASKMOVPS (SI), Y15, Y2")
+			g.ins("VPSRAD $31, Y2, Y2")
+			fix := "Y12"
+			if vector {
+				negFix("Y1", "Y3", "Y4")
+				fix = "Y3"
+			}
+			g.ins("VANDPS %s, Y2, Y2", fix)
+			g.ins("VPSLLD $1, Y2, Y3")
+			g.ins("VPSRAD $31, Y3, Y3")
+			g.ins("VANDNPS Y5, Y3, Y5")
+			g.ins("VORPS Y2, Y5, Y5")
+			return "Y5"
+		}
+	}
+	setup := func(scalar bool) func(g *gen) {
+		return func(g *gen) {
+			for i, r := range []string{"R11", "R12", "R13"} {
+				g.ins("LEAQ %s(SB), %s", tabs[i], r)
+			}
+			if scalar {
+				g.comment("Y13: y widened; Y12: negBaseBits(y)")
+				g.ins("VCVTPS2PD X12, Y13")
+				g.ins("VMOVAPS Y12, Y0")
+				negFix("Y0", "Y12", "Y1")
+			}
+			g.ins("VPCMPEQD Y15, Y15, Y15")
+		}
+	}
+	g.elementwise(ewKernel{name: "powF32AVX2", e: f32, inputs: []string{"x", "y"}, unroll: 1, okFlag: "Y14",
+		doc:     "sets dst[i] = x[i]**y[i] for i < n where x[i] is finite and not zero and y[i] finite and not ±0.5, ±1 or 2; ok is false when some lane is not.",
+		setup:   setup(false),
+		slotReg: func(u, i int) string { return []string{"Y0", "Y1"}[i] },
+		body:    body(true)})
+	g.elementwise(ewKernel{name: "powScalarF32AVX2", e: f32, inputs: []string{"x"}, scalars: []string{"y"}, unroll: 1, okFlag: "Y14",
+		doc:     "sets dst[i] = x[i]**y for i < n where x[i] is finite and not zero (y finite); ok is false when some lane is not.",
+		setup:   setup(true),
+		slotReg: func(u, i int) string { return "Y0" },
+		body:    body(false)})
 }
 
 // powSlotRegs returns the registers of slot u of the float32 Pow kernels:

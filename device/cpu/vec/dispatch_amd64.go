@@ -125,8 +125,8 @@ type tierAsm struct {
 	// (powVia).
 	pow64       func(dst, x, y *float64, n int) (ok bool)
 	powScalar64 func(dst, x *float64, y float64, n int) (ok bool)
-	// pow32 and powScalar32 (AVX-512 only) are the float32 Pow of
-	// ordinary lanes, likewise.
+	// pow32 and powScalar32 are the float32 Pow of ordinary lanes,
+	// likewise.
 	pow32       func(dst, x, y *float32, n int) (ok bool)
 	powScalar32 func(dst, x *float32, y float32, n int) (ok bool)
 	// wide32 has the float32 kernels that compute in float64 lanes and
@@ -192,10 +192,7 @@ func asmKernels(name string, t *tierAsm) *kernels {
 	if t.pow64 != nil {
 		k.pow64 = powVia(t.pow64, t.powScalar64, &pow64Pool)
 	}
-	k.pow32 = powF32Blocks(k)
-	if t.pow32 != nil {
-		k.pow32 = powVia(t.pow32, t.powScalar32, &pow32Pool)
-	}
+	k.pow32 = powVia(t.pow32, t.powScalar32, &pow32Pool)
 	k.un64[unSoftplus] = softplusVia(softplusKernels{abs: k.un64[unAbs], neg: k.un64[unNeg], exp: k.un64[unExp],
 		log1p: k.un64[unLog1p], relu: k.un64[unRelu], add: k.bin64[opAdd]})
 	for op, f := range t.wide32 {

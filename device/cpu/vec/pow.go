@@ -46,11 +46,10 @@ func PowScalarF64(dst, x []float64, y float64) error {
 // Ordinary holds (x finite and not zero, y finite and not ±0.5, ±1 or 2)
 // it is the power computed in float64 to within about 2^-38 of itself
 // and rounded once, so the correctly rounded power but where it lies
-// within 2^-38 of a float32 tie without being one (TestPowF32Accuracy):
-// on AVX-512 a vector kernel's, on the generic set powF32Lane's, the same
-// steps and bits (TestPowF32Kernels), which keep exact ties (small
-// integer powers of bases of few bits) exact; the AVX2 set computes
-// e^(y*ln|x|) on its float64 kernels instead (powF32Blocks). Every other lane is the op table's float32 Pow,
+// within 2^-38 of a float32 tie without being one (TestPowF32Accuracy),
+// with exact ties (small integer powers of bases of few bits) exact: on
+// AVX2 and AVX-512 vector kernels', on the generic set powF32Lane's, the
+// same steps and bits (TestPowF32Kernels). Every other lane is the op table's float32 Pow,
 // pow64.Pow's value rounded to float32. dst may be x or y, or overlap
 // neither.
 func PowF32(dst, x, y []float32) error {
@@ -135,87 +134,6 @@ func negBaseBits(y float32) uint32 {
 	}
 	return bits
 }
-
-// powF32Blocks returns the float32 Pow of a set without a float32 Pow
-// kernel but with float64 Log and Exp kernels (AVX2): e^(y*ln|x|) in
-// float64 on k's kernels a block at a time, rounded to 38 significant
-// bits (snapTie) and then to float32, a negative base mended by
-// withNegBase,
-// and every lane pow64.Ordinary turns away powOne's. The float64 value
-// errs by about |y*ln|x||*2^-52, so the result is powF32Lane's but where
-// the power lies within about 2^-37 of a float32 tie without being one
-// (the two can differ there by an ulp).
-func powF32Blocks(k *kernels) func(dst, x, y []float32, ys float32) {
-	return func(dst, x, y []float32, ys float32) {
-		buf := powBlocksPool.Get().(*[2 * powBlock]float64)
-		defer powBlocksPool.Put(buf)
-		l, w := buf[:powBlock], buf[powBlock:]
-		for len(dst) > 0 {
-			n := min(len(dst), powBlock)
-			l, w := l[:n], w[:n]
-			k.widenF32(l, x[:n])
-			k.un64[unAbs](l, l)
-			k.un64[unLog](l, l)
-			if y != nil {
-				k.widenF32(w, y[:n])
-				k.bin64[opMul](l, l, w)
-			} else {
-				k.sc64[opMul](l, l, float64(ys))
-			}
-			k.un64[unExp](l, l)
-			xb, d := x[:n], dst[:n]
-			lo, hi := k.min32(xb), k.max32(xb) // NaN where xb holds one
-			switch {
-			case lo > 0 && hi <= math.MaxFloat32 && y == nil && pow64.Ordinary(1, float64(ys)):
-				// The usual block: every lane ordinary, no negative base.
-				for i, v := range l {
-					d[i] = float32(snapTie(v))
-				}
-			case lo > 0 && hi <= math.MaxFloat32 && y != nil:
-				// No negative base: only the exponents can be special.
-				for i, e := range y[:n] {
-					r := float32(snapTie(l[i]))
-					if !pow64.Ordinary(1, float64(e)) {
-						r = powOne(xb[i], e)
-					}
-					d[i] = r
-				}
-			default:
-				for i, v := range xb {
-					e := ys
-					if y != nil {
-						e = y[i]
-					}
-					r := math.Float32frombits(withNegBase(math.Float32bits(float32(snapTie(l[i]))), v, e))
-					if !pow64.Ordinary(float64(v), float64(e)) {
-						r = powOne(v, e)
-					}
-					d[i] = r
-				}
-			}
-			dst, x = dst[n:], x[n:]
-			if y != nil {
-				y = y[n:]
-			}
-		}
-	}
-}
-
-// snapTie rounds a positive v to a multiple of 2^-37 of its binade's
-// power of two (38 significant bits), as the kernels round their value
-// before scaling it: a power within 2^-39 of a float32 tie that is one
-// (an exact power of 25 significant bits) lands on it, and the rounding
-// to float32 takes it to even. Zero, infinities and NaN pass unchanged.
-func snapTie(v float64) float64 {
-	e := math.Float64bits(v) & (0x7ff << 52)
-	if e == 0 || e == 0x7ff<<52 {
-		return v
-	}
-	c := math.Float64frombits(e+15<<52) * 1.5
-	return float64(v+c) - c
-}
-
-var powBlocksPool = sync.Pool{New: func() any { return new([2 * powBlock]float64) }}
 
 // powF32Wide returns x**y in float64 for a positive finite x and a finite
 // y, within about 2^-38 of itself where the power is in float32's range

@@ -2172,6 +2172,15 @@ DATA i23<>+20(SB)/4, $0x00000017
 DATA i23<>+24(SB)/4, $0x00000017
 DATA i23<>+28(SB)/4, $0x00000017
 GLOBL i23<>(SB), RODATA|NOPTR, $32
+DATA inf<>+0(SB)/4, $0x7f800000
+DATA inf<>+4(SB)/4, $0x7f800000
+DATA inf<>+8(SB)/4, $0x7f800000
+DATA inf<>+12(SB)/4, $0x7f800000
+DATA inf<>+16(SB)/4, $0x7f800000
+DATA inf<>+20(SB)/4, $0x7f800000
+DATA inf<>+24(SB)/4, $0x7f800000
+DATA inf<>+28(SB)/4, $0x7f800000
+GLOBL inf<>(SB), RODATA|NOPTR, $32
 DATA ln2d<>+0(SB)/8, $0x3fe62e42fefa39ef
 DATA ln2d<>+8(SB)/8, $0x3fe62e42fefa39ef
 DATA ln2d<>+16(SB)/8, $0x3fe62e42fefa39ef
@@ -2579,6 +2588,11 @@ DATA p32exp2<>+104(SB)/8, $0x3ffc199bdd85529c
 DATA p32exp2<>+112(SB)/8, $0x3ffd5818dcfba487
 DATA p32exp2<>+120(SB)/8, $0x3ffea4afa2a490da
 GLOBL p32exp2<>(SB), RODATA|NOPTR, $128
+DATA p32idx15<>+0(SB)/8, $0x000000000000000f
+DATA p32idx15<>+8(SB)/8, $0x000000000000000f
+DATA p32idx15<>+16(SB)/8, $0x000000000000000f
+DATA p32idx15<>+24(SB)/8, $0x000000000000000f
+GLOBL p32idx15<>(SB), RODATA|NOPTR, $32
 DATA p32invc<>+0(SB)/8, $0x3ff5580000000000
 DATA p32invc<>+8(SB)/8, $0x3ff4780000000000
 DATA p32invc<>+16(SB)/8, $0x3ff3b00000000000
@@ -2596,6 +2610,16 @@ DATA p32invc<>+104(SB)/8, $0x3fe8600000000000
 DATA p32invc<>+112(SB)/8, $0x3fe7400000000000
 DATA p32invc<>+120(SB)/8, $0x3fe6400000000000
 GLOBL p32invc<>(SB), RODATA|NOPTR, $128
+DATA p32k1024<>+0(SB)/8, $0x4000000000000000
+DATA p32k1024<>+8(SB)/8, $0x4000000000000000
+DATA p32k1024<>+16(SB)/8, $0x4000000000000000
+DATA p32k1024<>+24(SB)/8, $0x4000000000000000
+GLOBL p32k1024<>(SB), RODATA|NOPTR, $32
+DATA p32kbias<>+0(SB)/8, $0x4330000000000400
+DATA p32kbias<>+8(SB)/8, $0x4330000000000400
+DATA p32kbias<>+16(SB)/8, $0x4330000000000400
+DATA p32kbias<>+24(SB)/8, $0x4330000000000400
+GLOBL p32kbias<>(SB), RODATA|NOPTR, $32
 DATA p32kmask<>+0(SB)/8, $0xfff0000000000000
 DATA p32kmask<>+8(SB)/8, $0xfff0000000000000
 DATA p32kmask<>+16(SB)/8, $0xfff0000000000000
@@ -2698,6 +2722,11 @@ DATA p32snap<>+8(SB)/8, $0x40e8000000000000
 DATA p32snap<>+16(SB)/8, $0x40e8000000000000
 DATA p32snap<>+24(SB)/8, $0x40e8000000000000
 GLOBL p32snap<>(SB), RODATA|NOPTR, $32
+DATA p32two52<>+0(SB)/8, $0x4330000000000000
+DATA p32two52<>+8(SB)/8, $0x4330000000000000
+DATA p32two52<>+16(SB)/8, $0x4330000000000000
+DATA p32two52<>+24(SB)/8, $0x4330000000000000
+GLOBL p32two52<>(SB), RODATA|NOPTR, $32
 DATA pi2<>+0(SB)/8, $0x3ff921fb54442d18
 DATA pi2<>+8(SB)/8, $0x3ff921fb54442d18
 DATA pi2<>+16(SB)/8, $0x3ff921fb54442d18
@@ -34779,6 +34808,669 @@ tail:
 	VANDPD Y11, Y1, Y1
 	VBLENDVPD Y1, gonan64<>(SB), Y0, Y0
 	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+32(FP)
+	VZEROUPPER
+	RET
+
+// func powF32AVX2(dst *float32, x *float32, y *float32, n int) (ok bool)
+TEXT ·powF32AVX2(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VXORPS Y14, Y14, Y14
+	LEAQ p32invc<>(SB), R11
+	LEAQ p32logc<>(SB), R12
+	LEAQ p32exp2<>(SB), R13
+	VPCMPEQD Y15, Y15, Y15
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 0(DX), Y1
+	// Y3: the lanes pow64.Ordinary turns away (x NaN, zero or infinite; y NaN,
+	// infinite, ±0.5, ±1 or 2), within Y15's, into Y14; x = |x|
+	VANDPS absmask<>(SB), Y0, Y0
+	VCMPPS $5, inf<>(SB), Y0, Y3
+	VCMPPS $0, zero<>(SB), Y0, Y4
+	VORPS Y4, Y3, Y3
+	VANDPS absmask<>(SB), Y1, Y2
+	VCMPPS $5, inf<>(SB), Y2, Y4
+	VORPS Y4, Y3, Y3
+	VCMPPS $0, half<>(SB), Y2, Y4
+	VORPS Y4, Y3, Y3
+	VCMPPS $0, one<>(SB), Y2, Y4
+	VORPS Y4, Y3, Y3
+	VCMPPS $0, two<>(SB), Y1, Y4
+	VORPS Y4, Y3, Y3
+	VANDPS Y15, Y3, Y3
+	VORPS Y3, Y14, Y14
+	// the two chains interleaved, an instruction of each in turn
+	VCVTPS2PD X0, Y2
+	VEXTRACTF128 $1, Y0, X7
+	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
+	// float), bin = the next 4 bits, z = bits - k<<52
+	VPSUBQ p32off<>(SB), Y2, Y3
+	VCVTPS2PD X7, Y7
+	VPAND p32kmask<>(SB), Y3, Y5
+	VPSUBQ p32off<>(SB), Y7, Y8
+	VPSUBQ Y5, Y2, Y5
+	VPAND p32kmask<>(SB), Y8, Y10
+	VPADDQ p32k1024<>(SB), Y3, Y4
+	VPSUBQ Y10, Y7, Y10
+	VPSRLQ $52, Y4, Y4
+	VPADDQ p32k1024<>(SB), Y8, Y9
+	VPOR p32two52<>(SB), Y4, Y4
+	VPSRLQ $52, Y9, Y9
+	VSUBPD p32kbias<>(SB), Y4, Y4
+	VPOR p32two52<>(SB), Y9, Y9
+	VPSRLQ $48, Y3, Y3
+	VSUBPD p32kbias<>(SB), Y9, Y9
+	VPAND p32idx15<>(SB), Y3, Y3
+	VPSRLQ $48, Y8, Y8
+	VPCMPEQQ Y0, Y0, Y0
+	VPAND p32idx15<>(SB), Y8, Y8
+	VGATHERQPD Y0, (R11)(Y3*8), Y6
+	VPCMPEQQ Y12, Y12, Y12
+	VPCMPEQQ Y0, Y0, Y0
+	VGATHERQPD Y12, (R11)(Y8*8), Y11
+	VGATHERQPD Y0, (R12)(Y3*8), Y2
+	VPCMPEQQ Y12, Y12, Y12
+	VADDPD Y2, Y4, Y4
+	VGATHERQPD Y12, (R12)(Y8*8), Y7
+	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
+	VFMSUB213PD done<>(SB), Y6, Y5
+	VADDPD Y7, Y9, Y9
+	VMULPD Y5, Y5, Y6
+	VFMSUB213PD done<>(SB), Y11, Y10
+	VMOVUPD p32p6<>(SB), Y3
+	VMULPD Y10, Y10, Y11
+	VMOVUPD p32p7<>(SB), Y2
+	VMOVUPD p32p6<>(SB), Y8
+	VFMADD213PD p32p4<>(SB), Y6, Y3
+	VMOVUPD p32p7<>(SB), Y7
+	VFMADD213PD p32p5<>(SB), Y6, Y2
+	VFMADD213PD p32p4<>(SB), Y11, Y8
+	VFMADD213PD p32p2<>(SB), Y6, Y3
+	VFMADD213PD p32p5<>(SB), Y11, Y7
+	VFMADD213PD p32p3<>(SB), Y6, Y2
+	VFMADD213PD p32p2<>(SB), Y11, Y8
+	VFMADD213PD p32p0<>(SB), Y6, Y3
+	VFMADD213PD p32p3<>(SB), Y11, Y7
+	VFMADD213PD p32p1<>(SB), Y6, Y2
+	VFMADD213PD p32p0<>(SB), Y11, Y8
+	VFMADD213PD Y3, Y5, Y2
+	VFMADD213PD p32p1<>(SB), Y11, Y7
+	VFMADD231PD Y2, Y5, Y4
+	VFMADD213PD Y8, Y10, Y7
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
+	VCVTPS2PD X1, Y3
+	VFMADD231PD Y7, Y10, Y9
+	VMULPD Y3, Y4, Y4
+	VEXTRACTF128 $1, Y1, X8
+	VMINPD d160<>(SB), Y4, Y4
+	VCVTPS2PD X8, Y8
+	VMAXPD dm160<>(SB), Y4, Y4
+	VMULPD Y8, Y9, Y9
+	VMULPD d16<>(SB), Y4, Y6
+	VMINPD d160<>(SB), Y9, Y9
+	VROUNDPD $8, Y6, Y6
+	VMAXPD dm160<>(SB), Y9, Y9
+	VMULPD d1by16<>(SB), Y6, Y6
+	VMULPD d16<>(SB), Y9, Y11
+	VSUBPD Y6, Y4, Y4
+	VROUNDPD $8, Y11, Y11
+	VADDPD p32shift<>(SB), Y6, Y3
+	VMULPD d1by16<>(SB), Y11, Y11
+	VPAND p32idx15<>(SB), Y3, Y3
+	VSUBPD Y11, Y9, Y9
+	VPCMPEQQ Y0, Y0, Y0
+	VADDPD p32shift<>(SB), Y11, Y8
+	VGATHERQPD Y0, (R13)(Y3*8), Y5
+	VPAND p32idx15<>(SB), Y8, Y8
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	VMULPD Y4, Y4, Y2
+	VPCMPEQQ Y12, Y12, Y12
+	VMOVUPD p32q1<>(SB), Y0
+	VGATHERQPD Y12, (R13)(Y8*8), Y10
+	VMOVUPD p32q3<>(SB), Y3
+	VMULPD Y9, Y9, Y7
+	VFMADD213PD p32q0<>(SB), Y4, Y0
+	VMOVUPD p32q1<>(SB), Y12
+	VFMADD213PD p32q2<>(SB), Y4, Y3
+	VMOVUPD p32q3<>(SB), Y8
+	VFMADD231PD p32q4<>(SB), Y2, Y3
+	VFMADD213PD p32q0<>(SB), Y9, Y12
+	VFMADD213PD Y0, Y2, Y3
+	VFMADD213PD p32q2<>(SB), Y9, Y8
+	VMULPD Y5, Y4, Y4
+	VFMADD231PD p32q4<>(SB), Y7, Y8
+	VFMADD213PD Y5, Y4, Y3
+	VFMADD213PD Y12, Y7, Y8
+	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
+	// in the low bits of floor(m) + 1.5*2^52
+	VADDPD p32snap<>(SB), Y3, Y3
+	VMULPD Y10, Y9, Y9
+	VSUBPD p32snap<>(SB), Y3, Y3
+	VFMADD213PD Y10, Y9, Y8
+	VROUNDPD $9, Y6, Y6
+	VADDPD p32snap<>(SB), Y8, Y8
+	VADDPD shifterbias64<>(SB), Y6, Y6
+	VSUBPD p32snap<>(SB), Y8, Y8
+	VPSLLQ $52, Y6, Y6
+	VROUNDPD $9, Y11, Y11
+	VMULPD Y6, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y11, Y11
+	VCVTPD2PSY Y3, X5
+	VPSLLQ $52, Y11, Y11
+	VMULPD Y11, Y8, Y8
+	VCVTPD2PSY Y8, X10
+	VINSERTF128 $1, X10, Y5, Y5
+	// x < 0 (x's sign, read again): negBaseBits(y) there, NaN's in place of the power
+	VMASKMOVPS (SI), Y15, Y2
+	VPSRAD $31, Y2, Y2
+	VMULPS half<>(SB), Y1, Y3
+	VROUNDPS $8, Y3, Y4
+	VCMPPS $4, Y4, Y3, Y3
+	VANDPS signmask<>(SB), Y3, Y3
+	VROUNDPS $8, Y1, Y4
+	VCMPPS $4, Y4, Y1, Y4
+	VBLENDVPS Y4, gonan32<>(SB), Y3, Y3
+	VANDPS Y3, Y2, Y2
+	VPSLLD $1, Y2, Y3
+	VPSRAD $31, Y3, Y3
+	VANDNPS Y5, Y3, Y5
+	VORPS Y2, Y5, Y5
+	VMOVUPS Y5, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	ADDQ $32, DX
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VMASKMOVPS (DX), Y15, Y1
+	// Y3: the lanes pow64.Ordinary turns away (x NaN, zero or infinite; y NaN,
+	// infinite, ±0.5, ±1 or 2), within Y15's, into Y14; x = |x|
+	VANDPS absmask<>(SB), Y0, Y0
+	VCMPPS $5, inf<>(SB), Y0, Y3
+	VCMPPS $0, zero<>(SB), Y0, Y4
+	VORPS Y4, Y3, Y3
+	VANDPS absmask<>(SB), Y1, Y2
+	VCMPPS $5, inf<>(SB), Y2, Y4
+	VORPS Y4, Y3, Y3
+	VCMPPS $0, half<>(SB), Y2, Y4
+	VORPS Y4, Y3, Y3
+	VCMPPS $0, one<>(SB), Y2, Y4
+	VORPS Y4, Y3, Y3
+	VCMPPS $0, two<>(SB), Y1, Y4
+	VORPS Y4, Y3, Y3
+	VANDPS Y15, Y3, Y3
+	VORPS Y3, Y14, Y14
+	// the two chains interleaved, an instruction of each in turn
+	VCVTPS2PD X0, Y2
+	VEXTRACTF128 $1, Y0, X7
+	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
+	// float), bin = the next 4 bits, z = bits - k<<52
+	VPSUBQ p32off<>(SB), Y2, Y3
+	VCVTPS2PD X7, Y7
+	VPAND p32kmask<>(SB), Y3, Y5
+	VPSUBQ p32off<>(SB), Y7, Y8
+	VPSUBQ Y5, Y2, Y5
+	VPAND p32kmask<>(SB), Y8, Y10
+	VPADDQ p32k1024<>(SB), Y3, Y4
+	VPSUBQ Y10, Y7, Y10
+	VPSRLQ $52, Y4, Y4
+	VPADDQ p32k1024<>(SB), Y8, Y9
+	VPOR p32two52<>(SB), Y4, Y4
+	VPSRLQ $52, Y9, Y9
+	VSUBPD p32kbias<>(SB), Y4, Y4
+	VPOR p32two52<>(SB), Y9, Y9
+	VPSRLQ $48, Y3, Y3
+	VSUBPD p32kbias<>(SB), Y9, Y9
+	VPAND p32idx15<>(SB), Y3, Y3
+	VPSRLQ $48, Y8, Y8
+	VPCMPEQQ Y0, Y0, Y0
+	VPAND p32idx15<>(SB), Y8, Y8
+	VGATHERQPD Y0, (R11)(Y3*8), Y6
+	VPCMPEQQ Y12, Y12, Y12
+	VPCMPEQQ Y0, Y0, Y0
+	VGATHERQPD Y12, (R11)(Y8*8), Y11
+	VGATHERQPD Y0, (R12)(Y3*8), Y2
+	VPCMPEQQ Y12, Y12, Y12
+	VADDPD Y2, Y4, Y4
+	VGATHERQPD Y12, (R12)(Y8*8), Y7
+	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
+	VFMSUB213PD done<>(SB), Y6, Y5
+	VADDPD Y7, Y9, Y9
+	VMULPD Y5, Y5, Y6
+	VFMSUB213PD done<>(SB), Y11, Y10
+	VMOVUPD p32p6<>(SB), Y3
+	VMULPD Y10, Y10, Y11
+	VMOVUPD p32p7<>(SB), Y2
+	VMOVUPD p32p6<>(SB), Y8
+	VFMADD213PD p32p4<>(SB), Y6, Y3
+	VMOVUPD p32p7<>(SB), Y7
+	VFMADD213PD p32p5<>(SB), Y6, Y2
+	VFMADD213PD p32p4<>(SB), Y11, Y8
+	VFMADD213PD p32p2<>(SB), Y6, Y3
+	VFMADD213PD p32p5<>(SB), Y11, Y7
+	VFMADD213PD p32p3<>(SB), Y6, Y2
+	VFMADD213PD p32p2<>(SB), Y11, Y8
+	VFMADD213PD p32p0<>(SB), Y6, Y3
+	VFMADD213PD p32p3<>(SB), Y11, Y7
+	VFMADD213PD p32p1<>(SB), Y6, Y2
+	VFMADD213PD p32p0<>(SB), Y11, Y8
+	VFMADD213PD Y3, Y5, Y2
+	VFMADD213PD p32p1<>(SB), Y11, Y7
+	VFMADD231PD Y2, Y5, Y4
+	VFMADD213PD Y8, Y10, Y7
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
+	VCVTPS2PD X1, Y3
+	VFMADD231PD Y7, Y10, Y9
+	VMULPD Y3, Y4, Y4
+	VEXTRACTF128 $1, Y1, X8
+	VMINPD d160<>(SB), Y4, Y4
+	VCVTPS2PD X8, Y8
+	VMAXPD dm160<>(SB), Y4, Y4
+	VMULPD Y8, Y9, Y9
+	VMULPD d16<>(SB), Y4, Y6
+	VMINPD d160<>(SB), Y9, Y9
+	VROUNDPD $8, Y6, Y6
+	VMAXPD dm160<>(SB), Y9, Y9
+	VMULPD d1by16<>(SB), Y6, Y6
+	VMULPD d16<>(SB), Y9, Y11
+	VSUBPD Y6, Y4, Y4
+	VROUNDPD $8, Y11, Y11
+	VADDPD p32shift<>(SB), Y6, Y3
+	VMULPD d1by16<>(SB), Y11, Y11
+	VPAND p32idx15<>(SB), Y3, Y3
+	VSUBPD Y11, Y9, Y9
+	VPCMPEQQ Y0, Y0, Y0
+	VADDPD p32shift<>(SB), Y11, Y8
+	VGATHERQPD Y0, (R13)(Y3*8), Y5
+	VPAND p32idx15<>(SB), Y8, Y8
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	VMULPD Y4, Y4, Y2
+	VPCMPEQQ Y12, Y12, Y12
+	VMOVUPD p32q1<>(SB), Y0
+	VGATHERQPD Y12, (R13)(Y8*8), Y10
+	VMOVUPD p32q3<>(SB), Y3
+	VMULPD Y9, Y9, Y7
+	VFMADD213PD p32q0<>(SB), Y4, Y0
+	VMOVUPD p32q1<>(SB), Y12
+	VFMADD213PD p32q2<>(SB), Y4, Y3
+	VMOVUPD p32q3<>(SB), Y8
+	VFMADD231PD p32q4<>(SB), Y2, Y3
+	VFMADD213PD p32q0<>(SB), Y9, Y12
+	VFMADD213PD Y0, Y2, Y3
+	VFMADD213PD p32q2<>(SB), Y9, Y8
+	VMULPD Y5, Y4, Y4
+	VFMADD231PD p32q4<>(SB), Y7, Y8
+	VFMADD213PD Y5, Y4, Y3
+	VFMADD213PD Y12, Y7, Y8
+	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
+	// in the low bits of floor(m) + 1.5*2^52
+	VADDPD p32snap<>(SB), Y3, Y3
+	VMULPD Y10, Y9, Y9
+	VSUBPD p32snap<>(SB), Y3, Y3
+	VFMADD213PD Y10, Y9, Y8
+	VROUNDPD $9, Y6, Y6
+	VADDPD p32snap<>(SB), Y8, Y8
+	VADDPD shifterbias64<>(SB), Y6, Y6
+	VSUBPD p32snap<>(SB), Y8, Y8
+	VPSLLQ $52, Y6, Y6
+	VROUNDPD $9, Y11, Y11
+	VMULPD Y6, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y11, Y11
+	VCVTPD2PSY Y3, X5
+	VPSLLQ $52, Y11, Y11
+	VMULPD Y11, Y8, Y8
+	VCVTPD2PSY Y8, X10
+	VINSERTF128 $1, X10, Y5, Y5
+	// x < 0 (x's sign, read again): negBaseBits(y) there, NaN's in place of the power
+	VMASKMOVPS (SI), Y15, Y2
+	VPSRAD $31, Y2, Y2
+	VMULPS half<>(SB), Y1, Y3
+	VROUNDPS $8, Y3, Y4
+	VCMPPS $4, Y4, Y3, Y3
+	VANDPS signmask<>(SB), Y3, Y3
+	VROUNDPS $8, Y1, Y4
+	VCMPPS $4, Y4, Y1, Y4
+	VBLENDVPS Y4, gonan32<>(SB), Y3, Y3
+	VANDPS Y3, Y2, Y2
+	VPSLLD $1, Y2, Y3
+	VPSRAD $31, Y3, Y3
+	VANDNPS Y5, Y3, Y5
+	VORPS Y2, Y5, Y5
+	VMASKMOVPS Y5, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+32(FP)
+	VZEROUPPER
+	RET
+
+// func powScalarF32AVX2(dst *float32, x *float32, y float32, n int) (ok bool)
+TEXT ·powScalarF32AVX2(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSS y+16(FP), Y12
+	VXORPS Y14, Y14, Y14
+	LEAQ p32invc<>(SB), R11
+	LEAQ p32logc<>(SB), R12
+	LEAQ p32exp2<>(SB), R13
+	// Y13: y widened; Y12: negBaseBits(y)
+	VCVTPS2PD X12, Y13
+	VMOVAPS Y12, Y0
+	VMULPS half<>(SB), Y0, Y12
+	VROUNDPS $8, Y12, Y1
+	VCMPPS $4, Y1, Y12, Y12
+	VANDPS signmask<>(SB), Y12, Y12
+	VROUNDPS $8, Y0, Y1
+	VCMPPS $4, Y1, Y0, Y1
+	VBLENDVPS Y1, gonan32<>(SB), Y12, Y12
+	VPCMPEQD Y15, Y15, Y15
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPS 0(SI), Y0
+	// Y3: the lanes pow64.Ordinary turns away (x NaN, zero or infinite; y NaN,
+	// infinite, ±0.5, ±1 or 2), within Y15's, into Y14; x = |x|
+	VANDPS absmask<>(SB), Y0, Y0
+	VCMPPS $5, inf<>(SB), Y0, Y3
+	VCMPPS $0, zero<>(SB), Y0, Y4
+	VORPS Y4, Y3, Y3
+	VANDPS Y15, Y3, Y3
+	VORPS Y3, Y14, Y14
+	// the two chains interleaved, an instruction of each in turn
+	VCVTPS2PD X0, Y2
+	VEXTRACTF128 $1, Y0, X7
+	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
+	// float), bin = the next 4 bits, z = bits - k<<52
+	VPSUBQ p32off<>(SB), Y2, Y3
+	VCVTPS2PD X7, Y7
+	VPAND p32kmask<>(SB), Y3, Y5
+	VPSUBQ p32off<>(SB), Y7, Y8
+	VPSUBQ Y5, Y2, Y5
+	VPAND p32kmask<>(SB), Y8, Y10
+	VPADDQ p32k1024<>(SB), Y3, Y4
+	VPSUBQ Y10, Y7, Y10
+	VPSRLQ $52, Y4, Y4
+	VPADDQ p32k1024<>(SB), Y8, Y9
+	VPOR p32two52<>(SB), Y4, Y4
+	VPSRLQ $52, Y9, Y9
+	VSUBPD p32kbias<>(SB), Y4, Y4
+	VPOR p32two52<>(SB), Y9, Y9
+	VPSRLQ $48, Y3, Y3
+	VSUBPD p32kbias<>(SB), Y9, Y9
+	VPAND p32idx15<>(SB), Y3, Y3
+	VPSRLQ $48, Y8, Y8
+	VPCMPEQQ Y0, Y0, Y0
+	VPAND p32idx15<>(SB), Y8, Y8
+	VGATHERQPD Y0, (R11)(Y3*8), Y6
+	VPCMPEQQ Y1, Y1, Y1
+	VPCMPEQQ Y0, Y0, Y0
+	VGATHERQPD Y1, (R11)(Y8*8), Y11
+	VGATHERQPD Y0, (R12)(Y3*8), Y2
+	VPCMPEQQ Y1, Y1, Y1
+	VADDPD Y2, Y4, Y4
+	VGATHERQPD Y1, (R12)(Y8*8), Y7
+	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
+	VFMSUB213PD done<>(SB), Y6, Y5
+	VADDPD Y7, Y9, Y9
+	VMULPD Y5, Y5, Y6
+	VFMSUB213PD done<>(SB), Y11, Y10
+	VMOVUPD p32p6<>(SB), Y3
+	VMULPD Y10, Y10, Y11
+	VMOVUPD p32p7<>(SB), Y2
+	VMOVUPD p32p6<>(SB), Y8
+	VFMADD213PD p32p4<>(SB), Y6, Y3
+	VMOVUPD p32p7<>(SB), Y7
+	VFMADD213PD p32p5<>(SB), Y6, Y2
+	VFMADD213PD p32p4<>(SB), Y11, Y8
+	VFMADD213PD p32p2<>(SB), Y6, Y3
+	VFMADD213PD p32p5<>(SB), Y11, Y7
+	VFMADD213PD p32p3<>(SB), Y6, Y2
+	VFMADD213PD p32p2<>(SB), Y11, Y8
+	VFMADD213PD p32p0<>(SB), Y6, Y3
+	VFMADD213PD p32p3<>(SB), Y11, Y7
+	VFMADD213PD p32p1<>(SB), Y6, Y2
+	VFMADD213PD p32p0<>(SB), Y11, Y8
+	VFMADD213PD Y3, Y5, Y2
+	VFMADD213PD p32p1<>(SB), Y11, Y7
+	VFMADD231PD Y2, Y5, Y4
+	VFMADD213PD Y8, Y10, Y7
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
+	VMULPD Y13, Y4, Y4
+	VFMADD231PD Y7, Y10, Y9
+	VMINPD d160<>(SB), Y4, Y4
+	VMULPD Y13, Y9, Y9
+	VMAXPD dm160<>(SB), Y4, Y4
+	VMINPD d160<>(SB), Y9, Y9
+	VMULPD d16<>(SB), Y4, Y6
+	VMAXPD dm160<>(SB), Y9, Y9
+	VROUNDPD $8, Y6, Y6
+	VMULPD d16<>(SB), Y9, Y11
+	VMULPD d1by16<>(SB), Y6, Y6
+	VROUNDPD $8, Y11, Y11
+	VSUBPD Y6, Y4, Y4
+	VMULPD d1by16<>(SB), Y11, Y11
+	VADDPD p32shift<>(SB), Y6, Y3
+	VSUBPD Y11, Y9, Y9
+	VPAND p32idx15<>(SB), Y3, Y3
+	VADDPD p32shift<>(SB), Y11, Y8
+	VPCMPEQQ Y0, Y0, Y0
+	VPAND p32idx15<>(SB), Y8, Y8
+	VGATHERQPD Y0, (R13)(Y3*8), Y5
+	VPCMPEQQ Y1, Y1, Y1
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	VMULPD Y4, Y4, Y2
+	VGATHERQPD Y1, (R13)(Y8*8), Y10
+	VMOVUPD p32q1<>(SB), Y0
+	VMULPD Y9, Y9, Y7
+	VMOVUPD p32q3<>(SB), Y3
+	VMOVUPD p32q1<>(SB), Y1
+	VFMADD213PD p32q0<>(SB), Y4, Y0
+	VMOVUPD p32q3<>(SB), Y8
+	VFMADD213PD p32q2<>(SB), Y4, Y3
+	VFMADD213PD p32q0<>(SB), Y9, Y1
+	VFMADD231PD p32q4<>(SB), Y2, Y3
+	VFMADD213PD p32q2<>(SB), Y9, Y8
+	VFMADD213PD Y0, Y2, Y3
+	VFMADD231PD p32q4<>(SB), Y7, Y8
+	VMULPD Y5, Y4, Y4
+	VFMADD213PD Y1, Y7, Y8
+	VFMADD213PD Y5, Y4, Y3
+	VMULPD Y10, Y9, Y9
+	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
+	// in the low bits of floor(m) + 1.5*2^52
+	VADDPD p32snap<>(SB), Y3, Y3
+	VFMADD213PD Y10, Y9, Y8
+	VSUBPD p32snap<>(SB), Y3, Y3
+	VADDPD p32snap<>(SB), Y8, Y8
+	VROUNDPD $9, Y6, Y6
+	VSUBPD p32snap<>(SB), Y8, Y8
+	VADDPD shifterbias64<>(SB), Y6, Y6
+	VROUNDPD $9, Y11, Y11
+	VPSLLQ $52, Y6, Y6
+	VADDPD shifterbias64<>(SB), Y11, Y11
+	VMULPD Y6, Y3, Y3
+	VPSLLQ $52, Y11, Y11
+	VCVTPD2PSY Y3, X5
+	VMULPD Y11, Y8, Y8
+	VCVTPD2PSY Y8, X10
+	VINSERTF128 $1, X10, Y5, Y5
+	// x < 0 (x's sign, read again): negBaseBits(y) there, NaN's in place of the power
+	VMASKMOVPS (SI), Y15, Y2
+	VPSRAD $31, Y2, Y2
+	VANDPS Y12, Y2, Y2
+	VPSLLD $1, Y2, Y3
+	VPSRAD $31, Y3, Y3
+	VANDNPS Y5, Y3, Y5
+	VORPS Y2, Y5, Y5
+	VMOVUPS Y5, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	// Y3: the lanes pow64.Ordinary turns away (x NaN, zero or infinite; y NaN,
+	// infinite, ±0.5, ±1 or 2), within Y15's, into Y14; x = |x|
+	VANDPS absmask<>(SB), Y0, Y0
+	VCMPPS $5, inf<>(SB), Y0, Y3
+	VCMPPS $0, zero<>(SB), Y0, Y4
+	VORPS Y4, Y3, Y3
+	VANDPS Y15, Y3, Y3
+	VORPS Y3, Y14, Y14
+	// the two chains interleaved, an instruction of each in turn
+	VCVTPS2PD X0, Y2
+	VEXTRACTF128 $1, Y0, X7
+	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
+	// float), bin = the next 4 bits, z = bits - k<<52
+	VPSUBQ p32off<>(SB), Y2, Y3
+	VCVTPS2PD X7, Y7
+	VPAND p32kmask<>(SB), Y3, Y5
+	VPSUBQ p32off<>(SB), Y7, Y8
+	VPSUBQ Y5, Y2, Y5
+	VPAND p32kmask<>(SB), Y8, Y10
+	VPADDQ p32k1024<>(SB), Y3, Y4
+	VPSUBQ Y10, Y7, Y10
+	VPSRLQ $52, Y4, Y4
+	VPADDQ p32k1024<>(SB), Y8, Y9
+	VPOR p32two52<>(SB), Y4, Y4
+	VPSRLQ $52, Y9, Y9
+	VSUBPD p32kbias<>(SB), Y4, Y4
+	VPOR p32two52<>(SB), Y9, Y9
+	VPSRLQ $48, Y3, Y3
+	VSUBPD p32kbias<>(SB), Y9, Y9
+	VPAND p32idx15<>(SB), Y3, Y3
+	VPSRLQ $48, Y8, Y8
+	VPCMPEQQ Y0, Y0, Y0
+	VPAND p32idx15<>(SB), Y8, Y8
+	VGATHERQPD Y0, (R11)(Y3*8), Y6
+	VPCMPEQQ Y1, Y1, Y1
+	VPCMPEQQ Y0, Y0, Y0
+	VGATHERQPD Y1, (R11)(Y8*8), Y11
+	VGATHERQPD Y0, (R12)(Y3*8), Y2
+	VPCMPEQQ Y1, Y1, Y1
+	VADDPD Y2, Y4, Y4
+	VGATHERQPD Y1, (R12)(Y8*8), Y7
+	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
+	VFMSUB213PD done<>(SB), Y6, Y5
+	VADDPD Y7, Y9, Y9
+	VMULPD Y5, Y5, Y6
+	VFMSUB213PD done<>(SB), Y11, Y10
+	VMOVUPD p32p6<>(SB), Y3
+	VMULPD Y10, Y10, Y11
+	VMOVUPD p32p7<>(SB), Y2
+	VMOVUPD p32p6<>(SB), Y8
+	VFMADD213PD p32p4<>(SB), Y6, Y3
+	VMOVUPD p32p7<>(SB), Y7
+	VFMADD213PD p32p5<>(SB), Y6, Y2
+	VFMADD213PD p32p4<>(SB), Y11, Y8
+	VFMADD213PD p32p2<>(SB), Y6, Y3
+	VFMADD213PD p32p5<>(SB), Y11, Y7
+	VFMADD213PD p32p3<>(SB), Y6, Y2
+	VFMADD213PD p32p2<>(SB), Y11, Y8
+	VFMADD213PD p32p0<>(SB), Y6, Y3
+	VFMADD213PD p32p3<>(SB), Y11, Y7
+	VFMADD213PD p32p1<>(SB), Y6, Y2
+	VFMADD213PD p32p0<>(SB), Y11, Y8
+	VFMADD213PD Y3, Y5, Y2
+	VFMADD213PD p32p1<>(SB), Y11, Y7
+	VFMADD231PD Y2, Y5, Y4
+	VFMADD213PD Y8, Y10, Y7
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
+	VMULPD Y13, Y4, Y4
+	VFMADD231PD Y7, Y10, Y9
+	VMINPD d160<>(SB), Y4, Y4
+	VMULPD Y13, Y9, Y9
+	VMAXPD dm160<>(SB), Y4, Y4
+	VMINPD d160<>(SB), Y9, Y9
+	VMULPD d16<>(SB), Y4, Y6
+	VMAXPD dm160<>(SB), Y9, Y9
+	VROUNDPD $8, Y6, Y6
+	VMULPD d16<>(SB), Y9, Y11
+	VMULPD d1by16<>(SB), Y6, Y6
+	VROUNDPD $8, Y11, Y11
+	VSUBPD Y6, Y4, Y4
+	VMULPD d1by16<>(SB), Y11, Y11
+	VADDPD p32shift<>(SB), Y6, Y3
+	VSUBPD Y11, Y9, Y9
+	VPAND p32idx15<>(SB), Y3, Y3
+	VADDPD p32shift<>(SB), Y11, Y8
+	VPCMPEQQ Y0, Y0, Y0
+	VPAND p32idx15<>(SB), Y8, Y8
+	VGATHERQPD Y0, (R13)(Y3*8), Y5
+	VPCMPEQQ Y1, Y1, Y1
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	VMULPD Y4, Y4, Y2
+	VGATHERQPD Y1, (R13)(Y8*8), Y10
+	VMOVUPD p32q1<>(SB), Y0
+	VMULPD Y9, Y9, Y7
+	VMOVUPD p32q3<>(SB), Y3
+	VMOVUPD p32q1<>(SB), Y1
+	VFMADD213PD p32q0<>(SB), Y4, Y0
+	VMOVUPD p32q3<>(SB), Y8
+	VFMADD213PD p32q2<>(SB), Y4, Y3
+	VFMADD213PD p32q0<>(SB), Y9, Y1
+	VFMADD231PD p32q4<>(SB), Y2, Y3
+	VFMADD213PD p32q2<>(SB), Y9, Y8
+	VFMADD213PD Y0, Y2, Y3
+	VFMADD231PD p32q4<>(SB), Y7, Y8
+	VMULPD Y5, Y4, Y4
+	VFMADD213PD Y1, Y7, Y8
+	VFMADD213PD Y5, Y4, Y3
+	VMULPD Y10, Y9, Y9
+	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
+	// in the low bits of floor(m) + 1.5*2^52
+	VADDPD p32snap<>(SB), Y3, Y3
+	VFMADD213PD Y10, Y9, Y8
+	VSUBPD p32snap<>(SB), Y3, Y3
+	VADDPD p32snap<>(SB), Y8, Y8
+	VROUNDPD $9, Y6, Y6
+	VSUBPD p32snap<>(SB), Y8, Y8
+	VADDPD shifterbias64<>(SB), Y6, Y6
+	VROUNDPD $9, Y11, Y11
+	VPSLLQ $52, Y6, Y6
+	VADDPD shifterbias64<>(SB), Y11, Y11
+	VMULPD Y6, Y3, Y3
+	VPSLLQ $52, Y11, Y11
+	VCVTPD2PSY Y3, X5
+	VMULPD Y11, Y8, Y8
+	VCVTPD2PSY Y8, X10
+	VINSERTF128 $1, X10, Y5, Y5
+	// x < 0 (x's sign, read again): negBaseBits(y) there, NaN's in place of the power
+	VMASKMOVPS (SI), Y15, Y2
+	VPSRAD $31, Y2, Y2
+	VANDPS Y12, Y2, Y2
+	VPSLLD $1, Y2, Y3
+	VPSRAD $31, Y3, Y3
+	VANDNPS Y5, Y3, Y5
+	VORPS Y2, Y5, Y5
+	VMASKMOVPS Y5, Y15, (DI)
 done:
 	VMOVMSKPS Y14, AX
 	TESTL AX, AX
