@@ -213,15 +213,5 @@ func TestPowRowsF32(t *testing.T) {
 // being one, where vec.PowF32's result (the power to about 2^-38, rounded
 // once) may round the other way than the op table's float32 of pow64.Pow.
 func powNearTie32(x, y float64) bool {
-	w := pow64.Pow(math.Abs(x), y)
-	r := float32(w)
-	if !(w >= 0x1p-126 && r <= math.MaxFloat32) {
-		return false
-	}
-	toward := float32(math.Inf(1))
-	if float64(r) > w {
-		toward = 0
-	}
-	mid := (float64(r) + float64(math.Nextafter32(r, toward))) / 2
-	return w != mid && math.Abs(w-mid) <= 0x1p-37*w
+	return pow64.NearFloat32Tie(pow64.Pow(math.Abs(x), y), 0x1p-37)
 }

@@ -68,3 +68,21 @@ func SamplePairs(r *rand.Rand, kind string, n int) (xs, ys []float64) {
 	}
 	return xs, ys
 }
+
+// NearFloat32Tie reports whether w, positive and in float32's normal
+// range, lies within rel*w of a float32 tie (the midpoint of two adjacent
+// float32 values) without being one: where a float32 power computed to a
+// relative error of rel may round either way, as vec's float32 Pow, whose
+// tests and users' ask.
+func NearFloat32Tie(w, rel float64) bool {
+	r := float32(w)
+	if !(w >= 0x1p-126 && r <= math.MaxFloat32) {
+		return false
+	}
+	toward := float32(math.Inf(1))
+	if float64(r) > w {
+		toward = 0
+	}
+	mid := (float64(r) + float64(math.Nextafter32(r, toward))) / 2
+	return w != mid && math.Abs(w-mid) <= rel*w
+}

@@ -5926,91 +5926,8 @@ func pow32Tables() (invc, logc, exp2 []float64) {
 // (float32) and chains from powSlotRegs; the scalar exponent in Z12,
 // widened in Z13; the sign masks of negative x in K4 and K5.
 func (g *gen) pow512F32() {
-	invc, logc, exp2 := pow32Tables()
-	bitsOf := func(v []float64) []uint64 {
-		var b []uint64
-		for _, x := range v {
-			b = append(b, math.Float64bits(x))
-		}
-		return b
-	}
-	tInvc, tLogc, tExp2 := g.table("p32invc", bitsOf(invc)), g.table("p32logc", bitsOf(logc)), g.table("p32exp2", bitsOf(exp2))
-	cst := func(name string, c []float64, i int) string { return g.d(fmt.Sprintf("%s%d", name, i), c[i]) }
-	// The tables' entries 0-7 stay in Z28-Z30, 8-15 are read from memory.
-	tabReg := map[string]string{tInvc: "Z28", tLogc: "Z29", tExp2: "Z30"}
-	lookup := func(tab, idx, dst string) {
-		if idx != dst {
-			g.ins("VMOVAPD %s, %s", idx, dst)
-		}
-		g.ins("VPERMI2PD %s+64(SB), %s, %s", tab, tabReg[tab], dst)
-	}
-	// chain computes one float64 half (hi: the upper eight lanes) of the
-	// slot whose |x| (float32) is in xf and y (float32) in yf, or the
-	// scalar exponent in Z13 (yf empty), into the low half of out's ymm;
-	// r holds its six registers, r[5] may be xf (read first).
-	chain := func(g *gen, xf, yf string, hi bool, r [6]string, out string) {
-		X, a, b, c, d, e := r[0], r[1], r[2], r[3], r[4], r[5]
-		widen := func(src, dst string) {
-			if hi {
-				g.ins("VEXTRACTF32X8 $1, %s, %s", src, "Y"+dst[1:])
-				src = dst
-			}
-			g.ins("VCVTPS2PD %s, %s", "Y"+src[1:], dst)
-		}
-		widen(xf, X)
-		g.comment("x = 2^k*z: k = (bits - off) >> 52, bin = the next 4 bits, z = bits - k<<52")
-		g.ins("VPSUBQ.BCST %s, %s, %s", g.v64("p32off", pow32Off), X, a)
-		g.ins("VPANDQ.BCST %s, %s, %s", g.v64("p32kmask", 0xfff<<52), a, c)
-		g.ins("VPSUBQ %s, %s, %s", c, X, c)
-		g.ins("VPSRAQ $52, %s, %s", a, b)
-		g.ins("VCVTQQ2PD %s, %s", b, b)
-		g.ins("VPSRLQ $48, %s, %s", a, a)
-		lookup(tInvc, a, d)
-		lookup(tLogc, a, a)
-		g.ins("VADDPD %s, %s, %s", a, b, b)
-		g.comment("r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2")
-		g.ins("VFMSUB213PD.BCST %s, %s, %s", g.d("done", 1), d, c)
-		g.ins("VMULPD %s, %s, %s", c, c, d)
-		g.ins("VBROADCASTSD %s, %s", cst("p32p", pow32P, 6), a)
-		g.ins("VBROADCASTSD %s, %s", cst("p32p", pow32P, 7), X)
-		for i := 4; i >= 0; i -= 2 {
-			g.ins("VFMADD213PD.BCST %s, %s, %s", cst("p32p", pow32P, i), d, a)
-			g.ins("VFMADD213PD.BCST %s, %s, %s", cst("p32p", pow32P, i+1), d, X)
-		}
-		g.ins("VFMADD213PD %s, %s, %s", a, c, X)
-		g.ins("VFMADD231PD %s, %s, %s", X, c, b)
-		g.comment("t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD")
-		g.comment("to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +")
-		g.comment("1.5*2^48")
-		if yf != "" {
-			widen(yf, a)
-			g.ins("VMULPD %s, %s, %s", a, b, b)
-		} else {
-			g.ins("VMULPD Z13, %s, %s", b, b)
-		}
-		g.ins("VMINPD.BCST %s, %s, %s", g.d("d160", 160), b, b)
-		g.ins("VMAXPD.BCST %s, %s, %s", g.d("dm160", -160), b, b)
-		g.ins("VRNDSCALEPD $0x48, %s, %s", b, d)
-		g.ins("VSUBPD %s, %s, %s", d, b, b)
-		g.ins("VADDPD.BCST %s, %s, %s", g.d("p32shift", 0x1.8p48), d, a)
-		lookup(tExp2, a, c)
-		g.comment("2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)")
-		g.ins("VMULPD %s, %s, %s", b, b, X)
-		g.ins("VBROADCASTSD %s, %s", cst("p32q", pow32Q, 1), e)
-		g.ins("VBROADCASTSD %s, %s", cst("p32q", pow32Q, 3), a)
-		g.ins("VFMADD213PD.BCST %s, %s, %s", cst("p32q", pow32Q, 0), b, e)
-		g.ins("VFMADD213PD.BCST %s, %s, %s", cst("p32q", pow32Q, 2), b, a)
-		g.ins("VFMADD231PD.BCST %s, %s, %s", cst("p32q", pow32Q, 4), X, a)
-		g.ins("VFMADD213PD %s, %s, %s", e, X, a)
-		g.ins("VMULPD %s, %s, %s", c, b, b)
-		g.ins("VFMADD213PD %s, %s, %s", c, b, a)
-		g.comment("rounded to a multiple of 2^-37 (it lies in [0.97, 2.05)): an exact power that is a")
-		g.comment("float32 tie lands on it, which the last rounding then takes to even")
-		g.ins("VADDPD.BCST %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
-		g.ins("VSUBPD.BCST %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
-		g.ins("VSCALEFPD %s, %s, %s", d, a, a)
-		g.ins("VCVTPD2PS %s, %s", a, "Y"+out[1:])
-	}
+	tabs := pow32TableSyms(g)
+	chain := func(g *gen, xf, yf string, hi bool, r [6]string) { g.powF32Chain(tierAVX512, tabs, xf, yf, hi, r) }
 	// group computes every slot of one step: the lane checks and signs
 	// slot by slot, the chains of all slots interleaved, then each slot's
 	// halves joined and its negative bases mended.
@@ -6049,8 +5966,8 @@ func (g *gen) pow512F32() {
 					ya = yf
 				}
 				streams = append(streams,
-					func(g *gen) { chain(g, xf, ya, false, ra, ra[3]) },
-					func(g *gen) { chain(g, xf, ya, true, rb, rb[3]) })
+					func(g *gen) { chain(g, xf, ya, false, ra) },
+					func(g *gen) { chain(g, xf, ya, true, rb) })
 				outs = append(outs, ra[3])
 			}
 			g.comment("the chains of every slot interleaved, an instruction of each in turn")
@@ -6081,8 +5998,9 @@ func (g *gen) pow512F32() {
 			if scalar {
 				g.ins("VCVTPS2PD Y12, Z13")
 			}
-			for _, tab := range []string{tInvc, tLogc, tExp2} {
-				g.ins("VMOVUPD %s+0(SB), %s", tab, tabReg[tab])
+			g.comment("the tables' entries 0-7 in Z28-Z30 (8-15 are read from memory)")
+			for i, tab := range tabs {
+				g.ins("VMOVUPD %s+0(SB), Z%d", tab, 28+i)
 			}
 			g.comment("K1 all ones until the tail sets its mask: the lane checks look at K1's lanes")
 			g.comment("only, so that the tail's zeroed lanes raise nothing")
@@ -6121,94 +6039,8 @@ func (g *gen) pow512F32() {
 // in Y12), the chains in Y2-Y6 and Y7-Y11 (the sixth Y12, or Y1 in the
 // scalar form); x's sign is read from memory again at the end.
 func (g *gen) powF32AVX2() {
-	invc, logc, exp2 := pow32Tables()
-	bitsOf := func(v []float64) []uint64 {
-		var b []uint64
-		for _, x := range v {
-			b = append(b, math.Float64bits(x))
-		}
-		return b
-	}
-	tabs := []string{g.table("p32invc", bitsOf(invc)), g.table("p32logc", bitsOf(logc)), g.table("p32exp2", bitsOf(exp2))}
-	cst := func(name string, c []float64, i int) string { return g.d(fmt.Sprintf("%s%d", name, i), c[i]) }
-	idx15 := g.v64("p32idx15", 15)
-	gather := func(base, idx, mask, dst string) {
-		g.ins("VPCMPEQQ %s, %s, %s", mask, mask, mask)
-		g.ins("VGATHERQPD %s, (%s)(%s*8), %s", mask, base, idx, dst)
-	}
-	chain := func(g *gen, yf string, hi bool, r [6]string) {
-		X, a, b, c, d, e := r[0], r[1], r[2], r[3], r[4], r[5]
-		xr := func(reg string) string { return "X" + reg[1:] }
-		widen := func(src, dst string) {
-			if hi {
-				g.ins("VEXTRACTF128 $1, %s, %s", src, xr(dst))
-				src = dst
-			}
-			g.ins("VCVTPS2PD %s, %s", xr(src), dst)
-		}
-		widen("Y0", X)
-		g.comment("x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a")
-		g.comment("float), bin = the next 4 bits, z = bits - k<<52")
-		g.ins("VPSUBQ %s, %s, %s", g.v64("p32off", pow32Off), X, a)
-		g.ins("VPAND %s, %s, %s", g.v64("p32kmask", 0xfff<<52), a, c)
-		g.ins("VPSUBQ %s, %s, %s", c, X, c)
-		g.ins("VPADDQ %s, %s, %s", g.v64("p32k1024", 1024<<52), a, b)
-		g.ins("VPSRLQ $52, %s, %s", b, b)
-		g.ins("VPOR %s, %s, %s", g.v64("p32two52", 0x4330000000000000), b, b)
-		g.ins("VSUBPD %s, %s, %s", g.d("p32kbias", 0x1p52+1024), b, b)
-		g.ins("VPSRLQ $48, %s, %s", a, a)
-		g.ins("VPAND %s, %s, %s", idx15, a, a)
-		gather("R11", a, e, d)
-		gather("R12", a, e, X)
-		g.ins("VADDPD %s, %s, %s", X, b, b)
-		g.comment("r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2")
-		g.ins("VFMSUB213PD %s, %s, %s", g.d("done", 1), d, c)
-		g.ins("VMULPD %s, %s, %s", c, c, d)
-		g.ins("VMOVUPD %s, %s", cst("p32p", pow32P, 6), a)
-		g.ins("VMOVUPD %s, %s", cst("p32p", pow32P, 7), X)
-		for i := 4; i >= 0; i -= 2 {
-			g.ins("VFMADD213PD %s, %s, %s", cst("p32p", pow32P, i), d, a)
-			g.ins("VFMADD213PD %s, %s, %s", cst("p32p", pow32P, i+1), d, X)
-		}
-		g.ins("VFMADD213PD %s, %s, %s", a, c, X)
-		g.ins("VFMADD231PD %s, %s, %s", X, c, b)
-		g.comment("t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =")
-		g.comment("16m mod 16 in the low bits of m + 1.5*2^48")
-		if yf != "" {
-			widen(yf, a)
-			g.ins("VMULPD %s, %s, %s", a, b, b)
-		} else {
-			g.ins("VMULPD Y13, %s, %s", b, b)
-		}
-		g.ins("VMINPD %s, %s, %s", g.d("d160", 160), b, b)
-		g.ins("VMAXPD %s, %s, %s", g.d("dm160", -160), b, b)
-		g.ins("VMULPD %s, %s, %s", g.d("d16", 16), b, d)
-		g.ins("VROUNDPD $8, %s, %s", d, d)
-		g.ins("VMULPD %s, %s, %s", g.d("d1by16", 1.0/16), d, d)
-		g.ins("VSUBPD %s, %s, %s", d, b, b)
-		g.ins("VADDPD %s, %s, %s", g.d("p32shift", 0x1.8p48), d, a)
-		g.ins("VPAND %s, %s, %s", idx15, a, a)
-		gather("R13", a, e, c)
-		g.comment("2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)")
-		g.ins("VMULPD %s, %s, %s", b, b, X)
-		g.ins("VMOVUPD %s, %s", cst("p32q", pow32Q, 1), e)
-		g.ins("VMOVUPD %s, %s", cst("p32q", pow32Q, 3), a)
-		g.ins("VFMADD213PD %s, %s, %s", cst("p32q", pow32Q, 0), b, e)
-		g.ins("VFMADD213PD %s, %s, %s", cst("p32q", pow32Q, 2), b, a)
-		g.ins("VFMADD231PD %s, %s, %s", cst("p32q", pow32Q, 4), X, a)
-		g.ins("VFMADD213PD %s, %s, %s", e, X, a)
-		g.ins("VMULPD %s, %s, %s", c, b, b)
-		g.ins("VFMADD213PD %s, %s, %s", c, b, a)
-		g.comment("rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023")
-		g.comment("in the low bits of floor(m) + 1.5*2^52")
-		g.ins("VADDPD %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
-		g.ins("VSUBPD %s, %s, %s", g.d("p32snap", pow32Snap), a, a)
-		g.ins("VROUNDPD $9, %s, %s", d, d)
-		g.ins("VADDPD %s, %s, %s", g.d("shifterbias64", 0x1.8p52+1023), d, d)
-		g.ins("VPSLLQ $52, %s, %s", d, d)
-		g.ins("VMULPD %s, %s, %s", d, a, a)
-		g.ins("VCVTPD2PSY %s, %s", a, xr(c))
-	}
+	tabs := pow32TableSyms(g)
+	chain := func(g *gen, yf string, hi bool, r [6]string) { g.powF32Chain(tierAVX2, tabs, "Y0", yf, hi, r) }
 	// negFix sets dst to negBaseBits(y) of the float32 exponents in yf:
 	// the sign bit where y is odd (y/2 not an integer), NaN's bits where y
 	// is not an integer, else 0; t is scratch.
@@ -6292,6 +6124,145 @@ func (g *gen) powF32AVX2() {
 		setup:   setup(true),
 		slotReg: func(u, i int) string { return "Y0" },
 		body:    body(false)})
+}
+
+// pow32TableSyms registers the float32 Pow kernels' tables (pow32Tables:
+// invc, log2 c, 2^(j/16)) and returns their symbols.
+func pow32TableSyms(g *gen) [3]string {
+	invc, logc, exp2 := pow32Tables()
+	var syms [3]string
+	for i, t := range [][]float64{invc, logc, exp2} {
+		var b []uint64
+		for _, x := range t {
+			b = append(b, math.Float64bits(x))
+		}
+		syms[i] = g.table([]string{"p32invc", "p32logc", "p32exp2"}[i], b)
+	}
+	return syms
+}
+
+// powF32Chain emits one chain of the float32 Pow kernels on tier t: the
+// float64 power of one half (hi: the upper) of the float32 |x| in xf, to
+// the y in yf (float32; empty: the scalar exponent, widened, in register
+// 13), into the low half of r[3], with r's six registers (r[5] may be xf,
+// which is read first). The tiers differ in how they widen, convert k
+// (VPSRAQ and VCVTQQ2PD; on AVX2 by 2^52 + 1024 + k read as a float), look
+// up the tables (VPERMI2PD with entries 0-7 in Z28-Z30; VGATHERQPD from
+// R11-R13, r[5] the mask), round 16t (VRNDSCALEPD to four fraction bits;
+// VROUNDPD between the scalings by 16) and scale by 2^floor(m) (VSCALEFPD;
+// a power of two from exponent bits, exact as m is within ±160): every
+// step gives the same value on both (powF32Wide's).
+func (g *gen) powF32Chain(t tier, tabs [3]string, xf, yf string, hi bool, r [6]string) {
+	X, a, b, c, d, e := r[0], r[1], r[2], r[3], r[4], r[5]
+	half, extract, and, cvt := "X", "VEXTRACTF128", "VPAND", "VCVTPD2PSY"
+	if t.z {
+		half, extract, and, cvt = "Y", "VEXTRACTF32X8", "VPANDQ", "VCVTPD2PS"
+	}
+	low := func(reg string) string { return half + reg[1:] }
+	widen := func(src, dst string) {
+		if hi {
+			g.ins("%s $1, %s, %s", extract, src, low(dst))
+			src = dst
+		}
+		g.ins("VCVTPS2PD %s, %s", low(src), dst)
+	}
+	cst := func(name string, c []float64, i int) string { return g.d(fmt.Sprintf("%s%d", name, i), c[i]) }
+	load := func(c, dst string) {
+		if t.z {
+			g.ins("VBROADCASTSD %s, %s", c, dst)
+		} else {
+			g.ins("VMOVUPD %s, %s", c, dst)
+		}
+	}
+	idx15 := func(reg string) {
+		if !t.z {
+			g.ins("VPAND %s, %s, %s", g.v64("p32idx15", 15), reg, reg)
+		}
+	}
+	lookup := func(i int, idx, dst string) {
+		if t.z {
+			g.ins("VMOVAPD %s, %s", idx, dst)
+			g.ins("VPERMI2PD %s+64(SB), Z%d, %s", tabs[i], 28+i, dst)
+			return
+		}
+		g.ins("VPCMPEQQ %s, %s, %s", e, e, e)
+		g.ins("VGATHERQPD %s, (R%d)(%s*8), %s", e, 11+i, idx, dst)
+	}
+	widen(xf, X)
+	g.comment("x = 2^k*z: k = (bits - off) >> 52, bin = the next 4 bits, z = bits - k<<52")
+	g.withConst(t, "VPSUBQ", g.v64("p32off", pow32Off), X+", "+a)
+	g.withConst(t, and, g.v64("p32kmask", 0xfff<<52), a+", "+c)
+	g.ins("VPSUBQ %s, %s, %s", c, X, c)
+	if t.z {
+		g.ins("VPSRAQ $52, %s, %s", a, b)
+		g.ins("VCVTQQ2PD %s, %s", b, b)
+	} else {
+		g.ins("VPADDQ %s, %s, %s", g.v64("p32k1024", 1024<<52), a, b)
+		g.ins("VPSRLQ $52, %s, %s", b, b)
+		g.ins("VPOR %s, %s, %s", g.v64("p32two52", 0x4330000000000000), b, b)
+		g.ins("VSUBPD %s, %s, %s", g.d("p32kbias", 0x1p52+1024), b, b)
+	}
+	g.ins("VPSRLQ $48, %s, %s", a, a)
+	idx15(a)
+	lookup(0, a, d)
+	lookup(1, a, X)
+	g.ins("VADDPD %s, %s, %s", X, b, b)
+	g.comment("r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2")
+	g.withConst(t, "VFMSUB213PD", g.d("done", 1), d+", "+c)
+	g.ins("VMULPD %s, %s, %s", c, c, d)
+	load(cst("p32p", pow32P, 6), a)
+	load(cst("p32p", pow32P, 7), X)
+	for i := 4; i >= 0; i -= 2 {
+		g.withConst(t, "VFMADD213PD", cst("p32p", pow32P, i), d+", "+a)
+		g.withConst(t, "VFMADD213PD", cst("p32p", pow32P, i+1), d+", "+X)
+	}
+	g.ins("VFMADD213PD %s, %s, %s", a, c, X)
+	g.ins("VFMADD231PD %s, %s, %s", X, c, b)
+	g.comment("t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =")
+	g.comment("16m mod 16 in the low bits of m + 1.5*2^48")
+	if yf != "" {
+		widen(yf, a)
+		g.ins("VMULPD %s, %s, %s", a, b, b)
+	} else {
+		g.ins("VMULPD %s, %s, %s", t.reg(13), b, b)
+	}
+	g.withConst(t, "VMINPD", g.d("d160", 160), b+", "+b)
+	g.withConst(t, "VMAXPD", g.d("dm160", -160), b+", "+b)
+	if t.z {
+		g.ins("VRNDSCALEPD $0x48, %s, %s", b, d)
+	} else {
+		g.ins("VMULPD %s, %s, %s", g.d("d16", 16), b, d)
+		g.ins("VROUNDPD $8, %s, %s", d, d)
+		g.ins("VMULPD %s, %s, %s", g.d("d1by16", 1.0/16), d, d)
+	}
+	g.ins("VSUBPD %s, %s, %s", d, b, b)
+	g.withConst(t, "VADDPD", g.d("p32shift", 0x1.8p48), d+", "+a)
+	idx15(a)
+	lookup(2, a, c)
+	g.comment("2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)")
+	g.ins("VMULPD %s, %s, %s", b, b, X)
+	load(cst("p32q", pow32Q, 1), e)
+	load(cst("p32q", pow32Q, 3), a)
+	g.withConst(t, "VFMADD213PD", cst("p32q", pow32Q, 0), b+", "+e)
+	g.withConst(t, "VFMADD213PD", cst("p32q", pow32Q, 2), b+", "+a)
+	g.withConst(t, "VFMADD231PD", cst("p32q", pow32Q, 4), X+", "+a)
+	g.ins("VFMADD213PD %s, %s, %s", e, X, a)
+	g.ins("VMULPD %s, %s, %s", c, b, b)
+	g.ins("VFMADD213PD %s, %s, %s", c, b, a)
+	g.comment("rounded to a multiple of 2^-37 (it lies in [0.97, 2.05)): an exact power that is a")
+	g.comment("float32 tie lands on it, which the last rounding then takes to even")
+	g.withConst(t, "VADDPD", g.d("p32snap", pow32Snap), a+", "+a)
+	g.withConst(t, "VSUBPD", g.d("p32snap", pow32Snap), a+", "+a)
+	if t.z {
+		g.ins("VSCALEFPD %s, %s, %s", d, a, a)
+	} else {
+		g.comment("2^floor(m) from floor(m) + 1023 in the low bits of floor(m) + 1.5*2^52")
+		g.ins("VROUNDPD $9, %s, %s", d, d)
+		g.ins("VADDPD %s, %s, %s", g.d("shifterbias64", 0x1.8p52+1023), d, d)
+		g.ins("VPSLLQ $52, %s, %s", d, d)
+		g.ins("VMULPD %s, %s, %s", d, a, a)
+	}
+	g.ins("%s %s, %s", cvt, a, low(c))
 }
 
 // powSlotRegs returns the registers of slot u of the float32 Pow kernels:

@@ -216,14 +216,8 @@ func TestPowF32Accuracy(t *testing.T) {
 // beyond float32's normal range (where the grid is coarser).
 func nearTie(x, y float32) bool {
 	w := pow64.Pow(math.Abs(float64(x)), float64(y))
-	r := float32(w)
-	if w < 0x1p-126 || r > math.MaxFloat32 || w != w {
+	if w < 0x1p-126 || float32(w) > math.MaxFloat32 || w != w {
 		return true
 	}
-	toward := float32(math.Inf(1))
-	if float64(r) > w {
-		toward = 0
-	}
-	mid := (float64(r) + float64(math.Nextafter32(r, toward))) / 2
-	return w != mid && math.Abs(w-mid) <= 0x1p-37*w
+	return pow64.NearFloat32Tie(w, 0x1p-37)
 }

@@ -32220,6 +32220,7 @@ TEXT ·powF32AVX512(SB), NOSPLIT, $0-33
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), CX
 	KXORW K7, K7, K7
+	// the tables' entries 0-7 in Z28-Z30 (8-15 are read from memory)
 	VMOVUPD p32invc<>+0(SB), Z28
 	VMOVUPD p32logc<>+0(SB), Z29
 	VMOVUPD p32exp2<>+0(SB), Z30
@@ -32303,19 +32304,23 @@ loop:
 	VMOVAPD Z7, Z10
 	VPERMI2PD p32invc<>+64(SB), Z28, Z19
 	VMOVAPD Z22, Z25
-	VPERMI2PD p32logc<>+64(SB), Z29, Z1
+	VMOVAPD Z1, Z0
 	VPERMI2PD p32invc<>+64(SB), Z28, Z10
-	VPERMI2PD p32logc<>+64(SB), Z29, Z16
+	VMOVAPD Z16, Z15
 	VPERMI2PD p32invc<>+64(SB), Z28, Z25
-	VADDPD Z1, Z2, Z2
-	VPERMI2PD p32logc<>+64(SB), Z29, Z7
-	VADDPD Z16, Z17, Z17
-	VPERMI2PD p32logc<>+64(SB), Z29, Z22
+	VPERMI2PD p32logc<>+64(SB), Z29, Z0
+	VMOVAPD Z7, Z6
+	VPERMI2PD p32logc<>+64(SB), Z29, Z15
+	VMOVAPD Z22, Z21
+	VADDPD Z0, Z2, Z2
+	VPERMI2PD p32logc<>+64(SB), Z29, Z6
+	VADDPD Z15, Z17, Z17
+	VPERMI2PD p32logc<>+64(SB), Z29, Z21
 	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
 	VFMSUB213PD.BCST done<>(SB), Z4, Z3
-	VADDPD Z7, Z8, Z8
+	VADDPD Z6, Z8, Z8
 	VFMSUB213PD.BCST done<>(SB), Z19, Z18
-	VADDPD Z22, Z23, Z23
+	VADDPD Z21, Z23, Z23
 	VMULPD Z3, Z3, Z4
 	VFMSUB213PD.BCST done<>(SB), Z10, Z9
 	VMULPD Z18, Z18, Z19
@@ -32360,9 +32365,8 @@ loop:
 	VFMADD213PD Z7, Z9, Z6
 	VFMADD231PD Z15, Z18, Z17
 	VFMADD213PD Z22, Z24, Z21
-	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
-	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
-	// 1.5*2^48
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
 	VCVTPS2PD Y14, Z1
 	VFMADD231PD Z6, Z9, Z8
 	VCVTPS2PD Y27, Z16
@@ -32399,7 +32403,7 @@ loop:
 	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z18
 	VADDPD.BCST p32shift<>(SB), Z25, Z22
-	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VMOVAPD Z7, Z9
 	VMULPD Z17, Z17, Z15
@@ -32526,13 +32530,15 @@ one:
 	VPSRLQ $48, Z7, Z7
 	VPERMI2PD p32invc<>+64(SB), Z28, Z4
 	VMOVAPD Z7, Z10
-	VPERMI2PD p32logc<>+64(SB), Z29, Z1
+	VMOVAPD Z1, Z0
 	VPERMI2PD p32invc<>+64(SB), Z28, Z10
-	VADDPD Z1, Z2, Z2
-	VPERMI2PD p32logc<>+64(SB), Z29, Z7
+	VPERMI2PD p32logc<>+64(SB), Z29, Z0
+	VMOVAPD Z7, Z6
+	VADDPD Z0, Z2, Z2
+	VPERMI2PD p32logc<>+64(SB), Z29, Z6
 	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
 	VFMSUB213PD.BCST done<>(SB), Z4, Z3
-	VADDPD Z7, Z8, Z8
+	VADDPD Z6, Z8, Z8
 	VMULPD Z3, Z3, Z4
 	VFMSUB213PD.BCST done<>(SB), Z10, Z9
 	VBROADCASTSD p32p6<>(SB), Z1
@@ -32555,9 +32561,8 @@ one:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
-	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
-	// 1.5*2^48
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
 	VCVTPS2PD Y14, Z1
 	VFMADD231PD Z6, Z9, Z8
 	VMULPD Z1, Z2, Z2
@@ -32576,7 +32581,7 @@ one:
 	VSUBPD Z10, Z8, Z8
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VADDPD.BCST p32shift<>(SB), Z10, Z7
-	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VMOVAPD Z7, Z9
 	VBROADCASTSD p32q1<>(SB), Z5
@@ -32668,13 +32673,15 @@ tail:
 	VPSRLQ $48, Z7, Z7
 	VPERMI2PD p32invc<>+64(SB), Z28, Z4
 	VMOVAPD Z7, Z10
-	VPERMI2PD p32logc<>+64(SB), Z29, Z1
+	VMOVAPD Z1, Z0
 	VPERMI2PD p32invc<>+64(SB), Z28, Z10
-	VADDPD Z1, Z2, Z2
-	VPERMI2PD p32logc<>+64(SB), Z29, Z7
+	VPERMI2PD p32logc<>+64(SB), Z29, Z0
+	VMOVAPD Z7, Z6
+	VADDPD Z0, Z2, Z2
+	VPERMI2PD p32logc<>+64(SB), Z29, Z6
 	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
 	VFMSUB213PD.BCST done<>(SB), Z4, Z3
-	VADDPD Z7, Z8, Z8
+	VADDPD Z6, Z8, Z8
 	VMULPD Z3, Z3, Z4
 	VFMSUB213PD.BCST done<>(SB), Z10, Z9
 	VBROADCASTSD p32p6<>(SB), Z1
@@ -32697,9 +32704,8 @@ tail:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
-	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
-	// 1.5*2^48
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
 	VCVTPS2PD Y14, Z1
 	VFMADD231PD Z6, Z9, Z8
 	VMULPD Z1, Z2, Z2
@@ -32718,7 +32724,7 @@ tail:
 	VSUBPD Z10, Z8, Z8
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VADDPD.BCST p32shift<>(SB), Z10, Z7
-	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VMOVAPD Z7, Z9
 	VBROADCASTSD p32q1<>(SB), Z5
@@ -32774,6 +32780,7 @@ TEXT ·powScalarF32AVX512(SB), NOSPLIT, $0-33
 	VBROADCASTSS y+16(FP), Z12
 	KXORW K7, K7, K7
 	VCVTPS2PD Y12, Z13
+	// the tables' entries 0-7 in Z28-Z30 (8-15 are read from memory)
 	VMOVUPD p32invc<>+0(SB), Z28
 	VMOVUPD p32logc<>+0(SB), Z29
 	VMOVUPD p32exp2<>+0(SB), Z30
@@ -32835,19 +32842,23 @@ loop:
 	VMOVAPD Z7, Z10
 	VPERMI2PD p32invc<>+64(SB), Z28, Z19
 	VMOVAPD Z22, Z25
-	VPERMI2PD p32logc<>+64(SB), Z29, Z1
+	VMOVAPD Z1, Z0
 	VPERMI2PD p32invc<>+64(SB), Z28, Z10
-	VPERMI2PD p32logc<>+64(SB), Z29, Z16
+	VMOVAPD Z16, Z15
 	VPERMI2PD p32invc<>+64(SB), Z28, Z25
-	VADDPD Z1, Z2, Z2
-	VPERMI2PD p32logc<>+64(SB), Z29, Z7
-	VADDPD Z16, Z17, Z17
-	VPERMI2PD p32logc<>+64(SB), Z29, Z22
+	VPERMI2PD p32logc<>+64(SB), Z29, Z0
+	VMOVAPD Z7, Z6
+	VPERMI2PD p32logc<>+64(SB), Z29, Z15
+	VMOVAPD Z22, Z21
+	VADDPD Z0, Z2, Z2
+	VPERMI2PD p32logc<>+64(SB), Z29, Z6
+	VADDPD Z15, Z17, Z17
+	VPERMI2PD p32logc<>+64(SB), Z29, Z21
 	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
 	VFMSUB213PD.BCST done<>(SB), Z4, Z3
-	VADDPD Z7, Z8, Z8
+	VADDPD Z6, Z8, Z8
 	VFMSUB213PD.BCST done<>(SB), Z19, Z18
-	VADDPD Z22, Z23, Z23
+	VADDPD Z21, Z23, Z23
 	VMULPD Z3, Z3, Z4
 	VFMSUB213PD.BCST done<>(SB), Z10, Z9
 	VMULPD Z18, Z18, Z19
@@ -32892,9 +32903,8 @@ loop:
 	VFMADD213PD Z7, Z9, Z6
 	VFMADD231PD Z15, Z18, Z17
 	VFMADD213PD Z22, Z24, Z21
-	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
-	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
-	// 1.5*2^48
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
 	VMULPD Z13, Z2, Z2
 	VFMADD231PD Z6, Z9, Z8
 	VMULPD Z13, Z17, Z17
@@ -32927,7 +32937,7 @@ loop:
 	VMOVAPD Z7, Z9
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z18
 	VMOVAPD Z22, Z24
-	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z9
 	VMULPD Z17, Z17, Z15
@@ -33040,13 +33050,15 @@ one:
 	VPSRLQ $48, Z7, Z7
 	VPERMI2PD p32invc<>+64(SB), Z28, Z4
 	VMOVAPD Z7, Z10
-	VPERMI2PD p32logc<>+64(SB), Z29, Z1
+	VMOVAPD Z1, Z0
 	VPERMI2PD p32invc<>+64(SB), Z28, Z10
-	VADDPD Z1, Z2, Z2
-	VPERMI2PD p32logc<>+64(SB), Z29, Z7
+	VPERMI2PD p32logc<>+64(SB), Z29, Z0
+	VMOVAPD Z7, Z6
+	VADDPD Z0, Z2, Z2
+	VPERMI2PD p32logc<>+64(SB), Z29, Z6
 	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
 	VFMSUB213PD.BCST done<>(SB), Z4, Z3
-	VADDPD Z7, Z8, Z8
+	VADDPD Z6, Z8, Z8
 	VMULPD Z3, Z3, Z4
 	VFMSUB213PD.BCST done<>(SB), Z10, Z9
 	VBROADCASTSD p32p6<>(SB), Z1
@@ -33069,9 +33081,8 @@ one:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
-	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
-	// 1.5*2^48
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
 	VMULPD Z13, Z2, Z2
 	VFMADD231PD Z6, Z9, Z8
 	VMINPD.BCST d160<>(SB), Z2, Z2
@@ -33088,7 +33099,7 @@ one:
 	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VMOVAPD Z7, Z9
-	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z9
 	VBROADCASTSD p32q1<>(SB), Z5
@@ -33167,13 +33178,15 @@ tail:
 	VPSRLQ $48, Z7, Z7
 	VPERMI2PD p32invc<>+64(SB), Z28, Z4
 	VMOVAPD Z7, Z10
-	VPERMI2PD p32logc<>+64(SB), Z29, Z1
+	VMOVAPD Z1, Z0
 	VPERMI2PD p32invc<>+64(SB), Z28, Z10
-	VADDPD Z1, Z2, Z2
-	VPERMI2PD p32logc<>+64(SB), Z29, Z7
+	VPERMI2PD p32logc<>+64(SB), Z29, Z0
+	VMOVAPD Z7, Z6
+	VADDPD Z0, Z2, Z2
+	VPERMI2PD p32logc<>+64(SB), Z29, Z6
 	// r = z*invc - 1 (exact); log2 x = (k + log2 c) + r*P(r), P by halves in r^2
 	VFMSUB213PD.BCST done<>(SB), Z4, Z3
-	VADDPD Z7, Z8, Z8
+	VADDPD Z6, Z8, Z8
 	VMULPD Z3, Z3, Z4
 	VFMSUB213PD.BCST done<>(SB), Z10, Z9
 	VBROADCASTSD p32p6<>(SB), Z1
@@ -33196,9 +33209,8 @@ tail:
 	VFMADD213PD.BCST p32p1<>(SB), Z10, Z6
 	VFMADD231PD Z0, Z3, Z2
 	VFMADD213PD Z7, Z9, Z6
-	// t = y*log2 x, clamped to [-160, 160]; m = n/16 with n = round(16t) (VRNDSCALEPD
-	// to four fraction bits); r = t - m (exact); j = n mod 16 in the low bits of m +
-	// 1.5*2^48
+	// t = y*log2 x, clamped to [-160, 160]; m = round(16t)/16, r = t - m (exact); j =
+	// 16m mod 16 in the low bits of m + 1.5*2^48
 	VMULPD Z13, Z2, Z2
 	VFMADD231PD Z6, Z9, Z8
 	VMINPD.BCST d160<>(SB), Z2, Z2
@@ -33215,7 +33227,7 @@ tail:
 	VADDPD.BCST p32shift<>(SB), Z10, Z7
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z3
 	VMOVAPD Z7, Z9
-	// 2^t = (T + T*r*Q(r))*2^floor(n/16), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
+	// 2^t = (T + T*r*Q(r))*2^floor(m), Q = (q0 + q1 r) + r^2((q2 + q3 r) + r^2 q4)
 	VMULPD Z2, Z2, Z0
 	VPERMI2PD p32exp2<>+64(SB), Z30, Z9
 	VBROADCASTSD p32q1<>(SB), Z5
@@ -34851,8 +34863,7 @@ one:
 	// the two chains interleaved, an instruction of each in turn
 	VCVTPS2PD X0, Y2
 	VEXTRACTF128 $1, Y0, X7
-	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
-	// float), bin = the next 4 bits, z = bits - k<<52
+	// x = 2^k*z: k = (bits - off) >> 52, bin = the next 4 bits, z = bits - k<<52
 	VPSUBQ p32off<>(SB), Y2, Y3
 	VCVTPS2PD X7, Y7
 	VPAND p32kmask<>(SB), Y3, Y5
@@ -34951,12 +34962,13 @@ one:
 	VFMADD231PD p32q4<>(SB), Y7, Y8
 	VFMADD213PD Y5, Y4, Y3
 	VFMADD213PD Y12, Y7, Y8
-	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
-	// in the low bits of floor(m) + 1.5*2^52
+	// rounded to a multiple of 2^-37 (it lies in [0.97, 2.05)): an exact power that is a
+	// float32 tie lands on it, which the last rounding then takes to even
 	VADDPD p32snap<>(SB), Y3, Y3
 	VMULPD Y10, Y9, Y9
 	VSUBPD p32snap<>(SB), Y3, Y3
 	VFMADD213PD Y10, Y9, Y8
+	// 2^floor(m) from floor(m) + 1023 in the low bits of floor(m) + 1.5*2^52
 	VROUNDPD $9, Y6, Y6
 	VADDPD p32snap<>(SB), Y8, Y8
 	VADDPD shifterbias64<>(SB), Y6, Y6
@@ -35020,8 +35032,7 @@ tail:
 	// the two chains interleaved, an instruction of each in turn
 	VCVTPS2PD X0, Y2
 	VEXTRACTF128 $1, Y0, X7
-	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
-	// float), bin = the next 4 bits, z = bits - k<<52
+	// x = 2^k*z: k = (bits - off) >> 52, bin = the next 4 bits, z = bits - k<<52
 	VPSUBQ p32off<>(SB), Y2, Y3
 	VCVTPS2PD X7, Y7
 	VPAND p32kmask<>(SB), Y3, Y5
@@ -35120,12 +35131,13 @@ tail:
 	VFMADD231PD p32q4<>(SB), Y7, Y8
 	VFMADD213PD Y5, Y4, Y3
 	VFMADD213PD Y12, Y7, Y8
-	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
-	// in the low bits of floor(m) + 1.5*2^52
+	// rounded to a multiple of 2^-37 (it lies in [0.97, 2.05)): an exact power that is a
+	// float32 tie lands on it, which the last rounding then takes to even
 	VADDPD p32snap<>(SB), Y3, Y3
 	VMULPD Y10, Y9, Y9
 	VSUBPD p32snap<>(SB), Y3, Y3
 	VFMADD213PD Y10, Y9, Y8
+	// 2^floor(m) from floor(m) + 1023 in the low bits of floor(m) + 1.5*2^52
 	VROUNDPD $9, Y6, Y6
 	VADDPD p32snap<>(SB), Y8, Y8
 	VADDPD shifterbias64<>(SB), Y6, Y6
@@ -35198,8 +35210,7 @@ one:
 	// the two chains interleaved, an instruction of each in turn
 	VCVTPS2PD X0, Y2
 	VEXTRACTF128 $1, Y0, X7
-	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
-	// float), bin = the next 4 bits, z = bits - k<<52
+	// x = 2^k*z: k = (bits - off) >> 52, bin = the next 4 bits, z = bits - k<<52
 	VPSUBQ p32off<>(SB), Y2, Y3
 	VCVTPS2PD X7, Y7
 	VPAND p32kmask<>(SB), Y3, Y5
@@ -35296,12 +35307,13 @@ one:
 	VFMADD213PD Y1, Y7, Y8
 	VFMADD213PD Y5, Y4, Y3
 	VMULPD Y10, Y9, Y9
-	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
-	// in the low bits of floor(m) + 1.5*2^52
+	// rounded to a multiple of 2^-37 (it lies in [0.97, 2.05)): an exact power that is a
+	// float32 tie lands on it, which the last rounding then takes to even
 	VADDPD p32snap<>(SB), Y3, Y3
 	VFMADD213PD Y10, Y9, Y8
 	VSUBPD p32snap<>(SB), Y3, Y3
 	VADDPD p32snap<>(SB), Y8, Y8
+	// 2^floor(m) from floor(m) + 1023 in the low bits of floor(m) + 1.5*2^52
 	VROUNDPD $9, Y6, Y6
 	VSUBPD p32snap<>(SB), Y8, Y8
 	VADDPD shifterbias64<>(SB), Y6, Y6
@@ -35346,8 +35358,7 @@ tail:
 	// the two chains interleaved, an instruction of each in turn
 	VCVTPS2PD X0, Y2
 	VEXTRACTF128 $1, Y0, X7
-	// x = 2^k*z: k = (bits - off) >> 52 (arithmetic: by 2^52 + 1024 + k, read as a
-	// float), bin = the next 4 bits, z = bits - k<<52
+	// x = 2^k*z: k = (bits - off) >> 52, bin = the next 4 bits, z = bits - k<<52
 	VPSUBQ p32off<>(SB), Y2, Y3
 	VCVTPS2PD X7, Y7
 	VPAND p32kmask<>(SB), Y3, Y5
@@ -35444,12 +35455,13 @@ tail:
 	VFMADD213PD Y1, Y7, Y8
 	VFMADD213PD Y5, Y4, Y3
 	VMULPD Y10, Y9, Y9
-	// rounded to a multiple of 2^-37 (exact ties stay ties); 2^floor(m) from m + 1023
-	// in the low bits of floor(m) + 1.5*2^52
+	// rounded to a multiple of 2^-37 (it lies in [0.97, 2.05)): an exact power that is a
+	// float32 tie lands on it, which the last rounding then takes to even
 	VADDPD p32snap<>(SB), Y3, Y3
 	VFMADD213PD Y10, Y9, Y8
 	VSUBPD p32snap<>(SB), Y3, Y3
 	VADDPD p32snap<>(SB), Y8, Y8
+	// 2^floor(m) from floor(m) + 1023 in the low bits of floor(m) + 1.5*2^52
 	VROUNDPD $9, Y6, Y6
 	VSUBPD p32snap<>(SB), Y8, Y8
 	VADDPD shifterbias64<>(SB), Y6, Y6
