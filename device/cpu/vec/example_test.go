@@ -144,3 +144,20 @@ func ExamplePowF64() {
 	fmt.Println(dst)
 	// Output: [1.189207115002721 0.001 -8 NaN 2.6881038582144647e+43]
 }
+
+// ExamplePowF32 raises float32 bases to float32 exponents. 31**5 =
+// 28629151 has 25 significant bits, a tie between two float32 values: the
+// power is carried exactly enough that it rounds to the even one, as the
+// correctly rounded power does. A negative base takes the sign of an odd
+// integer exponent, NaN for any other.
+func ExamplePowF32() {
+	x := []float32{31, 2, -2, -8, 1.5}
+	y := []float32{5, 10, 3, 0.5, -2.5}
+	dst := make([]float32, len(x))
+	if err := vec.PowF32(dst, x, y); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(dst)
+	// Output: [2.8629152e+07 1024 -8 NaN 0.36288738]
+}
