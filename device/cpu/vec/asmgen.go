@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1786,6 +1786,7 @@ func main() {
 	g.logF64AVX2()
 	g.powAVX2()
 	g.powF32AVX2()
+	g.sigmoidF64AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -3560,7 +3561,7 @@ func (g *gen) expF64AVX2() {
 		g.ins("LEAQ %s(SB), R13", tl)
 	}
 	shifter := g.d("shifter64", 0x1.8p52)
-	tail := func(g *gen) { g.expTailAVX2("R12", "R13") }
+	tail := func(g *gen) { g.expTailAVX2("R12", "R13", false) }
 	clamp := func(g *gen, top, bottom float64) {
 		g.comment(fmt.Sprintf("clamp to [%g, %g] (x the second source, so NaN passes)", bottom, top))
 		g.ins("VMOVUPD %s, Y1", g.d(fmt.Sprintf("d%g", top), top))
@@ -3706,12 +3707,13 @@ func (g *gen) logPairAVX2(fine bool) {
 	g.ins("VADDPD Y5, Y8, Y8")
 }
 
-// expTailAVX2 is expTail512F64 on ymm registers (AVX2's Exp and Pow):
-// from r (Y0), the shifted k (Y1, j = k mod 16 in its low bits) and k/16
-// (Y2), Y0 = 2^(j/16)*e^r*2^floor(k/16), the table entries gathered from
-// the bases in hiBase and loBase, the scaling in two steps that round
-// once; Y3-Y7 scratch.
-func (g *gen) expTailAVX2(hiBase, loBase string) {
+// expTailAVX2 is expTail512F64 on ymm registers (AVX2's Exp, Pow and
+// Sigmoid): from r (Y0), the shifted k (Y1, j = k mod 16 in its low bits)
+// and k/16 (Y2), Y0 = 2^(j/16)*e^r*2^floor(k/16), the table entries
+// gathered from the bases in hiBase and loBase, the scaling in two steps
+// that round once; Y3-Y7 scratch. With lo, Y6 is the sum's rounding error
+// scaled as the result is (expLoScaled's), and Y8 is scratch too.
+func (g *gen) expTailAVX2(hiBase, loBase string, lo bool) {
 	g.comment("q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)")
 	g.hornerPDOn(tierAVX2, "dexpp", expCoeffs64(), "Y0", "Y3")
 	g.ins("VMULPD Y0, Y0, Y4")
@@ -3723,7 +3725,15 @@ func (g *gen) expTailAVX2(hiBase, loBase string) {
 	g.ins("VPCMPEQQ Y7, Y7, Y7")
 	g.ins("VGATHERQPD Y7, (%s)(Y4*8), Y6", loBase)
 	g.ins("VFMADD231PD Y3, Y5, Y6")
+	if lo {
+		g.ins("VMOVAPD Y5, Y8")
+	}
 	g.ins("VADDPD Y6, Y5, Y5")
+	if lo {
+		g.comment("the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)")
+		g.ins("VSUBPD Y5, Y8, Y8")
+		g.ins("VADDPD Y6, Y8, Y6")
+	}
 	g.comment("n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
 	g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
 	g.ins("VROUNDPD $1, Y2, Y2")
@@ -3737,6 +3747,60 @@ func (g *gen) expTailAVX2(hiBase, loBase string) {
 	}
 	g.ins("VMULPD Y3, Y5, Y5")
 	g.ins("VMULPD Y2, Y5, Y0")
+	if lo {
+		g.ins("VMULPD Y3, Y6, Y6")
+		g.ins("VMULPD Y2, Y6, Y6")
+	}
+}
+
+// sigmoidF64AVX2 emits the AVX2 float64 Sigmoid kernel: the AVX-512
+// kernel's steps on ymm registers. e = e^-|x| as hi + lo (expReduce and
+// expTailAVX2 with lo, the tables gathered from R12 and R13); the quotient
+// num/(1 + e), num = 1 (x >= 0) or e (x < 0, a blend on x's sign), as q =
+// num/d rounded, d = 1 + e, then q + res*(1/d) with res = num - q*d -
+// q*dlo (+ lo where num is e) exact to the FMAs, dlo = (1 - d) + e + lo
+// (Fast2Sum), and 1/d from VRCPPS: its 2^-12 (VRCP14PD's 2^-14 there)
+// errs by 2^-65 of the result, so the kernel is within 1 ulp of the exact
+// sigmoid as the AVX-512 one (TestSigmoidF64AVX2). One slot: x in Y0, kept
+// in Y11.
+func (g *gen) sigmoidF64AVX2() {
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	one := g.d("done", 1)
+	g.elementwise(ewKernel{name: "sigmoidF64AVX2", doc: "computes dst[i] = 1/(1+e**-x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
+		setup: func(g *gen) {
+			g.ins("LEAQ %s(SB), R12", th)
+			g.ins("LEAQ %s(SB), R13", tl)
+		},
+		body: func(g *gen, u int, in []string) string {
+			g.comment("e = e^-|x| = Y0 + Y6, -|x| clamped at -746 (x the second source, so NaN passes)")
+			g.ins("VMOVAPD Y0, Y11")
+			g.withConst(tierAVX2, "VORPD", g.v64("signmask64", 1<<63), "Y0, Y0")
+			g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
+			g.ins("VMAXPD Y0, Y1, Y0")
+			g.expReduce(tierAVX2, "")
+			g.expTailAVX2("R12", "R13", true)
+			g.comment("d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1")
+			g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
+			g.ins("VMOVUPD %s, Y3", one)
+			g.ins("VSUBPD Y1, Y3, Y3")
+			g.ins("VADDPD Y0, Y3, Y3")
+			g.ins("VADDPD Y6, Y3, Y3")
+			g.ins("VMOVUPD %s, Y2", one)
+			g.ins("VBLENDVPD Y11, Y0, Y2, Y2")
+			g.comment("q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d")
+			g.comment("to 12 bits (VRCPPS)")
+			g.ins("VDIVPD Y1, Y2, Y5")
+			g.ins("VFNMADD231PD Y5, Y1, Y2")
+			g.ins("VFNMADD231PD Y5, Y3, Y2")
+			g.ins("VADDPD Y6, Y2, Y4")
+			g.ins("VBLENDVPD Y11, Y4, Y2, Y2")
+			g.ins("VCVTPD2PSY Y1, X4")
+			g.ins("VRCPPS X4, X4")
+			g.ins("VCVTPS2PD X4, Y4")
+			g.ins("VFMADD231PD Y4, Y2, Y5")
+			return "Y5"
+		}})
 }
 
 // powAVX2 emits the AVX2 float64 Pow kernels of ordinary lanes,
@@ -3790,7 +3854,7 @@ func (g *gen) powAVX2() {
 			g.ins("VMOVAPD Y1, Y0")
 			g.logPairAVX2(true)
 			g.powReduce(tierAVX2, yr)
-			g.expTailAVX2("AX", "BX")
+			g.expTailAVX2("AX", "BX", false)
 			g.comment("x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then")
 			g.comment("math.NaN's bits where y is not an integer")
 			g.withConst(t, "VMULPD", g.d("half64", 0.5), yr+", Y1")

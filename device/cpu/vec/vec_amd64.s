@@ -35490,6 +35490,169 @@ done:
 	VZEROUPPER
 	RET
 
+// func sigmoidF64AVX2(dst *float64, x *float64, n int)
+TEXT ·sigmoidF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// e = e^-|x| = Y0 + Y6, -|x| clamped at -746 (x the second source, so NaN passes)
+	VMOVAPD Y0, Y11
+	VORPD signmask64<>(SB), Y0, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1
+	VADDPD done<>(SB), Y0, Y1
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD Y0, Y3, Y3
+	VADDPD Y6, Y3, Y3
+	VMOVUPD done<>(SB), Y2
+	VBLENDVPD Y11, Y0, Y2, Y2
+	// q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d
+	// to 12 bits (VRCPPS)
+	VDIVPD Y1, Y2, Y5
+	VFNMADD231PD Y5, Y1, Y2
+	VFNMADD231PD Y5, Y3, Y2
+	VADDPD Y6, Y2, Y4
+	VBLENDVPD Y11, Y4, Y2, Y2
+	VCVTPD2PSY Y1, X4
+	VRCPPS X4, X4
+	VCVTPS2PD X4, Y4
+	VFMADD231PD Y4, Y2, Y5
+	VMOVUPD Y5, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// e = e^-|x| = Y0 + Y6, -|x| clamped at -746 (x the second source, so NaN passes)
+	VMOVAPD Y0, Y11
+	VORPD signmask64<>(SB), Y0, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1
+	VADDPD done<>(SB), Y0, Y1
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD Y0, Y3, Y3
+	VADDPD Y6, Y3, Y3
+	VMOVUPD done<>(SB), Y2
+	VBLENDVPD Y11, Y0, Y2, Y2
+	// q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d
+	// to 12 bits (VRCPPS)
+	VDIVPD Y1, Y2, Y5
+	VFNMADD231PD Y5, Y1, Y2
+	VFNMADD231PD Y5, Y3, Y2
+	VADDPD Y6, Y2, Y4
+	VBLENDVPD Y11, Y4, Y2, Y2
+	VCVTPD2PSY Y1, X4
+	VRCPPS X4, X4
+	VCVTPS2PD X4, Y4
+	VFMADD231PD Y4, Y2, Y5
+	VMASKMOVPD Y5, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func sinF32AVX2(dst *float32, x *float32, n int) (ok bool)
 TEXT ·sinF32AVX2(SB), NOSPLIT, $0-25
 	MOVQ dst+0(FP), DI
