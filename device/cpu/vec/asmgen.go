@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1787,6 +1787,7 @@ func main() {
 	g.powAVX2()
 	g.powF32AVX2()
 	g.sigmoidF64AVX2()
+	g.tanhF64AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -3751,6 +3752,71 @@ func (g *gen) expTailAVX2(hiBase, loBase string, lo bool) {
 		g.ins("VMULPD Y3, Y6, Y6")
 		g.ins("VMULPD Y2, Y6, Y6")
 	}
+}
+
+// tanhF64AVX2 emits the AVX2 float64 Tanh kernel: the AVX-512 kernel's
+// two sides on ymm registers, both computed and blended (the AVX-512 one
+// branches on the lanes' mix): below |x| = 0.25 x + x^3*P(x^2); above, 1 -
+// 2/(E + 1) with E = e^(2a), a = min(|x|, 20), as hi + lo (expReduce and
+// expTailAVX2 with lo, tables from R12 and R13), 2/(d + dlo) = qh + ql,
+// qh = 2/d rounded, ql = (2 - qh*d - qh*dlo)*(1/d) with 1/d from VRCPPS
+// (2^-12; VRCP14PD's 2^-14 there), and 1 - qh - ql by Fast2Sum; then x's
+// sign. Within 1 ulp of the exact tanh as the AVX-512 kernel
+// (TestExpLogF64AVX2). One slot: x in Y11, x^2 in Y9, the side mask in Y10.
+func (g *gen) tanhF64AVX2() {
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	one := g.d("done", 1)
+	g.elementwise(ewKernel{name: "tanhF64AVX2", doc: "computes dst[i] = tanh(x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
+		setup: func(g *gen) {
+			g.ins("LEAQ %s(SB), R12", th)
+			g.ins("LEAQ %s(SB), R13", tl)
+		},
+		body: func(g *gen, u int, in []string) string {
+			g.comment("Y10: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false)")
+			g.ins("VMOVAPD Y0, Y11")
+			g.ins("VMULPD Y0, Y0, Y9")
+			g.ins("VCMPPD $1, %s, Y9, Y10", g.d("d00625", 0.0625))
+			g.comment("E = e^(2a) = Y0 + Y6, a = min(|x|, 20) (x the second source, so NaN passes;")
+			g.comment("above 20 the result rounds to 1)")
+			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y0")
+			g.ins("VMOVUPD %s, Y1", g.d("d20", 20))
+			g.ins("VMINPD Y0, Y1, Y0")
+			g.ins("VADDPD Y0, Y0, Y0")
+			g.expReduce(tierAVX2, "")
+			g.expTailAVX2("R12", "R13", true)
+			g.comment("d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
+			g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
+			g.ins("VSUBPD Y1, Y0, Y2")
+			g.withConst(tierAVX2, "VADDPD", one, "Y2, Y2")
+			g.ins("VADDPD Y6, Y2, Y2")
+			g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits")
+			g.ins("VMOVUPD %s, Y3", g.d("dtwo", 2))
+			g.ins("VDIVPD Y1, Y3, Y4")
+			g.ins("VFNMADD231PD Y4, Y1, Y3")
+			g.ins("VFNMADD231PD Y4, Y2, Y3")
+			g.ins("VCVTPD2PSY Y1, X5")
+			g.ins("VRCPPS X5, X5")
+			g.ins("VCVTPS2PD X5, Y5")
+			g.ins("VMULPD Y5, Y3, Y3")
+			g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
+			g.ins("VMOVUPD %s, Y5", one)
+			g.ins("VSUBPD Y4, Y5, Y2")
+			g.ins("VSUBPD Y2, Y5, Y5")
+			g.ins("VSUBPD Y4, Y5, Y5")
+			g.ins("VSUBPD Y3, Y5, Y5")
+			g.ins("VADDPD Y5, Y2, Y2")
+			g.comment("|x| < 0.25: x + x^3*P(x^2), blended in by Y10")
+			g.hornerPDOn(tierAVX2, "dtanhp", tanhCoeffs64(), "Y9", "Y5")
+			g.ins("VMULPD Y11, Y9, Y9")
+			g.ins("VFMADD213PD Y11, Y9, Y5")
+			g.ins("VBLENDVPD Y10, Y5, Y2, Y2")
+			g.comment("x's sign onto the magnitude")
+			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y2, Y2")
+			g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y3")
+			g.ins("VORPD Y3, Y2, Y0")
+			return "Y0"
+		}})
 }
 
 // sigmoidF64AVX2 emits the AVX2 float64 Sigmoid kernel: the AVX-512

@@ -35653,6 +35653,215 @@ done:
 	VZEROUPPER
 	RET
 
+// func tanhF64AVX2(dst *float64, x *float64, n int)
+TEXT ·tanhF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// Y10: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false)
+	VMOVAPD Y0, Y11
+	VMULPD Y0, Y0, Y9
+	VCMPPD $1, d00625<>(SB), Y9, Y10
+	// E = e^(2a) = Y0 + Y6, a = min(|x|, 20) (x the second source, so NaN passes;
+	// above 20 the result rounds to 1)
+	VANDPD absmask64<>(SB), Y0, Y0
+	VMOVUPD d20<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VADDPD Y0, Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	VADDPD done<>(SB), Y0, Y1
+	VSUBPD Y1, Y0, Y2
+	VADDPD done<>(SB), Y2, Y2
+	VADDPD Y6, Y2, Y2
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits
+	VMOVUPD dtwo<>(SB), Y3
+	VDIVPD Y1, Y3, Y4
+	VFNMADD231PD Y4, Y1, Y3
+	VFNMADD231PD Y4, Y2, Y3
+	VCVTPD2PSY Y1, X5
+	VRCPPS X5, X5
+	VCVTPS2PD X5, Y5
+	VMULPD Y5, Y3, Y3
+	// 1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)
+	VMOVUPD done<>(SB), Y5
+	VSUBPD Y4, Y5, Y2
+	VSUBPD Y2, Y5, Y5
+	VSUBPD Y4, Y5, Y5
+	VSUBPD Y3, Y5, Y5
+	VADDPD Y5, Y2, Y2
+	// |x| < 0.25: x + x^3*P(x^2), blended in by Y10
+	VMOVUPD dtanhp7<>(SB), Y5
+	VFMADD213PD dtanhp6<>(SB), Y9, Y5
+	VFMADD213PD dtanhp5<>(SB), Y9, Y5
+	VFMADD213PD dtanhp4<>(SB), Y9, Y5
+	VFMADD213PD dtanhp3<>(SB), Y9, Y5
+	VFMADD213PD dtanhp2<>(SB), Y9, Y5
+	VFMADD213PD dtanhp1<>(SB), Y9, Y5
+	VFMADD213PD dtanhp0<>(SB), Y9, Y5
+	VMULPD Y11, Y9, Y9
+	VFMADD213PD Y11, Y9, Y5
+	VBLENDVPD Y10, Y5, Y2, Y2
+	// x's sign onto the magnitude
+	VANDPD absmask64<>(SB), Y2, Y2
+	VANDPD signmask64<>(SB), Y11, Y3
+	VORPD Y3, Y2, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// Y10: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false)
+	VMOVAPD Y0, Y11
+	VMULPD Y0, Y0, Y9
+	VCMPPD $1, d00625<>(SB), Y9, Y10
+	// E = e^(2a) = Y0 + Y6, a = min(|x|, 20) (x the second source, so NaN passes;
+	// above 20 the result rounds to 1)
+	VANDPD absmask64<>(SB), Y0, Y0
+	VMOVUPD d20<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VADDPD Y0, Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	VADDPD done<>(SB), Y0, Y1
+	VSUBPD Y1, Y0, Y2
+	VADDPD done<>(SB), Y2, Y2
+	VADDPD Y6, Y2, Y2
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits
+	VMOVUPD dtwo<>(SB), Y3
+	VDIVPD Y1, Y3, Y4
+	VFNMADD231PD Y4, Y1, Y3
+	VFNMADD231PD Y4, Y2, Y3
+	VCVTPD2PSY Y1, X5
+	VRCPPS X5, X5
+	VCVTPS2PD X5, Y5
+	VMULPD Y5, Y3, Y3
+	// 1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)
+	VMOVUPD done<>(SB), Y5
+	VSUBPD Y4, Y5, Y2
+	VSUBPD Y2, Y5, Y5
+	VSUBPD Y4, Y5, Y5
+	VSUBPD Y3, Y5, Y5
+	VADDPD Y5, Y2, Y2
+	// |x| < 0.25: x + x^3*P(x^2), blended in by Y10
+	VMOVUPD dtanhp7<>(SB), Y5
+	VFMADD213PD dtanhp6<>(SB), Y9, Y5
+	VFMADD213PD dtanhp5<>(SB), Y9, Y5
+	VFMADD213PD dtanhp4<>(SB), Y9, Y5
+	VFMADD213PD dtanhp3<>(SB), Y9, Y5
+	VFMADD213PD dtanhp2<>(SB), Y9, Y5
+	VFMADD213PD dtanhp1<>(SB), Y9, Y5
+	VFMADD213PD dtanhp0<>(SB), Y9, Y5
+	VMULPD Y11, Y9, Y9
+	VFMADD213PD Y11, Y9, Y5
+	VBLENDVPD Y10, Y5, Y2, Y2
+	// x's sign onto the magnitude
+	VANDPD absmask64<>(SB), Y2, Y2
+	VANDPD signmask64<>(SB), Y11, Y3
+	VORPD Y3, Y2, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func sinF32AVX2(dst *float32, x *float32, n int) (ok bool)
 TEXT ·sinF32AVX2(SB), NOSPLIT, $0-25
 	MOVQ dst+0(FP), DI
