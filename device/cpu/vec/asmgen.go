@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1788,6 +1788,7 @@ func main() {
 	g.powF32AVX2()
 	g.sigmoidF64AVX2()
 	g.tanhF64AVX2()
+	g.expm1F64AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -2819,12 +2820,14 @@ func (g *gen) expm1512F64() {
 	g.ins("VADDPD Z6, Z3, Z5")
 	g.ins("VCMPPD.BCST $0x1e, %s, Z7, K5", g.d("d38", 38))
 	g.ins("VMOVAPD Z8, K5, Z5")
-	g.seriesSideSigned512F64(small, join, sign, func(dst string) { g.expm1Series512F64("Z7", dst) })
+	g.seriesSideSigned512F64(small, join, sign, func(dst string) { g.expm1Series(tierAVX512, "Z7", dst) })
 }
 
-// expm1Series512F64 sets dst = x + x^2/2 + x^3*P(x) for x in register x
-// (expm1512F64), with Z2-Z4, Z6 and Z8-Z10 as scratch.
-func (g *gen) expm1Series512F64(x, dst string) {
+// expm1Series sets dst = x + x^2/2 + x^3*P(x) for x in register x on
+// tier t (expm1512F64, expm1F64AVX2), with registers 2-4, 6 and 8-10 as
+// scratch.
+func (g *gen) expm1Series(t tier, x, dst string) {
+	R := t.reg
 	var c []float64
 	for k := 3; k <= 14; k++ {
 		f := 1.0
@@ -2833,21 +2836,21 @@ func (g *gen) expm1Series512F64(x, dst string) {
 		}
 		c = append(c, 1/f)
 	}
-	g.estrinPDOn(tierAVX512, "dexpm1p", c, x, dst, "Z3", "Z4")
-	g.comment("x^2 = Z2 + Z6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)")
-	g.ins("VMULPD %s, %s, Z2", x, x)
-	g.ins("VMOVAPD Z2, Z6")
-	g.ins("VFMSUB231PD %s, %s, Z6", x, x)
-	g.ins("VMULPD.BCST %s, Z2, Z8", g.d("dhalf", 0.5))
-	g.ins("VADDPD Z8, %s, Z9", x)
-	g.ins("VSUBPD Z9, %s, Z10", x)
-	g.ins("VADDPD Z8, Z10, Z10")
+	g.estrinPDOn(t, "dexpm1p", c, x, dst, R(3), R(4))
+	g.comment(fmt.Sprintf("x^2 = %s + %s exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)", R(2), R(6)))
+	g.ins("VMULPD %s, %s, %s", x, x, R(2))
+	g.ins("VMOVAPD %s, %s", R(2), R(6))
+	g.ins("VFMSUB231PD %s, %s, %s", x, x, R(6))
+	g.withConst(t, "VMULPD", g.d("dhalf", 0.5), R(2)+", "+R(8))
+	g.ins("VADDPD %s, %s, %s", R(8), x, R(9))
+	g.ins("VSUBPD %s, %s, %s", R(9), x, R(10))
+	g.ins("VADDPD %s, %s, %s", R(8), R(10), R(10))
 	g.comment("result s + (e + xl/2 + x^3*P)")
-	g.ins("VMULPD %s, Z2, Z2", x)
-	g.ins("VMULPD %s, Z2, %s", dst, dst)
-	g.ins("VFMADD231PD.BCST %s, Z6, %s", g.d("dhalf", 0.5), dst)
-	g.ins("VADDPD Z10, %s, %s", dst, dst)
-	g.ins("VADDPD Z9, %s, %s", dst, dst)
+	g.ins("VMULPD %s, %s, %s", x, R(2), R(2))
+	g.ins("VMULPD %s, %s, %s", dst, R(2), dst)
+	g.withConst(t, "VFMADD231PD", g.d("dhalf", 0.5), R(6)+", "+dst)
+	g.ins("VADDPD %s, %s, %s", R(10), dst, dst)
+	g.ins("VADDPD %s, %s, %s", R(9), dst, dst)
 }
 
 // sinhSeries512F64 sets dst = a + a^3*P(a^2) for a in register a (a >= 0),
@@ -3562,7 +3565,7 @@ func (g *gen) expF64AVX2() {
 		g.ins("LEAQ %s(SB), R13", tl)
 	}
 	shifter := g.d("shifter64", 0x1.8p52)
-	tail := func(g *gen) { g.expTailAVX2("R12", "R13", false) }
+	tail := func(g *gen) { g.expTailAVX2("R12", "R13", expNoLo) }
 	clamp := func(g *gen, top, bottom float64) {
 		g.comment(fmt.Sprintf("clamp to [%g, %g] (x the second source, so NaN passes)", bottom, top))
 		g.ins("VMOVUPD %s, Y1", g.d(fmt.Sprintf("d%g", top), top))
@@ -3708,13 +3711,16 @@ func (g *gen) logPairAVX2(fine bool) {
 	g.ins("VADDPD Y5, Y8, Y8")
 }
 
-// expTailAVX2 is expTail512F64 on ymm registers (AVX2's Exp, Pow and
-// Sigmoid): from r (Y0), the shifted k (Y1, j = k mod 16 in its low bits)
-// and k/16 (Y2), Y0 = 2^(j/16)*e^r*2^floor(k/16), the table entries
-// gathered from the bases in hiBase and loBase, the scaling in two steps
-// that round once; Y3-Y7 scratch. With lo, Y6 is the sum's rounding error
-// scaled as the result is (expLoScaled's), and Y8 is scratch too.
-func (g *gen) expTailAVX2(hiBase, loBase string, lo bool) {
+// expTailAVX2 is expTail512F64 on ymm registers (AVX2's Exp, Pow,
+// Sigmoid, Tanh and Expm1): from r (Y0), the shifted k (Y1, j = k mod 16
+// in its low bits) and k/16 (Y2), Y0 = 2^(j/16)*e^r*2^floor(k/16), the
+// table entries gathered from the bases in hiBase and loBase, the scaling
+// in two steps that round once (so each scaled value is VSCALEFPD's);
+// Y3-Y7 scratch. lo as there: expLoScaled leaves the sum's rounding error,
+// scaled, in Y6; expSplit leaves 2^n*Thi in Y5, 2^n*(Thi*q + Tlo) in Y6
+// and the sum e^x (rounded, then scaled) in Y8 instead of Y0. Both take
+// Y8 as scratch too.
+func (g *gen) expTailAVX2(hiBase, loBase string, lo expLo) {
 	g.comment("q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)")
 	g.hornerPDOn(tierAVX2, "dexpp", expCoeffs64(), "Y0", "Y3")
 	g.ins("VMULPD Y0, Y0, Y4")
@@ -3726,14 +3732,17 @@ func (g *gen) expTailAVX2(hiBase, loBase string, lo bool) {
 	g.ins("VPCMPEQQ Y7, Y7, Y7")
 	g.ins("VGATHERQPD Y7, (%s)(Y4*8), Y6", loBase)
 	g.ins("VFMADD231PD Y3, Y5, Y6")
-	if lo {
+	switch lo {
+	case expLoScaled:
 		g.ins("VMOVAPD Y5, Y8")
-	}
-	g.ins("VADDPD Y6, Y5, Y5")
-	if lo {
+		g.ins("VADDPD Y6, Y5, Y5")
 		g.comment("the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)")
 		g.ins("VSUBPD Y5, Y8, Y8")
 		g.ins("VADDPD Y6, Y8, Y6")
+	case expSplit:
+		g.ins("VADDPD Y6, Y5, Y8")
+	default:
+		g.ins("VADDPD Y6, Y5, Y5")
 	}
 	g.comment("n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
 	g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
@@ -3746,12 +3755,75 @@ func (g *gen) expTailAVX2(hiBase, loBase string, lo bool) {
 		g.withConst(tierAVX2, "VADDPD", bias, r+", "+r)
 		g.ins("VPSLLQ $52, %s, %s", r, r)
 	}
-	g.ins("VMULPD Y3, Y5, Y5")
-	g.ins("VMULPD Y2, Y5, Y0")
-	if lo {
-		g.ins("VMULPD Y3, Y6, Y6")
-		g.ins("VMULPD Y2, Y6, Y6")
+	scale := func(src, dst string) {
+		g.ins("VMULPD Y3, %s, %s", src, dst)
+		g.ins("VMULPD Y2, %s, %s", dst, dst)
 	}
+	switch lo {
+	case expSplit:
+		scale("Y8", "Y8")
+		scale("Y5", "Y5")
+		scale("Y6", "Y6")
+	case expLoScaled:
+		scale("Y5", "Y0")
+		scale("Y6", "Y6")
+	default:
+		scale("Y5", "Y0")
+	}
+}
+
+// expm1F64AVX2 emits the AVX2 float64 Expm1 kernel: expm1512F64's two
+// sides on ymm registers, both computed and blended (the AVX-512 one
+// branches on the lanes' mix), so its bits (TestExpLogF64AVX2): below
+// |x| = expm1Cut the series (expm1Series); from there on 2^n*Thi - 1 by
+// TwoSum plus 2^n*(Thi*q + Tlo) (expTailAVX2's split, x clamped to [-746,
+// 710]), and e^x itself from x = 38 on; then x's sign, and a NaN x
+// quieted. One slot: x in Y11, the side mask in Y12.
+func (g *gen) expm1F64AVX2() {
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	one := g.d("done", 1)
+	g.elementwise(ewKernel{name: "expm1F64AVX2", doc: "computes dst[i] = e**x[i] - 1 for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
+		setup: func(g *gen) {
+			g.ins("LEAQ %s(SB), R12", th)
+			g.ins("LEAQ %s(SB), R13", tl)
+		},
+		body: func(g *gen, u int, in []string) string {
+			g.comment("Y12: lanes with |x| < ln2/2 (NaN compares false), the series' side")
+			g.ins("VMOVAPD Y0, Y11")
+			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y1")
+			g.ins("VCMPPD $1, %s, Y1, Y12", g.d("dexpm1cut", expm1Cut))
+			g.comment("x clamped to [-746, 710] (x the second source, so NaN passes)")
+			g.ins("VMOVUPD %s, Y1", g.d("d710", 710))
+			g.ins("VMINPD Y0, Y1, Y0")
+			g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
+			g.ins("VMAXPD Y0, Y1, Y0")
+			g.expReduce(tierAVX2, "")
+			g.expTailAVX2("R12", "R13", expSplit)
+			g.comment("A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B); from x = 38 on, e^x (Y8)")
+			g.withConst(tierAVX2, "VSUBPD", one, "Y5, Y3")
+			g.ins("VSUBPD Y5, Y3, Y4")
+			g.ins("VSUBPD Y4, Y3, Y7")
+			g.ins("VSUBPD Y7, Y5, Y7")
+			g.withConst(tierAVX2, "VADDPD", one, "Y4, Y4")
+			g.ins("VSUBPD Y4, Y7, Y7")
+			g.ins("VADDPD Y6, Y7, Y7")
+			g.ins("VADDPD Y7, Y3, Y5")
+			g.ins("VCMPPD $0x1e, %s, Y11, Y4", g.d("d38", 38))
+			g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
+			g.comment("the series' side, blended in by Y12")
+			g.expm1Series(tierAVX2, "Y11", "Y1")
+			g.ins("VBLENDVPD Y12, Y1, Y5, Y5")
+			g.comment("x's sign onto the result; a NaN x quieted (the AVX-512 kernel's NaN, which")
+			g.comment("keeps x's payload; here the scaling of a NaN k can make its own)")
+			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y5, Y5")
+			g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y3")
+			g.ins("VORPD Y3, Y5, Y0")
+			g.ins("VCMPPD $3, Y11, Y11, Y3")
+			g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), "Y11, Y4")
+			g.ins("VBLENDVPD Y3, Y4, Y0, Y0")
+			return "Y0"
+		}})
 }
 
 // tanhF64AVX2 emits the AVX2 float64 Tanh kernel: the AVX-512 kernel's
@@ -3784,7 +3856,7 @@ func (g *gen) tanhF64AVX2() {
 			g.ins("VMINPD Y0, Y1, Y0")
 			g.ins("VADDPD Y0, Y0, Y0")
 			g.expReduce(tierAVX2, "")
-			g.expTailAVX2("R12", "R13", true)
+			g.expTailAVX2("R12", "R13", expLoScaled)
 			g.comment("d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
 			g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
 			g.ins("VSUBPD Y1, Y0, Y2")
@@ -3845,7 +3917,7 @@ func (g *gen) sigmoidF64AVX2() {
 			g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
 			g.ins("VMAXPD Y0, Y1, Y0")
 			g.expReduce(tierAVX2, "")
-			g.expTailAVX2("R12", "R13", true)
+			g.expTailAVX2("R12", "R13", expLoScaled)
 			g.comment("d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1")
 			g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
 			g.ins("VMOVUPD %s, Y3", one)
@@ -3920,7 +3992,7 @@ func (g *gen) powAVX2() {
 			g.ins("VMOVAPD Y1, Y0")
 			g.logPairAVX2(true)
 			g.powReduce(tierAVX2, yr)
-			g.expTailAVX2("AX", "BX", false)
+			g.expTailAVX2("AX", "BX", expNoLo)
 			g.comment("x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then")
 			g.comment("math.NaN's bits where y is not an integer")
 			g.withConst(t, "VMULPD", g.d("half64", 0.5), yr+", Y1")

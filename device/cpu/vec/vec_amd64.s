@@ -33326,8 +33326,8 @@ loop:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	// clamp to [-746, 710] (x the second source, so NaN passes)
 	VMOVUPD d710<>(SB), Y9
 	VMINPD Y8, Y9, Y8
@@ -33368,8 +33368,8 @@ loop:
 	VPSLLQ $52, Y11, Y11
 	VADDPD shifterbias64<>(SB), Y10, Y10
 	VPSLLQ $52, Y10, Y10
-	VMULPD Y11, Y13, Y13
-	VMULPD Y10, Y13, Y8
+	VMULPD Y11, Y13, Y8
+	VMULPD Y10, Y8, Y8
 	VMOVUPD Y0, 0(DI)
 	VMOVUPD Y8, 32(DI)
 	ADDQ $64, DI
@@ -33420,8 +33420,8 @@ one:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMOVUPD Y0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI
@@ -33475,8 +33475,8 @@ tail:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMASKMOVPD Y0, Y15, (DI)
 done:
 	VZEROUPPER
@@ -33533,8 +33533,8 @@ loop:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	// clamp to [-1080, 1025] (x the second source, so NaN passes)
 	VMOVUPD d1025<>(SB), Y9
 	VMINPD Y8, Y9, Y8
@@ -33574,8 +33574,8 @@ loop:
 	VPSLLQ $52, Y11, Y11
 	VADDPD shifterbias64<>(SB), Y10, Y10
 	VPSLLQ $52, Y10, Y10
-	VMULPD Y11, Y13, Y13
-	VMULPD Y10, Y13, Y8
+	VMULPD Y11, Y13, Y8
+	VMULPD Y10, Y8, Y8
 	VMOVUPD Y0, 0(DI)
 	VMOVUPD Y8, 32(DI)
 	ADDQ $64, DI
@@ -33625,8 +33625,8 @@ one:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMOVUPD Y0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI
@@ -33679,8 +33679,8 @@ tail:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMASKMOVPD Y0, Y15, (DI)
 done:
 	VZEROUPPER
@@ -34320,8 +34320,8 @@ one:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
 	// math.NaN's bits where y is not an integer
 	VMULPD half64<>(SB), Y13, Y1
@@ -34485,8 +34485,8 @@ tail:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
 	// math.NaN's bits where y is not an integer
 	VMULPD half64<>(SB), Y13, Y1
@@ -34651,8 +34651,8 @@ one:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
 	// math.NaN's bits where y is not an integer
 	VMULPD half64<>(SB), Y12, Y1
@@ -34805,8 +34805,8 @@ tail:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	// x < 0 (Y11's sign): the sign bit where y is odd (y/2 not an integer), then
 	// math.NaN's bits where y is not an integer
 	VMULPD half64<>(SB), Y12, Y1
@@ -35545,8 +35545,8 @@ one:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMULPD Y3, Y6, Y6
 	VMULPD Y2, Y6, Y6
 	// d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1
@@ -35625,8 +35625,8 @@ tail:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMULPD Y3, Y6, Y6
 	VMULPD Y2, Y6, Y6
 	// d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1
@@ -35713,8 +35713,8 @@ one:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMULPD Y3, Y6, Y6
 	VMULPD Y2, Y6, Y6
 	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
@@ -35816,8 +35816,8 @@ tail:
 	VPSLLQ $52, Y3, Y3
 	VADDPD shifterbias64<>(SB), Y2, Y2
 	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y5
-	VMULPD Y2, Y5, Y0
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
 	VMULPD Y3, Y6, Y6
 	VMULPD Y2, Y6, Y6
 	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
@@ -35857,6 +35857,241 @@ tail:
 	VANDPD absmask64<>(SB), Y2, Y2
 	VANDPD signmask64<>(SB), Y11, Y3
 	VORPD Y3, Y2, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func expm1F64AVX2(dst *float64, x *float64, n int)
+TEXT ·expm1F64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// Y12: lanes with |x| < ln2/2 (NaN compares false), the series' side
+	VMOVAPD Y0, Y11
+	VANDPD absmask64<>(SB), Y0, Y1
+	VCMPPD $1, dexpm1cut<>(SB), Y1, Y12
+	// x clamped to [-746, 710] (x the second source, so NaN passes)
+	VMOVUPD d710<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y8
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y8, Y8
+	VMULPD Y2, Y8, Y8
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y5
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B); from x = 38 on, e^x (Y8)
+	VSUBPD done<>(SB), Y5, Y3
+	VSUBPD Y5, Y3, Y4
+	VSUBPD Y4, Y3, Y7
+	VSUBPD Y7, Y5, Y7
+	VADDPD done<>(SB), Y4, Y4
+	VSUBPD Y4, Y7, Y7
+	VADDPD Y6, Y7, Y7
+	VADDPD Y7, Y3, Y5
+	VCMPPD $0x1e, d38<>(SB), Y11, Y4
+	VBLENDVPD Y4, Y8, Y5, Y5
+	// the series' side, blended in by Y12
+	VMULPD Y11, Y11, Y3
+	VMOVUPD dexpm1p10<>(SB), Y1
+	VFMADD231PD dexpm1p11<>(SB), Y11, Y1
+	VMOVUPD dexpm1p8<>(SB), Y4
+	VFMADD231PD dexpm1p9<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p6<>(SB), Y4
+	VFMADD231PD dexpm1p7<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p4<>(SB), Y4
+	VFMADD231PD dexpm1p5<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p2<>(SB), Y4
+	VFMADD231PD dexpm1p3<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p0<>(SB), Y4
+	VFMADD231PD dexpm1p1<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	// x^2 = Y2 + Y6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Y11, Y11, Y2
+	VMOVAPD Y2, Y6
+	VFMSUB231PD Y11, Y11, Y6
+	VMULPD dhalf<>(SB), Y2, Y8
+	VADDPD Y8, Y11, Y9
+	VSUBPD Y9, Y11, Y10
+	VADDPD Y8, Y10, Y10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Y11, Y2, Y2
+	VMULPD Y1, Y2, Y1
+	VFMADD231PD dhalf<>(SB), Y6, Y1
+	VADDPD Y10, Y1, Y1
+	VADDPD Y9, Y1, Y1
+	VBLENDVPD Y12, Y1, Y5, Y5
+	// x's sign onto the result; a NaN x quieted (the AVX-512 kernel's NaN, which
+	// keeps x's payload; here the scaling of a NaN k can make its own)
+	VANDPD absmask64<>(SB), Y5, Y5
+	VANDPD signmask64<>(SB), Y11, Y3
+	VORPD Y3, Y5, Y0
+	VCMPPD $3, Y11, Y11, Y3
+	VORPD quietbit64<>(SB), Y11, Y4
+	VBLENDVPD Y3, Y4, Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// Y12: lanes with |x| < ln2/2 (NaN compares false), the series' side
+	VMOVAPD Y0, Y11
+	VANDPD absmask64<>(SB), Y0, Y1
+	VCMPPD $1, dexpm1cut<>(SB), Y1, Y12
+	// x clamped to [-746, 710] (x the second source, so NaN passes)
+	VMOVUPD d710<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm746<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VADDPD Y6, Y5, Y8
+	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y8, Y8
+	VMULPD Y2, Y8, Y8
+	VMULPD Y3, Y5, Y5
+	VMULPD Y2, Y5, Y5
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B); from x = 38 on, e^x (Y8)
+	VSUBPD done<>(SB), Y5, Y3
+	VSUBPD Y5, Y3, Y4
+	VSUBPD Y4, Y3, Y7
+	VSUBPD Y7, Y5, Y7
+	VADDPD done<>(SB), Y4, Y4
+	VSUBPD Y4, Y7, Y7
+	VADDPD Y6, Y7, Y7
+	VADDPD Y7, Y3, Y5
+	VCMPPD $0x1e, d38<>(SB), Y11, Y4
+	VBLENDVPD Y4, Y8, Y5, Y5
+	// the series' side, blended in by Y12
+	VMULPD Y11, Y11, Y3
+	VMOVUPD dexpm1p10<>(SB), Y1
+	VFMADD231PD dexpm1p11<>(SB), Y11, Y1
+	VMOVUPD dexpm1p8<>(SB), Y4
+	VFMADD231PD dexpm1p9<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p6<>(SB), Y4
+	VFMADD231PD dexpm1p7<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p4<>(SB), Y4
+	VFMADD231PD dexpm1p5<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p2<>(SB), Y4
+	VFMADD231PD dexpm1p3<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dexpm1p0<>(SB), Y4
+	VFMADD231PD dexpm1p1<>(SB), Y11, Y4
+	VFMADD213PD Y4, Y3, Y1
+	// x^2 = Y2 + Y6 exactly; h = x^2/2; x + h = s + e (Fast2Sum, |h| <= |x|)
+	VMULPD Y11, Y11, Y2
+	VMOVAPD Y2, Y6
+	VFMSUB231PD Y11, Y11, Y6
+	VMULPD dhalf<>(SB), Y2, Y8
+	VADDPD Y8, Y11, Y9
+	VSUBPD Y9, Y11, Y10
+	VADDPD Y8, Y10, Y10
+	// result s + (e + xl/2 + x^3*P)
+	VMULPD Y11, Y2, Y2
+	VMULPD Y1, Y2, Y1
+	VFMADD231PD dhalf<>(SB), Y6, Y1
+	VADDPD Y10, Y1, Y1
+	VADDPD Y9, Y1, Y1
+	VBLENDVPD Y12, Y1, Y5, Y5
+	// x's sign onto the result; a NaN x quieted (the AVX-512 kernel's NaN, which
+	// keeps x's payload; here the scaling of a NaN k can make its own)
+	VANDPD absmask64<>(SB), Y5, Y5
+	VANDPD signmask64<>(SB), Y11, Y3
+	VORPD Y3, Y5, Y0
+	VCMPPD $3, Y11, Y11, Y3
+	VORPD quietbit64<>(SB), Y11, Y4
+	VBLENDVPD Y3, Y4, Y0, Y0
 	VMASKMOVPD Y0, Y15, (DI)
 done:
 	VZEROUPPER
