@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -3597,7 +3597,7 @@ func (g *gen) expF64AVX2() {
 	}
 }
 
-// logF64AVX2 emits the AVX2 float64 Log, Log2 and Log10 kernels: the
+// logF64AVX2 emits the AVX2 float64 Log, Log2, Log10 and Log1p kernels: the
 // AVX-512 kernels' steps (logPair512F64, the pair's sum or its product
 // with 1/ln 2 or 1/ln 10 as a pair, logFixup's special values) on ymm
 // registers. VGETMANTPD and VGETEXPPD become bit operations (a subnormal
@@ -3639,6 +3639,31 @@ func (g *gen) logF64AVX2() {
 		g.elementwise(k)
 	}
 	kernel("logF64AVX2", "computes dst[i] = ln(x[i]) for i < n.", func(g *gen) { g.ins("VADDPD Y8, Y9, Y1") })
+	g.elementwise(ewKernel{name: "log1pF64AVX2", doc: "computes dst[i] = ln(1+x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
+		setup: func(g *gen) {
+			for i, r := range []string{"R11", "R12", "R13"} {
+				g.ins("LEAQ %s(SB), %s", tabs[i], r)
+			}
+		},
+		body: func(g *gen, u int, in []string) string {
+			one := g.d("done", 1)
+			g.comment("the AVX-512 Log1p's steps: u = 1+x rounded (Y0; x kept in Y11), cor = (x -")
+			g.comment("(u-1))/u (Y12, u-1 exact where it matters): log1p x = log u + cor")
+			g.ins("VMOVAPD Y0, Y11")
+			g.withConst(tierAVX2, "VADDPD", one, "Y11, Y0")
+			g.withConst(tierAVX2, "VSUBPD", one, "Y0, Y12")
+			g.ins("VSUBPD Y12, Y11, Y12")
+			g.ins("VDIVPD Y0, Y12, Y12")
+			pair(g)
+			g.ins("VADDPD Y12, Y8, Y8")
+			g.ins("VADDPD Y8, Y9, Y1")
+			fixup(g)
+			g.comment("log1p(±0) = x (the sum gives +0 for -0)")
+			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y11, Y2")
+			g.ins("VCMPPD $0, %s, Y2, Y2", g.d("dzero", 0))
+			g.ins("VBLENDVPD Y2, Y11, Y1, Y1")
+			return "Y1"
+		}})
 	for _, c := range []struct {
 		name, doc string
 		scale     [2]float64

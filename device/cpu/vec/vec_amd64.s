@@ -33838,6 +33838,182 @@ done:
 	VZEROUPPER
 	RET
 
+// func log1pF64AVX2(dst *float64, x *float64, n int)
+TEXT ·log1pF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dloginvc<>(SB), R11
+	LEAQ dlogthi<>(SB), R12
+	LEAQ dlogtlo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// the AVX-512 Log1p's steps: u = 1+x rounded (Y0; x kept in Y11), cor = (x -
+	// (u-1))/u (Y12, u-1 exact where it matters): log1p x = log u + cor
+	VMOVAPD Y0, Y11
+	VADDPD done<>(SB), Y11, Y0
+	VSUBPD done<>(SB), Y0, Y12
+	VSUBPD Y12, Y11, Y12
+	VDIVPD Y0, Y12, Y12
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; r^2
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	VMOVUPD dlogqe3<>(SB), Y8
+	VFMADD213PD dlogqe2<>(SB), Y7, Y8
+	VFMADD213PD dlogqe1<>(SB), Y7, Y8
+	VFMADD213PD dlogqe0<>(SB), Y7, Y8
+	VMOVUPD dlogqo3<>(SB), Y9
+	VFMADD213PD dlogqo2<>(SB), Y7, Y9
+	VFMADD213PD dlogqo1<>(SB), Y7, Y9
+	VFMADD213PD dlogqo0<>(SB), Y7, Y9
+	VFMADD231PD Y9, Y4, Y8
+	// hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFMADD213PD Y6, Y7, Y8
+	// hi + r = t + err (Fast2Sum): the pair t (Y9) + (y + err) (Y8)
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y8, Y8
+	VADDPD Y12, Y8, Y8
+	VADDPD Y8, Y9, Y1
+	// logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;
+	// NaN: x quieted
+	VCMPPD $17, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dnanindef<>(SB), Y1, Y1
+	VCMPPD $0, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dneginf<>(SB), Y1, Y1
+	VCMPPD $0, dposinf<>(SB), Y0, Y6
+	VBLENDVPD Y6, Y0, Y1, Y1
+	VCMPPD $3, Y0, Y0, Y6
+	VORPD quietbit64<>(SB), Y0, Y7
+	VBLENDVPD Y6, Y7, Y1, Y1
+	// log1p(±0) = x (the sum gives +0 for -0)
+	VANDPD absmask64<>(SB), Y11, Y2
+	VCMPPD $0, dzero<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y11, Y1, Y1
+	VMOVUPD Y1, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// the AVX-512 Log1p's steps: u = 1+x rounded (Y0; x kept in Y11), cor = (x -
+	// (u-1))/u (Y12, u-1 exact where it matters): log1p x = log u + cor
+	VMOVAPD Y0, Y11
+	VADDPD done<>(SB), Y11, Y0
+	VSUBPD done<>(SB), Y0, Y12
+	VSUBPD Y12, Y11, Y12
+	VDIVPD Y0, Y12, Y12
+	// a subnormal x (x < 2^-1022; zeros and negatives are mended last) is scaled by
+	// 2^54 into Y1, its exponent lowered by 54 (Y7)
+	VCMPPD $1, dtiny<>(SB), Y0, Y6
+	VMULPD d2p54<>(SB), Y0, Y1
+	VBLENDVPD Y6, Y1, Y0, Y1
+	VANDPD dm54<>(SB), Y6, Y7
+	// k = exponent (the biased field, by 2^52 + field - (2^52 + 1023)); m = the
+	// significand in [1, 2), halved from 1.5 on into [0.75, 1) (bins 16-31, whose
+	// table entries add the ln2 that k lacks): VGETEXPPD's and VGETMANTPD $3's values
+	VPSRLQ $52, Y1, Y2
+	VPOR d2p52bits<>(SB), Y2, Y2
+	VSUBPD d2p52bias<>(SB), Y2, Y2
+	VADDPD Y7, Y2, Y2
+	VANDPD mantmask64<>(SB), Y1, Y1
+	VORPD done<>(SB), Y1, Y1
+	VCMPPD $13, d1p5<>(SB), Y1, Y6
+	VMULPD half64<>(SB), Y1, Y3
+	VBLENDVPD Y6, Y3, Y1, Y1
+	// j = m's top five fraction bits; c = invc[j], Thi[j], Tlo[j] by gathers
+	VPSRLQ $47, Y1, Y3
+	VPAND q31<>(SB), Y3, Y3
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R11)(Y3*8), Y4
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R12)(Y3*8), Y5
+	VPCMPEQQ Y10, Y10, Y10
+	VGATHERQPD Y10, (R13)(Y3*8), Y6
+	// r = m*c - 1, exact; r^2
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VMULPD Y4, Y4, Y7
+	// log1p(r) = r + r^2*Q(r), Q = E(r^2) + r*O(r^2)
+	VMOVUPD dlogqe3<>(SB), Y8
+	VFMADD213PD dlogqe2<>(SB), Y7, Y8
+	VFMADD213PD dlogqe1<>(SB), Y7, Y8
+	VFMADD213PD dlogqe0<>(SB), Y7, Y8
+	VMOVUPD dlogqo3<>(SB), Y9
+	VFMADD213PD dlogqo2<>(SB), Y7, Y9
+	VFMADD213PD dlogqo1<>(SB), Y7, Y9
+	VFMADD213PD dlogqo0<>(SB), Y7, Y9
+	VFMADD231PD Y9, Y4, Y8
+	// hi = k*ln2hi + Thi (exact), lo = k*ln2lo + Tlo; y = r^2*Q + lo
+	VFMADD231PD ln2hi64<>(SB), Y2, Y5
+	VFMADD231PD ln2lo64<>(SB), Y2, Y6
+	VFMADD213PD Y6, Y7, Y8
+	// hi + r = t + err (Fast2Sum): the pair t (Y9) + (y + err) (Y8)
+	VADDPD Y4, Y5, Y9
+	VSUBPD Y9, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VADDPD Y5, Y8, Y8
+	VADDPD Y12, Y8, Y8
+	VADDPD Y8, Y9, Y1
+	// logFixup's values: x < 0 (-Inf too): the default NaN; ±0: -Inf; +Inf: +Inf;
+	// NaN: x quieted
+	VCMPPD $17, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dnanindef<>(SB), Y1, Y1
+	VCMPPD $0, dzero<>(SB), Y0, Y6
+	VBLENDVPD Y6, dneginf<>(SB), Y1, Y1
+	VCMPPD $0, dposinf<>(SB), Y0, Y6
+	VBLENDVPD Y6, Y0, Y1, Y1
+	VCMPPD $3, Y0, Y0, Y6
+	VORPD quietbit64<>(SB), Y0, Y7
+	VBLENDVPD Y6, Y7, Y1, Y1
+	// log1p(±0) = x (the sum gives +0 for -0)
+	VANDPD absmask64<>(SB), Y11, Y2
+	VCMPPD $0, dzero<>(SB), Y2, Y2
+	VBLENDVPD Y2, Y11, Y1, Y1
+	VMASKMOVPD Y1, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
 // func log2F64AVX2(dst *float64, x *float64, n int)
 TEXT ·log2F64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
