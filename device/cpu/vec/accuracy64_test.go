@@ -492,7 +492,8 @@ func TestTailsF64(t *testing.T) {
 
 // TestF64TranscendentalsMatchMath checks that every kernel set without a
 // float64 kernel for a transcendental (generic, and AVX2 but for Exp, Log,
-// Sigmoid, Tanh, Expm1 and Log1p, which TestExpLogF64AVX2 checks) runs package math for it,
+// Sigmoid, Tanh, Expm1, Log1p, Sinh and Cosh, which TestExpLogF64AVX2
+// checks) runs package math for it,
 // bit for bit, apart from
 // the two ranges exp64 and log64 mend (TestMendedExpLog checks those).
 func TestF64TranscendentalsMatchMath(t *testing.T) {
@@ -507,7 +508,7 @@ func TestF64TranscendentalsMatchMath(t *testing.T) {
 		}
 		t.Run(k.name, func(t *testing.T) {
 			for op, ref := range refs {
-				if (op == unExp || op == unLog || op == unSigmoid || op == unTanh || op == unExpm1 || op == unLog1p) && k.name == "avx2" {
+				if (op == unExp || op == unLog || op == unSigmoid || op == unTanh || op == unExpm1 || op == unLog1p || op == unSinh || op == unCosh) && k.name == "avx2" {
 					continue
 				}
 				got := make([]float64, len(xs))
@@ -1016,7 +1017,7 @@ func TestGeluErfF64InPlace(t *testing.T) {
 }
 
 // TestExpLogF64AVX2 holds the AVX2 set's float64 Exp, Exp2, Log, Log2,
-// Log10, Log1p, Tanh, Expm1 and Sigmoid kernels to 1 ulp of the exact value (Log to 0.6, as
+// Log10, Log1p, Tanh, Cosh, Sinh, Expm1 and Sigmoid kernels to 1 ulp of the exact value (Log to 0.6, as
 // TestExactF64 holds the AVX-512 one; 2^-1074 for subnormal results) on the
 // inputs of TestAccuracyF64 (every 8th beyond the first 4000), to the exact
 // special values (+Inf, 0, -Inf, NaN; Sigmoid's 1 and 0) where those are
@@ -1078,6 +1079,12 @@ func TestExpLogF64AVX2(t *testing.T) {
 		{"Log2", unLog2, exactLog2, logSpecial, 1},
 		{"Log10", unLog10, exactLog10, logSpecial, 1},
 		{"Tanh", unTanh, exactTanh, func(x float64) (float64, bool) { return 0, false }, 1},
+		{"Cosh", unCosh, exactCosh, func(x float64) (float64, bool) {
+			return math.Inf(1), math.Abs(x) > 710.4758600739439 // past ln(MaxFloat64) + ln 2
+		}, 1},
+		{"Sinh", unSinh, exactSinh, func(x float64) (float64, bool) {
+			return math.Copysign(math.Inf(1), x), math.Abs(x) > 710.4758600739439
+		}, 1},
 		{"Log1p", unLog1p, exactLog1p, func(x float64) (float64, bool) {
 			switch {
 			case x < -1:

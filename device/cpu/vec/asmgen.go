@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1789,6 +1789,7 @@ func main() {
 	g.sigmoidF64AVX2()
 	g.tanhF64AVX2()
 	g.expm1F64AVX2()
+	g.hyperbolicF64AVX2()
 	g.trigs(tierAVX2)
 	g.trigs(tierAVX512)
 	g.trigs64(tierAVX2)
@@ -2753,7 +2754,7 @@ func (g *gen) hyperbolic512F64(op string) {
 		g.ins("VMOVAPD Z5, Z0")
 		return
 	}
-	g.seriesSideSigned512F64(small, join, sign, func(dst string) { g.sinhSeries512F64("Z10", dst) })
+	g.seriesSideSigned512F64(small, join, sign, func(dst string) { g.sinhSeries(tierAVX512, "Z10", dst) })
 }
 
 // seriesSideSigned512F64 finishes a float64 kernel that has computed its
@@ -2853,17 +2854,19 @@ func (g *gen) expm1Series(t tier, x, dst string) {
 	g.ins("VADDPD %s, %s, %s", R(9), dst, dst)
 }
 
-// sinhSeries512F64 sets dst = a + a^3*P(a^2) for a in register a (a >= 0),
-// P the Taylor series of sinh to a^17, with Z2-Z4 as scratch.
-func (g *gen) sinhSeries512F64(a, dst string) {
+// sinhSeries sets dst = a + a^3*P(a^2) for a in register a (a >= 0) on
+// tier t, P the Taylor series of sinh to a^17, with registers 2-4 as
+// scratch.
+func (g *gen) sinhSeries(t tier, a, dst string) {
+	R := t.reg
 	var c []float64
 	for k := 1; k <= 8; k++ {
 		c = append(c, math.Abs(taylorCoeffs(1, k, k)[0]))
 	}
-	g.ins("VMULPD %s, %s, Z2", a, a)
-	g.estrinPDOn(tierAVX512, "dsinhp", c, "Z2", dst, "Z3", "Z4")
-	g.ins("VMULPD %s, Z2, Z2", a)
-	g.ins("VFMADD213PD %s, Z2, %s", a, dst)
+	g.ins("VMULPD %s, %s, %s", a, a, R(2))
+	g.estrinPDOn(t, "dsinhp", c, R(2), dst, R(3), R(4))
+	g.ins("VMULPD %s, %s, %s", a, R(2), R(2))
+	g.ins("VFMADD213PD %s, %s, %s", a, R(2), dst)
 }
 
 // sigmoidQuotient512F64 finishes a float64 sigmoid, Z0 = num/(1+e): e
@@ -3743,8 +3746,9 @@ func (g *gen) logPairAVX2(fine bool) {
 // in two steps that round once (so each scaled value is VSCALEFPD's);
 // Y3-Y7 scratch. lo as there: expLoScaled leaves the sum's rounding error,
 // scaled, in Y6; expSplit leaves 2^n*Thi in Y5, 2^n*(Thi*q + Tlo) in Y6
-// and the sum e^x (rounded, then scaled) in Y8 instead of Y0. Both take
-// Y8 as scratch too.
+// and the sum e^x (rounded, then scaled) in Y8 instead of Y0; and
+// expLoUnscaled leaves the sum and its error unscaled in Y5 and Y6, with
+// k/16 still in Y2. All but expNoLo take Y8 as scratch too.
 func (g *gen) expTailAVX2(hiBase, loBase string, lo expLo) {
 	g.comment("q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)")
 	g.hornerPDOn(tierAVX2, "dexpp", expCoeffs64(), "Y0", "Y3")
@@ -3758,7 +3762,7 @@ func (g *gen) expTailAVX2(hiBase, loBase string, lo expLo) {
 	g.ins("VGATHERQPD Y7, (%s)(Y4*8), Y6", loBase)
 	g.ins("VFMADD231PD Y3, Y5, Y6")
 	switch lo {
-	case expLoScaled:
+	case expLoScaled, expLoUnscaled:
 		g.ins("VMOVAPD Y5, Y8")
 		g.ins("VADDPD Y6, Y5, Y5")
 		g.comment("the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)")
@@ -3769,17 +3773,10 @@ func (g *gen) expTailAVX2(hiBase, loBase string, lo expLo) {
 	default:
 		g.ins("VADDPD Y6, Y5, Y5")
 	}
-	g.comment("n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
-	g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
-	g.ins("VROUNDPD $1, Y2, Y2")
-	g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), "Y2, Y3")
-	g.ins("VROUNDPD $1, Y3, Y3")
-	g.ins("VSUBPD Y3, Y2, Y2")
-	bias := g.d("shifterbias64", 0x1.8p52+1023)
-	for _, r := range []string{"Y3", "Y2"} {
-		g.withConst(tierAVX2, "VADDPD", bias, r+", "+r)
-		g.ins("VPSLLQ $52, %s, %s", r, r)
+	if lo == expLoUnscaled {
+		return
 	}
+	g.scalesAVX2("Y2", "Y3", "Y2")
 	scale := func(src, dst string) {
 		g.ins("VMULPD Y3, %s, %s", src, dst)
 		g.ins("VMULPD Y2, %s, %s", dst, dst)
@@ -3849,6 +3846,113 @@ func (g *gen) expm1F64AVX2() {
 			g.ins("VBLENDVPD Y3, Y4, Y0, Y0")
 			return "Y0"
 		}})
+}
+
+// scalesAVX2 sets f1 and f2 to the powers of two whose product scales by
+// 2^floor(m) for the float64 m in register m (which may be f2): m =
+// floor(m), n1 = floor(m/2), 2^n1 and 2^(m - n1), each from its exponent
+// in the low bits of the value plus 1.5*2^52 + 1023. Multiplying by f1 and
+// then f2 rounds once (the first product is exact for the values the
+// kernels scale), as VSCALEFPD does, where 2^m alone could overflow.
+func (g *gen) scalesAVX2(m, f1, f2 string) {
+	g.comment("n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product")
+	g.comment("exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits")
+	g.ins("VROUNDPD $1, %s, %s", m, f2)
+	g.withConst(tierAVX2, "VMULPD", g.d("half64", 0.5), f2+", "+f1)
+	g.ins("VROUNDPD $1, %s, %s", f1, f1)
+	g.ins("VSUBPD %s, %s, %s", f1, f2, f2)
+	bias := g.d("shifterbias64", 0x1.8p52+1023)
+	for _, r := range []string{f1, f2} {
+		g.withConst(tierAVX2, "VADDPD", bias, r+", "+r)
+		g.ins("VPSLLQ $52, %s, %s", r, r)
+	}
+}
+
+// hyperbolicF64AVX2 emits the AVX2 float64 Cosh and Sinh kernels:
+// hyperbolic512F64's steps on ymm registers, e^a unscaled as S + Sl
+// (expTailAVX2's expLoUnscaled), q = 1/S with its correction, the scalings
+// by 2^(n-1) and 2^-(n+1) in two steps each (scalesAVX2, VSCALEFPD's
+// values), the Fast2Sum and +Inf where e^a/2 overflowed; Sinh's series
+// side below a = 1/2 computed too and blended, then x's sign, and a NaN x
+// quieted (Cosh: |x|). The AVX-512 bits (TestExpLogF64AVX2). One slot: x in Y11, a
+// in Y10 (Sinh), the side mask in Y12, the scales in Y13 and Y14.
+func (g *gen) hyperbolicF64AVX2() {
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	one := g.d("done", 1)
+	for _, op := range []string{"cosh", "sinh"} {
+		g.elementwise(ewKernel{name: op + "F64AVX2", doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", op), e: f64, inputs: []string{"x"}, unroll: 1,
+			setup: func(g *gen) {
+				g.ins("LEAQ %s(SB), R12", th)
+				g.ins("LEAQ %s(SB), R13", tl)
+			},
+			body: func(g *gen, u int, in []string) string {
+				g.ins("VMOVAPD Y0, Y11")
+				g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y0")
+				if op == "sinh" {
+					g.comment("Y12: lanes with a < 1/2 (NaN compares false), the series' side")
+					g.ins("VCMPPD $1, %s, Y0, Y12", g.d("dhalf", 0.5))
+					g.ins("VMOVAPD Y0, Y10")
+				}
+				g.comment("a clamped to 712 (x the second source, so NaN passes), past which both overflow")
+				g.ins("VMOVUPD %s, Y1", g.d("d712", 712))
+				g.ins("VMINPD Y0, Y1, Y0")
+				g.expReduce(tierAVX2, "")
+				g.expTailAVX2("R12", "R13", expLoUnscaled)
+				g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
+				g.ins("VMOVUPD %s, Y1", one)
+				g.ins("VDIVPD Y5, Y1, Y1")
+				g.ins("VMOVUPD %s, Y3", one)
+				g.ins("VFNMADD231PD Y1, Y5, Y3")
+				g.ins("VFNMADD231PD Y1, Y6, Y3")
+				g.ins("VMULPD Y1, Y3, Y3")
+				g.comment("scales: n-1 for e^a/2, -(n+1) for e^-a/2")
+				g.ins("VROUNDPD $1, Y2, Y4")
+				g.withConst(tierAVX2, "VSUBPD", one, "Y2, Y2")
+				g.withConst(tierAVX2, "VADDPD", one, "Y4, Y4")
+				g.withConst(tierAVX2, "VXORPD", g.v64("signmask64", 1<<63), "Y4, Y4")
+				g.scalesAVX2("Y2", "Y13", "Y14")
+				for _, r := range [][2]string{{"Y5", "Y8"}, {"Y6", "Y9"}} {
+					g.ins("VMULPD Y13, %s, %s", r[0], r[1])
+					g.ins("VMULPD Y14, %s, %s", r[1], r[1])
+				}
+				g.scalesAVX2("Y4", "Y13", "Y14")
+				for _, r := range []string{"Y1", "Y3"} {
+					g.ins("VMULPD Y13, %s, %s", r, r)
+					g.ins("VMULPD Y14, %s, %s", r, r)
+				}
+				add := "VADDPD"
+				if op == "sinh" {
+					add = "VSUBPD"
+				}
+				g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
+				g.ins("%s Y1, Y8, Y5", add)
+				g.ins("VSUBPD Y5, Y8, Y6")
+				g.ins("%s Y1, Y6, Y6", add)
+				g.ins("VADDPD Y9, Y6, Y6")
+				g.ins("%s Y3, Y6, Y6", add)
+				g.ins("VADDPD Y6, Y5, Y5")
+				g.comment("where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)")
+				g.ins("VCMPPD $0, %s, Y8, Y4", g.d("dposinf", math.Inf(1)))
+				g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
+				if op == "sinh" {
+					g.comment("the series' side, blended in by Y12; then x's sign")
+					g.sinhSeries(tierAVX2, "Y10", "Y1")
+					g.ins("VBLENDVPD Y12, Y1, Y5, Y5")
+					g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y5, Y5")
+					g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y3")
+					g.ins("VORPD Y3, Y5, Y5")
+				}
+				g.comment("a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)")
+				g.ins("VCMPPD $3, Y11, Y11, Y3")
+				g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), "Y11, Y4")
+				if op == "cosh" {
+					g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y4, Y4")
+				}
+				g.ins("VBLENDVPD Y3, Y4, Y5, Y0")
+				return "Y0"
+			}})
+	}
 }
 
 // tanhF64AVX2 emits the AVX2 float64 Tanh kernel: the AVX-512 kernel's

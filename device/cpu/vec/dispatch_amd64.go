@@ -108,7 +108,7 @@ type tierAsm struct {
 	un32        [numUnOps]func(dst, x *float32, n int)
 	// un64 has the float64 unaries the tier vectorises (both: Relu, Sqrt,
 	// Sign, the exact ones, Asin, Acos, Atan, Exp, Exp2, Expm1, Log, Log2,
-	// Log10, Log1p, Tanh and Sigmoid; AVX-512 also Sinh, Cosh, GeluTanh and
+	// Log10, Log1p, Sinh, Cosh, Tanh and Sigmoid; AVX-512 also GeluTanh and
 	// Erf; Sin, Cos and Tan are in trig64); the others stay the generic
 	// set's.
 	un64 [numUnOps]func(dst, x *float64, n int)

@@ -33316,7 +33316,7 @@ loop:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -33358,7 +33358,7 @@ loop:
 	VGATHERQPD Y15, (R13)(Y12*8), Y14
 	VFMADD231PD Y11, Y13, Y14
 	VADDPD Y14, Y13, Y13
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y10, Y10
 	VMULPD half64<>(SB), Y10, Y11
@@ -33410,7 +33410,7 @@ one:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -33465,7 +33465,7 @@ tail:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -33523,7 +33523,7 @@ loop:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -33564,7 +33564,7 @@ loop:
 	VGATHERQPD Y15, (R13)(Y12*8), Y14
 	VFMADD231PD Y11, Y13, Y14
 	VADDPD Y14, Y13, Y13
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y10, Y10
 	VMULPD half64<>(SB), Y10, Y11
@@ -33615,7 +33615,7 @@ one:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -33669,7 +33669,7 @@ tail:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -34486,7 +34486,7 @@ one:
 	VGATHERQPD Y7, (BX)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -34651,7 +34651,7 @@ tail:
 	VGATHERQPD Y7, (BX)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -34817,7 +34817,7 @@ one:
 	VGATHERQPD Y7, (BX)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -34971,7 +34971,7 @@ tail:
 	VGATHERQPD Y7, (BX)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y5
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -35711,7 +35711,7 @@ one:
 	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
 	VSUBPD Y5, Y8, Y8
 	VADDPD Y6, Y8, Y6
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -35791,7 +35791,7 @@ tail:
 	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
 	VSUBPD Y5, Y8, Y8
 	VADDPD Y6, Y8, Y6
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -35879,7 +35879,7 @@ one:
 	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
 	VSUBPD Y5, Y8, Y8
 	VADDPD Y6, Y8, Y6
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -35982,7 +35982,7 @@ tail:
 	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
 	VSUBPD Y5, Y8, Y8
 	VADDPD Y6, Y8, Y6
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -36083,7 +36083,7 @@ one:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y8
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -36199,7 +36199,7 @@ tail:
 	VGATHERQPD Y7, (R13)(Y4*8), Y6
 	VFMADD231PD Y3, Y5, Y6
 	VADDPD Y6, Y5, Y8
-	// n = floor(k/16) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
 	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
 	VROUNDPD $1, Y2, Y2
 	VMULPD half64<>(SB), Y2, Y3
@@ -36268,6 +36268,464 @@ tail:
 	VCMPPD $3, Y11, Y11, Y3
 	VORPD quietbit64<>(SB), Y11, Y4
 	VBLENDVPD Y3, Y4, Y0, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func coshF64AVX2(dst *float64, x *float64, n int)
+TEXT ·coshF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VMOVAPD Y0, Y11
+	VANDPD absmask64<>(SB), Y0, Y0
+	// a clamped to 712 (x the second source, so NaN passes), past which both overflow
+	VMOVUPD d712<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VMOVUPD done<>(SB), Y1
+	VDIVPD Y5, Y1, Y1
+	VMOVUPD done<>(SB), Y3
+	VFNMADD231PD Y1, Y5, Y3
+	VFNMADD231PD Y1, Y6, Y3
+	VMULPD Y1, Y3, Y3
+	// scales: n-1 for e^a/2, -(n+1) for e^-a/2
+	VROUNDPD $1, Y2, Y4
+	VSUBPD done<>(SB), Y2, Y2
+	VADDPD done<>(SB), Y4, Y4
+	VXORPD signmask64<>(SB), Y4, Y4
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y5, Y8
+	VMULPD Y14, Y8, Y8
+	VMULPD Y13, Y6, Y9
+	VMULPD Y14, Y9, Y9
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y4, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y1, Y1
+	VMULPD Y14, Y1, Y1
+	VMULPD Y13, Y3, Y3
+	VMULPD Y14, Y3, Y3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VADDPD Y1, Y8, Y5
+	VSUBPD Y5, Y8, Y6
+	VADDPD Y1, Y6, Y6
+	VADDPD Y9, Y6, Y6
+	VADDPD Y3, Y6, Y6
+	VADDPD Y6, Y5, Y5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)
+	VCMPPD $0, dposinf<>(SB), Y8, Y4
+	VBLENDVPD Y4, Y8, Y5, Y5
+	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	VCMPPD $3, Y11, Y11, Y3
+	VORPD quietbit64<>(SB), Y11, Y4
+	VANDPD absmask64<>(SB), Y4, Y4
+	VBLENDVPD Y3, Y4, Y5, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMOVAPD Y0, Y11
+	VANDPD absmask64<>(SB), Y0, Y0
+	// a clamped to 712 (x the second source, so NaN passes), past which both overflow
+	VMOVUPD d712<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VMOVUPD done<>(SB), Y1
+	VDIVPD Y5, Y1, Y1
+	VMOVUPD done<>(SB), Y3
+	VFNMADD231PD Y1, Y5, Y3
+	VFNMADD231PD Y1, Y6, Y3
+	VMULPD Y1, Y3, Y3
+	// scales: n-1 for e^a/2, -(n+1) for e^-a/2
+	VROUNDPD $1, Y2, Y4
+	VSUBPD done<>(SB), Y2, Y2
+	VADDPD done<>(SB), Y4, Y4
+	VXORPD signmask64<>(SB), Y4, Y4
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y5, Y8
+	VMULPD Y14, Y8, Y8
+	VMULPD Y13, Y6, Y9
+	VMULPD Y14, Y9, Y9
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y4, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y1, Y1
+	VMULPD Y14, Y1, Y1
+	VMULPD Y13, Y3, Y3
+	VMULPD Y14, Y3, Y3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VADDPD Y1, Y8, Y5
+	VSUBPD Y5, Y8, Y6
+	VADDPD Y1, Y6, Y6
+	VADDPD Y9, Y6, Y6
+	VADDPD Y3, Y6, Y6
+	VADDPD Y6, Y5, Y5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)
+	VCMPPD $0, dposinf<>(SB), Y8, Y4
+	VBLENDVPD Y4, Y8, Y5, Y5
+	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	VCMPPD $3, Y11, Y11, Y3
+	VORPD quietbit64<>(SB), Y11, Y4
+	VANDPD absmask64<>(SB), Y4, Y4
+	VBLENDVPD Y3, Y4, Y5, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func sinhF64AVX2(dst *float64, x *float64, n int)
+TEXT ·sinhF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VMOVAPD Y0, Y11
+	VANDPD absmask64<>(SB), Y0, Y0
+	// Y12: lanes with a < 1/2 (NaN compares false), the series' side
+	VCMPPD $1, dhalf<>(SB), Y0, Y12
+	VMOVAPD Y0, Y10
+	// a clamped to 712 (x the second source, so NaN passes), past which both overflow
+	VMOVUPD d712<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VMOVUPD done<>(SB), Y1
+	VDIVPD Y5, Y1, Y1
+	VMOVUPD done<>(SB), Y3
+	VFNMADD231PD Y1, Y5, Y3
+	VFNMADD231PD Y1, Y6, Y3
+	VMULPD Y1, Y3, Y3
+	// scales: n-1 for e^a/2, -(n+1) for e^-a/2
+	VROUNDPD $1, Y2, Y4
+	VSUBPD done<>(SB), Y2, Y2
+	VADDPD done<>(SB), Y4, Y4
+	VXORPD signmask64<>(SB), Y4, Y4
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y5, Y8
+	VMULPD Y14, Y8, Y8
+	VMULPD Y13, Y6, Y9
+	VMULPD Y14, Y9, Y9
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y4, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y1, Y1
+	VMULPD Y14, Y1, Y1
+	VMULPD Y13, Y3, Y3
+	VMULPD Y14, Y3, Y3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VSUBPD Y1, Y8, Y5
+	VSUBPD Y5, Y8, Y6
+	VSUBPD Y1, Y6, Y6
+	VADDPD Y9, Y6, Y6
+	VSUBPD Y3, Y6, Y6
+	VADDPD Y6, Y5, Y5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)
+	VCMPPD $0, dposinf<>(SB), Y8, Y4
+	VBLENDVPD Y4, Y8, Y5, Y5
+	// the series' side, blended in by Y12; then x's sign
+	VMULPD Y10, Y10, Y2
+	VMULPD Y2, Y2, Y3
+	VMOVUPD dsinhp6<>(SB), Y1
+	VFMADD231PD dsinhp7<>(SB), Y2, Y1
+	VMOVUPD dsinhp4<>(SB), Y4
+	VFMADD231PD dsinhp5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dsinhp2<>(SB), Y4
+	VFMADD231PD dsinhp3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dsinhp0<>(SB), Y4
+	VFMADD231PD dsinhp1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMULPD Y10, Y2, Y2
+	VFMADD213PD Y10, Y2, Y1
+	VBLENDVPD Y12, Y1, Y5, Y5
+	VANDPD absmask64<>(SB), Y5, Y5
+	VANDPD signmask64<>(SB), Y11, Y3
+	VORPD Y3, Y5, Y5
+	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	VCMPPD $3, Y11, Y11, Y3
+	VORPD quietbit64<>(SB), Y11, Y4
+	VBLENDVPD Y3, Y4, Y5, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMOVAPD Y0, Y11
+	VANDPD absmask64<>(SB), Y0, Y0
+	// Y12: lanes with a < 1/2 (NaN compares false), the series' side
+	VCMPPD $1, dhalf<>(SB), Y0, Y12
+	VMOVAPD Y0, Y10
+	// a clamped to 712 (x the second source, so NaN passes), past which both overflow
+	VMOVUPD d712<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)
+	VMOVUPD done<>(SB), Y1
+	VDIVPD Y5, Y1, Y1
+	VMOVUPD done<>(SB), Y3
+	VFNMADD231PD Y1, Y5, Y3
+	VFNMADD231PD Y1, Y6, Y3
+	VMULPD Y1, Y3, Y3
+	// scales: n-1 for e^a/2, -(n+1) for e^-a/2
+	VROUNDPD $1, Y2, Y4
+	VSUBPD done<>(SB), Y2, Y2
+	VADDPD done<>(SB), Y4, Y4
+	VXORPD signmask64<>(SB), Y4, Y4
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y5, Y8
+	VMULPD Y14, Y8, Y8
+	VMULPD Y13, Y6, Y9
+	VMULPD Y14, Y9, Y9
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y4, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y1, Y1
+	VMULPD Y14, Y1, Y1
+	VMULPD Y13, Y3, Y3
+	VMULPD Y14, Y3, Y3
+	// h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)
+	VSUBPD Y1, Y8, Y5
+	VSUBPD Y5, Y8, Y6
+	VSUBPD Y1, Y6, Y6
+	VADDPD Y9, Y6, Y6
+	VSUBPD Y3, Y6, Y6
+	VADDPD Y6, Y5, Y5
+	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)
+	VCMPPD $0, dposinf<>(SB), Y8, Y4
+	VBLENDVPD Y4, Y8, Y5, Y5
+	// the series' side, blended in by Y12; then x's sign
+	VMULPD Y10, Y10, Y2
+	VMULPD Y2, Y2, Y3
+	VMOVUPD dsinhp6<>(SB), Y1
+	VFMADD231PD dsinhp7<>(SB), Y2, Y1
+	VMOVUPD dsinhp4<>(SB), Y4
+	VFMADD231PD dsinhp5<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dsinhp2<>(SB), Y4
+	VFMADD231PD dsinhp3<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMOVUPD dsinhp0<>(SB), Y4
+	VFMADD231PD dsinhp1<>(SB), Y2, Y4
+	VFMADD213PD Y4, Y3, Y1
+	VMULPD Y10, Y2, Y2
+	VFMADD213PD Y10, Y2, Y1
+	VBLENDVPD Y12, Y1, Y5, Y5
+	VANDPD absmask64<>(SB), Y5, Y5
+	VANDPD signmask64<>(SB), Y11, Y3
+	VORPD Y3, Y5, Y5
+	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	VCMPPD $3, Y11, Y11, Y3
+	VORPD quietbit64<>(SB), Y11, Y4
+	VBLENDVPD Y3, Y4, Y5, Y0
 	VMASKMOVPD Y0, Y15, (DI)
 done:
 	VZEROUPPER
