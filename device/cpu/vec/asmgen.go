@@ -3802,50 +3802,84 @@ func (g *gen) expTailAVX2(hiBase, loBase string, lo expLo) {
 // 710]), and e^x itself from x = 38 on; then x's sign, and a NaN x
 // quieted. One slot: x in Y11, the side mask in Y12.
 func (g *gen) expm1F64AVX2() {
+	one := g.d("done", 1)
+	g.expKernelAVX2("expm1F64AVX2", "computes dst[i] = e**x[i] - 1 for i < n.", func(g *gen) string {
+		g.comment("Y12: lanes with |x| < ln2/2 (NaN compares false), the series' side")
+		g.ins("VMOVAPD Y0, Y11")
+		g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y1")
+		g.ins("VCMPPD $1, %s, Y1, Y12", g.d("dexpm1cut", expm1Cut))
+		g.comment("x clamped to [-746, 710] (x the second source, so NaN passes)")
+		g.ins("VMOVUPD %s, Y1", g.d("d710", 710))
+		g.ins("VMINPD Y0, Y1, Y0")
+		g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
+		g.ins("VMAXPD Y0, Y1, Y0")
+		g.expReduce(tierAVX2, "")
+		g.expTailAVX2("R12", "R13", expSplit)
+		g.comment("A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B); from x = 38 on, e^x (Y8)")
+		g.withConst(tierAVX2, "VSUBPD", one, "Y5, Y3")
+		g.ins("VSUBPD Y5, Y3, Y4")
+		g.ins("VSUBPD Y4, Y3, Y7")
+		g.ins("VSUBPD Y7, Y5, Y7")
+		g.withConst(tierAVX2, "VADDPD", one, "Y4, Y4")
+		g.ins("VSUBPD Y4, Y7, Y7")
+		g.ins("VADDPD Y6, Y7, Y7")
+		g.ins("VADDPD Y7, Y3, Y5")
+		g.ins("VCMPPD $0x1e, %s, Y11, Y4", g.d("d38", 38))
+		g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
+		g.comment("the series' side, blended in by Y12")
+		g.expm1Series(tierAVX2, "Y11", "Y1")
+		g.ins("VBLENDVPD Y12, Y1, Y5, Y5")
+		g.comment("x's sign onto the result; a NaN x quieted")
+		g.copySignAVX2("Y5", "Y11", "Y3", "Y0")
+		g.quietNaNAVX2("Y11", "Y0", "Y0", "Y3", "Y4", false)
+		return "Y0"
+	})
+}
+
+// expKernelAVX2 emits an AVX2 float64 kernel built on expTailAVX2: one
+// slot, x in Y0, the exp tables' bases in R12 and R13 (the gathers'), body
+// returning the register of the result.
+func (g *gen) expKernelAVX2(name, doc string, body func(g *gen) string) {
 	hi, lo := exp2Table()
 	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
-	one := g.d("done", 1)
-	g.elementwise(ewKernel{name: "expm1F64AVX2", doc: "computes dst[i] = e**x[i] - 1 for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
+	g.elementwise(ewKernel{name: name, doc: doc, e: f64, inputs: []string{"x"}, unroll: 1,
 		setup: func(g *gen) {
 			g.ins("LEAQ %s(SB), R12", th)
 			g.ins("LEAQ %s(SB), R13", tl)
 		},
-		body: func(g *gen, u int, in []string) string {
-			g.comment("Y12: lanes with |x| < ln2/2 (NaN compares false), the series' side")
-			g.ins("VMOVAPD Y0, Y11")
-			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y1")
-			g.ins("VCMPPD $1, %s, Y1, Y12", g.d("dexpm1cut", expm1Cut))
-			g.comment("x clamped to [-746, 710] (x the second source, so NaN passes)")
-			g.ins("VMOVUPD %s, Y1", g.d("d710", 710))
-			g.ins("VMINPD Y0, Y1, Y0")
-			g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
-			g.ins("VMAXPD Y0, Y1, Y0")
-			g.expReduce(tierAVX2, "")
-			g.expTailAVX2("R12", "R13", expSplit)
-			g.comment("A - 1 = s + e (TwoSum, A = 2^n*Thi), result s + (e + B); from x = 38 on, e^x (Y8)")
-			g.withConst(tierAVX2, "VSUBPD", one, "Y5, Y3")
-			g.ins("VSUBPD Y5, Y3, Y4")
-			g.ins("VSUBPD Y4, Y3, Y7")
-			g.ins("VSUBPD Y7, Y5, Y7")
-			g.withConst(tierAVX2, "VADDPD", one, "Y4, Y4")
-			g.ins("VSUBPD Y4, Y7, Y7")
-			g.ins("VADDPD Y6, Y7, Y7")
-			g.ins("VADDPD Y7, Y3, Y5")
-			g.ins("VCMPPD $0x1e, %s, Y11, Y4", g.d("d38", 38))
-			g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
-			g.comment("the series' side, blended in by Y12")
-			g.expm1Series(tierAVX2, "Y11", "Y1")
-			g.ins("VBLENDVPD Y12, Y1, Y5, Y5")
-			g.comment("x's sign onto the result; a NaN x quieted (the AVX-512 kernel's NaN, which")
-			g.comment("keeps x's payload; here the scaling of a NaN k can make its own)")
-			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y5, Y5")
-			g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y3")
-			g.ins("VORPD Y3, Y5, Y0")
-			g.ins("VCMPPD $3, Y11, Y11, Y3")
-			g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), "Y11, Y4")
-			g.ins("VBLENDVPD Y3, Y4, Y0, Y0")
-			return "Y0"
-		}})
+		body: func(g *gen, u int, in []string) string { return body(g) }})
+}
+
+// copySignAVX2 sets dst to the magnitude of mag with x's sign (tmp is
+// scratch; mag becomes its magnitude).
+func (g *gen) copySignAVX2(mag, x, tmp, dst string) {
+	g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), mag+", "+mag)
+	g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), x+", "+tmp)
+	g.ins("VORPD %s, %s, %s", tmp, mag, dst)
+}
+
+// quietNaNAVX2 sets dst to res, or to x quieted where x is NaN (its
+// magnitude with abs): the AVX-512 kernels' NaN, which keeps x's payload,
+// where the two-step scaling of a NaN k can make a NaN of its own (a NaN's
+// bits shifted into an exponent read as an infinity times 0). t1 and t2
+// are scratch.
+func (g *gen) quietNaNAVX2(x, res, dst, t1, t2 string, abs bool) {
+	g.ins("VCMPPD $3, %s, %s, %s", x, x, t1)
+	g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), x+", "+t2)
+	if abs {
+		g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), t2+", "+t2)
+	}
+	g.ins("VBLENDVPD %s, %s, %s, %s", t1, t2, res, dst)
+}
+
+// rcpAVX2 sets dst to 1/d within 1.5*2^-12 (VRCPPS on d rounded to
+// float32; AVX2 has no float64 estimate), for the corrections of the
+// Tanh and Sigmoid quotients, where VRCP14PD serves on AVX-512.
+func (g *gen) rcpAVX2(d, dst string) {
+	x := "X" + dst[1:]
+	g.ins("VCVTPD2PSY %s, %s", d, x)
+	g.ins("VRCPPS %s, %s", x, x)
+	g.ins("VCVTPS2PD %s, %s", x, dst)
 }
 
 // scalesAVX2 sets f1 and f2 to the powers of two whose product scales by
@@ -3877,81 +3911,67 @@ func (g *gen) scalesAVX2(m, f1, f2 string) {
 // quieted (Cosh: |x|). The AVX-512 bits (TestExpLogF64AVX2). One slot: x in Y11, a
 // in Y10 (Sinh), the side mask in Y12, the scales in Y13 and Y14.
 func (g *gen) hyperbolicF64AVX2() {
-	hi, lo := exp2Table()
-	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
 	one := g.d("done", 1)
 	for _, op := range []string{"cosh", "sinh"} {
-		g.elementwise(ewKernel{name: op + "F64AVX2", doc: fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", op), e: f64, inputs: []string{"x"}, unroll: 1,
-			setup: func(g *gen) {
-				g.ins("LEAQ %s(SB), R12", th)
-				g.ins("LEAQ %s(SB), R13", tl)
-			},
-			body: func(g *gen, u int, in []string) string {
-				g.ins("VMOVAPD Y0, Y11")
-				g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y0")
-				if op == "sinh" {
-					g.comment("Y12: lanes with a < 1/2 (NaN compares false), the series' side")
-					g.ins("VCMPPD $1, %s, Y0, Y12", g.d("dhalf", 0.5))
-					g.ins("VMOVAPD Y0, Y10")
-				}
-				g.comment("a clamped to 712 (x the second source, so NaN passes), past which both overflow")
-				g.ins("VMOVUPD %s, Y1", g.d("d712", 712))
-				g.ins("VMINPD Y0, Y1, Y0")
-				g.expReduce(tierAVX2, "")
-				g.expTailAVX2("R12", "R13", expLoUnscaled)
-				g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
-				g.ins("VMOVUPD %s, Y1", one)
-				g.ins("VDIVPD Y5, Y1, Y1")
-				g.ins("VMOVUPD %s, Y3", one)
-				g.ins("VFNMADD231PD Y1, Y5, Y3")
-				g.ins("VFNMADD231PD Y1, Y6, Y3")
-				g.ins("VMULPD Y1, Y3, Y3")
-				g.comment("scales: n-1 for e^a/2, -(n+1) for e^-a/2")
-				g.ins("VROUNDPD $1, Y2, Y4")
-				g.withConst(tierAVX2, "VSUBPD", one, "Y2, Y2")
-				g.withConst(tierAVX2, "VADDPD", one, "Y4, Y4")
-				g.withConst(tierAVX2, "VXORPD", g.v64("signmask64", 1<<63), "Y4, Y4")
-				g.scalesAVX2("Y2", "Y13", "Y14")
-				for _, r := range [][2]string{{"Y5", "Y8"}, {"Y6", "Y9"}} {
-					g.ins("VMULPD Y13, %s, %s", r[0], r[1])
-					g.ins("VMULPD Y14, %s, %s", r[1], r[1])
-				}
-				g.scalesAVX2("Y4", "Y13", "Y14")
-				for _, r := range []string{"Y1", "Y3"} {
-					g.ins("VMULPD Y13, %s, %s", r, r)
-					g.ins("VMULPD Y14, %s, %s", r, r)
-				}
-				add := "VADDPD"
-				if op == "sinh" {
-					add = "VSUBPD"
-				}
-				g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
-				g.ins("%s Y1, Y8, Y5", add)
-				g.ins("VSUBPD Y5, Y8, Y6")
-				g.ins("%s Y1, Y6, Y6", add)
-				g.ins("VADDPD Y9, Y6, Y6")
-				g.ins("%s Y3, Y6, Y6", add)
-				g.ins("VADDPD Y6, Y5, Y5")
-				g.comment("where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)")
-				g.ins("VCMPPD $0, %s, Y8, Y4", g.d("dposinf", math.Inf(1)))
-				g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
-				if op == "sinh" {
-					g.comment("the series' side, blended in by Y12; then x's sign")
-					g.sinhSeries(tierAVX2, "Y10", "Y1")
-					g.ins("VBLENDVPD Y12, Y1, Y5, Y5")
-					g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y5, Y5")
-					g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y3")
-					g.ins("VORPD Y3, Y5, Y5")
-				}
-				g.comment("a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)")
-				g.ins("VCMPPD $3, Y11, Y11, Y3")
-				g.withConst(tierAVX2, "VORPD", g.v64("quietbit64", 1<<51), "Y11, Y4")
-				if op == "cosh" {
-					g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y4, Y4")
-				}
-				g.ins("VBLENDVPD Y3, Y4, Y5, Y0")
-				return "Y0"
-			}})
+		g.expKernelAVX2(op+"F64AVX2", fmt.Sprintf("computes dst[i] = %s(x[i]) for i < n.", op), func(g *gen) string {
+			g.ins("VMOVAPD Y0, Y11")
+			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y0")
+			if op == "sinh" {
+				g.comment("Y12: lanes with a < 1/2 (NaN compares false), the series' side")
+				g.ins("VCMPPD $1, %s, Y0, Y12", g.d("dhalf", 0.5))
+				g.ins("VMOVAPD Y0, Y10")
+			}
+			g.comment("a clamped to 712 (x the second source, so NaN passes), past which both overflow")
+			g.ins("VMOVUPD %s, Y1", g.d("d712", 712))
+			g.ins("VMINPD Y0, Y1, Y0")
+			g.expReduce(tierAVX2, "")
+			g.expTailAVX2("R12", "R13", expLoUnscaled)
+			g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
+			g.ins("VMOVUPD %s, Y1", one)
+			g.ins("VDIVPD Y5, Y1, Y1")
+			g.ins("VMOVUPD %s, Y3", one)
+			g.ins("VFNMADD231PD Y1, Y5, Y3")
+			g.ins("VFNMADD231PD Y1, Y6, Y3")
+			g.ins("VMULPD Y1, Y3, Y3")
+			g.comment("scales: n-1 for e^a/2, -(n+1) for e^-a/2")
+			g.ins("VROUNDPD $1, Y2, Y4")
+			g.withConst(tierAVX2, "VSUBPD", one, "Y2, Y2")
+			g.withConst(tierAVX2, "VADDPD", one, "Y4, Y4")
+			g.withConst(tierAVX2, "VXORPD", g.v64("signmask64", 1<<63), "Y4, Y4")
+			g.scalesAVX2("Y2", "Y13", "Y14")
+			for _, r := range [][2]string{{"Y5", "Y8"}, {"Y6", "Y9"}} {
+				g.ins("VMULPD Y13, %s, %s", r[0], r[1])
+				g.ins("VMULPD Y14, %s, %s", r[1], r[1])
+			}
+			g.scalesAVX2("Y4", "Y13", "Y14")
+			for _, r := range []string{"Y1", "Y3"} {
+				g.ins("VMULPD Y13, %s, %s", r, r)
+				g.ins("VMULPD Y14, %s, %s", r, r)
+			}
+			add := "VADDPD"
+			if op == "sinh" {
+				add = "VSUBPD"
+			}
+			g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
+			g.ins("%s Y1, Y8, Y5", add)
+			g.ins("VSUBPD Y5, Y8, Y6")
+			g.ins("%s Y1, Y6, Y6", add)
+			g.ins("VADDPD Y9, Y6, Y6")
+			g.ins("%s Y3, Y6, Y6", add)
+			g.ins("VADDPD Y6, Y5, Y5")
+			g.comment("where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)")
+			g.ins("VCMPPD $0, %s, Y8, Y4", g.d("dposinf", math.Inf(1)))
+			g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
+			if op == "sinh" {
+				g.comment("the series' side, blended in by Y12; then x's sign")
+				g.sinhSeries(tierAVX2, "Y10", "Y1")
+				g.ins("VBLENDVPD Y12, Y1, Y5, Y5")
+				g.copySignAVX2("Y5", "Y11", "Y3", "Y5")
+			}
+			g.comment("a NaN x quieted (|x| for Cosh)")
+			g.quietNaNAVX2("Y11", "Y5", "Y0", "Y3", "Y4", op == "cosh")
+			return "Y0"
+		})
 	}
 }
 
@@ -3965,59 +3985,48 @@ func (g *gen) hyperbolicF64AVX2() {
 // sign. Within 1 ulp of the exact tanh as the AVX-512 kernel
 // (TestExpLogF64AVX2). One slot: x in Y11, x^2 in Y9, the side mask in Y10.
 func (g *gen) tanhF64AVX2() {
-	hi, lo := exp2Table()
-	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
 	one := g.d("done", 1)
-	g.elementwise(ewKernel{name: "tanhF64AVX2", doc: "computes dst[i] = tanh(x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
-		setup: func(g *gen) {
-			g.ins("LEAQ %s(SB), R12", th)
-			g.ins("LEAQ %s(SB), R13", tl)
-		},
-		body: func(g *gen, u int, in []string) string {
-			g.comment("Y10: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false)")
-			g.ins("VMOVAPD Y0, Y11")
-			g.ins("VMULPD Y0, Y0, Y9")
-			g.ins("VCMPPD $1, %s, Y9, Y10", g.d("d00625", 0.0625))
-			g.comment("E = e^(2a) = Y0 + Y6, a = min(|x|, 20) (x the second source, so NaN passes;")
-			g.comment("above 20 the result rounds to 1)")
-			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y0")
-			g.ins("VMOVUPD %s, Y1", g.d("d20", 20))
-			g.ins("VMINPD Y0, Y1, Y0")
-			g.ins("VADDPD Y0, Y0, Y0")
-			g.expReduce(tierAVX2, "")
-			g.expTailAVX2("R12", "R13", expLoScaled)
-			g.comment("d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
-			g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
-			g.ins("VSUBPD Y1, Y0, Y2")
-			g.withConst(tierAVX2, "VADDPD", one, "Y2, Y2")
-			g.ins("VADDPD Y6, Y2, Y2")
-			g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits")
-			g.ins("VMOVUPD %s, Y3", g.d("dtwo", 2))
-			g.ins("VDIVPD Y1, Y3, Y4")
-			g.ins("VFNMADD231PD Y4, Y1, Y3")
-			g.ins("VFNMADD231PD Y4, Y2, Y3")
-			g.ins("VCVTPD2PSY Y1, X5")
-			g.ins("VRCPPS X5, X5")
-			g.ins("VCVTPS2PD X5, Y5")
-			g.ins("VMULPD Y5, Y3, Y3")
-			g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
-			g.ins("VMOVUPD %s, Y5", one)
-			g.ins("VSUBPD Y4, Y5, Y2")
-			g.ins("VSUBPD Y2, Y5, Y5")
-			g.ins("VSUBPD Y4, Y5, Y5")
-			g.ins("VSUBPD Y3, Y5, Y5")
-			g.ins("VADDPD Y5, Y2, Y2")
-			g.comment("|x| < 0.25: x + x^3*P(x^2), blended in by Y10")
-			g.hornerPDOn(tierAVX2, "dtanhp", tanhCoeffs64(), "Y9", "Y5")
-			g.ins("VMULPD Y11, Y9, Y9")
-			g.ins("VFMADD213PD Y11, Y9, Y5")
-			g.ins("VBLENDVPD Y10, Y5, Y2, Y2")
-			g.comment("x's sign onto the magnitude")
-			g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y2, Y2")
-			g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y3")
-			g.ins("VORPD Y3, Y2, Y0")
-			return "Y0"
-		}})
+	g.expKernelAVX2("tanhF64AVX2", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) string {
+		g.comment("Y10: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false)")
+		g.ins("VMOVAPD Y0, Y11")
+		g.ins("VMULPD Y0, Y0, Y9")
+		g.ins("VCMPPD $1, %s, Y9, Y10", g.d("d00625", 0.0625))
+		g.comment("E = e^(2a) = Y0 + Y6, a = min(|x|, 20) (x the second source, so NaN passes;")
+		g.comment("above 20 the result rounds to 1)")
+		g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y0")
+		g.ins("VMOVUPD %s, Y1", g.d("d20", 20))
+		g.ins("VMINPD Y0, Y1, Y0")
+		g.ins("VADDPD Y0, Y0, Y0")
+		g.expReduce(tierAVX2, "")
+		g.expTailAVX2("R12", "R13", expLoScaled)
+		g.comment("d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
+		g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
+		g.ins("VSUBPD Y1, Y0, Y2")
+		g.withConst(tierAVX2, "VADDPD", one, "Y2, Y2")
+		g.ins("VADDPD Y6, Y2, Y2")
+		g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits")
+		g.ins("VMOVUPD %s, Y3", g.d("dtwo", 2))
+		g.ins("VDIVPD Y1, Y3, Y4")
+		g.ins("VFNMADD231PD Y4, Y1, Y3")
+		g.ins("VFNMADD231PD Y4, Y2, Y3")
+		g.rcpAVX2("Y1", "Y5")
+		g.ins("VMULPD Y5, Y3, Y3")
+		g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
+		g.ins("VMOVUPD %s, Y5", one)
+		g.ins("VSUBPD Y4, Y5, Y2")
+		g.ins("VSUBPD Y2, Y5, Y5")
+		g.ins("VSUBPD Y4, Y5, Y5")
+		g.ins("VSUBPD Y3, Y5, Y5")
+		g.ins("VADDPD Y5, Y2, Y2")
+		g.comment("|x| < 0.25: x + x^3*P(x^2), blended in by Y10")
+		g.hornerPDOn(tierAVX2, "dtanhp", tanhCoeffs64(), "Y9", "Y5")
+		g.ins("VMULPD Y11, Y9, Y9")
+		g.ins("VFMADD213PD Y11, Y9, Y5")
+		g.ins("VBLENDVPD Y10, Y5, Y2, Y2")
+		g.comment("x's sign onto the magnitude")
+		g.copySignAVX2("Y2", "Y11", "Y3", "Y0")
+		return "Y0"
+	})
 }
 
 // sigmoidF64AVX2 emits the AVX2 float64 Sigmoid kernel: the AVX-512
@@ -4028,46 +4037,37 @@ func (g *gen) tanhF64AVX2() {
 // q*dlo (+ lo where num is e) exact to the FMAs, dlo = (1 - d) + e + lo
 // (Fast2Sum), and 1/d from VRCPPS: its 2^-12 (VRCP14PD's 2^-14 there)
 // errs by 2^-65 of the result, so the kernel is within 1 ulp of the exact
-// sigmoid as the AVX-512 one (TestSigmoidF64AVX2). One slot: x in Y0, kept
+// sigmoid as the AVX-512 one (TestExpLogF64AVX2). One slot: x in Y0, kept
 // in Y11.
 func (g *gen) sigmoidF64AVX2() {
-	hi, lo := exp2Table()
-	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
 	one := g.d("done", 1)
-	g.elementwise(ewKernel{name: "sigmoidF64AVX2", doc: "computes dst[i] = 1/(1+e**-x[i]) for i < n.", e: f64, inputs: []string{"x"}, unroll: 1,
-		setup: func(g *gen) {
-			g.ins("LEAQ %s(SB), R12", th)
-			g.ins("LEAQ %s(SB), R13", tl)
-		},
-		body: func(g *gen, u int, in []string) string {
-			g.comment("e = e^-|x| = Y0 + Y6, -|x| clamped at -746 (x the second source, so NaN passes)")
-			g.ins("VMOVAPD Y0, Y11")
-			g.withConst(tierAVX2, "VORPD", g.v64("signmask64", 1<<63), "Y0, Y0")
-			g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
-			g.ins("VMAXPD Y0, Y1, Y0")
-			g.expReduce(tierAVX2, "")
-			g.expTailAVX2("R12", "R13", expLoScaled)
-			g.comment("d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1")
-			g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
-			g.ins("VMOVUPD %s, Y3", one)
-			g.ins("VSUBPD Y1, Y3, Y3")
-			g.ins("VADDPD Y0, Y3, Y3")
-			g.ins("VADDPD Y6, Y3, Y3")
-			g.ins("VMOVUPD %s, Y2", one)
-			g.ins("VBLENDVPD Y11, Y0, Y2, Y2")
-			g.comment("q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d")
-			g.comment("to 12 bits (VRCPPS)")
-			g.ins("VDIVPD Y1, Y2, Y5")
-			g.ins("VFNMADD231PD Y5, Y1, Y2")
-			g.ins("VFNMADD231PD Y5, Y3, Y2")
-			g.ins("VADDPD Y6, Y2, Y4")
-			g.ins("VBLENDVPD Y11, Y4, Y2, Y2")
-			g.ins("VCVTPD2PSY Y1, X4")
-			g.ins("VRCPPS X4, X4")
-			g.ins("VCVTPS2PD X4, Y4")
-			g.ins("VFMADD231PD Y4, Y2, Y5")
-			return "Y5"
-		}})
+	g.expKernelAVX2("sigmoidF64AVX2", "computes dst[i] = 1/(1+e**-x[i]) for i < n.", func(g *gen) string {
+		g.comment("e = e^-|x| = Y0 + Y6, -|x| clamped at -746 (x the second source, so NaN passes)")
+		g.ins("VMOVAPD Y0, Y11")
+		g.withConst(tierAVX2, "VORPD", g.v64("signmask64", 1<<63), "Y0, Y0")
+		g.ins("VMOVUPD %s, Y1", g.d("dm746", -746))
+		g.ins("VMAXPD Y0, Y1, Y0")
+		g.expReduce(tierAVX2, "")
+		g.expTailAVX2("R12", "R13", expLoScaled)
+		g.comment("d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1")
+		g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
+		g.ins("VMOVUPD %s, Y3", one)
+		g.ins("VSUBPD Y1, Y3, Y3")
+		g.ins("VADDPD Y0, Y3, Y3")
+		g.ins("VADDPD Y6, Y3, Y3")
+		g.ins("VMOVUPD %s, Y2", one)
+		g.ins("VBLENDVPD Y11, Y0, Y2, Y2")
+		g.comment("q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d")
+		g.comment("to 12 bits (VRCPPS)")
+		g.ins("VDIVPD Y1, Y2, Y5")
+		g.ins("VFNMADD231PD Y5, Y1, Y2")
+		g.ins("VFNMADD231PD Y5, Y3, Y2")
+		g.ins("VADDPD Y6, Y2, Y4")
+		g.ins("VBLENDVPD Y11, Y4, Y2, Y2")
+		g.rcpAVX2("Y1", "Y4")
+		g.ins("VFMADD231PD Y4, Y2, Y5")
+		return "Y5"
+	})
 }
 
 // powAVX2 emits the AVX2 float64 Pow kernels of ordinary lanes,

@@ -36144,8 +36144,7 @@ one:
 	VADDPD Y10, Y1, Y1
 	VADDPD Y9, Y1, Y1
 	VBLENDVPD Y12, Y1, Y5, Y5
-	// x's sign onto the result; a NaN x quieted (the AVX-512 kernel's NaN, which
-	// keeps x's payload; here the scaling of a NaN k can make its own)
+	// x's sign onto the result; a NaN x quieted
 	VANDPD absmask64<>(SB), Y5, Y5
 	VANDPD signmask64<>(SB), Y11, Y3
 	VORPD Y3, Y5, Y0
@@ -36260,8 +36259,7 @@ tail:
 	VADDPD Y10, Y1, Y1
 	VADDPD Y9, Y1, Y1
 	VBLENDVPD Y12, Y1, Y5, Y5
-	// x's sign onto the result; a NaN x quieted (the AVX-512 kernel's NaN, which
-	// keeps x's payload; here the scaling of a NaN k can make its own)
+	// x's sign onto the result; a NaN x quieted
 	VANDPD absmask64<>(SB), Y5, Y5
 	VANDPD signmask64<>(SB), Y11, Y3
 	VORPD Y3, Y5, Y0
@@ -36368,7 +36366,7 @@ one:
 	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)
 	VCMPPD $0, dposinf<>(SB), Y8, Y4
 	VBLENDVPD Y4, Y8, Y5, Y5
-	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	// a NaN x quieted (|x| for Cosh)
 	VCMPPD $3, Y11, Y11, Y3
 	VORPD quietbit64<>(SB), Y11, Y4
 	VANDPD absmask64<>(SB), Y4, Y4
@@ -36470,7 +36468,7 @@ tail:
 	// where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)
 	VCMPPD $0, dposinf<>(SB), Y8, Y4
 	VBLENDVPD Y4, Y8, Y5, Y5
-	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	// a NaN x quieted (|x| for Cosh)
 	VCMPPD $3, Y11, Y11, Y3
 	VORPD quietbit64<>(SB), Y11, Y4
 	VANDPD absmask64<>(SB), Y4, Y4
@@ -36598,7 +36596,7 @@ one:
 	VANDPD absmask64<>(SB), Y5, Y5
 	VANDPD signmask64<>(SB), Y11, Y3
 	VORPD Y3, Y5, Y5
-	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	// a NaN x quieted (|x| for Cosh)
 	VCMPPD $3, Y11, Y11, Y3
 	VORPD quietbit64<>(SB), Y11, Y4
 	VBLENDVPD Y3, Y4, Y5, Y0
@@ -36722,7 +36720,7 @@ tail:
 	VANDPD absmask64<>(SB), Y5, Y5
 	VANDPD signmask64<>(SB), Y11, Y3
 	VORPD Y3, Y5, Y5
-	// a NaN x quieted, |x|'s for Cosh (the scaling of a NaN k can make a NaN of its own)
+	// a NaN x quieted (|x| for Cosh)
 	VCMPPD $3, Y11, Y11, Y3
 	VORPD quietbit64<>(SB), Y11, Y4
 	VBLENDVPD Y3, Y4, Y5, Y0
