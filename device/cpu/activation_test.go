@@ -128,9 +128,9 @@ func ulpOf[T vec.Float](v T) float64 {
 }
 
 // TestPowRowsF32 checks the float32 Pow of two rows (powRows, vec.PowF32:
-// the power in float64 to about 2^-40, rounded once) against math.Pow
+// the power in float64 to about 2^-38, rounded once) against math.Pow
 // rounded to float32: bit for bit on these pairs (they can differ only
-// where the power lies within about 2^-40 of a float32 tie),
+// where the power lies within about 2^-38 of a float32 tie),
 // with x of both signs (negative x: NaN, or a signed power for integer
 // y, up to exponents of 2^24 and beyond), zeros, infinities, NaN and
 // subnormals, y integral and not, results that overflow and underflow;

@@ -117,7 +117,7 @@ func eluScalar[T vec.Float](dst, a []T, alpha T) error {
 // a copy and ones. Those forms are the op table's values (internal/pow64
 // takes the same shortcuts; float32 rounds its float64 value, which a*a
 // and 1/a match exactly) and NumPy's, whose power takes them too. Other
-// exponents: vec.PowScalarF32 (the power in float64 to about 2^-40,
+// exponents: vec.PowScalarF32 (the power in float64 to about 2^-38,
 // rounded once) and vec.PowScalarF64 (pow64.Pow's values, within 1 ulp of
 // the exact power).
 func powScalar[T vec.Float](dst, a []T, s T) error {

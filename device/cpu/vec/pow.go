@@ -48,10 +48,10 @@ func PowScalarF64(dst, x []float64, y float64) error {
 // and rounded once, so the correctly rounded power but where it lies
 // within 2^-38 of a float32 tie without being one (TestPowF32Accuracy),
 // with exact ties (small integer powers of bases of few bits) exact: on
-// AVX2 and AVX-512 vector kernels', on the generic set powF32Lane's, the
-// same steps and bits (TestPowF32Kernels). Every other lane is the op table's float32 Pow,
-// pow64.Pow's value rounded to float32. dst may be x or y, or overlap
-// neither.
+// the AVX2 and AVX-512 sets vector kernels', on the generic set
+// powF32Lane's, the same steps and bits (TestPowF32Kernels). Every other
+// lane is the op table's float32 Pow, pow64.Pow's value rounded to
+// float32. dst may be x or y, or overlap neither.
 func PowF32(dst, x, y []float32) error {
 	if len(x) != len(dst) || len(y) != len(dst) {
 		return errs.New("vec", "PowF32", errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d, len(y)=%d", len(dst), len(x), len(y))
