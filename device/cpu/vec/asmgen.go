@@ -2697,6 +2697,73 @@ func (g *gen) expTail512F64From(lo expLo, lookup func(g *gen)) {
 	g.ins("VSCALEFPD Z2, Z5, Z0")
 }
 
+// tanhLarge emits tanh's side from |x| = 0.25 on, on tier t, from E =
+// e^(2a) as hi (register 0) + lo (register 6): d = E+1 and dlo by
+// Fast2Sum, 2/(d + dlo) = qh + ql with qh = 2/d and ql = (2 - qh*d -
+// qh*dlo)*(1/d) (VRCP14PD; rcpAVX2 on ymm), then 1 - qh - ql with 1 - qh's
+// error by Fast2Sum, the magnitude into register 2; registers 1-5 scratch.
+func (g *gen) tanhLarge(t tier) {
+	R := t.reg
+	one := g.d("done", 1)
+	g.comment("d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
+	g.withConst(t, "VADDPD", one, R(0)+", "+R(1))
+	g.ins("VSUBPD %s, %s, %s", R(1), R(0), R(2))
+	g.withConst(t, "VADDPD", one, R(2)+", "+R(2))
+	g.ins("VADDPD %s, %s, %s", R(6), R(2), R(2))
+	g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d")
+	g.loadPD(t, g.d("dtwo", 2), R(3))
+	g.ins("VDIVPD %s, %s, %s", R(1), R(3), R(4))
+	g.ins("VFNMADD231PD %s, %s, %s", R(4), R(1), R(3))
+	g.ins("VFNMADD231PD %s, %s, %s", R(4), R(2), R(3))
+	if t.z {
+		g.ins("VRCP14PD %s, %s", R(1), R(5))
+	} else {
+		g.rcpAVX2(R(1), R(5))
+	}
+	g.ins("VMULPD %s, %s, %s", R(5), R(3), R(3))
+	g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
+	g.loadPD(t, one, R(5))
+	g.ins("VSUBPD %s, %s, %s", R(4), R(5), R(2))
+	g.ins("VSUBPD %s, %s, %s", R(2), R(5), R(5))
+	g.ins("VSUBPD %s, %s, %s", R(4), R(5), R(5))
+	g.ins("VSUBPD %s, %s, %s", R(3), R(5), R(5))
+	g.ins("VADDPD %s, %s, %s", R(5), R(2), R(2))
+}
+
+// hyperRecip emits the hyperbolics' q = 1/S (register 1) and its
+// correction ql = q*(1 - S*q - Sl*q) (register 3, the residual exact by
+// FMA) on tier t, from e^a unscaled as S (register 5) + Sl (register 6).
+func (g *gen) hyperRecip(t tier) {
+	R := t.reg
+	one := g.d("done", 1)
+	g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
+	g.loadPD(t, one, R(1))
+	g.ins("VDIVPD %s, %s, %s", R(5), R(1), R(1))
+	g.loadPD(t, one, R(3))
+	g.ins("VFNMADD231PD %s, %s, %s", R(1), R(5), R(3))
+	g.ins("VFNMADD231PD %s, %s, %s", R(1), R(6), R(3))
+	g.ins("VMULPD %s, %s, %s", R(1), R(3), R(3))
+}
+
+// hyperSum emits cosh's sum or sinh's difference (op) on tier t of e^a/2
+// = h + hl (registers 8, 9) and e^-a/2 = i + il (registers 1, 3): h ± i =
+// s + e by Fast2Sum (h >= i), the result s + (e + hl ± il) into register
+// 5, register 6 scratch.
+func (g *gen) hyperSum(t tier, op string) {
+	R := t.reg
+	add := "VADDPD"
+	if op == "sinh" {
+		add = "VSUBPD"
+	}
+	g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
+	g.ins("%s %s, %s, %s", add, R(1), R(8), R(5))
+	g.ins("VSUBPD %s, %s, %s", R(5), R(8), R(6))
+	g.ins("%s %s, %s, %s", add, R(1), R(6), R(6))
+	g.ins("VADDPD %s, %s, %s", R(9), R(6), R(6))
+	g.ins("%s %s, %s, %s", add, R(3), R(6), R(6))
+	g.ins("VADDPD %s, %s, %s", R(6), R(5), R(5))
+}
+
 // hyperbolic512F64 computes cosh or sinh (op) of Z0 into Z0. With a = |x|
 // (clamped to 712 by the exp core, past which both overflow), the exp
 // core gives e^a = (S + Sl)*2^n unscaled; then e^a/2 = (S + Sl)*2^(n-1)
@@ -2720,13 +2787,7 @@ func (g *gen) hyperbolic512F64(op string) {
 		g.ins("JCS  %s", small)
 	}
 	g.expCore512F64(expLoUnscaled)
-	g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
-	g.ins("VBROADCASTSD %s, Z1", one)
-	g.ins("VDIVPD Z5, Z1, Z1")
-	g.ins("VBROADCASTSD %s, Z3", one)
-	g.ins("VFNMADD231PD Z1, Z5, Z3")
-	g.ins("VFNMADD231PD Z1, Z6, Z3")
-	g.ins("VMULPD Z1, Z3, Z3")
+	g.hyperRecip(tierAVX512)
 	g.comment("scales: n-1 for e^a/2 (VSCALEFPD floors k/16 itself), -(n+1) for e^-a/2")
 	g.ins("VRNDSCALEPD $1, Z2, Z4")
 	g.ins("VSUBPD.BCST %s, Z2, Z2", one)
@@ -2736,17 +2797,7 @@ func (g *gen) hyperbolic512F64(op string) {
 	g.ins("VSCALEFPD Z2, Z6, Z9")
 	g.ins("VSCALEFPD Z4, Z1, Z1")
 	g.ins("VSCALEFPD Z4, Z3, Z3")
-	add := "VADDPD"
-	if op == "sinh" {
-		add = "VSUBPD"
-	}
-	g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
-	g.ins("%s Z1, Z8, Z5", add)
-	g.ins("VSUBPD Z5, Z8, Z6")
-	g.ins("%s Z1, Z6, Z6", add)
-	g.ins("VADDPD Z9, Z6, Z6")
-	g.ins("%s Z3, Z6, Z6", add)
-	g.ins("VADDPD Z6, Z5, Z5")
+	g.hyperSum(tierAVX512, op)
 	g.comment("where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN): VFPCLASSPD 0x08 is +Inf")
 	g.ins("VFPCLASSPDZ $0x08, Z8, K5")
 	g.ins("VMOVAPD Z8, K5, Z5")
@@ -2869,25 +2920,34 @@ func (g *gen) sinhSeries(t tier, a, dst string) {
 	g.ins("VFMADD213PD %s, %s, %s", a, R(2), dst)
 }
 
-// sigmoidQuotient512F64 finishes a float64 sigmoid, Z0 = num/(1+e): e
-// (scaled, at most 1) is in Z0 with its rounding error in eLo, and num
-// (1, or e where the result is e/(1+e): the lanes set in K2) in num, with
-// its error numLo counted in K2's lanes. 1+e = d + dlo by Fast2Sum; the
-// quotient q = num/d is corrected by the residual num - q*d - q*dlo + numLo
-// times 1/d to 14 bits. Clobbers Z1, Z3, Z4 and num.
-func (g *gen) sigmoidQuotient512F64(eLo, num, numLo string) {
+// sigmoidQuotient finishes a float64 sigmoid on tier t, register 0 =
+// num/(1+e): e (scaled, at most 1) is in register 0 with its rounding
+// error in eLo, and num (1, or e where the result is e/(1+e): the lanes in
+// neg, a k-mask on zmm, a register whose sign bits mark them on ymm) in
+// num, with its error numLo counted in neg's lanes. 1+e = d + dlo by
+// Fast2Sum; the quotient q = num/d is corrected by the residual num - q*d
+// - q*dlo + numLo times 1/d to 14 bits (VRCP14PD; 12 on ymm, rcpAVX2).
+// Clobbers registers 1, 3, 4 and num.
+func (g *gen) sigmoidQuotient(t tier, eLo, num, numLo, neg string) {
+	R := t.reg
 	one := g.d("done", 1)
-	g.ins("VADDPD.BCST %s, Z0, Z1", one)
-	g.ins("VBROADCASTSD %s, Z3", one)
-	g.ins("VSUBPD Z1, Z3, Z3")
-	g.ins("VADDPD Z0, Z3, Z3")
-	g.ins("VADDPD %s, Z3, Z3", eLo)
-	g.ins("VDIVPD Z1, %s, Z0", num)
-	g.ins("VFNMADD231PD Z0, Z1, %s", num)
-	g.ins("VFNMADD231PD Z0, Z3, %s", num)
-	g.ins("VADDPD %s, %s, K2, %s", numLo, num, num)
-	g.ins("VRCP14PD Z1, Z4")
-	g.ins("VFMADD231PD Z4, %s, Z0", num)
+	g.withConst(t, "VADDPD", one, R(0)+", "+R(1))
+	g.loadPD(t, one, R(3))
+	g.ins("VSUBPD %s, %s, %s", R(1), R(3), R(3))
+	g.ins("VADDPD %s, %s, %s", R(0), R(3), R(3))
+	g.ins("VADDPD %s, %s, %s", eLo, R(3), R(3))
+	g.ins("VDIVPD %s, %s, %s", R(1), num, R(0))
+	g.ins("VFNMADD231PD %s, %s, %s", R(0), R(1), num)
+	g.ins("VFNMADD231PD %s, %s, %s", R(0), R(3), num)
+	if t.z {
+		g.ins("VADDPD %s, %s, %s, %s", numLo, num, neg, num)
+		g.ins("VRCP14PD %s, %s", R(1), R(4))
+	} else {
+		g.ins("VADDPD %s, %s, %s", numLo, num, R(4))
+		g.ins("VBLENDVPD %s, %s, %s, %s", neg, R(4), num, num)
+		g.rcpAVX2(R(1), R(4))
+	}
+	g.ins("VFMADD231PD %s, %s, %s", R(4), num, R(0))
 }
 
 // The float64 erf kernel's shape (fitcoeffs.go's erf64 states the same):
@@ -3217,7 +3277,7 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VPMOVQ2M Z7, K2")
 		bcast(one(), "Z2")
 		g.ins("VMOVAPD Z0, K2, Z2")
-		g.sigmoidQuotient512F64("Z6", "Z2", "Z6")
+		g.sigmoidQuotient(tierAVX512, "Z6", "Z2", "Z6", "K2")
 	})
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
@@ -3236,25 +3296,8 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VMINPD Z0, Z9, Z0")
 		g.ins("VADDPD Z0, Z0, Z0")
 		g.expCore512F64(expLoScaled)
-		g.comment("E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
-		g.ins("VADDPD.BCST %s, Z0, Z1", one())
-		g.ins("VSUBPD Z1, Z0, Z2")
-		g.ins("VADDPD.BCST %s, Z2, Z2", one())
-		g.ins("VADDPD Z6, Z2, Z2")
-		g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits")
-		bcast(g.d("dtwo", 2), "Z3")
-		g.ins("VDIVPD Z1, Z3, Z4")
-		g.ins("VFNMADD231PD Z4, Z1, Z3")
-		g.ins("VFNMADD231PD Z4, Z2, Z3")
-		g.ins("VRCP14PD Z1, Z5")
-		g.ins("VMULPD Z5, Z3, Z3")
-		g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
-		bcast(one(), "Z5")
-		g.ins("VSUBPD Z4, Z5, Z2")
-		g.ins("VSUBPD Z2, Z5, Z5")
-		g.ins("VSUBPD Z4, Z5, Z5")
-		g.ins("VSUBPD Z3, Z5, Z5")
-		g.ins("VADDPD Z5, Z2, Z2")
+		g.comment("E = Z0+Z6")
+		g.tanhLarge(tierAVX512)
 		g.ins("KORTESTB K2, K2")
 		g.ins("JEQ  %s", join)
 		g.comment("the small lanes of a mixed vector")
@@ -3336,7 +3379,7 @@ func (g *gen) transcendentals512F64() {
 		g.comment("*2^n last)")
 		bcast(one(), "Z9")
 		g.ins("VMOVAPD Z5, K2, Z9")
-		g.sigmoidQuotient512F64("Z4", "Z9", "Z6")
+		g.sigmoidQuotient(tierAVX512, "Z4", "Z9", "Z6", "K2")
 		g.comment("*xm, then *2^n where v < 0: a tiny result is rounded once")
 		g.ins("VMULPD Z8, Z0, Z0")
 		g.ins("VSCALEFPD Z2, Z0, K2, Z0")
@@ -3926,13 +3969,7 @@ func (g *gen) hyperbolicF64AVX2() {
 			g.ins("VMINPD Y0, Y1, Y0")
 			g.expReduce(tierAVX2, "")
 			g.expTailAVX2("R12", "R13", expLoUnscaled)
-			g.comment("q = 1/S and its correction ql = q*(1 - S*q - Sl*q) (the residual exact by FMA)")
-			g.ins("VMOVUPD %s, Y1", one)
-			g.ins("VDIVPD Y5, Y1, Y1")
-			g.ins("VMOVUPD %s, Y3", one)
-			g.ins("VFNMADD231PD Y1, Y5, Y3")
-			g.ins("VFNMADD231PD Y1, Y6, Y3")
-			g.ins("VMULPD Y1, Y3, Y3")
+			g.hyperRecip(tierAVX2)
 			g.comment("scales: n-1 for e^a/2, -(n+1) for e^-a/2")
 			g.ins("VROUNDPD $1, Y2, Y4")
 			g.withConst(tierAVX2, "VSUBPD", one, "Y2, Y2")
@@ -3948,17 +3985,7 @@ func (g *gen) hyperbolicF64AVX2() {
 				g.ins("VMULPD Y13, %s, %s", r, r)
 				g.ins("VMULPD Y14, %s, %s", r, r)
 			}
-			add := "VADDPD"
-			if op == "sinh" {
-				add = "VSUBPD"
-			}
-			g.comment("h ± i = s + e (Fast2Sum: h >= i), result s + (e + hl ± il)")
-			g.ins("%s Y1, Y8, Y5", add)
-			g.ins("VSUBPD Y5, Y8, Y6")
-			g.ins("%s Y1, Y6, Y6", add)
-			g.ins("VADDPD Y9, Y6, Y6")
-			g.ins("%s Y3, Y6, Y6", add)
-			g.ins("VADDPD Y6, Y5, Y5")
+			g.hyperSum(tierAVX2, op)
 			g.comment("where e^a/2 overflowed, +Inf (the Fast2Sum made it NaN)")
 			g.ins("VCMPPD $0, %s, Y8, Y4", g.d("dposinf", math.Inf(1)))
 			g.ins("VBLENDVPD Y4, Y8, Y5, Y5")
@@ -3983,9 +4010,9 @@ func (g *gen) hyperbolicF64AVX2() {
 // qh = 2/d rounded, ql = (2 - qh*d - qh*dlo)*(1/d) with 1/d from VRCPPS
 // (2^-12; VRCP14PD's 2^-14 there), and 1 - qh - ql by Fast2Sum; then x's
 // sign. Within 1 ulp of the exact tanh as the AVX-512 kernel
-// (TestExpLogF64AVX2). One slot: x in Y11, x^2 in Y9, the side mask in Y10.
+// (TestExpLogF64AVX2); the large side is tanhLarge, the AVX-512 kernel's.
+// One slot: x in Y11, x^2 in Y9, the side mask in Y10.
 func (g *gen) tanhF64AVX2() {
-	one := g.d("done", 1)
 	g.expKernelAVX2("tanhF64AVX2", "computes dst[i] = tanh(x[i]) for i < n.", func(g *gen) string {
 		g.comment("Y10: lanes with x^2 < 0.0625 (|x| < 0.25; NaN compares false)")
 		g.ins("VMOVAPD Y0, Y11")
@@ -3999,25 +4026,7 @@ func (g *gen) tanhF64AVX2() {
 		g.ins("VADDPD Y0, Y0, Y0")
 		g.expReduce(tierAVX2, "")
 		g.expTailAVX2("R12", "R13", expLoScaled)
-		g.comment("d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)")
-		g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
-		g.ins("VSUBPD Y1, Y0, Y2")
-		g.withConst(tierAVX2, "VADDPD", one, "Y2, Y2")
-		g.ins("VADDPD Y6, Y2, Y2")
-		g.comment("2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits")
-		g.ins("VMOVUPD %s, Y3", g.d("dtwo", 2))
-		g.ins("VDIVPD Y1, Y3, Y4")
-		g.ins("VFNMADD231PD Y4, Y1, Y3")
-		g.ins("VFNMADD231PD Y4, Y2, Y3")
-		g.rcpAVX2("Y1", "Y5")
-		g.ins("VMULPD Y5, Y3, Y3")
-		g.comment("1 - qh - ql: s = 1-qh and its exact error (Fast2Sum, qh < 1), then s + (err - ql)")
-		g.ins("VMOVUPD %s, Y5", one)
-		g.ins("VSUBPD Y4, Y5, Y2")
-		g.ins("VSUBPD Y2, Y5, Y5")
-		g.ins("VSUBPD Y4, Y5, Y5")
-		g.ins("VSUBPD Y3, Y5, Y5")
-		g.ins("VADDPD Y5, Y2, Y2")
+		g.tanhLarge(tierAVX2)
 		g.comment("|x| < 0.25: x + x^3*P(x^2), blended in by Y10")
 		g.hornerPDOn(tierAVX2, "dtanhp", tanhCoeffs64(), "Y9", "Y5")
 		g.ins("VMULPD Y11, Y9, Y9")
@@ -4049,24 +4058,11 @@ func (g *gen) sigmoidF64AVX2() {
 		g.ins("VMAXPD Y0, Y1, Y0")
 		g.expReduce(tierAVX2, "")
 		g.expTailAVX2("R12", "R13", expLoScaled)
-		g.comment("d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1")
-		g.withConst(tierAVX2, "VADDPD", one, "Y0, Y1")
-		g.ins("VMOVUPD %s, Y3", one)
-		g.ins("VSUBPD Y1, Y3, Y3")
-		g.ins("VADDPD Y0, Y3, Y3")
-		g.ins("VADDPD Y6, Y3, Y3")
+		g.comment("num = e where x < 0 (x's sign), else 1; the quotient num/(1 + e + lo)")
 		g.ins("VMOVUPD %s, Y2", one)
 		g.ins("VBLENDVPD Y11, Y0, Y2, Y2")
-		g.comment("q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d")
-		g.comment("to 12 bits (VRCPPS)")
-		g.ins("VDIVPD Y1, Y2, Y5")
-		g.ins("VFNMADD231PD Y5, Y1, Y2")
-		g.ins("VFNMADD231PD Y5, Y3, Y2")
-		g.ins("VADDPD Y6, Y2, Y4")
-		g.ins("VBLENDVPD Y11, Y4, Y2, Y2")
-		g.rcpAVX2("Y1", "Y4")
-		g.ins("VFMADD231PD Y4, Y2, Y5")
-		return "Y5"
+		g.sigmoidQuotient(tierAVX2, "Y6", "Y2", "Y6", "Y11")
+		return "Y0"
 	})
 }
 

@@ -27018,12 +27018,13 @@ loop:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	// E = Z0+Z6
+	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VSUBPD Z1, Z0, Z2
 	VADDPD.BCST done<>(SB), Z2, Z2
 	VADDPD Z6, Z2, Z2
-	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d
 	VBROADCASTSD dtwo<>(SB), Z3
 	VDIVPD Z1, Z3, Z4
 	VFNMADD231PD Z4, Z1, Z3
@@ -27119,12 +27120,13 @@ sign37:
 	VSCALEFPD Z18, Z22, Z22
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
-	// E = Z16+Z22; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	// E = Z16+Z22
+	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
 	VADDPD.BCST done<>(SB), Z16, Z17
 	VSUBPD Z17, Z16, Z18
 	VADDPD.BCST done<>(SB), Z18, Z18
 	VADDPD Z22, Z18, Z18
-	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d
 	VBROADCASTSD dtwo<>(SB), Z19
 	VDIVPD Z17, Z19, Z20
 	VFNMADD231PD Z20, Z17, Z19
@@ -27230,12 +27232,13 @@ one:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	// E = Z0+Z6
+	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VSUBPD Z1, Z0, Z2
 	VADDPD.BCST done<>(SB), Z2, Z2
 	VADDPD Z6, Z2, Z2
-	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d
 	VBROADCASTSD dtwo<>(SB), Z3
 	VDIVPD Z1, Z3, Z4
 	VFNMADD231PD Z4, Z1, Z3
@@ -27344,12 +27347,13 @@ tail:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// E = Z0+Z6; d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
+	// E = Z0+Z6
+	// d = E+1 rounded, dlo = (E-d)+1+lo (Fast2Sum, E > 1)
 	VADDPD.BCST done<>(SB), Z0, Z1
 	VSUBPD Z1, Z0, Z2
 	VADDPD.BCST done<>(SB), Z2, Z2
 	VADDPD Z6, Z2, Z2
-	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 14 bits
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d
 	VBROADCASTSD dtwo<>(SB), Z3
 	VDIVPD Z1, Z3, Z4
 	VFNMADD231PD Z4, Z1, Z3
@@ -35725,26 +35729,24 @@ one:
 	VMULPD Y2, Y0, Y0
 	VMULPD Y3, Y6, Y6
 	VMULPD Y2, Y6, Y6
-	// d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1
+	// num = e where x < 0 (x's sign), else 1; the quotient num/(1 + e + lo)
+	VMOVUPD done<>(SB), Y2
+	VBLENDVPD Y11, Y0, Y2, Y2
 	VADDPD done<>(SB), Y0, Y1
 	VMOVUPD done<>(SB), Y3
 	VSUBPD Y1, Y3, Y3
 	VADDPD Y0, Y3, Y3
 	VADDPD Y6, Y3, Y3
-	VMOVUPD done<>(SB), Y2
-	VBLENDVPD Y11, Y0, Y2, Y2
-	// q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d
-	// to 12 bits (VRCPPS)
-	VDIVPD Y1, Y2, Y5
-	VFNMADD231PD Y5, Y1, Y2
-	VFNMADD231PD Y5, Y3, Y2
+	VDIVPD Y1, Y2, Y0
+	VFNMADD231PD Y0, Y1, Y2
+	VFNMADD231PD Y0, Y3, Y2
 	VADDPD Y6, Y2, Y4
 	VBLENDVPD Y11, Y4, Y2, Y2
 	VCVTPD2PSY Y1, X4
 	VRCPPS X4, X4
 	VCVTPS2PD X4, Y4
-	VFMADD231PD Y4, Y2, Y5
-	VMOVUPD Y5, 0(DI)
+	VFMADD231PD Y4, Y2, Y0
+	VMOVUPD Y0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI
 	SUBQ $4, CX
@@ -35805,26 +35807,24 @@ tail:
 	VMULPD Y2, Y0, Y0
 	VMULPD Y3, Y6, Y6
 	VMULPD Y2, Y6, Y6
-	// d = 1 + e, dlo = (1 - d) + e + lo; num = e where x < 0 (x's sign), else 1
+	// num = e where x < 0 (x's sign), else 1; the quotient num/(1 + e + lo)
+	VMOVUPD done<>(SB), Y2
+	VBLENDVPD Y11, Y0, Y2, Y2
 	VADDPD done<>(SB), Y0, Y1
 	VMOVUPD done<>(SB), Y3
 	VSUBPD Y1, Y3, Y3
 	VADDPD Y0, Y3, Y3
 	VADDPD Y6, Y3, Y3
-	VMOVUPD done<>(SB), Y2
-	VBLENDVPD Y11, Y0, Y2, Y2
-	// q = num/d; res = num - q*d - q*dlo (+ lo where num is e); q + res/d, 1/d
-	// to 12 bits (VRCPPS)
-	VDIVPD Y1, Y2, Y5
-	VFNMADD231PD Y5, Y1, Y2
-	VFNMADD231PD Y5, Y3, Y2
+	VDIVPD Y1, Y2, Y0
+	VFNMADD231PD Y0, Y1, Y2
+	VFNMADD231PD Y0, Y3, Y2
 	VADDPD Y6, Y2, Y4
 	VBLENDVPD Y11, Y4, Y2, Y2
 	VCVTPD2PSY Y1, X4
 	VRCPPS X4, X4
 	VCVTPS2PD X4, Y4
-	VFMADD231PD Y4, Y2, Y5
-	VMASKMOVPD Y5, Y15, (DI)
+	VFMADD231PD Y4, Y2, Y0
+	VMASKMOVPD Y0, Y15, (DI)
 done:
 	VZEROUPPER
 	RET
@@ -35898,7 +35898,7 @@ one:
 	VSUBPD Y1, Y0, Y2
 	VADDPD done<>(SB), Y2, Y2
 	VADDPD Y6, Y2, Y2
-	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d
 	VMOVUPD dtwo<>(SB), Y3
 	VDIVPD Y1, Y3, Y4
 	VFNMADD231PD Y4, Y1, Y3
@@ -36001,7 +36001,7 @@ tail:
 	VSUBPD Y1, Y0, Y2
 	VADDPD done<>(SB), Y2, Y2
 	VADDPD Y6, Y2, Y2
-	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d to 12 bits
+	// 2/(d+dlo) = qh + ql: qh = 2/d, ql = (2 - qh*d - qh*dlo) * 1/d
 	VMOVUPD dtwo<>(SB), Y3
 	VDIVPD Y1, Y3, Y4
 	VFNMADD231PD Y4, Y1, Y3
