@@ -1114,6 +1114,15 @@ func TestExpLogF64AVX2(t *testing.T) {
 			}
 			return 0, false
 		}, 1},
+		{"GeluTanh", unGeluTanh, exactGeluTanh, func(x float64) (float64, bool) {
+			switch {
+			case math.IsInf(x, 1):
+				return x, true
+			case math.IsInf(x, -1):
+				return math.Copysign(0, -1), true
+			}
+			return 0, false
+		}, 1.6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			all := append(sweep64(c.name, n), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), -1, 5e-324, 1)
@@ -1128,18 +1137,28 @@ func TestExpLogF64AVX2(t *testing.T) {
 						continue
 					}
 					differ++
-					// Sigmoid's and Tanh's last corrections take 1/d from
-					// VRCPPS here and VRCP14PD there, and the two round apart
-					// by an ulp in a few inputs, each within the limit of the
-					// exact value: measured, Sigmoid's 2001 of the sweep's
-					// values beside x = 37.43 (where it crosses 1 - 2^-54, a
-					// tie; both within 0.502 ulp) and 15 below x = -37,
-					// Tanh's 2.
-					if c.name != "Sigmoid" && c.name != "Tanh" || math.Abs(got[i]-want[i]) > ulp64(want[i]) || exactErr(got[i], c.exact(x)) > c.limit {
+					// Sigmoid's, Tanh's and GeluTanh's last corrections take
+					// 1/d from VRCPPS here (refined by a Newton step for
+					// GeluTanh) and VRCP14PD there, and the two round a
+					// quotient near a tie apart by an ulp in a few inputs,
+					// each within the limit of the exact value: measured,
+					// Sigmoid's 2001 of the sweep's values beside x = 37.43
+					// (where it crosses 1 - 2^-54, a tie; both within 0.502
+					// ulp) and 15 below x = -37, Tanh's 2, GeluTanh's
+					// 2 (its quotient is then multiplied by x, which
+					// can make the ulp two).
+					apart := map[string]float64{"Sigmoid": 1, "Tanh": 1, "GeluTanh": 2}[c.name]
+					if math.Abs(got[i]-want[i]) > apart*ulp64(want[i]) || exactErr(got[i], c.exact(x)) > c.limit {
 						t.Fatalf("%s(%v): AVX2 %v (%#x), AVX-512 %v (%#x)", c.name, x, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
 					}
 				}
 				t.Logf("%d of %d results differ from the AVX-512 kernel's", differ, len(all))
+				// Without its Newton step (VRCPPS's 2^-12 alone on a
+				// residual of up to 760 ulps) GeluTanh differed in 612 of
+				// 90,017, up to 0.7 ulp less accurate.
+				if c.name == "GeluTanh" && differ > len(all)/1000 {
+					t.Errorf("GeluTanh: %d of %d results differ from the AVX-512 kernel's; at most %d expected", differ, len(all), len(all)/1000)
+				}
 			}
 			var xs []float64
 			var want []*big.Float

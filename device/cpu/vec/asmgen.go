@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -1787,6 +1787,7 @@ func main() {
 	g.powAVX2()
 	g.powF32AVX2()
 	g.sigmoidF64AVX2()
+	g.geluTanhF64AVX2()
 	g.tanhF64AVX2()
 	g.expm1F64AVX2()
 	g.hyperbolicF64AVX2()
@@ -2906,9 +2907,12 @@ func (g *gen) sinhSeries(t tier, a, dst string) {
 // neg, a k-mask on zmm, a register whose sign bits mark them on ymm) in
 // num, with its error numLo counted in neg's lanes. 1+e = d + dlo by
 // Fast2Sum; the quotient q = num/d is corrected by the residual num - q*d
-// - q*dlo + numLo times 1/d to 14 bits (VRCP14PD; 12 on ymm, rcpAVX2).
+// - q*dlo + numLo times 1/d to 14 bits (VRCP14PD; 12 on ymm, rcpAVX2),
+// or with newton to 28 (23 on ymm) by one Newton step on it: for a numLo
+// of many ulps, as GeluTanh's (up to 760), where 2^-12 or 2^-14 of the
+// residual would be a tenth or a twentieth of an ulp.
 // Clobbers registers 1, 3, 4 and num.
-func (g *gen) sigmoidQuotient(t tier, eLo, num, numLo, neg string) {
+func (g *gen) sigmoidQuotient(t tier, eLo, num, numLo, neg string, newton bool) {
 	R := t.reg
 	one := g.d("done", 1)
 	g.withConst(t, "VADDPD", one, R(0)+", "+R(1))
@@ -2927,7 +2931,56 @@ func (g *gen) sigmoidQuotient(t tier, eLo, num, numLo, neg string) {
 		g.ins("VBLENDVPD %s, %s, %s, %s", neg, R(4), num, num)
 		g.rcpAVX2(R(1), R(4))
 	}
+	if newton {
+		g.comment("1/d refined: r += r*(1 - d*r)")
+		g.loadPD(t, one, R(3))
+		g.ins("VFNMADD231PD %s, %s, %s", R(4), R(1), R(3))
+		g.ins("VFMADD231PD %s, %s, %s", R(3), R(4), R(4))
+	}
 	g.ins("VFMADD231PD %s, %s, %s", R(4), num, R(0))
+}
+
+// geluTanhArg starts the float64 GeluTanh kernels on tier t: gelu =
+// x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double (c1 =
+// 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair, geluTanhCoeffs), so
+// that e^-|v| keeps its relative accuracy up to |v| = 760. From x in
+// register 0 it leaves the multiplier xm = max(x, -30) in xm, vh in
+// register 0 and vl in register 9, with v's argument xc = min(xm, 30)
+// (x the second source, so NaN passes; beyond, sigmoid(v) rounds to 0 or
+// 1); registers 1-7 are scratch.
+func (g *gen) geluTanhArg(t tier, xm string) {
+	R := t.reg
+	c1, c2 := geluTanhCoeffs()
+	g.comment("xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)")
+	g.loadPD(t, g.d("dm30", -30), R(9))
+	g.ins("VMAXPD %s, %s, %s", R(0), R(9), xm)
+	g.loadPD(t, g.d("d30", 30), R(9))
+	g.ins("VMINPD %s, %s, %s", xm, R(9), R(0))
+	g.comment("x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4")
+	g.ins("VMULPD %s, %s, %s", R(0), R(0), R(1))
+	g.ins("VMOVAPD %s, %s", R(1), R(2))
+	g.ins("VFMSUB231PD %s, %s, %s", R(0), R(0), R(2))
+	g.withConst(t, "VMULPD", g.d("gc2hi", c2[0]), R(1)+", "+R(3))
+	g.ins("VMOVAPD %s, %s", R(3), R(4))
+	g.withConst(t, "VFMSUB231PD", g.d("gc2hi", c2[0]), R(1)+", "+R(4))
+	g.withConst(t, "VFMADD231PD", g.d("gc2hi", c2[0]), R(2)+", "+R(4))
+	g.withConst(t, "VFMADD231PD", g.d("gc2lo", c2[1]), R(1)+", "+R(4))
+	g.comment("s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)")
+	g.loadPD(t, g.d("gc1hi", c1[0]), R(6))
+	g.ins("VADDPD %s, %s, %s", R(6), R(3), R(5))
+	g.ins("VSUBPD %s, %s, %s", R(6), R(5), R(7))
+	g.ins("VSUBPD %s, %s, %s", R(7), R(5), R(1))
+	g.ins("VSUBPD %s, %s, %s", R(1), R(6), R(1))
+	g.ins("VSUBPD %s, %s, %s", R(7), R(3), R(7))
+	g.ins("VADDPD %s, %s, %s", R(7), R(1), R(1))
+	g.ins("VADDPD %s, %s, %s", R(4), R(1), R(1))
+	g.withConst(t, "VADDPD", g.d("gc1lo", c1[1]), R(1)+", "+R(1))
+	g.comment("v = xc*s = R0 + R9")
+	g.ins("VMULPD %s, %s, %s", R(5), R(0), R(2))
+	g.ins("VMOVAPD %s, %s", R(2), R(9))
+	g.ins("VFMSUB231PD %s, %s, %s", R(5), R(0), R(9))
+	g.ins("VFMADD231PD %s, %s, %s", R(1), R(0), R(9))
+	g.ins("VMOVAPD %s, %s", R(2), R(0))
 }
 
 // The float64 erf kernel's shape (fitcoeffs.go's erf64 states the same):
@@ -3257,7 +3310,7 @@ func (g *gen) transcendentals512F64() {
 		g.ins("VPMOVQ2M Z7, K2")
 		bcast(one(), "Z2")
 		g.ins("VMOVAPD Z0, K2, Z2")
-		g.sigmoidQuotient(tierAVX512, "Z6", "Z2", "Z6", "K2")
+		g.sigmoidQuotient(tierAVX512, "Z6", "Z2", "Z6", "K2", false)
 	})
 
 	un("tanh", "computes dst[i] = tanh(x[i]) for i < n.", (*gen).expSetup512F64, func(g *gen) {
@@ -3311,41 +3364,7 @@ func (g *gen) transcendentals512F64() {
 		g.expSetup512F64()
 		bcast(g.d("dm760", -760), "Z14") // e^-760*30 rounds to 0 after the scaling, which comes last
 	}, func(g *gen) {
-		c1, c2 := geluTanhCoeffs()
-		g.comment("gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double")
-		g.comment("(c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|")
-		g.comment("keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)")
-		g.comment("and v's argument xc = min(xm, 30) (x the second source, so NaN passes):")
-		g.comment("beyond, sigmoid(v) rounds to 0 or 1")
-		bcast(g.d("dm30", -30), "Z9")
-		g.ins("VMAXPD Z0, Z9, Z8")
-		bcast(g.d("d30", 30), "Z9")
-		g.ins("VMINPD Z8, Z9, Z0")
-		g.comment("x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4")
-		g.ins("VMULPD Z0, Z0, Z1")
-		g.ins("VMOVAPD Z1, Z2")
-		g.ins("VFMSUB231PD Z0, Z0, Z2")
-		g.ins("VMULPD.BCST %s, Z1, Z3", g.d("gc2hi", c2[0]))
-		g.ins("VMOVAPD Z3, Z4")
-		g.ins("VFMSUB231PD.BCST %s, Z1, Z4", g.d("gc2hi", c2[0]))
-		g.ins("VFMADD231PD.BCST %s, Z2, Z4", g.d("gc2hi", c2[0]))
-		g.ins("VFMADD231PD.BCST %s, Z1, Z4", g.d("gc2lo", c2[1]))
-		g.comment("s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)")
-		bcast(g.d("gc1hi", c1[0]), "Z6")
-		g.ins("VADDPD Z6, Z3, Z5")
-		g.ins("VSUBPD Z6, Z5, Z7")
-		g.ins("VSUBPD Z7, Z5, Z1")
-		g.ins("VSUBPD Z1, Z6, Z1")
-		g.ins("VSUBPD Z7, Z3, Z7")
-		g.ins("VADDPD Z7, Z1, Z1")
-		g.ins("VADDPD Z4, Z1, Z1")
-		g.ins("VADDPD.BCST %s, Z1, Z1", g.d("gc1lo", c1[1]))
-		g.comment("v = xc*s = Z0 + Z9")
-		g.ins("VMULPD Z5, Z0, Z2")
-		g.ins("VMOVAPD Z2, Z9")
-		g.ins("VFMSUB231PD Z5, Z0, Z9")
-		g.ins("VFMADD231PD Z1, Z0, Z9")
-		g.ins("VMOVAPD Z2, Z0")
+		g.geluTanhArg(tierAVX512, "Z8")
 		g.comment("K2: lanes with v < 0; e = e^-|v| = e^-|vh| * (1 + ul), ul = vl there, -vl elsewhere")
 		g.ins("VPMOVQ2M Z0, K2")
 		g.ins("VPXORQ.BCST %s, Z9, Z10", g.v64("signmask64", 1<<63))
@@ -3359,7 +3378,7 @@ func (g *gen) transcendentals512F64() {
 		g.comment("*2^n last)")
 		bcast(one(), "Z9")
 		g.ins("VMOVAPD Z5, K2, Z9")
-		g.sigmoidQuotient(tierAVX512, "Z4", "Z9", "Z6", "K2")
+		g.sigmoidQuotient(tierAVX512, "Z4", "Z9", "Z6", "K2", false)
 		g.comment("*xm, then *2^n where v < 0: a tiny result is rounded once")
 		g.ins("VMULPD Z8, Z0, Z0")
 		g.ins("VSCALEFPD Z2, Z0, K2, Z0")
@@ -4041,7 +4060,53 @@ func (g *gen) sigmoidF64AVX2() {
 		g.comment("num = e where x < 0 (x's sign), else 1; the quotient num/(1 + e + lo)")
 		g.ins("VMOVUPD %s, Y2", one)
 		g.ins("VBLENDVPD Y11, Y0, Y2, Y2")
-		g.sigmoidQuotient(tierAVX2, "Y6", "Y2", "Y6", "Y11")
+		g.sigmoidQuotient(tierAVX2, "Y6", "Y2", "Y6", "Y11", false)
+		return "Y0"
+	})
+}
+
+// geluTanhF64AVX2 emits the AVX2 float64 GeluTanh kernel: the AVX-512
+// kernel's steps on ymm registers. v = vh + vl from x (geluTanhArg, the
+// multiplier xm in Y11), e = e^-|vh| unscaled as hi + lo (expReduce and
+// expTailAVX2's expLoUnscaled, -|vh| clamped at -760) with the error
+// gaining e*ul, ul = vl where v < 0 and -vl elsewhere; the quotient
+// sigmoid(v) = num/(1 + e) of the Sigmoid kernels (sigmoidQuotient, num
+// = 1, or the unscaled e where v < 0), times xm, and then the scaling by
+// 2^n where v < 0, in two steps (scalesAVX2, VSCALEFPD's values), so
+// that a tiny result is rounded once. One slot: vh's sign in Y12, the
+// scales in Y13 and Y14.
+func (g *gen) geluTanhF64AVX2() {
+	sign := g.v64("signmask64", 1<<63)
+	g.expKernelAVX2("geluTanhF64AVX2", "computes dst[i] = 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))), x = x[i], for i < n.", func(g *gen) string {
+		g.geluTanhArg(tierAVX2, "Y11")
+		g.comment("Y12: vh (its sign marks v < 0); ul = vl there, -vl elsewhere (Y10)")
+		g.ins("VMOVAPD Y0, Y12")
+		g.withConst(tierAVX2, "VXORPD", sign, "Y9, Y10")
+		g.ins("VBLENDVPD Y0, Y9, Y10, Y10")
+		g.comment("e = e^-|vh|, -|vh| clamped at -760 (vh the second source, so NaN passes):")
+		g.comment("e^-760*30 rounds to 0 after the scaling, which comes last")
+		g.withConst(tierAVX2, "VORPD", sign, "Y0, Y0")
+		g.ins("VMOVUPD %s, Y1", g.d("dm760", -760))
+		g.ins("VMAXPD Y0, Y1, Y0")
+		g.expReduce(tierAVX2, "")
+		g.expTailAVX2("R12", "R13", expLoUnscaled)
+		g.comment("e = (Y5 + Y6)*2^n unscaled; the error gains e*ul; scaled into Y0 and Y4")
+		g.ins("VFMADD231PD Y10, Y5, Y6")
+		g.scalesAVX2("Y2", "Y13", "Y14")
+		for _, r := range [][2]string{{"Y5", "Y0"}, {"Y6", "Y4"}} {
+			g.ins("VMULPD Y13, %s, %s", r[0], r[1])
+			g.ins("VMULPD Y14, %s, %s", r[1], r[1])
+		}
+		g.comment("sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then")
+		g.comment("*2^n last)")
+		g.ins("VMOVUPD %s, Y9", g.d("done", 1))
+		g.ins("VBLENDVPD Y12, Y5, Y9, Y9")
+		g.sigmoidQuotient(tierAVX2, "Y4", "Y9", "Y6", "Y12", true)
+		g.comment("*xm, then *2^n where v < 0: a tiny result is rounded once")
+		g.ins("VMULPD Y11, Y0, Y0")
+		g.ins("VMULPD Y13, Y0, Y1")
+		g.ins("VMULPD Y14, Y1, Y1")
+		g.ins("VBLENDVPD Y12, Y1, Y0, Y0")
 		return "Y0"
 	})
 }

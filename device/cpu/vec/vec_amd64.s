@@ -28743,16 +28743,12 @@ loop:
 	JB   one
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z16
-	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
-	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
-	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
-	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
-	// beyond, sigmoid(v) rounds to 0 or 1
+	// xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)
 	VBROADCASTSD dm30<>(SB), Z9
 	VMAXPD Z0, Z9, Z8
 	VBROADCASTSD d30<>(SB), Z9
 	VMINPD Z8, Z9, Z0
-	// x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4
+	// x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4
 	VMULPD Z0, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z0, Z2
@@ -28761,7 +28757,7 @@ loop:
 	VFMSUB231PD.BCST gc2hi<>(SB), Z1, Z4
 	VFMADD231PD.BCST gc2hi<>(SB), Z2, Z4
 	VFMADD231PD.BCST gc2lo<>(SB), Z1, Z4
-	// s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)
+	// s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)
 	VBROADCASTSD gc1hi<>(SB), Z6
 	VADDPD Z6, Z3, Z5
 	VSUBPD Z6, Z5, Z7
@@ -28771,7 +28767,7 @@ loop:
 	VADDPD Z7, Z1, Z1
 	VADDPD Z4, Z1, Z1
 	VADDPD.BCST gc1lo<>(SB), Z1, Z1
-	// v = xc*s = Z0 + Z9
+	// v = xc*s = R0 + R9
 	VMULPD Z5, Z0, Z2
 	VMOVAPD Z2, Z9
 	VFMSUB231PD Z5, Z0, Z9
@@ -28837,16 +28833,12 @@ loop:
 	// *xm, then *2^n where v < 0: a tiny result is rounded once
 	VMULPD Z8, Z0, Z0
 	VSCALEFPD Z2, Z0, K2, Z0
-	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
-	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
-	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
-	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
-	// beyond, sigmoid(v) rounds to 0 or 1
+	// xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)
 	VBROADCASTSD dm30<>(SB), Z25
 	VMAXPD Z16, Z25, Z24
 	VBROADCASTSD d30<>(SB), Z25
 	VMINPD Z24, Z25, Z16
-	// x^2 = Z17 + Z18 exactly; c2*x^2 = Z19 + Z20
+	// x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4
 	VMULPD Z16, Z16, Z17
 	VMOVAPD Z17, Z18
 	VFMSUB231PD Z16, Z16, Z18
@@ -28855,7 +28847,7 @@ loop:
 	VFMSUB231PD.BCST gc2hi<>(SB), Z17, Z20
 	VFMADD231PD.BCST gc2hi<>(SB), Z18, Z20
 	VFMADD231PD.BCST gc2lo<>(SB), Z17, Z20
-	// s = c1 + c2*x^2 = Z21 + Z17 (TwoSum of the high parts)
+	// s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)
 	VBROADCASTSD gc1hi<>(SB), Z22
 	VADDPD Z22, Z19, Z21
 	VSUBPD Z22, Z21, Z23
@@ -28865,7 +28857,7 @@ loop:
 	VADDPD Z23, Z17, Z17
 	VADDPD Z20, Z17, Z17
 	VADDPD.BCST gc1lo<>(SB), Z17, Z17
-	// v = xc*s = Z16 + Z25
+	// v = xc*s = R0 + R9
 	VMULPD Z21, Z16, Z18
 	VMOVAPD Z18, Z25
 	VFMSUB231PD Z21, Z16, Z25
@@ -28941,16 +28933,12 @@ one:
 	CMPQ CX, $8
 	JB   tail
 	VMOVUPD 0(SI), Z0
-	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
-	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
-	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
-	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
-	// beyond, sigmoid(v) rounds to 0 or 1
+	// xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)
 	VBROADCASTSD dm30<>(SB), Z9
 	VMAXPD Z0, Z9, Z8
 	VBROADCASTSD d30<>(SB), Z9
 	VMINPD Z8, Z9, Z0
-	// x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4
+	// x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4
 	VMULPD Z0, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z0, Z2
@@ -28959,7 +28947,7 @@ one:
 	VFMSUB231PD.BCST gc2hi<>(SB), Z1, Z4
 	VFMADD231PD.BCST gc2hi<>(SB), Z2, Z4
 	VFMADD231PD.BCST gc2lo<>(SB), Z1, Z4
-	// s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)
+	// s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)
 	VBROADCASTSD gc1hi<>(SB), Z6
 	VADDPD Z6, Z3, Z5
 	VSUBPD Z6, Z5, Z7
@@ -28969,7 +28957,7 @@ one:
 	VADDPD Z7, Z1, Z1
 	VADDPD Z4, Z1, Z1
 	VADDPD.BCST gc1lo<>(SB), Z1, Z1
-	// v = xc*s = Z0 + Z9
+	// v = xc*s = R0 + R9
 	VMULPD Z5, Z0, Z2
 	VMOVAPD Z2, Z9
 	VFMSUB231PD Z5, Z0, Z9
@@ -29048,16 +29036,12 @@ tail:
 	DECL AX
 	KMOVW AX, K1
 	VMOVUPD.Z (SI), K1, Z0
-	// gelu = x*sigmoid(v), v = x*(c1 + c2*x^2) = vh+vl carried in double-double
-	// (c1 = 2*sqrt(2/pi), c2 = 0.044715*c1, each a hi+lo pair), so that e^-|v|
-	// keeps its relative accuracy up to |v| = 760; the multiplier is xm = max(x, -30)
-	// and v's argument xc = min(xm, 30) (x the second source, so NaN passes):
-	// beyond, sigmoid(v) rounds to 0 or 1
+	// xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)
 	VBROADCASTSD dm30<>(SB), Z9
 	VMAXPD Z0, Z9, Z8
 	VBROADCASTSD d30<>(SB), Z9
 	VMINPD Z8, Z9, Z0
-	// x^2 = Z1 + Z2 exactly; c2*x^2 = Z3 + Z4
+	// x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4
 	VMULPD Z0, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z0, Z2
@@ -29066,7 +29050,7 @@ tail:
 	VFMSUB231PD.BCST gc2hi<>(SB), Z1, Z4
 	VFMADD231PD.BCST gc2hi<>(SB), Z2, Z4
 	VFMADD231PD.BCST gc2lo<>(SB), Z1, Z4
-	// s = c1 + c2*x^2 = Z5 + Z1 (TwoSum of the high parts)
+	// s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)
 	VBROADCASTSD gc1hi<>(SB), Z6
 	VADDPD Z6, Z3, Z5
 	VSUBPD Z6, Z5, Z7
@@ -29076,7 +29060,7 @@ tail:
 	VADDPD Z7, Z1, Z1
 	VADDPD Z4, Z1, Z1
 	VADDPD.BCST gc1lo<>(SB), Z1, Z1
-	// v = xc*s = Z0 + Z9
+	// v = xc*s = R0 + R9
 	VMULPD Z5, Z0, Z2
 	VMOVAPD Z2, Z9
 	VFMSUB231PD Z5, Z0, Z9
@@ -35824,6 +35808,257 @@ tail:
 	VRCPPS X4, X4
 	VCVTPS2PD X4, Y4
 	VFMADD231PD Y4, Y2, Y0
+	VMASKMOVPD Y0, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func geluTanhF64AVX2(dst *float64, x *float64, n int)
+TEXT ·geluTanhF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	// xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)
+	VMOVUPD dm30<>(SB), Y9
+	VMAXPD Y0, Y9, Y11
+	VMOVUPD d30<>(SB), Y9
+	VMINPD Y11, Y9, Y0
+	// x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4
+	VMULPD Y0, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y0, Y2
+	VMULPD gc2hi<>(SB), Y1, Y3
+	VMOVAPD Y3, Y4
+	VFMSUB231PD gc2hi<>(SB), Y1, Y4
+	VFMADD231PD gc2hi<>(SB), Y2, Y4
+	VFMADD231PD gc2lo<>(SB), Y1, Y4
+	// s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)
+	VMOVUPD gc1hi<>(SB), Y6
+	VADDPD Y6, Y3, Y5
+	VSUBPD Y6, Y5, Y7
+	VSUBPD Y7, Y5, Y1
+	VSUBPD Y1, Y6, Y1
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y7, Y1, Y1
+	VADDPD Y4, Y1, Y1
+	VADDPD gc1lo<>(SB), Y1, Y1
+	// v = xc*s = R0 + R9
+	VMULPD Y5, Y0, Y2
+	VMOVAPD Y2, Y9
+	VFMSUB231PD Y5, Y0, Y9
+	VFMADD231PD Y1, Y0, Y9
+	VMOVAPD Y2, Y0
+	// Y12: vh (its sign marks v < 0); ul = vl there, -vl elsewhere (Y10)
+	VMOVAPD Y0, Y12
+	VXORPD signmask64<>(SB), Y9, Y10
+	VBLENDVPD Y0, Y9, Y10, Y10
+	// e = e^-|vh|, -|vh| clamped at -760 (vh the second source, so NaN passes):
+	// e^-760*30 rounds to 0 after the scaling, which comes last
+	VORPD signmask64<>(SB), Y0, Y0
+	VMOVUPD dm760<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// e = (Y5 + Y6)*2^n unscaled; the error gains e*ul; scaled into Y0 and Y4
+	VFMADD231PD Y10, Y5, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y5, Y0
+	VMULPD Y14, Y0, Y0
+	VMULPD Y13, Y6, Y4
+	VMULPD Y14, Y4, Y4
+	// sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last)
+	VMOVUPD done<>(SB), Y9
+	VBLENDVPD Y12, Y5, Y9, Y9
+	VADDPD done<>(SB), Y0, Y1
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD Y0, Y3, Y3
+	VADDPD Y4, Y3, Y3
+	VDIVPD Y1, Y9, Y0
+	VFNMADD231PD Y0, Y1, Y9
+	VFNMADD231PD Y0, Y3, Y9
+	VADDPD Y6, Y9, Y4
+	VBLENDVPD Y12, Y4, Y9, Y9
+	VCVTPD2PSY Y1, X4
+	VRCPPS X4, X4
+	VCVTPS2PD X4, Y4
+	// 1/d refined: r += r*(1 - d*r)
+	VMOVUPD done<>(SB), Y3
+	VFNMADD231PD Y4, Y1, Y3
+	VFMADD231PD Y3, Y4, Y4
+	VFMADD231PD Y4, Y9, Y0
+	// *xm, then *2^n where v < 0: a tiny result is rounded once
+	VMULPD Y11, Y0, Y0
+	VMULPD Y13, Y0, Y1
+	VMULPD Y14, Y1, Y1
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	// xm = max(x, -30), xc = min(xm, 30) (x the second source, so NaN passes)
+	VMOVUPD dm30<>(SB), Y9
+	VMAXPD Y0, Y9, Y11
+	VMOVUPD d30<>(SB), Y9
+	VMINPD Y11, Y9, Y0
+	// x^2 = R1 + R2 exactly; c2*x^2 = R3 + R4
+	VMULPD Y0, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y0, Y2
+	VMULPD gc2hi<>(SB), Y1, Y3
+	VMOVAPD Y3, Y4
+	VFMSUB231PD gc2hi<>(SB), Y1, Y4
+	VFMADD231PD gc2hi<>(SB), Y2, Y4
+	VFMADD231PD gc2lo<>(SB), Y1, Y4
+	// s = c1 + c2*x^2 = R5 + R1 (TwoSum of the high parts)
+	VMOVUPD gc1hi<>(SB), Y6
+	VADDPD Y6, Y3, Y5
+	VSUBPD Y6, Y5, Y7
+	VSUBPD Y7, Y5, Y1
+	VSUBPD Y1, Y6, Y1
+	VSUBPD Y7, Y3, Y7
+	VADDPD Y7, Y1, Y1
+	VADDPD Y4, Y1, Y1
+	VADDPD gc1lo<>(SB), Y1, Y1
+	// v = xc*s = R0 + R9
+	VMULPD Y5, Y0, Y2
+	VMOVAPD Y2, Y9
+	VFMSUB231PD Y5, Y0, Y9
+	VFMADD231PD Y1, Y0, Y9
+	VMOVAPD Y2, Y0
+	// Y12: vh (its sign marks v < 0); ul = vl there, -vl elsewhere (Y10)
+	VMOVAPD Y0, Y12
+	VXORPD signmask64<>(SB), Y9, Y10
+	VBLENDVPD Y0, Y9, Y10, Y10
+	// e = e^-|vh|, -|vh| clamped at -760 (vh the second source, so NaN passes):
+	// e^-760*30 rounds to 0 after the scaling, which comes last
+	VORPD signmask64<>(SB), Y0, Y0
+	VMOVUPD dm760<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// e = (Y5 + Y6)*2^n unscaled; the error gains e*ul; scaled into Y0 and Y4
+	VFMADD231PD Y10, Y5, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y14
+	VMULPD half64<>(SB), Y14, Y13
+	VROUNDPD $1, Y13, Y13
+	VSUBPD Y13, Y14, Y14
+	VADDPD shifterbias64<>(SB), Y13, Y13
+	VPSLLQ $52, Y13, Y13
+	VADDPD shifterbias64<>(SB), Y14, Y14
+	VPSLLQ $52, Y14, Y14
+	VMULPD Y13, Y5, Y0
+	VMULPD Y14, Y0, Y0
+	VMULPD Y13, Y6, Y4
+	VMULPD Y14, Y4, Y4
+	// sigmoid = m/(1+e), m = 1 where v >= 0, the unscaled e where v < 0 (then
+	// *2^n last)
+	VMOVUPD done<>(SB), Y9
+	VBLENDVPD Y12, Y5, Y9, Y9
+	VADDPD done<>(SB), Y0, Y1
+	VMOVUPD done<>(SB), Y3
+	VSUBPD Y1, Y3, Y3
+	VADDPD Y0, Y3, Y3
+	VADDPD Y4, Y3, Y3
+	VDIVPD Y1, Y9, Y0
+	VFNMADD231PD Y0, Y1, Y9
+	VFNMADD231PD Y0, Y3, Y9
+	VADDPD Y6, Y9, Y4
+	VBLENDVPD Y12, Y4, Y9, Y9
+	VCVTPD2PSY Y1, X4
+	VRCPPS X4, X4
+	VCVTPS2PD X4, Y4
+	// 1/d refined: r += r*(1 - d*r)
+	VMOVUPD done<>(SB), Y3
+	VFNMADD231PD Y4, Y1, Y3
+	VFMADD231PD Y3, Y4, Y4
+	VFMADD231PD Y4, Y9, Y0
+	// *xm, then *2^n where v < 0: a tiny result is rounded once
+	VMULPD Y11, Y0, Y0
+	VMULPD Y13, Y0, Y1
+	VMULPD Y14, Y1, Y1
+	VBLENDVPD Y12, Y1, Y0, Y0
 	VMASKMOVPD Y0, Y15, (DI)
 done:
 	VZEROUPPER
