@@ -1159,6 +1159,17 @@ func sigmoidF64AVX2(dst *float64, x *float64, n int)
 //go:noescape
 func geluTanhF64AVX2(dst *float64, x *float64, n int)
 
+// erfF64AVX2 computes dst[i] = erf(x[i]) for i < n.
+//
+//go:noescape
+func erfF64AVX2(dst *float64, x *float64, n int)
+
+// geluErfF64AVX2 computes dst[i] = 0.5x*erfc(-x/sqrt2), x = x[i], for i < n, leaving x[i] in
+// dst[i] where x[i] < -6.7 or 6.7 <= x[i] < 8.49; ok is false if it left any.
+//
+//go:noescape
+func geluErfF64AVX2(dst *float64, x *float64, n int) (ok bool)
+
 // tanhF64AVX2 computes dst[i] = tanh(x[i]) for i < n.
 //
 //go:noescape
@@ -1589,11 +1600,12 @@ var asmAVX2 = tierAsm{
 	un32:         [numUnOps]func(dst, x *float32, n int){unRelu: reluF32AVX2, unSqrt: sqrtF32AVX2, unSign: signF32AVX2, unRsqrt: rsqrtF32AVX2, unHardswish: hardswishF32AVX2, unNeg: negF32AVX2, unAbs: absF32AVX2, unFloor: floorF32AVX2, unCeil: ceilF32AVX2, unTrunc: truncF32AVX2, unRoundEven: roundEvenF32AVX2, unRecip: recipF32AVX2, unExp: expF32AVX2, unExp2: exp2F32AVX2, unLog: logF32AVX2, unLog2: log2F32AVX2, unLog10: log10F32AVX2, unLog1p: log1pF32AVX2, unExpm1: expm1F32AVX2, unTanh: tanhF32AVX2, unSigmoid: sigmoidF32AVX2, unGeluTanh: geluTanhF32AVX2, unGeluErf: geluErfF32AVX2, unErf: erfF32AVX2, unSilu: siluF32AVX2},
 	binBF16:      [numBinOps]func(dst, a, b *uint16, n int){addBF16AVX2, subBF16AVX2, mulBF16AVX2, divBF16AVX2, maxBF16AVX2, minBF16AVX2},
 	binF16:       [numBinOps]func(dst, a, b *uint16, n int){addF16AVX2, subF16AVX2, mulF16AVX2, divF16AVX2, maxF16AVX2, minF16AVX2},
-	un64:         [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2, unAsin: asinF64AVX2, unAcos: acosF64AVX2, unAtan: atanF64AVX2, unExp: expF64AVX2, unExp2: exp2F64AVX2, unLog: logF64AVX2, unLog2: log2F64AVX2, unLog10: log10F64AVX2, unSigmoid: sigmoidF64AVX2, unGeluTanh: geluTanhF64AVX2, unTanh: tanhF64AVX2, unExpm1: expm1F64AVX2, unLog1p: log1pF64AVX2, unSinh: sinhF64AVX2, unCosh: coshF64AVX2},
+	un64:         [numUnOps]func(dst, x *float64, n int){unRelu: reluF64AVX2, unSqrt: sqrtF64AVX2, unSign: signF64AVX2, unRsqrt: rsqrtF64AVX2, unHardswish: hardswishF64AVX2, unNeg: negF64AVX2, unAbs: absF64AVX2, unFloor: floorF64AVX2, unCeil: ceilF64AVX2, unTrunc: truncF64AVX2, unRoundEven: roundEvenF64AVX2, unRecip: recipF64AVX2, unAsin: asinF64AVX2, unAcos: acosF64AVX2, unAtan: atanF64AVX2, unExp: expF64AVX2, unExp2: exp2F64AVX2, unLog: logF64AVX2, unLog2: log2F64AVX2, unLog10: log10F64AVX2, unSigmoid: sigmoidF64AVX2, unGeluTanh: geluTanhF64AVX2, unErf: erfF64AVX2, unTanh: tanhF64AVX2, unExpm1: expm1F64AVX2, unLog1p: log1pF64AVX2, unSinh: sinhF64AVX2, unCosh: coshF64AVX2},
 	trig32:       [numUnOps]func(dst, x *float32, n int) bool{unSin: sinF32AVX2, unCos: cosF32AVX2, unTan: tanF32AVX2},
 	trig64:       [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX2, unCos: cosF64AVX2, unTan: tanF64AVX2},
 	atan232:      atan2F32AVX2,
 	atan2Place64: atan2PlaceF64AVX2,
+	geluErf64:    geluErfF64AVX2,
 	pow64:        powF64AVX2, powScalar64: powScalarF64AVX2,
 	pow32: powF32AVX2, powScalar32: powScalarF32AVX2,
 	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
@@ -1619,6 +1631,7 @@ var asmAVX512 = tierAsm{
 	trig64:       [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64AVX512, unCos: cosF64AVX512, unTan: tanF64AVX512},
 	atan232:      atan2F32AVX512,
 	atan2Place64: atan2PlaceF64AVX512,
+	geluErf64:    geluErfF64AVX512,
 	pow64:        powF64AVX512, powScalar64: powScalarF64AVX512,
 	pow32: powF32AVX512, powScalar32: powScalarF32AVX512,
 	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},

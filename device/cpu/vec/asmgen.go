@@ -688,7 +688,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	if t.z {
 		ops64 = append(ops64, unOps64...)
 	} else {
-		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}}...)
+		ops64 = append(ops64, [][2]string{{"exp", "unExp"}, {"exp2", "unExp2"}, {"log", "unLog"}, {"log2", "unLog2"}, {"log10", "unLog10"}, {"sigmoid", "unSigmoid"}, {"geluTanh", "unGeluTanh"}, {"erf", "unErf"}, {"tanh", "unTanh"}, {"expm1", "unExpm1"}, {"log1p", "unLog1p"}, {"sinh", "unSinh"}, {"cosh", "unCosh"}}...)
 	}
 	for _, u := range ops64 {
 		uns = append(uns, fmt.Sprintf("%s: %sF64%s", u[1], u[0], t.suffix))
@@ -698,6 +698,7 @@ func tierTable(d *bytes.Buffer, t tier) {
 	fmt.Fprintf(d, "trig64: [numUnOps]func(dst, x *float64, n int) bool{unSin: sinF64%[1]s, unCos: cosF64%[1]s, unTan: tanF64%[1]s},\n", t.suffix)
 	fmt.Fprintf(d, "atan232: atan2F32%s,\n", t.suffix)
 	fmt.Fprintf(d, "atan2Place64: atan2PlaceF64%s,\n", t.suffix)
+	fmt.Fprintf(d, "geluErf64: geluErfF64%s,\n", t.suffix)
 	fmt.Fprintf(d, "pow64: powF64%[1]s, powScalar64: powScalarF64%[1]s,\n", t.suffix)
 	fmt.Fprintf(d, "pow32: powF32%[1]s, powScalar32: powScalarF32%[1]s,\n", t.suffix)
 	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
@@ -1788,6 +1789,8 @@ func main() {
 	g.powF32AVX2()
 	g.sigmoidF64AVX2()
 	g.geluTanhF64AVX2()
+	g.erfF64AVX2()
+	g.geluErfF64AVX2()
 	g.tanhF64AVX2()
 	g.expm1F64AVX2()
 	g.hyperbolicF64AVX2()
@@ -3084,8 +3087,8 @@ func (g *gen) erf512F64(r0, p string) {
 	g.ins("VMINPD Z8, Z1, Z8")
 	g.ins("KORTESTB K2, K2")
 	g.ins("JCS  %s", small)
-	g.erfcBins512F64(r0, p)
-	g.erfcProduct512F64()
+	g.erfcBins(tierAVX512, r0, p)
+	g.erfcProduct(tierAVX512, "Z8", func(g *gen) { g.expCore512F64(expLoScaled) })
 	g.comment("1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's")
 	g.comment("sign: a bit select on the sign mask, into Z5")
 	g.ins("VBROADCASTSD %s, Z4", one)
@@ -3103,74 +3106,114 @@ func (g *gen) erf512F64(r0, p string) {
 	g.comment("|x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl")
 	g.comment("(Q' varies by less than 0.2 over the range: the neglected part is below")
 	g.comment("2^-60); only K2's lanes are kept, and a vector without such lanes skips this")
-	g.erfQ512F64("Z7")
+	g.erfQ(tierAVX512, "Z7")
 	g.ins("VFMADD213PD Z7, Z7, Z3")
 	g.ins("VMOVAPD Z3, K2, Z5")
 	g.label(join)
 	g.ins("VMOVAPD Z5, Z0")
 }
 
-// erfQ512F64 sets Z3 = Q(t + tl), erf's small-argument polynomial (erf(x)
-// = x + x*Q(x^2)), from x in register x: t = x^2 in Z1 and its exact
-// residual tl in Z2, Q(t+tl) = Q(t) + Q'(0)*tl. The float64 Erf and GeluErf
-// kernels share it.
-func (g *gen) erfQ512F64(x string) {
-	g.ins("VMULPD %s, %s, Z1", x, x)
-	g.ins("VMOVAPD Z1, Z2")
-	g.ins("VFMSUB231PD %s, %s, Z2", x, x)
-	g.hornerPD("derfq", erfQ64, "Z1", "Z3")
-	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfq1", erfQ64[1]))
+// erfQ sets register 3 of tier t to Q(t + tl), erf's small-argument
+// polynomial (erf(x) = x + x*Q(x^2)), from x in register x: t = x^2 in
+// register 1 and its exact residual tl in register 2, Q(t+tl) = Q(t) +
+// Q'(0)*tl. The float64 Erf and GeluErf kernels share it.
+func (g *gen) erfQ(t tier, x string) {
+	R := t.reg
+	g.ins("VMULPD %s, %s, %s", x, x, R(1))
+	g.ins("VMOVAPD %s, %s", R(1), R(2))
+	g.ins("VFMSUB231PD %s, %s, %s", x, x, R(2))
+	g.hornerPDOn(t, "derfq", erfQ64, R(1), R(3))
+	g.withConst(t, "VFMADD231PD", g.d("derfq1", erfQ64[1]), R(2)+", "+R(3))
 }
 
-// erfcBins512F64 looks up a's bin (a in Z8, at least erf64Cut and at most
-// erf64Top; see erf64Cut) for erfc(a) = e^-a^2 * (R0 + u*P(u)): u*P(u) in
-// Z9 and R0 in Z10, clobbering Z1-Z4. The float64 Erf and GeluErf kernels
-// share it.
-func (g *gen) erfcBins512F64(r0, p string) {
+// erfcBins looks up a's bin on tier t (a in register 8, at least erf64Cut
+// and at most erf64Top; see erf64Cut) for erfc(a) = e^-a^2 * (R0 +
+// u*P(u)): u*P(u) in register 9 and R0 in register 10, clobbering
+// registers 1-4 (and 5-7 on ymm). The tables are read by VPERMPD on zmm
+// (eight bins, one register's lanes) and by two VPERMPS and a blend on
+// ymm (four bins a register). The float64 Erf and GeluErf kernels share
+// it.
+func (g *gen) erfcBins(t tier, r0, p string) {
+	R := t.reg
 	g.comment("the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie")
 	g.comment("at a bin's edge may go either way: the fit covers the edges from both")
-	g.comment("sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits")
-	g.ins("VBROADCASTSD %s, Z1", g.d("derfshift", 0x1.8p52-erf64Cut/erf64Width-0.5))
-	g.ins("VFMADD231PD.BCST %s, Z8, Z1", g.d("derfinvw", 1/erf64Width))
-	g.ins("VMINPD.BCST %s, Z1, Z1", g.d("derflast", 0x1.8p52+erf64Bins-1))
+	g.comment("sides), at most erf64Bins-1")
+	g.loadPD(t, g.d("derfshift", 0x1.8p52-erf64Cut/erf64Width-0.5), R(1))
+	g.withConst(t, "VFMADD231PD", g.d("derfinvw", 1/erf64Width), R(8)+", "+R(1))
+	g.withConst(t, "VMINPD", g.d("derflast", 0x1.8p52+erf64Bins-1), R(1)+", "+R(1))
 	g.comment("u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)")
-	g.ins("VSUBPD Z15, Z1, Z2")
-	g.ins("VBROADCASTSD %s, Z3", g.d("derfc0", erf64Cut+erf64Width/2))
-	g.ins("VFMADD231PD.BCST %s, Z2, Z3", g.d("derfw", erf64Width))
-	g.ins("VSUBPD Z3, Z8, Z2")
-	g.comment("u*P(u), P's coefficients looked up by bin (Horner), and R0")
-	deg := len(erfP64[0]) - 1
-	g.ins("VPERMPD %s+%d(SB), Z1, Z3", p, 64*deg)
-	for k := deg - 1; k >= 0; k-- {
-		g.ins("VPERMPD %s+%d(SB), Z1, Z4", p, 64*k)
-		g.ins("VFMADD213PD Z4, Z2, Z3")
+	if t.z {
+		g.ins("VSUBPD Z15, Z1, Z2")
+	} else {
+		g.withConst(t, "VSUBPD", g.d("shifter64", 0x1.8p52), "Y1, Y2")
 	}
-	g.ins("VMULPD Z3, Z2, Z9")
-	g.ins("VPERMPD %s+0(SB), Z1, Z10", r0)
+	g.loadPD(t, g.d("derfc0", erf64Cut+erf64Width/2), R(3))
+	g.withConst(t, "VFMADD231PD", g.d("derfw", erf64Width), R(2)+", "+R(3))
+	g.ins("VSUBPD %s, %s, %s", R(3), R(8), R(2))
+	lookup := func(table string, k int, dst string) {
+		g.ins("VPERMPD %s+%d(SB), Z1, %s", table, 64*k, dst)
+	}
+	if t.z {
+		g.comment("u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's")
+		g.comment("low three bits), and R0")
+	} else {
+		g.comment("u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks")
+		g.comment("float32 pairs from the first four bins' entries and from the last four's by")
+		g.comment("the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i")
+		g.comment(">= 4 (bit 2 of q shifted into the sign, Y7)")
+		g.withConst(t, "VPAND", g.v64("q3", 3), "Y1, Y5")
+		g.ins("VPSLLQ $1, Y5, Y5")
+		g.ins("VPSLLQ $32, Y5, Y6")
+		g.ins("VPADDQ Y6, Y5, Y5")
+		g.withConst(t, "VPADDQ", g.v64("q1shl32", 1<<32), "Y5, Y5")
+		g.ins("VPSLLQ $61, Y1, Y7")
+		lookup = func(table string, k int, dst string) {
+			g.ins("VPERMPS %s+%d(SB), Y5, %s", table, 64*k, dst)
+			g.ins("VPERMPS %s+%d(SB), Y5, Y6", table, 64*k+32)
+			g.ins("VBLENDVPD Y7, Y6, %s, %s", dst, dst)
+		}
+	}
+	deg := len(erfP64[0]) - 1
+	lookup(p, deg, R(3))
+	for k := deg - 1; k >= 0; k-- {
+		lookup(p, k, R(4))
+		g.ins("VFMADD213PD %s, %s, %s", R(4), R(2), R(3))
+	}
+	g.ins("VMULPD %s, %s, %s", R(3), R(2), R(9))
+	lookup(r0, 0, R(10))
 }
 
-// erfcProduct512F64 finishes erfcBins512F64: erfc(a) = p1 + p1e + corr in
-// Z1, Z2 and Z9 (p1 + p1e = e^-h*R0 exactly), from a (Z8), u*P(u) (Z9,
-// which a caller may have adjusted) and R0 (Z10), through the exp core
-// (Z0-Z6 clobbered, Z8 left holding l, a^2's low part).
-func (g *gen) erfcProduct512F64() {
-	g.comment("a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel")
-	g.ins("VMULPD Z8, Z8, Z0")
-	g.ins("VMOVAPD Z0, Z1")
-	g.ins("VFMSUB231PD Z8, Z8, Z1")
-	g.ins("VMOVAPD Z1, Z8")
-	g.ins("VPXORQ.BCST %s, Z0, Z0", g.v64("signmask64", 1<<63))
-	g.expCore512F64(expLoScaled)
-	g.comment("erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,")
-	g.comment("corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left")
+// erfcProduct finishes erfcBins on tier t: erfc(a) = p1 + p1e + corr in
+// registers 1, 2 and 9 (p1 + p1e = e^-h*R0 exactly), from a (register 8),
+// u*P(u) (9, which a caller may have adjusted) and R0 (10), through the
+// exp core that exp emits (e^x of register 0 into register 0, with the
+// error of its sum, scaled, in register 6: expCore512F64 or expTailAVX2
+// with expLoScaled), which clobbers registers 0-6 (and 7 and 8 on ymm).
+// a^2's low part l is kept in register l.
+func (g *gen) erfcProduct(t tier, l string, exp func(g *gen)) {
+	R := t.reg
+	g.comment("a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel")
+	g.ins("VMULPD %s, %s, %s", R(8), R(8), R(0))
+	g.ins("VMOVAPD %s, %s", R(0), R(1))
+	g.ins("VFMSUB231PD %s, %s, %s", R(8), R(8), R(1))
+	g.ins("VMOVAPD %s, %s", R(1), l)
+	sign := g.v64("signmask64", 1<<63)
+	if t.z {
+		g.ins("VPXORQ.BCST %s, Z0, Z0", sign)
+	} else {
+		g.ins("VXORPD %s, Y0, Y0", sign)
+	}
+	exp(g)
+	g.comment("erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,")
+	g.comment("corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left")
 	g.comment("out is below 2^-100 of the result; l*uP is not, where a^2 is large)")
-	g.ins("VADDPD Z9, Z10, Z3")
-	g.ins("VFNMADD231PD Z8, Z3, Z9")
-	g.ins("VMULPD Z0, Z9, Z9")
-	g.ins("VFMADD231PD Z6, Z3, Z9")
-	g.ins("VMULPD Z10, Z0, Z1")
-	g.ins("VMOVAPD Z1, Z2")
-	g.ins("VFMSUB231PD Z0, Z10, Z2")
+	g.ins("VADDPD %s, %s, %s", R(9), R(10), R(3))
+	g.ins("VFNMADD231PD %s, %s, %s", l, R(3), R(9))
+	g.ins("VMULPD %s, %s, %s", R(0), R(9), R(9))
+	g.ins("VFMADD231PD %s, %s, %s", R(6), R(3), R(9))
+	g.ins("VMULPD %s, %s, %s", R(10), R(0), R(1))
+	g.ins("VMOVAPD %s, %s", R(1), R(2))
+	g.ins("VFMSUB231PD %s, %s, %s", R(0), R(10), R(2))
 }
 
 // The GeluErf kernel computes x with |x| < -geluErfFar (|a| = |x|/sqrt2
@@ -3201,7 +3244,7 @@ func invSqrt2Pair() [2]float64 {
 //     t^2/2)), t = ah^2 (the erf kernel's Q; e^-t to three terms is
 //     plenty for the tiny al term), 1 - ah by Fast2Sum;
 //   - above: erfc(b + bl) = e^-b^2 * (R0 + u*P(u) - bl*2/sqrt(pi)) from
-//     the erf kernel's bins (erfcBins512F64, erfcProduct512F64), which is
+//     the erf kernel's bins (erfcBins, erfcProduct), which is
 //     erfc(a) for positive a (x < 0) and 2 minus erfc(a) for negative a.
 //
 // Either way erfc(a)/2 = eh + el, and the result is x*eh + x*el in one
@@ -3221,17 +3264,7 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.ins("VCMPPD.BCST $17, %s, Z16, K6", g.d("dgelufar", geluErfFar))
 	g.ins("KORW K5, K6, K6")
 	g.ins("KORW K6, K4, K4")
-	g.comment("a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so")
-	g.comment("NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order")
-	g.ins("VBROADCASTSD %s, Z1", g.d("d10", 10))
-	g.ins("VMINPD Z0, Z1, Z0")
-	g.ins("VBROADCASTSD %s, Z1", g.d("dm10", -10))
-	g.ins("VMAXPD Z0, Z1, Z0")
-	is2 := invSqrt2Pair()
-	g.ins("VMULPD.BCST %s, Z0, Z17", g.d("dneginvsqrt2hi", -is2[0]))
-	g.ins("VMOVAPD Z17, Z18")
-	g.ins("VFMSUB231PD.BCST %s, Z0, Z18", g.d("dneginvsqrt2hi", -is2[0]))
-	g.ins("VFNMADD231PD.BCST %s, Z0, Z18", g.d("dinvsqrt2lo", is2[1]))
+	g.geluErfArg(tierAVX512, "Z17", "Z18")
 	g.comment("b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut")
 	g.ins("VPANDQ.BCST %s, Z17, Z8", g.v64("absmask64", 1<<63-1))
 	g.ins("VPANDQ.BCST %s, Z17, Z19", sign)
@@ -3241,19 +3274,15 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.ins("VMINPD Z8, Z1, Z8")
 	g.ins("KORTESTB K2, K2")
 	g.ins("JCS  %s", small)
-	g.erfcBins512F64(r0, p)
+	g.erfcBins(tierAVX512, r0, p)
 	g.ins("VFNMADD231PD.BCST %s, Z19, Z9", twoOverSqrtPi)
-	g.erfcProduct512F64()
+	g.erfcProduct(tierAVX512, "Z8", func(g *gen) { g.expCore512F64(expLoScaled) })
 	g.comment("erfc(b) = p1 + (p1e + corr) for ah > 0; 2 - erfc(b) = s + (err - p1e - corr),")
 	g.comment("2 - p1 = s + err (Fast2Sum: p1 < 2), for ah < 0 (K5); halved into Z20 + Z21")
 	g.ins("VADDPD Z9, Z2, Z2")
 	g.ins("VMOVAPD Z1, Z20")
 	g.ins("VMOVAPD Z2, Z21")
-	g.ins("VBROADCASTSD %s, Z4", g.d("dtwo", 2))
-	g.ins("VSUBPD Z1, Z4, Z3")
-	g.ins("VSUBPD Z3, Z4, Z4")
-	g.ins("VSUBPD Z1, Z4, Z4")
-	g.ins("VSUBPD Z2, Z4, Z4")
+	g.twoMinusErfc(tierAVX512)
 	g.ins("VPMOVQ2M Z17, K5")
 	g.ins("VMOVAPD Z3, K5, Z20")
 	g.ins("VMOVAPD Z4, K5, Z21")
@@ -3263,19 +3292,7 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.comment("b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),")
 	g.comment("t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and")
 	g.comment("1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept")
-	g.erfQ512F64("Z17")
-	g.ins("VMULPD Z17, Z3, Z3")
-	g.comment("e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q")
-	g.ins("VBROADCASTSD %s, Z4", g.d("dhalf", 0.5))
-	g.ins("VFMSUB213PD.BCST %s, Z1, Z4", g.d("done", 1))
-	g.ins("VFMADD213PD.BCST %s, Z1, Z4", g.d("done", 1))
-	g.ins("VMULPD.BCST %s, Z18, Z5", twoOverSqrtPi)
-	g.ins("VFMADD231PD Z5, Z4, Z3")
-	g.ins("VBROADCASTSD %s, Z4", g.d("done", 1))
-	g.ins("VSUBPD Z17, Z4, Z5")
-	g.ins("VSUBPD Z5, Z4, Z4")
-	g.ins("VSUBPD Z17, Z4, Z4")
-	g.ins("VSUBPD Z3, Z4, Z4")
+	g.geluErfSmall(tierAVX512, "Z17", "Z18")
 	g.ins("VMOVAPD Z5, K2, Z20")
 	g.ins("VMOVAPD Z4, K2, Z21")
 	g.label(join)
@@ -3287,6 +3304,62 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.ins("VMOVAPD Z16, K6, Z21")
 	g.ins("VMOVAPD Z16, K7, Z21")
 	g.ins("VMOVAPD Z21, Z0")
+}
+
+// geluErfArg starts the float64 GeluErf kernels on tier t: from x in
+// register 0, a = ah + al = -xc/sqrt2 with xc = x clamped to [-10, 10]
+// (x the second source, so NaN passes) in register 0, ah = -xc*s rounded
+// in ah and al = (-xc*s - ah) - xc*sl in al (s + sl = 1/sqrt2), exact to
+// first order; register 1 is scratch.
+func (g *gen) geluErfArg(t tier, ah, al string) {
+	R := t.reg
+	g.comment("a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so")
+	g.comment("NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order")
+	g.loadPD(t, g.d("d10", 10), R(1))
+	g.ins("VMINPD %s, %s, %s", R(0), R(1), R(0))
+	g.loadPD(t, g.d("dm10", -10), R(1))
+	g.ins("VMAXPD %s, %s, %s", R(0), R(1), R(0))
+	is2 := invSqrt2Pair()
+	g.withConst(t, "VMULPD", g.d("dneginvsqrt2hi", -is2[0]), R(0)+", "+ah)
+	g.ins("VMOVAPD %s, %s", ah, al)
+	g.withConst(t, "VFMSUB231PD", g.d("dneginvsqrt2hi", -is2[0]), R(0)+", "+al)
+	g.withConst(t, "VFNMADD231PD", g.d("dinvsqrt2lo", is2[1]), R(0)+", "+al)
+}
+
+// geluErfSmall is the GeluErf kernels' side below |ah| = erf64Cut on tier
+// t: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c =
+// 2/sqrt(pi), t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in
+// the erf kernel (erfQ), and 1 - ah = s + err (Fast2Sum: |ah| < 1),
+// leaving s in register 5 and the rest in register 4; registers 1-3 are
+// scratch.
+func (g *gen) geluErfSmall(t tier, ah, al string) {
+	R := t.reg
+	one := g.d("done", 1)
+	g.erfQ(t, ah)
+	g.ins("VMULPD %s, %s, %s", ah, R(3), R(3))
+	g.comment("e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q")
+	g.loadPD(t, g.d("dhalf", 0.5), R(4))
+	g.withConst(t, "VFMSUB213PD", one, R(1)+", "+R(4))
+	g.withConst(t, "VFMADD213PD", one, R(1)+", "+R(4))
+	g.withConst(t, "VMULPD", g.d("dtwooversqrtpi", 2/math.SqrtPi), al+", "+R(5))
+	g.ins("VFMADD231PD %s, %s, %s", R(5), R(4), R(3))
+	g.loadPD(t, one, R(4))
+	g.ins("VSUBPD %s, %s, %s", ah, R(4), R(5))
+	g.ins("VSUBPD %s, %s, %s", R(5), R(4), R(4))
+	g.ins("VSUBPD %s, %s, %s", ah, R(4), R(4))
+	g.ins("VSUBPD %s, %s, %s", R(3), R(4), R(4))
+}
+
+// twoMinusErfc sets registers 3 and 4 of tier t to 2 - erfc(b) = s +
+// err, from erfc(b) = p1 + pe in registers 1 and 2: 2 - p1 = s + e by
+// Fast2Sum (p1 < 2), err = e - pe.
+func (g *gen) twoMinusErfc(t tier) {
+	R := t.reg
+	g.loadPD(t, g.d("dtwo", 2), R(4))
+	g.ins("VSUBPD %s, %s, %s", R(1), R(4), R(3))
+	g.ins("VSUBPD %s, %s, %s", R(3), R(4), R(4))
+	g.ins("VSUBPD %s, %s, %s", R(1), R(4), R(4))
+	g.ins("VSUBPD %s, %s, %s", R(2), R(4), R(4))
 }
 
 func (g *gen) transcendentals512F64() {
@@ -4109,6 +4182,147 @@ func (g *gen) geluTanhF64AVX2() {
 		g.ins("VBLENDVPD Y12, Y1, Y0, Y0")
 		return "Y0"
 	})
+}
+
+// erfF64AVX2 emits the AVX2 float64 Erf kernel: erf512F64's steps on ymm
+// registers, with its branches (a vector whose lanes are all below
+// erf64Cut skips the erfc side, one with none skips the series; VMOVMSKPD
+// for KORTESTB): the bins' coefficients and R0 gathered (erfcBins), e^-h
+// from expReduce and expTailAVX2 with expLoScaled (erfcProduct, a^2's low
+// part kept in Y13), 1 - erfc by Fast2Sum with x's sign, and below the
+// cut x + x*Q(x^2) (erfQ), blended in. One slot: x in Y11, the cut's mask
+// in Y12.
+func (g *gen) erfF64AVX2() {
+	r0, p := erfTables64(g)
+	one := g.d("done", 1)
+	g.expKernelAVX2("erfF64AVX2", "computes dst[i] = erf(x[i]) for i < n.", func(g *gen) string {
+		small, join := g.uniq("erfsmall"), g.uniq("erfjoin")
+		g.ins("VMOVAPD Y0, Y11")
+		g.comment("a = min(|x|, erf64Top) (a the second source, so NaN passes); Y12: lanes with")
+		g.comment("a < erf64Cut (NaN compares false), one bit per lane in AX")
+		g.withConst(tierAVX2, "VANDPD", g.v64("absmask64", 1<<63-1), "Y0, Y8")
+		g.ins("VCMPPD $1, %s, Y8, Y12", g.d("derfcut", erf64Cut))
+		g.ins("VMOVUPD %s, Y1", g.d("derftop", erf64Top))
+		g.ins("VMINPD Y8, Y1, Y8")
+		g.ins("VMOVMSKPD Y12, AX")
+		g.ins("CMPL AX, $15")
+		g.ins("JEQ  %s", small)
+		g.erfcBins(tierAVX2, r0, p)
+		g.erfcProduct(tierAVX2, "Y13", func(g *gen) {
+			g.expReduce(tierAVX2, "")
+			g.expTailAVX2("R12", "R13", expLoScaled)
+		})
+		g.comment("1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's")
+		g.comment("sign (erf of a is positive), into Y5")
+		g.ins("VMOVUPD %s, Y4", one)
+		g.ins("VSUBPD Y1, Y4, Y3")
+		g.ins("VSUBPD Y3, Y4, Y4")
+		g.ins("VSUBPD Y1, Y4, Y4")
+		g.ins("VSUBPD Y2, Y4, Y4")
+		g.ins("VSUBPD Y9, Y4, Y4")
+		g.ins("VADDPD Y4, Y3, Y3")
+		g.withConst(tierAVX2, "VANDPD", g.v64("signmask64", 1<<63), "Y11, Y5")
+		g.ins("VORPD Y3, Y5, Y5")
+		g.ins("VMOVMSKPD Y12, AX")
+		g.ins("TESTL AX, AX")
+		g.ins("JEQ  %s", join)
+		g.label(small)
+		g.comment("|x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl;")
+		g.comment("only Y12's lanes are kept")
+		g.erfQ(tierAVX2, "Y11")
+		g.ins("VFMADD213PD Y11, Y11, Y3")
+		g.ins("VBLENDVPD Y12, Y3, Y5, Y5")
+		g.label(join)
+		return "Y5"
+	})
+}
+
+// geluErfF64AVX2 emits the AVX2 float64 GeluErf kernel, geluErf512F64's
+// contract and steps on ymm registers: a = ah + al (geluErfArg), the erfc
+// side from erf's bins (erfcBins, the VPERMPS lookups, and erfcProduct,
+// e^-b^2 from expReduce and expTailAVX2), halved where ah < 0 into 2 -
+// erfc (twoMinusErfc), the series side below b = erf64Cut (geluErfSmall),
+// each skipped by a branch when no lane takes it, and x*(eh + el)/2. With
+// fewer registers than on zmm, al is computed again for the series side
+// (the same operations, so the same bits) and the lane masks are taken
+// where they are used: b < erf64Cut from ah, and at the end the lanes for
+// Go (ORed into the ok flag Y14) and those from geluErfNear on from x.
+// One slot: x in Y11, ah in Y12, al and then a^2's low part in Y13, the
+// halves of erfc/2 in Y9 and Y10.
+func (g *gen) geluErfF64AVX2() {
+	t := tierAVX2
+	r0, p := geluTables64(g)
+	abs, sign := g.v64("absmask64", 1<<63-1), g.v64("signmask64", 1<<63)
+	cut := g.d("derfcut", erf64Cut)
+	body := func(g *gen) string {
+		small, join := g.uniq("gelusmall"), g.uniq("gelujoin")
+		g.ins("VMOVAPD Y0, Y11")
+		g.geluErfArg(t, "Y12", "Y13")
+		g.comment("b = |ah| (Y8, clamped to the bins' top); all lanes b < erf64Cut (NaN compares")
+		g.comment("false): the series side alone")
+		g.withConst(t, "VANDPD", abs, "Y12, Y8")
+		g.ins("VCMPPD $1, %s, Y8, Y1", cut)
+		g.ins("VMOVMSKPD Y1, AX")
+		g.ins("CMPL AX, $15")
+		g.ins("JEQ  %s", small)
+		g.ins("VMOVUPD %s, Y1", g.d("dgelutop", geluBinsTop))
+		g.ins("VMINPD Y8, Y1, Y8")
+		g.erfcBins(t, r0, p)
+		g.comment("bl = al with ah's sign taken off; uP - bl*2/sqrt(pi)")
+		g.withConst(t, "VANDPD", sign, "Y12, Y1")
+		g.ins("VXORPD Y13, Y1, Y1")
+		g.withConst(t, "VFNMADD231PD", g.d("dtwooversqrtpi", 2/math.SqrtPi), "Y1, Y9")
+		g.erfcProduct(t, "Y13", func(g *gen) {
+			g.expReduce(t, "")
+			g.expTailAVX2("R12", "R13", expLoScaled)
+		})
+		g.comment("erfc(b) = p1 + (p1e + corr) for ah > 0, 2 - erfc(b) for ah < 0 (its sign),")
+		g.comment("into Y9 + Y10")
+		g.ins("VADDPD Y9, Y2, Y2")
+		g.twoMinusErfc(t)
+		g.ins("VBLENDVPD Y12, Y3, Y1, Y9")
+		g.ins("VBLENDVPD Y12, Y4, Y2, Y10")
+		g.label(small)
+		g.comment("Y8: lanes with b < erf64Cut; none: done")
+		g.withConst(t, "VANDPD", abs, "Y12, Y1")
+		g.ins("VCMPPD $1, %s, Y1, Y8", cut)
+		g.ins("VMOVMSKPD Y8, AX")
+		g.ins("TESTL AX, AX")
+		g.ins("JEQ  %s", join)
+		g.comment("the series side (al again, from x), blended in by Y8")
+		g.ins("VMOVAPD Y11, Y0")
+		g.geluErfArg(t, "Y12", "Y13")
+		g.geluErfSmall(t, "Y12", "Y13")
+		g.ins("VBLENDVPD Y8, Y5, Y9, Y9")
+		g.ins("VBLENDVPD Y8, Y4, Y10, Y10")
+		g.label(join)
+		g.comment("x*(eh + el)/2 = x*eh' + x*el' (halving exact)")
+		half := g.d("dhalf", 0.5)
+		g.withConst(t, "VMULPD", half, "Y9, Y9")
+		g.withConst(t, "VMULPD", half, "Y10, Y10")
+		g.ins("VMULPD Y10, Y11, Y10")
+		g.ins("VFMADD231PD Y9, Y11, Y10")
+		g.comment("x where x >= geluErfNear (Y1); x left for Go, flagged in Y14, where x <")
+		g.comment("geluErfFar or -geluErfFar <= x < geluErfNear (Y3)")
+		g.ins("VCMPPD $29, %s, Y11, Y1", g.d("dgelunear", geluErfNear))
+		g.ins("VCMPPD $29, %s, Y11, Y2", g.d("dgelufarpos", -geluErfFar))
+		g.ins("VANDNPD Y2, Y1, Y2")
+		g.ins("VCMPPD $17, %s, Y11, Y3", g.d("dgelufar", geluErfFar))
+		g.ins("VORPD Y2, Y3, Y3")
+		g.ins("VORPD Y3, Y14, Y14")
+		g.ins("VBLENDVPD Y3, Y11, Y10, Y10")
+		g.ins("VBLENDVPD Y1, Y11, Y10, Y10")
+		return "Y10"
+	}
+	hi, lo := exp2Table()
+	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
+	g.elementwise(ewKernel{name: "geluErfF64AVX2", e: f64, inputs: []string{"x"}, unroll: 1, okFlag: "Y14",
+		doc: fmt.Sprintf("computes dst[i] = 0.5x*erfc(-x/sqrt2), x = x[i], for i < n, leaving x[i] in\n// dst[i] where x[i] < %v or %v <= x[i] < %v; ok is false if it left any.", geluErfFar, -geluErfFar, geluErfNear),
+		setup: func(g *gen) {
+			g.ins("LEAQ %s(SB), R12", th)
+			g.ins("LEAQ %s(SB), R13", tl)
+		},
+		body: func(g *gen, u int, in []string) string { return body(g) }})
 }
 
 // powAVX2 emits the AVX2 float64 Pow kernels of ordinary lanes,

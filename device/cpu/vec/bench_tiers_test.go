@@ -104,6 +104,10 @@ func BenchmarkTiersUnary(b *testing.B) {
 		{"sigmoid_f64", Sigmoid[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"geluTanh_f64", GeluTanh[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"erf_f64", Erf[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
+		// GeluErf on [-5, 5): the vector kernels' range (below -6.7 and from
+		// 6.7 to 8.49 they leave the elements to the generic geluErf64).
+		{"geluErf_f64", GeluErf[float64], func(i int) float64 { return float64(i%2000)*0.005 - 5 }},
+		{"silu_f64", Silu[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"sin_f64", Sin[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"cos_f64", Cos[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},
 		{"tan_f64", Tan[float64], func(i int) float64 { return float64(i%2000)*0.01 - 10 }},

@@ -108,10 +108,13 @@ type tierAsm struct {
 	un32        [numUnOps]func(dst, x *float32, n int)
 	// un64 has the float64 unaries the tier vectorises (both: Relu, Sqrt,
 	// Sign, the exact ones, Asin, Acos, Atan, Exp, Exp2, Expm1, Log, Log2,
-	// Log10, Log1p, Sinh, Cosh, Tanh and Sigmoid; AVX-512 also GeluTanh and
-	// Erf; Sin, Cos and Tan are in trig64); the others stay the generic
-	// set's.
+	// Log10, Log1p, Sinh, Cosh, Tanh, Sigmoid, GeluTanh and Erf; Sin, Cos
+	// and Tan are in trig64, GeluErf is geluErf64); the others stay the
+	// generic set's.
 	un64 [numUnOps]func(dst, x *float64, n int)
+	// geluErf64 is the float64 GeluErf, which leaves the lanes outside
+	// its range to Go (geluErfVia).
+	geluErf64 func(dst, x *float64, n int) (ok bool)
 	// trig32 has the float32 Sin, Cos and Tan, which leave lanes of 2^30
 	// and above to Go (trigVia).
 	trig32 [numUnOps]func(dst, x *float32, n int) (ok bool)
@@ -184,6 +187,8 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		}
 	}
 	k.un64[unTan] = inPlaceVia(k.un64[unTan])
+	k.un64[unGeluErf] = geluErfVia(t.geluErf64)
+	k.un64[unSilu] = siluVia(k.un64[unSigmoid], k.bin64[opMul])
 	k.atan232 = func(dst, y, x []float32) { t.atan232(p32(dst), p32(y), p32(x), len(dst)) }
 	k.atan264 = atan2Via(atan2Kernels{abs: k.un64[unAbs], atan: k.un64[unAtan],
 		minimum: k.bin64[opMin], maximum: k.bin64[opMax], div: k.bin64[opDiv],
@@ -230,10 +235,7 @@ var avx2Kernels = func() *kernels {
 // the float32 and float64 arithmetic, Axpy and Relu, the float32
 // transcendentals, the float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p,
 // Sinh, Cosh, Tanh, Sigmoid, GeluTanh, Erf, GeluErf, Sin, Cos and Tan, and
-// Max/Min; Sum and Dot are the AVX2 ones (see the package doc for why),
-// the float64 Silu is built on its Sigmoid and Mul (siluVia), and the
-// float64 GeluErf leaves x below geluErfFar, and from -geluErfFar to
-// geluErfNear, to the generic geluErf64 (leftVia).
+// Max/Min; Sum and Dot are the AVX2 ones (see the package doc for why).
 var avx512Kernels = func() *kernels {
 	k := asmKernels("avx512", &asmAVX512)
 	k.sum32, k.sum64, k.dot32, k.dot64 = avx2Kernels.sum32, avx2Kernels.sum64, avx2Kernels.dot32, avx2Kernels.dot64
@@ -251,16 +253,20 @@ var avx512Kernels = func() *kernels {
 	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
 	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX512, 16, widenF32Go), vectorRuns(narrowF64AVX512, 16, narrowF64Go)
-	k.un64[unSilu] = siluVia(k.un64[unSigmoid], k.bin64[opMul])
-	// The kernel's own results lie in [-0.17, -geluErfFar) for the x it
-	// computes below -geluErfFar, and are x from geluErfNear on, so in
-	// place too the elements it left are those whose value is still in the
-	// ranges it leaves.
-	k.un64[unGeluErf] = leftVia(geluErfF64AVX512, genericKernels.un64[unGeluErf], func(v float64) bool {
-		return v < geluErfFar || v >= -geluErfFar && v < geluErfNear
-	})
 	return k
 }()
+
+// geluErfVia builds the float64 GeluErf from a tier's kernel, which leaves
+// x below geluErfFar, and from -geluErfFar to geluErfNear, to the generic
+// geluErf64 (leftVia). The kernel's own results lie in [-0.17,
+// -geluErfFar) for the x it computes below -geluErfFar, and are x from
+// geluErfNear on, so in place too the elements it left are those whose
+// value is still in the ranges it leaves.
+func geluErfVia(f func(dst, x *float64, n int) bool) func(dst, x []float64) {
+	return leftVia(f, genericKernels.un64[unGeluErf], func(v float64) bool {
+		return v < geluErfFar || v >= -geluErfFar && v < geluErfNear
+	})
+}
 
 // siluVia builds the float64 Silu, x*sigmoid(x), from a set's Sigmoid and
 // Mul kernels, through inPlaceVia so that x survives the first: the

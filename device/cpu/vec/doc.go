@@ -23,11 +23,12 @@
 // reports which set is active. The AVX-512 set has its own arithmetic,
 // Axpy, Relu, exact unaries (below), Max, Min, float32 transcendentals and
 // float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
-// Sigmoid, GeluTanh, Erf, GeluErf, Pow, Sin, Cos, Tan, Asin, Acos and Atan (the
-// last six, Exp, Exp2, Log, Log2, Log10 and Pow also on the AVX2 set, as is
-// the float32 Atan2; the AVX2 Exp, logarithms and Pow gather their table
-// entries and give the AVX-512 bits, TestExpLogF64AVX2, TestPowF64Kernels),
-// and shares the
+// Sigmoid, GeluTanh, Erf, GeluErf, Pow, Sin, Cos, Tan, Asin, Acos and Atan
+// (all also on the AVX2 set, as is the float32 Atan2; the AVX2 kernels
+// take the AVX-512 ones' steps on ymm, gathering or permuting their table
+// entries, and give the AVX-512 bits but for a few near ties of Tanh,
+// Sigmoid and GeluTanh: TestExpLogF64AVX2, TestGeluErfF64,
+// TestPowF64Kernels), and shares the
 // AVX2 Sum and Dot: their fixed 64-lane summation order (below) fills only four
 // zmm accumulators, which keep the same 64 bytes in flight per add latency
 // as the eight ymm ones, so a faster kernel would need another order.
@@ -119,9 +120,9 @@
 // once.
 //
 // The float64 Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh,
-// Sigmoid, GeluTanh, Erf and GeluErf (below |x| = 6.7) of the AVX-512 set
-// are vector kernels too (asmgen.go); all of them in the generic and AVX2
-// sets run per element on package math (GeluTanh and GeluErf: the generic geluTanh64
+// Sigmoid, GeluTanh, Erf and GeluErf (below |x| = 6.7) of the AVX-512 and
+// AVX2 sets are vector kernels too (asmgen.go); the generic set runs
+// them per element on package math (GeluTanh and GeluErf: the generic geluTanh64
 // and geluErf64, below; Log2 and Log10: log2_64 and log10_64, which split
 // off the exponent themselves, since math.Log2 is off by up to 10^14 ulp
 // just above 1 and math.Log10(1000) is 2.9999999999999996):
@@ -317,20 +318,21 @@
 // the same steps in Go (atan64, asin64, acos64 in trig.go), so every set
 // gives the same bits (TestArc64TiersIdentical).
 //
-// The float64 Silu is x*sigmoid64(x) on the generic and AVX2 sets (below
-// x = -700, x*e^(x+128ln2) scaled by 2^-128 last); the AVX-512 set
-// multiplies its Sigmoid kernel's result by x (siluVia) and takes the
-// generic value below -700. TestSiluF64 holds it to 3 ulp of math/big
-// values (2.90 measured generic, 2.22 AVX-512, where the largest is the
-// generic part's), subnormal results to 3 x 2^-1074.
+// The float64 Silu is x*sigmoid64(x) on the generic set (below x = -700,
+// x*e^(x+128ln2) scaled by 2^-128 last); the vector sets multiply their
+// Sigmoid kernel's result by x (siluVia) and take the generic value below
+// -700. TestSiluF64 holds it to 3 ulp of math/big values (2.90 measured
+// generic, 2.22 AVX2 and AVX-512, where the largest is the generic
+// part's), subnormal results to 3 x 2^-1074.
 //
 // The float64 GeluErf, 0.5x*erfc(a) with a = -x/sqrt2, is package math on
-// the generic and AVX2 sets, with a carried as a hi+lo pair and its low
+// the generic set, with a carried as a hi+lo pair and its low
 // part applied to first order (erfc' = -2/sqrt(pi)*e^-a^2): with a
 // rounded, erfc(a) for a >> 0 loses about a^2 ulp (1,602 measured).
 // TestGeluErfF64 holds it to 4 ulp of math/big values (2.96 measured), and
 // results below 2^-1017, where erfc itself is subnormal, to 32 x 2^-1074.
-// The AVX-512 set has a kernel (asmgen.go's geluErf512F64) for |x| < 6.7
+// The AVX-512 and AVX2 sets have a kernel (asmgen.go's geluErf512F64 and
+// geluErfF64AVX2, the same bits) for |x| < 6.7
 // and from x = 8.49 on (where the result is x): the same pair, with erf's
 // series below |a| = 0.75 and above it erfc from the Erf kernel's bins and
 // exp core, on bins of its own fitted for erfc's relative error (the Erf

@@ -2771,11 +2771,21 @@ DATA q16<>+8(SB)/8, $0x0000000000000010
 DATA q16<>+16(SB)/8, $0x0000000000000010
 DATA q16<>+24(SB)/8, $0x0000000000000010
 GLOBL q16<>(SB), RODATA|NOPTR, $32
+DATA q1shl32<>+0(SB)/8, $0x0000000100000000
+DATA q1shl32<>+8(SB)/8, $0x0000000100000000
+DATA q1shl32<>+16(SB)/8, $0x0000000100000000
+DATA q1shl32<>+24(SB)/8, $0x0000000100000000
+GLOBL q1shl32<>(SB), RODATA|NOPTR, $32
 DATA q31<>+0(SB)/8, $0x000000000000001f
 DATA q31<>+8(SB)/8, $0x000000000000001f
 DATA q31<>+16(SB)/8, $0x000000000000001f
 DATA q31<>+24(SB)/8, $0x000000000000001f
 GLOBL q31<>(SB), RODATA|NOPTR, $32
+DATA q3<>+0(SB)/8, $0x0000000000000003
+DATA q3<>+8(SB)/8, $0x0000000000000003
+DATA q3<>+16(SB)/8, $0x0000000000000003
+DATA q3<>+24(SB)/8, $0x0000000000000003
+GLOBL q3<>(SB), RODATA|NOPTR, $32
 DATA qctr<>+0(SB)/4, $0x3f133333
 DATA qctr<>+4(SB)/4, $0x3f133333
 DATA qctr<>+8(SB)/4, $0x3f133333
@@ -29159,7 +29169,7 @@ loop:
 	JCS  erfsmall83
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	// sides), at most erf64Bins-1
 	VBROADCASTSD derfshift<>(SB), Z1
 	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
 	VMINPD.BCST derflast<>(SB), Z1, Z1
@@ -29168,7 +29178,8 @@ loop:
 	VBROADCASTSD derfc0<>(SB), Z3
 	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
 	VSUBPD Z3, Z8, Z2
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
 	VPERMPD derfp<>+768(SB), Z1, Z3
 	VPERMPD derfp<>+704(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
@@ -29196,7 +29207,7 @@ loop:
 	VFMADD213PD Z4, Z2, Z3
 	VMULPD Z3, Z2, Z9
 	VPERMPD derfr0<>+0(SB), Z1, Z10
-	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z8, Z8, Z0
 	VMOVAPD Z0, Z1
 	VFMSUB231PD Z8, Z8, Z1
@@ -29237,8 +29248,8 @@ loop:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
 	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
 	VADDPD Z9, Z10, Z3
 	VFNMADD231PD Z8, Z3, Z9
@@ -29294,7 +29305,7 @@ erfjoin84:
 	JCS  erfsmall85
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	// sides), at most erf64Bins-1
 	VBROADCASTSD derfshift<>(SB), Z17
 	VFMADD231PD.BCST derfinvw<>(SB), Z24, Z17
 	VMINPD.BCST derflast<>(SB), Z17, Z17
@@ -29303,7 +29314,8 @@ erfjoin84:
 	VBROADCASTSD derfc0<>(SB), Z19
 	VFMADD231PD.BCST derfw<>(SB), Z18, Z19
 	VSUBPD Z19, Z24, Z18
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
 	VPERMPD derfp<>+768(SB), Z17, Z19
 	VPERMPD derfp<>+704(SB), Z17, Z20
 	VFMADD213PD Z20, Z18, Z19
@@ -29331,7 +29343,7 @@ erfjoin84:
 	VFMADD213PD Z20, Z18, Z19
 	VMULPD Z19, Z18, Z25
 	VPERMPD derfr0<>+0(SB), Z17, Z26
-	// a^2 = h + l exactly; e = e^-h = Z16 + Z22 from the exp kernel
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z24, Z24, Z16
 	VMOVAPD Z16, Z17
 	VFMSUB231PD Z24, Z24, Z17
@@ -29372,8 +29384,8 @@ erfjoin84:
 	VSCALEFPD Z18, Z22, Z22
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z18, Z21, Z16
-	// erfc = (Z16 + Z22)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z16*R0 exactly,
-	// corr = Z16*(uP - l*R) + Z22*R, R = R0 + uP rounded (the product Z22*l left
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
 	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
 	VADDPD Z25, Z26, Z19
 	VFNMADD231PD Z24, Z19, Z25
@@ -29439,7 +29451,7 @@ one:
 	JCS  erfsmall87
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	// sides), at most erf64Bins-1
 	VBROADCASTSD derfshift<>(SB), Z1
 	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
 	VMINPD.BCST derflast<>(SB), Z1, Z1
@@ -29448,7 +29460,8 @@ one:
 	VBROADCASTSD derfc0<>(SB), Z3
 	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
 	VSUBPD Z3, Z8, Z2
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
 	VPERMPD derfp<>+768(SB), Z1, Z3
 	VPERMPD derfp<>+704(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
@@ -29476,7 +29489,7 @@ one:
 	VFMADD213PD Z4, Z2, Z3
 	VMULPD Z3, Z2, Z9
 	VPERMPD derfr0<>+0(SB), Z1, Z10
-	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z8, Z8, Z0
 	VMOVAPD Z0, Z1
 	VFMSUB231PD Z8, Z8, Z1
@@ -29517,8 +29530,8 @@ one:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
 	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
 	VADDPD Z9, Z10, Z3
 	VFNMADD231PD Z8, Z3, Z9
@@ -29587,7 +29600,7 @@ tail:
 	JCS  erfsmall89
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	// sides), at most erf64Bins-1
 	VBROADCASTSD derfshift<>(SB), Z1
 	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
 	VMINPD.BCST derflast<>(SB), Z1, Z1
@@ -29596,7 +29609,8 @@ tail:
 	VBROADCASTSD derfc0<>(SB), Z3
 	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
 	VSUBPD Z3, Z8, Z2
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
 	VPERMPD derfp<>+768(SB), Z1, Z3
 	VPERMPD derfp<>+704(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
@@ -29624,7 +29638,7 @@ tail:
 	VFMADD213PD Z4, Z2, Z3
 	VMULPD Z3, Z2, Z9
 	VPERMPD derfr0<>+0(SB), Z1, Z10
-	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z8, Z8, Z0
 	VMOVAPD Z0, Z1
 	VFMSUB231PD Z8, Z8, Z1
@@ -29665,8 +29679,8 @@ tail:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
 	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
 	VADDPD Z9, Z10, Z3
 	VFNMADD231PD Z8, Z3, Z9
@@ -29763,7 +29777,7 @@ one:
 	JCS  gelusmall91
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	// sides), at most erf64Bins-1
 	VBROADCASTSD derfshift<>(SB), Z1
 	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
 	VMINPD.BCST derflast<>(SB), Z1, Z1
@@ -29772,7 +29786,8 @@ one:
 	VBROADCASTSD derfc0<>(SB), Z3
 	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
 	VSUBPD Z3, Z8, Z2
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
 	VPERMPD dgelup<>+768(SB), Z1, Z3
 	VPERMPD dgelup<>+704(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
@@ -29801,7 +29816,7 @@ one:
 	VMULPD Z3, Z2, Z9
 	VPERMPD dgelur0<>+0(SB), Z1, Z10
 	VFNMADD231PD.BCST dtwooversqrtpi<>(SB), Z19, Z9
-	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z8, Z8, Z0
 	VMOVAPD Z0, Z1
 	VFMSUB231PD Z8, Z8, Z1
@@ -29842,8 +29857,8 @@ one:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
 	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
 	VADDPD Z9, Z10, Z3
 	VFNMADD231PD Z8, Z3, Z9
@@ -29952,7 +29967,7 @@ tail:
 	JCS  gelusmall93
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1; VPERMPD reads i from q's low three bits
+	// sides), at most erf64Bins-1
 	VBROADCASTSD derfshift<>(SB), Z1
 	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
 	VMINPD.BCST derflast<>(SB), Z1, Z1
@@ -29961,7 +29976,8 @@ tail:
 	VBROADCASTSD derfc0<>(SB), Z3
 	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
 	VSUBPD Z3, Z8, Z2
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
 	VPERMPD dgelup<>+768(SB), Z1, Z3
 	VPERMPD dgelup<>+704(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
@@ -29990,7 +30006,7 @@ tail:
 	VMULPD Z3, Z2, Z9
 	VPERMPD dgelur0<>+0(SB), Z1, Z10
 	VFNMADD231PD.BCST dtwooversqrtpi<>(SB), Z19, Z9
-	// a^2 = h + l exactly; e = e^-h = Z0 + Z6 from the exp kernel
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z8, Z8, Z0
 	VMOVAPD Z0, Z1
 	VFMSUB231PD Z8, Z8, Z1
@@ -30031,8 +30047,8 @@ tail:
 	VSCALEFPD Z2, Z6, Z6
 	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
 	VSCALEFPD Z2, Z5, Z0
-	// erfc = (Z0 + Z6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = Z0*R0 exactly,
-	// corr = Z0*(uP - l*R) + Z6*R, R = R0 + uP rounded (the product Z6*l left
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
 	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
 	VADDPD Z9, Z10, Z3
 	VFNMADD231PD Z8, Z3, Z9
@@ -36064,6 +36080,894 @@ done:
 	VZEROUPPER
 	RET
 
+// func erfF64AVX2(dst *float64, x *float64, n int)
+TEXT ·erfF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VMOVAPD Y0, Y11
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); Y12: lanes with
+	// a < erf64Cut (NaN compares false), one bit per lane in AX
+	VANDPD absmask64<>(SB), Y0, Y8
+	VCMPPD $1, derfcut<>(SB), Y8, Y12
+	VMOVUPD derftop<>(SB), Y1
+	VMINPD Y8, Y1, Y8
+	VMOVMSKPD Y12, AX
+	CMPL AX, $15
+	JEQ  erfsmall95
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1
+	VMOVUPD derfshift<>(SB), Y1
+	VFMADD231PD derfinvw<>(SB), Y8, Y1
+	VMINPD derflast<>(SB), Y1, Y1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVUPD derfc0<>(SB), Y3
+	VFMADD231PD derfw<>(SB), Y2, Y3
+	VSUBPD Y3, Y8, Y2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks
+	// float32 pairs from the first four bins' entries and from the last four's by
+	// the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i
+	// >= 4 (bit 2 of q shifted into the sign, Y7)
+	VPAND q3<>(SB), Y1, Y5
+	VPSLLQ $1, Y5, Y5
+	VPSLLQ $32, Y5, Y6
+	VPADDQ Y6, Y5, Y5
+	VPADDQ q1shl32<>(SB), Y5, Y5
+	VPSLLQ $61, Y1, Y7
+	VPERMPS derfp<>+768(SB), Y5, Y3
+	VPERMPS derfp<>+800(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y3, Y3
+	VPERMPS derfp<>+704(SB), Y5, Y4
+	VPERMPS derfp<>+736(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+640(SB), Y5, Y4
+	VPERMPS derfp<>+672(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+576(SB), Y5, Y4
+	VPERMPS derfp<>+608(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+512(SB), Y5, Y4
+	VPERMPS derfp<>+544(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+448(SB), Y5, Y4
+	VPERMPS derfp<>+480(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+384(SB), Y5, Y4
+	VPERMPS derfp<>+416(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+320(SB), Y5, Y4
+	VPERMPS derfp<>+352(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+256(SB), Y5, Y4
+	VPERMPS derfp<>+288(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+192(SB), Y5, Y4
+	VPERMPS derfp<>+224(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+128(SB), Y5, Y4
+	VPERMPS derfp<>+160(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+64(SB), Y5, Y4
+	VPERMPS derfp<>+96(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+0(SB), Y5, Y4
+	VPERMPS derfp<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VMULPD Y3, Y2, Y9
+	VPERMPS derfr0<>+0(SB), Y5, Y10
+	VPERMPS derfr0<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y10, Y10
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
+	VMULPD Y8, Y8, Y0
+	VMOVAPD Y0, Y1
+	VFMSUB231PD Y8, Y8, Y1
+	VMOVAPD Y1, Y13
+	VXORPD signmask64<>(SB), Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Y9, Y10, Y3
+	VFNMADD231PD Y13, Y3, Y9
+	VMULPD Y0, Y9, Y9
+	VFMADD231PD Y6, Y3, Y9
+	VMULPD Y10, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y10, Y2
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign (erf of a is positive), into Y5
+	VMOVUPD done<>(SB), Y4
+	VSUBPD Y1, Y4, Y3
+	VSUBPD Y3, Y4, Y4
+	VSUBPD Y1, Y4, Y4
+	VSUBPD Y2, Y4, Y4
+	VSUBPD Y9, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VANDPD signmask64<>(SB), Y11, Y5
+	VORPD Y3, Y5, Y5
+	VMOVMSKPD Y12, AX
+	TESTL AX, AX
+	JEQ  erfjoin96
+erfsmall95:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl;
+	// only Y12's lanes are kept
+	VMULPD Y11, Y11, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y11, Y11, Y2
+	VMOVUPD derfq10<>(SB), Y3
+	VFMADD213PD derfq9<>(SB), Y1, Y3
+	VFMADD213PD derfq8<>(SB), Y1, Y3
+	VFMADD213PD derfq7<>(SB), Y1, Y3
+	VFMADD213PD derfq6<>(SB), Y1, Y3
+	VFMADD213PD derfq5<>(SB), Y1, Y3
+	VFMADD213PD derfq4<>(SB), Y1, Y3
+	VFMADD213PD derfq3<>(SB), Y1, Y3
+	VFMADD213PD derfq2<>(SB), Y1, Y3
+	VFMADD213PD derfq1<>(SB), Y1, Y3
+	VFMADD213PD derfq0<>(SB), Y1, Y3
+	VFMADD231PD derfq1<>(SB), Y2, Y3
+	VFMADD213PD Y11, Y11, Y3
+	VBLENDVPD Y12, Y3, Y5, Y5
+erfjoin96:
+	VMOVUPD Y5, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMOVAPD Y0, Y11
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); Y12: lanes with
+	// a < erf64Cut (NaN compares false), one bit per lane in AX
+	VANDPD absmask64<>(SB), Y0, Y8
+	VCMPPD $1, derfcut<>(SB), Y8, Y12
+	VMOVUPD derftop<>(SB), Y1
+	VMINPD Y8, Y1, Y8
+	VMOVMSKPD Y12, AX
+	CMPL AX, $15
+	JEQ  erfsmall97
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1
+	VMOVUPD derfshift<>(SB), Y1
+	VFMADD231PD derfinvw<>(SB), Y8, Y1
+	VMINPD derflast<>(SB), Y1, Y1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVUPD derfc0<>(SB), Y3
+	VFMADD231PD derfw<>(SB), Y2, Y3
+	VSUBPD Y3, Y8, Y2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks
+	// float32 pairs from the first four bins' entries and from the last four's by
+	// the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i
+	// >= 4 (bit 2 of q shifted into the sign, Y7)
+	VPAND q3<>(SB), Y1, Y5
+	VPSLLQ $1, Y5, Y5
+	VPSLLQ $32, Y5, Y6
+	VPADDQ Y6, Y5, Y5
+	VPADDQ q1shl32<>(SB), Y5, Y5
+	VPSLLQ $61, Y1, Y7
+	VPERMPS derfp<>+768(SB), Y5, Y3
+	VPERMPS derfp<>+800(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y3, Y3
+	VPERMPS derfp<>+704(SB), Y5, Y4
+	VPERMPS derfp<>+736(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+640(SB), Y5, Y4
+	VPERMPS derfp<>+672(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+576(SB), Y5, Y4
+	VPERMPS derfp<>+608(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+512(SB), Y5, Y4
+	VPERMPS derfp<>+544(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+448(SB), Y5, Y4
+	VPERMPS derfp<>+480(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+384(SB), Y5, Y4
+	VPERMPS derfp<>+416(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+320(SB), Y5, Y4
+	VPERMPS derfp<>+352(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+256(SB), Y5, Y4
+	VPERMPS derfp<>+288(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+192(SB), Y5, Y4
+	VPERMPS derfp<>+224(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+128(SB), Y5, Y4
+	VPERMPS derfp<>+160(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+64(SB), Y5, Y4
+	VPERMPS derfp<>+96(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS derfp<>+0(SB), Y5, Y4
+	VPERMPS derfp<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VMULPD Y3, Y2, Y9
+	VPERMPS derfr0<>+0(SB), Y5, Y10
+	VPERMPS derfr0<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y10, Y10
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
+	VMULPD Y8, Y8, Y0
+	VMOVAPD Y0, Y1
+	VFMSUB231PD Y8, Y8, Y1
+	VMOVAPD Y1, Y13
+	VXORPD signmask64<>(SB), Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Y9, Y10, Y3
+	VFNMADD231PD Y13, Y3, Y9
+	VMULPD Y0, Y9, Y9
+	VFMADD231PD Y6, Y3, Y9
+	VMULPD Y10, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y10, Y2
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign (erf of a is positive), into Y5
+	VMOVUPD done<>(SB), Y4
+	VSUBPD Y1, Y4, Y3
+	VSUBPD Y3, Y4, Y4
+	VSUBPD Y1, Y4, Y4
+	VSUBPD Y2, Y4, Y4
+	VSUBPD Y9, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VANDPD signmask64<>(SB), Y11, Y5
+	VORPD Y3, Y5, Y5
+	VMOVMSKPD Y12, AX
+	TESTL AX, AX
+	JEQ  erfjoin98
+erfsmall97:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl;
+	// only Y12's lanes are kept
+	VMULPD Y11, Y11, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y11, Y11, Y2
+	VMOVUPD derfq10<>(SB), Y3
+	VFMADD213PD derfq9<>(SB), Y1, Y3
+	VFMADD213PD derfq8<>(SB), Y1, Y3
+	VFMADD213PD derfq7<>(SB), Y1, Y3
+	VFMADD213PD derfq6<>(SB), Y1, Y3
+	VFMADD213PD derfq5<>(SB), Y1, Y3
+	VFMADD213PD derfq4<>(SB), Y1, Y3
+	VFMADD213PD derfq3<>(SB), Y1, Y3
+	VFMADD213PD derfq2<>(SB), Y1, Y3
+	VFMADD213PD derfq1<>(SB), Y1, Y3
+	VFMADD213PD derfq0<>(SB), Y1, Y3
+	VFMADD231PD derfq1<>(SB), Y2, Y3
+	VFMADD213PD Y11, Y11, Y3
+	VBLENDVPD Y12, Y3, Y5, Y5
+erfjoin98:
+	VMASKMOVPD Y5, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func geluErfF64AVX2(dst *float64, x *float64, n int) (ok bool)
+TEXT ·geluErfF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
+	VMOVAPD Y0, Y11
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VMOVUPD d10<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm10<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
+	VMOVAPD Y12, Y13
+	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
+	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
+	// b = |ah| (Y8, clamped to the bins' top); all lanes b < erf64Cut (NaN compares
+	// false): the series side alone
+	VANDPD absmask64<>(SB), Y12, Y8
+	VCMPPD $1, derfcut<>(SB), Y8, Y1
+	VMOVMSKPD Y1, AX
+	CMPL AX, $15
+	JEQ  gelusmall99
+	VMOVUPD dgelutop<>(SB), Y1
+	VMINPD Y8, Y1, Y8
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1
+	VMOVUPD derfshift<>(SB), Y1
+	VFMADD231PD derfinvw<>(SB), Y8, Y1
+	VMINPD derflast<>(SB), Y1, Y1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVUPD derfc0<>(SB), Y3
+	VFMADD231PD derfw<>(SB), Y2, Y3
+	VSUBPD Y3, Y8, Y2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks
+	// float32 pairs from the first four bins' entries and from the last four's by
+	// the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i
+	// >= 4 (bit 2 of q shifted into the sign, Y7)
+	VPAND q3<>(SB), Y1, Y5
+	VPSLLQ $1, Y5, Y5
+	VPSLLQ $32, Y5, Y6
+	VPADDQ Y6, Y5, Y5
+	VPADDQ q1shl32<>(SB), Y5, Y5
+	VPSLLQ $61, Y1, Y7
+	VPERMPS dgelup<>+768(SB), Y5, Y3
+	VPERMPS dgelup<>+800(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y3, Y3
+	VPERMPS dgelup<>+704(SB), Y5, Y4
+	VPERMPS dgelup<>+736(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+640(SB), Y5, Y4
+	VPERMPS dgelup<>+672(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+576(SB), Y5, Y4
+	VPERMPS dgelup<>+608(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+512(SB), Y5, Y4
+	VPERMPS dgelup<>+544(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+448(SB), Y5, Y4
+	VPERMPS dgelup<>+480(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+384(SB), Y5, Y4
+	VPERMPS dgelup<>+416(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+320(SB), Y5, Y4
+	VPERMPS dgelup<>+352(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+256(SB), Y5, Y4
+	VPERMPS dgelup<>+288(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+192(SB), Y5, Y4
+	VPERMPS dgelup<>+224(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+128(SB), Y5, Y4
+	VPERMPS dgelup<>+160(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+64(SB), Y5, Y4
+	VPERMPS dgelup<>+96(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+0(SB), Y5, Y4
+	VPERMPS dgelup<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VMULPD Y3, Y2, Y9
+	VPERMPS dgelur0<>+0(SB), Y5, Y10
+	VPERMPS dgelur0<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y10, Y10
+	// bl = al with ah's sign taken off; uP - bl*2/sqrt(pi)
+	VANDPD signmask64<>(SB), Y12, Y1
+	VXORPD Y13, Y1, Y1
+	VFNMADD231PD dtwooversqrtpi<>(SB), Y1, Y9
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
+	VMULPD Y8, Y8, Y0
+	VMOVAPD Y0, Y1
+	VFMSUB231PD Y8, Y8, Y1
+	VMOVAPD Y1, Y13
+	VXORPD signmask64<>(SB), Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Y9, Y10, Y3
+	VFNMADD231PD Y13, Y3, Y9
+	VMULPD Y0, Y9, Y9
+	VFMADD231PD Y6, Y3, Y9
+	VMULPD Y10, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y10, Y2
+	// erfc(b) = p1 + (p1e + corr) for ah > 0, 2 - erfc(b) for ah < 0 (its sign),
+	// into Y9 + Y10
+	VADDPD Y9, Y2, Y2
+	VMOVUPD dtwo<>(SB), Y4
+	VSUBPD Y1, Y4, Y3
+	VSUBPD Y3, Y4, Y4
+	VSUBPD Y1, Y4, Y4
+	VSUBPD Y2, Y4, Y4
+	VBLENDVPD Y12, Y3, Y1, Y9
+	VBLENDVPD Y12, Y4, Y2, Y10
+gelusmall99:
+	// Y8: lanes with b < erf64Cut; none: done
+	VANDPD absmask64<>(SB), Y12, Y1
+	VCMPPD $1, derfcut<>(SB), Y1, Y8
+	VMOVMSKPD Y8, AX
+	TESTL AX, AX
+	JEQ  gelujoin100
+	// the series side (al again, from x), blended in by Y8
+	VMOVAPD Y11, Y0
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VMOVUPD d10<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm10<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
+	VMOVAPD Y12, Y13
+	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
+	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
+	VMULPD Y12, Y12, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y12, Y12, Y2
+	VMOVUPD derfq10<>(SB), Y3
+	VFMADD213PD derfq9<>(SB), Y1, Y3
+	VFMADD213PD derfq8<>(SB), Y1, Y3
+	VFMADD213PD derfq7<>(SB), Y1, Y3
+	VFMADD213PD derfq6<>(SB), Y1, Y3
+	VFMADD213PD derfq5<>(SB), Y1, Y3
+	VFMADD213PD derfq4<>(SB), Y1, Y3
+	VFMADD213PD derfq3<>(SB), Y1, Y3
+	VFMADD213PD derfq2<>(SB), Y1, Y3
+	VFMADD213PD derfq1<>(SB), Y1, Y3
+	VFMADD213PD derfq0<>(SB), Y1, Y3
+	VFMADD231PD derfq1<>(SB), Y2, Y3
+	VMULPD Y12, Y3, Y3
+	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
+	VMOVUPD dhalf<>(SB), Y4
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VFMADD213PD done<>(SB), Y1, Y4
+	VMULPD dtwooversqrtpi<>(SB), Y13, Y5
+	VFMADD231PD Y5, Y4, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD Y12, Y4, Y5
+	VSUBPD Y5, Y4, Y4
+	VSUBPD Y12, Y4, Y4
+	VSUBPD Y3, Y4, Y4
+	VBLENDVPD Y8, Y5, Y9, Y9
+	VBLENDVPD Y8, Y4, Y10, Y10
+gelujoin100:
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
+	VMULPD dhalf<>(SB), Y9, Y9
+	VMULPD dhalf<>(SB), Y10, Y10
+	VMULPD Y10, Y11, Y10
+	VFMADD231PD Y9, Y11, Y10
+	// x where x >= geluErfNear (Y1); x left for Go, flagged in Y14, where x <
+	// geluErfFar or -geluErfFar <= x < geluErfNear (Y3)
+	VCMPPD $29, dgelunear<>(SB), Y11, Y1
+	VCMPPD $29, dgelufarpos<>(SB), Y11, Y2
+	VANDNPD Y2, Y1, Y2
+	VCMPPD $17, dgelufar<>(SB), Y11, Y3
+	VORPD Y2, Y3, Y3
+	VORPD Y3, Y14, Y14
+	VBLENDVPD Y3, Y11, Y10, Y10
+	VBLENDVPD Y1, Y11, Y10, Y10
+	VMOVUPD Y10, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMOVAPD Y0, Y11
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VMOVUPD d10<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm10<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
+	VMOVAPD Y12, Y13
+	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
+	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
+	// b = |ah| (Y8, clamped to the bins' top); all lanes b < erf64Cut (NaN compares
+	// false): the series side alone
+	VANDPD absmask64<>(SB), Y12, Y8
+	VCMPPD $1, derfcut<>(SB), Y8, Y1
+	VMOVMSKPD Y1, AX
+	CMPL AX, $15
+	JEQ  gelusmall101
+	VMOVUPD dgelutop<>(SB), Y1
+	VMINPD Y8, Y1, Y8
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1
+	VMOVUPD derfshift<>(SB), Y1
+	VFMADD231PD derfinvw<>(SB), Y8, Y1
+	VMINPD derflast<>(SB), Y1, Y1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVUPD derfc0<>(SB), Y3
+	VFMADD231PD derfw<>(SB), Y2, Y3
+	VSUBPD Y3, Y8, Y2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks
+	// float32 pairs from the first four bins' entries and from the last four's by
+	// the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i
+	// >= 4 (bit 2 of q shifted into the sign, Y7)
+	VPAND q3<>(SB), Y1, Y5
+	VPSLLQ $1, Y5, Y5
+	VPSLLQ $32, Y5, Y6
+	VPADDQ Y6, Y5, Y5
+	VPADDQ q1shl32<>(SB), Y5, Y5
+	VPSLLQ $61, Y1, Y7
+	VPERMPS dgelup<>+768(SB), Y5, Y3
+	VPERMPS dgelup<>+800(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y3, Y3
+	VPERMPS dgelup<>+704(SB), Y5, Y4
+	VPERMPS dgelup<>+736(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+640(SB), Y5, Y4
+	VPERMPS dgelup<>+672(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+576(SB), Y5, Y4
+	VPERMPS dgelup<>+608(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+512(SB), Y5, Y4
+	VPERMPS dgelup<>+544(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+448(SB), Y5, Y4
+	VPERMPS dgelup<>+480(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+384(SB), Y5, Y4
+	VPERMPS dgelup<>+416(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+320(SB), Y5, Y4
+	VPERMPS dgelup<>+352(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+256(SB), Y5, Y4
+	VPERMPS dgelup<>+288(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+192(SB), Y5, Y4
+	VPERMPS dgelup<>+224(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+128(SB), Y5, Y4
+	VPERMPS dgelup<>+160(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+64(SB), Y5, Y4
+	VPERMPS dgelup<>+96(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+0(SB), Y5, Y4
+	VPERMPS dgelup<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VMULPD Y3, Y2, Y9
+	VPERMPS dgelur0<>+0(SB), Y5, Y10
+	VPERMPS dgelur0<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y10, Y10
+	// bl = al with ah's sign taken off; uP - bl*2/sqrt(pi)
+	VANDPD signmask64<>(SB), Y12, Y1
+	VXORPD Y13, Y1, Y1
+	VFNMADD231PD dtwooversqrtpi<>(SB), Y1, Y9
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
+	VMULPD Y8, Y8, Y0
+	VMOVAPD Y0, Y1
+	VFMSUB231PD Y8, Y8, Y1
+	VMOVAPD Y1, Y13
+	VXORPD signmask64<>(SB), Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Y9, Y10, Y3
+	VFNMADD231PD Y13, Y3, Y9
+	VMULPD Y0, Y9, Y9
+	VFMADD231PD Y6, Y3, Y9
+	VMULPD Y10, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y10, Y2
+	// erfc(b) = p1 + (p1e + corr) for ah > 0, 2 - erfc(b) for ah < 0 (its sign),
+	// into Y9 + Y10
+	VADDPD Y9, Y2, Y2
+	VMOVUPD dtwo<>(SB), Y4
+	VSUBPD Y1, Y4, Y3
+	VSUBPD Y3, Y4, Y4
+	VSUBPD Y1, Y4, Y4
+	VSUBPD Y2, Y4, Y4
+	VBLENDVPD Y12, Y3, Y1, Y9
+	VBLENDVPD Y12, Y4, Y2, Y10
+gelusmall101:
+	// Y8: lanes with b < erf64Cut; none: done
+	VANDPD absmask64<>(SB), Y12, Y1
+	VCMPPD $1, derfcut<>(SB), Y1, Y8
+	VMOVMSKPD Y8, AX
+	TESTL AX, AX
+	JEQ  gelujoin102
+	// the series side (al again, from x), blended in by Y8
+	VMOVAPD Y11, Y0
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VMOVUPD d10<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm10<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
+	VMOVAPD Y12, Y13
+	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
+	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
+	VMULPD Y12, Y12, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y12, Y12, Y2
+	VMOVUPD derfq10<>(SB), Y3
+	VFMADD213PD derfq9<>(SB), Y1, Y3
+	VFMADD213PD derfq8<>(SB), Y1, Y3
+	VFMADD213PD derfq7<>(SB), Y1, Y3
+	VFMADD213PD derfq6<>(SB), Y1, Y3
+	VFMADD213PD derfq5<>(SB), Y1, Y3
+	VFMADD213PD derfq4<>(SB), Y1, Y3
+	VFMADD213PD derfq3<>(SB), Y1, Y3
+	VFMADD213PD derfq2<>(SB), Y1, Y3
+	VFMADD213PD derfq1<>(SB), Y1, Y3
+	VFMADD213PD derfq0<>(SB), Y1, Y3
+	VFMADD231PD derfq1<>(SB), Y2, Y3
+	VMULPD Y12, Y3, Y3
+	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
+	VMOVUPD dhalf<>(SB), Y4
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VFMADD213PD done<>(SB), Y1, Y4
+	VMULPD dtwooversqrtpi<>(SB), Y13, Y5
+	VFMADD231PD Y5, Y4, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD Y12, Y4, Y5
+	VSUBPD Y5, Y4, Y4
+	VSUBPD Y12, Y4, Y4
+	VSUBPD Y3, Y4, Y4
+	VBLENDVPD Y8, Y5, Y9, Y9
+	VBLENDVPD Y8, Y4, Y10, Y10
+gelujoin102:
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
+	VMULPD dhalf<>(SB), Y9, Y9
+	VMULPD dhalf<>(SB), Y10, Y10
+	VMULPD Y10, Y11, Y10
+	VFMADD231PD Y9, Y11, Y10
+	// x where x >= geluErfNear (Y1); x left for Go, flagged in Y14, where x <
+	// geluErfFar or -geluErfFar <= x < geluErfNear (Y3)
+	VCMPPD $29, dgelunear<>(SB), Y11, Y1
+	VCMPPD $29, dgelufarpos<>(SB), Y11, Y2
+	VANDNPD Y2, Y1, Y2
+	VCMPPD $17, dgelufar<>(SB), Y11, Y3
+	VORPD Y2, Y3, Y3
+	VORPD Y3, Y14, Y14
+	VBLENDVPD Y3, Y11, Y10, Y10
+	VBLENDVPD Y1, Y11, Y10, Y10
+	VMASKMOVPD Y10, Y15, (DI)
+done:
+	VMOVMSKPS Y14, AX
+	TESTL AX, AX
+	SETEQ ok+24(FP)
+	VZEROUPPER
+	RET
+
 // func tanhF64AVX2(dst *float64, x *float64, n int)
 TEXT ·tanhF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -38613,9 +39517,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly95
+	JEQ  sinonly103
 	CMPL AX, $15
-	JEQ  cosonly96
+	JEQ  cosonly104
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -38660,8 +39564,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs97
-sinonly95:
+	JMP  signs105
+sinonly103:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -38682,8 +39586,8 @@ sinonly95:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs97
-cosonly96:
+	JMP  signs105
+cosonly104:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -38708,7 +39612,7 @@ cosonly96:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs97:
+signs105:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -38764,9 +39668,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly98
+	JEQ  sinonly106
 	CMPL AX, $15
-	JEQ  cosonly99
+	JEQ  cosonly107
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -38811,8 +39715,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs100
-sinonly98:
+	JMP  signs108
+sinonly106:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -38833,8 +39737,8 @@ sinonly98:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs100
-cosonly99:
+	JMP  signs108
+cosonly107:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -38859,7 +39763,7 @@ cosonly99:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs100:
+signs108:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -38922,9 +39826,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly101
+	JEQ  sinonly109
 	CMPL AX, $15
-	JEQ  cosonly102
+	JEQ  cosonly110
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -38969,8 +39873,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs103
-sinonly101:
+	JMP  signs111
+sinonly109:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -38991,8 +39895,8 @@ sinonly101:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs103
-cosonly102:
+	JMP  signs111
+cosonly110:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -39017,7 +39921,7 @@ cosonly102:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs103:
+signs111:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -39071,9 +39975,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly104
+	JEQ  sinonly112
 	CMPL AX, $15
-	JEQ  cosonly105
+	JEQ  cosonly113
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39118,8 +40022,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs106
-sinonly104:
+	JMP  signs114
+sinonly112:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39140,8 +40044,8 @@ sinonly104:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs106
-cosonly105:
+	JMP  signs114
+cosonly113:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -39166,7 +40070,7 @@ cosonly105:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs106:
+signs114:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -39452,8 +40356,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly107
-	JCS  cosonly108
+	JEQ  sinonly115
+	JCS  cosonly116
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -39498,8 +40402,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs109
-sinonly107:
+	JMP  signs117
+sinonly115:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -39520,8 +40424,8 @@ sinonly107:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs109
-cosonly108:
+	JMP  signs117
+cosonly116:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -39546,7 +40450,7 @@ cosonly108:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs109:
+signs117:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -39587,8 +40491,8 @@ signs109:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly110
-	JCS  cosonly111
+	JEQ  sinonly118
+	JCS  cosonly119
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -39633,8 +40537,8 @@ signs109:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs112
-sinonly110:
+	JMP  signs120
+sinonly118:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -39655,8 +40559,8 @@ sinonly110:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs112
-cosonly111:
+	JMP  signs120
+cosonly119:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -39681,7 +40585,7 @@ cosonly111:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs112:
+signs120:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -39732,8 +40636,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly113
-	JCS  cosonly114
+	JEQ  sinonly121
+	JCS  cosonly122
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -39778,8 +40682,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs115
-sinonly113:
+	JMP  signs123
+sinonly121:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -39800,8 +40704,8 @@ sinonly113:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs115
-cosonly114:
+	JMP  signs123
+cosonly122:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -39826,7 +40730,7 @@ cosonly114:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs115:
+signs123:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -39880,8 +40784,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly116
-	JCS  cosonly117
+	JEQ  sinonly124
+	JCS  cosonly125
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -39926,8 +40830,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs118
-sinonly116:
+	JMP  signs126
+sinonly124:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -39948,8 +40852,8 @@ sinonly116:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs118
-cosonly117:
+	JMP  signs126
+cosonly125:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -39974,7 +40878,7 @@ cosonly117:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs118:
+signs126:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40035,8 +40939,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly119
-	JCS  cosonly120
+	JEQ  sinonly127
+	JCS  cosonly128
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40081,8 +40985,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs121
-sinonly119:
+	JMP  signs129
+sinonly127:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40103,8 +41007,8 @@ sinonly119:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs121
-cosonly120:
+	JMP  signs129
+cosonly128:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40129,7 +41033,7 @@ cosonly120:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs121:
+signs129:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40169,8 +41073,8 @@ signs121:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly122
-	JCS  cosonly123
+	JEQ  sinonly130
+	JCS  cosonly131
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -40215,8 +41119,8 @@ signs121:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs124
-sinonly122:
+	JMP  signs132
+sinonly130:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -40237,8 +41141,8 @@ sinonly122:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs124
-cosonly123:
+	JMP  signs132
+cosonly131:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -40263,7 +41167,7 @@ cosonly123:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs124:
+signs132:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -40313,8 +41217,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly125
-	JCS  cosonly126
+	JEQ  sinonly133
+	JCS  cosonly134
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40359,8 +41263,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs127
-sinonly125:
+	JMP  signs135
+sinonly133:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40381,8 +41285,8 @@ sinonly125:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs127
-cosonly126:
+	JMP  signs135
+cosonly134:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40407,7 +41311,7 @@ cosonly126:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs127:
+signs135:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40460,8 +41364,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly128
-	JCS  cosonly129
+	JEQ  sinonly136
+	JCS  cosonly137
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40506,8 +41410,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs130
-sinonly128:
+	JMP  signs138
+sinonly136:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40528,8 +41432,8 @@ sinonly128:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs130
-cosonly129:
+	JMP  signs138
+cosonly137:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40554,7 +41458,7 @@ cosonly129:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs130:
+signs138:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -47041,9 +47945,9 @@ TEXT ·widenBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop131:
+hloop139:
 	CMPQ CX, $16
-	JB   hone132
+	JB   hone140
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
@@ -47053,18 +47957,18 @@ hloop131:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop131
-hone132:
+	JMP  hloop139
+hone140:
 	CMPQ CX, $8
-	JB   hdone133
+	JB   hdone141
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone132
-hdone133:
+	JMP  hone140
+hdone141:
 	VZEROUPPER
 	RET
 
@@ -47074,9 +47978,9 @@ TEXT ·widenF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop134:
+hloop142:
 	CMPQ CX, $16
-	JB   hone135
+	JB   hone143
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -47098,10 +48002,10 @@ hloop134:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop134
-hone135:
+	JMP  hloop142
+hone143:
 	CMPQ CX, $8
-	JB   hdone136
+	JB   hdone144
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -47114,8 +48018,8 @@ hone135:
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone135
-hdone136:
+	JMP  hone143
+hdone144:
 	VZEROUPPER
 	RET
 
@@ -47129,9 +48033,9 @@ TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop137:
+hloop145:
 	CMPQ CX, $16
-	JB   hone138
+	JB   hone146
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47161,10 +48065,10 @@ hloop137:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop137
-hone138:
+	JMP  hloop145
+hone146:
 	CMPQ CX, $8
-	JB   hdone139
+	JB   hdone147
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47181,8 +48085,8 @@ hone138:
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone138
-hdone139:
+	JMP  hone146
+hdone147:
 	VZEROUPPER
 	RET
 
@@ -47191,9 +48095,9 @@ TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop140:
+hloop148:
 	CMPQ CX, $16
-	JB   hone141
+	JB   hone149
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VMOVUPS 32(SI), Y1
@@ -47201,17 +48105,17 @@ hloop140:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop140
-hone141:
+	JMP  hloop148
+hone149:
 	CMPQ CX, $8
-	JB   hdone142
+	JB   hdone150
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone141
-hdone142:
+	JMP  hone149
+hdone150:
 	VZEROUPPER
 	RET
 
@@ -47226,9 +48130,9 @@ TEXT ·roundBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
 	VPBROADCASTD half_high<>(SB), Y15
-hloop143:
+hloop151:
 	CMPQ CX, $16
-	JB   hone144
+	JB   hone152
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47254,10 +48158,10 @@ hloop143:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop143
-hone144:
+	JMP  hloop151
+hone152:
 	CMPQ CX, $8
-	JB   hdone145
+	JB   hdone153
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47272,8 +48176,8 @@ hone144:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone144
-hdone145:
+	JMP  hone152
+hdone153:
 	VZEROUPPER
 	RET
 
@@ -47282,9 +48186,9 @@ TEXT ·roundF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop146:
+hloop154:
 	CMPQ CX, $16
-	JB   hone147
+	JB   hone155
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -47296,10 +48200,10 @@ hloop146:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop146
-hone147:
+	JMP  hloop154
+hone155:
 	CMPQ CX, $8
-	JB   hdone148
+	JB   hdone156
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -47307,8 +48211,8 @@ hone147:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone147
-hdone148:
+	JMP  hone155
+hdone156:
 	VZEROUPPER
 	RET
 
@@ -47317,9 +48221,9 @@ TEXT ·widenF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop149:
+hloop157:
 	CMPQ CX, $16
-	JB   hone150
+	JB   hone158
 	VMOVUPS 0(SI), X0
 	VMOVUPS 16(SI), X1
 	VCVTPS2PD X0, Y0
@@ -47335,10 +48239,10 @@ hloop149:
 	ADDQ $64, SI
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hloop149
-hone150:
+	JMP  hloop157
+hone158:
 	CMPQ CX, $8
-	JB   hdone151
+	JB   hdone159
 	VMOVUPS 0(SI), X0
 	VMOVUPS 16(SI), X1
 	VCVTPS2PD X0, Y0
@@ -47348,8 +48252,8 @@ hone150:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
-	JMP  hone150
-hdone151:
+	JMP  hone158
+hdone159:
 	VZEROUPPER
 	RET
 
@@ -47358,9 +48262,9 @@ TEXT ·narrowF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop152:
+hloop160:
 	CMPQ CX, $16
-	JB   hone153
+	JB   hone161
 	VMOVUPD 0(SI), Y0
 	VMOVUPD 32(SI), Y1
 	VCVTPD2PSY Y0, X0
@@ -47376,10 +48280,10 @@ hloop152:
 	ADDQ $128, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop152
-hone153:
+	JMP  hloop160
+hone161:
 	CMPQ CX, $8
-	JB   hdone154
+	JB   hdone162
 	VMOVUPD 0(SI), Y0
 	VMOVUPD 32(SI), Y1
 	VCVTPD2PSY Y0, X0
@@ -47389,8 +48293,8 @@ hone153:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone153
-hdone154:
+	JMP  hone161
+hdone162:
 	VZEROUPPER
 	RET
 
@@ -47405,9 +48309,9 @@ TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop155:
+hloop163:
 	CMPQ CX, $16
-	JB   hone156
+	JB   hone164
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47446,10 +48350,10 @@ hloop155:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop155
-hone156:
+	JMP  hloop163
+hone164:
 	CMPQ CX, $8
-	JB   hdone157
+	JB   hdone165
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47471,8 +48375,8 @@ hone156:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone156
-hdone157:
+	JMP  hone164
+hdone165:
 	VZEROUPPER
 	RET
 
@@ -47482,9 +48386,9 @@ TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop158:
+hloop166:
 	CMPQ CX, $16
-	JB   hone159
+	JB   hone167
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -47497,10 +48401,10 @@ hloop158:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop158
-hone159:
+	JMP  hloop166
+hone167:
 	CMPQ CX, $8
-	JB   hdone160
+	JB   hdone168
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -47509,8 +48413,8 @@ hone159:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone159
-hdone160:
+	JMP  hone167
+hdone168:
 	VZEROUPPER
 	RET
 
@@ -47525,9 +48429,9 @@ TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop161:
+hloop169:
 	CMPQ CX, $16
-	JB   hone162
+	JB   hone170
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47566,10 +48470,10 @@ hloop161:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop161
-hone162:
+	JMP  hloop169
+hone170:
 	CMPQ CX, $8
-	JB   hdone163
+	JB   hdone171
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47591,8 +48495,8 @@ hone162:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone162
-hdone163:
+	JMP  hone170
+hdone171:
 	VZEROUPPER
 	RET
 
@@ -47602,9 +48506,9 @@ TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop164:
+hloop172:
 	CMPQ CX, $16
-	JB   hone165
+	JB   hone173
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -47617,10 +48521,10 @@ hloop164:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop164
-hone165:
+	JMP  hloop172
+hone173:
 	CMPQ CX, $8
-	JB   hdone166
+	JB   hdone174
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -47629,8 +48533,8 @@ hone165:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone165
-hdone166:
+	JMP  hone173
+hdone174:
 	VZEROUPPER
 	RET
 
@@ -47645,9 +48549,9 @@ TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop167:
+hloop175:
 	CMPQ CX, $16
-	JB   hone168
+	JB   hone176
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47686,10 +48590,10 @@ hloop167:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop167
-hone168:
+	JMP  hloop175
+hone176:
 	CMPQ CX, $8
-	JB   hdone169
+	JB   hdone177
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47711,8 +48615,8 @@ hone168:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone168
-hdone169:
+	JMP  hone176
+hdone177:
 	VZEROUPPER
 	RET
 
@@ -47722,9 +48626,9 @@ TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop170:
+hloop178:
 	CMPQ CX, $16
-	JB   hone171
+	JB   hone179
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -47737,10 +48641,10 @@ hloop170:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop170
-hone171:
+	JMP  hloop178
+hone179:
 	CMPQ CX, $8
-	JB   hdone172
+	JB   hdone180
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -47749,8 +48653,8 @@ hone171:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone171
-hdone172:
+	JMP  hone179
+hdone180:
 	VZEROUPPER
 	RET
 
@@ -47765,9 +48669,9 @@ TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop173:
+hloop181:
 	CMPQ CX, $16
-	JB   hone174
+	JB   hone182
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47806,10 +48710,10 @@ hloop173:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop173
-hone174:
+	JMP  hloop181
+hone182:
 	CMPQ CX, $8
-	JB   hdone175
+	JB   hdone183
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47831,8 +48735,8 @@ hone174:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone174
-hdone175:
+	JMP  hone182
+hdone183:
 	VZEROUPPER
 	RET
 
@@ -47842,9 +48746,9 @@ TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop176:
+hloop184:
 	CMPQ CX, $16
-	JB   hone177
+	JB   hone185
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -47857,10 +48761,10 @@ hloop176:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop176
-hone177:
+	JMP  hloop184
+hone185:
 	CMPQ CX, $8
-	JB   hdone178
+	JB   hdone186
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -47869,8 +48773,8 @@ hone177:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone177
-hdone178:
+	JMP  hone185
+hdone186:
 	VZEROUPPER
 	RET
 
@@ -47885,9 +48789,9 @@ TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop179:
+hloop187:
 	CMPQ CX, $16
-	JB   hone180
+	JB   hone188
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47930,10 +48834,10 @@ hloop179:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop179
-hone180:
+	JMP  hloop187
+hone188:
 	CMPQ CX, $8
-	JB   hdone181
+	JB   hdone189
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47957,8 +48861,8 @@ hone180:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone180
-hdone181:
+	JMP  hone188
+hdone189:
 	VZEROUPPER
 	RET
 
@@ -47968,9 +48872,9 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop182:
+hloop190:
 	CMPQ CX, $16
-	JB   hone183
+	JB   hone191
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -47987,10 +48891,10 @@ hloop182:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop182
-hone183:
+	JMP  hloop190
+hone191:
 	CMPQ CX, $8
-	JB   hdone184
+	JB   hdone192
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -48001,8 +48905,8 @@ hone183:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone183
-hdone184:
+	JMP  hone191
+hdone192:
 	VZEROUPPER
 	RET
 
@@ -48017,9 +48921,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop185:
+hloop193:
 	CMPQ CX, $16
-	JB   hone186
+	JB   hone194
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48062,10 +48966,10 @@ hloop185:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop185
-hone186:
+	JMP  hloop193
+hone194:
 	CMPQ CX, $8
-	JB   hdone187
+	JB   hdone195
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48089,8 +48993,8 @@ hone186:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone186
-hdone187:
+	JMP  hone194
+hdone195:
 	VZEROUPPER
 	RET
 
@@ -48100,9 +49004,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop188:
+hloop196:
 	CMPQ CX, $16
-	JB   hone189
+	JB   hone197
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -48119,10 +49023,10 @@ hloop188:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop188
-hone189:
+	JMP  hloop196
+hone197:
 	CMPQ CX, $8
-	JB   hdone190
+	JB   hdone198
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -48133,8 +49037,8 @@ hone189:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone189
-hdone190:
+	JMP  hone197
+hdone198:
 	VZEROUPPER
 	RET
 
@@ -48143,9 +49047,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop191:
+hloop199:
 	CMPQ CX, $64
-	JB   hone192
+	JB   hone200
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -48161,18 +49065,18 @@ hloop191:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop191
-hone192:
+	JMP  hloop199
+hone200:
 	CMPQ CX, $16
-	JB   hdone193
+	JB   hdone201
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone192
-hdone193:
+	JMP  hone200
+hdone201:
 	VZEROUPPER
 	RET
 
@@ -48182,9 +49086,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop194:
+hloop202:
 	CMPQ CX, $64
-	JB   hone195
+	JB   hone203
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -48220,10 +49124,10 @@ hloop194:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop194
-hone195:
+	JMP  hloop202
+hone203:
 	CMPQ CX, $16
-	JB   hdone196
+	JB   hdone204
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -48235,8 +49139,8 @@ hone195:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone195
-hdone196:
+	JMP  hone203
+hdone204:
 	VZEROUPPER
 	RET
 
@@ -48250,9 +49154,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop197:
+hloop205:
 	CMPQ CX, $64
-	JB   hone198
+	JB   hone206
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48296,10 +49200,10 @@ hloop197:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop197
-hone198:
+	JMP  hloop205
+hone206:
 	CMPQ CX, $16
-	JB   hdone199
+	JB   hdone207
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48313,8 +49217,8 @@ hone198:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone198
-hdone199:
+	JMP  hone206
+hdone207:
 	VZEROUPPER
 	RET
 
@@ -48323,9 +49227,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop200:
+hloop208:
 	CMPQ CX, $64
-	JB   hone201
+	JB   hone209
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -48337,17 +49241,17 @@ hloop200:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop200
-hone201:
+	JMP  hloop208
+hone209:
 	CMPQ CX, $16
-	JB   hdone202
+	JB   hdone210
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone201
-hdone202:
+	JMP  hone209
+hdone210:
 	VZEROUPPER
 	RET
 
@@ -48362,9 +49266,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop203:
+hloop211:
 	CMPQ CX, $64
-	JB   hone204
+	JB   hone212
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48408,10 +49312,10 @@ hloop203:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop203
-hone204:
+	JMP  hloop211
+hone212:
 	CMPQ CX, $16
-	JB   hdone205
+	JB   hdone213
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48425,8 +49329,8 @@ hone204:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone204
-hdone205:
+	JMP  hone212
+hdone213:
 	VZEROUPPER
 	RET
 
@@ -48435,9 +49339,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop206:
+hloop214:
 	CMPQ CX, $64
-	JB   hone207
+	JB   hone215
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -48457,10 +49361,10 @@ hloop206:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop206
-hone207:
+	JMP  hloop214
+hone215:
 	CMPQ CX, $16
-	JB   hdone208
+	JB   hdone216
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -48468,8 +49372,8 @@ hone207:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone207
-hdone208:
+	JMP  hone215
+hdone216:
 	VZEROUPPER
 	RET
 
@@ -48478,9 +49382,9 @@ TEXT ·widenF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop209:
+hloop217:
 	CMPQ CX, $64
-	JB   hone210
+	JB   hone218
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCVTPS2PD Y0, Z0
@@ -48508,10 +49412,10 @@ hloop209:
 	ADDQ $256, SI
 	ADDQ $512, DI
 	SUBQ $64, CX
-	JMP  hloop209
-hone210:
+	JMP  hloop217
+hone218:
 	CMPQ CX, $16
-	JB   hdone211
+	JB   hdone219
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCVTPS2PD Y0, Z0
@@ -48521,8 +49425,8 @@ hone210:
 	ADDQ $64, SI
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hone210
-hdone211:
+	JMP  hone218
+hdone219:
 	VZEROUPPER
 	RET
 
@@ -48531,9 +49435,9 @@ TEXT ·narrowF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop212:
+hloop220:
 	CMPQ CX, $64
-	JB   hone213
+	JB   hone221
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
 	VCVTPD2PS Z0, Y0
@@ -48561,10 +49465,10 @@ hloop212:
 	ADDQ $512, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop212
-hone213:
+	JMP  hloop220
+hone221:
 	CMPQ CX, $16
-	JB   hdone214
+	JB   hdone222
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
 	VCVTPD2PS Z0, Y0
@@ -48574,8 +49478,8 @@ hone213:
 	ADDQ $128, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone213
-hdone214:
+	JMP  hone221
+hdone222:
 	VZEROUPPER
 	RET
 
@@ -48590,9 +49494,9 @@ TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop215:
+hloop223:
 	CMPQ CX, $64
-	JB   hone216
+	JB   hone224
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -48653,10 +49557,10 @@ hloop215:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop215
-hone216:
+	JMP  hloop223
+hone224:
 	CMPQ CX, $16
-	JB   hdone217
+	JB   hdone225
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -48675,8 +49579,8 @@ hone216:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone216
-hdone217:
+	JMP  hone224
+hdone225:
 	VZEROUPPER
 	RET
 
@@ -48686,9 +49590,9 @@ TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop218:
+hloop226:
 	CMPQ CX, $64
-	JB   hone219
+	JB   hone227
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -48709,10 +49613,10 @@ hloop218:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop218
-hone219:
+	JMP  hloop226
+hone227:
 	CMPQ CX, $16
-	JB   hdone220
+	JB   hdone228
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -48721,8 +49625,8 @@ hone219:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone219
-hdone220:
+	JMP  hone227
+hdone228:
 	VZEROUPPER
 	RET
 
@@ -48737,9 +49641,9 @@ TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop221:
+hloop229:
 	CMPQ CX, $64
-	JB   hone222
+	JB   hone230
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -48800,10 +49704,10 @@ hloop221:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop221
-hone222:
+	JMP  hloop229
+hone230:
 	CMPQ CX, $16
-	JB   hdone223
+	JB   hdone231
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -48822,8 +49726,8 @@ hone222:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone222
-hdone223:
+	JMP  hone230
+hdone231:
 	VZEROUPPER
 	RET
 
@@ -48833,9 +49737,9 @@ TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop224:
+hloop232:
 	CMPQ CX, $64
-	JB   hone225
+	JB   hone233
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -48856,10 +49760,10 @@ hloop224:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop224
-hone225:
+	JMP  hloop232
+hone233:
 	CMPQ CX, $16
-	JB   hdone226
+	JB   hdone234
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -48868,8 +49772,8 @@ hone225:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone225
-hdone226:
+	JMP  hone233
+hdone234:
 	VZEROUPPER
 	RET
 
@@ -48884,9 +49788,9 @@ TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop227:
+hloop235:
 	CMPQ CX, $64
-	JB   hone228
+	JB   hone236
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -48947,10 +49851,10 @@ hloop227:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop227
-hone228:
+	JMP  hloop235
+hone236:
 	CMPQ CX, $16
-	JB   hdone229
+	JB   hdone237
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -48969,8 +49873,8 @@ hone228:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone228
-hdone229:
+	JMP  hone236
+hdone237:
 	VZEROUPPER
 	RET
 
@@ -48980,9 +49884,9 @@ TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop230:
+hloop238:
 	CMPQ CX, $64
-	JB   hone231
+	JB   hone239
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -49003,10 +49907,10 @@ hloop230:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop230
-hone231:
+	JMP  hloop238
+hone239:
 	CMPQ CX, $16
-	JB   hdone232
+	JB   hdone240
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -49015,8 +49919,8 @@ hone231:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone231
-hdone232:
+	JMP  hone239
+hdone240:
 	VZEROUPPER
 	RET
 
@@ -49031,9 +49935,9 @@ TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop233:
+hloop241:
 	CMPQ CX, $64
-	JB   hone234
+	JB   hone242
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49094,10 +49998,10 @@ hloop233:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop233
-hone234:
+	JMP  hloop241
+hone242:
 	CMPQ CX, $16
-	JB   hdone235
+	JB   hdone243
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49116,8 +50020,8 @@ hone234:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone234
-hdone235:
+	JMP  hone242
+hdone243:
 	VZEROUPPER
 	RET
 
@@ -49127,9 +50031,9 @@ TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop236:
+hloop244:
 	CMPQ CX, $64
-	JB   hone237
+	JB   hone245
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -49150,10 +50054,10 @@ hloop236:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop236
-hone237:
+	JMP  hloop244
+hone245:
 	CMPQ CX, $16
-	JB   hdone238
+	JB   hdone246
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -49162,8 +50066,8 @@ hone237:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone237
-hdone238:
+	JMP  hone245
+hdone246:
 	VZEROUPPER
 	RET
 
@@ -49178,9 +50082,9 @@ TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop239:
+hloop247:
 	CMPQ CX, $64
-	JB   hone240
+	JB   hone248
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49253,10 +50157,10 @@ hloop239:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop239
-hone240:
+	JMP  hloop247
+hone248:
 	CMPQ CX, $16
-	JB   hdone241
+	JB   hdone249
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49278,8 +50182,8 @@ hone240:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone240
-hdone241:
+	JMP  hone248
+hdone249:
 	VZEROUPPER
 	RET
 
@@ -49289,9 +50193,9 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop242:
+hloop250:
 	CMPQ CX, $64
-	JB   hone243
+	JB   hone251
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -49324,10 +50228,10 @@ hloop242:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop242
-hone243:
+	JMP  hloop250
+hone251:
 	CMPQ CX, $16
-	JB   hdone244
+	JB   hdone252
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -49339,8 +50243,8 @@ hone243:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone243
-hdone244:
+	JMP  hone251
+hdone252:
 	VZEROUPPER
 	RET
 
@@ -49355,9 +50259,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop245:
+hloop253:
 	CMPQ CX, $64
-	JB   hone246
+	JB   hone254
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49430,10 +50334,10 @@ hloop245:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop245
-hone246:
+	JMP  hloop253
+hone254:
 	CMPQ CX, $16
-	JB   hdone247
+	JB   hdone255
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49455,8 +50359,8 @@ hone246:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone246
-hdone247:
+	JMP  hone254
+hdone255:
 	VZEROUPPER
 	RET
 
@@ -49466,9 +50370,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop248:
+hloop256:
 	CMPQ CX, $64
-	JB   hone249
+	JB   hone257
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -49501,10 +50405,10 @@ hloop248:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop248
-hone249:
+	JMP  hloop256
+hone257:
 	CMPQ CX, $16
-	JB   hdone250
+	JB   hdone258
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -49516,7 +50420,7 @@ hone249:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone249
-hdone250:
+	JMP  hone257
+hdone258:
 	VZEROUPPER
 	RET
