@@ -4813,7 +4813,9 @@ func (g *gen) expm1Body(t tier) {
 
 // ---- float32 Sin, Cos and Tan in float64 lanes, both tiers ----
 //
-// Each float32 vector is widened into two float64 vectors. With n =
+// Each float32 vector is widened into two float64 vectors. Sin and Cos
+// reduce by pi and take one series (sinCosCore, below); Tan as follows.
+// With n =
 // round(x*2/pi) (from x*2/pi + 1.5*2^52 in one FMA, which leaves n in the
 // low bits of the sum) and P1+P2 = pi/2 to about 107 bits, r = x - n*P1 -
 // n*P2; the first FMA is exact (x and n*P1 are multiples of 2^-52 and
@@ -4937,6 +4939,10 @@ func (g *gen) trigBody(t tier, op string) {
 // b of tier t into the same register, with registers b+1 to b+5 (and, on
 // zmm, K2) as scratch.
 func (g *gen) trigCore(t tier, op string, b int) {
+	if op != "tan" {
+		g.sinCosCore(t, op, b)
+		return
+	}
 	X, T, N, Q, S, C := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
 	p := halfPiSplit(2)
 	shifter := g.d("shifter64", 0x1.8p52)
@@ -4997,6 +5003,58 @@ func (g *gen) trigCore(t tier, op string, b int) {
 		g.ins("VXORPD %s, %s, %s", T, S, S)
 	}
 	g.ins("VMOVAPD %s, %s", S, X)
+}
+
+// sinCosCore computes sin or cos (op) of the float64 vector in register b
+// of tier t into the same register, with registers b+1 to b+4 as
+// scratch, from one polynomial: with P1+P2 = pi to about 107 bits, sin x
+// = (-1)^n sin r, n = round(x/pi), r = x - n*P1 - n*P2, and cos x =
+// (-1)^(m+1) sin r, m = round(x/pi - 1/2), r = x - (m+1/2)*(P1+P2);
+// |r| <= pi/2 (a rounding of x/pi next to a half may take the neighbour,
+// by far less than the series' margin), sin r = r + r^3*S(r^2), the
+// Taylor series to r^15 (truncation below 2^-37.9 of the result). The
+// first FMA is exact as in trigCore's pi/2 steps (x, n*P1 and (m+1/2)*P1
+// are multiples of 2^-52 wherever the difference is small, and it is
+// below 2), and the distance of a float32 to a multiple of pi/2, at least
+// 2^-28 below 2^30, bounds r away from 0.
+func (g *gen) sinCosCore(t tier, op string, b int) {
+	X, T, N, Q, S := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4)
+	p := piSplit()
+	shifter := g.d("shifter64", 0x1.8p52)
+	invPi := g.d("invpi64", 1/math.Pi)
+	if op == "sin" {
+		g.comment("n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)")
+		g.loadPD(t, shifter, T)
+		g.withConst(t, "VFMADD231PD", invPi, X+", "+T)
+		g.withConst(t, "VSUBPD", shifter, T+", "+N)
+	} else {
+		g.comment("m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)")
+		half := g.d("half64", 0.5)
+		g.loadPD(t, half, N)
+		g.withConst(t, "VFMSUB231PD", invPi, X+", "+N)
+		g.withConst(t, "VADDPD", shifter, N+", "+T)
+		g.withConst(t, "VSUBPD", shifter, T+", "+N)
+		g.withConst(t, "VADDPD", half, N+", "+N)
+		g.comment("cos x = -(-1)^m sin r: the sign of m+1")
+		g.withConst(t, "VPADDQ", g.v64("onebit64", 1), T+", "+T)
+	}
+	for i, c := range p {
+		g.withConst(t, "VFNMADD231PD", g.d(fmt.Sprintf("pisplit%d", i+1), c), N+", "+X)
+	}
+	g.comment("z = r^2; sin r = r + r*z*S(z)")
+	g.ins("VMULPD %s, %s, %s", X, X, Q)
+	g.hornerPDOn(t, "sinpic", taylorCoeffs(1, 1, 7), Q, S)
+	g.ins("VMULPD %s, %s, %s", Q, X, N)
+	g.ins("VFMADD213PD %s, %s, %s", X, N, S)
+	g.comment("the sign: T's low bit into the sign bit")
+	g.ins("VPSLLQ $63, %s, %s", T, T)
+	g.xorPD(t, T, S, X)
+}
+
+// piSplit returns pi as two float64 parts, pi rounded and the rounded rest.
+func piSplit() []float64 {
+	h := halfPiSplit(2)
+	return []float64{2 * h[0], 2 * h[1]}
 }
 
 // ---- float64 Sin, Cos and Tan, both tiers ----

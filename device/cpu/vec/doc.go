@@ -249,13 +249,17 @@
 // expm1_64, which mend package math where it is wrong).
 //
 // The float32 Sin, Cos and Tan of the vector sets are kernels of both
-// tiers (asmgen.go's trigs) that work in float64 lanes: n = round(x*2/pi),
-// r = x - n*pi/2 with pi/2 in two parts (the first product exact), the
-// sine and cosine series of r to r^11 and r^12, picked and signed by n mod
-// 4 (Tan divides them), rounded once. That is the exact value correctly
-// rounded but within about 2^-12 ulp of a tie: 0.500 ulp on all 2^32
-// inputs on both tiers (TestExhaustiveF32; the bound is 0.501). Inputs of
-// 2^30 and above in magnitude, and infinities, go to package math.
+// tiers (asmgen.go's trigs) that work in float64 lanes. Sin and Cos take
+// one series: sin x = (-1)^n sin r, r = x - n*pi, n = round(x/pi), and cos
+// x = (-1)^(m+1) sin r, r = x - (m+1/2)*pi, m = round(x/pi - 1/2), with pi
+// in two parts (the first product exact) and sin r's Taylor series to
+// r^15 on |r| <= pi/2. Tan takes n = round(x*2/pi), r = x - n*pi/2 with
+// pi/2 in two parts, and the sine and cosine series of r to r^11 and r^12,
+// picked by n mod 4 and divided. Each is rounded once: the exact value
+// correctly rounded but within about 2^-12 ulp of a tie, 0.500 ulp on all
+// 2^32 inputs on both tiers (TestExhaustiveF32; the bound is 0.501).
+// Inputs of 2^30 and above in magnitude, and infinities, go to package
+// math.
 // The float64 Sin, Cos and Tan are kernels of both tiers too (asmgen.go's
 // trigs64): r = x - n*pi/2 as an exact hi+lo pair from pi/2 in three
 // parts (an FMA, an exact product and TwoSum), the series of sin to r^19

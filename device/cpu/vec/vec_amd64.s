@@ -2181,6 +2181,11 @@ DATA inf<>+20(SB)/4, $0x7f800000
 DATA inf<>+24(SB)/4, $0x7f800000
 DATA inf<>+28(SB)/4, $0x7f800000
 GLOBL inf<>(SB), RODATA|NOPTR, $32
+DATA invpi64<>+0(SB)/8, $0x3fd45f306dc9c883
+DATA invpi64<>+8(SB)/8, $0x3fd45f306dc9c883
+DATA invpi64<>+16(SB)/8, $0x3fd45f306dc9c883
+DATA invpi64<>+24(SB)/8, $0x3fd45f306dc9c883
+GLOBL invpi64<>(SB), RODATA|NOPTR, $32
 DATA ln2d<>+0(SB)/8, $0x3fe62e42fefa39ef
 DATA ln2d<>+8(SB)/8, $0x3fe62e42fefa39ef
 DATA ln2d<>+16(SB)/8, $0x3fe62e42fefa39ef
@@ -2761,6 +2766,16 @@ DATA pinf<>+20(SB)/4, $0x7f800000
 DATA pinf<>+24(SB)/4, $0x7f800000
 DATA pinf<>+28(SB)/4, $0x7f800000
 GLOBL pinf<>(SB), RODATA|NOPTR, $32
+DATA pisplit1<>+0(SB)/8, $0x400921fb54442d18
+DATA pisplit1<>+8(SB)/8, $0x400921fb54442d18
+DATA pisplit1<>+16(SB)/8, $0x400921fb54442d18
+DATA pisplit1<>+24(SB)/8, $0x400921fb54442d18
+GLOBL pisplit1<>(SB), RODATA|NOPTR, $32
+DATA pisplit2<>+0(SB)/8, $0x3ca1a62633145c07
+DATA pisplit2<>+8(SB)/8, $0x3ca1a62633145c07
+DATA pisplit2<>+16(SB)/8, $0x3ca1a62633145c07
+DATA pisplit2<>+24(SB)/8, $0x3ca1a62633145c07
+GLOBL pisplit2<>(SB), RODATA|NOPTR, $32
 DATA q15<>+0(SB)/8, $0x000000000000000f
 DATA q15<>+8(SB)/8, $0x000000000000000f
 DATA q15<>+16(SB)/8, $0x000000000000000f
@@ -2887,6 +2902,41 @@ DATA sinhc3<>+8(SB)/8, $0x3ec71de3a556c734
 DATA sinhc3<>+16(SB)/8, $0x3ec71de3a556c734
 DATA sinhc3<>+24(SB)/8, $0x3ec71de3a556c734
 GLOBL sinhc3<>(SB), RODATA|NOPTR, $32
+DATA sinpic0<>+0(SB)/8, $0xbfc5555555555555
+DATA sinpic0<>+8(SB)/8, $0xbfc5555555555555
+DATA sinpic0<>+16(SB)/8, $0xbfc5555555555555
+DATA sinpic0<>+24(SB)/8, $0xbfc5555555555555
+GLOBL sinpic0<>(SB), RODATA|NOPTR, $32
+DATA sinpic1<>+0(SB)/8, $0x3f81111111111111
+DATA sinpic1<>+8(SB)/8, $0x3f81111111111111
+DATA sinpic1<>+16(SB)/8, $0x3f81111111111111
+DATA sinpic1<>+24(SB)/8, $0x3f81111111111111
+GLOBL sinpic1<>(SB), RODATA|NOPTR, $32
+DATA sinpic2<>+0(SB)/8, $0xbf2a01a01a01a01a
+DATA sinpic2<>+8(SB)/8, $0xbf2a01a01a01a01a
+DATA sinpic2<>+16(SB)/8, $0xbf2a01a01a01a01a
+DATA sinpic2<>+24(SB)/8, $0xbf2a01a01a01a01a
+GLOBL sinpic2<>(SB), RODATA|NOPTR, $32
+DATA sinpic3<>+0(SB)/8, $0x3ec71de3a556c734
+DATA sinpic3<>+8(SB)/8, $0x3ec71de3a556c734
+DATA sinpic3<>+16(SB)/8, $0x3ec71de3a556c734
+DATA sinpic3<>+24(SB)/8, $0x3ec71de3a556c734
+GLOBL sinpic3<>(SB), RODATA|NOPTR, $32
+DATA sinpic4<>+0(SB)/8, $0xbe5ae64567f544e4
+DATA sinpic4<>+8(SB)/8, $0xbe5ae64567f544e4
+DATA sinpic4<>+16(SB)/8, $0xbe5ae64567f544e4
+DATA sinpic4<>+24(SB)/8, $0xbe5ae64567f544e4
+GLOBL sinpic4<>(SB), RODATA|NOPTR, $32
+DATA sinpic5<>+0(SB)/8, $0x3de6124613a86d09
+DATA sinpic5<>+8(SB)/8, $0x3de6124613a86d09
+DATA sinpic5<>+16(SB)/8, $0x3de6124613a86d09
+DATA sinpic5<>+24(SB)/8, $0x3de6124613a86d09
+GLOBL sinpic5<>(SB), RODATA|NOPTR, $32
+DATA sinpic6<>+0(SB)/8, $0xbd6ae7f3e733b81f
+DATA sinpic6<>+8(SB)/8, $0xbd6ae7f3e733b81f
+DATA sinpic6<>+16(SB)/8, $0xbd6ae7f3e733b81f
+DATA sinpic6<>+24(SB)/8, $0xbd6ae7f3e733b81f
+GLOBL sinpic6<>(SB), RODATA|NOPTR, $32
 DATA softplusc0<>+0(SB)/8, $0x3fe5555555555555
 DATA softplusc0<>+8(SB)/8, $0x3fe5555555555555
 DATA softplusc0<>+16(SB)/8, $0x3fe5555555555555
@@ -37881,68 +37931,46 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
-	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VFMADD231PD invpi64<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
-	VFNMADD231PD halfpi1<>(SB), Y3, Y1
-	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD pisplit1<>(SB), Y3, Y1
+	VFNMADD231PD pisplit2<>(SB), Y3, Y1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc4<>(SB), Y5
-	VFMADD213PD sinc3<>(SB), Y4, Y5
-	VFMADD213PD sinc2<>(SB), Y4, Y5
-	VFMADD213PD sinc1<>(SB), Y4, Y5
-	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMOVUPD sinpic6<>(SB), Y5
+	VFMADD213PD sinpic5<>(SB), Y4, Y5
+	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VFMADD213PD sinpic3<>(SB), Y4, Y5
+	VFMADD213PD sinpic2<>(SB), Y4, Y5
+	VFMADD213PD sinpic1<>(SB), Y4, Y5
+	VFMADD213PD sinpic0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc4<>(SB), Y6
-	VFMADD213PD cosc3<>(SB), Y4, Y6
-	VFMADD213PD cosc2<>(SB), Y4, Y6
-	VFMADD213PD cosc1<>(SB), Y4, Y6
-	VFMADD213PD cosc0<>(SB), Y4, Y6
-	VMULPD Y4, Y4, Y3
-	VMOVUPD mhalf64<>(SB), Y1
-	VFMADD213PD one64<>(SB), Y4, Y1
-	VFMADD213PD Y1, Y3, Y6
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y2, Y3
-	VBLENDVPD Y3, Y6, Y5, Y5
-	VPSLLQ $62, Y2, Y2
-	VANDPD signmask64<>(SB), Y2, Y2
-	VXORPD Y2, Y5, Y5
-	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y2, Y2
+	VXORPD Y2, Y5, Y1
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
-	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VFMADD231PD invpi64<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
-	VFNMADD231PD halfpi1<>(SB), Y9, Y7
-	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD pisplit1<>(SB), Y9, Y7
+	VFNMADD231PD pisplit2<>(SB), Y9, Y7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc4<>(SB), Y11
-	VFMADD213PD sinc3<>(SB), Y10, Y11
-	VFMADD213PD sinc2<>(SB), Y10, Y11
-	VFMADD213PD sinc1<>(SB), Y10, Y11
-	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMOVUPD sinpic6<>(SB), Y11
+	VFMADD213PD sinpic5<>(SB), Y10, Y11
+	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VFMADD213PD sinpic3<>(SB), Y10, Y11
+	VFMADD213PD sinpic2<>(SB), Y10, Y11
+	VFMADD213PD sinpic1<>(SB), Y10, Y11
+	VFMADD213PD sinpic0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc4<>(SB), Y12
-	VFMADD213PD cosc3<>(SB), Y10, Y12
-	VFMADD213PD cosc2<>(SB), Y10, Y12
-	VFMADD213PD cosc1<>(SB), Y10, Y12
-	VFMADD213PD cosc0<>(SB), Y10, Y12
-	VMULPD Y10, Y10, Y9
-	VMOVUPD mhalf64<>(SB), Y7
-	VFMADD213PD one64<>(SB), Y10, Y7
-	VFMADD213PD Y7, Y9, Y12
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y8, Y9
-	VBLENDVPD Y9, Y12, Y11, Y11
-	VPSLLQ $62, Y8, Y8
-	VANDPD signmask64<>(SB), Y8, Y8
-	VXORPD Y8, Y11, Y11
-	VMOVAPD Y11, Y7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y8, Y8
+	VXORPD Y8, Y11, Y7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
@@ -37971,68 +37999,46 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y2
-	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	VFMADD231PD invpi64<>(SB), Y1, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
-	VFNMADD231PD halfpi1<>(SB), Y3, Y1
-	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD pisplit1<>(SB), Y3, Y1
+	VFNMADD231PD pisplit2<>(SB), Y3, Y1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc4<>(SB), Y5
-	VFMADD213PD sinc3<>(SB), Y4, Y5
-	VFMADD213PD sinc2<>(SB), Y4, Y5
-	VFMADD213PD sinc1<>(SB), Y4, Y5
-	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMOVUPD sinpic6<>(SB), Y5
+	VFMADD213PD sinpic5<>(SB), Y4, Y5
+	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VFMADD213PD sinpic3<>(SB), Y4, Y5
+	VFMADD213PD sinpic2<>(SB), Y4, Y5
+	VFMADD213PD sinpic1<>(SB), Y4, Y5
+	VFMADD213PD sinpic0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc4<>(SB), Y6
-	VFMADD213PD cosc3<>(SB), Y4, Y6
-	VFMADD213PD cosc2<>(SB), Y4, Y6
-	VFMADD213PD cosc1<>(SB), Y4, Y6
-	VFMADD213PD cosc0<>(SB), Y4, Y6
-	VMULPD Y4, Y4, Y3
-	VMOVUPD mhalf64<>(SB), Y1
-	VFMADD213PD one64<>(SB), Y4, Y1
-	VFMADD213PD Y1, Y3, Y6
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y2, Y3
-	VBLENDVPD Y3, Y6, Y5, Y5
-	VPSLLQ $62, Y2, Y2
-	VANDPD signmask64<>(SB), Y2, Y2
-	VXORPD Y2, Y5, Y5
-	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y2, Y2
+	VXORPD Y2, Y5, Y1
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VMOVUPD shifter64<>(SB), Y8
-	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	VFMADD231PD invpi64<>(SB), Y7, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
-	VFNMADD231PD halfpi1<>(SB), Y9, Y7
-	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD pisplit1<>(SB), Y9, Y7
+	VFNMADD231PD pisplit2<>(SB), Y9, Y7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc4<>(SB), Y11
-	VFMADD213PD sinc3<>(SB), Y10, Y11
-	VFMADD213PD sinc2<>(SB), Y10, Y11
-	VFMADD213PD sinc1<>(SB), Y10, Y11
-	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMOVUPD sinpic6<>(SB), Y11
+	VFMADD213PD sinpic5<>(SB), Y10, Y11
+	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VFMADD213PD sinpic3<>(SB), Y10, Y11
+	VFMADD213PD sinpic2<>(SB), Y10, Y11
+	VFMADD213PD sinpic1<>(SB), Y10, Y11
+	VFMADD213PD sinpic0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc4<>(SB), Y12
-	VFMADD213PD cosc3<>(SB), Y10, Y12
-	VFMADD213PD cosc2<>(SB), Y10, Y12
-	VFMADD213PD cosc1<>(SB), Y10, Y12
-	VFMADD213PD cosc0<>(SB), Y10, Y12
-	VMULPD Y10, Y10, Y9
-	VMOVUPD mhalf64<>(SB), Y7
-	VFMADD213PD one64<>(SB), Y10, Y7
-	VFMADD213PD Y7, Y9, Y12
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y8, Y9
-	VBLENDVPD Y9, Y12, Y11, Y11
-	VPSLLQ $62, Y8, Y8
-	VANDPD signmask64<>(SB), Y8, Y8
-	VXORPD Y8, Y11, Y11
-	VMOVAPD Y11, Y7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y8, Y8
+	VXORPD Y8, Y11, Y7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
@@ -38066,72 +38072,54 @@ one:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VMOVUPD shifter64<>(SB), Y2
-	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VMOVUPD half64<>(SB), Y3
+	VFMSUB231PD invpi64<>(SB), Y1, Y3
+	VADDPD shifter64<>(SB), Y3, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
-	VFNMADD231PD halfpi1<>(SB), Y3, Y1
-	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD half64<>(SB), Y3, Y3
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ onebit64<>(SB), Y2, Y2
+	VFNMADD231PD pisplit1<>(SB), Y3, Y1
+	VFNMADD231PD pisplit2<>(SB), Y3, Y1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc4<>(SB), Y5
-	VFMADD213PD sinc3<>(SB), Y4, Y5
-	VFMADD213PD sinc2<>(SB), Y4, Y5
-	VFMADD213PD sinc1<>(SB), Y4, Y5
-	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMOVUPD sinpic6<>(SB), Y5
+	VFMADD213PD sinpic5<>(SB), Y4, Y5
+	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VFMADD213PD sinpic3<>(SB), Y4, Y5
+	VFMADD213PD sinpic2<>(SB), Y4, Y5
+	VFMADD213PD sinpic1<>(SB), Y4, Y5
+	VFMADD213PD sinpic0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc4<>(SB), Y6
-	VFMADD213PD cosc3<>(SB), Y4, Y6
-	VFMADD213PD cosc2<>(SB), Y4, Y6
-	VFMADD213PD cosc1<>(SB), Y4, Y6
-	VFMADD213PD cosc0<>(SB), Y4, Y6
-	VMULPD Y4, Y4, Y3
-	VMOVUPD mhalf64<>(SB), Y1
-	VFMADD213PD one64<>(SB), Y4, Y1
-	VFMADD213PD Y1, Y3, Y6
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ onebit64<>(SB), Y2, Y2
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y2, Y3
-	VBLENDVPD Y3, Y6, Y5, Y5
-	VPSLLQ $62, Y2, Y2
-	VANDPD signmask64<>(SB), Y2, Y2
-	VXORPD Y2, Y5, Y5
-	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VMOVUPD shifter64<>(SB), Y8
-	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y2, Y2
+	VXORPD Y2, Y5, Y1
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VMOVUPD half64<>(SB), Y9
+	VFMSUB231PD invpi64<>(SB), Y7, Y9
+	VADDPD shifter64<>(SB), Y9, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
-	VFNMADD231PD halfpi1<>(SB), Y9, Y7
-	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD half64<>(SB), Y9, Y9
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ onebit64<>(SB), Y8, Y8
+	VFNMADD231PD pisplit1<>(SB), Y9, Y7
+	VFNMADD231PD pisplit2<>(SB), Y9, Y7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc4<>(SB), Y11
-	VFMADD213PD sinc3<>(SB), Y10, Y11
-	VFMADD213PD sinc2<>(SB), Y10, Y11
-	VFMADD213PD sinc1<>(SB), Y10, Y11
-	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMOVUPD sinpic6<>(SB), Y11
+	VFMADD213PD sinpic5<>(SB), Y10, Y11
+	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VFMADD213PD sinpic3<>(SB), Y10, Y11
+	VFMADD213PD sinpic2<>(SB), Y10, Y11
+	VFMADD213PD sinpic1<>(SB), Y10, Y11
+	VFMADD213PD sinpic0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc4<>(SB), Y12
-	VFMADD213PD cosc3<>(SB), Y10, Y12
-	VFMADD213PD cosc2<>(SB), Y10, Y12
-	VFMADD213PD cosc1<>(SB), Y10, Y12
-	VFMADD213PD cosc0<>(SB), Y10, Y12
-	VMULPD Y10, Y10, Y9
-	VMOVUPD mhalf64<>(SB), Y7
-	VFMADD213PD one64<>(SB), Y10, Y7
-	VFMADD213PD Y7, Y9, Y12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ onebit64<>(SB), Y8, Y8
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y8, Y9
-	VBLENDVPD Y9, Y12, Y11, Y11
-	VPSLLQ $62, Y8, Y8
-	VANDPD signmask64<>(SB), Y8, Y8
-	VXORPD Y8, Y11, Y11
-	VMOVAPD Y11, Y7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y8, Y8
+	VXORPD Y8, Y11, Y7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
@@ -38156,72 +38144,54 @@ tail:
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X7
 	VCVTPS2PD X7, Y7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VMOVUPD shifter64<>(SB), Y2
-	VFMADD231PD twooverpi<>(SB), Y1, Y2
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VMOVUPD half64<>(SB), Y3
+	VFMSUB231PD invpi64<>(SB), Y1, Y3
+	VADDPD shifter64<>(SB), Y3, Y2
 	VSUBPD shifter64<>(SB), Y2, Y3
-	VFNMADD231PD halfpi1<>(SB), Y3, Y1
-	VFNMADD231PD halfpi2<>(SB), Y3, Y1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD half64<>(SB), Y3, Y3
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ onebit64<>(SB), Y2, Y2
+	VFNMADD231PD pisplit1<>(SB), Y3, Y1
+	VFNMADD231PD pisplit2<>(SB), Y3, Y1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc4<>(SB), Y5
-	VFMADD213PD sinc3<>(SB), Y4, Y5
-	VFMADD213PD sinc2<>(SB), Y4, Y5
-	VFMADD213PD sinc1<>(SB), Y4, Y5
-	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMOVUPD sinpic6<>(SB), Y5
+	VFMADD213PD sinpic5<>(SB), Y4, Y5
+	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VFMADD213PD sinpic3<>(SB), Y4, Y5
+	VFMADD213PD sinpic2<>(SB), Y4, Y5
+	VFMADD213PD sinpic1<>(SB), Y4, Y5
+	VFMADD213PD sinpic0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc4<>(SB), Y6
-	VFMADD213PD cosc3<>(SB), Y4, Y6
-	VFMADD213PD cosc2<>(SB), Y4, Y6
-	VFMADD213PD cosc1<>(SB), Y4, Y6
-	VFMADD213PD cosc0<>(SB), Y4, Y6
-	VMULPD Y4, Y4, Y3
-	VMOVUPD mhalf64<>(SB), Y1
-	VFMADD213PD one64<>(SB), Y4, Y1
-	VFMADD213PD Y1, Y3, Y6
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ onebit64<>(SB), Y2, Y2
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y2, Y3
-	VBLENDVPD Y3, Y6, Y5, Y5
-	VPSLLQ $62, Y2, Y2
-	VANDPD signmask64<>(SB), Y2, Y2
-	VXORPD Y2, Y5, Y5
-	VMOVAPD Y5, Y1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VMOVUPD shifter64<>(SB), Y8
-	VFMADD231PD twooverpi<>(SB), Y7, Y8
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y2, Y2
+	VXORPD Y2, Y5, Y1
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VMOVUPD half64<>(SB), Y9
+	VFMSUB231PD invpi64<>(SB), Y7, Y9
+	VADDPD shifter64<>(SB), Y9, Y8
 	VSUBPD shifter64<>(SB), Y8, Y9
-	VFNMADD231PD halfpi1<>(SB), Y9, Y7
-	VFNMADD231PD halfpi2<>(SB), Y9, Y7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD half64<>(SB), Y9, Y9
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ onebit64<>(SB), Y8, Y8
+	VFNMADD231PD pisplit1<>(SB), Y9, Y7
+	VFNMADD231PD pisplit2<>(SB), Y9, Y7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc4<>(SB), Y11
-	VFMADD213PD sinc3<>(SB), Y10, Y11
-	VFMADD213PD sinc2<>(SB), Y10, Y11
-	VFMADD213PD sinc1<>(SB), Y10, Y11
-	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMOVUPD sinpic6<>(SB), Y11
+	VFMADD213PD sinpic5<>(SB), Y10, Y11
+	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VFMADD213PD sinpic3<>(SB), Y10, Y11
+	VFMADD213PD sinpic2<>(SB), Y10, Y11
+	VFMADD213PD sinpic1<>(SB), Y10, Y11
+	VFMADD213PD sinpic0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc4<>(SB), Y12
-	VFMADD213PD cosc3<>(SB), Y10, Y12
-	VFMADD213PD cosc2<>(SB), Y10, Y12
-	VFMADD213PD cosc1<>(SB), Y10, Y12
-	VFMADD213PD cosc0<>(SB), Y10, Y12
-	VMULPD Y10, Y10, Y9
-	VMOVUPD mhalf64<>(SB), Y7
-	VFMADD213PD one64<>(SB), Y10, Y7
-	VFMADD213PD Y7, Y9, Y12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ onebit64<>(SB), Y8, Y8
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPSLLQ $63, Y8, Y9
-	VBLENDVPD Y9, Y12, Y11, Y11
-	VPSLLQ $62, Y8, Y8
-	VANDPD signmask64<>(SB), Y8, Y8
-	VXORPD Y8, Y11, Y11
-	VMOVAPD Y11, Y7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Y8, Y8
+	VXORPD Y8, Y11, Y7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y7, X7
@@ -38433,68 +38403,46 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
-	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VFMADD231PD.BCST invpi64<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD sinpic6<>(SB), Z5
+	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
-	VMULPD Z4, Z4, Z3
-	VBROADCASTSD mhalf64<>(SB), Z1
-	VFMADD213PD.BCST one64<>(SB), Z4, Z1
-	VFMADD213PD Z1, Z3, Z6
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z5
-	VPSLLQ $62, Z2, Z2
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
-	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z5, Z1
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
-	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VFMADD231PD.BCST invpi64<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
-	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD sinpic6<>(SB), Z11
+	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
-	VMULPD Z10, Z10, Z9
-	VBROADCASTSD mhalf64<>(SB), Z7
-	VFMADD213PD.BCST one64<>(SB), Z10, Z7
-	VFMADD213PD Z7, Z9, Z12
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z11
-	VPSLLQ $62, Z8, Z8
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
-	VMOVAPD Z11, Z7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z11, Z7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
@@ -38510,68 +38458,46 @@ loop:
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z18
-	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
+	VFMADD231PD.BCST invpi64<>(SB), Z17, Z18
 	VSUBPD.BCST shifter64<>(SB), Z18, Z19
-	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
-	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z19, Z17
+	VFNMADD231PD.BCST pisplit2<>(SB), Z19, Z17
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinc4<>(SB), Z21
-	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
+	VBROADCASTSD sinpic6<>(SB), Z21
+	VFMADD213PD.BCST sinpic5<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic4<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic3<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic0<>(SB), Z20, Z21
 	VMULPD Z20, Z17, Z19
 	VFMADD213PD Z17, Z19, Z21
-	VBROADCASTSD cosc4<>(SB), Z22
-	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc0<>(SB), Z20, Z22
-	VMULPD Z20, Z20, Z19
-	VBROADCASTSD mhalf64<>(SB), Z17
-	VFMADD213PD.BCST one64<>(SB), Z20, Z17
-	VFMADD213PD Z17, Z19, Z22
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z21
-	VPSLLQ $62, Z18, Z18
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z18, Z21
-	VMOVAPD Z21, Z17
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z18, Z18
+	VPXORQ Z18, Z21, Z17
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z24
-	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
+	VFMADD231PD.BCST invpi64<>(SB), Z23, Z24
 	VSUBPD.BCST shifter64<>(SB), Z24, Z25
-	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
-	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z25, Z23
+	VFNMADD231PD.BCST pisplit2<>(SB), Z25, Z23
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinc4<>(SB), Z27
-	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
+	VBROADCASTSD sinpic6<>(SB), Z27
+	VFMADD213PD.BCST sinpic5<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic4<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic3<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic0<>(SB), Z26, Z27
 	VMULPD Z26, Z23, Z25
 	VFMADD213PD Z23, Z25, Z27
-	VBROADCASTSD cosc4<>(SB), Z28
-	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc0<>(SB), Z26, Z28
-	VMULPD Z26, Z26, Z25
-	VBROADCASTSD mhalf64<>(SB), Z23
-	VFMADD213PD.BCST one64<>(SB), Z26, Z23
-	VFMADD213PD Z23, Z25, Z28
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z27
-	VPSLLQ $62, Z24, Z24
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z24, Z27
-	VMOVAPD Z27, Z23
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z24, Z24
+	VPXORQ Z24, Z27, Z23
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z23, Y23
@@ -38597,68 +38523,46 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
-	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VFMADD231PD.BCST invpi64<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD sinpic6<>(SB), Z5
+	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
-	VMULPD Z4, Z4, Z3
-	VBROADCASTSD mhalf64<>(SB), Z1
-	VFMADD213PD.BCST one64<>(SB), Z4, Z1
-	VFMADD213PD Z1, Z3, Z6
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z5
-	VPSLLQ $62, Z2, Z2
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
-	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z5, Z1
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
-	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VFMADD231PD.BCST invpi64<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
-	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD sinpic6<>(SB), Z11
+	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
-	VMULPD Z10, Z10, Z9
-	VBROADCASTSD mhalf64<>(SB), Z7
-	VFMADD213PD.BCST one64<>(SB), Z10, Z7
-	VFMADD213PD Z7, Z9, Z12
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z11
-	VPSLLQ $62, Z8, Z8
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
-	VMOVAPD Z11, Z7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z11, Z7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
@@ -38687,68 +38591,46 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z2
-	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	VFMADD231PD.BCST invpi64<>(SB), Z1, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD sinpic6<>(SB), Z5
+	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
-	VMULPD Z4, Z4, Z3
-	VBROADCASTSD mhalf64<>(SB), Z1
-	VFMADD213PD.BCST one64<>(SB), Z4, Z1
-	VFMADD213PD Z1, Z3, Z6
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z5
-	VPSLLQ $62, Z2, Z2
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
-	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z5, Z1
+	// n = round(x/pi) in the low bits of T, r = x - n*(P1+P2)
 	VBROADCASTSD shifter64<>(SB), Z8
-	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	VFMADD231PD.BCST invpi64<>(SB), Z7, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
-	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VFNMADD231PD.BCST pisplit1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD sinpic6<>(SB), Z11
+	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
-	VMULPD Z10, Z10, Z9
-	VBROADCASTSD mhalf64<>(SB), Z7
-	VFMADD213PD.BCST one64<>(SB), Z10, Z7
-	VFMADD213PD Z7, Z9, Z12
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z11
-	VPSLLQ $62, Z8, Z8
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
-	VMOVAPD Z11, Z7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z11, Z7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
@@ -38782,72 +38664,54 @@ loop:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z2
-	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z3
+	VFMSUB231PD.BCST invpi64<>(SB), Z1, Z3
+	VADDPD.BCST shifter64<>(SB), Z3, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z3, Z3
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z2, Z2
+	VFNMADD231PD.BCST pisplit1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD sinpic6<>(SB), Z5
+	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
-	VMULPD Z4, Z4, Z3
-	VBROADCASTSD mhalf64<>(SB), Z1
-	VFMADD213PD.BCST one64<>(SB), Z4, Z1
-	VFMADD213PD Z1, Z3, Z6
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z2, Z2
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z5
-	VPSLLQ $62, Z2, Z2
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
-	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z8
-	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z5, Z1
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z9
+	VFMSUB231PD.BCST invpi64<>(SB), Z7, Z9
+	VADDPD.BCST shifter64<>(SB), Z9, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
-	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z9, Z9
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z8, Z8
+	VFNMADD231PD.BCST pisplit1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD sinpic6<>(SB), Z11
+	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
-	VMULPD Z10, Z10, Z9
-	VBROADCASTSD mhalf64<>(SB), Z7
-	VFMADD213PD.BCST one64<>(SB), Z10, Z7
-	VFMADD213PD Z7, Z9, Z12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z8, Z8
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z11
-	VPSLLQ $62, Z8, Z8
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
-	VMOVAPD Z11, Z7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z11, Z7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
@@ -38860,72 +38724,54 @@ loop:
 	VCVTPS2PD Y16, Z17
 	VEXTRACTF32X8 $1, Z16, Y23
 	VCVTPS2PD Y23, Z23
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z18
-	VFMADD231PD.BCST twooverpi<>(SB), Z17, Z18
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z19
+	VFMSUB231PD.BCST invpi64<>(SB), Z17, Z19
+	VADDPD.BCST shifter64<>(SB), Z19, Z18
 	VSUBPD.BCST shifter64<>(SB), Z18, Z19
-	VFNMADD231PD.BCST halfpi1<>(SB), Z19, Z17
-	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z19, Z19
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z18, Z18
+	VFNMADD231PD.BCST pisplit1<>(SB), Z19, Z17
+	VFNMADD231PD.BCST pisplit2<>(SB), Z19, Z17
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinc4<>(SB), Z21
-	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
+	VBROADCASTSD sinpic6<>(SB), Z21
+	VFMADD213PD.BCST sinpic5<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic4<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic3<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic2<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic1<>(SB), Z20, Z21
+	VFMADD213PD.BCST sinpic0<>(SB), Z20, Z21
 	VMULPD Z20, Z17, Z19
 	VFMADD213PD Z17, Z19, Z21
-	VBROADCASTSD cosc4<>(SB), Z22
-	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc0<>(SB), Z20, Z22
-	VMULPD Z20, Z20, Z19
-	VBROADCASTSD mhalf64<>(SB), Z17
-	VFMADD213PD.BCST one64<>(SB), Z20, Z17
-	VFMADD213PD Z17, Z19, Z22
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z18, Z18
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z21
-	VPSLLQ $62, Z18, Z18
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z18, Z21
-	VMOVAPD Z21, Z17
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z24
-	VFMADD231PD.BCST twooverpi<>(SB), Z23, Z24
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z18, Z18
+	VPXORQ Z18, Z21, Z17
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z25
+	VFMSUB231PD.BCST invpi64<>(SB), Z23, Z25
+	VADDPD.BCST shifter64<>(SB), Z25, Z24
 	VSUBPD.BCST shifter64<>(SB), Z24, Z25
-	VFNMADD231PD.BCST halfpi1<>(SB), Z25, Z23
-	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z25, Z25
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z24, Z24
+	VFNMADD231PD.BCST pisplit1<>(SB), Z25, Z23
+	VFNMADD231PD.BCST pisplit2<>(SB), Z25, Z23
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinc4<>(SB), Z27
-	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
+	VBROADCASTSD sinpic6<>(SB), Z27
+	VFMADD213PD.BCST sinpic5<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic4<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic3<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic2<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic1<>(SB), Z26, Z27
+	VFMADD213PD.BCST sinpic0<>(SB), Z26, Z27
 	VMULPD Z26, Z23, Z25
 	VFMADD213PD Z23, Z25, Z27
-	VBROADCASTSD cosc4<>(SB), Z28
-	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc0<>(SB), Z26, Z28
-	VMULPD Z26, Z26, Z25
-	VBROADCASTSD mhalf64<>(SB), Z23
-	VFMADD213PD.BCST one64<>(SB), Z26, Z23
-	VFMADD213PD Z23, Z25, Z28
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z24, Z24
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z27
-	VPSLLQ $62, Z24, Z24
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z24, Z27
-	VMOVAPD Z27, Z23
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z24, Z24
+	VPXORQ Z24, Z27, Z23
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z23, Y23
@@ -38948,72 +38794,54 @@ one:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z2
-	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z3
+	VFMSUB231PD.BCST invpi64<>(SB), Z1, Z3
+	VADDPD.BCST shifter64<>(SB), Z3, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z3, Z3
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z2, Z2
+	VFNMADD231PD.BCST pisplit1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD sinpic6<>(SB), Z5
+	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
-	VMULPD Z4, Z4, Z3
-	VBROADCASTSD mhalf64<>(SB), Z1
-	VFMADD213PD.BCST one64<>(SB), Z4, Z1
-	VFMADD213PD Z1, Z3, Z6
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z2, Z2
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z5
-	VPSLLQ $62, Z2, Z2
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
-	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z8
-	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z5, Z1
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z9
+	VFMSUB231PD.BCST invpi64<>(SB), Z7, Z9
+	VADDPD.BCST shifter64<>(SB), Z9, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
-	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z9, Z9
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z8, Z8
+	VFNMADD231PD.BCST pisplit1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD sinpic6<>(SB), Z11
+	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
-	VMULPD Z10, Z10, Z9
-	VBROADCASTSD mhalf64<>(SB), Z7
-	VFMADD213PD.BCST one64<>(SB), Z10, Z7
-	VFMADD213PD Z7, Z9, Z12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z8, Z8
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z11
-	VPSLLQ $62, Z8, Z8
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
-	VMOVAPD Z11, Z7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z11, Z7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
@@ -39039,72 +38867,54 @@ tail:
 	VCVTPS2PD Y0, Z1
 	VEXTRACTF32X8 $1, Z0, Y7
 	VCVTPS2PD Y7, Z7
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z2
-	VFMADD231PD.BCST twooverpi<>(SB), Z1, Z2
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z3
+	VFMSUB231PD.BCST invpi64<>(SB), Z1, Z3
+	VADDPD.BCST shifter64<>(SB), Z3, Z2
 	VSUBPD.BCST shifter64<>(SB), Z2, Z3
-	VFNMADD231PD.BCST halfpi1<>(SB), Z3, Z1
-	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z3, Z3
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z2, Z2
+	VFNMADD231PD.BCST pisplit1<>(SB), Z3, Z1
+	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD sinpic6<>(SB), Z5
+	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
+	VFMADD213PD.BCST sinpic0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
-	VMULPD Z4, Z4, Z3
-	VBROADCASTSD mhalf64<>(SB), Z1
-	VFMADD213PD.BCST one64<>(SB), Z4, Z1
-	VFMADD213PD Z1, Z3, Z6
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z2, Z2
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z5
-	VPSLLQ $62, Z2, Z2
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z2, Z5
-	VMOVAPD Z5, Z1
-	// n = round(x*2/pi) in the low bits of T, r = x - n*(P1+P2)
-	VBROADCASTSD shifter64<>(SB), Z8
-	VFMADD231PD.BCST twooverpi<>(SB), Z7, Z8
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z2, Z2
+	VPXORQ Z2, Z5, Z1
+	// m = round(x/pi - 1/2) in the low bits of T, r = x - (m+1/2)*(P1+P2)
+	VBROADCASTSD half64<>(SB), Z9
+	VFMSUB231PD.BCST invpi64<>(SB), Z7, Z9
+	VADDPD.BCST shifter64<>(SB), Z9, Z8
 	VSUBPD.BCST shifter64<>(SB), Z8, Z9
-	VFNMADD231PD.BCST halfpi1<>(SB), Z9, Z7
-	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
-	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
+	VADDPD.BCST half64<>(SB), Z9, Z9
+	// cos x = -(-1)^m sin r: the sign of m+1
+	VPADDQ.BCST onebit64<>(SB), Z8, Z8
+	VFNMADD231PD.BCST pisplit1<>(SB), Z9, Z7
+	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
+	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD sinpic6<>(SB), Z11
+	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
+	VFMADD213PD.BCST sinpic0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
-	VMULPD Z10, Z10, Z9
-	VBROADCASTSD mhalf64<>(SB), Z7
-	VFMADD213PD.BCST one64<>(SB), Z10, Z7
-	VFMADD213PD Z7, Z9, Z12
-	// cos x = sin(x + pi/2): the quadrant n+1
-	VPADDQ.BCST onebit64<>(SB), Z8, Z8
-	// quadrant odd: C for S; bit 1 of the quadrant: negate
-	VPTESTMQ.BCST onebit64<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z11
-	VPSLLQ $62, Z8, Z8
-	// S ^= T & sign
-	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z8, Z11
-	VMOVAPD Z11, Z7
+	// the sign: T's low bit into the sign bit
+	VPSLLQ $63, Z8, Z8
+	VPXORQ Z8, Z11, Z7
 	// |x| >= 2^30 or infinite (NaN compares false): keep x, flag the lane
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z7, Y7
