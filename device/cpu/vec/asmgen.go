@@ -3258,11 +3258,7 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.comment("x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or")
 	g.comment("-geluErfFar <= x < geluErfNear (left to Go)")
 	g.ins("VMOVAPD Z0, Z16")
-	g.ins("VCMPPD.BCST $29, %s, Z16, K7", g.d("dgelunear", geluErfNear))
-	g.ins("VCMPPD.BCST $29, %s, Z16, K5", g.d("dgelufarpos", -geluErfFar))
-	g.ins("KANDNW K5, K7, K5")
-	g.ins("VCMPPD.BCST $17, %s, Z16, K6", g.d("dgelufar", geluErfFar))
-	g.ins("KORW K5, K6, K6")
+	g.geluErfLanes(tierAVX512, "Z16", "K7", "K6", "K5")
 	g.ins("KORW K6, K4, K4")
 	g.geluErfArg(tierAVX512, "Z17", "Z18")
 	g.comment("b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut")
@@ -3296,11 +3292,8 @@ func (g *gen) geluErf512F64(r0, p string) {
 	g.ins("VMOVAPD Z5, K2, Z20")
 	g.ins("VMOVAPD Z4, K2, Z21")
 	g.label(join)
-	g.comment("x*(eh + el)/2 = x*eh' + x*el' (halving exact); x where K7, x left for Go where K6")
-	g.ins("VMULPD.BCST %s, Z20, Z20", g.d("dhalf", 0.5))
-	g.ins("VMULPD.BCST %s, Z21, Z21", g.d("dhalf", 0.5))
-	g.ins("VMULPD Z21, Z16, Z21")
-	g.ins("VFMADD231PD Z20, Z16, Z21")
+	g.geluErfJoin(tierAVX512, "Z16", "Z20", "Z21")
+	g.comment("x where K7, x left for Go where K6")
 	g.ins("VMOVAPD Z16, K6, Z21")
 	g.ins("VMOVAPD Z16, K7, Z21")
 	g.ins("VMOVAPD Z21, Z0")
@@ -3348,6 +3341,44 @@ func (g *gen) geluErfSmall(t tier, ah, al string) {
 	g.ins("VSUBPD %s, %s, %s", R(5), R(4), R(4))
 	g.ins("VSUBPD %s, %s, %s", ah, R(4), R(4))
 	g.ins("VSUBPD %s, %s, %s", R(3), R(4), R(4))
+}
+
+// geluErfLanes sets near to the lanes of x (tier t) at or above
+// geluErfNear, whose result is x, and left to those the GeluErf kernels
+// leave to Go, below geluErfFar or from -geluErfFar to geluErfNear (NaN
+// in neither); k-masks on zmm, registers on ymm, tmp as scratch.
+func (g *gen) geluErfLanes(t tier, x, near, left, tmp string) {
+	cmp := func(imm int, c, dst string) {
+		if t.z {
+			g.ins("VCMPPD.BCST $%d, %s, %s, %s", imm, c, x, dst)
+		} else {
+			g.ins("VCMPPD $%d, %s, %s, %s", imm, c, x, dst)
+		}
+	}
+	cmp(29, g.d("dgelunear", geluErfNear), near)
+	cmp(29, g.d("dgelufarpos", -geluErfFar), tmp)
+	if t.z {
+		g.ins("KANDNW %s, %s, %s", tmp, near, tmp)
+	} else {
+		g.ins("VANDNPD %s, %s, %s", tmp, near, tmp)
+	}
+	cmp(17, g.d("dgelufar", geluErfFar), left)
+	if t.z {
+		g.ins("KORW %s, %s, %s", tmp, left, left)
+	} else {
+		g.ins("VORPD %s, %s, %s", tmp, left, left)
+	}
+}
+
+// geluErfJoin ends the GeluErf kernels on tier t: from erfc(a) = eh + el,
+// el = x*(eh + el)/2 as x*eh' + x*el' (the halving exact) in one FMA.
+func (g *gen) geluErfJoin(t tier, x, eh, el string) {
+	g.comment("x*(eh + el)/2 = x*eh' + x*el' (halving exact)")
+	half := g.d("dhalf", 0.5)
+	g.withConst(t, "VMULPD", half, eh+", "+eh)
+	g.withConst(t, "VMULPD", half, el+", "+el)
+	g.ins("VMULPD %s, %s, %s", el, x, el)
+	g.ins("VFMADD231PD %s, %s, %s", eh, x, el)
 }
 
 // twoMinusErfc sets registers 3 and 4 of tier t to 2 - erfc(b) = s +
@@ -4296,19 +4327,10 @@ func (g *gen) geluErfF64AVX2() {
 		g.ins("VBLENDVPD Y8, Y5, Y9, Y9")
 		g.ins("VBLENDVPD Y8, Y4, Y10, Y10")
 		g.label(join)
-		g.comment("x*(eh + el)/2 = x*eh' + x*el' (halving exact)")
-		half := g.d("dhalf", 0.5)
-		g.withConst(t, "VMULPD", half, "Y9, Y9")
-		g.withConst(t, "VMULPD", half, "Y10, Y10")
-		g.ins("VMULPD Y10, Y11, Y10")
-		g.ins("VFMADD231PD Y9, Y11, Y10")
+		g.geluErfJoin(t, "Y11", "Y9", "Y10")
 		g.comment("x where x >= geluErfNear (Y1); x left for Go, flagged in Y14, where x <")
 		g.comment("geluErfFar or -geluErfFar <= x < geluErfNear (Y3)")
-		g.ins("VCMPPD $29, %s, Y11, Y1", g.d("dgelunear", geluErfNear))
-		g.ins("VCMPPD $29, %s, Y11, Y2", g.d("dgelufarpos", -geluErfFar))
-		g.ins("VANDNPD Y2, Y1, Y2")
-		g.ins("VCMPPD $17, %s, Y11, Y3", g.d("dgelufar", geluErfFar))
-		g.ins("VORPD Y2, Y3, Y3")
+		g.geluErfLanes(t, "Y11", "Y1", "Y3", "Y2")
 		g.ins("VORPD Y3, Y14, Y14")
 		g.ins("VBLENDVPD Y3, Y11, Y10, Y10")
 		g.ins("VBLENDVPD Y1, Y11, Y10, Y10")
@@ -4950,14 +4972,9 @@ func (g *gen) trigCore(t tier, op string, b int) {
 	g.loadPD(t, shifter, T)
 	g.withConst(t, "VFMADD231PD", g.d("twooverpi", 2/math.Pi), X+", "+T)
 	g.withConst(t, "VSUBPD", shifter, T+", "+N)
-	for i, c := range p {
-		g.withConst(t, "VFNMADD231PD", g.d(fmt.Sprintf("halfpi%d", i+1), c), N+", "+X)
-	}
+	g.subtractParts(t, "halfpi", p, N, X)
 	g.comment("z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)")
-	g.ins("VMULPD %s, %s, %s", X, X, Q)
-	g.hornerPDOn(t, "sinc", taylorCoeffs(1, 1, 5), Q, S)
-	g.ins("VMULPD %s, %s, %s", Q, X, N)
-	g.ins("VFMADD213PD %s, %s, %s", X, N, S)
+	g.sineSeries(t, "sinc", 5, X, Q, S, N)
 	g.hornerPDOn(t, "cosc", taylorCoeffs(0, 2, 6), Q, C)
 	g.ins("VMULPD %s, %s, %s", Q, Q, N)
 	g.loadPD(t, g.d("mhalf64", -0.5), X)
@@ -5038,17 +5055,30 @@ func (g *gen) sinCosCore(t tier, op string, b int) {
 		g.comment("cos x = -(-1)^m sin r: the sign of m+1")
 		g.withConst(t, "VPADDQ", g.v64("onebit64", 1), T+", "+T)
 	}
-	for i, c := range p {
-		g.withConst(t, "VFNMADD231PD", g.d(fmt.Sprintf("pisplit%d", i+1), c), N+", "+X)
-	}
+	g.subtractParts(t, "pisplit", p, N, X)
 	g.comment("z = r^2; sin r = r + r*z*S(z)")
-	g.ins("VMULPD %s, %s, %s", X, X, Q)
-	g.hornerPDOn(t, "sinpic", taylorCoeffs(1, 1, 7), Q, S)
-	g.ins("VMULPD %s, %s, %s", Q, X, N)
-	g.ins("VFMADD213PD %s, %s, %s", X, N, S)
+	g.sineSeries(t, "sinpic", 7, X, Q, S, N)
 	g.comment("the sign: T's low bit into the sign bit")
 	g.ins("VPSLLQ $63, %s, %s", T, T)
 	g.xorPD(t, T, S, X)
+}
+
+// subtractParts sets x -= n*c for each part c of a constant split into
+// parts (registered as name1, name2, ...), one FMA each, on tier t.
+func (g *gen) subtractParts(t tier, name string, parts []float64, n, x string) {
+	for i, c := range parts {
+		g.withConst(t, "VFNMADD231PD", g.d(fmt.Sprintf("%s%d", name, i+1), c), n+", "+x)
+	}
+}
+
+// sineSeries sets s = sin r = r + r*z*S(z) on tier t, z = r^2 (left in
+// z), S the Taylor series of sin from r^3 to r^(2*terms+1) (registered as
+// name0, name1, ...), tmp scratch.
+func (g *gen) sineSeries(t tier, name string, terms int, r, z, s, tmp string) {
+	g.ins("VMULPD %s, %s, %s", r, r, z)
+	g.hornerPDOn(t, name, taylorCoeffs(1, 1, terms), z, s)
+	g.ins("VMULPD %s, %s, %s", z, r, tmp)
+	g.ins("VFMADD213PD %s, %s, %s", r, tmp, s)
 }
 
 // piSplit returns pi as two float64 parts, pi rounded and the rounded rest.

@@ -29966,11 +29966,12 @@ gelusmall91:
 	VMOVAPD Z5, K2, Z20
 	VMOVAPD Z4, K2, Z21
 gelujoin92:
-	// x*(eh + el)/2 = x*eh' + x*el' (halving exact); x where K7, x left for Go where K6
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
 	VMULPD.BCST dhalf<>(SB), Z20, Z20
 	VMULPD.BCST dhalf<>(SB), Z21, Z21
 	VMULPD Z21, Z16, Z21
 	VFMADD231PD Z20, Z16, Z21
+	// x where K7, x left for Go where K6
 	VMOVAPD Z16, K6, Z21
 	VMOVAPD Z16, K7, Z21
 	VMOVAPD Z21, Z0
@@ -30156,11 +30157,12 @@ gelusmall93:
 	VMOVAPD Z5, K2, Z20
 	VMOVAPD Z4, K2, Z21
 gelujoin94:
-	// x*(eh + el)/2 = x*eh' + x*el' (halving exact); x where K7, x left for Go where K6
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
 	VMULPD.BCST dhalf<>(SB), Z20, Z20
 	VMULPD.BCST dhalf<>(SB), Z21, Z21
 	VMULPD Z21, Z16, Z21
 	VFMADD231PD Z20, Z16, Z21
+	// x where K7, x left for Go where K6
 	VMOVAPD Z16, K6, Z21
 	VMOVAPD Z16, K7, Z21
 	VMOVAPD Z21, Z0
