@@ -1017,14 +1017,16 @@ func TestGeluErfF64InPlace(t *testing.T) {
 }
 
 // TestExpLogF64AVX2 holds the AVX2 set's float64 Exp, Exp2, Log, Log2,
-// Log10, Log1p, Tanh, Cosh, Sinh, Expm1 and Sigmoid kernels to 1 ulp of the exact value (Log to 0.6, as
-// TestExactF64 holds the AVX-512 one; 2^-1074 for subnormal results) on the
-// inputs of TestAccuracyF64 (every 8th beyond the first 4000), to the exact
-// special values (+Inf, 0, -Inf, NaN; Sigmoid's 1 and 0) where those are
-// the values, and, on a machine with AVX-512, to the AVX-512 kernels' bits
-// on every input (the same steps: Exp's scaling rounds once on both, Log's
-// table lookups and special values differ only in how they are done), but
-// for Sigmoid's and Tanh's few (see below).
+// Log10, Log1p, Tanh, Cosh, Sinh, Expm1, Sigmoid, GeluTanh and Erf kernels
+// to 1 ulp of the exact value (Log to 0.6 and GeluTanh to 1.6, as
+// TestExactF64 holds the AVX-512 ones; 2^-1074 for subnormal results) on
+// the inputs of TestAccuracyF64 (every 8th beyond the first 4000), to the
+// exact special values (+Inf, 0, -Inf, NaN; Sigmoid's 1 and 0) where
+// those are the values, and, on a machine with AVX-512, to the AVX-512
+// kernels' bits on every input (the same steps: Exp's scaling rounds once
+// on both, Log's and Erf's table lookups and special values differ only
+// in how they are done), but for Sigmoid's, Tanh's and GeluTanh's few
+// (see below).
 func TestExpLogF64AVX2(t *testing.T) {
 	var avx2, avx512 *kernels
 	for _, k := range available() {
