@@ -5606,8 +5606,8 @@ func (g *gen) asinAcos64(t tier, op string) {
 // result rounded once. atan(a), a = |x|, is reduced by one division to t
 // with |t| <= tan(pi/8): t = a below tan(pi/8), (a-1)/(a+1) (plus pi/4)
 // below tan(3pi/8), -1/a (plus pi/2) above, a-1 and a+1 exact for a
-// float32 a; atan t = t + t^3*A(t^2), the Taylor series to t^25
-// (truncation below 2^-38 of the result), and x's sign is copied last.
+// float32 a; atan t = t + t^3*A(t^2), A of degree 6 fitted to within
+// 2^-40 of the result (atanCoeffs), and x's sign is copied last.
 // Asin and Acos take no division (asinCore): a polynomial for asin on
 // [0, 1/2], applied to |x| or to sqrt((1-|x|)/2), fitted to within 2^-44.
 // Every float64 step errs by a few 2^-53, so the result is the exact value
@@ -5615,17 +5615,13 @@ func (g *gen) asinAcos64(t tier, op string) {
 // NaN through the square root, and asin(±1) = ±pi/2, acos(1) = 0 and
 // acos(-1) = pi through y = 0.
 
-// atanCoeffs returns (-1)^k/(2k+1) for k = 1..12, rounded to float64.
+// atanCoeffs is A with atan t = t + t*s*A(s), s = t^2 <= tan(pi/8)^2,
+// fitted by `go run fitcoeffs.go atan32` (degree 6; the error below
+// 2^-40.2 of the result, where the Taylor series to t^25 it replaces
+// reached 2^-38 with twelve terms).
 func atanCoeffs() []float64 {
-	var c []float64
-	for k := 1; k <= 12; k++ {
-		v := 1 / float64(2*k+1)
-		if k%2 == 1 {
-			v = -v
-		}
-		c = append(c, v)
-	}
-	return c
+	return fromBits(0xbfd5555554efe90f, 0x3fc99999217af654, 0xbfc2490c71166b3d, 0x3fbc6d27777112a7,
+		0xbfb70877d9f633fe, 0x3fb1e70cf7bf982c, 0xbfa36f24a680de45)
 }
 
 // wideOp32 is a float32 kernel computed in float64 lanes: core turns

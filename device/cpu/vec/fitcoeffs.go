@@ -324,6 +324,47 @@ func main() {
 			return v
 		}
 		fitWeighted64("atanF64", G, 0.0431*1.0001, 6, 11)
+	case "atan32":
+		// The float32 Atan in float64 lanes: atan t = t + t*s*P(s), s =
+		// t^2 <= tan(pi/8)^2 = 0.1716 (asmgen.go's atanCore), P's error
+		// below 2^-40 of the result, as atanF64's reference (the series to
+		// s^119; each term below a fifth of the one before).
+		const terms = 120
+		G := func(s float64) float64 {
+			var v float64
+			for k := terms; k >= 1; k-- {
+				c := 1 / float64(2*k+1)
+				if k%2 == 1 {
+					c = -c
+				}
+				v = v*s + c
+			}
+			return v
+		}
+		fitWeighted64("atan32", G, (3-2*math.Sqrt2)*1.0001, 5, 10)
+	case "sin32":
+		// The float32 Sin and Cos in float64 lanes: sin r = r + r*z*S(z),
+		// z = r^2 <= (pi/2)^2 (asmgen.go's sinCosCore, r reduced by pi).
+		// The reference G(z) = (sin r - r)/(r z) is sin's series,
+		// (-1)^k z^(k-1)/(2k+1)!, summed to z^39 (no cancellation: each
+		// term below a fifth of the one before). S's error enters the
+		// result (at least 2r/pi) times about z, the weight.
+		G := func(z float64) float64 {
+			var v float64
+			for k := 40; k >= 1; k-- {
+				f := 1.0
+				for i := 2; i <= 2*k+1; i++ {
+					f *= float64(i)
+				}
+				c := 1 / f
+				if k%2 == 1 {
+					c = -c
+				}
+				v = v*z + c
+			}
+			return v
+		}
+		fitWeighted64("sin32", G, math.Pi*math.Pi/4*1.0001, 4, 7)
 	case "pow32":
 		fitPow32()
 	case "asinF64":

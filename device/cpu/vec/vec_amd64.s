@@ -178,66 +178,41 @@ DATA atan2pilo<>+8(SB)/8, $0x3ca1a62633145c07
 DATA atan2pilo<>+16(SB)/8, $0x3ca1a62633145c07
 DATA atan2pilo<>+24(SB)/8, $0x3ca1a62633145c07
 GLOBL atan2pilo<>(SB), RODATA|NOPTR, $32
-DATA atanc0<>+0(SB)/8, $0xbfd5555555555555
-DATA atanc0<>+8(SB)/8, $0xbfd5555555555555
-DATA atanc0<>+16(SB)/8, $0xbfd5555555555555
-DATA atanc0<>+24(SB)/8, $0xbfd5555555555555
+DATA atanc0<>+0(SB)/8, $0xbfd5555554efe90f
+DATA atanc0<>+8(SB)/8, $0xbfd5555554efe90f
+DATA atanc0<>+16(SB)/8, $0xbfd5555554efe90f
+DATA atanc0<>+24(SB)/8, $0xbfd5555554efe90f
 GLOBL atanc0<>(SB), RODATA|NOPTR, $32
-DATA atanc10<>+0(SB)/8, $0xbfa642c8590b2164
-DATA atanc10<>+8(SB)/8, $0xbfa642c8590b2164
-DATA atanc10<>+16(SB)/8, $0xbfa642c8590b2164
-DATA atanc10<>+24(SB)/8, $0xbfa642c8590b2164
-GLOBL atanc10<>(SB), RODATA|NOPTR, $32
-DATA atanc11<>+0(SB)/8, $0x3fa47ae147ae147b
-DATA atanc11<>+8(SB)/8, $0x3fa47ae147ae147b
-DATA atanc11<>+16(SB)/8, $0x3fa47ae147ae147b
-DATA atanc11<>+24(SB)/8, $0x3fa47ae147ae147b
-GLOBL atanc11<>(SB), RODATA|NOPTR, $32
-DATA atanc1<>+0(SB)/8, $0x3fc999999999999a
-DATA atanc1<>+8(SB)/8, $0x3fc999999999999a
-DATA atanc1<>+16(SB)/8, $0x3fc999999999999a
-DATA atanc1<>+24(SB)/8, $0x3fc999999999999a
+DATA atanc1<>+0(SB)/8, $0x3fc99999217af654
+DATA atanc1<>+8(SB)/8, $0x3fc99999217af654
+DATA atanc1<>+16(SB)/8, $0x3fc99999217af654
+DATA atanc1<>+24(SB)/8, $0x3fc99999217af654
 GLOBL atanc1<>(SB), RODATA|NOPTR, $32
-DATA atanc2<>+0(SB)/8, $0xbfc2492492492492
-DATA atanc2<>+8(SB)/8, $0xbfc2492492492492
-DATA atanc2<>+16(SB)/8, $0xbfc2492492492492
-DATA atanc2<>+24(SB)/8, $0xbfc2492492492492
+DATA atanc2<>+0(SB)/8, $0xbfc2490c71166b3d
+DATA atanc2<>+8(SB)/8, $0xbfc2490c71166b3d
+DATA atanc2<>+16(SB)/8, $0xbfc2490c71166b3d
+DATA atanc2<>+24(SB)/8, $0xbfc2490c71166b3d
 GLOBL atanc2<>(SB), RODATA|NOPTR, $32
-DATA atanc3<>+0(SB)/8, $0x3fbc71c71c71c71c
-DATA atanc3<>+8(SB)/8, $0x3fbc71c71c71c71c
-DATA atanc3<>+16(SB)/8, $0x3fbc71c71c71c71c
-DATA atanc3<>+24(SB)/8, $0x3fbc71c71c71c71c
+DATA atanc3<>+0(SB)/8, $0x3fbc6d27777112a7
+DATA atanc3<>+8(SB)/8, $0x3fbc6d27777112a7
+DATA atanc3<>+16(SB)/8, $0x3fbc6d27777112a7
+DATA atanc3<>+24(SB)/8, $0x3fbc6d27777112a7
 GLOBL atanc3<>(SB), RODATA|NOPTR, $32
-DATA atanc4<>+0(SB)/8, $0xbfb745d1745d1746
-DATA atanc4<>+8(SB)/8, $0xbfb745d1745d1746
-DATA atanc4<>+16(SB)/8, $0xbfb745d1745d1746
-DATA atanc4<>+24(SB)/8, $0xbfb745d1745d1746
+DATA atanc4<>+0(SB)/8, $0xbfb70877d9f633fe
+DATA atanc4<>+8(SB)/8, $0xbfb70877d9f633fe
+DATA atanc4<>+16(SB)/8, $0xbfb70877d9f633fe
+DATA atanc4<>+24(SB)/8, $0xbfb70877d9f633fe
 GLOBL atanc4<>(SB), RODATA|NOPTR, $32
-DATA atanc5<>+0(SB)/8, $0x3fb3b13b13b13b14
-DATA atanc5<>+8(SB)/8, $0x3fb3b13b13b13b14
-DATA atanc5<>+16(SB)/8, $0x3fb3b13b13b13b14
-DATA atanc5<>+24(SB)/8, $0x3fb3b13b13b13b14
+DATA atanc5<>+0(SB)/8, $0x3fb1e70cf7bf982c
+DATA atanc5<>+8(SB)/8, $0x3fb1e70cf7bf982c
+DATA atanc5<>+16(SB)/8, $0x3fb1e70cf7bf982c
+DATA atanc5<>+24(SB)/8, $0x3fb1e70cf7bf982c
 GLOBL atanc5<>(SB), RODATA|NOPTR, $32
-DATA atanc6<>+0(SB)/8, $0xbfb1111111111111
-DATA atanc6<>+8(SB)/8, $0xbfb1111111111111
-DATA atanc6<>+16(SB)/8, $0xbfb1111111111111
-DATA atanc6<>+24(SB)/8, $0xbfb1111111111111
+DATA atanc6<>+0(SB)/8, $0xbfa36f24a680de45
+DATA atanc6<>+8(SB)/8, $0xbfa36f24a680de45
+DATA atanc6<>+16(SB)/8, $0xbfa36f24a680de45
+DATA atanc6<>+24(SB)/8, $0xbfa36f24a680de45
 GLOBL atanc6<>(SB), RODATA|NOPTR, $32
-DATA atanc7<>+0(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA atanc7<>+8(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA atanc7<>+16(SB)/8, $0x3fae1e1e1e1e1e1e
-DATA atanc7<>+24(SB)/8, $0x3fae1e1e1e1e1e1e
-GLOBL atanc7<>(SB), RODATA|NOPTR, $32
-DATA atanc8<>+0(SB)/8, $0xbfaaf286bca1af28
-DATA atanc8<>+8(SB)/8, $0xbfaaf286bca1af28
-DATA atanc8<>+16(SB)/8, $0xbfaaf286bca1af28
-DATA atanc8<>+24(SB)/8, $0xbfaaf286bca1af28
-GLOBL atanc8<>(SB), RODATA|NOPTR, $32
-DATA atanc9<>+0(SB)/8, $0x3fa8618618618618
-DATA atanc9<>+8(SB)/8, $0x3fa8618618618618
-DATA atanc9<>+16(SB)/8, $0x3fa8618618618618
-DATA atanc9<>+24(SB)/8, $0x3fa8618618618618
-GLOBL atanc9<>(SB), RODATA|NOPTR, $32
 DATA atanclamp<>+0(SB)/8, $0x43b0000000000000
 DATA atanclamp<>+8(SB)/8, $0x43b0000000000000
 DATA atanclamp<>+16(SB)/8, $0x43b0000000000000
@@ -42125,14 +42100,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y3, Y3, Y5
 	VMULPD Y5, Y5, Y13
-	VMOVUPD atanc10<>(SB), Y6
-	VFMADD231PD atanc11<>(SB), Y5, Y6
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y5, Y14
-	VFMADD213PD Y14, Y13, Y6
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y5, Y14
-	VFMADD213PD Y14, Y13, Y6
+	VMOVUPD atanc6<>(SB), Y6
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y5, Y14
 	VFMADD213PD Y14, Y13, Y6
@@ -42174,14 +42142,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y9, Y9, Y11
 	VMULPD Y11, Y11, Y13
-	VMOVUPD atanc10<>(SB), Y12
-	VFMADD231PD atanc11<>(SB), Y11, Y12
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y11, Y14
-	VFMADD213PD Y14, Y13, Y12
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y11, Y14
-	VFMADD213PD Y14, Y13, Y12
+	VMOVUPD atanc6<>(SB), Y12
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y11, Y14
 	VFMADD213PD Y14, Y13, Y12
@@ -42242,14 +42203,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y3, Y3, Y5
 	VMULPD Y5, Y5, Y13
-	VMOVUPD atanc10<>(SB), Y6
-	VFMADD231PD atanc11<>(SB), Y5, Y6
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y5, Y14
-	VFMADD213PD Y14, Y13, Y6
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y5, Y14
-	VFMADD213PD Y14, Y13, Y6
+	VMOVUPD atanc6<>(SB), Y6
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y5, Y14
 	VFMADD213PD Y14, Y13, Y6
@@ -42291,14 +42245,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y9, Y9, Y11
 	VMULPD Y11, Y11, Y13
-	VMOVUPD atanc10<>(SB), Y12
-	VFMADD231PD atanc11<>(SB), Y11, Y12
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y11, Y14
-	VFMADD213PD Y14, Y13, Y12
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y11, Y14
-	VFMADD213PD Y14, Y13, Y12
+	VMOVUPD atanc6<>(SB), Y12
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y11, Y14
 	VFMADD213PD Y14, Y13, Y12
@@ -43005,14 +42952,7 @@ loop:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z3, Z3, Z5
 	VMULPD Z5, Z5, Z13
-	VBROADCASTSD atanc10<>(SB), Z6
-	VFMADD231PD.BCST atanc11<>(SB), Z5, Z6
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z5, Z14
-	VFMADD213PD Z14, Z13, Z6
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z5, Z14
-	VFMADD213PD Z14, Z13, Z6
+	VBROADCASTSD atanc6<>(SB), Z6
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z5, Z14
 	VFMADD213PD Z14, Z13, Z6
@@ -43053,14 +42993,7 @@ loop:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z9, Z9, Z11
 	VMULPD Z11, Z11, Z13
-	VBROADCASTSD atanc10<>(SB), Z12
-	VFMADD231PD.BCST atanc11<>(SB), Z11, Z12
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z11, Z14
-	VFMADD213PD Z14, Z13, Z12
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z11, Z14
-	VFMADD213PD Z14, Z13, Z12
+	VBROADCASTSD atanc6<>(SB), Z12
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z11, Z14
 	VFMADD213PD Z14, Z13, Z12
@@ -43107,14 +43040,7 @@ loop:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z19, Z19, Z21
 	VMULPD Z21, Z21, Z13
-	VBROADCASTSD atanc10<>(SB), Z22
-	VFMADD231PD.BCST atanc11<>(SB), Z21, Z22
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z21, Z14
-	VFMADD213PD Z14, Z13, Z22
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z21, Z14
-	VFMADD213PD Z14, Z13, Z22
+	VBROADCASTSD atanc6<>(SB), Z22
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z21, Z14
 	VFMADD213PD Z14, Z13, Z22
@@ -43155,14 +43081,7 @@ loop:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z25, Z25, Z27
 	VMULPD Z27, Z27, Z13
-	VBROADCASTSD atanc10<>(SB), Z28
-	VFMADD231PD.BCST atanc11<>(SB), Z27, Z28
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z27, Z14
-	VFMADD213PD Z14, Z13, Z28
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z27, Z14
-	VFMADD213PD Z14, Z13, Z28
+	VBROADCASTSD atanc6<>(SB), Z28
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z27, Z14
 	VFMADD213PD Z14, Z13, Z28
@@ -43219,14 +43138,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z3, Z3, Z5
 	VMULPD Z5, Z5, Z13
-	VBROADCASTSD atanc10<>(SB), Z6
-	VFMADD231PD.BCST atanc11<>(SB), Z5, Z6
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z5, Z14
-	VFMADD213PD Z14, Z13, Z6
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z5, Z14
-	VFMADD213PD Z14, Z13, Z6
+	VBROADCASTSD atanc6<>(SB), Z6
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z5, Z14
 	VFMADD213PD Z14, Z13, Z6
@@ -43267,14 +43179,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z9, Z9, Z11
 	VMULPD Z11, Z11, Z13
-	VBROADCASTSD atanc10<>(SB), Z12
-	VFMADD231PD.BCST atanc11<>(SB), Z11, Z12
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z11, Z14
-	VFMADD213PD Z14, Z13, Z12
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z11, Z14
-	VFMADD213PD Z14, Z13, Z12
+	VBROADCASTSD atanc6<>(SB), Z12
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z11, Z14
 	VFMADD213PD Z14, Z13, Z12
@@ -43334,14 +43239,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z3, Z3, Z5
 	VMULPD Z5, Z5, Z13
-	VBROADCASTSD atanc10<>(SB), Z6
-	VFMADD231PD.BCST atanc11<>(SB), Z5, Z6
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z5, Z14
-	VFMADD213PD Z14, Z13, Z6
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z5, Z14
-	VFMADD213PD Z14, Z13, Z6
+	VBROADCASTSD atanc6<>(SB), Z6
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z5, Z14
 	VFMADD213PD Z14, Z13, Z6
@@ -43382,14 +43280,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z9, Z9, Z11
 	VMULPD Z11, Z11, Z13
-	VBROADCASTSD atanc10<>(SB), Z12
-	VFMADD231PD.BCST atanc11<>(SB), Z11, Z12
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z11, Z14
-	VFMADD213PD Z14, Z13, Z12
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z11, Z14
-	VFMADD213PD Z14, Z13, Z12
+	VBROADCASTSD atanc6<>(SB), Z12
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z11, Z14
 	VFMADD213PD Z14, Z13, Z12
@@ -44831,14 +44722,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
-	VMOVUPD atanc10<>(SB), Y9
-	VFMADD231PD atanc11<>(SB), Y8, Y9
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y9
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y8, Y14
 	VFMADD213PD Y14, Y13, Y9
@@ -44895,14 +44779,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
-	VMOVUPD atanc10<>(SB), Y9
-	VFMADD231PD atanc11<>(SB), Y8, Y9
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y9
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y8, Y14
 	VFMADD213PD Y14, Y13, Y9
@@ -44983,14 +44860,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
-	VMOVUPD atanc10<>(SB), Y9
-	VFMADD231PD atanc11<>(SB), Y8, Y9
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y9
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y8, Y14
 	VFMADD213PD Y14, Y13, Y9
@@ -45047,14 +44917,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
-	VMOVUPD atanc10<>(SB), Y9
-	VFMADD231PD atanc11<>(SB), Y8, Y9
-	VMOVUPD atanc8<>(SB), Y14
-	VFMADD231PD atanc9<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
-	VMOVUPD atanc6<>(SB), Y14
-	VFMADD231PD atanc7<>(SB), Y8, Y14
-	VFMADD213PD Y14, Y13, Y9
+	VMOVUPD atanc6<>(SB), Y9
 	VMOVUPD atanc4<>(SB), Y14
 	VFMADD231PD atanc5<>(SB), Y8, Y14
 	VFMADD213PD Y14, Y13, Y9
@@ -45136,14 +44999,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
-	VBROADCASTSD atanc10<>(SB), Z9
-	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z9
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
 	VFMADD213PD Z14, Z13, Z9
@@ -45198,14 +45054,7 @@ one:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
-	VBROADCASTSD atanc10<>(SB), Z9
-	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z9
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
 	VFMADD213PD Z14, Z13, Z9
@@ -45284,14 +45133,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
-	VBROADCASTSD atanc10<>(SB), Z9
-	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z9
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
 	VFMADD213PD Z14, Z13, Z9
@@ -45346,14 +45188,7 @@ tail:
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
-	VBROADCASTSD atanc10<>(SB), Z9
-	VFMADD231PD.BCST atanc11<>(SB), Z8, Z9
-	VBROADCASTSD atanc8<>(SB), Z14
-	VFMADD231PD.BCST atanc9<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
-	VBROADCASTSD atanc6<>(SB), Z14
-	VFMADD231PD.BCST atanc7<>(SB), Z8, Z14
-	VFMADD213PD Z14, Z13, Z9
+	VBROADCASTSD atanc6<>(SB), Z9
 	VBROADCASTSD atanc4<>(SB), Z14
 	VFMADD231PD.BCST atanc5<>(SB), Z8, Z14
 	VFMADD213PD Z14, Z13, Z9
