@@ -4844,9 +4844,9 @@ func (g *gen) expm1Body(t tier) {
 // their difference is below 2), and for |x| < 2^30 |r| <= pi/4 + 2^-22
 // with an error below 2^-77, against |r| >= 2^-28 (Tan's largest result
 // below, 1/|r|, is 2.39e8). sin r = r + r^3*S(r^2) and cos r = 1 - r^2/2
-// + r^4*C(r^2), the Taylor series to r^11 and r^12 (truncation below
-// 2^-36 of the result, 2^-12 ulp of float32), are chosen and signed by n
-// mod 4 (Tan divides them), and the result is rounded once to float32:
+// + r^4*C(r^2), S and C of degree 3 fitted to within 2^-37.6 of r and
+// 2^-43 of cos r (tanSinCoeffs, tanCosCoeffs; 2^-12 ulp of float32), are
+// chosen by n mod 4 and divided, and the result is rounded once to float32:
 // the exact value correctly rounded, except within about 2^-12 ulp of a
 // tie. Lanes with |x| >= 2^30 or infinite keep
 // x in dst and the kernel returns ok = false; the Go side (trigVia) then
@@ -4974,8 +4974,8 @@ func (g *gen) trigCore(t tier, op string, b int) {
 	g.withConst(t, "VSUBPD", shifter, T+", "+N)
 	g.subtractParts(t, "halfpi", p, N, X)
 	g.comment("z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)")
-	g.sineSeries(t, "sinc", 5, X, Q, S, N)
-	g.hornerPDOn(t, "cosc", taylorCoeffs(0, 2, 6), Q, C)
+	g.sineSeries(t, "tansin", tanSinCoeffs(), X, Q, S, N)
+	g.hornerPDOn(t, "tancos", tanCosCoeffs(), Q, C)
 	g.ins("VMULPD %s, %s, %s", Q, Q, N)
 	g.loadPD(t, g.d("mhalf64", -0.5), X)
 	g.withConst(t, "VFMADD213PD", g.d("one64", 1), Q+", "+X)
@@ -5028,8 +5028,8 @@ func (g *gen) trigCore(t tier, op string, b int) {
 // = (-1)^n sin r, n = round(x/pi), r = x - n*P1 - n*P2, and cos x =
 // (-1)^(m+1) sin r, m = round(x/pi - 1/2), r = x - (m+1/2)*(P1+P2);
 // |r| <= pi/2 (a rounding of x/pi next to a half may take the neighbour,
-// by far less than the series' margin), sin r = r + r^3*S(r^2), the
-// Taylor series to r^15 (truncation below 2^-37.9 of the result). The
+// by far less than the fit's margin), sin r = r + r^3*S(r^2), S of degree
+// 4 (sinPiCoeffs, within 2^-35.6 of r). The
 // first FMA is exact as in trigCore's pi/2 steps (x, n*P1 and (m+1/2)*P1
 // are multiples of 2^-52 wherever the difference is small, and it is
 // below 2), and the distance of a float32 to a multiple of pi/2, at least
@@ -5057,7 +5057,7 @@ func (g *gen) sinCosCore(t tier, op string, b int) {
 	}
 	g.subtractParts(t, "pisplit", p, N, X)
 	g.comment("z = r^2; sin r = r + r*z*S(z)")
-	g.sineSeries(t, "sinpic", 7, X, Q, S, N)
+	g.sineSeries(t, "sinpic", sinPiCoeffs(), X, Q, S, N)
 	g.comment("the sign: T's low bit into the sign bit")
 	g.ins("VPSLLQ $63, %s, %s", T, T)
 	g.xorPD(t, T, S, X)
@@ -5072,13 +5072,33 @@ func (g *gen) subtractParts(t tier, name string, parts []float64, n, x string) {
 }
 
 // sineSeries sets s = sin r = r + r*z*S(z) on tier t, z = r^2 (left in
-// z), S the Taylor series of sin from r^3 to r^(2*terms+1) (registered as
-// name0, name1, ...), tmp scratch.
-func (g *gen) sineSeries(t tier, name string, terms int, r, z, s, tmp string) {
+// z), S's coefficients c (registered as name0, name1, ...), tmp scratch.
+func (g *gen) sineSeries(t tier, name string, c []float64, r, z, s, tmp string) {
 	g.ins("VMULPD %s, %s, %s", r, r, z)
-	g.hornerPDOn(t, name, taylorCoeffs(1, 1, terms), z, s)
+	g.hornerPDOn(t, name, c, z, s)
 	g.ins("VMULPD %s, %s, %s", z, r, tmp)
 	g.ins("VFMADD213PD %s, %s, %s", r, tmp, s)
+}
+
+// sinPiCoeffs is S with sin r = r + r*z*S(z), z = r^2 <= (pi/2)^2, fitted
+// by `go run fitcoeffs.go sin32` (degree 4; the error below 2^-35.6 of r,
+// where the Taylor series to r^15 it replaces reached 2^-37.9 with seven
+// terms).
+func sinPiCoeffs() []float64 {
+	return fromBits(0xbfc5555554959bde, 0x3f811110cc18045b, 0xbf2a017fda072099, 0x3ec7174ca9f890b1, 0xbe59ac3069376677)
+}
+
+// tanSinCoeffs and tanCosCoeffs are S and C with sin r = r + r*z*S(z)
+// and cos r = 1 - z/2 + z^2*C(z), z = r^2 <= (pi/4)^2, fitted by `go run
+// fitcoeffs.go tan32` (degree 3 each; within 2^-37.6 of r and 2^-43 of
+// cos r, where the Taylor series to r^11 and r^12 they replace took five
+// terms each).
+func tanSinCoeffs() []float64 {
+	return fromBits(0xbfc5555554cb9ed1, 0x3f8111108964eb0f, 0xbf2a00f9da957514, 0x3ec6cd85918bd8d9)
+}
+
+func tanCosCoeffs() []float64 {
+	return fromBits(0x3fa5555554f4e475, 0xbf56c16b898cd770, 0x3efa0112028b346a, 0xbe9242ad64e74f2b)
 }
 
 // piSplit returns pi as two float64 parts, pi rounded and the rounded rest.

@@ -252,10 +252,10 @@
 // tiers (asmgen.go's trigs) that work in float64 lanes. Sin and Cos take
 // one series: sin x = (-1)^n sin r, r = x - n*pi, n = round(x/pi), and cos
 // x = (-1)^(m+1) sin r, r = x - (m+1/2)*pi, m = round(x/pi - 1/2), with pi
-// in two parts (the first product exact) and sin r's Taylor series to
-// r^15 on |r| <= pi/2. Tan takes n = round(x*2/pi), r = x - n*pi/2 with
-// pi/2 in two parts, and the sine and cosine series of r to r^11 and r^12,
-// picked by n mod 4 and divided. Each is rounded once: the exact value
+// in two parts (the first product exact) and sin r = r + r^3*S(r^2) on
+// |r| <= pi/2, S of degree 4 fitted to within 2^-35.6 of r. Tan takes n = round(x*2/pi), r = x - n*pi/2 with
+// pi/2 in two parts, and sin r and cos r by fitted degree-3 polynomials in
+// r^2, picked by n mod 4 and divided. Each is rounded once: the exact value
 // correctly rounded but within about 2^-12 ulp of a tie, 0.500 ulp on all
 // 2^32 inputs on both tiers (TestExhaustiveF32; the bound is 0.501).
 // Inputs of 2^30 and above in magnitude, and infinities, go to package
@@ -279,8 +279,8 @@
 // finds the elements left to package math by their magnitude.
 // Asin, Acos and Atan (float32) are
 // kernels of the same shape (asmgen.go's arcs): Atan with one reducing
-// division to |t| <= tan(pi/8) and the atan series to t^25 in float64
-// lanes; Asin and Acos with no division, asin y = y + y^3 P(y^2) (a fitted
+// division to |t| <= tan(pi/8) and atan t = t + t^3 A(t^2) (a fitted
+// degree-6 A) in float64 lanes; Asin and Acos with no division, asin y = y + y^3 P(y^2) (a fitted
 // degree-8 P) on y = |x| below 1/2 and on y = sqrt((1-|x|)/2) above it
 // (asin |x| = pi/2 - 2 asin y, acos x = 2 asin y or pi - 2 asin y), rounded
 // once: 0.500 ulp on all 2^32 inputs on both tiers (TestExhaustiveF32),

@@ -365,6 +365,33 @@ func main() {
 			return v
 		}
 		fitWeighted64("sin32", G, math.Pi*math.Pi/4*1.0001, 4, 7)
+	case "tan32":
+		// The float32 Tan in float64 lanes: sin r = r + r*z*S(z) and cos r
+		// = 1 - z/2 + z^2*C(z), z = r^2 <= (pi/4)^2 (asmgen.go's trigCore,
+		// r reduced by pi/2), their quotient the result. S as sin32's, C
+		// against cos's series (-1)^k z^(k-2)/(2k)! from k = 2, whose
+		// error enters the result (cos r >= 0.7) times z^2, the weight.
+		series := func(odd int) func(z float64) float64 {
+			return func(z float64) float64 {
+				var v float64
+				from := 1 + (1 - odd) // sin from z^0 * r^3, cos from z^0 * r^4
+				for k := 40; k >= from; k-- {
+					f := 1.0
+					for i := 2; i <= 2*k+odd; i++ {
+						f *= float64(i)
+					}
+					c := 1 / f
+					if k%2 == 1 {
+						c = -c
+					}
+					v = v*z + c
+				}
+				return v
+			}
+		}
+		zmax := math.Pi * math.Pi / 16 * 1.0001
+		fitWeighted64("tan32sin", series(1), zmax, 2, 5)
+		fitWeightedPow64("tan32cos", series(0), zmax, 2, 2, 5)
 	case "pow32":
 		fitPow32()
 	case "asinF64":
@@ -599,7 +626,12 @@ func fitBins64(name string, relative bool, top float64) {
 // s), in u = s/smax for conditioning, and prints the error in units of
 // 2^-53 and the float64 coefficients (in s) as bit patterns.
 func fitWeighted64(name string, G func(float64) float64, smax float64, lo, hi int) {
-	w := func(u float64) float64 { return u * smax }
+	fitWeightedPow64(name, G, smax, 1, lo, hi)
+}
+
+// fitWeightedPow64 is fitWeighted64 with the weight s^pow.
+func fitWeightedPow64(name string, G func(float64) float64, smax float64, pow, lo, hi int) {
+	w := func(u float64) float64 { return math.Pow(u*smax, float64(pow)) }
 	for deg := lo; deg <= hi; deg++ {
 		us := grid(0, 1, 3001)
 		c, _ := fit(us, func(u float64) float64 { return G(u * smax) }, w, deg, nil)
@@ -607,7 +639,7 @@ func fitWeighted64(name string, G func(float64) float64, smax float64, lo, hi in
 		for _, u := range us {
 			maxe = math.Max(maxe, math.Abs(w(u)*(eval(c, u)-G(u*smax))))
 		}
-		fmt.Printf("deg %d: max |s*(P-G)| = %.3g (%.3f x 2^-53)\n%s:", deg, maxe, maxe/0x1p-53, name)
+		fmt.Printf("deg %d: max |s^%d*(P-G)| = %.3g (%.3f x 2^-53)\n%s:", deg, pow, maxe, maxe/0x1p-53, name)
 		for i, v := range c {
 			fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(smax, float64(i))))
 		}

@@ -533,31 +533,6 @@ DATA cm18<>+20(SB)/4, $0xc1900000
 DATA cm18<>+24(SB)/4, $0xc1900000
 DATA cm18<>+28(SB)/4, $0xc1900000
 GLOBL cm18<>(SB), RODATA|NOPTR, $32
-DATA cosc0<>+0(SB)/8, $0x3fa5555555555555
-DATA cosc0<>+8(SB)/8, $0x3fa5555555555555
-DATA cosc0<>+16(SB)/8, $0x3fa5555555555555
-DATA cosc0<>+24(SB)/8, $0x3fa5555555555555
-GLOBL cosc0<>(SB), RODATA|NOPTR, $32
-DATA cosc1<>+0(SB)/8, $0xbf56c16c16c16c17
-DATA cosc1<>+8(SB)/8, $0xbf56c16c16c16c17
-DATA cosc1<>+16(SB)/8, $0xbf56c16c16c16c17
-DATA cosc1<>+24(SB)/8, $0xbf56c16c16c16c17
-GLOBL cosc1<>(SB), RODATA|NOPTR, $32
-DATA cosc2<>+0(SB)/8, $0x3efa01a01a01a01a
-DATA cosc2<>+8(SB)/8, $0x3efa01a01a01a01a
-DATA cosc2<>+16(SB)/8, $0x3efa01a01a01a01a
-DATA cosc2<>+24(SB)/8, $0x3efa01a01a01a01a
-GLOBL cosc2<>(SB), RODATA|NOPTR, $32
-DATA cosc3<>+0(SB)/8, $0xbe927e4fb7789f5c
-DATA cosc3<>+8(SB)/8, $0xbe927e4fb7789f5c
-DATA cosc3<>+16(SB)/8, $0xbe927e4fb7789f5c
-DATA cosc3<>+24(SB)/8, $0xbe927e4fb7789f5c
-GLOBL cosc3<>(SB), RODATA|NOPTR, $32
-DATA cosc4<>+0(SB)/8, $0x3e21eed8eff8d898
-DATA cosc4<>+8(SB)/8, $0x3e21eed8eff8d898
-DATA cosc4<>+16(SB)/8, $0x3e21eed8eff8d898
-DATA cosc4<>+24(SB)/8, $0x3e21eed8eff8d898
-GLOBL cosc4<>(SB), RODATA|NOPTR, $32
 DATA coshc0<>+0(SB)/8, $0x3fa5555555555555
 DATA coshc0<>+8(SB)/8, $0x3fa5555555555555
 DATA coshc0<>+16(SB)/8, $0x3fa5555555555555
@@ -2832,31 +2807,6 @@ DATA signmask<>+20(SB)/4, $0x80000000
 DATA signmask<>+24(SB)/4, $0x80000000
 DATA signmask<>+28(SB)/4, $0x80000000
 GLOBL signmask<>(SB), RODATA|NOPTR, $32
-DATA sinc0<>+0(SB)/8, $0xbfc5555555555555
-DATA sinc0<>+8(SB)/8, $0xbfc5555555555555
-DATA sinc0<>+16(SB)/8, $0xbfc5555555555555
-DATA sinc0<>+24(SB)/8, $0xbfc5555555555555
-GLOBL sinc0<>(SB), RODATA|NOPTR, $32
-DATA sinc1<>+0(SB)/8, $0x3f81111111111111
-DATA sinc1<>+8(SB)/8, $0x3f81111111111111
-DATA sinc1<>+16(SB)/8, $0x3f81111111111111
-DATA sinc1<>+24(SB)/8, $0x3f81111111111111
-GLOBL sinc1<>(SB), RODATA|NOPTR, $32
-DATA sinc2<>+0(SB)/8, $0xbf2a01a01a01a01a
-DATA sinc2<>+8(SB)/8, $0xbf2a01a01a01a01a
-DATA sinc2<>+16(SB)/8, $0xbf2a01a01a01a01a
-DATA sinc2<>+24(SB)/8, $0xbf2a01a01a01a01a
-GLOBL sinc2<>(SB), RODATA|NOPTR, $32
-DATA sinc3<>+0(SB)/8, $0x3ec71de3a556c734
-DATA sinc3<>+8(SB)/8, $0x3ec71de3a556c734
-DATA sinc3<>+16(SB)/8, $0x3ec71de3a556c734
-DATA sinc3<>+24(SB)/8, $0x3ec71de3a556c734
-GLOBL sinc3<>(SB), RODATA|NOPTR, $32
-DATA sinc4<>+0(SB)/8, $0xbe5ae64567f544e4
-DATA sinc4<>+8(SB)/8, $0xbe5ae64567f544e4
-DATA sinc4<>+16(SB)/8, $0xbe5ae64567f544e4
-DATA sinc4<>+24(SB)/8, $0xbe5ae64567f544e4
-GLOBL sinc4<>(SB), RODATA|NOPTR, $32
 DATA sinhc0<>+0(SB)/8, $0x3fc5555555555555
 DATA sinhc0<>+8(SB)/8, $0x3fc5555555555555
 DATA sinhc0<>+16(SB)/8, $0x3fc5555555555555
@@ -2877,41 +2827,31 @@ DATA sinhc3<>+8(SB)/8, $0x3ec71de3a556c734
 DATA sinhc3<>+16(SB)/8, $0x3ec71de3a556c734
 DATA sinhc3<>+24(SB)/8, $0x3ec71de3a556c734
 GLOBL sinhc3<>(SB), RODATA|NOPTR, $32
-DATA sinpic0<>+0(SB)/8, $0xbfc5555555555555
-DATA sinpic0<>+8(SB)/8, $0xbfc5555555555555
-DATA sinpic0<>+16(SB)/8, $0xbfc5555555555555
-DATA sinpic0<>+24(SB)/8, $0xbfc5555555555555
+DATA sinpic0<>+0(SB)/8, $0xbfc5555554959bde
+DATA sinpic0<>+8(SB)/8, $0xbfc5555554959bde
+DATA sinpic0<>+16(SB)/8, $0xbfc5555554959bde
+DATA sinpic0<>+24(SB)/8, $0xbfc5555554959bde
 GLOBL sinpic0<>(SB), RODATA|NOPTR, $32
-DATA sinpic1<>+0(SB)/8, $0x3f81111111111111
-DATA sinpic1<>+8(SB)/8, $0x3f81111111111111
-DATA sinpic1<>+16(SB)/8, $0x3f81111111111111
-DATA sinpic1<>+24(SB)/8, $0x3f81111111111111
+DATA sinpic1<>+0(SB)/8, $0x3f811110cc18045b
+DATA sinpic1<>+8(SB)/8, $0x3f811110cc18045b
+DATA sinpic1<>+16(SB)/8, $0x3f811110cc18045b
+DATA sinpic1<>+24(SB)/8, $0x3f811110cc18045b
 GLOBL sinpic1<>(SB), RODATA|NOPTR, $32
-DATA sinpic2<>+0(SB)/8, $0xbf2a01a01a01a01a
-DATA sinpic2<>+8(SB)/8, $0xbf2a01a01a01a01a
-DATA sinpic2<>+16(SB)/8, $0xbf2a01a01a01a01a
-DATA sinpic2<>+24(SB)/8, $0xbf2a01a01a01a01a
+DATA sinpic2<>+0(SB)/8, $0xbf2a017fda072099
+DATA sinpic2<>+8(SB)/8, $0xbf2a017fda072099
+DATA sinpic2<>+16(SB)/8, $0xbf2a017fda072099
+DATA sinpic2<>+24(SB)/8, $0xbf2a017fda072099
 GLOBL sinpic2<>(SB), RODATA|NOPTR, $32
-DATA sinpic3<>+0(SB)/8, $0x3ec71de3a556c734
-DATA sinpic3<>+8(SB)/8, $0x3ec71de3a556c734
-DATA sinpic3<>+16(SB)/8, $0x3ec71de3a556c734
-DATA sinpic3<>+24(SB)/8, $0x3ec71de3a556c734
+DATA sinpic3<>+0(SB)/8, $0x3ec7174ca9f890b1
+DATA sinpic3<>+8(SB)/8, $0x3ec7174ca9f890b1
+DATA sinpic3<>+16(SB)/8, $0x3ec7174ca9f890b1
+DATA sinpic3<>+24(SB)/8, $0x3ec7174ca9f890b1
 GLOBL sinpic3<>(SB), RODATA|NOPTR, $32
-DATA sinpic4<>+0(SB)/8, $0xbe5ae64567f544e4
-DATA sinpic4<>+8(SB)/8, $0xbe5ae64567f544e4
-DATA sinpic4<>+16(SB)/8, $0xbe5ae64567f544e4
-DATA sinpic4<>+24(SB)/8, $0xbe5ae64567f544e4
+DATA sinpic4<>+0(SB)/8, $0xbe59ac3069376677
+DATA sinpic4<>+8(SB)/8, $0xbe59ac3069376677
+DATA sinpic4<>+16(SB)/8, $0xbe59ac3069376677
+DATA sinpic4<>+24(SB)/8, $0xbe59ac3069376677
 GLOBL sinpic4<>(SB), RODATA|NOPTR, $32
-DATA sinpic5<>+0(SB)/8, $0x3de6124613a86d09
-DATA sinpic5<>+8(SB)/8, $0x3de6124613a86d09
-DATA sinpic5<>+16(SB)/8, $0x3de6124613a86d09
-DATA sinpic5<>+24(SB)/8, $0x3de6124613a86d09
-GLOBL sinpic5<>(SB), RODATA|NOPTR, $32
-DATA sinpic6<>+0(SB)/8, $0xbd6ae7f3e733b81f
-DATA sinpic6<>+8(SB)/8, $0xbd6ae7f3e733b81f
-DATA sinpic6<>+16(SB)/8, $0xbd6ae7f3e733b81f
-DATA sinpic6<>+24(SB)/8, $0xbd6ae7f3e733b81f
-GLOBL sinpic6<>(SB), RODATA|NOPTR, $32
 DATA softplusc0<>+0(SB)/8, $0x3fe5555555555555
 DATA softplusc0<>+8(SB)/8, $0x3fe5555555555555
 DATA softplusc0<>+16(SB)/8, $0x3fe5555555555555
@@ -2976,6 +2916,26 @@ DATA tan3pi8<>+8(SB)/8, $0x4003504f333f9de6
 DATA tan3pi8<>+16(SB)/8, $0x4003504f333f9de6
 DATA tan3pi8<>+24(SB)/8, $0x4003504f333f9de6
 GLOBL tan3pi8<>(SB), RODATA|NOPTR, $32
+DATA tancos0<>+0(SB)/8, $0x3fa5555554f4e475
+DATA tancos0<>+8(SB)/8, $0x3fa5555554f4e475
+DATA tancos0<>+16(SB)/8, $0x3fa5555554f4e475
+DATA tancos0<>+24(SB)/8, $0x3fa5555554f4e475
+GLOBL tancos0<>(SB), RODATA|NOPTR, $32
+DATA tancos1<>+0(SB)/8, $0xbf56c16b898cd770
+DATA tancos1<>+8(SB)/8, $0xbf56c16b898cd770
+DATA tancos1<>+16(SB)/8, $0xbf56c16b898cd770
+DATA tancos1<>+24(SB)/8, $0xbf56c16b898cd770
+GLOBL tancos1<>(SB), RODATA|NOPTR, $32
+DATA tancos2<>+0(SB)/8, $0x3efa0112028b346a
+DATA tancos2<>+8(SB)/8, $0x3efa0112028b346a
+DATA tancos2<>+16(SB)/8, $0x3efa0112028b346a
+DATA tancos2<>+24(SB)/8, $0x3efa0112028b346a
+GLOBL tancos2<>(SB), RODATA|NOPTR, $32
+DATA tancos3<>+0(SB)/8, $0xbe9242ad64e74f2b
+DATA tancos3<>+8(SB)/8, $0xbe9242ad64e74f2b
+DATA tancos3<>+16(SB)/8, $0xbe9242ad64e74f2b
+DATA tancos3<>+24(SB)/8, $0xbe9242ad64e74f2b
+GLOBL tancos3<>(SB), RODATA|NOPTR, $32
 DATA tanhp0<>+0(SB)/4, $0xbeaaaa99
 DATA tanhp0<>+4(SB)/4, $0xbeaaaa99
 DATA tanhp0<>+8(SB)/4, $0xbeaaaa99
@@ -3026,6 +2986,26 @@ DATA tanpi8<>+8(SB)/8, $0x3fda827999fcef32
 DATA tanpi8<>+16(SB)/8, $0x3fda827999fcef32
 DATA tanpi8<>+24(SB)/8, $0x3fda827999fcef32
 GLOBL tanpi8<>(SB), RODATA|NOPTR, $32
+DATA tansin0<>+0(SB)/8, $0xbfc5555554cb9ed1
+DATA tansin0<>+8(SB)/8, $0xbfc5555554cb9ed1
+DATA tansin0<>+16(SB)/8, $0xbfc5555554cb9ed1
+DATA tansin0<>+24(SB)/8, $0xbfc5555554cb9ed1
+GLOBL tansin0<>(SB), RODATA|NOPTR, $32
+DATA tansin1<>+0(SB)/8, $0x3f8111108964eb0f
+DATA tansin1<>+8(SB)/8, $0x3f8111108964eb0f
+DATA tansin1<>+16(SB)/8, $0x3f8111108964eb0f
+DATA tansin1<>+24(SB)/8, $0x3f8111108964eb0f
+GLOBL tansin1<>(SB), RODATA|NOPTR, $32
+DATA tansin2<>+0(SB)/8, $0xbf2a00f9da957514
+DATA tansin2<>+8(SB)/8, $0xbf2a00f9da957514
+DATA tansin2<>+16(SB)/8, $0xbf2a00f9da957514
+DATA tansin2<>+24(SB)/8, $0xbf2a00f9da957514
+GLOBL tansin2<>(SB), RODATA|NOPTR, $32
+DATA tansin3<>+0(SB)/8, $0x3ec6cd85918bd8d9
+DATA tansin3<>+8(SB)/8, $0x3ec6cd85918bd8d9
+DATA tansin3<>+16(SB)/8, $0x3ec6cd85918bd8d9
+DATA tansin3<>+24(SB)/8, $0x3ec6cd85918bd8d9
+GLOBL tansin3<>(SB), RODATA|NOPTR, $32
 DATA three64<>+0(SB)/8, $0x4008000000000000
 DATA three64<>+8(SB)/8, $0x4008000000000000
 DATA three64<>+16(SB)/8, $0x4008000000000000
@@ -37916,9 +37896,7 @@ one:
 	VFNMADD231PD pisplit2<>(SB), Y3, Y1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinpic6<>(SB), Y5
-	VFMADD213PD sinpic5<>(SB), Y4, Y5
-	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VMOVUPD sinpic4<>(SB), Y5
 	VFMADD213PD sinpic3<>(SB), Y4, Y5
 	VFMADD213PD sinpic2<>(SB), Y4, Y5
 	VFMADD213PD sinpic1<>(SB), Y4, Y5
@@ -37936,9 +37914,7 @@ one:
 	VFNMADD231PD pisplit2<>(SB), Y9, Y7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinpic6<>(SB), Y11
-	VFMADD213PD sinpic5<>(SB), Y10, Y11
-	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VMOVUPD sinpic4<>(SB), Y11
 	VFMADD213PD sinpic3<>(SB), Y10, Y11
 	VFMADD213PD sinpic2<>(SB), Y10, Y11
 	VFMADD213PD sinpic1<>(SB), Y10, Y11
@@ -37984,9 +37960,7 @@ tail:
 	VFNMADD231PD pisplit2<>(SB), Y3, Y1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinpic6<>(SB), Y5
-	VFMADD213PD sinpic5<>(SB), Y4, Y5
-	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VMOVUPD sinpic4<>(SB), Y5
 	VFMADD213PD sinpic3<>(SB), Y4, Y5
 	VFMADD213PD sinpic2<>(SB), Y4, Y5
 	VFMADD213PD sinpic1<>(SB), Y4, Y5
@@ -38004,9 +37978,7 @@ tail:
 	VFNMADD231PD pisplit2<>(SB), Y9, Y7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinpic6<>(SB), Y11
-	VFMADD213PD sinpic5<>(SB), Y10, Y11
-	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VMOVUPD sinpic4<>(SB), Y11
 	VFMADD213PD sinpic3<>(SB), Y10, Y11
 	VFMADD213PD sinpic2<>(SB), Y10, Y11
 	VFMADD213PD sinpic1<>(SB), Y10, Y11
@@ -38061,9 +38033,7 @@ one:
 	VFNMADD231PD pisplit2<>(SB), Y3, Y1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinpic6<>(SB), Y5
-	VFMADD213PD sinpic5<>(SB), Y4, Y5
-	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VMOVUPD sinpic4<>(SB), Y5
 	VFMADD213PD sinpic3<>(SB), Y4, Y5
 	VFMADD213PD sinpic2<>(SB), Y4, Y5
 	VFMADD213PD sinpic1<>(SB), Y4, Y5
@@ -38085,9 +38055,7 @@ one:
 	VFNMADD231PD pisplit2<>(SB), Y9, Y7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinpic6<>(SB), Y11
-	VFMADD213PD sinpic5<>(SB), Y10, Y11
-	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VMOVUPD sinpic4<>(SB), Y11
 	VFMADD213PD sinpic3<>(SB), Y10, Y11
 	VFMADD213PD sinpic2<>(SB), Y10, Y11
 	VFMADD213PD sinpic1<>(SB), Y10, Y11
@@ -38133,9 +38101,7 @@ tail:
 	VFNMADD231PD pisplit2<>(SB), Y3, Y1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinpic6<>(SB), Y5
-	VFMADD213PD sinpic5<>(SB), Y4, Y5
-	VFMADD213PD sinpic4<>(SB), Y4, Y5
+	VMOVUPD sinpic4<>(SB), Y5
 	VFMADD213PD sinpic3<>(SB), Y4, Y5
 	VFMADD213PD sinpic2<>(SB), Y4, Y5
 	VFMADD213PD sinpic1<>(SB), Y4, Y5
@@ -38157,9 +38123,7 @@ tail:
 	VFNMADD231PD pisplit2<>(SB), Y9, Y7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinpic6<>(SB), Y11
-	VFMADD213PD sinpic5<>(SB), Y10, Y11
-	VFMADD213PD sinpic4<>(SB), Y10, Y11
+	VMOVUPD sinpic4<>(SB), Y11
 	VFMADD213PD sinpic3<>(SB), Y10, Y11
 	VFMADD213PD sinpic2<>(SB), Y10, Y11
 	VFMADD213PD sinpic1<>(SB), Y10, Y11
@@ -38206,18 +38170,16 @@ one:
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc4<>(SB), Y5
-	VFMADD213PD sinc3<>(SB), Y4, Y5
-	VFMADD213PD sinc2<>(SB), Y4, Y5
-	VFMADD213PD sinc1<>(SB), Y4, Y5
-	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMOVUPD tansin3<>(SB), Y5
+	VFMADD213PD tansin2<>(SB), Y4, Y5
+	VFMADD213PD tansin1<>(SB), Y4, Y5
+	VFMADD213PD tansin0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc4<>(SB), Y6
-	VFMADD213PD cosc3<>(SB), Y4, Y6
-	VFMADD213PD cosc2<>(SB), Y4, Y6
-	VFMADD213PD cosc1<>(SB), Y4, Y6
-	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMOVUPD tancos3<>(SB), Y6
+	VFMADD213PD tancos2<>(SB), Y4, Y6
+	VFMADD213PD tancos1<>(SB), Y4, Y6
+	VFMADD213PD tancos0<>(SB), Y4, Y6
 	VMULPD Y4, Y4, Y3
 	VMOVUPD mhalf64<>(SB), Y1
 	VFMADD213PD one64<>(SB), Y4, Y1
@@ -38236,18 +38198,16 @@ one:
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc4<>(SB), Y11
-	VFMADD213PD sinc3<>(SB), Y10, Y11
-	VFMADD213PD sinc2<>(SB), Y10, Y11
-	VFMADD213PD sinc1<>(SB), Y10, Y11
-	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMOVUPD tansin3<>(SB), Y11
+	VFMADD213PD tansin2<>(SB), Y10, Y11
+	VFMADD213PD tansin1<>(SB), Y10, Y11
+	VFMADD213PD tansin0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc4<>(SB), Y12
-	VFMADD213PD cosc3<>(SB), Y10, Y12
-	VFMADD213PD cosc2<>(SB), Y10, Y12
-	VFMADD213PD cosc1<>(SB), Y10, Y12
-	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMOVUPD tancos3<>(SB), Y12
+	VFMADD213PD tancos2<>(SB), Y10, Y12
+	VFMADD213PD tancos1<>(SB), Y10, Y12
+	VFMADD213PD tancos0<>(SB), Y10, Y12
 	VMULPD Y10, Y10, Y9
 	VMOVUPD mhalf64<>(SB), Y7
 	VFMADD213PD one64<>(SB), Y10, Y7
@@ -38294,18 +38254,16 @@ tail:
 	VFNMADD231PD halfpi2<>(SB), Y3, Y1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y1, Y1, Y4
-	VMOVUPD sinc4<>(SB), Y5
-	VFMADD213PD sinc3<>(SB), Y4, Y5
-	VFMADD213PD sinc2<>(SB), Y4, Y5
-	VFMADD213PD sinc1<>(SB), Y4, Y5
-	VFMADD213PD sinc0<>(SB), Y4, Y5
+	VMOVUPD tansin3<>(SB), Y5
+	VFMADD213PD tansin2<>(SB), Y4, Y5
+	VFMADD213PD tansin1<>(SB), Y4, Y5
+	VFMADD213PD tansin0<>(SB), Y4, Y5
 	VMULPD Y4, Y1, Y3
 	VFMADD213PD Y1, Y3, Y5
-	VMOVUPD cosc4<>(SB), Y6
-	VFMADD213PD cosc3<>(SB), Y4, Y6
-	VFMADD213PD cosc2<>(SB), Y4, Y6
-	VFMADD213PD cosc1<>(SB), Y4, Y6
-	VFMADD213PD cosc0<>(SB), Y4, Y6
+	VMOVUPD tancos3<>(SB), Y6
+	VFMADD213PD tancos2<>(SB), Y4, Y6
+	VFMADD213PD tancos1<>(SB), Y4, Y6
+	VFMADD213PD tancos0<>(SB), Y4, Y6
 	VMULPD Y4, Y4, Y3
 	VMOVUPD mhalf64<>(SB), Y1
 	VFMADD213PD one64<>(SB), Y4, Y1
@@ -38324,18 +38282,16 @@ tail:
 	VFNMADD231PD halfpi2<>(SB), Y9, Y7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Y7, Y7, Y10
-	VMOVUPD sinc4<>(SB), Y11
-	VFMADD213PD sinc3<>(SB), Y10, Y11
-	VFMADD213PD sinc2<>(SB), Y10, Y11
-	VFMADD213PD sinc1<>(SB), Y10, Y11
-	VFMADD213PD sinc0<>(SB), Y10, Y11
+	VMOVUPD tansin3<>(SB), Y11
+	VFMADD213PD tansin2<>(SB), Y10, Y11
+	VFMADD213PD tansin1<>(SB), Y10, Y11
+	VFMADD213PD tansin0<>(SB), Y10, Y11
 	VMULPD Y10, Y7, Y9
 	VFMADD213PD Y7, Y9, Y11
-	VMOVUPD cosc4<>(SB), Y12
-	VFMADD213PD cosc3<>(SB), Y10, Y12
-	VFMADD213PD cosc2<>(SB), Y10, Y12
-	VFMADD213PD cosc1<>(SB), Y10, Y12
-	VFMADD213PD cosc0<>(SB), Y10, Y12
+	VMOVUPD tancos3<>(SB), Y12
+	VFMADD213PD tancos2<>(SB), Y10, Y12
+	VFMADD213PD tancos1<>(SB), Y10, Y12
+	VFMADD213PD tancos0<>(SB), Y10, Y12
 	VMULPD Y10, Y10, Y9
 	VMOVUPD mhalf64<>(SB), Y7
 	VFMADD213PD one64<>(SB), Y10, Y7
@@ -38388,9 +38344,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinpic6<>(SB), Z5
-	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VBROADCASTSD sinpic4<>(SB), Z5
 	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
@@ -38408,9 +38362,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinpic6<>(SB), Z11
-	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VBROADCASTSD sinpic4<>(SB), Z11
 	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
@@ -38443,9 +38395,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z19, Z17
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinpic6<>(SB), Z21
-	VFMADD213PD.BCST sinpic5<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinpic4<>(SB), Z20, Z21
+	VBROADCASTSD sinpic4<>(SB), Z21
 	VFMADD213PD.BCST sinpic3<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinpic2<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinpic1<>(SB), Z20, Z21
@@ -38463,9 +38413,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z25, Z23
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinpic6<>(SB), Z27
-	VFMADD213PD.BCST sinpic5<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinpic4<>(SB), Z26, Z27
+	VBROADCASTSD sinpic4<>(SB), Z27
 	VFMADD213PD.BCST sinpic3<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinpic2<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinpic1<>(SB), Z26, Z27
@@ -38508,9 +38456,7 @@ one:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinpic6<>(SB), Z5
-	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VBROADCASTSD sinpic4<>(SB), Z5
 	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
@@ -38528,9 +38474,7 @@ one:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinpic6<>(SB), Z11
-	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VBROADCASTSD sinpic4<>(SB), Z11
 	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
@@ -38576,9 +38520,7 @@ tail:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinpic6<>(SB), Z5
-	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VBROADCASTSD sinpic4<>(SB), Z5
 	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
@@ -38596,9 +38538,7 @@ tail:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinpic6<>(SB), Z11
-	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VBROADCASTSD sinpic4<>(SB), Z11
 	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
@@ -38653,9 +38593,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinpic6<>(SB), Z5
-	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VBROADCASTSD sinpic4<>(SB), Z5
 	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
@@ -38677,9 +38615,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinpic6<>(SB), Z11
-	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VBROADCASTSD sinpic4<>(SB), Z11
 	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
@@ -38713,9 +38649,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z19, Z17
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinpic6<>(SB), Z21
-	VFMADD213PD.BCST sinpic5<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinpic4<>(SB), Z20, Z21
+	VBROADCASTSD sinpic4<>(SB), Z21
 	VFMADD213PD.BCST sinpic3<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinpic2<>(SB), Z20, Z21
 	VFMADD213PD.BCST sinpic1<>(SB), Z20, Z21
@@ -38737,9 +38671,7 @@ loop:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z25, Z23
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinpic6<>(SB), Z27
-	VFMADD213PD.BCST sinpic5<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinpic4<>(SB), Z26, Z27
+	VBROADCASTSD sinpic4<>(SB), Z27
 	VFMADD213PD.BCST sinpic3<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinpic2<>(SB), Z26, Z27
 	VFMADD213PD.BCST sinpic1<>(SB), Z26, Z27
@@ -38783,9 +38715,7 @@ one:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinpic6<>(SB), Z5
-	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VBROADCASTSD sinpic4<>(SB), Z5
 	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
@@ -38807,9 +38737,7 @@ one:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinpic6<>(SB), Z11
-	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VBROADCASTSD sinpic4<>(SB), Z11
 	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
@@ -38856,9 +38784,7 @@ tail:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z3, Z1
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinpic6<>(SB), Z5
-	VFMADD213PD.BCST sinpic5<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinpic4<>(SB), Z4, Z5
+	VBROADCASTSD sinpic4<>(SB), Z5
 	VFMADD213PD.BCST sinpic3<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic2<>(SB), Z4, Z5
 	VFMADD213PD.BCST sinpic1<>(SB), Z4, Z5
@@ -38880,9 +38806,7 @@ tail:
 	VFNMADD231PD.BCST pisplit2<>(SB), Z9, Z7
 	// z = r^2; sin r = r + r*z*S(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinpic6<>(SB), Z11
-	VFMADD213PD.BCST sinpic5<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinpic4<>(SB), Z10, Z11
+	VBROADCASTSD sinpic4<>(SB), Z11
 	VFMADD213PD.BCST sinpic3<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic2<>(SB), Z10, Z11
 	VFMADD213PD.BCST sinpic1<>(SB), Z10, Z11
@@ -38930,18 +38854,16 @@ loop:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD tansin3<>(SB), Z5
+	VFMADD213PD.BCST tansin2<>(SB), Z4, Z5
+	VFMADD213PD.BCST tansin1<>(SB), Z4, Z5
+	VFMADD213PD.BCST tansin0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VBROADCASTSD tancos3<>(SB), Z6
+	VFMADD213PD.BCST tancos2<>(SB), Z4, Z6
+	VFMADD213PD.BCST tancos1<>(SB), Z4, Z6
+	VFMADD213PD.BCST tancos0<>(SB), Z4, Z6
 	VMULPD Z4, Z4, Z3
 	VBROADCASTSD mhalf64<>(SB), Z1
 	VFMADD213PD.BCST one64<>(SB), Z4, Z1
@@ -38962,18 +38884,16 @@ loop:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD tansin3<>(SB), Z11
+	VFMADD213PD.BCST tansin2<>(SB), Z10, Z11
+	VFMADD213PD.BCST tansin1<>(SB), Z10, Z11
+	VFMADD213PD.BCST tansin0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VBROADCASTSD tancos3<>(SB), Z12
+	VFMADD213PD.BCST tancos2<>(SB), Z10, Z12
+	VFMADD213PD.BCST tancos1<>(SB), Z10, Z12
+	VFMADD213PD.BCST tancos0<>(SB), Z10, Z12
 	VMULPD Z10, Z10, Z9
 	VBROADCASTSD mhalf64<>(SB), Z7
 	VFMADD213PD.BCST one64<>(SB), Z10, Z7
@@ -39009,18 +38929,16 @@ loop:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z19, Z17
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z17, Z17, Z20
-	VBROADCASTSD sinc4<>(SB), Z21
-	VFMADD213PD.BCST sinc3<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc2<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc1<>(SB), Z20, Z21
-	VFMADD213PD.BCST sinc0<>(SB), Z20, Z21
+	VBROADCASTSD tansin3<>(SB), Z21
+	VFMADD213PD.BCST tansin2<>(SB), Z20, Z21
+	VFMADD213PD.BCST tansin1<>(SB), Z20, Z21
+	VFMADD213PD.BCST tansin0<>(SB), Z20, Z21
 	VMULPD Z20, Z17, Z19
 	VFMADD213PD Z17, Z19, Z21
-	VBROADCASTSD cosc4<>(SB), Z22
-	VFMADD213PD.BCST cosc3<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc2<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc1<>(SB), Z20, Z22
-	VFMADD213PD.BCST cosc0<>(SB), Z20, Z22
+	VBROADCASTSD tancos3<>(SB), Z22
+	VFMADD213PD.BCST tancos2<>(SB), Z20, Z22
+	VFMADD213PD.BCST tancos1<>(SB), Z20, Z22
+	VFMADD213PD.BCST tancos0<>(SB), Z20, Z22
 	VMULPD Z20, Z20, Z19
 	VBROADCASTSD mhalf64<>(SB), Z17
 	VFMADD213PD.BCST one64<>(SB), Z20, Z17
@@ -39041,18 +38959,16 @@ loop:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z25, Z23
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z23, Z23, Z26
-	VBROADCASTSD sinc4<>(SB), Z27
-	VFMADD213PD.BCST sinc3<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc2<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc1<>(SB), Z26, Z27
-	VFMADD213PD.BCST sinc0<>(SB), Z26, Z27
+	VBROADCASTSD tansin3<>(SB), Z27
+	VFMADD213PD.BCST tansin2<>(SB), Z26, Z27
+	VFMADD213PD.BCST tansin1<>(SB), Z26, Z27
+	VFMADD213PD.BCST tansin0<>(SB), Z26, Z27
 	VMULPD Z26, Z23, Z25
 	VFMADD213PD Z23, Z25, Z27
-	VBROADCASTSD cosc4<>(SB), Z28
-	VFMADD213PD.BCST cosc3<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc2<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc1<>(SB), Z26, Z28
-	VFMADD213PD.BCST cosc0<>(SB), Z26, Z28
+	VBROADCASTSD tancos3<>(SB), Z28
+	VFMADD213PD.BCST tancos2<>(SB), Z26, Z28
+	VFMADD213PD.BCST tancos1<>(SB), Z26, Z28
+	VFMADD213PD.BCST tancos0<>(SB), Z26, Z28
 	VMULPD Z26, Z26, Z25
 	VBROADCASTSD mhalf64<>(SB), Z23
 	VFMADD213PD.BCST one64<>(SB), Z26, Z23
@@ -39098,18 +39014,16 @@ one:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD tansin3<>(SB), Z5
+	VFMADD213PD.BCST tansin2<>(SB), Z4, Z5
+	VFMADD213PD.BCST tansin1<>(SB), Z4, Z5
+	VFMADD213PD.BCST tansin0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VBROADCASTSD tancos3<>(SB), Z6
+	VFMADD213PD.BCST tancos2<>(SB), Z4, Z6
+	VFMADD213PD.BCST tancos1<>(SB), Z4, Z6
+	VFMADD213PD.BCST tancos0<>(SB), Z4, Z6
 	VMULPD Z4, Z4, Z3
 	VBROADCASTSD mhalf64<>(SB), Z1
 	VFMADD213PD.BCST one64<>(SB), Z4, Z1
@@ -39130,18 +39044,16 @@ one:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD tansin3<>(SB), Z11
+	VFMADD213PD.BCST tansin2<>(SB), Z10, Z11
+	VFMADD213PD.BCST tansin1<>(SB), Z10, Z11
+	VFMADD213PD.BCST tansin0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VBROADCASTSD tancos3<>(SB), Z12
+	VFMADD213PD.BCST tancos2<>(SB), Z10, Z12
+	VFMADD213PD.BCST tancos1<>(SB), Z10, Z12
+	VFMADD213PD.BCST tancos0<>(SB), Z10, Z12
 	VMULPD Z10, Z10, Z9
 	VBROADCASTSD mhalf64<>(SB), Z7
 	VFMADD213PD.BCST one64<>(SB), Z10, Z7
@@ -39190,18 +39102,16 @@ tail:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z3, Z1
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z1, Z1, Z4
-	VBROADCASTSD sinc4<>(SB), Z5
-	VFMADD213PD.BCST sinc3<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc2<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc1<>(SB), Z4, Z5
-	VFMADD213PD.BCST sinc0<>(SB), Z4, Z5
+	VBROADCASTSD tansin3<>(SB), Z5
+	VFMADD213PD.BCST tansin2<>(SB), Z4, Z5
+	VFMADD213PD.BCST tansin1<>(SB), Z4, Z5
+	VFMADD213PD.BCST tansin0<>(SB), Z4, Z5
 	VMULPD Z4, Z1, Z3
 	VFMADD213PD Z1, Z3, Z5
-	VBROADCASTSD cosc4<>(SB), Z6
-	VFMADD213PD.BCST cosc3<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc2<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc1<>(SB), Z4, Z6
-	VFMADD213PD.BCST cosc0<>(SB), Z4, Z6
+	VBROADCASTSD tancos3<>(SB), Z6
+	VFMADD213PD.BCST tancos2<>(SB), Z4, Z6
+	VFMADD213PD.BCST tancos1<>(SB), Z4, Z6
+	VFMADD213PD.BCST tancos0<>(SB), Z4, Z6
 	VMULPD Z4, Z4, Z3
 	VBROADCASTSD mhalf64<>(SB), Z1
 	VFMADD213PD.BCST one64<>(SB), Z4, Z1
@@ -39222,18 +39132,16 @@ tail:
 	VFNMADD231PD.BCST halfpi2<>(SB), Z9, Z7
 	// z = r^2; S = sin r = r + r*z*S(z); C = cos r = (1 - z/2) + z^2*C(z)
 	VMULPD Z7, Z7, Z10
-	VBROADCASTSD sinc4<>(SB), Z11
-	VFMADD213PD.BCST sinc3<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc2<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc1<>(SB), Z10, Z11
-	VFMADD213PD.BCST sinc0<>(SB), Z10, Z11
+	VBROADCASTSD tansin3<>(SB), Z11
+	VFMADD213PD.BCST tansin2<>(SB), Z10, Z11
+	VFMADD213PD.BCST tansin1<>(SB), Z10, Z11
+	VFMADD213PD.BCST tansin0<>(SB), Z10, Z11
 	VMULPD Z10, Z7, Z9
 	VFMADD213PD Z7, Z9, Z11
-	VBROADCASTSD cosc4<>(SB), Z12
-	VFMADD213PD.BCST cosc3<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc2<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc1<>(SB), Z10, Z12
-	VFMADD213PD.BCST cosc0<>(SB), Z10, Z12
+	VBROADCASTSD tancos3<>(SB), Z12
+	VFMADD213PD.BCST tancos2<>(SB), Z10, Z12
+	VFMADD213PD.BCST tancos1<>(SB), Z10, Z12
+	VFMADD213PD.BCST tancos0<>(SB), Z10, Z12
 	VMULPD Z10, Z10, Z9
 	VBROADCASTSD mhalf64<>(SB), Z7
 	VFMADD213PD.BCST one64<>(SB), Z10, Z7
