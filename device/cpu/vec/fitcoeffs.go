@@ -311,87 +311,28 @@ func main() {
 		// below a twentieth of the one before), so no cancellation. P's
 		// error enters the result (about t) times about s, the weight. The
 		// kernel takes degree 7.
-		const terms = 120
-		G := func(s float64) float64 {
-			var v float64
-			for k := terms; k >= 1; k-- {
-				c := 1 / float64(2*k+1)
-				if k%2 == 1 {
-					c = -c
-				}
-				v = v*s + c
-			}
-			return v
-		}
-		fitWeighted64("atanF64", G, 0.0431*1.0001, 6, 11)
+		fitWeighted64("atanF64", atanSeries, 0.0431*1.0001, 6, 11)
 	case "atan32":
 		// The float32 Atan in float64 lanes: atan t = t + t*s*P(s), s =
 		// t^2 <= tan(pi/8)^2 = 0.1716 (asmgen.go's atanCore), P's error
 		// below 2^-40 of the result, as atanF64's reference (the series to
 		// s^119; each term below a fifth of the one before).
-		const terms = 120
-		G := func(s float64) float64 {
-			var v float64
-			for k := terms; k >= 1; k-- {
-				c := 1 / float64(2*k+1)
-				if k%2 == 1 {
-					c = -c
-				}
-				v = v*s + c
-			}
-			return v
-		}
-		fitWeighted64("atan32", G, (3-2*math.Sqrt2)*1.0001, 5, 10)
+		fitWeighted64("atan32", atanSeries, (3-2*math.Sqrt2)*1.0001, 5, 10)
 	case "sin32":
 		// The float32 Sin and Cos in float64 lanes: sin r = r + r*z*S(z),
 		// z = r^2 <= (pi/2)^2 (asmgen.go's sinCosCore, r reduced by pi).
-		// The reference G(z) = (sin r - r)/(r z) is sin's series,
-		// (-1)^k z^(k-1)/(2k+1)!, summed to z^39 (no cancellation: each
-		// term below a fifth of the one before). S's error enters the
-		// result (at least 2r/pi) times about z, the weight.
-		G := func(z float64) float64 {
-			var v float64
-			for k := 40; k >= 1; k-- {
-				f := 1.0
-				for i := 2; i <= 2*k+1; i++ {
-					f *= float64(i)
-				}
-				c := 1 / f
-				if k%2 == 1 {
-					c = -c
-				}
-				v = v*z + c
-			}
-			return v
-		}
-		fitWeighted64("sin32", G, math.Pi*math.Pi/4*1.0001, 4, 7)
+		// The reference is sin's series (trigSeries). S's error enters
+		// the result (at least 2r/pi) times about z, the weight.
+		fitWeighted64("sin32", trigSeries(1), math.Pi*math.Pi/4*1.0001, 4, 7)
 	case "tan32":
 		// The float32 Tan in float64 lanes: sin r = r + r*z*S(z) and cos r
 		// = 1 - z/2 + z^2*C(z), z = r^2 <= (pi/4)^2 (asmgen.go's trigCore,
 		// r reduced by pi/2), their quotient the result. S as sin32's, C
-		// against cos's series (-1)^k z^(k-2)/(2k)! from k = 2, whose
-		// error enters the result (cos r >= 0.7) times z^2, the weight.
-		series := func(odd int) func(z float64) float64 {
-			return func(z float64) float64 {
-				var v float64
-				from := 1 + (1 - odd) // sin from z^0 * r^3, cos from z^0 * r^4
-				for k := 40; k >= from; k-- {
-					f := 1.0
-					for i := 2; i <= 2*k+odd; i++ {
-						f *= float64(i)
-					}
-					c := 1 / f
-					if k%2 == 1 {
-						c = -c
-					}
-					v = v*z + c
-				}
-				return v
-			}
-		}
+		// against cos's series (trigSeries), whose error enters the
+		// result (cos r >= 0.7) times z^2, the weight.
 		zmax := math.Pi * math.Pi / 16 * 1.0001
-		fitWeighted64("tan32sin", series(1), zmax, 2, 5)
-		fitWeightedPow64("tan32cos", series(0), zmax, 2, 2, 5)
+		fitWeighted64("tan32sin", trigSeries(1), zmax, 2, 5)
+		fitWeightedPow64("tan32cos", trigSeries(0), zmax, 2, 2, 5)
 	case "pow32":
 		fitPow32()
 	case "asinF64":
@@ -644,6 +585,44 @@ func fitWeightedPow64(name string, G func(float64) float64, smax float64, pow, l
 			fmt.Printf(" 0x%016x", math.Float64bits(v/math.Pow(smax, float64(i))))
 		}
 		fmt.Println()
+	}
+}
+
+// atanSeries is (atan t - t)/(t s), s = t^2: atan's series (-1)^k
+// s^(k-1)/(2k+1) summed to s^119, for s up to tan(pi/8)^2, where each
+// term is below a fifth of the one before, so without cancellation.
+func atanSeries(s float64) float64 {
+	var v float64
+	for k := 120; k >= 1; k-- {
+		c := 1 / float64(2*k+1)
+		if k%2 == 1 {
+			c = -c
+		}
+		v = v*s + c
+	}
+	return v
+}
+
+// trigSeries returns sin's (odd 1: (sin r - r)/(r z), z = r^2, terms
+// (-1)^k z^(k-1)/(2k+1)! from k = 1) or cos's (odd 0: (cos r - 1 +
+// z/2)/z^2, terms (-1)^k z^(k-2)/(2k)! from k = 2) series, summed to k =
+// 40, for z up to (pi/2)^2, where each term is below a fifth of the one
+// before.
+func trigSeries(odd int) func(z float64) float64 {
+	return func(z float64) float64 {
+		var v float64
+		for k := 40; k >= 2-odd; k-- {
+			f := 1.0
+			for i := 2; i <= 2*k+odd; i++ {
+				f *= float64(i)
+			}
+			c := 1 / f
+			if k%2 == 1 {
+				c = -c
+			}
+			v = v*z + c
+		}
+		return v
 	}
 }
 
