@@ -3707,12 +3707,7 @@ func (g *gen) pow512F64() {
 // kernels give the AVX-512 ones' bits (TestExpLogF64AVX2). Two slots, Y0-Y7
 // and Y8-Y15; every constant is read from memory.
 func (g *gen) expF64AVX2() {
-	hi, lo := exp2Table()
-	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
-	setup := func(g *gen) {
-		g.ins("LEAQ %s(SB), R12", th)
-		g.ins("LEAQ %s(SB), R13", tl)
-	}
+	setup := g.expTablesAVX2()
 	shifter := g.d("shifter64", 0x1.8p52)
 	tail := func(g *gen) { g.expTailAVX2("R12", "R13", expNoLo) }
 	clamp := func(g *gen, top, bottom float64) {
@@ -3986,14 +3981,21 @@ func (g *gen) expm1F64AVX2() {
 // slot, x in Y0, the exp tables' bases in R12 and R13 (the gathers'), body
 // returning the register of the result.
 func (g *gen) expKernelAVX2(name, doc string, body func(g *gen) string) {
+	g.elementwise(ewKernel{name: name, doc: doc, e: f64, inputs: []string{"x"}, unroll: 1,
+		setup: g.expTablesAVX2(),
+		body:  func(g *gen, u int, in []string) string { return body(g) }})
+}
+
+// expTablesAVX2 registers the exp tail's 2^(j/16) tables and returns the
+// setup that loads their bases into R12 and R13, where expTailAVX2's
+// gathers read them.
+func (g *gen) expTablesAVX2() func(g *gen) {
 	hi, lo := exp2Table()
 	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
-	g.elementwise(ewKernel{name: name, doc: doc, e: f64, inputs: []string{"x"}, unroll: 1,
-		setup: func(g *gen) {
-			g.ins("LEAQ %s(SB), R12", th)
-			g.ins("LEAQ %s(SB), R13", tl)
-		},
-		body: func(g *gen, u int, in []string) string { return body(g) }})
+	return func(g *gen) {
+		g.ins("LEAQ %s(SB), R12", th)
+		g.ins("LEAQ %s(SB), R13", tl)
+	}
 }
 
 // copySignAVX2 sets dst to the magnitude of mag with x's sign (tmp is
@@ -4336,15 +4338,10 @@ func (g *gen) geluErfF64AVX2() {
 		g.ins("VBLENDVPD Y1, Y11, Y10, Y10")
 		return "Y10"
 	}
-	hi, lo := exp2Table()
-	th, tl := g.table("dexp2hi", hi), g.table("dexp2lo", lo)
 	g.elementwise(ewKernel{name: "geluErfF64AVX2", e: f64, inputs: []string{"x"}, unroll: 1, okFlag: "Y14",
-		doc: fmt.Sprintf("computes dst[i] = 0.5x*erfc(-x/sqrt2), x = x[i], for i < n, leaving x[i] in\n// dst[i] where x[i] < %v or %v <= x[i] < %v; ok is false if it left any.", geluErfFar, -geluErfFar, geluErfNear),
-		setup: func(g *gen) {
-			g.ins("LEAQ %s(SB), R12", th)
-			g.ins("LEAQ %s(SB), R13", tl)
-		},
-		body: func(g *gen, u int, in []string) string { return body(g) }})
+		doc:   fmt.Sprintf("computes dst[i] = 0.5x*erfc(-x/sqrt2), x = x[i], for i < n, leaving x[i] in\n// dst[i] where x[i] < %v or %v <= x[i] < %v; ok is false if it left any.", geluErfFar, -geluErfFar, geluErfNear),
+		setup: g.expTablesAVX2(),
+		body:  func(g *gen, u int, in []string) string { return body(g) }})
 }
 
 // powAVX2 emits the AVX2 float64 Pow kernels of ordinary lanes,
