@@ -94,7 +94,7 @@ var unaries32 = []unary32{
 	{"Softplus", unSoftplus, Softplus[float32], refSoftplus, 0.51},
 	{"Log1p", unLog1p, Log1p[float32], math.Log1p, 1},
 	{"Expm1", unExpm1, Expm1[float32], math.Expm1, 1},
-	{"Exp2", unExp2, Exp2[float32], math.Exp2, 1},
+	{"Exp2", unExp2, Exp2[float32], math.Exp2, 0.85},
 	{"Log2", unLog2, Log2[float32], math.Log2, 1},
 	{"Log10", unLog10, Log10[float32], math.Log10, 1},
 	{"Sinh", unSinh, Sinh[float32], math.Sinh, 0.51},

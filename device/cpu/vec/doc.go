@@ -107,10 +107,10 @@
 //     hi+lo pair;
 //   - GeluErf: 0.5x*erfc(-x/sqrt2) for every x, with the same form of erfc
 //     in t = c/(c+|x|), c = float32(2*sqrt2), t refined by a Newton step;
-//   - Exp2 (AVX-512 only): n = round(x), r = x - n exactly, r*ln2 as an
-//     exact hi+lo pair through exp's core, then 2^n by VSCALEFPS (one
-//     rounding where the result is subnormal); 0.89 ulp at most over all
-//     2^32 inputs, subnormal results within 0.91 x 2^-149;
+//   - Exp2: n = round(x), r = x - n exactly, 2^r = 1 + r*q(r) with q of
+//     degree 5 fitted on |r| <= 1/2, then 2^n by VSCALEFPS (one rounding
+//     where the result is subnormal); 0.800 ulp at most over all 2^32
+//     inputs, subnormal results within 0.88 x 2^-149;
 //   - Silu: x/(1+e) or x*e/(1+e) with e = e^-|x| as sigmoid computes them,
 //     e's power of two applied after the product for x < 0, so results
 //     near the underflow are rounded once.
@@ -216,10 +216,12 @@
 // ulp of math/big values (0.500 and 1.39 measured; 1.13 on the AVX-512
 // set).
 //
-// The float32 Exp2 is a kernel of both tiers on exp's core: n = round(x),
-// (x-n)*ln2 as an exact hi+lo pair, e^(hi+lo) with n joined to the core's
-// own power of two so one rounding covers both: 0.886 ulp on all 2^32
-// inputs, outputs identical on both tiers; the bound is 1.
+// The float32 Exp2 is a kernel of both tiers: n = round(x), r = x - n
+// (exact, |r| <= 1/2), 2^r = 1 + r*q(r) with its own fitted q (asmgen.go's
+// exp2Q; no multiplication by ln2, so r's exactness is kept), times 2^n
+// with one rounding (exp's two-factor scaling on AVX2, VSCALEFPS on
+// AVX-512): 0.800 ulp on all 2^32 inputs, outputs identical on both
+// tiers; the bound is 0.85.
 // The float32 Sinh and Cosh are kernels of both tiers in float64 lanes
 // (asmgen.go's hyperbolics): e^a and e^-a for a = |x| from one reduction
 // a = k*ln2 + r and the even and odd parts of e^r's series, with no

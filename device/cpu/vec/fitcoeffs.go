@@ -2,7 +2,7 @@
 
 // fitcoeffs fits the polynomial coefficients that asmgen.go bakes into the
 // float32 transcendental kernels, and prints them with their float32 bit
-// patterns. Run `go run fitcoeffs.go NAME` with NAME one of exp, log, tanh,
+// patterns. Run `go run fitcoeffs.go NAME` with NAME one of exp, exp2, log, tanh,
 // erf, q (erfc for Erf, variable t = 2/(2+a)), g (erfc for GeluErf,
 // t = c/(c+|x|)), logtab64 (the float64 log's log1p polynomial beside its
 // tables, coefficients rounded to float64), tanh64 (the float64 tanh's
@@ -197,6 +197,21 @@ func main() {
 			w := func(r float64) float64 { return math.Abs(r) / math.Exp(r) }
 			c := fitRounded(us, g, w, deg, nil)
 			show("exp", c)
+		}
+	case "exp2":
+		// 2^r = 1 + r*Q(r) on |r| <= 1/2 (the float32 Exp2's r = x -
+		// round(x), exact), Q weighted as exp's: its error times r
+		// relative to 2^r.
+		for deg := 5; deg <= 6; deg++ {
+			us := grid(-0.5, 0.5, 2001)
+			g := func(r float64) float64 {
+				if r == 0 {
+					return math.Ln2
+				}
+				return math.Expm1(r*math.Ln2) / r
+			}
+			w := func(r float64) float64 { return math.Abs(r) / math.Exp2(r) }
+			show("exp2", fitRounded(us, g, w, deg, nil))
 		}
 	case "log":
 		for deg := 6; deg <= 10; deg++ {

@@ -1746,6 +1746,60 @@ DATA erfp6<>+20(SB)/4, $0x38a476b7
 DATA erfp6<>+24(SB)/4, $0x38a476b7
 DATA erfp6<>+28(SB)/4, $0x38a476b7
 GLOBL erfp6<>(SB), RODATA|NOPTR, $32
+DATA exp2q0<>+0(SB)/4, $0x3f317218
+DATA exp2q0<>+4(SB)/4, $0x3f317218
+DATA exp2q0<>+8(SB)/4, $0x3f317218
+DATA exp2q0<>+12(SB)/4, $0x3f317218
+DATA exp2q0<>+16(SB)/4, $0x3f317218
+DATA exp2q0<>+20(SB)/4, $0x3f317218
+DATA exp2q0<>+24(SB)/4, $0x3f317218
+DATA exp2q0<>+28(SB)/4, $0x3f317218
+GLOBL exp2q0<>(SB), RODATA|NOPTR, $32
+DATA exp2q1<>+0(SB)/4, $0x3e75fdee
+DATA exp2q1<>+4(SB)/4, $0x3e75fdee
+DATA exp2q1<>+8(SB)/4, $0x3e75fdee
+DATA exp2q1<>+12(SB)/4, $0x3e75fdee
+DATA exp2q1<>+16(SB)/4, $0x3e75fdee
+DATA exp2q1<>+20(SB)/4, $0x3e75fdee
+DATA exp2q1<>+24(SB)/4, $0x3e75fdee
+DATA exp2q1<>+28(SB)/4, $0x3e75fdee
+GLOBL exp2q1<>(SB), RODATA|NOPTR, $32
+DATA exp2q2<>+0(SB)/4, $0x3d6357be
+DATA exp2q2<>+4(SB)/4, $0x3d6357be
+DATA exp2q2<>+8(SB)/4, $0x3d6357be
+DATA exp2q2<>+12(SB)/4, $0x3d6357be
+DATA exp2q2<>+16(SB)/4, $0x3d6357be
+DATA exp2q2<>+20(SB)/4, $0x3d6357be
+DATA exp2q2<>+24(SB)/4, $0x3d6357be
+DATA exp2q2<>+28(SB)/4, $0x3d6357be
+GLOBL exp2q2<>(SB), RODATA|NOPTR, $32
+DATA exp2q3<>+0(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+4(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+8(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+12(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+16(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+20(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+24(SB)/4, $0x3c1d96f0
+DATA exp2q3<>+28(SB)/4, $0x3c1d96f0
+GLOBL exp2q3<>(SB), RODATA|NOPTR, $32
+DATA exp2q4<>+0(SB)/4, $0x3aaf8417
+DATA exp2q4<>+4(SB)/4, $0x3aaf8417
+DATA exp2q4<>+8(SB)/4, $0x3aaf8417
+DATA exp2q4<>+12(SB)/4, $0x3aaf8417
+DATA exp2q4<>+16(SB)/4, $0x3aaf8417
+DATA exp2q4<>+20(SB)/4, $0x3aaf8417
+DATA exp2q4<>+24(SB)/4, $0x3aaf8417
+DATA exp2q4<>+28(SB)/4, $0x3aaf8417
+GLOBL exp2q4<>(SB), RODATA|NOPTR, $32
+DATA exp2q5<>+0(SB)/4, $0x3920b5a9
+DATA exp2q5<>+4(SB)/4, $0x3920b5a9
+DATA exp2q5<>+8(SB)/4, $0x3920b5a9
+DATA exp2q5<>+12(SB)/4, $0x3920b5a9
+DATA exp2q5<>+16(SB)/4, $0x3920b5a9
+DATA exp2q5<>+20(SB)/4, $0x3920b5a9
+DATA exp2q5<>+24(SB)/4, $0x3920b5a9
+DATA exp2q5<>+28(SB)/4, $0x3920b5a9
+GLOBL exp2q5<>(SB), RODATA|NOPTR, $32
 DATA expmax100<>+0(SB)/8, $0x4059000000000000
 DATA expmax100<>+8(SB)/8, $0x4059000000000000
 DATA expmax100<>+16(SB)/8, $0x4059000000000000
@@ -2141,24 +2195,6 @@ DATA ln2d<>+8(SB)/8, $0x3fe62e42fefa39ef
 DATA ln2d<>+16(SB)/8, $0x3fe62e42fefa39ef
 DATA ln2d<>+24(SB)/8, $0x3fe62e42fefa39ef
 GLOBL ln2d<>(SB), RODATA|NOPTR, $32
-DATA ln2f<>+0(SB)/4, $0x3f317218
-DATA ln2f<>+4(SB)/4, $0x3f317218
-DATA ln2f<>+8(SB)/4, $0x3f317218
-DATA ln2f<>+12(SB)/4, $0x3f317218
-DATA ln2f<>+16(SB)/4, $0x3f317218
-DATA ln2f<>+20(SB)/4, $0x3f317218
-DATA ln2f<>+24(SB)/4, $0x3f317218
-DATA ln2f<>+28(SB)/4, $0x3f317218
-GLOBL ln2f<>(SB), RODATA|NOPTR, $32
-DATA ln2f_lo<>+0(SB)/4, $0xb102e308
-DATA ln2f_lo<>+4(SB)/4, $0xb102e308
-DATA ln2f_lo<>+8(SB)/4, $0xb102e308
-DATA ln2f_lo<>+12(SB)/4, $0xb102e308
-DATA ln2f_lo<>+16(SB)/4, $0xb102e308
-DATA ln2f_lo<>+20(SB)/4, $0xb102e308
-DATA ln2f_lo<>+24(SB)/4, $0xb102e308
-DATA ln2f_lo<>+28(SB)/4, $0xb102e308
-GLOBL ln2f_lo<>(SB), RODATA|NOPTR, $32
 DATA ln2hi16<>+0(SB)/8, $0x3fa62e42fee00000
 DATA ln2hi16<>+8(SB)/8, $0x3fa62e42fee00000
 DATA ln2hi16<>+16(SB)/8, $0x3fa62e42fee00000
@@ -17541,41 +17577,27 @@ one:
 	JB   tail
 	VMOVUPS 0(SI), Y0
 	// as the AVX-512 kernel: clamp to [-151, 129] (NaN passes), n = round(x),
-	// r = x - n exactly, r*ln2 as hi + lo, e^(hi+lo) by exp's core with n
-	// added to its own power of two, rounded once
+	// r = x - n exactly, 2^r = 1 + r*q(r), times 2^n in two factors (one rounding)
 	VMINPS Y0, Y13, Y0
 	VMAXPS Y0, Y14, Y0
 	VROUNDPS $0, Y0, Y3
 	VSUBPS Y3, Y0, Y0
 	VCVTPS2DQ Y3, Y3
-	VMULPS ln2f<>(SB), Y0, Y4
-	VMOVAPS Y4, Y5
-	VFMSUB231PS ln2f<>(SB), Y0, Y5
-	VFMADD231PS ln2f_lo<>(SB), Y0, Y5
-	VADDPS Y5, Y4, Y1
-	VMULPS log2e<>(SB), Y1, Y1
-	VROUNDPS $0, Y1, Y1
-	VFNMADD231PS ln2hi<>(SB), Y1, Y4
-	VADDPS Y5, Y4, Y4
-	VFNMADD231PS ln2lo<>(SB), Y1, Y4
-	VCVTPS2DQ Y1, Y1
-	VPADDD Y3, Y1, Y1
-	VMOVUPS expq5<>(SB), Y2
-	VFMADD213PS expq4<>(SB), Y4, Y2
-	VFMADD213PS expq3<>(SB), Y4, Y2
-	VFMADD213PS expq2<>(SB), Y4, Y2
-	VFMADD213PS expq1<>(SB), Y4, Y2
-	VFMADD213PS expq0<>(SB), Y4, Y2
-	VFMADD213PS one<>(SB), Y4, Y2
-	VPSRAD $1, Y1, Y6
-	VPSUBD Y6, Y1, Y1
-	VPADDD i127<>(SB), Y6, Y6
-	VPADDD i127<>(SB), Y1, Y1
-	VPSLLD $23, Y6, Y6
-	VPSLLD $23, Y1, Y1
-	VMULPS Y6, Y2, Y2
-	VMULPS Y1, Y2, Y4
-	VMOVAPS Y4, Y0
+	VMOVUPS exp2q5<>(SB), Y1
+	VFMADD213PS exp2q4<>(SB), Y0, Y1
+	VFMADD213PS exp2q3<>(SB), Y0, Y1
+	VFMADD213PS exp2q2<>(SB), Y0, Y1
+	VFMADD213PS exp2q1<>(SB), Y0, Y1
+	VFMADD213PS exp2q0<>(SB), Y0, Y1
+	VFMADD213PS one<>(SB), Y0, Y1
+	VPSRAD $1, Y3, Y2
+	VPSUBD Y2, Y3, Y3
+	VPADDD i127<>(SB), Y2, Y2
+	VPADDD i127<>(SB), Y3, Y3
+	VPSLLD $23, Y2, Y2
+	VPSLLD $23, Y3, Y3
+	VMULPS Y2, Y1, Y1
+	VMULPS Y3, Y1, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI
@@ -17590,41 +17612,27 @@ tail:
 	VMOVDQU (R8)(R9*4), Y15
 	VMASKMOVPS (SI), Y15, Y0
 	// as the AVX-512 kernel: clamp to [-151, 129] (NaN passes), n = round(x),
-	// r = x - n exactly, r*ln2 as hi + lo, e^(hi+lo) by exp's core with n
-	// added to its own power of two, rounded once
+	// r = x - n exactly, 2^r = 1 + r*q(r), times 2^n in two factors (one rounding)
 	VMINPS Y0, Y13, Y0
 	VMAXPS Y0, Y14, Y0
 	VROUNDPS $0, Y0, Y3
 	VSUBPS Y3, Y0, Y0
 	VCVTPS2DQ Y3, Y3
-	VMULPS ln2f<>(SB), Y0, Y4
-	VMOVAPS Y4, Y5
-	VFMSUB231PS ln2f<>(SB), Y0, Y5
-	VFMADD231PS ln2f_lo<>(SB), Y0, Y5
-	VADDPS Y5, Y4, Y1
-	VMULPS log2e<>(SB), Y1, Y1
-	VROUNDPS $0, Y1, Y1
-	VFNMADD231PS ln2hi<>(SB), Y1, Y4
-	VADDPS Y5, Y4, Y4
-	VFNMADD231PS ln2lo<>(SB), Y1, Y4
-	VCVTPS2DQ Y1, Y1
-	VPADDD Y3, Y1, Y1
-	VMOVUPS expq5<>(SB), Y2
-	VFMADD213PS expq4<>(SB), Y4, Y2
-	VFMADD213PS expq3<>(SB), Y4, Y2
-	VFMADD213PS expq2<>(SB), Y4, Y2
-	VFMADD213PS expq1<>(SB), Y4, Y2
-	VFMADD213PS expq0<>(SB), Y4, Y2
-	VFMADD213PS one<>(SB), Y4, Y2
-	VPSRAD $1, Y1, Y6
-	VPSUBD Y6, Y1, Y1
-	VPADDD i127<>(SB), Y6, Y6
-	VPADDD i127<>(SB), Y1, Y1
-	VPSLLD $23, Y6, Y6
-	VPSLLD $23, Y1, Y1
-	VMULPS Y6, Y2, Y2
-	VMULPS Y1, Y2, Y4
-	VMOVAPS Y4, Y0
+	VMOVUPS exp2q5<>(SB), Y1
+	VFMADD213PS exp2q4<>(SB), Y0, Y1
+	VFMADD213PS exp2q3<>(SB), Y0, Y1
+	VFMADD213PS exp2q2<>(SB), Y0, Y1
+	VFMADD213PS exp2q1<>(SB), Y0, Y1
+	VFMADD213PS exp2q0<>(SB), Y0, Y1
+	VFMADD213PS one<>(SB), Y0, Y1
+	VPSRAD $1, Y3, Y2
+	VPSUBD Y2, Y3, Y3
+	VPADDD i127<>(SB), Y2, Y2
+	VPADDD i127<>(SB), Y3, Y3
+	VPSLLD $23, Y2, Y2
+	VPSLLD $23, Y3, Y3
+	VMULPS Y2, Y1, Y1
+	VMULPS Y3, Y1, Y0
 	VMASKMOVPS Y0, Y15, (DI)
 done:
 	VZEROUPPER
@@ -19304,28 +19312,15 @@ loop:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
 	// 2^x rounds to 0 or +Inf, and so does the clamped value
 	VMINPS Z16, Z13, Z16
@@ -19334,28 +19329,15 @@ loop:
 	VADDPS Z31, Z16, Z19
 	VSUBPS Z31, Z19, Z19
 	VSUBPS Z19, Z16, Z16
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z16, Z20
-	VMOVAPS Z20, Z21
-	VFMSUB231PS.BCST ln2f<>(SB), Z16, Z21
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z16, Z21
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z17
-	VADDPS Z21, Z20, Z18
-	VFMADD231PS.BCST log2e<>(SB), Z18, Z17
-	VSUBPS Z31, Z17, Z17
-	VFNMADD231PS.BCST ln2hi<>(SB), Z17, Z20
-	VADDPS Z21, Z20, Z20
-	VFNMADD231PS.BCST ln2lo<>(SB), Z17, Z20
-	VBROADCASTSS expq5<>(SB), Z18
-	VFMADD213PS.BCST expq4<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq3<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq2<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq1<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq0<>(SB), Z20, Z18
-	VFMADD213PS.BCST one<>(SB), Z20, Z18
-	VSCALEFPS Z17, Z18, Z20
-	VSCALEFPS Z19, Z20, Z16
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z17
+	VFMADD213PS.BCST exp2q4<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q3<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q2<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q1<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q0<>(SB), Z16, Z17
+	VFMADD213PS.BCST one<>(SB), Z16, Z17
+	VSCALEFPS Z19, Z17, Z16
 	VMOVUPS Z0, 0(DI)
 	VMOVUPS Z16, 64(DI)
 	ADDQ $128, DI
@@ -19374,28 +19356,15 @@ one:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $64, DI
 	ADDQ $64, SI
@@ -19417,28 +19386,15 @@ tail:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	VMOVUPS Z0, K1, (DI)
 done:
 	VZEROUPPER
@@ -19467,28 +19423,15 @@ loop:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
 	// 2^x rounds to 0 or +Inf, and so does the clamped value
 	VMINPS Z16, Z13, Z16
@@ -19497,28 +19440,15 @@ loop:
 	VADDPS Z31, Z16, Z19
 	VSUBPS Z31, Z19, Z19
 	VSUBPS Z19, Z16, Z16
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z16, Z20
-	VMOVAPS Z20, Z21
-	VFMSUB231PS.BCST ln2f<>(SB), Z16, Z21
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z16, Z21
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z17
-	VADDPS Z21, Z20, Z18
-	VFMADD231PS.BCST log2e<>(SB), Z18, Z17
-	VSUBPS Z31, Z17, Z17
-	VFNMADD231PS.BCST ln2hi<>(SB), Z17, Z20
-	VADDPS Z21, Z20, Z20
-	VFNMADD231PS.BCST ln2lo<>(SB), Z17, Z20
-	VBROADCASTSS expq5<>(SB), Z18
-	VFMADD213PS.BCST expq4<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq3<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq2<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq1<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq0<>(SB), Z20, Z18
-	VFMADD213PS.BCST one<>(SB), Z20, Z18
-	VSCALEFPS Z17, Z18, Z20
-	VSCALEFPS Z19, Z20, Z16
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z17
+	VFMADD213PS.BCST exp2q4<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q3<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q2<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q1<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q0<>(SB), Z16, Z17
+	VFMADD213PS.BCST one<>(SB), Z16, Z17
+	VSCALEFPS Z19, Z17, Z16
 	VPSRLD $16, Z0, Z29
 	VPANDD.BCST half_one<>(SB), Z29, Z29
 	VPADDD Z0, Z29, Z29
@@ -19554,28 +19484,15 @@ one:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	VPSRLD $16, Z0, Z29
 	VPANDD.BCST half_one<>(SB), Z29, Z29
 	VPADDD Z0, Z29, Z29
@@ -19614,28 +19531,15 @@ loop:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	// clamp to [-151, 129] (x the second source, so NaN passes): beyond,
 	// 2^x rounds to 0 or +Inf, and so does the clamped value
 	VMINPS Z16, Z13, Z16
@@ -19644,28 +19548,15 @@ loop:
 	VADDPS Z31, Z16, Z19
 	VSUBPS Z31, Z19, Z19
 	VSUBPS Z19, Z16, Z16
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z16, Z20
-	VMOVAPS Z20, Z21
-	VFMSUB231PS.BCST ln2f<>(SB), Z16, Z21
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z16, Z21
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z17
-	VADDPS Z21, Z20, Z18
-	VFMADD231PS.BCST log2e<>(SB), Z18, Z17
-	VSUBPS Z31, Z17, Z17
-	VFNMADD231PS.BCST ln2hi<>(SB), Z17, Z20
-	VADDPS Z21, Z20, Z20
-	VFNMADD231PS.BCST ln2lo<>(SB), Z17, Z20
-	VBROADCASTSS expq5<>(SB), Z18
-	VFMADD213PS.BCST expq4<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq3<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq2<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq1<>(SB), Z20, Z18
-	VFMADD213PS.BCST expq0<>(SB), Z20, Z18
-	VFMADD213PS.BCST one<>(SB), Z20, Z18
-	VSCALEFPS Z17, Z18, Z20
-	VSCALEFPS Z19, Z20, Z16
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z17
+	VFMADD213PS.BCST exp2q4<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q3<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q2<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q1<>(SB), Z16, Z17
+	VFMADD213PS.BCST exp2q0<>(SB), Z16, Z17
+	VFMADD213PS.BCST one<>(SB), Z16, Z17
+	VSCALEFPS Z19, Z17, Z16
 	VCVTPS2PH $0, Z0, 0(DI)
 	VCVTPS2PH $0, Z16, 32(DI)
 	ADDQ $64, DI
@@ -19684,28 +19575,15 @@ one:
 	VADDPS Z31, Z0, Z3
 	VSUBPS Z31, Z3, Z3
 	VSUBPS Z3, Z0, Z0
-	// r*ln2 as hi + lo: hi rounded, lo its rounding error (FMA) plus r*(ln2 - float32(ln2))
-	VMULPS.BCST ln2f<>(SB), Z0, Z4
-	VMOVAPS Z4, Z5
-	VFMSUB231PS.BCST ln2f<>(SB), Z0, Z5
-	VFMADD231PS.BCST ln2f_lo<>(SB), Z0, Z5
-	// e^(hi+lo) by exp's core (its own 2^k, k in {-1, 0, 1}, applied exactly), then 2^n, rounded once
-	VMOVAPS Z31, Z1
-	VADDPS Z5, Z4, Z2
-	VFMADD231PS.BCST log2e<>(SB), Z2, Z1
-	VSUBPS Z31, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>(SB), Z1, Z4
-	VADDPS Z5, Z4, Z4
-	VFNMADD231PS.BCST ln2lo<>(SB), Z1, Z4
-	VBROADCASTSS expq5<>(SB), Z2
-	VFMADD213PS.BCST expq4<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq3<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq2<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq1<>(SB), Z4, Z2
-	VFMADD213PS.BCST expq0<>(SB), Z4, Z2
-	VFMADD213PS.BCST one<>(SB), Z4, Z2
-	VSCALEFPS Z1, Z2, Z4
-	VSCALEFPS Z3, Z4, Z0
+	// 2^r = 1 + r*q(r), then 2^n by VSCALEFPS (one rounding where the result is subnormal)
+	VBROADCASTSS exp2q5<>(SB), Z1
+	VFMADD213PS.BCST exp2q4<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q3<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q2<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q1<>(SB), Z0, Z1
+	VFMADD213PS.BCST exp2q0<>(SB), Z0, Z1
+	VFMADD213PS.BCST one<>(SB), Z0, Z1
+	VSCALEFPS Z3, Z1, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $32, DI
 	ADDQ $32, SI
