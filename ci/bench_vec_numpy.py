@@ -38,6 +38,7 @@ def numpy_rates(n):
     b64 = np.full(n, 1.5, np.float64)
     d32 = np.empty(n, np.float32)
     d64 = np.empty(n, np.float64)
+    dbool = np.empty(n, np.bool_)
     t32 = np.empty(n, np.float32)
     s32 = (i % 100).astype(np.float32)
     h32 = np.full(n, 0.5, np.float32)
@@ -107,6 +108,9 @@ def numpy_rates(n):
         "mulscalar_f32": (lambda: np.multiply(a32, np.float32(1.5), out=d32), 8),
         "axpy_f32": (axpy, 12),
         "maximum_f32": (lambda: np.maximum(a32, b32, out=d32), 12),
+        "gt_f32": (lambda: np.greater(a32, b32, out=dbool), 9),
+        "gtscalar_f32": (lambda: np.greater(a32, np.float32(1.5), out=dbool), 5),
+        "gt_f64": (lambda: np.greater(a64, b64, out=dbool), 17),
         "add_f64": (lambda: np.add(a64, b64, out=d64), 24),
         "div_f64": (lambda: np.divide(a64, b64, out=d64), 24),
         "sum_f32": (lambda: np.add.reduce(s32), 4),

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/layout"
@@ -298,9 +299,37 @@ func mirror(op device.BinaryOp) device.BinaryOp {
 	return op
 }
 
+// vecRelation maps the six relations to the vec package's, whose Compare
+// and CompareScalar run the float32 and float64 rows on vector kernels.
+func vecRelation(op device.BinaryOp) (vec.CmpOp, bool) {
+	switch op {
+	case device.Eq:
+		return vec.CmpEq, true
+	case device.Ne:
+		return vec.CmpNe, true
+	case device.Lt:
+		return vec.CmpLt, true
+	case device.Le:
+		return vec.CmpLe, true
+	case device.Gt:
+		return vec.CmpGt, true
+	case device.Ge:
+		return vec.CmpGe, true
+	}
+	return 0, false
+}
+
 // cmpRows sets d[t] to x[t] op y[t] (all of d's length).
 func cmpRows[T num](op device.BinaryOp, d []uint8, x, y []T) bool {
 	x, y = x[:len(d)], y[:len(d)]
+	if c, ok := vecRelation(op); ok {
+		switch xv := any(x).(type) {
+		case []float32:
+			return vec.Compare(c, d, xv, any(y).([]float32)) == nil
+		case []float64:
+			return vec.Compare(c, d, xv, any(y).([]float64)) == nil
+		}
+	}
 	switch op {
 	case device.Eq:
 		for t := range d {
@@ -347,6 +376,14 @@ func cmpRows[T num](op device.BinaryOp, d []uint8, x, y []T) bool {
 // cmpScalar sets d[t] to x[t] op s (all of d's length).
 func cmpScalar[T num](op device.BinaryOp, d []uint8, x []T, s T) bool {
 	x = x[:len(d)]
+	if c, ok := vecRelation(op); ok {
+		switch xv := any(x).(type) {
+		case []float32:
+			return vec.CompareScalar(c, d, xv, any(s).(float32)) == nil
+		case []float64:
+			return vec.CompareScalar(c, d, xv, any(s).(float64)) == nil
+		}
+	}
 	switch op {
 	case device.Eq:
 		for t := range d {

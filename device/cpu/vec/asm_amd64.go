@@ -1587,6 +1587,246 @@ func minBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
 //go:noescape
 func minF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
 
+// cmpEqF32AVX2 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpEqF32AVX2(dst *uint8, a *float32, b *float32, n int)
+
+// cmpNeF32AVX2 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpNeF32AVX2(dst *uint8, a *float32, b *float32, n int)
+
+// cmpLtF32AVX2 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLtF32AVX2(dst *uint8, a *float32, b *float32, n int)
+
+// cmpLeF32AVX2 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLeF32AVX2(dst *uint8, a *float32, b *float32, n int)
+
+// cmpGtF32AVX2 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGtF32AVX2(dst *uint8, a *float32, b *float32, n int)
+
+// cmpGeF32AVX2 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGeF32AVX2(dst *uint8, a *float32, b *float32, n int)
+
+// cmpEqScalarF32AVX2 sets dst[i] to 1 where a[i] == s holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpEqScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
+
+// cmpNeScalarF32AVX2 sets dst[i] to 1 where a[i] != s holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpNeScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
+
+// cmpLtScalarF32AVX2 sets dst[i] to 1 where a[i] < s holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLtScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
+
+// cmpLeScalarF32AVX2 sets dst[i] to 1 where a[i] <= s holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLeScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
+
+// cmpGtScalarF32AVX2 sets dst[i] to 1 where a[i] > s holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGtScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
+
+// cmpGeScalarF32AVX2 sets dst[i] to 1 where a[i] >= s holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGeScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
+
+// cmpEqF64AVX2 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPD $0x0), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpEqF64AVX2(dst *uint8, a *float64, b *float64, n int)
+
+// cmpNeF64AVX2 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VCMPPD $0x4), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpNeF64AVX2(dst *uint8, a *float64, b *float64, n int)
+
+// cmpLtF64AVX2 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VCMPPD $0x11), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLtF64AVX2(dst *uint8, a *float64, b *float64, n int)
+
+// cmpLeF64AVX2 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VCMPPD $0x12), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLeF64AVX2(dst *uint8, a *float64, b *float64, n int)
+
+// cmpGtF64AVX2 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VCMPPD $0x1e), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGtF64AVX2(dst *uint8, a *float64, b *float64, n int)
+
+// cmpGeF64AVX2 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VCMPPD $0x1d), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGeF64AVX2(dst *uint8, a *float64, b *float64, n int)
+
+// cmpEqScalarF64AVX2 sets dst[i] to 1 where a[i] == s holds, else 0 (VCMPPD $0x0), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpEqScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
+
+// cmpNeScalarF64AVX2 sets dst[i] to 1 where a[i] != s holds, else 0 (VCMPPD $0x4), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpNeScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
+
+// cmpLtScalarF64AVX2 sets dst[i] to 1 where a[i] < s holds, else 0 (VCMPPD $0x11), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLtScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
+
+// cmpLeScalarF64AVX2 sets dst[i] to 1 where a[i] <= s holds, else 0 (VCMPPD $0x12), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLeScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
+
+// cmpGtScalarF64AVX2 sets dst[i] to 1 where a[i] > s holds, else 0 (VCMPPD $0x1e), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGtScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
+
+// cmpGeScalarF64AVX2 sets dst[i] to 1 where a[i] >= s holds, else 0 (VCMPPD $0x1d), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGeScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
+
+// cmpEqF32AVX512 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpEqF32AVX512(dst *uint8, a *float32, b *float32, n int)
+
+// cmpNeF32AVX512 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpNeF32AVX512(dst *uint8, a *float32, b *float32, n int)
+
+// cmpLtF32AVX512 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLtF32AVX512(dst *uint8, a *float32, b *float32, n int)
+
+// cmpLeF32AVX512 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLeF32AVX512(dst *uint8, a *float32, b *float32, n int)
+
+// cmpGtF32AVX512 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGtF32AVX512(dst *uint8, a *float32, b *float32, n int)
+
+// cmpGeF32AVX512 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGeF32AVX512(dst *uint8, a *float32, b *float32, n int)
+
+// cmpEqScalarF32AVX512 sets dst[i] to 1 where a[i] == s holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpEqScalarF32AVX512(dst *uint8, a *float32, s float32, n int)
+
+// cmpNeScalarF32AVX512 sets dst[i] to 1 where a[i] != s holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpNeScalarF32AVX512(dst *uint8, a *float32, s float32, n int)
+
+// cmpLtScalarF32AVX512 sets dst[i] to 1 where a[i] < s holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLtScalarF32AVX512(dst *uint8, a *float32, s float32, n int)
+
+// cmpLeScalarF32AVX512 sets dst[i] to 1 where a[i] <= s holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLeScalarF32AVX512(dst *uint8, a *float32, s float32, n int)
+
+// cmpGtScalarF32AVX512 sets dst[i] to 1 where a[i] > s holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGtScalarF32AVX512(dst *uint8, a *float32, s float32, n int)
+
+// cmpGeScalarF32AVX512 sets dst[i] to 1 where a[i] >= s holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGeScalarF32AVX512(dst *uint8, a *float32, s float32, n int)
+
+// cmpEqF64AVX512 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPD $0x0), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpEqF64AVX512(dst *uint8, a *float64, b *float64, n int)
+
+// cmpNeF64AVX512 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VCMPPD $0x4), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpNeF64AVX512(dst *uint8, a *float64, b *float64, n int)
+
+// cmpLtF64AVX512 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VCMPPD $0x11), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLtF64AVX512(dst *uint8, a *float64, b *float64, n int)
+
+// cmpLeF64AVX512 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VCMPPD $0x12), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLeF64AVX512(dst *uint8, a *float64, b *float64, n int)
+
+// cmpGtF64AVX512 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VCMPPD $0x1e), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGtF64AVX512(dst *uint8, a *float64, b *float64, n int)
+
+// cmpGeF64AVX512 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VCMPPD $0x1d), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGeF64AVX512(dst *uint8, a *float64, b *float64, n int)
+
+// cmpEqScalarF64AVX512 sets dst[i] to 1 where a[i] == s holds, else 0 (VCMPPD $0x0), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpEqScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
+
+// cmpNeScalarF64AVX512 sets dst[i] to 1 where a[i] != s holds, else 0 (VCMPPD $0x4), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpNeScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
+
+// cmpLtScalarF64AVX512 sets dst[i] to 1 where a[i] < s holds, else 0 (VCMPPD $0x11), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLtScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
+
+// cmpLeScalarF64AVX512 sets dst[i] to 1 where a[i] <= s holds, else 0 (VCMPPD $0x12), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLeScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
+
+// cmpGtScalarF64AVX512 sets dst[i] to 1 where a[i] > s holds, else 0 (VCMPPD $0x1e), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGtScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
+
+// cmpGeScalarF64AVX512 sets dst[i] to 1 where a[i] >= s holds, else 0 (VCMPPD $0x1d), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGeScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
@@ -1608,7 +1848,11 @@ var asmAVX2 = tierAsm{
 	geluErf64:    geluErfF64AVX2,
 	pow64:        powF64AVX2, powScalar64: powScalarF64AVX2,
 	pow32: powF32AVX2, powScalar32: powScalarF32AVX2,
-	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
+	wide32:      [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
+	cmp32:       [numCmpOps]func(dst *uint8, a, b *float32, n int){cmpEqF32AVX2, cmpNeF32AVX2, cmpLtF32AVX2, cmpLeF32AVX2, cmpGtF32AVX2, cmpGeF32AVX2},
+	cmpScalar32: [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX2, cmpNeScalarF32AVX2, cmpLtScalarF32AVX2, cmpLeScalarF32AVX2, cmpGtScalarF32AVX2, cmpGeScalarF32AVX2},
+	cmp64:       [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX2, cmpNeF64AVX2, cmpLtF64AVX2, cmpLeF64AVX2, cmpGtF64AVX2, cmpGeF64AVX2},
+	cmpScalar64: [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX2, cmpNeScalarF64AVX2, cmpLtScalarF64AVX2, cmpLeScalarF64AVX2, cmpGtScalarF64AVX2, cmpGeScalarF64AVX2},
 }
 
 // asmAVX512 lists the AVX512 elementwise kernels by operation.
@@ -1634,5 +1878,9 @@ var asmAVX512 = tierAsm{
 	geluErf64:    geluErfF64AVX512,
 	pow64:        powF64AVX512, powScalar64: powScalarF64AVX512,
 	pow32: powF32AVX512, powScalar32: powScalarF32AVX512,
-	wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
+	wide32:      [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
+	cmp32:       [numCmpOps]func(dst *uint8, a, b *float32, n int){cmpEqF32AVX512, cmpNeF32AVX512, cmpLtF32AVX512, cmpLeF32AVX512, cmpGtF32AVX512, cmpGeF32AVX512},
+	cmpScalar32: [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX512, cmpNeScalarF32AVX512, cmpLtScalarF32AVX512, cmpLeScalarF32AVX512, cmpGtScalarF32AVX512, cmpGeScalarF32AVX512},
+	cmp64:       [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX512, cmpNeF64AVX512, cmpLtF64AVX512, cmpLeF64AVX512, cmpGtF64AVX512, cmpGeF64AVX512},
+	cmpScalar64: [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX512, cmpNeScalarF64AVX512, cmpLtScalarF64AVX512, cmpLeScalarF64AVX512, cmpGtScalarF64AVX512, cmpGeScalarF64AVX512},
 }

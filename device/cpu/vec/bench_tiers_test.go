@@ -136,6 +136,7 @@ func BenchmarkTiersBinary(b *testing.B) {
 	for _, n := range benchSizes {
 		x32, y32, d32 := make([]float32, n), make([]float32, n), make([]float32, n)
 		x64, y64, d64 := make([]float64, n), make([]float64, n), make([]float64, n)
+		db := make([]uint8, n)
 		for i := range x32 {
 			x32[i], y32[i] = float32(i%100)+1, 1.5
 			x64[i], y64[i] = float64(i%100)+1, 1.5
@@ -151,6 +152,9 @@ func BenchmarkTiersBinary(b *testing.B) {
 			{"mulscalar_f32", 8, func() { MulScalar(d32, x32, 1.5) }},
 			{"axpy_f32", 12, func() { Axpy(d32, 1.5, x32, y32) }},
 			{"maximum_f32", 12, func() { Maximum(d32, x32, y32) }},
+			{"gt_f32", 9, func() { Compare(CmpGt, db, x32, y32) }},
+			{"gtscalar_f32", 5, func() { CompareScalar(CmpGt, db, x32, 1.5) }},
+			{"gt_f64", 17, func() { Compare(CmpGt, db, x64, y64) }},
 			{"add_f64", 24, func() { Add(d64, x64, y64) }},
 			{"div_f64", 24, func() { Div(d64, x64, y64) }},
 		}

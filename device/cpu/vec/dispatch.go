@@ -98,6 +98,8 @@ type kernels struct {
 	// (WidenF32, NarrowF64).
 	widenF32  func(dst []float64, src []float32)
 	narrowF64 func(dst []float32, src []float64)
+	// cmp has Compare's and CompareScalar's kernels.
+	cmp cmpKernels
 }
 
 // active is the kernel set every exported function uses, chosen once at

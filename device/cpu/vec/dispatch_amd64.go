@@ -136,6 +136,12 @@ type tierAsm struct {
 	// have no special cases for Go: Asin, Acos, Atan, Sinh, Cosh and
 	// Softplus.
 	wide32 [numUnOps]func(dst, x *float32, n int)
+	// cmp32 and cmp64 are Compare's kernels, cmpScalar32 and cmpScalar64
+	// CompareScalar's, by relation (whole vectors only: cmpVia).
+	cmp32       [numCmpOps]func(dst *uint8, a, b *float32, n int)
+	cmp64       [numCmpOps]func(dst *uint8, a, b *float64, n int)
+	cmpScalar32 [numCmpOps]func(dst *uint8, a *float32, s float32, n int)
+	cmpScalar64 [numCmpOps]func(dst *uint8, a *float64, s float64, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
 	// (halfKernels.binBF16, halfKernels.unBF16).
@@ -205,7 +211,37 @@ func asmKernels(name string, t *tierAsm) *kernels {
 			k.un32[op] = un32(f)
 		}
 	}
+	for op := range numCmpOps {
+		k.cmp.vv32[op] = cmpVia(t.cmp32[op], 16, cmpGoKernels.vv32[op])
+		k.cmp.vv64[op] = cmpVia(t.cmp64[op], 8, cmpGoKernels.vv64[op])
+		k.cmp.vs32[op] = cmpScalarVia(t.cmpScalar32[op], 16, cmpGoKernels.vs32[op])
+		k.cmp.vs64[op] = cmpScalarVia(t.cmpScalar64[op], 8, cmpGoKernels.vs64[op])
+	}
 	return k
+}
+
+// cmpVia runs a comparison kernel on the whole multiples of lanes (16
+// float32 or 8 float64 elements, whole vectors of either tier) and tail,
+// the generic loop, on the rest.
+func cmpVia[T float32 | float64](f func(dst *uint8, a, b *T, n int), lanes int, tail func([]uint8, []T, []T)) func([]uint8, []T, []T) {
+	return func(dst []uint8, a, b []T) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(unsafe.SliceData(dst), unsafe.SliceData(a), unsafe.SliceData(b), m)
+		}
+		tail(dst[m:], a[m:len(dst)], b[m:len(dst)])
+	}
+}
+
+// cmpScalarVia is cmpVia for CompareScalar's kernels.
+func cmpScalarVia[T float32 | float64](f func(dst *uint8, a *T, s T, n int), lanes int, tail func([]uint8, []T, T)) func([]uint8, []T, T) {
+	return func(dst []uint8, a []T, s T) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(unsafe.SliceData(dst), unsafe.SliceData(a), s, m)
+		}
+		tail(dst[m:], a[m:len(dst)], s)
+	}
 }
 
 // avx2Kernels is the AVX2+FMA set.

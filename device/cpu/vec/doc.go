@@ -47,6 +47,16 @@
 // IEEE steps in float64 lanes, in its order, and round a float32 result
 // once).
 //
+// Compare and CompareScalar write one byte per element, 1 where the
+// relation holds and 0 where not (NaN: only CmpNe holds), identical on
+// every set. The vector sets compare whole vectors with VCMPPS/VCMPPD
+// (ordered, quiet predicates; unordered for CmpNe) and turn the result
+// into bytes without a branch: on AVX-512 the k-mask selects dwords or
+// qwords of 1 (VMOVDQA32.Z, VMOVDQA64.Z) that VPMOVDB/VPMOVQB narrow to
+// bytes (AVX512F alone), on AVX2 the VMOVMSKPS/VMOVMSKPD bits index a
+// 256-entry table of their bytes (asmgen.go's cmpLUT). The element
+// counts past the last 16 (float32) or 8 (float64) take the generic loop.
+//
 // # Summation
 //
 // Sum and Dot are deterministic: the result depends only on the input, not on

@@ -91,6 +91,7 @@ var genericKernels = &kernels{
 	halves:    halfGo,
 	widenF32:  widenF32Go,
 	narrowF64: narrowF64Go,
+	cmp:       cmpGoKernels,
 	sum32:     sumF32Go,
 	sum64:     sumF64Go,
 	dot32:     dotF32Go,
