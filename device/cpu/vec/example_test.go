@@ -3,6 +3,7 @@ package vec_test
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
@@ -160,4 +161,21 @@ func ExamplePowF32() {
 	}
 	fmt.Println(dst)
 	// Output: [2.8629152e+07 1024 -8 NaN 0.36288738]
+}
+
+func ExampleCompare() {
+	nan := math.NaN()
+	a := []float64{1, 2, nan, -0.0}
+	b := []float64{2, 2, nan, 0}
+	gt, ne := make([]uint8, 4), make([]uint8, 4)
+	if err := vec.Compare(vec.CmpGe, gt, a, b); err != nil {
+		panic(err)
+	}
+	if err := vec.Compare(vec.CmpNe, ne, a, b); err != nil {
+		panic(err)
+	}
+	// NaN makes every relation false but !=; -0 and +0 are equal.
+	fmt.Println(gt, ne)
+	// Output:
+	// [0 1 0 1] [1 0 1 0]
 }
