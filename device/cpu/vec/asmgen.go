@@ -5865,6 +5865,24 @@ func (g *gen) atanCore(t tier, b int) {
 	g.withConst(t, "VANDPD", g.v64("absmask64", 1<<63-1), X+", "+A)
 	g.ins("VMOVAPD %s, %s", A, N)
 	g.loadPD(t, one, D)
+	if t.z {
+		// The two tests once, in K2 (above tan(pi/8)) and K5 (above
+		// tan(3pi/8)), each selection a masked instruction: the values
+		// of the blends below, in fewer instructions.
+		g.ins("VCMPPD.BCST $30, %s, %s, K2", lo, A)
+		g.ins("VCMPPD.BCST $30, %s, %s, K5", hi, A)
+		g.ins("VSUBPD.BCST %s, %s, K2, %s", one, A, N)
+		g.ins("VADDPD.BCST %s, %s, K2, %s", one, A, D)
+		g.ins("VBROADCASTSD %s, K5, %s", g.d("dm1", -1), N)
+		g.ins("VMOVAPD %s, K5, %s", A, D)
+		g.ins("VDIVPD %s, %s, %s", D, N, N)
+		g.comment("base 0, pi/4 or pi/2 by the same tests")
+		g.ins("VXORPD %s, %s, %s", D, D, D)
+		g.ins("VBROADCASTSD %s, K2, %s", g.d("pi4", math.Pi/4), D)
+		g.ins("VBROADCASTSD %s, K5, %s", g.d("pi2", math.Pi/2), D)
+		g.atanSeries(t, X, A, N, D, Z, P)
+		return
+	}
 	g.withConst(t, "VSUBPD", one, A+", "+P)
 	above(lo, P, N)
 	g.withConst(t, "VADDPD", one, A+", "+P)
@@ -5879,6 +5897,12 @@ func (g *gen) atanCore(t tier, b int) {
 	above(lo, P, D)
 	g.loadPD(t, g.d("pi2", math.Pi/2), P)
 	above(hi, P, D)
+	g.atanSeries(t, X, A, N, D, Z, P)
+}
+
+// atanSeries ends atanCore: the series of the reduced t (N) plus the base
+// (D), with x's sign (X), into P; A and Z scratch.
+func (g *gen) atanSeries(t tier, X, A, N, D, Z, P string) {
 	g.comment("atan t = t + t*z*A(z), z = t^2; plus the base; x's sign")
 	g.ins("VMULPD %s, %s, %s", N, N, Z)
 	g.estrinPDOn(t, "atanc", atanCoeffs(), Z, P, t.reg(13), t.reg(14))

@@ -42986,26 +42986,17 @@ loop:
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
 	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
 	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K5
+	VSUBPD.BCST done<>(SB), Z2, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, K2, Z4
+	VBROADCASTSD dm1<>(SB), K5, Z3
+	VMOVAPD Z2, K5, Z4
 	VDIVPD Z4, Z3, Z3
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi4<>(SB), K2, Z4
+	VBROADCASTSD pi2<>(SB), K5, Z4
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z3, Z3, Z5
 	VMULPD Z5, Z5, Z13
@@ -43027,26 +43018,17 @@ loop:
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
 	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
 	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K5
+	VSUBPD.BCST done<>(SB), Z8, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, K2, Z10
+	VBROADCASTSD dm1<>(SB), K5, Z9
+	VMOVAPD Z8, K5, Z10
 	VDIVPD Z10, Z9, Z9
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi4<>(SB), K2, Z10
+	VBROADCASTSD pi2<>(SB), K5, Z10
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z9, Z9, Z11
 	VMULPD Z11, Z11, Z13
@@ -43074,26 +43056,17 @@ loop:
 	VANDPD.BCST absmask64<>(SB), Z17, Z18
 	VMOVAPD Z18, Z19
 	VBROADCASTSD done<>(SB), Z20
-	VSUBPD.BCST done<>(SB), Z18, Z22
 	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z19
-	VADDPD.BCST done<>(SB), Z18, Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	VBROADCASTSD dm1<>(SB), Z22
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z19
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z18, K3, Z20
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K5
+	VSUBPD.BCST done<>(SB), Z18, K3, Z19
+	VADDPD.BCST done<>(SB), Z18, K3, Z20
+	VBROADCASTSD dm1<>(SB), K5, Z19
+	VMOVAPD Z18, K5, Z20
 	VDIVPD Z20, Z19, Z19
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z20, Z20, Z20
-	VBROADCASTSD pi4<>(SB), Z22
-	VCMPPD.BCST $30, tanpi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
-	VBROADCASTSD pi2<>(SB), Z22
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z18, K3
-	VMOVAPD Z22, K3, Z20
+	VBROADCASTSD pi4<>(SB), K3, Z20
+	VBROADCASTSD pi2<>(SB), K5, Z20
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z19, Z19, Z21
 	VMULPD Z21, Z21, Z13
@@ -43115,26 +43088,17 @@ loop:
 	VANDPD.BCST absmask64<>(SB), Z23, Z24
 	VMOVAPD Z24, Z25
 	VBROADCASTSD done<>(SB), Z26
-	VSUBPD.BCST done<>(SB), Z24, Z28
 	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z25
-	VADDPD.BCST done<>(SB), Z24, Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	VBROADCASTSD dm1<>(SB), Z28
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z25
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z24, K3, Z26
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K5
+	VSUBPD.BCST done<>(SB), Z24, K3, Z25
+	VADDPD.BCST done<>(SB), Z24, K3, Z26
+	VBROADCASTSD dm1<>(SB), K5, Z25
+	VMOVAPD Z24, K5, Z26
 	VDIVPD Z26, Z25, Z25
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z26, Z26, Z26
-	VBROADCASTSD pi4<>(SB), Z28
-	VCMPPD.BCST $30, tanpi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
-	VBROADCASTSD pi2<>(SB), Z28
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z24, K3
-	VMOVAPD Z28, K3, Z26
+	VBROADCASTSD pi4<>(SB), K3, Z26
+	VBROADCASTSD pi2<>(SB), K5, Z26
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z25, Z25, Z27
 	VMULPD Z27, Z27, Z13
@@ -43172,26 +43136,17 @@ one:
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
 	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
 	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K5
+	VSUBPD.BCST done<>(SB), Z2, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, K2, Z4
+	VBROADCASTSD dm1<>(SB), K5, Z3
+	VMOVAPD Z2, K5, Z4
 	VDIVPD Z4, Z3, Z3
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi4<>(SB), K2, Z4
+	VBROADCASTSD pi2<>(SB), K5, Z4
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z3, Z3, Z5
 	VMULPD Z5, Z5, Z13
@@ -43213,26 +43168,17 @@ one:
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
 	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
 	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K5
+	VSUBPD.BCST done<>(SB), Z8, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, K2, Z10
+	VBROADCASTSD dm1<>(SB), K5, Z9
+	VMOVAPD Z8, K5, Z10
 	VDIVPD Z10, Z9, Z9
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi4<>(SB), K2, Z10
+	VBROADCASTSD pi2<>(SB), K5, Z10
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z9, Z9, Z11
 	VMULPD Z11, Z11, Z13
@@ -43273,26 +43219,17 @@ tail:
 	VANDPD.BCST absmask64<>(SB), Z1, Z2
 	VMOVAPD Z2, Z3
 	VBROADCASTSD done<>(SB), Z4
-	VSUBPD.BCST done<>(SB), Z2, Z6
 	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VADDPD.BCST done<>(SB), Z2, Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD dm1<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z3
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z2, K2, Z4
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K5
+	VSUBPD.BCST done<>(SB), Z2, K2, Z3
+	VADDPD.BCST done<>(SB), Z2, K2, Z4
+	VBROADCASTSD dm1<>(SB), K5, Z3
+	VMOVAPD Z2, K5, Z4
 	VDIVPD Z4, Z3, Z3
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z4, Z4, Z4
-	VBROADCASTSD pi4<>(SB), Z6
-	VCMPPD.BCST $30, tanpi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
-	VBROADCASTSD pi2<>(SB), Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z2, K2
-	VMOVAPD Z6, K2, Z4
+	VBROADCASTSD pi4<>(SB), K2, Z4
+	VBROADCASTSD pi2<>(SB), K5, Z4
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z3, Z3, Z5
 	VMULPD Z5, Z5, Z13
@@ -43314,26 +43251,17 @@ tail:
 	VANDPD.BCST absmask64<>(SB), Z7, Z8
 	VMOVAPD Z8, Z9
 	VBROADCASTSD done<>(SB), Z10
-	VSUBPD.BCST done<>(SB), Z8, Z12
 	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VADDPD.BCST done<>(SB), Z8, Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD dm1<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z8, K2, Z10
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K5
+	VSUBPD.BCST done<>(SB), Z8, K2, Z9
+	VADDPD.BCST done<>(SB), Z8, K2, Z10
+	VBROADCASTSD dm1<>(SB), K5, Z9
+	VMOVAPD Z8, K5, Z10
 	VDIVPD Z10, Z9, Z9
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z10, Z10, Z10
-	VBROADCASTSD pi4<>(SB), Z12
-	VCMPPD.BCST $30, tanpi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
-	VBROADCASTSD pi2<>(SB), Z12
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z8, K2
-	VMOVAPD Z12, K2, Z10
+	VBROADCASTSD pi4<>(SB), K2, Z10
+	VBROADCASTSD pi2<>(SB), K5, Z10
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z9, Z9, Z11
 	VMULPD Z11, Z11, Z13
@@ -45033,26 +44961,17 @@ one:
 	VANDPD.BCST absmask64<>(SB), Z4, Z5
 	VMOVAPD Z5, Z6
 	VBROADCASTSD done<>(SB), Z7
-	VSUBPD.BCST done<>(SB), Z5, Z9
 	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD dm1<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z5, K2, Z7
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
+	VSUBPD.BCST done<>(SB), Z5, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, K2, Z7
+	VBROADCASTSD dm1<>(SB), K5, Z6
+	VMOVAPD Z5, K5, Z7
 	VDIVPD Z7, Z6, Z6
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
-	VBROADCASTSD pi4<>(SB), Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD pi2<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi4<>(SB), K2, Z7
+	VBROADCASTSD pi2<>(SB), K5, Z7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
@@ -45088,26 +45007,17 @@ one:
 	VANDPD.BCST absmask64<>(SB), Z4, Z5
 	VMOVAPD Z5, Z6
 	VBROADCASTSD done<>(SB), Z7
-	VSUBPD.BCST done<>(SB), Z5, Z9
 	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD dm1<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z5, K2, Z7
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
+	VSUBPD.BCST done<>(SB), Z5, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, K2, Z7
+	VBROADCASTSD dm1<>(SB), K5, Z6
+	VMOVAPD Z5, K5, Z7
 	VDIVPD Z7, Z6, Z6
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
-	VBROADCASTSD pi4<>(SB), Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD pi2<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi4<>(SB), K2, Z7
+	VBROADCASTSD pi2<>(SB), K5, Z7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
@@ -45167,26 +45077,17 @@ tail:
 	VANDPD.BCST absmask64<>(SB), Z4, Z5
 	VMOVAPD Z5, Z6
 	VBROADCASTSD done<>(SB), Z7
-	VSUBPD.BCST done<>(SB), Z5, Z9
 	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD dm1<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z5, K2, Z7
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
+	VSUBPD.BCST done<>(SB), Z5, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, K2, Z7
+	VBROADCASTSD dm1<>(SB), K5, Z6
+	VMOVAPD Z5, K5, Z7
 	VDIVPD Z7, Z6, Z6
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
-	VBROADCASTSD pi4<>(SB), Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD pi2<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi4<>(SB), K2, Z7
+	VBROADCASTSD pi2<>(SB), K5, Z7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
@@ -45222,26 +45123,17 @@ tail:
 	VANDPD.BCST absmask64<>(SB), Z4, Z5
 	VMOVAPD Z5, Z6
 	VBROADCASTSD done<>(SB), Z7
-	VSUBPD.BCST done<>(SB), Z5, Z9
 	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD dm1<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z6
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z5, K2, Z7
+	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
+	VSUBPD.BCST done<>(SB), Z5, K2, Z6
+	VADDPD.BCST done<>(SB), Z5, K2, Z7
+	VBROADCASTSD dm1<>(SB), K5, Z6
+	VMOVAPD Z5, K5, Z7
 	VDIVPD Z7, Z6, Z6
 	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
-	VBROADCASTSD pi4<>(SB), Z9
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
-	VBROADCASTSD pi2<>(SB), Z9
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K2
-	VMOVAPD Z9, K2, Z7
+	VBROADCASTSD pi4<>(SB), K2, Z7
+	VBROADCASTSD pi2<>(SB), K5, Z7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Z6, Z6, Z8
 	VMULPD Z8, Z8, Z13
