@@ -120,6 +120,17 @@ type Backend interface {
 	MemoryInUse() int64
 }
 
+// Counter is implemented by backends that count a Bool operand's true
+// elements straight into I64; the tensor package uses it for Bool sums
+// when present and widens the source to I64 first otherwise (eight bytes
+// written and read again for every byte of mask).
+type Counter interface {
+	// CountTrue writes into dst (I64) the number of true elements of src
+	// (Bool) over axes (sorted, distinct, in range); dst's shape is src's
+	// with those axes removed.
+	CountTrue(dst, src Operand, axes []int) error
+}
+
 // Softmaxer is implemented by backends with a fused softmax; the tensor
 // package uses it when present and composes softmax from reductions
 // otherwise.

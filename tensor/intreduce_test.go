@@ -89,6 +89,16 @@ func TestIntReductions(t *testing.T) {
 		{name: "u8_all", dt: dtype.U8, shape: []int{70003}, gen: func(i int) int64 { return int64(255 - i%3) }},
 		{name: "u8_axis0", dt: dtype.U8, shape: []int{4099, 3}, gen: func(i int) int64 { return int64(200 + i%50) }, axes: []int{0}},
 		{name: "bool_all", dt: dtype.Bool, shape: []int{10007}, gen: func(i int) int64 { return int64(i % 3 % 2) }},
+		// Long single rows: split into chunks folded on several cores
+		// (a power-of-two length) or folded whole (a prime one).
+		{name: "bool_long_split", dt: dtype.Bool, shape: []int{1 << 19}, gen: func(i int) int64 { return int64(i * 7919 % 13 % 2) }},
+		{name: "bool_long_prime", dt: dtype.Bool, shape: []int{300007}, gen: func(i int) int64 { return int64(i % 5 % 2) }},
+		{name: "bool_rows_keep", dt: dtype.Bool, shape: []int{7, 5003}, gen: func(i int) int64 { return int64(i % 7 % 3 % 2) }, axes: []int{1}, keep: true},
+		{name: "bool_3d", dt: dtype.Bool, shape: []int{6, 257, 5}, gen: func(i int) int64 { return int64(i % 11 % 2) }, axes: []int{-3, -1}},
+		{name: "bool_transposed", dt: dtype.Bool, shape: []int{301, 40}, gen: func(i int) int64 { return int64(i % 9 % 2) }, axes: []int{1}, trans: true},
+		{name: "bool_empty_axis", dt: dtype.Bool, shape: []int{4, 0}, gen: func(i int) int64 { return 1 }, axes: []int{1}},
+		{name: "i64_long_split", dt: dtype.I64, shape: []int{1 << 19}, gen: mixed},
+		{name: "i32_long_split_rows", dt: dtype.I32, shape: []int{2, 3 << 17}, gen: nearMax, axes: []int{1}},
 		{name: "i64_wraps_2p63", dt: dtype.I64, shape: []int{4}, gen: func(i int) int64 { return 1 << 62 }},
 		{name: "prod_i32_past_2p31", dt: dtype.I32, shape: []int{2, 3}, gen: func(i int) int64 { return []int64{65536, -65536, 3, 46341, 46341, -1}[i] }, axes: []int{-1}, prod: true},
 		// 3^n modulo 2^64, with signs: wraps many times, as NumPy's int64 prod.

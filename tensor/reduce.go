@@ -323,6 +323,9 @@ func emptyReduction(op string, axes, shape []int) error {
 func (t *Tensor) reduceBool(op device.ReduceOp, keep bool, axes []int) (*Tensor, bool) {
 	switch op {
 	case device.Sum:
+		if counter, ok := t.st.dev.Backend().(device.Counter); ok {
+			return t.countTrue(counter, keep, axes), true
+		}
 		c := t.Cast(dtype.I64)
 		defer c.Release()
 		return c.reduce(device.Sum, keep, axes), true
@@ -340,6 +343,40 @@ func (t *Tensor) reduceBool(op device.ReduceOp, keep bool, axes []int) (*Tensor,
 		return u.reduce(op, keep, axes), true
 	}
 	return nil, false
+}
+
+// countTrue is the Sum of a Bool tensor on a backend that counts its true
+// elements into I64 itself (device.Counter), without the I64 copy of the
+// mask that the other backends sum.
+func (t *Tensor) countTrue(counter device.Counter, keep bool, axes []int) *Tensor {
+	name := device.Sum.String()
+	if keep {
+		name += "KeepDims"
+	}
+	ax, err := normAxes(name, axes, t.Rank())
+	if err != nil {
+		return failed(err)
+	}
+	outShape, keptShape := []int{}, []int{}
+	for i, d := range t.lay.Shape {
+		if slices.Contains(ax, i) {
+			keptShape = append(keptShape, 1)
+		} else {
+			outShape = append(outShape, d)
+			keptShape = append(keptShape, d)
+		}
+	}
+	r := compute(name, dtype.I64, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		if dst.Layout.Numel() == 0 {
+			return nil
+		}
+		return counter.CountTrue(dst, src[0], ax)
+	})
+	if !keep || r.err != nil {
+		return r
+	}
+	defer r.Release()
+	return r.Reshape(keptShape...)
 }
 
 // emptyExtent reports whether reducing axes of shape folds zero elements

@@ -1,7 +1,9 @@
 package cpu
 
 import (
+	endian "encoding/binary"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 
@@ -51,11 +53,11 @@ func (d *Device) Reduce(op device.ReduceOp, dst, src device.Operand, axes []int)
 		wplan, _ := planReduce(name, lays[0], axes)
 		reduceInto(op, db, dst.Layout, slice[float32](bufs[0]), wplan, floatReducer[float32](op))
 	case dtype.I32:
-		reduceInto(op, db, dst.Layout, slice[int32](sb), plan, intReducer[int32](op))
+		reduceInto(op, db, dst.Layout, slice[int32](sb), intPlan(op, plan), intReducer[int32](op))
 	case dtype.I64:
-		reduceInto(op, db, dst.Layout, slice[int64](sb), plan, intReducer[int64](op))
+		reduceInto(op, db, dst.Layout, slice[int64](sb), intPlan(op, plan), intReducer[int64](op))
 	case dtype.U8, dtype.Bool:
-		reduceInto(op, db, dst.Layout, slice[uint8](sb), plan, intReducer[uint8](op))
+		reduceInto(op, db, dst.Layout, slice[uint8](sb), intPlan(op, plan), intReducer[uint8](op))
 	}
 	return nil
 }
@@ -147,6 +149,37 @@ func planReduce(name string, l layout.Layout, axes []int) (reducePlan, error) {
 	return p, nil
 }
 
+// intPlan is an integer reduction's plan: splitLongRow's unless op is an
+// Arg reduction.
+func intPlan(op device.ReduceOp, p reducePlan) reducePlan {
+	if op.IsArg() {
+		return p
+	}
+	return splitLongRow(p)
+}
+
+// splitLongRow rewrites a plan whose reduced elements form one long row
+// (a whole contiguous tensor, say) as rows of a power-of-two length from
+// chunkElems down to 4096 that divides it, so that reduceInto can fold
+// them on several cores: its split needs more than one row per output.
+// Only for the integer reductions that are not Arg ones, whose result
+// does not depend on the order (wrapping sums and products, Max, Min,
+// Any, All, counts); a float sum would round differently.
+func splitLongRow(p reducePlan) reducePlan {
+	if p.rows != 1 || p.rowLen < splitAbove {
+		return p
+	}
+	for c := chunkElems; c >= 4096; c /= 2 {
+		if p.rowLen%c == 0 {
+			p.outer = append(slices.Clone(p.outer), p.rowLen/c)
+			p.outerStride = append(slices.Clone(p.outerStride), c*p.rowStride)
+			p.rows, p.rowLen = p.rowLen/c, c
+			return p
+		}
+	}
+	return p
+}
+
 // cursor walks the storage start (relative to an output's base) of
 // consecutive reduced rows. Up to 8 outer axes it keeps its index inline, so
 // a walk does not allocate.
@@ -227,6 +260,9 @@ type reducer[T num] struct {
 	// so the results are fold's bit for bit, but walks the source a row at
 	// a time across the outputs instead of one strided column after another.
 	cols func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan)
+	// wide marks a reducer whose result is done's int64 (countReducer's),
+	// written to an I64 destination as the Arg reductions' indices are.
+	wide bool
 }
 
 // splitAbove is the number of elements folded into one output from which
@@ -265,7 +301,7 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 			rows.Each(0, rows.Count(), fn)
 		}
 	}
-	if op.IsArg() {
+	if op.IsArg() || r.wide {
 		out := slice[int64](db)
 		walk(rows, max(p.count, 1), func(offs []int, n int, inner []int) {
 			var cur cursor
@@ -668,4 +704,81 @@ func vecExtreme[T num](row []T, isMax bool) (T, bool) {
 		return 0, false
 	}
 	return T(m), true
+}
+
+// CountTrue implements device.Counter: the true elements of a Bool source
+// over axes, counted into I64 from the source's bytes (eight at a time on
+// contiguous rows), with Sum's rules for shapes and axes.
+func (d *Device) CountTrue(dst, src device.Operand, axes []int) error {
+	const name = "CountTrue"
+	bufs, err := d.operands(name, dst, src)
+	if err != nil {
+		return err
+	}
+	if src.DType() != dtype.Bool || dst.DType() != dtype.I64 {
+		return errs.New("cpu", name, errs.ErrDType, "counts a Bool source into I64, have %v into %v", src.DType(), dst.DType())
+	}
+	// Sum's shape and axis rules, on a dtype it accepts in and out.
+	d8, s8 := dst.Arg(), src.Arg()
+	d8.DType, s8.DType = dtype.U8, dtype.U8
+	if err := device.CheckReduce("cpu", device.Sum, d8, s8, axes); err != nil {
+		return errs.Retag("cpu", name, err)
+	}
+	plan, err := planReduce(name, src.Layout, axes)
+	if err != nil {
+		return err
+	}
+	reduceInto(device.Sum, bufs[0], dst.Layout, slice[uint8](bufs[1]), splitLongRow(plan), countReducer())
+	return nil
+}
+
+// countReducer counts the nonzero bytes of a Bool source (done's int64).
+func countReducer() reducer[uint8] {
+	return reducer[uint8]{
+		wide: true,
+		fold: func(src []uint8, base int, p *reducePlan, lo, hi int, cur *cursor) acc[uint8] {
+			var n int64
+			cur.start(p, lo)
+			for range hi - lo {
+				j := base + cur.pos
+				if p.rowStride == 1 {
+					n += countNonzero(src[j : j+p.rowLen])
+				} else {
+					for range p.rowLen {
+						if src[j] != 0 {
+							n++
+						}
+						j += p.rowStride
+					}
+				}
+				cur.next()
+			}
+			return acc[uint8]{at: n}
+		},
+		merge: func(a, b acc[uint8]) acc[uint8] {
+			a.at += b.at
+			return a
+		},
+		done: func(a acc[uint8], _ *reducePlan) (uint8, int64) { return 0, a.at },
+	}
+}
+
+// countNonzero counts the nonzero bytes of b, eight at a time: in each
+// byte, (x&0x7f) + 0x7f carries into bit 7 where the low seven bits are
+// not all zero (never into the next byte), and or-ing x adds its own bit
+// 7, so bit 7 is set exactly where x != 0.
+func countNonzero(b []uint8) int64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	n := 0
+	for len(b) >= 8 {
+		w := endian.LittleEndian.Uint64(b)
+		n += bits.OnesCount64(((w & low7) + low7 | w) &^ low7)
+		b = b[8:]
+	}
+	for _, v := range b {
+		if v != 0 {
+			n++
+		}
+	}
+	return int64(n)
 }
