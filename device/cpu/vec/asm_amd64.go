@@ -1587,62 +1587,62 @@ func minBF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
 //go:noescape
 func minF16AVX512(dst *uint16, a *uint16, b *uint16, n int)
 
-// cmpEqF32AVX2 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 8.
+// cmpEqF32AVX2 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpEqF32AVX2(dst *uint8, a *float32, b *float32, n int)
 
-// cmpNeF32AVX2 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 8.
+// cmpNeF32AVX2 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpNeF32AVX2(dst *uint8, a *float32, b *float32, n int)
 
-// cmpLtF32AVX2 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 8.
+// cmpLtF32AVX2 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpLtF32AVX2(dst *uint8, a *float32, b *float32, n int)
 
-// cmpLeF32AVX2 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 8.
+// cmpLeF32AVX2 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpLeF32AVX2(dst *uint8, a *float32, b *float32, n int)
 
-// cmpGtF32AVX2 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 8.
+// cmpGtF32AVX2 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpGtF32AVX2(dst *uint8, a *float32, b *float32, n int)
 
-// cmpGeF32AVX2 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 8.
+// cmpGeF32AVX2 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpGeF32AVX2(dst *uint8, a *float32, b *float32, n int)
 
-// cmpEqScalarF32AVX2 sets dst[i] to 1 where a[i] == s holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 8.
+// cmpEqScalarF32AVX2 sets dst[i] to 1 where a[i] == s holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpEqScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
 
-// cmpNeScalarF32AVX2 sets dst[i] to 1 where a[i] != s holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 8.
+// cmpNeScalarF32AVX2 sets dst[i] to 1 where a[i] != s holds, else 0 (VCMPPS $0x4), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpNeScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
 
-// cmpLtScalarF32AVX2 sets dst[i] to 1 where a[i] < s holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 8.
+// cmpLtScalarF32AVX2 sets dst[i] to 1 where a[i] < s holds, else 0 (VCMPPS $0x11), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpLtScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
 
-// cmpLeScalarF32AVX2 sets dst[i] to 1 where a[i] <= s holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 8.
+// cmpLeScalarF32AVX2 sets dst[i] to 1 where a[i] <= s holds, else 0 (VCMPPS $0x12), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpLeScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
 
-// cmpGtScalarF32AVX2 sets dst[i] to 1 where a[i] > s holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 8.
+// cmpGtScalarF32AVX2 sets dst[i] to 1 where a[i] > s holds, else 0 (VCMPPS $0x1e), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpGtScalarF32AVX2(dst *uint8, a *float32, s float32, n int)
 
-// cmpGeScalarF32AVX2 sets dst[i] to 1 where a[i] >= s holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 8.
+// cmpGeScalarF32AVX2 sets dst[i] to 1 where a[i] >= s holds, else 0 (VCMPPS $0x1d), for i < n, a multiple of 32.
 //
 //go:noescape
 func cmpGeScalarF32AVX2(dst *uint8, a *float32, s float32, n int)

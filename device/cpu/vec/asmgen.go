@@ -7052,14 +7052,14 @@ var cmpPreds = []struct {
 	imm  int
 }{{"Eq", 0x00}, {"Ne", 0x04}, {"Lt", 0x11}, {"Le", 0x12}, {"Gt", 0x1e}, {"Ge", 0x1d}}
 
-// cmpLUT is the byte-spreading table of the AVX2 comparisons: entry m
-// holds, in byte i, bit i of m, so that the VMOVMSKPS (eight lanes) or
-// VMOVMSKPD (four, the entry's low four bytes) of a comparison becomes its
-// 0/1 bytes in one load.
+// cmpLUT is the byte-spreading table of the AVX2 float64 comparisons:
+// entry m holds, in byte i, bit i of m, so that the VMOVMSKPD of a
+// comparison (four lanes, the entry's low four bytes) becomes its 0/1
+// bytes in one load.
 func cmpLUT() []uint64 {
-	t := make([]uint64, 256)
+	t := make([]uint64, 16)
 	for m := range t {
-		for i := range 8 {
+		for i := range 4 {
 			t[m] |= uint64(m>>i&1) << (8 * i)
 		}
 	}
@@ -7071,7 +7071,8 @@ func cmpLUT() []uint64 {
 // float64 and each relation of cmpPreds, n a multiple of the vector's
 // lanes. AVX-512 turns the comparison's k-mask into 0/1 dwords or qwords
 // (VMOVDQA32.Z/VMOVDQA64.Z of ones) and narrows them to bytes (VPMOVDB,
-// VPMOVQB; AVX512F alone); AVX2 looks its VMOVMSKPS/VMOVMSKPD bits up in
+// VPMOVQB; AVX512F alone); AVX2 packs four float32 comparisons to bytes
+// (32 elements a step) and looks a float64 one's VMOVMSKPD bits up in
 // cmpLUT.
 func (g *gen) compares(t tier) {
 	r := t.reg
@@ -7084,6 +7085,10 @@ func (g *gen) compares(t tier) {
 		L := 32 / e.size // lanes of a ymm vector
 		if t.z {
 			L *= 2
+		}
+		packed := !t.z && e.size == 4 // AVX2 float32: four vectors packed to bytes
+		if packed {
+			L = 32
 		}
 		for _, scalar := range []bool{false, true} {
 			for _, p := range cmpPreds {
@@ -7126,8 +7131,37 @@ func (g *gen) compares(t tier) {
 					} else {
 						g.ins("VPBROADCASTQ %s, Z15", g.v64("cmp_one64", 1))
 					}
+				} else if packed {
+					g.ins("VMOVDQU %s(SB), Y13", g.table("cmpPackOrder", []uint64{4 << 32, 5<<32 | 1, 6<<32 | 2, 7<<32 | 3}))
+					g.ins("VMOVDQU %s, Y15", g.v32("cmp_one8", 0x01010101))
 				} else {
 					g.ins("LEAQ %s(SB), R8", g.table("cmpLUT", cmpLUT()))
+				}
+				if packed {
+					// 32 elements a step: four VCMPPS (dwords of -1 or 0)
+					// saturate to words, then bytes, within each 128-bit
+					// half (dword groups a.lo b.lo c.lo d.lo | a.hi b.hi
+					// c.hi d.hi), VPERMD restores the order, and the bytes
+					// -1 become 1.
+					g.halfLoop(L, 2, L, in, ptrs, func(u int, src []string, dst string) {
+						base := 4 * u
+						for v := range 4 {
+							a := r(base + v)
+							g.ins("VMOVUPS %s, %s", shiftAddr(src[0], 32*v), a)
+							other := sreg
+							if !scalar {
+								other = shiftAddr(src[1], 32*v)
+							}
+							g.ins("VCMPPS $%#x, %s, %s, %s", p.imm, other, a, a)
+						}
+						g.ins("VPACKSSDW %s, %s, %s", r(base+1), r(base), r(base))
+						g.ins("VPACKSSDW %s, %s, %s", r(base+3), r(base+2), r(base+2))
+						g.ins("VPACKSSWB %s, %s, %s", r(base+2), r(base), r(base))
+						g.ins("VPERMD %s, Y13, %s", r(base), r(base))
+						g.ins("VPAND Y15, %s, %s", r(base), r(base))
+						g.ins("VMOVDQU %s, %s", r(base), dst)
+					})
+					continue
 				}
 				g.halfLoop(L, unroll, L, in, ptrs, func(u int, src []string, dst string) {
 					a := r(u)

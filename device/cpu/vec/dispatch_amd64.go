@@ -212,17 +212,17 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		}
 	}
 	for op := range numCmpOps {
-		k.cmp.vv32[op] = cmpVia(t.cmp32[op], 16, cmpGoKernels.vv32[op])
+		k.cmp.vv32[op] = cmpVia(t.cmp32[op], 32, cmpGoKernels.vv32[op])
 		k.cmp.vv64[op] = cmpVia(t.cmp64[op], 8, cmpGoKernels.vv64[op])
-		k.cmp.vs32[op] = cmpScalarVia(t.cmpScalar32[op], 16, cmpGoKernels.vs32[op])
+		k.cmp.vs32[op] = cmpScalarVia(t.cmpScalar32[op], 32, cmpGoKernels.vs32[op])
 		k.cmp.vs64[op] = cmpScalarVia(t.cmpScalar64[op], 8, cmpGoKernels.vs64[op])
 	}
 	return k
 }
 
-// cmpVia runs a comparison kernel on the whole multiples of lanes (16
-// float32 or 8 float64 elements, whole vectors of either tier) and tail,
-// the generic loop, on the rest.
+// cmpVia runs a comparison kernel on the whole multiples of lanes (32
+// float32 elements, the AVX2 kernel's step, or 8 float64, whole vectors of
+// either tier) and tail, the generic loop, on the rest.
 func cmpVia[T float32 | float64](f func(dst *uint8, a, b *T, n int), lanes int, tail func([]uint8, []T, []T)) func([]uint8, []T, []T) {
 	return func(dst []uint8, a, b []T) {
 		m := len(dst) / lanes * lanes

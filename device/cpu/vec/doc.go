@@ -53,9 +53,11 @@
 // (ordered, quiet predicates; unordered for CmpNe) and turn the result
 // into bytes without a branch: on AVX-512 the k-mask selects dwords or
 // qwords of 1 (VMOVDQA32.Z, VMOVDQA64.Z) that VPMOVDB/VPMOVQB narrow to
-// bytes (AVX512F alone), on AVX2 the VMOVMSKPS/VMOVMSKPD bits index a
-// 256-entry table of their bytes (asmgen.go's cmpLUT). The element
-// counts past the last 16 (float32) or 8 (float64) take the generic loop.
+// bytes (AVX512F alone); on AVX2 four float32 comparisons saturate to
+// bytes (VPACKSSDW, VPACKSSWB, VPERMD to undo the 128-bit halves'
+// interleaving) and a float64 one's VMOVMSKPD bits index a table of their
+// bytes (asmgen.go's cmpLUT). The element counts past the last 32
+// (float32) or 8 (float64) take the generic loop.
 //
 // # Summation
 //
