@@ -56,6 +56,11 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 			return fail(name, errs.ErrValue, "unknown mode %d", mode)
 		}
 	}
+	if !t.wantsGrad() {
+		return t.padOnce(widths, mode, value)
+	}
+	// With gradients, as a chain of views and Concats, whose rules give
+	// the gradient.
 	y := t
 	for ax, w := range widths {
 		if w[0] == 0 && w[1] == 0 {
@@ -101,6 +106,102 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 		return t.Contiguous()
 	}
 	return retag(name, y)
+}
+
+// padOnce is Pad (its arguments checked) without gradients: the result
+// allocated once and written region by region. The padded axes split it
+// into up to 3^k regions (before, interior and after on each); each is
+// one Copy from a view of t (on each axis the whole extent, a reversed
+// slice for PadReflect, the edge element broadcast for PadReplicate), so
+// t is read and the result written once, where a Concat per axis would
+// write the whole result once per padded axis. PadConstant fills the
+// result first and copies the interior.
+func (t *Tensor) padOnce(widths [][2]int, mode PadMode, value float64) *Tensor {
+	const name = "Pad"
+	shape := slices.Clone(t.lay.Shape)
+	var axes []int
+	for ax, w := range widths {
+		if w[0] == 0 && w[1] == 0 {
+			continue
+		}
+		axes = append(axes, ax)
+		if shape[ax] > layout.MaxElements-w[0]-w[1] {
+			return fail(name, errs.ErrShape, "axis %d of %d padded by %v exceeds %d elements", ax, shape[ax], w, int64(layout.MaxElements))
+		}
+		shape[ax] += w[0] + w[1]
+	}
+	if len(axes) == 0 {
+		return t.Contiguous()
+	}
+	in := t.lay.Shape
+	return compute(name, t.DType(), shape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
+		if dst.Layout.Numel() == 0 {
+			return nil
+		}
+		if mode == PadConstant {
+			if err := be.Fill(dst, value); err != nil {
+				return err
+			}
+		}
+		// region copies the part of dst at d from the view s of t, where
+		// the choices on axes[k:] are still open; border is set once a
+		// choice fell outside the interior.
+		var region func(k int, d, s layout.Layout, border bool) error
+		region = func(k int, d, s layout.Layout, border bool) error {
+			if k == len(axes) {
+				if d.Numel() == 0 || (border && mode == PadConstant) {
+					return nil
+				}
+				return be.Copy(device.Operand{Buf: dst.Buf, Layout: d}, device.Operand{Buf: src[0].Buf, Layout: s})
+			}
+			ax, w, n := axes[k], widths[axes[k]], in[axes[k]]
+			mid, err := d.Narrow(ax, w[0], n)
+			if err != nil {
+				return err
+			}
+			if err := region(k+1, mid, s, border); err != nil {
+				return err
+			}
+			for side, width := range w {
+				if width == 0 {
+					continue
+				}
+				at := 0
+				if side == 1 {
+					at = w[0] + n
+				}
+				part, err := d.Narrow(ax, at, width)
+				if err != nil {
+					return err
+				}
+				from := s // PadConstant: not read
+				switch mode {
+				case PadReflect: // elements width..1, or n-2 down to n-1-width
+					if side == 0 {
+						from, err = s.Slice(ax, width, 0, -1)
+					} else if end := n - 2 - width; end >= 0 {
+						from, err = s.Slice(ax, n-2, end, -1)
+					} else {
+						from, err = s.Slice(ax, n-2, -n-1, -1) // through element 0
+					}
+				case PadReplicate:
+					if from, err = s.Narrow(ax, side*(n-1), 1); err == nil {
+						edge := slices.Clone(from.Shape)
+						edge[ax] = width
+						from, err = from.BroadcastTo(edge...)
+					}
+				}
+				if err != nil {
+					return err
+				}
+				if err := region(k+1, part, from, true); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return region(0, dst.Layout, src[0].Layout, false)
+	})
 }
 
 // Conv2dOptions are the hyper-parameters of Conv2d and Conv1d, as PyTorch
