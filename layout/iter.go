@@ -1,5 +1,7 @@
 package layout
 
+import "slices"
+
 // Rows walks the elements of one or more same-shaped operands in row-major
 // logical order, one innermost row at a time. Kernels use it to read any
 // strided view directly: each call hands them the storage position of the
@@ -143,6 +145,64 @@ func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
 				offs[i] -= r.outer[a] * r.strides[i][a]
 			}
 			idx[a] = 0
+		}
+	}
+}
+
+// EachBlock is Each for callers that walk consecutive rows in one call:
+// fn gets m >= 1 rows, the first at offs, operand i's rows step[i] apart
+// (the stride of the innermost outer axis), never past that axis's end,
+// so a kernel on short rows pays one call per block instead of one per
+// row. It visits rows [start, end) in Each's order; offs and step are
+// reused between calls, and fn must not keep them. A walk without outer
+// axes has one block of one row, with steps 0.
+func (r Rows) EachBlock(start, end int, fn func(offs []int, n int, inner []int, m int, step []int)) {
+	start, end = max(start, 0), min(end, r.count)
+	if start >= end {
+		return
+	}
+	k := len(r.base)
+	step := make([]int, k)
+	if len(r.outer) == 0 {
+		fn(slices.Clone(r.base), r.n, r.inner, 1, step)
+		return
+	}
+	last := len(r.outer) - 1
+	for i := range k {
+		step[i] = r.strides[i][last]
+	}
+	idx := make([]int, len(r.outer))
+	offs := slices.Clone(r.base)
+	rem := start
+	for a := last; a >= 0; a-- {
+		idx[a] = rem % r.outer[a]
+		rem /= r.outer[a]
+		for i := range k {
+			offs[i] += idx[a] * r.strides[i][a]
+		}
+	}
+	for row := start; row < end; {
+		m := min(r.outer[last]-idx[last], end-row)
+		fn(offs, r.n, r.inner, m, step)
+		row += m
+		idx[last] += m
+		for i := range k {
+			offs[i] += m * step[i]
+		}
+		// Carry into the outer axes as Each does, one row at a time past
+		// the innermost one.
+		for a := last; a >= 0 && idx[a] == r.outer[a]; a-- {
+			for i := range k {
+				offs[i] -= r.outer[a] * r.strides[i][a]
+			}
+			idx[a] = 0
+			if a == 0 {
+				break
+			}
+			idx[a-1]++
+			for i := range k {
+				offs[i] += r.strides[i][a-1]
+			}
 		}
 	}
 }

@@ -177,6 +177,9 @@ func TestRowsSplits(t *testing.T) {
 						if part := walkRows(rows, i, a, b); !slices.Equal(part, want[a*l:b*l]) {
 							t.Fatalf("%v: rows [%d, %d) of %s = %v, want %v", shape, a, b, rowsOperands[i].name, part, want[a*l:b*l])
 						}
+						if part := walkBlocks(rows, i, a, b); !slices.Equal(part, want[a*l:b*l]) {
+							t.Fatalf("%v: blocks of rows [%d, %d) of %s = %v, want %v", shape, a, b, rowsOperands[i].name, part, want[a*l:b*l])
+						}
 					}
 				}
 			}

@@ -410,6 +410,23 @@ func walkRows(r layout.Rows, i, lo, hi int) []int {
 	return out
 }
 
+// walkBlocks is walkRows through EachBlock: each block's m rows expanded
+// by its steps, so it must list what Each does.
+func walkBlocks(r layout.Rows, i, lo, hi int) []int {
+	var out []int
+	r.EachBlock(lo, hi, func(offs []int, n int, inner []int, m int, step []int) {
+		if m < 1 {
+			out = append(out, -1<<40) // never a position: fails the comparison
+		}
+		for row := range m {
+			for k := range n {
+				out = append(out, offs[i]+row*step[i]+k*inner[i])
+			}
+		}
+	})
+	return out
+}
+
 func checkRows(t *testing.T, what string, l layout.Layout, ref refTensor) {
 	t.Helper()
 	r := layout.NewRowsOf(l)

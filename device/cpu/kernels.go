@@ -107,6 +107,34 @@ func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []
 	})
 }
 
+// runRowBlocks is runRows for kernels that take consecutive rows in one
+// call (layout.Rows.EachBlock): the same split of the rows between
+// workers, and where there are fewer rows than workers, runRows's split
+// of each row, one row a block.
+func runRowBlocks(rows layout.Rows, fn func(offs []int, n int, inner []int, m int, step []int)) {
+	total := rows.Count() * rows.Len()
+	workers := runtime.GOMAXPROCS(0)
+	if total < 2*grain || workers == 1 {
+		rows.EachBlock(0, rows.Count(), fn)
+		return
+	}
+	workers = min(workers, total/grain, total)
+	if workers < 2 {
+		rows.EachBlock(0, rows.Count(), fn)
+		return
+	}
+	if rows.Count() >= workers {
+		per := (rows.Count() + workers - 1) / workers
+		par.Run(ceilDiv(rows.Count(), per), func(w int) {
+			rows.EachBlock(w*per, min((w+1)*per, rows.Count()), fn)
+		})
+		return
+	}
+	runRows(rows, func(offs []int, n int, inner []int) {
+		fn(offs, n, inner, 1, make([]int, len(offs)))
+	})
+}
+
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // map1 applies f to each element of src into dst (same shape).
@@ -218,16 +246,19 @@ func whereRow[T uint8 | uint16 | uint32 | uint64](d []T, c []uint8, a, b []T, bR
 // rows adjacent in both move with copy (memmove), the others element by
 // element.
 func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
-	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
-		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
-		if di == 1 && dj == 1 {
-			copy(dst[i:i+n], src[j:j+n])
-			return
-		}
-		for range n {
-			dst[i] = src[j]
-			i += di
-			j += dj
+	runRowBlocks(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int, m int, step []int) {
+		i0, j0, di, dj := offs[0], offs[1], inner[0], inner[1]
+		for r := range m {
+			i, j := i0+r*step[0], j0+r*step[1]
+			if di == 1 && dj == 1 {
+				copy(dst[i:i+n], src[j:j+n])
+				continue
+			}
+			for range n {
+				dst[i] = src[j]
+				i += di
+				j += dj
+			}
 		}
 	})
 }
