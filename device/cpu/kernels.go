@@ -248,6 +248,13 @@ func whereRow[T uint8 | uint16 | uint32 | uint64](d []T, c []uint8, a, b []T, bR
 func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 	runRowBlocks(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int, m int, step []int) {
 		i0, j0, di, dj := offs[0], offs[1], inner[0], inner[1]
+		if m > 1 && di == 1 && abs(step[1]) < abs(dj) {
+			// A transpose-like block: the source's rows lie closer
+			// together than its elements along a row, so tiles keep the
+			// lines they read in cache.
+			copyTiles(dst, src, i0, j0, n, m, step[0], step[1], dj)
+			return
+		}
 		for r := range m {
 			i, j := i0+r*step[0], j0+r*step[1]
 			if di == 1 && dj == 1 {
@@ -261,6 +268,31 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 			}
 		}
 	})
+}
+
+// copyTiles copies m rows of n elements, dst's adjacent (rows di apart),
+// src's dj apart along a row and sj between rows, in tiles of 16 rows by
+// 16 elements, a column of tiles at a time: where sj is small (a
+// transposed source: sj = 1, dj the row length), a tile reads 16 source
+// lines 16 times each while they are in cache, and touches 32 pages at
+// most, which the first-level TLB holds (tiles of 16 by 64 touch 80 and
+// ran 1.5x slower on a transposed 4096x4096 float32 matrix; row after
+// row, a new source line and page for every element, 3.5x).
+func copyTiles[T any](dst, src []T, i0, j0, n, m, di, sj, dj int) {
+	const tileRows, tileCols = 16, 16
+	for c0 := 0; c0 < n; c0 += tileCols {
+		c1 := min(c0+tileCols, n)
+		for r0 := 0; r0 < m; r0 += tileRows {
+			for r := r0; r < min(r0+tileRows, m); r++ {
+				d := dst[i0+r*di+c0 : i0+r*di+c1]
+				j := j0 + r*sj + c0*dj
+				for c := range d {
+					d[c] = src[j]
+					j += dj
+				}
+			}
+		}
+	}
 }
 
 // Fill writes v to every element of dst.
