@@ -77,15 +77,7 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 		}
 		return filled(name, t.Device(), out, 0, []int{})
 	}
-	outShape, keptShape := []int{}, []int{}
-	for i, d := range t.lay.Shape {
-		if slices.Contains(ax, i) {
-			keptShape = append(keptShape, 1)
-		} else {
-			outShape = append(outShape, d)
-			keptShape = append(keptShape, d)
-		}
-	}
+	outShape, keptShape := reducedShapes(t.lay.Shape, ax)
 	if op == device.Mean && emptyExtent(t.lay.Shape, ax) {
 		// The mean of nothing is NaN (0/0), as in NumPy and PyTorch.
 		s := t.reduce(device.Sum, keep, axes)
@@ -345,6 +337,21 @@ func (t *Tensor) reduceBool(op device.ReduceOp, keep bool, axes []int) (*Tensor,
 	return nil, false
 }
 
+// reducedShapes is a reduction's result shape over axes ax of shape, and
+// the same with the reduced axes kept at extent 1 (the KeepDims forms).
+func reducedShapes(shape, ax []int) (out, kept []int) {
+	out, kept = []int{}, []int{}
+	for i, d := range shape {
+		if slices.Contains(ax, i) {
+			kept = append(kept, 1)
+		} else {
+			out = append(out, d)
+			kept = append(kept, d)
+		}
+	}
+	return out, kept
+}
+
 // countTrue is the Sum of a Bool tensor on a backend that counts its true
 // elements into I64 itself (device.Counter), without the I64 copy of the
 // mask that the other backends sum.
@@ -357,15 +364,7 @@ func (t *Tensor) countTrue(counter device.Counter, keep bool, axes []int) *Tenso
 	if err != nil {
 		return failed(err)
 	}
-	outShape, keptShape := []int{}, []int{}
-	for i, d := range t.lay.Shape {
-		if slices.Contains(ax, i) {
-			keptShape = append(keptShape, 1)
-		} else {
-			outShape = append(outShape, d)
-			keptShape = append(keptShape, d)
-		}
-	}
+	outShape, keptShape := reducedShapes(t.lay.Shape, ax)
 	r := compute(name, dtype.I64, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		if dst.Layout.Numel() == 0 {
 			return nil

@@ -7,7 +7,6 @@ import (
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
-	"github.com/tessera-go/tessera/layout"
 )
 
 // TestConvErrors checks that Conv2d and Conv2dFilter refuse operands that
@@ -15,17 +14,7 @@ import (
 // panicking or writing, and accept a well-formed call.
 func TestConvErrors(t *testing.T) {
 	d := New()
-	op := func(dt dtype.DType, shape ...int) device.Operand {
-		l, err := layout.Contiguous(shape...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := d.Alloc(dt, l.Numel())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return device.Operand{Buf: b, Layout: l}
-	}
+	op := func(dt dtype.DType, shape ...int) device.Operand { return newOperand(t, d, dt, shape...) }
 	ok := device.Conv2dParams{Stride: [2]int{1, 1}, Dilation: [2]int{1, 1}, Groups: 1}
 	x, w, y := op(dtype.F32, 2, 4, 5, 5), op(dtype.F32, 3, 4, 3, 3), op(dtype.F32, 2, 3, 3, 3)
 	if err := d.Conv2d(y, x, w, ok); err != nil {

@@ -57,17 +57,7 @@ func TestCountNonzero(t *testing.T) {
 func TestCountTrueErrors(t *testing.T) {
 	d := New()
 	defer d.Close()
-	op := func(dt dtype.DType, shape ...int) device.Operand {
-		l, err := layout.Contiguous(shape...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := d.Alloc(dt, l.Numel())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return device.Operand{Buf: b, Layout: l}
-	}
+	op := func(dt dtype.DType, shape ...int) device.Operand { return newOperand(t, d, dt, shape...) }
 	cases := []struct {
 		name     string
 		dst, src device.Operand
@@ -84,4 +74,19 @@ func TestCountTrueErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
+}
+
+// newOperand allocates a contiguous operand of shape on d for the error
+// tests' calls, failing t if it cannot.
+func newOperand(t testing.TB, d *Device, dt dtype.DType, shape ...int) device.Operand {
+	t.Helper()
+	l, err := layout.Contiguous(shape...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.Alloc(dt, l.Numel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return device.Operand{Buf: b, Layout: l}
 }

@@ -76,13 +76,7 @@ func runRows(rows layout.Rows, fn func(offs []int, n int, inner []int)) {
 // runRowsCost is runRows for work that costs about cost elementwise steps
 // per element walked (a reduction folding cost elements into each output).
 func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []int)) {
-	total := rows.Count() * rows.Len() * cost
-	workers := runtime.GOMAXPROCS(0)
-	if total < 2*grain || workers == 1 {
-		rows.Each(0, rows.Count(), fn)
-		return
-	}
-	workers = min(workers, total/grain, rows.Count()*rows.Len())
+	workers := rowWorkers(rows, cost)
 	if workers < 2 {
 		rows.Each(0, rows.Count(), fn)
 		return
@@ -112,13 +106,7 @@ func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []
 // workers, and where there are fewer rows than workers, runRows's split
 // of each row, one row a block.
 func runRowBlocks(rows layout.Rows, fn func(offs []int, n int, inner []int, m int, step []int)) {
-	total := rows.Count() * rows.Len()
-	workers := runtime.GOMAXPROCS(0)
-	if total < 2*grain || workers == 1 {
-		rows.EachBlock(0, rows.Count(), fn)
-		return
-	}
-	workers = min(workers, total/grain, total)
+	workers := rowWorkers(rows, 1)
 	if workers < 2 {
 		rows.EachBlock(0, rows.Count(), fn)
 		return
@@ -133,6 +121,19 @@ func runRowBlocks(rows layout.Rows, fn func(offs []int, n int, inner []int, m in
 	runRows(rows, func(offs []int, n int, inner []int) {
 		fn(offs, n, inner, 1, make([]int, len(offs)))
 	})
+}
+
+// rowWorkers is the number of goroutines a walk of rows at cost steps an
+// element takes: one below two grains of work, else one per grain, at
+// most GOMAXPROCS and the number of elements.
+func rowWorkers(rows layout.Rows, cost int) int {
+	elems := rows.Count() * rows.Len()
+	total := elems * cost
+	workers := runtime.GOMAXPROCS(0)
+	if total < 2*grain || workers == 1 {
+		return 1
+	}
+	return min(workers, total/grain, elems)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -14,11 +14,7 @@ import (
 // bad axis (ErrAxis) and the 64-bit dtypes it leaves to the sort (ErrDType).
 func TestTopKErrors(t *testing.T) {
 	d := New()
-	op := func(dt dtype.DType, shape ...int) device.Operand {
-		l := contiguous(shape...)
-		b, _ := d.Alloc(dt, l.Numel())
-		return device.Operand{Buf: b, Layout: l}
-	}
+	op := func(dt dtype.DType, shape ...int) device.Operand { return newOperand(t, d, dt, shape...) }
 	src := op(dtype.F32, 2, 5)
 	cases := []struct {
 		name      string
