@@ -119,18 +119,7 @@ func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
 		return
 	}
 	k := len(r.base)
-	idx := make([]int, len(r.outer))
-	offs := make([]int, k)
-	copy(offs, r.base)
-	// Decompose start into an index.
-	rem := start
-	for a := len(r.outer) - 1; a >= 0; a-- {
-		idx[a] = rem % r.outer[a]
-		rem /= r.outer[a]
-		for i := range k {
-			offs[i] += idx[a] * r.strides[i][a]
-		}
-	}
+	idx, offs := r.seek(start)
 	for row := start; row < end; row++ {
 		fn(offs, r.n, r.inner)
 		for a := len(r.outer) - 1; a >= 0; a-- {
@@ -147,6 +136,21 @@ func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
 			idx[a] = 0
 		}
 	}
+}
+
+// seek returns the outer index of row start and the operands' positions
+// of its first element, the state Each and EachBlock walk on from.
+func (r Rows) seek(start int) (idx, offs []int) {
+	idx = make([]int, len(r.outer))
+	offs = slices.Clone(r.base)
+	for a := len(r.outer) - 1; a >= 0; a-- {
+		idx[a] = start % r.outer[a]
+		start /= r.outer[a]
+		for i := range offs {
+			offs[i] += idx[a] * r.strides[i][a]
+		}
+	}
+	return idx, offs
 }
 
 // EachBlock is Each for callers that walk consecutive rows in one call:
@@ -171,16 +175,7 @@ func (r Rows) EachBlock(start, end int, fn func(offs []int, n int, inner []int, 
 	for i := range k {
 		step[i] = r.strides[i][last]
 	}
-	idx := make([]int, len(r.outer))
-	offs := slices.Clone(r.base)
-	rem := start
-	for a := last; a >= 0; a-- {
-		idx[a] = rem % r.outer[a]
-		rem /= r.outer[a]
-		for i := range k {
-			offs[i] += idx[a] * r.strides[i][a]
-		}
-	}
+	idx, offs := r.seek(start)
 	for row := start; row < end; {
 		m := min(r.outer[last]-idx[last], end-row)
 		fn(offs, r.n, r.inner, m, step)

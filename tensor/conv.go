@@ -73,20 +73,10 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 			n := y.lay.Shape[ax]
 			switch mode {
 			case PadReflect:
-				if before { // elements width..1, in that order
-					return y.Slice(ax, width, 0, -1)
-				}
-				end := n - 2 - width
-				if end < 0 {
-					end = -n - 1 // through element 0 (a negative end counts from the end)
-				}
-				return y.Slice(ax, n-2, end, -1)
+				start, end := reflectSlice(before, width, n)
+				return y.Slice(ax, start, end, -1)
 			case PadReplicate:
-				at := 0
-				if !before {
-					at = n - 1
-				}
-				return y.Narrow(ax, at, 1).BroadcastTo(shape...)
+				return y.Narrow(ax, edgeAt(before, n), 1).BroadcastTo(shape...)
 			}
 			return Full(y.DType(), value, shape...).To(y.Device())
 		}
@@ -106,6 +96,28 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 		return t.Contiguous()
 	}
 	return retag(name, y)
+}
+
+// reflectSlice is the Slice (start, end, step -1) of an axis of n
+// elements that PadReflect places before or after it, width elements:
+// elements width down to 1 before, n-2 down to n-1-width after (an end of
+// -n-1 reaches element 0, as a negative end counts from the end).
+func reflectSlice(before bool, width, n int) (start, end int) {
+	if before {
+		return width, 0
+	}
+	if end = n - 2 - width; end < 0 {
+		end = -n - 1
+	}
+	return n - 2, end
+}
+
+// edgeAt is the element PadReplicate repeats before or after an axis of n.
+func edgeAt(before bool, n int) int {
+	if before {
+		return 0
+	}
+	return n - 1
 }
 
 // padOnce is Pad (its arguments checked) without gradients: the result
@@ -176,16 +188,11 @@ func (t *Tensor) padOnce(widths [][2]int, mode PadMode, value float64) *Tensor {
 				}
 				from := s // PadConstant: not read
 				switch mode {
-				case PadReflect: // elements width..1, or n-2 down to n-1-width
-					if side == 0 {
-						from, err = s.Slice(ax, width, 0, -1)
-					} else if end := n - 2 - width; end >= 0 {
-						from, err = s.Slice(ax, n-2, end, -1)
-					} else {
-						from, err = s.Slice(ax, n-2, -n-1, -1) // through element 0
-					}
+				case PadReflect:
+					start, end := reflectSlice(side == 0, width, n)
+					from, err = s.Slice(ax, start, end, -1)
 				case PadReplicate:
-					if from, err = s.Narrow(ax, side*(n-1), 1); err == nil {
+					if from, err = s.Narrow(ax, edgeAt(side == 0, n), 1); err == nil {
 						edge := slices.Clone(from.Shape)
 						edge[ax] = width
 						from, err = from.BroadcastTo(edge...)

@@ -56,7 +56,7 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 		return failed(err)
 	}
 	if t.DType() == dtype.Bool {
-		if r, ok := t.reduceBool(op, keep, axes); ok {
+		if r, ok := t.reduceBool(op, name, keep, axes, ax); ok {
 			return r
 		}
 	}
@@ -99,11 +99,17 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	if t.wantsGrad() {
 		r = gradReduce(op, t, ax, r)
 	}
+	return keptDims(r, keep, keptShape)
+}
+
+// keptDims is a reduction's result r, reshaped to kept (the reduced axes
+// at extent 1) for the KeepDims forms.
+func keptDims(r *Tensor, keep bool, kept []int) *Tensor {
 	if !keep || r.err != nil {
 		return r
 	}
 	defer r.Release()
-	return r.Reshape(keptShape...)
+	return r.Reshape(kept...)
 }
 
 // wideIntReduction reports whether reduction op of dt is an integer Sum or
@@ -311,12 +317,13 @@ func emptyReduction(op string, axes, shape []int) error {
 // meaning: Sum counts the true elements and Prod is 1 where all are true,
 // both in I64; Max is Any and Min is All (Bool); ArgMax and ArgMin index
 // the first true or false element. Mean stays an ErrDType (ok false), as
-// for integers.
-func (t *Tensor) reduceBool(op device.ReduceOp, keep bool, axes []int) (*Tensor, bool) {
+// for integers. name is the method's name, axes as the caller gave them
+// and ax normalised.
+func (t *Tensor) reduceBool(op device.ReduceOp, name string, keep bool, axes, ax []int) (*Tensor, bool) {
 	switch op {
 	case device.Sum:
 		if counter, ok := t.st.dev.Backend().(device.Counter); ok {
-			return t.countTrue(counter, keep, axes), true
+			return t.countTrue(counter, name, keep, ax), true
 		}
 		c := t.Cast(dtype.I64)
 		defer c.Release()
@@ -352,18 +359,11 @@ func reducedShapes(shape, ax []int) (out, kept []int) {
 	return out, kept
 }
 
-// countTrue is the Sum of a Bool tensor on a backend that counts its true
-// elements into I64 itself (device.Counter), without the I64 copy of the
-// mask that the other backends sum.
-func (t *Tensor) countTrue(counter device.Counter, keep bool, axes []int) *Tensor {
-	name := device.Sum.String()
-	if keep {
-		name += "KeepDims"
-	}
-	ax, err := normAxes(name, axes, t.Rank())
-	if err != nil {
-		return failed(err)
-	}
+// countTrue is the Sum (named name) of a Bool tensor over its normalised
+// axes ax on a backend that counts its true elements into I64 itself
+// (device.Counter), without the I64 copy of the mask that the other
+// backends sum.
+func (t *Tensor) countTrue(counter device.Counter, name string, keep bool, ax []int) *Tensor {
 	outShape, keptShape := reducedShapes(t.lay.Shape, ax)
 	r := compute(name, dtype.I64, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		if dst.Layout.Numel() == 0 {
@@ -371,11 +371,7 @@ func (t *Tensor) countTrue(counter device.Counter, keep bool, axes []int) *Tenso
 		}
 		return counter.CountTrue(dst, src[0], ax)
 	})
-	if !keep || r.err != nil {
-		return r
-	}
-	defer r.Release()
-	return r.Reshape(keptShape...)
+	return keptDims(r, keep, keptShape)
 }
 
 // emptyExtent reports whether reducing axes of shape folds zero elements

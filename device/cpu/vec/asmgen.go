@@ -7043,14 +7043,14 @@ func (g *gen) zip(streams ...func(g *gen)) {
 	}
 }
 
-// cmpPreds are Compare's relations in CmpOp order (vec.go) with their
-// VCMPPS/VCMPPD predicates: ordered and quiet for the four orderings and
-// equality (false where an operand is NaN), unordered for inequality
-// (true there), as Go, NumPy and PyTorch compare.
+// cmpPreds are Compare's relations in CmpOp order (vec.go) with their Go
+// operators and VCMPPS/VCMPPD predicates: ordered and quiet for the four
+// orderings and equality (false where an operand is NaN), unordered for
+// inequality (true there), as Go, NumPy and PyTorch compare.
 var cmpPreds = []struct {
-	name string
-	imm  int
-}{{"Eq", 0x00}, {"Ne", 0x04}, {"Lt", 0x11}, {"Le", 0x12}, {"Gt", 0x1e}, {"Ge", 0x1d}}
+	name, op string
+	imm      int
+}{{"Eq", "==", 0x00}, {"Ne", "!=", 0x04}, {"Lt", "<", 0x11}, {"Le", "<=", 0x12}, {"Gt", ">", 0x1e}, {"Ge", ">=", 0x1d}}
 
 // cmpLUT is the byte-spreading table of the AVX2 float64 comparisons:
 // entry m holds, in byte i, bit i of m, so that the VMOVMSKPD of a
@@ -7066,135 +7066,109 @@ func cmpLUT() []uint64 {
 	return t
 }
 
-// compares emits Compare's and CompareScalar's kernels of tier t: dst[i] =
-// 1 where a[i] op b[i] (or a[i] op s) holds, else 0, for float32 and
-// float64 and each relation of cmpPreds, n a multiple of the vector's
-// lanes. AVX-512 turns the comparison's k-mask into 0/1 dwords or qwords
-// (VMOVDQA32.Z/VMOVDQA64.Z of ones) and narrows them to bytes (VPMOVDB,
-// VPMOVQB; AVX512F alone); AVX2 packs four float32 comparisons to bytes
-// (32 elements a step) and looks a float64 one's VMOVMSKPD bits up in
-// cmpLUT.
+// compares emits Compare's and CompareScalar's kernels of tier t, for
+// float32 and float64 and each relation of cmpPreds (compareKernel).
 func (g *gen) compares(t tier) {
-	r := t.reg
-	unroll := 4
 	for _, e := range []elem{f32, f64} {
-		ps, typ := "PS", "float32"
-		if e.size == 8 {
-			ps, typ = "PD", "float64"
-		}
-		L := 32 / e.size // lanes of a ymm vector
-		if t.z {
-			L *= 2
-		}
-		packed := !t.z && e.size == 4 // AVX2 float32: four vectors packed to bytes
-		if packed {
-			L = 32
-		}
 		for _, scalar := range []bool{false, true} {
 			for _, p := range cmpPreds {
-				name, form := "cmp"+p.name, "b[i]"
-				args := []arg{{"dst", "*uint8", 8}, {"a", "*" + typ, 8}}
-				if scalar {
-					name, form = name+"Scalar", "s"
-					args = append(args, arg{"s", typ, e.size})
-				} else {
-					args = append(args, arg{"b", "*" + typ, 8})
-				}
-				args = append(args, arg{"n", "int", 8})
-				name += strings.ToUpper(typ[:1]) + typ[5:] + t.suffix
-				doc := fmt.Sprintf("sets dst[i] to 1 where a[i] %s %s holds, else 0 (VCMP%s $%#x), for i < n, a multiple of %d.",
-					map[string]string{"Eq": "==", "Ne": "!=", "Lt": "<", "Le": "<=", "Gt": ">", "Ge": ">="}[p.name], form, ps, p.imm, L)
-				off := g.text(name, args, nil, doc)
-				g.load(off, "dst", "DI")
-				g.load(off, "a", "SI")
-				g.load(off, "n", "CX")
-				ptrs, in := []string{"SI"}, []int{4 * L}
-				if e.size == 8 {
-					in = []int{8 * L}
-				}
-				// Registers: slots 0-3; the scalar in 14, the ones in 15
-				// (AVX-512); the table's base in R8 (AVX2).
-				sreg := r(14)
-				if scalar {
-					if e.size == 4 {
-						g.ins("VBROADCASTSS s+%d(FP), %s", off["s"], sreg)
-					} else {
-						g.ins("VBROADCASTSD s+%d(FP), %s", off["s"], sreg)
-					}
-				} else {
-					g.load(off, "b", "DX")
-					ptrs, in = append(ptrs, "DX"), append(in, in[0])
-				}
-				if t.z {
-					if e.size == 4 {
-						g.ins("VPBROADCASTD %s, Z15", g.i("cmp_one32", 1))
-					} else {
-						g.ins("VPBROADCASTQ %s, Z15", g.v64("cmp_one64", 1))
-					}
-				} else if packed {
-					g.ins("VMOVDQU %s(SB), Y13", g.table("cmpPackOrder", []uint64{4 << 32, 5<<32 | 1, 6<<32 | 2, 7<<32 | 3}))
-					g.ins("VMOVDQU %s, Y15", g.v32("cmp_one8", 0x01010101))
-				} else {
-					g.ins("LEAQ %s(SB), R8", g.table("cmpLUT", cmpLUT()))
-				}
-				if packed {
-					// 32 elements a step: four VCMPPS (dwords of -1 or 0)
-					// saturate to words, then bytes, within each 128-bit
-					// half (dword groups a.lo b.lo c.lo d.lo | a.hi b.hi
-					// c.hi d.hi), VPERMD restores the order, and the bytes
-					// -1 become 1.
-					g.halfLoop(L, 2, L, in, ptrs, func(u int, src []string, dst string) {
-						base := 4 * u
-						for v := range 4 {
-							a := r(base + v)
-							g.ins("VMOVUPS %s, %s", shiftAddr(src[0], 32*v), a)
-							other := sreg
-							if !scalar {
-								other = shiftAddr(src[1], 32*v)
-							}
-							g.ins("VCMPPS $%#x, %s, %s, %s", p.imm, other, a, a)
-						}
-						g.ins("VPACKSSDW %s, %s, %s", r(base+1), r(base), r(base))
-						g.ins("VPACKSSDW %s, %s, %s", r(base+3), r(base+2), r(base+2))
-						g.ins("VPACKSSWB %s, %s, %s", r(base+2), r(base), r(base))
-						g.ins("VPERMD %s, Y13, %s", r(base), r(base))
-						g.ins("VPAND Y15, %s, %s", r(base), r(base))
-						g.ins("VMOVDQU %s, %s", r(base), dst)
-					})
-					continue
-				}
-				g.halfLoop(L, unroll, L, in, ptrs, func(u int, src []string, dst string) {
-					a := r(u)
-					other := sreg
-					if !scalar {
-						other = src[1]
-					}
-					g.ins("VMOVUP%s %s, %s", ps[1:], src[0], a)
-					if t.z {
-						k := fmt.Sprintf("K%d", u+1)
-						g.ins("VCMP%s $%#x, %s, %s, %s", ps, p.imm, other, a, k)
-						if e.size == 4 {
-							g.ins("VMOVDQA32.Z Z15, %s, %s", k, a)
-							g.ins("VPMOVDB %s, %s", a, x(u))
-							g.ins("VMOVDQU %s, %s", x(u), dst)
-						} else {
-							g.ins("VMOVDQA64.Z Z15, %s, %s", k, a)
-							g.ins("VPMOVQB %s, %s", a, x(u))
-							g.ins("VMOVQ %s, %s", x(u), dst)
-						}
-						return
-					}
-					g.ins("VCMP%s $%#x, %s, %s, %s", ps, p.imm, other, a, a)
-					g.ins("VMOVMSK%s %s, R10", ps, a)
-					if e.size == 4 {
-						g.ins("MOVQ (R8)(R10*8), R11")
-						g.ins("MOVQ R11, %s", dst)
-					} else {
-						g.ins("MOVL (R8)(R10*8), R11")
-						g.ins("MOVL R11, %s", dst)
-					}
-				})
+				g.compareKernel(t, e, p.name, p.op, p.imm, scalar)
 			}
 		}
 	}
+}
+
+// compareKernel emits one comparison kernel: dst[i] = 1 where a[i] op b[i]
+// (or a[i] op s, scalar) holds, else 0, n a multiple of the kernel's step.
+// AVX-512 turns the comparison's k-mask into 0/1 dwords or qwords
+// (VMOVDQA32.Z/VMOVDQA64.Z of ones) and narrows them to bytes (VPMOVDB,
+// VPMOVQB; AVX512F alone), a vector a slot; AVX2 packs four float32
+// comparisons to bytes (VPACKSSDW, VPACKSSWB, then VPERMD to undo the
+// 128-bit halves' interleaving; 32 elements a slot) and looks a float64
+// one's VMOVMSKPD bits up in cmpLUT.
+func (g *gen) compareKernel(t tier, e elem, name, op string, imm int, scalar bool) {
+	r := t.reg
+	L := e.lanes // elements a slot
+	if t.z {
+		L *= 2
+	}
+	packed := !t.z && e.size == 4
+	if packed {
+		L = 32
+	}
+	args, form := []arg{{"dst", "*uint8", 8}, {"a", "*" + e.goT, 8}}, "b[i]"
+	kname := "cmp" + name
+	if scalar {
+		kname, form = kname+"Scalar", "s"
+		args = append(args, arg{"s", e.goT, e.size})
+	} else {
+		args = append(args, arg{"b", "*" + e.goT, 8})
+	}
+	args = append(args, arg{"n", "int", 8})
+	kname += e.name + t.suffix
+	off := g.text(kname, args, nil, fmt.Sprintf("sets dst[i] to 1 where a[i] %s %s holds, else 0 (VCMP%s $%#x), for i < n, a multiple of %d.", op, form, e.p, imm, L))
+	g.load(off, "dst", "DI")
+	g.load(off, "a", "SI")
+	g.load(off, "n", "CX")
+	// Registers: the slots' from 0; the scalar in 14; on AVX-512 the ones
+	// in Z15, on AVX2 the pack's order in Y13 and its byte ones in Y15, or
+	// the table's base in R8.
+	ptrs, in := []string{"SI"}, []int{e.size * L}
+	other := func(src []string, off int) string { return r(14) }
+	if scalar {
+		g.ins("VBROADCASTS%s s+%d(FP), %s", e.s[1:], off["s"], r(14))
+	} else {
+		g.load(off, "b", "DX")
+		ptrs, in = append(ptrs, "DX"), append(in, in[0])
+		other = func(src []string, off int) string { return shiftAddr(src[1], off) }
+	}
+	switch {
+	case t.z && e.size == 4:
+		g.ins("VPBROADCASTD %s, Z15", g.i("cmp_one32", 1))
+	case t.z:
+		g.ins("VPBROADCASTQ %s, Z15", g.v64("cmp_one64", 1))
+	case packed:
+		g.ins("VMOVDQU %s(SB), Y13", g.table("cmpPackOrder", []uint64{4 << 32, 5<<32 | 1, 6<<32 | 2, 7<<32 | 3}))
+		g.ins("VMOVDQU %s, Y15", g.v32("cmp_one8", 0x01010101))
+	default:
+		g.ins("LEAQ %s(SB), R8", g.table("cmpLUT", cmpLUT()))
+	}
+	if packed {
+		g.halfLoop(L, 2, L, in, ptrs, func(u int, src []string, dst string) {
+			v := func(i int) string { return r(4*u + i) }
+			for i := range 4 {
+				g.ins("VMOVUPS %s, %s", shiftAddr(src[0], 32*i), v(i))
+				g.ins("VCMPPS $%#x, %s, %s, %s", imm, other(src, 32*i), v(i), v(i))
+			}
+			g.ins("VPACKSSDW %s, %s, %s", v(1), v(0), v(0))
+			g.ins("VPACKSSDW %s, %s, %s", v(3), v(2), v(2))
+			g.ins("VPACKSSWB %s, %s, %s", v(2), v(0), v(0))
+			g.ins("VPERMD %s, Y13, %s", v(0), v(0))
+			g.ins("VPAND Y15, %s, %s", v(0), v(0))
+			g.ins("VMOVDQU %s, %s", v(0), dst)
+		})
+		return
+	}
+	g.halfLoop(L, 4, L, in, ptrs, func(u int, src []string, dst string) {
+		a := r(u)
+		g.ins("VMOVUP%s %s, %s", e.p[1:], src[0], a)
+		if !t.z {
+			g.ins("VCMPPD $%#x, %s, %s, %s", imm, other(src, 0), a, a)
+			g.ins("VMOVMSKPD %s, R10", a)
+			g.ins("MOVL (R8)(R10*8), R11")
+			g.ins("MOVL R11, %s", dst)
+			return
+		}
+		k := fmt.Sprintf("K%d", u+1)
+		g.ins("VCMP%s $%#x, %s, %s, %s", e.p, imm, other(src, 0), a, k)
+		if e.size == 4 {
+			g.ins("VMOVDQA32.Z Z15, %s, %s", k, a)
+			g.ins("VPMOVDB %s, %s", a, x(u))
+			g.ins("VMOVDQU %s, %s", x(u), dst)
+			return
+		}
+		g.ins("VMOVDQA64.Z Z15, %s, %s", k, a)
+		g.ins("VPMOVQB %s, %s", a, x(u))
+		g.ins("VMOVQ %s, %s", x(u), dst)
+	})
 }
