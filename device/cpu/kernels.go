@@ -77,15 +77,8 @@ func runRows(rows layout.Rows, fn func(offs []int, n int, inner []int)) {
 // per element walked (a reduction folding cost elements into each output).
 func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []int)) {
 	workers := rowWorkers(rows, cost)
-	if workers < 2 {
-		rows.Each(0, rows.Count(), fn)
-		return
-	}
-	if rows.Count() >= workers {
-		per := (rows.Count() + workers - 1) / workers
-		par.Run(ceilDiv(rows.Count(), per), func(w int) {
-			rows.Each(w*per, min((w+1)*per, rows.Count()), fn)
-		})
+	if workers < 2 || rows.Count() >= workers {
+		splitRows(rows.Count(), workers, func(lo, hi int) { rows.Each(lo, hi, fn) })
 		return
 	}
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
@@ -107,19 +100,25 @@ func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []
 // of each row, one row a block.
 func runRowBlocks(rows layout.Rows, fn func(offs []int, n int, inner []int, m int, step []int)) {
 	workers := rowWorkers(rows, 1)
-	if workers < 2 {
-		rows.EachBlock(0, rows.Count(), fn)
-		return
-	}
-	if rows.Count() >= workers {
-		per := (rows.Count() + workers - 1) / workers
-		par.Run(ceilDiv(rows.Count(), per), func(w int) {
-			rows.EachBlock(w*per, min((w+1)*per, rows.Count()), fn)
-		})
+	if workers < 2 || rows.Count() >= workers {
+		splitRows(rows.Count(), workers, func(lo, hi int) { rows.EachBlock(lo, hi, fn) })
 		return
 	}
 	runRows(rows, func(offs []int, n int, inner []int) {
 		fn(offs, n, inner, 1, make([]int, len(offs)))
+	})
+}
+
+// splitRows walks rows [0, count) with walk, in workers consecutive
+// ranges run in parallel (one range, on the caller, for workers below 2).
+func splitRows(count, workers int, walk func(lo, hi int)) {
+	if workers < 2 {
+		walk(0, count)
+		return
+	}
+	per := (count + workers - 1) / workers
+	par.Run(ceilDiv(count, per), func(w int) {
+		walk(w*per, min((w+1)*per, count))
 	})
 }
 
