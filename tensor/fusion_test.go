@@ -327,3 +327,25 @@ func TestFusionManyInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestRealiseAllocs holds computing a small elementwise result on the CPU
+// to its four allocations: the tensor, its storage, the buffer and the
+// buffer's memory (the CPU's collected buffers need no cleanup per tensor,
+// and small ones settle their accounting per batch).
+func TestRealiseAllocs(t *testing.T) {
+	x := tensor.Ones(dtype.F32, 16)
+	b := tensor.Ones(dtype.F32, 16)
+	for _, fused := range []bool{true} {
+		restore := tensor.SetFusion(fused)
+		_ = x.Add(b).Err() // create the leaf handles
+		allocs := testing.AllocsPerRun(200, func() {
+			if err := x.Add(b).Err(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		restore()
+		if allocs > 4 {
+			t.Errorf("fusion=%v: x.Add(b) realised in %.2f allocations, want at most 4", fused, allocs)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-	"weak"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
@@ -134,7 +133,8 @@ func (r *operandRef) isConst() bool { return r.t == nil && r.h == nil }
 // a realised tensor, so the tensor may be released before they are
 // realised. A tensor caches its handle (for its own layout). The reference
 // is dropped as soon as the tensor is released and no pending node uses
-// the handle (counted in users), or else when the handle is collected.
+// the handle (counted in users), or else, for storage that must be freed,
+// when the handle is collected (heldRef).
 type leafHandle struct {
 	st        *storage
 	lay       layout.Layout
@@ -144,35 +144,24 @@ type leafHandle struct {
 }
 
 // heldRef is a storage reference dropped exactly once, by whichever comes
-// first: the deterministic path or the collector. Storage the collector
-// reclaims itself (the CPU's) is held weakly, as wrap explains: the handle
-// keeps it alive while the handle is reachable, and once it is not, the
-// memory goes in the same cycle.
+// first: the deterministic path or, for storage that must be freed (a
+// GPU's), the collector. Storage the collector reclaims itself (the CPU's)
+// has no collector path, as wrap explains: a handle collected undropped
+// leaves its count high, and the storage goes with its last reference.
 type heldRef struct {
-	st   *storage              // storage that must be freed (a GPU's)
-	weak weak.Pointer[storage] // storage the collector reclaims
+	st   *storage
 	held atomic.Bool
 }
 
 func newHeldRef(st *storage) *heldRef {
-	r := &heldRef{}
-	if c, ok := st.buf.(collectable); ok && c.Collectable() {
-		r.weak = weak.Make(st)
-	} else {
-		r.st = st
-	}
+	r := &heldRef{st: st}
 	r.held.Store(true)
 	return r
 }
 
 func (r *heldRef) drop() {
-	if !r.held.CompareAndSwap(true, false) {
-		return
-	}
-	if st := r.st; st != nil {
-		st.release()
-	} else if st := r.weak.Value(); st != nil {
-		st.release()
+	if r.held.CompareAndSwap(true, false) {
+		r.st.release()
 	}
 }
 
@@ -201,7 +190,9 @@ func (t *Tensor) leafOf() (*leafHandle, error) {
 		return nil, errs.New("tensor", "leaf", errs.ErrReleased, "tensor storage was released")
 	}
 	h := &leafHandle{st: t.st, lay: t.lay, ref: newHeldRef(t.st)}
-	runtime.AddCleanup(h, (*heldRef).drop, h.ref)
+	if !collected(t.st) {
+		runtime.AddCleanup(h, (*heldRef).drop, h.ref)
+	}
 	if !t.leaf.CompareAndSwap(nil, h) {
 		h.ref.drop() // another goroutine won
 		return t.leaf.Load(), nil

@@ -38,7 +38,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"weak"
 
 	"github.com/tessera-go/tessera/device"
 	_ "github.com/tessera-go/tessera/device/cpu" // the CPU backend is always linked
@@ -116,14 +115,16 @@ func failed(err error) *Tensor { return &Tensor{err: err} }
 // layout l, and arranges for the reference to be dropped if the tensor is
 // garbage collected without Release.
 //
-// A cleanup's argument stays reachable until the cleanup has run, after the
-// collection that found the tensor unreachable; memory reachable from it is
-// reclaimed one cycle later still, and counts as live in the collector's
-// heap goal meanwhile, so a loop of unreleased tensors doubled the heap at
-// every cycle. For buffers in Go memory that settle their own accounting
-// (the CPU's), the cleanup therefore holds st only weakly: if st is
-// collected along with its last view, the memory goes in the same cycle and
-// nothing is left to release.
+// That arrangement is a cleanup only for buffers the collector cannot see
+// (a GPU's), which must be freed. Buffers in Go memory that settle their
+// own accounting when collected (the CPU's) need none: once the last view
+// is unreachable the storage and its buffer go in the same cycle, whatever
+// their count says, and a count left high by a collected view costs only
+// a later Release its early return of the buffer to the device's pool.
+// (A cleanup's argument also stays reachable until the cleanup has run,
+// so a cleanup holding such storage would keep its memory one cycle
+// longer; and each cleanup is a special record the runtime adds, finds and
+// removes under a lock, most of what recording an operation cost.)
 //
 // The tensor joins the innermost Scope open on the calling goroutine;
 // wrapUntracked makes the runtime's own views, which no scope may free.
@@ -140,23 +141,25 @@ func wrapUntracked(st *storage, l layout.Layout) *Tensor {
 }
 
 // holdRef arranges for obj's reference to st to be dropped once obj is
-// collected, weakly for storage the collector reclaims itself (see wrap).
+// collected, for storage the collector does not reclaim itself (see wrap);
+// for the rest it returns the zero Cleanup, whose Stop does nothing.
 func holdRef[T any](obj *T, st *storage) runtime.Cleanup {
-	if c, ok := st.buf.(collectable); ok && c.Collectable() {
-		return runtime.AddCleanup(obj, releaseWeak, weak.Make(st))
+	if collected(st) {
+		return runtime.Cleanup{}
 	}
 	return runtime.AddCleanup(obj, (*storage).release, st)
+}
+
+// collected reports whether st's buffer is reclaimed by the Go collector
+// with its last reference, with no Free needed (the CPU's).
+func collected(st *storage) bool {
+	c, ok := st.buf.(collectable)
+	return ok && c.Collectable()
 }
 
 // collectable is implemented by buffers that need no Free once unreachable
 // (cpu.Buffer).
 type collectable interface{ Collectable() bool }
-
-func releaseWeak(w weak.Pointer[storage]) {
-	if st := w.Value(); st != nil {
-		st.release()
-	}
-}
 
 // newStorage allocates a buffer of n elements on dev, within the memory
 // budget (TESSERA_MEMORY_LIMIT) when one is set.
