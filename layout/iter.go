@@ -11,34 +11,40 @@ import "slices"
 // Axes that are contiguous with each other in every operand are merged
 // first, so a contiguous view is walked as one long row.
 type Rows struct {
-	outer   []int   // extents of the outer (non-row) axes
-	strides [][]int // per operand, strides of the outer axes
-	base    []int   // per operand, position of the first element
-	inner   []int   // per operand, stride along the row
-	n       int     // row length
-	count   int     // number of rows (0 when the shape is empty)
+	outer   []int // extents of the outer (non-row) axes
+	strides []int // operand i's stride along outer axis a at i*len(outer)+a
+	base    []int // per operand, position of the first element
+	inner   []int // per operand, stride along the row
+	n       int   // row length
+	count   int   // number of rows (0 when the shape is empty)
 }
+
+// maxInlineOperands is how many operands NewRows and NewRowsOf gather on
+// the stack; more cost an allocation.
+const maxInlineOperands = 4
 
 // NewRows prepares a walk over shape for operands given as (offset, strides)
 // pairs: NewRows(shape, offA, stridesA, offB, stridesB, ...). Every strides
 // slice must have len(shape) entries.
 func NewRows(shape []int, operands ...any) Rows {
 	k := len(operands) / 2
-	base := make([]int, k)
-	strides := make([][]int, k)
+	var barr [maxInlineOperands]int
+	var sarr [maxInlineOperands][]int
+	base, strides := barr[:0], sarr[:0]
 	for i := range k {
-		base[i] = operands[2*i].(int)
-		strides[i] = operands[2*i+1].([]int)
+		base = append(base, operands[2*i].(int))
+		strides = append(strides, operands[2*i+1].([]int))
 	}
 	return newRows(shape, base, strides)
 }
 
 // NewRowsOf is NewRows for operands given as layouts of the same shape.
 func NewRowsOf(ls ...Layout) Rows {
-	base := make([]int, len(ls))
-	strides := make([][]int, len(ls))
-	for i, l := range ls {
-		base[i], strides[i] = l.Offset, l.Strides
+	var barr [maxInlineOperands]int
+	var sarr [maxInlineOperands][]int
+	base, strides := barr[:0], sarr[:0]
+	for _, l := range ls {
+		base, strides = append(base, l.Offset), append(strides, l.Strides)
 	}
 	var shape []int
 	if len(ls) > 0 {
@@ -47,60 +53,88 @@ func NewRowsOf(ls ...Layout) Rows {
 	return newRows(shape, base, strides)
 }
 
+// newRows builds the walk in one allocation (the slices of Rows are parts
+// of one array), reading base and strides without keeping them.
 func newRows(shape []int, base []int, strides [][]int) Rows {
 	k := len(base)
-	// Drop extent-1 axes, then merge neighbours contiguous in all operands.
-	var sh []int
-	st := make([][]int, k)
+	r := Rows{n: 1, count: 1}
+	// Drop extent-1 axes and merge each axis into the one before it
+	// where they are contiguous in every operand: count the merged axes
+	// first, then fill them in.
+	rank, prev := 0, -1
+	for a, d := range shape {
+		if d == 0 {
+			r.count, r.n = 0, 0
+		}
+		if d == 1 {
+			continue
+		}
+		if prev < 0 || !mergeable(strides, prev, a, d) {
+			rank++
+		}
+		prev = a
+	}
+	if r.count == 0 {
+		rank = 0
+	}
+	outer := max(rank-1, 0)
+	mem := make([]int, 2*k+outer+k*outer)
+	r.base, r.inner = mem[:k:k], mem[k:2*k:2*k]
+	r.outer, r.strides = mem[2*k:2*k+outer:2*k+outer], mem[2*k+outer:]
+	copy(r.base, base)
+	if r.count == 0 || rank == 0 {
+		return r
+	}
+	ax, ext := -1, 0 // the merged axis being built, and its extent
+	flush := func() {
+		if ax < outer {
+			r.outer[ax] = ext
+			r.count *= ext
+		} else {
+			r.n = ext
+		}
+	}
+	prev = -1
 	for a, d := range shape {
 		if d == 1 {
 			continue
 		}
-		if len(sh) > 0 {
-			last := len(sh) - 1
-			merge := true
-			for i := range k {
-				if st[i][last] != strides[i][a]*d {
-					merge = false
-					break
-				}
+		if prev >= 0 && mergeable(strides, prev, a, d) {
+			ext *= d
+		} else {
+			if ax >= 0 {
+				flush()
 			}
-			if merge {
-				sh[last] *= d
-				for i := range k {
-					st[i][last] = strides[i][a]
-				}
-				continue
-			}
+			ax, ext = ax+1, d
 		}
-		sh = append(sh, d)
+		// A merged axis steps by the stride of its last axis.
 		for i := range k {
-			st[i] = append(st[i], strides[i][a])
+			if ax < outer {
+				r.strides[i*outer+ax] = strides[i][a]
+			} else {
+				r.inner[i] = strides[i][a]
+			}
 		}
+		prev = a
 	}
-	r := Rows{base: base, inner: make([]int, k), n: 1, count: 1}
-	for _, d := range shape {
-		if d == 0 {
-			r.count, r.n = 0, 0
-			return r
-		}
-	}
-	if len(sh) == 0 {
-		return r
-	}
-	last := len(sh) - 1
-	r.n = sh[last]
-	r.outer = sh[:last]
-	r.strides = make([][]int, k)
-	for i := range k {
-		r.inner[i] = st[i][last]
-		r.strides[i] = st[i][:last]
-	}
-	for _, d := range r.outer {
-		r.count *= d
-	}
+	flush()
 	return r
 }
+
+// mergeable reports whether axis a (extent d) merges into axis prev, the
+// last one before it not of extent 1: in every operand prev's stride is d
+// times a's.
+func mergeable(strides [][]int, prev, a, d int) bool {
+	for _, st := range strides {
+		if st[prev] != st[a]*d {
+			return false
+		}
+	}
+	return true
+}
+
+// stride is operand i's stride along outer axis a.
+func (r Rows) stride(i, a int) int { return r.strides[i*len(r.outer)+a] }
 
 // Count is the number of rows.
 func (r Rows) Count() int { return r.count }
@@ -125,13 +159,13 @@ func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
 		for a := len(r.outer) - 1; a >= 0; a-- {
 			idx[a]++
 			for i := range k {
-				offs[i] += r.strides[i][a]
+				offs[i] += r.stride(i, a)
 			}
 			if idx[a] < r.outer[a] {
 				break
 			}
 			for i := range k {
-				offs[i] -= r.outer[a] * r.strides[i][a]
+				offs[i] -= r.outer[a] * r.stride(i, a)
 			}
 			idx[a] = 0
 		}
@@ -141,13 +175,14 @@ func (r Rows) Each(start, end int, fn func(offs []int, n int, inner []int)) {
 // seek returns the outer index of row start and the operands' positions
 // of its first element, the state Each and EachBlock walk on from.
 func (r Rows) seek(start int) (idx, offs []int) {
-	idx = make([]int, len(r.outer))
-	offs = slices.Clone(r.base)
+	mem := make([]int, len(r.outer)+len(r.base))
+	idx, offs = mem[:len(r.outer)], mem[len(r.outer):]
+	copy(offs, r.base)
 	for a := len(r.outer) - 1; a >= 0; a-- {
 		idx[a] = start % r.outer[a]
 		start /= r.outer[a]
 		for i := range offs {
-			offs[i] += idx[a] * r.strides[i][a]
+			offs[i] += idx[a] * r.stride(i, a)
 		}
 	}
 	return idx, offs
@@ -173,7 +208,7 @@ func (r Rows) EachBlock(start, end int, fn func(offs []int, n int, inner []int, 
 	}
 	last := len(r.outer) - 1
 	for i := range k {
-		step[i] = r.strides[i][last]
+		step[i] = r.stride(i, last)
 	}
 	idx, offs := r.seek(start)
 	for row := start; row < end; {
@@ -188,7 +223,7 @@ func (r Rows) EachBlock(start, end int, fn func(offs []int, n int, inner []int, 
 		// the innermost one.
 		for a := last; a >= 0 && idx[a] == r.outer[a]; a-- {
 			for i := range k {
-				offs[i] -= r.outer[a] * r.strides[i][a]
+				offs[i] -= r.outer[a] * r.stride(i, a)
 			}
 			idx[a] = 0
 			if a == 0 {
@@ -196,7 +231,7 @@ func (r Rows) EachBlock(start, end int, fn func(offs []int, n int, inner []int, 
 			}
 			idx[a-1]++
 			for i := range k {
-				offs[i] += r.strides[i][a-1]
+				offs[i] += r.stride(i, a-1)
 			}
 		}
 	}

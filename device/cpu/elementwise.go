@@ -167,9 +167,9 @@ func (d *Device) Binary(op device.BinaryOp, dst, a, b device.Operand) error {
 	}
 	switch ab.dt {
 	case dtype.F32:
-		binary(op, db, dst.Layout, slice[float32](ab), a.Layout, slice[float32](bb), b.Layout, floatBinary[float32](op))
+		binary(op, db, dst.Layout, slice[float32](ab), a.Layout, slice[float32](bb), b.Layout, nil)
 	case dtype.F64:
-		binary(op, db, dst.Layout, slice[float64](ab), a.Layout, slice[float64](bb), b.Layout, floatBinary[float64](op))
+		binary(op, db, dst.Layout, slice[float64](ab), a.Layout, slice[float64](bb), b.Layout, nil)
 	case dtype.F16, dtype.BF16:
 		if op.IsComparison() {
 			// Widening is exact, so compare the float32 values.
@@ -199,7 +199,7 @@ func (d *Device) widenedCompare(op device.BinaryOp, db *Buffer, dl layout.Layout
 }
 
 // binary runs an arithmetic op through f (float dtypes through the
-// vectorised rows), or a comparison into Bool.
+// vectorised rows, with f nil), or a comparison into Bool.
 func binary[T num](op device.BinaryOp, db *Buffer, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout, f func(T, T) T) {
 	if op.IsComparison() {
 		compareRows(op, slice[uint8](db), dl, a, al, b, bl)

@@ -202,12 +202,12 @@ func unsafeSlice[I int32 | int64 | float32 | float64, T vec.Float](s []T) []I {
 
 // floatBinaryRows runs an arithmetic op on float operands.
 func floatBinaryRows[T vec.Float](op device.BinaryOp, dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
-	vv, vs, sv := binaryKernels[T](op)
+	k := &fusedKernels[T]().binary[op]
+	vv, vs, sv, f := k.vv, k.vs, k.sv, k.binF
 	if vv == nil && vs == nil {
-		map2(dst, dl, a, al, b, bl, floatBinary[T](op))
+		map2(dst, dl, a, al, b, bl, f)
 		return
 	}
-	f := floatBinary[T](op)
 	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
 		i, j, k := offs[0], offs[1], offs[2]
 		di, dj, dk := inner[0], inner[1], inner[2]
@@ -321,8 +321,8 @@ func unaryKernel[T vec.Float](op device.UnaryOp) func(dst, x []T) error {
 
 // floatUnaryRows applies op to float operands.
 func floatUnaryRows[T vec.Float](op device.UnaryOp, dst []T, dl layout.Layout, src []T, sl layout.Layout) {
-	kernel := unaryKernel[T](op)
-	f := floatUnary[T](op)
+	k := &fusedKernels[T]().unary[op]
+	kernel, f := k.un, k.unF
 	if kernel == nil {
 		map1(dst, dl, src, sl, f)
 		return

@@ -486,7 +486,9 @@ func rowMajor(l layout.Layout) bool {
 }
 
 // kernelTable holds, per op, a fused step's kernels for one compute type,
-// built once: looking them up per call would allocate.
+// and the element rule for what they do not cover, built once: looking
+// them up per call would allocate (fused steps and the unfused float
+// operations both read it).
 type kernelTable[C vec.Float] struct {
 	unary  []fusedKern[C]
 	binary []fusedKern[C]
@@ -500,18 +502,11 @@ var (
 func newKernelTable[C vec.Float]() *kernelTable[C] {
 	t := &kernelTable[C]{}
 	for _, op := range device.UnaryOps() {
-		k := fusedKern[C]{un: unaryKernel[C](op)}
-		if k.un == nil {
-			k.unF = floatUnary[C](op)
-		}
-		t.unary = append(t.unary, k)
+		t.unary = append(t.unary, fusedKern[C]{un: unaryKernel[C](op), unF: floatUnary[C](op)})
 	}
 	for _, op := range device.BinaryOps() {
-		var k fusedKern[C]
+		k := fusedKern[C]{binF: floatBinary[C](op)} // for the forms and strides without a kernel
 		k.vv, k.vs, k.sv = binaryKernels[C](op)
-		if k.vv == nil || k.vs == nil || k.sv == nil {
-			k.binF = floatBinary[C](op) // for the forms without a kernel
-		}
 		t.binary = append(t.binary, k)
 	}
 	return t

@@ -77,7 +77,11 @@ func runRows(rows layout.Rows, fn func(offs []int, n int, inner []int)) {
 // per element walked (a reduction folding cost elements into each output).
 func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []int)) {
 	workers := rowWorkers(rows, cost)
-	if workers < 2 || rows.Count() >= workers {
+	if workers < 2 {
+		rows.Each(0, rows.Count(), fn) // no closure to allocate
+		return
+	}
+	if rows.Count() >= workers {
 		splitRows(rows.Count(), workers, func(lo, hi int) { rows.Each(lo, hi, fn) })
 		return
 	}
@@ -100,7 +104,11 @@ func runRowsCost(rows layout.Rows, cost int, fn func(offs []int, n int, inner []
 // of each row, one row a block.
 func runRowBlocks(rows layout.Rows, fn func(offs []int, n int, inner []int, m int, step []int)) {
 	workers := rowWorkers(rows, 1)
-	if workers < 2 || rows.Count() >= workers {
+	if workers < 2 {
+		rows.EachBlock(0, rows.Count(), fn)
+		return
+	}
+	if rows.Count() >= workers {
 		splitRows(rows.Count(), workers, func(lo, hi int) { rows.EachBlock(lo, hi, fn) })
 		return
 	}
