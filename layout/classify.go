@@ -120,7 +120,7 @@ func (l Layout) BatchOffsets() []int {
 		return []int{}
 	}
 	r := l.Rank()
-	if r < 2 {
+	if r <= 2 {
 		return []int{l.Offset}
 	}
 	batch := Layout{Shape: l.Shape[:r-2], Strides: l.Strides[:r-2], Offset: l.Offset}

@@ -328,29 +328,38 @@ func TestFusionManyInputs(t *testing.T) {
 	}
 }
 
-// TestRealiseAllocs holds computing a small elementwise result on the CPU
-// to its four allocations when fused: the tensor, its storage, the buffer
-// and the buffer's memory (the CPU's collected buffers need no cleanup
-// per tensor, and small ones settle their accounting per batch). Run at
-// once (fusion off), the operands' broadcast layouts and the row walk add
-// twelve more; more than that is a regression.
+// TestRealiseAllocs holds computing a small result on the CPU to a known
+// number of allocations. Fused, an elementwise result costs four: the
+// tensor, its storage, the buffer and the buffer's memory (the CPU's
+// collected buffers need no cleanup per tensor, and small ones settle
+// their accounting per batch). Run at once (fusion off), the operands'
+// broadcast layouts and the row walk add twelve more; a 2-D Matmul adds
+// nine (layouts, the operand slices, one offset per operand). More than
+// that is a regression.
 func TestRealiseAllocs(t *testing.T) {
 	x := tensor.Ones(dtype.F32, 16)
 	b := tensor.Ones(dtype.F32, 16)
+	m := tensor.Ones(dtype.F32, 8, 8)
 	for _, tc := range []struct {
+		name  string
 		fused bool
+		op    func() *tensor.Tensor
 		max   float64
-	}{{true, 4}, {false, 16}} {
+	}{
+		{"fused Add", true, func() *tensor.Tensor { return x.Add(b) }, 4},
+		{"Add", false, func() *tensor.Tensor { return x.Add(b) }, 16},
+		{"Matmul 8x8", true, func() *tensor.Tensor { return m.Matmul(m) }, 13},
+	} {
 		restore := tensor.SetFusion(tc.fused)
-		_ = x.Add(b).Err() // create the leaf handles
+		_ = tc.op().Err() // create the leaf handles
 		allocs := testing.AllocsPerRun(200, func() {
-			if err := x.Add(b).Err(); err != nil {
+			if err := tc.op().Err(); err != nil {
 				t.Fatal(err)
 			}
 		})
 		restore()
 		if allocs > tc.max {
-			t.Errorf("fusion=%v: x.Add(b) realised in %.2f allocations, want at most %v", tc.fused, allocs, tc.max)
+			t.Errorf("%s: realised in %.2f allocations, want at most %v", tc.name, allocs, tc.max)
 		}
 	}
 }

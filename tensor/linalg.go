@@ -47,8 +47,14 @@ func (t *Tensor) Matmul(u *Tensor) *Tensor {
 	if err != nil {
 		return fail(op, errs.ErrShape, "batch axes do not broadcast: %v x %v", t.lay.Shape, u.lay.Shape)
 	}
-	al, _ = al.BroadcastTo(append(slices.Clone(batch), m, k)...)
-	bl, _ = bl.BroadcastTo(append(slices.Clone(batch), k, n)...)
+	// Operands whose batch axes already are the result's keep their
+	// layouts (a 2-D product, every call of a loop, allocates nothing here).
+	if !slices.Equal(al.Shape[:ra-2], batch) {
+		al, _ = al.BroadcastTo(append(slices.Clone(batch), m, k)...)
+	}
+	if !slices.Equal(bl.Shape[:rb-2], batch) {
+		bl, _ = bl.BroadcastTo(append(slices.Clone(batch), k, n)...)
+	}
 	shape := append(slices.Clone(batch), m, n)
 	r := compute(op, t.DType(), shape, []*Tensor{t, u}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		s := withLayouts(src, al, bl)

@@ -124,18 +124,17 @@ func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout
 		return errs.New("cpu", "Matmul", errs.ErrShape, "destination layout %v must be row-major", dl.Strides)
 	}
 	aOffs, bOffs, dOffs := al.BatchOffsets(), bl.BatchOffsets(), dl.BatchOffsets()
-	operand := func(b *Buffer, m layout.Matrix, off int) mat {
-		return mat{buf: b, off: off, ld: m.LD, trans: m.Kind == layout.ColMajor, rows: m.Rows, cols: m.Cols, inner: k}
-	}
-	one := func(i int) error {
-		return mul(mat{buf: db, off: dOffs[i], ld: dm.LD, rows: rows, cols: cols},
-			operand(ab, am, aOffs[i]), operand(bb, bm, bOffs[i]))
+	bo := batchOperands{
+		d:     mat{buf: db, ld: dm.LD, rows: rows, cols: cols},
+		a:     operandMat(ab, am, k),
+		b:     operandMat(bb, bm, k),
+		dOffs: dOffs, aOffs: aOffs, bOffs: bOffs,
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(dOffs))
 	if workers <= 1 || rows*cols*k >= 1<<18 {
 		// Large matrices: the GEMM spreads each one over the cores.
 		for i := range dOffs {
-			if err := one(i); err != nil {
+			if err := mul(bo.at(i)); err != nil {
 				return errs.Retag("cpu", "Matmul", err)
 			}
 		}
@@ -144,12 +143,33 @@ func (d *Device) gemmBatched(db *Buffer, dl layout.Layout, ab *Buffer, al layout
 	// Many small matrices: spread the batch instead.
 	var first error
 	var once sync.Once
+	shared := bo // escapes to the workers; bo stays on the stack
 	par.For(len(dOffs), workers, func(i int) {
-		if err := one(i); err != nil {
+		if err := mul(shared.at(i)); err != nil {
 			once.Do(func() { first = err })
 		}
 	})
 	return errs.Retag("cpu", "Matmul", first)
+}
+
+// operandMat is the GEMM operand of matrix m of b, with inner dimension k
+// (its offset set per batch element).
+func operandMat(b *Buffer, m layout.Matrix, k int) mat {
+	return mat{buf: b, ld: m.LD, trans: m.Kind == layout.ColMajor, rows: m.Rows, cols: m.Cols, inner: k}
+}
+
+// batchOperands are the destination and operands of a batched product,
+// and each one's offset for every batch element.
+type batchOperands struct {
+	d, a, b             mat
+	dOffs, aOffs, bOffs []int
+}
+
+// at returns the matrices of batch element i.
+func (bo *batchOperands) at(i int) (d, a, b mat) {
+	d, a, b = bo.d, bo.a, bo.b
+	d.off, a.off, b.off = bo.dOffs[i], bo.aOffs[i], bo.bOffs[i]
+	return d, a, b
 }
 
 func naiveMatmul[T ~int32 | ~int64 | ~uint8](dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
