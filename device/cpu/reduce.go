@@ -364,7 +364,29 @@ const colChunk = 256
 // element rather than by vec.Sum, whose call costs more than it saves.
 const shortRow = 16
 
+// floatReducers hold newFloatReducer's reducer of every op for float32
+// and float64, built once: their closures allocated on every reduction.
+var floatReducers = [2]any{reducerTable[float32](), reducerTable[float64]()}
+
+func reducerTable[T float]() []reducer[T] {
+	ops := device.ReduceOps()
+	t := make([]reducer[T], len(ops))
+	for _, op := range ops {
+		t[op] = newFloatReducer[T](op)
+	}
+	return t
+}
+
+// floatReducer returns the reducer of op on float32 or float64.
 func floatReducer[T float](op device.ReduceOp) reducer[T] {
+	k := 0
+	if !is32[T]() {
+		k = 1
+	}
+	return floatReducers[k].([]reducer[T])[op]
+}
+
+func newFloatReducer[T float](op device.ReduceOp) reducer[T] {
 	switch op {
 	case device.Sum, device.Mean:
 		mean := op == device.Mean
