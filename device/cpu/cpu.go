@@ -101,7 +101,7 @@ func (d *Device) Close() error {
 
 // MemoryInUse is the number of bytes held by buffers neither freed nor
 // collected (the pool of freed buffers is not counted; a collected buffer
-// below 1 KiB is counted until the rest of its batch is collected too, see
+// below 512 bytes is counted until the rest of its batch is collected too, see
 // batch).
 func (d *Device) MemoryInUse() int64 { return d.inUse.Load() }
 
@@ -114,7 +114,7 @@ func (d *Device) Sync() error { return nil }
 // The memory is an ordinary Go allocation, so the garbage collector sees it
 // and paces itself by it. A buffer that becomes unreachable without Free is
 // reclaimed by the collector like any Go value, and its bytes leave
-// MemoryInUse when the collector has found it, or, below 1 KiB, the
+// MemoryInUse when the collector has found it, or, below 512 bytes, the
 // buffers allocated beside it as well (see Collectable and batch).
 type Buffer struct {
 	dt    dtype.DType
@@ -149,8 +149,10 @@ func (a *account) settle() { a.dev.inUse.Add(-a.bytes.Swap(0)) }
 // weakly, so a batch whose buffers are all gone is collected and settles
 // at once, full or not. The price: a small buffer collected without Free
 // leaves MemoryInUse when the last of its batch goes, so live small
-// buffers can keep up to batchBytes each of collected neighbours counted.
-// Free settles a buffer at once, as before.
+// buffers can keep up to batchBytes each of collected neighbours counted;
+// the batches are kept small so that a loop keeping one small result a
+// step (a history of losses) overstates its memory by 4 KiB a step at
+// most. Free settles a buffer at once, as before.
 type batch struct {
 	acct    *account
 	buffers int
@@ -158,9 +160,9 @@ type batch struct {
 }
 
 const (
-	smallBuffer  = 1 << 10
-	batchBytes   = 16 << 10
-	batchBuffers = 64
+	smallBuffer  = 512
+	batchBytes   = 4 << 10
+	batchBuffers = 16
 )
 
 // account returns the account a new buffer of size bytes settles through,

@@ -62,7 +62,7 @@ func TestSmallBufferBatches(t *testing.T) {
 	var kept []device.Buffer
 	keptBytes := int64(0)
 	for i := range 1000 {
-		n := 1 + i%200 // 4 to 800 bytes of F32
+		n := 1 + i%(smallBuffer/4-1) // F32 of 4 bytes up to just below smallBuffer
 		b, err := d.Alloc(dtype.F32, n)
 		if err != nil {
 			t.Fatal(err)
