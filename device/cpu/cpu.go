@@ -191,11 +191,11 @@ func (d *Device) account(size int) (*account, *batch) {
 func (b *Buffer) isFreed() bool { return b.acct != nil && b.freed.Load() }
 
 // Collectable reports that the buffer needs no Free once it is unreachable:
-// its memory is Go memory and its accounting is settled by a cleanup of its
-// own. (Free still returns a buffer to the pool at once.) The tensor layer
-// uses this to avoid keeping the memory of a collected tensor reachable
-// from its own cleanup, which would delay reclaiming it by a whole
-// collection cycle.
+// its memory is Go memory and its accounting is settled by a cleanup (its
+// own, or its batch's). (Free still returns a buffer to the pool at once.)
+// The tensor layer adds no cleanup of its own for such buffers, which
+// would cost a runtime record per tensor and keep the memory of a
+// collected tensor reachable for a whole collection cycle more.
 func (b *Buffer) Collectable() bool { return b.acct != nil }
 
 var _ device.HostBuffer = (*Buffer)(nil)
