@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/tessera-go/tessera/errs"
 )
@@ -399,6 +400,9 @@ func (l Layout) BroadcastTo(shape ...int) (Layout, error) {
 	}
 	if len(shape) < l.Rank() {
 		return Layout{}, fail("BroadcastTo", errs.ErrShape, "cannot broadcast %v to fewer axes %v", l.Shape, shape)
+	}
+	if slices.Equal(shape, l.Shape) {
+		return l, nil // nothing to broadcast, and nothing to allocate
 	}
 	lead := len(shape) - l.Rank()
 	strides := make([]int, len(shape))
