@@ -89,6 +89,11 @@ type UnaryDef struct {
 	// Accepts is the set of dtype classes the operation is defined for;
 	// the result has the operand's dtype, or is Bool for a predicate.
 	Accepts Kinds
+	// IntegerIdentity marks float operations that are the identity on
+	// integer values (Floor, Ceil, Round, Trunc): the tensor layer returns
+	// an integer operand as it is, in its dtype (the rule of PyTorch and of
+	// the array API), where another float operation computes integers in F32.
+	IntegerIdentity bool
 	// Predicate marks tests (IsNaN, Not, ...), whose result is Bool: F64
 	// and Int return 0 or 1, and the shader expressions a u32 0 or 1.
 	// Predicates do not join fused programs, which keep one dtype.

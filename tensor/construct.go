@@ -218,7 +218,9 @@ func Arange(dt dtype.DType, start, stop, step float64) *Tensor {
 	})
 }
 
-// Linspace builds n evenly spaced values from start to stop inclusive. A
+// Linspace builds n evenly spaced values from start to stop inclusive. For
+// an integer dtype each value is the floor of the evenly spaced real one,
+// as NumPy's linspace (PyTorch's truncates toward zero instead). A
 // negative count or one above 2^40 is an ErrShape, a NaN or infinite bound
 // an ErrValue, and a count that does not fit the allocation limit an
 // ErrOutOfMemory.
@@ -241,10 +243,17 @@ func Linspace(dt dtype.DType, start, stop float64, n int) *Tensor {
 				dst[j] = start
 			case i == n-1:
 				dst[j] = stop
+			case dt.IsInt():
+				// NumPy's start + i*step, so that the floor below falls
+				// where NumPy's does.
+				dst[j] = start + float64(i)*((stop-start)/float64(n-1))
 			default:
 				// Interpolate from both ends so the values are symmetric.
 				f := float64(i) / float64(n-1)
 				dst[j] = start*(1-f) + stop*f
+			}
+			if dt.IsInt() {
+				dst[j] = math.Floor(dst[j])
 			}
 		}
 	})

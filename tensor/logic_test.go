@@ -248,7 +248,7 @@ func TestVocabBadInput(t *testing.T) {
 		{"LeakyRelu int", i.LeakyRelu(0.1), tensor.ErrDType},
 		{"Elu bool", b.Elu(1), tensor.ErrDType},
 		{"Mod bool", b.Mod(b), tensor.ErrDType},
-		{"IsNaN bool", b.IsNaN(), tensor.ErrDType},
+		{"Neg bool", b.Neg(), tensor.ErrDType},
 		{"Pow bool", b.Pow(b), tensor.ErrDType},
 		{"Any axis", f.Any(2), tensor.ErrAxis},
 		{"All repeated axis", f.All(0, 0), tensor.ErrAxis},

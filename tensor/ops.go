@@ -32,7 +32,11 @@ func (t *Tensor) unaryNoGrad(op device.UnaryOp) *Tensor {
 	if err := t.checkOperand(name); err != nil {
 		return failed(err)
 	}
-	if def, ok := op.Def(); ok && def.Accepts == device.Floats && !t.DType().IsFloat() {
+	def, ok := op.Def()
+	if ok && def.IntegerIdentity && t.DType().IsInt() {
+		return t.Clone() // rounding an integer leaves it as it is
+	}
+	if ok && def.Accepts == device.Floats && !t.DType().IsFloat() {
 		// A float function of integers or Bool computes in F32, as PyTorch's
 		// (Sqrt of I32 is F32; NumPy gives F64).
 		f := t.Cast(dtype.F32)

@@ -61,13 +61,16 @@ func (t *Tensor) Log1p() *Tensor { return t.unary(device.Log1p) }
 // Expm1 returns e^t - 1, accurate for small t.
 func (t *Tensor) Expm1() *Tensor { return t.unary(device.Expm1) }
 
-// Floor rounds toward -Inf.
+// Floor rounds toward -Inf. Integers are returned as they are (a copy in their
+// dtype, as PyTorch does; NumPy gives F64).
 func (t *Tensor) Floor() *Tensor { return t.unary(device.Floor) }
 
-// Ceil rounds toward +Inf.
+// Ceil rounds toward +Inf. Integers are returned as they are (a copy in their
+// dtype, as PyTorch does; NumPy gives F64).
 func (t *Tensor) Ceil() *Tensor { return t.unary(device.Ceil) }
 
 // Round rounds to the nearest integer, halves to even (as NumPy and PyTorch).
+// Integers are returned as they are (a copy in their dtype, as both do).
 func (t *Tensor) Round() *Tensor { return t.unary(device.Round) }
 
 // Reciprocal returns 1/t.
@@ -109,21 +112,24 @@ func (t *Tensor) Log2() *Tensor { return t.unary(device.Log2) }
 // Log10 returns the base-10 logarithm.
 func (t *Tensor) Log10() *Tensor { return t.unary(device.Log10) }
 
-// Trunc rounds toward zero.
+// Trunc rounds toward zero. Integers are returned as they are (a copy in their
+// dtype, as PyTorch does; NumPy gives F64).
 func (t *Tensor) Trunc() *Tensor { return t.unary(device.Trunc) }
 
 // Not returns the logical negation as Bool (NumPy's logical_not): true where t is
 // false or zero. Any dtype: a nonzero number, NaN included, counts as true.
 func (t *Tensor) Not() *Tensor { return t.unary(device.Not) }
 
-// IsNaN reports, as Bool, which elements are NaN (always false for integers).
+// IsNaN reports, as Bool, which elements are NaN (always false for integers and
+// Bool, as in NumPy and PyTorch).
 func (t *Tensor) IsNaN() *Tensor { return t.unary(device.IsNaN) }
 
-// IsInf reports, as Bool, which elements are +Inf or -Inf (always false for integers).
+// IsInf reports, as Bool, which elements are +Inf or -Inf (always false for
+// integers and Bool, as in NumPy and PyTorch).
 func (t *Tensor) IsInf() *Tensor { return t.unary(device.IsInf) }
 
 // IsFinite reports, as Bool, which elements are neither infinite nor NaN
-// (always true for integers).
+// (always true for integers and Bool, as in NumPy and PyTorch).
 func (t *Tensor) IsFinite() *Tensor { return t.unary(device.IsFinite) }
 
 // Add returns t + u, broadcasting by NumPy's rule.

@@ -161,6 +161,9 @@ func TestConstructValuesUnchanged(t *testing.T) {
 		for i := range ls {
 			f := float64(i) / float64(n-1)
 			ls[i] = -2*(1-f) + 3*f
+			if dt.IsInt() { // NumPy's start + i*step, floored
+				ls[i] = math.Floor(-2 + float64(i)*(5/float64(n-1)))
+			}
 		}
 		ls[n-1] = 3
 		sameBits(t, "Linspace "+dt.String(), tensor.Linspace(dt, -2, 3, n), reference(dt, ls, n))

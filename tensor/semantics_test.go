@@ -110,6 +110,9 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		return in[0].Var(p.int("ddof"), p.axes("axes")...)
 	},
 	"std": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		if p.bool("keepdims") {
+			return in[0].StdKeepDims(p.int("ddof"), p.axes("axes")...)
+		}
 		return in[0].Std(p.int("ddof"), p.axes("axes")...)
 	},
 	"norm": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
@@ -221,6 +224,107 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return tensor.Scalar(float32(v))
 	},
+	// ops added with the coverage extension
+	"cast":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Cast(p.dtype("dtype")) },
+	"trunc": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Trunc() },
+	"ceil":  func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Ceil() },
+	"floor": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Floor() },
+	"reciprocal": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		return in[0].Reciprocal()
+	},
+	"rsqrt":     func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Rsqrt() },
+	"square":    func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Square() },
+	"remainder": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Remainder(in[1]) },
+	"remainder_scalar": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].RemainderScalar(p.num("v"))
+	},
+	"fmod_scalar": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].FmodScalar(p.num("v")) },
+	"sub_scalar":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].SubScalar(p.num("v")) },
+	"and":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].And(in[1]) },
+	"or":          func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Or(in[1]) },
+	"xor":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Xor(in[1]) },
+	"and_scalar":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].AndScalar(p.num("v")) },
+	"or_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].OrScalar(p.num("v")) },
+	"xor_scalar":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].XorScalar(p.num("v")) },
+	"not":         func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Not() },
+	"isnan":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].IsNaN() },
+	"isinf":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].IsInf() },
+	"isfinite":    func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].IsFinite() },
+	"any":         func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].Any, in[0].AnyKeepDims) },
+	"all":         func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return p.red(in[0].All, in[0].AllKeepDims) },
+	"repeat":      func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Repeat(p.axes("reps")...) },
+	"tile":        func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Tile(p.axes("reps")...) },
+	"repeat_interleave": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].RepeatInterleave(p.int("repeats"), p.int("axis"))
+	},
+	"roll": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Roll(p.int("shift"), p.axes("axes")...)
+	},
+	"split": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return p.piece(in[0].Split(p.axes("sizes"), p.int("axis")))
+	},
+	"chunk": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return p.piece(in[0].Chunk(p.int("n"), p.int("axis")))
+	},
+	"tril":       func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Tril(p.int("k")) },
+	"triu":       func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Triu(p.int("k")) },
+	"diag":       func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.Diag(in[0], p.int("k")) },
+	"diag_embed": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.DiagEmbed(in[0], p.int("k")) },
+	"trace":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Trace(in[0]) },
+	"pad": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		modes := map[string]tensor.PadMode{"constant": tensor.PadConstant, "reflect": tensor.PadReflect, "replicate": tensor.PadReplicate}
+		l, _ := p["widths"].([]any)
+		widths := make([][2]int, len(l))
+		for i, w := range l {
+			pair := w.([]any)
+			widths[i] = [2]int{int(semValue(pair[0])), int(semValue(pair[1]))}
+		}
+		return in[0].Pad(widths, modes[p["mode"].(string)], p.num("value"))
+	},
+	"scatter_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].ScatterAdd(p.int("axis"), in[1], in[2])
+	},
+	"one_hot": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.OneHot(in[0], p.int("classes")) },
+	"one_hot_as": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].OneHotAs(p.int("classes"), p.dtype("dtype"))
+	},
+	// the constructors build CPU tensors whatever the device
+	"arange": func(_ []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Arange(p.dtype("dtype"), p.num("start"), p.num("stop"), p.num("step"))
+	},
+	"linspace": func(_ []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Linspace(p.dtype("dtype"), p.num("start"), p.num("stop"), p.int("n"))
+	},
+	"log1p":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Log1p() },
+	"expm1":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Expm1() },
+	"log2":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Log2() },
+	"log10":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Log10() },
+	"exp2":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Exp2() },
+	"log":        func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Log() },
+	"sinh":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Sinh() },
+	"cosh":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Cosh() },
+	"tanh":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Tanh() },
+	"sin":        func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Sin() },
+	"cos":        func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Cos() },
+	"tan":        func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Tan() },
+	"asin":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Asin() },
+	"acos":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Acos() },
+	"atan":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Atan() },
+	"sigmoid":    func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Sigmoid() },
+	"softplus":   func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Softplus() },
+	"silu":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Silu() },
+	"gelu":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Gelu() },
+	"relu":       func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Relu() },
+	"hardswish":  func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Hardswish() },
+	"elu":        func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Elu(p.num("alpha")) },
+	"leaky_relu": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].LeakyRelu(p.num("slope")) },
+	// dtype rules: an empty tensor of the dtype they give
+	"promote_types": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		return tensor.Zeros(tensor.PromoteTypes(in[0].DType(), in[1].DType()), 0)
+	},
+	"result_type": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		return tensor.Zeros(tensor.ResultType(in[0], in[1]), 0)
+	},
 }
 
 // semParams reads a case's params.
@@ -238,6 +342,46 @@ func (p semParams) axes(k string) []int {
 		out[i] = int(semValue(v))
 	}
 	return out
+}
+
+// dtype reads a dtype name.
+func (p semParams) dtype(k string) dtype.DType {
+	name, _ := p[k].(string)
+	dt, err := dtype.Parse(name)
+	if err != nil {
+		panic(fmt.Sprintf("semantics.json: bad dtype %q", name))
+	}
+	return dt
+}
+
+// piece picks piece p["piece"] of a Split or Chunk, checking that there are
+// p["pieces"] of them; a failed call's first piece carries the error.
+func (p semParams) piece(ts []*tensor.Tensor) *tensor.Tensor {
+	if len(ts) > 0 && ts[0].Err() != nil {
+		return ts[0]
+	}
+	if len(ts) != p.int("pieces") {
+		return tensor.Failed(fmt.Errorf("%d pieces, want %d", len(ts), p.int("pieces")))
+	}
+	return ts[p.int("piece")]
+}
+
+// view takes the first input through the view p["view"] names (see vcase
+// in gen_semantics.py), so that the op sees a tensor that is not
+// contiguous: "T" swaps the last two axes, "flip" reverses the last,
+// "step2" takes every other element of the last.
+func (p semParams) view(x *tensor.Tensor) *tensor.Tensor {
+	switch p["view"] {
+	case nil:
+		return x
+	case "T":
+		return x.T()
+	case "flip":
+		return x.Flip(-1)
+	case "step2":
+		return x.Slice(-1, 0, math.MaxInt, 2)
+	}
+	panic(fmt.Sprintf("semantics.json: bad view %v", p["view"]))
 }
 
 func (p semParams) red(f, keep func(...int) *tensor.Tensor) *tensor.Tensor {
@@ -311,7 +455,11 @@ func runSemCase(t *testing.T, dev device.Device, c semCase) {
 				t.Fatalf("panic: %v", r)
 			}
 		}()
-		got = semOps[c.Op](in, semParams(c.Params))
+		p := semParams(c.Params)
+		if len(in) > 0 {
+			in[0] = p.view(in[0])
+		}
+		got = semOps[c.Op](in, p)
 	}()
 	err := got.Err()
 	if c.Error != "" {

@@ -210,7 +210,8 @@ func (t *Tensor) tile(op string, reps []int, strict bool) *Tensor {
 
 // RepeatInterleave repeats each element repeats times in place along axis:
 // [a b] gives [a a b b] (NumPy's repeat, PyTorch's repeat_interleave, with
-// one count for every element). The result is a copy.
+// one count for every element). A 0-d t with axis 0 or -1 repeats as a
+// 1-element vector, as in NumPy. The result is a copy.
 func (t *Tensor) RepeatInterleave(repeats, axis int) *Tensor {
 	const op = "RepeatInterleave"
 	if err := t.check(op); err != nil {
@@ -218,6 +219,12 @@ func (t *Tensor) RepeatInterleave(repeats, axis int) *Tensor {
 	}
 	if repeats < 0 {
 		return fail(op, errs.ErrValue, "negative repeat count %d", repeats)
+	}
+	if t.Rank() == 0 && (axis == 0 || axis == -1) {
+		// A 0-d tensor repeats as a 1-element vector, as NumPy's repeat.
+		v := t.Reshape(1)
+		defer v.Release()
+		return v.RepeatInterleave(repeats, 0)
 	}
 	ax, err := layout.NormalizeAxis(op, axis, t.Rank())
 	if err != nil {
