@@ -236,8 +236,9 @@ func (o Conv2dOptions) norm() Conv2dOptions {
 }
 
 // Conv2d is the 2-D cross-correlation of PyTorch's conv2d: x [N, C, H, W]
-// with weights w [O, C/groups, KH, KW], plus bias [O] when bias is not nil,
-// giving [N, O, OH, OW] with OH = (H + 2*pad - dil*(KH-1) - 1)/stride + 1.
+// with weights w [O, C/groups, KH, KW] of x's (float) dtype, plus bias [O]
+// of that dtype when bias is not nil, giving [N, O, OH, OW] with
+// OH = (H + 2*pad - dil*(KH-1) - 1)/stride + 1.
 // On the CPU (F32, F64) it is an implicit GEMM: the weights times each
 // image's im2col matrix, whose panels the GEMM gathers from x as it packs
 // them, so the matrix is never written out. Elsewhere it copies the
@@ -286,6 +287,9 @@ func Conv2d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 		}
 		if bias.Rank() != 1 || bias.lay.Shape[0] != oc {
 			return fail(name, errs.ErrShape, "bias %v must be [%d]", bias.lay.Shape, oc)
+		}
+		if bias.DType() != x.DType() {
+			return fail(name, errs.ErrDType, "bias %v must have the input's dtype %v", bias.DType(), x.DType())
 		}
 	}
 	geo := convGeom{n: n, c: c, h: h, w: wd, oc: oc, kh: kh, kw: kw, oh: oh, ow: ow, opt: o}

@@ -205,6 +205,12 @@ func (t *Tensor) gather(op string, ax int, idx *Tensor) *Tensor {
 	if !ok {
 		return fail(op, errs.ErrUnsupported, "device %s has no gather", t.st.dev.Name())
 	}
+	if t.Numel() == 0 && idx.Numel() > 0 {
+		// idx is no longer than t on the other axes, so t's axis is empty
+		// and every index is out of range: no kernel need look (a GPU
+		// cannot bind t's empty buffer).
+		return fail(op, errs.ErrAxis, "index out of range for axis %d of extent 0", ax)
+	}
 	wd := workDType(t.DType())
 	x := asWork(t, wd)
 	defer x.Release()
@@ -296,6 +302,11 @@ func (t *Tensor) scatterAdd(op string, ax int, idx, src *Tensor) *Tensor {
 			return fail(op, errs.ErrShape, "indices %v exceed the tensor's %v on axis %d", idx.lay.Shape, t.lay.Shape, i)
 		}
 	}
+	if t.Numel() == 0 && idx.Numel() > 0 {
+		// as in gather: t's axis is empty, every index out of range (and
+		// a GPU would skip the empty result's kernel, with its check)
+		return fail(op, errs.ErrAxis, "index out of range for axis %d of extent 0", ax)
+	}
 	x, s := asWork(t, wd), asWork(src, wd)
 	defer x.Release()
 	defer s.Release()
@@ -330,8 +341,11 @@ func (t *Tensor) IndexSelect(axis int, idx *Tensor) *Tensor {
 	if err := idx.check(op); err != nil {
 		return failed(err)
 	}
-	if idx.Rank() != 1 || (idx.DType() != dtype.I64 && idx.DType() != dtype.I32) {
+	if idx.DType() != dtype.I64 && idx.DType() != dtype.I32 {
 		return fail(op, errs.ErrDType, "indices must be a 1-D i32 or i64 tensor, have %v %v", idx.DType(), idx.lay.Shape)
+	}
+	if idx.Rank() != 1 {
+		return fail(op, errs.ErrShape, "indices must be a 1-D i32 or i64 tensor, have %v %v", idx.DType(), idx.lay.Shape)
 	}
 	ax, err := layout.NormalizeAxis(op, axis, t.Rank())
 	if err != nil {

@@ -1101,6 +1101,661 @@ for an, at in (("i32", i32), ("f32", f32), ("u8", u8)):
         rule = "numpy" if got == npv else f"pytorch result_type (NumPy 1.24: {npv})"
         case(f"result_type_0d{an}_0d{bn}", "result_type", [a0, b0], np.zeros((0,), got), rule=rule)
 
+# === coverage extension 2: scans, indexing, linear algebra, nn functional ========
+# References are NumPy's results; where tessera documents PyTorch's semantics
+# (the nn ops, indexing errors) the reference is PyTorch's documented formula
+# computed here in NumPy float64 and cast, and "rule" says so.
+LA32, LA64 = 2e-5, 1e-10  # linear algebra / nn: relative (or, for a zero, absolute) tolerance
+
+
+def clean(a, dt):
+    """a in dt with the rounding residue of exact zeros (below 1e-12 of the
+    largest magnitude) set to 0, which the test then compares absolutely."""
+    a = np.asarray(a, f64)
+    big = np.max(np.abs(a[np.isfinite(a)])) if np.isfinite(a).any() else 0
+    return np.where(np.abs(a) < 1e-12 * big, 0, a).astype(dt)
+
+# --- CumSum / CumProd: dtypes, NaN, views ------------------------------------------
+ci = np.array([[3, -2, 2**30], [2**30, 2**30, -5]], i32)
+case("cumsum_i32_axis0", "cumsum", [ci], np.cumsum(ci, axis=0), params={"axis": 0})
+case("cumsum_i32_neg1", "cumsum", [ci], np.cumsum(ci, axis=-1), params={"axis": -1})
+case("cumprod_i32_neg1", "cumprod", [np.array([[3, -2, 7], [-1, 0, 5]], i32)], np.cumprod(np.array([[3, -2, 7], [-1, 0, 5]], i32), axis=-1), params={"axis": -1})
+cbo = np.array([[True, True, False], [False, True, True]])
+case("cumsum_bool_axis0", "cumsum", [cbo], np.cumsum(cbo, axis=0), params={"axis": 0})
+case("cumprod_bool", "cumprod", [cbo], np.cumprod(cbo, axis=-1), params={"axis": -1})
+case("cumsum_bool_empty", "cumsum", [np.zeros((0,), b_)], np.cumsum(np.zeros((0,), b_)), params={"axis": 0})
+case("cumprod_i32_empty", "cumprod", [np.zeros((2, 0), i32)], np.cumprod(np.zeros((2, 0), i32), axis=1), params={"axis": 1})
+cpn = np.array([2, nan, 3, inf, 0, -1], f32)
+case("cumprod_nan", "cumprod", [cpn], np.cumprod(cpn), params={"axis": 0})
+case("cumprod_inf_zero", "cumprod", [np.array([inf, 0, 2], f32)], np.cumprod(np.array([inf, 0, 2], f32)), params={"axis": 0})
+case("cumsum_inf", "cumsum", [np.array([inf, 1, -inf, 2], f32)], np.cumsum(np.array([inf, 1, -inf, 2], f32)), params={"axis": 0})
+case("cumsum_f64", "cumsum", [np.array([1e16, 1, -1e16, 0.5], f64)], np.cumsum(np.array([1e16, 1, -1e16, 0.5], f64)), params={"axis": 0})
+case("cumsum_axis_oob", "cumsum", [x23], error="ErrAxis", params={"axis": 2})
+case("cumprod_axis_oob", "cumprod", [x23], error="ErrAxis", params={"axis": -3})
+cvx = np.array([[1, 2, -3, 4], [5, nan, 7, -8], [0.5, 0.25, 2, 4]], f32)
+for vw in ("T", "flip", "step2"):
+    vcase(f"cumsum_view_{vw}", "cumsum", cvx, vw, lambda a: np.cumsum(a, axis=-1), params={"axis": -1})
+    vcase(f"cumprod_view_{vw}", "cumprod", cvx, vw, lambda a: np.cumprod(a, axis=0), params={"axis": 0})
+vcase("cumsum_view_T_i32", "cumsum", np.array([[1, -2, 3], [2**30, 2**30, 2**30]], i32), "T", lambda a: np.cumsum(a, axis=0), params={"axis": 0})
+vcase("cumsum_view_step2_u8", "cumsum", np.array([[200, 1, 200, 1, 200]], u8), "step2", lambda a: np.cumsum(a, axis=-1, dtype=i64), params={"axis": -1}, rule="pytorch (NumPy: uint64)")
+
+# --- LogSumExp with ±Inf, axes, keepdims-free -----------------------------------------
+lx = np.array([[inf, -inf, 0], [-inf, -inf, 1], [inf, inf, 2], [1, 2, 3]], f32)
+case("logsumexp_inf_rows", "logsumexp", [lx], lse(lx, 1).astype(f32), params={"axes": [-1]}, tol=TR)
+case("logsumexp_inf_cols", "logsumexp", [lx], lse(lx, 0).astype(f32), params={"axes": [0]}, tol=TR)
+case("logsumexp_posinf_neginf", "logsumexp", [np.array([inf, -inf], f32)], np.array(inf, f32), params={"axes": None})
+case("logsumexp_empty_axis0", "logsumexp", [e03], np.full(3, -inf, f32), params={"axes": [0]})
+case("logsumexp_f64", "logsumexp", [np.array([[-1000, -1000.5], [700, 710]], f64)], lse(np.array([[-1000, -1000.5], [700, 710]], f64), 1), params={"axes": [1]}, tol=1e-12)
+case("logsumexp_axis_oob", "logsumexp", [x23], error="ErrAxis", params={"axes": [2]})
+vcase("logsumexp_view_T", "logsumexp", lx, "T", lambda a: lse(a, 1).astype(f32), params={"axes": [-1]}, tol=TR)
+
+# --- Norm orders over views and axes; Var/Std ddof ---------------------------------------
+nv2 = np.array([[3, -4, 0, 1], [nan, 1, 2, 3], [inf, -1, 0, 0]], f32)
+for ordname, o in (("1", 1), ("2", 2), ("inf", inf), ("neginf", -inf), ("0", 0), ("3", 3), ("neg2", -2)):
+    case(f"norm_{ordname}_nan_inf", "norm", [nv2], np.linalg.norm(nv2.astype(f64), ord=o, axis=-1).astype(f32), params={"ord": enc(np.array(o, f64))["data"][0], "axes": [-1]}, tol=TR)
+    case(f"norm_{ordname}_axis0", "norm", [nv[:, :3]], np.linalg.norm(nv[:, :3].astype(f64), ord=o, axis=0).astype(f32), params={"ord": enc(np.array(o, f64))["data"][0], "axes": [0]}, tol=TR)
+case("norm_2_two_axes", "norm", [x23], np.array(np.sqrt(np.sum(x23.astype(f64) ** 2)), f32), params={"ord": 2, "axes": [0, 1]}, tol=TR, rule="pytorch vector_norm over two axes")
+case("norm_i32_error", "norm", [np.array([3, 4], i32)], error="ErrDType", params={"ord": 2, "axes": None}, rule="tessera doc: floats only")
+case("norm_0d", "norm", [np.array(-3, f32)], np.array(3, f32), params={"ord": 2, "axes": None})
+case("norm_f64_large", "norm", [np.array([1e200, 1e200], f64)], np.linalg.norm(np.array([1e200, 1e200], f64)), params={"ord": 2, "axes": None}, tol=1e-12)
+vcase("norm_1_view_T", "norm", nv, "T", lambda a: np.linalg.norm(a, ord=1, axis=-1), params={"ord": 1, "axes": [-1]}, tol=TR)
+vcase("norm_2_view_step2", "norm", nv, "step2", lambda a: np.linalg.norm(a, axis=-1), params={"ord": 2, "axes": [-1]}, tol=TR)
+vd = np.array([[1, 2, 4, 7, -3], [0, 0, 0, 0, 1]], f32)
+for ddof in (0, 1, 2):
+    vcase(f"var_view_flip_ddof{ddof}", "var", vd, "flip", lambda a: np.var(a, axis=-1, ddof=ddof), params={"ddof": ddof, "axes": [-1]}, tol=TR)
+    vcase(f"std_view_step2_ddof{ddof}", "std", vd, "step2", lambda a: np.std(a, axis=-1, ddof=ddof), params={"ddof": ddof, "axes": [-1]}, tol=TR)
+case("std_f64_ddof1_keep", "std", [sv2], np.std(sv2, axis=-1, ddof=1, keepdims=True), params={"ddof": 1, "axes": [-1], "keepdims": True}, tol=1e-12)
+# Not here: Var/Std with a negative ddof. NumPy divides by N - ddof (np.var(
+# [1, 2, 4, 7, -3], ddof=-1) = 11.8333 = 71/6); the doc's formula sum/(N -
+# ddof) says the same, but tessera gives an error ("ddof -1 is negative")
+# that its doc does not mention.
+
+# --- ArgMax / ArgMin keepdims ---------------------------------------------------------------------
+am = np.array([[[1, 5, 5], [nan, 0, 2]], [[-inf, -inf, 3], [7, 7, 7]]], f32)
+for name, fn in (("argmax", np.argmax), ("argmin", np.argmin)):
+    for ax in (0, 1, -1):
+        case(f"{name}_keep_3d_axis{ax}", name, [am], fn(am, axis=ax, keepdims=True), params={"axis": ax, "keepdims": True})
+    case(f"{name}_keep_0d", name, [s3], fn(s3, axis=0, keepdims=True), params={"axis": 0, "keepdims": True}, rule="pytorch (a 0-d tensor is its own axis)")
+    case(f"{name}_keep_empty_out", name, [np.zeros((0, 3), f32)], fn(np.zeros((0, 3), f32), axis=1, keepdims=True), params={"axis": 1, "keepdims": True})
+    case(f"{name}_keep_axis_oob", name, [x23], error="ErrAxis", params={"axis": 2, "keepdims": True})
+    case(f"{name}_u8_keep", name, [np.array([[0, 255, 255], [9, 3, 0]], u8)], fn(np.array([[0, 255, 255], [9, 3, 0]], u8), axis=-1, keepdims=True), params={"axis": -1, "keepdims": True})
+    case(f"{name}_i64", name, [np.array([I64MIN, 2**62, -2**62], i64)], fn(np.array([I64MIN, 2**62, -2**62], i64)), params={"axis": 0})
+    vcase(f"{name}_view_T", name, am[0], "T", lambda a: fn(a, axis=-1), params={"axis": -1})
+    vcase(f"{name}_view_flip_ties", name, np.array([[1, 5, 5, 1]], f32), "flip", lambda a: fn(a, axis=-1), params={"axis": -1})
+
+# --- indexing: Gather, IndexSelect, ScatterAdd, MaskedFill, Where ------------------------------------
+g3 = np.arange(24, dtype=f32).reshape(2, 3, 4)
+gi = np.array([[[3, 0], [1, 1], [2, 3]], [[0, 0], [3, 2], [1, 0]]], i32)
+case("gather_3d_neg1_i32", "gather", [g3, gi], np.take_along_axis(g3, gi, axis=-1), params={"axis": -1})
+gi0 = np.array([[[1, 0, 1, 0]], [[0, 0, 1, 1]]], i64)
+case("gather_3d_axis0_smaller", "gather", [g3, gi0], np.take_along_axis(g3[:, :1], gi0, axis=0), params={"axis": 0}, rule="torch.gather (idx smaller on the other axes)")
+case("gather_empty_idx", "gather", [x23, np.zeros((2, 0), i64)], np.zeros((2, 0), f32), params={"axis": 1})
+case("gather_oob", "gather", [x23, np.array([[3], [0]], i64)], error="ErrAxis", params={"axis": 1}, rule="pytorch (an error)")
+case("gather_axis_oob", "gather", [x23, np.array([[0], [0]], i64)], error="ErrAxis", params={"axis": 2})
+case("gather_float_idx", "gather", [x23, np.array([[0], [0]], f32)], error="ErrDType", params={"axis": 1}, rule="tessera doc: idx is I32 or I64")
+case("gather_rank_mismatch", "gather", [x23, np.array([0, 1], i64)], error="ErrShape", params={"axis": 1}, rule="tessera doc: idx has t's rank (torch raises)")
+case("gather_other_axis_too_big", "gather", [x23, np.zeros((3, 1), i64)], error="ErrShape", params={"axis": 1}, rule="tessera doc: at most t's extent on other axes (torch raises)")
+case("gather_i64_values", "gather", [np.array([[I64MIN, 2**62], [5, -5]], i64), np.array([[1, 1, 0]], i64)],
+     np.take_along_axis(np.array([[I64MIN, 2**62], [5, -5]], i64)[:1], np.array([[1, 1, 0]], i64), axis=1), params={"axis": 1})
+case("gather_bool", "gather", [bb, np.array([[2, 1], [0, 0]], i64)], np.take_along_axis(bb, np.array([[2, 1], [0, 0]], i64), axis=1), params={"axis": 1})
+case("index_select_axis0_repeats", "index_select", [x23, np.array([1, 1, 0, 1], i32)], np.take(x23, [1, 1, 0, 1], axis=0), params={"axis": 0})
+case("index_select_empty", "index_select", [x23, np.zeros((0,), i64)], np.take(x23, np.zeros((0,), i64), axis=1), params={"axis": 1})
+case("index_select_oob", "index_select", [x23, np.array([0, 3], i64)], error="ErrAxis", params={"axis": 1}, rule="pytorch (an error; np.take raises too)")
+case("index_select_axis_oob", "index_select", [x23, np.array([0], i64)], error="ErrAxis", params={"axis": -3})
+case("index_select_float_idx", "index_select", [x23, np.array([0], f32)], error="ErrDType", params={"axis": 1}, rule="tessera doc: I32 or I64")
+case("index_select_3d_mid", "index_select", [g3, np.array([2, 0], i64)], np.take(g3, [2, 0], axis=1), params={"axis": -2})
+case("index_select_u8_values", "index_select", [np.array([[1, 255], [7, 0]], u8), np.array([1, 0, 1], i64)], np.take(np.array([[1, 255], [7, 0]], u8), [1, 0, 1], axis=1), params={"axis": 1})
+case("scatter_add_3d_neg1", "scatter_add", [np.zeros((2, 2, 3), f32), np.array([[[2, 2]], [[0, 1]]], i64), np.array([[[1.5, 2.5]], [[-1, 4]]], f32)],
+     scatter_add(np.zeros((2, 2, 3), f32), 2, np.array([[[2, 2]], [[0, 1]]], i64), np.array([[[1.5, 2.5]], [[-1, 4]]], f32)), params={"axis": -1}, rule="torch.scatter_add")
+case("scatter_add_f64", "scatter_add", [np.array([1e16, 0], f64), np.array([0, 0, 1], i64), np.array([1, 1, 0.5], f64)],
+     scatter_add(np.array([1e16, 0], f64), 0, np.array([0, 0, 1], i64), np.array([1, 1, 0.5], f64)), params={"axis": 0}, rule="torch.scatter_add (in index order)")
+case("scatter_add_i64", "scatter_add", [np.array([2**62, 0], i64), np.array([0, 0], i64), np.array([2**62, 2**62], i64)],
+     scatter_add(np.array([2**62, 0], i64), 0, np.array([0, 0], i64), np.array([2**62, 2**62], i64)), params={"axis": 0}, rule="torch.scatter_add (wraps)")
+case("scatter_add_shape_mismatch", "scatter_add", [st1, np.array([[0, 1]], i64), np.array([[1]], f32)], error="ErrShape", params={"axis": 1}, rule="tessera doc: idx and src have one shape")
+case("scatter_add_axis_oob", "scatter_add", [st1, np.array([[0]], i64), np.array([[1]], f32)], error="ErrAxis", params={"axis": 2})
+# views of the first input with a second input: params "view" (see vcase)
+xv = np.arange(12, dtype=f32).reshape(3, 4)
+case("gather_view_flip", "gather", [xv, np.array([[0, 3], [1, 1], [2, 0]], i64)], np.take_along_axis(xv[:, ::-1], np.array([[0, 3], [1, 1], [2, 0]], i64), axis=1), params={"axis": 1, "view": "flip"})
+case("index_select_view_step2", "index_select", [xv, np.array([1, 0, 1], i64)], np.take(xv[:, ::2], [1, 0, 1], axis=1), params={"axis": -1, "view": "step2"})
+case("scatter_add_view_T", "scatter_add", [xv, np.array([[0, 2, 2]], i64), np.array([[1, 2, 3]], f32)], scatter_add(xv.T.copy(), 1, np.array([[0, 2, 2]], i64), np.array([[1, 2, 3]], f32)), params={"axis": 1, "view": "T"}, rule="torch.scatter_add")
+case("masked_fill_view_T", "masked_fill", [xv, np.array([True, False, True])], np.where(np.array([True, False, True]), f32(-1), xv.T), params={"value": -1, "view": "T"})
+case("where_view_T_cond", "where", [np.array([[True, False, True], [False, False, True]]), np.ones((3, 2), f32), np.zeros((3, 1), f32)], np.where(np.array([[True, False, True], [False, False, True]]).T, f32(1), f32(0)), params={"view": "T"})
+mf = np.array([[1, 2, 3], [4, 5, 6]], i32)
+case("masked_fill_i32", "masked_fill", [mf, np.array([[True], [False]])], np.where(np.array([[True], [False]]), i32(-7), mf), params={"value": -7})
+case("masked_fill_u8", "masked_fill", [mf.astype(u8), np.array([False, True, True])], np.where(np.array([False, True, True]), u8(9), mf.astype(u8)), params={"value": 9})
+case("masked_fill_bool", "masked_fill", [bb, np.array([True, False, False])], np.where(np.array([True, False, False]), True, bb), params={"value": 1})
+case("masked_fill_inf", "masked_fill", [x23, np.array([[True, False, False], [False, False, True]])], np.where(np.array([[True, False, False], [False, False, True]]), f32(-inf), x23), params={"value": "-inf"})
+case("masked_fill_0d_mask", "masked_fill", [x23, np.array(True)], np.full((2, 3), 0.5, f32), params={"value": 0.5})
+case("masked_fill_empty", "masked_fill", [e03, np.array([True, False, True])], e03, params={"value": 1})
+case("masked_fill_float_mask", "masked_fill", [x23, np.array([1, 0, 1], f32)], error="ErrDType", params={"value": 0}, rule="tessera doc: mask must be Bool (torch raises)")
+case("masked_fill_mask_bad_shape", "masked_fill", [x23, np.array([True, False])], error="ErrShape", params={"value": 0})
+wc = np.array([[True], [False]])
+case("where_broadcast_3way", "where", [wc, np.array([1, 2, 3], f32), np.array(9, f32)], np.where(wc, np.array([1, 2, 3], f32), np.array(9, f32)))
+case("where_i32_i64", "where", [np.array([True, False]), np.array([1, 2], i32), np.array([2**40, -1], i64)], np.where(np.array([True, False]), np.array([1, 2], i32), np.array([2**40, -1], i64)))
+case("where_u8_i32", "where", [np.array([True, False]), np.array([200, 1], u8), np.array([-1, -2], i32)], np.where(np.array([True, False]), np.array([200, 1], u8), np.array([-1, -2], i32)))
+case("where_bool_bool", "where", [np.array([True, False]), np.array([True, True]), np.array([False, False])], np.where(np.array([True, False]), np.array([True, True]), np.array([False, False])))
+case("where_bool_f32", "where", [np.array([True, False]), np.array([True, False]), np.array([0.5, 0.5], f32)], np.where(np.array([True, False]), np.array([True, False]), np.array([0.5, 0.5], f32)))
+case("where_f32_f64", "where", [np.array([True, False]), np.array([1.5, 2], f32), np.array([0.1, 0.2], f64)], np.where(np.array([True, False]), np.array([1.5, 2], f32), np.array([0.1, 0.2], f64)))
+case("where_0d_all", "where", [np.array(False), np.array(1, f32), np.array(2, f32)], np.where(np.array(False), np.array(1, f32), np.array(2, f32)))
+case("where_nan_values", "where", [np.array([True, False, True]), np.array([nan, 1, -0.0], f32), np.array([0, nan, 0], f32)], np.where(np.array([True, False, True]), np.array([nan, 1, -0.0], f32), np.array([0, nan, 0], f32)))
+case("where_shape_mismatch", "where", [np.array([True, False]), np.ones(3, f32), np.ones(3, f32)], error="ErrShape")
+case("where_i32_cond", "where", [np.array([[0], [-3]], i32), np.array([1, 2], u8), np.array([7, 8], u8)], np.where(np.array([[0], [-3]], i32), np.array([1, 2], u8), np.array([7, 8], u8)))
+
+# --- Sort / ArgSort / TopK with NaN and ties -------------------------------------------------------
+
+
+def desc_order(a):
+    """torch.sort(descending=True, stable=True): NaN first, ties in source order."""
+    a = np.asarray(a, f64)
+    return np.array(sorted(range(len(a)), key=lambda i: (0, 0, i) if math.isnan(a[i]) else (1, -a[i], i)), i64)
+
+
+tn = np.array([2, nan, 5, 5, -0.0, 0.0, nan, -inf, 5], f32)
+case("argsort_desc_nan", "argsort_desc", [tn], desc_order(tn), params={"axis": 0}, rule="pytorch sort(descending, stable): NaN first")
+case("sort_desc_nan", "sort_desc", [tn], tn[desc_order(tn)], params={"axis": 0}, rule="pytorch sort(descending): NaN first")
+case("sort_indices_nan", "sort_indices", [tn], np.argsort(tn, kind="stable"), params={"axis": 0})
+for k in (0, 1, 3, 5, 9):
+    case(f"topk_nan_k{k}", "topk_indices", [tn], desc_order(tn)[:k], params={"k": k, "axis": 0}, rule="pytorch topk: NaN largest, ties in index order")
+    case(f"topk_values_nan_k{k}", "topk_values", [tn], tn[desc_order(tn)[:k]], params={"k": k, "axis": 0}, rule="pytorch topk")
+    case(f"topk_smallest_nan_k{k}", "topk_indices_smallest", [tn], np.argsort(tn, kind="stable")[:k], params={"k": k, "axis": 0}, rule="pytorch topk(largest=False): NaN last")
+t2 = np.array([[3, 1, 3, nan], [0, 0, -1, 0]], f32)
+case("topk_2d_axis0", "topk_indices", [t2], np.stack([desc_order(t2[:, j]) for j in range(4)], axis=1)[:1], params={"k": 1, "axis": 0}, rule="pytorch topk")
+case("topk_2d_neg1", "topk_indices", [t2], np.stack([desc_order(r)[:2] for r in t2]), params={"k": 2, "axis": -1}, rule="pytorch topk")
+case("topk_negative_k", "topk_indices", [ties], error="ErrValue", params={"k": -1, "axis": 0}, rule="pytorch (an error)")
+case("topk_axis_oob", "topk_indices", [ties], error="ErrAxis", params={"k": 1, "axis": 1})
+case("topk_i32", "topk_values", [np.array([3, -2**31, 2**31 - 1, 3], i32)], np.array([2**31 - 1, 3], i32), params={"k": 2, "axis": 0}, rule="pytorch topk")
+case("topk_0d", "topk_values", [s3], s3, params={"k": 1, "axis": 0}, rule="pytorch topk (a 0-d tensor is its own axis)")
+case("sort_i32", "sort", [np.array([[3, -2**31, 7], [0, 0, -1]], i32)], np.sort(np.array([[3, -2**31, 7], [0, 0, -1]], i32), axis=-1), params={"axis": -1})
+case("sort_u8_axis0", "sort", [np.array([[3, 255], [200, 0]], u8)], np.sort(np.array([[3, 255], [200, 0]], u8), axis=0), params={"axis": 0})
+case("sort_bool", "sort", [np.array([True, False, True, False])], np.sort(np.array([True, False, True, False])), params={"axis": 0})
+case("sort_f64_nan", "sort", [tn.astype(f64)], np.sort(tn.astype(f64)), params={"axis": 0})
+case("sort_axis_oob", "sort", [x23], error="ErrAxis", params={"axis": 2})
+case("sort_0d", "sort", [s3], s3, params={"axis": 0}, rule="pytorch (a 0-d tensor is its own axis)")
+case("argsort_0d", "argsort", [s3], np.array(0, i64), params={"axis": -1}, rule="pytorch (a 0-d tensor is its own axis)")
+sv3 = np.array([[nan, 1, 1, -inf], [2, nan, 2, 0], [0, 0, nan, nan]], f32)
+for vw in ("T", "flip", "step2"):
+    vcase(f"sort_view_{vw}", "sort", sv3, vw, lambda a: np.sort(a, axis=-1, kind="stable"), params={"axis": -1})
+    vcase(f"argsort_view_{vw}", "argsort", sv3, vw, lambda a: np.argsort(a, axis=-1, kind="stable"), params={"axis": -1})
+    vcase(f"argsort_desc_view_{vw}", "argsort_desc", sv3, vw, lambda a: np.stack([desc_order(r) for r in a]), params={"axis": -1}, rule="pytorch sort(descending, stable)")
+    vcase(f"topk_view_{vw}", "topk_indices", sv3, vw, lambda a: np.stack([desc_order(r)[:2] for r in a]), params={"k": 2, "axis": -1}, rule="pytorch topk")
+
+# --- linear algebra ------------------------------------------------------------------------------------
+A3 = np.array([[4, 1, 2], [1, 5, 3], [2, 3, 6]], f64)      # symmetric positive definite
+B3 = np.array([[0, 2, 1], [3, -1, 4], [1, 1, -2]], f64)    # regular, needs pivoting
+S3 = np.array([[1, 2, 3], [2, 4, 6], [1, 0, 1]], f64)      # singular
+Ab = np.stack([A3, B3])                                     # a batch [2, 3, 3]
+for dn, dt, tl in (("f32", f32, LA32), ("f64", f64, LA64)):
+    a32 = Ab.astype(dt)
+    case(f"matmul_3d_1d_{dn}", "matmul", [a32, np.array([1, -2, 0.5], dt)], a32 @ np.array([1, -2, 0.5], dt), tol=tl)
+    case(f"matmul_1d_3d_{dn}", "matmul", [np.array([1, -2, 0.5], dt), a32], np.array([1, -2, 0.5], dt) @ a32, tol=tl)
+    case(f"outer_{dn}", "outer", [np.array([1, -2, 0.5], dt), np.array([3, 0, -1, 2], dt)], np.outer(np.array([1, -2, 0.5], dt), np.array([3, 0, -1, 2], dt)))
+    case(f"det_{dn}", "det", [a32], np.linalg.det(Ab).astype(dt), tol=tl)
+    case(f"det_singular_{dn}", "det", [S3.astype(dt)], np.array(0, dt), tol=tl, rule="tessera doc: a singular matrix has determinant 0")
+    case(f"slogdet_sign_{dn}", "slogdet_sign", [a32], np.linalg.slogdet(Ab)[0].astype(dt))
+    case(f"slogdet_logabs_{dn}", "slogdet_logabs", [a32], np.linalg.slogdet(Ab)[1].astype(dt), tol=tl)
+    case(f"inv_{dn}", "inv", [a32], np.linalg.inv(Ab).astype(dt), tol=tl * 10)
+    case(f"inv_singular_{dn}", "inv", [S3.astype(dt)], error="ErrValue", rule="tessera doc (NumPy raises LinAlgError)")
+    case(f"solve_vec_{dn}", "solve", [a32, np.array([[1, 2, 3], [-1, 0, 2]], dt)], clean(np.linalg.solve(Ab, np.array([[1, 2, 3], [-1, 0, 2]], f64)[..., None])[..., 0], dt), tol=tl * 10, rule="torch.linalg.solve (b's shape is a's without the last axis: vectors)")
+    case(f"solve_1d_broadcast_{dn}", "solve", [a32, np.array([1, 2, 3], dt)], clean(np.linalg.solve(Ab, np.broadcast_to(np.array([1, 2, 3], f64)[:, None], (2, 3, 1)))[..., 0], dt), tol=tl * 10, rule="torch.linalg.solve (1-D b broadcasts)")
+    bm = np.array([[1, 0], [2, -1], [0.5, 4]], dt)
+    case(f"solve_matrix_broadcast_{dn}", "solve", [a32, bm], clean(np.linalg.solve(Ab, np.broadcast_to(bm.astype(f64), (2, 3, 2))), dt), tol=tl * 10, rule="torch.linalg.solve (a [n, k] b broadcasts; NumPy 1.24 would read it as vectors)")
+    case(f"solve_singular_{dn}", "solve", [S3.astype(dt), np.array([1, 2, 3], dt)], error="ErrValue", rule="tessera doc (NumPy raises LinAlgError)")
+    case(f"cholesky_{dn}", "cholesky", [np.stack([A3, A3 * 2]).astype(dt)], np.linalg.cholesky(np.stack([A3, A3 * 2])).astype(dt), tol=tl)
+    case(f"cholesky_not_pd_{dn}", "cholesky", [B3.astype(dt)], error="ErrValue", rule="tessera doc (NumPy raises LinAlgError)")
+    q_, r_ = np.linalg.qr(B3)
+    case(f"qr_q_{dn}", "qr_q", [B3.astype(dt)], q_.astype(dt), tol=tl * 10, rule="tessera doc: LAPACK Householder signs, as NumPy")
+    case(f"qr_r_{dn}", "qr_r", [B3.astype(dt)], r_.astype(dt), tol=tl * 10, rule="tessera doc: LAPACK Householder signs, as NumPy")
+    tall = np.array([[1, 2], [3, 4], [5, 7], [-1, 0]], f64)
+    wide = tall.T.copy()
+    for nm, m in (("tall", tall), ("wide", wide), ("batch", Ab)):
+        q_, r_ = np.linalg.qr(m)
+        case(f"qr_recon_{nm}_{dn}", "qr_recon", [m.astype(dt)], m.astype(dt), tol=tl * 10)
+        case(f"qr_rdiag_abs_{nm}_{dn}", "qr_rdiag_abs", [m.astype(dt)], np.abs(np.diagonal(r_, axis1=-2, axis2=-1)).astype(dt), tol=tl * 10)
+        case(f"svd_s_{nm}_{dn}", "svd_s", [m.astype(dt)], np.linalg.svd(m, compute_uv=False).astype(dt), tol=tl * 10)
+        case(f"svd_recon_{nm}_{dn}", "svd_recon", [m.astype(dt)], m.astype(dt), tol=tl * 10)
+    case(f"svd_s_rank_deficient_{dn}", "svd_s", [S3.astype(dt)], clean(np.linalg.svd(S3, compute_uv=False), dt), tol=tl * 10, rule="numpy (the zero singular value within tol, absolute)")
+    Sb = np.stack([A3, B3 + B3.T])  # symmetric: the residual uses all of a
+    ew, ev = np.linalg.eigh(Sb)
+    case(f"eigh_w_{dn}", "eigh_w", [Sb.astype(dt)], ew.astype(dt), tol=tl * 10)
+    case(f"eigh_w_lower_of_nonsymmetric_{dn}", "eigh_w", [Ab.astype(dt)], np.linalg.eigh(Ab)[0].astype(dt), tol=tl * 10, rule="numpy eigh UPLO='L'")
+    case(f"eigh_residual_{dn}", "eigh_residual", [Sb.astype(dt)], np.zeros((2, 3, 3), dt), tol=tl * 100, rule="a v = w v (eigenvector signs are free)")
+    case(f"eigh_absv_{dn}", "eigh_absv", [Sb.astype(dt)], np.abs(ev).astype(dt), tol=tl * 100, rule="|v| (distinct eigenvalues; signs are free)")
+    # only the lower triangle is read: junk above the diagonal
+    junk = np.tril(A3) + np.triu(np.full((3, 3), 100.0), 1)
+    case(f"eigh_lower_only_{dn}", "eigh_w", [junk.astype(dt)], np.linalg.eigh(junk)[0].astype(dt), tol=tl * 10, rule="numpy eigh UPLO='L'")
+    case(f"cholesky_lower_only_{dn}", "cholesky", [junk.astype(dt)], np.linalg.cholesky(A3).astype(dt), tol=tl, rule="numpy/torch cholesky: the lower triangle is read")
+    ov = np.array([[1, 2], [3, 4], [5, 7], [-1, 0]], f64)
+    case(f"lstsq_over_{dn}", "lstsq", [ov.astype(dt), np.array([1, 0, 2, 1], dt)], np.linalg.lstsq(ov, np.array([1, 0, 2, 1], f64), rcond=None)[0].astype(dt), tol=tl * 10)
+    case(f"lstsq_under_{dn}", "lstsq", [ov.T.astype(dt), np.array([1, 2], dt)], np.linalg.lstsq(ov.T, np.array([1, 2], f64), rcond=None)[0].astype(dt), tol=tl * 10, rule="numpy lstsq (minimum norm)")
+    case(f"lstsq_rank_deficient_{dn}", "lstsq", [S3.astype(dt), np.array([[1], [2], [0]], dt)], np.linalg.lstsq(S3, np.array([[1], [2], [0]], f64), rcond=None)[0].astype(dt), tol=tl * 10, rule="numpy lstsq (gelsd: minimum norm)")
+    case(f"tensordot_{dn}", "tensordot", [np.arange(24, dtype=dt).reshape(2, 3, 4), np.arange(12, dtype=dt).reshape(4, 3)],
+         np.tensordot(np.arange(24, dtype=dt).reshape(2, 3, 4), np.arange(12, dtype=dt).reshape(4, 3), axes=([1, 2], [1, 0])), params={"a": [1, 2], "b": [1, 0]})
+    case(f"trace_{dn}", "trace", [a32], np.trace(a32, axis1=-2, axis2=-1))
+case("det_0x0", "det", [np.zeros((0, 0), f32)], np.array(1, f32), rule="tessera doc (NumPy agrees)")
+case("det_batch_empty", "det", [np.zeros((0, 2, 2), f32)], np.zeros((0,), f32))
+case("det_not_square", "det", [np.ones((2, 3), f32)], error="ErrShape")
+case("det_1d", "det", [np.ones((3,), f32)], error="ErrShape")
+case("det_large", "det", [np.eye(3, dtype=f64) * 1e200], np.array(inf, f64), rule="numpy (the determinant overflows)")
+case("det_f64_scaled", "det", [np.diag([1e200, 1e-200, 3.0])], np.array(3.0, f64), tol=1e-12, rule="tessera doc: separate exponents")
+case("slogdet_singular_sign", "slogdet_sign", [S3.astype(f32)], np.array(0, f32), rule="numpy slogdet")
+case("slogdet_singular_logabs", "slogdet_logabs", [S3.astype(f32)], np.array(-inf, f32), rule="numpy slogdet")
+case("slogdet_0x0_logabs", "slogdet_logabs", [np.zeros((0, 0), f32)], np.array(0, f32))
+case("slogdet_negative", "slogdet_sign", [np.array([[0, 1], [1, 0]], f32)], np.array(-1, f32))
+case("solve_not_square", "solve", [np.ones((2, 3), f32), np.ones((2,), f32)], error="ErrShape")
+case("solve_b_mismatch", "solve", [A3.astype(f32), np.ones((4,), f32)], error="ErrShape")
+case("solve_dtype_mismatch", "solve", [A3.astype(f32), np.ones((3,), f64)], error="ErrDType", rule="tessera doc: a and b share dtype")
+case("inv_0x0", "inv", [np.zeros((0, 0), f32)], np.zeros((0, 0), f32))
+case("inv_not_square", "inv", [np.ones((2, 3), f32)], error="ErrShape")
+case("inv_batch_singular", "inv", [np.stack([A3, S3]).astype(f32)], error="ErrValue", rule="tessera doc")
+case("cholesky_nan", "cholesky", [np.array([[nan, 0], [0, 1]], f32)], error="ErrValue", rule="tessera doc")
+case("cholesky_semidefinite", "cholesky", [np.array([[1, 1], [1, 1]], f64)], error="ErrValue", rule="numpy/torch: not positive definite")
+case("svd_nan", "svd_s", [np.array([[nan, 0], [0, 1]], f32)], error="ErrValue", rule="tessera doc (NumPy raises)")
+case("eigh_inf", "eigh_w", [np.array([[inf, 0], [0, 1]], f32)], error="ErrValue", rule="tessera doc")
+case("lstsq_nan", "lstsq", [np.array([[nan, 0], [0, 1]], f32), np.ones(2, f32)], error="ErrValue", rule="tessera doc")
+vcase("det_view_T", "det", B3.astype(f32), "T", lambda a: np.array(np.linalg.det(a.astype(f64)), f32), tol=LA32)
+vcase("inv_view_T", "inv", B3.astype(f32), "T", lambda a: np.linalg.inv(a.astype(f64)).astype(f32), tol=LA32 * 10)
+case("solve_view_flip", "solve", [B3.astype(f32), np.array([1, 2, 3], f32)], np.linalg.solve(B3[:, ::-1], np.array([1, 2, 3], f64)).astype(f32), params={"view": "flip"}, tol=LA32 * 10)
+case("matmul_view_T", "matmul", [x23, x23], (x23.T @ x23), params={"view": "T"})
+case("matmul_i32", "matmul", [np.array([[1, 2], [3, 4]], i32), np.array([[2**30, 1], [1, -1]], i32)], np.array([[1, 2], [3, 4]], i32) @ np.array([[2**30, 1], [1, -1]], i32),
+     params={"skip_unsupported": True}, rule="numpy (wraps); GPUs: ErrUnsupported, skipped")
+case("matmul_i32_f32", "matmul", [np.array([[1, 2]], i32), np.array([[0.5], [0.25]], f32)], error="ErrDType", rule="pytorch (torch.matmul raises for mixed dtypes; NumPy promotes to F64)")
+case("matmul_batch_mismatch", "matmul", [np.ones((2, 2, 3), f32), np.ones((3, 3, 2), f32)], error="ErrShape")
+case("matmul_nan_inf", "matmul", [np.array([[inf, 0], [nan, 1]], f32), np.array([[1, 0], [0, 1]], f32)], np.array([[inf, 0], [nan, 1]], f32) @ np.array([[1, 0], [0, 1]], f32), rule="numpy (inf*0 = nan)")
+case("outer_empty", "outer", [e0, np.ones(3, f32)], np.outer(e0, np.ones(3, f32)))
+case("outer_2d", "outer", [x23, np.ones(3, f32)], error="ErrShape", rule="torch.outer: 1-D only (np.outer flattens)")
+case("tensordot_mismatch", "tensordot", [x23, x23], error="ErrShape", params={"a": [0], "b": [1]})
+case("tensordot_scalar_axes", "tensordot", [x23, np.ones((3, 2), f32)], np.tensordot(x23, np.ones((3, 2), f32), axes=([1], [0])), params={"a": [-1], "b": [0]})
+
+# --- nn functional: PyTorch's documented formulas in float64 --------------------------------------------
+
+
+def conv2d_ref(x, w, b=None, stride=(1, 1), pad=(0, 0), dil=(1, 1), groups=1):
+    """torch.nn.functional.conv2d: cross-correlation, zero padding."""
+    x, w = x.astype(f64), w.astype(f64)
+    N, C, H, W = x.shape
+    O, Cg, KH, KW = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
+    OH = (H + 2 * pad[0] - dil[0] * (KH - 1) - 1) // stride[0] + 1
+    OW = (W + 2 * pad[1] - dil[1] * (KW - 1) - 1) // stride[1] + 1
+    out = np.zeros((N, O, OH, OW))
+    og = O // groups
+    for o in range(O):
+        g = o // og
+        for i in range(OH):
+            for j in range(OW):
+                win = xp[:, g * Cg:(g + 1) * Cg, i * stride[0]:i * stride[0] + dil[0] * (KH - 1) + 1:dil[0], j * stride[1]:j * stride[1] + dil[1] * (KW - 1) + 1:dil[1]]
+                out[:, o, i, j] = np.sum(win * w[o], axis=(1, 2, 3))
+    if b is not None:
+        out += b.astype(f64)[None, :, None, None]
+    return out
+
+
+def conv_t2d_ref(x, w, b=None, stride=(1, 1), pad=(0, 0), opad=(0, 0), dil=(1, 1), groups=1):
+    """torch.nn.functional.conv_transpose2d: each input element adds its
+    products with the kernel at (i*stride - pad + u*dil)."""
+    x, w = x.astype(f64), w.astype(f64)
+    N, Cin, H, W = x.shape
+    _, Cog, KH, KW = w.shape
+    FH = (H - 1) * stride[0] + dil[0] * (KH - 1) + 1 + opad[0]
+    FW = (W - 1) * stride[1] + dil[1] * (KW - 1) + 1 + opad[1]
+    full = np.zeros((N, Cog * groups, FH, FW))
+    cg = Cin // groups
+    for c in range(Cin):
+        g = c // cg
+        for i in range(H):
+            for j in range(W):
+                for u in range(KH):
+                    for v_ in range(KW):
+                        full[:, g * Cog:(g + 1) * Cog, i * stride[0] + u * dil[0], j * stride[1] + v_ * dil[1]] += x[:, c, i, j][:, None] * w[c, :, u, v_][None, :]
+    out = full[:, :, pad[0]:FH - pad[0], pad[1]:FW - pad[1]]
+    if b is not None:
+        out = out + b.astype(f64)[None, :, None, None]
+    return out
+
+
+def pool_ref(x, k, stride=None, pad=(0, 0), dil=(1, 1), kind="max"):
+    """torch max_pool2d (-Inf padding, NaN propagates) / avg_pool2d
+    (count_include_pad=True, ceil_mode=False)."""
+    stride = stride or k
+    x = x.astype(f64)
+    N, C, H, W = x.shape
+    fill = -inf if kind == "max" else 0.0
+    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])), constant_values=fill)
+    OH = (H + 2 * pad[0] - dil[0] * (k[0] - 1) - 1) // stride[0] + 1
+    OW = (W + 2 * pad[1] - dil[1] * (k[1] - 1) - 1) // stride[1] + 1
+    out = np.zeros((N, C, OH, OW))
+    for i in range(OH):
+        for j in range(OW):
+            win = xp[:, :, i * stride[0]:i * stride[0] + dil[0] * (k[0] - 1) + 1:dil[0], j * stride[1]:j * stride[1] + dil[1] * (k[1] - 1) + 1:dil[1]]
+            out[:, :, i, j] = np.max(win, axis=(2, 3)) if kind == "max" else np.sum(win, axis=(2, 3)) / (k[0] * k[1])
+    return out
+
+
+cx = (np.arange(2 * 4 * 5 * 6, dtype=f64).reshape(2, 4, 5, 6) % 7 - 3).astype(f32) / 2
+cw = (np.arange(6 * 4 * 3 * 3, dtype=f64).reshape(6, 4, 3, 3) % 5 - 2).astype(f32) / 4
+cb = np.array([0.5, -1, 0, 2, 0.25, -0.75], f32)
+NN = "torch.nn.functional formula (NumPy float64)"
+for tag, o in (("plain", {}), ("stride2", {"stride": [2, 2]}), ("pad1", {"padding": [1, 1]}), ("pad_asym", {"padding": [2, 0], "stride": [1, 2]}),
+               ("dil2", {"dilation": [2, 2], "padding": [1, 2]}), ("all", {"stride": [2, 1], "padding": [1, 1], "dilation": [1, 2]})):
+    kw = {"stride": tuple(o.get("stride", (1, 1))), "pad": tuple(o.get("padding", (0, 0))), "dil": tuple(o.get("dilation", (1, 1)))}
+    case(f"conv2d_{tag}", "conv2d", [cx, cw, cb], conv2d_ref(cx, cw, cb, **kw).astype(f32), params=o, tol=LA32, rule=NN)
+cwg = cw[:, :2]  # groups=2: [6, 2, 3, 3]
+case("conv2d_groups2", "conv2d", [cx, cwg, cb], conv2d_ref(cx, cwg, cb, groups=2).astype(f32), params={"groups": 2}, tol=LA32, rule=NN)
+cwd = cw[:4, :1]  # depthwise: [4, 1, 3, 3]
+case("conv2d_depthwise", "conv2d", [cx, cwd], conv2d_ref(cx, cwd, groups=4, pad=(1, 1)).astype(f32), params={"groups": 4, "padding": [1, 1]}, tol=LA32, rule=NN)
+case("conv2d_no_bias_f64", "conv2d", [cx.astype(f64), cw.astype(f64)], conv2d_ref(cx, cw, stride=(2, 2)), params={"stride": [2, 2]}, tol=LA64, rule=NN)
+cxn = cx.copy()
+cxn[0, 0, 2, 2] = nan
+cxn[1, 1, 0, 0] = inf
+case("conv2d_nan_inf", "conv2d", [cxn, cw[:, :, :1, :1].copy()], conv2d_ref(cxn, cw[:, :, :1, :1]).astype(f32), tol=LA32, rule=NN)
+case("conv2d_channels_mismatch", "conv2d", [cx, cw[:, :3].copy()], error="ErrShape", rule="pytorch (an error)")
+case("conv2d_groups_indivisible", "conv2d", [cx, cw[:, :2].copy()], error="ErrShape", params={"groups": 3}, rule="pytorch (an error)")
+case("conv2d_kernel_too_big", "conv2d", [cx[:, :, :2, :2].copy(), cw], error="ErrShape", rule="pytorch (an error: output would be empty)")
+case("conv2d_3d_input", "conv2d", [cx[0].copy(), cw], error="ErrShape", rule="tessera doc: x is [N, C, H, W] (torch also takes unbatched [C, H, W])")
+case("conv2d_bias_bad", "conv2d", [cx, cw, np.ones(5, f32)], error="ErrShape", rule="pytorch (an error)")
+case("conv2d_dtype_mismatch", "conv2d", [cx, cw.astype(f64)], error="ErrDType", rule="pytorch (an error)")
+case("conv2d_empty_batch", "conv2d", [np.zeros((0, 4, 5, 6), f32), cw], np.zeros((0, 6, 3, 4), f32), rule=NN)
+vcase_x = cx.transpose(0, 1, 3, 2).copy()  # viewed back through "T"
+case("conv2d_view_T", "conv2d", [vcase_x, cw, cb], conv2d_ref(cx, cw, cb, pad=(1, 0)).astype(f32), params={"padding": [1, 0], "view": "T"}, tol=LA32, rule=NN)
+c1x = cx[:, :, 0, :].copy()         # [2, 4, 6]
+c1w = cw[:, :, 0, :].copy()         # [6, 4, 3]
+for tag, o in (("plain", {}), ("stride2_pad1", {"stride": [2, 1], "padding": [1, 0]}), ("dil2", {"dilation": [2, 1]}), ("groups2", {"groups": 2})):
+    w1 = c1w[:, :2].copy() if o.get("groups") else c1w
+    ref = conv2d_ref(c1x[:, :, None, :].transpose(0, 1, 3, 2), w1[:, :, :, None], cb, stride=(o.get("stride", [1])[0], 1),
+                     pad=(o.get("padding", [0])[0], 0), dil=(o.get("dilation", [1])[0], 1), groups=o.get("groups", 1))[..., 0]
+    case(f"conv1d_{tag}", "conv1d", [c1x, w1, cb], ref.astype(f32), params=o, tol=LA32, rule=NN)
+case("conv1d_bad_rank", "conv1d", [cx, c1w], error="ErrShape", rule="tessera doc: x is [N, C, L]")
+tx = (np.arange(2 * 4 * 3 * 3, dtype=f64).reshape(2, 4, 3, 3) % 5 - 2).astype(f32) / 2
+tw = (np.arange(4 * 3 * 3 * 2, dtype=f64).reshape(4, 3, 3, 2) % 7 - 3).astype(f32) / 4
+tb = np.array([1, -0.5, 0.25], f32)
+for tag, o in (("plain", {}), ("stride2", {"stride": [2, 2]}), ("stride2_pad1", {"stride": [2, 2], "padding": [1, 1]}),
+               ("outpad", {"stride": [2, 3], "padding": [1, 0], "output_padding": [1, 2]}), ("dil2", {"dilation": [2, 1], "padding": [1, 0]})):
+    kw = {"stride": tuple(o.get("stride", (1, 1))), "pad": tuple(o.get("padding", (0, 0))), "opad": tuple(o.get("output_padding", (0, 0))), "dil": tuple(o.get("dilation", (1, 1)))}
+    case(f"conv_transpose2d_{tag}", "conv_transpose2d", [tx, tw, tb], conv_t2d_ref(tx, tw, tb, **kw).astype(f32), params=o, tol=LA32, rule=NN)
+case("conv_transpose2d_groups2", "conv_transpose2d", [tx, tw], conv_t2d_ref(tx, tw, groups=2, stride=(2, 1)).astype(f32), params={"groups": 2, "stride": [2, 1]}, tol=LA32, rule=NN)
+case("conv_transpose2d_outpad_too_big", "conv_transpose2d", [tx, tw], error="ErrValue", params={"stride": [2, 2], "output_padding": [2, 0]}, rule="pytorch (output padding must be below stride or dilation)")
+# Pool2dOptions has no ceil_mode or count_include_pad: PyTorch's defaults
+# (floor, count_include_pad=True) are the only ones covered.
+px = (np.arange(2 * 3 * 5 * 6, dtype=f64).reshape(2, 3, 5, 6) * 7 % 11 - 5).astype(f32)
+pxn = px.copy()
+pxn[0, 0, 1, 1] = nan
+pxn[1, 2, 4, 5] = -inf
+for tag, o in (("k2", {"kernel": [2, 2]}), ("k3_s2", {"kernel": [3, 3], "stride": [2, 2]}), ("k3_pad1", {"kernel": [3, 3], "stride": [1, 1], "padding": [1, 1]}),
+               ("k2x3_s1x2_pad1x0", {"kernel": [2, 3], "stride": [1, 2], "padding": [1, 0]}), ("k3_dil2", {"kernel": [3, 2], "dilation": [2, 1], "stride": [1, 1]})):
+    kw = {"k": tuple(o["kernel"]), "stride": tuple(o["stride"]) if "stride" in o else None, "pad": tuple(o.get("padding", (0, 0))), "dil": tuple(o.get("dilation", (1, 1)))}
+    case(f"max_pool2d_{tag}", "max_pool2d", [pxn], pool_ref(pxn, kind="max", **kw).astype(f32), params=o, rule=NN + ": -Inf padding, NaN propagates")
+    if "dilation" not in o:
+        case(f"avg_pool2d_{tag}", "avg_pool2d", [px], pool_ref(px, kind="avg", **kw).astype(f32), params=o, tol=TR, rule=NN + ": count_include_pad")
+case("max_pool2d_i32", "max_pool2d", [px.astype(i32)], error="ErrDType", params={"kernel": [2, 2]}, rule="tessera: floats only (not in MaxPool2d's doc; torch's CPU max_pool2d takes integers)")
+case("max_pool2d_view_T", "max_pool2d", [pxn], pool_ref(pxn.transpose(0, 1, 3, 2), (3, 2)).astype(f32), params={"kernel": [3, 2], "view": "T"}, rule=NN)
+case("avg_pool2d_f64", "avg_pool2d", [px.astype(f64)], pool_ref(px, (2, 3), pad=(1, 1), kind="avg"), params={"kernel": [2, 3], "padding": [1, 1]}, tol=1e-12, rule=NN)
+case("max_pool2d_pad_too_big", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "padding": [2, 2]}, rule="pytorch (pad at most half the kernel)")
+case("max_pool2d_kernel_too_big", "max_pool2d", [px], error="ErrShape", params={"kernel": [6, 6]}, rule="pytorch (an error: output would be empty)")
+case("avg_pool2d_3d", "avg_pool2d", [px[0].copy()], error="ErrShape", params={"kernel": [2, 2]}, rule="tessera doc: x is [N, C, H, W]")
+
+# LayerNorm / RMSNorm
+lnx = np.array([[[1, 2, 3, 4], [-1, 0, 1, 10]], [[5, 5, 5, 5], [1e3, -1e3, 0, 1]]], f32)
+lnw = np.array([1, 0.5, -2, 3], f32)
+lnb = np.array([0, 1, -1, 0.25], f32)
+
+
+def layer_norm(x, n, w=None, b=None, eps=1e-5):
+    x = x.astype(f64)
+    ax = tuple(range(-n, 0))
+    m = x.mean(axis=ax, keepdims=True)
+    var = ((x - m) ** 2).mean(axis=ax, keepdims=True)
+    y = (x - m) / np.sqrt(var + eps)
+    if w is not None:
+        y = y * w
+    if b is not None:
+        y = y + b
+    return y
+
+
+def rms_norm(x, n, w=None, eps=1e-5):
+    x = x.astype(f64)
+    ax = tuple(range(-n, 0))
+    y = x / np.sqrt((x * x).mean(axis=ax, keepdims=True) + eps)
+    return y * w if w is not None else y
+
+
+for eps in (1e-5, 0.0, 1.0):
+    et = str(eps).replace(".", "p").replace("-", "m")
+    case(f"layer_norm_wb_eps{et}", "layer_norm", [lnx, lnw, lnb], layer_norm(lnx, 1, lnw, lnb, eps).astype(f32), params={"shape": [4], "eps": eps, "weight": True, "bias": True}, tol=LA32, rule=NN)
+    case(f"rms_norm_w_eps{et}", "rms_norm", [lnx, lnw], rms_norm(lnx, 1, lnw, eps).astype(f32), params={"shape": [4], "eps": eps, "weight": True}, tol=LA32, rule=NN)
+case("layer_norm_two_axes", "layer_norm", [lnx], layer_norm(lnx, 2).astype(f32), params={"shape": [2, 4], "eps": 1e-5}, tol=LA32, rule=NN)
+case("layer_norm_bias_only", "layer_norm", [lnx, lnb], layer_norm(lnx, 1, None, lnb).astype(f32), params={"shape": [4], "eps": 1e-5, "bias": True}, tol=LA32, rule=NN)
+case("layer_norm_f64", "layer_norm", [lnx.astype(f64), lnw.astype(f64), lnb.astype(f64)], layer_norm(lnx, 1, lnw, lnb), params={"shape": [4], "eps": 1e-5, "weight": True, "bias": True}, tol=LA64, rule=NN)
+case("layer_norm_constant_eps0", "layer_norm", [np.full((1, 3), 2, f32)], np.full((1, 3), nan, f32), params={"shape": [3], "eps": 0}, rule=NN + " (0/0)")
+case("layer_norm_nan", "layer_norm", [np.array([[1, nan, 3], [1, 2, 3]], f32)], layer_norm(np.array([[1, nan, 3], [1, 2, 3]], f32), 1).astype(f32), params={"shape": [3], "eps": 1e-5}, tol=LA32, rule=NN)
+case("layer_norm_shape_mismatch", "layer_norm", [lnx], error="ErrShape", params={"shape": [3], "eps": 1e-5}, rule="pytorch (an error)")
+case("layer_norm_weight_shape", "layer_norm", [lnx, lnw[:3].copy()], error="ErrShape", params={"shape": [4], "eps": 1e-5, "weight": True}, rule="tessera doc")
+case("layer_norm_negative_eps", "layer_norm", [lnx], error="ErrValue", params={"shape": [4], "eps": -1}, rule="tessera doc: eps finite, not negative")
+case("layer_norm_i32", "layer_norm", [lnx.astype(i32)], error="ErrDType", params={"shape": [4], "eps": 1e-5}, rule="tessera doc: floats only")
+case("layer_norm_empty_batch", "layer_norm", [np.zeros((0, 4), f32)], np.zeros((0, 4), f32), params={"shape": [4], "eps": 1e-5}, rule=NN)
+case("layer_norm_view_T", "layer_norm", [lnx], layer_norm(lnx.swapaxes(-1, -2), 1).astype(f32), params={"shape": [2], "eps": 1e-5, "view": "T"}, tol=LA32, rule=NN)
+case("rms_norm_two_axes", "rms_norm", [lnx], rms_norm(lnx, 2).astype(f32), params={"shape": [2, 4], "eps": 1e-6}, tol=LA32, rule=NN)
+case("rms_norm_zero_eps0", "rms_norm", [np.zeros((1, 3), f32)], np.full((1, 3), nan, f32), params={"shape": [3], "eps": 0}, rule=NN + " (0/0)")
+case("rms_norm_view_step2", "rms_norm", [lnx], rms_norm(lnx[..., ::2], 1).astype(f32), params={"shape": [2], "eps": 1e-5, "view": "step2"}, tol=LA32, rule=NN)
+case("rms_norm_f64", "rms_norm", [lnx.astype(f64), lnw.astype(f64)], rms_norm(lnx, 1, lnw), params={"shape": [4], "eps": 1e-5, "weight": True}, tol=LA64, rule=NN)
+case("rms_norm_i32", "rms_norm", [lnx.astype(i32)], error="ErrDType", params={"shape": [4], "eps": 1e-5}, rule="tessera doc: floats only")
+
+# Softmax / LogSoftmax along other axes with -Inf
+smx = np.array([[[mi, 1, 2], [mi, mi, 0]], [[mi, mi, mi], [0, 0, inf]]], f32)
+for ax in (0, 1, -1):
+    case(f"softmax_3d_axis{ax}", "softmax", [smx], softmax(smx, ax).astype(f32), params={"axis": ax}, tol=TR, rule="numpy formula (torch.softmax agrees)")
+    case(f"log_softmax_3d_axis{ax}", "log_softmax", [smx], log_softmax(smx, ax).astype(f32), params={"axis": ax}, tol=TR, rule="numpy formula (torch.log_softmax agrees)")
+case("softmax_f64", "softmax", [np.array([[-745, 0], [1e300, 1e300]], f64)], softmax(np.array([[-745, 0], [1e300, 1e300]], f64), -1), params={"axis": -1}, tol=1e-12)
+case("log_softmax_axis_oob", "log_softmax", [x23], error="ErrAxis", params={"axis": 2})
+case("softmax_i32", "softmax", [np.array([1, 2], i32)], error="ErrDType", params={"axis": 0}, rule="pytorch (softmax of integers is an error without dtype)")
+vcase("softmax_view_T", "softmax", smx[1], "T", lambda a: softmax(a, -1).astype(f32), params={"axis": -1}, tol=TR)
+vcase("log_softmax_view_flip", "log_softmax", smx[0], "flip", lambda a: log_softmax(a, 0).astype(f32), params={"axis": 0}, tol=TR)
+
+# SoftmaxCrossEntropy: mean over rows of -sum target * log_softmax
+
+
+def xent(logits, labels, s=0.0):
+    """torch cross_entropy with class indices: (1-s)*nll + s*mean_c(-log p),
+    so that a -Inf logit off the label gives a finite loss when s = 0."""
+    lp = log_softmax(logits, -1)
+    nll = -lp[np.arange(len(labels)), labels]
+    loss = nll if s == 0 else (1 - s) * nll + s * -np.mean(lp, axis=-1)
+    return np.array(np.mean(loss))
+
+
+xl = np.array([[1, 2, 3, 0.5], [-1000, 1000, 0, 1], [0, 0, 0, 0]], f32)
+xlab = np.array([2, 1, 3], i64)
+for s_ in (0.0, 0.1, 1.0):
+    st_ = str(s_).replace(".", "p")
+    case(f"softmax_xent_s{st_}", "softmax_xent", [xl, xlab], xent(xl, xlab, s_).astype(f32), params={"s": s_}, tol=TR, rule="torch cross_entropy(reduction='mean', label_smoothing=s)")
+    case(f"softmax_xent_f64_s{st_}", "softmax_xent", [xl.astype(f64), xlab], xent(xl, xlab, s_), params={"s": s_}, tol=1e-12, rule="torch cross_entropy(reduction='mean', label_smoothing=s)")
+case("softmax_xent_neginf_logit", "softmax_xent", [np.array([[mi, 0, 1]], f32), np.array([2], i64)], xent(np.array([[mi, 0, 1]], f32), [2]).astype(f32), params={"s": 0}, tol=TR, rule="torch cross_entropy")
+case("softmax_xent_neginf_logit_s0p1", "softmax_xent", [np.array([[mi, 0, 1]], f32), np.array([2], i64)], np.array(inf, f32), params={"s": 0.1}, rule="torch cross_entropy(label_smoothing=0.1): -log 0 weighs s/C")
+case("softmax_xent_label_neginf", "softmax_xent", [np.array([[mi, 0, 1]], f32), np.array([0], i64)], np.array(inf, f32), params={"s": 0}, rule="torch cross_entropy (-log 0)")
+
+# ScaledDotProductAttention
+
+
+def sdpa(q, k, v, mask=None, scale=None, causal=False):
+    q, k, v = q.astype(f64), k.astype(f64), v.astype(f64)
+    E = q.shape[-1]
+    sc = (q @ np.swapaxes(k, -1, -2)) * (scale if scale else 1 / math.sqrt(E))
+    L, S = sc.shape[-2:]
+    if causal:
+        sc = np.where(np.tril(np.ones((L, S), bool)), sc, -inf)
+    if mask is not None:
+        sc = np.where(mask, sc, -inf) if mask.dtype == b_ else sc + mask
+    m = np.max(sc, axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    e = np.exp(sc - m)
+    den = np.sum(e, axis=-1, keepdims=True)
+    p = np.where(den > 0, e / np.where(den > 0, den, 1), 0)  # PyTorch >= 2.5: a fully masked row gives 0
+    return p @ v
+
+
+aq = ((np.arange(2 * 3 * 4, dtype=f64).reshape(2, 3, 4) % 5 - 2) / 3).astype(f32)
+ak = ((np.arange(2 * 5 * 4, dtype=f64).reshape(2, 5, 4) % 7 - 3) / 4).astype(f32)
+av = ((np.arange(2 * 5 * 2, dtype=f64).reshape(2, 5, 2) % 3 - 1)).astype(f32)
+bm = np.array([[True, False, True, True, False], [False, False, False, False, False], [True, True, True, True, True]])
+am_ = np.array([[0, -1, 0.5, mi, 0], [mi, mi, mi, mi, mi], [0, 0, 0, 0, 2]], f32)
+SD = "torch scaled_dot_product_attention (>= 2.5: a fully masked row gives 0)"
+case("sdpa_plain", "sdpa", [aq, ak, av], sdpa(aq, ak, av).astype(f32), tol=LA32, rule=SD)
+case("sdpa_scale", "sdpa", [aq, ak, av], sdpa(aq, ak, av, scale=2.0).astype(f32), params={"scale": 2.0}, tol=LA32, rule=SD)
+case("sdpa_bool_mask", "sdpa", [aq, ak, av, bm], sdpa(aq, ak, av, mask=bm).astype(f32), tol=LA32, rule=SD)
+case("sdpa_additive_mask", "sdpa", [aq, ak, av, am_], sdpa(aq, ak, av, mask=am_).astype(f32), tol=LA32, rule=SD)
+case("sdpa_causal_L_lt_S", "sdpa", [aq, ak, av], sdpa(aq, ak, av, causal=True).astype(f32), params={"causal": True}, tol=LA32, rule=SD + ", is_causal top-left")
+case("sdpa_causal_L_gt_S", "sdpa", [ak, aq, aq[..., :2].copy()], sdpa(ak, aq, aq[..., :2], causal=True).astype(f32), params={"causal": True}, tol=LA32, rule=SD + ", is_causal top-left")
+case("sdpa_causal_and_mask", "sdpa", [aq, ak, av, bm], error="ErrValue", params={"causal": True}, rule="tessera doc: causal cannot be combined with a mask")
+case("sdpa_batch_broadcast", "sdpa", [aq[:1].copy(), ak, av], sdpa(aq[:1], ak, av).astype(f32), tol=LA32, rule=SD)
+case("sdpa_f64", "sdpa", [aq.astype(f64), ak.astype(f64), av.astype(f64), am_.astype(f64)], sdpa(aq, ak, av, mask=am_), tol=LA64, rule=SD)
+case("sdpa_dtype_mismatch", "sdpa", [aq, ak.astype(f64), av], error="ErrDType", rule="tessera doc: q, k and v share a floating dtype")
+case("sdpa_shape_mismatch", "sdpa", [aq, ak[..., :3].copy(), av], error="ErrShape", rule="pytorch (an error)")
+case("sdpa_mask_bad_shape", "sdpa", [aq, ak, av, bm[:, :4].copy()], error="ErrShape", rule="tessera doc: mask broadcasts to [..., L, S]")
+case("sdpa_view_T_q", "sdpa", [aq.swapaxes(-1, -2).copy(), ak, av], sdpa(aq, ak, av).astype(f32), params={"view": "T"}, tol=LA32, rule=SD)
+case("sdpa_nan_v", "sdpa", [aq, ak, np.where(np.arange(10).reshape(5, 2) == 3, nan, av).astype(f32), bm],
+     sdpa(aq, ak, np.where(np.arange(10).reshape(5, 2) == 3, nan, av), mask=bm).astype(f32), tol=LA32, rule=SD + "; NaN propagates")
+case("one_hot_i32_negative", "one_hot", [np.array([1, -1], i32)], error="ErrValue", rule="pytorch one_hot (an error)", params={"classes": 3})
+case("one_hot_float_labels", "one_hot", [np.array([1, 0], f32)], error="ErrDType", rule="pytorch one_hot (integer labels only)", params={"classes": 3})
+case("one_hot_u8_too_big", "one_hot", [np.array([255], u8)], error="ErrValue", rule="pytorch one_hot (an error)", params={"classes": 255})
+
+# --- more edges: empty matrices, dtypes the docs leave open, option limits -------------------------------
+case("det_i32", "det", [np.array([[2, 1], [1, 3]], i32)], error="ErrDType", rule="pytorch (linalg takes floats; NumPy: F64 det)")
+case("inv_1x1_zero", "inv", [np.zeros((1, 1), f32)], error="ErrValue", rule="tessera doc: singular is ErrValue")
+case("eigh_0x0", "eigh_w", [np.zeros((0, 0), f32)], np.zeros((0,), f32), rule="numpy eigh")
+case("cholesky_0x0", "cholesky", [np.zeros((0, 0), f32)], np.zeros((0, 0), f32), rule="numpy cholesky")
+case("svd_s_empty", "svd_s", [np.zeros((0, 3), f32)], np.zeros((0,), f32), rule="numpy svd")
+case("qr_r_empty", "qr_r", [np.zeros((0, 3), f32)], np.zeros((0, 3), f32), rule="numpy qr")
+case("slogdet_f64_huge", "slogdet_logabs", [np.diag([1e200, 1e200, -1e200])], np.array(np.linalg.slogdet(np.diag([1e200, 1e200, -1e200]))[1]), tol=1e-12)
+case("slogdet_f64_huge_sign", "slogdet_sign", [np.diag([1e200, 1e200, -1e200])], np.array(-1.0))
+case("lstsq_batch_matrix", "lstsq", [np.stack([tall, tall * 2]).astype(f32), np.array([[1, 0], [0, 1], [1, 1], [2, -1]], f32)],
+     clean(np.linalg.lstsq(tall, np.array([[1, 0], [0, 1], [1, 1], [2, -1]], f64), rcond=None)[0][None] / np.array([1, 2])[:, None, None], f32), tol=LA32 * 10, rule="numpy lstsq per matrix, b broadcast")
+case("solve_i32_error", "solve", [np.array([[2, 1], [1, 3]], i32), np.array([1, 2], i32)], error="ErrDType", rule="pytorch (linalg takes floats; NumPy: F64)")
+case("outer_i32_f32", "outer", [np.array([1, 2], i32), np.array([0.5, 1.5], f32)], np.outer(np.array([1, 2], f32), np.array([0.5, 1.5], f32)), rule="pytorch outer (the float's dtype; NumPy: F64)")
+case("outer_0d", "outer", [s3, np.ones(2, f32)], error="ErrShape", rule="torch.outer: 1-D only")
+case("tensordot_neg_axes", "tensordot", [np.arange(24, dtype=f32).reshape(2, 3, 4), np.arange(12, dtype=f32).reshape(4, 3)],
+     np.tensordot(np.arange(24, dtype=f32).reshape(2, 3, 4), np.arange(12, dtype=f32).reshape(4, 3), axes=([-1], [0])), params={"a": [-1], "b": [-2]})
+case("tensordot_none", "tensordot", [np.array([1, 2], f32), np.array([3, 4, 5], f32)], np.tensordot(np.array([1, 2], f32), np.array([3, 4, 5], f32), axes=0), params={"a": [], "b": []})
+case("tensordot_axes_len_mismatch", "tensordot", [x23, x23], error="ErrAxis", params={"a": [0, 1], "b": [0]}, rule="numpy/torch (an error; tessera's kind: the axis lists)")
+case("tensordot_repeated_axis", "tensordot", [x23, np.ones((3, 3), f32)], error="ErrAxis", params={"a": [1, 1], "b": [0, 1]}, rule="numpy/torch (an error)")
+case("gather_longer_axis", "gather", [x23, np.array([[2, 2, 0, 1, 1], [0, 0, 0, 0, 2]], i64)], np.take_along_axis(x23, np.array([[2, 2, 0, 1, 1], [0, 0, 0, 0, 2]], i64), axis=1), params={"axis": 1}, rule="torch.gather (idx may be longer on the gather axis)")
+case("gather_0d", "gather", [s3, np.array(0, i64)], s3, params={"axis": 0}, rule="torch.gather of a 0-d tensor")
+case("index_select_0d_idx", "index_select", [x23, np.array(1, i64)], error="ErrShape", params={"axis": 1}, rule="tessera doc: idx is 1-D (torch also takes 0-d, keeping the axis)")
+case("cumsum_0d_i32", "cumsum", [np.array(-4, i32)], np.array(-4, i64), params={"axis": 0}, rule="pytorch (I64, 0-d)")
+case("cumprod_0d_bool", "cumprod", [np.array(True)], np.array(1, i64), params={"axis": -1}, rule="pytorch (I64, 0-d)")
+case("conv2d_pad_bigger_than_kernel", "conv2d", [cx, cw[:, :, :1, :1].copy()], conv2d_ref(cx, cw[:, :, :1, :1], pad=(2, 1)).astype(f32), params={"padding": [2, 1]}, tol=LA32, rule=NN)
+case("conv2d_stride_bigger_than_kernel", "conv2d", [cx, cw[:, :, :2, :2].copy()], conv2d_ref(cx, cw[:, :, :2, :2], stride=(3, 4)).astype(f32), params={"stride": [3, 4]}, tol=LA32, rule=NN)
+case("conv2d_bias_dtype", "conv2d", [cx, cw, cb.astype(f64)], error="ErrDType", rule="pytorch (an error)")
+case("conv2d_zero_stride_default", "conv2d", [cx, cw], conv2d_ref(cx, cw).astype(f32), params={"stride": [0, 0]}, tol=LA32, rule="tessera doc: zero means stride 1")
+case("conv2d_negative_padding", "conv2d", [cx, cw], error="ErrValue", params={"padding": [-1, 0]}, rule="pytorch (an error)")
+case("conv1d_groups2_pad", "conv1d", [c1x, c1w[:, :2].copy()], conv2d_ref(c1x[:, :, :, None], c1w[:, :2, :, None], pad=(2, 0), groups=2)[..., 0].astype(f32), params={"groups": 2, "padding": [2, 0]}, tol=LA32, rule=NN)
+case("conv_transpose2d_outpad_below_dil", "conv_transpose2d", [tx, tw], conv_t2d_ref(tx, tw, stride=(1, 1), dil=(3, 1), opad=(2, 0)).astype(f32), params={"dilation": [3, 1], "output_padding": [2, 0]}, tol=LA32, rule=NN + " (output_padding below the dilation is allowed)")
+case("conv_transpose2d_pad_crops_all", "conv_transpose2d", [tx[:, :, :1, :1].copy(), tw[:, :, :1, :1].copy()], error="ErrShape", params={"padding": [1, 1]}, rule="pytorch (an error: empty output)")
+case("conv_transpose2d_f64_all", "conv_transpose2d", [tx.astype(f64), tw.astype(f64), tb.astype(f64)], conv_t2d_ref(tx, tw, tb, stride=(2, 2), pad=(1, 0), opad=(1, 1), dil=(1, 2)),
+     params={"stride": [2, 2], "padding": [1, 0], "output_padding": [1, 1], "dilation": [1, 2]}, tol=LA64, rule=NN)
+case("conv_transpose2d_view_T", "conv_transpose2d", [tx, tw], conv_t2d_ref(tx.swapaxes(-1, -2), tw, stride=(2, 1)).astype(f32), params={"stride": [2, 1], "view": "T"}, tol=LA32, rule=NN)
+case("avg_pool2d_pad_too_big", "avg_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "padding": [2, 0]}, rule="pytorch (pad at most half the kernel)")
+case("max_pool2d_stride_gt_kernel", "max_pool2d", [pxn], pool_ref(pxn, (2, 1), stride=(3, 4)).astype(f32), params={"kernel": [2, 1], "stride": [3, 4]}, rule=NN)
+case("avg_pool2d_stride_gt_kernel", "avg_pool2d", [px], pool_ref(px, (2, 1), stride=(3, 4), kind="avg").astype(f32), params={"kernel": [2, 1], "stride": [3, 4]}, tol=TR, rule=NN)
+case("max_pool2d_empty_batch", "max_pool2d", [np.zeros((0, 3, 4, 4), f32)], np.zeros((0, 3, 2, 2), f32), params={"kernel": [2, 2]}, rule=NN)
+case("avg_pool2d_nan_inf", "avg_pool2d", [pxn], pool_ref(pxn, (2, 2), kind="avg").astype(f32), params={"kernel": [2, 2]}, tol=TR, rule=NN)
+case("max_pool2d_all_neginf", "max_pool2d", [np.full((1, 1, 2, 2), -inf, f32)], pool_ref(np.full((1, 1, 2, 2), -inf, f32), (2, 2), pad=(1, 1)).astype(f32), params={"kernel": [2, 2], "padding": [1, 1]}, rule=NN)
+case("max_pool2d_kernel_zero", "max_pool2d", [px], error="ErrValue", params={"kernel": [0, 2]}, rule="pytorch (an error)")
+case("layer_norm_empty_shape", "layer_norm", [lnx], error="ErrShape", params={"shape": [], "eps": 1e-5}, rule="pytorch (an error)")
+case("layer_norm_nan_eps", "layer_norm", [lnx], error="ErrValue", params={"shape": [4], "eps": "nan"}, rule="tessera doc: eps finite")
+case("layer_norm_inf_input", "layer_norm", [np.array([[1, inf, 3]], f32)], np.full((1, 3), nan, f32), params={"shape": [3], "eps": 1e-5}, rule=NN + " (inf - inf)")
+case("rms_norm_inf_input", "rms_norm", [np.array([[1, inf, 3]], f32)], rms_norm(np.array([[1, inf, 3]], f32), 1).astype(f32), params={"shape": [3], "eps": 1e-5}, rule=NN)
+case("layer_norm_0d_input", "layer_norm", [s3], error="ErrShape", params={"shape": [1], "eps": 1e-5}, rule="pytorch (an error)")
+case("sdpa_mask_broadcast_batch", "sdpa", [np.stack([aq, aq]), np.stack([ak, ak]), np.stack([av, av]), bm[None, None]], np.stack([sdpa(aq, ak, av, mask=bm), sdpa(aq, ak, av, mask=bm)]).astype(f32), tol=LA32, rule=SD)
+case("sdpa_causal_L_eq_S", "sdpa", [aq, aq, aq], sdpa(aq, aq, aq, causal=True).astype(f32), params={"causal": True}, tol=LA32, rule=SD)
+case("sdpa_mask_i32", "sdpa", [aq, ak, av, bm.astype(i32)], error="ErrDType", rule="tessera doc: a Bool mask or one of q's dtype")
+case("sdpa_1d", "sdpa", [np.ones(4, f32), np.ones(4, f32), np.ones(4, f32)], error="ErrShape", rule="pytorch (an error)")
+case("sdpa_i32", "sdpa", [aq.astype(i32), ak.astype(i32), av.astype(i32)], error="ErrDType", rule="tessera doc: a floating dtype")
+case("softmax_xent_one_class", "softmax_xent", [np.array([[3], [-1]], f32), np.array([0, 0], i64)], np.array(0, f32), params={"s": 0.2}, rule="torch cross_entropy")
+case("softmax_xent_nan", "softmax_xent", [np.array([[nan, 0], [1, 2]], f32), np.array([1, 0], i64)], np.array(nan, f32), params={"s": 0}, rule="torch cross_entropy (NaN propagates)")
+case("one_hot_classes_negative", "one_hot", [np.array([0, 1], i64)], error="ErrValue", params={"classes": -1}, rule="tessera: an error (torch's one_hot infers the count from num_classes=-1)")
+case("masked_fill_i32_fraction", "masked_fill", [mf, np.array([True, False, False])], np.where(np.array([True, False, False]), i32(2), mf), params={"value": 2.7}, rule="tessera doc: value converted to t's dtype (truncates, as torch)")
+case("where_u8_cond_f64", "where", [np.array([0, 2, 255], u8), np.array([1, 2, 3], f64), np.array(0.5, f32)], np.where(np.array([0, 2, 255], u8), np.array([1, 2, 3], f64), 0.5))
+case("topk_k_equals_n_view", "topk_values", [sv3], np.stack([r[desc_order(r)] for r in sv3[..., ::-1]]), params={"k": 4, "axis": -1, "view": "flip"}, rule="pytorch topk")
+case("sort_desc_0d", "sort_desc", [s3], s3, params={"axis": 0})
+case("argsort_desc_i32_ties", "argsort_desc", [np.array([1, 3, 1, 3, -2**31], i32)], desc_order(np.array([1, 3, 1, 3, -2**31], i32)), params={"axis": 0}, rule="pytorch sort(descending, stable)")
+case("argsort_desc_u8", "argsort_desc", [np.array([0, 255, 7, 255], u8)], desc_order(np.array([0, 255, 7, 255], u8)), params={"axis": 0}, rule="pytorch sort(descending, stable)")
+case("argsort_desc_bool", "argsort_desc", [np.array([False, True, False, True])], desc_order(np.array([0, 1, 0, 1])), params={"axis": 0}, rule="pytorch sort(descending, stable)")
+case("argsort_i64_large", "argsort", [np.array([2**62, -2**62, 2**62 + 2**40, I64MIN], i64)], np.argsort(np.array([2**62, -2**62, 2**62 + 2**40, I64MIN], i64), kind="stable"), params={"axis": 0})
+
+# --- long axes: past the CPU's partial selection (64) and the GPUs' workgroups (64, 256) --------------------
+# deterministic values with many ties, NaN and ±Inf spread over the axis
+LN = 700
+lv = ((np.arange(LN) * 37) % 101 - 50).astype(f32) / 4
+lv[::97] = nan
+lv[5::131] = inf
+lv[11::151] = -inf
+for k in (63, 64, 65, 130, LN):
+    case(f"topk_long_k{k}", "topk_indices", [lv], desc_order(lv)[:k], params={"k": k, "axis": 0}, rule="pytorch topk: NaN largest, ties in index order")
+    case(f"topk_long_smallest_k{k}", "topk_indices_smallest", [lv], np.argsort(lv, kind="stable")[:k], params={"k": k, "axis": 0}, rule="pytorch topk(largest=False)")
+case("sort_long", "sort", [lv], np.sort(lv, kind="stable"), params={"axis": 0})
+case("argsort_long", "argsort", [lv], np.argsort(lv, kind="stable"), params={"axis": 0})
+case("argsort_desc_long", "argsort_desc", [lv], desc_order(lv), params={"axis": 0}, rule="pytorch sort(descending, stable)")
+lv2 = np.stack([lv, lv[::-1]])
+vcase("argsort_long_view_flip", "argsort", lv2, "flip", lambda a: np.argsort(a, axis=-1, kind="stable"), params={"axis": -1})
+vcase("topk_long_view_T", "topk_indices", lv2.T.copy(), "T", lambda a: np.stack([desc_order(r)[:70] for r in a]), params={"k": 70, "axis": -1}, rule="pytorch topk")
+lvf = np.where(np.isfinite(lv), lv, 0).astype(f32)
+case("argmax_long_ties", "argmax", [lvf], np.argmax(lvf), params={"axis": 0})
+case("argmin_long_ties", "argmin", [lvf], np.argmin(lvf), params={"axis": 0})
+lvn = lvf.copy()
+lvn[[300, 500]] = nan
+case("argmax_long_nan", "argmax", [lvn], np.argmax(lvn), params={"axis": 0})
+case("argmin_long_nan", "argmin", [lvn], np.argmin(lvn), params={"axis": 0})
+ci_long = ((np.arange(2000) * 7919) % 2**30 + 2**29).astype(i32)
+case("cumsum_long_i32", "cumsum", [ci_long], np.cumsum(ci_long), params={"axis": 0}, rule="numpy (I64, exact past 2^32)")
+case("cumsum_long_i32_neg", "cumsum", [-ci_long], np.cumsum(-ci_long), params={"axis": 0}, rule="numpy (I64)")
+vcase("cumsum_long_i32_view_flip", "cumsum", np.stack([ci_long, -ci_long]), "flip", lambda a: np.cumsum(a, axis=-1), params={"axis": -1})
+cfl = (((np.arange(1500) * 13) % 17) - 8).astype(f32) / 8  # exact partial sums in f32
+case("cumsum_long_f32", "cumsum", [cfl], np.cumsum(cfl), params={"axis": 0})
+cfl2 = cfl.copy()
+cfl2[800] = nan
+case("cumsum_long_nan", "cumsum", [cfl2], np.cumsum(cfl2), params={"axis": 0})
+cb_long = (np.arange(1000) % 3 == 0)
+case("cumsum_long_bool", "cumsum", [cb_long], np.cumsum(cb_long), params={"axis": 0})
+sl = np.stack([lvf, np.full(LN, -inf, f32), np.where(np.arange(LN) == 650, 0, -inf).astype(f32)])
+case("softmax_long_rows", "softmax", [sl], softmax(sl, -1).astype(f32), params={"axis": -1}, tol=TR, rule="numpy formula (torch.softmax agrees)")
+case("log_softmax_long_rows", "log_softmax", [sl], log_softmax(sl, -1).astype(f32), params={"axis": -1}, tol=TR, rule="numpy formula")
+case("logsumexp_long_rows", "logsumexp", [sl], lse(sl, 1).astype(f32), params={"axes": [-1]}, tol=TR)
+case("norm_long_inf", "norm", [lvf], np.array(np.max(np.abs(lvf)), f32), params={"ord": "inf", "axes": None})
+case("norm_long_0", "norm", [lvn], np.array(np.count_nonzero(lvn), f32), params={"ord": 0, "axes": None})
+case("var_long", "var", [lvf.reshape(7, 100)], np.var(lvf.reshape(7, 100).astype(f64), axis=-1, ddof=1).astype(f32), params={"ddof": 1, "axes": [-1]}, tol=1e-5)
+
+# --- operand dtypes and broadcasting of the nn and linalg ops -------------------------------------------------
+case("layer_norm_weight_dtype", "layer_norm", [lnx, lnw.astype(f64)], error="ErrDType", params={"shape": [4], "eps": 1e-5, "weight": True}, rule="tessera doc: weight has x's dtype (torch raises)")
+case("rms_norm_weight_dtype", "rms_norm", [lnx, lnw.astype(f64)], error="ErrDType", params={"shape": [4], "eps": 1e-5, "weight": True}, rule="tessera doc: weight has x's dtype (torch raises)")
+case("sdpa_mask_f64_for_f32", "sdpa", [aq, ak, av, am_.astype(f64)], error="ErrDType", rule="tessera doc: a Bool mask or one of q's dtype (torch raises)")
+case("sdpa_negative_scale", "sdpa", [aq, ak, av], sdpa(aq, ak, av, scale=-0.5).astype(f32), params={"scale": -0.5}, tol=LA32, rule=SD)
+case("sdpa_mask_2d_broadcast", "sdpa", [np.stack([aq, aq]), np.stack([ak, ak]), np.stack([av, av]), am_], np.stack([sdpa(aq, ak, av, mask=am_)] * 2).astype(f32), tol=LA32, rule=SD)
+case("solve_b_batch_larger", "solve", [B3.astype(f32), np.stack([np.eye(3), 2 * np.eye(3)])[:, :, :2].astype(f32)],
+     clean(np.linalg.solve(B3, np.stack([np.eye(3), 2 * np.eye(3)])[:, :, :2]), f32), tol=LA32 * 10, rule="torch.linalg.solve (batches broadcast)")
+case("lstsq_under_batch", "lstsq", [np.stack([tall.T, 2 * tall.T]).astype(f32), np.array([1, 2], f32)],
+     clean(np.stack([np.linalg.lstsq(tall.T, np.array([1, 2], f64), rcond=None)[0], np.linalg.lstsq(2 * tall.T, np.array([1, 2], f64), rcond=None)[0]]), f32), tol=LA32 * 10, rule="numpy lstsq (minimum norm), b broadcast")
+case("gather_i32_negative", "gather", [x23, np.array([[0], [-1]], i32)], error="ErrAxis", params={"axis": 1}, rule="pytorch (an error)")
+case("scatter_add_i32_negative", "scatter_add", [st1, np.array([[-2]], i32), np.array([[1]], f32)], error="ErrAxis", params={"axis": 0}, rule="pytorch (an error)")
+case("index_select_i32_negative", "index_select", [x23, np.array([0, -3], i32)], error="ErrAxis", params={"axis": 1}, rule="pytorch (an error; np.take would wrap)")
+case("gather_empty_source_axis", "gather", [np.zeros((2, 0), f32), np.zeros((2, 0), i64)], np.zeros((2, 0), f32), params={"axis": 1})
+case("gather_empty_source_oob", "gather", [np.zeros((2, 0), f32), np.zeros((2, 1), i64)], error="ErrAxis", params={"axis": 1}, rule="pytorch (index 0 out of an empty axis)")
+case("gather_empty_source_oob_i32", "gather", [np.zeros((2, 0), f32), np.zeros((2, 1), i32)], error="ErrAxis", params={"axis": 1}, rule="pytorch (index 0 out of an empty axis)")
+case("index_select_empty_source_oob", "index_select", [np.zeros((2, 0), f32), np.zeros((1,), i64)], error="ErrAxis", params={"axis": 1}, rule="pytorch (index 0 out of an empty axis)")
+case("scatter_add_empty_target_oob", "scatter_add", [np.zeros((2, 0), f32), np.zeros((2, 1), i64), np.ones((2, 1), f32)], error="ErrAxis", params={"axis": 1}, rule="pytorch (index 0 out of an empty axis)")
+# MaskedFill's value "is converted to t's dtype": here by Cast's rule (truncate, saturate, NaN gives 0);
+# torch raises for a value outside the dtype's range
+MF = "tessera doc: value converted to t's dtype, as Cast does (torch raises on overflow)"
+case("masked_fill_u8_negative", "masked_fill", [np.array([1, 2], u8), np.array([True, False])], np.array([cast_doc(np.array([-1.0]), u8)[0], 2], u8), params={"value": -1}, rule=MF)
+case("masked_fill_i32_huge", "masked_fill", [np.array([1, 2], i32), np.array([True, False])], np.array([cast_doc(np.array([3e9]), i32)[0], 2], i32), params={"value": 3e9}, rule=MF)
+case("masked_fill_i32_nan", "masked_fill", [np.array([1, 2], i32), np.array([True, False])], np.array([0, 2], i32), params={"value": "nan"}, rule=MF)
+case("masked_fill_u8_fraction", "masked_fill", [np.array([1, 2], u8), np.array([True, False])], np.array([255, 2], u8), params={"value": 255.9}, rule=MF)
+case("where_cond_view_broadcast", "where", [np.array([[True, False], [False, True], [True, True]]), np.arange(3, dtype=f32), np.array([[-1], [-2]], f32)],
+     np.where(np.array([[True, False], [False, True], [True, True]]).T, np.arange(3, dtype=f32), np.array([[-1], [-2]], f32)), params={"view": "T"})
+case("one_hot_i64_large", "one_hot", [np.array([2**40], i64)], error="ErrValue", params={"classes": 3}, rule="pytorch one_hot (an error)")
+case("cholesky_batch_second_bad", "cholesky", [np.stack([A3, -A3]).astype(f32)], error="ErrValue", rule="tessera doc")
+case("eigh_batch_empty", "eigh_w", [np.zeros((0, 2, 2), f32)], np.zeros((0, 2), f32), rule="numpy eigh")
+case("inv_f64_hilbert", "inv", [1 / (np.arange(4)[:, None] + np.arange(4)[None, :] + 1.0)], np.linalg.inv(1 / (np.arange(4)[:, None] + np.arange(4)[None, :] + 1.0)), tol=1e-8)
+
 names = [c["name"] for c in cases]
 assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
 
