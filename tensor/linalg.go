@@ -48,7 +48,8 @@ func (t *Tensor) Matmul(u *Tensor) *Tensor {
 		return fail(op, errs.ErrShape, "batch axes do not broadcast: %v x %v", t.lay.Shape, u.lay.Shape)
 	}
 	// Operands whose batch axes already are the result's keep their
-	// layouts (a 2-D product, every call of a loop, allocates nothing here).
+	// layouts: BroadcastTo would return them too, but only after the
+	// target shape was built (a 2-D product allocates nothing here).
 	if !slices.Equal(al.Shape[:ra-2], batch) {
 		al, _ = al.BroadcastTo(append(slices.Clone(batch), m, k)...)
 	}

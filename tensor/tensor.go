@@ -152,8 +152,10 @@ func holdRef[T any](obj *T, st *storage) runtime.Cleanup {
 
 // collected reports whether st's buffer is reclaimed by the Go collector
 // with its last reference, with no Free needed (the CPU's).
-func collected(st *storage) bool {
-	c, ok := st.buf.(collectable)
+func collected(st *storage) bool { return collectedBuf(st.buf) }
+
+func collectedBuf(buf device.Buffer) bool {
+	c, ok := buf.(collectable)
 	return ok && c.Collectable()
 }
 
@@ -171,7 +173,7 @@ func newStorage(op string, dev device.Device, dt dtype.DType, n int) (*storage, 
 	if err != nil {
 		return nil, errs.Retag("tensor", op, err)
 	}
-	if c, ok := buf.(collectable); !ok || !c.Collectable() {
+	if !collectedBuf(buf) {
 		relieve(dev)
 	}
 	st := &storage{dev: dev, buf: buf}

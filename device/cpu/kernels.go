@@ -117,13 +117,10 @@ func runRowBlocks(rows layout.Rows, fn func(offs []int, n int, inner []int, m in
 	})
 }
 
-// splitRows walks rows [0, count) with walk, in workers consecutive
-// ranges run in parallel (one range, on the caller, for workers below 2).
+// splitRows walks rows [0, count) with walk, in workers (two or more)
+// consecutive ranges run in parallel; its callers walk on one goroutine
+// themselves, with no closure to allocate.
 func splitRows(count, workers int, walk func(lo, hi int)) {
-	if workers < 2 {
-		walk(0, count)
-		return
-	}
 	per := (count + workers - 1) / workers
 	par.Run(ceilDiv(count, per), func(w int) {
 		walk(w*per, min((w+1)*per, count))
