@@ -877,6 +877,11 @@ type wideOp struct {
 	// apply computes the operation on float64 register h in place, with
 	// register tmp as scratch.
 	apply func(g *gen, t tier, h, tmp string)
+	// z32, when set, replaces apply for float32 vectors on AVX-512: it
+	// computes the operation on float64 register h in place with registers
+	// a, b and c and K2 as scratch, giving the same bits as apply does on
+	// every float32 input (an exhaustive test holds that).
+	z32 func(g *gen, h, a, b, c string)
 }
 
 // wideConst is a named float64 constant of a wideOp.
@@ -886,16 +891,18 @@ type wideConst struct {
 }
 
 // wideOps are the float64-lane exact unaries: Rsqrt (1/math.Sqrt(x):
-// VSQRTPD then VDIVPD) and Hardswish (x * min(max(x+3, 0), 6) / 6, the
-// max and min with x's side as the source NaN passes through, as Go's
-// min and max propagate NaN).
+// VSQRTPD then VDIVPD; float32 on AVX-512 by Newton's method, rsqrtNewton)
+// and Hardswish (x * min(max(x+3, 0), 6) / 6, the max and min with x's
+// side as the source NaN passes through, as Go's min and max propagate
+// NaN).
 var wideOps = []wideOp{
 	{name: "rsqrt", op: "unRsqrt", consts: []wideConst{{"done", 1}},
 		doc: "computes dst[i] = 1/sqrt(x[i]) as float64 1/math.Sqrt rounded to the type, for i < n.",
 		apply: func(g *gen, t tier, h, _ string) {
 			g.ins("VSQRTPD %s, %s", h, h)
 			g.ins("VDIVPD %s, %s, %s", h, t.reg(13), h)
-		}},
+		},
+		z32: (*gen).rsqrtNewton},
 	{name: "hardswish", op: "unHardswish", consts: []wideConst{{"dzero", 0}, {"dsix", 6}},
 		doc: "computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.",
 		apply: func(g *gen, t tier, h, tmp string) {
@@ -905,6 +912,35 @@ var wideOps = []wideOp{
 			g.ins("VMULPD %s, %s, %s", tmp, h, h)
 			g.ins("VDIVPD %s, %s, %s", t.reg(14), h, h)
 		}},
+}
+
+// rsqrtNewton computes 1/sqrt(h) in place for float64 lanes that hold
+// float32 values, in place of VSQRTPD and VDIVPD (each occupies its pipe
+// for several cycles): y0 = VRSQRT14PD(h) (relative error below 2^-14),
+// then twice Newton's step y' = y + y*e/2 with e = 1 - h*y^2 (each squares
+// the error and multiplies it by about 3/2: 2^-27.4, then 2^-54), leaving
+// the roundings of the last operations, about 2^-52 as the reference's.
+// Both then round to float32 alike unless the exact value lies within
+// about 2^-27 float32 ulp of a tie, which no float32 input does
+// (TestExhaustiveExactF32 checks all 2^32 against 1/math.Sqrt; one step
+// of the third order in place of the first Newton step measured no
+// faster). Lanes where h is a zero, an infinity, negative or NaN take
+// VRSQRT14PD's own exact answer (+-Inf, +0, NaN), as 1/math.Sqrt gives.
+// Register 13 holds 1.0.
+func (g *gen) rsqrtNewton(h, a, b, _ string) {
+	t := tierAVX512
+	g.ins("VRSQRT14PD %s, %s", h, a)
+	for range 2 {
+		g.comment("e = 1 - h*y^2; y += y*e/2")
+		g.ins("VMULPD %s, %s, %s", a, h, b)
+		g.ins("VFNMADD213PD Z13, %s, %s", a, b)
+		g.withConst(t, "VMULPD", g.d("half64", 0.5), b+", "+b)
+		g.ins("VFMADD231PD %s, %s, %s", b, a, a)
+	}
+	g.comment("zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer")
+	g.ins("VFPCLASSPDZ $0xdf, %s, K2", h)
+	g.ins("VRSQRT14PD %s, K2, %s", h, a)
+	g.ins("VMOVAPD %s, %s", a, h)
 }
 
 // wideExact emits w's kernel for e and tier t (and, on AVX-512 float32,
@@ -938,8 +974,13 @@ func (g *gen) wideExact(e elem, t tier, w wideOp) {
 			g.ins("VEXTRACTF128 $1, Y0, X2")
 			g.ins("VCVTPS2PD X2, Y2")
 		}
-		w.apply(g, t, r(1), r(3))
-		w.apply(g, t, r(2), r(4))
+		if t.z && w.z32 != nil {
+			w.z32(g, r(1), r(3), r(5), r(6))
+			w.z32(g, r(2), r(4), r(7), r(8))
+		} else {
+			w.apply(g, t, r(1), r(3))
+			w.apply(g, t, r(2), r(4))
+		}
 		if t.z {
 			g.ins("VCVTPD2PS Z1, Y1")
 			g.ins("VCVTPD2PS Z2, Y2")

@@ -45,7 +45,9 @@
 // the float64 reference (package math) rounded once to the element type,
 // bit for bit, on every set (Rsqrt and Hardswish take the reference's
 // IEEE steps in float64 lanes, in its order, and round a float32 result
-// once).
+// once; the AVX-512 float32 Rsqrt takes two Newton steps from VRSQRT14PD
+// in float64 lanes instead, whose float32 roundings equal the reference's
+// on all 2^32 inputs, TestExhaustiveExactF32).
 //
 // Compare and CompareScalar write one byte per element, 1 where the
 // relation holds and 0 where not (NaN: only CmpNe holds), identical on
