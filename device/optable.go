@@ -115,7 +115,7 @@ var unaryTable = [...]UnaryDef{
 		F64: math.Tanh, Shader: Shader{F32: "m_tanh(x)"}},
 	Sigmoid: {Name: "Sigmoid", Doc: "Sigmoid returns 1/(1+e^-t), without overflow for large |t|.", Accepts: Floats,
 		F64: sigmoid, Shader: Shader{F32: "m_sigmoid(x)"}},
-	GeluTanh: {Name: "GeluTanh", Doc: "GeluTanh returns Gelu's tanh approximation,\nx/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).", Accepts: Floats,
+	GeluTanh: {Name: "GeluTanh", Doc: "GeluTanh returns Gelu's tanh approximation,\nx/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), and -0 at -Inf\n(the limit, where the formula gives -Inf*0 = NaN).", Accepts: Floats,
 		F64: func(x float64) float64 {
 			if math.IsInf(x, -1) {
 				return math.Copysign(0, -1) // the limit, where the formula gives -Inf*0
@@ -123,7 +123,7 @@ var unaryTable = [...]UnaryDef{
 			return 0.5 * x * (1 + math.Tanh(sqrt2OverPi*(x+0.044715*x*x*x)))
 		},
 		Shader: Shader{F32: "m_gelu_tanh(x)"}},
-	GeluErf: {Name: "GeluErf", Method: "Gelu", Doc: "Gelu returns the Gaussian error linear unit in its exact erf form,\nx/2 * (1 + erf(x/sqrt 2)).", Accepts: Floats,
+	GeluErf: {Name: "GeluErf", Method: "Gelu", Doc: "Gelu returns the Gaussian error linear unit in its exact erf form,\nx/2 * (1 + erf(x/sqrt 2)), and -0 at -Inf (the limit, where the\nformula gives -Inf*0 = NaN).", Accepts: Floats,
 		F64: func(x float64) float64 {
 			if math.IsInf(x, -1) {
 				return math.Copysign(0, -1)

@@ -45,11 +45,13 @@ func (t *Tensor) Tanh() *Tensor { return t.unary(device.Tanh) }
 func (t *Tensor) Sigmoid() *Tensor { return t.unary(device.Sigmoid) }
 
 // GeluTanh returns Gelu's tanh approximation,
-// x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).
+// x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), and -0 at -Inf
+// (the limit, where the formula gives -Inf*0 = NaN).
 func (t *Tensor) GeluTanh() *Tensor { return t.unary(device.GeluTanh) }
 
 // Gelu returns the Gaussian error linear unit in its exact erf form,
-// x/2 * (1 + erf(x/sqrt 2)).
+// x/2 * (1 + erf(x/sqrt 2)), and -0 at -Inf (the limit, where the
+// formula gives -Inf*0 = NaN).
 func (t *Tensor) Gelu() *Tensor { return t.unary(device.GeluErf) }
 
 // Erf returns the error function.

@@ -152,11 +152,12 @@ func representable(dt dtype.DType, v float64) bool {
 }
 
 // scalarOnInt applies op with the scalar v to an integer or Bool tensor t
-// when v is not a value of t's dtype, or op is Div; ok is false when the
+// when v is not a value of t's dtype, or op is Div or Atan2; ok is false when the
 // ordinary path (v converted to t's dtype) is exact. The results follow
 // PyTorch's rule for a Python float operand: arithmetic with a fraction,
 // NaN or ±Inf computes in F32 (the tensor is cast, v is not truncated),
-// Div is true division, ordered comparisons and equality are decided
+// Div is true division and Atan2 a float function (both in F32, as their
+// tensor forms on integers), ordered comparisons and equality are decided
 // exactly against the real value (Lt(1.5) on 1 is true; Eq(0.5) is false
 // everywhere), and the logical operations see only whether v is nonzero
 // (NaN is). An integer v outside the dtype's range wraps in Add, Sub and
@@ -180,7 +181,7 @@ func (t *Tensor) scalarOnInt(op device.BinaryOp, v float64) (r *Tensor, ok bool)
 			return nil, false
 		}
 		return t.compareInexact(op, v), true
-	case device.Div:
+	case device.Div, device.Atan2:
 	default:
 		if representable(dt, v) || (dt == dtype.Bool && v == math.Trunc(v)) {
 			return nil, false // (Bool arithmetic with an integer is the ordinary path's ErrDType)

@@ -454,6 +454,39 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		return tensor.ScaledDotProductAttention(in[0], in[1], in[2], p.opt(in, 3),
 			tensor.SDPAOptions{Causal: p.bool("causal"), Scale: p.num0("scale")})
 	},
+	// ops added with the third coverage extension: half precision, the
+	// remaining elementwise ops, constructors, Flatten, Equal, AllClose
+	"erf":            func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].Erf() },
+	"gelu_tanh":      func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return in[0].GeluTanh() },
+	"maximum_scalar": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].MaximumScalar(p.num("v")) },
+	"minimum_scalar": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].MinimumScalar(p.num("v")) },
+	"pow_scalar":     func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].PowScalar(p.num("v")) },
+	"atan2_scalar":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Atan2Scalar(p.num("v")) },
+	"eye":            func(_ []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.Eye(p.dtype("dtype"), p.int("n")) },
+	"ones": func(_ []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Ones(p.dtype("dtype"), p.axes("shape")...)
+	},
+	"full": func(_ []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Full(p.dtype("dtype"), p.num("v"), p.axes("shape")...)
+	},
+	"flatten": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Flatten(p.int("start"), p.int("end"))
+	},
+	// the host answers of Equal and AllClose as a 0-d Bool
+	"equal": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		ok, err := tensor.Equal(in[0], in[1])
+		if err != nil {
+			return tensor.Failed(err)
+		}
+		return tensor.Scalar(ok)
+	},
+	"allclose": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		ok, err := tensor.AllClose(in[0], in[1], p.num("rtol"), p.num("atol"))
+		if err != nil {
+			return tensor.Failed(err)
+		}
+		return tensor.Scalar(ok)
+	},
 	// dtype rules: an empty tensor of the dtype they give
 	"promote_types": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
 		return tensor.Zeros(tensor.PromoteTypes(in[0].DType(), in[1].DType()), 0)

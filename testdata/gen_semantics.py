@@ -21,7 +21,7 @@ own result, dtype included.
 Format: a JSON list of cases
   {"name", "op", "params": {...}, "inputs": [array...], "want": array | null,
    "error": "" | "ErrShape" | "ErrAxis" | "ErrValue" | "ErrDType", "rule", "tol"}
-with array = {"dtype": "f32"|"f64"|"i32"|"i64"|"u8"|"bool", "shape": [...],
+with array = {"dtype": "f32"|"f64"|"f16"|"bf16"|"i32"|"i64"|"u8"|"bool", "shape": [...],
 "data": [...]} in C order; floats that JSON cannot hold are the strings
 "nan", "inf", "-inf", and "-0" marks a negative zero whose sign is checked.
 tol is the relative tolerance for floats (0: exact).
@@ -463,7 +463,8 @@ def vcase(name, op, x, view, want_fn, params=None, **kw):
     contiguous."""
     p = dict(params or {})
     p["view"] = view
-    case(name, op, [x], want_fn(VIEWS[view](x)), params=p, **kw)
+    vx = BF16(VIEWS[view](x.a)) if type(x).__name__ == "BF16" else VIEWS[view](x)  # BF16: coverage extension 3
+    case(name, op, [x], want_fn(vx), params=p, **kw)
 
 
 # --- Cast ------------------------------------------------------------------------
@@ -1755,6 +1756,512 @@ case("one_hot_i64_large", "one_hot", [np.array([2**40], i64)], error="ErrValue",
 case("cholesky_batch_second_bad", "cholesky", [np.stack([A3, -A3]).astype(f32)], error="ErrValue", rule="tessera doc")
 case("eigh_batch_empty", "eigh_w", [np.zeros((0, 2, 2), f32)], np.zeros((0, 2), f32), rule="numpy eigh")
 case("inv_f64_hilbert", "inv", [1 / (np.arange(4)[:, None] + np.arange(4)[None, :] + 1.0)], np.linalg.inv(1 / (np.arange(4)[:, None] + np.arange(4)[None, :] + 1.0)), tol=1e-8)
+
+# === coverage extension 3: half precision, the remaining ops, demanding edges ====
+# F16 is NumPy's float16. BF16 has no NumPy dtype: a BF16 holds float32 values
+# already on the bfloat16 grid (written with dtype "bf16"), and bf16() rounds
+# to that grid, ties to even (PyTorch's rule, c10::BFloat16's round_to_nearest_even).
+# tessera computes both in float32 and rounds once into the result (docs/
+# architecture.md, "Dtype rules"), which is PyTorch's opmath rule: for +, -, *, /
+# that is the correctly rounded result, NumPy's float16 result too, so those
+# cases are exact; a sum or mean accumulates in float32 and rounds once, where
+# NumPy's float16 sum rounds every step, and those cases say so.
+f16 = np.float16
+DT[np.dtype(f16)] = "f16"
+
+
+def round_grid(x, mant, emin, emax):
+    """x rounded once (from float64, exactly) to the binary format with mant
+    fraction bits, minimum normal exponent emin and maximum exponent emax:
+    ties to even, subnormals below 2^emin, overflow to ±Inf, NaN kept."""
+    x = np.asarray(x, f64)
+    _, e = np.frexp(x)
+    q = np.maximum(e - 1, emin) - mant
+    y = np.ldexp(np.rint(np.ldexp(x, -q)), q)
+    big = (2 - 2.0**-mant) * 2.0**emax
+    return np.where(np.abs(y) > big, np.copysign(inf, x), y)
+
+
+class BF16:
+    """A bfloat16 array: float32 values on the bfloat16 grid."""
+
+    def __init__(self, a):
+        a = np.asarray(a, f32)
+        r = bf16_grid(a)
+        assert np.array_equal(r, a, equal_nan=True), a
+        self.a = a
+        self.shape = a.shape
+
+    @property
+    def T(self):
+        return BF16(np.swapaxes(self.a, -1, -2))
+
+
+def bf16_grid(x):
+    return round_grid(x, 7, -126, 127).astype(f32)
+
+
+def bf16(x):
+    """x rounded once to bfloat16 (from float32 this is PyTorch's rounding)."""
+    return BF16(bf16_grid(x))
+
+
+def f16r(x):
+    """x rounded once to float16 from float64 (NumPy's double-to-half)."""
+    return np.asarray(x, f64).astype(f16)
+
+
+_enc0 = enc
+
+
+def enc(a):  # noqa: F811 (extends enc with BF16)
+    if isinstance(a, BF16):
+        d = _enc0(a.a)
+        d["dtype"] = "bf16"
+        return d
+    return _enc0(a)
+
+
+def F(a):
+    """the float32 values of a half array (exact)."""
+    return a.a if isinstance(a, BF16) else np.asarray(a, f32)
+
+
+# the rounding helper agrees with NumPy's float16 on the hard cases
+_chk = np.array([1 + 2.0**-11, 1 + 3 * 2.0**-11, 2.0**-25, 3 * 2.0**-26, 2.0**-24 * 1.5, 65519.99, 65520, 1e-8, -2.0**-25, nan, inf, -0.0,
+                 1 + 2.0**-11 + 2.0**-40, 0.1, 2049, 2051], f64)
+assert np.array_equal(round_grid(_chk, 10, -14, 15), _chk.astype(f16).astype(f64), equal_nan=True)
+assert all(np.signbit(round_grid(_chk, 10, -14, 15)) == np.signbit(_chk.astype(f16)))
+HALF = (("f16", f16r, 1e-3), ("bf16", bf16, 8e-3))  # name, rounding, one ulp relative (2^-10, 2^-7)
+HR = "pytorch (computed in float32, rounded once)"
+
+# --- Cast into and out of the half types ---------------------------------------------
+hc16 = np.array([0.1, 1 + 2.0**-11, 1 + 3 * 2.0**-11, 2049, 2051, 65504, 65519, 65520, 1e5, -1e5, 2.0**-14, 2.0**-24, 2.0**-25, 3 * 2.0**-26,
+                 2.0**-24 * 1.5, 2.0**-24 * 2.5, 1e-8, -1e-8, -0.0, nan, inf, -inf, -65520, 6.1e-5], f32)
+case("cast_f32_f16_rounds", "cast", [hc16], hc16.astype(f16), params={"dtype": "f16"}, rule="numpy (ties to even, overflow to Inf, subnormals)")
+hcb = np.array([0.1, 1 + 2.0**-8, 1 + 3 * 2.0**-8, 1 + 2.0**-8 + 2.0**-20, 257, 259, 3.3895313e38, 3.3961775e38, 3.4e38, -3.4e38, 2.0**-126,
+                2.0**-133, 2.0**-134, 3 * 2.0**-135, 1e-45, -0.0, nan, inf, -inf, 65520, 1e-8], f32)
+case("cast_f32_bf16_rounds", "cast", [hcb], bf16(hcb), params={"dtype": "bf16"}, rule="pytorch (round to nearest even from float32; overflow to Inf; subnormals kept)")
+case("cast_f16_f32_exact", "cast", [hc16.astype(f16)], hc16.astype(f16).astype(f32), params={"dtype": "f32"})
+case("cast_bf16_f32_exact", "cast", [bf16(hcb)], bf16(hcb).a, params={"dtype": "f32"}, rule="pytorch (exact)")
+case("cast_f16_f64_exact", "cast", [hc16.astype(f16)], hc16.astype(f16).astype(f64), params={"dtype": "f64"})
+case("cast_bf16_f64_exact", "cast", [bf16(hcb)], bf16(hcb).a.astype(f64), params={"dtype": "f64"}, rule="pytorch (exact)")
+# from float64 in one rounding: through float32 these would tie and go to even
+h64 = np.array([1 + 2.0**-11 + 2.0**-40, 1 + 2.0**-11 - 2.0**-40, -(1 + 2.0**-11 + 2.0**-40), 65519.999999, 65520.0, 1e-300, 2.0**-25 + 2.0**-60, 0.1], f64)
+case("cast_f64_f16_one_rounding", "cast", [h64], h64.astype(f16), params={"dtype": "f16"}, rule="numpy (one rounding from float64)")
+b64 = np.array([1 + 2.0**-8 + 2.0**-40, 1 + 2.0**-8 - 2.0**-40, -(1 + 2.0**-8 + 2.0**-40), 1e300, 1e-300, 2.0**-134 + 2.0**-160, 0.1], f64)
+case("cast_f64_bf16_one_rounding", "cast", [b64], bf16(b64), params={"dtype": "bf16"},
+     rule="tessera doc: one rounding from float64 (PyTorch rounds through float32, so its 1+2^-8+2^-40 gives 1)")
+hb = np.array([1 + 2.0**-8 + 2.0**-10, 1 + 2.0**-8, 1 + 3 * 2.0**-8, 65504, 2.0**-24, -0.0, nan, inf, 0.1], f16)
+case("cast_f16_bf16", "cast", [hb], bf16(hb.astype(f32)), params={"dtype": "bf16"}, rule=HR)
+bh = bf16(np.array([1 + 2.0**-7, 3.3895313e38, 65536, 65504, 2.0**-26, 2.0**-126, -0.0, nan, -inf, 0.1], f32))
+case("cast_bf16_f16", "cast", [bh], bh.a.astype(f16), params={"dtype": "f16"}, rule=HR)
+hi = np.array([1.9, -1.9, 0.5, -0.5, 65504, -65504, 2.5, -0.0, nan, inf, -inf, 300.5], f16)
+case("cast_f16_i32", "cast", [hi], cast_doc(hi.astype(f64), i32), params={"dtype": "i32"}, rule="tessera doc: truncate, saturate, NaN gives 0")
+case("cast_f16_u8", "cast", [hi], cast_doc(hi.astype(f64), u8), params={"dtype": "u8"}, rule="tessera doc: truncate, saturate, NaN gives 0")
+bi = bf16(np.array([1.9, -1.9, 3e9, -3e9, 1e20, 255.5, nan, inf, -inf], f32))
+case("cast_bf16_i32", "cast", [bi], cast_doc(bi.a.astype(f64), i32), params={"dtype": "i32"}, rule="tessera doc: truncate, saturate, NaN gives 0")
+case("cast_bf16_i64", "cast", [bi], cast_doc(bi.a.astype(f64), i64), params={"dtype": "i64"}, rule="tessera doc: truncate, saturate, NaN gives 0")
+ih = np.array([2049, 2051, 65519, 65520, -70000, 1, 0, 16777217], i32)
+case("cast_i32_f16", "cast", [ih], ih.astype(f16), params={"dtype": "f16"}, rule="numpy (one rounding, overflow to Inf)")
+case("cast_i32_bf16", "cast", [ih], bf16(ih.astype(f64)), params={"dtype": "bf16"}, rule="tessera doc: one rounding (PyTorch through float32 agrees for these)")
+case("cast_bool_f16", "cast", [np.array([True, False])], np.array([1, 0], f16), params={"dtype": "f16"})
+case("cast_f16_bool", "cast", [np.array([0, -0.0, nan, 2.0**-24, -inf], f16)], np.array([0, -0.0, nan, 2.0**-24, -inf], f16).astype(b_), params={"dtype": "bool"})
+case("cast_bf16_bool", "cast", [bf16(np.array([0, -0.0, nan, 1e-40, -inf], f32))], np.array([False, False, True, True, True]), params={"dtype": "bool"})
+vcase("cast_f32_f16_transposed", "cast", np.array([[0.1, 2049, 65520], [2.0**-25, -0.0, 3.14159]], f32), "T", lambda a: a.astype(f16), params={"dtype": "f16"})
+case("cast_f16_empty", "cast", [np.zeros((0, 2), f16)], np.zeros((0, 2), f32), params={"dtype": "f32"})
+case("cast_f32_f16_0d", "cast", [np.array(65520, f32)], np.array(inf, f16), params={"dtype": "f16"})
+
+# --- arithmetic: one rounding of the exact result, so exact references ----------------------------
+ha = np.array([2048, 2048, 65504, 0.1, 1, -0.0, 2.0**-14, 1e-4, 1, 0, -1, inf, inf, 3, 1000, 2.0**-24], f64)
+hb_ = np.array([1, 3, 16, 0.2, 3, -0.0, 2.0**-5, 1e-4, 0, 0, 0, -inf, 2, 7, 0.001, 0.5], f64)
+for hn, rnd, _ in HALF:
+    x, y = rnd(ha), rnd(hb_)
+    fx, fy = F(x).astype(f64), F(y).astype(f64)
+    for nm, fn in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("div", np.divide)):
+        case(f"{nm}_{hn}", nm, [x, y], rnd(fn(fx, fy)), rule=HR + ": the correctly rounded result")
+    case(f"add_{hn}_broadcast_T", "add", [rnd(np.array([[1, 2.5, 2048], [0.1, -3, 65504]], f64)), rnd(np.array([1, 0.3], f64))],
+         rnd(F(rnd(np.array([[1, 2.5, 2048], [0.1, -3, 65504]], f64))).astype(f64).T + F(rnd(np.array([1, 0.3], f64))).astype(f64)),
+         params={"view": "T"}, rule=HR)
+    case(f"mul_{hn}_0d", "mul", [rnd(np.array(3.0)), rnd(np.array(0.1))], rnd(3 * F(rnd(np.array(0.1))).astype(f64)), rule=HR)
+case("add_f16_bf16_promotes_f32", "add", [f16r([0.1, 2049]), bf16([0.1, 2049])], (f16r([0.1, 2049]).astype(f32) + bf16([0.1, 2049]).a), rule="pytorch promote_types: f16 with bf16 is f32")
+case("mul_f16_f32_promotes", "mul", [f16r([0.1, 3]), np.array([3, 0.1], f32)], f16r([0.1, 3]).astype(f32) * np.array([3, 0.1], f32), rule="numpy (f16 with f32 is f32)")
+case("add_i32_f16", "add", [np.array([2049, 1], i32), f16r([1, 0.5])], f16r(np.array([2048 + 1, 1.5])), rule="pytorch (the float's dtype: the i32 operand is cast to f16 first, 2049 to 2048; NumPy: f64)")
+case("add_f16_0d_f32_keeps_f16", "add", [f16r([2048, 1]), np.array(1, f32)], f16r([2048, 2]), rule="pytorch result_type (a 0-d f32 does not widen f16; NumPy 1.24 agrees)")
+case("add_bf16_0d_f64_keeps_bf16", "add", [bf16([256, 1]), np.array(1, f64)], bf16([256, 2]), rule="pytorch result_type (a 0-d f64 does not widen bf16)")
+case("add_scalar_f16_rounds", "add_scalar", [f16r([2048, 1, 65504])], f16r([2048, 1.099609375, 65504]), params={"v": 0.1},
+     rule="numpy and pytorch (2048+0.1 and 65504+0.1 round back; 1+0.1 to f16 either way)")
+
+# --- reductions: float32 accumulation, one rounding -----------------------------------------------
+hs = np.array([2048, 1, 1, 1, 1, 1, 1, 1, 1], f64)  # f16 steps lose every 1; float32 keeps them
+case("sum_f16_f32_accumulation", "sum", [f16r(hs)], f16r(np.sum(hs)), params={"axes": None},
+     rule="pytorch and numpy (float32 accumulation, one rounding; rounding every step to f16 would give 2048)")
+case("mean_f16_f32_accumulation", "mean", [f16r(hs)], f16r(np.float32(np.sum(hs)) / np.float32(hs.size)), params={"axes": None},
+     rule="pytorch and numpy (float32 accumulation, one rounding)")
+bs = np.array([256, 1, 1, 1, 1, 0.5, 0.5], f64)
+case("sum_bf16_f32_accumulation", "sum", [bf16(bs)], bf16(np.sum(bs)), params={"axes": None}, rule="pytorch (float32 accumulation, one rounding)")
+case("mean_bf16_f32_accumulation", "mean", [bf16(bs)], bf16(np.float32(np.sum(bs)) / np.float32(bs.size)), params={"axes": None}, rule="pytorch (float32 accumulation, one rounding)")
+hm = np.array([[1, 2, 3, 2048], [0.5, 0.25, 0.125, 65504], [1, 1, 1, 1]], f64)
+hm2 = np.array([[0.1, 0.2, 0.3], [1e4, 2e4, 3e4], [-1, 1, -0.0]], f64)
+for hn, rnd, ulp in HALF:
+    x = rnd(hm)
+    fx = F(x).astype(f64)  # exact sums: float32 holds them
+    case(f"sum_{hn}_neg1", "sum", [x], rnd(np.sum(fx, axis=-1)), params={"axes": [-1]}, rule=HR)
+    case(f"sum_{hn}_axis0_keep", "sum", [x], rnd(np.sum(fx, axis=0, keepdims=True)), params={"axes": [0], "keepdims": True}, rule=HR)
+    case(f"mean_{hn}_neg1", "mean", [x], rnd(np.sum(fx, axis=-1).astype(f32) / f32(4)), params={"axes": [-1]}, rule=HR)
+    case(f"mean_{hn}_keep_all", "mean", [x], rnd(np.array([[np.float32(np.sum(fx)) / f32(12)]])), params={"axes": None, "keepdims": True}, rule=HR)
+    case(f"sum_{hn}_overflow", "sum", [rnd(np.array([65504, 65504], f64) if hn == "f16" else np.array([3e38, 3e38]))], np.array(inf, f32).astype(f16) if hn == "f16" else BF16(np.array(inf, f32)),
+         params={"axes": None}, rule=HR + " (overflow to Inf)")
+    case(f"sum_{hn}_empty", "sum", [rnd(np.zeros((0, 2)))], rnd(np.zeros(2)), params={"axes": [0]})
+    case(f"mean_{hn}_empty", "mean", [rnd(np.zeros((0, 2)))], rnd(np.full(2, nan)), params={"axes": [0]})
+    x2 = rnd(hm2)
+    vcase(f"sum_{hn}_view_T", "sum", x2, "T", lambda a, r=rnd: r(np.sum(F(a).astype(f32), axis=-1, dtype=f32)), params={"axes": [-1]}, tol=ulp, rule=HR)
+    xn = rnd(np.array([[1, nan, 3, nan], [-inf, 2, 0, 5], [7, 7, -1, -1]], f64))
+    fn_ = F(xn)
+    for nm, fn in (("max", np.max), ("min", np.min)):
+        case(f"{nm}_{hn}_nan", nm, [xn], rnd(fn(fn_, axis=-1)), params={"axes": [-1]}, rule="numpy (NaN wins)")
+        case(f"{nm}_{hn}_keep_axis0", nm, [xn], rnd(fn(fn_, axis=0, keepdims=True)), params={"axes": [0], "keepdims": True}, rule="numpy (NaN wins)")
+    for nm, fn in (("argmax", np.argmax), ("argmin", np.argmin)):
+        case(f"{nm}_{hn}_nan_first", nm, [xn], fn(fn_, axis=-1), params={"axis": -1}, rule="numpy (the first NaN; ties: the first)")
+        case(f"{nm}_{hn}_keep_axis0", nm, [xn], fn(fn_, axis=0, keepdims=True), params={"axis": 0, "keepdims": True})
+    case(f"prod_{hn}", "prod", [rnd(np.array([[2, 3, 0.5], [256, 256, 2]]))], rnd(np.prod(np.array([[2, 3, 0.5], [256, 256, 2]]), axis=-1)), params={"axes": [-1]}, rule=HR + " (overflow to Inf)" if hn == "f16" else HR)
+    cs = np.array([2048, 1, 1, 1, 0.5, 0.25], f64) if hn == "f16" else np.array([256, 1, 1, 1, 0.5, 0.25], f64)
+    case(f"cumsum_{hn}", "cumsum", [rnd(cs)], rnd(np.cumsum(cs)), params={"axis": 0}, rule="pytorch (scans accumulate in float32, each output rounded once)")
+
+# --- matmul: float32 accumulation of exact products, one rounding ---------------------------------
+ma = np.array([[1, 2, 3], [0.5, 0.25, 2048], [-1, 65504 / 4096, 7]], f64)
+mb = np.array([[1, 0.5], [3, -1], [1, 0.125]], f64)
+for hn, rnd, _ in HALF:
+    A, B = rnd(ma), rnd(mb)
+    fa_, fb_ = F(A).astype(f64), F(B).astype(f64)
+    ref = fa_ @ fb_
+    assert np.array_equal(ref, (F(A) @ F(B)).astype(f64))  # float32 exact, so any order
+    case(f"matmul_{hn}", "matmul", [A, B], rnd(ref), rule=HR)
+    case(f"matmul_{hn}_1d", "matmul", [rnd(ma[0]), B], rnd(fa_[0] @ fb_), rule=HR)
+    case(f"matmul_{hn}_view_T", "matmul", [A, rnd(ma)], rnd(fa_.T @ F(rnd(ma)).astype(f64)), params={"view": "T"}, rule=HR)
+    case(f"matmul_{hn}_batch", "matmul", [rnd(np.stack([ma, -ma])), B], rnd(np.stack([ref, -ref])), rule=HR)
+    case(f"matmul_{hn}_k0", "matmul", [rnd(np.zeros((2, 0))), rnd(np.zeros((0, 3)))], rnd(np.zeros((2, 3))))
+# a sum that float32 holds and half does not: 2048 + 1 + 1 = 2050 (f16 steps: 2048)
+case("matmul_f16_f32_accumulation", "matmul", [f16r([[2048, 1, 1]]), f16r([[1], [1], [1]])], f16r([[2050]]), rule=HR)
+case("matmul_f16_f32_mixed", "matmul", [f16r([[1, 2]]), np.array([[1], [2]], f32)], error="ErrDType", rule="tessera doc: Matmul of mixed dtypes is an ErrDType (PyTorch raises)")
+
+# --- elementwise functions: the float64 value rounded once, within one ulp (float32 compute) ----------
+hu = np.array([0.5, -0.5, 1, -1, 2, 3, -3, 0.1, 10, -10], f64)
+hspec = np.array([nan, inf, -inf, 0.0, -0.0], f64)
+for hn, rnd, ulp in HALF:
+    for nm, fn in (("exp", np.exp), ("tanh", np.tanh), ("sigmoid", sigmoid)):
+        x = rnd(hu)
+        case(f"{nm}_{hn}_values", nm, [x], rnd(fn(F(x).astype(f64))), tol=ulp, rule=HR)
+        case(f"{nm}_{hn}_special", nm, [rnd(hspec)], rnd(fn(hspec)), rule=HR)
+    case(f"relu_{hn}", "relu", [rnd(np.array([nan, inf, -inf, -0.0, 0.0, -1, 0.1, 65504]))], rnd(np.array([nan, inf, 0, 0, 0, 0, F(rnd(np.array(0.1))).item(), 65504])), rule="tessera doc: -0 gives +0")
+    case(f"exp_{hn}_overflow", "exp", [rnd(np.array([12, 89, -18, -110]))], rnd(np.exp(F(rnd(np.array([12, 89, -18, -110]))).astype(f64))), tol=ulp, rule=HR)
+    vcase(f"tanh_{hn}_view_T", "tanh", rnd(np.array([[0.5, 1, 2], [-0.5, -1, -2]])), "T", lambda a, r=rnd: r(np.tanh(F(a).astype(f64))), tol=ulp, rule=HR)
+
+# --- comparisons, Where, Concat, views -------------------------------------------------------------
+ca = np.array([1, nan, 2049, 0.1, -0.0, inf, 65504], f64)
+cb_ = np.array([1, nan, 2048, 0.1, 0.0, inf, 65520], f64)
+for hn, rnd, _ in HALF:
+    x, y = rnd(ca), rnd(cb_)
+    fx, fy = F(x), F(y)
+    for nm, fn in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)):
+        case(f"{nm}_{hn}", nm, [x, y], fn(fx, fy), rule="numpy (on the rounded values)")
+    case(f"eq_{hn}_f32", "eq", [x, np.array([1, nan, 2049, 0.1, 0, inf, 65504], f32)], np.equal(fx, np.array([1, nan, 2049, 0.1, 0, inf, 65504], f32)),
+         rule="numpy (compared in f32: the rounded 0.1 is not f32's 0.1)")
+    case(f"lt_scalar_{hn}", "lt_scalar", [x], np.less(fx, F(rnd(np.array(0.1)))), params={"v": 0.1}, rule="numpy and pytorch (the scalar in the tensor's dtype: 0.1 rounded to it)")
+    w_ = np.array([True, False, True, False, True, False, True])
+    case(f"where_{hn}", "where", [w_, x, y], np.where(w_, fx, fy).astype(f16) if hn == "f16" else BF16(np.where(w_, fx, fy)))
+    case(f"where_{hn}_f32", "where", [w_, x, np.zeros(7, f32)], np.where(w_, fx, f32(0)), rule="numpy (f32)")
+    c1 = rnd(np.array([[1, 2], [3, 0.1]]))
+    c2 = rnd(np.array([[2049, nan]]))
+    case(f"concat_{hn}", "concat", [c1, c2], rnd(np.concatenate([F(c1), F(c2)]).astype(f64)), params={"axis": 0})
+    c2t = rnd(F(c2).T.astype(f64))
+    case(f"concat_{hn}_view_T", "concat", [c1, c2t], rnd(np.concatenate([F(c1).T, F(c2t)], axis=1).astype(f64)), params={"axis": 1, "view": "T"})
+    case(f"concat_{hn}_f32", "concat", [c1, np.array([[7, 8]], f32)], np.concatenate([F(c1), np.array([[7, 8]], f32)]), params={"axis": 0}, rule="pytorch (f32)")
+    xc = rnd(np.array([[1, 2, 3], [4, 5, 0.1]]))
+    case(f"contiguous_{hn}", "contiguous", [xc], rnd(F(xc).T[::-1].astype(f64)), rule="numpy (T then flip(0), copied)")
+    vcase(f"neg_{hn}_view_flip", "neg", rnd(np.array([[1, -0.0, 3], [nan, 0.0, -inf]])), "flip", lambda a, r=rnd: r(-F(a).astype(f64)))
+    x6 = rnd(np.array([[1, 9, nan, 9, 3, 9], [-0.0, 1, 2.5, 1, 0.1, 1]]))
+    case(f"maximum_{hn}_view_step2", "maximum", [x6, rnd(np.array([2.0]))], rnd(np.maximum(F(x6)[..., ::2], 2).astype(f64)), params={"view": "step2"}, rule="numpy (NaN wins)")
+case("concat_f16_bf16", "concat", [f16r([0.1]), bf16([0.1])], np.concatenate([f16r([0.1]).astype(f32), bf16([0.1]).a]), params={"axis": 0}, rule="pytorch promote_types (f32)")
+case("clamp_f16_lo_above_hi", "clamp", [f16r([-1, 0.5, 3, nan])], f16r(np.clip(np.array([-1, 0.5, 3, nan]), 2, 1)), params={"lo": 2, "hi": 1}, rule="numpy clip (lo > hi gives hi)")
+case("clamp_bf16", "clamp", [bf16([-1, 0.5, 3, nan, -inf])], bf16(np.clip(np.array([-1, 0.5, 3, nan, -inf], f32), f32(0.1), f32(2))), params={"lo": 0.1, "hi": 2},
+     rule="pytorch (the bound rounded in float32, the result rounded once)")
+
+# --- Erf, GeluTanh --------------------------------------------------------------------------------
+erf_ = np.vectorize(math.erf, otypes=[f64])
+case("erf_special", "erf", [SPECIAL], erf_(SPECIAL.astype(f64)).astype(f32), rule="math.erf (erf(±Inf) = ±1, signed zeros kept)")
+ev = np.array([1e-7, -1e-7, 0.5, -0.5, 1, -1, 2, 3.5, -3.5, 6, -6, 1e-30, 0.0625], f32)
+case("erf_values", "erf", [ev], erf_(ev.astype(f64)).astype(f32), tol=TR, rule="math.erf")
+case("erf_f64", "erf", [ev.astype(f64)], erf_(ev.astype(f64)), tol=1e-12, rule="math.erf")
+case("erf_f64_special", "erf", [SPECIAL.astype(f64)], erf_(SPECIAL.astype(f64)), rule="math.erf")
+case("erf_i32", "erf", [np.array([0, 1, -2, 100], i32)], erf_(np.array([0, 1, -2, 100], f64)).astype(f32), tol=TR, rule="pytorch (F32; NumPy/scipy: F64)")
+case("erf_empty", "erf", [e03], e03)
+case("erf_0d", "erf", [np.array(-0.5, f32)], np.array(math.erf(-0.5), f32), tol=TR)
+vcase("erf_view_T", "erf", np.array([[0.1, -0.2, 0.3], [1.5, -2.5, 4]], f32), "T", lambda a: erf_(a.astype(f64)).astype(f32), tol=TR)
+for hn, rnd, ulp in HALF:
+    case(f"erf_{hn}", "erf", [rnd(ev.astype(f64))], rnd(erf_(F(rnd(ev.astype(f64))).astype(f64))), tol=ulp, rule=HR)
+
+
+def gelu_tanh(x):
+    """PyTorch's gelu(approximate='tanh'): x/2 * (1 + tanh(v)), v = sqrt(2/pi) *
+    (x + 0.044715 x^3), written as x * sigmoid(2v), the same value without the
+    cancellation of 1 + tanh(v) for negative x (float64 throughout)."""
+    x = np.asarray(x, f64)
+    v = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)
+    with np.errstate(all="ignore"):
+        return np.where(v >= 0, x / (1 + np.exp(-2 * v)), x * np.exp(2 * v) / (1 + np.exp(2 * v)))
+
+
+gv = np.array([0.5, -0.5, 1, -1, 2, -2, 3, -3, 5, -5, 10, -8, 1e-7, -1e-7, 0.01], f32)
+case("gelu_tanh_values", "gelu_tanh", [gv], gelu_tanh(gv).astype(f32), tol=TR, rule="pytorch gelu(approximate='tanh')")
+case("gelu_tanh_f64", "gelu_tanh", [gv.astype(f64)], gelu_tanh(gv.astype(f64)), tol=1e-12, rule="pytorch gelu(approximate='tanh')")
+case("gelu_tanh_exact", "gelu_tanh", [np.array([nan, inf, 0.0, -0.0, 100, 1e30], f32)], np.array([nan, inf, 0.0, -0.0, 100, 1e30], f32),
+     rule="pytorch gelu(approximate='tanh') (x/2*(1+tanh(v)): ±0 kept, x for large x)")
+case("gelu_tanh_large_negative", "gelu_tanh", [np.array([-30, -100, -1e30], f32)], np.array([-0.0, -0.0, -0.0], f32),
+     rule="pytorch gelu(approximate='tanh') (tanh(v) = -1: x/2 * 0 = -0)")
+case("gelu_tanh_i32", "gelu_tanh", [np.array([0, 1, -1], i32)], gelu_tanh(np.array([0, 1, -1])).astype(f32), tol=TR, rule="pytorch (F32)")
+case("gelu_tanh_empty", "gelu_tanh", [e03], e03)
+vcase("gelu_tanh_view_flip", "gelu_tanh", np.array([[0.5, -1.5, 2.5], [3, -0.25, 0.75]], f32), "flip", lambda a: gelu_tanh(a).astype(f32), tol=TR)
+for hn, rnd, ulp in HALF:
+    case(f"gelu_tanh_{hn}", "gelu_tanh", [rnd(gv[:12].astype(f64))], rnd(gelu_tanh(F(rnd(gv[:12].astype(f64))))), tol=ulp, rule=HR)
+# Not here: GeluTanh(-Inf). The doc's formula and torch give NaN (-Inf * 0);
+# tessera gives -0, the limit (device/optable.go says so in a code comment),
+# which its doc comment does not mention, as for Gelu(-Inf) above.
+
+# --- MaximumScalar / MinimumScalar / PowScalar / Atan2Scalar --------------------------------------
+ms = np.array([1, nan, -3, 0.0, -0.0, inf, -inf, 2.5], f32)
+for nm, fn in (("maximum", np.maximum), ("minimum", np.minimum)):
+    for sv, tag in ((0.5, "half"), (-3, "neg3"), ("nan", "nan"), ("inf", "inf"), ("-inf", "neginf")):
+        pv = semv = sv if not isinstance(sv, str) else {"nan": nan, "inf": inf, "-inf": -inf}[sv]
+        case(f"{nm}_scalar_f32_{tag}", f"{nm}_scalar", [ms[[0, 1, 2, 5, 6, 7]]], fn(ms[[0, 1, 2, 5, 6, 7]], f32(pv)), params={"v": sv}, rule="numpy (NaN wins)")
+    case(f"{nm}_scalar_f64", f"{nm}_scalar", [ms.astype(f64)[[0, 1, 2, 7]]], fn(ms.astype(f64)[[0, 1, 2, 7]], 0.1), params={"v": 0.1})
+    case(f"{nm}_scalar_i32_int", f"{nm}_scalar", [np.array([-5, 0, 7, -2**31], i32)], fn(np.array([-5, 0, 7, -2**31], i32), i32(2)), params={"v": 2})
+    case(f"{nm}_scalar_i32_fraction", f"{nm}_scalar", [np.array([-5, 0, 7], i32)], fn(np.array([-5, 0, 7], f32), f32(0.5)), params={"v": 0.5},
+         rule="pytorch (a fraction computes in F32; NumPy: F64)")
+    case(f"{nm}_scalar_u8", f"{nm}_scalar", [np.array([0, 7, 255], u8)], fn(np.array([0, 7, 255], u8), u8(7)), params={"v": 7})
+    case(f"{nm}_scalar_empty", f"{nm}_scalar", [e03], e03, params={"v": 1})
+    case(f"{nm}_scalar_0d", f"{nm}_scalar", [np.array(nan, f32)], np.array(nan, f32), params={"v": 1}, rule="numpy (NaN wins)")
+    vcase(f"{nm}_scalar_view_T", f"{nm}_scalar", np.array([[1, 5, nan], [-2, 3, 0]], f32), "T", lambda a, fn=fn: fn(a, f32(2)), params={"v": 2})
+    for hn, rnd, _ in HALF:
+        x = rnd(np.array([1, nan, -3, 2049, 0.1]))
+        case(f"{nm}_scalar_{hn}", f"{nm}_scalar", [x], rnd(fn(F(x), F(rnd(np.array(0.1)))).astype(f64)), params={"v": 0.1},
+             rule="numpy (the scalar rounded to the tensor's dtype; NaN wins)")
+# Not here: MaximumScalar/MinimumScalar (and Maximum/Minimum) of Bool. NumPy
+# and torch give the Bool or/and; tessera's op table accepts floats and
+# integers only (an ErrDType), though Max/Min of Bool are Any/All.
+# an out-of-range integer bound: no bound where it never binds, else ErrValue (tessera doc)
+case("maximum_scalar_u8_negative_never_binds", "maximum_scalar", [np.array([0, 7, 255], u8)], np.array([0, 7, 255], u8), params={"v": -1},
+     rule="tessera doc: an out-of-range bound that never binds is no bound (NumPy 1.24 widens to int16)")
+case("minimum_scalar_u8_negative_binds", "minimum_scalar", [np.array([0, 7, 255], u8)], error="ErrValue", params={"v": -1},
+     rule="tessera doc: an out-of-range bound that binds is an ErrValue (torch: overflow error)")
+case("minimum_scalar_i32_huge_never_binds", "minimum_scalar", [np.array([-5, 2**31 - 1], i32)], np.array([-5, 2**31 - 1], i32), params={"v": 1e10},
+     rule="tessera doc: an out-of-range bound that never binds is no bound")
+case("maximum_scalar_i32_huge_binds", "maximum_scalar", [np.array([-5, 2**31 - 1], i32)], error="ErrValue", params={"v": 1e10},
+     rule="tessera doc: an out-of-range bound that binds is an ErrValue")
+
+pw = np.array([2, -2, 0.0, -0.0, 0.5, 4, nan, inf, -inf, 1, -8], f32)
+for sv, tag in ((2, "2"), (0.5, "half"), (-1, "neg1"), (0, "0"), (3, "3"), (-0.5, "neghalf"), ("inf", "inf"), ("nan", "nan"), (1.5, "1p5")):
+    pv = sv if not isinstance(sv, str) else {"nan": nan, "inf": inf}[sv]
+    exact = pv in (2, 0, -1, 3, inf) or pv != pv
+    case(f"pow_scalar_f32_{tag}", "pow_scalar", [pw], f64ref(lambda a: np.power(a, pv), pw), params={"v": sv}, tol=0 if exact else TR, rule="numpy (C99 pow special values)")
+case("pow_scalar_f64_third", "pow_scalar", [np.array([8, 27, 2, 1e-300, 1e300], f64)], np.power(np.array([8, 27, 2, 1e-300, 1e300], f64), 1 / 3), params={"v": 1 / 3}, tol=1e-15)
+case("pow_scalar_i32_wraps", "pow_scalar", [np.array([2, -3, 7, 0, -1], i32)], np.power(np.array([2, -3, 7, 0, -1], i32), 31), params={"v": 31}, rule="numpy (wraps in i32)")
+case("pow_scalar_i32_zero", "pow_scalar", [np.array([2, -3, 0], i32)], np.power(np.array([2, -3, 0], i32), 0), params={"v": 0})
+assert raises(lambda: np.power(np.array([2], i32), -1))
+case("pow_scalar_i32_negative", "pow_scalar", [np.array([2, 1], i32)], error="ErrValue", params={"v": -1}, rule="numpy and pytorch (an integer to a negative integer power raises)")
+case("pow_scalar_i32_fraction", "pow_scalar", [np.array([4, 2, 0], i32)], np.power(np.array([4, 2, 0], f32), f32(0.5)), params={"v": 0.5}, tol=TR, rule="pytorch (F32; NumPy: F64)")
+case("pow_scalar_u8_wraps", "pow_scalar", [np.array([2, 3, 16], u8)], np.power(np.array([2, 3, 16], u8), 2), params={"v": 2})
+case("pow_scalar_empty", "pow_scalar", [e03], e03, params={"v": 2})
+vcase("pow_scalar_view_step2", "pow_scalar", np.array([[1, 9, 2, 9, 3]], f32), "step2", lambda a: np.power(a, f32(2)), params={"v": 2})
+for hn, rnd, ulp in HALF:
+    x = rnd(np.array([2, 3, 0.5, 255, 300, -2, nan]))
+    case(f"pow_scalar_{hn}", "pow_scalar", [x], rnd(np.power(F(x).astype(f64), 2)), params={"v": 2}, rule=HR + " (300^2 overflows f16)")
+
+at = np.array([1, -1, 0.0, -0.0, inf, -inf, nan, 1e-30, -2], f32)
+for sv, tag in ((1, "1"), (-1, "neg1"), (0, "0"), ("-0", "negzero"), ("inf", "inf"), ("-inf", "neginf"), ("nan", "nan")):
+    pv = sv if not isinstance(sv, str) else {"nan": nan, "inf": inf, "-inf": -inf, "-0": -0.0}[sv]
+    case(f"atan2_scalar_f32_{tag}", "atan2_scalar", [at], f64ref(lambda a: np.arctan2(a, pv), at), params={"v": sv}, tol=TR, rule="numpy arctan2(t, v) (C99 special values)")
+case("atan2_scalar_f64", "atan2_scalar", [at.astype(f64)], np.arctan2(at.astype(f64), -1.0), params={"v": -1}, tol=1e-15)
+case("atan2_scalar_i32", "atan2_scalar", [np.array([1, -1, 0], i32)], f64ref(lambda a: np.arctan2(a, 2.0), np.array([1, -1, 0], f32)), params={"v": 2}, tol=TR, rule="pytorch (F32; NumPy: F64)")
+case("atan2_scalar_bool", "atan2_scalar", [np.array([True, False])], f64ref(lambda a: np.arctan2(a, 1.0), np.array([1, 0], f32)), params={"v": 1}, tol=TR, rule="pytorch (F32; NumPy: F16)")
+case("atan2_scalar_i32_huge", "atan2_scalar", [np.array([1, -1], i32)], f64ref(lambda a: np.arctan2(a, 1e10), np.array([1, -1], f32)), params={"v": 1e10}, tol=TR, rule="pytorch (F32, the scalar in F32)")
+case("atan2_scalar_empty", "atan2_scalar", [e03], e03, params={"v": 1})
+for hn, rnd, ulp in HALF:
+    x = rnd(np.array([1, -1, 0.0, -0.0, inf, 0.5]))
+    case(f"atan2_scalar_{hn}", "atan2_scalar", [x], rnd(np.arctan2(F(x).astype(f64), -1.0)), params={"v": -1}, tol=ulp, rule=HR)
+
+# --- Eye / Full / Ones (constructors: CPU tensors) ----------------------------------------------------
+for dn, dt in (("f32", f32), ("f64", f64), ("i32", i32), ("i64", i64), ("u8", u8), ("bool", b_), ("f16", f16)):
+    case(f"eye_{dn}", "eye", [], np.eye(3, dtype=dt), params={"dtype": dn, "n": 3})
+    case(f"ones_{dn}", "ones", [], np.ones((2, 3), dt), params={"dtype": dn, "shape": [2, 3]})
+case("eye_bf16", "eye", [], BF16(np.eye(2, dtype=f32)), params={"dtype": "bf16", "n": 2})
+case("ones_bf16", "ones", [], BF16(np.ones(3, f32)), params={"dtype": "bf16", "shape": [3]})
+case("eye_0", "eye", [], np.eye(0, dtype=f32), params={"dtype": "f32", "n": 0})
+case("eye_1", "eye", [], np.eye(1, dtype=i64), params={"dtype": "i64", "n": 1})
+assert raises(lambda: np.eye(-1))
+case("eye_negative", "eye", [], error="ErrShape", params={"dtype": "f32", "n": -1})
+case("ones_0d", "ones", [], np.ones((), f32), params={"dtype": "f32", "shape": []})
+case("ones_empty", "ones", [], np.ones((0, 3), i32), params={"dtype": "i32", "shape": [0, 3]})
+assert raises(lambda: np.ones((-1, 2)))
+case("ones_negative_shape", "ones", [], error="ErrShape", params={"dtype": "f32", "shape": [-1, 2]})
+case("full_negative_shape", "full", [], error="ErrShape", params={"dtype": "f32", "v": 1, "shape": [2, -3]})
+for v_, dn, dt in ((2.5, "f32", f32), (0.1, "f64", f64), (-7, "i32", i32), ("nan", "f32", f32), ("-inf", "f64", f64), ("-0", "f32", f32), (0.1, "f16", f16), (65520, "f16", f16), (200, "u8", u8)):
+    pv = v_ if not isinstance(v_, str) else {"nan": nan, "-inf": -inf, "-0": -0.0}[v_]
+    tag = str(v_).replace(".", "p").replace("-", "m")
+    case(f"full_{dn}_{tag}", "full", [], np.full((2, 2), pv, dt), params={"dtype": dn, "v": v_, "shape": [2, 2]}, rule="numpy (one rounding into the dtype)")
+case("full_bf16_0p1", "full", [], bf16(np.full((2,), 0.1)), params={"dtype": "bf16", "v": 0.1, "shape": [2]}, rule="pytorch (the value rounded to nearest even)")
+case("full_0d", "full", [], np.full((), 3, i64), params={"dtype": "i64", "v": 3, "shape": []})
+case("full_empty", "full", [], np.full((3, 0), 1, f32), params={"dtype": "f32", "v": 1, "shape": [3, 0]})
+FD = "tessera doc: converted to dt, floats to integers truncate and saturate (NaN gives 0), nonzero is true"
+case("full_i32_fraction", "full", [], cast_doc(np.full(2, -2.7), i32), params={"dtype": "i32", "v": -2.7, "shape": [2]}, rule=FD + " (torch.full infers F32 from a float)")
+case("full_i32_saturates", "full", [], cast_doc(np.full(2, 1e10), i32), params={"dtype": "i32", "v": 1e10, "shape": [2]}, rule=FD)
+case("full_u8_negative_saturates", "full", [], cast_doc(np.full(2, -1.0), u8), params={"dtype": "u8", "v": -1, "shape": [2]}, rule=FD + " (NumPy 1.24 wraps to 255)")
+case("full_i64_nan", "full", [], cast_doc(np.full(2, nan), i64), params={"dtype": "i64", "v": "nan", "shape": [2]}, rule=FD)
+for v_, tag in ((0.5, "half"), ("nan", "nan"), ("-0", "negzero"), (0, "0")):
+    pv = v_ if not isinstance(v_, str) else {"nan": nan, "-0": -0.0}[v_]
+    case(f"full_bool_{tag}", "full", [], np.full(2, pv, b_), params={"dtype": "bool", "v": v_, "shape": [2]}, rule="numpy (nonzero is true, NaN too)")
+
+# --- Flatten (PyTorch: start..end inclusive) ----------------------------------------------------------
+fl = np.arange(24, dtype=f32).reshape(2, 3, 4)
+
+
+def torch_flatten(a, s, e):
+    if a.ndim == 0:
+        return a.reshape(1)
+    s, e = s % a.ndim, e % a.ndim
+    return a.reshape(a.shape[:s] + (-1 if a.size else int(np.prod(a.shape[s:e + 1])),) + a.shape[e + 1:])
+
+
+for s_, e_ in ((0, -1), (1, 2), (0, 1), (-2, -1), (1, 1), (-3, -3), (2, 2)):
+    case(f"flatten_{s_}_{e_}".replace("-", "m"), "flatten", [fl], torch_flatten(fl, s_, e_), params={"start": s_, "end": e_}, rule="pytorch flatten")
+vcase("flatten_view_T", "flatten", fl, "T", lambda a: torch_flatten(a, 1, 2), params={"start": 1, "end": 2}, rule="pytorch flatten (copies)")
+vcase("flatten_view_flip", "flatten", fl, "flip", lambda a: torch_flatten(a, 0, -1), params={"start": 0, "end": -1}, rule="pytorch flatten (copies)")
+vcase("flatten_view_T_outer", "flatten", fl, "T", lambda a: torch_flatten(a, 0, 1), params={"start": 0, "end": 1}, rule="pytorch flatten (a view)")
+case("flatten_empty", "flatten", [np.zeros((2, 0, 3), f32)], np.zeros((2, 0), f32), params={"start": 1, "end": 2}, rule="pytorch flatten")
+case("flatten_empty_all", "flatten", [np.zeros((0, 3), i32)], np.zeros((0,), i32), params={"start": 0, "end": -1}, rule="pytorch flatten")
+case("flatten_0d", "flatten", [s3], s3.reshape(1), params={"start": 0, "end": -1}, rule="pytorch flatten (a 0-d tensor gives one element)")
+case("flatten_1d", "flatten", [np.array([1, 2], f32)], np.array([1, 2], f32), params={"start": 0, "end": 0}, rule="pytorch flatten")
+case("flatten_start_after_end", "flatten", [fl], error="ErrAxis", params={"start": 2, "end": 0}, rule="pytorch (an error)")
+case("flatten_axis_oob", "flatten", [fl], error="ErrAxis", params={"start": 0, "end": 3}, rule="pytorch (an error)")
+case("flatten_axis_oob_neg", "flatten", [fl], error="ErrAxis", params={"start": -4, "end": -1}, rule="pytorch (an error)")
+case("flatten_bf16", "flatten", [bf16(np.array([[1, 2], [3, 0.1]]))], bf16(np.array([1, 2, 3, 0.1])), params={"start": 0, "end": 1})
+
+# --- Equal / AllClose (host answers: a 0-d Bool) --------------------------------------------------------
+EQ = "torch.equal (tessera doc: same shape, dtype and values; NaN unequal)"
+ea = np.array([[1, 2, nan], [-0.0, inf, 3]], f32)
+case("equal_same", "equal", [x23, x23.copy()], np.array(True), rule=EQ)
+case("equal_nan", "equal", [ea, ea.copy()], np.array(False), rule=EQ)
+case("equal_signed_zero", "equal", [np.array([0.0, 1], f32), np.array([-0.0, 1], f32)], np.array(True), rule=EQ)
+case("equal_value_differs", "equal", [x23, x23 + np.array([[0, 0, 0], [0, 0, 1]], f32)], np.array(False), rule=EQ)
+case("equal_shape_differs", "equal", [x23, x23.reshape(3, 2)], np.array(False), rule=EQ)
+case("equal_broadcastable_shape", "equal", [np.ones((1, 3), f32), np.ones((2, 3), f32)], np.array(False), rule=EQ + " (no broadcasting)")
+case("equal_dtype_differs", "equal", [np.array([1, 2], i32), np.array([1, 2], f32)], np.array(False), rule="tessera doc: the dtypes must match too")
+case("equal_empty", "equal", [e03, e03], np.array(True), rule=EQ)
+case("equal_0d", "equal", [s3, s3], np.array(True), rule=EQ)
+case("equal_view_T", "equal", [x23, x23.T.copy()], np.array(True), params={"view": "T"}, rule=EQ + " (whatever the layouts)")
+case("equal_i64", "equal", [np.array([I64MIN, 2**62], i64), np.array([I64MIN, 2**62], i64)], np.array(True), rule=EQ)
+case("equal_f16", "equal", [f16r([0.1, 2049]), f16r([0.1, 2048])], np.array(True), rule=EQ + " (2049 rounds to 2048 in f16)")
+case("equal_bf16", "equal", [bf16([0.1, 257]), bf16([0.1, 256])], np.array(True), rule=EQ + " (257 rounds to 256 in bf16)")
+AC = "np.allclose: |t - u| <= atol + rtol*|u|, NaN never close, equal infinities close (tessera doc: in float64)"
+ac1 = np.array([1, 100, -inf, inf, 0], f64)
+for tag, u_, rtol, atol in (("close", np.array([1 + 1e-6, 100.001, -inf, inf, 1e-9], f64), 1e-5, 1e-8),
+                            ("far", np.array([1 + 1e-4, 100, -inf, inf, 0], f64), 1e-5, 1e-8),
+                            ("inf_sign", np.array([1, 100, inf, inf, 0], f64), 1e-5, 1e-8),
+                            ("inf_vs_big", np.array([1, 100, -1e308, inf, 0], f64), 1, 1e300),
+                            ("atol_only", np.array([1.5, 100.5, -inf, inf, -0.5], f64), 0, 0.5),
+                            ("asym_rtol", np.array([1.1, 110, -inf, inf, 0], f64), 0.095, 0),
+                            ("zero_tol", ac1.copy(), 0, 0)):
+    want = np.allclose(ac1, u_, rtol=rtol, atol=atol)
+    case(f"allclose_{tag}", "allclose", [ac1, u_], np.array(want), params={"rtol": rtol, "atol": atol}, rule=AC)
+# the same pair the other way round: the tolerance scales with |u|
+case("allclose_asym_rtol_swapped", "allclose", [np.array([1.1, 110], f64), np.array([1, 100], f64)], np.array(np.allclose([1.1, 110], [1, 100], rtol=0.095, atol=0)),
+     params={"rtol": 0.095, "atol": 0}, rule=AC)
+assert np.allclose([1.1, 110], [1, 100], rtol=0.095, atol=0) != np.allclose([1, 100], [1.1, 110], rtol=0.095, atol=0)
+case("allclose_nan", "allclose", [np.array([1, nan], f32), np.array([1, nan], f32)], np.array(False), params={"rtol": 1e-5, "atol": 1e-8}, rule=AC + " (equal_nan=False)")
+case("allclose_shape_differs", "allclose", [np.ones((1, 3), f32), np.ones((2, 3), f32)], np.array(False), params={"rtol": 1e-5, "atol": 1e-8},
+     rule="tessera doc: the shapes must match (np.allclose broadcasts and gives True)")
+case("allclose_mixed_dtypes", "allclose", [np.array([1, 2], i32), np.array([1, 2.0000001], f64)], np.array(np.allclose(np.array([1, 2], i32), np.array([1, 2.0000001]))),
+     params={"rtol": 1e-5, "atol": 1e-8}, rule=AC)
+case("allclose_empty", "allclose", [e03, e03], np.array(True), params={"rtol": 0, "atol": 0}, rule=AC)
+case("allclose_0d", "allclose", [np.array(1, f32), np.array(1.5, f32)], np.array(True), params={"rtol": 0, "atol": 0.5}, rule=AC)
+case("allclose_view_T", "allclose", [x23, x23.T + f32(1e-6)], np.array(np.allclose(x23.T, x23.T + f32(1e-6))), params={"rtol": 1e-5, "atol": 1e-8, "view": "T"}, rule=AC)
+case("allclose_f16_f32", "allclose", [f16r([0.1, 1]), np.array([0.1, 1], f32)], np.array(np.allclose(f16r([0.1, 1]).astype(f64), np.array([0.1, 1], f32).astype(f64), rtol=1e-3, atol=0)),
+     params={"rtol": 1e-3, "atol": 0}, rule=AC)
+
+# --- demanding edges: keepdims over empty axes and 0-d, negative axes, NaN, Clamp, CumSum overflow ------
+e203 = np.zeros((2, 0, 3), f32)
+for nm, fn in (("sum", np.sum), ("prod", np.prod), ("mean", np.mean)):
+    case(f"{nm}_keep_empty_axis", nm, [e203], fn(e203, axis=1, keepdims=True), params={"axes": [-2], "keepdims": True})
+    case(f"{nm}_keep_empty_two_axes", nm, [e203], fn(e203, axis=(0, 2), keepdims=True), params={"axes": [-1, 0], "keepdims": True})
+    case(f"{nm}_keep_empty_all", nm, [e203], fn(e203, keepdims=True), params={"axes": None, "keepdims": True})
+    case(f"{nm}_keep_0d_all", nm, [np.array(-2.5, f32)], fn(np.array(-2.5, f32), keepdims=True), params={"axes": None, "keepdims": True})
+for nm, fn in (("max", np.max), ("min", np.min)):
+    case(f"{nm}_keep_empty_out", nm, [e203], fn(e203, axis=2, keepdims=True), params={"axes": [-1], "keepdims": True})
+    case(f"{nm}_keep_empty_axis", nm, [e203], error="ErrShape", params={"axes": [1], "keepdims": True})
+    case(f"{nm}_keep_0d", nm, [np.array(nan, f32)], np.array(nan, f32), params={"axes": [-1], "keepdims": True}, rule="pytorch (a 0-d tensor is its own axis)")
+    case(f"{nm}_keep_two_neg_axes", nm, [np.arange(24, dtype=f32).reshape(2, 3, 4)], fn(np.arange(24, dtype=f32).reshape(2, 3, 4), axis=(0, 2), keepdims=True), params={"axes": [-1, -3], "keepdims": True})
+    case(f"{nm}_f64_nan", nm, [np.array([[1, nan], [inf, -inf]], f64)], fn(np.array([[1, nan], [inf, -inf]], f64), axis=-1), params={"axes": [-1]}, rule="numpy (NaN wins)")
+    case(f"{nm}_nan_only_column", nm, [np.array([[nan, 1], [nan, 2]], f32)], fn(np.array([[nan, 1], [nan, 2]], f32), axis=0, keepdims=True), params={"axes": [0], "keepdims": True})
+for nm, fn in (("argmax", np.argmax), ("argmin", np.argmin)):
+    an_ = np.array([[1, nan, 5, nan], [inf, 2, inf, -inf], [-inf, -inf, nan, 0]], f32)
+    case(f"{nm}_nan_rows", nm, [an_], fn(an_, axis=-1), params={"axis": -1}, rule="numpy (the first NaN wins; ties: the first)")
+    case(f"{nm}_nan_cols_keep", nm, [an_], fn(an_, axis=-2, keepdims=True), params={"axis": -2, "keepdims": True}, rule="numpy (the first NaN wins)")
+    case(f"{nm}_f64_nan", nm, [an_.astype(f64)], fn(an_.astype(f64), axis=1), params={"axis": 1}, rule="numpy (the first NaN wins)")
+    case(f"{nm}_keep_empty_axis", nm, [np.zeros((2, 0), f32)], error="ErrShape", params={"axis": -1, "keepdims": True})
+    case(f"{nm}_keep_0d_neg1", nm, [s3], np.array(0, i64), params={"axis": -1, "keepdims": True}, rule="pytorch (a 0-d tensor is its own axis)")
+    case(f"{nm}_axis_oob_neg", nm, [x23], error="ErrAxis", params={"axis": -3})
+for nm, fn in (("std", np.std), ("var", np.var)):
+    case(f"{nm}_keep_empty_axis", nm, [e203], fn(e203, axis=1, keepdims=True), params={"ddof": 0, "axes": [1], "keepdims": True})
+    case(f"{nm}_keep_empty_out", nm, [e203], fn(e203, axis=2, keepdims=True), params={"ddof": 1, "axes": [-1], "keepdims": True})
+    case(f"{nm}_keep_0d", nm, [np.array(2, f32)], np.array(0, f32), params={"ddof": 0, "axes": [0], "keepdims": True}, rule="pytorch (a 0-d tensor is its own axis)")
+    case(f"{nm}_keep_two_neg_axes", nm, [np.arange(24, dtype=f32).reshape(2, 3, 4)], fn(np.arange(24, dtype=f32).reshape(2, 3, 4), axis=(-1, 0), ddof=1, keepdims=True), params={"ddof": 1, "axes": [-1, 0], "keepdims": True}, tol=TR)
+    case(f"{nm}_keep_nan", nm, [np.array([[1, nan, 3], [1, 2, 3]], f32)], fn(np.array([[1, nan, 3], [1, 2, 3]], f32), axis=-1, keepdims=True), params={"ddof": 0, "axes": [-1], "keepdims": True}, tol=TR)
+for nm, fn in (("any", np.any), ("all", np.all)):
+    case(f"{nm}_keep_empty_axis", nm, [e203], fn(e203, axis=1, keepdims=True), params={"axes": [-2], "keepdims": True})
+    case(f"{nm}_keep_empty_all", nm, [e203], fn(e203, keepdims=True), params={"axes": None, "keepdims": True})
+    case(f"{nm}_keep_0d", nm, [np.array(nan, f32)], fn(np.array(nan, f32), keepdims=True), params={"axes": [0], "keepdims": True}, rule="pytorch (a 0-d tensor is its own axis)")
+    case(f"{nm}_keep_two_neg_axes", nm, [np.array([[[0, 1], [0, 0]], [[1, 1], [1, 1]]], f32)], fn(np.array([[[0, 1], [0, 0]], [[1, 1], [1, 1]]], f32), axis=(-1, -2), keepdims=True), params={"axes": [-1, -2], "keepdims": True})
+case("sum_i32_keep_empty", "sum", [np.zeros((2, 0), i32)], np.sum(np.zeros((2, 0), i32), axis=-1, keepdims=True), params={"axes": [-1], "keepdims": True})
+case("prod_u8_keep_0d", "prod", [np.array(200, u8)], np.array(200, i64), params={"axes": None, "keepdims": True}, rule="pytorch (I64; NumPy: uint64)")
+case("sum_keep_repeated_axis", "sum", [x23], error="ErrAxis", params={"axes": [1, -1], "keepdims": True})
+case("mean_keep_axis_oob", "mean", [x23], error="ErrAxis", params={"axes": [-3], "keepdims": True})
+# Clamp with lo > hi: hi everywhere (NumPy's clip, torch.clamp), NaN kept
+case("clip_lo_above_hi_i32", "clamp", [np.array([-5, 0, 3, 9, -2**31], i32)], np.clip(np.array([-5, 0, 3, 9, -2**31], i32), 4, 1), params={"lo": 4, "hi": 1})
+case("clip_lo_above_hi_nan", "clamp", [np.array([nan, -inf, inf, -0.0], f32)], np.clip(np.array([nan, -inf, inf, -0.0], f32), 1, -1), params={"lo": 1, "hi": -1})
+case("clip_lo_above_hi_f64", "clamp", [np.array([0.5, 2, 3], f64)], np.clip(np.array([0.5, 2, 3], f64), 2.5, 0.5), params={"lo": 2.5, "hi": 0.5})
+case("clip_lo_above_hi_u8", "clamp", [np.array([0, 100, 255], u8)], np.clip(np.array([0, 100, 255], u8), 200, 50), params={"lo": 200, "hi": 50})
+case("clip_equal_bounds", "clamp", [np.array([nan, -1, 5], f32)], np.clip(np.array([nan, -1, 5], f32), 2, 2), params={"lo": 2, "hi": 2})
+case("clip_lo_above_hi_empty", "clamp", [e03], e03, params={"lo": 1, "hi": 0})
+vcase("clip_lo_above_hi_view_T", "clamp", np.array([[1, 2, 3], [4, 5, nan]], f32), "T", lambda a: np.clip(a, 3, 2), params={"lo": 3, "hi": 2})
+# CumSum of I32 past 2^31: I64, exact (NumPy int64 on 64-bit Linux; torch int64)
+ci_ov = np.array([[2**31 - 1, 2**31 - 1, 2**31 - 1, -2**31], [-2**31, -2**31, -2**31, 5]], i32)
+case("cumsum_i32_overflow_neg1", "cumsum", [ci_ov], np.cumsum(ci_ov, axis=-1), params={"axis": -1}, rule="numpy and pytorch (I64, exact past 2^31)")
+case("cumsum_i32_overflow_axis0", "cumsum", [ci_ov], np.cumsum(ci_ov, axis=-2), params={"axis": -2}, rule="numpy and pytorch (I64)")
+vcase("cumsum_i32_overflow_view_T", "cumsum", ci_ov, "T", lambda a: np.cumsum(a, axis=0), params={"axis": 0}, rule="numpy and pytorch (I64)")
+case("cumprod_i32_overflow", "cumprod", [np.array([2**30, 4, -2**20, 3], i32)], np.cumprod(np.array([2**30, 4, -2**20, 3], i32)), params={"axis": 0}, rule="numpy and pytorch (I64, exact past 2^31)")
+case("cumsum_i32_0d", "cumsum", [np.array(2**31 - 1, i32)], np.array(2**31 - 1, i64), params={"axis": -1}, rule="pytorch (I64; a 0-d tensor is its own axis)")
+
+# --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
+# matmul's k chunk (16384); every partial result stays in float32 until the one rounding
+for hn, rnd, ulp in HALF:
+    lo = np.ones(1100)
+    lo[0] = 2048 if hn == "f16" else 256
+    case(f"sum_{hn}_long", "sum", [rnd(lo)], rnd(np.sum(lo)), params={"axes": None}, rule=HR + " (partial sums in float32)")
+    case(f"mean_{hn}_long", "mean", [rnd(lo)], rnd(np.float32(np.sum(lo)) / np.float32(lo.size)), params={"axes": None}, rule=HR + " (partial sums in float32)")
+    lo2 = np.stack([lo, lo[::-1] * 2])
+    case(f"sum_{hn}_long_rows_T", "sum", [rnd(lo2.T.copy())], rnd(np.sum(lo2, axis=-1)), params={"axes": [-1], "view": "T"}, rule=HR)
+    case(f"cumsum_{hn}_long", "cumsum", [rnd(np.ones(2100))], rnd(np.cumsum(np.ones(2100))), params={"axis": 0}, rule="pytorch (the scan in float32, each output rounded once)")
+    ln_ = np.zeros(1100)
+    ln_[[700, 1000]] = nan
+    ln_[300] = 5
+    case(f"argmax_{hn}_long_nan", "argmax", [rnd(ln_)], np.argmax(ln_), params={"axis": 0}, rule="numpy (the first NaN)")
+    case(f"max_{hn}_long_nan", "max", [rnd(ln_)], rnd(np.max(ln_)), params={"axes": None}, rule="numpy (NaN wins)")
+# matmul with k past 16384: a first chunk summing to 2049 and a second adding -2048 gives 1 only
+# if the chunks' partial sums stay in float32 (rounded to f16 they give 0)
+mk_ = np.zeros((1, 17000))
+mk_[0, :2049] = 1
+mk_[0, 16900] = -2048
+case("matmul_f16_long_k", "matmul", [f16r(mk_), f16r(np.ones((17000, 1)))], f16r(np.array([[1.0]])), rule=HR + " (k chunks accumulate in float32)")
 
 names = [c["name"] for c in cases]
 assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
