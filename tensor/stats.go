@@ -12,8 +12,9 @@ import (
 // unbiased sample variance); the argument is explicit because the two
 // libraries differ. It is computed in two passes (the mean first, then the
 // squared deviations), which stays accurate where E[x^2] - E[x]^2 would
-// cancel. N - ddof <= 0 gives +Inf or NaN, as in NumPy, and so does an
-// empty extent (NaN: the mean of nothing is NaN). Floats only.
+// cancel. A negative ddof divides by more than N, as NumPy's does (and
+// PyTorch's correction). N - ddof <= 0 gives +Inf or NaN, as in NumPy, and
+// so does an empty extent (NaN: the mean of nothing is NaN). Floats only.
 func (t *Tensor) Var(ddof int, axes ...int) *Tensor {
 	return t.variance("Var", ddof, false, false, axes)
 }
@@ -41,9 +42,6 @@ func (t *Tensor) variance(name string, ddof int, keep, root bool, axes []int) *T
 	if !t.DType().IsFloat() {
 		return fail(name, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
 	}
-	if ddof < 0 {
-		return fail(name, errs.ErrValue, "ddof %d is negative", ddof)
-	}
 	ax, err := normAxes(name, axes, t.Rank())
 	if err != nil {
 		return failed(err)
@@ -55,8 +53,9 @@ func (t *Tensor) variance(name string, ddof int, keep, root bool, axes []int) *T
 	mean := t.MeanKeepDims(ax...)
 	dev := t.Sub(mean)
 	ss := dev.Square().SumKeepDims(ax...)
-	v := ss.DivScalar(float64(n - ddof))
-	if n-ddof <= 0 {
+	denom := float64(n) - float64(ddof) // in float64: no int overflow for any ddof
+	v := ss.DivScalar(denom)
+	if denom <= 0 {
 		v = ss.DivScalar(0) // +Inf, or NaN where every deviation is 0
 	}
 	if root {

@@ -1166,10 +1166,10 @@ for ddof in (0, 1, 2):
     vcase(f"var_view_flip_ddof{ddof}", "var", vd, "flip", lambda a: np.var(a, axis=-1, ddof=ddof), params={"ddof": ddof, "axes": [-1]}, tol=TR)
     vcase(f"std_view_step2_ddof{ddof}", "std", vd, "step2", lambda a: np.std(a, axis=-1, ddof=ddof), params={"ddof": ddof, "axes": [-1]}, tol=TR)
 case("std_f64_ddof1_keep", "std", [sv2], np.std(sv2, axis=-1, ddof=1, keepdims=True), params={"ddof": 1, "axes": [-1], "keepdims": True}, tol=1e-12)
-# Not here: Var/Std with a negative ddof. NumPy divides by N - ddof (np.var(
-# [1, 2, 4, 7, -3], ddof=-1) = 11.8333 = 71/6); the doc's formula sum/(N -
-# ddof) says the same, but tessera gives an error ("ddof -1 is negative")
-# that its doc does not mention.
+# a negative ddof divides by N - ddof > N (NumPy; PyTorch's correction alike)
+for ddof in (-1, -3):
+    vcase(f"var_view_flip_ddofm{-ddof}", "var", vd, "flip", lambda a: np.var(a, axis=-1, ddof=ddof), params={"ddof": ddof, "axes": [-1]}, tol=TR)
+    case(f"std_ddofm{-ddof}_all", "std", [vd], np.std(vd, ddof=ddof), params={"ddof": ddof, "axes": None}, tol=TR)
 
 # --- ArgMax / ArgMin keepdims ---------------------------------------------------------------------
 am = np.array([[[1, 5, 5], [nan, 0, 2]], [[-inf, -inf, 3], [7, 7, 7]]], f32)
