@@ -253,7 +253,7 @@ var binaryTable = [...]BinaryDef{
 	Pow: {Name: "Pow", Doc: "Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping\nin the dtype, as NumPy's), and, as in NumPy and PyTorch, an integer\nexponent must not be negative: a negative one is an ErrValue (checking a\ntensor exponent reads its minimum back to the host, a sync on a GPU). Float\npowers take C99's values at zeros, infinities, NaN and negative bases; on\nthe CPU an F64 power is within 1 ulp of the exact value.", Accepts: Numeric, NonNegativeIntB: true,
 		F64: pow64.Pow, Int: ipow,
 		Shader: Shader{F32: "m_pow(a, b)", I32: "m_ipow_i32(a, b)", U8: "m_ipow_u32(a, b) & 0xffu", I64: "ipow_i64(a, b)"}},
-	Maximum: {Name: "Maximum", Doc: "Maximum returns the elementwise maximum; NaN in either operand wins.", Accepts: Numeric,
+	Maximum: {Name: "Maximum", Doc: "Maximum returns the elementwise maximum; NaN in either operand wins. Of two\nBool tensors it is their logical or, as NumPy's maximum.", Accepts: Numeric,
 		F64: func(a, b float64) float64 {
 			if a != a || a > b {
 				return a
@@ -262,7 +262,7 @@ var binaryTable = [...]BinaryDef{
 		},
 		Int:    func(a, b int64) int64 { return max(a, b) },
 		Shader: Shader{F32: "m_maximum(a, b)", I32: "max(a, b)", U8: "max(a, b)", I64: "max64(a, b)"}},
-	Minimum: {Name: "Minimum", Doc: "Minimum returns the elementwise minimum; NaN in either operand wins.", Accepts: Numeric,
+	Minimum: {Name: "Minimum", Doc: "Minimum returns the elementwise minimum; NaN in either operand wins. Of two\nBool tensors it is their logical and, as NumPy's minimum.", Accepts: Numeric,
 		F64: func(a, b float64) float64 {
 			if a != a || a < b {
 				return a

@@ -74,6 +74,15 @@ func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
 	if err := checkIntB(op, a, b); err != nil {
 		return failed(err)
 	}
+	if (op == device.Maximum || op == device.Minimum) && a.DType() == dtype.Bool && b.DType() == dtype.Bool {
+		// NumPy's maximum and minimum of two Bool arrays (and PyTorch's):
+		// the logical or and and, which the backends have for Bool.
+		logical := device.Or
+		if op == device.Minimum {
+			logical = device.And
+		}
+		return retag(op.String(), binaryChecked(logical, a, b))
+	}
 	return binaryChecked(op, a, b)
 }
 

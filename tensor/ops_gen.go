@@ -188,7 +188,8 @@ func (t *Tensor) Pow(u *Tensor) *Tensor { return binary(device.Pow, t, u) }
 // or computes in F32. See PromoteTypes.
 func (t *Tensor) PowScalar(v float64) *Tensor { return t.binaryScalar(device.Pow, v) }
 
-// Maximum returns the elementwise maximum; NaN in either operand wins.
+// Maximum returns the elementwise maximum; NaN in either operand wins. Of two
+// Bool tensors it is their logical or, as NumPy's maximum.
 func (t *Tensor) Maximum(u *Tensor) *Tensor { return binary(device.Maximum, t, u) }
 
 // MaximumScalar is Maximum with a scalar operand v, which acts as a Python scalar does in
@@ -197,7 +198,8 @@ func (t *Tensor) Maximum(u *Tensor) *Tensor { return binary(device.Maximum, t, u
 // or computes in F32. See PromoteTypes.
 func (t *Tensor) MaximumScalar(v float64) *Tensor { return t.binaryScalar(device.Maximum, v) }
 
-// Minimum returns the elementwise minimum; NaN in either operand wins.
+// Minimum returns the elementwise minimum; NaN in either operand wins. Of two
+// Bool tensors it is their logical and, as NumPy's minimum.
 func (t *Tensor) Minimum(u *Tensor) *Tensor { return binary(device.Minimum, t, u) }
 
 // MinimumScalar is Minimum with a scalar operand v, which acts as a Python scalar does in

@@ -2046,9 +2046,16 @@ for nm, fn in (("maximum", np.maximum), ("minimum", np.minimum)):
         x = rnd(np.array([1, nan, -3, 2049, 0.1]))
         case(f"{nm}_scalar_{hn}", f"{nm}_scalar", [x], rnd(fn(F(x), F(rnd(np.array(0.1)))).astype(f64)), params={"v": 0.1},
              rule="numpy (the scalar rounded to the tensor's dtype; NaN wins)")
-# Not here: MaximumScalar/MinimumScalar (and Maximum/Minimum) of Bool. NumPy
-# and torch give the Bool or/and; tessera's op table accepts floats and
-# integers only (an ErrDType), though Max/Min of Bool are Any/All.
+# Maximum/Minimum of two Bool tensors: the logical or/and (NumPy, torch).
+# Not here: their scalar forms on Bool, an ErrDType as Bool arithmetic with
+# an integer is (NumPy's Python int makes the result int64).
+bt = np.array([[True, False, True, False]])
+bu = np.array([[True], [False]])
+for nm, fn in (("maximum", np.maximum), ("minimum", np.minimum)):
+    case(f"{nm}_bool", nm, [bt[0], bt[0][::-1].copy()], fn(bt[0], bt[0][::-1]))
+    case(f"{nm}_bool_broadcast", nm, [bt, bu], fn(bt, bu))
+    case(f"{nm}_bool_empty", nm, [np.zeros((0, 2), bool), np.ones(2, bool)], fn(np.zeros((0, 2), bool), np.ones(2, bool)))
+    case(f"{nm}_bool_i32", nm, [bt[0], np.array([2, 0, -1, 1], np.int32)], fn(bt[0].astype(np.int32), np.array([2, 0, -1, 1], np.int32)))
 # an out-of-range integer bound: no bound where it never binds, else ErrValue (tessera doc)
 case("maximum_scalar_u8_negative_never_binds", "maximum_scalar", [np.array([0, 7, 255], u8)], np.array([0, 7, 255], u8), params={"v": -1},
      rule="tessera doc: an out-of-range bound that never binds is no bound (NumPy 1.24 widens to int16)")
