@@ -124,7 +124,7 @@ func TestExactUnaries(t *testing.T) {
 // AVX-512 float32 Rsqrt takes Newton's method rather than 1/math.Sqrt
 // (rsqrtNewton in asmgen.go) and is exact only because no input lands
 // near enough to a tie, which only all of them can show. Runs only with
-// TESSERA_EXHAUSTIVE=1 (about a minute a case and set on two cores);
+// TESSERA_EXHAUSTIVE=1 (Rsqrt on AVX-512 about ten seconds on two cores);
 // -run 'TestExhaustiveExactF32/avx512/Rsqrt' picks one.
 func TestExhaustiveExactF32(t *testing.T) {
 	if os.Getenv("TESSERA_EXHAUSTIVE") != "1" {
