@@ -109,9 +109,139 @@ func FuzzOps(f *testing.F) {
 }
 
 // shrink narrows x's axes, as views, until it has at most 1 Mi elements.
-func shrink(x *tensor.Tensor) *tensor.Tensor {
-	for axis := 0; x.Err() == nil && x.Numel() > 1<<20 && axis < x.Rank(); axis++ {
+func shrink(x *tensor.Tensor) *tensor.Tensor { return shrinkTo(x, 1<<20) }
+
+// shrinkTo narrows x's axes, as views, until it has at most limit elements
+// (or every axis has extent 1).
+func shrinkTo(x *tensor.Tensor, limit int) *tensor.Tensor {
+	for axis := 0; x.Err() == nil && x.Numel() > limit && axis < x.Rank(); axis++ {
 		x = x.Narrow(axis, 0, 1)
 	}
 	return x
+}
+
+// FuzzVocab drives the wider vocabulary with arbitrary arguments: padding,
+// tiling, scans, sorting, indexing, triangles, statistics, convolution,
+// pooling, normalisation and linear algebra, on a tensor of arbitrary
+// shape and dtype, with x's own values as indices where an op takes them.
+// Nothing may panic; a failure must be an error value; a success must
+// keep Numel consistent with Shape.
+func FuzzVocab(f *testing.F) {
+	f.Add([]byte{4, 2, 3, 4, 4, 1, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+	f.Add([]byte{2, 3, 3, 0, 7, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 255, 254, 128, 127})
+	f.Add([]byte{1, 0, 6, 200, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 250, 251, 252, 253, 1, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		next := func() int {
+			if len(data) == 0 {
+				return 0
+			}
+			v := int(int8(data[0]))
+			data = data[1:]
+			return v
+		}
+		rank := (next() & 0xff) % 5
+		shape := make([]int, rank)
+		for i := range shape {
+			shape[i] = next() % 5
+		}
+		dt := dtype.All[(next()&0xff)%len(dtype.All)]
+		x := tensor.Arange(dtype.F32, 0, 1+float64(next()&0x3f), 1).Cast(dt)
+		if rank > 0 {
+			x = tensor.Full(dt, float64(next()), shape...).Add(tensor.Arange(dtype.F32, 0, float64(max(1, shape[rank-1])), 1).Cast(dt))
+		}
+		idx := tensor.FromSlice([]int64{int64(next()), int64(next())}, 2)
+		for step := 0; step < 10 && len(data) > 0; step++ {
+			x = shrink(x)
+			a, b, c := next(), next(), next()
+			var aux *tensor.Tensor
+			switch (next() & 0xff) % 32 {
+			case 0:
+				w := make([][2]int, x.Rank())
+				for i := range w {
+					w[i] = [2]int{a % 3, b % 3}
+				}
+				x = x.Pad(w, tensor.PadMode(c%4), float64(c))
+			case 1:
+				x = x.Roll(a, b)
+			case 2:
+				x = x.Repeat(a%3, b%3)
+			case 3:
+				x = x.Tile(a % 3)
+			case 4:
+				x = x.RepeatInterleave(a%4, b)
+			case 5:
+				x = x.Gather(a, x.Cast(dtype.I64))
+			case 6:
+				x = x.ScatterAdd(a, x.Cast(dtype.I64), x)
+			case 7:
+				x, aux = x.TopK(a, b, c&1 == 0)
+			case 8:
+				x, aux = x.Sort(a, c&1 == 0)
+			case 9:
+				x = x.ArgSort(a, c&1 == 0)
+			case 10:
+				x = x.CumSum(a)
+			case 11:
+				x = x.CumProd(a)
+			case 12:
+				x = x.Tril(a).Triu(b)
+			case 13:
+				x = tensor.Diag(x, a)
+			case 14:
+				// Its result has (n+|k|)^2 elements per row of n: a small operand
+				// keeps the result small too.
+				x = tensor.DiagEmbed(shrinkTo(x, 1<<10), a)
+			case 15:
+				x = x.Var(a, b)
+			case 16:
+				x = x.Std(a)
+			case 17:
+				x = x.Norm(float64(a), b)
+			case 18:
+				x = x.Clamp(float64(a), float64(b))
+			case 19:
+				x = x.Maximum(x.Flip(a)).Minimum(x)
+			case 20:
+				parts := x.Split([]int{a, b}, c)
+				x = parts[len(parts)-1]
+			case 21:
+				parts := x.Chunk(a, b)
+				x = parts[0]
+			case 22:
+				x = tensor.OneHot(x.Cast(dtype.I64), a)
+			case 23:
+				x = x.MaskedFill(x.GtScalar(float64(a)), float64(b))
+			case 24:
+				w := tensor.Full(dt, 1, max(1, a%3), max(1, b%3), 1+c%3, 1+c%2)
+				x = tensor.Conv2d(x, w, nil, tensor.Conv2dOptions{Stride: [2]int{a % 3, b % 3}, Padding: [2]int{c % 2, a % 2}, Groups: b % 3})
+			case 25:
+				x = tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{c % 3, 1}, Padding: [2]int{a % 2, 0}})
+			case 26:
+				x = tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Padding: [2]int{c % 3, 0}})
+			case 27:
+				x = tensor.LayerNorm(x, []int{a % 5}, nil, nil, 1e-5)
+			case 28:
+				x = tensor.Det(x)
+			case 29:
+				x = tensor.Solve(x, x.Transpose(a, b))
+			case 30:
+				x = x.FloorDiv(x.AddScalar(float64(a))).Pow(x)
+			case 31:
+				x = x.IndexSelect(a, idx).Atan2(x)
+			}
+			for _, r := range []*tensor.Tensor{x, aux} {
+				if r == nil || r.Err() != nil {
+					continue
+				}
+				n := 1
+				for _, d := range r.Shape() {
+					n *= d
+				}
+				if n != r.Numel() {
+					t.Fatalf("shape %v but Numel %d", r.Shape(), r.Numel())
+				}
+			}
+		}
+		_ = x.String()
+	})
 }
