@@ -19,20 +19,9 @@ func FuzzOps(f *testing.F) {
 	f.Add([]byte{1, 1, 0, 3, 5, 127, 0, 4, 0, 0, 15, 0, 0, 16, 1, 0, 16, 255, 0, 15})
 	f.Add([]byte{2, 1, 4, 2, 7, 49, 100, 0, 4, 127, 0, 4, 1, 0, 16, 0, 0, 15, 2, 0, 19})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		next := func() int {
-			if len(data) == 0 {
-				return 0
-			}
-			v := int(int8(data[0]))
-			data = data[1:]
-			return v
-		}
-		rank := (next() & 0xff) % 5
-		shape := make([]int, rank)
-		for i := range shape {
-			shape[i] = next() % 5 // may be negative: an error, not a panic
-		}
-		dt := dtype.All[(next()&0xff)%len(dtype.All)]
+		in := &fuzzInput{data: data}
+		next := in.next
+		shape, dt := in.shapeAndDType()
 		x := tensor.Full(dt, float64(next()), shape...)
 		y := tensor.Arange(dtype.F32, 0, float64(next()%50), 1).Cast(dt)
 		for step := 0; step < 12 && len(data) > 0; step++ {
@@ -91,21 +80,51 @@ func FuzzOps(f *testing.F) {
 			case 23:
 				x.Release()
 			}
-			if x.Err() == nil {
-				n := 1
-				for _, d := range x.Shape() {
-					n *= d
-				}
-				if n != x.Numel() {
-					t.Fatalf("shape %v but Numel %d", x.Shape(), x.Numel())
-				}
-			}
+			checkNumel(t, x)
 		}
 		_ = x.String()
 		_ = x.GoString()
 		var buf [8]byte
 		binary.LittleEndian.PutUint64(buf[:], uint64(x.Numel()))
 	})
+}
+
+// fuzzInput hands out a fuzz input's bytes as small signed integers (0
+// once they run out).
+type fuzzInput struct{ data []byte }
+
+func (in *fuzzInput) next() int {
+	if len(in.data) == 0 {
+		return 0
+	}
+	v := int(int8(in.data[0]))
+	in.data = in.data[1:]
+	return v
+}
+
+// shapeAndDType reads a rank below 5, extents from -4 to 4 (a negative one
+// is an error, not a panic) and a dtype.
+func (in *fuzzInput) shapeAndDType() ([]int, dtype.DType) {
+	shape := make([]int, (in.next()&0xff)%5)
+	for i := range shape {
+		shape[i] = in.next() % 5
+	}
+	return shape, dtype.All[(in.next()&0xff)%len(dtype.All)]
+}
+
+// checkNumel fails t when x succeeded with a Numel its Shape does not give.
+func checkNumel(t *testing.T, x *tensor.Tensor) {
+	t.Helper()
+	if x.Err() != nil {
+		return
+	}
+	n := 1
+	for _, d := range x.Shape() {
+		n *= d
+	}
+	if n != x.Numel() {
+		t.Fatalf("shape %v but Numel %d", x.Shape(), x.Numel())
+	}
 }
 
 // shrink narrows x's axes, as views, until it has at most 1 Mi elements.
@@ -131,20 +150,10 @@ func FuzzVocab(f *testing.F) {
 	f.Add([]byte{2, 3, 3, 0, 7, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 255, 254, 128, 127})
 	f.Add([]byte{1, 0, 6, 200, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 250, 251, 252, 253, 1, 1, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		next := func() int {
-			if len(data) == 0 {
-				return 0
-			}
-			v := int(int8(data[0]))
-			data = data[1:]
-			return v
-		}
-		rank := (next() & 0xff) % 5
-		shape := make([]int, rank)
-		for i := range shape {
-			shape[i] = next() % 5
-		}
-		dt := dtype.All[(next()&0xff)%len(dtype.All)]
+		in := &fuzzInput{data: data}
+		next := in.next
+		shape, dt := in.shapeAndDType()
+		rank := len(shape)
 		x := tensor.Arange(dtype.F32, 0, 1+float64(next()&0x3f), 1).Cast(dt)
 		if rank > 0 {
 			x = tensor.Full(dt, float64(next()), shape...).Add(tensor.Arange(dtype.F32, 0, float64(max(1, shape[rank-1])), 1).Cast(dt))
@@ -231,17 +240,9 @@ func FuzzVocab(f *testing.F) {
 			case 31:
 				x = x.IndexSelect(a, idx).Atan2(x)
 			}
-			for _, r := range []*tensor.Tensor{x, aux} {
-				if r == nil || r.Err() != nil {
-					continue
-				}
-				n := 1
-				for _, d := range r.Shape() {
-					n *= d
-				}
-				if n != r.Numel() {
-					t.Fatalf("shape %v but Numel %d", r.Shape(), r.Numel())
-				}
+			checkNumel(t, x)
+			if aux != nil {
+				checkNumel(t, aux)
 			}
 		}
 		_ = x.String()
