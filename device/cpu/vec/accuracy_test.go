@@ -199,33 +199,18 @@ func TestExhaustiveF32(t *testing.T) {
 }
 
 func exhaustive(t *testing.T, f unary32) {
-	// Each worker takes every workers-th chunk of 2^20 bit patterns.
-	const chunk = 1 << 20
-	workers := runtime.GOMAXPROCS(0)
 	type res struct {
 		worst, sub float64
 		at         float32
 	}
-	out := make([]res, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			xs := make([]float32, chunk)
-			for base := uint64(w) * chunk; base < 1<<32; base += uint64(workers) * chunk {
-				for i := range xs {
-					xs[i] = math.Float32frombits(uint32(base + uint64(i)))
-				}
-				worst, at, sub := measure(f, xs)
-				if worst > out[w].worst || worst != worst {
-					out[w].worst, out[w].at = worst, at
-				}
-				out[w].sub = math.Max(out[w].sub, sub)
-			}
-		}()
-	}
-	wg.Wait()
+	out := make([]res, runtime.GOMAXPROCS(0))
+	allFloat32s(func(w int, xs []float32) {
+		worst, at, sub := measure(f, xs)
+		if worst > out[w].worst || worst != worst {
+			out[w].worst, out[w].at = worst, at
+		}
+		out[w].sub = math.Max(out[w].sub, sub)
+	})
 	var r res
 	for _, o := range out {
 		if o.worst > r.worst || o.worst != o.worst {
@@ -237,6 +222,29 @@ func exhaustive(t *testing.T, f unary32) {
 	if r.worst > f.maxULP {
 		t.Errorf("%s: %.3f ulp > %g", f.name, r.worst, f.maxULP)
 	}
+}
+
+// allFloat32s calls fn(w, xs) for all 2^32 float32 bit patterns, in chunks
+// of 2^20 on GOMAXPROCS goroutines: worker w takes every GOMAXPROCS-th
+// chunk, and xs is its own buffer, reused from one call to the next.
+func allFloat32s(fn func(w int, xs []float32)) {
+	const chunk = 1 << 20
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			xs := make([]float32, chunk)
+			for base := uint64(w) * chunk; base < 1<<32; base += uint64(workers) * chunk {
+				for i := range xs {
+					xs[i] = math.Float32frombits(uint32(base + uint64(i)))
+				}
+				fn(w, xs)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // TestLogExactPowers checks that Log2 of every power of two and Log10 of

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"sync"
 	"testing"
 )
 
@@ -144,36 +143,28 @@ func TestExhaustiveExactF32(t *testing.T) {
 // among the cores, and reports the first input per core whose result is
 // not ref's rounded to float32 (NaN as any NaN) and how many differ.
 func exhaustiveExact(t *testing.T, fn func(dst, x []float32) error, ref func(float64) float64) {
-	const chunk = 1 << 20
 	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
 	bad := make([]int, workers)
 	first := make([]float32, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			xs, dst := make([]float32, chunk), make([]float32, chunk)
-			for base := uint64(w) * chunk; base < 1<<32; base += uint64(workers) * chunk {
-				for i := range xs {
-					xs[i] = math.Float32frombits(uint32(base + uint64(i)))
+	dsts := make([][]float32, workers)
+	allFloat32s(func(w int, xs []float32) {
+		if dsts[w] == nil {
+			dsts[w] = make([]float32, len(xs))
+		}
+		dst := dsts[w]
+		if err := fn(dst, xs); err != nil {
+			t.Error(err)
+			return
+		}
+		for i, v := range xs {
+			if !same(float64(dst[i]), float64(float32(ref(float64(v)))), false) {
+				if bad[w] == 0 {
+					first[w] = v
 				}
-				if err := fn(dst, xs); err != nil {
-					t.Error(err)
-					return
-				}
-				for i, v := range xs {
-					if !same(float64(dst[i]), float64(float32(ref(float64(v)))), false) {
-						if bad[w] == 0 {
-							first[w] = v
-						}
-						bad[w]++
-					}
-				}
+				bad[w]++
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	for w, n := range bad {
 		if n > 0 {
 			t.Errorf("%d inputs differ, the first of them %g (%#08x)", n, first[w], math.Float32bits(first[w]))
