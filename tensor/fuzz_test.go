@@ -24,7 +24,7 @@ func FuzzOps(f *testing.F) {
 		shape, dt := in.shapeAndDType()
 		x := tensor.Full(dt, float64(next()), shape...)
 		y := tensor.Arange(dtype.F32, 0, float64(next()%50), 1).Cast(dt)
-		for step := 0; step < 12 && len(data) > 0; step++ {
+		for step := 0; step < 12 && len(in.data) > 0; step++ {
 			// Views may be enormous (broadcasting is free); computing on them
 			// is legal but would take the fuzzer minutes, so operands are
 			// narrowed (a view) to at most 1 Mi elements first.
@@ -159,7 +159,7 @@ func FuzzVocab(f *testing.F) {
 			x = tensor.Full(dt, float64(next()), shape...).Add(tensor.Arange(dtype.F32, 0, float64(max(1, shape[rank-1])), 1).Cast(dt))
 		}
 		idx := tensor.FromSlice([]int64{int64(next()), int64(next())}, 2)
-		for step := 0; step < 10 && len(data) > 0; step++ {
+		for step := 0; step < 10 && len(in.data) > 0; step++ {
 			x = shrink(x)
 			a, b, c := next(), next(), next()
 			var aux *tensor.Tensor
