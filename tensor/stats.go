@@ -54,10 +54,10 @@ func (t *Tensor) variance(name string, ddof int, keep, root bool, axes []int) *T
 	dev := t.Sub(mean)
 	ss := dev.Square().SumKeepDims(ax...)
 	denom := float64(n) - float64(ddof) // in float64: no int overflow for any ddof
-	v := ss.DivScalar(denom)
 	if denom <= 0 {
-		v = ss.DivScalar(0) // +Inf, or NaN where every deviation is 0
+		denom = 0 // +Inf, or NaN where every deviation is 0
 	}
+	v := ss.DivScalar(denom)
 	if root {
 		v = v.Sqrt()
 	}
