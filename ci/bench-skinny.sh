@@ -19,7 +19,9 @@
 # caches and in memory (each call on another of 256 MiB of copies). The
 # memory bandwidth of a shared virtual machine moves by half within
 # seconds, so best-of figures of the two sides, taken apart, compare the
-# drift.
+# drift. A last table sets the products from memory beside NumPy's matmul
+# from memory (each call on the next of 256 MiB of copies, the median
+# call), the strongest library anchor for those rows.
 #   bash ci/bench-skinny.sh                  # 3 rounds, all cores
 #   ROUNDS=5 bash ci/bench-skinny.sh
 #   THREADS=1 bash ci/bench-skinny.sh        # one core on every side (steadier
@@ -40,7 +42,8 @@ SHAPES="4x1024x1024 4x1024x1024_tB 1024x4x1024 1024x4x1024_tB 1x1024x1024 1x1024
 
 cat > "$tmp/np.py" <<'PYEOF'
 # usage: np.py CORETYPE SHAPE... ; prints "shape dtype GB/s" per shape, or
-# "shape dtype WRONG" when the product disagrees with the reference.
+# "shape dtype WRONG" when the product disagrees with the reference, and
+# for the four-wide shapes "shape dtype mem GB/s" from memory.
 import sys, time
 import numpy as np
 rng = np.random.default_rng(1)
@@ -70,7 +73,21 @@ for name in sys.argv[2:]:
             t0 = time.perf_counter(); oa @ ob; best = min(best, time.perf_counter() - t0)
             runs += 1
         size = np.dtype(dt).itemsize
-        print(name, dn, size * (m * k + k * n + m * n) / best / 1e9, flush=True)
+        bytes_ = size * (m * k + k * n + m * n)
+        print(name, dn, bytes_ / best / 1e9, flush=True)
+        if m != 4 and n != 4:
+            continue
+        # From memory, as BenchmarkSkinnyPaired's "mem" rows: each call on
+        # the next of as many copies as fill 256 MiB, the median call.
+        copies = max(2, (256 << 20) // bytes_)
+        ops = [(a.copy(), b.copy(), np.empty((m, n), dt)) for _ in range(copies)]
+        times = []
+        for i in range(max(40, copies)):
+            x, y, z = ops[i % copies]
+            ox, oy = (x.T if ta else x), (y.T if tb else y)
+            t0 = time.perf_counter(); np.matmul(ox, oy, out=z); times.append(time.perf_counter() - t0)
+        del ops
+        print(name, dn, "mem", bytes_ / float(np.median(times)) / 1e9, flush=True)
 PYEOF
 
 test_binary ./device/cpu/gemm "$tmp/gemm.test"
@@ -89,8 +106,8 @@ for round in $(seq "$ROUNDS"); do
   # paired: "pair shape dtype where ratio read-GB/s"
   (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkSkinnyPaired$' -test.benchtime 40x -test.count 1 "${goflags[@]}") |
     awk '/x-read/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[4])
-         for (i = 2; i <= NF; i++) { if ($i == "x-read") r = $(i-1); if ($i == "read-GB/s") g = $(i-1) }
-         print "pair", p[2], p[3], p[4], r, g }' >> "$tmp/results"
+         for (i = 2; i <= NF; i++) { if ($i == "x-read") r = $(i-1); if ($i == "read-GB/s") g = $(i-1); if ($i == "GB/s") t = $(i-1) }
+         print "pair", p[2], p[3], p[4], r, g, t }' >> "$tmp/results"
 done
 
 wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u | tr '\n' ' ')
@@ -98,7 +115,7 @@ wrong=$(awk '$1 == "np" && $5 == "WRONG" { print $2 }' "$tmp/results" | sort -u 
 echo "$(machine); threads ${THREADS:-all}; best of $ROUNDS rounds; GB/s of A + B + C"
 printf '%-16s %-8s %9s %9s %7s %9s %-11s %7s\n' shape dtype tessera read ratio openblas coretype ratio
 awk '
-  $1 == "np" && $5 != "WRONG" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; ct[k] = $2 } }
+  $1 == "np" && $5 != "WRONG" && $5 != "mem" { k = $3 " " $4; if ($5 > np[k]) { np[k] = $5; ct[k] = $2 } }
   $1 == "go" { k = $2 " " $3; if ($4 > go[k]) go[k] = $4 }
   $1 == "read" { k = $2 " " $3; if ($4 > rd[k]) rd[k] = $4 }
   END { for (k in go) { split(k, s, " ")
@@ -114,3 +131,11 @@ awk '$1 == "pair" { k = $2 " " $3 " " $4; n[k]++; r[k, n[k]] = $5; g[k] = g[k] (
     split(k, s, " ")
     printf "%-16s %-8s %-6s %7.2fx %5.2f-%5.2fx %11s\n", s[1], s[2], s[3], med, r[k, 1], r[k, m], g[k] } }' "$tmp/results" | sort -t' ' -k1,1 -k3,3 -k2,2
 echo "target: the four-wide shapes' paired ratio in memory >= 0.80x (issue 13)"
+echo
+echo "from memory against OpenBLAS from memory (each call on another copy of the operands; best of the rounds' medians, OpenBLAS at its best core type)"
+printf '%-16s %-8s %9s %9s %-11s %7s\n' shape dtype tessera openblas coretype ratio
+awk '$1 == "pair" && $4 == "mem" { k = $2 " " $3; if ($7 > go[k]) go[k] = $7 }
+  $1 == "np" && $5 == "mem" { k = $3 " " $4; if ($6 > np[k]) { np[k] = $6; ct[k] = $2 } }
+  END { for (k in go) { split(k, s, " ")
+    if (np[k] > 0) printf "%-16s %-8s %9.1f %9.1f %-11s %6.2fx\n", s[1], s[2], go[k], np[k], ct[k], go[k] / np[k]
+    else printf "%-16s %-8s %9.1f %9s %-11s %7s\n", s[1], s[2], go[k], "-", "-", "-" } }' "$tmp/results" | sort -t' ' -k1,1 -k2,2
