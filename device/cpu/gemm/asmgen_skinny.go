@@ -327,7 +327,10 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	// the independent chains: saxpy4x4Z in L1 (BenchmarkAxpy4x4) went from
 	// 87 to 110-115 GFLOP/s on a Sapphire Rapids class Xeon, 53 % to 70 %
 	// of the FMA peak. (Fetching the next four rows of x ahead with
-	// PREFETCHT0 measured no faster.)
+	// PREFETCHT0 measured no faster there. On a Zen 5 EPYC it ran
+	// 4x1024x1024 12-16 % faster from memory but 11-22 % slower from L3,
+	// still short of 0.8x of a read from memory: docs/benchmarks.md,
+	// "Fetching the next group of rows ahead".)
 	body := func(nv int, mask bool) {
 		ld, st := mov+" ", mov+" "
 		if mask {
