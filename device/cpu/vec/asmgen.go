@@ -878,10 +878,15 @@ type wideOp struct {
 	// register tmp as scratch.
 	apply func(g *gen, t tier, h, tmp string)
 	// z32, when set, replaces apply for float32 vectors on AVX-512: it
-	// computes the operation on float64 register h in place with registers
-	// a and b and K2 as scratch, giving the same bits as apply does on
+	// computes the operation on float64 register h in place with the
+	// registers in tmp (five) and K2 as scratch, giving the same bits as apply does on
 	// every float32 input (an exhaustive test holds that).
-	z32 func(g *gen, h, a, b string)
+	z32 func(g *gen, h string, tmp []string)
+	// y32, when set, replaces the whole float32 step on AVX2: eight
+	// float32 values in Y0 in, their results in Y0 out, registers 1-12 as
+	// scratch, with the same bits as apply gives (an exhaustive test holds
+	// that).
+	y32 func(g *gen)
 }
 
 // wideConst is a named float64 constant of a wideOp.
@@ -891,7 +896,8 @@ type wideConst struct {
 }
 
 // wideOps are the float64-lane exact unaries: Rsqrt (1/math.Sqrt(x):
-// VSQRTPD then VDIVPD; float32 on AVX-512 by Newton's method, rsqrtNewton)
+// VSQRTPD then VDIVPD; float32 from an estimate refined in one step,
+// rsqrtRefined on AVX-512 and rsqrtRefinedAVX2)
 // and Hardswish (x * min(max(x+3, 0), 6) / 6, the max and min with x's
 // side as the source NaN passes through, as Go's min and max propagate
 // NaN).
@@ -902,7 +908,7 @@ var wideOps = []wideOp{
 			g.ins("VSQRTPD %s, %s", h, h)
 			g.ins("VDIVPD %s, %s, %s", h, t.reg(13), h)
 		},
-		z32: (*gen).rsqrtNewton},
+		z32: (*gen).rsqrtRefined, y32: (*gen).rsqrtRefinedAVX2},
 	{name: "hardswish", op: "unHardswish", consts: []wideConst{{"dzero", 0}, {"dsix", 6}},
 		doc: "computes dst[i] = x[i] * min(max(x[i]+3, 0), 6) / 6 in float64, rounded to the type, for i < n.",
 		apply: func(g *gen, t tier, h, tmp string) {
@@ -914,33 +920,106 @@ var wideOps = []wideOp{
 		}},
 }
 
-// rsqrtNewton computes 1/sqrt(h) in place for float64 lanes that hold
+// rsqrtRefined computes 1/sqrt(h) in place for float64 lanes that hold
 // float32 values, in place of VSQRTPD and VDIVPD (each occupies its pipe
-// for several cycles): y0 = VRSQRT14PD(h) (relative error below 2^-14),
-// then twice Newton's step y' = y + y*e/2 with e = 1 - h*y^2 (each squares
-// the error and multiplies it by about 3/2: 2^-27.4, then 2^-54), leaving
-// the roundings of the last operations, about 2^-52 as the reference's.
-// Both then round to float32 alike unless the exact value lies within
-// about 2^-27 float32 ulp of a tie, which no float32 input does
-// (TestExhaustiveExactF32 checks all 2^32 against 1/math.Sqrt; a step of
-// the third order in place of the first Newton step measured slower, 3.55
-// against 3.95 Gelem/s). Lanes where h is a zero, an infinity, negative or NaN take
-// VRSQRT14PD's own exact answer (+-Inf, +0, NaN), as 1/math.Sqrt gives.
-// Register 13 holds 1.0.
-func (g *gen) rsqrtNewton(h, a, b string) {
+// for several cycles): the estimate VRSQRT14PD(h) (relative error below
+// 2^-14) refined by one fifth-order step (rsqrtStep), which leaves far
+// less than the roundings of the last operations, about 2^-52 as the
+// reference's. Both then round to float32 alike unless the exact value
+// lies within about 2^-27 float32 ulp of a tie, which no float32 input
+// does (TestExhaustiveExactF32 checks all 2^32 against 1/math.Sqrt).
+// Two Newton steps, the method before, ran at 3.95-4.0 Gelem/s against
+// 4.1-4.2 for the one step, their chain being eight operations long
+// against five; with the step cut to the third order about a thousand
+// inputs differ. Lanes where h is a zero, an infinity, negative or NaN
+// take VRSQRT14PD's own exact answer (+-Inf, +0, NaN), as 1/math.Sqrt
+// gives. Register 13 holds 1.0.
+func (g *gen) rsqrtRefined(h string, tmp []string) {
 	t := tierAVX512
-	g.ins("VRSQRT14PD %s, %s", h, a)
-	for range 2 {
-		g.comment("e = 1 - h*y^2; y += y*e/2")
-		g.ins("VMULPD %s, %s, %s", a, h, b)
-		g.ins("VFNMADD213PD Z13, %s, %s", a, b)
-		g.withConst(t, "VMULPD", g.d("half64", 0.5), b+", "+b)
-		g.ins("VFMADD231PD %s, %s, %s", b, a, a)
-	}
+	s, a, b, y, d := tmp[0], tmp[1], tmp[2], tmp[3], tmp[4]
+	g.ins("VRSQRT14PD %s, %s", h, s)
+	g.rsqrtStep(t, h, s, a, b, y, d)
 	g.comment("zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer")
 	g.ins("VFPCLASSPDZ $0xdf, %s, K2", h)
-	g.ins("VRSQRT14PD %s, K2, %s", h, a)
-	g.ins("VMOVAPD %s, %s", a, h)
+	g.ins("VRSQRT14PD %s, K2, %s", h, y)
+	g.ins("VMOVAPD %s, %s", y, h)
+}
+
+// rsqrtStep sets y to 1/sqrt(h) from an estimate s of it off by a
+// relative d (float64 registers of tier t, registers a, b and d scratch,
+// register 13 holding 1.0): one step of the fifth order,
+// y = s + s*e*(1/2 + 3e/8 + 5e^2/16 + 35e^3/128) with e = 1 - h*s^2
+// (about 2d), the series of s*(1-e)^(-1/2) to e^4. It leaves about
+// (63/256)(2d)^5: 2^-54 from VRSQRTPS's d of 1.5*2^-12, 2^-67 from
+// VRSQRT14PD's 2^-14. The polynomial's two halves run side by side and
+// join in one FMA, so the chain from s to y is five operations long
+// where two Newton steps take eight.
+func (g *gen) rsqrtStep(t tier, h, s, a, b, y, d string) {
+	g.comment("e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))")
+	g.ins("VMULPD %s, %s, %s", s, h, a)
+	g.ins("VFNMADD213PD %s, %s, %s", t.reg(13), s, a)
+	g.loadPD(t, g.d("rsqrtc2", 3.0/8), b)
+	g.withConst(t, "VFMADD213PD", g.d("half64", 0.5), a+", "+b)
+	g.loadPD(t, g.d("rsqrtc4", 35.0/128), y)
+	g.withConst(t, "VFMADD213PD", g.d("rsqrtc3", 5.0/16), a+", "+y)
+	g.ins("VMULPD %s, %s, %s", a, a, d)
+	g.ins("VMULPD %s, %s, %s", s, a, a)
+	g.ins("VFMADD231PD %s, %s, %s", d, y, b)
+	g.ins("VMOVAPD %s, %s", s, y)
+	g.ins("VFMADD231PD %s, %s, %s", a, b, y)
+}
+
+// rsqrtRefinedAVX2 computes 1/sqrt(x) for the eight float32 values in
+// Y0, in place, with float64 lanes for the arithmetic, as rsqrtRefined
+// does on AVX-512 but from VRSQRTPS, the float32 estimate (relative error
+// below 1.5*2^-12, the architectural bound), refined by the same
+// fifth-order step. VRSQRTPS takes a subnormal for zero (on the Zen 5
+// EPYC, without the scaling, 3.7e-39 gave NaN), so where a vector holds a
+// value below the least normal float32 (a branch, rarely taken) those are
+// scaled by 2^32 for it and their estimates by 2^16. Lanes not in
+// (0, +Inf), where the step would give NaN, take the widened estimate,
+// which there is the exact answer (+-Inf for +-0, +0 for +Inf, NaN for
+// negatives and NaN). On the Zen 5 EPYC's AVX2 tier this runs at 2.05
+// Gelem/s where VSQRTPD and VDIVPD ran at 1.2; the scaling done without
+// the branch, or a third-order step and Newton's in place of the one
+// step, each lengthen the chain and measured 1.4-1.8 (docs/benchmarks.md,
+// "Float32 Rsqrt by one fifth-order step"). Register 13 holds 1.0
+// (float64); AX is scratch.
+func (g *gen) rsqrtRefinedAVX2() {
+	t := tierAVX2
+	g.comment("s = VRSQRTPS(x); where some x is below the least normal, those scaled by 2^32 and their s by 2^16")
+	join := g.uniq("rsqrtjoin")
+	g.ins("VCMPPS $1, %s, Y0, Y3", g.f("rsqrtmin32", 0x1p-126))
+	g.ins("VRSQRTPS Y0, Y4")
+	g.ins("VMOVMSKPS Y3, AX")
+	g.ins("TESTL AX, AX")
+	g.ins("JZ %s", join)
+	g.ins("VMULPS %s, Y0, Y4", g.f("rsqrtup32", 0x1p32))
+	g.ins("VBLENDVPS Y3, Y4, Y0, Y4")
+	g.ins("VRSQRTPS Y4, Y4")
+	g.ins("VMULPS %s, Y4, Y5", g.f("rsqrtdown32", 0x1p16))
+	g.ins("VBLENDVPS Y3, Y5, Y4, Y4")
+	g.label(join)
+	g.comment("widen x into Y1, Y2 and s into Y3, Y4")
+	g.ins("VCVTPS2PD X0, Y1")
+	g.ins("VEXTRACTF128 $1, Y0, X2")
+	g.ins("VCVTPS2PD X2, Y2")
+	g.ins("VEXTRACTF128 $1, Y4, X5")
+	g.ins("VCVTPS2PD X4, Y3")
+	g.ins("VCVTPS2PD X5, Y4")
+	for half := range 2 {
+		h, s := t.reg(1+half), t.reg(3+half)
+		a, b, y, d := t.reg(5+4*half), t.reg(6+4*half), t.reg(7+4*half), t.reg(8+4*half)
+		g.rsqrtStep(t, h, s, a, b, y, d)
+		g.comment("h in (0, +Inf): y; else the estimate")
+		g.ins("VCMPPD $14, %s, %s, %s", g.d("dzero", 0), h, a)
+		g.ins("VCMPPD $17, %s, %s, %s", g.d("dposinf", math.Inf(1)), h, b)
+		g.ins("VANDPD %s, %s, %s", a, b, a)
+		g.ins("VBLENDVPD %s, %s, %s, %s", a, y, s, h)
+	}
+	g.ins("VCVTPD2PSY Y1, X1")
+	g.ins("VCVTPD2PSY Y2, X2")
+	g.ins("VINSERTF128 $1, X2, Y1, Y0")
 }
 
 // wideExact emits w's kernel for e and tier t (and, on AVX-512 float32,
@@ -965,6 +1044,10 @@ func (g *gen) wideExact(e elem, t tier, w wideOp) {
 		return
 	}
 	body := func(g *gen) {
+		if !t.z && w.y32 != nil {
+			w.y32(g)
+			return
+		}
 		if t.z {
 			g.ins("VCVTPS2PD Y0, Z1")
 			g.ins("VEXTRACTF32X8 $1, Z0, Y2")
@@ -975,8 +1058,8 @@ func (g *gen) wideExact(e elem, t tier, w wideOp) {
 			g.ins("VCVTPS2PD X2, Y2")
 		}
 		if t.z && w.z32 != nil {
-			w.z32(g, r(1), r(3), r(5))
-			w.z32(g, r(2), r(4), r(6))
+			w.z32(g, r(1), []string{r(3), r(5), r(7), r(8), r(9)})
+			w.z32(g, r(2), []string{r(4), r(6), r(10), r(11), r(12)})
 		} else {
 			w.apply(g, t, r(1), r(3))
 			w.apply(g, t, r(2), r(4))

@@ -120,11 +120,12 @@ func TestExactUnaries(t *testing.T) {
 
 // TestExhaustiveExactF32 checks every exact unary on all 2^32 float32
 // inputs on every kernel set, bit for bit against its reference: the
-// AVX-512 float32 Rsqrt takes Newton's method rather than 1/math.Sqrt
-// (rsqrtNewton in asmgen.go) and is exact only because no input lands
-// near enough to a tie, which only all of them can show. Runs only with
-// TESSERA_EXHAUSTIVE=1 (Rsqrt on AVX-512 about ten seconds on two cores);
-// -run 'TestExhaustiveExactF32/avx512/Rsqrt' picks one.
+// AVX2 and AVX-512 float32 Rsqrt refine an estimate rather than compute
+// 1/math.Sqrt (rsqrtRefinedAVX2 and rsqrtRefined in asmgen.go) and are
+// exact only because no input lands near enough to a tie, which only all
+// of them can show. Runs only with TESSERA_EXHAUSTIVE=1 (Rsqrt about ten
+// seconds a tier on two cores); -run
+// 'TestExhaustiveExactF32/avx512/Rsqrt' picks one.
 func TestExhaustiveExactF32(t *testing.T) {
 	if os.Getenv("TESSERA_EXHAUSTIVE") != "1" {
 		t.Skip("set TESSERA_EXHAUSTIVE=1 to check all 2^32 inputs")

@@ -2855,6 +2855,48 @@ DATA rcgelu<>+20(SB)/4, $0x3eb504f3
 DATA rcgelu<>+24(SB)/4, $0x3eb504f3
 DATA rcgelu<>+28(SB)/4, $0x3eb504f3
 GLOBL rcgelu<>(SB), RODATA|NOPTR, $32
+DATA rsqrtc2<>+0(SB)/8, $0x3fd8000000000000
+DATA rsqrtc2<>+8(SB)/8, $0x3fd8000000000000
+DATA rsqrtc2<>+16(SB)/8, $0x3fd8000000000000
+DATA rsqrtc2<>+24(SB)/8, $0x3fd8000000000000
+GLOBL rsqrtc2<>(SB), RODATA|NOPTR, $32
+DATA rsqrtc3<>+0(SB)/8, $0x3fd4000000000000
+DATA rsqrtc3<>+8(SB)/8, $0x3fd4000000000000
+DATA rsqrtc3<>+16(SB)/8, $0x3fd4000000000000
+DATA rsqrtc3<>+24(SB)/8, $0x3fd4000000000000
+GLOBL rsqrtc3<>(SB), RODATA|NOPTR, $32
+DATA rsqrtc4<>+0(SB)/8, $0x3fd1800000000000
+DATA rsqrtc4<>+8(SB)/8, $0x3fd1800000000000
+DATA rsqrtc4<>+16(SB)/8, $0x3fd1800000000000
+DATA rsqrtc4<>+24(SB)/8, $0x3fd1800000000000
+GLOBL rsqrtc4<>(SB), RODATA|NOPTR, $32
+DATA rsqrtdown32<>+0(SB)/4, $0x47800000
+DATA rsqrtdown32<>+4(SB)/4, $0x47800000
+DATA rsqrtdown32<>+8(SB)/4, $0x47800000
+DATA rsqrtdown32<>+12(SB)/4, $0x47800000
+DATA rsqrtdown32<>+16(SB)/4, $0x47800000
+DATA rsqrtdown32<>+20(SB)/4, $0x47800000
+DATA rsqrtdown32<>+24(SB)/4, $0x47800000
+DATA rsqrtdown32<>+28(SB)/4, $0x47800000
+GLOBL rsqrtdown32<>(SB), RODATA|NOPTR, $32
+DATA rsqrtmin32<>+0(SB)/4, $0x00800000
+DATA rsqrtmin32<>+4(SB)/4, $0x00800000
+DATA rsqrtmin32<>+8(SB)/4, $0x00800000
+DATA rsqrtmin32<>+12(SB)/4, $0x00800000
+DATA rsqrtmin32<>+16(SB)/4, $0x00800000
+DATA rsqrtmin32<>+20(SB)/4, $0x00800000
+DATA rsqrtmin32<>+24(SB)/4, $0x00800000
+DATA rsqrtmin32<>+28(SB)/4, $0x00800000
+GLOBL rsqrtmin32<>(SB), RODATA|NOPTR, $32
+DATA rsqrtup32<>+0(SB)/4, $0x4f800000
+DATA rsqrtup32<>+4(SB)/4, $0x4f800000
+DATA rsqrtup32<>+8(SB)/4, $0x4f800000
+DATA rsqrtup32<>+12(SB)/4, $0x4f800000
+DATA rsqrtup32<>+16(SB)/4, $0x4f800000
+DATA rsqrtup32<>+20(SB)/4, $0x4f800000
+DATA rsqrtup32<>+24(SB)/4, $0x4f800000
+DATA rsqrtup32<>+28(SB)/4, $0x4f800000
+GLOBL rsqrtup32<>(SB), RODATA|NOPTR, $32
 DATA shifter64<>+0(SB)/8, $0x4338000000000000
 DATA shifter64<>+8(SB)/8, $0x4338000000000000
 DATA shifter64<>+16(SB)/8, $0x4338000000000000
@@ -5734,13 +5776,59 @@ one:
 	CMPQ CX, $8
 	JB   tail
 	VMOVUPS 0(SI), Y0
+	// s = VRSQRTPS(x); where some x is below the least normal, those scaled by 2^32 and their s by 2^16
+	VCMPPS $1, rsqrtmin32<>(SB), Y0, Y3
+	VRSQRTPS Y0, Y4
+	VMOVMSKPS Y3, AX
+	TESTL AX, AX
+	JZ rsqrtjoin1
+	VMULPS rsqrtup32<>(SB), Y0, Y4
+	VBLENDVPS Y3, Y4, Y0, Y4
+	VRSQRTPS Y4, Y4
+	VMULPS rsqrtdown32<>(SB), Y4, Y5
+	VBLENDVPS Y3, Y5, Y4, Y4
+rsqrtjoin1:
+	// widen x into Y1, Y2 and s into Y3, Y4
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X2
 	VCVTPS2PD X2, Y2
-	VSQRTPD Y1, Y1
-	VDIVPD Y1, Y13, Y1
-	VSQRTPD Y2, Y2
-	VDIVPD Y2, Y13, Y2
+	VEXTRACTF128 $1, Y4, X5
+	VCVTPS2PD X4, Y3
+	VCVTPS2PD X5, Y4
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
+	VMULPD Y3, Y1, Y5
+	VFNMADD213PD Y13, Y3, Y5
+	VMOVUPD rsqrtc2<>(SB), Y6
+	VFMADD213PD half64<>(SB), Y5, Y6
+	VMOVUPD rsqrtc4<>(SB), Y7
+	VFMADD213PD rsqrtc3<>(SB), Y5, Y7
+	VMULPD Y5, Y5, Y8
+	VMULPD Y3, Y5, Y5
+	VFMADD231PD Y8, Y7, Y6
+	VMOVAPD Y3, Y7
+	VFMADD231PD Y5, Y6, Y7
+	// h in (0, +Inf): y; else the estimate
+	VCMPPD $14, dzero<>(SB), Y1, Y5
+	VCMPPD $17, dposinf<>(SB), Y1, Y6
+	VANDPD Y5, Y6, Y5
+	VBLENDVPD Y5, Y7, Y3, Y1
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
+	VMULPD Y4, Y2, Y9
+	VFNMADD213PD Y13, Y4, Y9
+	VMOVUPD rsqrtc2<>(SB), Y10
+	VFMADD213PD half64<>(SB), Y9, Y10
+	VMOVUPD rsqrtc4<>(SB), Y11
+	VFMADD213PD rsqrtc3<>(SB), Y9, Y11
+	VMULPD Y9, Y9, Y12
+	VMULPD Y4, Y9, Y9
+	VFMADD231PD Y12, Y11, Y10
+	VMOVAPD Y4, Y11
+	VFMADD231PD Y9, Y10, Y11
+	// h in (0, +Inf): y; else the estimate
+	VCMPPD $14, dzero<>(SB), Y2, Y9
+	VCMPPD $17, dposinf<>(SB), Y2, Y10
+	VANDPD Y9, Y10, Y9
+	VBLENDVPD Y9, Y11, Y4, Y2
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y2, X2
 	VINSERTF128 $1, X2, Y1, Y0
@@ -5757,13 +5845,59 @@ tail:
 	SUBQ CX, R9
 	VMOVDQU (R8)(R9*4), Y15
 	VMASKMOVPS (SI), Y15, Y0
+	// s = VRSQRTPS(x); where some x is below the least normal, those scaled by 2^32 and their s by 2^16
+	VCMPPS $1, rsqrtmin32<>(SB), Y0, Y3
+	VRSQRTPS Y0, Y4
+	VMOVMSKPS Y3, AX
+	TESTL AX, AX
+	JZ rsqrtjoin2
+	VMULPS rsqrtup32<>(SB), Y0, Y4
+	VBLENDVPS Y3, Y4, Y0, Y4
+	VRSQRTPS Y4, Y4
+	VMULPS rsqrtdown32<>(SB), Y4, Y5
+	VBLENDVPS Y3, Y5, Y4, Y4
+rsqrtjoin2:
+	// widen x into Y1, Y2 and s into Y3, Y4
 	VCVTPS2PD X0, Y1
 	VEXTRACTF128 $1, Y0, X2
 	VCVTPS2PD X2, Y2
-	VSQRTPD Y1, Y1
-	VDIVPD Y1, Y13, Y1
-	VSQRTPD Y2, Y2
-	VDIVPD Y2, Y13, Y2
+	VEXTRACTF128 $1, Y4, X5
+	VCVTPS2PD X4, Y3
+	VCVTPS2PD X5, Y4
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
+	VMULPD Y3, Y1, Y5
+	VFNMADD213PD Y13, Y3, Y5
+	VMOVUPD rsqrtc2<>(SB), Y6
+	VFMADD213PD half64<>(SB), Y5, Y6
+	VMOVUPD rsqrtc4<>(SB), Y7
+	VFMADD213PD rsqrtc3<>(SB), Y5, Y7
+	VMULPD Y5, Y5, Y8
+	VMULPD Y3, Y5, Y5
+	VFMADD231PD Y8, Y7, Y6
+	VMOVAPD Y3, Y7
+	VFMADD231PD Y5, Y6, Y7
+	// h in (0, +Inf): y; else the estimate
+	VCMPPD $14, dzero<>(SB), Y1, Y5
+	VCMPPD $17, dposinf<>(SB), Y1, Y6
+	VANDPD Y5, Y6, Y5
+	VBLENDVPD Y5, Y7, Y3, Y1
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
+	VMULPD Y4, Y2, Y9
+	VFNMADD213PD Y13, Y4, Y9
+	VMOVUPD rsqrtc2<>(SB), Y10
+	VFMADD213PD half64<>(SB), Y9, Y10
+	VMOVUPD rsqrtc4<>(SB), Y11
+	VFMADD213PD rsqrtc3<>(SB), Y9, Y11
+	VMULPD Y9, Y9, Y12
+	VMULPD Y4, Y9, Y9
+	VFMADD231PD Y12, Y11, Y10
+	VMOVAPD Y4, Y11
+	VFMADD231PD Y9, Y10, Y11
+	// h in (0, +Inf): y; else the estimate
+	VCMPPD $14, dzero<>(SB), Y2, Y9
+	VCMPPD $17, dposinf<>(SB), Y2, Y10
+	VANDPD Y9, Y10, Y9
+	VBLENDVPD Y9, Y11, Y4, Y2
 	VCVTPD2PSY Y1, X1
 	VCVTPD2PSY Y2, X2
 	VINSERTF128 $1, X2, Y1, Y0
@@ -9787,35 +9921,39 @@ loop:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -9823,35 +9961,39 @@ loop:
 	VEXTRACTF32X8 $1, Z16, Y18
 	VCVTPS2PD Y18, Z18
 	VRSQRT14PD Z17, Z19
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z19, Z17, Z21
 	VFNMADD213PD Z13, Z19, Z21
-	VMULPD.BCST half64<>(SB), Z21, Z21
-	VFMADD231PD Z21, Z19, Z19
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z19, Z17, Z21
-	VFNMADD213PD Z13, Z19, Z21
-	VMULPD.BCST half64<>(SB), Z21, Z21
-	VFMADD231PD Z21, Z19, Z19
+	VBROADCASTSD rsqrtc2<>(SB), Z23
+	VFMADD213PD.BCST half64<>(SB), Z21, Z23
+	VBROADCASTSD rsqrtc4<>(SB), Z24
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z21, Z24
+	VMULPD Z21, Z21, Z25
+	VMULPD Z19, Z21, Z21
+	VFMADD231PD Z25, Z24, Z23
+	VMOVAPD Z19, Z24
+	VFMADD231PD Z21, Z23, Z24
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z17, K3
-	VRSQRT14PD Z17, K3, Z19
-	VMOVAPD Z19, Z17
+	VRSQRT14PD Z17, K3, Z24
+	VMOVAPD Z24, Z17
 	VRSQRT14PD Z18, Z20
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z20, Z18, Z22
 	VFNMADD213PD Z13, Z20, Z22
-	VMULPD.BCST half64<>(SB), Z22, Z22
-	VFMADD231PD Z22, Z20, Z20
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z20, Z18, Z22
-	VFNMADD213PD Z13, Z20, Z22
-	VMULPD.BCST half64<>(SB), Z22, Z22
-	VFMADD231PD Z22, Z20, Z20
+	VBROADCASTSD rsqrtc2<>(SB), Z26
+	VFMADD213PD.BCST half64<>(SB), Z22, Z26
+	VBROADCASTSD rsqrtc4<>(SB), Z27
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z22, Z27
+	VMULPD Z22, Z22, Z28
+	VMULPD Z20, Z22, Z22
+	VFMADD231PD Z28, Z27, Z26
+	VMOVAPD Z20, Z27
+	VFMADD231PD Z22, Z26, Z27
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z18, K3
-	VRSQRT14PD Z18, K3, Z20
-	VMOVAPD Z20, Z18
+	VRSQRT14PD Z18, K3, Z27
+	VMOVAPD Z27, Z18
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z18, Y18
 	VINSERTF32X8 $1, Y18, Z17, Z16
@@ -9869,35 +10011,39 @@ one:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -9918,35 +10064,39 @@ tail:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -9972,35 +10122,39 @@ loop:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -10008,35 +10162,39 @@ loop:
 	VEXTRACTF32X8 $1, Z16, Y18
 	VCVTPS2PD Y18, Z18
 	VRSQRT14PD Z17, Z19
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z19, Z17, Z21
 	VFNMADD213PD Z13, Z19, Z21
-	VMULPD.BCST half64<>(SB), Z21, Z21
-	VFMADD231PD Z21, Z19, Z19
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z19, Z17, Z21
-	VFNMADD213PD Z13, Z19, Z21
-	VMULPD.BCST half64<>(SB), Z21, Z21
-	VFMADD231PD Z21, Z19, Z19
+	VBROADCASTSD rsqrtc2<>(SB), Z23
+	VFMADD213PD.BCST half64<>(SB), Z21, Z23
+	VBROADCASTSD rsqrtc4<>(SB), Z24
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z21, Z24
+	VMULPD Z21, Z21, Z25
+	VMULPD Z19, Z21, Z21
+	VFMADD231PD Z25, Z24, Z23
+	VMOVAPD Z19, Z24
+	VFMADD231PD Z21, Z23, Z24
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z17, K3
-	VRSQRT14PD Z17, K3, Z19
-	VMOVAPD Z19, Z17
+	VRSQRT14PD Z17, K3, Z24
+	VMOVAPD Z24, Z17
 	VRSQRT14PD Z18, Z20
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z20, Z18, Z22
 	VFNMADD213PD Z13, Z20, Z22
-	VMULPD.BCST half64<>(SB), Z22, Z22
-	VFMADD231PD Z22, Z20, Z20
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z20, Z18, Z22
-	VFNMADD213PD Z13, Z20, Z22
-	VMULPD.BCST half64<>(SB), Z22, Z22
-	VFMADD231PD Z22, Z20, Z20
+	VBROADCASTSD rsqrtc2<>(SB), Z26
+	VFMADD213PD.BCST half64<>(SB), Z22, Z26
+	VBROADCASTSD rsqrtc4<>(SB), Z27
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z22, Z27
+	VMULPD Z22, Z22, Z28
+	VMULPD Z20, Z22, Z22
+	VFMADD231PD Z28, Z27, Z26
+	VMOVAPD Z20, Z27
+	VFMADD231PD Z22, Z26, Z27
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z18, K3
-	VRSQRT14PD Z18, K3, Z20
-	VMOVAPD Z20, Z18
+	VRSQRT14PD Z18, K3, Z27
+	VMOVAPD Z27, Z18
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z18, Y18
 	VINSERTF32X8 $1, Y18, Z17, Z16
@@ -10071,35 +10229,39 @@ one:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -10135,35 +10297,39 @@ loop:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -10171,35 +10337,39 @@ loop:
 	VEXTRACTF32X8 $1, Z16, Y18
 	VCVTPS2PD Y18, Z18
 	VRSQRT14PD Z17, Z19
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z19, Z17, Z21
 	VFNMADD213PD Z13, Z19, Z21
-	VMULPD.BCST half64<>(SB), Z21, Z21
-	VFMADD231PD Z21, Z19, Z19
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z19, Z17, Z21
-	VFNMADD213PD Z13, Z19, Z21
-	VMULPD.BCST half64<>(SB), Z21, Z21
-	VFMADD231PD Z21, Z19, Z19
+	VBROADCASTSD rsqrtc2<>(SB), Z23
+	VFMADD213PD.BCST half64<>(SB), Z21, Z23
+	VBROADCASTSD rsqrtc4<>(SB), Z24
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z21, Z24
+	VMULPD Z21, Z21, Z25
+	VMULPD Z19, Z21, Z21
+	VFMADD231PD Z25, Z24, Z23
+	VMOVAPD Z19, Z24
+	VFMADD231PD Z21, Z23, Z24
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z17, K3
-	VRSQRT14PD Z17, K3, Z19
-	VMOVAPD Z19, Z17
+	VRSQRT14PD Z17, K3, Z24
+	VMOVAPD Z24, Z17
 	VRSQRT14PD Z18, Z20
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z20, Z18, Z22
 	VFNMADD213PD Z13, Z20, Z22
-	VMULPD.BCST half64<>(SB), Z22, Z22
-	VFMADD231PD Z22, Z20, Z20
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z20, Z18, Z22
-	VFNMADD213PD Z13, Z20, Z22
-	VMULPD.BCST half64<>(SB), Z22, Z22
-	VFMADD231PD Z22, Z20, Z20
+	VBROADCASTSD rsqrtc2<>(SB), Z26
+	VFMADD213PD.BCST half64<>(SB), Z22, Z26
+	VBROADCASTSD rsqrtc4<>(SB), Z27
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z22, Z27
+	VMULPD Z22, Z22, Z28
+	VMULPD Z20, Z22, Z22
+	VFMADD231PD Z28, Z27, Z26
+	VMOVAPD Z20, Z27
+	VFMADD231PD Z22, Z26, Z27
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z18, K3
-	VRSQRT14PD Z18, K3, Z20
-	VMOVAPD Z20, Z18
+	VRSQRT14PD Z18, K3, Z27
+	VMOVAPD Z27, Z18
 	VCVTPD2PS Z17, Y17
 	VCVTPD2PS Z18, Y18
 	VINSERTF32X8 $1, Y18, Z17, Z16
@@ -10217,35 +10387,39 @@ one:
 	VEXTRACTF32X8 $1, Z0, Y2
 	VCVTPS2PD Y2, Z2
 	VRSQRT14PD Z1, Z3
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z3, Z1, Z5
 	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z3, Z1, Z5
-	VFNMADD213PD Z13, Z3, Z5
-	VMULPD.BCST half64<>(SB), Z5, Z5
-	VFMADD231PD Z5, Z3, Z3
+	VBROADCASTSD rsqrtc2<>(SB), Z7
+	VFMADD213PD.BCST half64<>(SB), Z5, Z7
+	VBROADCASTSD rsqrtc4<>(SB), Z8
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z5, Z8
+	VMULPD Z5, Z5, Z9
+	VMULPD Z3, Z5, Z5
+	VFMADD231PD Z9, Z8, Z7
+	VMOVAPD Z3, Z8
+	VFMADD231PD Z5, Z7, Z8
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z1, K2
-	VRSQRT14PD Z1, K2, Z3
-	VMOVAPD Z3, Z1
+	VRSQRT14PD Z1, K2, Z8
+	VMOVAPD Z8, Z1
 	VRSQRT14PD Z2, Z4
-	// e = 1 - h*y^2; y += y*e/2
+	// e = 1 - h*s^2; y = s + s*e*(1/2 + 3e/8 + e^2*(5/16 + 35e/128))
 	VMULPD Z4, Z2, Z6
 	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
-	// e = 1 - h*y^2; y += y*e/2
-	VMULPD Z4, Z2, Z6
-	VFNMADD213PD Z13, Z4, Z6
-	VMULPD.BCST half64<>(SB), Z6, Z6
-	VFMADD231PD Z6, Z4, Z4
+	VBROADCASTSD rsqrtc2<>(SB), Z10
+	VFMADD213PD.BCST half64<>(SB), Z6, Z10
+	VBROADCASTSD rsqrtc4<>(SB), Z11
+	VFMADD213PD.BCST rsqrtc3<>(SB), Z6, Z11
+	VMULPD Z6, Z6, Z12
+	VMULPD Z4, Z6, Z6
+	VFMADD231PD Z12, Z11, Z10
+	VMOVAPD Z4, Z11
+	VFMADD231PD Z6, Z10, Z11
 	// zeros, infinities, negatives and NaN: VRSQRT14PD's exact answer
 	VFPCLASSPDZ $0xdf, Z2, K2
-	VRSQRT14PD Z2, K2, Z4
-	VMOVAPD Z4, Z2
+	VRSQRT14PD Z2, K2, Z11
+	VMOVAPD Z11, Z2
 	VCVTPD2PS Z1, Y1
 	VCVTPD2PS Z2, Y2
 	VINSERTF32X8 $1, Y2, Z1, Z0
@@ -18536,69 +18710,6 @@ one:
 	VCMPPS $1, c0625<>(SB), Y1, Y6
 	VMOVMSKPS Y6, AX
 	CMPL AX, $0xff
-	JEQ  small1
-	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
-	VADDPS Y1, Y1, Y2
-	VMINPS Y2, Y13, Y2
-	VMULPS log2e<>(SB), Y2, Y3
-	VROUNDPS $0, Y3, Y3
-	VFNMADD231PS ln2hi<>(SB), Y3, Y2
-	VFNMADD231PS ln2lo<>(SB), Y3, Y2
-	VCVTPS2DQ Y3, Y3
-	VMOVUPS expq5<>(SB), Y4
-	VFMADD213PS expq4<>(SB), Y2, Y4
-	VFMADD213PS expq3<>(SB), Y2, Y4
-	VFMADD213PS expq2<>(SB), Y2, Y4
-	VFMADD213PS expq1<>(SB), Y2, Y4
-	VFMADD213PS expq0<>(SB), Y2, Y4
-	VFMADD213PS one<>(SB), Y2, Y4
-	VPSRAD $1, Y3, Y5
-	VPSUBD Y5, Y3, Y3
-	VPADDD i127<>(SB), Y5, Y5
-	VPADDD i127<>(SB), Y3, Y3
-	VPSLLD $23, Y5, Y5
-	VPSLLD $23, Y3, Y3
-	VMULPS Y5, Y4, Y4
-	VMULPS Y3, Y4, Y2
-	VADDPS one<>(SB), Y2, Y2
-	VMOVUPS two<>(SB), Y3
-	VDIVPS Y2, Y3, Y3
-	VMOVUPS one<>(SB), Y2
-	VSUBPS Y3, Y2, Y2
-	TESTL AX, AX
-	JEQ  join2
-small1:
-	// |x| < 0.625: |x| + |x|^3 P(x^2)
-	VMULPS Y1, Y1, Y4
-	VMOVUPS tanhp4<>(SB), Y5
-	VFMADD213PS tanhp3<>(SB), Y4, Y5
-	VFMADD213PS tanhp2<>(SB), Y4, Y5
-	VFMADD213PS tanhp1<>(SB), Y4, Y5
-	VFMADD213PS tanhp0<>(SB), Y4, Y5
-	VMULPS Y1, Y4, Y4
-	VFMADD213PS Y1, Y4, Y5
-	VBLENDVPS Y6, Y5, Y2, Y2
-join2:
-	VORPS Y7, Y2, Y0
-	VMOVUPS Y0, 0(DI)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $8, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	LEAQ maskTab<>(SB), R8
-	MOVQ $8, R9
-	SUBQ CX, R9
-	VMOVDQU (R8)(R9*4), Y15
-	VMASKMOVPS (SI), Y15, Y0
-	VANDPS absmask<>(SB), Y0, Y1
-	VANDPS signmask<>(SB), Y0, Y7
-	// each branch runs only when some lane needs it (AX: lanes below 0.625)
-	VCMPPS $1, c0625<>(SB), Y1, Y6
-	VMOVMSKPS Y6, AX
-	CMPL AX, $0xff
 	JEQ  small3
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VADDPS Y1, Y1, Y2
@@ -18642,6 +18753,69 @@ small3:
 	VFMADD213PS Y1, Y4, Y5
 	VBLENDVPS Y6, Y5, Y2, Y2
 join4:
+	VORPS Y7, Y2, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $8, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*4), Y15
+	VMASKMOVPS (SI), Y15, Y0
+	VANDPS absmask<>(SB), Y0, Y1
+	VANDPS signmask<>(SB), Y0, Y7
+	// each branch runs only when some lane needs it (AX: lanes below 0.625)
+	VCMPPS $1, c0625<>(SB), Y1, Y6
+	VMOVMSKPS Y6, AX
+	CMPL AX, $0xff
+	JEQ  small5
+	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
+	VADDPS Y1, Y1, Y2
+	VMINPS Y2, Y13, Y2
+	VMULPS log2e<>(SB), Y2, Y3
+	VROUNDPS $0, Y3, Y3
+	VFNMADD231PS ln2hi<>(SB), Y3, Y2
+	VFNMADD231PS ln2lo<>(SB), Y3, Y2
+	VCVTPS2DQ Y3, Y3
+	VMOVUPS expq5<>(SB), Y4
+	VFMADD213PS expq4<>(SB), Y2, Y4
+	VFMADD213PS expq3<>(SB), Y2, Y4
+	VFMADD213PS expq2<>(SB), Y2, Y4
+	VFMADD213PS expq1<>(SB), Y2, Y4
+	VFMADD213PS expq0<>(SB), Y2, Y4
+	VFMADD213PS one<>(SB), Y2, Y4
+	VPSRAD $1, Y3, Y5
+	VPSUBD Y5, Y3, Y3
+	VPADDD i127<>(SB), Y5, Y5
+	VPADDD i127<>(SB), Y3, Y3
+	VPSLLD $23, Y5, Y5
+	VPSLLD $23, Y3, Y3
+	VMULPS Y5, Y4, Y4
+	VMULPS Y3, Y4, Y2
+	VADDPS one<>(SB), Y2, Y2
+	VMOVUPS two<>(SB), Y3
+	VDIVPS Y2, Y3, Y3
+	VMOVUPS one<>(SB), Y2
+	VSUBPS Y3, Y2, Y2
+	TESTL AX, AX
+	JEQ  join6
+small5:
+	// |x| < 0.625: |x| + |x|^3 P(x^2)
+	VMULPS Y1, Y1, Y4
+	VMOVUPS tanhp4<>(SB), Y5
+	VFMADD213PS tanhp3<>(SB), Y4, Y5
+	VFMADD213PS tanhp2<>(SB), Y4, Y5
+	VFMADD213PS tanhp1<>(SB), Y4, Y5
+	VFMADD213PS tanhp0<>(SB), Y4, Y5
+	VMULPS Y1, Y4, Y4
+	VFMADD213PS Y1, Y4, Y5
+	VBLENDVPS Y6, Y5, Y2, Y2
+join6:
 	VORPS Y7, Y2, Y0
 	VMASKMOVPS Y0, Y15, (DI)
 done:
@@ -22814,7 +22988,7 @@ loop:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small5
+	JCS  small7
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -22838,7 +23012,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join6
+	JEQ  join8
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -22848,10 +23022,10 @@ loop:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join6:
+join8:
 	VMOVAPS Z2, Z5
-	JMP  sign7
-small5:
+	JMP  sign9
+small7:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -22861,14 +23035,14 @@ small5:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign7:
+sign9:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VMULPS Z16, Z16, Z24
 	// each branch runs only when some lane needs it (K3: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z24, K3
 	KORTESTW K3, K3
-	JCS  small8
+	JCS  small10
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z16, Z17
 	VADDPS Z17, Z17, Z18
@@ -22892,7 +23066,7 @@ sign7:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z19, Z18, Z18
 	KORTESTW K3, K3
-	JEQ  join9
+	JEQ  join11
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z21
 	VFMADD213PS.BCST tanhp3<>(SB), Z24, Z21
@@ -22902,10 +23076,10 @@ sign7:
 	VMULPS Z16, Z24, Z24
 	VFMADD213PS Z16, Z24, Z21
 	VMOVAPS Z21, K3, Z18
-join9:
+join11:
 	VMOVAPS Z18, Z21
-	JMP  sign10
-small8:
+	JMP  sign12
+small10:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z21
@@ -22915,7 +23089,7 @@ small8:
 	VFMADD213PS.BCST tanhp0<>(SB), Z24, Z21
 	VMULPS Z16, Z24, Z24
 	VFMADD213PS Z16, Z24, Z21
-sign10:
+sign12:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z21, Z16
 	VMOVUPS Z0, 0(DI)
@@ -22932,7 +23106,7 @@ one:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small11
+	JCS  small13
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -22956,7 +23130,7 @@ one:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join12
+	JEQ  join14
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -22966,10 +23140,10 @@ one:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join12:
+join14:
 	VMOVAPS Z2, Z5
-	JMP  sign13
-small11:
+	JMP  sign15
+small13:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -22979,7 +23153,7 @@ small11:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign13:
+sign15:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VMOVUPS Z0, 0(DI)
@@ -22999,7 +23173,7 @@ tail:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small14
+	JCS  small16
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -23023,7 +23197,7 @@ tail:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join15
+	JEQ  join17
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -23033,10 +23207,10 @@ tail:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join15:
+join17:
 	VMOVAPS Z2, Z5
-	JMP  sign16
-small14:
+	JMP  sign18
+small16:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -23046,7 +23220,7 @@ small14:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign16:
+sign18:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VMOVUPS Z0, K1, (DI)
@@ -23072,7 +23246,7 @@ loop:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small17
+	JCS  small19
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -23096,7 +23270,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join18
+	JEQ  join20
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -23106,10 +23280,10 @@ loop:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join18:
+join20:
 	VMOVAPS Z2, Z5
-	JMP  sign19
-small17:
+	JMP  sign21
+small19:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -23119,14 +23293,14 @@ small17:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign19:
+sign21:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VMULPS Z16, Z16, Z24
 	// each branch runs only when some lane needs it (K3: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z24, K3
 	KORTESTW K3, K3
-	JCS  small20
+	JCS  small22
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z16, Z17
 	VADDPS Z17, Z17, Z18
@@ -23150,7 +23324,7 @@ sign19:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z19, Z18, Z18
 	KORTESTW K3, K3
-	JEQ  join21
+	JEQ  join23
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z21
 	VFMADD213PS.BCST tanhp3<>(SB), Z24, Z21
@@ -23160,10 +23334,10 @@ sign19:
 	VMULPS Z16, Z24, Z24
 	VFMADD213PS Z16, Z24, Z21
 	VMOVAPS Z21, K3, Z18
-join21:
+join23:
 	VMOVAPS Z18, Z21
-	JMP  sign22
-small20:
+	JMP  sign24
+small22:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z21
@@ -23173,7 +23347,7 @@ small20:
 	VFMADD213PS.BCST tanhp0<>(SB), Z24, Z21
 	VMULPS Z16, Z24, Z24
 	VFMADD213PS Z16, Z24, Z21
-sign22:
+sign24:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z21, Z16
 	VPSRLD $16, Z0, Z29
@@ -23207,7 +23381,7 @@ one:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small23
+	JCS  small25
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -23231,7 +23405,7 @@ one:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join24
+	JEQ  join26
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -23241,10 +23415,10 @@ one:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join24:
+join26:
 	VMOVAPS Z2, Z5
-	JMP  sign25
-small23:
+	JMP  sign27
+small25:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -23254,7 +23428,7 @@ small23:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign25:
+sign27:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VPSRLD $16, Z0, Z29
@@ -23290,7 +23464,7 @@ loop:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small26
+	JCS  small28
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -23314,7 +23488,7 @@ loop:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join27
+	JEQ  join29
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -23324,10 +23498,10 @@ loop:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join27:
+join29:
 	VMOVAPS Z2, Z5
-	JMP  sign28
-small26:
+	JMP  sign30
+small28:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -23337,14 +23511,14 @@ small26:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign28:
+sign30:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VMULPS Z16, Z16, Z24
 	// each branch runs only when some lane needs it (K3: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z24, K3
 	KORTESTW K3, K3
-	JCS  small29
+	JCS  small31
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z16, Z17
 	VADDPS Z17, Z17, Z18
@@ -23368,7 +23542,7 @@ sign28:
 	VBROADCASTSS one<>(SB), Z18
 	VSUBPS Z19, Z18, Z18
 	KORTESTW K3, K3
-	JEQ  join30
+	JEQ  join32
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z21
 	VFMADD213PS.BCST tanhp3<>(SB), Z24, Z21
@@ -23378,10 +23552,10 @@ sign28:
 	VMULPS Z16, Z24, Z24
 	VFMADD213PS Z16, Z24, Z21
 	VMOVAPS Z21, K3, Z18
-join30:
+join32:
 	VMOVAPS Z18, Z21
-	JMP  sign31
-small29:
+	JMP  sign33
+small31:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z21
@@ -23391,7 +23565,7 @@ small29:
 	VFMADD213PS.BCST tanhp0<>(SB), Z24, Z21
 	VMULPS Z16, Z24, Z24
 	VFMADD213PS Z16, Z24, Z21
-sign31:
+sign33:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z21, Z16
 	VCVTPS2PH $0, Z0, 0(DI)
@@ -23408,7 +23582,7 @@ one:
 	// each branch runs only when some lane needs it (K2: lanes below 0.625)
 	VCMPPS.BCST $1, c0390625<>(SB), Z8, K2
 	KORTESTW K2, K2
-	JCS  small32
+	JCS  small34
 	// |x| >= 0.625: 1 - 2/(e^(2|x|)+1)
 	VPANDD.BCST absmask<>(SB), Z0, Z1
 	VADDPS Z1, Z1, Z2
@@ -23432,7 +23606,7 @@ one:
 	VBROADCASTSS one<>(SB), Z2
 	VSUBPS Z3, Z2, Z2
 	KORTESTW K2, K2
-	JEQ  join33
+	JEQ  join35
 	// the small lanes of a mixed vector
 	VBROADCASTSS tanhp4<>(SB), Z5
 	VFMADD213PS.BCST tanhp3<>(SB), Z8, Z5
@@ -23442,10 +23616,10 @@ one:
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
 	VMOVAPS Z5, K2, Z2
-join33:
+join35:
 	VMOVAPS Z2, Z5
-	JMP  sign34
-small32:
+	JMP  sign36
+small34:
 	// |x| < 0.625: x + x^3 P(x^2), the bits of |x| + |x|^3 P(x^2) with x's sign, as
 	// rounding is symmetric, but for x = -0, where the sum is +0: the sign is copied below
 	VBROADCASTSS tanhp4<>(SB), Z5
@@ -23455,7 +23629,7 @@ small32:
 	VFMADD213PS.BCST tanhp0<>(SB), Z8, Z5
 	VMULPS Z0, Z8, Z8
 	VFMADD213PS Z0, Z8, Z5
-sign34:
+sign36:
 	// x's sign onto the result's magnitude: a bit select on the sign mask
 	VPTERNLOGD.BCST $0xe4, signmask<>(SB), Z5, Z0
 	VCVTPS2PH $0, Z0, 0(DI)
@@ -27174,7 +27348,7 @@ loop:
 	VMULPD Z0, Z0, Z8
 	VCMPPD.BCST $1, d00625<>(SB), Z8, K2
 	KORTESTB K2, K2
-	JCS  small35
+	JCS  small37
 	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
 	// source, so NaN passes; above 20 the result rounds to 1)
 	VPANDQ.BCST absmask64<>(SB), Z0, Z0
@@ -27237,7 +27411,7 @@ loop:
 	VSUBPD Z3, Z5, Z5
 	VADDPD Z5, Z2, Z2
 	KORTESTB K2, K2
-	JEQ  join36
+	JEQ  join38
 	// the small lanes of a mixed vector
 	VBROADCASTSD dtanhp7<>(SB), Z5
 	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
@@ -27250,10 +27424,10 @@ loop:
 	VMULPD Z7, Z8, Z8
 	VFMADD213PD Z7, Z8, Z5
 	VMOVAPD Z5, K2, Z2
-join36:
+join38:
 	VMOVAPD Z2, Z5
-	JMP  sign37
-small35:
+	JMP  sign39
+small37:
 	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
 	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
 	VBROADCASTSD dtanhp7<>(SB), Z5
@@ -27266,7 +27440,7 @@ small35:
 	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
 	VMULPD Z7, Z8, Z8
 	VFMADD213PD Z7, Z8, Z5
-sign37:
+sign39:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -27276,7 +27450,7 @@ sign37:
 	VMULPD Z16, Z16, Z24
 	VCMPPD.BCST $1, d00625<>(SB), Z24, K3
 	KORTESTB K3, K3
-	JCS  small38
+	JCS  small40
 	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
 	// source, so NaN passes; above 20 the result rounds to 1)
 	VPANDQ.BCST absmask64<>(SB), Z16, Z16
@@ -27339,7 +27513,7 @@ sign37:
 	VSUBPD Z19, Z21, Z21
 	VADDPD Z21, Z18, Z18
 	KORTESTB K3, K3
-	JEQ  join39
+	JEQ  join41
 	// the small lanes of a mixed vector
 	VBROADCASTSD dtanhp7<>(SB), Z21
 	VFMADD213PD.BCST dtanhp6<>(SB), Z24, Z21
@@ -27352,10 +27526,10 @@ sign37:
 	VMULPD Z23, Z24, Z24
 	VFMADD213PD Z23, Z24, Z21
 	VMOVAPD Z21, K3, Z18
-join39:
+join41:
 	VMOVAPD Z18, Z21
-	JMP  sign40
-small38:
+	JMP  sign42
+small40:
 	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
 	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
 	VBROADCASTSD dtanhp7<>(SB), Z21
@@ -27368,7 +27542,7 @@ small38:
 	VFMADD213PD.BCST dtanhp0<>(SB), Z24, Z21
 	VMULPD Z23, Z24, Z24
 	VFMADD213PD Z23, Z24, Z21
-sign40:
+sign42:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
 	VMOVAPD Z23, Z16
@@ -27388,7 +27562,7 @@ one:
 	VMULPD Z0, Z0, Z8
 	VCMPPD.BCST $1, d00625<>(SB), Z8, K2
 	KORTESTB K2, K2
-	JCS  small41
+	JCS  small43
 	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
 	// source, so NaN passes; above 20 the result rounds to 1)
 	VPANDQ.BCST absmask64<>(SB), Z0, Z0
@@ -27451,7 +27625,7 @@ one:
 	VSUBPD Z3, Z5, Z5
 	VADDPD Z5, Z2, Z2
 	KORTESTB K2, K2
-	JEQ  join42
+	JEQ  join44
 	// the small lanes of a mixed vector
 	VBROADCASTSD dtanhp7<>(SB), Z5
 	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
@@ -27464,10 +27638,10 @@ one:
 	VMULPD Z7, Z8, Z8
 	VFMADD213PD Z7, Z8, Z5
 	VMOVAPD Z5, K2, Z2
-join42:
+join44:
 	VMOVAPD Z2, Z5
-	JMP  sign43
-small41:
+	JMP  sign45
+small43:
 	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
 	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
 	VBROADCASTSD dtanhp7<>(SB), Z5
@@ -27480,7 +27654,7 @@ small41:
 	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
 	VMULPD Z7, Z8, Z8
 	VFMADD213PD Z7, Z8, Z5
-sign43:
+sign45:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -27503,7 +27677,7 @@ tail:
 	VMULPD Z0, Z0, Z8
 	VCMPPD.BCST $1, d00625<>(SB), Z8, K2
 	KORTESTB K2, K2
-	JCS  small44
+	JCS  small46
 	// |x| >= 0.25: 1 - 2/(E+1), E = e^(2a), a = min(|x|, 20) (x the second
 	// source, so NaN passes; above 20 the result rounds to 1)
 	VPANDQ.BCST absmask64<>(SB), Z0, Z0
@@ -27566,7 +27740,7 @@ tail:
 	VSUBPD Z3, Z5, Z5
 	VADDPD Z5, Z2, Z2
 	KORTESTB K2, K2
-	JEQ  join45
+	JEQ  join47
 	// the small lanes of a mixed vector
 	VBROADCASTSD dtanhp7<>(SB), Z5
 	VFMADD213PD.BCST dtanhp6<>(SB), Z8, Z5
@@ -27579,10 +27753,10 @@ tail:
 	VMULPD Z7, Z8, Z8
 	VFMADD213PD Z7, Z8, Z5
 	VMOVAPD Z5, K2, Z2
-join45:
+join47:
 	VMOVAPD Z2, Z5
-	JMP  sign46
-small44:
+	JMP  sign48
+small46:
 	// |x| < 0.25: x + x^3*P(x^2), exactly x where x^3*P is below half an ulp
 	// (x subnormal too); rounding is symmetric, and -0's sign is copied below
 	VBROADCASTSD dtanhp7<>(SB), Z5
@@ -27595,7 +27769,7 @@ small44:
 	VFMADD213PD.BCST dtanhp0<>(SB), Z8, Z5
 	VMULPD Z7, Z8, Z8
 	VFMADD213PD Z7, Z8, Z5
-sign46:
+sign48:
 	// x's sign onto the magnitude: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -27626,7 +27800,7 @@ loop:
 	VPANDQ.BCST absmask64<>(SB), Z0, Z8
 	VCMPPD.BCST $1, dexpm1cut<>(SB), Z8, K2
 	KORTESTB K2, K2
-	JCS  small47
+	JCS  small49
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -27672,7 +27846,7 @@ loop:
 	VCMPPD.BCST $0x1e, d38<>(SB), Z7, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join48
+	JEQ  join50
 	// the small lanes of a mixed vector
 	VMULPD Z7, Z7, Z3
 	VBROADCASTSD dexpm1p10<>(SB), Z1
@@ -27707,9 +27881,9 @@ loop:
 	VADDPD Z10, Z1, Z1
 	VADDPD Z9, Z1, Z1
 	VMOVAPD Z1, K2, Z5
-join48:
-	JMP  sign49
-small47:
+join50:
+	JMP  sign51
+small49:
 	VMULPD Z7, Z7, Z3
 	VBROADCASTSD dexpm1p10<>(SB), Z5
 	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z5
@@ -27742,7 +27916,7 @@ small47:
 	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
 	VADDPD Z10, Z5, Z5
 	VADDPD Z9, Z5, Z5
-sign49:
+sign51:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -27751,7 +27925,7 @@ sign49:
 	VPANDQ.BCST absmask64<>(SB), Z16, Z24
 	VCMPPD.BCST $1, dexpm1cut<>(SB), Z24, K3
 	KORTESTB K3, K3
-	JCS  small50
+	JCS  small52
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
@@ -27797,7 +27971,7 @@ sign49:
 	VCMPPD.BCST $0x1e, d38<>(SB), Z23, K5
 	VMOVAPD Z24, K5, Z21
 	KORTESTB K3, K3
-	JEQ  join51
+	JEQ  join53
 	// the small lanes of a mixed vector
 	VMULPD Z23, Z23, Z19
 	VBROADCASTSD dexpm1p10<>(SB), Z17
@@ -27832,9 +28006,9 @@ sign49:
 	VADDPD Z26, Z17, Z17
 	VADDPD Z25, Z17, Z17
 	VMOVAPD Z17, K3, Z21
-join51:
-	JMP  sign52
-small50:
+join53:
+	JMP  sign54
+small52:
 	VMULPD Z23, Z23, Z19
 	VBROADCASTSD dexpm1p10<>(SB), Z21
 	VFMADD231PD.BCST dexpm1p11<>(SB), Z23, Z21
@@ -27867,7 +28041,7 @@ small50:
 	VFMADD231PD.BCST dhalf<>(SB), Z22, Z21
 	VADDPD Z26, Z21, Z21
 	VADDPD Z25, Z21, Z21
-sign52:
+sign54:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
 	VMOVAPD Z23, Z16
@@ -27886,7 +28060,7 @@ one:
 	VPANDQ.BCST absmask64<>(SB), Z0, Z8
 	VCMPPD.BCST $1, dexpm1cut<>(SB), Z8, K2
 	KORTESTB K2, K2
-	JCS  small53
+	JCS  small55
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -27932,7 +28106,7 @@ one:
 	VCMPPD.BCST $0x1e, d38<>(SB), Z7, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join54
+	JEQ  join56
 	// the small lanes of a mixed vector
 	VMULPD Z7, Z7, Z3
 	VBROADCASTSD dexpm1p10<>(SB), Z1
@@ -27967,9 +28141,9 @@ one:
 	VADDPD Z10, Z1, Z1
 	VADDPD Z9, Z1, Z1
 	VMOVAPD Z1, K2, Z5
-join54:
-	JMP  sign55
-small53:
+join56:
+	JMP  sign57
+small55:
 	VMULPD Z7, Z7, Z3
 	VBROADCASTSD dexpm1p10<>(SB), Z5
 	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z5
@@ -28002,7 +28176,7 @@ small53:
 	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
 	VADDPD Z10, Z5, Z5
 	VADDPD Z9, Z5, Z5
-sign55:
+sign57:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -28024,7 +28198,7 @@ tail:
 	VPANDQ.BCST absmask64<>(SB), Z0, Z8
 	VCMPPD.BCST $1, dexpm1cut<>(SB), Z8, K2
 	KORTESTB K2, K2
-	JCS  small56
+	JCS  small58
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -28070,7 +28244,7 @@ tail:
 	VCMPPD.BCST $0x1e, d38<>(SB), Z7, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join57
+	JEQ  join59
 	// the small lanes of a mixed vector
 	VMULPD Z7, Z7, Z3
 	VBROADCASTSD dexpm1p10<>(SB), Z1
@@ -28105,9 +28279,9 @@ tail:
 	VADDPD Z10, Z1, Z1
 	VADDPD Z9, Z1, Z1
 	VMOVAPD Z1, K2, Z5
-join57:
-	JMP  sign58
-small56:
+join59:
+	JMP  sign60
+small58:
 	VMULPD Z7, Z7, Z3
 	VBROADCASTSD dexpm1p10<>(SB), Z5
 	VFMADD231PD.BCST dexpm1p11<>(SB), Z7, Z5
@@ -28140,7 +28314,7 @@ small56:
 	VFMADD231PD.BCST dhalf<>(SB), Z6, Z5
 	VADDPD Z10, Z5, Z5
 	VADDPD Z9, Z5, Z5
-sign58:
+sign60:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -28469,7 +28643,7 @@ loop:
 	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
 	VMOVAPD Z0, Z10
 	KORTESTB K2, K2
-	JCS  small71
+	JCS  small73
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -28531,7 +28705,7 @@ loop:
 	VFPCLASSPDZ $0x08, Z8, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join72
+	JEQ  join74
 	// the small lanes of a mixed vector
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
@@ -28549,9 +28723,9 @@ loop:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z1
 	VMOVAPD Z1, K2, Z5
-join72:
-	JMP  sign73
-small71:
+join74:
+	JMP  sign75
+small73:
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
 	VBROADCASTSD dsinhp6<>(SB), Z5
@@ -28567,7 +28741,7 @@ small71:
 	VFMADD213PD Z4, Z3, Z5
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
-sign73:
+sign75:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -28577,7 +28751,7 @@ sign73:
 	VCMPPD.BCST $1, dhalf<>(SB), Z16, K3
 	VMOVAPD Z16, Z26
 	KORTESTB K3, K3
-	JCS  small74
+	JCS  small76
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z16, Z13, Z16
@@ -28639,7 +28813,7 @@ sign73:
 	VFPCLASSPDZ $0x08, Z24, K5
 	VMOVAPD Z24, K5, Z21
 	KORTESTB K3, K3
-	JEQ  join75
+	JEQ  join77
 	// the small lanes of a mixed vector
 	VMULPD Z26, Z26, Z18
 	VMULPD Z18, Z18, Z19
@@ -28657,9 +28831,9 @@ sign73:
 	VMULPD Z26, Z18, Z18
 	VFMADD213PD Z26, Z18, Z17
 	VMOVAPD Z17, K3, Z21
-join75:
-	JMP  sign76
-small74:
+join77:
+	JMP  sign78
+small76:
 	VMULPD Z26, Z26, Z18
 	VMULPD Z18, Z18, Z19
 	VBROADCASTSD dsinhp6<>(SB), Z21
@@ -28675,7 +28849,7 @@ small74:
 	VFMADD213PD Z20, Z19, Z21
 	VMULPD Z26, Z18, Z18
 	VFMADD213PD Z26, Z18, Z21
-sign76:
+sign78:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z21, Z23
 	VMOVAPD Z23, Z16
@@ -28695,7 +28869,7 @@ one:
 	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
 	VMOVAPD Z0, Z10
 	KORTESTB K2, K2
-	JCS  small77
+	JCS  small79
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -28757,7 +28931,7 @@ one:
 	VFPCLASSPDZ $0x08, Z8, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join78
+	JEQ  join80
 	// the small lanes of a mixed vector
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
@@ -28775,9 +28949,9 @@ one:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z1
 	VMOVAPD Z1, K2, Z5
-join78:
-	JMP  sign79
-small77:
+join80:
+	JMP  sign81
+small79:
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
 	VBROADCASTSD dsinhp6<>(SB), Z5
@@ -28793,7 +28967,7 @@ small77:
 	VFMADD213PD Z4, Z3, Z5
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
-sign79:
+sign81:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -28816,7 +28990,7 @@ tail:
 	VCMPPD.BCST $1, dhalf<>(SB), Z0, K2
 	VMOVAPD Z0, Z10
 	KORTESTB K2, K2
-	JCS  small80
+	JCS  small82
 	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
 	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
 	VMINPD Z0, Z13, Z0
@@ -28878,7 +29052,7 @@ tail:
 	VFPCLASSPDZ $0x08, Z8, K5
 	VMOVAPD Z8, K5, Z5
 	KORTESTB K2, K2
-	JEQ  join81
+	JEQ  join83
 	// the small lanes of a mixed vector
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
@@ -28896,9 +29070,9 @@ tail:
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z1
 	VMOVAPD Z1, K2, Z5
-join81:
-	JMP  sign82
-small80:
+join83:
+	JMP  sign84
+small82:
 	VMULPD Z10, Z10, Z2
 	VMULPD Z2, Z2, Z3
 	VBROADCASTSD dsinhp6<>(SB), Z5
@@ -28914,7 +29088,7 @@ small80:
 	VFMADD213PD Z4, Z3, Z5
 	VMULPD Z10, Z2, Z2
 	VFMADD213PD Z10, Z2, Z5
-sign82:
+sign84:
 	// x's sign onto the result: a bit select on the sign mask
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z5, Z7
 	VMOVAPD Z7, Z0
@@ -29354,7 +29528,7 @@ loop:
 	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  erfsmall83
+	JCS  erfsmall85
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1
@@ -29458,8 +29632,8 @@ loop:
 	VMOVAPD Z7, Z5
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  erfjoin84
-erfsmall83:
+	JEQ  erfjoin86
+erfsmall85:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
@@ -29480,7 +29654,7 @@ erfsmall83:
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
 	VFMADD213PD Z7, Z7, Z3
 	VMOVAPD Z3, K2, Z5
-erfjoin84:
+erfjoin86:
 	VMOVAPD Z5, Z0
 	VMOVAPD Z16, Z23
 	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K3: lanes with
@@ -29490,7 +29664,7 @@ erfjoin84:
 	VBROADCASTSD derftop<>(SB), Z17
 	VMINPD Z24, Z17, Z24
 	KORTESTB K3, K3
-	JCS  erfsmall85
+	JCS  erfsmall87
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1
@@ -29594,8 +29768,8 @@ erfjoin84:
 	VMOVAPD Z23, Z21
 	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z19, Z21
 	KORTESTB K3, K3
-	JEQ  erfjoin86
-erfsmall85:
+	JEQ  erfjoin88
+erfsmall87:
 	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
 	// (Q' varies by less than 0.2 over the range: the neglected part is below
 	// 2^-60); only K3's lanes are kept, and a vector without such lanes skips this
@@ -29616,7 +29790,7 @@ erfsmall85:
 	VFMADD231PD.BCST derfq1<>(SB), Z18, Z19
 	VFMADD213PD Z23, Z23, Z19
 	VMOVAPD Z19, K3, Z21
-erfjoin86:
+erfjoin88:
 	VMOVAPD Z21, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
@@ -29628,155 +29802,6 @@ one:
 	CMPQ CX, $8
 	JB   tail
 	VMOVUPD 0(SI), Z0
-	VMOVAPD Z0, Z7
-	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with
-	// a < erf64Cut (NaN compares false)
-	VPANDQ.BCST absmask64<>(SB), Z0, Z8
-	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
-	VBROADCASTSD derftop<>(SB), Z1
-	VMINPD Z8, Z1, Z8
-	KORTESTB K2, K2
-	JCS  erfsmall87
-	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
-	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1
-	VBROADCASTSD derfshift<>(SB), Z1
-	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
-	VMINPD.BCST derflast<>(SB), Z1, Z1
-	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
-	VSUBPD Z15, Z1, Z2
-	VBROADCASTSD derfc0<>(SB), Z3
-	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
-	VSUBPD Z3, Z8, Z2
-	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
-	// low three bits), and R0
-	VPERMPD derfp<>+768(SB), Z1, Z3
-	VPERMPD derfp<>+704(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+640(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+576(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+512(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+448(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+384(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+320(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+256(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+192(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+128(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+64(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VPERMPD derfp<>+0(SB), Z1, Z4
-	VFMADD213PD Z4, Z2, Z3
-	VMULPD Z3, Z2, Z9
-	VPERMPD derfr0<>+0(SB), Z1, Z10
-	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
-	VMULPD Z8, Z8, Z0
-	VMOVAPD Z0, Z1
-	VFMSUB231PD Z8, Z8, Z1
-	VMOVAPD Z1, Z8
-	VPXORQ.BCST signmask64<>(SB), Z0, Z0
-	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
-	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
-	VMINPD Z0, Z13, Z0
-	VMAXPD Z0, Z14, Z0
-	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
-	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
-	VMOVAPD Z15, Z1
-	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
-	VSUBPD Z15, Z1, Z2
-	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
-	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
-	VMULPD.BCST d1by16<>(SB), Z2, Z2
-	// q = e^r - 1 = r + r^2*P(r)
-	VBROADCASTSD dexpp5<>(SB), Z3
-	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
-	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
-	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
-	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
-	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
-	VMULPD Z0, Z0, Z4
-	VFMADD213PD Z0, Z4, Z3
-	VMOVAPD Z1, Z5
-	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
-	VPERMI2PD Z28, Z27, Z5
-	VPERMI2PD Z30, Z29, Z1
-	// T*e^r = Thi + (Thi*q + Tlo)
-	VFMADD231PD Z3, Z5, Z1
-	VMOVAPD Z5, Z6
-	VADDPD Z1, Z5, Z5
-	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
-	VSUBPD Z5, Z6, Z6
-	VADDPD Z1, Z6, Z6
-	VSCALEFPD Z2, Z6, Z6
-	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
-	VSCALEFPD Z2, Z5, Z0
-	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
-	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
-	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
-	VADDPD Z9, Z10, Z3
-	VFNMADD231PD Z8, Z3, Z9
-	VMULPD Z0, Z9, Z9
-	VFMADD231PD Z6, Z3, Z9
-	VMULPD Z10, Z0, Z1
-	VMOVAPD Z1, Z2
-	VFMSUB231PD Z0, Z10, Z2
-	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
-	// sign: a bit select on the sign mask, into Z5
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD Z1, Z4, Z3
-	VSUBPD Z3, Z4, Z4
-	VSUBPD Z1, Z4, Z4
-	VSUBPD Z2, Z4, Z4
-	VSUBPD Z9, Z4, Z4
-	VADDPD Z4, Z3, Z3
-	VMOVAPD Z7, Z5
-	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
-	KORTESTB K2, K2
-	JEQ  erfjoin88
-erfsmall87:
-	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
-	// (Q' varies by less than 0.2 over the range: the neglected part is below
-	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
-	VMULPD Z7, Z7, Z1
-	VMOVAPD Z1, Z2
-	VFMSUB231PD Z7, Z7, Z2
-	VBROADCASTSD derfq10<>(SB), Z3
-	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
-	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
-	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
-	VFMADD213PD Z7, Z7, Z3
-	VMOVAPD Z3, K2, Z5
-erfjoin88:
-	VMOVAPD Z5, Z0
-	VMOVUPD Z0, 0(DI)
-	ADDQ $64, DI
-	ADDQ $64, SI
-	SUBQ $8, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	MOVL $1, AX
-	SHLL CX, AX
-	DECL AX
-	KMOVW AX, K1
-	VMOVUPD.Z (SI), K1, Z0
 	VMOVAPD Z0, Z7
 	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with
 	// a < erf64Cut (NaN compares false)
@@ -29913,56 +29938,28 @@ erfsmall89:
 	VMOVAPD Z3, K2, Z5
 erfjoin90:
 	VMOVAPD Z5, Z0
-	VMOVUPD Z0, K1, (DI)
-done:
-	VZEROUPPER
-	RET
-
-// func geluErfF64AVX512(dst *float64, x *float64, n int) (ok bool)
-TEXT ·geluErfF64AVX512(SB), NOSPLIT, $0-25
-	MOVQ dst+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	KXORW K4, K4, K4
-	VBROADCASTSD d710<>(SB), Z13
-	VBROADCASTSD dm746<>(SB), Z14
-	VBROADCASTSD shifter64<>(SB), Z15
-	VMOVUPD dexp2hi<>+0(SB), Z27
-	VMOVUPD dexp2hi<>+64(SB), Z28
-	VMOVUPD dexp2lo<>+0(SB), Z29
-	VMOVUPD dexp2lo<>+64(SB), Z30
-one:
-	CMPQ CX, $8
-	JB   tail
-	VMOVUPD 0(SI), Z0
-	// x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or
-	// -geluErfFar <= x < geluErfNear (left to Go)
-	VMOVAPD Z0, Z16
-	VCMPPD.BCST $29, dgelunear<>(SB), Z16, K7
-	VCMPPD.BCST $29, dgelufarpos<>(SB), Z16, K5
-	KANDNW K5, K7, K5
-	VCMPPD.BCST $17, dgelufar<>(SB), Z16, K6
-	KORW K5, K6, K6
-	KORW K6, K4, K4
-	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
-	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
-	VBROADCASTSD d10<>(SB), Z1
-	VMINPD Z0, Z1, Z0
-	VBROADCASTSD dm10<>(SB), Z1
-	VMAXPD Z0, Z1, Z0
-	VMULPD.BCST dneginvsqrt2hi<>(SB), Z0, Z17
-	VMOVAPD Z17, Z18
-	VFMSUB231PD.BCST dneginvsqrt2hi<>(SB), Z0, Z18
-	VFNMADD231PD.BCST dinvsqrt2lo<>(SB), Z0, Z18
-	// b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut
-	VPANDQ.BCST absmask64<>(SB), Z17, Z8
-	VPANDQ.BCST signmask64<>(SB), Z17, Z19
-	VPXORQ Z18, Z19, Z19
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVAPD Z0, Z7
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); K2: lanes with
+	// a < erf64Cut (NaN compares false)
+	VPANDQ.BCST absmask64<>(SB), Z0, Z8
 	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
-	VBROADCASTSD dgelutop<>(SB), Z1
+	VBROADCASTSD derftop<>(SB), Z1
 	VMINPD Z8, Z1, Z8
 	KORTESTB K2, K2
-	JCS  gelusmall91
+	JCS  erfsmall91
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1
@@ -29976,34 +29973,33 @@ one:
 	VSUBPD Z3, Z8, Z2
 	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
 	// low three bits), and R0
-	VPERMPD dgelup<>+768(SB), Z1, Z3
-	VPERMPD dgelup<>+704(SB), Z1, Z4
+	VPERMPD derfp<>+768(SB), Z1, Z3
+	VPERMPD derfp<>+704(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+640(SB), Z1, Z4
+	VPERMPD derfp<>+640(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+576(SB), Z1, Z4
+	VPERMPD derfp<>+576(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+512(SB), Z1, Z4
+	VPERMPD derfp<>+512(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+448(SB), Z1, Z4
+	VPERMPD derfp<>+448(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+384(SB), Z1, Z4
+	VPERMPD derfp<>+384(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+320(SB), Z1, Z4
+	VPERMPD derfp<>+320(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+256(SB), Z1, Z4
+	VPERMPD derfp<>+256(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+192(SB), Z1, Z4
+	VPERMPD derfp<>+192(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+128(SB), Z1, Z4
+	VPERMPD derfp<>+128(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+64(SB), Z1, Z4
+	VPERMPD derfp<>+64(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
-	VPERMPD dgelup<>+0(SB), Z1, Z4
+	VPERMPD derfp<>+0(SB), Z1, Z4
 	VFMADD213PD Z4, Z2, Z3
 	VMULPD Z3, Z2, Z9
-	VPERMPD dgelur0<>+0(SB), Z1, Z10
-	VFNMADD231PD.BCST dtwooversqrtpi<>(SB), Z19, Z9
+	VPERMPD derfr0<>+0(SB), Z1, Z10
 	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Z8, Z8, Z0
 	VMOVAPD Z0, Z1
@@ -30055,28 +30051,26 @@ one:
 	VMULPD Z10, Z0, Z1
 	VMOVAPD Z1, Z2
 	VFMSUB231PD Z0, Z10, Z2
-	// erfc(b) = p1 + (p1e + corr) for ah > 0; 2 - erfc(b) = s + (err - p1e - corr),
-	// 2 - p1 = s + err (Fast2Sum: p1 < 2), for ah < 0 (K5); halved into Z20 + Z21
-	VADDPD Z9, Z2, Z2
-	VMOVAPD Z1, Z20
-	VMOVAPD Z2, Z21
-	VBROADCASTSD dtwo<>(SB), Z4
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign: a bit select on the sign mask, into Z5
+	VBROADCASTSD done<>(SB), Z4
 	VSUBPD Z1, Z4, Z3
 	VSUBPD Z3, Z4, Z4
 	VSUBPD Z1, Z4, Z4
 	VSUBPD Z2, Z4, Z4
-	VPMOVQ2M Z17, K5
-	VMOVAPD Z3, K5, Z20
-	VMOVAPD Z4, K5, Z21
+	VSUBPD Z9, Z4, Z4
+	VADDPD Z4, Z3, Z3
+	VMOVAPD Z7, Z5
+	VPTERNLOGQ.BCST $0xe4, signmask64<>(SB), Z3, Z5
 	KORTESTB K2, K2
-	JEQ  gelujoin92
-gelusmall91:
-	// b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),
-	// t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and
-	// 1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept
-	VMULPD Z17, Z17, Z1
+	JEQ  erfjoin92
+erfsmall91:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl
+	// (Q' varies by less than 0.2 over the range: the neglected part is below
+	// 2^-60); only K2's lanes are kept, and a vector without such lanes skips this
+	VMULPD Z7, Z7, Z1
 	VMOVAPD Z1, Z2
-	VFMSUB231PD Z17, Z17, Z2
+	VFMSUB231PD Z7, Z7, Z2
 	VBROADCASTSD derfq10<>(SB), Z3
 	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
 	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
@@ -30089,43 +30083,32 @@ gelusmall91:
 	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
 	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
 	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
-	VMULPD Z17, Z3, Z3
-	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
-	VBROADCASTSD dhalf<>(SB), Z4
-	VFMSUB213PD.BCST done<>(SB), Z1, Z4
-	VFMADD213PD.BCST done<>(SB), Z1, Z4
-	VMULPD.BCST dtwooversqrtpi<>(SB), Z18, Z5
-	VFMADD231PD Z5, Z4, Z3
-	VBROADCASTSD done<>(SB), Z4
-	VSUBPD Z17, Z4, Z5
-	VSUBPD Z5, Z4, Z4
-	VSUBPD Z17, Z4, Z4
-	VSUBPD Z3, Z4, Z4
-	VMOVAPD Z5, K2, Z20
-	VMOVAPD Z4, K2, Z21
-gelujoin92:
-	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
-	VMULPD.BCST dhalf<>(SB), Z20, Z20
-	VMULPD.BCST dhalf<>(SB), Z21, Z21
-	VMULPD Z21, Z16, Z21
-	VFMADD231PD Z20, Z16, Z21
-	// x where K7, x left for Go where K6
-	VMOVAPD Z16, K6, Z21
-	VMOVAPD Z16, K7, Z21
-	VMOVAPD Z21, Z0
-	VMOVUPD Z0, 0(DI)
-	ADDQ $64, DI
-	ADDQ $64, SI
-	SUBQ $8, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	MOVL $1, AX
-	SHLL CX, AX
-	DECL AX
-	KMOVW AX, K1
-	VMOVUPD.Z (SI), K1, Z0
+	VFMADD213PD Z7, Z7, Z3
+	VMOVAPD Z3, K2, Z5
+erfjoin92:
+	VMOVAPD Z5, Z0
+	VMOVUPD Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func geluErfF64AVX512(dst *float64, x *float64, n int) (ok bool)
+TEXT ·geluErfF64AVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	KXORW K4, K4, K4
+	VBROADCASTSD d710<>(SB), Z13
+	VBROADCASTSD dm746<>(SB), Z14
+	VBROADCASTSD shifter64<>(SB), Z15
+	VMOVUPD dexp2hi<>+0(SB), Z27
+	VMOVUPD dexp2hi<>+64(SB), Z28
+	VMOVUPD dexp2lo<>+0(SB), Z29
+	VMOVUPD dexp2lo<>+64(SB), Z30
+one:
+	CMPQ CX, $8
+	JB   tail
+	VMOVUPD 0(SI), Z0
 	// x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or
 	// -geluErfFar <= x < geluErfNear (left to Go)
 	VMOVAPD Z0, Z16
@@ -30295,6 +30278,197 @@ gelusmall93:
 	VMOVAPD Z5, K2, Z20
 	VMOVAPD Z4, K2, Z21
 gelujoin94:
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
+	VMULPD.BCST dhalf<>(SB), Z20, Z20
+	VMULPD.BCST dhalf<>(SB), Z21, Z21
+	VMULPD Z21, Z16, Z21
+	VFMADD231PD Z20, Z16, Z21
+	// x where K7, x left for Go where K6
+	VMOVAPD Z16, K6, Z21
+	VMOVAPD Z16, K7, Z21
+	VMOVAPD Z21, Z0
+	VMOVUPD Z0, 0(DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	VMOVUPD.Z (SI), K1, Z0
+	// x in Z16; K7: x >= geluErfNear (the result x); K6: x < geluErfFar or
+	// -geluErfFar <= x < geluErfNear (left to Go)
+	VMOVAPD Z0, Z16
+	VCMPPD.BCST $29, dgelunear<>(SB), Z16, K7
+	VCMPPD.BCST $29, dgelufarpos<>(SB), Z16, K5
+	KANDNW K5, K7, K5
+	VCMPPD.BCST $17, dgelufar<>(SB), Z16, K6
+	KORW K5, K6, K6
+	KORW K6, K4, K4
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VBROADCASTSD d10<>(SB), Z1
+	VMINPD Z0, Z1, Z0
+	VBROADCASTSD dm10<>(SB), Z1
+	VMAXPD Z0, Z1, Z0
+	VMULPD.BCST dneginvsqrt2hi<>(SB), Z0, Z17
+	VMOVAPD Z17, Z18
+	VFMSUB231PD.BCST dneginvsqrt2hi<>(SB), Z0, Z18
+	VFNMADD231PD.BCST dinvsqrt2lo<>(SB), Z0, Z18
+	// b = |ah| (Z8), bl = al with ah's sign taken off (Z19); K2: b < erf64Cut
+	VPANDQ.BCST absmask64<>(SB), Z17, Z8
+	VPANDQ.BCST signmask64<>(SB), Z17, Z19
+	VPXORQ Z18, Z19, Z19
+	VCMPPD.BCST $1, derfcut<>(SB), Z8, K2
+	VBROADCASTSD dgelutop<>(SB), Z1
+	VMINPD Z8, Z1, Z8
+	KORTESTB K2, K2
+	JCS  gelusmall95
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1
+	VBROADCASTSD derfshift<>(SB), Z1
+	VFMADD231PD.BCST derfinvw<>(SB), Z8, Z1
+	VMINPD.BCST derflast<>(SB), Z1, Z1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD Z15, Z1, Z2
+	VBROADCASTSD derfc0<>(SB), Z3
+	VFMADD231PD.BCST derfw<>(SB), Z2, Z3
+	VSUBPD Z3, Z8, Z2
+	// u*P(u), P's coefficients looked up by bin (Horner; VPERMPD reads i from q's
+	// low three bits), and R0
+	VPERMPD dgelup<>+768(SB), Z1, Z3
+	VPERMPD dgelup<>+704(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+640(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+576(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+512(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+448(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+384(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+320(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+256(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+192(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+128(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+64(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VPERMPD dgelup<>+0(SB), Z1, Z4
+	VFMADD213PD Z4, Z2, Z3
+	VMULPD Z3, Z2, Z9
+	VPERMPD dgelur0<>+0(SB), Z1, Z10
+	VFNMADD231PD.BCST dtwooversqrtpi<>(SB), Z19, Z9
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
+	VMULPD Z8, Z8, Z0
+	VMOVAPD Z0, Z1
+	VFMSUB231PD Z8, Z8, Z1
+	VMOVAPD Z1, Z8
+	VPXORQ.BCST signmask64<>(SB), Z0, Z0
+	// clamp to [Z14, Z13] = [-746, 710] (GeluTanh: [-760, 710]; x the second source, so NaN passes): beyond, e^x
+	// rounds to 0 or +Inf, and so does the clamped value through VSCALEFPD
+	VMINPD Z0, Z13, Z0
+	VMAXPD Z0, Z14, Z0
+	// k = round(x*16/ln2) by the 1.5*2^52 shifter, whose low four bits are
+	// j = k mod 16; r = x - k*ln2/16 in two parts (|r| <= ln2/32)
+	VMOVAPD Z15, Z1
+	VFMADD231PD.BCST log2e16<>(SB), Z0, Z1
+	VSUBPD Z15, Z1, Z2
+	VFNMADD231PD.BCST ln2hi16<>(SB), Z2, Z0
+	VFNMADD231PD.BCST ln2lo16<>(SB), Z2, Z0
+	VMULPD.BCST d1by16<>(SB), Z2, Z2
+	// q = e^r - 1 = r + r^2*P(r)
+	VBROADCASTSD dexpp5<>(SB), Z3
+	VFMADD213PD.BCST dexpp4<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp3<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp2<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp1<>(SB), Z0, Z3
+	VFMADD213PD.BCST dexpp0<>(SB), Z0, Z3
+	VMULPD Z0, Z0, Z4
+	VFMADD213PD Z0, Z4, Z3
+	VMOVAPD Z1, Z5
+	// T = 2^(j/16) = Thi + Tlo from the tables in Z27-Z30
+	VPERMI2PD Z28, Z27, Z5
+	VPERMI2PD Z30, Z29, Z1
+	// T*e^r = Thi + (Thi*q + Tlo)
+	VFMADD231PD Z3, Z5, Z1
+	VMOVAPD Z5, Z6
+	VADDPD Z1, Z5, Z5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Z5, Z6, Z6
+	VADDPD Z1, Z6, Z6
+	VSCALEFPD Z2, Z6, Z6
+	// * 2^floor(k/16), rounded once (overflow to +Inf, subnormal results)
+	VSCALEFPD Z2, Z5, Z0
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Z9, Z10, Z3
+	VFNMADD231PD Z8, Z3, Z9
+	VMULPD Z0, Z9, Z9
+	VFMADD231PD Z6, Z3, Z9
+	VMULPD Z10, Z0, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z0, Z10, Z2
+	// erfc(b) = p1 + (p1e + corr) for ah > 0; 2 - erfc(b) = s + (err - p1e - corr),
+	// 2 - p1 = s + err (Fast2Sum: p1 < 2), for ah < 0 (K5); halved into Z20 + Z21
+	VADDPD Z9, Z2, Z2
+	VMOVAPD Z1, Z20
+	VMOVAPD Z2, Z21
+	VBROADCASTSD dtwo<>(SB), Z4
+	VSUBPD Z1, Z4, Z3
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z1, Z4, Z4
+	VSUBPD Z2, Z4, Z4
+	VPMOVQ2M Z17, K5
+	VMOVAPD Z3, K5, Z20
+	VMOVAPD Z4, K5, Z21
+	KORTESTB K2, K2
+	JEQ  gelujoin96
+gelusmall95:
+	// b < erf64Cut: erfc(a) = s + (err - (ah*Q(t) + al*c*(1 - t + t^2/2))), c = 2/sqrt(pi),
+	// t = ah^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl as in the erf kernel, and
+	// 1 - ah = s + err (Fast2Sum: |ah| < 1); only K2's lanes are kept
+	VMULPD Z17, Z17, Z1
+	VMOVAPD Z1, Z2
+	VFMSUB231PD Z17, Z17, Z2
+	VBROADCASTSD derfq10<>(SB), Z3
+	VFMADD213PD.BCST derfq9<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq8<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq7<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq6<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq5<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq4<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq3<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq2<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq1<>(SB), Z1, Z3
+	VFMADD213PD.BCST derfq0<>(SB), Z1, Z3
+	VFMADD231PD.BCST derfq1<>(SB), Z2, Z3
+	VMULPD Z17, Z3, Z3
+	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
+	VBROADCASTSD dhalf<>(SB), Z4
+	VFMSUB213PD.BCST done<>(SB), Z1, Z4
+	VFMADD213PD.BCST done<>(SB), Z1, Z4
+	VMULPD.BCST dtwooversqrtpi<>(SB), Z18, Z5
+	VFMADD231PD Z5, Z4, Z3
+	VBROADCASTSD done<>(SB), Z4
+	VSUBPD Z17, Z4, Z5
+	VSUBPD Z5, Z4, Z4
+	VSUBPD Z17, Z4, Z4
+	VSUBPD Z3, Z4, Z4
+	VMOVAPD Z5, K2, Z20
+	VMOVAPD Z4, K2, Z21
+gelujoin96:
 	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
 	VMULPD.BCST dhalf<>(SB), Z20, Z20
 	VMULPD.BCST dhalf<>(SB), Z21, Z21
@@ -36290,199 +36464,6 @@ one:
 	VMINPD Y8, Y1, Y8
 	VMOVMSKPD Y12, AX
 	CMPL AX, $15
-	JEQ  erfsmall95
-	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
-	// at a bin's edge may go either way: the fit covers the edges from both
-	// sides), at most erf64Bins-1
-	VMOVUPD derfshift<>(SB), Y1
-	VFMADD231PD derfinvw<>(SB), Y8, Y1
-	VMINPD derflast<>(SB), Y1, Y1
-	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
-	VSUBPD shifter64<>(SB), Y1, Y2
-	VMOVUPD derfc0<>(SB), Y3
-	VFMADD231PD derfw<>(SB), Y2, Y3
-	VSUBPD Y3, Y8, Y2
-	// u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks
-	// float32 pairs from the first four bins' entries and from the last four's by
-	// the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i
-	// >= 4 (bit 2 of q shifted into the sign, Y7)
-	VPAND q3<>(SB), Y1, Y5
-	VPSLLQ $1, Y5, Y5
-	VPSLLQ $32, Y5, Y6
-	VPADDQ Y6, Y5, Y5
-	VPADDQ q1shl32<>(SB), Y5, Y5
-	VPSLLQ $61, Y1, Y7
-	VPERMPS derfp<>+768(SB), Y5, Y3
-	VPERMPS derfp<>+800(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y3, Y3
-	VPERMPS derfp<>+704(SB), Y5, Y4
-	VPERMPS derfp<>+736(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+640(SB), Y5, Y4
-	VPERMPS derfp<>+672(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+576(SB), Y5, Y4
-	VPERMPS derfp<>+608(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+512(SB), Y5, Y4
-	VPERMPS derfp<>+544(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+448(SB), Y5, Y4
-	VPERMPS derfp<>+480(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+384(SB), Y5, Y4
-	VPERMPS derfp<>+416(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+320(SB), Y5, Y4
-	VPERMPS derfp<>+352(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+256(SB), Y5, Y4
-	VPERMPS derfp<>+288(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+192(SB), Y5, Y4
-	VPERMPS derfp<>+224(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+128(SB), Y5, Y4
-	VPERMPS derfp<>+160(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+64(SB), Y5, Y4
-	VPERMPS derfp<>+96(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VPERMPS derfp<>+0(SB), Y5, Y4
-	VPERMPS derfp<>+32(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y4, Y4
-	VFMADD213PD Y4, Y2, Y3
-	VMULPD Y3, Y2, Y9
-	VPERMPS derfr0<>+0(SB), Y5, Y10
-	VPERMPS derfr0<>+32(SB), Y5, Y6
-	VBLENDVPD Y7, Y6, Y10, Y10
-	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
-	VMULPD Y8, Y8, Y0
-	VMOVAPD Y0, Y1
-	VFMSUB231PD Y8, Y8, Y1
-	VMOVAPD Y1, Y13
-	VXORPD signmask64<>(SB), Y0, Y0
-	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
-	// k*ln2/16 in two parts
-	VMOVUPD shifter64<>(SB), Y1
-	VFMADD231PD log2e16<>(SB), Y0, Y1
-	VSUBPD shifter64<>(SB), Y1, Y2
-	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
-	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
-	VMULPD d1by16<>(SB), Y2, Y2
-	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
-	VMOVUPD dexpp5<>(SB), Y3
-	VFMADD213PD dexpp4<>(SB), Y0, Y3
-	VFMADD213PD dexpp3<>(SB), Y0, Y3
-	VFMADD213PD dexpp2<>(SB), Y0, Y3
-	VFMADD213PD dexpp1<>(SB), Y0, Y3
-	VFMADD213PD dexpp0<>(SB), Y0, Y3
-	VMULPD Y0, Y0, Y4
-	VFMADD213PD Y0, Y4, Y3
-	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
-	VANDPD q15<>(SB), Y1, Y4
-	VPCMPEQQ Y7, Y7, Y7
-	VGATHERQPD Y7, (R12)(Y4*8), Y5
-	VPCMPEQQ Y7, Y7, Y7
-	VGATHERQPD Y7, (R13)(Y4*8), Y6
-	VFMADD231PD Y3, Y5, Y6
-	VMOVAPD Y5, Y8
-	VADDPD Y6, Y5, Y5
-	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
-	VSUBPD Y5, Y8, Y8
-	VADDPD Y6, Y8, Y6
-	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
-	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
-	VROUNDPD $1, Y2, Y2
-	VMULPD half64<>(SB), Y2, Y3
-	VROUNDPD $1, Y3, Y3
-	VSUBPD Y3, Y2, Y2
-	VADDPD shifterbias64<>(SB), Y3, Y3
-	VPSLLQ $52, Y3, Y3
-	VADDPD shifterbias64<>(SB), Y2, Y2
-	VPSLLQ $52, Y2, Y2
-	VMULPD Y3, Y5, Y0
-	VMULPD Y2, Y0, Y0
-	VMULPD Y3, Y6, Y6
-	VMULPD Y2, Y6, Y6
-	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
-	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
-	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
-	VADDPD Y9, Y10, Y3
-	VFNMADD231PD Y13, Y3, Y9
-	VMULPD Y0, Y9, Y9
-	VFMADD231PD Y6, Y3, Y9
-	VMULPD Y10, Y0, Y1
-	VMOVAPD Y1, Y2
-	VFMSUB231PD Y0, Y10, Y2
-	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
-	// sign (erf of a is positive), into Y5
-	VMOVUPD done<>(SB), Y4
-	VSUBPD Y1, Y4, Y3
-	VSUBPD Y3, Y4, Y4
-	VSUBPD Y1, Y4, Y4
-	VSUBPD Y2, Y4, Y4
-	VSUBPD Y9, Y4, Y4
-	VADDPD Y4, Y3, Y3
-	VANDPD signmask64<>(SB), Y11, Y5
-	VORPD Y3, Y5, Y5
-	VMOVMSKPD Y12, AX
-	TESTL AX, AX
-	JEQ  erfjoin96
-erfsmall95:
-	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl;
-	// only Y12's lanes are kept
-	VMULPD Y11, Y11, Y1
-	VMOVAPD Y1, Y2
-	VFMSUB231PD Y11, Y11, Y2
-	VMOVUPD derfq10<>(SB), Y3
-	VFMADD213PD derfq9<>(SB), Y1, Y3
-	VFMADD213PD derfq8<>(SB), Y1, Y3
-	VFMADD213PD derfq7<>(SB), Y1, Y3
-	VFMADD213PD derfq6<>(SB), Y1, Y3
-	VFMADD213PD derfq5<>(SB), Y1, Y3
-	VFMADD213PD derfq4<>(SB), Y1, Y3
-	VFMADD213PD derfq3<>(SB), Y1, Y3
-	VFMADD213PD derfq2<>(SB), Y1, Y3
-	VFMADD213PD derfq1<>(SB), Y1, Y3
-	VFMADD213PD derfq0<>(SB), Y1, Y3
-	VFMADD231PD derfq1<>(SB), Y2, Y3
-	VFMADD213PD Y11, Y11, Y3
-	VBLENDVPD Y12, Y3, Y5, Y5
-erfjoin96:
-	VMOVUPD Y5, 0(DI)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $4, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	LEAQ maskTab<>(SB), R8
-	MOVQ $4, R9
-	SUBQ CX, R9
-	VMOVDQU (R8)(R9*8), Y15
-	VMASKMOVPD (SI), Y15, Y0
-	VMOVAPD Y0, Y11
-	// a = min(|x|, erf64Top) (a the second source, so NaN passes); Y12: lanes with
-	// a < erf64Cut (NaN compares false), one bit per lane in AX
-	VANDPD absmask64<>(SB), Y0, Y8
-	VCMPPD $1, derfcut<>(SB), Y8, Y12
-	VMOVUPD derftop<>(SB), Y1
-	VMINPD Y8, Y1, Y8
-	VMOVMSKPD Y12, AX
-	CMPL AX, $15
 	JEQ  erfsmall97
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
@@ -36654,43 +36635,29 @@ erfsmall97:
 	VFMADD213PD Y11, Y11, Y3
 	VBLENDVPD Y12, Y3, Y5, Y5
 erfjoin98:
-	VMASKMOVPD Y5, Y15, (DI)
-done:
-	VZEROUPPER
-	RET
-
-// func geluErfF64AVX2(dst *float64, x *float64, n int) (ok bool)
-TEXT ·geluErfF64AVX2(SB), NOSPLIT, $0-25
-	MOVQ dst+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	VXORPS Y14, Y14, Y14
-	LEAQ dexp2hi<>(SB), R12
-	LEAQ dexp2lo<>(SB), R13
-one:
-	CMPQ CX, $4
-	JB   tail
-	VMOVUPD 0(SI), Y0
+	VMOVUPD Y5, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
 	VMOVAPD Y0, Y11
-	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
-	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
-	VMOVUPD d10<>(SB), Y1
-	VMINPD Y0, Y1, Y0
-	VMOVUPD dm10<>(SB), Y1
-	VMAXPD Y0, Y1, Y0
-	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
-	VMOVAPD Y12, Y13
-	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
-	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
-	// b = |ah| (Y8, clamped to the bins' top); all lanes b < erf64Cut (NaN compares
-	// false): the series side alone
-	VANDPD absmask64<>(SB), Y12, Y8
-	VCMPPD $1, derfcut<>(SB), Y8, Y1
-	VMOVMSKPD Y1, AX
-	CMPL AX, $15
-	JEQ  gelusmall99
-	VMOVUPD dgelutop<>(SB), Y1
+	// a = min(|x|, erf64Top) (a the second source, so NaN passes); Y12: lanes with
+	// a < erf64Cut (NaN compares false), one bit per lane in AX
+	VANDPD absmask64<>(SB), Y0, Y8
+	VCMPPD $1, derfcut<>(SB), Y8, Y12
+	VMOVUPD derftop<>(SB), Y1
 	VMINPD Y8, Y1, Y8
+	VMOVMSKPD Y12, AX
+	CMPL AX, $15
+	JEQ  erfsmall99
 	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
 	// at a bin's edge may go either way: the fit covers the edges from both
 	// sides), at most erf64Bins-1
@@ -36712,65 +36679,61 @@ one:
 	VPADDQ Y6, Y5, Y5
 	VPADDQ q1shl32<>(SB), Y5, Y5
 	VPSLLQ $61, Y1, Y7
-	VPERMPS dgelup<>+768(SB), Y5, Y3
-	VPERMPS dgelup<>+800(SB), Y5, Y6
+	VPERMPS derfp<>+768(SB), Y5, Y3
+	VPERMPS derfp<>+800(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y3, Y3
-	VPERMPS dgelup<>+704(SB), Y5, Y4
-	VPERMPS dgelup<>+736(SB), Y5, Y6
+	VPERMPS derfp<>+704(SB), Y5, Y4
+	VPERMPS derfp<>+736(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+640(SB), Y5, Y4
-	VPERMPS dgelup<>+672(SB), Y5, Y6
+	VPERMPS derfp<>+640(SB), Y5, Y4
+	VPERMPS derfp<>+672(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+576(SB), Y5, Y4
-	VPERMPS dgelup<>+608(SB), Y5, Y6
+	VPERMPS derfp<>+576(SB), Y5, Y4
+	VPERMPS derfp<>+608(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+512(SB), Y5, Y4
-	VPERMPS dgelup<>+544(SB), Y5, Y6
+	VPERMPS derfp<>+512(SB), Y5, Y4
+	VPERMPS derfp<>+544(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+448(SB), Y5, Y4
-	VPERMPS dgelup<>+480(SB), Y5, Y6
+	VPERMPS derfp<>+448(SB), Y5, Y4
+	VPERMPS derfp<>+480(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+384(SB), Y5, Y4
-	VPERMPS dgelup<>+416(SB), Y5, Y6
+	VPERMPS derfp<>+384(SB), Y5, Y4
+	VPERMPS derfp<>+416(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+320(SB), Y5, Y4
-	VPERMPS dgelup<>+352(SB), Y5, Y6
+	VPERMPS derfp<>+320(SB), Y5, Y4
+	VPERMPS derfp<>+352(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+256(SB), Y5, Y4
-	VPERMPS dgelup<>+288(SB), Y5, Y6
+	VPERMPS derfp<>+256(SB), Y5, Y4
+	VPERMPS derfp<>+288(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+192(SB), Y5, Y4
-	VPERMPS dgelup<>+224(SB), Y5, Y6
+	VPERMPS derfp<>+192(SB), Y5, Y4
+	VPERMPS derfp<>+224(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+128(SB), Y5, Y4
-	VPERMPS dgelup<>+160(SB), Y5, Y6
+	VPERMPS derfp<>+128(SB), Y5, Y4
+	VPERMPS derfp<>+160(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+64(SB), Y5, Y4
-	VPERMPS dgelup<>+96(SB), Y5, Y6
+	VPERMPS derfp<>+64(SB), Y5, Y4
+	VPERMPS derfp<>+96(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
-	VPERMPS dgelup<>+0(SB), Y5, Y4
-	VPERMPS dgelup<>+32(SB), Y5, Y6
+	VPERMPS derfp<>+0(SB), Y5, Y4
+	VPERMPS derfp<>+32(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y4, Y4
 	VFMADD213PD Y4, Y2, Y3
 	VMULPD Y3, Y2, Y9
-	VPERMPS dgelur0<>+0(SB), Y5, Y10
-	VPERMPS dgelur0<>+32(SB), Y5, Y6
+	VPERMPS derfr0<>+0(SB), Y5, Y10
+	VPERMPS derfr0<>+32(SB), Y5, Y6
 	VBLENDVPD Y7, Y6, Y10, Y10
-	// bl = al with ah's sign taken off; uP - bl*2/sqrt(pi)
-	VANDPD signmask64<>(SB), Y12, Y1
-	VXORPD Y13, Y1, Y1
-	VFNMADD231PD dtwooversqrtpi<>(SB), Y1, Y9
 	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
 	VMULPD Y8, Y8, Y0
 	VMOVAPD Y0, Y1
@@ -36830,38 +36793,26 @@ one:
 	VMULPD Y10, Y0, Y1
 	VMOVAPD Y1, Y2
 	VFMSUB231PD Y0, Y10, Y2
-	// erfc(b) = p1 + (p1e + corr) for ah > 0, 2 - erfc(b) for ah < 0 (its sign),
-	// into Y9 + Y10
-	VADDPD Y9, Y2, Y2
-	VMOVUPD dtwo<>(SB), Y4
+	// 1 - p1 = s + err (Fast2Sum: p1 < 1), erf = s + (err - p1e - corr), then x's
+	// sign (erf of a is positive), into Y5
+	VMOVUPD done<>(SB), Y4
 	VSUBPD Y1, Y4, Y3
 	VSUBPD Y3, Y4, Y4
 	VSUBPD Y1, Y4, Y4
 	VSUBPD Y2, Y4, Y4
-	VBLENDVPD Y12, Y3, Y1, Y9
-	VBLENDVPD Y12, Y4, Y2, Y10
-gelusmall99:
-	// Y8: lanes with b < erf64Cut; none: done
-	VANDPD absmask64<>(SB), Y12, Y1
-	VCMPPD $1, derfcut<>(SB), Y1, Y8
-	VMOVMSKPD Y8, AX
+	VSUBPD Y9, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VANDPD signmask64<>(SB), Y11, Y5
+	VORPD Y3, Y5, Y5
+	VMOVMSKPD Y12, AX
 	TESTL AX, AX
-	JEQ  gelujoin100
-	// the series side (al again, from x), blended in by Y8
-	VMOVAPD Y11, Y0
-	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
-	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
-	VMOVUPD d10<>(SB), Y1
-	VMINPD Y0, Y1, Y0
-	VMOVUPD dm10<>(SB), Y1
-	VMAXPD Y0, Y1, Y0
-	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
-	VMOVAPD Y12, Y13
-	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
-	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
-	VMULPD Y12, Y12, Y1
+	JEQ  erfjoin100
+erfsmall99:
+	// |x| < erf64Cut: x + x*Q(t), t = x^2 = t + tl exactly, Q(t+tl) = Q(t) + Q'(0)*tl;
+	// only Y12's lanes are kept
+	VMULPD Y11, Y11, Y1
 	VMOVAPD Y1, Y2
-	VFMSUB231PD Y12, Y12, Y2
+	VFMSUB231PD Y11, Y11, Y2
 	VMOVUPD derfq10<>(SB), Y3
 	VFMADD213PD derfq9<>(SB), Y1, Y3
 	VFMADD213PD derfq8<>(SB), Y1, Y3
@@ -36874,49 +36825,26 @@ gelusmall99:
 	VFMADD213PD derfq1<>(SB), Y1, Y3
 	VFMADD213PD derfq0<>(SB), Y1, Y3
 	VFMADD231PD derfq1<>(SB), Y2, Y3
-	VMULPD Y12, Y3, Y3
-	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
-	VMOVUPD dhalf<>(SB), Y4
-	VFMSUB213PD done<>(SB), Y1, Y4
-	VFMADD213PD done<>(SB), Y1, Y4
-	VMULPD dtwooversqrtpi<>(SB), Y13, Y5
-	VFMADD231PD Y5, Y4, Y3
-	VMOVUPD done<>(SB), Y4
-	VSUBPD Y12, Y4, Y5
-	VSUBPD Y5, Y4, Y4
-	VSUBPD Y12, Y4, Y4
-	VSUBPD Y3, Y4, Y4
-	VBLENDVPD Y8, Y5, Y9, Y9
-	VBLENDVPD Y8, Y4, Y10, Y10
-gelujoin100:
-	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
-	VMULPD dhalf<>(SB), Y9, Y9
-	VMULPD dhalf<>(SB), Y10, Y10
-	VMULPD Y10, Y11, Y10
-	VFMADD231PD Y9, Y11, Y10
-	// x where x >= geluErfNear (Y1); x left for Go, flagged in Y14, where x <
-	// geluErfFar or -geluErfFar <= x < geluErfNear (Y3)
-	VCMPPD $29, dgelunear<>(SB), Y11, Y1
-	VCMPPD $29, dgelufarpos<>(SB), Y11, Y2
-	VANDNPD Y2, Y1, Y2
-	VCMPPD $17, dgelufar<>(SB), Y11, Y3
-	VORPD Y2, Y3, Y3
-	VORPD Y3, Y14, Y14
-	VBLENDVPD Y3, Y11, Y10, Y10
-	VBLENDVPD Y1, Y11, Y10, Y10
-	VMOVUPD Y10, 0(DI)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $4, CX
-	JMP  one
-tail:
-	TESTQ CX, CX
-	JEQ  done
-	LEAQ maskTab<>(SB), R8
-	MOVQ $4, R9
-	SUBQ CX, R9
-	VMOVDQU (R8)(R9*8), Y15
-	VMASKMOVPD (SI), Y15, Y0
+	VFMADD213PD Y11, Y11, Y3
+	VBLENDVPD Y12, Y3, Y5, Y5
+erfjoin100:
+	VMASKMOVPD Y5, Y15, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func geluErfF64AVX2(dst *float64, x *float64, n int) (ok bool)
+TEXT ·geluErfF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y14, Y14, Y14
+	LEAQ dexp2hi<>(SB), R12
+	LEAQ dexp2lo<>(SB), R13
+one:
+	CMPQ CX, $4
+	JB   tail
+	VMOVUPD 0(SI), Y0
 	VMOVAPD Y0, Y11
 	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
 	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
@@ -37135,6 +37063,252 @@ gelusmall101:
 	VBLENDVPD Y8, Y5, Y9, Y9
 	VBLENDVPD Y8, Y4, Y10, Y10
 gelujoin102:
+	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
+	VMULPD dhalf<>(SB), Y9, Y9
+	VMULPD dhalf<>(SB), Y10, Y10
+	VMULPD Y10, Y11, Y10
+	VFMADD231PD Y9, Y11, Y10
+	// x where x >= geluErfNear (Y1); x left for Go, flagged in Y14, where x <
+	// geluErfFar or -geluErfFar <= x < geluErfNear (Y3)
+	VCMPPD $29, dgelunear<>(SB), Y11, Y1
+	VCMPPD $29, dgelufarpos<>(SB), Y11, Y2
+	VANDNPD Y2, Y1, Y2
+	VCMPPD $17, dgelufar<>(SB), Y11, Y3
+	VORPD Y2, Y3, Y3
+	VORPD Y3, Y14, Y14
+	VBLENDVPD Y3, Y11, Y10, Y10
+	VBLENDVPD Y1, Y11, Y10, Y10
+	VMOVUPD Y10, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  done
+	LEAQ maskTab<>(SB), R8
+	MOVQ $4, R9
+	SUBQ CX, R9
+	VMOVDQU (R8)(R9*8), Y15
+	VMASKMOVPD (SI), Y15, Y0
+	VMOVAPD Y0, Y11
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VMOVUPD d10<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm10<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
+	VMOVAPD Y12, Y13
+	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
+	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
+	// b = |ah| (Y8, clamped to the bins' top); all lanes b < erf64Cut (NaN compares
+	// false): the series side alone
+	VANDPD absmask64<>(SB), Y12, Y8
+	VCMPPD $1, derfcut<>(SB), Y8, Y1
+	VMOVMSKPD Y1, AX
+	CMPL AX, $15
+	JEQ  gelusmall103
+	VMOVUPD dgelutop<>(SB), Y1
+	VMINPD Y8, Y1, Y8
+	// the bin: q = 1.5*2^52 + i (i in q's low bits), i = round(a/w - cut/w - 1/2) (a tie
+	// at a bin's edge may go either way: the fit covers the edges from both
+	// sides), at most erf64Bins-1
+	VMOVUPD derfshift<>(SB), Y1
+	VFMADD231PD derfinvw<>(SB), Y8, Y1
+	VMINPD derflast<>(SB), Y1, Y1
+	// u = a - c_i, c_i = (q - 1.5*2^52)*w + cut + w/2 (exact: Sterbenz)
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VMOVUPD derfc0<>(SB), Y3
+	VFMADD231PD derfw<>(SB), Y2, Y3
+	VSUBPD Y3, Y8, Y2
+	// u*P(u), P's coefficients looked up by bin (Horner), and R0: VPERMPS picks
+	// float32 pairs from the first four bins' entries and from the last four's by
+	// the pair (2j, 2j+1), j = i mod 4, in Y5; VBLENDVPD takes the second where i
+	// >= 4 (bit 2 of q shifted into the sign, Y7)
+	VPAND q3<>(SB), Y1, Y5
+	VPSLLQ $1, Y5, Y5
+	VPSLLQ $32, Y5, Y6
+	VPADDQ Y6, Y5, Y5
+	VPADDQ q1shl32<>(SB), Y5, Y5
+	VPSLLQ $61, Y1, Y7
+	VPERMPS dgelup<>+768(SB), Y5, Y3
+	VPERMPS dgelup<>+800(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y3, Y3
+	VPERMPS dgelup<>+704(SB), Y5, Y4
+	VPERMPS dgelup<>+736(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+640(SB), Y5, Y4
+	VPERMPS dgelup<>+672(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+576(SB), Y5, Y4
+	VPERMPS dgelup<>+608(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+512(SB), Y5, Y4
+	VPERMPS dgelup<>+544(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+448(SB), Y5, Y4
+	VPERMPS dgelup<>+480(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+384(SB), Y5, Y4
+	VPERMPS dgelup<>+416(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+320(SB), Y5, Y4
+	VPERMPS dgelup<>+352(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+256(SB), Y5, Y4
+	VPERMPS dgelup<>+288(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+192(SB), Y5, Y4
+	VPERMPS dgelup<>+224(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+128(SB), Y5, Y4
+	VPERMPS dgelup<>+160(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+64(SB), Y5, Y4
+	VPERMPS dgelup<>+96(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VPERMPS dgelup<>+0(SB), Y5, Y4
+	VPERMPS dgelup<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y4, Y4
+	VFMADD213PD Y4, Y2, Y3
+	VMULPD Y3, Y2, Y9
+	VPERMPS dgelur0<>+0(SB), Y5, Y10
+	VPERMPS dgelur0<>+32(SB), Y5, Y6
+	VBLENDVPD Y7, Y6, Y10, Y10
+	// bl = al with ah's sign taken off; uP - bl*2/sqrt(pi)
+	VANDPD signmask64<>(SB), Y12, Y1
+	VXORPD Y13, Y1, Y1
+	VFNMADD231PD dtwooversqrtpi<>(SB), Y1, Y9
+	// a^2 = h + l exactly; e = e^-h = R0 + R6 from the exp kernel
+	VMULPD Y8, Y8, Y0
+	VMOVAPD Y0, Y1
+	VFMSUB231PD Y8, Y8, Y1
+	VMOVAPD Y1, Y13
+	VXORPD signmask64<>(SB), Y0, Y0
+	// k = round(x*16/ln2) by the shifter (j = k mod 16 in its low bits); r = x -
+	// k*ln2/16 in two parts
+	VMOVUPD shifter64<>(SB), Y1
+	VFMADD231PD log2e16<>(SB), Y0, Y1
+	VSUBPD shifter64<>(SB), Y1, Y2
+	VFNMADD231PD ln2hi16<>(SB), Y2, Y0
+	VFNMADD231PD ln2lo16<>(SB), Y2, Y0
+	VMULPD d1by16<>(SB), Y2, Y2
+	// q = e^r - 1 = r + r^2*P(r) (r in Y0, the shifted k in Y1, k/16 in Y2)
+	VMOVUPD dexpp5<>(SB), Y3
+	VFMADD213PD dexpp4<>(SB), Y0, Y3
+	VFMADD213PD dexpp3<>(SB), Y0, Y3
+	VFMADD213PD dexpp2<>(SB), Y0, Y3
+	VFMADD213PD dexpp1<>(SB), Y0, Y3
+	VFMADD213PD dexpp0<>(SB), Y0, Y3
+	VMULPD Y0, Y0, Y4
+	VFMADD213PD Y0, Y4, Y3
+	// T = 2^(j/16) = Thi + Tlo by gathers (j = k mod 16); T*e^r = Thi + (Thi*q + Tlo)
+	VANDPD q15<>(SB), Y1, Y4
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R12)(Y4*8), Y5
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R13)(Y4*8), Y6
+	VFMADD231PD Y3, Y5, Y6
+	VMOVAPD Y5, Y8
+	VADDPD Y6, Y5, Y5
+	// the sum's rounding error (Fast2Sum: |Thi| >= |Thi*q + Tlo|)
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y6, Y8, Y6
+	// n = floor(m) = n1 + n2, n1 = floor(n/2): (s*2^n1)*2^n2, the first product
+	// exact, the second rounded once; 2^m from m + 1023 in the shifter's low bits
+	VROUNDPD $1, Y2, Y2
+	VMULPD half64<>(SB), Y2, Y3
+	VROUNDPD $1, Y3, Y3
+	VSUBPD Y3, Y2, Y2
+	VADDPD shifterbias64<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VADDPD shifterbias64<>(SB), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y3, Y5, Y0
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y6, Y6
+	VMULPD Y2, Y6, Y6
+	// erfc = (R0 + R6)(1 - l)(R0 + uP) = p1 + p1e + corr: p1 + p1e = e*R0 exactly,
+	// corr = e*(uP - l*R) + R6*R, R = R0 + uP rounded (the product R6*l left
+	// out is below 2^-100 of the result; l*uP is not, where a^2 is large)
+	VADDPD Y9, Y10, Y3
+	VFNMADD231PD Y13, Y3, Y9
+	VMULPD Y0, Y9, Y9
+	VFMADD231PD Y6, Y3, Y9
+	VMULPD Y10, Y0, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y0, Y10, Y2
+	// erfc(b) = p1 + (p1e + corr) for ah > 0, 2 - erfc(b) for ah < 0 (its sign),
+	// into Y9 + Y10
+	VADDPD Y9, Y2, Y2
+	VMOVUPD dtwo<>(SB), Y4
+	VSUBPD Y1, Y4, Y3
+	VSUBPD Y3, Y4, Y4
+	VSUBPD Y1, Y4, Y4
+	VSUBPD Y2, Y4, Y4
+	VBLENDVPD Y12, Y3, Y1, Y9
+	VBLENDVPD Y12, Y4, Y2, Y10
+gelusmall103:
+	// Y8: lanes with b < erf64Cut; none: done
+	VANDPD absmask64<>(SB), Y12, Y1
+	VCMPPD $1, derfcut<>(SB), Y1, Y8
+	VMOVMSKPD Y8, AX
+	TESTL AX, AX
+	JEQ  gelujoin104
+	// the series side (al again, from x), blended in by Y8
+	VMOVAPD Y11, Y0
+	// a = ah + al = -xc/sqrt2, xc = x clamped to [-10, 10] (x the second source, so
+	// NaN passes): ah = -xc*s, al = (-xc*s - ah) - xc*sl exactly to first order
+	VMOVUPD d10<>(SB), Y1
+	VMINPD Y0, Y1, Y0
+	VMOVUPD dm10<>(SB), Y1
+	VMAXPD Y0, Y1, Y0
+	VMULPD dneginvsqrt2hi<>(SB), Y0, Y12
+	VMOVAPD Y12, Y13
+	VFMSUB231PD dneginvsqrt2hi<>(SB), Y0, Y13
+	VFNMADD231PD dinvsqrt2lo<>(SB), Y0, Y13
+	VMULPD Y12, Y12, Y1
+	VMOVAPD Y1, Y2
+	VFMSUB231PD Y12, Y12, Y2
+	VMOVUPD derfq10<>(SB), Y3
+	VFMADD213PD derfq9<>(SB), Y1, Y3
+	VFMADD213PD derfq8<>(SB), Y1, Y3
+	VFMADD213PD derfq7<>(SB), Y1, Y3
+	VFMADD213PD derfq6<>(SB), Y1, Y3
+	VFMADD213PD derfq5<>(SB), Y1, Y3
+	VFMADD213PD derfq4<>(SB), Y1, Y3
+	VFMADD213PD derfq3<>(SB), Y1, Y3
+	VFMADD213PD derfq2<>(SB), Y1, Y3
+	VFMADD213PD derfq1<>(SB), Y1, Y3
+	VFMADD213PD derfq0<>(SB), Y1, Y3
+	VFMADD231PD derfq1<>(SB), Y2, Y3
+	VMULPD Y12, Y3, Y3
+	// e^-t to three terms: 1 - t + t^2/2, times c*al, added to ah*Q
+	VMOVUPD dhalf<>(SB), Y4
+	VFMSUB213PD done<>(SB), Y1, Y4
+	VFMADD213PD done<>(SB), Y1, Y4
+	VMULPD dtwooversqrtpi<>(SB), Y13, Y5
+	VFMADD231PD Y5, Y4, Y3
+	VMOVUPD done<>(SB), Y4
+	VSUBPD Y12, Y4, Y5
+	VSUBPD Y5, Y4, Y4
+	VSUBPD Y12, Y4, Y4
+	VSUBPD Y3, Y4, Y4
+	VBLENDVPD Y8, Y5, Y9, Y9
+	VBLENDVPD Y8, Y4, Y10, Y10
+gelujoin104:
 	// x*(eh + el)/2 = x*eh' + x*el' (halving exact)
 	VMULPD dhalf<>(SB), Y9, Y9
 	VMULPD dhalf<>(SB), Y10, Y10
@@ -39395,9 +39569,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly103
+	JEQ  sinonly105
 	CMPL AX, $15
-	JEQ  cosonly104
+	JEQ  cosonly106
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39442,8 +39616,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs105
-sinonly103:
+	JMP  signs107
+sinonly105:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39464,8 +39638,8 @@ sinonly103:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs105
-cosonly104:
+	JMP  signs107
+cosonly106:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -39490,7 +39664,7 @@ cosonly104:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs105:
+signs107:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -39546,9 +39720,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly106
+	JEQ  sinonly108
 	CMPL AX, $15
-	JEQ  cosonly107
+	JEQ  cosonly109
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39593,8 +39767,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs108
-sinonly106:
+	JMP  signs110
+sinonly108:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39615,8 +39789,8 @@ sinonly106:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs108
-cosonly107:
+	JMP  signs110
+cosonly109:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -39641,7 +39815,7 @@ cosonly107:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs108:
+signs110:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -39704,9 +39878,9 @@ one:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly109
+	JEQ  sinonly111
 	CMPL AX, $15
-	JEQ  cosonly110
+	JEQ  cosonly112
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39751,8 +39925,8 @@ one:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs111
-sinonly109:
+	JMP  signs113
+sinonly111:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39773,8 +39947,8 @@ sinonly109:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs111
-cosonly110:
+	JMP  signs113
+cosonly112:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -39799,7 +39973,7 @@ cosonly110:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs111:
+signs113:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -39853,9 +40027,9 @@ tail:
 	VPSLLQ $63, Y1, Y13
 	VMOVMSKPD Y13, AX
 	TESTL AX, AX
-	JEQ  sinonly112
+	JEQ  sinonly114
 	CMPL AX, $15
-	JEQ  cosonly113
+	JEQ  cosonly115
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39900,8 +40074,8 @@ tail:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VBLENDVPD Y13, Y12, Y6, Y6
-	JMP  signs114
-sinonly112:
+	JMP  signs116
+sinonly114:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Y2, Y2, Y7
 	VMOVUPD dsinc8<>(SB), Y6
@@ -39922,8 +40096,8 @@ sinonly112:
 	VMULPD Y2, Y3, Y7
 	VFMADD231PD Y6, Y7, Y10
 	VADDPD Y10, Y3, Y6
-	JMP  signs114
-cosonly113:
+	JMP  signs116
+cosonly115:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VMOVUPD done<>(SB), Y9
 	VSUBPD Y5, Y9, Y9
@@ -39948,7 +40122,7 @@ cosonly113:
 	VFMADD231PD Y12, Y5, Y11
 	VADDPD Y11, Y9, Y12
 	VMOVAPD Y12, Y6
-signs114:
+signs116:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Y1, Y1
 	VANDPD signmask64<>(SB), Y1, Y1
@@ -40234,8 +40408,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly115
-	JCS  cosonly116
+	JEQ  sinonly117
+	JCS  cosonly118
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40280,8 +40454,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs117
-sinonly115:
+	JMP  signs119
+sinonly117:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40302,8 +40476,8 @@ sinonly115:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs117
-cosonly116:
+	JMP  signs119
+cosonly118:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40328,7 +40502,7 @@ cosonly116:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs117:
+signs119:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40369,8 +40543,8 @@ signs117:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly118
-	JCS  cosonly119
+	JEQ  sinonly120
+	JCS  cosonly121
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -40415,8 +40589,8 @@ signs117:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs120
-sinonly118:
+	JMP  signs122
+sinonly120:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -40437,8 +40611,8 @@ sinonly118:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs120
-cosonly119:
+	JMP  signs122
+cosonly121:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -40463,7 +40637,7 @@ cosonly119:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs120:
+signs122:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -40514,8 +40688,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly121
-	JCS  cosonly122
+	JEQ  sinonly123
+	JCS  cosonly124
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40560,8 +40734,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs123
-sinonly121:
+	JMP  signs125
+sinonly123:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40582,8 +40756,8 @@ sinonly121:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs123
-cosonly122:
+	JMP  signs125
+cosonly124:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40608,7 +40782,7 @@ cosonly122:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs123:
+signs125:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40662,8 +40836,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly124
-	JCS  cosonly125
+	JEQ  sinonly126
+	JCS  cosonly127
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40708,8 +40882,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs126
-sinonly124:
+	JMP  signs128
+sinonly126:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40730,8 +40904,8 @@ sinonly124:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs126
-cosonly125:
+	JMP  signs128
+cosonly127:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40756,7 +40930,7 @@ cosonly125:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs126:
+signs128:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40817,8 +40991,8 @@ loop:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly127
-	JCS  cosonly128
+	JEQ  sinonly129
+	JCS  cosonly130
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40863,8 +41037,8 @@ loop:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs129
-sinonly127:
+	JMP  signs131
+sinonly129:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -40885,8 +41059,8 @@ sinonly127:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs129
-cosonly128:
+	JMP  signs131
+cosonly130:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -40911,7 +41085,7 @@ cosonly128:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs129:
+signs131:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -40951,8 +41125,8 @@ signs129:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z17, K3
 	KORTESTB K3, K3
-	JEQ  sinonly130
-	JCS  cosonly131
+	JEQ  sinonly132
+	JCS  cosonly133
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -40997,8 +41171,8 @@ signs129:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, K3, Z22
-	JMP  signs132
-sinonly130:
+	JMP  signs134
+sinonly132:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z18, Z18, Z23
 	VBROADCASTSD dsinc8<>(SB), Z22
@@ -41019,8 +41193,8 @@ sinonly130:
 	VMULPD Z18, Z19, Z23
 	VFMADD231PD Z22, Z23, Z26
 	VADDPD Z26, Z19, Z22
-	JMP  signs132
-cosonly131:
+	JMP  signs134
+cosonly133:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z25
 	VSUBPD Z21, Z25, Z25
@@ -41045,7 +41219,7 @@ cosonly131:
 	VFMADD231PD Z28, Z21, Z27
 	VADDPD Z27, Z25, Z28
 	VMOVAPD Z28, Z22
-signs132:
+signs134:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z17, Z17
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z17, Z22
@@ -41095,8 +41269,8 @@ one:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly133
-	JCS  cosonly134
+	JEQ  sinonly135
+	JCS  cosonly136
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -41141,8 +41315,8 @@ one:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs135
-sinonly133:
+	JMP  signs137
+sinonly135:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -41163,8 +41337,8 @@ sinonly133:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs135
-cosonly134:
+	JMP  signs137
+cosonly136:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -41189,7 +41363,7 @@ cosonly134:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs135:
+signs137:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -41242,8 +41416,8 @@ tail:
 	// computes only that one
 	VPTESTMQ.BCST onebit64<>(SB), Z1, K2
 	KORTESTB K2, K2
-	JEQ  sinonly136
-	JCS  cosonly137
+	JEQ  sinonly138
+	JCS  cosonly139
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -41288,8 +41462,8 @@ tail:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, K2, Z6
-	JMP  signs138
-sinonly136:
+	JMP  signs140
+sinonly138:
 	// sin r = rh + cs, cs = rh*z*S(z) + rl*(1 - h)
 	VMULPD Z2, Z2, Z7
 	VBROADCASTSD dsinc8<>(SB), Z6
@@ -41310,8 +41484,8 @@ sinonly136:
 	VMULPD Z2, Z3, Z7
 	VFMADD231PD Z6, Z7, Z10
 	VADDPD Z10, Z3, Z6
-	JMP  signs138
-cosonly137:
+	JMP  signs140
+cosonly139:
 	// cos r = w + co: w = 1 - h, co = (1 - w - h) - zl/2 - rl*rh + z^2*C(z)
 	VBROADCASTSD done<>(SB), Z9
 	VSUBPD Z5, Z9, Z9
@@ -41336,7 +41510,7 @@ cosonly137:
 	VFMADD231PD Z12, Z5, Z11
 	VADDPD Z11, Z9, Z12
 	VMOVAPD Z12, Z6
-signs138:
+signs140:
 	// bit 1 of the quadrant: negate
 	VPSLLQ $62, Z1, Z1
 	VPTERNLOGQ.BCST $0x78, signmask64<>(SB), Z1, Z6
@@ -47575,9 +47749,9 @@ TEXT ·widenBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop139:
+hloop141:
 	CMPQ CX, $16
-	JB   hone140
+	JB   hone142
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
@@ -47587,18 +47761,18 @@ hloop139:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop139
-hone140:
+	JMP  hloop141
+hone142:
 	CMPQ CX, $8
-	JB   hdone141
+	JB   hdone143
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone140
-hdone141:
+	JMP  hone142
+hdone143:
 	VZEROUPPER
 	RET
 
@@ -47608,9 +47782,9 @@ TEXT ·widenF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop142:
+hloop144:
 	CMPQ CX, $16
-	JB   hone143
+	JB   hone145
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -47632,10 +47806,10 @@ hloop142:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop142
-hone143:
+	JMP  hloop144
+hone145:
 	CMPQ CX, $8
-	JB   hdone144
+	JB   hdone146
 	VCVTPH2PS 0(SI), Y0
 	VPMOVZXWD 0(SI), Y1
 	VPSLLD $13, Y1, Y1
@@ -47648,8 +47822,8 @@ hone143:
 	ADDQ $16, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone143
-hdone144:
+	JMP  hone145
+hdone146:
 	VZEROUPPER
 	RET
 
@@ -47663,9 +47837,9 @@ TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop145:
+hloop147:
 	CMPQ CX, $16
-	JB   hone146
+	JB   hone148
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47695,10 +47869,10 @@ hloop145:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop145
-hone146:
+	JMP  hloop147
+hone148:
 	CMPQ CX, $8
-	JB   hdone147
+	JB   hdone149
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47715,8 +47889,8 @@ hone146:
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone146
-hdone147:
+	JMP  hone148
+hdone149:
 	VZEROUPPER
 	RET
 
@@ -47725,9 +47899,9 @@ TEXT ·narrowF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop148:
+hloop150:
 	CMPQ CX, $16
-	JB   hone149
+	JB   hone151
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	VMOVUPS 32(SI), Y1
@@ -47735,17 +47909,17 @@ hloop148:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop148
-hone149:
+	JMP  hloop150
+hone151:
 	CMPQ CX, $8
-	JB   hdone150
+	JB   hdone152
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone149
-hdone150:
+	JMP  hone151
+hdone152:
 	VZEROUPPER
 	RET
 
@@ -47760,9 +47934,9 @@ TEXT ·roundBF16AVX2(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
 	VPBROADCASTD half_high<>(SB), Y15
-hloop151:
+hloop153:
 	CMPQ CX, $16
-	JB   hone152
+	JB   hone154
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47788,10 +47962,10 @@ hloop151:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop151
-hone152:
+	JMP  hloop153
+hone154:
 	CMPQ CX, $8
-	JB   hdone153
+	JB   hdone155
 	VMOVUPS 0(SI), Y0
 	VPSRLD $16, Y0, Y2
 	VPAND Y10, Y2, Y2
@@ -47806,8 +47980,8 @@ hone152:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone152
-hdone153:
+	JMP  hone154
+hdone155:
 	VZEROUPPER
 	RET
 
@@ -47816,9 +47990,9 @@ TEXT ·roundF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop154:
+hloop156:
 	CMPQ CX, $16
-	JB   hone155
+	JB   hone157
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -47830,10 +48004,10 @@ hloop154:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop154
-hone155:
+	JMP  hloop156
+hone157:
 	CMPQ CX, $8
-	JB   hdone156
+	JB   hdone158
 	VMOVUPS 0(SI), Y0
 	VCVTPS2PH $0, Y0, X0
 	VCVTPH2PS X0, Y0
@@ -47841,8 +48015,8 @@ hone155:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone155
-hdone156:
+	JMP  hone157
+hdone158:
 	VZEROUPPER
 	RET
 
@@ -47851,9 +48025,9 @@ TEXT ·widenF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop157:
+hloop159:
 	CMPQ CX, $16
-	JB   hone158
+	JB   hone160
 	VMOVUPS 0(SI), X0
 	VMOVUPS 16(SI), X1
 	VCVTPS2PD X0, Y0
@@ -47869,10 +48043,10 @@ hloop157:
 	ADDQ $64, SI
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hloop157
-hone158:
+	JMP  hloop159
+hone160:
 	CMPQ CX, $8
-	JB   hdone159
+	JB   hdone161
 	VMOVUPS 0(SI), X0
 	VMOVUPS 16(SI), X1
 	VCVTPS2PD X0, Y0
@@ -47882,8 +48056,8 @@ hone158:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
-	JMP  hone158
-hdone159:
+	JMP  hone160
+hdone161:
 	VZEROUPPER
 	RET
 
@@ -47892,9 +48066,9 @@ TEXT ·narrowF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop160:
+hloop162:
 	CMPQ CX, $16
-	JB   hone161
+	JB   hone163
 	VMOVUPD 0(SI), Y0
 	VMOVUPD 32(SI), Y1
 	VCVTPD2PSY Y0, X0
@@ -47910,10 +48084,10 @@ hloop160:
 	ADDQ $128, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hloop160
-hone161:
+	JMP  hloop162
+hone163:
 	CMPQ CX, $8
-	JB   hdone162
+	JB   hdone164
 	VMOVUPD 0(SI), Y0
 	VMOVUPD 32(SI), Y1
 	VCVTPD2PSY Y0, X0
@@ -47923,8 +48097,8 @@ hone161:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone161
-hdone162:
+	JMP  hone163
+hdone164:
 	VZEROUPPER
 	RET
 
@@ -47939,9 +48113,9 @@ TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop163:
+hloop165:
 	CMPQ CX, $16
-	JB   hone164
+	JB   hone166
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -47980,10 +48154,10 @@ hloop163:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop163
-hone164:
+	JMP  hloop165
+hone166:
 	CMPQ CX, $8
-	JB   hdone165
+	JB   hdone167
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48005,8 +48179,8 @@ hone164:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone164
-hdone165:
+	JMP  hone166
+hdone167:
 	VZEROUPPER
 	RET
 
@@ -48016,9 +48190,9 @@ TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop166:
+hloop168:
 	CMPQ CX, $16
-	JB   hone167
+	JB   hone169
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -48031,10 +48205,10 @@ hloop166:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop166
-hone167:
+	JMP  hloop168
+hone169:
 	CMPQ CX, $8
-	JB   hdone168
+	JB   hdone170
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -48043,8 +48217,8 @@ hone167:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone167
-hdone168:
+	JMP  hone169
+hdone170:
 	VZEROUPPER
 	RET
 
@@ -48059,9 +48233,9 @@ TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop169:
+hloop171:
 	CMPQ CX, $16
-	JB   hone170
+	JB   hone172
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48100,10 +48274,10 @@ hloop169:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop169
-hone170:
+	JMP  hloop171
+hone172:
 	CMPQ CX, $8
-	JB   hdone171
+	JB   hdone173
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48125,8 +48299,8 @@ hone170:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone170
-hdone171:
+	JMP  hone172
+hdone173:
 	VZEROUPPER
 	RET
 
@@ -48136,9 +48310,9 @@ TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop172:
+hloop174:
 	CMPQ CX, $16
-	JB   hone173
+	JB   hone175
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -48151,10 +48325,10 @@ hloop172:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop172
-hone173:
+	JMP  hloop174
+hone175:
 	CMPQ CX, $8
-	JB   hdone174
+	JB   hdone176
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -48163,8 +48337,8 @@ hone173:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone173
-hdone174:
+	JMP  hone175
+hdone176:
 	VZEROUPPER
 	RET
 
@@ -48179,9 +48353,9 @@ TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop175:
+hloop177:
 	CMPQ CX, $16
-	JB   hone176
+	JB   hone178
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48220,10 +48394,10 @@ hloop175:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop175
-hone176:
+	JMP  hloop177
+hone178:
 	CMPQ CX, $8
-	JB   hdone177
+	JB   hdone179
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48245,8 +48419,8 @@ hone176:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone176
-hdone177:
+	JMP  hone178
+hdone179:
 	VZEROUPPER
 	RET
 
@@ -48256,9 +48430,9 @@ TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop178:
+hloop180:
 	CMPQ CX, $16
-	JB   hone179
+	JB   hone181
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -48271,10 +48445,10 @@ hloop178:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop178
-hone179:
+	JMP  hloop180
+hone181:
 	CMPQ CX, $8
-	JB   hdone180
+	JB   hdone182
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -48283,8 +48457,8 @@ hone179:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone179
-hdone180:
+	JMP  hone181
+hdone182:
 	VZEROUPPER
 	RET
 
@@ -48299,9 +48473,9 @@ TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop181:
+hloop183:
 	CMPQ CX, $16
-	JB   hone182
+	JB   hone184
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48340,10 +48514,10 @@ hloop181:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop181
-hone182:
+	JMP  hloop183
+hone184:
 	CMPQ CX, $8
-	JB   hdone183
+	JB   hdone185
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48365,8 +48539,8 @@ hone182:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone182
-hdone183:
+	JMP  hone184
+hdone185:
 	VZEROUPPER
 	RET
 
@@ -48376,9 +48550,9 @@ TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop184:
+hloop186:
 	CMPQ CX, $16
-	JB   hone185
+	JB   hone187
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -48391,10 +48565,10 @@ hloop184:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop184
-hone185:
+	JMP  hloop186
+hone187:
 	CMPQ CX, $8
-	JB   hdone186
+	JB   hdone188
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -48403,8 +48577,8 @@ hone185:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone185
-hdone186:
+	JMP  hone187
+hdone188:
 	VZEROUPPER
 	RET
 
@@ -48419,9 +48593,9 @@ TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop187:
+hloop189:
 	CMPQ CX, $16
-	JB   hone188
+	JB   hone190
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48464,10 +48638,10 @@ hloop187:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop187
-hone188:
+	JMP  hloop189
+hone190:
 	CMPQ CX, $8
-	JB   hdone189
+	JB   hdone191
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48491,8 +48665,8 @@ hone188:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone188
-hdone189:
+	JMP  hone190
+hdone191:
 	VZEROUPPER
 	RET
 
@@ -48502,9 +48676,9 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop190:
+hloop192:
 	CMPQ CX, $16
-	JB   hone191
+	JB   hone193
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -48521,10 +48695,10 @@ hloop190:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop190
-hone191:
+	JMP  hloop192
+hone193:
 	CMPQ CX, $8
-	JB   hdone192
+	JB   hdone194
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -48535,8 +48709,8 @@ hone191:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone191
-hdone192:
+	JMP  hone193
+hdone194:
 	VZEROUPPER
 	RET
 
@@ -48551,9 +48725,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop193:
+hloop195:
 	CMPQ CX, $16
-	JB   hone194
+	JB   hone196
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48596,10 +48770,10 @@ hloop193:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop193
-hone194:
+	JMP  hloop195
+hone196:
 	CMPQ CX, $8
-	JB   hdone195
+	JB   hdone197
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48623,8 +48797,8 @@ hone194:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone194
-hdone195:
+	JMP  hone196
+hdone197:
 	VZEROUPPER
 	RET
 
@@ -48634,9 +48808,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop196:
+hloop198:
 	CMPQ CX, $16
-	JB   hone197
+	JB   hone199
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -48653,10 +48827,10 @@ hloop196:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop196
-hone197:
+	JMP  hloop198
+hone199:
 	CMPQ CX, $8
-	JB   hdone198
+	JB   hdone200
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -48667,8 +48841,8 @@ hone197:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone197
-hdone198:
+	JMP  hone199
+hdone200:
 	VZEROUPPER
 	RET
 
@@ -48677,9 +48851,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop199:
+hloop201:
 	CMPQ CX, $64
-	JB   hone200
+	JB   hone202
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -48695,18 +48869,18 @@ hloop199:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop199
-hone200:
+	JMP  hloop201
+hone202:
 	CMPQ CX, $16
-	JB   hdone201
+	JB   hdone203
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone200
-hdone201:
+	JMP  hone202
+hdone203:
 	VZEROUPPER
 	RET
 
@@ -48716,9 +48890,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop202:
+hloop204:
 	CMPQ CX, $64
-	JB   hone203
+	JB   hone205
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -48754,10 +48928,10 @@ hloop202:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop202
-hone203:
+	JMP  hloop204
+hone205:
 	CMPQ CX, $16
-	JB   hdone204
+	JB   hdone206
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -48769,8 +48943,8 @@ hone203:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone203
-hdone204:
+	JMP  hone205
+hdone206:
 	VZEROUPPER
 	RET
 
@@ -48784,9 +48958,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop205:
+hloop207:
 	CMPQ CX, $64
-	JB   hone206
+	JB   hone208
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48830,10 +49004,10 @@ hloop205:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop205
-hone206:
+	JMP  hloop207
+hone208:
 	CMPQ CX, $16
-	JB   hdone207
+	JB   hdone209
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48847,8 +49021,8 @@ hone206:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone206
-hdone207:
+	JMP  hone208
+hdone209:
 	VZEROUPPER
 	RET
 
@@ -48857,9 +49031,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop208:
+hloop210:
 	CMPQ CX, $64
-	JB   hone209
+	JB   hone211
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -48871,17 +49045,17 @@ hloop208:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop208
-hone209:
+	JMP  hloop210
+hone211:
 	CMPQ CX, $16
-	JB   hdone210
+	JB   hdone212
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone209
-hdone210:
+	JMP  hone211
+hdone212:
 	VZEROUPPER
 	RET
 
@@ -48896,9 +49070,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop211:
+hloop213:
 	CMPQ CX, $64
-	JB   hone212
+	JB   hone214
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48942,10 +49116,10 @@ hloop211:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop211
-hone212:
+	JMP  hloop213
+hone214:
 	CMPQ CX, $16
-	JB   hdone213
+	JB   hdone215
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -48959,8 +49133,8 @@ hone212:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone212
-hdone213:
+	JMP  hone214
+hdone215:
 	VZEROUPPER
 	RET
 
@@ -48969,9 +49143,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop214:
+hloop216:
 	CMPQ CX, $64
-	JB   hone215
+	JB   hone217
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -48991,10 +49165,10 @@ hloop214:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop214
-hone215:
+	JMP  hloop216
+hone217:
 	CMPQ CX, $16
-	JB   hdone216
+	JB   hdone218
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -49002,8 +49176,8 @@ hone215:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone215
-hdone216:
+	JMP  hone217
+hdone218:
 	VZEROUPPER
 	RET
 
@@ -49012,9 +49186,9 @@ TEXT ·widenF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop217:
+hloop219:
 	CMPQ CX, $64
-	JB   hone218
+	JB   hone220
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCVTPS2PD Y0, Z0
@@ -49042,10 +49216,10 @@ hloop217:
 	ADDQ $256, SI
 	ADDQ $512, DI
 	SUBQ $64, CX
-	JMP  hloop217
-hone218:
+	JMP  hloop219
+hone220:
 	CMPQ CX, $16
-	JB   hdone219
+	JB   hdone221
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCVTPS2PD Y0, Z0
@@ -49055,8 +49229,8 @@ hone218:
 	ADDQ $64, SI
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hone218
-hdone219:
+	JMP  hone220
+hdone221:
 	VZEROUPPER
 	RET
 
@@ -49065,9 +49239,9 @@ TEXT ·narrowF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop220:
+hloop222:
 	CMPQ CX, $64
-	JB   hone221
+	JB   hone223
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
 	VCVTPD2PS Z0, Y0
@@ -49095,10 +49269,10 @@ hloop220:
 	ADDQ $512, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop220
-hone221:
+	JMP  hloop222
+hone223:
 	CMPQ CX, $16
-	JB   hdone222
+	JB   hdone224
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
 	VCVTPD2PS Z0, Y0
@@ -49108,8 +49282,8 @@ hone221:
 	ADDQ $128, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone221
-hdone222:
+	JMP  hone223
+hdone224:
 	VZEROUPPER
 	RET
 
@@ -49124,9 +49298,9 @@ TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop223:
+hloop225:
 	CMPQ CX, $64
-	JB   hone224
+	JB   hone226
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49187,10 +49361,10 @@ hloop223:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop223
-hone224:
+	JMP  hloop225
+hone226:
 	CMPQ CX, $16
-	JB   hdone225
+	JB   hdone227
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49209,8 +49383,8 @@ hone224:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone224
-hdone225:
+	JMP  hone226
+hdone227:
 	VZEROUPPER
 	RET
 
@@ -49220,9 +49394,9 @@ TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop226:
+hloop228:
 	CMPQ CX, $64
-	JB   hone227
+	JB   hone229
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -49243,10 +49417,10 @@ hloop226:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop226
-hone227:
+	JMP  hloop228
+hone229:
 	CMPQ CX, $16
-	JB   hdone228
+	JB   hdone230
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -49255,8 +49429,8 @@ hone227:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone227
-hdone228:
+	JMP  hone229
+hdone230:
 	VZEROUPPER
 	RET
 
@@ -49271,9 +49445,9 @@ TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop229:
+hloop231:
 	CMPQ CX, $64
-	JB   hone230
+	JB   hone232
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49334,10 +49508,10 @@ hloop229:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop229
-hone230:
+	JMP  hloop231
+hone232:
 	CMPQ CX, $16
-	JB   hdone231
+	JB   hdone233
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49356,8 +49530,8 @@ hone230:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone230
-hdone231:
+	JMP  hone232
+hdone233:
 	VZEROUPPER
 	RET
 
@@ -49367,9 +49541,9 @@ TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop232:
+hloop234:
 	CMPQ CX, $64
-	JB   hone233
+	JB   hone235
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -49390,10 +49564,10 @@ hloop232:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop232
-hone233:
+	JMP  hloop234
+hone235:
 	CMPQ CX, $16
-	JB   hdone234
+	JB   hdone236
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -49402,8 +49576,8 @@ hone233:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone233
-hdone234:
+	JMP  hone235
+hdone236:
 	VZEROUPPER
 	RET
 
@@ -49418,9 +49592,9 @@ TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop235:
+hloop237:
 	CMPQ CX, $64
-	JB   hone236
+	JB   hone238
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49481,10 +49655,10 @@ hloop235:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop235
-hone236:
+	JMP  hloop237
+hone238:
 	CMPQ CX, $16
-	JB   hdone237
+	JB   hdone239
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49503,8 +49677,8 @@ hone236:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone236
-hdone237:
+	JMP  hone238
+hdone239:
 	VZEROUPPER
 	RET
 
@@ -49514,9 +49688,9 @@ TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop238:
+hloop240:
 	CMPQ CX, $64
-	JB   hone239
+	JB   hone241
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -49537,10 +49711,10 @@ hloop238:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop238
-hone239:
+	JMP  hloop240
+hone241:
 	CMPQ CX, $16
-	JB   hdone240
+	JB   hdone242
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -49549,8 +49723,8 @@ hone239:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone239
-hdone240:
+	JMP  hone241
+hdone242:
 	VZEROUPPER
 	RET
 
@@ -49565,9 +49739,9 @@ TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop241:
+hloop243:
 	CMPQ CX, $64
-	JB   hone242
+	JB   hone244
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49628,10 +49802,10 @@ hloop241:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop241
-hone242:
+	JMP  hloop243
+hone244:
 	CMPQ CX, $16
-	JB   hdone243
+	JB   hdone245
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49650,8 +49824,8 @@ hone242:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone242
-hdone243:
+	JMP  hone244
+hdone245:
 	VZEROUPPER
 	RET
 
@@ -49661,9 +49835,9 @@ TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop244:
+hloop246:
 	CMPQ CX, $64
-	JB   hone245
+	JB   hone247
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -49684,10 +49858,10 @@ hloop244:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop244
-hone245:
+	JMP  hloop246
+hone247:
 	CMPQ CX, $16
-	JB   hdone246
+	JB   hdone248
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -49696,8 +49870,8 @@ hone245:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone245
-hdone246:
+	JMP  hone247
+hdone248:
 	VZEROUPPER
 	RET
 
@@ -49712,9 +49886,9 @@ TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop247:
+hloop249:
 	CMPQ CX, $64
-	JB   hone248
+	JB   hone250
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49787,10 +49961,10 @@ hloop247:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop247
-hone248:
+	JMP  hloop249
+hone250:
 	CMPQ CX, $16
-	JB   hdone249
+	JB   hdone251
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49812,8 +49986,8 @@ hone248:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone248
-hdone249:
+	JMP  hone250
+hdone251:
 	VZEROUPPER
 	RET
 
@@ -49823,9 +49997,9 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop250:
+hloop252:
 	CMPQ CX, $64
-	JB   hone251
+	JB   hone253
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -49858,10 +50032,10 @@ hloop250:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop250
-hone251:
+	JMP  hloop252
+hone253:
 	CMPQ CX, $16
-	JB   hdone252
+	JB   hdone254
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -49873,8 +50047,8 @@ hone251:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone251
-hdone252:
+	JMP  hone253
+hdone254:
 	VZEROUPPER
 	RET
 
@@ -49889,9 +50063,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop253:
+hloop255:
 	CMPQ CX, $64
-	JB   hone254
+	JB   hone256
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49964,10 +50138,10 @@ hloop253:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop253
-hone254:
+	JMP  hloop255
+hone256:
 	CMPQ CX, $16
-	JB   hdone255
+	JB   hdone257
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49989,8 +50163,8 @@ hone254:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone254
-hdone255:
+	JMP  hone256
+hdone257:
 	VZEROUPPER
 	RET
 
@@ -50000,9 +50174,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop256:
+hloop258:
 	CMPQ CX, $64
-	JB   hone257
+	JB   hone259
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -50035,10 +50209,10 @@ hloop256:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop256
-hone257:
+	JMP  hloop258
+hone259:
 	CMPQ CX, $16
-	JB   hdone258
+	JB   hdone260
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -50050,8 +50224,8 @@ hone257:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone257
-hdone258:
+	JMP  hone259
+hdone260:
 	VZEROUPPER
 	RET
 
@@ -50063,9 +50237,9 @@ TEXT ·cmpEqF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop259:
+hloop261:
 	CMPQ CX, $64
-	JB   hone260
+	JB   hone262
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50098,10 +50272,10 @@ hloop259:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop259
-hone260:
+	JMP  hloop261
+hone262:
 	CMPQ CX, $32
-	JB   hdone261
+	JB   hdone263
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50120,8 +50294,8 @@ hone260:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone260
-hdone261:
+	JMP  hone262
+hdone263:
 	VZEROUPPER
 	RET
 
@@ -50133,9 +50307,9 @@ TEXT ·cmpNeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop262:
+hloop264:
 	CMPQ CX, $64
-	JB   hone263
+	JB   hone265
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50168,10 +50342,10 @@ hloop262:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop262
-hone263:
+	JMP  hloop264
+hone265:
 	CMPQ CX, $32
-	JB   hdone264
+	JB   hdone266
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50190,8 +50364,8 @@ hone263:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone263
-hdone264:
+	JMP  hone265
+hdone266:
 	VZEROUPPER
 	RET
 
@@ -50203,9 +50377,9 @@ TEXT ·cmpLtF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop265:
+hloop267:
 	CMPQ CX, $64
-	JB   hone266
+	JB   hone268
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50238,10 +50412,10 @@ hloop265:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop265
-hone266:
+	JMP  hloop267
+hone268:
 	CMPQ CX, $32
-	JB   hdone267
+	JB   hdone269
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50260,8 +50434,8 @@ hone266:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone266
-hdone267:
+	JMP  hone268
+hdone269:
 	VZEROUPPER
 	RET
 
@@ -50273,9 +50447,9 @@ TEXT ·cmpLeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop268:
+hloop270:
 	CMPQ CX, $64
-	JB   hone269
+	JB   hone271
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50308,10 +50482,10 @@ hloop268:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop268
-hone269:
+	JMP  hloop270
+hone271:
 	CMPQ CX, $32
-	JB   hdone270
+	JB   hdone272
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50330,8 +50504,8 @@ hone269:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone269
-hdone270:
+	JMP  hone271
+hdone272:
 	VZEROUPPER
 	RET
 
@@ -50343,9 +50517,9 @@ TEXT ·cmpGtF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop271:
+hloop273:
 	CMPQ CX, $64
-	JB   hone272
+	JB   hone274
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50378,10 +50552,10 @@ hloop271:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop271
-hone272:
+	JMP  hloop273
+hone274:
 	CMPQ CX, $32
-	JB   hdone273
+	JB   hdone275
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50400,8 +50574,8 @@ hone272:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone272
-hdone273:
+	JMP  hone274
+hdone275:
 	VZEROUPPER
 	RET
 
@@ -50413,9 +50587,9 @@ TEXT ·cmpGeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop274:
+hloop276:
 	CMPQ CX, $64
-	JB   hone275
+	JB   hone277
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50448,10 +50622,10 @@ hloop274:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop274
-hone275:
+	JMP  hloop276
+hone277:
 	CMPQ CX, $32
-	JB   hdone276
+	JB   hdone278
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50470,8 +50644,8 @@ hone275:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone275
-hdone276:
+	JMP  hone277
+hdone278:
 	VZEROUPPER
 	RET
 
@@ -50483,9 +50657,9 @@ TEXT ·cmpEqScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop277:
+hloop279:
 	CMPQ CX, $64
-	JB   hone278
+	JB   hone280
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50517,10 +50691,10 @@ hloop277:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop277
-hone278:
+	JMP  hloop279
+hone280:
 	CMPQ CX, $32
-	JB   hdone279
+	JB   hdone281
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50538,8 +50712,8 @@ hone278:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone278
-hdone279:
+	JMP  hone280
+hdone281:
 	VZEROUPPER
 	RET
 
@@ -50551,9 +50725,9 @@ TEXT ·cmpNeScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop280:
+hloop282:
 	CMPQ CX, $64
-	JB   hone281
+	JB   hone283
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50585,10 +50759,10 @@ hloop280:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop280
-hone281:
+	JMP  hloop282
+hone283:
 	CMPQ CX, $32
-	JB   hdone282
+	JB   hdone284
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50606,8 +50780,8 @@ hone281:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone281
-hdone282:
+	JMP  hone283
+hdone284:
 	VZEROUPPER
 	RET
 
@@ -50619,9 +50793,9 @@ TEXT ·cmpLtScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop283:
+hloop285:
 	CMPQ CX, $64
-	JB   hone284
+	JB   hone286
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50653,10 +50827,10 @@ hloop283:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop283
-hone284:
+	JMP  hloop285
+hone286:
 	CMPQ CX, $32
-	JB   hdone285
+	JB   hdone287
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50674,8 +50848,8 @@ hone284:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone284
-hdone285:
+	JMP  hone286
+hdone287:
 	VZEROUPPER
 	RET
 
@@ -50687,9 +50861,9 @@ TEXT ·cmpLeScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop286:
+hloop288:
 	CMPQ CX, $64
-	JB   hone287
+	JB   hone289
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50721,10 +50895,10 @@ hloop286:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop286
-hone287:
+	JMP  hloop288
+hone289:
 	CMPQ CX, $32
-	JB   hdone288
+	JB   hdone290
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50742,8 +50916,8 @@ hone287:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone287
-hdone288:
+	JMP  hone289
+hdone290:
 	VZEROUPPER
 	RET
 
@@ -50755,9 +50929,9 @@ TEXT ·cmpGtScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop289:
+hloop291:
 	CMPQ CX, $64
-	JB   hone290
+	JB   hone292
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50789,10 +50963,10 @@ hloop289:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop289
-hone290:
+	JMP  hloop291
+hone292:
 	CMPQ CX, $32
-	JB   hdone291
+	JB   hdone293
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50810,8 +50984,8 @@ hone290:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone290
-hdone291:
+	JMP  hone292
+hdone293:
 	VZEROUPPER
 	RET
 
@@ -50823,9 +50997,9 @@ TEXT ·cmpGeScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop292:
+hloop294:
 	CMPQ CX, $64
-	JB   hone293
+	JB   hone295
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50857,10 +51031,10 @@ hloop292:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop292
-hone293:
+	JMP  hloop294
+hone295:
 	CMPQ CX, $32
-	JB   hdone294
+	JB   hdone296
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50878,8 +51052,8 @@ hone293:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone293
-hdone294:
+	JMP  hone295
+hdone296:
 	VZEROUPPER
 	RET
 
@@ -50890,9 +51064,9 @@ TEXT ·cmpEqF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop295:
+hloop297:
 	CMPQ CX, $16
-	JB   hone296
+	JB   hone298
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -50917,10 +51091,10 @@ hloop295:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop295
-hone296:
+	JMP  hloop297
+hone298:
 	CMPQ CX, $4
-	JB   hdone297
+	JB   hdone299
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -50930,8 +51104,8 @@ hone296:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone296
-hdone297:
+	JMP  hone298
+hdone299:
 	VZEROUPPER
 	RET
 
@@ -50942,9 +51116,9 @@ TEXT ·cmpNeF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop298:
+hloop300:
 	CMPQ CX, $16
-	JB   hone299
+	JB   hone301
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -50969,10 +51143,10 @@ hloop298:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop298
-hone299:
+	JMP  hloop300
+hone301:
 	CMPQ CX, $4
-	JB   hdone300
+	JB   hdone302
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -50982,8 +51156,8 @@ hone299:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone299
-hdone300:
+	JMP  hone301
+hdone302:
 	VZEROUPPER
 	RET
 
@@ -50994,9 +51168,9 @@ TEXT ·cmpLtF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop301:
+hloop303:
 	CMPQ CX, $16
-	JB   hone302
+	JB   hone304
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51021,10 +51195,10 @@ hloop301:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop301
-hone302:
+	JMP  hloop303
+hone304:
 	CMPQ CX, $4
-	JB   hdone303
+	JB   hdone305
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51034,8 +51208,8 @@ hone302:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone302
-hdone303:
+	JMP  hone304
+hdone305:
 	VZEROUPPER
 	RET
 
@@ -51046,9 +51220,9 @@ TEXT ·cmpLeF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop304:
+hloop306:
 	CMPQ CX, $16
-	JB   hone305
+	JB   hone307
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51073,10 +51247,10 @@ hloop304:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop304
-hone305:
+	JMP  hloop306
+hone307:
 	CMPQ CX, $4
-	JB   hdone306
+	JB   hdone308
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51086,8 +51260,8 @@ hone305:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone305
-hdone306:
+	JMP  hone307
+hdone308:
 	VZEROUPPER
 	RET
 
@@ -51098,9 +51272,9 @@ TEXT ·cmpGtF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop307:
+hloop309:
 	CMPQ CX, $16
-	JB   hone308
+	JB   hone310
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51125,10 +51299,10 @@ hloop307:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop307
-hone308:
+	JMP  hloop309
+hone310:
 	CMPQ CX, $4
-	JB   hdone309
+	JB   hdone311
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51138,8 +51312,8 @@ hone308:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone308
-hdone309:
+	JMP  hone310
+hdone311:
 	VZEROUPPER
 	RET
 
@@ -51150,9 +51324,9 @@ TEXT ·cmpGeF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop310:
+hloop312:
 	CMPQ CX, $16
-	JB   hone311
+	JB   hone313
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51177,10 +51351,10 @@ hloop310:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop310
-hone311:
+	JMP  hloop312
+hone313:
 	CMPQ CX, $4
-	JB   hdone312
+	JB   hdone314
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51190,8 +51364,8 @@ hone311:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone311
-hdone312:
+	JMP  hone313
+hdone314:
 	VZEROUPPER
 	RET
 
@@ -51202,9 +51376,9 @@ TEXT ·cmpEqScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop313:
+hloop315:
 	CMPQ CX, $16
-	JB   hone314
+	JB   hone316
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51228,10 +51402,10 @@ hloop313:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop313
-hone314:
+	JMP  hloop315
+hone316:
 	CMPQ CX, $4
-	JB   hdone315
+	JB   hdone317
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51240,8 +51414,8 @@ hone314:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone314
-hdone315:
+	JMP  hone316
+hdone317:
 	VZEROUPPER
 	RET
 
@@ -51252,9 +51426,9 @@ TEXT ·cmpNeScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop316:
+hloop318:
 	CMPQ CX, $16
-	JB   hone317
+	JB   hone319
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51278,10 +51452,10 @@ hloop316:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop316
-hone317:
+	JMP  hloop318
+hone319:
 	CMPQ CX, $4
-	JB   hdone318
+	JB   hdone320
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51290,8 +51464,8 @@ hone317:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone317
-hdone318:
+	JMP  hone319
+hdone320:
 	VZEROUPPER
 	RET
 
@@ -51302,9 +51476,9 @@ TEXT ·cmpLtScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop319:
+hloop321:
 	CMPQ CX, $16
-	JB   hone320
+	JB   hone322
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51328,10 +51502,10 @@ hloop319:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop319
-hone320:
+	JMP  hloop321
+hone322:
 	CMPQ CX, $4
-	JB   hdone321
+	JB   hdone323
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51340,8 +51514,8 @@ hone320:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone320
-hdone321:
+	JMP  hone322
+hdone323:
 	VZEROUPPER
 	RET
 
@@ -51352,9 +51526,9 @@ TEXT ·cmpLeScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop322:
+hloop324:
 	CMPQ CX, $16
-	JB   hone323
+	JB   hone325
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51378,10 +51552,10 @@ hloop322:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop322
-hone323:
+	JMP  hloop324
+hone325:
 	CMPQ CX, $4
-	JB   hdone324
+	JB   hdone326
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51390,8 +51564,8 @@ hone323:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone323
-hdone324:
+	JMP  hone325
+hdone326:
 	VZEROUPPER
 	RET
 
@@ -51402,9 +51576,9 @@ TEXT ·cmpGtScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop325:
+hloop327:
 	CMPQ CX, $16
-	JB   hone326
+	JB   hone328
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51428,10 +51602,10 @@ hloop325:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop325
-hone326:
+	JMP  hloop327
+hone328:
 	CMPQ CX, $4
-	JB   hdone327
+	JB   hdone329
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51440,8 +51614,8 @@ hone326:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone326
-hdone327:
+	JMP  hone328
+hdone329:
 	VZEROUPPER
 	RET
 
@@ -51452,9 +51626,9 @@ TEXT ·cmpGeScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop328:
+hloop330:
 	CMPQ CX, $16
-	JB   hone329
+	JB   hone331
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51478,10 +51652,10 @@ hloop328:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop328
-hone329:
+	JMP  hloop330
+hone331:
 	CMPQ CX, $4
-	JB   hdone330
+	JB   hdone332
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51490,8 +51664,8 @@ hone329:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone329
-hdone330:
+	JMP  hone331
+hdone332:
 	VZEROUPPER
 	RET
 
@@ -51502,9 +51676,9 @@ TEXT ·cmpEqF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop331:
+hloop333:
 	CMPQ CX, $64
-	JB   hone332
+	JB   hone334
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51529,10 +51703,10 @@ hloop331:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop331
-hone332:
+	JMP  hloop333
+hone334:
 	CMPQ CX, $16
-	JB   hdone333
+	JB   hdone335
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51542,8 +51716,8 @@ hone332:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone332
-hdone333:
+	JMP  hone334
+hdone335:
 	VZEROUPPER
 	RET
 
@@ -51554,9 +51728,9 @@ TEXT ·cmpNeF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop334:
+hloop336:
 	CMPQ CX, $64
-	JB   hone335
+	JB   hone337
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51581,10 +51755,10 @@ hloop334:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop334
-hone335:
+	JMP  hloop336
+hone337:
 	CMPQ CX, $16
-	JB   hdone336
+	JB   hdone338
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51594,8 +51768,8 @@ hone335:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone335
-hdone336:
+	JMP  hone337
+hdone338:
 	VZEROUPPER
 	RET
 
@@ -51606,9 +51780,9 @@ TEXT ·cmpLtF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop337:
+hloop339:
 	CMPQ CX, $64
-	JB   hone338
+	JB   hone340
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51633,10 +51807,10 @@ hloop337:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop337
-hone338:
+	JMP  hloop339
+hone340:
 	CMPQ CX, $16
-	JB   hdone339
+	JB   hdone341
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51646,8 +51820,8 @@ hone338:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone338
-hdone339:
+	JMP  hone340
+hdone341:
 	VZEROUPPER
 	RET
 
@@ -51658,9 +51832,9 @@ TEXT ·cmpLeF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop340:
+hloop342:
 	CMPQ CX, $64
-	JB   hone341
+	JB   hone343
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51685,10 +51859,10 @@ hloop340:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop340
-hone341:
+	JMP  hloop342
+hone343:
 	CMPQ CX, $16
-	JB   hdone342
+	JB   hdone344
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51698,8 +51872,8 @@ hone341:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone341
-hdone342:
+	JMP  hone343
+hdone344:
 	VZEROUPPER
 	RET
 
@@ -51710,9 +51884,9 @@ TEXT ·cmpGtF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop343:
+hloop345:
 	CMPQ CX, $64
-	JB   hone344
+	JB   hone346
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51737,10 +51911,10 @@ hloop343:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop343
-hone344:
+	JMP  hloop345
+hone346:
 	CMPQ CX, $16
-	JB   hdone345
+	JB   hdone347
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51750,8 +51924,8 @@ hone344:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone344
-hdone345:
+	JMP  hone346
+hdone347:
 	VZEROUPPER
 	RET
 
@@ -51762,9 +51936,9 @@ TEXT ·cmpGeF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop346:
+hloop348:
 	CMPQ CX, $64
-	JB   hone347
+	JB   hone349
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51789,10 +51963,10 @@ hloop346:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop346
-hone347:
+	JMP  hloop348
+hone349:
 	CMPQ CX, $16
-	JB   hdone348
+	JB   hdone350
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51802,8 +51976,8 @@ hone347:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone347
-hdone348:
+	JMP  hone349
+hdone350:
 	VZEROUPPER
 	RET
 
@@ -51814,9 +51988,9 @@ TEXT ·cmpEqScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop349:
+hloop351:
 	CMPQ CX, $64
-	JB   hone350
+	JB   hone352
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51840,10 +52014,10 @@ hloop349:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop349
-hone350:
+	JMP  hloop351
+hone352:
 	CMPQ CX, $16
-	JB   hdone351
+	JB   hdone353
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51852,8 +52026,8 @@ hone350:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone350
-hdone351:
+	JMP  hone352
+hdone353:
 	VZEROUPPER
 	RET
 
@@ -51864,9 +52038,9 @@ TEXT ·cmpNeScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop352:
+hloop354:
 	CMPQ CX, $64
-	JB   hone353
+	JB   hone355
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51890,10 +52064,10 @@ hloop352:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop352
-hone353:
+	JMP  hloop354
+hone355:
 	CMPQ CX, $16
-	JB   hdone354
+	JB   hdone356
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51902,8 +52076,8 @@ hone353:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone353
-hdone354:
+	JMP  hone355
+hdone356:
 	VZEROUPPER
 	RET
 
@@ -51914,9 +52088,9 @@ TEXT ·cmpLtScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop355:
+hloop357:
 	CMPQ CX, $64
-	JB   hone356
+	JB   hone358
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51940,10 +52114,10 @@ hloop355:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop355
-hone356:
+	JMP  hloop357
+hone358:
 	CMPQ CX, $16
-	JB   hdone357
+	JB   hdone359
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51952,8 +52126,8 @@ hone356:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone356
-hdone357:
+	JMP  hone358
+hdone359:
 	VZEROUPPER
 	RET
 
@@ -51964,9 +52138,9 @@ TEXT ·cmpLeScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop358:
+hloop360:
 	CMPQ CX, $64
-	JB   hone359
+	JB   hone361
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -51990,10 +52164,10 @@ hloop358:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop358
-hone359:
+	JMP  hloop360
+hone361:
 	CMPQ CX, $16
-	JB   hdone360
+	JB   hdone362
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -52002,8 +52176,8 @@ hone359:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone359
-hdone360:
+	JMP  hone361
+hdone362:
 	VZEROUPPER
 	RET
 
@@ -52014,9 +52188,9 @@ TEXT ·cmpGtScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop361:
+hloop363:
 	CMPQ CX, $64
-	JB   hone362
+	JB   hone364
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -52040,10 +52214,10 @@ hloop361:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop361
-hone362:
+	JMP  hloop363
+hone364:
 	CMPQ CX, $16
-	JB   hdone363
+	JB   hdone365
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -52052,8 +52226,8 @@ hone362:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone362
-hdone363:
+	JMP  hone364
+hdone365:
 	VZEROUPPER
 	RET
 
@@ -52064,9 +52238,9 @@ TEXT ·cmpGeScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop364:
+hloop366:
 	CMPQ CX, $64
-	JB   hone365
+	JB   hone367
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -52090,10 +52264,10 @@ hloop364:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop364
-hone365:
+	JMP  hloop366
+hone367:
 	CMPQ CX, $16
-	JB   hdone366
+	JB   hdone368
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -52102,8 +52276,8 @@ hone365:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone365
-hdone366:
+	JMP  hone367
+hdone368:
 	VZEROUPPER
 	RET
 
@@ -52114,9 +52288,9 @@ TEXT ·cmpEqF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop367:
+hloop369:
 	CMPQ CX, $32
-	JB   hone368
+	JB   hone370
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52141,10 +52315,10 @@ hloop367:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop367
-hone368:
+	JMP  hloop369
+hone370:
 	CMPQ CX, $8
-	JB   hdone369
+	JB   hdone371
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52154,8 +52328,8 @@ hone368:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone368
-hdone369:
+	JMP  hone370
+hdone371:
 	VZEROUPPER
 	RET
 
@@ -52166,9 +52340,9 @@ TEXT ·cmpNeF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop370:
+hloop372:
 	CMPQ CX, $32
-	JB   hone371
+	JB   hone373
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52193,10 +52367,10 @@ hloop370:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop370
-hone371:
+	JMP  hloop372
+hone373:
 	CMPQ CX, $8
-	JB   hdone372
+	JB   hdone374
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52206,8 +52380,8 @@ hone371:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone371
-hdone372:
+	JMP  hone373
+hdone374:
 	VZEROUPPER
 	RET
 
@@ -52218,9 +52392,9 @@ TEXT ·cmpLtF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop373:
+hloop375:
 	CMPQ CX, $32
-	JB   hone374
+	JB   hone376
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52245,10 +52419,10 @@ hloop373:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop373
-hone374:
+	JMP  hloop375
+hone376:
 	CMPQ CX, $8
-	JB   hdone375
+	JB   hdone377
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52258,8 +52432,8 @@ hone374:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone374
-hdone375:
+	JMP  hone376
+hdone377:
 	VZEROUPPER
 	RET
 
@@ -52270,9 +52444,9 @@ TEXT ·cmpLeF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop376:
+hloop378:
 	CMPQ CX, $32
-	JB   hone377
+	JB   hone379
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52297,10 +52471,10 @@ hloop376:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop376
-hone377:
+	JMP  hloop378
+hone379:
 	CMPQ CX, $8
-	JB   hdone378
+	JB   hdone380
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52310,8 +52484,8 @@ hone377:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone377
-hdone378:
+	JMP  hone379
+hdone380:
 	VZEROUPPER
 	RET
 
@@ -52322,9 +52496,9 @@ TEXT ·cmpGtF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop379:
+hloop381:
 	CMPQ CX, $32
-	JB   hone380
+	JB   hone382
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52349,10 +52523,10 @@ hloop379:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop379
-hone380:
+	JMP  hloop381
+hone382:
 	CMPQ CX, $8
-	JB   hdone381
+	JB   hdone383
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52362,8 +52536,8 @@ hone380:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone380
-hdone381:
+	JMP  hone382
+hdone383:
 	VZEROUPPER
 	RET
 
@@ -52374,9 +52548,9 @@ TEXT ·cmpGeF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop382:
+hloop384:
 	CMPQ CX, $32
-	JB   hone383
+	JB   hone385
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52401,10 +52575,10 @@ hloop382:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop382
-hone383:
+	JMP  hloop384
+hone385:
 	CMPQ CX, $8
-	JB   hdone384
+	JB   hdone386
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52414,8 +52588,8 @@ hone383:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone383
-hdone384:
+	JMP  hone385
+hdone386:
 	VZEROUPPER
 	RET
 
@@ -52426,9 +52600,9 @@ TEXT ·cmpEqScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop385:
+hloop387:
 	CMPQ CX, $32
-	JB   hone386
+	JB   hone388
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52452,10 +52626,10 @@ hloop385:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop385
-hone386:
+	JMP  hloop387
+hone388:
 	CMPQ CX, $8
-	JB   hdone387
+	JB   hdone389
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52464,8 +52638,8 @@ hone386:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone386
-hdone387:
+	JMP  hone388
+hdone389:
 	VZEROUPPER
 	RET
 
@@ -52476,9 +52650,9 @@ TEXT ·cmpNeScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop388:
+hloop390:
 	CMPQ CX, $32
-	JB   hone389
+	JB   hone391
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52502,10 +52676,10 @@ hloop388:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop388
-hone389:
+	JMP  hloop390
+hone391:
 	CMPQ CX, $8
-	JB   hdone390
+	JB   hdone392
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52514,8 +52688,8 @@ hone389:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone389
-hdone390:
+	JMP  hone391
+hdone392:
 	VZEROUPPER
 	RET
 
@@ -52526,9 +52700,9 @@ TEXT ·cmpLtScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop391:
+hloop393:
 	CMPQ CX, $32
-	JB   hone392
+	JB   hone394
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52552,10 +52726,10 @@ hloop391:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop391
-hone392:
+	JMP  hloop393
+hone394:
 	CMPQ CX, $8
-	JB   hdone393
+	JB   hdone395
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52564,8 +52738,8 @@ hone392:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone392
-hdone393:
+	JMP  hone394
+hdone395:
 	VZEROUPPER
 	RET
 
@@ -52576,9 +52750,9 @@ TEXT ·cmpLeScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop394:
+hloop396:
 	CMPQ CX, $32
-	JB   hone395
+	JB   hone397
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52602,10 +52776,10 @@ hloop394:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop394
-hone395:
+	JMP  hloop396
+hone397:
 	CMPQ CX, $8
-	JB   hdone396
+	JB   hdone398
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52614,8 +52788,8 @@ hone395:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone395
-hdone396:
+	JMP  hone397
+hdone398:
 	VZEROUPPER
 	RET
 
@@ -52626,9 +52800,9 @@ TEXT ·cmpGtScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop397:
+hloop399:
 	CMPQ CX, $32
-	JB   hone398
+	JB   hone400
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52652,10 +52826,10 @@ hloop397:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop397
-hone398:
+	JMP  hloop399
+hone400:
 	CMPQ CX, $8
-	JB   hdone399
+	JB   hdone401
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52664,8 +52838,8 @@ hone398:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone398
-hdone399:
+	JMP  hone400
+hdone401:
 	VZEROUPPER
 	RET
 
@@ -52676,9 +52850,9 @@ TEXT ·cmpGeScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop400:
+hloop402:
 	CMPQ CX, $32
-	JB   hone401
+	JB   hone403
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52702,10 +52876,10 @@ hloop400:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop400
-hone401:
+	JMP  hloop402
+hone403:
 	CMPQ CX, $8
-	JB   hdone402
+	JB   hdone404
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -52714,7 +52888,7 @@ hone401:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone401
-hdone402:
+	JMP  hone403
+hdone404:
 	VZEROUPPER
 	RET
