@@ -878,14 +878,14 @@ type wideOp struct {
 	// register tmp as scratch.
 	apply func(g *gen, t tier, h, tmp string)
 	// z32, when set, replaces apply for float32 vectors on AVX-512: it
-	// computes the operation on float64 register h in place with the
-	// registers in tmp (five) and K2 as scratch, giving the same bits as apply does on
-	// every float32 input (an exhaustive test holds that).
+	// computes the operation on float64 register h in place with the five
+	// registers in tmp and K2 as scratch, giving the same bits as apply
+	// does on every float32 input (an exhaustive test holds that).
 	z32 func(g *gen, h string, tmp []string)
 	// y32, when set, replaces the whole float32 step on AVX2: eight
-	// float32 values in Y0 in, their results in Y0 out, registers 1-12 as
-	// scratch, with the same bits as apply gives (an exhaustive test holds
-	// that).
+	// float32 values in Y0 in, their results in Y0 out, registers 1-12
+	// and AX as scratch, with the same bits as apply gives (an exhaustive
+	// test holds that).
 	y32 func(g *gen)
 }
 
