@@ -928,8 +928,8 @@ var wideOps = []wideOp{
 // reference's. Both then round to float32 alike unless the exact value
 // lies within about 2^-27 float32 ulp of a tie, which no float32 input
 // does (TestExhaustiveExactF32 checks all 2^32 against 1/math.Sqrt).
-// Two Newton steps, the method before, ran at 3.95-4.0 Gelem/s against
-// 4.1-4.2 for the one step, their chain being eight operations long
+// Two Newton steps, the method before, ran at 3.95-4.07 Gelem/s against
+// 4.08-4.21 for the one step, their chain being eight operations long
 // against five; with the step cut to the third order about a thousand
 // inputs differ. Lanes where h is a zero, an infinity, negative or NaN
 // take VRSQRT14PD's own exact answer (+-Inf, +0, NaN), as 1/math.Sqrt
