@@ -46,6 +46,54 @@ var edgeTiles = []struct {
 	{f64, 4, 2}, {f64, 8, 2},
 }
 
+// leadLines is how many cache lines of each of the next four rows of the
+// streamed operand the four-row kernels fetch ahead (PREFETCHT0) when they
+// start a group of four rows. Each row of a skinny product's long operand
+// is a fresh stream in fresh 4 KiB pages, which the hardware prefetchers
+// learn again from the first misses in each page. On a Zen 5 EPYC, from
+// memory, two cores, medians of 10 interleaved rounds paired with a read
+// of as many bytes: the four-wide products ran at 0.64-0.68x of the read
+// without, 0.76-0.82x with two lines at each row's start and, in the dot
+// form, at each further page the row reaches into (float64 rows of 8 KiB:
+// 0.80-0.82x against 0.74-0.75x without the pages). Four or eight lines
+// did no better, and eight cost up to 6 % from L3, where two cost nothing
+// measurable: docs/benchmarks.md, "The first lines of each row".
+const leadLines = 2
+
+// prefetchLead fetches the first leadLines lines of four rows, and unless
+// nbytes is "" those of each further 4 KiB page within nbytes (a register)
+// of each row's start: row 0 at base, the others ld (register), 2*ld and
+// 3*ld (ld3) bytes on. p and end are scratch registers; name prefixes the
+// labels.
+func (g *gen) prefetchLead(name, base, ld, ld3, nbytes, p, end string) {
+	rows := []string{"", "(" + ld + "*1)", "(" + ld + "*2)", "(" + ld3 + "*1)"}
+	for r, idx := range rows {
+		g.ins("LEAQ (%s)%s, %s", base, idx, p)
+		for q := range leadLines {
+			g.ins("PREFETCHT0 %d(%s)", 64*q, p)
+		}
+		if nbytes == "" {
+			continue
+		}
+		if r == 0 {
+			g.comment("end: the row's end; p: its next page boundary, while below end")
+		}
+		g.ins("LEAQ (%s)(%s*1), %s", p, nbytes, end)
+		g.ins("ADDQ $4096, %s", p)
+		g.ins("ANDQ $-4096, %s", p)
+		loop, done := fmt.Sprintf("%s_lead%d", name, r), fmt.Sprintf("%s_led%d", name, r)
+		g.label(loop)
+		g.ins("CMPQ %s, %s", p, end)
+		g.ins("JAE %s", done)
+		for q := range leadLines {
+			g.ins("PREFETCHT0 %d(%s)", 64*q, p)
+		}
+		g.ins("ADDQ $4096, %s", p)
+		g.ins("JMP %s", loop)
+		g.label(done)
+	}
+}
+
 // tailMask loads into K1 a mask of the low CX&(lanes-1) bits (CX is
 // clobbered) and jumps to skip when it is empty.
 func (g *gen) tailMask(e elem, skip string) {
@@ -171,14 +219,27 @@ func (g *gen) reduce4(e elem, acc, tmp [4]int, off int) {
 // per step for four FMAs, sixteen accumulators, reduced four at a time.
 func (g *gen) dot4x4Z(e elem) {
 	name := e.pre + "dot4x4Z"
-	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s", e.goT, e.goT, e.goT)
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int", e.goT, e.goT, e.goT, e.goT)
 	g.decl("// %s computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and", name)
-	g.decl("// i < n (any n): four rows of x against four rows of y.")
+	g.decl("// i < n (any n): four rows of x against four rows of y. Unless pf is nil,")
+	g.decl("// it first fetches the first lines of the four rows at pf, ldpf apart:")
+	g.decl("// the next rows of whichever operand streams.")
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
 	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
 	g.comment("Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step")
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	l := func(s string) string { return name + "_" + s }
+	g.ins("MOVQ pf+48(FP), AX")
+	g.ins("TESTQ AX, AX")
+	g.ins("JZ %s", l("start"))
+	g.ins("MOVQ ldpf+56(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("SHLQ $%d, CX", log2(e.size))
+	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
+	g.label(l("start"))
 	g.ins("MOVQ n+0(FP), CX")
 	g.ins("MOVQ x+8(FP), SI")
 	g.ins("MOVQ ldx+16(FP), R10")
@@ -191,7 +252,6 @@ func (g *gen) dot4x4Z(e elem) {
 	g.zeroZ(0, 16)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
-	l := func(s string) string { return name + "_" + s }
 	step := func(mask bool) {
 		ld, k := mov+" ", ""
 		if mask {
@@ -212,6 +272,7 @@ func (g *gen) dot4x4Z(e elem) {
 	g.ins("MOVQ CX, BX")
 	g.ins("SHRQ $%d, BX", log2(e.lanes))
 	g.ins("JZ %s", l("mask"))
+	g.ins("PCALIGN $64") // as axpy4Z's loop
 	g.label(l("loop"))
 	step(false)
 	g.ins("ADDQ $64, SI")
@@ -305,6 +366,16 @@ func (g *gen) axpy4Z(e elem, rows int) {
 			}
 		}
 		g.ins("MOVQ x+48(FP), SI")
+		g.ins("CMPQ R13, $1")
+		g.ins("JEQ %s", l("body"))
+		// The rows' first lines only: a call walks one column block, at
+		// most 4 KiB of each row (streamBlockBytes), and the page loop
+		// measured 2-9 % slower here (float32 rows page-aligned, where it
+		// fetches nothing more).
+		g.comment("another group follows: fetch its rows' first lines")
+		g.ins("LEAQ (SI)(R8*4), AX")
+		g.prefetchLead(name, "AX", "R8", "R9", "", "BX", "DI")
+		g.label(l("body"))
 		g.ins("MOVQ y+64(FP), DI")
 		g.ins("MOVQ n+0(FP), CX")
 	} else {
@@ -326,11 +397,12 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	// of four dependent FMAs, so two vectors per step give the core twice
 	// the independent chains: saxpy4x4Z in L1 (BenchmarkAxpy4x4) went from
 	// 87 to 110-115 GFLOP/s on a Sapphire Rapids class Xeon, 53 % to 70 %
-	// of the FMA peak. (Fetching the next four rows of x ahead with
-	// PREFETCHT0 measured no faster there. On a Zen 5 EPYC it ran
-	// 4x1024x1024 12-16 % faster from memory but 11-22 % slower from L3,
-	// still short of 0.8x of a read from memory: docs/benchmarks.md,
-	// "Fetching the next group of rows ahead".)
+	// of the FMA peak. (Fetching the whole of the next four rows of x
+	// ahead with PREFETCHT0, a line per line loaded, measured no faster
+	// there. On a Zen 5 EPYC it ran 4x1024x1024 12-16 % faster from memory
+	// but 11-22 % slower from L3: docs/benchmarks.md, "Fetching the next
+	// group of rows ahead". Only their first leadLines lines are fetched,
+	// once per group, above.)
 	body := func(nv int, mask bool) {
 		ld, st := mov+" ", mov+" "
 		if mask {
@@ -376,6 +448,10 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	g.ins("MOVQ CX, BX")
 	g.ins("SHRQ $%d, BX", log2(nv*e.lanes))
 	g.ins("JZ %s", l("one"))
+	// The loop starts a 64-byte block: without it the float64 kernel ran
+	// 4x1024x1024 from L3 at 0.56-0.62x of a read where it had run at
+	// 0.68-0.77x, only because the fetching ahead moved it.
+	g.ins("PCALIGN $64")
 	g.label(l("loop"))
 	body(nv, false)
 	g.ins("ADDQ $%d, SI", 64*nv)

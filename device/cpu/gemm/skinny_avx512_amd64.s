@@ -100,10 +100,76 @@ sdot4Z_sum:
 	VZEROUPPER
 	RET
 
-// func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32)
+// func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int)
 // SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
 // Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step
-TEXT ·sdot4x4Z(SB), NOSPLIT, $0-48
+TEXT ·sdot4x4Z(SB), NOSPLIT, $0-64
+	MOVQ pf+48(FP), AX
+	TESTQ AX, AX
+	JZ sdot4x4Z_start
+	MOVQ ldpf+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ n+0(FP), CX
+	SHLQ $2, CX
+	LEAQ (AX), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+// end: the row's end; p: its next page boundary, while below end
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+sdot4x4Z_lead0:
+	CMPQ SI, DI
+	JAE sdot4x4Z_led0
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP sdot4x4Z_lead0
+sdot4x4Z_led0:
+	LEAQ (AX)(R8*1), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+sdot4x4Z_lead1:
+	CMPQ SI, DI
+	JAE sdot4x4Z_led1
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP sdot4x4Z_lead1
+sdot4x4Z_led1:
+	LEAQ (AX)(R8*2), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+sdot4x4Z_lead2:
+	CMPQ SI, DI
+	JAE sdot4x4Z_led2
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP sdot4x4Z_lead2
+sdot4x4Z_led2:
+	LEAQ (AX)(R9*1), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+sdot4x4Z_lead3:
+	CMPQ SI, DI
+	JAE sdot4x4Z_led3
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP sdot4x4Z_lead3
+sdot4x4Z_led3:
+sdot4x4Z_start:
 	MOVQ n+0(FP), CX
 	MOVQ x+8(FP), SI
 	MOVQ ldx+16(FP), R10
@@ -132,6 +198,7 @@ TEXT ·sdot4x4Z(SB), NOSPLIT, $0-48
 	MOVQ CX, BX
 	SHRQ $4, BX
 	JZ sdot4x4Z_mask
+	PCALIGN $64
 sdot4x4Z_loop:
 	VMOVUPS (SI), Z16
 	VMOVUPS (SI)(R10*1), Z17
@@ -318,6 +385,7 @@ TEXT ·saxpy4Z(SB), NOSPLIT, $0-40
 	MOVQ CX, BX
 	SHRQ $5, BX
 	JZ saxpy4Z_one
+	PCALIGN $64
 saxpy4Z_loop:
 	VMOVUPS 0(SI), Z0
 	VMOVUPS 64(SI), Z1
@@ -454,11 +522,29 @@ saxpy4x4Z_group:
 	VBROADCASTSS (BX), Z31
 	VMULPS Z0, Z31, Z31
 	MOVQ x+48(FP), SI
+	CMPQ R13, $1
+	JEQ saxpy4x4Z_body
+// another group follows: fetch its rows' first lines
+	LEAQ (SI)(R8*4), AX
+	LEAQ (AX), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+	LEAQ (AX)(R8*1), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+	LEAQ (AX)(R8*2), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+	LEAQ (AX)(R9*1), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+saxpy4x4Z_body:
 	MOVQ y+64(FP), DI
 	MOVQ n+0(FP), CX
 	MOVQ CX, BX
 	SHRQ $5, BX
 	JZ saxpy4x4Z_one
+	PCALIGN $64
 saxpy4x4Z_loop:
 	VMOVUPS 0(SI), Z0
 	VMOVUPS 64(SI), Z1
@@ -879,10 +965,76 @@ ddot4Z_sum:
 	VZEROUPPER
 	RET
 
-// func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64)
+// func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int)
 // SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
 // Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step
-TEXT ·ddot4x4Z(SB), NOSPLIT, $0-48
+TEXT ·ddot4x4Z(SB), NOSPLIT, $0-64
+	MOVQ pf+48(FP), AX
+	TESTQ AX, AX
+	JZ ddot4x4Z_start
+	MOVQ ldpf+56(FP), R8
+	SHLQ $3, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ n+0(FP), CX
+	SHLQ $3, CX
+	LEAQ (AX), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+// end: the row's end; p: its next page boundary, while below end
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+ddot4x4Z_lead0:
+	CMPQ SI, DI
+	JAE ddot4x4Z_led0
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP ddot4x4Z_lead0
+ddot4x4Z_led0:
+	LEAQ (AX)(R8*1), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+ddot4x4Z_lead1:
+	CMPQ SI, DI
+	JAE ddot4x4Z_led1
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP ddot4x4Z_lead1
+ddot4x4Z_led1:
+	LEAQ (AX)(R8*2), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+ddot4x4Z_lead2:
+	CMPQ SI, DI
+	JAE ddot4x4Z_led2
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP ddot4x4Z_lead2
+ddot4x4Z_led2:
+	LEAQ (AX)(R9*1), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+ddot4x4Z_lead3:
+	CMPQ SI, DI
+	JAE ddot4x4Z_led3
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP ddot4x4Z_lead3
+ddot4x4Z_led3:
+ddot4x4Z_start:
 	MOVQ n+0(FP), CX
 	MOVQ x+8(FP), SI
 	MOVQ ldx+16(FP), R10
@@ -911,6 +1063,7 @@ TEXT ·ddot4x4Z(SB), NOSPLIT, $0-48
 	MOVQ CX, BX
 	SHRQ $3, BX
 	JZ ddot4x4Z_mask
+	PCALIGN $64
 ddot4x4Z_loop:
 	VMOVUPD (SI), Z16
 	VMOVUPD (SI)(R10*1), Z17
@@ -1089,6 +1242,7 @@ TEXT ·daxpy4Z(SB), NOSPLIT, $0-40
 	MOVQ CX, BX
 	SHRQ $4, BX
 	JZ daxpy4Z_one
+	PCALIGN $64
 daxpy4Z_loop:
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
@@ -1225,11 +1379,29 @@ daxpy4x4Z_group:
 	VBROADCASTSD (BX), Z31
 	VMULPD Z0, Z31, Z31
 	MOVQ x+48(FP), SI
+	CMPQ R13, $1
+	JEQ daxpy4x4Z_body
+// another group follows: fetch its rows' first lines
+	LEAQ (SI)(R8*4), AX
+	LEAQ (AX), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+	LEAQ (AX)(R8*1), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+	LEAQ (AX)(R8*2), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+	LEAQ (AX)(R9*1), BX
+	PREFETCHT0 0(BX)
+	PREFETCHT0 64(BX)
+daxpy4x4Z_body:
 	MOVQ y+64(FP), DI
 	MOVQ n+0(FP), CX
 	MOVQ CX, BX
 	SHRQ $4, BX
 	JZ daxpy4x4Z_one
+	PCALIGN $64
 daxpy4x4Z_loop:
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1

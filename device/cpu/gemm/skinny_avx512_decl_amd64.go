@@ -10,10 +10,12 @@ package gemm
 func sdot4Z(n int, x, y *float32, ldy int, out *[4]float32)
 
 // sdot4x4Z computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and
-// i < n (any n): four rows of x against four rows of y.
+// i < n (any n): four rows of x against four rows of y. Unless pf is nil,
+// it first fetches the first lines of the four rows at pf, ldpf apart:
+// the next rows of whichever operand streams.
 //
 //go:noescape
-func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32)
+func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int)
 
 // saxpy4Z computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).
 //
@@ -47,10 +49,12 @@ func sgather4(rows int, src *float32, ld int, dst *float32, ldd int) int
 func ddot4Z(n int, x, y *float64, ldy int, out *[4]float64)
 
 // ddot4x4Z computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and
-// i < n (any n): four rows of x against four rows of y.
+// i < n (any n): four rows of x against four rows of y. Unless pf is nil,
+// it first fetches the first lines of the four rows at pf, ldpf apart:
+// the next rows of whichever operand streams.
 //
 //go:noescape
-func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64)
+func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int)
 
 // daxpy4Z computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).
 //

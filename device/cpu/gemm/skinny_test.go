@@ -295,7 +295,8 @@ func testEdges[T float](t *testing.T, name string, ks *kernels[T]) {
 
 // TestDot4x4 checks the four-by-four dot products of every kernel set that
 // has them against float64 sums, for lengths around the vector widths and
-// the masked tail, with leading dimensions larger than n.
+// the masked tail, with leading dimensions larger than n, fetching ahead
+// or not.
 func TestDot4x4(t *testing.T) {
 	for _, im := range append([]*impl{genericImpl}, tiers...) {
 		testDot4x4(t, im.name, im.f32)
@@ -313,7 +314,14 @@ func testDot4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 		x := uniform[T](rng, 3*ldx+n, 1)
 		y := uniform[T](rng, 3*ldy+n, 1)
 		var out [16]T
-		ks.dot4x4(n, &x[0], ldx, &y[0], ldy, &out)
+		// Every other length fetches ahead, from rows spaced unlike x's
+		// and y's, so that the fetch's registers must not leak into the
+		// products.
+		var pf *T
+		if n%2 == 1 {
+			pf = &y[n/2]
+		}
+		ks.dot4x4(n, &x[0], ldx, &y[0], ldy, &out, pf, 3+n%4)
 		for q := range 4 {
 			for r := range 4 {
 				var want, scale float64

@@ -246,10 +246,11 @@ func (j *smallJob[T]) rowsA() (base []T, stride int, ok bool) {
 
 // block4 computes the 4 x 4 block of C at rows i.., columns jj.. from four
 // contiguous rows of op(A) (at base[i*stride:]) and four columns of op(B)
-// (rows of bt), with dot4x4 where the kernels have it.
-func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, jj int) {
+// (rows of bt), with dot4x4 where the kernels have it; dot4x4 fetches the
+// first lines of the four rows at pf ahead (ld apart) unless pf is nil.
+func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, jj int, pf *T, ld int) {
 	if j.ks.dot4x4 != nil {
-		j.ks.dot4x4(j.k, &base[i*stride], stride, &bt[jj*j.ldbt], j.ldbt, d)
+		j.ks.dot4x4(j.k, &base[i*stride], stride, &bt[jj*j.ldbt], j.ldbt, d, pf, ld)
 		for q := range 4 {
 			for r := range 4 {
 				j.store(i+q, jj+r, d[q*4+r])
@@ -280,9 +281,15 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 			// each remaining column (GEMV: n = 1) against the four rows.
 			i := i0
 			for ; i+4 <= i1; i += 4 {
+				// A's rows stream: the next four rows' first lines are
+				// fetched while these are read.
+				var pf *T
+				if i+8 <= i1 {
+					pf = &base[(i+4)*stride]
+				}
 				jj := 0
 				for ; jj+4 <= j.n; jj += 4 {
-					j.block4(d, bt, base, stride, i, jj)
+					j.block4(d, bt, base, stride, i, jj, pf, stride)
 				}
 				for ; jj < j.n; jj++ {
 					j.ks.dot4(j.k, &bt[jj*j.ldbt], &base[i*stride], stride, d4)
@@ -318,9 +325,14 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 	j0, j1 := w*j.n/j.parts, (w+1)*j.n/j.parts
 	jj := j0
 	for ; jj+4 <= j1; jj += 4 {
+		// B's columns (rows of bt) stream.
+		var pf *T
+		if jj+8 <= j1 {
+			pf = &bt[(jj+4)*j.ldbt]
+		}
 		i := 0
 		for ; i+4 <= j.m; i += 4 {
-			j.block4(d, bt, base, stride, i, jj)
+			j.block4(d, bt, base, stride, i, jj, pf, j.ldbt)
 		}
 		for ; i < j.m; i++ {
 			j.ks.dot4(j.k, &base[i*stride], &bt[jj*j.ldbt], j.ldbt, d4)
