@@ -229,7 +229,7 @@ const (
 )
 
 var binaryTable = [...]BinaryDef{
-	Add: {Name: "Add", Doc: "Add returns t + u, broadcasting by NumPy's rule.", Accepts: Numeric,
+	Add: {Name: "Add", Doc: "Add returns t + u, broadcasting by NumPy's rule. Of two Bool tensors it is\ntheir logical or, as NumPy's add and PyTorch's.", Accepts: Numeric,
 		F64:    func(a, b float64) float64 { return a + b },
 		Int:    func(a, b int64) int64 { return a + b },
 		Shader: Shader{F32: "a + b", I32: "a + b", U8: "(a + b) & 0xffu", I64: "add64(a, b)"}},
@@ -237,7 +237,7 @@ var binaryTable = [...]BinaryDef{
 		F64:    func(a, b float64) float64 { return a - b },
 		Int:    func(a, b int64) int64 { return a - b },
 		Shader: Shader{F32: "a - b", I32: "a - b", U8: "(a - b) & 0xffu", I64: "sub64(a, b)"}},
-	Mul: {Name: "Mul", Doc: "Mul returns t * u elementwise, broadcasting.", Accepts: Numeric,
+	Mul: {Name: "Mul", Doc: "Mul returns t * u elementwise, broadcasting. Of two Bool tensors it is their\nlogical and, as NumPy's multiply and PyTorch's.", Accepts: Numeric,
 		F64:    func(a, b float64) float64 { return a * b },
 		Int:    func(a, b int64) int64 { return a * b },
 		Shader: Shader{F32: "a * b", I32: "a * b", U8: "(a * b) & 0xffu", I64: "mul64(a, b)"}},

@@ -74,14 +74,16 @@ func binary(op device.BinaryOp, a, b *Tensor) *Tensor {
 	if err := checkIntB(op, a, b); err != nil {
 		return failed(err)
 	}
-	if (op == device.Maximum || op == device.Minimum) && a.DType() == dtype.Bool && b.DType() == dtype.Bool {
-		// NumPy's maximum and minimum of two Bool arrays (and PyTorch's):
-		// the logical or and and, which the backends have for Bool.
-		logical := device.Or
-		if op == device.Minimum {
-			logical = device.And
+	if a.DType() == dtype.Bool && b.DType() == dtype.Bool {
+		// NumPy's maximum, minimum, add and multiply of two Bool arrays
+		// (and PyTorch's): the logical or and and, which the backends
+		// have for Bool. Subtraction and the rest stay ErrDType, as there.
+		switch op {
+		case device.Maximum, device.Add:
+			return retag(op.String(), binaryChecked(device.Or, a, b))
+		case device.Minimum, device.Mul:
+			return retag(op.String(), binaryChecked(device.And, a, b))
 		}
-		return retag(op.String(), binaryChecked(logical, a, b))
 	}
 	return binaryChecked(op, a, b)
 }

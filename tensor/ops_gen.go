@@ -134,13 +134,15 @@ func (t *Tensor) IsInf() *Tensor { return t.unary(device.IsInf) }
 // (always true for integers and Bool, as in NumPy and PyTorch).
 func (t *Tensor) IsFinite() *Tensor { return t.unary(device.IsFinite) }
 
-// Add returns t + u, broadcasting by NumPy's rule.
+// Add returns t + u, broadcasting by NumPy's rule. Of two Bool tensors it is
+// their logical or, as NumPy's add and PyTorch's.
 func (t *Tensor) Add(u *Tensor) *Tensor { return binary(device.Add, t, u) }
 
 // AddScalar is Add with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) AddScalar(v float64) *Tensor { return t.binaryScalar(device.Add, v) }
 
 // Sub returns t - u, broadcasting.
@@ -149,16 +151,19 @@ func (t *Tensor) Sub(u *Tensor) *Tensor { return binary(device.Sub, t, u) }
 // SubScalar is Sub with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) SubScalar(v float64) *Tensor { return t.binaryScalar(device.Sub, v) }
 
-// Mul returns t * u elementwise, broadcasting.
+// Mul returns t * u elementwise, broadcasting. Of two Bool tensors it is their
+// logical and, as NumPy's multiply and PyTorch's.
 func (t *Tensor) Mul(u *Tensor) *Tensor { return binary(device.Mul, t, u) }
 
 // MulScalar is Mul with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) MulScalar(v float64) *Tensor { return t.binaryScalar(device.Mul, v) }
 
 // Div returns t / u, broadcasting: true division, so integer and Bool operands
@@ -171,7 +176,8 @@ func (t *Tensor) Div(u *Tensor) *Tensor { return binary(device.Div, t, u) }
 // DivScalar is Div with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) DivScalar(v float64) *Tensor { return t.binaryScalar(device.Div, v) }
 
 // Pow returns t raised to u, broadcasting. Integer powers are exact (wrapping
@@ -185,7 +191,8 @@ func (t *Tensor) Pow(u *Tensor) *Tensor { return binary(device.Pow, t, u) }
 // PowScalar is Pow with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) PowScalar(v float64) *Tensor { return t.binaryScalar(device.Pow, v) }
 
 // Maximum returns the elementwise maximum; NaN in either operand wins. Of two
@@ -195,7 +202,8 @@ func (t *Tensor) Maximum(u *Tensor) *Tensor { return binary(device.Maximum, t, u
 // MaximumScalar is Maximum with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) MaximumScalar(v float64) *Tensor { return t.binaryScalar(device.Maximum, v) }
 
 // Minimum returns the elementwise minimum; NaN in either operand wins. Of two
@@ -205,7 +213,8 @@ func (t *Tensor) Minimum(u *Tensor) *Tensor { return binary(device.Minimum, t, u
 // MinimumScalar is Minimum with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) MinimumScalar(v float64) *Tensor { return t.binaryScalar(device.Minimum, v) }
 
 // Eq returns t == u as Bool, broadcasting.
@@ -214,7 +223,8 @@ func (t *Tensor) Eq(u *Tensor) *Tensor { return binary(device.Eq, t, u) }
 // EqScalar is Eq with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) EqScalar(v float64) *Tensor { return t.binaryScalar(device.Eq, v) }
 
 // Ne returns t != u as Bool, broadcasting.
@@ -223,7 +233,8 @@ func (t *Tensor) Ne(u *Tensor) *Tensor { return binary(device.Ne, t, u) }
 // NeScalar is Ne with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) NeScalar(v float64) *Tensor { return t.binaryScalar(device.Ne, v) }
 
 // Lt returns t < u as Bool, broadcasting.
@@ -232,7 +243,8 @@ func (t *Tensor) Lt(u *Tensor) *Tensor { return binary(device.Lt, t, u) }
 // LtScalar is Lt with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) LtScalar(v float64) *Tensor { return t.binaryScalar(device.Lt, v) }
 
 // Le returns t <= u as Bool, broadcasting.
@@ -241,7 +253,8 @@ func (t *Tensor) Le(u *Tensor) *Tensor { return binary(device.Le, t, u) }
 // LeScalar is Le with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) LeScalar(v float64) *Tensor { return t.binaryScalar(device.Le, v) }
 
 // Gt returns t > u as Bool, broadcasting.
@@ -250,7 +263,8 @@ func (t *Tensor) Gt(u *Tensor) *Tensor { return binary(device.Gt, t, u) }
 // GtScalar is Gt with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) GtScalar(v float64) *Tensor { return t.binaryScalar(device.Gt, v) }
 
 // Ge returns t >= u as Bool, broadcasting.
@@ -259,7 +273,8 @@ func (t *Tensor) Ge(u *Tensor) *Tensor { return binary(device.Ge, t, u) }
 // GeScalar is Ge with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) GeScalar(v float64) *Tensor { return t.binaryScalar(device.Ge, v) }
 
 // And returns the logical and of t and u as Bool (NumPy's logical_and),
@@ -269,7 +284,8 @@ func (t *Tensor) And(u *Tensor) *Tensor { return binary(device.And, t, u) }
 // AndScalar is And with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) AndScalar(v float64) *Tensor { return t.binaryScalar(device.And, v) }
 
 // Or returns the logical or of t and u as Bool (NumPy's logical_or), broadcasting;
@@ -279,7 +295,8 @@ func (t *Tensor) Or(u *Tensor) *Tensor { return binary(device.Or, t, u) }
 // OrScalar is Or with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) OrScalar(v float64) *Tensor { return t.binaryScalar(device.Or, v) }
 
 // Xor returns the logical exclusive or of t and u as Bool (NumPy's logical_xor),
@@ -289,7 +306,8 @@ func (t *Tensor) Xor(u *Tensor) *Tensor { return binary(device.Xor, t, u) }
 // XorScalar is Xor with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) XorScalar(v float64) *Tensor { return t.binaryScalar(device.Xor, v) }
 
 // Atan2 returns the angle of the point (u, t), atan(t/u) in the right quadrant,
@@ -300,7 +318,8 @@ func (t *Tensor) Atan2(u *Tensor) *Tensor { return binary(device.Atan2, t, u) }
 // Atan2Scalar is Atan2 with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) Atan2Scalar(v float64) *Tensor { return t.binaryScalar(device.Atan2, v) }
 
 // Mod returns the remainder of floor division, t - floor(t/u)*u, which has the
@@ -312,7 +331,8 @@ func (t *Tensor) Mod(u *Tensor) *Tensor { return binary(device.Mod, t, u) }
 // ModScalar is Mod with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) ModScalar(v float64) *Tensor { return t.binaryScalar(device.Mod, v) }
 
 // Fmod returns the remainder of truncated division, t - trunc(t/u)*u, which has the
@@ -323,7 +343,8 @@ func (t *Tensor) Fmod(u *Tensor) *Tensor { return binary(device.Fmod, t, u) }
 // FmodScalar is Fmod with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) FmodScalar(v float64) *Tensor { return t.binaryScalar(device.Fmod, v) }
 
 // LeakyRelu returns t where t > 0 and slope*t elsewhere (PyTorch's leaky_relu;
@@ -345,5 +366,6 @@ func (t *Tensor) FloorDiv(u *Tensor) *Tensor { return binary(device.FloorDiv, t,
 // FloorDivScalar is FloorDiv with a scalar operand v, which acts as a Python scalar does in
 // PyTorch: converted to t's dtype when it is one of its values; otherwise (a
 // fraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,
-// or computes in F32. See PromoteTypes.
+// or computes in F32, and a Bool t with an integer v computes in I64. See
+// PromoteTypes.
 func (t *Tensor) FloorDivScalar(v float64) *Tensor { return t.binaryScalar(device.FloorDiv, v) }

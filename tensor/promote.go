@@ -160,7 +160,9 @@ func representable(dt dtype.DType, v float64) bool {
 // tensor forms on integers), ordered comparisons and equality are decided
 // exactly against the real value (Lt(1.5) on 1 is true; Eq(0.5) is false
 // everywhere), and the logical operations see only whether v is nonzero
-// (NaN is). An integer v outside the dtype's range wraps in Add, Sub and
+// (NaN is). A Bool t with an integer v computes in I64 (NumPy and PyTorch
+// make a Python int operand int64 there). An integer v outside the
+// dtype's range wraps in Add, Sub and
 // Mul (u8 + (-1) is u8 + 255, exactly what wrapping arithmetic gives), is
 // no bound in Maximum and Minimum when it never binds (Clamp(0, 1e10) of
 // I32 is the tensor itself), and is an ErrValue elsewhere (PyTorch's
@@ -183,10 +185,22 @@ func (t *Tensor) scalarOnInt(op device.BinaryOp, v float64) (r *Tensor, ok bool)
 		return t.compareInexact(op, v), true
 	case device.Div, device.Atan2:
 	default:
-		if representable(dt, v) || (dt == dtype.Bool && v == math.Trunc(v)) {
-			return nil, false // (Bool arithmetic with an integer is the ordinary path's ErrDType)
+		if dt == dtype.Bool && v == math.Trunc(v) && !math.IsInf(v, 0) {
+			// A Bool tensor with an integer scalar computes in I64, as
+			// NumPy's and PyTorch's Python int operand makes it: True + 2
+			// is 3, Maximum(False, 1) is 1 (the I64 path wraps or refuses
+			// an integer outside its range).
+			if def, _ := op.Def(); !def.Accepts.Has(dtype.I64) || def.Param != "" {
+				return nil, false // the ordinary path reports the dtype error
+			}
+			w := t.Cast(dtype.I64)
+			defer w.Release()
+			return w.binaryScalar(op, v), true
 		}
-		if v == math.Trunc(v) && !math.IsInf(v, 0) && dt != dtype.Bool { // an integer outside the dtype
+		if representable(dt, v) {
+			return nil, false
+		}
+		if v == math.Trunc(v) && !math.IsInf(v, 0) { // an integer outside the dtype
 			lo, _ := intRange(dt)
 			switch {
 			case op == device.Add || op == device.Sub || op == device.Mul:

@@ -38,7 +38,7 @@ func Source() ([]byte, error) {
 			continue
 		}
 		fmt.Fprintf(&b, "func (t *Tensor) %s(u *Tensor) *Tensor { return binary(device.%s, t, u) }\n", m, d.Name)
-		comment(&b, fmt.Sprintf("%sScalar is %s with a scalar operand v, which acts as a Python scalar does in\nPyTorch: converted to t's dtype when it is one of its values; otherwise (a\nfraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,\nor computes in F32. See PromoteTypes.", m, m))
+		comment(&b, fmt.Sprintf("%sScalar is %s with a scalar operand v, which acts as a Python scalar does in\nPyTorch: converted to t's dtype when it is one of its values; otherwise (a\nfraction, NaN, ±Inf or out of range) an integer t is compared with it exactly,\nor computes in F32, and a Bool t with an integer v computes in I64. See\nPromoteTypes.", m, m))
 		fmt.Fprintf(&b, "func (t *Tensor) %sScalar(v float64) *Tensor { return t.binaryScalar(device.%s, v) }\n", m, d.Name)
 	}
 	out, err := format.Source(b.Bytes())
