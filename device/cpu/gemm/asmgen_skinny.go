@@ -32,6 +32,7 @@ func writeSkinny(dir string) {
 	for _, t := range edgeTiles {
 		g.micro(t.e, t.mr, t.nv, 4, 0)
 	}
+	g.prefetchLead4()
 	g.readLinesZ()
 	writeOutputs(dir, g, "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go")
 }
@@ -647,6 +648,26 @@ func (g *gen) axpyStripZ(e elem) {
 		}
 	}
 	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// prefetchLead4 emits prefetchLead4(p *byte, ld, nbytes int): prefetchLead
+// as a call, for the kernels without it (the AVX2 tier's dot4 and axpy4,
+// which run one row of a group at a time). It needs no AVX.
+func (g *gen) prefetchLead4() {
+	name := "prefetchLead4"
+	g.decl("// %s fetches the first lines of four rows, ld bytes apart from p on, and", name)
+	g.decl("// of each further 4 KiB page within nbytes of each row's start (see")
+	g.decl("// leadLines in asmgen_skinny.go).")
+	g.decl("//\n//go:noescape\nfunc %s(p *byte, ld, nbytes int)\n", name)
+	g.comment(fmt.Sprintf("func %s(p *byte, ld, nbytes int)", name))
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-24\n", name)
+	g.ins("MOVQ p+0(FP), AX")
+	g.ins("MOVQ ld+8(FP), R8")
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ nbytes+16(FP), CX")
+	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
 	g.ins("RET")
 	g.s.WriteString("\n")
 }

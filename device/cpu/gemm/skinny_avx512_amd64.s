@@ -2951,6 +2951,71 @@ dgemm8x16Z_store:
 	VZEROUPPER
 	RET
 
+// func prefetchLead4(p *byte, ld, nbytes int)
+TEXT ·prefetchLead4(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), AX
+	MOVQ ld+8(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ nbytes+16(FP), CX
+	LEAQ (AX), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+// end: the row's end; p: its next page boundary, while below end
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+prefetchLead4_lead0:
+	CMPQ SI, DI
+	JAE prefetchLead4_led0
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP prefetchLead4_lead0
+prefetchLead4_led0:
+	LEAQ (AX)(R8*1), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+prefetchLead4_lead1:
+	CMPQ SI, DI
+	JAE prefetchLead4_led1
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP prefetchLead4_lead1
+prefetchLead4_led1:
+	LEAQ (AX)(R8*2), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+prefetchLead4_lead2:
+	CMPQ SI, DI
+	JAE prefetchLead4_led2
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP prefetchLead4_lead2
+prefetchLead4_led2:
+	LEAQ (AX)(R9*1), SI
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	LEAQ (SI)(CX*1), DI
+	ADDQ $4096, SI
+	ANDQ $-4096, SI
+prefetchLead4_lead3:
+	CMPQ SI, DI
+	JAE prefetchLead4_led3
+	PREFETCHT0 0(SI)
+	PREFETCHT0 64(SI)
+	ADDQ $4096, SI
+	JMP prefetchLead4_lead3
+prefetchLead4_led3:
+	RET
+
 // func readLinesZ(p *byte, lines int) uint64
 TEXT ·readLinesZ(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), SI
