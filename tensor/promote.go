@@ -152,20 +152,20 @@ func representable(dt dtype.DType, v float64) bool {
 }
 
 // scalarOnInt applies op with the scalar v to an integer or Bool tensor t
-// when v is not a value of t's dtype, or op is Div or Atan2; ok is false when the
-// ordinary path (v converted to t's dtype) is exact. The results follow
-// PyTorch's rule for a Python float operand: arithmetic with a fraction,
-// NaN or ±Inf computes in F32 (the tensor is cast, v is not truncated),
-// Div is true division and Atan2 a float function (both in F32, as their
-// tensor forms on integers), ordered comparisons and equality are decided
-// exactly against the real value (Lt(1.5) on 1 is true; Eq(0.5) is false
-// everywhere), and the logical operations see only whether v is nonzero
-// (NaN is). A Bool t with an integer v computes in I64 (NumPy and PyTorch
-// make a Python int operand int64 there). An integer v outside the
-// dtype's range wraps in Add, Sub and
-// Mul (u8 + (-1) is u8 + 255, exactly what wrapping arithmetic gives), is
-// no bound in Maximum and Minimum when it never binds (Clamp(0, 1e10) of
-// I32 is the tensor itself), and is an ErrValue elsewhere (PyTorch's
+// when v is not a value of t's dtype, op is Div or Atan2, or t is Bool and
+// v an integer; ok is false when the ordinary path (v converted to t's
+// dtype) is exact. The results follow PyTorch's rule for a Python scalar:
+// arithmetic with a fraction, NaN or ±Inf computes in F32 (the tensor is
+// cast, v is not truncated), Div is true division and Atan2 a float
+// function (both in F32, as their tensor forms on integers), ordered
+// comparisons and equality are decided exactly against the real value
+// (Lt(1.5) on 1 is true; Eq(0.5) is false everywhere), and the logical
+// operations see only whether v is nonzero (NaN is). A Bool t with an
+// integer v computes in I64 (NumPy and PyTorch make a Python int operand
+// int64 there). An integer v outside the dtype's range wraps in Add, Sub
+// and Mul (u8 + (-1) is u8 + 255, exactly what wrapping arithmetic gives),
+// is no bound in Maximum and Minimum when it never binds (Clamp(0, 1e10)
+// of I32 is the tensor itself), and is an ErrValue elsewhere (PyTorch's
 // overflow check).
 func (t *Tensor) scalarOnInt(op device.BinaryOp, v float64) (r *Tensor, ok bool) {
 	dt := t.DType()
