@@ -289,7 +289,7 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 			i := i0
 			for ; i+4 <= i1; i += 4 {
 				// A's rows stream: the next four rows' first lines are
-				// fetched while these are read.
+				// fetched while these are read, by the first block.
 				var pf *T
 				if i+8 <= i1 {
 					pf = &base[(i+4)*stride]
@@ -297,6 +297,7 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 				jj := 0
 				for ; jj+4 <= j.n; jj += 4 {
 					j.block4(d, bt, base, stride, i, jj, pf, stride)
+					pf = nil
 				}
 				for ; jj < j.n; jj++ {
 					j.ks.dot4(j.k, &bt[jj*j.ldbt], &base[i*stride], stride, d4)
@@ -332,7 +333,8 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 	j0, j1 := w*j.n/j.parts, (w+1)*j.n/j.parts
 	jj := j0
 	for ; jj+4 <= j1; jj += 4 {
-		// B's columns (rows of bt) stream.
+		// B's columns (rows of bt) stream; the first block fetches the
+		// next four ahead.
 		var pf *T
 		if jj+8 <= j1 {
 			pf = &bt[(jj+4)*j.ldbt]
@@ -340,6 +342,7 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 		i := 0
 		for ; i+4 <= j.m; i += 4 {
 			j.block4(d, bt, base, stride, i, jj, pf, j.ldbt)
+			pf = nil
 		}
 		for ; i < j.m; i++ {
 			j.ks.dot4(j.k, &base[i*stride], &bt[jj*j.ldbt], j.ldbt, d4)
