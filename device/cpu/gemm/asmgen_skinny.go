@@ -32,9 +32,17 @@ func writeSkinny(dir string) {
 	for _, t := range edgeTiles {
 		g.micro(t.e, t.mr, t.nv, 4, 0)
 	}
-	g.prefetchLead4()
 	g.readLinesZ()
 	writeOutputs(dir, g, "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go")
+
+	// The AVX2 tier's four-row kernels, in files of their own.
+	g = &gen{}
+	for _, e := range []elem{f32, f64} {
+		g.dot4x4Y(e)
+		g.axpy4x4Y(e)
+	}
+	g.readLinesY()
+	writeOutputs(dir, g, "skinny_avx2_amd64.s", "skinny_avx2_decl_amd64.go")
 }
 
 // edgeTiles are the edge micro-kernels: the main tiles' width (32 float32,
@@ -176,8 +184,7 @@ var rowIndex10 = []string{"", "(R10*1)", "(R10*2)", "(R11*1)"}
 
 // reduce4 sums each of the four zmm registers acc across its lanes and
 // stores the four sums at off(DX), using the registers tmp as scratch:
-// 512 -> 256 -> 128 bits per register, then the four together with
-// unpacks (a0+a2, b0+b2, a1+a3, b1+b3) and shuffles pairing the halves.
+// 512 -> 256 -> 128 bits per register, then the four together (combine4).
 // Registers above 15 get EVEX encodings (AVX512VL).
 func (g *gen) reduce4(e elem, acc, tmp [4]int, off int) {
 	add := "VADD" + e.p
@@ -189,6 +196,24 @@ func (g *gen) reduce4(e elem, acc, tmp [4]int, off int) {
 		g.ins("VEXTRACTF32X4 $1, %s, %s", y(r), x(tmp[0]))
 		g.ins("%s %s, %s, %s", add, x(tmp[0]), x(r), x(r))
 	}
+	g.combine4(e, acc, tmp, off)
+}
+
+// reduce4Y is reduce4 for ymm registers (AVX only): 256 -> 128 bits per
+// register, then combine4.
+func (g *gen) reduce4Y(e elem, acc, tmp [4]int, off int) {
+	for _, r := range acc {
+		g.ins("VEXTRACTF128 $1, Y%d, X%d", r, tmp[0])
+		g.ins("VADD%s X%d, X%d, X%d", e.p, tmp[0], r, r)
+	}
+	g.combine4(e, acc, tmp, off)
+}
+
+// combine4 finishes reduce4 and reduce4Y: it sums each of the four xmm
+// registers acc across its lanes and stores the four sums at off(DX), with
+// unpacks (a0+a2, b0+b2, a1+a3, b1+b3) and shuffles pairing the halves.
+func (g *gen) combine4(e elem, acc, tmp [4]int, off int) {
+	x := func(i int) string { return fmt.Sprintf("X%d", i) }
 	a, b, c, d := x(acc[0]), x(acc[1]), x(acc[2]), x(acc[3])
 	t0, t1, t2, t3 := x(tmp[0]), x(tmp[1]), x(tmp[2]), x(tmp[3])
 	if e.size == 4 {
@@ -652,26 +677,6 @@ func (g *gen) axpyStripZ(e elem) {
 	g.s.WriteString("\n")
 }
 
-// prefetchLead4 emits prefetchLead4(p *byte, ld, nbytes int): prefetchLead
-// as a call, for the kernels without it (the AVX2 tier's dot4 and axpy4,
-// which run one row of a group at a time). It needs no AVX.
-func (g *gen) prefetchLead4() {
-	name := "prefetchLead4"
-	g.decl("// %s fetches the first lines of four rows, ld bytes apart from p on, and", name)
-	g.decl("// of each further 4 KiB page within nbytes of each row's start (see")
-	g.decl("// leadLines in asmgen_skinny.go).")
-	g.decl("//\n//go:noescape\nfunc %s(p *byte, ld, nbytes int)\n", name)
-	g.comment(fmt.Sprintf("func %s(p *byte, ld, nbytes int)", name))
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-24\n", name)
-	g.ins("MOVQ p+0(FP), AX")
-	g.ins("MOVQ ld+8(FP), R8")
-	g.ins("LEAQ (R8)(R8*2), R9")
-	g.ins("MOVQ nbytes+16(FP), CX")
-	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
-	g.ins("RET")
-	g.s.WriteString("\n")
-}
-
 // readLinesZ emits readLinesZ(p *byte, lines int) uint64: it reads lines
 // 64-byte lines with zmm loads, four in flight, and folds them with integer
 // adds: the read-bandwidth anchor the GEMV benchmarks are compared with.
@@ -710,6 +715,244 @@ func (g *gen) readLinesZ() {
 	g.ins("VPADDQ Z3, Z2, Z2")
 	g.ins("VPADDQ Z2, Z0, Z0")
 	g.ins("VEXTRACTI64X4 $1, Z0, Y1")
+	g.ins("VPADDQ Y1, Y0, Y0")
+	g.ins("VEXTRACTI128 $1, Y0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VPSHUFD $0x4E, X0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VMOVQ X0, AX")
+	g.ins("MOVQ AX, ret+16(FP)")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// dot4x4Y emits <pre>dot4x4Y(n, x, ldx, y, ldy, out, pf, ldpf)</pre>, dot4x4Z
+// for AVX2 and n a multiple of the ymm lanes. Sixteen accumulators would
+// take all sixteen ymm registers, so it runs two passes of two rows of x
+// against the four rows of y (eight accumulators, two x and four y
+// vectors a step): each row of x is read once and y twice, so x should be
+// the operand that streams.
+func (g *gen) dot4x4Y(e elem) {
+	name := e.pre + "dot4x4Y"
+	lanes := e.lanes / 2
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int", e.goT, e.goT, e.goT, e.goT)
+	g.decl("// %s is %sdot4x4Z for AVX2, with n a multiple of %d: each row of x is", name, e.pre, lanes)
+	g.decl("// read once and each row of y twice.")
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("SI x row 2h   R10 ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   BX steps left")
+	g.comment("Y(4h'+r) accumulators of x row 2h+h' by y row r, Y8-Y9 x step, Y10-Y13 y step")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	l := func(s string) string { return name + "_" + s }
+	g.ins("MOVQ pf+48(FP), AX")
+	g.ins("TESTQ AX, AX")
+	g.ins("JZ %s", l("start"))
+	g.ins("MOVQ ldpf+56(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("SHLQ $%d, CX", log2(e.size))
+	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
+	g.label(l("start"))
+	g.ins("MOVQ ldx+16(FP), R10")
+	g.ins("MOVQ ldy+32(FP), R8")
+	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("LEAQ (R10)(R10*2), R11")
+	g.ins("MOVQ out+40(FP), DX")
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	for h := range 2 {
+		p := func(s string) string { return l(fmt.Sprintf("%s%d", s, h)) }
+		g.ins("MOVQ x+8(FP), SI")
+		if h == 1 {
+			g.ins("LEAQ (SI)(R10*2), SI")
+		}
+		g.ins("MOVQ y+24(FP), DI")
+		for r := range 8 {
+			g.ins("VXORPS Y%d, Y%d, Y%d", r, r, r)
+		}
+		step := func(off int) {
+			g.ins("%s %d(SI), Y8", mov, off)
+			g.ins("%s %d(SI)(R10*1), Y9", mov, off)
+			for r := range 4 {
+				g.ins("%s %d(DI)%s, Y%d", mov, off, rowIndex[r], 10+r)
+			}
+			for r := range 4 {
+				g.ins("%s Y%d, Y8, Y%d", fma, 10+r, r)
+				g.ins("%s Y%d, Y9, Y%d", fma, 10+r, 4+r)
+			}
+		}
+		g.ins("MOVQ n+0(FP), BX")
+		g.ins("SHRQ $%d, BX", log2(2*lanes))
+		g.ins("JZ %s", p("one"))
+		g.ins("PCALIGN $64")
+		g.label(p("loop"))
+		if h == 0 {
+			// Rows 2 and 3 of x, read by the second pass, come in with
+			// rows 0 and 1, so memory sees the four rows stream at once
+			// (as in dot4x4Z). On the Zen 5 EPYC (TESSERA_CPU=avx2, two
+			// cores, medians of interleaved rounds, docs/benchmarks.md
+			// "The AVX2 tier's four-row kernels") the dot forms from
+			// memory ran at 0.65-0.68x of a read against 0.50-0.57x
+			// without (PREFETCHT1: 0.60-0.70x); from L3, 5-11 % slower.
+			g.ins("PREFETCHT0 (SI)(R10*2)")
+			g.ins("PREFETCHT0 (SI)(R11*1)")
+		}
+		step(0)
+		step(32)
+		g.ins("ADDQ $64, SI")
+		g.ins("ADDQ $64, DI")
+		g.ins("DECQ BX")
+		g.ins("JNZ %s", p("loop"))
+		g.label(p("one"))
+		g.ins("TESTQ $%d, n+0(FP)", lanes)
+		g.ins("JZ %s", p("sum"))
+		step(0)
+		g.label(p("sum"))
+		for q := range 2 {
+			g.reduce4Y(e, [4]int{4 * q, 4*q + 1, 4*q + 2, 4*q + 3}, [4]int{8, 9, 10, 11}, (2*h+q)*4*e.size)
+		}
+	}
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// axpy4x4Y emits <pre>axpy4x4Y(n, groups, s, scs, srs, alpha, x, ldx, y,
+// ldy)</pre>, axpy4x4Z for AVX2 and n a multiple of the ymm lanes. The
+// sixteen scaled coefficients of a group do not fit beside the four x
+// vectors of a step: output rows 0 and 1 keep theirs in Y0-Y7, rows 2 and
+// 3 take theirs as the memory operands of their FMAs, broadcast once per
+// group into a 32-byte aligned block of the frame. Each step then loads
+// the four x vectors once for sixteen FMAs, as axpy4x4Z does.
+func (g *gen) axpy4x4Y(e elem) {
+	name := e.pre + "axpy4x4Y"
+	lanes := e.lanes / 2
+	args := fmt.Sprintf("n, groups int, s *%s, scs, srs int, alpha %s, x *%s, ldx int, y *%s, ldy int", e.goT, e.goT, e.goT, e.goT)
+	g.decl("// %s is %saxpy4x4Z for AVX2, with n a multiple of %d.", name, e.pre, lanes)
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   BX steps left")
+	g.comment("DX the group's coefficients   R11 scs in bytes   R12 srs in bytes   R13 groups left")
+	g.comment("Y0-Y7 coefficients of rows 0-1   CX their block for rows 2-3   Y8-Y11 x step   Y12-Y15 y")
+	l := func(s string) string { return name + "_" + s }
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	// 8 coefficients of 32 bytes, and 32 to align them.
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $288-80\n", name)
+	g.ins("MOVQ groups+8(FP), R13")
+	g.ins("TESTQ R13, R13")
+	g.ins("JZ %s", l("done"))
+	g.ins("LEAQ 32(SP), CX")
+	g.ins("ANDQ $-32, CX")
+	g.ins("MOVQ s+16(FP), DX")
+	g.ins("MOVQ scs+24(FP), R11")
+	g.ins("SHLQ $%d, R11", log2(e.size))
+	g.ins("MOVQ srs+32(FP), R12")
+	g.ins("SHLQ $%d, R12", log2(e.size))
+	g.ins("MOVQ ldx+56(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ ldy+72(FP), R10")
+	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.label(l("group"))
+	g.ins("VBROADCAST%s alpha+40(FP), Y15", e.s)
+	g.ins("MOVQ DX, AX")
+	for q := range 4 {
+		g.ins("MOVQ AX, BX")
+		for r := range 4 {
+			c := 4*q + r
+			if q < 2 {
+				g.ins("VBROADCAST%s (BX), Y%d", e.s, c)
+				g.ins("VMUL%s Y15, Y%d, Y%d", e.p, c, c)
+			} else {
+				g.ins("VBROADCAST%s (BX), Y14", e.s)
+				g.ins("VMUL%s Y15, Y14, Y14", e.p)
+				g.ins("VMOVAP%s Y14, %d(CX)", e.p[1:], 32*(c-8))
+			}
+			if r < 3 {
+				g.ins("ADDQ R11, BX")
+			}
+		}
+		if q < 3 {
+			g.ins("ADDQ R12, AX")
+		}
+	}
+	g.ins("MOVQ x+48(FP), SI")
+	g.ins("CMPQ R13, $1")
+	g.ins("JEQ %s", l("body"))
+	g.comment("another group follows: fetch its rows' first lines (as axpy4x4Z)")
+	g.ins("LEAQ (SI)(R8*4), AX")
+	g.prefetchLead(name, "AX", "R8", "R9", "", "BX", "DI")
+	g.label(l("body"))
+	g.ins("MOVQ y+64(FP), DI")
+	g.ins("MOVQ n+0(FP), BX")
+	g.ins("SHRQ $%d, BX", log2(lanes))
+	g.ins("JZ %s", l("next"))
+	g.ins("PCALIGN $64")
+	g.label(l("loop"))
+	for r := range 4 {
+		g.ins("%s (SI)%s, Y%d", mov, rowIndex[r], 8+r)
+	}
+	g.ins("MOVQ DI, AX")
+	for q := range 4 {
+		acc := 12 + q
+		g.ins("%s (AX), Y%d", mov, acc)
+		for r := range 4 {
+			if q < 2 {
+				g.ins("%s Y%d, Y%d, Y%d", fma, 4*q+r, 8+r, acc)
+			} else {
+				g.ins("%s %d(CX), Y%d, Y%d", fma, 32*(4*(q-2)+r), 8+r, acc)
+			}
+		}
+		g.ins("%s Y%d, (AX)", mov, acc)
+		if q < 3 {
+			g.ins("ADDQ R10, AX")
+		}
+	}
+	g.ins("ADDQ $32, SI")
+	g.ins("ADDQ $32, DI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("next"))
+	g.ins("MOVQ x+48(FP), SI")
+	g.ins("LEAQ (SI)(R8*4), SI")
+	g.ins("MOVQ SI, x+48(FP)")
+	g.ins("LEAQ (DX)(R11*4), DX")
+	g.ins("DECQ R13")
+	g.ins("JNZ %s", l("group"))
+	g.label(l("done"))
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// readLinesY emits readLinesY(p *byte, lines int) uint64: readLinesZ with
+// ymm loads (AVX2), the read anchor on machines without AVX-512.
+func (g *gen) readLinesY() {
+	name := "readLinesY"
+	g.decl("// %s is readLinesZ with ymm loads (AVX2).", name)
+	g.decl("//\n//go:noescape\nfunc %s(p *byte, lines int) uint64\n", name)
+	g.comment(fmt.Sprintf("func %s(p *byte, lines int) uint64", name))
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-24\n", name)
+	g.ins("MOVQ p+0(FP), SI")
+	g.ins("MOVQ lines+8(FP), CX")
+	for i := range 2 {
+		g.ins("VPXOR Y%d, Y%d, Y%d", i, i, i)
+	}
+	g.ins("TESTQ CX, CX")
+	g.ins("JZ %s_sum", name)
+	g.label(name + "_loop")
+	for i := range 2 {
+		g.ins("VPADDQ %d(SI), Y%d, Y%d", 32*i, i, i)
+	}
+	g.ins("ADDQ $64, SI")
+	g.ins("DECQ CX")
+	g.ins("JNZ %s_loop", name)
+	g.label(name + "_sum")
 	g.ins("VPADDQ Y1, Y0, Y0")
 	g.ins("VEXTRACTI128 $1, Y0, X1")
 	g.ins("VPADDQ X1, X0, X0")

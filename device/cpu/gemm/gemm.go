@@ -113,10 +113,12 @@ type kernels[T float] struct {
 	// four dot products sharing x.
 	dot4 func(n int, x, y *T, ldy int, out *[4]T)
 	// dot4x4, where set, computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i]
-	// for q, r < 4 and i < n: four rows by four rows, each vector loaded
-	// once for four products. Unless pf is nil it first fetches the first
-	// cache lines of the four rows at pf (ldpf apart), the next rows of the
-	// operand that streams. Without it the dot form calls dot4 per row.
+	// for q, r < 4 and i < n: four rows by four rows. x is the operand
+	// that streams: each of its vectors is loaded once, while a kernel
+	// short of registers may load y's twice (the AVX2 one). Unless pf is
+	// nil it first fetches the first cache lines of the four rows at pf
+	// (ldpf apart), the next rows of x. Without it the dot form calls dot4
+	// per row.
 	dot4x4 func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int)
 }
 

@@ -8,7 +8,3 @@ const haveRowsZ = false
 func copyRowsZ(dst, src *byte, dstStride, srcStride, rows int, lo, hi uint64) {
 	panic("gemm: copyRowsZ without assembly")
 }
-
-// prefetchLead4 fetches nothing here: there is no prefetch instruction to
-// reach from Go.
-func prefetchLead4(p *byte, ld, nbytes int) {}

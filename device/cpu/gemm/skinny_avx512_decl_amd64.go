@@ -106,13 +106,6 @@ func dgemm4x16Z(k int, a, b, c *float64, ldc int, alpha, beta float64)
 //go:noescape
 func dgemm8x16Z(k int, a, b, c *float64, ldc int, alpha, beta float64)
 
-// prefetchLead4 fetches the first lines of four rows, ld bytes apart from p on, and
-// of each further 4 KiB page within nbytes of each row's start (see
-// leadLines in asmgen_skinny.go).
-//
-//go:noescape
-func prefetchLead4(p *byte, ld, nbytes int)
-
 // readLinesZ reads lines 64-byte lines from p with zmm loads and returns a checksum:
 // the machine's read bandwidth over the same bytes, for the benchmarks.
 //

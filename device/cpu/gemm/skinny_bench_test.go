@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
 )
 
 // skinnyShapes are the bandwidth-bound products: a few rows or columns
@@ -34,8 +36,8 @@ func skinnyBytes(s benchShape, size int) float64 {
 
 // BenchmarkSkinny times the skinny and GEMV shapes as GB/s of the bytes
 // they must move (skinnyBytes) and GFLOP/s, each next to its anchor in the
-// same run: "read" streams the same A, B and C with AVX-512 loads
-// (readLinesZ) on one goroutine and on GOMAXPROCS goroutines of the same
+// same run: "read" streams the same A, B and C with the widest loads the
+// machine has (readLines) on one goroutine and on GOMAXPROCS goroutines of the same
 // team the products use, each reading the same fixed share every time: the
 // machine's read bandwidth over those bytes wherever they sit in the cache
 // hierarchy. The ratio of the two GB/s figures is how close the product
@@ -44,8 +46,8 @@ func skinnyBytes(s benchShape, size int) float64 {
 // BenchmarkSkinnyPaired times the four-row and four-column products on
 // operands in memory too, and pairs each call with a read.
 func BenchmarkSkinny(b *testing.B) {
-	if !hasAVX512() {
-		b.Skip("the read anchor needs AVX-512")
+	if readLines == nil {
+		b.Skip("the read anchor needs AVX2 or AVX-512")
 	}
 	for _, s := range skinnyShapes {
 		benchSkinny(b, s, skinnySets[float32](s, 0))
@@ -111,8 +113,49 @@ func skinnyProduct[T float](s benchShape, sets []operandSet[T], start int) func(
 	}
 }
 
+// readLines reads lines 64-byte lines from p and returns a checksum, with
+// zmm loads (readLinesZ) where the machine has AVX-512, else ymm loads
+// (readLinesY) where it has AVX2, else it is nil: the read anchor.
+var readLines = func() func(p *byte, lines int) uint64 {
+	switch {
+	case hasAVX512():
+		return readLinesZ
+	case cpuid.CPU.Supports(cpuid.AVX2):
+		return readLinesY
+	}
+	return nil
+}()
+
+// TestReadLines checks that the read anchor's two widths read every line
+// they are given and nothing else: their checksums are the sum of the
+// lines' 64-bit words.
+func TestReadLines(t *testing.T) {
+	if !cpuid.CPU.Supports(cpuid.AVX2) {
+		t.Skip("no AVX2")
+	}
+	words := make([]uint64, 8*9+8)
+	for i := range words {
+		words[i] = uint64(i*i + 1)
+	}
+	for lines := range 10 {
+		var want uint64
+		for _, w := range words[:8*lines] {
+			want += w
+		}
+		p := (*byte)(unsafe.Pointer(&words[0]))
+		if got := readLinesY(p, lines); got != want {
+			t.Errorf("readLinesY(%d lines) = %d, want %d", lines, got, want)
+		}
+		if hasAVX512() {
+			if got := readLinesZ(p, lines); got != want {
+				t.Errorf("readLinesZ(%d lines) = %d, want %d", lines, got, want)
+			}
+		}
+	}
+}
+
 // skinnyRead returns a function that streams the next of sets' A, B and C
-// (starting at sets[start]) once with AVX-512 loads (readLinesZ) on
+// (starting at sets[start]) once with the widest loads (readLines) on
 // threads goroutines of the team the products use, each reading the same
 // fixed share every time: the read anchor of the skinny benchmarks.
 func skinnyRead[T float](threads int, sets []operandSet[T], start int) func() {
@@ -125,7 +168,7 @@ func skinnyRead[T float](threads int, sets []operandSet[T], start int) func() {
 			lines := len(p) * size / 64
 			l0, l1 := w*lines/threads, (w+1)*lines/threads
 			if l1 > l0 {
-				sums[w] += readLinesZ((*byte)(unsafe.Pointer(&p[l0*64/size])), l1-l0)
+				sums[w] += readLines((*byte)(unsafe.Pointer(&p[l0*64/size])), l1-l0)
 			}
 		}
 	}
@@ -181,8 +224,8 @@ func benchSkinny[T float](b *testing.B, s benchShape, sets []operandSet[T]) {
 // coldBytes: the products as they run when their long operand comes from
 // memory (a model's weights larger than the cache).
 func BenchmarkSkinnyPaired(b *testing.B) {
-	if !hasAVX512() {
-		b.Skip("the read anchor needs AVX-512")
+	if readLines == nil {
+		b.Skip("the read anchor needs AVX2 or AVX-512")
 	}
 	for _, s := range skinnyShapes {
 		if s.m != 4 && s.n != 4 {

@@ -246,24 +246,28 @@ func (j *smallJob[T]) rowsA() (base []T, stride int, ok bool) {
 
 // block4 computes the 4 x 4 block of C at rows i.., columns jj.. from four
 // contiguous rows of op(A) (at base[i*stride:]) and four columns of op(B)
-// (rows of bt), with dot4x4 where the kernels have it; unless pf is nil,
-// the first lines of the four rows at pf (ld apart) are fetched ahead.
+// (rows of bt), with dot4x4 where the kernels have it (which, unless pf is
+// nil, fetches the first lines of the four rows at pf, ld apart, ahead),
+// else dot4 per row.
 func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, jj int, pf *T, ld int) {
 	if j.ks.dot4x4 != nil {
-		j.ks.dot4x4(j.k, &base[i*stride], stride, &bt[jj*j.ldbt], j.ldbt, d, pf, ld)
+		// dot4x4's x is the operand that streams (its y may be read twice):
+		// A's rows when they are the many, else bt's, with d transposed.
+		if j.byRows {
+			j.ks.dot4x4(j.k, &base[i*stride], stride, &bt[jj*j.ldbt], j.ldbt, d, pf, ld)
+		} else {
+			j.ks.dot4x4(j.k, &bt[jj*j.ldbt], j.ldbt, &base[i*stride], stride, d, pf, ld)
+		}
 		for q := range 4 {
 			for r := range 4 {
-				j.store(i+q, jj+r, d[q*4+r])
+				v := d[q*4+r]
+				if !j.byRows {
+					v = d[r*4+q]
+				}
+				j.store(i+q, jj+r, v)
 			}
 		}
 		return
-	}
-	if pf != nil && !j.byRows {
-		// Only where the four rows of bt stream: with A's rows streaming,
-		// dot4 runs them one after another, and fetching the next four
-		// ahead measured slower (the AVX2 tier, 1024x4x1024 float32 from
-		// memory, 0.60x of a read against 0.71x, docs/benchmarks.md).
-		leadRows(pf, ld, j.k)
 	}
 	d4 := (*[4]T)(d[:4])
 	for q := range 4 {
@@ -405,12 +409,4 @@ func scaleRow[T float](row []T, beta T) {
 			row[j] *= beta
 		}
 	}
-}
-
-// leadRows fetches the first lines of the four rows at p, ld elements
-// apart, and of each further page within n elements of their starts
-// (prefetchLead4), for the kernels that do not fetch ahead themselves.
-func leadRows[T float](p *T, ld, n int) {
-	size := int(unsafe.Sizeof(*p))
-	prefetchLead4((*byte)(unsafe.Pointer(p)), ld*size, n*size)
 }

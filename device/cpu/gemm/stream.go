@@ -209,10 +209,6 @@ func (j *streamJob[T]) axpyRows(p0, p1, r0, r1, x0, x1 int, s *[4]T, acc []T, ld
 			}
 		}
 		for p := p0; p < pEnd; p += 4 {
-			if rr < r1 && p+4 < pEnd {
-				// The next four rows' first lines, as axpy4x4 fetches them.
-				leadRows(&j.long[(p+4)*j.ldl+lb], j.ldl, bl)
-			}
 			for q := rr; q < r1; q++ {
 				for t := range 4 {
 					s[t] = scale * j.coef[q*j.crs+(p+t)*j.ccs]
