@@ -26,6 +26,7 @@ func writeSkinny(dir string) {
 		g.dot4x4Z(e)
 		g.axpy4Z(e, 1)
 		g.axpy4Z(e, 4)
+		g.axpy8x4Z(e)
 		g.axpyStripZ(e)
 		g.gather4(e)
 	}
@@ -960,6 +961,145 @@ func (g *gen) readLinesY() {
 	g.ins("VPADDQ X1, X0, X0")
 	g.ins("VMOVQ X0, AX")
 	g.ins("MOVQ AX, ret+16(FP)")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+	g.s.WriteString("\n")
+}
+
+// axpy8x4Z emits <pre>axpy8x4Z(n, blocks, s, scs, srs, alpha, x, ldx, y,
+// ldy)</pre>: axpy4x4Z over blocks of eight rows of x (two groups) at a
+// time, y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i] for q < 4,
+// p < 8*blocks, i < n (any n). Eight rows of x stream at once, and each
+// output vector is loaded and stored once per eight rows. A block's 32
+// scaled coefficients do not all fit in registers beside the eight x
+// vectors of a step: output rows 0 and 1 keep theirs in Z16-Z31, rows 2
+// and 3 take theirs as embedded broadcasts from the frame. Each output
+// value takes the rows of x in the same order as axpy4x4Z, with the same
+// roundings. On a Zen 5 EPYC (two cores, 4x1024x1024 paired with a read
+// of as many bytes, medians of interleaved rounds, docs/benchmarks.md
+// "Eight rows of the axpy form at a time") it ran from memory at
+// 0.80-0.90x of the read against 0.71-0.79x for axpy4x4Z, and from L3 6-13 %
+// slower (0.54-0.60x against 0.62-0.66x); two vectors a step, with only
+// row 0's coefficients in registers, ran no faster from L3 and slower
+// from memory.
+func (g *gen) axpy8x4Z(e elem) {
+	name := e.pre + "axpy8x4Z"
+	args := fmt.Sprintf("n, blocks int, s *%s, scs, srs int, alpha %s, x *%s, ldx int, y *%s, ldy int", e.goT, e.goT, e.goT, e.goT)
+	g.decl("// %s computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]", name)
+	g.decl("// for q < 4, p < 8*blocks and i < n (any n): %saxpy4x4Z eight rows of x at", e.pre)
+	g.decl("// a time.")
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
+	g.comment("SI x row 0   CX x row 4   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes")
+	g.comment("DX the block's coefficients   R11 scs in bytes   R12 srs in bytes   R13 blocks left")
+	g.comment("Z0-Z7 x step   Z8-Z11 y   Z16-Z31 coefficients of rows 0-1   0(SP).. those of rows 2-3")
+	l := func(s string) string { return name + "_" + s }
+	mov := "VMOVUP" + e.p[1:]
+	fma := "VFMADD231" + e.p
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $%d-80\n", name, 16*e.size)
+	g.ins("MOVQ blocks+8(FP), R13")
+	g.ins("TESTQ R13, R13")
+	g.ins("JZ %s", l("done"))
+	g.ins("MOVQ s+16(FP), DX")
+	g.ins("MOVQ scs+24(FP), R11")
+	g.ins("SHLQ $%d, R11", log2(e.size))
+	g.ins("MOVQ srs+32(FP), R12")
+	g.ins("SHLQ $%d, R12", log2(e.size))
+	g.ins("MOVQ ldx+56(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ ldy+72(FP), R10")
+	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.label(l("block"))
+	g.ins("VBROADCAST%s alpha+40(FP), Z8", e.s)
+	g.ins("MOVQ DX, AX")
+	for q := range 4 {
+		g.ins("MOVQ AX, BX")
+		for p := range 8 {
+			if q < 2 {
+				c := 16 + 8*q + p
+				g.ins("VBROADCAST%s (BX), %s", e.s, z(c))
+				g.ins("VMUL%s Z8, %s, %s", e.p, z(c), z(c))
+			} else {
+				g.ins("VMOV%s (BX), X9", e.s)
+				g.ins("VMUL%s X8, X9, X9", e.s)
+				g.ins("VMOV%s X9, %d(SP)", e.s, (8*(q-2)+p)*e.size)
+			}
+			if p < 7 {
+				g.ins("ADDQ R11, BX")
+			}
+		}
+		if q < 3 {
+			g.ins("ADDQ R12, AX")
+		}
+	}
+	g.ins("MOVQ x+48(FP), SI")
+	g.ins("CMPQ R13, $1")
+	g.ins("JEQ %s", l("body"))
+	g.comment("another block follows: fetch its rows' first lines (as axpy4x4Z)")
+	g.ins("LEAQ (SI)(R8*8), AX")
+	g.prefetchLead(name+"a", "AX", "R8", "R9", "", "BX", "DI")
+	g.ins("LEAQ (AX)(R8*4), AX")
+	g.prefetchLead(name+"b", "AX", "R8", "R9", "", "BX", "DI")
+	g.label(l("body"))
+	g.ins("LEAQ (SI)(R8*4), CX")
+	g.ins("MOVQ y+64(FP), DI")
+	body := func(mask bool) {
+		ld, k := mov+" ", ""
+		if mask {
+			ld, k = mov+".Z ", "K1, "
+		}
+		for r := range 4 {
+			g.ins("%s(SI)%s, %s%s", ld, rowIndex[r], k, z(r))
+		}
+		for r := range 4 {
+			g.ins("%s(CX)%s, %s%s", ld, rowIndex[r], k, z(4+r))
+		}
+		g.ins("MOVQ DI, AX")
+		for q := range 4 {
+			acc := z(8 + q)
+			g.ins("%s(AX), %s%s", ld, k, acc)
+			for p := range 8 {
+				if q < 2 {
+					g.ins("%s %s, %s, %s", fma, z(16+8*q+p), z(p), acc)
+				} else {
+					g.ins("%s.BCST %d(SP), %s, %s", fma, (8*(q-2)+p)*e.size, z(p), acc)
+				}
+			}
+			g.ins("%s %s, %s(AX)", mov, acc, k)
+			if q < 3 {
+				g.ins("ADDQ R10, AX")
+			}
+		}
+	}
+	g.ins("MOVQ n+0(FP), BX")
+	g.ins("SHRQ $%d, BX", log2(e.lanes))
+	g.ins("JZ %s", l("mask"))
+	g.ins("PCALIGN $64")
+	g.label(l("loop"))
+	body(false)
+	g.ins("ADDQ $64, SI")
+	g.ins("ADDQ $64, CX")
+	g.ins("ADDQ $64, DI")
+	g.ins("DECQ BX")
+	g.ins("JNZ %s", l("loop"))
+	g.label(l("mask"))
+	g.ins("MOVQ n+0(FP), BX")
+	g.ins("ANDQ $%d, BX", e.lanes-1)
+	g.ins("JZ %s", l("next"))
+	g.ins("MOVL $1, AX")
+	g.ins("SHLXL BX, AX, AX")
+	g.ins("DECL AX")
+	g.ins("KMOVW AX, K1")
+	body(true)
+	g.label(l("next"))
+	g.ins("MOVQ x+48(FP), SI")
+	g.ins("LEAQ (SI)(R8*8), SI")
+	g.ins("MOVQ SI, x+48(FP)")
+	g.ins("LEAQ (DX)(R11*8), DX")
+	g.ins("DECQ R13")
+	g.ins("JNZ %s", l("block"))
+	g.label(l("done"))
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.s.WriteString("\n")

@@ -101,7 +101,7 @@ func testAxpy4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 		alpha    float64
 	}{{1, 13, 1}, {7, 1, -0.75}}
 	for _, lay := range layouts {
-		for _, groups := range []int{0, 1, 3} {
+		for _, groups := range []int{0, 1, 2, 3, 4} {
 			for n := 1; n <= 70; n++ {
 				rowsX := 4 * groups
 				ldx, ldy := n+n%3, n+2
