@@ -10,6 +10,10 @@
 //   - edge micro-kernels with fewer rows (edgeTiles), for the last row
 //     panel of a product whose m is not a multiple of the main tile's 14
 //     rows (128 = 9*14 + 2: a 14-row kernel there would waste 12 rows).
+//
+// It also writes skinny_avx2_amd64.s and skinny_avx2_decl_amd64.go: the
+// AVX2 tier's four-row kernels of the unpacked path (whole vectors only,
+// a Go tail after them) and the ymm read anchor of the benchmarks.
 
 package main
 
