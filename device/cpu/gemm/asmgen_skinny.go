@@ -261,16 +261,7 @@ func (g *gen) dot4x4Z(e elem) {
 	g.comment("Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step")
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
 	l := func(s string) string { return name + "_" + s }
-	g.ins("MOVQ pf+48(FP), AX")
-	g.ins("TESTQ AX, AX")
-	g.ins("JZ %s", l("start"))
-	g.ins("MOVQ ldpf+56(FP), R8")
-	g.ins("SHLQ $%d, R8", log2(e.size))
-	g.ins("LEAQ (R8)(R8*2), R9")
-	g.ins("MOVQ n+0(FP), CX")
-	g.ins("SHLQ $%d, CX", log2(e.size))
-	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
-	g.label(l("start"))
+	g.dotLead(e, name)
 	g.ins("MOVQ n+0(FP), CX")
 	g.ins("MOVQ x+8(FP), SI")
 	g.ins("MOVQ ldx+16(FP), R10")
@@ -364,19 +355,7 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	if grouped {
 		g.comment("SI x row 0   R8 ldx in bytes   R9 3*ldx   DI y   R10 ldy in bytes   Z16.. coefficients")
 		g.comment("DX the group's coefficients   R11 scs in bytes   R12 srs in bytes   R13 groups left")
-		g.ins("MOVQ groups+8(FP), R13")
-		g.ins("TESTQ R13, R13")
-		g.ins("JZ %s", l("done"))
-		g.ins("MOVQ s+16(FP), DX")
-		g.ins("MOVQ scs+24(FP), R11")
-		g.ins("SHLQ $%d, R11", log2(e.size))
-		g.ins("MOVQ srs+32(FP), R12")
-		g.ins("SHLQ $%d, R12", log2(e.size))
-		g.ins("MOVQ ldx+56(FP), R8")
-		g.ins("SHLQ $%d, R8", log2(e.size))
-		g.ins("LEAQ (R8)(R8*2), R9")
-		g.ins("MOVQ ldy+72(FP), R10")
-		g.ins("SHLQ $%d, R10", log2(e.size))
+		g.groupedProlog(e, "groups", l("done"))
 		g.label(l("group"))
 		// Broadcast the group's coefficients (row q of y: AX, step r: BX)
 		// and scale them by alpha, broadcast in Z0 until the body loads x.
@@ -504,12 +483,7 @@ func (g *gen) axpy4Z(e elem, rows int) {
 	if grouped {
 		// The next group: four rows of x further, and their coefficients.
 		g.label(l("next"))
-		g.ins("MOVQ x+48(FP), SI")
-		g.ins("LEAQ (SI)(R8*4), SI")
-		g.ins("MOVQ SI, x+48(FP)")
-		g.ins("LEAQ (DX)(R11*4), DX")
-		g.ins("DECQ R13")
-		g.ins("JNZ %s", l("group"))
+		g.groupedNext(4, l("group"))
 	}
 	g.label(l("done"))
 	g.ins("VZEROUPPER")
@@ -721,14 +695,7 @@ func (g *gen) readLinesZ() {
 	g.ins("VPADDQ Z2, Z0, Z0")
 	g.ins("VEXTRACTI64X4 $1, Z0, Y1")
 	g.ins("VPADDQ Y1, Y0, Y0")
-	g.ins("VEXTRACTI128 $1, Y0, X1")
-	g.ins("VPADDQ X1, X0, X0")
-	g.ins("VPSHUFD $0x4E, X0, X1")
-	g.ins("VPADDQ X1, X0, X0")
-	g.ins("VMOVQ X0, AX")
-	g.ins("MOVQ AX, ret+16(FP)")
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.returnSumY0()
 	g.s.WriteString("\n")
 }
 
@@ -750,16 +717,7 @@ func (g *gen) dot4x4Y(e elem) {
 	g.comment("Y(4h'+r) accumulators of x row 2h+h' by y row r, Y8-Y9 x step, Y10-Y13 y step")
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
 	l := func(s string) string { return name + "_" + s }
-	g.ins("MOVQ pf+48(FP), AX")
-	g.ins("TESTQ AX, AX")
-	g.ins("JZ %s", l("start"))
-	g.ins("MOVQ ldpf+56(FP), R8")
-	g.ins("SHLQ $%d, R8", log2(e.size))
-	g.ins("LEAQ (R8)(R8*2), R9")
-	g.ins("MOVQ n+0(FP), CX")
-	g.ins("SHLQ $%d, CX", log2(e.size))
-	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
-	g.label(l("start"))
+	g.dotLead(e, name)
 	g.ins("MOVQ ldx+16(FP), R10")
 	g.ins("MOVQ ldy+32(FP), R8")
 	g.ins("SHLQ $%d, R10", log2(e.size))
@@ -848,21 +806,9 @@ func (g *gen) axpy4x4Y(e elem) {
 	fma := "VFMADD231" + e.p
 	// 8 coefficients of 32 bytes, and 32 to align them.
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $288-80\n", name)
-	g.ins("MOVQ groups+8(FP), R13")
-	g.ins("TESTQ R13, R13")
-	g.ins("JZ %s", l("done"))
+	g.groupedProlog(e, "groups", l("done"))
 	g.ins("LEAQ 32(SP), CX")
 	g.ins("ANDQ $-32, CX")
-	g.ins("MOVQ s+16(FP), DX")
-	g.ins("MOVQ scs+24(FP), R11")
-	g.ins("SHLQ $%d, R11", log2(e.size))
-	g.ins("MOVQ srs+32(FP), R12")
-	g.ins("SHLQ $%d, R12", log2(e.size))
-	g.ins("MOVQ ldx+56(FP), R8")
-	g.ins("SHLQ $%d, R8", log2(e.size))
-	g.ins("LEAQ (R8)(R8*2), R9")
-	g.ins("MOVQ ldy+72(FP), R10")
-	g.ins("SHLQ $%d, R10", log2(e.size))
 	g.label(l("group"))
 	g.ins("VBROADCAST%s alpha+40(FP), Y15", e.s)
 	g.ins("MOVQ DX, AX")
@@ -923,12 +869,7 @@ func (g *gen) axpy4x4Y(e elem) {
 	g.ins("DECQ BX")
 	g.ins("JNZ %s", l("loop"))
 	g.label(l("next"))
-	g.ins("MOVQ x+48(FP), SI")
-	g.ins("LEAQ (SI)(R8*4), SI")
-	g.ins("MOVQ SI, x+48(FP)")
-	g.ins("LEAQ (DX)(R11*4), DX")
-	g.ins("DECQ R13")
-	g.ins("JNZ %s", l("group"))
+	g.groupedNext(4, l("group"))
 	g.label(l("done"))
 	g.ins("VZEROUPPER")
 	g.ins("RET")
@@ -959,14 +900,7 @@ func (g *gen) readLinesY() {
 	g.ins("JNZ %s_loop", name)
 	g.label(name + "_sum")
 	g.ins("VPADDQ Y1, Y0, Y0")
-	g.ins("VEXTRACTI128 $1, Y0, X1")
-	g.ins("VPADDQ X1, X0, X0")
-	g.ins("VPSHUFD $0x4E, X0, X1")
-	g.ins("VPADDQ X1, X0, X0")
-	g.ins("VMOVQ X0, AX")
-	g.ins("MOVQ AX, ret+16(FP)")
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.returnSumY0()
 	g.s.WriteString("\n")
 }
 
@@ -1001,19 +935,7 @@ func (g *gen) axpy8x4Z(e elem) {
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $%d-80\n", name, 16*e.size)
-	g.ins("MOVQ blocks+8(FP), R13")
-	g.ins("TESTQ R13, R13")
-	g.ins("JZ %s", l("done"))
-	g.ins("MOVQ s+16(FP), DX")
-	g.ins("MOVQ scs+24(FP), R11")
-	g.ins("SHLQ $%d, R11", log2(e.size))
-	g.ins("MOVQ srs+32(FP), R12")
-	g.ins("SHLQ $%d, R12", log2(e.size))
-	g.ins("MOVQ ldx+56(FP), R8")
-	g.ins("SHLQ $%d, R8", log2(e.size))
-	g.ins("LEAQ (R8)(R8*2), R9")
-	g.ins("MOVQ ldy+72(FP), R10")
-	g.ins("SHLQ $%d, R10", log2(e.size))
+	g.groupedProlog(e, "blocks", l("done"))
 	g.label(l("block"))
 	g.ins("VBROADCAST%s alpha+40(FP), Z8", e.s)
 	g.ins("MOVQ DX, AX")
@@ -1097,14 +1019,73 @@ func (g *gen) axpy8x4Z(e elem) {
 	g.ins("KMOVW AX, K1")
 	body(true)
 	g.label(l("next"))
-	g.ins("MOVQ x+48(FP), SI")
-	g.ins("LEAQ (SI)(R8*8), SI")
-	g.ins("MOVQ SI, x+48(FP)")
-	g.ins("LEAQ (DX)(R11*8), DX")
-	g.ins("DECQ R13")
-	g.ins("JNZ %s", l("block"))
+	g.groupedNext(8, l("block"))
 	g.label(l("done"))
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.s.WriteString("\n")
+}
+
+// groupedProlog loads the arguments the grouped axpy kernels share (n,
+// count int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int):
+// R13 the count (jumping to done when it is 0), DX s, R11 scs and R12 srs
+// in bytes, R8 ldx and R9 3*ldx in bytes, R10 ldy in bytes.
+func (g *gen) groupedProlog(e elem, count, done string) {
+	g.ins("MOVQ %s+8(FP), R13", count)
+	g.ins("TESTQ R13, R13")
+	g.ins("JZ %s", done)
+	g.ins("MOVQ s+16(FP), DX")
+	g.ins("MOVQ scs+24(FP), R11")
+	g.ins("SHLQ $%d, R11", log2(e.size))
+	g.ins("MOVQ srs+32(FP), R12")
+	g.ins("SHLQ $%d, R12", log2(e.size))
+	g.ins("MOVQ ldx+56(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ ldy+72(FP), R10")
+	g.ins("SHLQ $%d, R10", log2(e.size))
+}
+
+// groupedNext moves the grouped axpy kernels on by rows rows of x (4 or
+// 8): x's argument slot and DX, the coefficients, then loops to loop while
+// R13 counts down.
+func (g *gen) groupedNext(rows int, loop string) {
+	g.ins("MOVQ x+48(FP), SI")
+	g.ins("LEAQ (SI)(R8*%d), SI", rows)
+	g.ins("MOVQ SI, x+48(FP)")
+	g.ins("LEAQ (DX)(R11*%d), DX", rows)
+	g.ins("DECQ R13")
+	g.ins("JNZ %s", loop)
+}
+
+// returnSumY0 ends the read anchors: it sums Y0's four quadwords, returns
+// the sum as ret+16(FP) and leaves the vector unit clean.
+func (g *gen) returnSumY0() {
+	g.ins("VEXTRACTI128 $1, Y0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VPSHUFD $0x4E, X0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VMOVQ X0, AX")
+	g.ins("MOVQ AX, ret+16(FP)")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// dotLead starts the four-row dot kernels (arguments n int, x *T, ldx int,
+// y *T, ldy int, out *[16]T, pf *T, ldpf int): unless pf is nil, it
+// fetches the first lines of the four rows at pf, ldpf apart, and of each
+// further page within n elements (prefetchLead), then falls through to the
+// label name_start.
+func (g *gen) dotLead(e elem, name string) {
+	start := name + "_start"
+	g.ins("MOVQ pf+48(FP), AX")
+	g.ins("TESTQ AX, AX")
+	g.ins("JZ %s", start)
+	g.ins("MOVQ ldpf+56(FP), R8")
+	g.ins("SHLQ $%d, R8", log2(e.size))
+	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ n+0(FP), CX")
+	g.ins("SHLQ $%d, CX", log2(e.size))
+	g.prefetchLead(name, "AX", "R8", "R9", "CX", "SI", "DI")
+	g.label(start)
 }

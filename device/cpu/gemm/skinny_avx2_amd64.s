@@ -297,8 +297,6 @@ TEXT ·saxpy4x4Y(SB), NOSPLIT, $288-80
 	MOVQ groups+8(FP), R13
 	TESTQ R13, R13
 	JZ saxpy4x4Y_done
-	LEAQ 32(SP), CX
-	ANDQ $-32, CX
 	MOVQ s+16(FP), DX
 	MOVQ scs+24(FP), R11
 	SHLQ $2, R11
@@ -309,6 +307,8 @@ TEXT ·saxpy4x4Y(SB), NOSPLIT, $288-80
 	LEAQ (R8)(R8*2), R9
 	MOVQ ldy+72(FP), R10
 	SHLQ $2, R10
+	LEAQ 32(SP), CX
+	ANDQ $-32, CX
 saxpy4x4Y_group:
 	VBROADCASTSS alpha+40(FP), Y15
 	MOVQ DX, AX
@@ -727,8 +727,6 @@ TEXT ·daxpy4x4Y(SB), NOSPLIT, $288-80
 	MOVQ groups+8(FP), R13
 	TESTQ R13, R13
 	JZ daxpy4x4Y_done
-	LEAQ 32(SP), CX
-	ANDQ $-32, CX
 	MOVQ s+16(FP), DX
 	MOVQ scs+24(FP), R11
 	SHLQ $3, R11
@@ -739,6 +737,8 @@ TEXT ·daxpy4x4Y(SB), NOSPLIT, $288-80
 	LEAQ (R8)(R8*2), R9
 	MOVQ ldy+72(FP), R10
 	SHLQ $3, R10
+	LEAQ 32(SP), CX
+	ANDQ $-32, CX
 daxpy4x4Y_group:
 	VBROADCASTSD alpha+40(FP), Y15
 	MOVQ DX, AX
