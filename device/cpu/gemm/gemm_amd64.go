@@ -114,63 +114,65 @@ func dot4AVX2[T float](n int, x, y *T, ldy int, out *[4]T) {
 	}
 }
 
-// dot4x4AVX2 computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4
-// and i < n (the kernels' dot4x4, x the operand that streams): the
-// assembly takes whole vectors, the Go tail the rest.
-func dot4x4AVX2[T float](n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int) {
-	var zero T
-	done := n &^ (32/int(unsafe.Sizeof(zero)) - 1)
-	if unsafe.Sizeof(zero) == 4 {
-		sdot4x4Y(done, (*float32)(unsafe.Pointer(x)), ldx, (*float32)(unsafe.Pointer(y)), ldy, (*[16]float32)(unsafe.Pointer(out)), (*float32)(unsafe.Pointer(pf)), ldpf)
-	} else {
-		ddot4x4Y(done, (*float64)(unsafe.Pointer(x)), ldx, (*float64)(unsafe.Pointer(y)), ldy, (*[16]float64)(unsafe.Pointer(out)), (*float64)(unsafe.Pointer(pf)), ldpf)
-	}
-	if done == n {
-		return
-	}
-	xs := unsafe.Slice(x, 3*ldx+n)
-	ys := unsafe.Slice(y, 3*ldy+n)
-	for q := range 4 {
-		xq := xs[q*ldx+done : q*ldx+n]
-		for r := range 4 {
-			yr := ys[r*ldy+done : r*ldy+n][:len(xq)]
-			s := out[q*4+r]
-			for i, v := range xq {
-				s += v * yr[i]
+// axpyGrouped is the kernels' axpy4x4: y[q*ldy+i] += sum_p
+// (alpha*s[q*srs+p*scs])*x[p*ldx+i] for q < 4, p < 4*groups and i < n.
+type axpyGrouped[T float] func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int)
+
+// dot4x4Grouped is the kernels' dot4x4: out[q*4+r] = sum_i
+// x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n, x the operand that streams.
+type dot4x4Grouped[T float] func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int)
+
+// dot4x4Tail returns the kernels' dot4x4 from an assembly one that takes
+// whole ymm vectors (dot4x4Y): the assembly runs the whole vectors (and the
+// fetch ahead), the Go tail the rest.
+func dot4x4Tail[T float](asm dot4x4Grouped[T]) dot4x4Grouped[T] {
+	return func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int) {
+		done := n &^ (32/int(unsafe.Sizeof(*x)) - 1)
+		asm(done, x, ldx, y, ldy, out, pf, ldpf)
+		if done == n {
+			return
+		}
+		xs := unsafe.Slice(x, 3*ldx+n)
+		ys := unsafe.Slice(y, 3*ldy+n)
+		for q := range 4 {
+			xq := xs[q*ldx+done : q*ldx+n]
+			for r := range 4 {
+				yr := ys[r*ldy+done : r*ldy+n][:len(xq)]
+				s := out[q*4+r]
+				for i, v := range xq {
+					s += v * yr[i]
+				}
+				out[q*4+r] = s
 			}
-			out[q*4+r] = s
 		}
 	}
 }
 
-// axpy4x4AVX2 computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]
-// for q < 4, p < 4*groups and i < n (the kernels' axpy4x4): the assembly
-// takes whole vectors, the Go tail the rest, each output value taking the
-// rows of x in order either way.
-func axpy4x4AVX2[T float](n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int) {
-	var zero T
-	done := n &^ (32/int(unsafe.Sizeof(zero)) - 1)
-	if done > 0 {
-		if unsafe.Sizeof(zero) == 4 {
-			saxpy4x4Y(done, groups, (*float32)(unsafe.Pointer(s)), scs, srs, float32(alpha), (*float32)(unsafe.Pointer(x)), ldx, (*float32)(unsafe.Pointer(y)), ldy)
-		} else {
-			daxpy4x4Y(done, groups, (*float64)(unsafe.Pointer(s)), scs, srs, float64(alpha), (*float64)(unsafe.Pointer(x)), ldx, (*float64)(unsafe.Pointer(y)), ldy)
+// axpyTail returns the kernels' axpy4x4 from an assembly one that takes
+// whole ymm vectors (axpy4x4Y): the assembly runs the whole vectors, the Go
+// tail the rest, each output value taking the rows of x in order either
+// way.
+func axpyTail[T float](asm axpyGrouped[T]) axpyGrouped[T] {
+	return func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int) {
+		done := n &^ (32/int(unsafe.Sizeof(alpha)) - 1)
+		if done > 0 {
+			asm(done, groups, s, scs, srs, alpha, x, ldx, y, ldy)
 		}
-	}
-	if done == n || groups == 0 {
-		return
-	}
-	rows := 4 * groups
-	ss := unsafe.Slice(s, 3*srs+(rows-1)*scs+1)
-	xs := unsafe.Slice(x, (rows-1)*ldx+n)
-	ys := unsafe.Slice(y, 3*ldy+n)
-	for q := range 4 {
-		yq := ys[q*ldy+done : q*ldy+n]
-		for p := range rows {
-			c := alpha * ss[q*srs+p*scs]
-			xp := xs[p*ldx+done : p*ldx+n][:len(yq)]
-			for i, v := range xp {
-				yq[i] += c * v
+		if done == n || groups == 0 {
+			return
+		}
+		rows := 4 * groups
+		ss := unsafe.Slice(s, 3*srs+(rows-1)*scs+1)
+		xs := unsafe.Slice(x, (rows-1)*ldx+n)
+		ys := unsafe.Slice(y, 3*ldy+n)
+		for q := range 4 {
+			yq := ys[q*ldy+done : q*ldy+n]
+			for p := range rows {
+				c := alpha * ss[q*srs+p*scs]
+				xp := xs[p*ldx+done : p*ldx+n][:len(yq)]
+				for i, v := range xp {
+					yq[i] += c * v
+				}
 			}
 		}
 	}
@@ -280,8 +282,8 @@ var avx2Impl = &impl{
 		dot:     sdot,
 		dot4:    dot4AVX2[float32],
 		axpy4:   axpy4AVX2[float32],
-		dot4x4:  dot4x4AVX2[float32],
-		axpy4x4: axpy4x4AVX2[float32],
+		dot4x4:  dot4x4Tail[float32](sdot4x4Y),
+		axpy4x4: axpyTail[float32](saxpy4x4Y),
 		// gather4 needs only AVX (generated with the AVX-512 kernels).
 		gather4: sgather4,
 	},
@@ -295,8 +297,8 @@ var avx2Impl = &impl{
 		dot:     ddot,
 		dot4:    dot4AVX2[float64],
 		axpy4:   axpy4AVX2[float64],
-		dot4x4:  dot4x4AVX2[float64],
-		axpy4x4: axpy4x4AVX2[float64],
+		dot4x4:  dot4x4Tail[float64](ddot4x4Y),
+		axpy4x4: axpyTail[float64](daxpy4x4Y),
 		gather4: dgather4,
 	},
 }

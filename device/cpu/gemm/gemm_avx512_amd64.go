@@ -157,29 +157,21 @@ func (c cacheSizes) panelCache() int {
 	return c.l1
 }
 
-// axpy4x4Z8 is the kernels' axpy4x4 on AVX-512: pairs of groups of four rows
-// of x through axpy8x4Z (eight rows streaming at once), an odd last group
-// through axpy4x4Z.
-func axpy4x4Z8[T float](n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int) {
-	var zero T
-	size := unsafe.Sizeof(zero)
-	blocks := groups / 2
-	if size == 4 {
-		s32, x32, y32 := (*float32)(unsafe.Pointer(s)), (*float32)(unsafe.Pointer(x)), (*float32)(unsafe.Pointer(y))
+// pairedAxpy returns the kernels' axpy4x4 on AVX-512: pairs of groups of
+// four rows of x through eight (axpy8x4Z: eight rows streaming at once), an
+// odd last group through four (axpy4x4Z).
+func pairedAxpy[T float](eight, four axpyGrouped[T]) axpyGrouped[T] {
+	return func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int) {
+		blocks := groups / 2
 		if blocks > 0 {
-			saxpy8x4Z(n, blocks, s32, scs, srs, float32(alpha), x32, ldx, y32, ldy)
+			eight(n, blocks, s, scs, srs, alpha, x, ldx, y, ldy)
 		}
 		if groups%2 == 1 {
-			saxpy4x4Z(n, 1, (*float32)(unsafe.Add(unsafe.Pointer(s32), 8*blocks*scs*4)), scs, srs, float32(alpha), (*float32)(unsafe.Add(unsafe.Pointer(x32), 8*blocks*ldx*4)), ldx, y32, ldy)
+			size := int(unsafe.Sizeof(alpha))
+			s = (*T)(unsafe.Add(unsafe.Pointer(s), 8*blocks*scs*size))
+			x = (*T)(unsafe.Add(unsafe.Pointer(x), 8*blocks*ldx*size))
+			four(n, 1, s, scs, srs, alpha, x, ldx, y, ldy)
 		}
-		return
-	}
-	s64, x64, y64 := (*float64)(unsafe.Pointer(s)), (*float64)(unsafe.Pointer(x)), (*float64)(unsafe.Pointer(y))
-	if blocks > 0 {
-		daxpy8x4Z(n, blocks, s64, scs, srs, float64(alpha), x64, ldx, y64, ldy)
-	}
-	if groups%2 == 1 {
-		daxpy4x4Z(n, 1, (*float64)(unsafe.Add(unsafe.Pointer(s64), 8*blocks*scs*8)), scs, srs, float64(alpha), (*float64)(unsafe.Add(unsafe.Pointer(x64), 8*blocks*ldx*8)), ldx, y64, ldy)
 	}
 }
 
@@ -200,7 +192,7 @@ func avx512Impl() *impl {
 		dot4:    sdot4Z,
 		dot4x4:  sdot4x4Z,
 		axpy4:   saxpy4Z,
-		axpy4x4: axpy4x4Z8[float32],
+		axpy4x4: pairedAxpy[float32](saxpy8x4Z, saxpy4x4Z),
 		gather4: sgather4,
 
 		axpyStrip: saxpyStripZ, stripWidth: 64,
@@ -218,7 +210,7 @@ func avx512Impl() *impl {
 		dot4:    ddot4Z,
 		dot4x4:  ddot4x4Z,
 		axpy4:   daxpy4Z,
-		axpy4x4: axpy4x4Z8[float64],
+		axpy4x4: pairedAxpy[float64](daxpy8x4Z, daxpy4x4Z),
 		gather4: dgather4,
 
 		axpyStrip: daxpyStripZ, stripWidth: 32,

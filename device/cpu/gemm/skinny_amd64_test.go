@@ -19,8 +19,6 @@ func TestAxpy8x4ZMatchesAxpy4x4Z(t *testing.T) {
 	testAxpy8x4Z(t, daxpy8x4Z, daxpy4x4Z)
 }
 
-type axpyGrouped[T float] func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int)
-
 func testAxpy8x4Z[T float](t *testing.T, eight, four axpyGrouped[T]) {
 	rng := rand.New(rand.NewPCG(26, 27))
 	for _, blocks := range []int{1, 2, 3} {

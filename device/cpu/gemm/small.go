@@ -258,13 +258,13 @@ func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, jj int, pf *T, l
 		} else {
 			j.ks.dot4x4(j.k, &bt[jj*j.ldbt], j.ldbt, &base[i*stride], stride, d, pf, ld)
 		}
+		qs, rs := 4, 1 // d[q*qs+r*rs] is C's (i+q, jj+r)
+		if !j.byRows {
+			qs, rs = 1, 4
+		}
 		for q := range 4 {
 			for r := range 4 {
-				v := d[q*4+r]
-				if !j.byRows {
-					v = d[r*4+q]
-				}
-				j.store(i+q, jj+r, v)
+				j.store(i+q, jj+r, d[q*qs+r*rs])
 			}
 		}
 		return
