@@ -873,21 +873,50 @@ daxpy4x4Y_done:
 	RET
 
 // func readLinesY(p *byte, lines int) uint64
+// SI quarter 0's next line   R8 a quarter's bytes, R9 three   CX lines, BX steps left
 TEXT ·readLinesY(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), SI
 	MOVQ lines+8(FP), CX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	TESTQ CX, CX
-	JZ readLinesY_sum
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ CX, BX
+	SHRQ $2, BX
+	JZ readLinesY_one
+	MOVQ BX, R8
+	SHLQ $6, R8
+	LEAQ (R8)(R8*2), R9
 readLinesY_loop:
-	VPADDQ 0(SI), Y0, Y0
-	VPADDQ 32(SI), Y1, Y1
+	PREFETCHT0 1024(SI)
+	VPADDQ (SI), Y0, Y0
+	VPADDQ 32(SI), Y0, Y0
+	PREFETCHT0 1024(SI)(R8*1)
+	VPADDQ (SI)(R8*1), Y1, Y1
+	VPADDQ 32(SI)(R8*1), Y1, Y1
+	PREFETCHT0 1024(SI)(R8*2)
+	VPADDQ (SI)(R8*2), Y2, Y2
+	VPADDQ 32(SI)(R8*2), Y2, Y2
+	PREFETCHT0 1024(SI)(R9*1)
+	VPADDQ (SI)(R9*1), Y3, Y3
+	VPADDQ 32(SI)(R9*1), Y3, Y3
+	ADDQ $64, SI
+	DECQ BX
+	JNZ readLinesY_loop
+	ADDQ R9, SI
+readLinesY_one:
+	ANDQ $3, CX
+	JZ readLinesY_sum
+readLinesY_loop1:
+	VPADDQ (SI), Y0, Y0
+	VPADDQ 32(SI), Y0, Y0
 	ADDQ $64, SI
 	DECQ CX
-	JNZ readLinesY_loop
+	JNZ readLinesY_loop1
 readLinesY_sum:
 	VPADDQ Y1, Y0, Y0
+	VPADDQ Y3, Y2, Y2
+	VPADDQ Y2, Y0, Y0
 	VEXTRACTI128 $1, Y0, X1
 	VPADDQ X1, X0, X0
 	VPSHUFD $0x4E, X0, X1

@@ -3556,6 +3556,7 @@ dgemm8x16Z_store:
 	RET
 
 // func readLinesZ(p *byte, lines int) uint64
+// SI quarter 0's next line   R8 a quarter's bytes, R9 three   CX lines, BX steps left
 TEXT ·readLinesZ(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), SI
 	MOVQ lines+8(FP), CX
@@ -3566,14 +3567,22 @@ TEXT ·readLinesZ(SB), NOSPLIT, $0-24
 	MOVQ CX, BX
 	SHRQ $2, BX
 	JZ readLinesZ_one
+	MOVQ BX, R8
+	SHLQ $6, R8
+	LEAQ (R8)(R8*2), R9
 readLinesZ_loop:
-	VPADDQ 0(SI), Z0, Z0
-	VPADDQ 64(SI), Z1, Z1
-	VPADDQ 128(SI), Z2, Z2
-	VPADDQ 192(SI), Z3, Z3
-	ADDQ $256, SI
+	PREFETCHT0 1024(SI)
+	VPADDQ (SI), Z0, Z0
+	PREFETCHT0 1024(SI)(R8*1)
+	VPADDQ (SI)(R8*1), Z1, Z1
+	PREFETCHT0 1024(SI)(R8*2)
+	VPADDQ (SI)(R8*2), Z2, Z2
+	PREFETCHT0 1024(SI)(R9*1)
+	VPADDQ (SI)(R9*1), Z3, Z3
+	ADDQ $64, SI
 	DECQ BX
 	JNZ readLinesZ_loop
+	ADDQ R9, SI
 readLinesZ_one:
 	ANDQ $3, CX
 	JZ readLinesZ_sum

@@ -120,8 +120,9 @@ func dgemm4x16Z(k int, a, b, c *float64, ldc int, alpha, beta float64)
 //go:noescape
 func dgemm8x16Z(k int, a, b, c *float64, ldc int, alpha, beta float64)
 
-// readLinesZ reads lines 64-byte lines from p with zmm loads and returns a checksum:
-// the machine's read bandwidth over the same bytes, for the benchmarks.
+// readLinesZ reads lines 64-byte lines from p with zmm loads and returns a checksum
+// (the sum of their quadwords): the machine's read bandwidth over the same
+// bytes, for the benchmarks.
 //
 //go:noescape
 func readLinesZ(p *byte, lines int) uint64

@@ -115,7 +115,10 @@ func skinnyProduct[T float](s benchShape, sets []operandSet[T], start int) func(
 
 // readLines reads lines 64-byte lines from p and returns a checksum, with
 // zmm loads (readLinesZ) where the machine has AVX-512, else ymm loads
-// (readLinesY) where it has AVX2, else it is nil: the read anchor.
+// (readLinesY) where it has AVX2, else it is nil: the read anchor. Both
+// read the lines as four streams, each fetched ahead of its loads, the
+// fastest way of reading memory measured (docs/benchmarks.md, "A stronger
+// read anchor").
 var readLines = func() func(p *byte, lines int) uint64 {
 	switch {
 	case hasAVX512():
@@ -133,11 +136,12 @@ func TestReadLines(t *testing.T) {
 	if !cpuid.CPU.Supports(cpuid.AVX2) {
 		t.Skip("no AVX2")
 	}
-	words := make([]uint64, 8*9+8)
+	// Up to 41 lines: quarters of none to ten lines, with every remainder.
+	words := make([]uint64, 8*41)
 	for i := range words {
 		words[i] = uint64(i*i + 1)
 	}
-	for lines := range 10 {
+	for lines := range 42 {
 		var want uint64
 		for _, w := range words[:8*lines] {
 			want += w
