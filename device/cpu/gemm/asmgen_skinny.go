@@ -661,13 +661,21 @@ func (g *gen) axpyStripZ(e elem) {
 // take all sixteen ymm registers, so it runs two passes of two rows of x
 // against the four rows of y (eight accumulators, two x and four y
 // vectors a step): each row of x is read once and y twice, so x should be
-// the operand that streams.
+// the operand that streams. The first pass fetches rows 2 and 3, which the
+// second pass reads from the caches while it fetches rows 0 and 1 of the
+// next group (pf's, when given): memory serves two rows of x all the time,
+// and the second pass is not left to run on cached rows alone. On the Zen
+// 5 EPYC (TESSERA_CPU=avx2, docs/benchmarks.md "The AVX2 dot form's second
+// pass") that fetch took the dot forms from memory from 0.52-0.53x of a
+// read to 0.83-0.85x in float32 and 0.63-0.64x in float64 (medians), and
+// cost float64 5-7 % from L3 (float32 gained 2-5 %).
 func (g *gen) dot4x4Y(e elem) {
 	name := e.pre + "dot4x4Y"
 	lanes := e.lanes / 2
 	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int", e.goT, e.goT, e.goT, e.goT)
 	g.decl("// %s is %sdot4x4Z for AVX2, with n a multiple of %d: each row of x is", name, e.pre, lanes)
-	g.decl("// read once and each row of y twice.")
+	g.decl("// read once and each row of y twice, and the second pass fetches rows 0 and 1")
+	g.decl("// at pf (ldpf apart; its own rows when pf is nil) whole.")
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
 	g.comment("SI x row 2h   R10 ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   BX steps left")
@@ -689,6 +697,16 @@ func (g *gen) dot4x4Y(e elem) {
 		g.ins("MOVQ x+8(FP), SI")
 		if h == 1 {
 			g.ins("LEAQ (SI)(R10*2), SI")
+			// AX, R12: the rows the second pass fetches (pf's rows 0
+			// and 1, else its own).
+			g.ins("MOVQ pf+48(FP), AX")
+			g.ins("MOVQ ldpf+56(FP), R12")
+			g.ins("SHLQ $%d, R12", log2(e.size))
+			g.ins("TESTQ AX, AX")
+			g.ins("JNZ %s", p("fetch"))
+			g.ins("MOVQ SI, AX")
+			g.ins("MOVQ R10, R12")
+			g.label(p("fetch"))
 		}
 		g.ins("MOVQ y+24(FP), DI")
 		for r := range 8 {
@@ -720,11 +738,17 @@ func (g *gen) dot4x4Y(e elem) {
 			// without (PREFETCHT1: 0.60-0.70x); from L3, 5-11 % slower.
 			g.ins("PREFETCHT0 (SI)(R10*2)")
 			g.ins("PREFETCHT0 (SI)(R11*1)")
+		} else {
+			g.ins("PREFETCHT0 (AX)")
+			g.ins("PREFETCHT0 (AX)(R12*1)")
 		}
 		step(0)
 		step(32)
 		g.ins("ADDQ $64, SI")
 		g.ins("ADDQ $64, DI")
+		if h == 1 {
+			g.ins("ADDQ $64, AX")
+		}
 		g.ins("DECQ BX")
 		g.ins("JNZ %s", p("loop"))
 		g.label(p("one"))

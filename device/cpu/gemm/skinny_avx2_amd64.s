@@ -186,6 +186,14 @@ sdot4x4Y_sum0:
 	VMOVUPS X10, 16(DX)
 	MOVQ x+8(FP), SI
 	LEAQ (SI)(R10*2), SI
+	MOVQ pf+48(FP), AX
+	MOVQ ldpf+56(FP), R12
+	SHLQ $2, R12
+	TESTQ AX, AX
+	JNZ sdot4x4Y_fetch1
+	MOVQ SI, AX
+	MOVQ R10, R12
+sdot4x4Y_fetch1:
 	MOVQ y+24(FP), DI
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -200,6 +208,8 @@ sdot4x4Y_sum0:
 	JZ sdot4x4Y_one1
 	PCALIGN $64
 sdot4x4Y_loop1:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R12*1)
 	VMOVUPS 0(SI), Y8
 	VMOVUPS 0(SI)(R10*1), Y9
 	VMOVUPS 0(DI), Y10
@@ -230,6 +240,7 @@ sdot4x4Y_loop1:
 	VFMADD231PS Y13, Y9, Y7
 	ADDQ $64, SI
 	ADDQ $64, DI
+	ADDQ $64, AX
 	DECQ BX
 	JNZ sdot4x4Y_loop1
 sdot4x4Y_one1:
@@ -620,6 +631,14 @@ ddot4x4Y_sum0:
 	VMOVUPD X9, 48(DX)
 	MOVQ x+8(FP), SI
 	LEAQ (SI)(R10*2), SI
+	MOVQ pf+48(FP), AX
+	MOVQ ldpf+56(FP), R12
+	SHLQ $3, R12
+	TESTQ AX, AX
+	JNZ ddot4x4Y_fetch1
+	MOVQ SI, AX
+	MOVQ R10, R12
+ddot4x4Y_fetch1:
 	MOVQ y+24(FP), DI
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -634,6 +653,8 @@ ddot4x4Y_sum0:
 	JZ ddot4x4Y_one1
 	PCALIGN $64
 ddot4x4Y_loop1:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R12*1)
 	VMOVUPD 0(SI), Y8
 	VMOVUPD 0(SI)(R10*1), Y9
 	VMOVUPD 0(DI), Y10
@@ -664,6 +685,7 @@ ddot4x4Y_loop1:
 	VFMADD231PD Y13, Y9, Y7
 	ADDQ $64, SI
 	ADDQ $64, DI
+	ADDQ $64, AX
 	DECQ BX
 	JNZ ddot4x4Y_loop1
 ddot4x4Y_one1:
