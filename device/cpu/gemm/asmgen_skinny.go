@@ -248,13 +248,18 @@ func (g *gen) combine4(e elem, acc, tmp [4]int, off int) {
 // sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n: the sixteen dot
 // products of four rows by four rows, each vector of x and y loaded once
 // per step for four FMAs, sixteen accumulators, reduced four at a time.
+// Each row of x (the operand that streams) is fetched readAhead bytes
+// ahead, as the read anchor fetches its streams; the dot form gives it
+// rows a quarter of its range apart (smallJob.chunk), so each row goes on
+// where the last call's left off.
 func (g *gen) dot4x4Z(e elem) {
 	name := e.pre + "dot4x4Z"
 	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int", e.goT, e.goT, e.goT, e.goT)
 	g.decl("// %s computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and", name)
 	g.decl("// i < n (any n): four rows of x against four rows of y. Unless pf is nil,")
 	g.decl("// it first fetches the first lines of the four rows at pf, ldpf apart:")
-	g.decl("// the next rows of whichever operand streams.")
+	g.decl("// the next rows of whichever operand streams. It fetches each row of x")
+	g.decl("// %d bytes ahead of its loads.", readAhead)
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
 	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
@@ -296,6 +301,9 @@ func (g *gen) dot4x4Z(e elem) {
 	g.ins("JZ %s", l("mask"))
 	g.ins("PCALIGN $64") // as axpy4Z's loop
 	g.label(l("loop"))
+	for q := range 4 {
+		g.ins("PREFETCHT0 %d(SI)%s", readAhead, rowIndex10[q])
+	}
 	step(false)
 	g.ins("ADDQ $64, SI")
 	g.ins("ADDQ $64, DI")

@@ -12,7 +12,8 @@ func sdot4Z(n int, x, y *float32, ldy int, out *[4]float32)
 // sdot4x4Z computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and
 // i < n (any n): four rows of x against four rows of y. Unless pf is nil,
 // it first fetches the first lines of the four rows at pf, ldpf apart:
-// the next rows of whichever operand streams.
+// the next rows of whichever operand streams. It fetches each row of x
+// 1024 bytes ahead of its loads.
 //
 //go:noescape
 func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int)
@@ -58,7 +59,8 @@ func ddot4Z(n int, x, y *float64, ldy int, out *[4]float64)
 // ddot4x4Z computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and
 // i < n (any n): four rows of x against four rows of y. Unless pf is nil,
 // it first fetches the first lines of the four rows at pf, ldpf apart:
-// the next rows of whichever operand streams.
+// the next rows of whichever operand streams. It fetches each row of x
+// 1024 bytes ahead of its loads.
 //
 //go:noescape
 func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int)

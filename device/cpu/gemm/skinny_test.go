@@ -388,3 +388,29 @@ func testGatherColumns[T float](t *testing.T, name string, ks *kernels[T]) {
 		}
 	}
 }
+
+// TestDotFormWithoutDot4x4 runs the dot form's four-row blocks through
+// dot4 per row, as a kernel set without dot4x4 would (every assembly tier
+// has one, and the generic tier's limits never give it a block): a copy of
+// the best tier without dot4x4, on the shapes whose blocks stream A's rows
+// (1024x4) or B's columns (4x1024, 9x100), against the float64 reference.
+func TestDotFormWithoutDot4x4(t *testing.T) {
+	if len(tiers) == 0 {
+		t.Skip("no assembly tier")
+	}
+	best := tiers[len(tiers)-1]
+	f32, f64 := *best.f32, *best.f64
+	f32.dot4x4, f64.dot4x4 = nil, nil
+	saved := tiers
+	tiers = append(tiers[:len(tiers):len(tiers)], &impl{name: "no-dot4x4", f32: &f32, f64: &f64})
+	defer func() { tiers = saved }()
+	forEachType(t, func(t *testing.T, check func(gemmCase) bool) {
+		for i, d := range [][3]int{{1024, 4, 64}, {1027, 8, 33}, {4, 1024, 64}, {9, 100, 17}} {
+			tc := gemmCase{transA: i%2 == 1, transB: true, m: d[0], n: d[1], k: d[2],
+				padA: 1, padB: 2, padC: 1, offA: 1, alpha: 1.5, beta: -0.5, nanPad: true, seed: 22}
+			if !check(tc) {
+				return
+			}
+		}
+	})
+}

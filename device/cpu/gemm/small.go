@@ -244,43 +244,52 @@ func (j *smallJob[T]) rowsA() (base []T, stride int, ok bool) {
 	return nil, 0, false
 }
 
-// block4 computes the 4 x 4 block of C at rows i.., columns jj.. from four
-// contiguous rows of op(A) (at base[i*stride:]) and four columns of op(B)
-// (rows of bt), with dot4x4 where the kernels have it (which, unless pf is
-// nil, fetches the first lines of the four rows at pf, ld apart, ahead),
-// else dot4 per row.
-func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, jj int, pf *T, ld int) {
+// block4 computes the 4 x 4 block of C at rows i + q*di and columns jj +
+// r*dj (q, r < 4) from four rows of op(A) (contiguous, at base[i*stride:],
+// di*stride apart) and four columns of op(B) (rows of bt, dj*ldbt apart),
+// with dot4x4 where the kernels have it (which, unless pf is nil, fetches
+// the first lines of the four rows at pf, ld apart, ahead), else dot4 per
+// row.
+func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, di, jj, dj int, pf *T, ld int) {
 	if j.ks.dot4x4 != nil {
 		// dot4x4's x is the operand that streams (its y may be read twice):
 		// A's rows when they are the many, else bt's, with d transposed.
 		if j.byRows {
-			j.ks.dot4x4(j.k, &base[i*stride], stride, &bt[jj*j.ldbt], j.ldbt, d, pf, ld)
+			j.ks.dot4x4(j.k, &base[i*stride], di*stride, &bt[jj*j.ldbt], dj*j.ldbt, d, pf, ld)
 		} else {
-			j.ks.dot4x4(j.k, &bt[jj*j.ldbt], j.ldbt, &base[i*stride], stride, d, pf, ld)
+			j.ks.dot4x4(j.k, &bt[jj*j.ldbt], dj*j.ldbt, &base[i*stride], di*stride, d, pf, ld)
 		}
-		qs, rs := 4, 1 // d[q*qs+r*rs] is C's (i+q, jj+r)
+		qs, rs := 4, 1 // d[q*qs+r*rs] is C's (i+q*di, jj+r*dj)
 		if !j.byRows {
 			qs, rs = 1, 4
 		}
 		for q := range 4 {
 			for r := range 4 {
-				j.store(i+q, jj+r, d[q*qs+r*rs])
+				j.store(i+q*di, jj+r*dj, d[q*qs+r*rs])
 			}
 		}
 		return
 	}
 	d4 := (*[4]T)(d[:4])
 	for q := range 4 {
-		j.ks.dot4(j.k, &base[(i+q)*stride], &bt[jj*j.ldbt], j.ldbt, d4)
+		j.ks.dot4(j.k, &base[(i+q*di)*stride], &bt[jj*j.ldbt], dj*j.ldbt, d4)
 		for r, v := range d4 {
-			j.store(i+q, jj+r, v)
+			j.store(i+q*di, jj+r*dj, v)
 		}
 	}
 }
 
 // chunk computes part w of the product, with op(B)'s columns as the rows
 // of bt: a range of rows of C (byRows) or of columns, in 4 x 4 blocks where
-// both sides allow, then the remainders.
+// both sides allow, then the remainders. The streamed rows (of A, or of
+// bt) go four at a time, one from each quarter of the range: group g is
+// rows g, g+q, g+2q and g+3q of the range's 4q, so memory sees four long
+// sequential streams, each moving on by a row per group, rather than four
+// neighbouring rows of one short stretch. On the Zen 5 EPYC, with dot4x4Z
+// fetching each stream readAhead bytes ahead, 1024x4x1024 and its
+// transposed twins from memory ran at 0.75-0.83x of a read against
+// 0.61-0.69x with neighbouring rows; the GEMVs (dot4 on each group) ran
+// alike either way (docs/benchmarks.md, "Four streams for the dot form").
 func (j *smallJob[T]) chunk(w int, bt []T) {
 	d := &j.out[w]
 	d4 := (*[4]T)(d[:4])
@@ -288,29 +297,30 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 	if j.byRows {
 		i0, i1 := w*j.m/j.parts, (w+1)*j.m/j.parts
 		if contiguous {
-			// Four rows of A at a time: against four columns of B, then
-			// each remaining column (GEMV: n = 1) against the four rows.
-			i := i0
-			for ; i+4 <= i1; i += 4 {
-				// A's rows stream: the next four rows' first lines are
-				// fetched while these are read, by the first block.
+			// Four rows of A at a time, q apart: against four columns of
+			// B, then each remaining column (GEMV: n = 1) against the
+			// four rows.
+			q := (i1 - i0) / 4
+			for i := i0; i < i0+q; i++ {
+				// The first block fetches the first lines of the next
+				// four rows ahead.
 				var pf *T
-				if i+8 <= i1 {
-					pf = &base[(i+4)*stride]
+				if i+1 < i0+q {
+					pf = &base[(i+1)*stride]
 				}
 				jj := 0
 				for ; jj+4 <= j.n; jj += 4 {
-					j.block4(d, bt, base, stride, i, jj, pf, stride)
+					j.block4(d, bt, base, stride, i, q, jj, 1, pf, q*stride)
 					pf = nil
 				}
 				for ; jj < j.n; jj++ {
-					j.ks.dot4(j.k, &bt[jj*j.ldbt], &base[i*stride], stride, d4)
+					j.ks.dot4(j.k, &bt[jj*j.ldbt], &base[i*stride], q*stride, d4)
 					for r, v := range d4 {
-						j.store(i+r, jj, v)
+						j.store(i+r*q, jj, v)
 					}
 				}
 			}
-			i0 = i
+			i0 += 4 * q
 		}
 		var buf []T
 		if !contiguous {
@@ -335,26 +345,27 @@ func (j *smallJob[T]) chunk(w int, bt []T) {
 	}
 	// Few rows (contiguous: in place or gathered), a range of columns.
 	j0, j1 := w*j.n/j.parts, (w+1)*j.n/j.parts
-	jj := j0
-	for ; jj+4 <= j1; jj += 4 {
-		// B's columns (rows of bt) stream; the first block fetches the
-		// next four ahead.
+	// B's columns (rows of bt) stream, four at a time, q apart; the first
+	// block fetches the first lines of the next four ahead.
+	q := (j1 - j0) / 4
+	for jj := j0; jj < j0+q; jj++ {
 		var pf *T
-		if jj+8 <= j1 {
-			pf = &bt[(jj+4)*j.ldbt]
+		if jj+1 < j0+q {
+			pf = &bt[(jj+1)*j.ldbt]
 		}
 		i := 0
 		for ; i+4 <= j.m; i += 4 {
-			j.block4(d, bt, base, stride, i, jj, pf, j.ldbt)
+			j.block4(d, bt, base, stride, i, 1, jj, q, pf, q*j.ldbt)
 			pf = nil
 		}
 		for ; i < j.m; i++ {
-			j.ks.dot4(j.k, &base[i*stride], &bt[jj*j.ldbt], j.ldbt, d4)
+			j.ks.dot4(j.k, &base[i*stride], &bt[jj*j.ldbt], q*j.ldbt, d4)
 			for r, v := range d4 {
-				j.store(i, jj+r, v)
+				j.store(i, jj+r*q, v)
 			}
 		}
 	}
+	jj := j0 + 4*q
 	for ; jj < j1; jj++ {
 		bc := &bt[jj*j.ldbt]
 		for i := range j.m {
