@@ -935,7 +935,14 @@ func (g *gen) readLines(zmm bool) {
 		g.ins("VEXTRACTI64X4 $1, Z0, Y1")
 		g.ins("VPADDQ Y1, Y0, Y0")
 	}
-	g.returnSumY0()
+	g.ins("VEXTRACTI128 $1, Y0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VPSHUFD $0x4E, X0, X1")
+	g.ins("VPADDQ X1, X0, X0")
+	g.ins("VMOVQ X0, AX")
+	g.ins("MOVQ AX, ret+16(FP)")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
 	g.s.WriteString("\n")
 }
 
@@ -1097,19 +1104,6 @@ func (g *gen) groupedNext(rows int, loop string) {
 	g.ins("LEAQ (DX)(R11*%d), DX", rows)
 	g.ins("DECQ R13")
 	g.ins("JNZ %s", loop)
-}
-
-// returnSumY0 ends the read anchors: it sums Y0's four quadwords, returns
-// the sum as ret+16(FP) and leaves the vector unit clean.
-func (g *gen) returnSumY0() {
-	g.ins("VEXTRACTI128 $1, Y0, X1")
-	g.ins("VPADDQ X1, X0, X0")
-	g.ins("VPSHUFD $0x4E, X0, X1")
-	g.ins("VPADDQ X1, X0, X0")
-	g.ins("VMOVQ X0, AX")
-	g.ins("MOVQ AX, ret+16(FP)")
-	g.ins("VZEROUPPER")
-	g.ins("RET")
 }
 
 // dotLead starts the four-row dot kernels (arguments n int, x *T, ldx int,

@@ -118,14 +118,14 @@ func dot4AVX2[T float](n int, x, y *T, ldy int, out *[4]T) {
 // (alpha*s[q*srs+p*scs])*x[p*ldx+i] for q < 4, p < 4*groups and i < n.
 type axpyGrouped[T float] func(n, groups int, s *T, scs, srs int, alpha T, x *T, ldx int, y *T, ldy int)
 
-// dot4x4Grouped is the kernels' dot4x4: out[q*4+r] = sum_i
+// dot4x4Func is the kernels' dot4x4: out[q*4+r] = sum_i
 // x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n, x the operand that streams.
-type dot4x4Grouped[T float] func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int)
+type dot4x4Func[T float] func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int)
 
 // dot4x4Tail returns the kernels' dot4x4 from an assembly one that takes
 // whole ymm vectors (dot4x4Y): the assembly runs the whole vectors (and the
 // fetch ahead), the Go tail the rest.
-func dot4x4Tail[T float](asm dot4x4Grouped[T]) dot4x4Grouped[T] {
+func dot4x4Tail[T float](asm dot4x4Func[T]) dot4x4Func[T] {
 	return func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int) {
 		done := n &^ (32/int(unsafe.Sizeof(*x)) - 1)
 		asm(done, x, ldx, y, ldy, out, pf, ldpf)
