@@ -248,23 +248,25 @@ func (g *gen) combine4(e elem, acc, tmp [4]int, off int) {
 // sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n: the sixteen dot
 // products of four rows by four rows, each vector of x and y loaded once
 // per step for four FMAs, sixteen accumulators, reduced four at a time.
-// Each row of x (the operand that streams) is fetched readAhead bytes
-// ahead, as the read anchor fetches its streams; the dot form gives it
-// rows a quarter of its range apart (smallJob.chunk), so each row goes on
-// where the last call's left off.
+// Each row of x (the operand that streams) is fetched ahead bytes ahead
+// of its loads (dotFetchAhead chooses it per CPU), as the read anchor
+// fetches its streams; the dot form gives it rows a quarter of its range
+// apart (smallJob.chunk), so each row goes on where the last call's left
+// off.
 func (g *gen) dot4x4Z(e elem) {
 	name := e.pre + "dot4x4Z"
-	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int", e.goT, e.goT, e.goT, e.goT)
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int, ahead int", e.goT, e.goT, e.goT, e.goT)
 	g.decl("// %s computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and", name)
 	g.decl("// i < n (any n): four rows of x against four rows of y. Unless pf is nil,")
 	g.decl("// it first fetches the first lines of the four rows at pf, ldpf apart:")
 	g.decl("// the next rows of whichever operand streams. It fetches each row of x")
-	g.decl("// %d bytes ahead of its loads.", readAhead)
+	g.decl("// ahead bytes ahead of its loads.")
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
 	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
+	g.comment("AX x row 0 + ahead (the fetches)")
 	g.comment("Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step")
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-72\n", name)
 	l := func(s string) string { return name + "_" + s }
 	g.dotLead(e, name)
 	g.ins("MOVQ n+0(FP), CX")
@@ -276,6 +278,8 @@ func (g *gen) dot4x4Z(e elem) {
 	g.ins("SHLQ $%d, R8", log2(e.size))
 	g.ins("LEAQ (R10)(R10*2), R11")
 	g.ins("LEAQ (R8)(R8*2), R9")
+	g.ins("MOVQ ahead+64(FP), AX")
+	g.ins("ADDQ SI, AX")
 	g.zeroZ(0, 16)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
@@ -302,11 +306,12 @@ func (g *gen) dot4x4Z(e elem) {
 	g.ins("PCALIGN $64") // as axpy4Z's loop
 	g.label(l("loop"))
 	for q := range 4 {
-		g.ins("PREFETCHT0 %d(SI)%s", readAhead, rowIndex10[q])
+		g.ins("PREFETCHT0 (AX)%s", rowIndex10[q])
 	}
 	step(false)
 	g.ins("ADDQ $64, SI")
 	g.ins("ADDQ $64, DI")
+	g.ins("ADDQ $64, AX")
 	g.ins("DECQ BX")
 	g.ins("JNZ %s", l("loop"))
 	g.label(l("mask"))
@@ -947,9 +952,10 @@ func (g *gen) readLines(zmm bool) {
 }
 
 // readAhead is how far ahead of its loads the read anchor fetches each of
-// its four streams, and dot4x4Z each of its rows, in bytes: for the read
-// 1 KiB and 2 KiB ran alike on the Zen 5 EPYC, 512 and 4096 bytes slower;
-// for dot4x4Z 1 KiB ran faster than 512, 2048 and 4096.
+// its four streams, in bytes: 1 KiB and 2 KiB ran alike on the Zen 5
+// EPYC, 512 and 4096 bytes slower; on the Zen 4 EPYC 256, 512 and 1024
+// bytes ran alike. (dot4x4Z takes its distance as an argument: the best
+// differs between those two machines, see dotFetchAhead.)
 const readAhead = 1024
 
 // axpy8x4Z emits <pre>axpy8x4Z(n, blocks, s, scs, srs, alpha, x, ldx, y,

@@ -100,10 +100,11 @@ sdot4Z_sum:
 	VZEROUPPER
 	RET
 
-// func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int)
+// func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int, ahead int)
 // SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
+// AX x row 0 + ahead (the fetches)
 // Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step
-TEXT ·sdot4x4Z(SB), NOSPLIT, $0-64
+TEXT ·sdot4x4Z(SB), NOSPLIT, $0-72
 	MOVQ pf+48(FP), AX
 	TESTQ AX, AX
 	JZ sdot4x4Z_start
@@ -179,6 +180,8 @@ sdot4x4Z_start:
 	SHLQ $2, R8
 	LEAQ (R10)(R10*2), R11
 	LEAQ (R8)(R8*2), R9
+	MOVQ ahead+64(FP), AX
+	ADDQ SI, AX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -200,10 +203,10 @@ sdot4x4Z_start:
 	JZ sdot4x4Z_mask
 	PCALIGN $64
 sdot4x4Z_loop:
-	PREFETCHT0 1024(SI)
-	PREFETCHT0 1024(SI)(R10*1)
-	PREFETCHT0 1024(SI)(R10*2)
-	PREFETCHT0 1024(SI)(R11*1)
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R10*1)
+	PREFETCHT0 (AX)(R10*2)
+	PREFETCHT0 (AX)(R11*1)
 	VMOVUPS (SI), Z16
 	VMOVUPS (SI)(R10*1), Z17
 	VMOVUPS (SI)(R10*2), Z18
@@ -230,6 +233,7 @@ sdot4x4Z_loop:
 	VFMADD231PS Z23, Z19, Z15
 	ADDQ $64, SI
 	ADDQ $64, DI
+	ADDQ $64, AX
 	DECQ BX
 	JNZ sdot4x4Z_loop
 sdot4x4Z_mask:
@@ -1271,10 +1275,11 @@ ddot4Z_sum:
 	VZEROUPPER
 	RET
 
-// func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int)
+// func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int, ahead int)
 // SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
+// AX x row 0 + ahead (the fetches)
 // Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step
-TEXT ·ddot4x4Z(SB), NOSPLIT, $0-64
+TEXT ·ddot4x4Z(SB), NOSPLIT, $0-72
 	MOVQ pf+48(FP), AX
 	TESTQ AX, AX
 	JZ ddot4x4Z_start
@@ -1350,6 +1355,8 @@ ddot4x4Z_start:
 	SHLQ $3, R8
 	LEAQ (R10)(R10*2), R11
 	LEAQ (R8)(R8*2), R9
+	MOVQ ahead+64(FP), AX
+	ADDQ SI, AX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1371,10 +1378,10 @@ ddot4x4Z_start:
 	JZ ddot4x4Z_mask
 	PCALIGN $64
 ddot4x4Z_loop:
-	PREFETCHT0 1024(SI)
-	PREFETCHT0 1024(SI)(R10*1)
-	PREFETCHT0 1024(SI)(R10*2)
-	PREFETCHT0 1024(SI)(R11*1)
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R10*1)
+	PREFETCHT0 (AX)(R10*2)
+	PREFETCHT0 (AX)(R11*1)
 	VMOVUPD (SI), Z16
 	VMOVUPD (SI)(R10*1), Z17
 	VMOVUPD (SI)(R10*2), Z18
@@ -1401,6 +1408,7 @@ ddot4x4Z_loop:
 	VFMADD231PD Z23, Z19, Z15
 	ADDQ $64, SI
 	ADDQ $64, DI
+	ADDQ $64, AX
 	DECQ BX
 	JNZ ddot4x4Z_loop
 ddot4x4Z_mask:

@@ -286,7 +286,7 @@ func (j *smallJob[T]) block4(d *[16]T, bt, base []T, stride, i, di, jj, dj int, 
 // rows g, g+q, g+2q and g+3q of the range's 4q, so memory sees four long
 // sequential streams, each moving on by a row per group, rather than four
 // neighbouring rows of one short stretch. On the Zen 5 EPYC, with dot4x4Z
-// fetching each stream readAhead bytes ahead, 1024x4x1024 and its
+// fetching each stream 1 KiB ahead (dotFetchAhead), 1024x4x1024 and its
 // transposed twins from memory ran at 0.75-0.83x of a read against
 // 0.61-0.69x with neighbouring rows; the GEMVs (dot4 on each group) ran
 // alike either way (docs/benchmarks.md, "Four streams for the dot form").
