@@ -669,114 +669,132 @@ func (g *gen) axpyStripZ(e elem) {
 	g.s.WriteString("\n")
 }
 
-// dot4x4Y emits <pre>dot4x4Y(n, x, ldx, y, ldy, out, pf, ldpf)</pre>, dot4x4Z
-// for AVX2 and n a multiple of the ymm lanes. Sixteen accumulators would
-// take all sixteen ymm registers, so it runs two passes of two rows of x
-// against the four rows of y (eight accumulators, two x and four y
-// vectors a step): each row of x is read once and y twice, so x should be
-// the operand that streams. The first pass fetches rows 2 and 3, which the
-// second pass reads from the caches while it fetches rows 0 and 1 of the
-// next group (pf's, when given): memory serves two rows of x all the time,
-// and the second pass is not left to run on cached rows alone. On the Zen
-// 5 EPYC (TESSERA_CPU=avx2, docs/benchmarks.md "The AVX2 dot form's second
-// pass") that fetch took the dot forms from memory from 0.52-0.53x of a
-// read to 0.83-0.85x in float32 and 0.63-0.64x in float64 (medians), and
-// cost float64 5-7 % from L3 (float32 gained 2-5 %).
+// dot4x4Y emits <pre>dot4x4Y(n, x, ldx, y, ldy, out, pf, ldpf, ahead)</pre>,
+// dot4x4Z for AVX2 and n a multiple of the ymm lanes. Sixteen
+// accumulators would take all sixteen ymm registers, so it runs the rows
+// of x in two pairs (eight accumulators, two x and four y vectors a step)
+// that take turns every dotChunk steps of 64 bytes: rows 0 and 1 over a
+// stretch of 1 KiB, then rows 2 and 3 over the same stretch, the pair at
+// rest keeping its accumulators in the frame. So the four rows of x
+// stream side by side, each fetched ahead bytes ahead of its loads as in
+// dot4x4Z, and no row of x has to stay in the caches for a second pass (y,
+// 16 or 32 KiB, is read twice per stretch). On a Zen 4 EPYC
+// (TESSERA_CPU=avx2, two cores, docs/benchmarks.md "A Zen 4 EPYC") this
+// took the dot forms from memory from 0.66-0.72x of the four-stream read
+// to 0.79-0.87x (three runs of four rounds, 0.83-0.85x in the run beside
+// the old kernel), and float64 from L3 from 0.32x to 0.43-0.48x, against
+// two whole passes (the first fetching rows 2 and 3, the second the next
+// group's rows 0 and 1).
 func (g *gen) dot4x4Y(e elem) {
 	name := e.pre + "dot4x4Y"
 	lanes := e.lanes / 2
-	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int", e.goT, e.goT, e.goT, e.goT)
-	g.decl("// %s is %sdot4x4Z for AVX2, with n a multiple of %d: each row of x is", name, e.pre, lanes)
-	g.decl("// read once and each row of y twice, and the second pass fetches rows 0 and 1")
-	g.decl("// at pf (ldpf apart; its own rows when pf is nil) whole.")
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int, ahead int", e.goT, e.goT, e.goT, e.goT)
+	g.decl("// %s is %sdot4x4Z for AVX2, with n a multiple of %d: the rows of x run", name, e.pre, lanes)
+	g.decl("// in two pairs that take turns every %d bytes, so each row of y is read", 64*dotChunk)
+	g.decl("// twice.")
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
-	g.comment("SI x row 2h   R10 ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   BX steps left")
-	g.comment("Y(4h'+r) accumulators of x row 2h+h' by y row r, Y8-Y9 x step, Y10-Y13 y step")
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   AX SI + ahead")
+	g.comment("BX steps left   CX steps in this stretch   R13 its count")
+	g.comment("Y(4h+r) accumulators of x row 2p+h by y row r (pair p), Y8-Y9 x step, Y10-Y13 y step")
+	g.comment("0(SP) pair 0's accumulators, 256(SP) pair 1's")
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $512-72\n", name)
 	l := func(s string) string { return name + "_" + s }
 	g.dotLead(e, name)
+	g.ins("MOVQ x+8(FP), SI")
+	g.ins("MOVQ y+24(FP), DI")
 	g.ins("MOVQ ldx+16(FP), R10")
 	g.ins("MOVQ ldy+32(FP), R8")
 	g.ins("SHLQ $%d, R10", log2(e.size))
 	g.ins("SHLQ $%d, R8", log2(e.size))
 	g.ins("LEAQ (R8)(R8*2), R9")
 	g.ins("LEAQ (R10)(R10*2), R11")
-	g.ins("MOVQ out+40(FP), DX")
+	g.ins("MOVQ ahead+64(FP), AX")
+	g.ins("ADDQ SI, AX")
+	g.ins("VXORPS Y0, Y0, Y0")
+	for i := range 16 {
+		g.ins("VMOVUPS Y0, %d(SP)", 32*i)
+	}
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
-	for h := range 2 {
-		p := func(s string) string { return l(fmt.Sprintf("%s%d", s, h)) }
-		g.ins("MOVQ x+8(FP), SI")
-		if h == 1 {
-			g.ins("LEAQ (SI)(R10*2), SI")
-			// AX, R12: the rows the second pass fetches (pf's rows 0
-			// and 1, else its own).
-			g.ins("MOVQ pf+48(FP), AX")
-			g.ins("MOVQ ldpf+56(FP), R12")
-			g.ins("SHLQ $%d, R12", log2(e.size))
-			g.ins("TESTQ AX, AX")
-			g.ins("JNZ %s", p("fetch"))
-			g.ins("MOVQ SI, AX")
-			g.ins("MOVQ R10, R12")
-			g.label(p("fetch"))
+	step := func(pair, off int) {
+		g.ins("%s %d(SI)%s, Y8", mov, off, rowIndex10[2*pair])
+		g.ins("%s %d(SI)%s, Y9", mov, off, rowIndex10[2*pair+1])
+		for r := range 4 {
+			g.ins("%s %d(DI)%s, Y%d", mov, off, rowIndex[r], 10+r)
 		}
-		g.ins("MOVQ y+24(FP), DI")
+		for r := range 4 {
+			g.ins("%s Y%d, Y8, Y%d", fma, 10+r, r)
+			g.ins("%s Y%d, Y9, Y%d", fma, 10+r, 4+r)
+		}
+	}
+	accumulators := func(pair int, store bool) {
 		for r := range 8 {
-			g.ins("VXORPS Y%d, Y%d, Y%d", r, r, r)
-		}
-		step := func(off int) {
-			g.ins("%s %d(SI), Y8", mov, off)
-			g.ins("%s %d(SI)(R10*1), Y9", mov, off)
-			for r := range 4 {
-				g.ins("%s %d(DI)%s, Y%d", mov, off, rowIndex[r], 10+r)
-			}
-			for r := range 4 {
-				g.ins("%s Y%d, Y8, Y%d", fma, 10+r, r)
-				g.ins("%s Y%d, Y9, Y%d", fma, 10+r, 4+r)
+			if store {
+				g.ins("VMOVUPS Y%d, %d(SP)", r, 256*pair+32*r)
+			} else {
+				g.ins("VMOVUPS %d(SP), Y%d", 256*pair+32*r, r)
 			}
 		}
-		g.ins("MOVQ n+0(FP), BX")
-		g.ins("SHRQ $%d, BX", log2(2*lanes))
-		g.ins("JZ %s", p("one"))
-		g.ins("PCALIGN $64")
-		g.label(p("loop"))
-		if h == 0 {
-			// Rows 2 and 3 of x, read by the second pass, come in with
-			// rows 0 and 1, so memory sees the four rows stream at once
-			// (as in dot4x4Z). On the Zen 5 EPYC (TESSERA_CPU=avx2, two
-			// cores, medians of interleaved rounds, docs/benchmarks.md
-			// "The AVX2 tier's four-row kernels") the dot forms from
-			// memory ran at 0.65-0.68x of a read against 0.50-0.57x
-			// without (PREFETCHT1: 0.60-0.70x); from L3, 5-11 % slower.
-			g.ins("PREFETCHT0 (SI)(R10*2)")
-			g.ins("PREFETCHT0 (SI)(R11*1)")
-		} else {
-			g.ins("PREFETCHT0 (AX)")
-			g.ins("PREFETCHT0 (AX)(R12*1)")
-		}
-		step(0)
-		step(32)
+	}
+	g.ins("MOVQ n+0(FP), BX")
+	g.ins("SHRQ $%d, BX", log2(2*lanes))
+	g.label(l("stretch"))
+	g.ins("TESTQ BX, BX")
+	g.ins("JZ %s", l("tail"))
+	g.ins("MOVQ $%d, CX", dotChunk)
+	g.ins("CMPQ BX, $%d", dotChunk)
+	g.ins("CMOVQLT BX, CX")
+	g.ins("SUBQ CX, BX")
+	for pair := range 2 {
+		loop := l(fmt.Sprintf("loop%d", pair))
+		accumulators(pair, false)
+		g.ins("MOVQ CX, R13")
+		g.ins("PCALIGN $32")
+		g.label(loop)
+		g.ins("PREFETCHT0 (AX)%s", rowIndex10[2*pair])
+		g.ins("PREFETCHT0 (AX)%s", rowIndex10[2*pair+1])
+		step(pair, 0)
+		step(pair, 32)
 		g.ins("ADDQ $64, SI")
 		g.ins("ADDQ $64, DI")
-		if h == 1 {
-			g.ins("ADDQ $64, AX")
+		g.ins("ADDQ $64, AX")
+		g.ins("DECQ R13")
+		g.ins("JNZ %s", loop)
+		accumulators(pair, true)
+		if pair == 0 {
+			g.comment("back to the stretch's start for rows 2 and 3")
+			g.ins("MOVQ CX, R13")
+			g.ins("SHLQ $6, R13")
+			g.ins("SUBQ R13, SI")
+			g.ins("SUBQ R13, DI")
+			g.ins("SUBQ R13, AX")
 		}
-		g.ins("DECQ BX")
-		g.ins("JNZ %s", p("loop"))
-		g.label(p("one"))
+	}
+	g.ins("JMP %s", l("stretch"))
+	g.label(l("tail"))
+	g.ins("MOVQ out+40(FP), DX")
+	for pair := range 2 {
+		sum := l(fmt.Sprintf("sum%d", pair))
+		accumulators(pair, false)
 		g.ins("TESTQ $%d, n+0(FP)", lanes)
-		g.ins("JZ %s", p("sum"))
-		step(0)
-		g.label(p("sum"))
-		for q := range 2 {
-			g.reduce4Y(e, [4]int{4 * q, 4*q + 1, 4*q + 2, 4*q + 3}, [4]int{8, 9, 10, 11}, (2*h+q)*4*e.size)
+		g.ins("JZ %s", sum)
+		step(pair, 0)
+		g.label(sum)
+		for h := range 2 {
+			g.reduce4Y(e, [4]int{4 * h, 4*h + 1, 4*h + 2, 4*h + 3}, [4]int{8, 9, 10, 11}, (2*pair+h)*4*e.size)
 		}
 	}
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.s.WriteString("\n")
 }
+
+// dotChunk is how many steps of 64 bytes dot4x4Y runs one pair of rows
+// before the other: 1 KiB of each row. On the Zen 4 EPYC 16 and 32 steps
+// ran alike from memory and from L3, and 4 steps alike from memory but
+// about 15 % slower from L3 in float32.
+const dotChunk = 16
 
 // axpy4x4Y emits <pre>axpy4x4Y(n, groups, s, scs, srs, alpha, x, ldx, y,
 // ldy)</pre>, axpy4x4Z for AVX2 and n a multiple of the ymm lanes. The

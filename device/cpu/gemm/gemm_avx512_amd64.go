@@ -175,33 +175,6 @@ func pairedAxpy[T float](eight, four axpyGrouped[T]) axpyGrouped[T] {
 	}
 }
 
-// fetchingDot4x4 returns the kernels' dot4x4 from dot4x4Z, fetching each
-// streamed row ahead bytes ahead of its loads.
-func fetchingDot4x4[T float](asm func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf, ahead int), ahead int) dot4x4Func[T] {
-	return func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int) {
-		asm(n, x, ldx, y, ldy, out, pf, ldpf, ahead)
-	}
-}
-
-// dotFetchAhead returns how many bytes ahead of its loads dot4x4Z fetches
-// each row it streams: 512 on AMD's family 19h (Zen 4 here; Zen 3 has no
-// AVX-512), 1 KiB elsewhere. The dot forms from memory, two cores, paired
-// with the four-stream read (docs/benchmarks.md, "A Zen 4 EPYC"):
-//
-//   - On a Zen 4 EPYC (the read at 27-38 GB/s), medians of four
-//     interleaved rounds: 0.76-0.82x at 1 KiB; 0.87-0.90x at 256 bytes,
-//     0.87-0.92x at 384 and 512, 0.83-0.87x at 768, 0.75-0.79x at 2 KiB.
-//   - On a Zen 5 EPYC, the dot4x4Z loop on one goroutine: 1 KiB ran 6-12 %
-//     ahead of 512 bytes and 2 KiB, and 28-29 % ahead of 4 KiB.
-//
-// Intel CPUs take 1 KiB unmeasured.
-func dotFetchAhead() int {
-	if cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19 {
-		return 512
-	}
-	return 1024
-}
-
 // avx512Impl builds the AVX-512 implementation: 14x32 (float32) and 14x16
 // (float64) micro-kernels, 28 of the 32 zmm registers holding the C tile.
 // The unpacked path streams its long operand through the AVX-512 dot4,
@@ -209,7 +182,6 @@ func dotFetchAhead() int {
 // short remainders, stay AVX2). The skinny limits are the CPU's
 // (skinnyLimits).
 func avx512Impl() *impl {
-	ahead := dotFetchAhead()
 	s := &kernels[float32]{
 		mr: 14, nr: 32,
 		micro:   sgemm14x32Z,
@@ -218,7 +190,7 @@ func avx512Impl() *impl {
 		axpy:    saxpy,
 		dot:     sdot,
 		dot4:    sdot4Z,
-		dot4x4:  fetchingDot4x4(sdot4x4Z, ahead),
+		dot4x4:  fetchingDot4x4[float32](sdot4x4Z),
 		axpy4:   saxpy4Z,
 		axpy4x4: pairedAxpy[float32](saxpy8x4Z, saxpy4x4Z),
 		gather4: sgather4,
@@ -236,7 +208,7 @@ func avx512Impl() *impl {
 		axpy:    daxpy,
 		dot:     ddot,
 		dot4:    ddot4Z,
-		dot4x4:  fetchingDot4x4(ddot4x4Z, ahead),
+		dot4x4:  fetchingDot4x4[float64](ddot4x4Z),
 		axpy4:   daxpy4Z,
 		axpy4x4: pairedAxpy[float64](daxpy8x4Z, daxpy4x4Z),
 		gather4: dgather4,

@@ -4,24 +4,24 @@
 
 package gemm
 
-// sdot4x4Y is sdot4x4Z for AVX2, with n a multiple of 8: each row of x is
-// read once and each row of y twice, and the second pass fetches rows 0 and 1
-// at pf (ldpf apart; its own rows when pf is nil) whole.
+// sdot4x4Y is sdot4x4Z for AVX2, with n a multiple of 8: the rows of x run
+// in two pairs that take turns every 1024 bytes, so each row of y is read
+// twice.
 //
 //go:noescape
-func sdot4x4Y(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int)
+func sdot4x4Y(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int, ahead int)
 
 // saxpy4x4Y is saxpy4x4Z for AVX2, with n a multiple of 8.
 //
 //go:noescape
 func saxpy4x4Y(n, groups int, s *float32, scs, srs int, alpha float32, x *float32, ldx int, y *float32, ldy int)
 
-// ddot4x4Y is ddot4x4Z for AVX2, with n a multiple of 4: each row of x is
-// read once and each row of y twice, and the second pass fetches rows 0 and 1
-// at pf (ldpf apart; its own rows when pf is nil) whole.
+// ddot4x4Y is ddot4x4Z for AVX2, with n a multiple of 4: the rows of x run
+// in two pairs that take turns every 1024 bytes, so each row of y is read
+// twice.
 //
 //go:noescape
-func ddot4x4Y(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int)
+func ddot4x4Y(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int, ahead int)
 
 // daxpy4x4Y is daxpy4x4Z for AVX2, with n a multiple of 4.
 //

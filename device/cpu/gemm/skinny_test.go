@@ -295,8 +295,9 @@ func testEdges[T float](t *testing.T, name string, ks *kernels[T]) {
 
 // TestDot4x4 checks the four-by-four dot products of every kernel set that
 // has them against float64 sums, for lengths around the vector widths and
-// the masked tail, with leading dimensions larger than n, fetching ahead
-// or not.
+// the masked tail and beyond several of dot4x4Y's stretches (1 KiB of
+// each row, taken by one pair of rows of x and then the other),
+// with leading dimensions larger than n, fetching ahead or not.
 func TestDot4x4(t *testing.T) {
 	for _, im := range append([]*impl{genericImpl}, tiers...) {
 		testDot4x4(t, im.name, im.f32)
@@ -309,7 +310,13 @@ func testDot4x4[T float](t *testing.T, name string, ks *kernels[T]) {
 		return
 	}
 	rng := rand.New(rand.NewPCG(24, 25))
+	// Past 70, lengths around one to three 1 KiB stretches of float32 (two
+	// to six of float64), ending in every kind of tail.
+	lengths := []int{255, 256, 264, 516, 764, 780}
 	for n := 1; n <= 70; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
 		ldx, ldy := n+1, n+n%5
 		x := uniform[T](rng, 3*ldx+n, 1)
 		y := uniform[T](rng, 3*ldy+n, 1)
