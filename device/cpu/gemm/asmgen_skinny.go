@@ -248,25 +248,25 @@ func (g *gen) combine4(e elem, acc, tmp [4]int, off int) {
 // sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and i < n: the sixteen dot
 // products of four rows by four rows, each vector of x and y loaded once
 // per step for four FMAs, sixteen accumulators, reduced four at a time.
-// Each row of x (the operand that streams) is fetched ahead bytes ahead
-// of its loads (dotFetchAhead chooses it per CPU), as the read anchor
-// fetches its streams; the dot form gives it rows a quarter of its range
-// apart (smallJob.chunk), so each row goes on where the last call's left
-// off.
+// Each row of x (the operand that streams) is fetched near bytes ahead of
+// its loads into L1 and far bytes ahead into L2 (dotFetchAhead chooses
+// both per CPU), as the read anchor fetches its streams; the dot form
+// gives it rows a quarter of its range apart (smallJob.chunk), so each
+// row goes on where the last call's left off.
 func (g *gen) dot4x4Z(e elem) {
 	name := e.pre + "dot4x4Z"
-	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int, ahead int", e.goT, e.goT, e.goT, e.goT)
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf, near, far int", e.goT, e.goT, e.goT, e.goT)
 	g.decl("// %s computes out[q*4+r] = sum_i x[q*ldx+i]*y[r*ldy+i] for q, r < 4 and", name)
 	g.decl("// i < n (any n): four rows of x against four rows of y. Unless pf is nil,")
 	g.decl("// it first fetches the first lines of the four rows at pf, ldpf apart:")
 	g.decl("// the next rows of whichever operand streams. It fetches each row of x")
-	g.decl("// ahead bytes ahead of its loads.")
+	g.decl("// near bytes ahead of its loads into L1 and far bytes ahead into L2.")
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
 	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
-	g.comment("AX x row 0 + ahead (the fetches)")
+	g.comment("AX x row 0 + near, R12 x row 0 + far (the fetches)")
 	g.comment("Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step")
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-72\n", name)
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	l := func(s string) string { return name + "_" + s }
 	g.dotLead(e, name)
 	g.ins("MOVQ n+0(FP), CX")
@@ -278,8 +278,10 @@ func (g *gen) dot4x4Z(e elem) {
 	g.ins("SHLQ $%d, R8", log2(e.size))
 	g.ins("LEAQ (R10)(R10*2), R11")
 	g.ins("LEAQ (R8)(R8*2), R9")
-	g.ins("MOVQ ahead+64(FP), AX")
+	g.ins("MOVQ near+64(FP), AX")
 	g.ins("ADDQ SI, AX")
+	g.ins("MOVQ far+72(FP), R12")
+	g.ins("ADDQ SI, R12")
 	g.zeroZ(0, 16)
 	mov := "VMOVUP" + e.p[1:]
 	fma := "VFMADD231" + e.p
@@ -307,11 +309,13 @@ func (g *gen) dot4x4Z(e elem) {
 	g.label(l("loop"))
 	for q := range 4 {
 		g.ins("PREFETCHT0 (AX)%s", rowIndex10[q])
+		g.ins("PREFETCHT1 (R12)%s", rowIndex10[q])
 	}
 	step(false)
 	g.ins("ADDQ $64, SI")
 	g.ins("ADDQ $64, DI")
 	g.ins("ADDQ $64, AX")
+	g.ins("ADDQ $64, R12")
 	g.ins("DECQ BX")
 	g.ins("JNZ %s", l("loop"))
 	g.label(l("mask"))
@@ -669,15 +673,16 @@ func (g *gen) axpyStripZ(e elem) {
 	g.s.WriteString("\n")
 }
 
-// dot4x4Y emits <pre>dot4x4Y(n, x, ldx, y, ldy, out, pf, ldpf, ahead)</pre>,
+// dot4x4Y emits <pre>dot4x4Y(n, x, ldx, y, ldy, out, pf, ldpf, near,
+// far)</pre>,
 // dot4x4Z for AVX2 and n a multiple of the ymm lanes. Sixteen
 // accumulators would take all sixteen ymm registers, so it runs the rows
 // of x in two pairs (eight accumulators, two x and four y vectors a step)
 // that take turns every dotChunk steps of 64 bytes: rows 0 and 1 over a
 // stretch of 1 KiB, then rows 2 and 3 over the same stretch, the pair at
 // rest keeping its accumulators in the frame. So the four rows of x
-// stream side by side, each fetched ahead bytes ahead of its loads as in
-// dot4x4Z, and no row of x has to stay in the caches for a second pass (y,
+// stream side by side, each fetched near and far bytes ahead of its loads
+// as in dot4x4Z, and no row of x has to stay in the caches for a second pass (y,
 // 16 or 32 KiB, is read twice per stretch). On a Zen 4 EPYC
 // (TESSERA_CPU=avx2, two cores, docs/benchmarks.md "A Zen 4 EPYC") this
 // took the dot forms from memory from 0.66-0.72x of the four-stream read
@@ -688,17 +693,18 @@ func (g *gen) axpyStripZ(e elem) {
 func (g *gen) dot4x4Y(e elem) {
 	name := e.pre + "dot4x4Y"
 	lanes := e.lanes / 2
-	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf int, ahead int", e.goT, e.goT, e.goT, e.goT)
+	args := fmt.Sprintf("n int, x *%s, ldx int, y *%s, ldy int, out *[16]%s, pf *%s, ldpf, near, far int", e.goT, e.goT, e.goT, e.goT)
 	g.decl("// %s is %sdot4x4Z for AVX2, with n a multiple of %d: the rows of x run", name, e.pre, lanes)
 	g.decl("// in two pairs that take turns every %d bytes, so each row of y is read", 64*dotChunk)
 	g.decl("// twice.")
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
-	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   AX SI + ahead")
+	g.comment("SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)")
+	g.comment("AX SI + near, R12 SI + far (the fetches)")
 	g.comment("BX steps left   CX steps in this stretch   R13 its count")
 	g.comment("Y(4h+r) accumulators of x row 2p+h by y row r (pair p), Y8-Y9 x step, Y10-Y13 y step")
 	g.comment("0(SP) pair 0's accumulators, 256(SP) pair 1's")
-	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $512-72\n", name)
+	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $512-80\n", name)
 	l := func(s string) string { return name + "_" + s }
 	g.dotLead(e, name)
 	g.ins("MOVQ x+8(FP), SI")
@@ -709,8 +715,10 @@ func (g *gen) dot4x4Y(e elem) {
 	g.ins("SHLQ $%d, R8", log2(e.size))
 	g.ins("LEAQ (R8)(R8*2), R9")
 	g.ins("LEAQ (R10)(R10*2), R11")
-	g.ins("MOVQ ahead+64(FP), AX")
+	g.ins("MOVQ near+64(FP), AX")
 	g.ins("ADDQ SI, AX")
+	g.ins("MOVQ far+72(FP), R12")
+	g.ins("ADDQ SI, R12")
 	g.ins("VXORPS Y0, Y0, Y0")
 	for i := range 16 {
 		g.ins("VMOVUPS Y0, %d(SP)", 32*i)
@@ -754,11 +762,14 @@ func (g *gen) dot4x4Y(e elem) {
 		g.label(loop)
 		g.ins("PREFETCHT0 (AX)%s", rowIndex10[2*pair])
 		g.ins("PREFETCHT0 (AX)%s", rowIndex10[2*pair+1])
+		g.ins("PREFETCHT1 (R12)%s", rowIndex10[2*pair])
+		g.ins("PREFETCHT1 (R12)%s", rowIndex10[2*pair+1])
 		step(pair, 0)
 		step(pair, 32)
 		g.ins("ADDQ $64, SI")
 		g.ins("ADDQ $64, DI")
 		g.ins("ADDQ $64, AX")
+		g.ins("ADDQ $64, R12")
 		g.ins("DECQ R13")
 		g.ins("JNZ %s", loop)
 		accumulators(pair, true)
@@ -769,6 +780,7 @@ func (g *gen) dot4x4Y(e elem) {
 			g.ins("SUBQ R13, SI")
 			g.ins("SUBQ R13, DI")
 			g.ins("SUBQ R13, AX")
+			g.ins("SUBQ R13, R12")
 		}
 	}
 	g.ins("JMP %s", l("stretch"))

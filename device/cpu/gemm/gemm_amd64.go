@@ -123,26 +123,28 @@ type axpyGrouped[T float] func(n, groups int, s *T, scs, srs int, alpha T, x *T,
 type dot4x4Func[T float] func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int)
 
 // fetchingDot is an assembly dot4x4 (dot4x4Z, dot4x4Y) that fetches each
-// row of x ahead bytes ahead of its loads.
-type fetchingDot[T float] func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf, ahead int)
+// row of x near bytes ahead of its loads into L1 and far bytes ahead into
+// L2.
+type fetchingDot[T float] func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf, near, far int)
 
-// fetchingDot4x4 returns the kernels' dot4x4 from dot4x4Z, fetching
-// dotFetchAhead bytes ahead.
+// fetchingDot4x4 returns the kernels' dot4x4 from dot4x4Z, fetching as far
+// ahead as dotFetchAhead says.
 func fetchingDot4x4[T float](asm fetchingDot[T]) dot4x4Func[T] {
-	ahead := dotFetchAhead()
+	near, far := dotFetchAhead()
 	return func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int) {
-		asm(n, x, ldx, y, ldy, out, pf, ldpf, ahead)
+		asm(n, x, ldx, y, ldy, out, pf, ldpf, near, far)
 	}
 }
 
 // dot4x4Tail returns the kernels' dot4x4 from an assembly one that takes
-// whole ymm vectors (dot4x4Y), fetching dotFetchAhead bytes ahead: the
-// assembly runs the whole vectors (and the fetches), the Go tail the rest.
+// whole ymm vectors (dot4x4Y), fetching as far ahead as dotFetchAhead
+// says: the assembly runs the whole vectors (and the fetches), the Go tail
+// the rest.
 func dot4x4Tail[T float](asm fetchingDot[T]) dot4x4Func[T] {
-	ahead := dotFetchAhead()
+	near, far := dotFetchAhead()
 	return func(n int, x *T, ldx int, y *T, ldy int, out *[16]T, pf *T, ldpf int) {
 		done := n &^ (32/int(unsafe.Sizeof(*x)) - 1)
-		asm(done, x, ldx, y, ldy, out, pf, ldpf, ahead)
+		asm(done, x, ldx, y, ldy, out, pf, ldpf, near, far)
 		if done == n {
 			return
 		}
@@ -163,24 +165,32 @@ func dot4x4Tail[T float](asm fetchingDot[T]) dot4x4Func[T] {
 }
 
 // dotFetchAhead returns how many bytes ahead of its loads dot4x4Z and
-// dot4x4Y fetch each row they stream: 512 on AMD's family 19h (Zen 3 and
-// Zen 4), 1 KiB elsewhere. The dot forms from memory, two cores, paired
-// with the four-stream read, medians of four interleaved rounds
-// (docs/benchmarks.md, "A Zen 4 EPYC"):
+// dot4x4Y fetch each row they stream, into L1 (near) and into L2 (far).
+// On AMD's family 19h (Zen 3 and Zen 4): 512 bytes into L1 and 2 KiB into
+// L2. Elsewhere 1 KiB into L1, and far = near, so the L2 fetch asks for a
+// line already on its way to L1. The dot forms from memory, two cores,
+// paired with the four-stream read, medians of four or five interleaved
+// rounds (docs/benchmarks.md, "A Zen 4 EPYC"):
 //
-//   - On a Zen 4 EPYC (the read at 27-38 GB/s), dot4x4Z: 0.76-0.82x at
-//     1 KiB; 0.87-0.90x at 256 bytes, 0.87-0.92x at 384 and 512,
-//     0.83-0.87x at 768, 0.75-0.79x at 2 KiB. dot4x4Y (TESSERA_CPU=avx2):
-//     0.79-0.84x at 256 and 512 bytes, 0.74-0.76x at 768.
-//   - On a Zen 5 EPYC, the dot4x4Z loop on one goroutine: 1 KiB ran 6-12 %
-//     ahead of 512 bytes and 2 KiB, and 28-29 % ahead of 4 KiB.
+//   - On a Zen 4 EPYC, dot4x4Z, the L1 fetch alone: 0.76-0.82x at 1 KiB;
+//     0.87-0.90x at 256 bytes, 0.87-0.92x at 384 and 512, 0.83-0.87x at
+//     768, 0.75-0.79x at 2 KiB. With 512 into L1, also fetching into L2
+//     1.5, 2, 3 or 4 KiB ahead: 0.87-0.96x against 0.74-0.90x without, in
+//     two runs, and 0.81-0.96x against 0.67-0.81x in the rounds in which
+//     memory was fast (the read at 40 GB/s or more); from L3 up to 8 %
+//     either way at 2 KiB, and up to 20 % slower at 4 KiB.
+//   - On the same machine, dot4x4Y (TESSERA_CPU=avx2), the L1 fetch
+//     alone: 0.79-0.84x at 256 and 512 bytes, 0.74-0.76x at 768.
+//   - On a Zen 5 EPYC, the dot4x4Z loop on one goroutine with the L1
+//     fetch alone: 1 KiB ran 6-12 % ahead of 512 bytes and 2 KiB, and
+//     28-29 % ahead of 4 KiB. The L2 fetch was not tried there.
 //
 // Zen 3 (AVX2 only, so dot4x4Y) and Intel CPUs take theirs unmeasured.
-func dotFetchAhead() int {
+func dotFetchAhead() (near, far int) {
 	if cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19 {
-		return 512
+		return 512, 2048
 	}
-	return 1024
+	return 1024, 1024
 }
 
 // axpyTail returns the kernels' axpy4x4 from an assembly one that takes

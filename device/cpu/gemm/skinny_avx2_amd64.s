@@ -4,12 +4,13 @@
 
 #include "textflag.h"
 
-// func sdot4x4Y(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int, ahead int)
-// SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   AX SI + ahead
+// func sdot4x4Y(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf, near, far int)
+// SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
+// AX SI + near, R12 SI + far (the fetches)
 // BX steps left   CX steps in this stretch   R13 its count
 // Y(4h+r) accumulators of x row 2p+h by y row r (pair p), Y8-Y9 x step, Y10-Y13 y step
 // 0(SP) pair 0's accumulators, 256(SP) pair 1's
-TEXT ·sdot4x4Y(SB), NOSPLIT, $512-72
+TEXT ·sdot4x4Y(SB), NOSPLIT, $512-80
 	MOVQ pf+48(FP), AX
 	TESTQ AX, AX
 	JZ sdot4x4Y_start
@@ -84,8 +85,10 @@ sdot4x4Y_start:
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R10)(R10*2), R11
-	MOVQ ahead+64(FP), AX
+	MOVQ near+64(FP), AX
 	ADDQ SI, AX
+	MOVQ far+72(FP), R12
+	ADDQ SI, R12
 	VXORPS Y0, Y0, Y0
 	VMOVUPS Y0, 0(SP)
 	VMOVUPS Y0, 32(SP)
@@ -125,6 +128,8 @@ sdot4x4Y_stretch:
 sdot4x4Y_loop0:
 	PREFETCHT0 (AX)
 	PREFETCHT0 (AX)(R10*1)
+	PREFETCHT1 (R12)
+	PREFETCHT1 (R12)(R10*1)
 	VMOVUPS 0(SI), Y8
 	VMOVUPS 0(SI)(R10*1), Y9
 	VMOVUPS 0(DI), Y10
@@ -156,6 +161,7 @@ sdot4x4Y_loop0:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	ADDQ $64, AX
+	ADDQ $64, R12
 	DECQ R13
 	JNZ sdot4x4Y_loop0
 	VMOVUPS Y0, 0(SP)
@@ -172,6 +178,7 @@ sdot4x4Y_loop0:
 	SUBQ R13, SI
 	SUBQ R13, DI
 	SUBQ R13, AX
+	SUBQ R13, R12
 	VMOVUPS 256(SP), Y0
 	VMOVUPS 288(SP), Y1
 	VMOVUPS 320(SP), Y2
@@ -185,6 +192,8 @@ sdot4x4Y_loop0:
 sdot4x4Y_loop1:
 	PREFETCHT0 (AX)(R10*2)
 	PREFETCHT0 (AX)(R11*1)
+	PREFETCHT1 (R12)(R10*2)
+	PREFETCHT1 (R12)(R11*1)
 	VMOVUPS 0(SI)(R10*2), Y8
 	VMOVUPS 0(SI)(R11*1), Y9
 	VMOVUPS 0(DI), Y10
@@ -216,6 +225,7 @@ sdot4x4Y_loop1:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	ADDQ $64, AX
+	ADDQ $64, R12
 	DECQ R13
 	JNZ sdot4x4Y_loop1
 	VMOVUPS Y0, 256(SP)
@@ -507,12 +517,13 @@ saxpy4x4Y_done:
 	VZEROUPPER
 	RET
 
-// func ddot4x4Y(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int, ahead int)
-// SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)   AX SI + ahead
+// func ddot4x4Y(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf, near, far int)
+// SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
+// AX SI + near, R12 SI + far (the fetches)
 // BX steps left   CX steps in this stretch   R13 its count
 // Y(4h+r) accumulators of x row 2p+h by y row r (pair p), Y8-Y9 x step, Y10-Y13 y step
 // 0(SP) pair 0's accumulators, 256(SP) pair 1's
-TEXT ·ddot4x4Y(SB), NOSPLIT, $512-72
+TEXT ·ddot4x4Y(SB), NOSPLIT, $512-80
 	MOVQ pf+48(FP), AX
 	TESTQ AX, AX
 	JZ ddot4x4Y_start
@@ -587,8 +598,10 @@ ddot4x4Y_start:
 	SHLQ $3, R8
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R10)(R10*2), R11
-	MOVQ ahead+64(FP), AX
+	MOVQ near+64(FP), AX
 	ADDQ SI, AX
+	MOVQ far+72(FP), R12
+	ADDQ SI, R12
 	VXORPS Y0, Y0, Y0
 	VMOVUPS Y0, 0(SP)
 	VMOVUPS Y0, 32(SP)
@@ -628,6 +641,8 @@ ddot4x4Y_stretch:
 ddot4x4Y_loop0:
 	PREFETCHT0 (AX)
 	PREFETCHT0 (AX)(R10*1)
+	PREFETCHT1 (R12)
+	PREFETCHT1 (R12)(R10*1)
 	VMOVUPD 0(SI), Y8
 	VMOVUPD 0(SI)(R10*1), Y9
 	VMOVUPD 0(DI), Y10
@@ -659,6 +674,7 @@ ddot4x4Y_loop0:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	ADDQ $64, AX
+	ADDQ $64, R12
 	DECQ R13
 	JNZ ddot4x4Y_loop0
 	VMOVUPS Y0, 0(SP)
@@ -675,6 +691,7 @@ ddot4x4Y_loop0:
 	SUBQ R13, SI
 	SUBQ R13, DI
 	SUBQ R13, AX
+	SUBQ R13, R12
 	VMOVUPS 256(SP), Y0
 	VMOVUPS 288(SP), Y1
 	VMOVUPS 320(SP), Y2
@@ -688,6 +705,8 @@ ddot4x4Y_loop0:
 ddot4x4Y_loop1:
 	PREFETCHT0 (AX)(R10*2)
 	PREFETCHT0 (AX)(R11*1)
+	PREFETCHT1 (R12)(R10*2)
+	PREFETCHT1 (R12)(R11*1)
 	VMOVUPD 0(SI)(R10*2), Y8
 	VMOVUPD 0(SI)(R11*1), Y9
 	VMOVUPD 0(DI), Y10
@@ -719,6 +738,7 @@ ddot4x4Y_loop1:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	ADDQ $64, AX
+	ADDQ $64, R12
 	DECQ R13
 	JNZ ddot4x4Y_loop1
 	VMOVUPS Y0, 256(SP)

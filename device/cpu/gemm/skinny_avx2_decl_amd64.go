@@ -9,7 +9,7 @@ package gemm
 // twice.
 //
 //go:noescape
-func sdot4x4Y(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int, ahead int)
+func sdot4x4Y(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf, near, far int)
 
 // saxpy4x4Y is saxpy4x4Z for AVX2, with n a multiple of 8.
 //
@@ -21,7 +21,7 @@ func saxpy4x4Y(n, groups int, s *float32, scs, srs int, alpha float32, x *float3
 // twice.
 //
 //go:noescape
-func ddot4x4Y(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int, ahead int)
+func ddot4x4Y(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf, near, far int)
 
 // daxpy4x4Y is daxpy4x4Z for AVX2, with n a multiple of 4.
 //

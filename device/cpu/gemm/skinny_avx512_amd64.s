@@ -100,11 +100,11 @@ sdot4Z_sum:
 	VZEROUPPER
 	RET
 
-// func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int, ahead int)
+// func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf, near, far int)
 // SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
-// AX x row 0 + ahead (the fetches)
+// AX x row 0 + near, R12 x row 0 + far (the fetches)
 // Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step
-TEXT ·sdot4x4Z(SB), NOSPLIT, $0-72
+TEXT ·sdot4x4Z(SB), NOSPLIT, $0-80
 	MOVQ pf+48(FP), AX
 	TESTQ AX, AX
 	JZ sdot4x4Z_start
@@ -180,8 +180,10 @@ sdot4x4Z_start:
 	SHLQ $2, R8
 	LEAQ (R10)(R10*2), R11
 	LEAQ (R8)(R8*2), R9
-	MOVQ ahead+64(FP), AX
+	MOVQ near+64(FP), AX
 	ADDQ SI, AX
+	MOVQ far+72(FP), R12
+	ADDQ SI, R12
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -204,9 +206,13 @@ sdot4x4Z_start:
 	PCALIGN $64
 sdot4x4Z_loop:
 	PREFETCHT0 (AX)
+	PREFETCHT1 (R12)
 	PREFETCHT0 (AX)(R10*1)
+	PREFETCHT1 (R12)(R10*1)
 	PREFETCHT0 (AX)(R10*2)
+	PREFETCHT1 (R12)(R10*2)
 	PREFETCHT0 (AX)(R11*1)
+	PREFETCHT1 (R12)(R11*1)
 	VMOVUPS (SI), Z16
 	VMOVUPS (SI)(R10*1), Z17
 	VMOVUPS (SI)(R10*2), Z18
@@ -234,6 +240,7 @@ sdot4x4Z_loop:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	ADDQ $64, AX
+	ADDQ $64, R12
 	DECQ BX
 	JNZ sdot4x4Z_loop
 sdot4x4Z_mask:
@@ -1275,11 +1282,11 @@ ddot4Z_sum:
 	VZEROUPPER
 	RET
 
-// func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int, ahead int)
+// func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf, near, far int)
 // SI x row 0   R10 ldx, R11 3*ldx   DI y row 0   R8 ldy, R9 3*ldy (bytes)
-// AX x row 0 + ahead (the fetches)
+// AX x row 0 + near, R12 x row 0 + far (the fetches)
 // Z(4q+r) accumulators, Z16-Z19 x step, Z20-Z23 y step
-TEXT ·ddot4x4Z(SB), NOSPLIT, $0-72
+TEXT ·ddot4x4Z(SB), NOSPLIT, $0-80
 	MOVQ pf+48(FP), AX
 	TESTQ AX, AX
 	JZ ddot4x4Z_start
@@ -1355,8 +1362,10 @@ ddot4x4Z_start:
 	SHLQ $3, R8
 	LEAQ (R10)(R10*2), R11
 	LEAQ (R8)(R8*2), R9
-	MOVQ ahead+64(FP), AX
+	MOVQ near+64(FP), AX
 	ADDQ SI, AX
+	MOVQ far+72(FP), R12
+	ADDQ SI, R12
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1379,9 +1388,13 @@ ddot4x4Z_start:
 	PCALIGN $64
 ddot4x4Z_loop:
 	PREFETCHT0 (AX)
+	PREFETCHT1 (R12)
 	PREFETCHT0 (AX)(R10*1)
+	PREFETCHT1 (R12)(R10*1)
 	PREFETCHT0 (AX)(R10*2)
+	PREFETCHT1 (R12)(R10*2)
 	PREFETCHT0 (AX)(R11*1)
+	PREFETCHT1 (R12)(R11*1)
 	VMOVUPD (SI), Z16
 	VMOVUPD (SI)(R10*1), Z17
 	VMOVUPD (SI)(R10*2), Z18
@@ -1409,6 +1422,7 @@ ddot4x4Z_loop:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	ADDQ $64, AX
+	ADDQ $64, R12
 	DECQ BX
 	JNZ ddot4x4Z_loop
 ddot4x4Z_mask:

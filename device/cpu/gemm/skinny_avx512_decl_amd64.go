@@ -13,10 +13,10 @@ func sdot4Z(n int, x, y *float32, ldy int, out *[4]float32)
 // i < n (any n): four rows of x against four rows of y. Unless pf is nil,
 // it first fetches the first lines of the four rows at pf, ldpf apart:
 // the next rows of whichever operand streams. It fetches each row of x
-// ahead bytes ahead of its loads.
+// near bytes ahead of its loads into L1 and far bytes ahead into L2.
 //
 //go:noescape
-func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf int, ahead int)
+func sdot4x4Z(n int, x *float32, ldx int, y *float32, ldy int, out *[16]float32, pf *float32, ldpf, near, far int)
 
 // saxpy4Z computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).
 //
@@ -60,10 +60,10 @@ func ddot4Z(n int, x, y *float64, ldy int, out *[4]float64)
 // i < n (any n): four rows of x against four rows of y. Unless pf is nil,
 // it first fetches the first lines of the four rows at pf, ldpf apart:
 // the next rows of whichever operand streams. It fetches each row of x
-// ahead bytes ahead of its loads.
+// near bytes ahead of its loads into L1 and far bytes ahead into L2.
 //
 //go:noescape
-func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf int, ahead int)
+func ddot4x4Z(n int, x *float64, ldx int, y *float64, ldy int, out *[16]float64, pf *float64, ldpf, near, far int)
 
 // daxpy4Z computes y[i] += sum_r s[r]*x[r*ldx+i] for r < 4 and i < n (any n).
 //
