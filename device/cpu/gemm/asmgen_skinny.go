@@ -674,22 +674,24 @@ func (g *gen) axpyStripZ(e elem) {
 }
 
 // dot4x4Y emits <pre>dot4x4Y(n, x, ldx, y, ldy, out, pf, ldpf, near,
-// far)</pre>,
-// dot4x4Z for AVX2 and n a multiple of the ymm lanes. Sixteen
+// far)</pre>, dot4x4Z for AVX2 and n a multiple of the ymm lanes. Sixteen
 // accumulators would take all sixteen ymm registers, so it runs the rows
 // of x in two pairs (eight accumulators, two x and four y vectors a step)
 // that take turns every dotChunk steps of 64 bytes: rows 0 and 1 over a
 // stretch of 1 KiB, then rows 2 and 3 over the same stretch, the pair at
 // rest keeping its accumulators in the frame. So the four rows of x
 // stream side by side, each fetched near and far bytes ahead of its loads
-// as in dot4x4Z, and no row of x has to stay in the caches for a second pass (y,
-// 16 or 32 KiB, is read twice per stretch). On a Zen 4 EPYC
-// (TESSERA_CPU=avx2, two cores, docs/benchmarks.md "A Zen 4 EPYC") this
-// took the dot forms from memory from 0.66-0.72x of the four-stream read
-// to 0.79-0.87x (three runs of four rounds, 0.83-0.85x in the run beside
-// the old kernel), and float64 from L3 from 0.32x to 0.43-0.48x, against
-// two whole passes (the first fetching rows 2 and 3, the second the next
-// group's rows 0 and 1).
+// as in dot4x4Z, and no row of x has to stay in the caches for a second
+// pass (y, 16 or 32 KiB, is read twice per stretch). On a Zen 4 EPYC
+// (TESSERA_CPU=avx2, two cores, docs/benchmarks.md "A Zen 4 EPYC"),
+// fetching into L1 only, this took the dot forms from memory from
+// 0.66-0.72x of the four-stream read to 0.79-0.87x (three runs of four
+// rounds, 0.83-0.85x in the run beside the old kernel), and float64 from
+// L3 from 0.32x to 0.43-0.48x, against two whole passes (the first
+// fetching rows 2 and 3, the second the next group's rows 0 and 1); with
+// the fetch into L2 as well, to 0.92-0.99x. On the Zen 5 EPYC, where the
+// old kernel ran at 0.83-0.85x (float32) and 0.63-0.64x (float64), the
+// turns are not measured.
 func (g *gen) dot4x4Y(e elem) {
 	name := e.pre + "dot4x4Y"
 	lanes := e.lanes / 2
@@ -984,8 +986,8 @@ func (g *gen) readLines(zmm bool) {
 // readAhead is how far ahead of its loads the read anchor fetches each of
 // its four streams, in bytes: 1 KiB and 2 KiB ran alike on the Zen 5
 // EPYC, 512 and 4096 bytes slower; on the Zen 4 EPYC 256, 512 and 1024
-// bytes ran alike. (dot4x4Z takes its distance as an argument: the best
-// differs between those two machines, see dotFetchAhead.)
+// bytes ran alike. (The dot kernels take their distances as arguments:
+// the best differ between those two machines, see dotFetchAhead.)
 const readAhead = 1024
 
 // axpy8x4Z emits <pre>axpy8x4Z(n, blocks, s, scs, srs, alpha, x, ldx, y,
