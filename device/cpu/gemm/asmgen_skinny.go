@@ -961,7 +961,7 @@ func (g *gen) readLines(zmm bool) {
 	g.ins("SHLQ $6, R8")
 	g.ins("LEAQ (R8)(R8*2), R9")
 	g.label(l("loop"))
-	for q, idx := range []string{"", "(R8*1)", "(R8*2)", "(R9*1)"} {
+	for q, idx := range rowIndex {
 		g.ins("PREFETCHT0 %d(SI)%s", readAhead, idx)
 		add("(SI)"+idx, q)
 	}
@@ -1164,10 +1164,10 @@ func (g *gen) groupedNext(rows int, loop string) {
 }
 
 // dotLead starts the four-row dot kernels (arguments n int, x *T, ldx int,
-// y *T, ldy int, out *[16]T, pf *T, ldpf int): unless pf is nil, it
-// fetches the first lines of the four rows at pf, ldpf apart, and of each
-// further page within n elements (prefetchLead), then falls through to the
-// label name_start.
+// y *T, ldy int, out *[16]T, pf *T, ldpf int, then their fetch distances):
+// unless pf is nil, it fetches the first lines of the four rows at pf,
+// ldpf apart, and of each further page within n elements (prefetchLead),
+// then falls through to the label name_start.
 func (g *gen) dotLead(e elem, name string) {
 	start := name + "_start"
 	g.ins("MOVQ pf+48(FP), AX")
