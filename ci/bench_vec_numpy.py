@@ -70,6 +70,12 @@ def numpy_rates(n):
         np.multiply(a32, 1.5, out=t32)
         np.add(t32, b32, out=d32)
 
+    # np.where has no out argument, so these allocate their result, as a
+    # NumPy program's where does; the condition's pattern is Go's (every
+    # third element).
+    cond = np.arange(n) % 3 == 0
+    zero32 = np.float32(0)
+
     # name -> (function, bytes per element or 0 for Gelem/s)
     ops = {
         "exp": (lambda: np.exp(x, out=d32), 0),
@@ -111,6 +117,9 @@ def numpy_rates(n):
         "gt_f32": (lambda: np.greater(a32, b32, out=dbool), 9),
         "gtscalar_f32": (lambda: np.greater(a32, np.float32(1.5), out=dbool), 5),
         "gt_f64": (lambda: np.greater(a64, b64, out=dbool), 17),
+        "where_f32": (lambda: np.where(cond, a32, b32), 13),
+        "whereelse_f32": (lambda: np.where(cond, a32, zero32), 9),
+        "where_f64": (lambda: np.where(cond, a64, b64), 25),
         "add_f64": (lambda: np.add(a64, b64, out=d64), 24),
         "div_f64": (lambda: np.divide(a64, b64, out=d64), 24),
         "sum_f32": (lambda: np.add.reduce(s32), 4),

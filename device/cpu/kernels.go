@@ -221,32 +221,6 @@ func withBits(b *Buffer, f8 func([]uint8), f16 func([]uint16), f32 func([]uint32
 
 func ident[T any](x T) T { return x }
 
-// whereRow sets d[t] to a[t] where c[t] is nonzero, else to b[t] (bRow)
-// or b[0], without a branch on c: the condition becomes an all-ones or
-// all-zeros mask that picks the bits.
-func whereRow[T uint8 | uint16 | uint32 | uint64](d []T, c []uint8, a, b []T, bRow bool) {
-	c, a = c[:len(d)], a[:len(d)]
-	if bRow {
-		b = b[:len(d)]
-		for t := range d {
-			var m T
-			if c[t] != 0 {
-				m = ^T(0)
-			}
-			d[t] = b[t] ^ ((a[t] ^ b[t]) & m)
-		}
-		return
-	}
-	z := b[0]
-	for t := range d {
-		var m T
-		if c[t] != 0 {
-			m = ^T(0)
-		}
-		d[t] = a[t]&m | z&^m
-	}
-}
-
 // copyRows copies the view sl of src into the view dl of dst (same shape):
 // rows adjacent in both move with copy (memmove), the others element by
 // element.
@@ -593,16 +567,28 @@ func (d *Device) Where(dst, cond, a, b device.Operand) error {
 }
 
 // where selects a's element where c is nonzero and b's elsewhere. A row
-// whose destination, condition and a are adjacent, with b adjacent or one
-// repeated element (Tril's zero), takes a branch-free loop (a conditional
-// move: random conditions would defeat the branch predictor); the others
-// step through the four views one element at a time.
+// whose destination and condition are adjacent, with a and b each adjacent
+// or one repeated element (Tril's zero, a masked fill's value), takes the
+// vec select kernels (branch-free: random conditions would defeat the
+// branch predictor); the others step through the four views one element
+// at a time.
 func where[T uint8 | uint16 | uint32 | uint64](dst []T, dl layout.Layout, c []uint8, cl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
 	runRows(layout.NewRowsOf(dl, cl, al, bl), func(offs []int, n int, inner []int) {
 		i, j, k, m := offs[0], offs[1], offs[2], offs[3]
-		if inner[0] == 1 && inner[1] == 1 && inner[2] == 1 && (inner[3] == 1 || inner[3] == 0) {
-			whereRow(dst[i:i+n], c[j:j+n], a[k:k+n], b[m:], inner[3] == 1)
-			return
+		if inner[0] == 1 && inner[1] == 1 {
+			// The rows' lengths agree, so the kernels return no error.
+			d, cr := dst[i:i+n], c[j:j+n]
+			switch {
+			case inner[2] == 1 && inner[3] == 1:
+				_ = vec.Select(d, cr, a[k:k+n], b[m:m+n])
+				return
+			case inner[2] == 1 && inner[3] == 0:
+				_ = vec.SelectElse(d, cr, a[k:k+n], b[m])
+				return
+			case inner[2] == 0 && inner[3] == 1:
+				_ = vec.SelectThen(d, cr, a[k], b[m:m+n])
+				return
+			}
 		}
 		for range n {
 			if c[j] != 0 {

@@ -1827,6 +1827,66 @@ func cmpGtScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
 //go:noescape
 func cmpGeScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
 
+// select32AVX2 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 8.
+//
+//go:noescape
+func select32AVX2(dst *uint32, c *uint8, a *uint32, b *uint32, n int)
+
+// selectElse32AVX2 sets dst[i] to a[i] where c[i] != 0, else s, for i < n, a multiple of 8.
+//
+//go:noescape
+func selectElse32AVX2(dst *uint32, c *uint8, a *uint32, s uint32, n int)
+
+// selectThen32AVX2 sets dst[i] to s where c[i] != 0, else b[i], for i < n, a multiple of 8.
+//
+//go:noescape
+func selectThen32AVX2(dst *uint32, c *uint8, s uint32, b *uint32, n int)
+
+// select64AVX2 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 4.
+//
+//go:noescape
+func select64AVX2(dst *uint64, c *uint8, a *uint64, b *uint64, n int)
+
+// selectElse64AVX2 sets dst[i] to a[i] where c[i] != 0, else s, for i < n, a multiple of 4.
+//
+//go:noescape
+func selectElse64AVX2(dst *uint64, c *uint8, a *uint64, s uint64, n int)
+
+// selectThen64AVX2 sets dst[i] to s where c[i] != 0, else b[i], for i < n, a multiple of 4.
+//
+//go:noescape
+func selectThen64AVX2(dst *uint64, c *uint8, s uint64, b *uint64, n int)
+
+// select32AVX512 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 16.
+//
+//go:noescape
+func select32AVX512(dst *uint32, c *uint8, a *uint32, b *uint32, n int)
+
+// selectElse32AVX512 sets dst[i] to a[i] where c[i] != 0, else s, for i < n, a multiple of 16.
+//
+//go:noescape
+func selectElse32AVX512(dst *uint32, c *uint8, a *uint32, s uint32, n int)
+
+// selectThen32AVX512 sets dst[i] to s where c[i] != 0, else b[i], for i < n, a multiple of 16.
+//
+//go:noescape
+func selectThen32AVX512(dst *uint32, c *uint8, s uint32, b *uint32, n int)
+
+// select64AVX512 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 8.
+//
+//go:noescape
+func select64AVX512(dst *uint64, c *uint8, a *uint64, b *uint64, n int)
+
+// selectElse64AVX512 sets dst[i] to a[i] where c[i] != 0, else s, for i < n, a multiple of 8.
+//
+//go:noescape
+func selectElse64AVX512(dst *uint64, c *uint8, a *uint64, s uint64, n int)
+
+// selectThen64AVX512 sets dst[i] to s where c[i] != 0, else b[i], for i < n, a multiple of 8.
+//
+//go:noescape
+func selectThen64AVX512(dst *uint64, c *uint8, s uint64, b *uint64, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},
@@ -1853,6 +1913,8 @@ var asmAVX2 = tierAsm{
 	cmpScalar32: [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX2, cmpNeScalarF32AVX2, cmpLtScalarF32AVX2, cmpLeScalarF32AVX2, cmpGtScalarF32AVX2, cmpGeScalarF32AVX2},
 	cmp64:       [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX2, cmpNeF64AVX2, cmpLtF64AVX2, cmpLeF64AVX2, cmpGtF64AVX2, cmpGeF64AVX2},
 	cmpScalar64: [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX2, cmpNeScalarF64AVX2, cmpLtScalarF64AVX2, cmpLeScalarF64AVX2, cmpGtScalarF64AVX2, cmpGeScalarF64AVX2},
+	sel32:       select32AVX2, selElse32: selectElse32AVX2, selThen32: selectThen32AVX2,
+	sel64: select64AVX2, selElse64: selectElse64AVX2, selThen64: selectThen64AVX2,
 }
 
 // asmAVX512 lists the AVX512 elementwise kernels by operation.
@@ -1883,4 +1945,6 @@ var asmAVX512 = tierAsm{
 	cmpScalar32: [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX512, cmpNeScalarF32AVX512, cmpLtScalarF32AVX512, cmpLeScalarF32AVX512, cmpGtScalarF32AVX512, cmpGeScalarF32AVX512},
 	cmp64:       [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX512, cmpNeF64AVX512, cmpLtF64AVX512, cmpLeF64AVX512, cmpGtF64AVX512, cmpGeF64AVX512},
 	cmpScalar64: [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX512, cmpNeScalarF64AVX512, cmpLtScalarF64AVX512, cmpLeScalarF64AVX512, cmpGtScalarF64AVX512, cmpGeScalarF64AVX512},
+	sel32:       select32AVX512, selElse32: selectElse32AVX512, selThen32: selectThen32AVX512,
+	sel64: select64AVX512, selElse64: selectElse64AVX512, selThen64: selectThen64AVX512,
 }

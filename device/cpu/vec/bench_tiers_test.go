@@ -131,15 +131,17 @@ func BenchmarkTiersUnary(b *testing.B) {
 }
 
 // BenchmarkTiersBinary reports Gelem/s and GB/s (bytes read and written)
-// of the float32 and float64 Add, Mul, scalar Mul, Div and Axpy per tier.
+// of the float32 and float64 Add, Mul, scalar Mul, Div and Axpy, the
+// comparisons and the selects per tier.
 func BenchmarkTiersBinary(b *testing.B) {
 	for _, n := range benchSizes {
 		x32, y32, d32 := make([]float32, n), make([]float32, n), make([]float32, n)
 		x64, y64, d64 := make([]float64, n), make([]float64, n), make([]float64, n)
-		db := make([]uint8, n)
+		db, cond := make([]uint8, n), make([]uint8, n)
 		for i := range x32 {
 			x32[i], y32[i] = float32(i%100)+1, 1.5
 			x64[i], y64[i] = float64(i%100)+1, 1.5
+			cond[i] = b2u8(i%3 == 0)
 		}
 		ops := []struct {
 			name  string
@@ -155,6 +157,9 @@ func BenchmarkTiersBinary(b *testing.B) {
 			{"gt_f32", 9, func() { Compare(CmpGt, db, x32, y32) }},
 			{"gtscalar_f32", 5, func() { CompareScalar(CmpGt, db, x32, 1.5) }},
 			{"gt_f64", 17, func() { Compare(CmpGt, db, x64, y64) }},
+			{"where_f32", 13, func() { Select(d32, cond, x32, y32) }},
+			{"whereelse_f32", 9, func() { SelectElse(d32, cond, x32, 0) }},
+			{"where_f64", 25, func() { Select(d64, cond, x64, y64) }},
 			{"add_f64", 24, func() { Add(d64, x64, y64) }},
 			{"div_f64", 24, func() { Div(d64, x64, y64) }},
 		}

@@ -100,6 +100,8 @@ type kernels struct {
 	narrowF64 func(dst []float32, src []float64)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
+	// sel has Select's, SelectElse's and SelectThen's kernels.
+	sel selectKernels
 }
 
 // active is the kernel set every exported function uses, chosen once at

@@ -147,6 +147,15 @@ type tierAsm struct {
 	// (halfKernels.binBF16, halfKernels.unBF16).
 	binBF16, binF16 [numBinOps]func(dst, a, b *uint16, n int)
 	unBF16, unF16   [numUnOps]func(dst, x *uint16, n int)
+	// sel32 and sel64 are Select's kernels on 32-bit and 64-bit elements,
+	// selElse32 and selElse64 SelectElse's, selThen32 and selThen64
+	// SelectThen's (whole vectors only: selectVia).
+	sel32     func(dst *uint32, c *uint8, a, b *uint32, n int)
+	sel64     func(dst *uint64, c *uint8, a, b *uint64, n int)
+	selElse32 func(dst *uint32, c *uint8, a *uint32, s uint32, n int)
+	selElse64 func(dst *uint64, c *uint8, a *uint64, s uint64, n int)
+	selThen32 func(dst *uint32, c *uint8, s uint32, b *uint32, n int)
+	selThen64 func(dst *uint64, c *uint8, s uint64, b *uint64, n int)
 }
 
 // asmKernels builds a kernel set from a tier's elementwise kernels; the
@@ -217,7 +226,47 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		k.cmp.vs32[op] = cmpScalarVia(t.cmpScalar32[op], 32, cmpGoKernels.vs32[op])
 		k.cmp.vs64[op] = cmpScalarVia(t.cmpScalar64[op], 8, cmpGoKernels.vs64[op])
 	}
+	k.sel = selectKernels{
+		vv32: selectVia(t.sel32, 16, selectGo[uint32]), vv64: selectVia(t.sel64, 8, selectGo[uint64]),
+		else32: selectElseVia(t.selElse32, 16, selectElseGo[uint32]), else64: selectElseVia(t.selElse64, 8, selectElseGo[uint64]),
+		then32: selectThenVia(t.selThen32, 16, selectThenGo[uint32]), then64: selectThenVia(t.selThen64, 8, selectThenGo[uint64]),
+	}
 	return k
+}
+
+// selectVia runs a select kernel on the whole multiples of lanes (16
+// 32-bit or 8 64-bit elements: whole vectors of either tier) and tail, the
+// generic loop, on the rest.
+func selectVia[T uint32 | uint64](f func(dst *T, c *uint8, a, b *T, n int), lanes int, tail func([]T, []uint8, []T, []T)) func([]T, []uint8, []T, []T) {
+	return func(dst []T, c []uint8, a, b []T) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(unsafe.SliceData(dst), unsafe.SliceData(c), unsafe.SliceData(a), unsafe.SliceData(b), m)
+		}
+		tail(dst[m:], c[m:len(dst)], a[m:len(dst)], b[m:len(dst)])
+	}
+}
+
+// selectElseVia is selectVia for SelectElse's kernels.
+func selectElseVia[T uint32 | uint64](f func(dst *T, c *uint8, a *T, s T, n int), lanes int, tail func([]T, []uint8, []T, T)) func([]T, []uint8, []T, T) {
+	return func(dst []T, c []uint8, a []T, s T) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(unsafe.SliceData(dst), unsafe.SliceData(c), unsafe.SliceData(a), s, m)
+		}
+		tail(dst[m:], c[m:len(dst)], a[m:len(dst)], s)
+	}
+}
+
+// selectThenVia is selectVia for SelectThen's kernels.
+func selectThenVia[T uint32 | uint64](f func(dst *T, c *uint8, s T, b *T, n int), lanes int, tail func([]T, []uint8, T, []T)) func([]T, []uint8, T, []T) {
+	return func(dst []T, c []uint8, s T, b []T) {
+		m := len(dst) / lanes * lanes
+		if m > 0 {
+			f(unsafe.SliceData(dst), unsafe.SliceData(c), s, unsafe.SliceData(b), m)
+		}
+		tail(dst[m:], c[m:len(dst)], s, b[m:len(dst)])
+	}
 }
 
 // cmpVia runs a comparison kernel on the whole multiples of lanes (32

@@ -92,6 +92,7 @@ var genericKernels = &kernels{
 	widenF32:  widenF32Go,
 	narrowF64: narrowF64Go,
 	cmp:       cmpGoKernels,
+	sel:       selectGoKernels,
 	sum32:     sumF32Go,
 	sum64:     sumF64Go,
 	dot32:     dotF32Go,
