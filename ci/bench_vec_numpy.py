@@ -74,6 +74,9 @@ def numpy_rates(n):
     # NumPy program's where does; the condition's pattern is Go's (every
     # third element).
     cond = np.arange(n) % 3 == 0
+    ai32 = (np.arange(n) % 100).astype(np.int32)
+    bi32 = np.full(n, 50, np.int32)
+    ai64 = (np.arange(n) % 100).astype(np.int64)
     zero32 = np.float32(0)
 
     # name -> (function, bytes per element or 0 for Gelem/s)
@@ -117,6 +120,8 @@ def numpy_rates(n):
         "gt_f32": (lambda: np.greater(a32, b32, out=dbool), 9),
         "gtscalar_f32": (lambda: np.greater(a32, np.float32(1.5), out=dbool), 5),
         "gt_f64": (lambda: np.greater(a64, b64, out=dbool), 17),
+        "gt_i32": (lambda: np.greater(ai32, bi32, out=dbool), 9),
+        "eqscalar_i64": (lambda: np.equal(ai64, np.int64(7), out=dbool), 9),
         "where_f32": (lambda: np.where(cond, a32, b32), 13),
         "whereelse_f32": (lambda: np.where(cond, a32, zero32), 9),
         "where_f64": (lambda: np.where(cond, a64, b64), 25),

@@ -328,6 +328,10 @@ func cmpRows[T num](op device.BinaryOp, d []uint8, x, y []T) bool {
 			return vec.Compare(c, d, xv, any(y).([]float32)) == nil
 		case []float64:
 			return vec.Compare(c, d, xv, any(y).([]float64)) == nil
+		case []int32:
+			return vec.CompareInt(c, d, xv, any(y).([]int32)) == nil
+		case []int64:
+			return vec.CompareInt(c, d, xv, any(y).([]int64)) == nil
 		}
 	}
 	switch op {
@@ -382,6 +386,10 @@ func cmpScalar[T num](op device.BinaryOp, d []uint8, x []T, s T) bool {
 			return vec.CompareScalar(c, d, xv, any(s).(float32)) == nil
 		case []float64:
 			return vec.CompareScalar(c, d, xv, any(s).(float64)) == nil
+		case []int32:
+			return vec.CompareIntScalar(c, d, xv, any(s).(int32)) == nil
+		case []int64:
+			return vec.CompareIntScalar(c, d, xv, any(s).(int64)) == nil
 		}
 	}
 	switch op {

@@ -1707,6 +1707,126 @@ func cmpGtScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
 //go:noescape
 func cmpGeScalarF64AVX2(dst *uint8, a *float64, s float64, n int)
 
+// cmpEqI32AVX2 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VPCMPD $0 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpEqI32AVX2(dst *uint8, a *int32, b *int32, n int)
+
+// cmpNeI32AVX2 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VPCMPD $4 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpNeI32AVX2(dst *uint8, a *int32, b *int32, n int)
+
+// cmpLtI32AVX2 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VPCMPD $1 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpLtI32AVX2(dst *uint8, a *int32, b *int32, n int)
+
+// cmpLeI32AVX2 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VPCMPD $2 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpLeI32AVX2(dst *uint8, a *int32, b *int32, n int)
+
+// cmpGtI32AVX2 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VPCMPD $6 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpGtI32AVX2(dst *uint8, a *int32, b *int32, n int)
+
+// cmpGeI32AVX2 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VPCMPD $5 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpGeI32AVX2(dst *uint8, a *int32, b *int32, n int)
+
+// cmpEqScalarI32AVX2 sets dst[i] to 1 where a[i] == s holds, else 0 (VPCMPD $0 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpEqScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+
+// cmpNeScalarI32AVX2 sets dst[i] to 1 where a[i] != s holds, else 0 (VPCMPD $4 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpNeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+
+// cmpLtScalarI32AVX2 sets dst[i] to 1 where a[i] < s holds, else 0 (VPCMPD $1 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpLtScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+
+// cmpLeScalarI32AVX2 sets dst[i] to 1 where a[i] <= s holds, else 0 (VPCMPD $2 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpLeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+
+// cmpGtScalarI32AVX2 sets dst[i] to 1 where a[i] > s holds, else 0 (VPCMPD $6 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpGtScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+
+// cmpGeScalarI32AVX2 sets dst[i] to 1 where a[i] >= s holds, else 0 (VPCMPD $5 on AVX-512), for i < n, a multiple of 32.
+//
+//go:noescape
+func cmpGeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+
+// cmpEqI64AVX2 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VPCMPQ $0 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpEqI64AVX2(dst *uint8, a *int64, b *int64, n int)
+
+// cmpNeI64AVX2 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VPCMPQ $4 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpNeI64AVX2(dst *uint8, a *int64, b *int64, n int)
+
+// cmpLtI64AVX2 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VPCMPQ $1 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLtI64AVX2(dst *uint8, a *int64, b *int64, n int)
+
+// cmpLeI64AVX2 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VPCMPQ $2 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLeI64AVX2(dst *uint8, a *int64, b *int64, n int)
+
+// cmpGtI64AVX2 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VPCMPQ $6 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGtI64AVX2(dst *uint8, a *int64, b *int64, n int)
+
+// cmpGeI64AVX2 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VPCMPQ $5 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGeI64AVX2(dst *uint8, a *int64, b *int64, n int)
+
+// cmpEqScalarI64AVX2 sets dst[i] to 1 where a[i] == s holds, else 0 (VPCMPQ $0 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpEqScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+
+// cmpNeScalarI64AVX2 sets dst[i] to 1 where a[i] != s holds, else 0 (VPCMPQ $4 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpNeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+
+// cmpLtScalarI64AVX2 sets dst[i] to 1 where a[i] < s holds, else 0 (VPCMPQ $1 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLtScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+
+// cmpLeScalarI64AVX2 sets dst[i] to 1 where a[i] <= s holds, else 0 (VPCMPQ $2 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpLeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+
+// cmpGtScalarI64AVX2 sets dst[i] to 1 where a[i] > s holds, else 0 (VPCMPQ $6 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGtScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+
+// cmpGeScalarI64AVX2 sets dst[i] to 1 where a[i] >= s holds, else 0 (VPCMPQ $5 on AVX-512), for i < n, a multiple of 4.
+//
+//go:noescape
+func cmpGeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+
 // cmpEqF32AVX512 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VCMPPS $0x0), for i < n, a multiple of 16.
 //
 //go:noescape
@@ -1827,6 +1947,126 @@ func cmpGtScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
 //go:noescape
 func cmpGeScalarF64AVX512(dst *uint8, a *float64, s float64, n int)
 
+// cmpEqI32AVX512 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VPCMPD $0 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpEqI32AVX512(dst *uint8, a *int32, b *int32, n int)
+
+// cmpNeI32AVX512 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VPCMPD $4 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpNeI32AVX512(dst *uint8, a *int32, b *int32, n int)
+
+// cmpLtI32AVX512 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VPCMPD $1 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLtI32AVX512(dst *uint8, a *int32, b *int32, n int)
+
+// cmpLeI32AVX512 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VPCMPD $2 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLeI32AVX512(dst *uint8, a *int32, b *int32, n int)
+
+// cmpGtI32AVX512 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VPCMPD $6 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGtI32AVX512(dst *uint8, a *int32, b *int32, n int)
+
+// cmpGeI32AVX512 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VPCMPD $5 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGeI32AVX512(dst *uint8, a *int32, b *int32, n int)
+
+// cmpEqScalarI32AVX512 sets dst[i] to 1 where a[i] == s holds, else 0 (VPCMPD $0 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpEqScalarI32AVX512(dst *uint8, a *int32, s int32, n int)
+
+// cmpNeScalarI32AVX512 sets dst[i] to 1 where a[i] != s holds, else 0 (VPCMPD $4 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpNeScalarI32AVX512(dst *uint8, a *int32, s int32, n int)
+
+// cmpLtScalarI32AVX512 sets dst[i] to 1 where a[i] < s holds, else 0 (VPCMPD $1 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLtScalarI32AVX512(dst *uint8, a *int32, s int32, n int)
+
+// cmpLeScalarI32AVX512 sets dst[i] to 1 where a[i] <= s holds, else 0 (VPCMPD $2 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpLeScalarI32AVX512(dst *uint8, a *int32, s int32, n int)
+
+// cmpGtScalarI32AVX512 sets dst[i] to 1 where a[i] > s holds, else 0 (VPCMPD $6 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGtScalarI32AVX512(dst *uint8, a *int32, s int32, n int)
+
+// cmpGeScalarI32AVX512 sets dst[i] to 1 where a[i] >= s holds, else 0 (VPCMPD $5 on AVX-512), for i < n, a multiple of 16.
+//
+//go:noescape
+func cmpGeScalarI32AVX512(dst *uint8, a *int32, s int32, n int)
+
+// cmpEqI64AVX512 sets dst[i] to 1 where a[i] == b[i] holds, else 0 (VPCMPQ $0 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpEqI64AVX512(dst *uint8, a *int64, b *int64, n int)
+
+// cmpNeI64AVX512 sets dst[i] to 1 where a[i] != b[i] holds, else 0 (VPCMPQ $4 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpNeI64AVX512(dst *uint8, a *int64, b *int64, n int)
+
+// cmpLtI64AVX512 sets dst[i] to 1 where a[i] < b[i] holds, else 0 (VPCMPQ $1 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLtI64AVX512(dst *uint8, a *int64, b *int64, n int)
+
+// cmpLeI64AVX512 sets dst[i] to 1 where a[i] <= b[i] holds, else 0 (VPCMPQ $2 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLeI64AVX512(dst *uint8, a *int64, b *int64, n int)
+
+// cmpGtI64AVX512 sets dst[i] to 1 where a[i] > b[i] holds, else 0 (VPCMPQ $6 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGtI64AVX512(dst *uint8, a *int64, b *int64, n int)
+
+// cmpGeI64AVX512 sets dst[i] to 1 where a[i] >= b[i] holds, else 0 (VPCMPQ $5 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGeI64AVX512(dst *uint8, a *int64, b *int64, n int)
+
+// cmpEqScalarI64AVX512 sets dst[i] to 1 where a[i] == s holds, else 0 (VPCMPQ $0 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpEqScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
+
+// cmpNeScalarI64AVX512 sets dst[i] to 1 where a[i] != s holds, else 0 (VPCMPQ $4 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpNeScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
+
+// cmpLtScalarI64AVX512 sets dst[i] to 1 where a[i] < s holds, else 0 (VPCMPQ $1 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLtScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
+
+// cmpLeScalarI64AVX512 sets dst[i] to 1 where a[i] <= s holds, else 0 (VPCMPQ $2 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpLeScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
+
+// cmpGtScalarI64AVX512 sets dst[i] to 1 where a[i] > s holds, else 0 (VPCMPQ $6 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGtScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
+
+// cmpGeScalarI64AVX512 sets dst[i] to 1 where a[i] >= s holds, else 0 (VPCMPQ $5 on AVX-512), for i < n, a multiple of 8.
+//
+//go:noescape
+func cmpGeScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
+
 // select32AVX2 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 8.
 //
 //go:noescape
@@ -1908,12 +2148,16 @@ var asmAVX2 = tierAsm{
 	geluErf64:    geluErfF64AVX2,
 	pow64:        powF64AVX2, powScalar64: powScalarF64AVX2,
 	pow32: powF32AVX2, powScalar32: powScalarF32AVX2,
-	wide32:      [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
-	cmp32:       [numCmpOps]func(dst *uint8, a, b *float32, n int){cmpEqF32AVX2, cmpNeF32AVX2, cmpLtF32AVX2, cmpLeF32AVX2, cmpGtF32AVX2, cmpGeF32AVX2},
-	cmpScalar32: [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX2, cmpNeScalarF32AVX2, cmpLtScalarF32AVX2, cmpLeScalarF32AVX2, cmpGtScalarF32AVX2, cmpGeScalarF32AVX2},
-	cmp64:       [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX2, cmpNeF64AVX2, cmpLtF64AVX2, cmpLeF64AVX2, cmpGtF64AVX2, cmpGeF64AVX2},
-	cmpScalar64: [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX2, cmpNeScalarF64AVX2, cmpLtScalarF64AVX2, cmpLeScalarF64AVX2, cmpGtScalarF64AVX2, cmpGeScalarF64AVX2},
-	sel32:       select32AVX2, selElse32: selectElse32AVX2, selThen32: selectThen32AVX2,
+	wide32:       [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX2, unAcos: acosF32AVX2, unAtan: atanF32AVX2, unSinh: sinhF32AVX2, unCosh: coshF32AVX2, unSoftplus: softplusF32AVX2},
+	cmp32:        [numCmpOps]func(dst *uint8, a, b *float32, n int){cmpEqF32AVX2, cmpNeF32AVX2, cmpLtF32AVX2, cmpLeF32AVX2, cmpGtF32AVX2, cmpGeF32AVX2},
+	cmpScalar32:  [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX2, cmpNeScalarF32AVX2, cmpLtScalarF32AVX2, cmpLeScalarF32AVX2, cmpGtScalarF32AVX2, cmpGeScalarF32AVX2},
+	cmp64:        [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX2, cmpNeF64AVX2, cmpLtF64AVX2, cmpLeF64AVX2, cmpGtF64AVX2, cmpGeF64AVX2},
+	cmpScalar64:  [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX2, cmpNeScalarF64AVX2, cmpLtScalarF64AVX2, cmpLeScalarF64AVX2, cmpGtScalarF64AVX2, cmpGeScalarF64AVX2},
+	cmpI32:       [numCmpOps]func(dst *uint8, a, b *int32, n int){cmpEqI32AVX2, cmpNeI32AVX2, cmpLtI32AVX2, cmpLeI32AVX2, cmpGtI32AVX2, cmpGeI32AVX2},
+	cmpScalarI32: [numCmpOps]func(dst *uint8, a *int32, s int32, n int){cmpEqScalarI32AVX2, cmpNeScalarI32AVX2, cmpLtScalarI32AVX2, cmpLeScalarI32AVX2, cmpGtScalarI32AVX2, cmpGeScalarI32AVX2},
+	cmpI64:       [numCmpOps]func(dst *uint8, a, b *int64, n int){cmpEqI64AVX2, cmpNeI64AVX2, cmpLtI64AVX2, cmpLeI64AVX2, cmpGtI64AVX2, cmpGeI64AVX2},
+	cmpScalarI64: [numCmpOps]func(dst *uint8, a *int64, s int64, n int){cmpEqScalarI64AVX2, cmpNeScalarI64AVX2, cmpLtScalarI64AVX2, cmpLeScalarI64AVX2, cmpGtScalarI64AVX2, cmpGeScalarI64AVX2},
+	sel32:        select32AVX2, selElse32: selectElse32AVX2, selThen32: selectThen32AVX2,
 	sel64: select64AVX2, selElse64: selectElse64AVX2, selThen64: selectThen64AVX2,
 }
 
@@ -1940,11 +2184,15 @@ var asmAVX512 = tierAsm{
 	geluErf64:    geluErfF64AVX512,
 	pow64:        powF64AVX512, powScalar64: powScalarF64AVX512,
 	pow32: powF32AVX512, powScalar32: powScalarF32AVX512,
-	wide32:      [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
-	cmp32:       [numCmpOps]func(dst *uint8, a, b *float32, n int){cmpEqF32AVX512, cmpNeF32AVX512, cmpLtF32AVX512, cmpLeF32AVX512, cmpGtF32AVX512, cmpGeF32AVX512},
-	cmpScalar32: [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX512, cmpNeScalarF32AVX512, cmpLtScalarF32AVX512, cmpLeScalarF32AVX512, cmpGtScalarF32AVX512, cmpGeScalarF32AVX512},
-	cmp64:       [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX512, cmpNeF64AVX512, cmpLtF64AVX512, cmpLeF64AVX512, cmpGtF64AVX512, cmpGeF64AVX512},
-	cmpScalar64: [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX512, cmpNeScalarF64AVX512, cmpLtScalarF64AVX512, cmpLeScalarF64AVX512, cmpGtScalarF64AVX512, cmpGeScalarF64AVX512},
-	sel32:       select32AVX512, selElse32: selectElse32AVX512, selThen32: selectThen32AVX512,
+	wide32:       [numUnOps]func(dst, x *float32, n int){unAsin: asinF32AVX512, unAcos: acosF32AVX512, unAtan: atanF32AVX512, unSinh: sinhF32AVX512, unCosh: coshF32AVX512, unSoftplus: softplusF32AVX512},
+	cmp32:        [numCmpOps]func(dst *uint8, a, b *float32, n int){cmpEqF32AVX512, cmpNeF32AVX512, cmpLtF32AVX512, cmpLeF32AVX512, cmpGtF32AVX512, cmpGeF32AVX512},
+	cmpScalar32:  [numCmpOps]func(dst *uint8, a *float32, s float32, n int){cmpEqScalarF32AVX512, cmpNeScalarF32AVX512, cmpLtScalarF32AVX512, cmpLeScalarF32AVX512, cmpGtScalarF32AVX512, cmpGeScalarF32AVX512},
+	cmp64:        [numCmpOps]func(dst *uint8, a, b *float64, n int){cmpEqF64AVX512, cmpNeF64AVX512, cmpLtF64AVX512, cmpLeF64AVX512, cmpGtF64AVX512, cmpGeF64AVX512},
+	cmpScalar64:  [numCmpOps]func(dst *uint8, a *float64, s float64, n int){cmpEqScalarF64AVX512, cmpNeScalarF64AVX512, cmpLtScalarF64AVX512, cmpLeScalarF64AVX512, cmpGtScalarF64AVX512, cmpGeScalarF64AVX512},
+	cmpI32:       [numCmpOps]func(dst *uint8, a, b *int32, n int){cmpEqI32AVX512, cmpNeI32AVX512, cmpLtI32AVX512, cmpLeI32AVX512, cmpGtI32AVX512, cmpGeI32AVX512},
+	cmpScalarI32: [numCmpOps]func(dst *uint8, a *int32, s int32, n int){cmpEqScalarI32AVX512, cmpNeScalarI32AVX512, cmpLtScalarI32AVX512, cmpLeScalarI32AVX512, cmpGtScalarI32AVX512, cmpGeScalarI32AVX512},
+	cmpI64:       [numCmpOps]func(dst *uint8, a, b *int64, n int){cmpEqI64AVX512, cmpNeI64AVX512, cmpLtI64AVX512, cmpLeI64AVX512, cmpGtI64AVX512, cmpGeI64AVX512},
+	cmpScalarI64: [numCmpOps]func(dst *uint8, a *int64, s int64, n int){cmpEqScalarI64AVX512, cmpNeScalarI64AVX512, cmpLtScalarI64AVX512, cmpLeScalarI64AVX512, cmpGtScalarI64AVX512, cmpGeScalarI64AVX512},
+	sel32:        select32AVX512, selElse32: selectElse32AVX512, selThen32: selectThen32AVX512,
 	sel64: select64AVX512, selElse64: selectElse64AVX512, selThen64: selectThen64AVX512,
 }

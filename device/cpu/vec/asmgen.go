@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,11 +42,16 @@ type elem struct {
 	s     string // scalar suffix: "SS" or "SD"
 	size  int    // bytes per element
 	lanes int    // elements per YMM register
+	// integer marks the signed integer elements of the comparison
+	// kernels, which move their bits with the float moves of their size.
+	integer bool
 }
 
 var (
-	f32 = elem{"F32", "float32", "PS", "SS", 4, 8}
-	f64 = elem{"F64", "float64", "PD", "SD", 8, 4}
+	f32 = elem{"F32", "float32", "PS", "SS", 4, 8, false}
+	f64 = elem{"F64", "float64", "PD", "SD", 8, 4, false}
+	i32 = elem{"I32", "int32", "PS", "SS", 4, 8, true}
+	i64 = elem{"I64", "int64", "PD", "SD", 8, 4, true}
 )
 
 type gen struct {
@@ -702,14 +708,18 @@ func tierTable(d *bytes.Buffer, t tier) {
 	fmt.Fprintf(d, "pow64: powF64%[1]s, powScalar64: powScalarF64%[1]s,\n", t.suffix)
 	fmt.Fprintf(d, "pow32: powF32%[1]s, powScalar32: powScalarF32%[1]s,\n", t.suffix)
 	fmt.Fprintf(d, "wide32: [numUnOps]func(dst, x *float32, n int){unAsin: asinF32%[1]s, unAcos: acosF32%[1]s, unAtan: atanF32%[1]s, unSinh: sinhF32%[1]s, unCosh: coshF32%[1]s, unSoftplus: softplusF32%[1]s},\n", t.suffix)
-	for _, e := range []elem{f32, f64} {
+	for _, e := range []elem{f32, f64, i32, i64} {
 		var vv, vs []string
 		for _, p := range cmpPreds {
 			vv = append(vv, "cmp"+p.name+e.name+t.suffix)
 			vs = append(vs, "cmp"+p.name+"Scalar"+e.name+t.suffix)
 		}
-		fmt.Fprintf(d, "cmp%s: [numCmpOps]func(dst *uint8, a, b *%s, n int){%s},\n", e.name[1:], e.goT, strings.Join(vv, ", "))
-		fmt.Fprintf(d, "cmpScalar%s: [numCmpOps]func(dst *uint8, a *%s, s %s, n int){%s},\n", e.name[1:], e.goT, e.goT, strings.Join(vs, ", "))
+		field := e.name[1:] // cmp32, cmpScalar64; cmpI32 for the integers
+		if e.integer {
+			field = e.name
+		}
+		fmt.Fprintf(d, "cmp%s: [numCmpOps]func(dst *uint8, a, b *%s, n int){%s},\n", field, e.goT, strings.Join(vv, ", "))
+		fmt.Fprintf(d, "cmpScalar%s: [numCmpOps]func(dst *uint8, a *%s, s %s, n int){%s},\n", field, e.goT, e.goT, strings.Join(vs, ", "))
 	}
 	for _, bits := range []int{32, 64} {
 		fmt.Fprintf(d, "sel%[1]d: select%[1]d%[2]s, selElse%[1]d: selectElse%[1]d%[2]s, selThen%[1]d: selectThen%[1]d%[2]s,\n", bits, t.suffix)
@@ -7181,6 +7191,24 @@ var cmpPreds = []struct {
 	imm      int
 }{{"Eq", "==", 0x00}, {"Ne", "!=", 0x04}, {"Lt", "<", 0x11}, {"Le", "<=", 0x12}, {"Gt", ">", 0x1e}, {"Ge", ">=", 0x1d}}
 
+// dq is the dword or qword suffix of integer instructions on e's size.
+func dq(e elem) string {
+	if e.size == 4 {
+		return "D"
+	}
+	return "Q"
+}
+
+// intPreds are the integer comparisons of cmpPreds' relations, in the same
+// order: VPCMPD/VPCMPQ's predicate on AVX-512, and on AVX2 the comparison
+// that exists (VPCMPEQ, or VPCMPGT with the operands in either order:
+// swap, b > a) and whether its result is negated (a != b is not a == b,
+// a <= b is not a > b, a >= b is not b > a).
+var intPreds = []struct {
+	imm           int
+	gt, swap, not bool
+}{{0, false, false, false}, {4, false, false, true}, {1, true, true, false}, {2, true, false, true}, {6, true, false, false}, {5, true, true, true}}
+
 // cmpLUT is the byte-spreading table of the AVX2 float64 comparisons:
 // entry m holds, in byte i, bit i of m, so that the VMOVMSKPD of a
 // comparison (four lanes, the entry's low four bytes) becomes its 0/1
@@ -7196,9 +7224,10 @@ func cmpLUT() []uint64 {
 }
 
 // compares emits Compare's and CompareScalar's kernels of tier t, for
-// float32 and float64 and each relation of cmpPreds (compareKernel).
+// float32 and float64, and CompareInt's and CompareIntScalar's for int32
+// and int64, each relation of cmpPreds (compareKernel).
 func (g *gen) compares(t tier) {
-	for _, e := range []elem{f32, f64} {
+	for _, e := range []elem{f32, f64, i32, i64} {
 		for _, scalar := range []bool{false, true} {
 			for _, p := range cmpPreds {
 				g.compareKernel(t, e, p.name, p.op, p.imm, scalar)
@@ -7215,8 +7244,46 @@ func (g *gen) compares(t tier) {
 // comparisons to bytes (VPACKSSDW, VPACKSSWB, then VPERMD to undo the
 // 128-bit halves' interleaving; 32 elements a slot) and looks a float64
 // one's VMOVMSKPD bits up in cmpLUT.
+//
+// The integer elements compare with VPCMPD/VPCMPQ on AVX-512, and on AVX2
+// with VPCMPEQ or VPCMPGT (intPreds), whose negated relations clear the
+// result's ones with VPANDN (float32 width) or flip the VMOVMSKPD bits
+// (float64 width) instead of setting them.
 func (g *gen) compareKernel(t tier, e elem, name, op string, imm int, scalar bool) {
 	r := t.reg
+	var ip struct {
+		imm           int
+		gt, swap, not bool
+	}
+	if e.integer {
+		ip = intPreds[slices.IndexFunc(cmpPreds, func(p struct {
+			name, op string
+			imm      int
+		}) bool {
+			return p.name == name
+		})]
+	}
+	// vcmp compares the vector in register v with b (a register or memory
+	// operand: other) into v's own lanes, AVX2 only: all ones where the
+	// relation holds, or, for the integers' negated relations, where it
+	// does not.
+	vcmp := func(b, v string) {
+		switch {
+		case !e.integer:
+			g.ins("VCMP%s $%#x, %s, %s, %s", e.p, imm, b, v, v)
+		case !ip.gt:
+			g.ins("VPCMPEQ%s %s, %s, %s", dq(e), b, v, v)
+		case ip.swap:
+			// b > a: VPCMPGT wants b in a register.
+			if strings.Contains(b, "(") {
+				g.ins("VMOVDQU %s, Y12", b)
+				b = "Y12"
+			}
+			g.ins("VPCMPGT%s %s, %s, %s", dq(e), v, b, v)
+		default:
+			g.ins("VPCMPGT%s %s, %s, %s", dq(e), b, v, v)
+		}
+	}
 	L := e.lanes // elements a slot
 	if t.z {
 		L *= 2
@@ -7235,7 +7302,11 @@ func (g *gen) compareKernel(t tier, e elem, name, op string, imm int, scalar boo
 	}
 	args = append(args, arg{"n", "int", 8})
 	kname += e.name + t.suffix
-	off := g.text(kname, args, nil, fmt.Sprintf("sets dst[i] to 1 where a[i] %s %s holds, else 0 (VCMP%s $%#x), for i < n, a multiple of %d.", op, form, e.p, imm, L))
+	how := fmt.Sprintf("VCMP%s $%#x", e.p, imm)
+	if e.integer {
+		how = fmt.Sprintf("VPCMP%s $%d on AVX-512", dq(e), ip.imm)
+	}
+	off := g.text(kname, args, nil, fmt.Sprintf("sets dst[i] to 1 where a[i] %s %s holds, else 0 (%s), for i < n, a multiple of %d.", op, form, how, L))
 	g.load(off, "dst", "DI")
 	g.load(off, "a", "SI")
 	g.load(off, "n", "CX")
@@ -7267,13 +7338,17 @@ func (g *gen) compareKernel(t tier, e elem, name, op string, imm int, scalar boo
 			v := func(i int) string { return r(4*u + i) }
 			for i := range 4 {
 				g.ins("VMOVUPS %s, %s", shiftAddr(src[0], 32*i), v(i))
-				g.ins("VCMPPS $%#x, %s, %s, %s", imm, other(src, 32*i), v(i), v(i))
+				vcmp(other(src, 32*i), v(i))
 			}
 			g.ins("VPACKSSDW %s, %s, %s", v(1), v(0), v(0))
 			g.ins("VPACKSSDW %s, %s, %s", v(3), v(2), v(2))
 			g.ins("VPACKSSWB %s, %s, %s", v(2), v(0), v(0))
 			g.ins("VPERMD %s, Y13, %s", v(0), v(0))
-			g.ins("VPAND Y15, %s, %s", v(0), v(0))
+			if ip.not {
+				g.ins("VPANDN Y15, %s, %s", v(0), v(0))
+			} else {
+				g.ins("VPAND Y15, %s, %s", v(0), v(0))
+			}
 			g.ins("VMOVDQU %s, %s", v(0), dst)
 		})
 		return
@@ -7282,14 +7357,21 @@ func (g *gen) compareKernel(t tier, e elem, name, op string, imm int, scalar boo
 		a := r(u)
 		g.ins("VMOVUP%s %s, %s", e.p[1:], src[0], a)
 		if !t.z {
-			g.ins("VCMPPD $%#x, %s, %s, %s", imm, other(src, 0), a, a)
+			vcmp(other(src, 0), a)
 			g.ins("VMOVMSKPD %s, R10", a)
+			if ip.not {
+				g.ins("XORQ $15, R10")
+			}
 			g.ins("MOVL (R8)(R10*8), R11")
 			g.ins("MOVL R11, %s", dst)
 			return
 		}
 		k := fmt.Sprintf("K%d", u+1)
-		g.ins("VCMP%s $%#x, %s, %s, %s", e.p, imm, other(src, 0), a, k)
+		if e.integer {
+			g.ins("VPCMP%s $%d, %s, %s, %s", dq(e), ip.imm, other(src, 0), a, k)
+		} else {
+			g.ins("VCMP%s $%#x, %s, %s, %s", e.p, imm, other(src, 0), a, k)
+		}
 		if e.size == 4 {
 			g.ins("VMOVDQA32.Z Z15, %s, %s", k, a)
 			g.ins("VPMOVDB %s, %s", a, x(u))

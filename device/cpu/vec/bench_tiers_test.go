@@ -138,10 +138,12 @@ func BenchmarkTiersBinary(b *testing.B) {
 		x32, y32, d32 := make([]float32, n), make([]float32, n), make([]float32, n)
 		x64, y64, d64 := make([]float64, n), make([]float64, n), make([]float64, n)
 		db, cond := make([]uint8, n), make([]uint8, n)
+		xi32, yi32, xi64 := make([]int32, n), make([]int32, n), make([]int64, n)
 		for i := range x32 {
 			x32[i], y32[i] = float32(i%100)+1, 1.5
 			x64[i], y64[i] = float64(i%100)+1, 1.5
 			cond[i] = b2u8(i%3 == 0)
+			xi32[i], yi32[i], xi64[i] = int32(i%100), 50, int64(i%100)
 		}
 		ops := []struct {
 			name  string
@@ -157,6 +159,8 @@ func BenchmarkTiersBinary(b *testing.B) {
 			{"gt_f32", 9, func() { Compare(CmpGt, db, x32, y32) }},
 			{"gtscalar_f32", 5, func() { CompareScalar(CmpGt, db, x32, 1.5) }},
 			{"gt_f64", 17, func() { Compare(CmpGt, db, x64, y64) }},
+			{"gt_i32", 9, func() { CompareInt(CmpGt, db, xi32, yi32) }},
+			{"eqscalar_i64", 9, func() { CompareIntScalar(CmpEq, db, xi64, 7) }},
 			{"where_f32", 13, func() { Select(d32, cond, x32, y32) }},
 			{"whereelse_f32", 9, func() { SelectElse(d32, cond, x32, 0) }},
 			{"where_f64", 25, func() { Select(d64, cond, x64, y64) }},

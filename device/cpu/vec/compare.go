@@ -1,6 +1,8 @@
 package vec
 
 import (
+	"unsafe"
+
 	"github.com/tessera-go/tessera/errs"
 )
 
@@ -30,11 +32,19 @@ func (op CmpOp) String() string {
 
 // cmpKernels are one set's comparison kernels, by relation.
 type cmpKernels struct {
-	vv32 [numCmpOps]func(dst []uint8, a, b []float32)
-	vv64 [numCmpOps]func(dst []uint8, a, b []float64)
-	vs32 [numCmpOps]func(dst []uint8, a []float32, s float32)
-	vs64 [numCmpOps]func(dst []uint8, a []float64, s float64)
+	vv32  [numCmpOps]func(dst []uint8, a, b []float32)
+	vv64  [numCmpOps]func(dst []uint8, a, b []float64)
+	vs32  [numCmpOps]func(dst []uint8, a []float32, s float32)
+	vs64  [numCmpOps]func(dst []uint8, a []float64, s float64)
+	vvI32 [numCmpOps]func(dst []uint8, a, b []int32)
+	vvI64 [numCmpOps]func(dst []uint8, a, b []int64)
+	vsI32 [numCmpOps]func(dst []uint8, a []int32, s int32)
+	vsI64 [numCmpOps]func(dst []uint8, a []int64, s int64)
 }
+
+// Int is the element constraint of the integer comparisons: int32 and
+// int64 and types defined on them.
+type Int interface{ ~int32 | ~int64 }
 
 // Compare sets dst[i] to 1 where a[i] op b[i] holds and to 0 where it does
 // not: the comparisons of Go, NumPy and PyTorch, so a NaN operand makes
@@ -73,8 +83,54 @@ func CompareScalar[T Float](op CmpOp, dst []uint8, a []T, s T) error {
 	return nil
 }
 
+// CompareInt is Compare for signed integers: dst[i] is 1 where a[i] op
+// b[i] holds, else 0. The vector sets compare whole vectors (VPCMPD and
+// VPCMPQ on AVX-512; VPCMPEQ and VPCMPGT, negated where the relation needs
+// it, on AVX2).
+func CompareInt[T Int](op CmpOp, dst []uint8, a, b []T) error {
+	if op < 0 || op >= numCmpOps {
+		return errs.New("vec", "CompareInt", errs.ErrValue, "unknown relation %d", int(op))
+	}
+	if len(a) != len(dst) || len(b) != len(dst) {
+		return errs.New("vec", "CompareInt", errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d, len(b)=%d", len(dst), len(a), len(b))
+	}
+	if unsafe.Sizeof(*new(T)) == 4 {
+		active.cmp.vvI32[op](dst, words32(a), words32(b))
+	} else {
+		active.cmp.vvI64[op](dst, words64(a), words64(b))
+	}
+	return nil
+}
+
+// CompareIntScalar is CompareScalar for signed integers: dst[i] is 1 where
+// a[i] op s holds, else 0.
+func CompareIntScalar[T Int](op CmpOp, dst []uint8, a []T, s T) error {
+	if op < 0 || op >= numCmpOps {
+		return errs.New("vec", "CompareIntScalar", errs.ErrValue, "unknown relation %d", int(op))
+	}
+	if len(a) != len(dst) {
+		return errs.New("vec", "CompareIntScalar", errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d", len(dst), len(a))
+	}
+	if unsafe.Sizeof(s) == 4 {
+		active.cmp.vsI32[op](dst, words32(a), int32(s))
+	} else {
+		active.cmp.vsI64[op](dst, words64(a), int64(s))
+	}
+	return nil
+}
+
+// words32 and words64 reinterpret a row of an Int type as int32 or int64
+// (the callers switch on the size first).
+func words32[T Int](s []T) []int32 {
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func words64[T Int](s []T) []int64 {
+	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
 // holds reports a op b, the generic set's comparison.
-func holds[T Float](op CmpOp, a, b T) bool {
+func holds[T Float | int32 | int64](op CmpOp, a, b T) bool {
 	switch op {
 	case CmpEq:
 		return a == b
@@ -92,7 +148,7 @@ func holds[T Float](op CmpOp, a, b T) bool {
 
 // cmpGo and cmpScalarGo are the generic set's kernels (and the vector
 // sets' tails).
-func cmpGo[T Float](op CmpOp) func(dst []uint8, a, b []T) {
+func cmpGo[T Float | int32 | int64](op CmpOp) func(dst []uint8, a, b []T) {
 	return func(dst []uint8, a, b []T) {
 		a, b = a[:len(dst)], b[:len(dst)]
 		for i := range dst {
@@ -101,7 +157,7 @@ func cmpGo[T Float](op CmpOp) func(dst []uint8, a, b []T) {
 	}
 }
 
-func cmpScalarGo[T Float](op CmpOp) func(dst []uint8, a []T, s T) {
+func cmpScalarGo[T Float | int32 | int64](op CmpOp) func(dst []uint8, a []T, s T) {
 	return func(dst []uint8, a []T, s T) {
 		a = a[:len(dst)]
 		for i := range dst {
@@ -123,6 +179,8 @@ var cmpGoKernels = func() cmpKernels {
 	for op := range numCmpOps {
 		k.vv32[op], k.vv64[op] = cmpGo[float32](op), cmpGo[float64](op)
 		k.vs32[op], k.vs64[op] = cmpScalarGo[float32](op), cmpScalarGo[float64](op)
+		k.vvI32[op], k.vvI64[op] = cmpGo[int32](op), cmpGo[int64](op)
+		k.vsI32[op], k.vsI64[op] = cmpScalarGo[int32](op), cmpScalarGo[int64](op)
 	}
 	return k
 }()

@@ -142,6 +142,12 @@ type tierAsm struct {
 	cmp64       [numCmpOps]func(dst *uint8, a, b *float64, n int)
 	cmpScalar32 [numCmpOps]func(dst *uint8, a *float32, s float32, n int)
 	cmpScalar64 [numCmpOps]func(dst *uint8, a *float64, s float64, n int)
+	// cmpI32, cmpI64, cmpScalarI32 and cmpScalarI64 are CompareInt's and
+	// CompareIntScalar's, likewise.
+	cmpI32       [numCmpOps]func(dst *uint8, a, b *int32, n int)
+	cmpI64       [numCmpOps]func(dst *uint8, a, b *int64, n int)
+	cmpScalarI32 [numCmpOps]func(dst *uint8, a *int32, s int32, n int)
+	cmpScalarI64 [numCmpOps]func(dst *uint8, a *int64, s int64, n int)
 	// binBF16 and binF16 are the one-pass binary operations on half
 	// values, unBF16 and unF16 (AVX-512 only) the unary ones
 	// (halfKernels.binBF16, halfKernels.unBF16).
@@ -225,6 +231,10 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		k.cmp.vv64[op] = cmpVia(t.cmp64[op], 8, cmpGoKernels.vv64[op])
 		k.cmp.vs32[op] = cmpScalarVia(t.cmpScalar32[op], 32, cmpGoKernels.vs32[op])
 		k.cmp.vs64[op] = cmpScalarVia(t.cmpScalar64[op], 8, cmpGoKernels.vs64[op])
+		k.cmp.vvI32[op] = cmpVia(t.cmpI32[op], 32, cmpGoKernels.vvI32[op])
+		k.cmp.vvI64[op] = cmpVia(t.cmpI64[op], 8, cmpGoKernels.vvI64[op])
+		k.cmp.vsI32[op] = cmpScalarVia(t.cmpScalarI32[op], 32, cmpGoKernels.vsI32[op])
+		k.cmp.vsI64[op] = cmpScalarVia(t.cmpScalarI64[op], 8, cmpGoKernels.vsI64[op])
 	}
 	k.sel = selectKernels{
 		vv32: selectVia(t.sel32, 16, selectGo[uint32]), vv64: selectVia(t.sel64, 8, selectGo[uint64]),
@@ -270,9 +280,9 @@ func selectThenVia[T uint32 | uint64](f func(dst *T, c *uint8, s T, b *T, n int)
 }
 
 // cmpVia runs a comparison kernel on the whole multiples of lanes (32
-// float32 elements, the AVX2 kernel's step, or 8 float64, whole vectors of
-// either tier) and tail, the generic loop, on the rest.
-func cmpVia[T float32 | float64](f func(dst *uint8, a, b *T, n int), lanes int, tail func([]uint8, []T, []T)) func([]uint8, []T, []T) {
+// 4-byte elements, the AVX2 kernel's step, or 8 8-byte ones, whole vectors
+// of either tier) and tail, the generic loop, on the rest.
+func cmpVia[T float32 | float64 | int32 | int64](f func(dst *uint8, a, b *T, n int), lanes int, tail func([]uint8, []T, []T)) func([]uint8, []T, []T) {
 	return func(dst []uint8, a, b []T) {
 		m := len(dst) / lanes * lanes
 		if m > 0 {
@@ -283,7 +293,7 @@ func cmpVia[T float32 | float64](f func(dst *uint8, a, b *T, n int), lanes int, 
 }
 
 // cmpScalarVia is cmpVia for CompareScalar's kernels.
-func cmpScalarVia[T float32 | float64](f func(dst *uint8, a *T, s T, n int), lanes int, tail func([]uint8, []T, T)) func([]uint8, []T, T) {
+func cmpScalarVia[T float32 | float64 | int32 | int64](f func(dst *uint8, a *T, s T, n int), lanes int, tail func([]uint8, []T, T)) func([]uint8, []T, T) {
 	return func(dst []uint8, a []T, s T) {
 		m := len(dst) / lanes * lanes
 		if m > 0 {
