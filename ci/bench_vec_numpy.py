@@ -78,6 +78,8 @@ def numpy_rates(n):
     bi32 = np.full(n, 50, np.int32)
     ai64 = (np.arange(n) % 100).astype(np.int64)
     zero32 = np.float32(0)
+    h16 = (1 + np.arange(n) % 100 / 1024).astype(np.float16)
+    zero16 = np.float16(0)
 
     # name -> (function, bytes per element or 0 for Gelem/s)
     ops = {
@@ -124,6 +126,7 @@ def numpy_rates(n):
         "eqscalar_i64": (lambda: np.equal(ai64, np.int64(7), out=dbool), 9),
         "where_f32": (lambda: np.where(cond, a32, b32), 13),
         "whereelse_f32": (lambda: np.where(cond, a32, zero32), 9),
+        "whereelse_f16": (lambda: np.where(cond, h16, zero16), 5),
         "where_f64": (lambda: np.where(cond, a64, b64), 25),
         "add_f64": (lambda: np.add(a64, b64, out=d64), 24),
         "div_f64": (lambda: np.divide(a64, b64, out=d64), 24),

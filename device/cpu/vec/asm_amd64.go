@@ -2067,6 +2067,36 @@ func cmpGtScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
 //go:noescape
 func cmpGeScalarI64AVX512(dst *uint8, a *int64, s int64, n int)
 
+// select8AVX2 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 32.
+//
+//go:noescape
+func select8AVX2(dst *uint8, c *uint8, a *uint8, b *uint8, n int)
+
+// selectElse8AVX2 sets dst[i] to a[i] where c[i] != 0, else s, for i < n, a multiple of 32.
+//
+//go:noescape
+func selectElse8AVX2(dst *uint8, c *uint8, a *uint8, s uint8, n int)
+
+// selectThen8AVX2 sets dst[i] to s where c[i] != 0, else b[i], for i < n, a multiple of 32.
+//
+//go:noescape
+func selectThen8AVX2(dst *uint8, c *uint8, s uint8, b *uint8, n int)
+
+// select16AVX2 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 16.
+//
+//go:noescape
+func select16AVX2(dst *uint16, c *uint8, a *uint16, b *uint16, n int)
+
+// selectElse16AVX2 sets dst[i] to a[i] where c[i] != 0, else s, for i < n, a multiple of 16.
+//
+//go:noescape
+func selectElse16AVX2(dst *uint16, c *uint8, a *uint16, s uint16, n int)
+
+// selectThen16AVX2 sets dst[i] to s where c[i] != 0, else b[i], for i < n, a multiple of 16.
+//
+//go:noescape
+func selectThen16AVX2(dst *uint16, c *uint8, s uint16, b *uint16, n int)
+
 // select32AVX2 sets dst[i] to a[i] where c[i] != 0, else b[i], for i < n, a multiple of 8.
 //
 //go:noescape
@@ -2157,7 +2187,9 @@ var asmAVX2 = tierAsm{
 	cmpScalarI32: [numCmpOps]func(dst *uint8, a *int32, s int32, n int){cmpEqScalarI32AVX2, cmpNeScalarI32AVX2, cmpLtScalarI32AVX2, cmpLeScalarI32AVX2, cmpGtScalarI32AVX2, cmpGeScalarI32AVX2},
 	cmpI64:       [numCmpOps]func(dst *uint8, a, b *int64, n int){cmpEqI64AVX2, cmpNeI64AVX2, cmpLtI64AVX2, cmpLeI64AVX2, cmpGtI64AVX2, cmpGeI64AVX2},
 	cmpScalarI64: [numCmpOps]func(dst *uint8, a *int64, s int64, n int){cmpEqScalarI64AVX2, cmpNeScalarI64AVX2, cmpLtScalarI64AVX2, cmpLeScalarI64AVX2, cmpGtScalarI64AVX2, cmpGeScalarI64AVX2},
-	sel32:        select32AVX2, selElse32: selectElse32AVX2, selThen32: selectThen32AVX2,
+	sel8:         select8AVX2, selElse8: selectElse8AVX2, selThen8: selectThen8AVX2,
+	sel16: select16AVX2, selElse16: selectElse16AVX2, selThen16: selectThen16AVX2,
+	sel32: select32AVX2, selElse32: selectElse32AVX2, selThen32: selectThen32AVX2,
 	sel64: select64AVX2, selElse64: selectElse64AVX2, selThen64: selectThen64AVX2,
 }
 
@@ -2193,6 +2225,8 @@ var asmAVX512 = tierAsm{
 	cmpScalarI32: [numCmpOps]func(dst *uint8, a *int32, s int32, n int){cmpEqScalarI32AVX512, cmpNeScalarI32AVX512, cmpLtScalarI32AVX512, cmpLeScalarI32AVX512, cmpGtScalarI32AVX512, cmpGeScalarI32AVX512},
 	cmpI64:       [numCmpOps]func(dst *uint8, a, b *int64, n int){cmpEqI64AVX512, cmpNeI64AVX512, cmpLtI64AVX512, cmpLeI64AVX512, cmpGtI64AVX512, cmpGeI64AVX512},
 	cmpScalarI64: [numCmpOps]func(dst *uint8, a *int64, s int64, n int){cmpEqScalarI64AVX512, cmpNeScalarI64AVX512, cmpLtScalarI64AVX512, cmpLeScalarI64AVX512, cmpGtScalarI64AVX512, cmpGeScalarI64AVX512},
-	sel32:        select32AVX512, selElse32: selectElse32AVX512, selThen32: selectThen32AVX512,
+	sel8:         select8AVX2, selElse8: selectElse8AVX2, selThen8: selectThen8AVX2,
+	sel16: select16AVX2, selElse16: selectElse16AVX2, selThen16: selectThen16AVX2,
+	sel32: select32AVX512, selElse32: selectElse32AVX512, selThen32: selectThen32AVX512,
 	sel64: select64AVX512, selElse64: selectElse64AVX512, selThen64: selectThen64AVX512,
 }

@@ -721,8 +721,12 @@ func tierTable(d *bytes.Buffer, t tier) {
 		fmt.Fprintf(d, "cmp%s: [numCmpOps]func(dst *uint8, a, b *%s, n int){%s},\n", field, e.goT, strings.Join(vv, ", "))
 		fmt.Fprintf(d, "cmpScalar%s: [numCmpOps]func(dst *uint8, a *%s, s %s, n int){%s},\n", field, e.goT, e.goT, strings.Join(vs, ", "))
 	}
-	for _, bits := range []int{32, 64} {
-		fmt.Fprintf(d, "sel%[1]d: select%[1]d%[2]s, selElse%[1]d: selectElse%[1]d%[2]s, selThen%[1]d: selectThen%[1]d%[2]s,\n", bits, t.suffix)
+	for _, bits := range []int{8, 16, 32, 64} {
+		suffix := t.suffix
+		if bits < 32 {
+			suffix = tierAVX2.suffix // selects' narrow kernels are AVX2's
+		}
+		fmt.Fprintf(d, "sel%[1]d: select%[1]d%[2]s, selElse%[1]d: selectElse%[1]d%[2]s, selThen%[1]d: selectThen%[1]d%[2]s,\n", bits, suffix)
 	}
 	fmt.Fprintf(d, "}\n")
 }
@@ -7390,23 +7394,35 @@ func (g *gen) compareKernel(t tier, e elem, name, op string, imm int, scalar boo
 var selectForms = []string{"", "Else", "Then"}
 
 // selects emits Select's, SelectElse's and SelectThen's kernels of tier t
-// for 32-bit and 64-bit elements (selectKernel).
+// (selectKernel): for 32-bit and 64-bit elements on both tiers, and for
+// 8-bit and 16-bit ones on AVX2 alone, whose kernels the AVX-512 tier
+// takes too (widening bytes to words, or testing bytes, in zmm lanes needs
+// AVX512BW, which that tier does not require).
 func (g *gen) selects(t tier) {
-	for _, bits := range []int{32, 64} {
+	widths := []int{32, 64}
+	if !t.z {
+		widths = []int{8, 16, 32, 64}
+	}
+	for _, bits := range widths {
 		for _, form := range selectForms {
 			g.selectKernel(t, bits, form)
 		}
 	}
 }
 
+// selectWidths are the element widths of the select kernels, with the
+// suffix of their integer instructions.
+var selectWidths = map[int]string{8: "B", 16: "W", 32: "D", 64: "Q"}
+
 // selectKernel emits one select kernel on elements of bits bits: dst[i] =
 // a[i] where c[i] is nonzero, else b[i] (form "", or s for "Else"; "Then"
 // takes s where c[i] is nonzero, else b[i]), for i < n, a multiple of the
 // kernel's step. Each slot widens its condition bytes to the element width
-// (VPMOVZXBD, VPMOVZXBQ) and blends whole elements: on AVX-512 a k-mask
+// (VPMOVZXBW, VPMOVZXBD, VPMOVZXBQ; bytes stay bytes) and blends whole
+// elements: on AVX-512 a k-mask
 // from VPTESTMD/VPTESTMQ (VPTESTNM for "Then") and VPBLENDMD/VPBLENDMQ,
-// on AVX2 a lane mask of c == 0 (VPCMPEQD/VPCMPEQQ against zero) and
-// VPBLENDVB. The elements are only moved, so any 32-bit or 64-bit type
+// on AVX2 a lane mask of c == 0 (VPCMPEQB/W/D/Q against zero) and
+// VPBLENDVB. The elements are only moved, so any type of the width
 // (float, integer) takes the same kernel, NaN payloads and -0 included.
 func (g *gen) selectKernel(t tier, bits int, form string) {
 	r := t.reg
@@ -7446,14 +7462,20 @@ func (g *gen) selectKernel(t tier, bits int, form string) {
 		g.load(off, "b", "DX")
 		ptrs, in = append(ptrs, "DX"), append(in, size*L)
 	}
-	q, bcast := "D", "VBROADCASTSS"
-	if bits == 64 {
-		q, bcast = "Q", "VBROADCASTSD"
-	}
+	q := selectWidths[bits]
 	if form != "" {
 		// The float broadcasts move the bits as they are (and vet knows
-		// their operand size).
-		g.ins("%s s+%d(FP), %s", bcast, off["s"], r(14))
+		// their operand size); a byte or a word goes through AX.
+		switch bits {
+		case 8, 16:
+			g.ins("MOV%sLZX s+%d(FP), AX", q, off["s"])
+			g.ins("VMOVD AX, X14")
+			g.ins("VPBROADCAST%s X14, Y14", q)
+		case 32:
+			g.ins("VBROADCASTSS s+%d(FP), %s", off["s"], r(14))
+		default:
+			g.ins("VBROADCASTSD s+%d(FP), %s", off["s"], r(14))
+		}
 	}
 	if !t.z {
 		g.ins("VPXOR Y13, Y13, Y13")
@@ -7471,7 +7493,11 @@ func (g *gen) selectKernel(t tier, bits int, form string) {
 		case "Then":
 			a, b = r(14), src[1]
 		}
-		g.ins("VPMOVZXB%s %s, %s", q, src[0], cv)
+		if bits == 8 {
+			g.ins("VMOVDQU %s, %s", src[0], cv)
+		} else {
+			g.ins("VPMOVZXB%s %s, %s", q, src[0], cv)
+		}
 		if t.z {
 			k := fmt.Sprintf("K%d", u+1)
 			// K = c != 0, and the blend takes its first operand there; for

@@ -139,11 +139,13 @@ func BenchmarkTiersBinary(b *testing.B) {
 		x64, y64, d64 := make([]float64, n), make([]float64, n), make([]float64, n)
 		db, cond := make([]uint8, n), make([]uint8, n)
 		xi32, yi32, xi64 := make([]int32, n), make([]int32, n), make([]int64, n)
+		h, dh := make([]uint16, n), make([]uint16, n) // half-precision bits
 		for i := range x32 {
 			x32[i], y32[i] = float32(i%100)+1, 1.5
 			x64[i], y64[i] = float64(i%100)+1, 1.5
 			cond[i] = b2u8(i%3 == 0)
 			xi32[i], yi32[i], xi64[i] = int32(i%100), 50, int64(i%100)
+			h[i] = uint16(0x3c00 + i%100)
 		}
 		ops := []struct {
 			name  string
@@ -163,6 +165,7 @@ func BenchmarkTiersBinary(b *testing.B) {
 			{"eqscalar_i64", 9, func() { CompareIntScalar(CmpEq, db, xi64, 7) }},
 			{"where_f32", 13, func() { Select(d32, cond, x32, y32) }},
 			{"whereelse_f32", 9, func() { SelectElse(d32, cond, x32, 0) }},
+			{"whereelse_f16", 5, func() { SelectElse(dh, cond, h, 0) }},
 			{"where_f64", 25, func() { Select(d64, cond, x64, y64) }},
 			{"add_f64", 24, func() { Add(d64, x64, y64) }},
 			{"div_f64", 24, func() { Div(d64, x64, y64) }},

@@ -153,9 +153,15 @@ type tierAsm struct {
 	// (halfKernels.binBF16, halfKernels.unBF16).
 	binBF16, binF16 [numBinOps]func(dst, a, b *uint16, n int)
 	unBF16, unF16   [numUnOps]func(dst, x *uint16, n int)
-	// sel32 and sel64 are Select's kernels on 32-bit and 64-bit elements,
-	// selElse32 and selElse64 SelectElse's, selThen32 and selThen64
-	// SelectThen's (whole vectors only: selectVia).
+	// sel8, sel16, sel32 and sel64 are Select's kernels on 8-bit to
+	// 64-bit elements, selElse8 to selElse64 SelectElse's, selThen8 to
+	// selThen64 SelectThen's (whole vectors only: selectVia).
+	sel8      func(dst *uint8, c *uint8, a, b *uint8, n int)
+	sel16     func(dst *uint16, c *uint8, a, b *uint16, n int)
+	selElse8  func(dst *uint8, c *uint8, a *uint8, s uint8, n int)
+	selElse16 func(dst *uint16, c *uint8, a *uint16, s uint16, n int)
+	selThen8  func(dst *uint8, c *uint8, s uint8, b *uint8, n int)
+	selThen16 func(dst *uint16, c *uint8, s uint16, b *uint16, n int)
 	sel32     func(dst *uint32, c *uint8, a, b *uint32, n int)
 	sel64     func(dst *uint64, c *uint8, a, b *uint64, n int)
 	selElse32 func(dst *uint32, c *uint8, a *uint32, s uint32, n int)
@@ -237,17 +243,20 @@ func asmKernels(name string, t *tierAsm) *kernels {
 		k.cmp.vsI64[op] = cmpScalarVia(t.cmpScalarI64[op], 8, cmpGoKernels.vsI64[op])
 	}
 	k.sel = selectKernels{
+		vv8: selectVia(t.sel8, 32, selectGo[uint8]), vv16: selectVia(t.sel16, 16, selectGo[uint16]),
 		vv32: selectVia(t.sel32, 16, selectGo[uint32]), vv64: selectVia(t.sel64, 8, selectGo[uint64]),
+		else8: selectElseVia(t.selElse8, 32, selectElseGo[uint8]), else16: selectElseVia(t.selElse16, 16, selectElseGo[uint16]),
 		else32: selectElseVia(t.selElse32, 16, selectElseGo[uint32]), else64: selectElseVia(t.selElse64, 8, selectElseGo[uint64]),
+		then8: selectThenVia(t.selThen8, 32, selectThenGo[uint8]), then16: selectThenVia(t.selThen16, 16, selectThenGo[uint16]),
 		then32: selectThenVia(t.selThen32, 16, selectThenGo[uint32]), then64: selectThenVia(t.selThen64, 8, selectThenGo[uint64]),
 	}
 	return k
 }
 
-// selectVia runs a select kernel on the whole multiples of lanes (16
-// 32-bit or 8 64-bit elements: whole vectors of either tier) and tail, the
-// generic loop, on the rest.
-func selectVia[T uint32 | uint64](f func(dst *T, c *uint8, a, b *T, n int), lanes int, tail func([]T, []uint8, []T, []T)) func([]T, []uint8, []T, []T) {
+// selectVia runs a select kernel on the whole multiples of lanes (32
+// bytes, 16 words, 16 32-bit or 8 64-bit elements: whole vectors of
+// either tier) and tail, the generic loop, on the rest.
+func selectVia[T uword](f func(dst *T, c *uint8, a, b *T, n int), lanes int, tail func([]T, []uint8, []T, []T)) func([]T, []uint8, []T, []T) {
 	return func(dst []T, c []uint8, a, b []T) {
 		m := len(dst) / lanes * lanes
 		if m > 0 {
@@ -258,7 +267,7 @@ func selectVia[T uint32 | uint64](f func(dst *T, c *uint8, a, b *T, n int), lane
 }
 
 // selectElseVia is selectVia for SelectElse's kernels.
-func selectElseVia[T uint32 | uint64](f func(dst *T, c *uint8, a *T, s T, n int), lanes int, tail func([]T, []uint8, []T, T)) func([]T, []uint8, []T, T) {
+func selectElseVia[T uword](f func(dst *T, c *uint8, a *T, s T, n int), lanes int, tail func([]T, []uint8, []T, T)) func([]T, []uint8, []T, T) {
 	return func(dst []T, c []uint8, a []T, s T) {
 		m := len(dst) / lanes * lanes
 		if m > 0 {
@@ -269,7 +278,7 @@ func selectElseVia[T uint32 | uint64](f func(dst *T, c *uint8, a *T, s T, n int)
 }
 
 // selectThenVia is selectVia for SelectThen's kernels.
-func selectThenVia[T uint32 | uint64](f func(dst *T, c *uint8, s T, b *T, n int), lanes int, tail func([]T, []uint8, T, []T)) func([]T, []uint8, T, []T) {
+func selectThenVia[T uword](f func(dst *T, c *uint8, s T, b *T, n int), lanes int, tail func([]T, []uint8, T, []T)) func([]T, []uint8, T, []T) {
 	return func(dst []T, c []uint8, s T, b []T) {
 		m := len(dst) / lanes * lanes
 		if m > 0 {

@@ -21,9 +21,14 @@ type uword interface {
 	~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
-// selectKernels are one set's select kernels on 32-bit and 64-bit
-// elements (narrower ones take the generic loops in every set).
+// selectKernels are one set's select kernels, by element width.
 type selectKernels struct {
+	vv8    func(dst []uint8, c []uint8, a, b []uint8)
+	vv16   func(dst []uint16, c []uint8, a, b []uint16)
+	else8  func(dst []uint8, c []uint8, a []uint8, s uint8)
+	else16 func(dst []uint16, c []uint8, a []uint16, s uint16)
+	then8  func(dst []uint8, c []uint8, s uint8, b []uint8)
+	then16 func(dst []uint16, c []uint8, s uint16, b []uint16)
 	vv32   func(dst []uint32, c []uint8, a, b []uint32)
 	vv64   func(dst []uint64, c []uint8, a, b []uint64)
 	else32 func(dst []uint32, c []uint8, a []uint32, s uint32)
@@ -43,9 +48,9 @@ func Select[T Word](dst []T, cond []uint8, a, b []T) error {
 	}
 	switch unsafe.Sizeof(*new(T)) {
 	case 1:
-		selectGo(words[uint8](dst), cond, words[uint8](a), words[uint8](b))
+		active.sel.vv8(words[uint8](dst), cond, words[uint8](a), words[uint8](b))
 	case 2:
-		selectGo(words[uint16](dst), cond, words[uint16](a), words[uint16](b))
+		active.sel.vv16(words[uint16](dst), cond, words[uint16](a), words[uint16](b))
 	case 4:
 		active.sel.vv32(words[uint32](dst), cond, words[uint32](a), words[uint32](b))
 	default:
@@ -63,9 +68,9 @@ func SelectElse[T Word](dst []T, cond []uint8, a []T, s T) error {
 	}
 	switch unsafe.Sizeof(s) {
 	case 1:
-		selectElseGo(words[uint8](dst), cond, words[uint8](a), bitsOf[uint8](s))
+		active.sel.else8(words[uint8](dst), cond, words[uint8](a), bitsOf[uint8](s))
 	case 2:
-		selectElseGo(words[uint16](dst), cond, words[uint16](a), bitsOf[uint16](s))
+		active.sel.else16(words[uint16](dst), cond, words[uint16](a), bitsOf[uint16](s))
 	case 4:
 		active.sel.else32(words[uint32](dst), cond, words[uint32](a), bitsOf[uint32](s))
 	default:
@@ -82,9 +87,9 @@ func SelectThen[T Word](dst []T, cond []uint8, s T, b []T) error {
 	}
 	switch unsafe.Sizeof(s) {
 	case 1:
-		selectThenGo(words[uint8](dst), cond, bitsOf[uint8](s), words[uint8](b))
+		active.sel.then8(words[uint8](dst), cond, bitsOf[uint8](s), words[uint8](b))
 	case 2:
-		selectThenGo(words[uint16](dst), cond, bitsOf[uint16](s), words[uint16](b))
+		active.sel.then16(words[uint16](dst), cond, bitsOf[uint16](s), words[uint16](b))
 	case 4:
 		active.sel.then32(words[uint32](dst), cond, bitsOf[uint32](s), words[uint32](b))
 	default:
@@ -137,7 +142,7 @@ func selectThenGo[T uword](dst []T, c []uint8, s T, b []T) {
 
 // selectGoKernels is the generic set's selectKernels.
 var selectGoKernels = selectKernels{
-	vv32: selectGo[uint32], vv64: selectGo[uint64],
-	else32: selectElseGo[uint32], else64: selectElseGo[uint64],
-	then32: selectThenGo[uint32], then64: selectThenGo[uint64],
+	vv8: selectGo[uint8], vv16: selectGo[uint16], vv32: selectGo[uint32], vv64: selectGo[uint64],
+	else8: selectElseGo[uint8], else16: selectElseGo[uint16], else32: selectElseGo[uint32], else64: selectElseGo[uint64],
+	then8: selectThenGo[uint8], then16: selectThenGo[uint16], then32: selectThenGo[uint32], then64: selectThenGo[uint64],
 }
