@@ -120,6 +120,53 @@ func TestAnyAll(t *testing.T) {
 	}
 }
 
+// TestAnyAllLongRows checks Any and All over rows long enough for the CPU's
+// word-at-a-time scan (256 bytes a block) and the other devices' loops,
+// with one deciding element at the start, in the middle, at the end of a
+// block, just past it and last, and with none, for Bool and U8 (whose
+// nonzero bytes other than 1 are true too).
+func TestAnyAllLongRows(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		for _, n := range []int{255, 256, 257, 1000, 4096} {
+			for _, all := range []bool{false, true} {
+				for _, at := range []int{-1, 0, 7, 255, 256, n / 2, n - 1} {
+					if at >= n {
+						continue
+					}
+					// Any: all zeros but one element; All: all ones but one.
+					vals := make([]float64, 3*n)
+					for i := range vals {
+						if all {
+							vals[i] = float64(1 + i%3) // 1, 2, 3: all true
+						}
+					}
+					if at >= 0 {
+						vals[n+at] = 0 // row 1 only
+						if !all {
+							vals[n+at] = 2
+						}
+					}
+					for _, dt := range []dtype.DType{dtype.Bool, dtype.U8} {
+						x := tensor.FromSlice(vals, 3, n).Cast(dt).To(dev)
+						name := fmt.Sprintf("%s %v n=%d all=%v at=%d", dev.Name(), dt, n, all, at)
+						for _, axes := range [][]int{nil, {1}} {
+							got := x.Any(axes...)
+							if all {
+								got = x.All(axes...)
+							}
+							want := anyAllRef(vals, []int{3, n}, axes, all)
+							g, err := got.Float64s()
+							if err != nil || !slices.Equal(g, want) {
+								t.Errorf("%s axes %v = %v, %v; want %v", name, axes, g, err, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func anyAllRef(vals []float64, shape, axes []int, all bool) []float64 {
 	red := make([]bool, len(shape))
 	if len(axes) == 0 {

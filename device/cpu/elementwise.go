@@ -40,11 +40,11 @@ func (d *Device) Unary(op device.UnaryOp, dst, src device.Operand) error {
 			return nil
 		})
 	case dtype.I32:
-		map1(slice[int32](db), dst.Layout, slice[int32](sb), src.Layout, intUnary[int32](op))
+		intUnaryRows(op, slice[int32](db), dst.Layout, slice[int32](sb), src.Layout, intUnary[int32](op))
 	case dtype.I64:
-		map1(slice[int64](db), dst.Layout, slice[int64](sb), src.Layout, intUnary[int64](op))
+		intUnaryRows(op, slice[int64](db), dst.Layout, slice[int64](sb), src.Layout, intUnary[int64](op))
 	case dtype.U8:
-		map1(slice[uint8](db), dst.Layout, slice[uint8](sb), src.Layout, intUnary[uint8](op))
+		intUnaryRows(op, slice[uint8](db), dst.Layout, slice[uint8](sb), src.Layout, intUnary[uint8](op))
 	}
 	return nil
 }
@@ -56,21 +56,21 @@ func (d *Device) predicate(op device.UnaryOp, db *Buffer, dl layout.Layout, sb *
 	out := slice[uint8](db)
 	switch sb.dt {
 	case dtype.F32:
-		map1(out, dl, slice[float32](sb), src.Layout, test[float32](op))
+		predicateRows(op, out, dl, slice[float32](sb), src.Layout, test[float32](op))
 	case dtype.F64:
-		map1(out, dl, slice[float64](sb), src.Layout, test[float64](op))
+		predicateRows(op, out, dl, slice[float64](sb), src.Layout, test[float64](op))
 	case dtype.F16, dtype.BF16:
 		bufs, lays, err := d.widen(src)
 		if err != nil {
 			return err
 		}
-		map1(out, dl, slice[float32](bufs[0]), lays[0], test[float32](op))
+		predicateRows(op, out, dl, slice[float32](bufs[0]), lays[0], test[float32](op))
 	case dtype.I32:
-		map1(out, dl, slice[int32](sb), src.Layout, test[int32](op))
+		predicateRows(op, out, dl, slice[int32](sb), src.Layout, test[int32](op))
 	case dtype.I64:
-		map1(out, dl, slice[int64](sb), src.Layout, test[int64](op))
+		predicateRows(op, out, dl, slice[int64](sb), src.Layout, test[int64](op))
 	case dtype.U8, dtype.Bool:
-		map1(out, dl, slice[uint8](sb), src.Layout, test[uint8](op))
+		predicateRows(op, out, dl, slice[uint8](sb), src.Layout, test[uint8](op))
 	}
 	return nil
 }
@@ -213,7 +213,16 @@ func binary[T num](op device.BinaryOp, db *Buffer, dl layout.Layout, a []T, al l
 		floatBinaryRows(op, slice[float64](db), dl, x, al, any(b).([]float64), bl)
 		return
 	}
-	map2(slice[T](db), dl, a, al, b, bl, f)
+	switch x := any(a).(type) {
+	case []int32:
+		intBinaryRows(op, slice[int32](db), dl, x, al, any(b).([]int32), bl, any(f).(func(int32, int32) int32))
+	case []int64:
+		intBinaryRows(op, slice[int64](db), dl, x, al, any(b).([]int64), bl, any(f).(func(int64, int64) int64))
+	case []uint8:
+		intBinaryRows(op, slice[uint8](db), dl, x, al, any(b).([]uint8), bl, any(f).(func(uint8, uint8) uint8))
+	default:
+		map2(slice[T](db), dl, a, al, b, bl, f)
+	}
 }
 
 // isFloat reports whether T is a floating type.

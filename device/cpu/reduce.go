@@ -498,21 +498,36 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 		if op == device.All {
 			ident = 1
 		}
+		all := op == device.All
 		return reducer[T]{
 			fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
-				s := ident
+				// found: an element that decides the result (a nonzero
+				// one for Any, a zero one for All); the loops set it
+				// without a branch, since a random mask would defeat the
+				// branch predictor, and stop after the row that found it.
+				found := false
 				cur.start(p, lo)
 				for range hi - lo {
 					j := base + cur.pos
-					for range p.rowLen {
-						if (src[j] != 0) != (ident != 0) {
-							s = 1 - ident
+					if bs, ok := any(src).([]uint8); ok && p.rowStride == 1 {
+						found = decides(bs[j:j+p.rowLen], all)
+					} else {
+						var hit uint8
+						for range p.rowLen {
+							hit |= b2u8((src[j] == 0) == all)
+							j += p.rowStride
 						}
-						j += p.rowStride
+						found = hit != 0
+					}
+					if found {
+						break
 					}
 					cur.next()
 				}
-				return acc[T]{v: s}
+				if found {
+					return acc[T]{v: 1 - ident}
+				}
+				return acc[T]{v: ident}
 			},
 			merge: func(a, b acc[T]) acc[T] {
 				if b.v != ident {
@@ -604,7 +619,8 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 	if !isMax {
 		better = func(x, best T) bool { return x < best }
 	}
-	return reducer[T]{
+	var r reducer[T]
+	r = reducer[T]{
 		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
 			a := acc[T]{at: -1}
 			k := int64(lo) * int64(p.rowLen)
@@ -628,6 +644,80 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 			return a
 		},
 		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
+	}
+	if !arg {
+		r.cols = func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan) {
+			extremeCols(out, oi, ostride, src, base, n, p, isMax, r.fold)
+		}
+	}
+	return r
+}
+
+// extremeCols is Max's and Min's reducer.cols: up to colChunk running
+// extremes at once, each source row folded into them with the vector
+// Maximum or Minimum (NaN-propagating, as fold is) or an inline loop for
+// integers. Of -0 and +0 the vector kernels may keep either, where fold
+// keeps the first it meets, so an output whose extreme is zero is walked
+// again by fold alone: the results are fold's, bit for bit but for which
+// NaN's payload an output of NaN carries.
+func extremeCols[T num](out []T, oi, ostride int, src []T, base, n int, p *reducePlan, isMax bool, fold func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T]) {
+	var buf [colChunk]T
+	var cur cursor
+	for k0 := 0; k0 < n; k0 += colChunk {
+		m := min(colChunk, n-k0)
+		s := buf[:m]
+		first := true
+		cur.start(p, 0)
+		for range p.rows {
+			j := base + k0 + cur.pos
+			for range p.rowLen {
+				if row := src[j : j+m]; first {
+					copy(s, row)
+					first = false
+				} else {
+					foldExtremes(s, row, isMax)
+				}
+				j += p.rowStride
+			}
+			cur.next()
+		}
+		for k, v := range s {
+			if v == 0 {
+				var c cursor
+				v = fold(src, base+k0+k, p, 0, p.rows, &c).v
+			}
+			out[oi+(k0+k)*ostride] = v
+		}
+	}
+}
+
+// foldExtremes sets s[k] to the larger (isMax) or smaller of s[k] and
+// row[k], NaN if either is NaN.
+func foldExtremes[T num](s, row []T, isMax bool) {
+	switch sv := any(s).(type) {
+	case []float32:
+		if isMax {
+			_ = vec.Maximum(sv, sv, any(row).([]float32))
+		} else {
+			_ = vec.Minimum(sv, sv, any(row).([]float32))
+		}
+	case []float64:
+		if isMax {
+			_ = vec.Maximum(sv, sv, any(row).([]float64))
+		} else {
+			_ = vec.Minimum(sv, sv, any(row).([]float64))
+		}
+	default:
+		row = row[:len(s)]
+		if isMax {
+			for k, v := range row {
+				s[k] = max(s[k], v)
+			}
+		} else {
+			for k, v := range row {
+				s[k] = min(s[k], v)
+			}
+		}
 	}
 }
 
@@ -803,4 +893,31 @@ func countNonzero(b []uint8) int64 {
 		}
 	}
 	return int64(n)
+}
+
+// decides reports whether row holds a byte that decides a Bool reduction:
+// a nonzero one for Any, a zero one for All (all set). It reads eight
+// bytes a word and stops at the first block of 256 bytes that has one.
+func decides(row []uint8, all bool) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(row) >= 256 {
+		var hit uint64
+		for w := 0; w < 256; w += 8 {
+			v := endian.LittleEndian.Uint64(row[w:])
+			if all {
+				hit |= (v - ones) &^ v & highs // a zero byte in v
+			} else {
+				hit |= v
+			}
+		}
+		if hit != 0 {
+			return true
+		}
+		row = row[256:]
+	}
+	var hit uint8
+	for _, v := range row {
+		hit |= b2u8((v == 0) == all)
+	}
+	return hit != 0
 }
