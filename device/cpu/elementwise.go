@@ -343,6 +343,10 @@ func cmpRows[T num](op device.BinaryOp, d []uint8, x, y []T) bool {
 			return vec.CompareInt(c, d, xv, any(y).([]int64)) == nil
 		}
 	}
+	if xb, ok := any(x).([]uint8); ok && (op == device.And || op == device.Or || op == device.Xor) {
+		logicBytes(op, d, xb, any(y).([]uint8))
+		return true
+	}
 	switch op {
 	case device.Eq:
 		for t := range d {

@@ -237,20 +237,56 @@ func predicateRow[T num](op device.UnaryOp, d []uint8, x []T) bool {
 	return true
 }
 
-// notBytes sets d[i] to 1 where x[i] is zero and to 0 elsewhere, eight
-// bytes a word: ((v & 0x7f..) + 0x7f..) | v has a byte's high bit set
-// exactly where that byte is nonzero (the sum cannot carry into the next
-// byte), so its complement's high bits, moved down, are the result.
-func notBytes(d, x []uint8) {
+// nonzeroBytes returns, for each byte of v, 1 where that byte is nonzero
+// and 0 where it is zero: ((v & 0x7f..) + 0x7f..) | v has a byte's high
+// bit set exactly where that byte is nonzero (the sum cannot carry into
+// the next byte), and the high bits, moved down, are the result.
+func nonzeroBytes(v uint64) uint64 {
 	const lows, highs = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	return ((v&lows + lows) | v) & highs >> 7
+}
+
+// notBytes sets d[i] to 1 where x[i] is zero and to 0 elsewhere, eight
+// bytes a word.
+func notBytes(d, x []uint8) {
 	x = x[:len(d)]
 	w := len(d) &^ 7
 	for i := 0; i < w; i += 8 {
 		v := endian.LittleEndian.Uint64(x[i:])
-		nz := (v&lows + lows) | v
-		endian.LittleEndian.PutUint64(d[i:], (^nz&highs)>>7)
+		endian.LittleEndian.PutUint64(d[i:], nonzeroBytes(v)^0x0101010101010101)
 	}
 	for i := w; i < len(d); i++ {
 		d[i] = b2u8(x[i] == 0)
+	}
+}
+
+// logicBytes sets d[i] to x[i] op y[i] for the logical And, Or and Xor of
+// bytes (nonzero is true), eight bytes a word.
+func logicBytes(op device.BinaryOp, d, x, y []uint8) {
+	x, y = x[:len(d)], y[:len(d)]
+	w := len(d) &^ 7
+	for i := 0; i < w; i += 8 {
+		a, b := endian.LittleEndian.Uint64(x[i:]), endian.LittleEndian.Uint64(y[i:])
+		var v uint64
+		switch op {
+		case device.And:
+			v = nonzeroBytes(a) & nonzeroBytes(b)
+		case device.Or:
+			v = nonzeroBytes(a | b)
+		default:
+			v = nonzeroBytes(a) ^ nonzeroBytes(b)
+		}
+		endian.LittleEndian.PutUint64(d[i:], v)
+	}
+	for i := w; i < len(d); i++ {
+		a, b := b2u8(x[i] != 0), b2u8(y[i] != 0)
+		switch op {
+		case device.And:
+			d[i] = a & b
+		case device.Or:
+			d[i] = a | b
+		default:
+			d[i] = a ^ b
+		}
 	}
 }

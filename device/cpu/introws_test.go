@@ -124,3 +124,29 @@ func checkPredicateRows[T num](t *testing.T) {
 		}
 	}
 }
+
+// TestLogicBytesMatchTable checks the word-at-a-time And, Or and Xor of
+// byte rows (cmpRows on uint8, as Bool and U8 take them) against the
+// table's rule per element, with bytes other than 0 and 1 (nonzero is
+// true).
+func TestLogicBytesMatchTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range rowLengths {
+		x, y := make([]uint8, n), make([]uint8, n)
+		for i := range x {
+			x[i], y[i] = []uint8{0, 1, 2, 128, 255}[rng.IntN(5)], []uint8{0, 0, 1, 7, 255}[rng.IntN(5)]
+		}
+		for _, op := range []device.BinaryOp{device.And, device.Or, device.Xor} {
+			f := compare[uint8](op)
+			d := make([]uint8, n)
+			if !cmpRows(op, d, x, y) {
+				t.Fatalf("%v has no row", op)
+			}
+			for i := range d {
+				if w := f(x[i], y[i]); d[i] != w {
+					t.Fatalf("%v n=%d: %d op %d = %d, the table gives %d", op, n, x[i], y[i], d[i], w)
+				}
+			}
+		}
+	}
+}

@@ -444,16 +444,52 @@ func convertFrom[D num](dst []D, dl layout.Layout, sb *Buffer, sl layout.Layout,
 	}
 	switch sb.dt {
 	case dtype.F32:
-		map1(dst, dl, slice[float32](sb), sl, converter[float32, D](true, toBool))
+		convertRows(dst, dl, slice[float32](sb), sl, toBool)
 	case dtype.F64:
-		map1(dst, dl, slice[float64](sb), sl, converter[float64, D](true, toBool))
+		convertRows(dst, dl, slice[float64](sb), sl, toBool)
 	case dtype.I32:
-		map1(dst, dl, slice[int32](sb), sl, converter[int32, D](false, toBool))
+		convertRows(dst, dl, slice[int32](sb), sl, toBool)
 	case dtype.I64:
-		map1(dst, dl, slice[int64](sb), sl, converter[int64, D](false, toBool))
+		convertRows(dst, dl, slice[int64](sb), sl, toBool)
 	case dtype.U8, dtype.Bool:
-		map1(dst, dl, slice[uint8](sb), sl, converter[uint8, D](false, toBool))
+		convertRows(dst, dl, slice[uint8](sb), sl, toBool)
 	}
+}
+
+// convertRows is map1 with converter's rule: the saturating float to
+// integer conversions and the Bool tests, written inline on adjacent rows
+// (a func value per element cost several times the conversion) and
+// through converter's func elsewhere.
+func convertRows[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout, toBool bool) {
+	f := converter[S, D](isFloat[S](), toBool)
+	lo, hi, saturating := int64(0), int64(0), false
+	if !toBool && isFloat[S]() {
+		switch any(*new(D)).(type) {
+		case int32:
+			lo, hi, saturating = math.MinInt32, math.MaxInt32, true
+		case int64:
+			lo, hi, saturating = math.MinInt64, math.MaxInt64, true
+		case uint8:
+			lo, hi, saturating = 0, math.MaxUint8, true
+		}
+	}
+	mapRuns(dst, dl, src, sl, func(d []D, s []S) {
+		s = s[:len(d)]
+		switch {
+		case toBool:
+			for i, v := range s {
+				d[i] = D(b2u8(v != 0))
+			}
+		case saturating:
+			for i, v := range s {
+				d[i] = D(saturate(float64(v), lo, hi))
+			}
+		default:
+			for i, v := range s {
+				d[i] = f(v)
+			}
+		}
+	}, f)
 }
 
 // convertPlain is map1 with Go's conversion D(s) written in the loop, not
