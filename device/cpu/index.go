@@ -1,11 +1,14 @@
 package cpu
 
 import (
+	"runtime"
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
+	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/internal/par"
 	"github.com/tessera-go/tessera/layout"
 )
 
@@ -206,36 +209,141 @@ func (d *Device) Scan(op device.ScanOp, dst, src device.Operand, axis int) error
 	prod := op == device.CumProd
 	switch src.DType() {
 	case dtype.F32:
-		scan(slice[float32](bufs[0]), slice[float32](bufs[1]), dst, src, axis, prod, func(x float32) float32 { return x })
+		scan(slice[float32](bufs[0]), slice[float32](bufs[1]), dst, src, axis, prod)
 	case dtype.F64:
-		scan(slice[float64](bufs[0]), slice[float64](bufs[1]), dst, src, axis, prod, func(x float64) float64 { return x })
+		scan(slice[float64](bufs[0]), slice[float64](bufs[1]), dst, src, axis, prod)
 	case dtype.I32:
-		scan(slice[int64](bufs[0]), slice[int32](bufs[1]), dst, src, axis, prod, func(x int32) int64 { return int64(x) })
+		scan(slice[int64](bufs[0]), slice[int32](bufs[1]), dst, src, axis, prod)
 	case dtype.I64:
-		scan(slice[int64](bufs[0]), slice[int64](bufs[1]), dst, src, axis, prod, func(x int64) int64 { return x })
+		scan(slice[int64](bufs[0]), slice[int64](bufs[1]), dst, src, axis, prod)
 	case dtype.U8, dtype.Bool:
-		scan(slice[int64](bufs[0]), slice[uint8](bufs[1]), dst, src, axis, prod, func(x uint8) int64 { return int64(x) })
+		scan(slice[int64](bufs[0]), slice[uint8](bufs[1]), dst, src, axis, prod)
 	default:
 		return errs.New("cpu", op.String(), errs.ErrDType, "scans f32, f64 and integers, have %v (Cast to f32 first)", src.DType())
 	}
 	return nil
 }
 
-func scan[D num, S any](ds []D, ss []S, dst, src device.Operand, axis int, prod bool, conv func(S) D) {
-	n, sa, da := src.Layout.Shape[axis], src.Layout.Strides[axis], dst.Layout.Strides[axis]
-	for _, b := range lines(src.Layout.Shape, axis, src.Layout, dst.Layout) {
+// scan writes the running sums (or products) of src along axis into dst,
+// each output element acc(i) = acc(i-1) + x(i) in order, in D (the source
+// converted, as D(x)). Contiguous operands with axis not the last take
+// scanBlocks, which walks whole rows of the axis across all the lines at
+// once (the lines are columns there, and one at a time would stride
+// through memory); the other lines are split among the cores, each walked
+// in turn. Either way every line's sums are taken in the same order, so
+// the results do not depend on the path or the cores.
+func scan[D, S num](ds []D, ss []S, dst, src device.Operand, axis int, prod bool) {
+	shape := src.Layout.Shape
+	n, sa, da := shape[axis], src.Layout.Strides[axis], dst.Layout.Strides[axis]
+	inner := 1
+	for _, e := range shape[axis+1:] {
+		inner *= e
+	}
+	if inner > 1 && src.Layout.IsContiguous() && dst.Layout.IsContiguous() {
+		scanBlocks(ds[dst.Layout.Offset:], ss[src.Layout.Offset:], src.Layout.Numel()/max(n*inner, 1), n, inner, prod)
+		return
+	}
+	lns := lines(shape, axis, src.Layout, dst.Layout)
+	one := func(b []int) {
 		var acc D
 		if prod {
 			acc = 1
 		}
-		for i := range n {
-			x := conv(ss[b[0]+i*sa])
+		i, o := b[0], b[1]
+		for range n {
 			if prod {
-				acc *= x
+				acc *= D(ss[i])
 			} else {
-				acc += x
+				acc += D(ss[i])
 			}
-			ds[b[1]+i*da] = acc
+			ds[o] = acc
+			i += sa
+			o += da
 		}
 	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(lns) < 2 || n*len(lns) < scanSplitAbove || workers < 2 {
+		for _, b := range lns {
+			one(b)
+		}
+		return
+	}
+	par.For(len(lns), workers, func(k int) { one(lns[k]) })
+}
+
+// scanSplitAbove is the number of elements from which a scan's lines are
+// split among the cores.
+const scanSplitAbove = 1 << 15
+
+// scanBlocks is scan on contiguous operands: outer blocks of n rows of
+// inner elements, each row the previous row's sums plus its own source
+// row (vec's Add and Mul for floats, which give the scalar loop's bits),
+// the blocks' columns split among the cores in chunks.
+func scanBlocks[D, S num](ds []D, ss []S, outer, n, inner int, prod bool) {
+	const chunk = 4096 // columns a task: a row of them stays in L1
+	chunks := (inner + chunk - 1) / chunk
+	run := func(t int) {
+		o, c0 := t/chunks, t%chunks*chunk
+		c1 := min(c0+chunk, inner)
+		base := o * n * inner
+		prev := []D(nil)
+		for i := range n {
+			off := base + i*inner
+			d, x := ds[off+c0:off+c1], ss[off+c0:off+c1]
+			if prev == nil {
+				for k, v := range x {
+					d[k] = D(v)
+				}
+			} else if !scanRowVec(d, prev, x, prod) {
+				x = x[:len(d)]
+				prev = prev[:len(d)]
+				if prod {
+					for k, v := range x {
+						d[k] = prev[k] * D(v)
+					}
+				} else {
+					for k, v := range x {
+						d[k] = prev[k] + D(v)
+					}
+				}
+			}
+			prev = d
+		}
+	}
+	tasks := outer * chunks
+	if workers := runtime.GOMAXPROCS(0); tasks > 1 && outer*n*inner >= scanSplitAbove && workers > 1 {
+		par.For(tasks, workers, run)
+		return
+	}
+	for t := range tasks {
+		run(t)
+	}
+}
+
+// scanRowVec sets d to prev + x (or prev * x) with vec's kernels where D
+// and S are the same float type, reporting whether it did.
+func scanRowVec[D, S num](d, prev []D, x []S, prod bool) bool {
+	switch dv := any(d).(type) {
+	case []float32:
+		xv, ok := any(x).([]float32)
+		if !ok {
+			return false
+		}
+		pv := any(prev).([]float32)
+		if prod {
+			return vec.Mul(dv, pv, xv) == nil
+		}
+		return vec.Add(dv, pv, xv) == nil
+	case []float64:
+		xv, ok := any(x).([]float64)
+		if !ok {
+			return false
+		}
+		pv := any(prev).([]float64)
+		if prod {
+			return vec.Mul(dv, pv, xv) == nil
+		}
+		return vec.Add(dv, pv, xv) == nil
+	}
+	return false
 }
