@@ -240,6 +240,15 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 				copy(dst[i:i+n], src[j:j+n])
 				continue
 			}
+			if di == 1 && dj == -1 && n > 0 {
+				// A reversed row (Flip): both rows as slices, so the loop
+				// runs without bounds checks or index steps.
+				d, s := dst[i:i+n], src[j-n+1:j+1]
+				for k := range d {
+					d[k] = s[len(s)-1-k]
+				}
+				continue
+			}
 			for range n {
 				dst[i] = src[j]
 				i += di
