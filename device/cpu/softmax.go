@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/vec"
@@ -51,7 +52,11 @@ func (d *Device) Softmax(dst, src device.Operand, axis int, log bool) error {
 }
 
 // softmaxLines runs softmaxLine over every line of src along axis into
-// the matching line of dst, lines spread over the cores.
+// the matching line of dst, lines spread over the cores. Lines that are
+// not adjacent in memory (softmax over a leading axis) are taken up to
+// softmaxGroup at a time when their starts are neighbours (columns):
+// gathered row by row into scratch, so that each source line of cache
+// serves the whole group, and scattered back the same way.
 func softmaxLines[T vec.Float](dst []T, dl layout.Layout, src []T, sl layout.Layout, axis int, log bool) {
 	n := sl.Shape[axis]
 	ls := lines(sl.Shape, axis, sl, dl)
@@ -59,31 +64,50 @@ func softmaxLines[T vec.Float](dst []T, dl layout.Layout, src []T, sl layout.Lay
 		return
 	}
 	ss, ds := sl.Strides[axis], dl.Strides[axis]
+	// The gathered lines lie w apart: a cache line more than n, so that
+	// when n is a multiple of 1024 they do not all fall in one L1 set.
+	w := n + 64/int(unsafe.Sizeof(T(0)))
 	vec.Parallel(len(ls), max(1, softmaxGrain/n), func(lo, hi int) {
-		scratch := make([]T, 2*n)
-		row, tmp := scratch[:n], scratch[n:]
-		for _, b := range ls[lo:hi] {
-			x := row
-			if ss == 1 {
-				x = src[b[0] : b[0]+n]
-			} else {
-				for i := range row {
-					row[i] = src[b[0]+i*ss]
+		scratch := make([]T, softmaxGroup*w+n)
+		tmp := scratch[softmaxGroup*w:]
+		for k := lo; k < hi; {
+			if ss == 1 && ds == 1 {
+				b := ls[k]
+				softmaxLine(dst[b[1]:b[1]+n], src[b[0]:b[0]+n], tmp, log)
+				k++
+				continue
+			}
+			// g lines whose starts follow one another on both sides.
+			g := 1
+			for g < softmaxGroup && k+g < hi && ls[k+g][0] == ls[k][0]+g && ls[k+g][1] == ls[k][1]+g {
+				g++
+			}
+			s0, d0 := ls[k][0], ls[k][1]
+			for i := range n {
+				row := src[s0+i*ss : s0+i*ss+g]
+				for c, v := range row {
+					scratch[c*w+i] = v
 				}
 			}
-			out := row
-			if ds == 1 {
-				out = dst[b[1] : b[1]+n]
+			for c := range g {
+				line := scratch[c*w : c*w+n]
+				softmaxLine(line, line, tmp, log)
 			}
-			softmaxLine(out, x, tmp, log)
-			if ds != 1 {
-				for i, v := range out {
-					dst[b[1]+i*ds] = v
+			for i := range n {
+				row := dst[d0+i*ds : d0+i*ds+g]
+				for c := range row {
+					row[c] = scratch[c*w+i]
 				}
 			}
+			k += g
 		}
 	})
 }
+
+// softmaxGroup is how many neighbouring strided lines softmaxLines takes
+// at once: two 64-byte lines of float32 columns (32 ran 10-20 % ahead of
+// 16 on [1024, 1024] over axis 0, and alike with 64).
+const softmaxGroup = 32
 
 // softmaxLine writes the softmax (or log-softmax) of the adjacent elements
 // x into out (which may be x), using tmp (x's length) for log-softmax's
