@@ -484,6 +484,12 @@ func convertRows[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout,
 	}
 	mapRuns(dst, dl, src, sl, func(d []D, s []S) {
 		s = s[:len(d)]
+		if di, ok := any(d).([]int32); ok && saturating {
+			if sf, ok := any(s).([]float32); ok {
+				_ = vec.TruncF32ToI32(di, sf) // the same rule, a vector at a time
+				return
+			}
+		}
 		switch {
 		case toBool:
 			for i, v := range s {

@@ -1422,6 +1422,11 @@ func roundF16AVX2(dst *float32, src *float32, n int)
 //go:noescape
 func widenF32AVX2(dst *float64, src *float32, n int)
 
+// truncF32I32AVX2 converts float32 to int32, truncated toward zero and saturated, NaN to 0 (VCVTTPS2DQ). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func truncF32I32AVX2(dst *int32, src *float32, n int)
+
 // narrowF64AVX2 rounds float64 to float32, ties to even (VCVTPD2PS). n is a multiple of the vector's lanes.
 //
 //go:noescape
@@ -1521,6 +1526,11 @@ func roundF16AVX512(dst *float32, src *float32, n int)
 //
 //go:noescape
 func widenF32AVX512(dst *float64, src *float32, n int)
+
+// truncF32I32AVX512 converts float32 to int32, truncated toward zero and saturated, NaN to 0 (VCVTTPS2DQ). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func truncF32I32AVX512(dst *int32, src *float32, n int)
 
 // narrowF64AVX512 rounds float64 to float32, ties to even (VCVTPD2PS). n is a multiple of the vector's lanes.
 //

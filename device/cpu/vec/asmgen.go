@@ -6479,8 +6479,10 @@ func (g *gen) halves(t tier) {
 	}
 	one, round, abs, inf, quiet, high := r(top), r(top+1), r(top+2), r(top+3), r(top+4), r(top+5)
 	consts := func(names ...string) {
-		vals := map[string]uint32{"one": 1, "round": 0x7fff, "abs": 0x7fffffff, "inf": 0x7f800000, "quiet": 0x00400000, "high": 0xffff0000}
-		regs := map[string]string{"one": one, "round": round, "abs": abs, "inf": inf, "quiet": quiet, "high": high}
+		// two31 (2^31 as a float32) shares round's register: no kernel
+		// takes both.
+		vals := map[string]uint32{"one": 1, "round": 0x7fff, "abs": 0x7fffffff, "inf": 0x7f800000, "quiet": 0x00400000, "high": 0xffff0000, "two31": 0x4f000000}
+		regs := map[string]string{"one": one, "round": round, "abs": abs, "inf": inf, "quiet": quiet, "high": high, "two31": round}
 		for _, n := range names {
 			g.ins("VPBROADCASTD %s, %s", g.v32("half_"+n, vals[n]), regs[n])
 		}
@@ -6594,6 +6596,29 @@ func (g *gen) halves(t tier) {
 				g.ins("VCVTPS2PD %s, %s", half(3*u+1), b)
 				g.ins("VMOVUPD %s, %s", a, dst)
 				g.ins("VMOVUPD %s, %s", b, shiftAddr(dst, 4*L))
+			}},
+		// float32 -> int32, truncated and saturating: VCVTTPS2DQ gives
+		// 0x80000000 (MinInt32) for NaN and for values out of range, which
+		// is right below -2^31; lanes at or above 2^31 take MaxInt32 and
+		// NaN lanes 0.
+		{"truncF32I32", "converts float32 to int32, truncated toward zero and saturated, NaN to 0 (VCVTTPS2DQ).", "int32", "float32", 4 * L, 4 * L, []string{"two31", "abs"},
+			func(u int, src, dst string) {
+				a, b, c := r(3*u), r(3*u+1), r(3*u+2)
+				g.ins("VMOVUPS %s, %s", src, a)
+				g.ins("VCVTTPS2DQ %s, %s", a, b)
+				if t.z {
+					g.ins("VCMPPS $0x1d, %s, %s, K1", round, a) // a >= 2^31
+					g.ins("VMOVDQA32 %s, K1, %s", abs, b)
+					g.ins("VCMPPS $0x07, %s, %s, K2", a, a) // ordered: not NaN
+					g.ins("VMOVDQA32.Z %s, K2, %s", b, b)
+					g.ins("VMOVDQU32 %s, %s", b, dst)
+					return
+				}
+				g.ins("VCMPPS $0x1d, %s, %s, %s", round, a, c) // all ones where a >= 2^31
+				g.ins("VPXOR %s, %s, %s", c, b, b)             // 0x80000000 there becomes 0x7fffffff
+				g.ins("VCMPPS $0x07, %s, %s, %s", a, a, a)     // all ones unless NaN
+				g.ins("VPAND %s, %s, %s", a, b, b)
+				g.ins("VMOVDQU %s, %s", b, dst)
 			}},
 		{"narrowF64", "rounds float64 to float32, ties to even (VCVTPD2PS).", "float32", "float64", 8 * L, 4 * L, nil,
 			func(u int, src, dst string) {

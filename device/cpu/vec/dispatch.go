@@ -98,6 +98,8 @@ type kernels struct {
 	// (WidenF32, NarrowF64).
 	widenF32  func(dst []float64, src []float32)
 	narrowF64 func(dst []float32, src []float64)
+	// truncF32I32 is TruncF32ToI32's kernel.
+	truncF32I32 func(dst []int32, src []float32)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
 	// sel has Select's, SelectElse's and SelectThen's kernels.

@@ -121,6 +121,40 @@ func NarrowF64(dst []float32, src []float64) error {
 	return convertFloats("NarrowF64", dst, src, active.narrowF64)
 }
 
+// TruncF32ToI32 sets dst[i] to src[i] truncated toward zero as an int32,
+// saturating: values from 2^31 up give MaxInt32, values below -2^31 give
+// MinInt32, and NaN gives 0 (the CPU backend's rule for casts from floats
+// to integers; Go's own conversion leaves those cases to the platform).
+// dst and src must not overlap.
+func TruncF32ToI32(dst []int32, src []float32) error {
+	if len(src) != len(dst) {
+		return errs.New("vec", "TruncF32ToI32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+	}
+	if bytesOverlap(dst, src) {
+		return errs.New("vec", "TruncF32ToI32", errs.ErrValue, "dst and src overlap")
+	}
+	active.truncF32I32(dst, src)
+	return nil
+}
+
+// truncF32I32Go is the generic set's TruncF32ToI32 (and the vector sets'
+// tail).
+func truncF32I32Go(dst []int32, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		switch {
+		case v != v:
+			dst[i] = 0
+		case v >= 1<<31:
+			dst[i] = math.MaxInt32
+		case v < -(1 << 31):
+			dst[i] = math.MinInt32
+		default:
+			dst[i] = int32(v)
+		}
+	}
+}
+
 // convertFloats checks op's arguments (equal lengths, no overlap) and
 // runs the conversion kernel k.
 func convertFloats[D, S float32 | float64](op string, dst []D, src []S, k func([]D, []S)) error {
