@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Times common f32 tensor ops on the CPU against NumPy (one thread,
+# Times common tensor ops on the CPU against NumPy (one thread,
 # Debian's python3-numpy) in one run and prints the ratios: Softmax and
 # LogSoftmax (NumPy: exp(x - max) / sum, and x - max - log(sum)), Where
 # (np.where(a > b, a, b)), Tril (np.tril), TopK(10) (NumPy's full sort),
-# reflect Pad (np.pad), ArgMax and the sum of a comparison
+# reflect Pad (np.pad), ArgMax and the sum of a comparison, and the
+# operations that ran element by element through the op table's rules or
+# one strided line at a time before 2026-12-06: Softmax over axis 0,
+# MaskedFill, Any, Not, IsNaN, Max over axis 0, CumSum over either axis,
+# int32 Add and Abs, the cast to int32 and a flipped copy
 # (ci/bench_ops_numpy.py). Both sides take their best single call
 # (BenchmarkOps's best-ns); tessera uses every core GOMAXPROCS allows.
 # Not part of the test run: benchmarks belong on a quiet machine.

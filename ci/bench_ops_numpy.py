@@ -2,7 +2,8 @@
 # package) on the same shapes, each timed as the best of 5*ROUNDS calls,
 # printed as "name nanoseconds". TopK's anchor is NumPy's default full sort
 # of the negated rows (np.partition is faster but gives no order among the
-# k, and its ties are unstable).
+# k, and its ties are unstable). NumPy's astype to int32 does not saturate
+# (tessera's Cast does); MaskedFill's anchor is np.where.
 #   python3 ci/bench_ops_numpy.py ROUNDS
 import sys, time
 import numpy as np
@@ -12,9 +13,15 @@ a = rng.standard_normal((1024, 1024), dtype=np.float32)
 b = rng.standard_normal((1024, 1024), dtype=np.float32)
 big = rng.standard_normal((2048, 2048), dtype=np.float32)
 img = rng.standard_normal((32, 64, 56, 56), dtype=np.float32)
+ai = (a * 100).astype(np.int32)
+bi = (b * 100).astype(np.int32)
+mask = a > b
 def softmax(x):
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
+def softmax0(x):
+    e = np.exp(x - x.max(0, keepdims=True))
+    return e / e.sum(0, keepdims=True)
 def logsoftmax(x):
     s = x - x.max(1, keepdims=True)
     return s - np.log(np.exp(s).sum(1, keepdims=True))
@@ -27,6 +34,18 @@ cases = [
     ("padreflect", lambda: np.pad(img, ((0, 0), (0, 0), (2, 2), (2, 2)), mode="reflect")),
     ("argmax", lambda: big.argmax(1)),
     ("gtsum", lambda: (a > b).sum()),
+    ("softmax0", lambda: softmax0(a)),
+    ("maskedfill", lambda: np.where(mask, np.float32(-1e30), a)),
+    ("any", lambda: mask.any()),
+    ("not", lambda: np.logical_not(mask)),
+    ("isnan", lambda: np.isnan(a)),
+    ("max0", lambda: a.max(0)),
+    ("cumsum0", lambda: a.cumsum(0)),
+    ("cumsum1", lambda: a.cumsum(1)),
+    ("addi32", lambda: ai + bi),
+    ("absi32", lambda: np.abs(ai)),
+    ("casti32", lambda: a.astype(np.int32)),
+    ("flip", lambda: np.ascontiguousarray(a[:, ::-1])),
 ]
 for name, f in cases:
     best = float("inf")

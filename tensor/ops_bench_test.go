@@ -24,8 +24,10 @@ type opsBenchCase struct {
 // the rows of [1024, 1024], Where(a > b, a, b) on [1024, 1024], Tril of
 // [2048, 2048], reflect Pad by 2 of a [32, 64, 56, 56] image batch,
 // ArgMax along the rows of [2048, 2048] and the sum of a [1024, 1024]
-// comparison. best-ns is the fastest single call, which the script
-// compares with NumPy's best of its calls.
+// comparison; and on [1024, 1024]: Softmax over axis 0, MaskedFill, Any,
+// Not and IsNaN, Max over axis 0, CumSum over either axis, the int32 Add
+// and Abs, the cast to int32 and a flipped copy. best-ns is the fastest
+// single call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
 	c := tensor.RandN(dtype.F32, 2, 1024, 1024)
@@ -33,6 +35,12 @@ func BenchmarkOps(b *testing.B) {
 	img := tensor.RandN(dtype.F32, 5, 32, 64, 56, 56)
 	const n, nb = 1024 * 1024, 2048 * 2048
 	padOut := 32 * 64 * 60 * 60
+	// Integer operands and a Bool mask, computed before the timing.
+	ai, ci := a.MulScalar(100).Cast(dtype.I32), c.MulScalar(100).Cast(dtype.I32)
+	mask := a.Gt(c)
+	if err := tensor.Realize(ai, ci, mask); err != nil {
+		b.Fatal(err)
+	}
 	cases := []opsBenchCase{
 		{"softmax", 8 * n, func() *tensor.Tensor { return a.Softmax(1) }},
 		{"logsoftmax", 8 * n, func() *tensor.Tensor { return a.LogSoftmax(1) }},
@@ -44,6 +52,18 @@ func BenchmarkOps(b *testing.B) {
 		}},
 		{"argmax", 4 * nb, func() *tensor.Tensor { return big.ArgMax(1) }},
 		{"gtsum", 8 * n, func() *tensor.Tensor { return a.Gt(c).Sum() }},
+		{"softmax0", 8 * n, func() *tensor.Tensor { return a.Softmax(0) }},
+		{"maskedfill", 9 * n, func() *tensor.Tensor { return a.MaskedFill(mask, -1e30) }},
+		{"any", n, func() *tensor.Tensor { return mask.Any() }},
+		{"not", 2 * n, func() *tensor.Tensor { return mask.Not() }},
+		{"isnan", 5 * n, func() *tensor.Tensor { return a.IsNaN() }},
+		{"max0", 4 * n, func() *tensor.Tensor { return a.Max(0) }},
+		{"cumsum0", 8 * n, func() *tensor.Tensor { return a.CumSum(0) }},
+		{"cumsum1", 8 * n, func() *tensor.Tensor { return a.CumSum(1) }},
+		{"addi32", 12 * n, func() *tensor.Tensor { return ai.Add(ci) }},
+		{"absi32", 8 * n, func() *tensor.Tensor { return ai.Abs() }},
+		{"casti32", 8 * n, func() *tensor.Tensor { return a.Cast(dtype.I32) }},
+		{"flip", 8 * n, func() *tensor.Tensor { return a.Flip(1).Contiguous() }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -32,11 +32,12 @@ func intUnaryRow[T integer](op device.UnaryOp, d, x []T) bool {
 			d[i] = -v
 		}
 	case device.Abs:
+		if ^T(0) > 0 { // U8: Abs is the identity
+			copy(d, x)
+			break
+		}
 		for i, v := range x {
-			if v < 0 { // never for U8, whose Abs is the identity
-				v = -v
-			}
-			d[i] = v
+			d[i] = max(v, -v) // without a branch; MinInt stays MinInt, as -MinInt wraps
 		}
 	case device.Square:
 		for i, v := range x {
