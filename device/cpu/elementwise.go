@@ -239,15 +239,24 @@ func isFloat[T num]() bool {
 // 0 is the logical ops' truth (NaN counts as true). Other rows take the
 // table's rule per element.
 func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
-	slow := compare[T](op)
+	binaryRows(dst, dl, a, al, b, bl, func(d []uint8, x []T, xs int, y []T, ys int) bool {
+		return cmpRow(op, d, x, xs, y, ys)
+	}, compare[T](op))
+}
+
+// binaryRows applies a binary rule to a and b into dst: rows whose
+// destination is adjacent and whose operands are each adjacent (step 1)
+// or one repeated element (step 0) go to row, which reports false where it
+// has no loop for them; those and all other rows take f per element.
+func binaryRows[D, S any](dst []D, dl layout.Layout, a []S, al layout.Layout, b []S, bl layout.Layout, row func(d []D, x []S, xs int, y []S, ys int) bool, f func(S, S) D) {
 	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
 		i, j, k := offs[0], offs[1], offs[2]
-		if inner[0] == 1 && inner[1] <= 1 && inner[2] <= 1 && inner[1] >= 0 && inner[2] >= 0 &&
-			cmpRow(op, dst[i:i+n], a[j:j+(n-1)*inner[1]+1], inner[1], b[k:k+(n-1)*inner[2]+1], inner[2]) {
+		if inner[0] == 1 && inner[1] >= 0 && inner[1] <= 1 && inner[2] >= 0 && inner[2] <= 1 &&
+			row(dst[i:i+n], a[j:j+(n-1)*inner[1]+1], inner[1], b[k:k+(n-1)*inner[2]+1], inner[2]) {
 			return
 		}
 		for range n {
-			dst[i] = slow(a[j], b[k])
+			dst[i] = f(a[j], b[k])
 			i += inner[0]
 			j += inner[1]
 			k += inner[2]

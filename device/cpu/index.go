@@ -325,25 +325,22 @@ func scanBlocks[D, S num](ds []D, ss []S, outer, n, inner int, prod bool) {
 func scanRowVec[D, S num](d, prev []D, x []S, prod bool) bool {
 	switch dv := any(d).(type) {
 	case []float32:
-		xv, ok := any(x).([]float32)
-		if !ok {
-			return false
-		}
-		pv := any(prev).([]float32)
-		if prod {
-			return vec.Mul(dv, pv, xv) == nil
-		}
-		return vec.Add(dv, pv, xv) == nil
+		return vecAddMul(dv, any(prev).([]float32), x, prod)
 	case []float64:
-		xv, ok := any(x).([]float64)
-		if !ok {
-			return false
-		}
-		pv := any(prev).([]float64)
-		if prod {
-			return vec.Mul(dv, pv, xv) == nil
-		}
-		return vec.Add(dv, pv, xv) == nil
+		return vecAddMul(dv, any(prev).([]float64), x, prod)
 	}
 	return false
+}
+
+// vecAddMul sets d to p + x (or p * x) when x is a row of T, reporting
+// whether it was.
+func vecAddMul[T vec.Float](d, p []T, x any, prod bool) bool {
+	xv, ok := x.([]T)
+	switch {
+	case !ok:
+		return false
+	case prod:
+		return vec.Mul(d, p, xv) == nil
+	}
+	return vec.Add(d, p, xv) == nil
 }

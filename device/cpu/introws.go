@@ -84,19 +84,9 @@ func intUnaryRows[T integer](op device.UnaryOp, dst []T, dl layout.Layout, src [
 // repeated element go through intBinaryRow, the rest through f, the
 // table's rule.
 func intBinaryRows[T integer](op device.BinaryOp, dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout, f func(T, T) T) {
-	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
-		i, j, k := offs[0], offs[1], offs[2]
-		if inner[0] == 1 && inner[1] >= 0 && inner[1] <= 1 && inner[2] >= 0 && inner[2] <= 1 &&
-			intBinaryRow(op, dst[i:i+n], a[j:j+(n-1)*inner[1]+1], inner[1], b[k:k+(n-1)*inner[2]+1], inner[2]) {
-			return
-		}
-		for range n {
-			dst[i] = f(a[j], b[k])
-			i += inner[0]
-			j += inner[1]
-			k += inner[2]
-		}
-	})
+	binaryRows(dst, dl, a, al, b, bl, func(d, x []T, xs int, y []T, ys int) bool {
+		return intBinaryRow(op, d, x, xs, y, ys)
+	}, f)
 }
 
 // intBinaryRow sets d[i] to x[i] op y[i], x and y each a row (step 1) or
