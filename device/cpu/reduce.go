@@ -657,9 +657,9 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 // extremes at once, each source row folded into them with the vector
 // Maximum or Minimum (NaN-propagating, as fold is) or an inline loop for
 // integers. Of -0 and +0 the vector kernels may keep either, where fold
-// keeps the first it meets, so an output whose extreme is zero is walked
-// again by fold alone: the results are fold's, bit for bit but for which
-// NaN's payload an output of NaN carries.
+// keeps the first it meets, so a float output whose extreme is zero is
+// walked again by fold alone: the results are fold's, bit for bit but for
+// which NaN's payload an output of NaN carries.
 func extremeCols[T num](out []T, oi, ostride int, src []T, base, n int, p *reducePlan, isMax bool, fold func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T]) {
 	var buf [colChunk]T
 	var cur cursor
@@ -681,8 +681,9 @@ func extremeCols[T num](out []T, oi, ostride int, src []T, base, n int, p *reduc
 			}
 			cur.next()
 		}
+		float := isFloat[T]() // integers have one zero
 		for k, v := range s {
-			if v == 0 {
+			if v == 0 && float {
 				var c cursor
 				v = fold(src, base+k0+k, p, 0, p.rows, &c).v
 			}
