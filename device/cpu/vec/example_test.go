@@ -179,3 +179,38 @@ func ExampleCompare() {
 	// Output:
 	// [0 1 0 1] [1 0 1 0]
 }
+
+func ExampleCompareInt() {
+	labels := []int64{3, 1, 4, 1, 5}
+	predicted := []int64{3, 2, 4, 0, 5}
+	hits := make([]uint8, len(labels))
+	if err := vec.CompareInt(vec.CmpEq, hits, predicted, labels); err != nil {
+		panic(err)
+	}
+	fmt.Println(hits)
+	// Output: [1 0 1 0 1]
+}
+
+func ExampleSelectElse() {
+	// Keep the scores where the mask allows them and put -Inf elsewhere,
+	// as a masked attention row does before its softmax.
+	scores := []float32{0.5, 1.5, -2, 3}
+	allowed := []uint8{1, 1, 0, 1}
+	dst := make([]float32, len(scores))
+	if err := vec.SelectElse(dst, allowed, scores, float32(math.Inf(-1))); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [0.5 1.5 -Inf 3]
+}
+
+func ExampleTruncF32ToI32() {
+	src := []float32{2.9, -2.9, 3e9, -3e9, float32(math.NaN())}
+	dst := make([]int32, len(src))
+	if err := vec.TruncF32ToI32(dst, src); err != nil {
+		panic(err)
+	}
+	// Toward zero, saturated at int32's ends, NaN to 0.
+	fmt.Println(dst)
+	// Output: [2 -2 2147483647 -2147483648 0]
+}
