@@ -135,6 +135,7 @@ func intBinaryRow[T integer](op device.BinaryOp, d, x []T, xs int, y []T, ys int
 // intScalarRow sets d[i] to x[i] op s, or to s op x[i] when left is set
 // (the scalar was the left operand).
 func intScalarRow[T integer](op device.BinaryOp, d, x []T, s T, left bool) bool {
+	d = d[:len(x)] // one length for both: no bounds checks in the loops
 	switch op {
 	case device.Add:
 		for i, v := range x {

@@ -18,9 +18,9 @@ import (
 
 var rowLengths = []int{0, 1, 7, 8, 9, 31, 64, 257, 1000}
 
-// intValues returns n values of T mixing the extremes (the top bit alone,
-// which is the least signed value, and one below it, the greatest), zero,
-// ±1 and random bits.
+// intValues returns n values of T mixing the extremes (for the signed
+// types the top bit alone is the least value and one below it the
+// greatest), zero, ±1 and random bits.
 func intValues[T integer](rng *rand.Rand, n int) []T {
 	top := T(1) << (8*unsafe.Sizeof(T(0)) - 1)
 	special := []T{0, 1, ^T(0), top, top - 1, T(rng.Uint64()) | 1}
