@@ -627,17 +627,20 @@ func where[T uint8 | uint16 | uint32 | uint64](dst []T, dl layout.Layout, c []ui
 	runRows(layout.NewRowsOf(dl, cl, al, bl), func(offs []int, n int, inner []int) {
 		i, j, k, m := offs[0], offs[1], offs[2], offs[3]
 		if inner[0] == 1 && inner[1] == 1 {
-			// The rows' lengths agree, so the kernels return no error.
+			// The rows' lengths agree; a kernel refuses only a shifted
+			// overlap of dst with a row it reads, which the element loop
+			// below then takes.
 			d, cr := dst[i:i+n], c[j:j+n]
+			var err error = errs.ErrUnsupported
 			switch {
 			case inner[2] == 1 && inner[3] == 1:
-				_ = vec.Select(d, cr, a[k:k+n], b[m:m+n])
-				return
+				err = vec.Select(d, cr, a[k:k+n], b[m:m+n])
 			case inner[2] == 1 && inner[3] == 0:
-				_ = vec.SelectElse(d, cr, a[k:k+n], b[m])
-				return
+				err = vec.SelectElse(d, cr, a[k:k+n], b[m])
 			case inner[2] == 0 && inner[3] == 1:
-				_ = vec.SelectThen(d, cr, a[k], b[m:m+n])
+				err = vec.SelectThen(d, cr, a[k], b[m:m+n])
+			}
+			if err == nil {
 				return
 			}
 		}

@@ -39,12 +39,16 @@ type selectKernels struct {
 
 // Select sets dst[i] to a[i] where cond[i] is nonzero and to b[i] where it
 // is zero: NumPy's where and PyTorch's torch.where on one row. dst may be
-// a or b itself (not a partial overlap of either). The vector sets widen
+// a or b itself, or cond itself for 1-byte elements; any other overlap is
+// an ErrValue. The vector sets widen
 // the condition bytes to lane masks and blend whole vectors, without a
 // branch, so the speed does not depend on the condition's pattern.
 func Select[T Word](dst []T, cond []uint8, a, b []T) error {
 	if len(cond) != len(dst) || len(a) != len(dst) || len(b) != len(dst) {
 		return errs.New("vec", "Select", errs.ErrShape, "lengths differ: len(dst)=%d, len(cond)=%d, len(a)=%d, len(b)=%d", len(dst), len(cond), len(a), len(b))
+	}
+	if err := checkSelectAlias("Select", dst, cond, a, b); err != nil {
+		return err
 	}
 	switch unsafe.Sizeof(*new(T)) {
 	case 1:
@@ -66,6 +70,9 @@ func SelectElse[T Word](dst []T, cond []uint8, a []T, s T) error {
 	if len(cond) != len(dst) || len(a) != len(dst) {
 		return errs.New("vec", "SelectElse", errs.ErrShape, "lengths differ: len(dst)=%d, len(cond)=%d, len(a)=%d", len(dst), len(cond), len(a))
 	}
+	if err := checkSelectAlias("SelectElse", dst, cond, a); err != nil {
+		return err
+	}
 	switch unsafe.Sizeof(s) {
 	case 1:
 		active.sel.else8(words[uint8](dst), cond, words[uint8](a), bitsOf[uint8](s))
@@ -85,6 +92,9 @@ func SelectThen[T Word](dst []T, cond []uint8, s T, b []T) error {
 	if len(cond) != len(dst) || len(b) != len(dst) {
 		return errs.New("vec", "SelectThen", errs.ErrShape, "lengths differ: len(dst)=%d, len(cond)=%d, len(b)=%d", len(dst), len(cond), len(b))
 	}
+	if err := checkSelectAlias("SelectThen", dst, cond, b); err != nil {
+		return err
+	}
 	switch unsafe.Sizeof(s) {
 	case 1:
 		active.sel.then8(words[uint8](dst), cond, bitsOf[uint8](s), words[uint8](b))
@@ -94,6 +104,21 @@ func SelectThen[T Word](dst []T, cond []uint8, s T, b []T) error {
 		active.sel.then32(words[uint32](dst), cond, bitsOf[uint32](s), words[uint32](b))
 	default:
 		active.sel.then64(words[uint64](dst), cond, bitsOf[uint64](s), words[uint64](b))
+	}
+	return nil
+}
+
+// checkSelectAlias reports an ErrValue where dst overlaps a row it reads
+// other than exactly: the kernels read each element of a slot before they
+// write that slot, so dst may be a row itself (or cond, for 1-byte
+// elements), but a shifted overlap would read elements already written.
+func checkSelectAlias[T Word](op string, dst []T, cond []uint8, rows ...[]T) error {
+	if err := checkAlias(op, dst, rows...); err != nil {
+		return err
+	}
+	same := unsafe.Sizeof(*new(T)) == 1 && unsafe.Pointer(unsafe.SliceData(dst)) == unsafe.Pointer(unsafe.SliceData(cond))
+	if bytesOverlap(dst, cond) && !same {
+		return errs.New("vec", op, errs.ErrValue, "dst overlaps cond (only dst == cond, for 1-byte elements, is allowed)")
 	}
 	return nil
 }

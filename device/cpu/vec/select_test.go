@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/errs"
 )
@@ -200,6 +201,28 @@ func TestSelectErrors(t *testing.T) {
 		if !errors.Is(tc.err, errs.ErrShape) {
 			t.Errorf("%s: %v, want ErrShape", tc.name, tc.err)
 		}
+	}
+	// Overlaps other than dst being a row (or cond, for bytes) itself.
+	buf := make([]uint32, 9)
+	bytes := make([]uint8, 9)
+	wide := make([]uint32, 4)
+	overlaps := []struct {
+		name string
+		err  error
+	}{
+		{"dst shifted over a", Select(buf[1:5], c, buf[0:4], make([]uint32, 4))},
+		{"dst shifted over b", SelectElse(buf[0:4], c, buf[2:6], 0)},
+		{"dst shifted over b (then)", SelectThen(buf[3:7], c, 0, buf[4:8])},
+		{"dst over cond", Select(bytes[1:5], bytes[0:4], make([]uint8, 4), make([]uint8, 4))},
+		{"wide dst over cond", Select(wide, unsafe.Slice((*uint8)(unsafe.Pointer(&wide[0])), 4), make([]uint32, 4), make([]uint32, 4))},
+	}
+	for _, tc := range overlaps {
+		if !errors.Is(tc.err, errs.ErrValue) {
+			t.Errorf("%s: %v, want ErrValue", tc.name, tc.err)
+		}
+	}
+	if err := Select(bytes[:4], bytes[:4], make([]uint8, 4), make([]uint8, 4)); err != nil {
+		t.Errorf("dst == cond for bytes: %v", err)
 	}
 }
 
