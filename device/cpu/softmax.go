@@ -68,8 +68,14 @@ func softmaxLines[T vec.Float](dst []T, dl layout.Layout, src []T, sl layout.Lay
 	// when n is a multiple of 1024 they do not all fall in one L1 set.
 	w := n + 64/int(unsafe.Sizeof(T(0)))
 	vec.Parallel(len(ls), max(1, softmaxGrain/n), func(lo, hi int) {
-		scratch := make([]T, softmaxGroup*w+n)
-		tmp := scratch[softmaxGroup*w:]
+		// The gathered group's scratch only where lines are strided; tmp
+		// (log-softmax's exponentials) always.
+		size := n
+		if ss != 1 || ds != 1 {
+			size += softmaxGroup * w
+		}
+		scratch := make([]T, size)
+		tmp := scratch[size-n:]
 		for k := lo; k < hi; {
 			if ss == 1 && ds == 1 {
 				b := ls[k]
