@@ -261,18 +261,18 @@ func scan[D, S num](ds []D, ss []S, dst, src device.Operand, axis int, prod bool
 			o += da
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if len(lns) < 2 || n*len(lns) < scanSplitAbove || workers < 2 {
-		for _, b := range lns {
+	// Lines in contiguous chunks, so that many short lines cost no
+	// claim each.
+	vec.Parallel(len(lns), max(1, scanSplitAbove/max(n, 1)), func(lo, hi int) {
+		for _, b := range lns[lo:hi] {
 			one(b)
 		}
-		return
-	}
-	par.For(len(lns), workers, func(k int) { one(lns[k]) })
+	})
 }
 
-// scanSplitAbove is the number of elements from which a scan's lines are
-// split among the cores.
+// scanSplitAbove is about how many elements one core of a scan takes at
+// the least, from which its lines or column chunks are split among the
+// cores.
 const scanSplitAbove = 1 << 15
 
 // scanBlocks is scan on contiguous operands: outer blocks of n rows of
