@@ -482,15 +482,15 @@ func convertRows[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout,
 			lo, hi, saturating = 0, math.MaxUint8, true
 		}
 	}
+	// float32 to int32 has a vector kernel for the same rule.
+	_, toI32 := any(*new(D)).(int32)
+	_, fromF32 := any(*new(S)).(float32)
+	trunc32 := saturating && toI32 && fromF32
 	mapRuns(dst, dl, src, sl, func(d []D, s []S) {
 		s = s[:len(d)]
-		if di, ok := any(d).([]int32); ok && saturating {
-			if sf, ok := any(s).([]float32); ok {
-				_ = vec.TruncF32ToI32(di, sf) // the same rule, a vector at a time
-				return
-			}
-		}
 		switch {
+		case trunc32:
+			_ = vec.TruncF32ToI32(any(d).([]int32), any(s).([]float32))
 		case toBool:
 			for i, v := range s {
 				d[i] = D(b2u8(v != 0))

@@ -506,10 +506,11 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 				// without a branch, since a random mask would defeat the
 				// branch predictor, and stop after the row that found it.
 				found := false
+				bs, bytes := any(src).([]uint8)
 				cur.start(p, lo)
 				for range hi - lo {
 					j := base + cur.pos
-					if bs, ok := any(src).([]uint8); ok && p.rowStride == 1 {
+					if bytes && p.rowStride == 1 {
 						found = decides(bs[j:j+p.rowLen], all)
 					} else {
 						var hit uint8
@@ -619,8 +620,7 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 	if !isMax {
 		better = func(x, best T) bool { return x < best }
 	}
-	var r reducer[T]
-	r = reducer[T]{
+	r := reducer[T]{
 		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
 			a := acc[T]{at: -1}
 			k := int64(lo) * int64(p.rowLen)
@@ -663,6 +663,7 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 func extremeCols[T num](out []T, oi, ostride int, src []T, base, n int, p *reducePlan, isMax bool, fold func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T]) {
 	var buf [colChunk]T
 	var cur cursor
+	float := isFloat[T]() // integers have one zero
 	for k0 := 0; k0 < n; k0 += colChunk {
 		m := min(colChunk, n-k0)
 		s := buf[:m]
@@ -681,7 +682,6 @@ func extremeCols[T num](out []T, oi, ostride int, src []T, base, n int, p *reduc
 			}
 			cur.next()
 		}
-		float := isFloat[T]() // integers have one zero
 		for k, v := range s {
 			if v == 0 && float {
 				var c cursor
