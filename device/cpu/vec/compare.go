@@ -95,9 +95,9 @@ func CompareInt[T Int](op CmpOp, dst []uint8, a, b []T) error {
 		return errs.New("vec", "CompareInt", errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d, len(b)=%d", len(dst), len(a), len(b))
 	}
 	if unsafe.Sizeof(*new(T)) == 4 {
-		active.cmp.vvI32[op](dst, words32(a), words32(b))
+		active.cmp.vvI32[op](dst, words[int32](a), words[int32](b))
 	} else {
-		active.cmp.vvI64[op](dst, words64(a), words64(b))
+		active.cmp.vvI64[op](dst, words[int64](a), words[int64](b))
 	}
 	return nil
 }
@@ -112,21 +112,11 @@ func CompareIntScalar[T Int](op CmpOp, dst []uint8, a []T, s T) error {
 		return errs.New("vec", "CompareIntScalar", errs.ErrShape, "lengths differ: len(dst)=%d, len(a)=%d", len(dst), len(a))
 	}
 	if unsafe.Sizeof(s) == 4 {
-		active.cmp.vsI32[op](dst, words32(a), int32(s))
+		active.cmp.vsI32[op](dst, words[int32](a), int32(s))
 	} else {
-		active.cmp.vsI64[op](dst, words64(a), int64(s))
+		active.cmp.vsI64[op](dst, words[int64](a), int64(s))
 	}
 	return nil
-}
-
-// words32 and words64 reinterpret a row of an Int type as int32 or int64
-// (the callers switch on the size first).
-func words32[T Int](s []T) []int32 {
-	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
-func words64[T Int](s []T) []int64 {
-	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // holds reports a op b, the generic set's comparison.

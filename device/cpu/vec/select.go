@@ -123,9 +123,9 @@ func checkSelectAlias[T Word](op string, dst []T, cond []uint8, rows ...[]T) err
 	return nil
 }
 
-// words reinterprets a row of Words as a row of unsigned words of the same
-// size (the callers switch on the size first).
-func words[U uword, T Word](s []T) []U {
+// words reinterprets a row of Words as a row of another Word type of the
+// same size (the callers switch on the size first).
+func words[U, T Word](s []T) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
