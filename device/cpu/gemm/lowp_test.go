@@ -16,10 +16,11 @@ import (
 // lowpVariants lists every way this binary can run BF16 and F16: each
 // kernel tier and, on the AVX-512 tier, each forced bf16 path the CPU
 // supports ("avx512/widen", "avx512/vdpbf16ps"; plain "avx512" is the
-// default path, AMX where available).
+// default path, AMX where available); in a -race build only the default
+// (see kernelNames).
 func lowpVariants() []string {
 	names := kernelNames()
-	if !hasTier("avx512") {
+	if raceEnabled || !hasTier("avx512") {
 		return names
 	}
 	for _, p := range []string{"widen", "vdpbf16ps"} {
@@ -104,6 +105,9 @@ var (
 // products separately).
 func checkLowp[H dtype.Float16 | dtype.BFloat16](t *testing.T, ops halfOps[H], variant string, tc lowpCase) bool {
 	t.Helper()
+	if !raceWatches(tc.m, tc.n, tc.k) {
+		return true
+	}
 	rng := rand.New(rand.NewPCG(uint64(tc.m*1000003+tc.n*1009+tc.k), 7))
 	ra, ca := stored(tc.transA, tc.m, tc.k)
 	rb, cb := stored(tc.transB, tc.k, tc.n)

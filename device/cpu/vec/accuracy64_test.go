@@ -725,6 +725,7 @@ func exactErrors(fn func(dst, x []float64), xs []float64, want []*big.Float) (wo
 // generic sigmoid64 and geluTanh64) is not held to anything: it is logged as the
 // yardstick.
 func TestExactF64(t *testing.T) {
+	skipSweepUnderRace(t)
 	k := avx512OrSkip(t)
 	n := 20000
 	if testing.Short() {
@@ -1028,6 +1029,7 @@ func TestGeluErfF64InPlace(t *testing.T) {
 // in how they are done), but for Sigmoid's, Tanh's and GeluTanh's few
 // (see below).
 func TestExpLogF64AVX2(t *testing.T) {
+	skipSweepUnderRace(t)
 	var avx2, avx512 *kernels
 	for _, k := range available() {
 		switch k.name {

@@ -161,6 +161,7 @@ func measure(f unary32, xs []float32) (worst float64, at float32, sub float64) {
 }
 
 func TestAccuracyF32(t *testing.T) {
+	skipSweepUnderRace(t)
 	stride := uint32(997)
 	if testing.Short() {
 		stride = 9973

@@ -233,6 +233,7 @@ var halfUnaryOps = []struct {
 // tails) of the float64 function rounded to the type (NaN as NaN). Lengths and offsets cover the unrolled loop, the
 // one-vector loop and the float32-block remainder; dst == x is checked too.
 func TestUnaryHalf(t *testing.T) {
+	skipSweepUnderRace(t)
 	all := make([]uint16, 1<<16)
 	for i := range all {
 		all[i] = uint16(i)

@@ -549,3 +549,15 @@ func TestPick(t *testing.T) {
 	}
 	t.Logf("active: %s; available: %v", Implementation(), got)
 }
+
+// skipSweepUnderRace skips an accuracy sweep in a -race build. vec's
+// kernels start no goroutines (only Parallel does, and its tests still run
+// under -race), so the detector has nothing to watch in a sweep that calls
+// them from one goroutine; instrumented, the sweeps' references take
+// minutes. The test stages without -race run them on every tier.
+func skipSweepUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("single-goroutine accuracy sweep: runs in the stages without -race")
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package vec
+
+// raceEnabled reports a -race build (see skipSweepUnderRace).
+const raceEnabled = false
