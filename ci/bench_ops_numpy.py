@@ -16,6 +16,7 @@ img = rng.standard_normal((32, 64, 56, 56), dtype=np.float32)
 ai = (a * 100).astype(np.int32)
 bi = (b * 100).astype(np.int32)
 mask = a > b
+ridx = rng.integers(0, 1024, (1024, 1024))
 def softmax(x):
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -46,6 +47,8 @@ cases = [
     ("absi32", lambda: np.abs(ai)),
     ("casti32", lambda: a.astype(np.int32)),
     ("flip", lambda: np.ascontiguousarray(a[:, ::-1])),
+    ("argmax0", lambda: a.argmax(0)),
+    ("gather0", lambda: np.take_along_axis(a, ridx, 0)),
 ]
 for name, f in cases:
     best = float("inf")

@@ -26,7 +26,8 @@ type opsBenchCase struct {
 // ArgMax along the rows of [2048, 2048] and the sum of a [1024, 1024]
 // comparison; and on [1024, 1024]: Softmax over axis 0, MaskedFill, Any,
 // Not and IsNaN, Max over axis 0, CumSum over either axis, the int32 Add
-// and Abs, the cast to int32 and a flipped copy. best-ns is the fastest
+// and Abs, the cast to int32, a flipped copy, ArgMax over axis 0 and
+// Gather along axis 0 with random int64 indices. best-ns is the fastest
 // single call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
@@ -38,7 +39,12 @@ func BenchmarkOps(b *testing.B) {
 	// Integer operands and a Bool mask, computed before the timing.
 	ai, ci := a.MulScalar(100).Cast(dtype.I32), c.MulScalar(100).Cast(dtype.I32)
 	mask := a.Gt(c)
-	if err := tensor.Realize(ai, ci, mask); err != nil {
+	rows := make([]int64, n)
+	for i := range rows {
+		rows[i] = int64(uint64(i)*0x9E3779B97F4A7C15>>54) % 1024 // scattered rows
+	}
+	ridx := tensor.FromSlice(rows, 1024, 1024)
+	if err := tensor.Realize(ai, ci, mask, ridx); err != nil {
 		b.Fatal(err)
 	}
 	cases := []opsBenchCase{
@@ -64,6 +70,8 @@ func BenchmarkOps(b *testing.B) {
 		{"absi32", 8 * n, func() *tensor.Tensor { return ai.Abs() }},
 		{"casti32", 8 * n, func() *tensor.Tensor { return a.Cast(dtype.I32) }},
 		{"flip", 8 * n, func() *tensor.Tensor { return a.Flip(1).Contiguous() }},
+		{"argmax0", 4*n + 8*1024, func() *tensor.Tensor { return a.ArgMax(0) }},
+		{"gather0", 16 * n, func() *tensor.Tensor { return a.Gather(0, ridx) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

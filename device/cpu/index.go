@@ -54,17 +54,6 @@ func lines(shape []int, axis int, ls ...layout.Layout) [][]int {
 	return out
 }
 
-// indexReader returns a function reading an I32 or I64 index at a storage
-// position.
-func indexReader(b *Buffer) func(p int) int64 {
-	if b.dt == dtype.I32 {
-		s := slice[int32](b)
-		return func(p int) int64 { return int64(s[p]) }
-	}
-	s := slice[int64](b)
-	return func(p int) int64 { return s[p] }
-}
-
 // badIndex records an out-of-range index in the status operand.
 func badIndex(st []int32, off int, v int64) {
 	if st[off] == 0 {
@@ -104,18 +93,40 @@ func (d *Device) Gather(dst, src, idx, status device.Operand, axis int) error {
 }
 
 func gatherAxis[T uint8 | uint16 | uint32 | uint64](bufs []*Buffer, dst, src, idx, status device.Operand, axis int) {
+	if bufs[2].dt == dtype.I32 {
+		gatherIndexed[T](bufs, slice[int32](bufs[2]), dst, src, idx, status, axis)
+	} else {
+		gatherIndexed[T](bufs, slice[int64](bufs[2]), dst, src, idx, status, axis)
+	}
+}
+
+// gatherIndexed is gatherAxis with the indices' type known, so that the
+// rows' loops read them inline.
+func gatherIndexed[T uint8 | uint16 | uint32 | uint64, I int32 | int64](bufs []*Buffer, is []I, dst, src, idx, status device.Operand, axis int) {
 	ds, ss, st := slice[T](bufs[0]), slice[T](bufs[1]), slice[int32](bufs[3])
-	at := indexReader(bufs[2])
 	ext, sa := int64(src.Layout.Shape[axis]), src.Layout.Strides[axis]
 	shape := idx.Layout.Shape
 	rows := layout.NewRowsOf(dst.Layout, axisView(src.Layout, shape, axis), idx.Layout)
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
 		if inner[2] == 0 { // one index for the row (IndexSelect's broadcast indices)
-			gatherRow(ds[offs[0]:], inner[0], ss, offs[1], inner[1], n, at(offs[2]), ext, sa, st, status.Layout.Offset)
+			gatherRow(ds[offs[0]:], inner[0], ss, offs[1], inner[1], n, int64(is[offs[2]]), ext, sa, st, status.Layout.Offset)
+			return
+		}
+		if inner[0] == 1 && inner[1] == 1 && inner[2] == 1 { // Gather's common case: adjacent rows
+			d, ix, so := ds[offs[0]:offs[0]+n], is[offs[2]:offs[2]+n], offs[1]
+			for j, v := range ix {
+				var x T
+				if uint64(v) < uint64(ext) { // also false for a negative v
+					x = ss[so+j+int(v)*sa]
+				} else {
+					badIndex(st, status.Layout.Offset, int64(v))
+				}
+				d[j] = x
+			}
 			return
 		}
 		for j := range n {
-			v := at(offs[2] + j*inner[2])
+			v := int64(is[offs[2]+j*inner[2]])
 			var x T
 			if v >= 0 && v < ext {
 				x = ss[offs[1]+j*inner[1]+int(v)*sa]
@@ -177,14 +188,23 @@ func (d *Device) ScatterAdd(dst, idx, src, status device.Operand, axis int) erro
 }
 
 func scatterAdd[T num](bufs []*Buffer, dst, idx, src, status device.Operand, axis int) {
+	if bufs[1].dt == dtype.I32 {
+		scatterAddIndexed[T](bufs, slice[int32](bufs[1]), dst, idx, src, status, axis)
+	} else {
+		scatterAddIndexed[T](bufs, slice[int64](bufs[1]), dst, idx, src, status, axis)
+	}
+}
+
+// scatterAddIndexed is scatterAdd with the indices' type known, so that
+// the loop reads them inline.
+func scatterAddIndexed[T num, I int32 | int64](bufs []*Buffer, is []I, dst, idx, src, status device.Operand, axis int) {
 	ds, ss, st := slice[T](bufs[0]), slice[T](bufs[2]), slice[int32](bufs[3])
-	at := indexReader(bufs[1])
 	ext, da := int64(dst.Layout.Shape[axis]), dst.Layout.Strides[axis]
 	shape := idx.Layout.Shape
 	rows := layout.NewRowsOf(axisView(dst.Layout, shape, axis), idx.Layout, src.Layout)
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
 		for j := range n {
-			v := at(offs[1] + j*inner[1])
+			v := int64(is[offs[1]+j*inner[1]])
 			if v < 0 || v >= ext {
 				badIndex(st, status.Layout.Offset, v)
 				continue

@@ -260,6 +260,9 @@ type reducer[T num] struct {
 	// so the results are fold's bit for bit, but walks the source a row at
 	// a time across the outputs instead of one strided column after another.
 	cols func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan)
+	// argCols is cols for the Arg reductions: it writes the positions of
+	// the extremes (fold's, the first of equal ones) as int64.
+	argCols func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan)
 	// wide marks a reducer whose result is done's int64 (countReducer's),
 	// written to an I64 destination as the Arg reductions' indices are.
 	wide bool
@@ -303,7 +306,12 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 	}
 	if op.IsArg() || r.wide {
 		out := slice[int64](db)
+		cols := r.argCols != nil && !split && p.rowStride != 1 && p.count > 0
 		walk(rows, max(p.count, 1), func(offs []int, n int, inner []int) {
+			if cols && inner[1] == 1 && n >= 2 {
+				r.argCols(out, offs[0], inner[0], src, offs[1], n, &p)
+				return
+			}
 			var cur cursor
 			i, j := offs[0], offs[1]
 			for range n {
@@ -645,12 +653,64 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 		},
 		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
 	}
-	if !arg {
+	if arg {
+		r.argCols = func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan) {
+			argExtremeCols(out, oi, ostride, src, base, n, p, isMax)
+		}
+	} else {
 		r.cols = func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan) {
 			extremeCols(out, oi, ostride, src, base, n, p, isMax, r.fold)
 		}
 	}
 	return r
+}
+
+// argExtremeCols is ArgMax's and ArgMin's reducer.argCols: up to colChunk
+// running extremes and their positions at once, each source row folded
+// into them with fold's test (extremeStrided's: a NaN is kept, else a
+// strictly better element replaces the extreme), so the positions are
+// fold's, the first of equal elements, -0 and +0 being equal.
+func argExtremeCols[T num](out []int64, oi, ostride int, src []T, base, n int, p *reducePlan, isMax bool) {
+	var best [colChunk]T
+	var at [colChunk]int64
+	var cur cursor
+	for k0 := 0; k0 < n; k0 += colChunk {
+		m := min(colChunk, n-k0)
+		b, a := best[:m], at[:m]
+		pos := int64(0)
+		cur.start(p, 0)
+		for range p.rows {
+			j := base + k0 + cur.pos
+			for range p.rowLen {
+				row := src[j : j+m]
+				switch {
+				case pos == 0:
+					copy(b, row)
+					clear(a)
+				case isMax:
+					b, a := b[:len(row)], a[:len(row)]
+					for k, x := range row {
+						if v := b[k]; v == v && (x != x || x > v) {
+							b[k], a[k] = x, pos
+						}
+					}
+				default:
+					b, a := b[:len(row)], a[:len(row)]
+					for k, x := range row {
+						if v := b[k]; v == v && (x != x || x < v) {
+							b[k], a[k] = x, pos
+						}
+					}
+				}
+				pos++
+				j += p.rowStride
+			}
+			cur.next()
+		}
+		for k, v := range a {
+			out[oi+(k0+k)*ostride] = v
+		}
+	}
 }
 
 // extremeCols is Max's and Min's reducer.cols: up to colChunk running

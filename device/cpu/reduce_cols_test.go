@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
@@ -204,6 +205,73 @@ func TestExtremeColumns(t *testing.T) {
 					}
 					if !same {
 						t.Fatalf("%s: column %d = %v, want %v", name, c, g, best)
+					}
+				}
+				d.Free(sb)
+				d.Free(got)
+			}
+		}
+	}
+}
+
+// TestArgExtremeColumns checks ArgMax and ArgMin over a leading or middle
+// axis (argExtremeCols, which folds whole rows at a time) against a
+// first-wins reference walking each line in order: many ties, -0 beside
+// +0, infinities, and NaN (whose first occurrence wins).
+func TestArgExtremeColumns(t *testing.T) {
+	d := New()
+	cases := []struct {
+		shape []int
+		axis  int
+	}{{[]int{128, 256}, 0}, {[]int{3, 700}, 0}, {[]int{9, 300}, 0}, {[]int{4, 6, 33}, 0}, {[]int{4, 6, 33}, 1}, {[]int{2, 1}, 0}}
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64, dtype.I32, dtype.I64} {
+		for _, op := range []device.ReduceOp{device.ArgMax, device.ArgMin} {
+			for _, tc := range cases {
+				name := fmt.Sprintf("%v/%v/%v/axis=%d", dt, op, tc.shape, tc.axis)
+				l := contiguous(tc.shape...)
+				rng := rand.New(rand.NewPCG(9, uint64(l.Numel()+tc.axis)))
+				vals := make([]float64, l.Numel())
+				for i := range vals {
+					v := []float64{-2, -1, math.Copysign(0, -1), 0, 1, 2}[rng.IntN(6)]
+					if dt.IsFloat() {
+						switch rng.IntN(40) {
+						case 0:
+							v = math.NaN()
+						case 1, 2:
+							v = math.Inf(1 - 2*rng.IntN(2))
+						}
+					}
+					vals[i] = v
+				}
+				sb, _ := d.Alloc(dt, len(vals))
+				for i, v := range vals {
+					switch dt {
+					case dtype.I32:
+						slice[int32](sb.(*Buffer))[i] = int32(v)
+					case dtype.I64:
+						slice[int64](sb.(*Buffer))[i] = int64(v)
+					default:
+						setF(sb.(*Buffer), i, v)
+					}
+				}
+				outShape := slices.Delete(slices.Clone(tc.shape), tc.axis, tc.axis+1)
+				ol := contiguous(outShape...)
+				got, _ := d.Alloc(dtype.I64, ol.Numel())
+				if err := d.Reduce(op, device.Operand{Buf: got, Layout: ol}, device.Operand{Buf: sb, Layout: l}, []int{tc.axis}); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				ext, step := tc.shape[tc.axis], l.Strides[tc.axis] // step: the elements after the axis
+				for o := range ol.Numel() {
+					start := (o/step)*ext*step + o%step // first element of output o's line
+					best, at := vals[start], 0
+					for i := 1; i < ext; i++ {
+						x := vals[start+i*step]
+						if best == best && (x != x || (op == device.ArgMax && x > best) || (op == device.ArgMin && x < best)) {
+							best, at = x, i
+						}
+					}
+					if g := slice[int64](got.(*Buffer))[o]; g != int64(at) {
+						t.Fatalf("%s: output %d = %d, want %d", name, o, g, at)
 					}
 				}
 				d.Free(sb)
