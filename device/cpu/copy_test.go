@@ -149,6 +149,9 @@ func TestCopyStridedViews(t *testing.T) {
 			}
 			return n.Permute(1, 0)
 		}},
+		{"broadcast 1x50 to 40x50", []int{1, 50}, func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(40, 50) }},
+		{"broadcast 40x1 to 40x50", []int{40, 1}, func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(40, 50) }},
+		{"broadcast 1x300 to 3x280x300", []int{1, 300}, func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(3, 280, 300) }},
 		{"broadcast 1x50 to 40x50, transposed", []int{1, 50}, func(l layout.Layout) (layout.Layout, error) {
 			b, err := l.BroadcastTo(40, 50)
 			if err != nil {

@@ -83,12 +83,15 @@ func (d *Device) FusedReduce(op device.ReduceOp, dst device.Operand, p device.Pr
 				return nil
 			}
 		}
-		if !repeats(inputs) {
+		if !repeats(inputs) || scratchBounded(inputs, p.DType) {
 			// The elements of one output lie apart in memory, and folding
 			// them one at a time ran a 1024x1024 bf16 sum over axis 0 at
-			// 0.8 Gelem/s. The program's values go to a scratch in their
-			// own order instead (no larger than twice the inputs, since
-			// no view repeats elements), and Reduce's kernels fold it.
+			// 0.8 Gelem/s, and a float32 variance over axis 0 (whose
+			// program reads the broadcast mean) at 0.3 Gelem/s. The
+			// program's values go to a scratch in their own order
+			// instead, when no view repeats elements or the scratch is
+			// no larger than twice the inputs anyway, and Reduce's
+			// kernels fold it.
 			return d.reduceMaterialized(name, op, dst, bufs[0], p, ins, inputs, axes)
 		}
 		permuted = make([]device.Operand, len(inputs))
@@ -123,6 +126,25 @@ func repeats(ins []device.Operand) bool {
 		}
 	}
 	return false
+}
+
+// scratchBounded reports whether reduceMaterialized's scratch (every
+// element of the inputs' shape, in float32, or float64 for dt F64) takes
+// at most twice the bytes the inputs' views span in storage: true for a
+// program that reads small broadcast operands beside a large one (the
+// mean in a variance), false for a view repeating a few elements over a
+// large shape, which is folded in place instead.
+func scratchBounded(ins []device.Operand, dt dtype.DType) bool {
+	size := 4
+	if dt == dtype.F64 {
+		size = 8
+	}
+	var spans int
+	for _, in := range ins {
+		lo, hi := in.Layout.Span()
+		spans += (hi - lo) * in.DType().Size()
+	}
+	return ins[0].Layout.Numel()*size <= 2*spans
 }
 
 // reduceMaterialized reduces the result of program p over axes into dst

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/layout"
 )
 
 // TestFusedReduceDirect checks the Sum and Mean of a program that is its
@@ -189,5 +190,44 @@ func TestColumnSums(t *testing.T) {
 	l, _ := contiguous(70, 300).Transpose(0, 1)
 	if _, _, ok := columnSums(device.Sum, in, []device.Operand{{Layout: l}}, []int{0}); ok {
 		t.Error("a transposed input taken as contiguous")
+	}
+}
+
+// TestScratchBounded checks which broadcast programs FusedReduce evaluates
+// into a scratch (at most twice the bytes of the inputs) and which it folds
+// in place: a variance's program (x and its broadcast mean) takes the
+// scratch; a scalar broadcast over a large shape, alone or beside a small
+// input, does not.
+func TestScratchBounded(t *testing.T) {
+	d := New()
+	defer d.Close()
+	op := func(dt dtype.DType, n int, l layout.Layout) device.Operand {
+		b, err := d.Alloc(dt, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return device.Operand{Buf: b, Layout: l}
+	}
+	x := contiguous(1024, 1024)
+	row := layout.Layout{Shape: []int{1024, 1024}, Strides: []int{0, 1}}
+	scalar := layout.Layout{Shape: []int{1024, 1024}, Strides: []int{0, 0}}
+	small := layout.Layout{Shape: []int{1024, 1024}, Strides: []int{1, 0}}
+	cases := []struct {
+		name string
+		ins  []device.Operand
+		dt   dtype.DType
+		want bool
+	}{
+		{"x and its mean, f32", []device.Operand{op(dtype.F32, 1<<20, x), op(dtype.F32, 1024, row)}, dtype.F32, true},
+		{"x and its mean, bf16 into f32", []device.Operand{op(dtype.BF16, 1<<20, x), op(dtype.BF16, 1024, row)}, dtype.BF16, true},
+		{"x and its mean, f64", []device.Operand{op(dtype.F64, 1<<20, x), op(dtype.F64, 1024, row)}, dtype.F64, true},
+		{"a broadcast scalar", []device.Operand{op(dtype.F32, 1, scalar)}, dtype.F32, false},
+		{"a broadcast column beside a scalar", []device.Operand{op(dtype.F32, 1024, small), op(dtype.F32, 1, scalar)}, dtype.F32, false},
+		{"a bool mask and a broadcast row", []device.Operand{op(dtype.Bool, 1<<20, x), op(dtype.F32, 1024, row)}, dtype.F32, false},
+	}
+	for _, tc := range cases {
+		if got := scratchBounded(tc.ins, tc.dt); got != tc.want {
+			t.Errorf("%s: scratchBounded = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

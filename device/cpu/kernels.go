@@ -227,10 +227,11 @@ func ident[T any](x T) T { return x }
 func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 	runRowBlocks(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int, m int, step []int) {
 		i0, j0, di, dj := offs[0], offs[1], inner[0], inner[1]
-		if m > 1 && di == 1 && abs(step[1]) < abs(dj) {
+		if m > 1 && di == 1 && step[1] != 0 && abs(step[1]) < abs(dj) {
 			// A transpose-like block: the source's rows lie closer
 			// together than its elements along a row, so tiles keep the
-			// lines they read in cache.
+			// lines they read in cache. (Rows 0 apart are one source row
+			// repeated, a broadcast: copied row by row below.)
 			copyTiles(dst, src, i0, j0, n, m, step[0], step[1], dj)
 			return
 		}
@@ -246,6 +247,14 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 				d, s := dst[i:i+n], src[j-n+1:j+1]
 				for k := range d {
 					d[k] = s[len(s)-1-k]
+				}
+				continue
+			}
+			if di == 1 && dj == 0 && n > 0 {
+				// One source element repeated along the row (a broadcast).
+				d, v := dst[i:i+n], src[j]
+				for k := range d {
+					d[k] = v
 				}
 				continue
 			}
