@@ -25,7 +25,11 @@
 # seconds, so two figures taken seconds apart, or best-of figures over
 # unequal numbers of calls (the best of more samples is higher), compare
 # the drift, not the libraries; the paired median cancels both. The best single call of each
-# side over all rounds is printed too, with %peak from tessera's.
+# side over all rounds is printed too, with %peak from tessera's. The FMA
+# peak is measured again at the end of every round, so %peak is given
+# both ways: tessera's best call over the best peak of all rounds, and
+# paired, the median over rounds of tessera's best call in the round over
+# that round's peak (the drift moves both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -124,11 +128,11 @@ for round in $(seq "$ROUNDS"); do
         read -r go kernel < <(gobest "$n" "$dt" "$c")
         np=$(with_coretype "$ct" "$PY" "$tmp/np.py" time "$n" "$dt" "$c")
       fi
-      echo "pair $n $dt $go $np $ct" >> "$tmp/results"
+      echo "pair $n $dt $go $np $ct $round" >> "$tmp/results"
     done
   done
   (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench '^BenchmarkFMAPeak$' -test.benchtime 20x -test.count 2) |
-    awk '/GFLOP\/s/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "peak", p[2], p[3], $(i-1) }' >> "$tmp/results"
+    awk -v r="$round" '/GFLOP\/s/ { split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); for (i = 2; i <= NF; i++) if ($i == "GFLOP/s") print "peak", p[2], p[3], $(i-1), r }' >> "$tmp/results"
 done
 
 awk '$1 == "peak" { k = $2 " " $3; if ($4 > peak[k]) peak[k] = $4 } END { for (k in peak) print "PEAK", k, peak[k] }' "$tmp/results" > "$tmp/best"
@@ -139,24 +143,31 @@ zmm=$(peak_of zmm); ymm=$(peak_of ymm)
 # The peak the figures are compared with: the widest vectors the CPU has,
 # or 256-bit ones with tessera capped at its AVX2 tier.
 p32=${zmm:-${ymm:-0}}
-[ "$tier" = avx2 ] && p32=${ymm:-0}
+pw=zmm; [ -n "$zmm" ] || pw=ymm
+[ "$tier" = avx2 ] && p32=${ymm:-0} && pw=ymm
 
 default_core=$(env -u OPENBLAS_CORETYPE OPENBLAS_VERBOSE=2 "$PY" -c 'import numpy' 2>&1 | sed -n 's/^Core: //p' | head -1)
 echo "$(machine); tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); $ROUNDS paired rounds"
 printf 'measured FMA peak, %s threads, f32 GFLOP/s: 512-bit %s, 256-bit %s (f64: half)\n' "$threads" "${zmm:-n/a}" "${ymm:-n/a}"
-printf '%-6s %-5s %6s %10s %10s %-11s %8s %8s %-13s %6s\n' size dtype calls tessera openblas coretype best paired 'paired range' '%peak'
+printf '%-6s %-5s %6s %10s %10s %-11s %8s %8s %-13s %6s %7s\n' size dtype calls tessera openblas coretype best paired 'paired range' '%peak' 'paired'
 for n in $SHAPES; do
   for dt in f32 f64; do
-    awk -v n="$n" -v d="$dt" -v p32="$p32" -v c="$(calls "$n")" '
+    awk -v n="$n" -v d="$dt" -v p32="$p32" -v c="$(calls "$n")" -v w="$pw" -v t="threads=$threads" '
+      $1 == "peak" && $2 == w && $3 == t && $4 > pk[$5] { pk[$5] = $4 }
       $1 == "pair" && $2 == n && $3 == d && $5 > 0 {
-        r[++k] = $4 / $5; if ($4 > go) go = $4; if ($5 > np) np = $5; ct = $6 }
+        r[++k] = $4 / $5; if ($4 > go) go = $4; if ($5 > np) np = $5; ct = $6; g[$7] = $4 }
       END {
         if (k == 0) exit
+        # paired %peak: per round, tessera over that round'"'"'s peak (f64: half)
+        for (x in g) if (pk[x] > 0) q[++m] = 100 * g[x] / (d == "f32" ? pk[x] : pk[x] / 2)
+        for (i = 2; i <= m; i++) { v = q[i]; for (j = i - 1; j >= 1 && q[j] > v; j--) q[j+1] = q[j]; q[j+1] = v }
+        pmed = (m == 0 ? 0 : (m % 2 ? q[(m+1)/2] : (q[m/2] + q[m/2+1]) / 2))
         # median of the per-round ratios (insertion sort: a handful)
         for (i = 2; i <= k; i++) { v = r[i]; for (j = i - 1; j >= 1 && r[j] > v; j--) r[j+1] = r[j]; r[j+1] = v }
         med = (k % 2 ? r[(k+1)/2] : (r[k/2] + r[k/2+1]) / 2)
         peak = (d == "f32" ? p32 : p32 / 2)
-        printf "%-6s %-5s %6d %10.1f %10.1f %-11s %7.2fx %7.2fx %5.2f-%5.2fx %5.0f%%\n", n, d, c, go, np, ct, go / np, med, r[1], r[k], (peak > 0 ? 100 * go / peak : 0) }' "$tmp/results"
+        printf "%-6s %-5s %6d %10.1f %10.1f %-11s %7.2fx %7.2fx %5.2f-%5.2fx %5.0f%% %6.0f%%\n", n, d, c, go, np, ct, go / np, med, r[1], r[k], (peak > 0 ? 100 * go / peak : 0), pmed }' "$tmp/results"
   done
 done
 echo "best: best single call of each side over all rounds; paired: median over rounds of the ratio of the two sides' best calls in that round (range: lowest and highest round)"
+echo "%peak: tessera's best call over the best peak of all rounds; paired: median over rounds of tessera's best call over that round's peak"
