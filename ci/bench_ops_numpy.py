@@ -49,6 +49,7 @@ cases = [
     ("flip", lambda: np.ascontiguousarray(a[:, ::-1])),
     ("argmax0", lambda: a.argmax(0)),
     ("gather0", lambda: np.take_along_axis(a, ridx, 0)),
+    ("castbool", lambda: mask.astype(np.float32)),
 ]
 for name, f in cases:
     best = float("inf")

@@ -26,8 +26,9 @@ type opsBenchCase struct {
 // ArgMax along the rows of [2048, 2048] and the sum of a [1024, 1024]
 // comparison; and on [1024, 1024]: Softmax over axis 0, MaskedFill, Any,
 // Not and IsNaN, Max over axis 0, CumSum over either axis, the int32 Add
-// and Abs, the cast to int32, a flipped copy, ArgMax over axis 0 and
-// Gather along axis 0 with random int64 indices. best-ns is the fastest
+// and Abs, the cast to int32, a flipped copy, ArgMax over axis 0,
+// Gather along axis 0 with random int64 indices and the cast of a Bool
+// mask to float32. best-ns is the fastest
 // single call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
@@ -72,6 +73,7 @@ func BenchmarkOps(b *testing.B) {
 		{"flip", 8 * n, func() *tensor.Tensor { return a.Flip(1).Contiguous() }},
 		{"argmax0", 4*n + 8*1024, func() *tensor.Tensor { return a.ArgMax(0) }},
 		{"gather0", 16 * n, func() *tensor.Tensor { return a.Gather(0, ridx) }},
+		{"castbool", 5 * n, func() *tensor.Tensor { return mask.Cast(dtype.F32) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -519,8 +519,8 @@ func convertRows[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout,
 // convertPlain is map1 with Go's conversion D(s) written in the loop, not
 // called through a func value per element: the conversions that need no
 // saturation (integer to anything, float to float) and no Bool test.
-// Contiguous rows between float32 and float64 take vec's kernels, which
-// give the same bits.
+// Contiguous rows between float32 and float64, and from bytes to float32,
+// take vec's kernels, which give the same bits.
 func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout) {
 	runRows(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int) {
 		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
@@ -542,9 +542,9 @@ func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout
 	})
 }
 
-// convertFloats converts a contiguous row between float32 and float64 on
-// vec's kernels and reports whether it did (other types, or rows that
-// overlap, are left to the caller).
+// convertFloats converts a contiguous row between float32 and float64, or
+// from bytes (U8, Bool) to float32, on vec's kernels and reports whether
+// it did (other types, or rows that overlap, are left to the caller).
 func convertFloats[D, S num](d []D, s []S) bool {
 	switch dv := any(d).(type) {
 	case []float64:
@@ -552,8 +552,11 @@ func convertFloats[D, S num](d []D, s []S) bool {
 			return vec.WidenF32(dv, sv) == nil
 		}
 	case []float32:
-		if sv, ok := any(s).([]float64); ok {
+		switch sv := any(s).(type) {
+		case []float64:
 			return vec.NarrowF64(dv, sv) == nil
+		case []uint8: // U8 and Bool (masks)
+			return vec.WidenU8F32(dv, sv) == nil
 		}
 	}
 	return false

@@ -1427,6 +1427,11 @@ func widenF32AVX2(dst *float64, src *float32, n int)
 //go:noescape
 func truncF32I32AVX2(dst *int32, src *float32, n int)
 
+// widenU8F32AVX2 converts bytes (U8 and Bool elements) to float32, exactly (VPMOVZXBD, VCVTDQ2PS). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenU8F32AVX2(dst *float32, src *uint8, n int)
+
 // narrowF64AVX2 rounds float64 to float32, ties to even (VCVTPD2PS). n is a multiple of the vector's lanes.
 //
 //go:noescape
@@ -1531,6 +1536,11 @@ func widenF32AVX512(dst *float64, src *float32, n int)
 //
 //go:noescape
 func truncF32I32AVX512(dst *int32, src *float32, n int)
+
+// widenU8F32AVX512 converts bytes (U8 and Bool elements) to float32, exactly (VPMOVZXBD, VCVTDQ2PS). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func widenU8F32AVX512(dst *float32, src *uint8, n int)
 
 // narrowF64AVX512 rounds float64 to float32, ties to even (VCVTPD2PS). n is a multiple of the vector's lanes.
 //

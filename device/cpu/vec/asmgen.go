@@ -6620,6 +6620,15 @@ func (g *gen) halves(t tier) {
 				g.ins("VPAND %s, %s, %s", a, b, b)
 				g.ins("VMOVDQU %s, %s", b, dst)
 			}},
+		// bytes -> float32, exact: L bytes a slot, zero-extended to
+		// int32 lanes and converted (every byte is exact in float32).
+		{"widenU8F32", "converts bytes (U8 and Bool elements) to float32, exactly (VPMOVZXBD, VCVTDQ2PS).", "float32", "uint8", L, 4 * L, nil,
+			func(u int, src, dst string) {
+				a := r(3 * u)
+				g.ins("VPMOVZXBD %s, %s", src, a)
+				g.ins("VCVTDQ2PS %s, %s", a, a)
+				g.ins("VMOVUPS %s, %s", a, dst)
+			}},
 		{"narrowF64", "rounds float64 to float32, ties to even (VCVTPD2PS).", "float32", "float64", 8 * L, 4 * L, nil,
 			func(u int, src, dst string) {
 				a, b := r(3*u), r(3*u+1)

@@ -100,6 +100,8 @@ type kernels struct {
 	narrowF64 func(dst []float32, src []float64)
 	// truncF32I32 is TruncF32ToI32's kernel.
 	truncF32I32 func(dst []int32, src []float32)
+	// widenU8F32 is WidenU8F32's kernel.
+	widenU8F32 func(dst []float32, src []uint8)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
 	// sel has Select's, SelectElse's and SelectThen's kernels.

@@ -328,6 +328,7 @@ var avx2Kernels = func() *kernels {
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX2), sumHalfAsm(sumF16AVX2)
 	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX2, 8, widenF32Go), vectorRuns(narrowF64AVX2, 8, narrowF64Go)
 	k.truncF32I32 = vectorRuns(truncF32I32AVX2, 8, truncF32I32Go)
+	k.widenU8F32 = vectorRuns(widenU8F32AVX2, 8, widenU8F32Go)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
 		k.halves.sumF16 = halfGo.sumF16
@@ -359,6 +360,7 @@ var avx512Kernels = func() *kernels {
 	k.halves.sumBF16, k.halves.sumF16 = sumHalfAsm(sumBF16AVX512), sumHalfAsm(sumF16AVX512) // Sum's order, in zmm halves
 	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX512, 16, widenF32Go), vectorRuns(narrowF64AVX512, 16, narrowF64Go)
 	k.truncF32I32 = vectorRuns(truncF32I32AVX512, 16, truncF32I32Go)
+	k.widenU8F32 = vectorRuns(widenU8F32AVX512, 16, widenU8F32Go)
 	return k
 }()
 

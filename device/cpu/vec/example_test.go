@@ -214,3 +214,14 @@ func ExampleTruncF32ToI32() {
 	fmt.Println(dst)
 	// Output: [2 -2 2147483647 -2147483648 0]
 }
+
+// WidenU8F32 turns a Bool mask (or U8 data) into float32 values.
+func ExampleWidenU8F32() {
+	mask := []uint8{1, 0, 0, 1, 255}
+	dst := make([]float32, len(mask))
+	if err := vec.WidenU8F32(dst, mask); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [1 0 0 1 255]
+}

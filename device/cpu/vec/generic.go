@@ -92,6 +92,7 @@ var genericKernels = &kernels{
 	widenF32:    widenF32Go,
 	narrowF64:   narrowF64Go,
 	truncF32I32: truncF32I32Go,
+	widenU8F32:  widenU8F32Go,
 	cmp:         cmpGoKernels,
 	sel:         selectGoKernels,
 	sum32:       sumF32Go,

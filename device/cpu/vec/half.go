@@ -137,6 +137,29 @@ func TruncF32ToI32(dst []int32, src []float32) error {
 	return nil
 }
 
+// WidenU8F32 sets dst[i] to src[i] as a float32, exactly: the CPU
+// backend's cast of U8 and Bool tensors (masks) to float32. dst and src
+// must not overlap.
+func WidenU8F32(dst []float32, src []uint8) error {
+	if len(src) != len(dst) {
+		return errs.New("vec", "WidenU8F32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
+	}
+	if bytesOverlap(dst, src) {
+		return errs.New("vec", "WidenU8F32", errs.ErrValue, "dst and src overlap")
+	}
+	active.widenU8F32(dst, src)
+	return nil
+}
+
+// widenU8F32Go is the generic set's WidenU8F32 (and the vector sets'
+// tail).
+func widenU8F32Go(dst []float32, src []uint8) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+}
+
 // truncF32I32Go is the generic set's TruncF32ToI32 (and the vector sets'
 // tail).
 func truncF32I32Go(dst []int32, src []float32) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/tessera-go/tessera/errs"
 )
@@ -62,5 +63,44 @@ func TestTruncF32ToI32(t *testing.T) {
 	}
 	if err := TruncF32ToI32(make([]int32, 3), make([]float32, 4)); !errors.Is(err, errs.ErrShape) {
 		t.Errorf("lengths: %v, want ErrShape", err)
+	}
+}
+
+// TestWidenU8F32 checks every kernel set on every byte value at every
+// position of a vector, on lengths that cover whole vectors, unrolled
+// loops and the Go tail, with a guard element past the end that must stay
+// as it was; and the errors for unequal lengths and overlap.
+func TestWidenU8F32(t *testing.T) {
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			for _, n := range []int{0, 1, 7, 8, 15, 16, 17, 31, 33, 64, 65, 100, 256, 1000} {
+				src := make([]uint8, n)
+				for i := range src {
+					src[i] = uint8(i*37 + n)
+				}
+				dst := make([]float32, n+1)
+				dst[n] = -1
+				if err := WidenU8F32(dst[:n], src); err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range src {
+					if dst[i] != float32(int(v)) {
+						t.Fatalf("n=%d: element %d = %g, want %d", n, i, dst[i], v)
+					}
+				}
+				if dst[n] != -1 {
+					t.Fatalf("n=%d: wrote past the end: %g", n, dst[n])
+				}
+			}
+		})
+	}
+	if err := WidenU8F32(make([]float32, 3), make([]uint8, 4)); !errors.Is(err, errs.ErrShape) {
+		t.Errorf("lengths: %v, want ErrShape", err)
+	}
+	buf := make([]float32, 8)
+	bytes := unsafe.Slice((*uint8)(unsafe.Pointer(&buf[2])), 4) // inside buf[:4]
+	if err := WidenU8F32(buf[:4], bytes); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("overlap: %v, want ErrValue", err)
 	}
 }
