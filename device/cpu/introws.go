@@ -18,7 +18,8 @@ type integer interface{ ~int32 | ~int64 | ~uint8 }
 // calls an element. The rows here are the same rules written inline for
 // the operations ordinary code runs on integers (index arithmetic, masks,
 // label comparisons), on rows whose elements are adjacent or one repeated
-// element; every other case still takes the table's rule. Wrapping
+// element (int32 and int64 Neg and Abs through vec's kernels, which wrap
+// the same way); every other case still takes the table's rule. Wrapping
 // arithmetic in T equals the table's int64 arithmetic narrowed to T, so
 // the results are the same bits.
 
@@ -28,12 +29,18 @@ func intUnaryRow[T integer](op device.UnaryOp, d, x []T) bool {
 	x = x[:len(d)]
 	switch op {
 	case device.Neg:
+		if vecIntUnary(vec.NegInt[int32], vec.NegInt[int64], d, x) {
+			break
+		}
 		for i, v := range x {
 			d[i] = -v
 		}
 	case device.Abs:
 		if ^T(0) > 0 { // U8: Abs is the identity
 			copy(d, x)
+			break
+		}
+		if vecIntUnary(vec.AbsInt[int32], vec.AbsInt[int64], d, x) {
 			break
 		}
 		for i, v := range x {
@@ -55,6 +62,19 @@ func intUnaryRow[T integer](op device.UnaryOp, d, x []T) bool {
 		return false
 	}
 	return true
+}
+
+// vecIntUnary runs f32 or f64 (vec's AbsInt or NegInt, whose wrapping
+// is the table's) on int32 or int64 rows and reports whether it did:
+// false for U8, and for rows vec refuses (a partial overlap).
+func vecIntUnary[T integer](f32 func(dst, x []int32) error, f64 func(dst, x []int64) error, d, x []T) bool {
+	switch dv := any(d).(type) {
+	case []int32:
+		return f32(dv, any(x).([]int32)) == nil
+	case []int64:
+		return f64(dv, any(x).([]int64)) == nil
+	}
+	return false
 }
 
 // b2t is 1 for true and 0 for false, in T.

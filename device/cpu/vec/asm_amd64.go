@@ -1427,6 +1427,16 @@ func widenF32AVX2(dst *float64, src *float32, n int)
 //go:noescape
 func truncF32I32AVX2(dst *int32, src *float32, n int)
 
+// absI32AVX2 computes dst[i] = |src[i]| for int32, MinInt32 staying MinInt32 (VPABSD). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func absI32AVX2(dst *int32, src *int32, n int)
+
+// negI32AVX2 computes dst[i] = -src[i] for int32, wrapping (VPSUBD from zero). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func negI32AVX2(dst *int32, src *int32, n int)
+
 // widenU8F32AVX2 converts bytes (U8 and Bool elements) to float32, exactly (VPMOVZXBD, VCVTDQ2PS). n is a multiple of the vector's lanes.
 //
 //go:noescape
@@ -1536,6 +1546,16 @@ func widenF32AVX512(dst *float64, src *float32, n int)
 //
 //go:noescape
 func truncF32I32AVX512(dst *int32, src *float32, n int)
+
+// absI32AVX512 computes dst[i] = |src[i]| for int32, MinInt32 staying MinInt32 (VPABSD). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func absI32AVX512(dst *int32, src *int32, n int)
+
+// negI32AVX512 computes dst[i] = -src[i] for int32, wrapping (VPSUBD from zero). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func negI32AVX512(dst *int32, src *int32, n int)
 
 // widenU8F32AVX512 converts bytes (U8 and Bool elements) to float32, exactly (VPMOVZXBD, VCVTDQ2PS). n is a multiple of the vector's lanes.
 //

@@ -6620,6 +6620,21 @@ func (g *gen) halves(t tier) {
 				g.ins("VPAND %s, %s, %s", a, b, b)
 				g.ins("VMOVDQU %s, %s", b, dst)
 			}},
+		// int32 -> int32, wrapping as Go's arithmetic does: Abs of
+		// MinInt32 is MinInt32 (VPABSD leaves it), and so is its Neg.
+		{"absI32", "computes dst[i] = |src[i]| for int32, MinInt32 staying MinInt32 (VPABSD).", "int32", "int32", 4 * L, 4 * L, nil,
+			func(u int, src, dst string) {
+				a := r(3 * u)
+				g.ins("VPABSD %s, %s", src, a)
+				g.ins("VMOVDQU%s %s, %s", map[bool]string{true: "32"}[t.z], a, dst)
+			}},
+		{"negI32", "computes dst[i] = -src[i] for int32, wrapping (VPSUBD from zero).", "int32", "int32", 4 * L, 4 * L, nil,
+			func(u int, src, dst string) {
+				a, b := r(3*u), r(3*u+1)
+				g.ins("%s %s, %s, %s", xorD, b, b, b)
+				g.ins("VPSUBD %s, %s, %s", src, b, a)
+				g.ins("VMOVDQU%s %s, %s", map[bool]string{true: "32"}[t.z], a, dst)
+			}},
 		// bytes -> float32, exact: L bytes a slot, zero-extended to
 		// int32 lanes and converted (every byte is exact in float32).
 		{"widenU8F32", "converts bytes (U8 and Bool elements) to float32, exactly (VPMOVZXBD, VCVTDQ2PS).", "float32", "uint8", L, 4 * L, nil,

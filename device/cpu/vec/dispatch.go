@@ -102,6 +102,8 @@ type kernels struct {
 	truncF32I32 func(dst []int32, src []float32)
 	// widenU8F32 is WidenU8F32's kernel.
 	widenU8F32 func(dst []float32, src []uint8)
+	// absI32 and negI32 are AbsInt's and NegInt's int32 kernels.
+	absI32, negI32 func(dst, x []int32)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
 	// sel has Select's, SelectElse's and SelectThen's kernels.

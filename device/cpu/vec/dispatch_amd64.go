@@ -329,6 +329,7 @@ var avx2Kernels = func() *kernels {
 	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX2, 8, widenF32Go), vectorRuns(narrowF64AVX2, 8, narrowF64Go)
 	k.truncF32I32 = vectorRuns(truncF32I32AVX2, 8, truncF32I32Go)
 	k.widenU8F32 = vectorRuns(widenU8F32AVX2, 8, widenU8F32Go)
+	k.absI32, k.negI32 = vectorRuns(absI32AVX2, 8, absIntGo[int32]), vectorRuns(negI32AVX2, 8, negIntGo[int32])
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
 		k.halves.sumF16 = halfGo.sumF16
@@ -361,6 +362,7 @@ var avx512Kernels = func() *kernels {
 	k.widenF32, k.narrowF64 = vectorRuns(widenF32AVX512, 16, widenF32Go), vectorRuns(narrowF64AVX512, 16, narrowF64Go)
 	k.truncF32I32 = vectorRuns(truncF32I32AVX512, 16, truncF32I32Go)
 	k.widenU8F32 = vectorRuns(widenU8F32AVX512, 16, widenU8F32Go)
+	k.absI32, k.negI32 = vectorRuns(absI32AVX512, 16, absIntGo[int32]), vectorRuns(negI32AVX512, 16, negIntGo[int32])
 	return k
 }()
 

@@ -225,3 +225,15 @@ func ExampleWidenU8F32() {
 	fmt.Println(dst)
 	// Output: [1 0 0 1 255]
 }
+
+// AbsInt wraps as Go's arithmetic does: the most negative int32 has no
+// positive twin and stays as it is.
+func ExampleAbsInt() {
+	x := []int32{-3, 0, 7, math.MinInt32}
+	dst := make([]int32, len(x))
+	if err := vec.AbsInt(dst, x); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [3 0 7 -2147483648]
+}

@@ -93,6 +93,8 @@ var genericKernels = &kernels{
 	narrowF64:   narrowF64Go,
 	truncF32I32: truncF32I32Go,
 	widenU8F32:  widenU8F32Go,
+	absI32:      absIntGo[int32],
+	negI32:      negIntGo[int32],
 	cmp:         cmpGoKernels,
 	sel:         selectGoKernels,
 	sum32:       sumF32Go,

@@ -1,0 +1,58 @@
+package vec
+
+import (
+	"unsafe"
+
+	"github.com/tessera-go/tessera/errs"
+)
+
+// AbsInt sets dst[i] = |x[i]| for signed integers, wrapping as Go's
+// arithmetic does: the most negative value has no positive twin and stays
+// as it is (NumPy's and PyTorch's abs do the same). int32 runs on the
+// vector sets' kernels (VPABSD); int64 on a Go loop. dst may be x itself,
+// but not overlap it otherwise.
+func AbsInt[T Int](dst, x []T) error {
+	return intUnary("AbsInt", dst, x, active.absI32, absIntGo[T])
+}
+
+// NegInt sets dst[i] = -x[i] for signed integers, wrapping (the most
+// negative value is its own negation). int32 runs on the vector sets'
+// kernels; int64 on a Go loop. dst may be x itself, but not overlap it
+// otherwise.
+func NegInt[T Int](dst, x []T) error {
+	return intUnary("NegInt", dst, x, active.negI32, negIntGo[T])
+}
+
+// intUnary checks an integer unary op's arguments and runs the int32
+// kernel k32, or wide for int64.
+func intUnary[T Int](op string, dst, x []T, k32 func(dst, x []int32), wide func(dst, x []T)) error {
+	if len(x) != len(dst) {
+		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
+	}
+	if err := checkAlias(op, dst, x); err != nil {
+		return err
+	}
+	if unsafe.Sizeof(*new(T)) == 4 {
+		k32(words[int32](dst), words[int32](x))
+	} else {
+		wide(dst, x)
+	}
+	return nil
+}
+
+// absIntGo is the generic set's AbsInt (and the vector sets' tail):
+// max(v, -v) has no branch, and -MinInt wraps to MinInt.
+func absIntGo[T Int](dst, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = max(v, -v)
+	}
+}
+
+// negIntGo is the generic set's NegInt (and the vector sets' tail).
+func negIntGo[T Int](dst, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = -v
+	}
+}
