@@ -258,17 +258,16 @@ func nonzeroBytes(v uint64) uint64 {
 	return ((v&lows + lows) | v) & highs >> 7
 }
 
-// notBytes sets d[i] to 1 where x[i] is zero and to 0 elsewhere, eight
-// bytes a word.
+// notBytes sets d[i] to 1 where x[i] is zero and to 0 elsewhere: vec's
+// NotBytes (32 bytes a vector), or, for rows it refuses (a partial
+// overlap), a byte at a time in order, as the table's loop would.
 func notBytes(d, x []uint8) {
 	x = x[:len(d)]
-	w := len(d) &^ 7
-	for i := 0; i < w; i += 8 {
-		v := endian.LittleEndian.Uint64(x[i:])
-		endian.LittleEndian.PutUint64(d[i:], nonzeroBytes(v)^0x0101010101010101)
+	if vec.NotBytes(d, x) == nil {
+		return
 	}
-	for i := w; i < len(d); i++ {
-		d[i] = b2u8(x[i] == 0)
+	for i, v := range x {
+		d[i] = b2u8(v == 0)
 	}
 }
 

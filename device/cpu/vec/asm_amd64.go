@@ -1447,6 +1447,11 @@ func widenU8F32AVX2(dst *float32, src *uint8, n int)
 //go:noescape
 func narrowF64AVX2(dst *float32, src *float64, n int)
 
+// notU8AVX2 sets dst[i] to 1 where src[i] is 0 and to 0 elsewhere, for 4n bytes (VPCMPEQB). n is a multiple of the vector's lanes.
+//
+//go:noescape
+func notU8AVX2(dst *uint8, src *uint8, n int)
+
 // addBF16AVX2 computes dst[i] = Add(a[i], b[i]) on bfloat16 values in float32, rounded once to bfloat16, for i < n, a multiple of the vector's lanes.
 //
 //go:noescape

@@ -6479,10 +6479,10 @@ func (g *gen) halves(t tier) {
 	}
 	one, round, abs, inf, quiet, high := r(top), r(top+1), r(top+2), r(top+3), r(top+4), r(top+5)
 	consts := func(names ...string) {
-		// two31 (2^31 as a float32) shares round's register: no kernel
-		// takes both.
-		vals := map[string]uint32{"one": 1, "round": 0x7fff, "abs": 0x7fffffff, "inf": 0x7f800000, "quiet": 0x00400000, "high": 0xffff0000, "two31": 0x4f000000}
-		regs := map[string]string{"one": one, "round": round, "abs": abs, "inf": inf, "quiet": quiet, "high": high, "two31": round}
+		// two31 (2^31 as a float32) shares round's register, and bytes1
+		// (a 1 in every byte) one's: no kernel takes both.
+		vals := map[string]uint32{"one": 1, "round": 0x7fff, "abs": 0x7fffffff, "inf": 0x7f800000, "quiet": 0x00400000, "high": 0xffff0000, "two31": 0x4f000000, "bytes1": 0x01010101}
+		regs := map[string]string{"one": one, "round": round, "abs": abs, "inf": inf, "quiet": quiet, "high": high, "two31": round, "bytes1": one}
 		for _, n := range names {
 			g.ins("VPBROADCASTD %s, %s", g.v32("half_"+n, vals[n]), regs[n])
 		}
@@ -6658,6 +6658,20 @@ func (g *gen) halves(t tier) {
 				g.ins("VMOVUPS %s, %s", half(3*u), dst)
 				g.ins("VMOVUPS %s, %s", half(3*u+1), shiftAddr(dst, 2*L))
 			}},
+	}
+	if !t.z {
+		// Bytes -> bytes, Bool's Not: 4L bytes (one ymm) a slot, n
+		// counting groups of four. AVX2 only: comparing bytes in zmm
+		// lanes needs AVX512BW, which the AVX-512 tier does not require,
+		// so that tier runs this kernel too.
+		convs = append(convs, conv{"notU8", "sets dst[i] to 1 where src[i] is 0 and to 0 elsewhere, for 4n bytes (VPCMPEQB).", "uint8", "uint8", 4 * L, 4 * L, []string{"bytes1"},
+			func(u int, src, dst string) {
+				a, b := r(3*u), r(3*u+1)
+				g.ins("VPXOR %s, %s, %s", b, b, b)
+				g.ins("VPCMPEQB %s, %s, %s", src, b, a) // all ones where the byte is 0
+				g.ins("VPAND %s, %s, %s", one, a, a)
+				g.ins("VMOVDQU %s, %s", a, dst)
+			}})
 	}
 	for _, c := range convs {
 		off := g.text(c.name+t.suffix, args(c.dstT, c.srcT), nil, c.doc+" n is a multiple of the vector's lanes.")

@@ -104,6 +104,8 @@ type kernels struct {
 	widenU8F32 func(dst []float32, src []uint8)
 	// absI32 and negI32 are AbsInt's and NegInt's int32 kernels.
 	absI32, negI32 func(dst, x []int32)
+	// notU8 is NotBytes's kernel.
+	notU8 func(dst, x []uint8)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
 	// sel has Select's, SelectElse's and SelectThen's kernels.

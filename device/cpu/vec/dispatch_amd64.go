@@ -330,6 +330,7 @@ var avx2Kernels = func() *kernels {
 	k.truncF32I32 = vectorRuns(truncF32I32AVX2, 8, truncF32I32Go)
 	k.widenU8F32 = vectorRuns(widenU8F32AVX2, 8, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX2, 8, absIntGo[int32]), vectorRuns(negI32AVX2, 8, negIntGo[int32])
+	k.notU8 = notBytesVia(notU8AVX2)     // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
 		k.halves.sumF16 = halfGo.sumF16
@@ -363,8 +364,21 @@ var avx512Kernels = func() *kernels {
 	k.truncF32I32 = vectorRuns(truncF32I32AVX512, 16, truncF32I32Go)
 	k.widenU8F32 = vectorRuns(widenU8F32AVX512, 16, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX512, 16, absIntGo[int32]), vectorRuns(negI32AVX512, 16, negIntGo[int32])
+	k.notU8 = notBytesVia(notU8AVX2) // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	return k
 }()
+
+// notBytesVia runs the AVX2 Not kernel on the whole 32-byte vectors of a
+// row (it counts groups of four bytes) and Go on the rest.
+func notBytesVia(f func(dst, src *uint8, n int)) func(dst, x []uint8) {
+	return func(dst, x []uint8) {
+		whole := len(dst) &^ 31
+		if whole > 0 {
+			f(unsafe.SliceData(dst), unsafe.SliceData(x), whole/4)
+		}
+		notBytesGo(dst[whole:], x[whole:len(dst)])
+	}
+}
 
 // geluErfVia builds the float64 GeluErf from a tier's kernel, which leaves
 // x below geluErfFar, and from -geluErfFar to geluErfNear, to the generic

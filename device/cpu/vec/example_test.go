@@ -237,3 +237,14 @@ func ExampleAbsInt() {
 	fmt.Println(dst)
 	// Output: [3 0 7 -2147483648]
 }
+
+// NotBytes is Bool's logical Not: any nonzero byte counts as true.
+func ExampleNotBytes() {
+	mask := []uint8{1, 0, 0, 7}
+	dst := make([]uint8, len(mask))
+	if err := vec.NotBytes(dst, mask); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [0 1 1 0]
+}

@@ -95,6 +95,7 @@ var genericKernels = &kernels{
 	widenU8F32:  widenU8F32Go,
 	absI32:      absIntGo[int32],
 	negI32:      negIntGo[int32],
+	notU8:       notBytesGo,
 	cmp:         cmpGoKernels,
 	sel:         selectGoKernels,
 	sum32:       sumF32Go,

@@ -56,3 +56,30 @@ func negIntGo[T Int](dst, x []T) {
 		dst[i] = -v
 	}
 }
+
+// NotBytes sets dst[i] to 1 where x[i] is 0 and to 0 elsewhere: Bool's
+// logical Not (any nonzero byte counts as true, as NumPy's logical_not
+// treats it). The vector sets compare 32 bytes at a time (VPCMPEQB). dst
+// may be x itself, but not overlap it otherwise.
+func NotBytes(dst, x []uint8) error {
+	if len(x) != len(dst) {
+		return errs.New("vec", "NotBytes", errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
+	}
+	if err := checkAlias("NotBytes", dst, x); err != nil {
+		return err
+	}
+	active.notU8(dst, x)
+	return nil
+}
+
+// notBytesGo is the generic set's NotBytes (and the vector sets' tail).
+func notBytesGo(dst, x []uint8) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		var b uint8
+		if v == 0 {
+			b = 1
+		}
+		dst[i] = b
+	}
+}

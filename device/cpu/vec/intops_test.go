@@ -84,3 +84,58 @@ func checkAbsNeg[T Int](t *testing.T, edges []T) {
 		}
 	}
 }
+
+// TestNotBytes checks NotBytes on every kernel set: every byte value
+// (nonzero ones other than 1 count as true), lengths that cover whole
+// vectors, the unrolled loop and the Go tail, out of place with a guard
+// past the end, and in place; and the errors.
+func TestNotBytes(t *testing.T) {
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 256, 1000} {
+				rng := rand.New(rand.NewPCG(uint64(n), 5))
+				x := make([]uint8, n)
+				for i := range x {
+					if rng.IntN(2) == 0 {
+						x[i] = uint8(rng.IntN(256))
+					}
+				}
+				want := make([]uint8, n)
+				for i, v := range x {
+					if v == 0 {
+						want[i] = 1
+					}
+				}
+				dst := make([]uint8, n+1)
+				dst[n] = 42
+				if err := NotBytes(dst[:n], x); err != nil {
+					t.Fatal(err)
+				}
+				for i := range x {
+					if dst[i] != want[i] {
+						t.Fatalf("n=%d: element %d of %d = %d, want %d", n, i, x[i], dst[i], want[i])
+					}
+				}
+				if dst[n] != 42 {
+					t.Fatalf("n=%d: wrote past the end", n)
+				}
+				if err := NotBytes(x, x); err != nil {
+					t.Fatal(err)
+				}
+				for i := range x {
+					if x[i] != want[i] {
+						t.Fatalf("in place n=%d: element %d = %d, want %d", n, i, x[i], want[i])
+					}
+				}
+			}
+		})
+	}
+	if err := NotBytes(make([]uint8, 3), make([]uint8, 4)); !errors.Is(err, errs.ErrShape) {
+		t.Errorf("lengths: %v, want ErrShape", err)
+	}
+	buf := make([]uint8, 40)
+	if err := NotBytes(buf[1:40], buf[:39]); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("shifted overlap: %v, want ErrValue", err)
+	}
+}

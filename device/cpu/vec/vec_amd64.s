@@ -2129,6 +2129,15 @@ DATA half_abs<>+20(SB)/4, $0x7fffffff
 DATA half_abs<>+24(SB)/4, $0x7fffffff
 DATA half_abs<>+28(SB)/4, $0x7fffffff
 GLOBL half_abs<>(SB), RODATA|NOPTR, $32
+DATA half_bytes1<>+0(SB)/4, $0x01010101
+DATA half_bytes1<>+4(SB)/4, $0x01010101
+DATA half_bytes1<>+8(SB)/4, $0x01010101
+DATA half_bytes1<>+12(SB)/4, $0x01010101
+DATA half_bytes1<>+16(SB)/4, $0x01010101
+DATA half_bytes1<>+20(SB)/4, $0x01010101
+DATA half_bytes1<>+24(SB)/4, $0x01010101
+DATA half_bytes1<>+28(SB)/4, $0x01010101
+GLOBL half_bytes1<>(SB), RODATA|NOPTR, $32
 DATA half_high<>+0(SB)/4, $0xffff0000
 DATA half_high<>+4(SB)/4, $0xffff0000
 DATA half_high<>+8(SB)/4, $0xffff0000
@@ -48250,6 +48259,42 @@ hdone176:
 	VZEROUPPER
 	RET
 
+// func notU8AVX2(dst *uint8, src *uint8, n int)
+TEXT ·notU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD half_bytes1<>(SB), Y10
+hloop177:
+	CMPQ CX, $16
+	JB   hone178
+	VPXOR Y1, Y1, Y1
+	VPCMPEQB 0(SI), Y1, Y0
+	VPAND Y10, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VPXOR Y4, Y4, Y4
+	VPCMPEQB 32(SI), Y4, Y3
+	VPAND Y10, Y3, Y3
+	VMOVDQU Y3, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP  hloop177
+hone178:
+	CMPQ CX, $8
+	JB   hdone179
+	VPXOR Y1, Y1, Y1
+	VPCMPEQB 0(SI), Y1, Y0
+	VPAND Y10, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  hone178
+hdone179:
+	VZEROUPPER
+	RET
+
 // func addBF16AVX2(dst *uint16, a *uint16, b *uint16, n int)
 TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -48261,9 +48306,9 @@ TEXT ·addBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop177:
+hloop180:
 	CMPQ CX, $16
-	JB   hone178
+	JB   hone181
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48302,10 +48347,10 @@ hloop177:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop177
-hone178:
+	JMP  hloop180
+hone181:
 	CMPQ CX, $8
-	JB   hdone179
+	JB   hdone182
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48327,8 +48372,8 @@ hone178:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone178
-hdone179:
+	JMP  hone181
+hdone182:
 	VZEROUPPER
 	RET
 
@@ -48338,9 +48383,9 @@ TEXT ·addF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop180:
+hloop183:
 	CMPQ CX, $16
-	JB   hone181
+	JB   hone184
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -48353,10 +48398,10 @@ hloop180:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop180
-hone181:
+	JMP  hloop183
+hone184:
 	CMPQ CX, $8
-	JB   hdone182
+	JB   hdone185
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VADDPS Y1, Y0, Y0
@@ -48365,8 +48410,8 @@ hone181:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone181
-hdone182:
+	JMP  hone184
+hdone185:
 	VZEROUPPER
 	RET
 
@@ -48381,9 +48426,9 @@ TEXT ·subBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop183:
+hloop186:
 	CMPQ CX, $16
-	JB   hone184
+	JB   hone187
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48422,10 +48467,10 @@ hloop183:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop183
-hone184:
+	JMP  hloop186
+hone187:
 	CMPQ CX, $8
-	JB   hdone185
+	JB   hdone188
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48447,8 +48492,8 @@ hone184:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone184
-hdone185:
+	JMP  hone187
+hdone188:
 	VZEROUPPER
 	RET
 
@@ -48458,9 +48503,9 @@ TEXT ·subF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop186:
+hloop189:
 	CMPQ CX, $16
-	JB   hone187
+	JB   hone190
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -48473,10 +48518,10 @@ hloop186:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop186
-hone187:
+	JMP  hloop189
+hone190:
 	CMPQ CX, $8
-	JB   hdone188
+	JB   hdone191
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VSUBPS Y1, Y0, Y0
@@ -48485,8 +48530,8 @@ hone187:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone187
-hdone188:
+	JMP  hone190
+hdone191:
 	VZEROUPPER
 	RET
 
@@ -48501,9 +48546,9 @@ TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop189:
+hloop192:
 	CMPQ CX, $16
-	JB   hone190
+	JB   hone193
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48542,10 +48587,10 @@ hloop189:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop189
-hone190:
+	JMP  hloop192
+hone193:
 	CMPQ CX, $8
-	JB   hdone191
+	JB   hdone194
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48567,8 +48612,8 @@ hone190:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone190
-hdone191:
+	JMP  hone193
+hdone194:
 	VZEROUPPER
 	RET
 
@@ -48578,9 +48623,9 @@ TEXT ·mulF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop192:
+hloop195:
 	CMPQ CX, $16
-	JB   hone193
+	JB   hone196
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -48593,10 +48638,10 @@ hloop192:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop192
-hone193:
+	JMP  hloop195
+hone196:
 	CMPQ CX, $8
-	JB   hdone194
+	JB   hdone197
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMULPS Y1, Y0, Y0
@@ -48605,8 +48650,8 @@ hone193:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone193
-hdone194:
+	JMP  hone196
+hdone197:
 	VZEROUPPER
 	RET
 
@@ -48621,9 +48666,9 @@ TEXT ·divBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop195:
+hloop198:
 	CMPQ CX, $16
-	JB   hone196
+	JB   hone199
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48662,10 +48707,10 @@ hloop195:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop195
-hone196:
+	JMP  hloop198
+hone199:
 	CMPQ CX, $8
-	JB   hdone197
+	JB   hdone200
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48687,8 +48732,8 @@ hone196:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone196
-hdone197:
+	JMP  hone199
+hdone200:
 	VZEROUPPER
 	RET
 
@@ -48698,9 +48743,9 @@ TEXT ·divF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop198:
+hloop201:
 	CMPQ CX, $16
-	JB   hone199
+	JB   hone202
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -48713,10 +48758,10 @@ hloop198:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop198
-hone199:
+	JMP  hloop201
+hone202:
 	CMPQ CX, $8
-	JB   hdone200
+	JB   hdone203
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VDIVPS Y1, Y0, Y0
@@ -48725,8 +48770,8 @@ hone199:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone199
-hdone200:
+	JMP  hone202
+hdone203:
 	VZEROUPPER
 	RET
 
@@ -48741,9 +48786,9 @@ TEXT ·maxBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop201:
+hloop204:
 	CMPQ CX, $16
-	JB   hone202
+	JB   hone205
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48786,10 +48831,10 @@ hloop201:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop201
-hone202:
+	JMP  hloop204
+hone205:
 	CMPQ CX, $8
-	JB   hdone203
+	JB   hdone206
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48813,8 +48858,8 @@ hone202:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone202
-hdone203:
+	JMP  hone205
+hdone206:
 	VZEROUPPER
 	RET
 
@@ -48824,9 +48869,9 @@ TEXT ·maxF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop204:
+hloop207:
 	CMPQ CX, $16
-	JB   hone205
+	JB   hone208
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -48843,10 +48888,10 @@ hloop204:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop204
-hone205:
+	JMP  hloop207
+hone208:
 	CMPQ CX, $8
-	JB   hdone206
+	JB   hdone209
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMAXPS Y1, Y0, Y2
@@ -48857,8 +48902,8 @@ hone205:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone205
-hdone206:
+	JMP  hone208
+hdone209:
 	VZEROUPPER
 	RET
 
@@ -48873,9 +48918,9 @@ TEXT ·minBF16AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Y12
 	VPBROADCASTD half_inf<>(SB), Y13
 	VPBROADCASTD half_quiet<>(SB), Y14
-hloop207:
+hloop210:
 	CMPQ CX, $16
-	JB   hone208
+	JB   hone211
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48918,10 +48963,10 @@ hloop207:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop207
-hone208:
+	JMP  hloop210
+hone211:
 	CMPQ CX, $8
-	JB   hdone209
+	JB   hdone212
 	VPMOVZXWD 0(SI), Y0
 	VPSLLD $16, Y0, Y0
 	VPMOVZXWD 0(DX), Y1
@@ -48945,8 +48990,8 @@ hone208:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone208
-hdone209:
+	JMP  hone211
+hdone212:
 	VZEROUPPER
 	RET
 
@@ -48956,9 +49001,9 @@ TEXT ·minF16AVX2(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop210:
+hloop213:
 	CMPQ CX, $16
-	JB   hone211
+	JB   hone214
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -48975,10 +49020,10 @@ hloop210:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hloop210
-hone211:
+	JMP  hloop213
+hone214:
 	CMPQ CX, $8
-	JB   hdone212
+	JB   hdone215
 	VCVTPH2PS 0(SI), Y0
 	VCVTPH2PS 0(DX), Y1
 	VMINPS Y1, Y0, Y2
@@ -48989,8 +49034,8 @@ hone211:
 	ADDQ $16, DX
 	ADDQ $16, DI
 	SUBQ $8, CX
-	JMP  hone211
-hdone212:
+	JMP  hone214
+hdone215:
 	VZEROUPPER
 	RET
 
@@ -48999,9 +49044,9 @@ TEXT ·widenBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop213:
+hloop216:
 	CMPQ CX, $64
-	JB   hone214
+	JB   hone217
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -49017,18 +49062,18 @@ hloop213:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop213
-hone214:
+	JMP  hloop216
+hone217:
 	CMPQ CX, $16
-	JB   hdone215
+	JB   hdone218
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone214
-hdone215:
+	JMP  hone217
+hdone218:
 	VZEROUPPER
 	RET
 
@@ -49038,9 +49083,9 @@ TEXT ·widenF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop216:
+hloop219:
 	CMPQ CX, $64
-	JB   hone217
+	JB   hone220
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -49076,10 +49121,10 @@ hloop216:
 	ADDQ $128, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop216
-hone217:
+	JMP  hloop219
+hone220:
 	CMPQ CX, $16
-	JB   hdone218
+	JB   hdone221
 	VCVTPH2PS 0(SI), Z0
 	VPMOVZXWD 0(SI), Z1
 	VPSLLD $13, Z1, Z1
@@ -49091,8 +49136,8 @@ hone217:
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone217
-hdone218:
+	JMP  hone220
+hdone221:
 	VZEROUPPER
 	RET
 
@@ -49106,9 +49151,9 @@ TEXT ·narrowBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop219:
+hloop222:
 	CMPQ CX, $64
-	JB   hone220
+	JB   hone223
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -49152,10 +49197,10 @@ hloop219:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop219
-hone220:
+	JMP  hloop222
+hone223:
 	CMPQ CX, $16
-	JB   hdone221
+	JB   hdone224
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -49169,8 +49214,8 @@ hone220:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone220
-hdone221:
+	JMP  hone223
+hdone224:
 	VZEROUPPER
 	RET
 
@@ -49179,9 +49224,9 @@ TEXT ·narrowF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop222:
+hloop225:
 	CMPQ CX, $64
-	JB   hone223
+	JB   hone226
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	VMOVUPS 64(SI), Z1
@@ -49193,17 +49238,17 @@ hloop222:
 	ADDQ $256, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop222
-hone223:
+	JMP  hloop225
+hone226:
 	CMPQ CX, $16
-	JB   hdone224
+	JB   hdone227
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone223
-hdone224:
+	JMP  hone226
+hdone227:
 	VZEROUPPER
 	RET
 
@@ -49218,9 +49263,9 @@ TEXT ·roundBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
 	VPBROADCASTD half_high<>(SB), Z31
-hloop225:
+hloop228:
 	CMPQ CX, $64
-	JB   hone226
+	JB   hone229
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -49264,10 +49309,10 @@ hloop225:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop225
-hone226:
+	JMP  hloop228
+hone229:
 	CMPQ CX, $16
-	JB   hdone227
+	JB   hdone230
 	VMOVUPS 0(SI), Z0
 	VPSRLD $16, Z0, Z2
 	VPANDD Z26, Z2, Z2
@@ -49281,8 +49326,8 @@ hone226:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone226
-hdone227:
+	JMP  hone229
+hdone230:
 	VZEROUPPER
 	RET
 
@@ -49291,9 +49336,9 @@ TEXT ·roundF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop228:
+hloop231:
 	CMPQ CX, $64
-	JB   hone229
+	JB   hone232
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -49313,10 +49358,10 @@ hloop228:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop228
-hone229:
+	JMP  hloop231
+hone232:
 	CMPQ CX, $16
-	JB   hdone230
+	JB   hdone233
 	VMOVUPS 0(SI), Z0
 	VCVTPS2PH $0, Z0, Y0
 	VCVTPH2PS Y0, Z0
@@ -49324,8 +49369,8 @@ hone229:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone229
-hdone230:
+	JMP  hone232
+hdone233:
 	VZEROUPPER
 	RET
 
@@ -49334,9 +49379,9 @@ TEXT ·widenF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop231:
+hloop234:
 	CMPQ CX, $64
-	JB   hone232
+	JB   hone235
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCVTPS2PD Y0, Z0
@@ -49364,10 +49409,10 @@ hloop231:
 	ADDQ $256, SI
 	ADDQ $512, DI
 	SUBQ $64, CX
-	JMP  hloop231
-hone232:
+	JMP  hloop234
+hone235:
 	CMPQ CX, $16
-	JB   hdone233
+	JB   hdone236
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCVTPS2PD Y0, Z0
@@ -49377,8 +49422,8 @@ hone232:
 	ADDQ $64, SI
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hone232
-hdone233:
+	JMP  hone235
+hdone236:
 	VZEROUPPER
 	RET
 
@@ -49389,9 +49434,9 @@ TEXT ·truncF32I32AVX512(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), CX
 	VPBROADCASTD half_two31<>(SB), Z27
 	VPBROADCASTD half_abs<>(SB), Z28
-hloop234:
+hloop237:
 	CMPQ CX, $64
-	JB   hone235
+	JB   hone238
 	VMOVUPS 0(SI), Z0
 	VCVTTPS2DQ Z0, Z1
 	VCMPPS $0x1d, Z27, Z0, K1
@@ -49423,10 +49468,10 @@ hloop234:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop234
-hone235:
+	JMP  hloop237
+hone238:
 	CMPQ CX, $16
-	JB   hdone236
+	JB   hdone239
 	VMOVUPS 0(SI), Z0
 	VCVTTPS2DQ Z0, Z1
 	VCMPPS $0x1d, Z27, Z0, K1
@@ -49437,8 +49482,8 @@ hone235:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone235
-hdone236:
+	JMP  hone238
+hdone239:
 	VZEROUPPER
 	RET
 
@@ -49447,9 +49492,9 @@ TEXT ·absI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop237:
+hloop240:
 	CMPQ CX, $64
-	JB   hone238
+	JB   hone241
 	VPABSD 0(SI), Z0
 	VMOVDQU32 Z0, 0(DI)
 	VPABSD 64(SI), Z3
@@ -49461,17 +49506,17 @@ hloop237:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop237
-hone238:
+	JMP  hloop240
+hone241:
 	CMPQ CX, $16
-	JB   hdone239
+	JB   hdone242
 	VPABSD 0(SI), Z0
 	VMOVDQU32 Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone238
-hdone239:
+	JMP  hone241
+hdone242:
 	VZEROUPPER
 	RET
 
@@ -49480,9 +49525,9 @@ TEXT ·negI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop240:
+hloop243:
 	CMPQ CX, $64
-	JB   hone241
+	JB   hone244
 	VPXORD Z1, Z1, Z1
 	VPSUBD 0(SI), Z1, Z0
 	VMOVDQU32 Z0, 0(DI)
@@ -49498,18 +49543,18 @@ hloop240:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop240
-hone241:
+	JMP  hloop243
+hone244:
 	CMPQ CX, $16
-	JB   hdone242
+	JB   hdone245
 	VPXORD Z1, Z1, Z1
 	VPSUBD 0(SI), Z1, Z0
 	VMOVDQU32 Z0, 0(DI)
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone241
-hdone242:
+	JMP  hone244
+hdone245:
 	VZEROUPPER
 	RET
 
@@ -49518,9 +49563,9 @@ TEXT ·widenU8F32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop243:
+hloop246:
 	CMPQ CX, $64
-	JB   hone244
+	JB   hone247
 	VPMOVZXBD 0(SI), Z0
 	VCVTDQ2PS Z0, Z0
 	VMOVUPS Z0, 0(DI)
@@ -49536,18 +49581,18 @@ hloop243:
 	ADDQ $64, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop243
-hone244:
+	JMP  hloop246
+hone247:
 	CMPQ CX, $16
-	JB   hdone245
+	JB   hdone248
 	VPMOVZXBD 0(SI), Z0
 	VCVTDQ2PS Z0, Z0
 	VMOVUPS Z0, 0(DI)
 	ADDQ $16, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone244
-hdone245:
+	JMP  hone247
+hdone248:
 	VZEROUPPER
 	RET
 
@@ -49556,9 +49601,9 @@ TEXT ·narrowF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-hloop246:
+hloop249:
 	CMPQ CX, $64
-	JB   hone247
+	JB   hone250
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
 	VCVTPD2PS Z0, Y0
@@ -49586,10 +49631,10 @@ hloop246:
 	ADDQ $512, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop246
-hone247:
+	JMP  hloop249
+hone250:
 	CMPQ CX, $16
-	JB   hdone248
+	JB   hdone251
 	VMOVUPD 0(SI), Z0
 	VMOVUPD 64(SI), Z1
 	VCVTPD2PS Z0, Y0
@@ -49599,8 +49644,8 @@ hone247:
 	ADDQ $128, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone247
-hdone248:
+	JMP  hone250
+hdone251:
 	VZEROUPPER
 	RET
 
@@ -49615,9 +49660,9 @@ TEXT ·addBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop249:
+hloop252:
 	CMPQ CX, $64
-	JB   hone250
+	JB   hone253
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49678,10 +49723,10 @@ hloop249:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop249
-hone250:
+	JMP  hloop252
+hone253:
 	CMPQ CX, $16
-	JB   hdone251
+	JB   hdone254
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49700,8 +49745,8 @@ hone250:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone250
-hdone251:
+	JMP  hone253
+hdone254:
 	VZEROUPPER
 	RET
 
@@ -49711,9 +49756,9 @@ TEXT ·addF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop252:
+hloop255:
 	CMPQ CX, $64
-	JB   hone253
+	JB   hone256
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -49734,10 +49779,10 @@ hloop252:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop252
-hone253:
+	JMP  hloop255
+hone256:
 	CMPQ CX, $16
-	JB   hdone254
+	JB   hdone257
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VADDPS Z1, Z0, Z0
@@ -49746,8 +49791,8 @@ hone253:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone253
-hdone254:
+	JMP  hone256
+hdone257:
 	VZEROUPPER
 	RET
 
@@ -49762,9 +49807,9 @@ TEXT ·subBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop255:
+hloop258:
 	CMPQ CX, $64
-	JB   hone256
+	JB   hone259
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49825,10 +49870,10 @@ hloop255:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop255
-hone256:
+	JMP  hloop258
+hone259:
 	CMPQ CX, $16
-	JB   hdone257
+	JB   hdone260
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49847,8 +49892,8 @@ hone256:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone256
-hdone257:
+	JMP  hone259
+hdone260:
 	VZEROUPPER
 	RET
 
@@ -49858,9 +49903,9 @@ TEXT ·subF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop258:
+hloop261:
 	CMPQ CX, $64
-	JB   hone259
+	JB   hone262
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -49881,10 +49926,10 @@ hloop258:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop258
-hone259:
+	JMP  hloop261
+hone262:
 	CMPQ CX, $16
-	JB   hdone260
+	JB   hdone263
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VSUBPS Z1, Z0, Z0
@@ -49893,8 +49938,8 @@ hone259:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone259
-hdone260:
+	JMP  hone262
+hdone263:
 	VZEROUPPER
 	RET
 
@@ -49909,9 +49954,9 @@ TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop261:
+hloop264:
 	CMPQ CX, $64
-	JB   hone262
+	JB   hone265
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49972,10 +50017,10 @@ hloop261:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop261
-hone262:
+	JMP  hloop264
+hone265:
 	CMPQ CX, $16
-	JB   hdone263
+	JB   hdone266
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -49994,8 +50039,8 @@ hone262:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone262
-hdone263:
+	JMP  hone265
+hdone266:
 	VZEROUPPER
 	RET
 
@@ -50005,9 +50050,9 @@ TEXT ·mulF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop264:
+hloop267:
 	CMPQ CX, $64
-	JB   hone265
+	JB   hone268
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -50028,10 +50073,10 @@ hloop264:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop264
-hone265:
+	JMP  hloop267
+hone268:
 	CMPQ CX, $16
-	JB   hdone266
+	JB   hdone269
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMULPS Z1, Z0, Z0
@@ -50040,8 +50085,8 @@ hone265:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone265
-hdone266:
+	JMP  hone268
+hdone269:
 	VZEROUPPER
 	RET
 
@@ -50056,9 +50101,9 @@ TEXT ·divBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop267:
+hloop270:
 	CMPQ CX, $64
-	JB   hone268
+	JB   hone271
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -50119,10 +50164,10 @@ hloop267:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop267
-hone268:
+	JMP  hloop270
+hone271:
 	CMPQ CX, $16
-	JB   hdone269
+	JB   hdone272
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -50141,8 +50186,8 @@ hone268:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone268
-hdone269:
+	JMP  hone271
+hdone272:
 	VZEROUPPER
 	RET
 
@@ -50152,9 +50197,9 @@ TEXT ·divF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop270:
+hloop273:
 	CMPQ CX, $64
-	JB   hone271
+	JB   hone274
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -50175,10 +50220,10 @@ hloop270:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop270
-hone271:
+	JMP  hloop273
+hone274:
 	CMPQ CX, $16
-	JB   hdone272
+	JB   hdone275
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VDIVPS Z1, Z0, Z0
@@ -50187,8 +50232,8 @@ hone271:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone271
-hdone272:
+	JMP  hone274
+hdone275:
 	VZEROUPPER
 	RET
 
@@ -50203,9 +50248,9 @@ TEXT ·maxBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop273:
+hloop276:
 	CMPQ CX, $64
-	JB   hone274
+	JB   hone277
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -50278,10 +50323,10 @@ hloop273:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop273
-hone274:
+	JMP  hloop276
+hone277:
 	CMPQ CX, $16
-	JB   hdone275
+	JB   hdone278
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -50303,8 +50348,8 @@ hone274:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone274
-hdone275:
+	JMP  hone277
+hdone278:
 	VZEROUPPER
 	RET
 
@@ -50314,9 +50359,9 @@ TEXT ·maxF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop276:
+hloop279:
 	CMPQ CX, $64
-	JB   hone277
+	JB   hone280
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -50349,10 +50394,10 @@ hloop276:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop276
-hone277:
+	JMP  hloop279
+hone280:
 	CMPQ CX, $16
-	JB   hdone278
+	JB   hdone281
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMAXPS Z1, Z0, Z2
@@ -50364,8 +50409,8 @@ hone277:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone277
-hdone278:
+	JMP  hone280
+hdone281:
 	VZEROUPPER
 	RET
 
@@ -50380,9 +50425,9 @@ TEXT ·minBF16AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD half_abs<>(SB), Z28
 	VPBROADCASTD half_inf<>(SB), Z29
 	VPBROADCASTD half_quiet<>(SB), Z30
-hloop279:
+hloop282:
 	CMPQ CX, $64
-	JB   hone280
+	JB   hone283
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -50455,10 +50500,10 @@ hloop279:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop279
-hone280:
+	JMP  hloop282
+hone283:
 	CMPQ CX, $16
-	JB   hdone281
+	JB   hdone284
 	VPMOVZXWD 0(SI), Z0
 	VPSLLD $16, Z0, Z0
 	VPMOVZXWD 0(DX), Z1
@@ -50480,8 +50525,8 @@ hone280:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone280
-hdone281:
+	JMP  hone283
+hdone284:
 	VZEROUPPER
 	RET
 
@@ -50491,9 +50536,9 @@ TEXT ·minF16AVX512(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ n+24(FP), CX
-hloop282:
+hloop285:
 	CMPQ CX, $64
-	JB   hone283
+	JB   hone286
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -50526,10 +50571,10 @@ hloop282:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop282
-hone283:
+	JMP  hloop285
+hone286:
 	CMPQ CX, $16
-	JB   hdone284
+	JB   hdone287
 	VCVTPH2PS 0(SI), Z0
 	VCVTPH2PS 0(DX), Z1
 	VMINPS Z1, Z0, Z2
@@ -50541,8 +50586,8 @@ hone283:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone283
-hdone284:
+	JMP  hone286
+hdone287:
 	VZEROUPPER
 	RET
 
@@ -50554,9 +50599,9 @@ TEXT ·cmpEqF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop285:
+hloop288:
 	CMPQ CX, $64
-	JB   hone286
+	JB   hone289
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50589,10 +50634,10 @@ hloop285:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop285
-hone286:
+	JMP  hloop288
+hone289:
 	CMPQ CX, $32
-	JB   hdone287
+	JB   hdone290
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50611,8 +50656,8 @@ hone286:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone286
-hdone287:
+	JMP  hone289
+hdone290:
 	VZEROUPPER
 	RET
 
@@ -50624,9 +50669,9 @@ TEXT ·cmpNeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop288:
+hloop291:
 	CMPQ CX, $64
-	JB   hone289
+	JB   hone292
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50659,10 +50704,10 @@ hloop288:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop288
-hone289:
+	JMP  hloop291
+hone292:
 	CMPQ CX, $32
-	JB   hdone290
+	JB   hdone293
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50681,8 +50726,8 @@ hone289:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone289
-hdone290:
+	JMP  hone292
+hdone293:
 	VZEROUPPER
 	RET
 
@@ -50694,9 +50739,9 @@ TEXT ·cmpLtF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop291:
+hloop294:
 	CMPQ CX, $64
-	JB   hone292
+	JB   hone295
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50729,10 +50774,10 @@ hloop291:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop291
-hone292:
+	JMP  hloop294
+hone295:
 	CMPQ CX, $32
-	JB   hdone293
+	JB   hdone296
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50751,8 +50796,8 @@ hone292:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone292
-hdone293:
+	JMP  hone295
+hdone296:
 	VZEROUPPER
 	RET
 
@@ -50764,9 +50809,9 @@ TEXT ·cmpLeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop294:
+hloop297:
 	CMPQ CX, $64
-	JB   hone295
+	JB   hone298
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50799,10 +50844,10 @@ hloop294:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop294
-hone295:
+	JMP  hloop297
+hone298:
 	CMPQ CX, $32
-	JB   hdone296
+	JB   hdone299
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50821,8 +50866,8 @@ hone295:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone295
-hdone296:
+	JMP  hone298
+hdone299:
 	VZEROUPPER
 	RET
 
@@ -50834,9 +50879,9 @@ TEXT ·cmpGtF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop297:
+hloop300:
 	CMPQ CX, $64
-	JB   hone298
+	JB   hone301
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50869,10 +50914,10 @@ hloop297:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop297
-hone298:
+	JMP  hloop300
+hone301:
 	CMPQ CX, $32
-	JB   hdone299
+	JB   hdone302
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50891,8 +50936,8 @@ hone298:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone298
-hdone299:
+	JMP  hone301
+hdone302:
 	VZEROUPPER
 	RET
 
@@ -50904,9 +50949,9 @@ TEXT ·cmpGeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop300:
+hloop303:
 	CMPQ CX, $64
-	JB   hone301
+	JB   hone304
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50939,10 +50984,10 @@ hloop300:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop300
-hone301:
+	JMP  hloop303
+hone304:
 	CMPQ CX, $32
-	JB   hdone302
+	JB   hdone305
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, 0(DX), Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -50961,8 +51006,8 @@ hone301:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone301
-hdone302:
+	JMP  hone304
+hdone305:
 	VZEROUPPER
 	RET
 
@@ -50974,9 +51019,9 @@ TEXT ·cmpEqScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop303:
+hloop306:
 	CMPQ CX, $64
-	JB   hone304
+	JB   hone307
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51008,10 +51053,10 @@ hloop303:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop303
-hone304:
+	JMP  hloop306
+hone307:
 	CMPQ CX, $32
-	JB   hdone305
+	JB   hdone308
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x0, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51029,8 +51074,8 @@ hone304:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone304
-hdone305:
+	JMP  hone307
+hdone308:
 	VZEROUPPER
 	RET
 
@@ -51042,9 +51087,9 @@ TEXT ·cmpNeScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop306:
+hloop309:
 	CMPQ CX, $64
-	JB   hone307
+	JB   hone310
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51076,10 +51121,10 @@ hloop306:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop306
-hone307:
+	JMP  hloop309
+hone310:
 	CMPQ CX, $32
-	JB   hdone308
+	JB   hdone311
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x4, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51097,8 +51142,8 @@ hone307:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone307
-hdone308:
+	JMP  hone310
+hdone311:
 	VZEROUPPER
 	RET
 
@@ -51110,9 +51155,9 @@ TEXT ·cmpLtScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop309:
+hloop312:
 	CMPQ CX, $64
-	JB   hone310
+	JB   hone313
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51144,10 +51189,10 @@ hloop309:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop309
-hone310:
+	JMP  hloop312
+hone313:
 	CMPQ CX, $32
-	JB   hdone311
+	JB   hdone314
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x11, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51165,8 +51210,8 @@ hone310:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone310
-hdone311:
+	JMP  hone313
+hdone314:
 	VZEROUPPER
 	RET
 
@@ -51178,9 +51223,9 @@ TEXT ·cmpLeScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop312:
+hloop315:
 	CMPQ CX, $64
-	JB   hone313
+	JB   hone316
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51212,10 +51257,10 @@ hloop312:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop312
-hone313:
+	JMP  hloop315
+hone316:
 	CMPQ CX, $32
-	JB   hdone314
+	JB   hdone317
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x12, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51233,8 +51278,8 @@ hone313:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone313
-hdone314:
+	JMP  hone316
+hdone317:
 	VZEROUPPER
 	RET
 
@@ -51246,9 +51291,9 @@ TEXT ·cmpGtScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop315:
+hloop318:
 	CMPQ CX, $64
-	JB   hone316
+	JB   hone319
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51280,10 +51325,10 @@ hloop315:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop315
-hone316:
+	JMP  hloop318
+hone319:
 	CMPQ CX, $32
-	JB   hdone317
+	JB   hdone320
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1e, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51301,8 +51346,8 @@ hone316:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone316
-hdone317:
+	JMP  hone319
+hdone320:
 	VZEROUPPER
 	RET
 
@@ -51314,9 +51359,9 @@ TEXT ·cmpGeScalarF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop318:
+hloop321:
 	CMPQ CX, $64
-	JB   hone319
+	JB   hone322
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51348,10 +51393,10 @@ hloop318:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop318
-hone319:
+	JMP  hloop321
+hone322:
 	CMPQ CX, $32
-	JB   hdone320
+	JB   hdone323
 	VMOVUPS 0(SI), Y0
 	VCMPPS $0x1d, Y14, Y0, Y0
 	VMOVUPS 32(SI), Y1
@@ -51369,8 +51414,8 @@ hone319:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone319
-hdone320:
+	JMP  hone322
+hdone323:
 	VZEROUPPER
 	RET
 
@@ -51381,9 +51426,9 @@ TEXT ·cmpEqF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop321:
+hloop324:
 	CMPQ CX, $16
-	JB   hone322
+	JB   hone325
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51408,10 +51453,10 @@ hloop321:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop321
-hone322:
+	JMP  hloop324
+hone325:
 	CMPQ CX, $4
-	JB   hdone323
+	JB   hdone326
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51421,8 +51466,8 @@ hone322:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone322
-hdone323:
+	JMP  hone325
+hdone326:
 	VZEROUPPER
 	RET
 
@@ -51433,9 +51478,9 @@ TEXT ·cmpNeF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop324:
+hloop327:
 	CMPQ CX, $16
-	JB   hone325
+	JB   hone328
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51460,10 +51505,10 @@ hloop324:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop324
-hone325:
+	JMP  hloop327
+hone328:
 	CMPQ CX, $4
-	JB   hdone326
+	JB   hdone329
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51473,8 +51518,8 @@ hone325:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone325
-hdone326:
+	JMP  hone328
+hdone329:
 	VZEROUPPER
 	RET
 
@@ -51485,9 +51530,9 @@ TEXT ·cmpLtF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop327:
+hloop330:
 	CMPQ CX, $16
-	JB   hone328
+	JB   hone331
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51512,10 +51557,10 @@ hloop327:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop327
-hone328:
+	JMP  hloop330
+hone331:
 	CMPQ CX, $4
-	JB   hdone329
+	JB   hdone332
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51525,8 +51570,8 @@ hone328:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone328
-hdone329:
+	JMP  hone331
+hdone332:
 	VZEROUPPER
 	RET
 
@@ -51537,9 +51582,9 @@ TEXT ·cmpLeF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop330:
+hloop333:
 	CMPQ CX, $16
-	JB   hone331
+	JB   hone334
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51564,10 +51609,10 @@ hloop330:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop330
-hone331:
+	JMP  hloop333
+hone334:
 	CMPQ CX, $4
-	JB   hdone332
+	JB   hdone335
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51577,8 +51622,8 @@ hone331:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone331
-hdone332:
+	JMP  hone334
+hdone335:
 	VZEROUPPER
 	RET
 
@@ -51589,9 +51634,9 @@ TEXT ·cmpGtF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop333:
+hloop336:
 	CMPQ CX, $16
-	JB   hone334
+	JB   hone337
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51616,10 +51661,10 @@ hloop333:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop333
-hone334:
+	JMP  hloop336
+hone337:
 	CMPQ CX, $4
-	JB   hdone335
+	JB   hdone338
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51629,8 +51674,8 @@ hone334:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone334
-hdone335:
+	JMP  hone337
+hdone338:
 	VZEROUPPER
 	RET
 
@@ -51641,9 +51686,9 @@ TEXT ·cmpGeF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	LEAQ cmpLUT<>(SB), R8
-hloop336:
+hloop339:
 	CMPQ CX, $16
-	JB   hone337
+	JB   hone340
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51668,10 +51713,10 @@ hloop336:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop336
-hone337:
+	JMP  hloop339
+hone340:
 	CMPQ CX, $4
-	JB   hdone338
+	JB   hdone341
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51681,8 +51726,8 @@ hone337:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone337
-hdone338:
+	JMP  hone340
+hdone341:
 	VZEROUPPER
 	RET
 
@@ -51693,9 +51738,9 @@ TEXT ·cmpEqScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop339:
+hloop342:
 	CMPQ CX, $16
-	JB   hone340
+	JB   hone343
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51719,10 +51764,10 @@ hloop339:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop339
-hone340:
+	JMP  hloop342
+hone343:
 	CMPQ CX, $4
-	JB   hdone341
+	JB   hdone344
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x0, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51731,8 +51776,8 @@ hone340:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone340
-hdone341:
+	JMP  hone343
+hdone344:
 	VZEROUPPER
 	RET
 
@@ -51743,9 +51788,9 @@ TEXT ·cmpNeScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop342:
+hloop345:
 	CMPQ CX, $16
-	JB   hone343
+	JB   hone346
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51769,10 +51814,10 @@ hloop342:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop342
-hone343:
+	JMP  hloop345
+hone346:
 	CMPQ CX, $4
-	JB   hdone344
+	JB   hdone347
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x4, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51781,8 +51826,8 @@ hone343:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone343
-hdone344:
+	JMP  hone346
+hdone347:
 	VZEROUPPER
 	RET
 
@@ -51793,9 +51838,9 @@ TEXT ·cmpLtScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop345:
+hloop348:
 	CMPQ CX, $16
-	JB   hone346
+	JB   hone349
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51819,10 +51864,10 @@ hloop345:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop345
-hone346:
+	JMP  hloop348
+hone349:
 	CMPQ CX, $4
-	JB   hdone347
+	JB   hdone350
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x11, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51831,8 +51876,8 @@ hone346:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone346
-hdone347:
+	JMP  hone349
+hdone350:
 	VZEROUPPER
 	RET
 
@@ -51843,9 +51888,9 @@ TEXT ·cmpLeScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop348:
+hloop351:
 	CMPQ CX, $16
-	JB   hone349
+	JB   hone352
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51869,10 +51914,10 @@ hloop348:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop348
-hone349:
+	JMP  hloop351
+hone352:
 	CMPQ CX, $4
-	JB   hdone350
+	JB   hdone353
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x12, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51881,8 +51926,8 @@ hone349:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone349
-hdone350:
+	JMP  hone352
+hdone353:
 	VZEROUPPER
 	RET
 
@@ -51893,9 +51938,9 @@ TEXT ·cmpGtScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop351:
+hloop354:
 	CMPQ CX, $16
-	JB   hone352
+	JB   hone355
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51919,10 +51964,10 @@ hloop351:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop351
-hone352:
+	JMP  hloop354
+hone355:
 	CMPQ CX, $4
-	JB   hdone353
+	JB   hdone356
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1e, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51931,8 +51976,8 @@ hone352:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone352
-hdone353:
+	JMP  hone355
+hdone356:
 	VZEROUPPER
 	RET
 
@@ -51943,9 +51988,9 @@ TEXT ·cmpGeScalarF64AVX2(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Y14
 	LEAQ cmpLUT<>(SB), R8
-hloop354:
+hloop357:
 	CMPQ CX, $16
-	JB   hone355
+	JB   hone358
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51969,10 +52014,10 @@ hloop354:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop354
-hone355:
+	JMP  hloop357
+hone358:
 	CMPQ CX, $4
-	JB   hdone356
+	JB   hdone359
 	VMOVUPD 0(SI), Y0
 	VCMPPD $0x1d, Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
@@ -51981,83 +52026,13 @@ hone355:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone355
-hdone356:
-	VZEROUPPER
-	RET
-
-// func cmpEqI32AVX2(dst *uint8, a *int32, b *int32, n int)
-TEXT ·cmpEqI32AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	MOVQ b+16(FP), DX
-	VMOVDQU cmpPackOrder<>(SB), Y13
-	VMOVDQU cmp_one8<>(SB), Y15
-hloop357:
-	CMPQ CX, $64
-	JB   hone358
-	VMOVUPS 0(SI), Y0
-	VPCMPEQD 0(DX), Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPEQD 32(DX), Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPEQD 64(DX), Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPEQD 96(DX), Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VMOVUPS 128(SI), Y4
-	VPCMPEQD 128(DX), Y4, Y4
-	VMOVUPS 160(SI), Y5
-	VPCMPEQD 160(DX), Y5, Y5
-	VMOVUPS 192(SI), Y6
-	VPCMPEQD 192(DX), Y6, Y6
-	VMOVUPS 224(SI), Y7
-	VPCMPEQD 224(DX), Y7, Y7
-	VPACKSSDW Y5, Y4, Y4
-	VPACKSSDW Y7, Y6, Y6
-	VPACKSSWB Y6, Y4, Y4
-	VPERMD Y4, Y13, Y4
-	VPAND Y15, Y4, Y4
-	VMOVDQU Y4, 32(DI)
-	ADDQ $256, SI
-	ADDQ $256, DX
-	ADDQ $64, DI
-	SUBQ $64, CX
-	JMP  hloop357
-hone358:
-	CMPQ CX, $32
-	JB   hdone359
-	VMOVUPS 0(SI), Y0
-	VPCMPEQD 0(DX), Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPEQD 32(DX), Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPEQD 64(DX), Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPEQD 96(DX), Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $32, DI
-	SUBQ $32, CX
 	JMP  hone358
 hdone359:
 	VZEROUPPER
 	RET
 
-// func cmpNeI32AVX2(dst *uint8, a *int32, b *int32, n int)
-TEXT ·cmpNeI32AVX2(SB), NOSPLIT, $0-32
+// func cmpEqI32AVX2(dst *uint8, a *int32, b *int32, n int)
+TEXT ·cmpEqI32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -52079,7 +52054,7 @@ hloop360:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
+	VPAND Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	VMOVUPS 128(SI), Y4
 	VPCMPEQD 128(DX), Y4, Y4
@@ -52093,7 +52068,7 @@ hloop360:
 	VPACKSSDW Y7, Y6, Y6
 	VPACKSSWB Y6, Y4, Y4
 	VPERMD Y4, Y13, Y4
-	VPANDN Y15, Y4, Y4
+	VPAND Y15, Y4, Y4
 	VMOVDQU Y4, 32(DI)
 	ADDQ $256, SI
 	ADDQ $256, DX
@@ -52115,7 +52090,7 @@ hone361:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
+	VPAND Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	ADDQ $128, SI
 	ADDQ $128, DX
@@ -52123,6 +52098,76 @@ hone361:
 	SUBQ $32, CX
 	JMP  hone361
 hdone362:
+	VZEROUPPER
+	RET
+
+// func cmpNeI32AVX2(dst *uint8, a *int32, b *int32, n int)
+TEXT ·cmpNeI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ b+16(FP), DX
+	VMOVDQU cmpPackOrder<>(SB), Y13
+	VMOVDQU cmp_one8<>(SB), Y15
+hloop363:
+	CMPQ CX, $64
+	JB   hone364
+	VMOVUPS 0(SI), Y0
+	VPCMPEQD 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPEQD 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPEQD 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPEQD 96(DX), Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPANDN Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVUPS 128(SI), Y4
+	VPCMPEQD 128(DX), Y4, Y4
+	VMOVUPS 160(SI), Y5
+	VPCMPEQD 160(DX), Y5, Y5
+	VMOVUPS 192(SI), Y6
+	VPCMPEQD 192(DX), Y6, Y6
+	VMOVUPS 224(SI), Y7
+	VPCMPEQD 224(DX), Y7, Y7
+	VPACKSSDW Y5, Y4, Y4
+	VPACKSSDW Y7, Y6, Y6
+	VPACKSSWB Y6, Y4, Y4
+	VPERMD Y4, Y13, Y4
+	VPANDN Y15, Y4, Y4
+	VMOVDQU Y4, 32(DI)
+	ADDQ $256, SI
+	ADDQ $256, DX
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JMP  hloop363
+hone364:
+	CMPQ CX, $32
+	JB   hdone365
+	VMOVUPS 0(SI), Y0
+	VPCMPEQD 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPEQD 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPEQD 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPEQD 96(DX), Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPANDN Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  hone364
+hdone365:
 	VZEROUPPER
 	RET
 
@@ -52134,9 +52179,9 @@ TEXT ·cmpLtI32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop363:
+hloop366:
 	CMPQ CX, $64
-	JB   hone364
+	JB   hone367
 	VMOVUPS 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTD Y0, Y12, Y0
@@ -52177,10 +52222,10 @@ hloop363:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop363
-hone364:
+	JMP  hloop366
+hone367:
 	CMPQ CX, $32
-	JB   hdone365
+	JB   hdone368
 	VMOVUPS 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTD Y0, Y12, Y0
@@ -52203,83 +52248,13 @@ hone364:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone364
-hdone365:
-	VZEROUPPER
-	RET
-
-// func cmpLeI32AVX2(dst *uint8, a *int32, b *int32, n int)
-TEXT ·cmpLeI32AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	MOVQ b+16(FP), DX
-	VMOVDQU cmpPackOrder<>(SB), Y13
-	VMOVDQU cmp_one8<>(SB), Y15
-hloop366:
-	CMPQ CX, $64
-	JB   hone367
-	VMOVUPS 0(SI), Y0
-	VPCMPGTD 0(DX), Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPGTD 32(DX), Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPGTD 64(DX), Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPGTD 96(DX), Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VMOVUPS 128(SI), Y4
-	VPCMPGTD 128(DX), Y4, Y4
-	VMOVUPS 160(SI), Y5
-	VPCMPGTD 160(DX), Y5, Y5
-	VMOVUPS 192(SI), Y6
-	VPCMPGTD 192(DX), Y6, Y6
-	VMOVUPS 224(SI), Y7
-	VPCMPGTD 224(DX), Y7, Y7
-	VPACKSSDW Y5, Y4, Y4
-	VPACKSSDW Y7, Y6, Y6
-	VPACKSSWB Y6, Y4, Y4
-	VPERMD Y4, Y13, Y4
-	VPANDN Y15, Y4, Y4
-	VMOVDQU Y4, 32(DI)
-	ADDQ $256, SI
-	ADDQ $256, DX
-	ADDQ $64, DI
-	SUBQ $64, CX
-	JMP  hloop366
-hone367:
-	CMPQ CX, $32
-	JB   hdone368
-	VMOVUPS 0(SI), Y0
-	VPCMPGTD 0(DX), Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPGTD 32(DX), Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPGTD 64(DX), Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPGTD 96(DX), Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $32, DI
-	SUBQ $32, CX
 	JMP  hone367
 hdone368:
 	VZEROUPPER
 	RET
 
-// func cmpGtI32AVX2(dst *uint8, a *int32, b *int32, n int)
-TEXT ·cmpGtI32AVX2(SB), NOSPLIT, $0-32
+// func cmpLeI32AVX2(dst *uint8, a *int32, b *int32, n int)
+TEXT ·cmpLeI32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -52301,7 +52276,7 @@ hloop369:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
+	VPANDN Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	VMOVUPS 128(SI), Y4
 	VPCMPGTD 128(DX), Y4, Y4
@@ -52315,7 +52290,7 @@ hloop369:
 	VPACKSSDW Y7, Y6, Y6
 	VPACKSSWB Y6, Y4, Y4
 	VPERMD Y4, Y13, Y4
-	VPAND Y15, Y4, Y4
+	VPANDN Y15, Y4, Y4
 	VMOVDQU Y4, 32(DI)
 	ADDQ $256, SI
 	ADDQ $256, DX
@@ -52337,7 +52312,7 @@ hone370:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
+	VPANDN Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	ADDQ $128, SI
 	ADDQ $128, DX
@@ -52345,6 +52320,76 @@ hone370:
 	SUBQ $32, CX
 	JMP  hone370
 hdone371:
+	VZEROUPPER
+	RET
+
+// func cmpGtI32AVX2(dst *uint8, a *int32, b *int32, n int)
+TEXT ·cmpGtI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ b+16(FP), DX
+	VMOVDQU cmpPackOrder<>(SB), Y13
+	VMOVDQU cmp_one8<>(SB), Y15
+hloop372:
+	CMPQ CX, $64
+	JB   hone373
+	VMOVUPS 0(SI), Y0
+	VPCMPGTD 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPGTD 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPGTD 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPGTD 96(DX), Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVUPS 128(SI), Y4
+	VPCMPGTD 128(DX), Y4, Y4
+	VMOVUPS 160(SI), Y5
+	VPCMPGTD 160(DX), Y5, Y5
+	VMOVUPS 192(SI), Y6
+	VPCMPGTD 192(DX), Y6, Y6
+	VMOVUPS 224(SI), Y7
+	VPCMPGTD 224(DX), Y7, Y7
+	VPACKSSDW Y5, Y4, Y4
+	VPACKSSDW Y7, Y6, Y6
+	VPACKSSWB Y6, Y4, Y4
+	VPERMD Y4, Y13, Y4
+	VPAND Y15, Y4, Y4
+	VMOVDQU Y4, 32(DI)
+	ADDQ $256, SI
+	ADDQ $256, DX
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JMP  hloop372
+hone373:
+	CMPQ CX, $32
+	JB   hdone374
+	VMOVUPS 0(SI), Y0
+	VPCMPGTD 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPGTD 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPGTD 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPGTD 96(DX), Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  hone373
+hdone374:
 	VZEROUPPER
 	RET
 
@@ -52356,9 +52401,9 @@ TEXT ·cmpGeI32AVX2(SB), NOSPLIT, $0-32
 	MOVQ b+16(FP), DX
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop372:
+hloop375:
 	CMPQ CX, $64
-	JB   hone373
+	JB   hone376
 	VMOVUPS 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTD Y0, Y12, Y0
@@ -52399,10 +52444,10 @@ hloop372:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop372
-hone373:
+	JMP  hloop375
+hone376:
 	CMPQ CX, $32
-	JB   hdone374
+	JB   hdone377
 	VMOVUPS 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTD Y0, Y12, Y0
@@ -52425,81 +52470,13 @@ hone373:
 	ADDQ $128, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone373
-hdone374:
-	VZEROUPPER
-	RET
-
-// func cmpEqScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
-TEXT ·cmpEqScalarI32AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	VBROADCASTSS s+16(FP), Y14
-	VMOVDQU cmpPackOrder<>(SB), Y13
-	VMOVDQU cmp_one8<>(SB), Y15
-hloop375:
-	CMPQ CX, $64
-	JB   hone376
-	VMOVUPS 0(SI), Y0
-	VPCMPEQD Y14, Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPEQD Y14, Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPEQD Y14, Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPEQD Y14, Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VMOVUPS 128(SI), Y4
-	VPCMPEQD Y14, Y4, Y4
-	VMOVUPS 160(SI), Y5
-	VPCMPEQD Y14, Y5, Y5
-	VMOVUPS 192(SI), Y6
-	VPCMPEQD Y14, Y6, Y6
-	VMOVUPS 224(SI), Y7
-	VPCMPEQD Y14, Y7, Y7
-	VPACKSSDW Y5, Y4, Y4
-	VPACKSSDW Y7, Y6, Y6
-	VPACKSSWB Y6, Y4, Y4
-	VPERMD Y4, Y13, Y4
-	VPAND Y15, Y4, Y4
-	VMOVDQU Y4, 32(DI)
-	ADDQ $256, SI
-	ADDQ $64, DI
-	SUBQ $64, CX
-	JMP  hloop375
-hone376:
-	CMPQ CX, $32
-	JB   hdone377
-	VMOVUPS 0(SI), Y0
-	VPCMPEQD Y14, Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPEQD Y14, Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPEQD Y14, Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPEQD Y14, Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	ADDQ $128, SI
-	ADDQ $32, DI
-	SUBQ $32, CX
 	JMP  hone376
 hdone377:
 	VZEROUPPER
 	RET
 
-// func cmpNeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
-TEXT ·cmpNeScalarI32AVX2(SB), NOSPLIT, $0-32
+// func cmpEqScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+TEXT ·cmpEqScalarI32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -52521,7 +52498,7 @@ hloop378:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
+	VPAND Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	VMOVUPS 128(SI), Y4
 	VPCMPEQD Y14, Y4, Y4
@@ -52535,7 +52512,7 @@ hloop378:
 	VPACKSSDW Y7, Y6, Y6
 	VPACKSSWB Y6, Y4, Y4
 	VPERMD Y4, Y13, Y4
-	VPANDN Y15, Y4, Y4
+	VPAND Y15, Y4, Y4
 	VMOVDQU Y4, 32(DI)
 	ADDQ $256, SI
 	ADDQ $64, DI
@@ -52556,13 +52533,81 @@ hone379:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
+	VPAND Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
 	JMP  hone379
 hdone380:
+	VZEROUPPER
+	RET
+
+// func cmpNeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+TEXT ·cmpNeScalarI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSS s+16(FP), Y14
+	VMOVDQU cmpPackOrder<>(SB), Y13
+	VMOVDQU cmp_one8<>(SB), Y15
+hloop381:
+	CMPQ CX, $64
+	JB   hone382
+	VMOVUPS 0(SI), Y0
+	VPCMPEQD Y14, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPEQD Y14, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPEQD Y14, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPEQD Y14, Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPANDN Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVUPS 128(SI), Y4
+	VPCMPEQD Y14, Y4, Y4
+	VMOVUPS 160(SI), Y5
+	VPCMPEQD Y14, Y5, Y5
+	VMOVUPS 192(SI), Y6
+	VPCMPEQD Y14, Y6, Y6
+	VMOVUPS 224(SI), Y7
+	VPCMPEQD Y14, Y7, Y7
+	VPACKSSDW Y5, Y4, Y4
+	VPACKSSDW Y7, Y6, Y6
+	VPACKSSWB Y6, Y4, Y4
+	VPERMD Y4, Y13, Y4
+	VPANDN Y15, Y4, Y4
+	VMOVDQU Y4, 32(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JMP  hloop381
+hone382:
+	CMPQ CX, $32
+	JB   hdone383
+	VMOVUPS 0(SI), Y0
+	VPCMPEQD Y14, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPEQD Y14, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPEQD Y14, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPEQD Y14, Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPANDN Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $128, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  hone382
+hdone383:
 	VZEROUPPER
 	RET
 
@@ -52574,9 +52619,9 @@ TEXT ·cmpLtScalarI32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop381:
+hloop384:
 	CMPQ CX, $64
-	JB   hone382
+	JB   hone385
 	VMOVUPS 0(SI), Y0
 	VPCMPGTD Y0, Y14, Y0
 	VMOVUPS 32(SI), Y1
@@ -52608,10 +52653,10 @@ hloop381:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop381
-hone382:
+	JMP  hloop384
+hone385:
 	CMPQ CX, $32
-	JB   hdone383
+	JB   hdone386
 	VMOVUPS 0(SI), Y0
 	VPCMPGTD Y0, Y14, Y0
 	VMOVUPS 32(SI), Y1
@@ -52629,81 +52674,13 @@ hone382:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone382
-hdone383:
-	VZEROUPPER
-	RET
-
-// func cmpLeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
-TEXT ·cmpLeScalarI32AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	VBROADCASTSS s+16(FP), Y14
-	VMOVDQU cmpPackOrder<>(SB), Y13
-	VMOVDQU cmp_one8<>(SB), Y15
-hloop384:
-	CMPQ CX, $64
-	JB   hone385
-	VMOVUPS 0(SI), Y0
-	VPCMPGTD Y14, Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPGTD Y14, Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPGTD Y14, Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPGTD Y14, Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VMOVUPS 128(SI), Y4
-	VPCMPGTD Y14, Y4, Y4
-	VMOVUPS 160(SI), Y5
-	VPCMPGTD Y14, Y5, Y5
-	VMOVUPS 192(SI), Y6
-	VPCMPGTD Y14, Y6, Y6
-	VMOVUPS 224(SI), Y7
-	VPCMPGTD Y14, Y7, Y7
-	VPACKSSDW Y5, Y4, Y4
-	VPACKSSDW Y7, Y6, Y6
-	VPACKSSWB Y6, Y4, Y4
-	VPERMD Y4, Y13, Y4
-	VPANDN Y15, Y4, Y4
-	VMOVDQU Y4, 32(DI)
-	ADDQ $256, SI
-	ADDQ $64, DI
-	SUBQ $64, CX
-	JMP  hloop384
-hone385:
-	CMPQ CX, $32
-	JB   hdone386
-	VMOVUPS 0(SI), Y0
-	VPCMPGTD Y14, Y0, Y0
-	VMOVUPS 32(SI), Y1
-	VPCMPGTD Y14, Y1, Y1
-	VMOVUPS 64(SI), Y2
-	VPCMPGTD Y14, Y2, Y2
-	VMOVUPS 96(SI), Y3
-	VPCMPGTD Y14, Y3, Y3
-	VPACKSSDW Y1, Y0, Y0
-	VPACKSSDW Y3, Y2, Y2
-	VPACKSSWB Y2, Y0, Y0
-	VPERMD Y0, Y13, Y0
-	VPANDN Y15, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	ADDQ $128, SI
-	ADDQ $32, DI
-	SUBQ $32, CX
 	JMP  hone385
 hdone386:
 	VZEROUPPER
 	RET
 
-// func cmpGtScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
-TEXT ·cmpGtScalarI32AVX2(SB), NOSPLIT, $0-32
+// func cmpLeScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+TEXT ·cmpLeScalarI32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -52725,7 +52702,7 @@ hloop387:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
+	VPANDN Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	VMOVUPS 128(SI), Y4
 	VPCMPGTD Y14, Y4, Y4
@@ -52739,7 +52716,7 @@ hloop387:
 	VPACKSSDW Y7, Y6, Y6
 	VPACKSSWB Y6, Y4, Y4
 	VPERMD Y4, Y13, Y4
-	VPAND Y15, Y4, Y4
+	VPANDN Y15, Y4, Y4
 	VMOVDQU Y4, 32(DI)
 	ADDQ $256, SI
 	ADDQ $64, DI
@@ -52760,13 +52737,81 @@ hone388:
 	VPACKSSDW Y3, Y2, Y2
 	VPACKSSWB Y2, Y0, Y0
 	VPERMD Y0, Y13, Y0
-	VPAND Y15, Y0, Y0
+	VPANDN Y15, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
 	JMP  hone388
 hdone389:
+	VZEROUPPER
+	RET
+
+// func cmpGtScalarI32AVX2(dst *uint8, a *int32, s int32, n int)
+TEXT ·cmpGtScalarI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSS s+16(FP), Y14
+	VMOVDQU cmpPackOrder<>(SB), Y13
+	VMOVDQU cmp_one8<>(SB), Y15
+hloop390:
+	CMPQ CX, $64
+	JB   hone391
+	VMOVUPS 0(SI), Y0
+	VPCMPGTD Y14, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPGTD Y14, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPGTD Y14, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPGTD Y14, Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVUPS 128(SI), Y4
+	VPCMPGTD Y14, Y4, Y4
+	VMOVUPS 160(SI), Y5
+	VPCMPGTD Y14, Y5, Y5
+	VMOVUPS 192(SI), Y6
+	VPCMPGTD Y14, Y6, Y6
+	VMOVUPS 224(SI), Y7
+	VPCMPGTD Y14, Y7, Y7
+	VPACKSSDW Y5, Y4, Y4
+	VPACKSSDW Y7, Y6, Y6
+	VPACKSSWB Y6, Y4, Y4
+	VPERMD Y4, Y13, Y4
+	VPAND Y15, Y4, Y4
+	VMOVDQU Y4, 32(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JMP  hloop390
+hone391:
+	CMPQ CX, $32
+	JB   hdone392
+	VMOVUPS 0(SI), Y0
+	VPCMPGTD Y14, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VPCMPGTD Y14, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VPCMPGTD Y14, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VPCMPGTD Y14, Y3, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD Y0, Y13, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $128, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP  hone391
+hdone392:
 	VZEROUPPER
 	RET
 
@@ -52778,9 +52823,9 @@ TEXT ·cmpGeScalarI32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Y14
 	VMOVDQU cmpPackOrder<>(SB), Y13
 	VMOVDQU cmp_one8<>(SB), Y15
-hloop390:
+hloop393:
 	CMPQ CX, $64
-	JB   hone391
+	JB   hone394
 	VMOVUPS 0(SI), Y0
 	VPCMPGTD Y0, Y14, Y0
 	VMOVUPS 32(SI), Y1
@@ -52812,10 +52857,10 @@ hloop390:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop390
-hone391:
+	JMP  hloop393
+hone394:
 	CMPQ CX, $32
-	JB   hdone392
+	JB   hdone395
 	VMOVUPS 0(SI), Y0
 	VPCMPGTD Y0, Y14, Y0
 	VMOVUPS 32(SI), Y1
@@ -52833,65 +52878,13 @@ hone391:
 	ADDQ $128, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone391
-hdone392:
-	VZEROUPPER
-	RET
-
-// func cmpEqI64AVX2(dst *uint8, a *int64, b *int64, n int)
-TEXT ·cmpEqI64AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	MOVQ b+16(FP), DX
-	LEAQ cmpLUT<>(SB), R8
-hloop393:
-	CMPQ CX, $16
-	JB   hone394
-	VMOVUPD 0(SI), Y0
-	VPCMPEQQ 0(DX), Y0, Y0
-	VMOVMSKPD Y0, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	VMOVUPD 32(SI), Y1
-	VPCMPEQQ 32(DX), Y1, Y1
-	VMOVMSKPD Y1, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 4(DI)
-	VMOVUPD 64(SI), Y2
-	VPCMPEQQ 64(DX), Y2, Y2
-	VMOVMSKPD Y2, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 8(DI)
-	VMOVUPD 96(SI), Y3
-	VPCMPEQQ 96(DX), Y3, Y3
-	VMOVMSKPD Y3, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 12(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $16, DI
-	SUBQ $16, CX
-	JMP  hloop393
-hone394:
-	CMPQ CX, $4
-	JB   hdone395
-	VMOVUPD 0(SI), Y0
-	VPCMPEQQ 0(DX), Y0, Y0
-	VMOVMSKPD Y0, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $4, DI
-	SUBQ $4, CX
 	JMP  hone394
 hdone395:
 	VZEROUPPER
 	RET
 
-// func cmpNeI64AVX2(dst *uint8, a *int64, b *int64, n int)
-TEXT ·cmpNeI64AVX2(SB), NOSPLIT, $0-32
+// func cmpEqI64AVX2(dst *uint8, a *int64, b *int64, n int)
+TEXT ·cmpEqI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -52903,25 +52896,21 @@ hloop396:
 	VMOVUPD 0(SI), Y0
 	VPCMPEQQ 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	VMOVUPD 32(SI), Y1
 	VPCMPEQQ 32(DX), Y1, Y1
 	VMOVMSKPD Y1, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 4(DI)
 	VMOVUPD 64(SI), Y2
 	VPCMPEQQ 64(DX), Y2, Y2
 	VMOVMSKPD Y2, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 8(DI)
 	VMOVUPD 96(SI), Y3
 	VPCMPEQQ 96(DX), Y3, Y3
 	VMOVMSKPD Y3, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 12(DI)
 	ADDQ $128, SI
@@ -52935,7 +52924,6 @@ hone397:
 	VMOVUPD 0(SI), Y0
 	VPCMPEQQ 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	ADDQ $32, SI
@@ -52947,8 +52935,8 @@ hdone398:
 	VZEROUPPER
 	RET
 
-// func cmpLtI64AVX2(dst *uint8, a *int64, b *int64, n int)
-TEXT ·cmpLtI64AVX2(SB), NOSPLIT, $0-32
+// func cmpNeI64AVX2(dst *uint8, a *int64, b *int64, n int)
+TEXT ·cmpNeI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -52957,6 +52945,63 @@ TEXT ·cmpLtI64AVX2(SB), NOSPLIT, $0-32
 hloop399:
 	CMPQ CX, $16
 	JB   hone400
+	VMOVUPD 0(SI), Y0
+	VPCMPEQQ 0(DX), Y0, Y0
+	VMOVMSKPD Y0, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	VMOVUPD 32(SI), Y1
+	VPCMPEQQ 32(DX), Y1, Y1
+	VMOVMSKPD Y1, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 4(DI)
+	VMOVUPD 64(SI), Y2
+	VPCMPEQQ 64(DX), Y2, Y2
+	VMOVMSKPD Y2, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 8(DI)
+	VMOVUPD 96(SI), Y3
+	VPCMPEQQ 96(DX), Y3, Y3
+	VMOVMSKPD Y3, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 12(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JMP  hloop399
+hone400:
+	CMPQ CX, $4
+	JB   hdone401
+	VMOVUPD 0(SI), Y0
+	VPCMPEQQ 0(DX), Y0, Y0
+	VMOVMSKPD Y0, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $4, DI
+	SUBQ $4, CX
+	JMP  hone400
+hdone401:
+	VZEROUPPER
+	RET
+
+// func cmpLtI64AVX2(dst *uint8, a *int64, b *int64, n int)
+TEXT ·cmpLtI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ b+16(FP), DX
+	LEAQ cmpLUT<>(SB), R8
+hloop402:
+	CMPQ CX, $16
+	JB   hone403
 	VMOVUPD 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTQ Y0, Y12, Y0
@@ -52985,71 +53030,14 @@ hloop399:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop399
-hone400:
-	CMPQ CX, $4
-	JB   hdone401
-	VMOVUPD 0(SI), Y0
-	VMOVDQU 0(DX), Y12
-	VPCMPGTQ Y0, Y12, Y0
-	VMOVMSKPD Y0, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DX
-	ADDQ $4, DI
-	SUBQ $4, CX
-	JMP  hone400
-hdone401:
-	VZEROUPPER
-	RET
-
-// func cmpLeI64AVX2(dst *uint8, a *int64, b *int64, n int)
-TEXT ·cmpLeI64AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	MOVQ b+16(FP), DX
-	LEAQ cmpLUT<>(SB), R8
-hloop402:
-	CMPQ CX, $16
-	JB   hone403
-	VMOVUPD 0(SI), Y0
-	VPCMPGTQ 0(DX), Y0, Y0
-	VMOVMSKPD Y0, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	VMOVUPD 32(SI), Y1
-	VPCMPGTQ 32(DX), Y1, Y1
-	VMOVMSKPD Y1, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 4(DI)
-	VMOVUPD 64(SI), Y2
-	VPCMPGTQ 64(DX), Y2, Y2
-	VMOVMSKPD Y2, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 8(DI)
-	VMOVUPD 96(SI), Y3
-	VPCMPGTQ 96(DX), Y3, Y3
-	VMOVMSKPD Y3, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 12(DI)
-	ADDQ $128, SI
-	ADDQ $128, DX
-	ADDQ $16, DI
-	SUBQ $16, CX
 	JMP  hloop402
 hone403:
 	CMPQ CX, $4
 	JB   hdone404
 	VMOVUPD 0(SI), Y0
-	VPCMPGTQ 0(DX), Y0, Y0
+	VMOVDQU 0(DX), Y12
+	VPCMPGTQ Y0, Y12, Y0
 	VMOVMSKPD Y0, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	ADDQ $32, SI
@@ -53061,8 +53049,8 @@ hdone404:
 	VZEROUPPER
 	RET
 
-// func cmpGtI64AVX2(dst *uint8, a *int64, b *int64, n int)
-TEXT ·cmpGtI64AVX2(SB), NOSPLIT, $0-32
+// func cmpLeI64AVX2(dst *uint8, a *int64, b *int64, n int)
+TEXT ·cmpLeI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -53074,21 +53062,25 @@ hloop405:
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	VMOVUPD 32(SI), Y1
 	VPCMPGTQ 32(DX), Y1, Y1
 	VMOVMSKPD Y1, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 4(DI)
 	VMOVUPD 64(SI), Y2
 	VPCMPGTQ 64(DX), Y2, Y2
 	VMOVMSKPD Y2, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 8(DI)
 	VMOVUPD 96(SI), Y3
 	VPCMPGTQ 96(DX), Y3, Y3
 	VMOVMSKPD Y3, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 12(DI)
 	ADDQ $128, SI
@@ -53102,6 +53094,7 @@ hone406:
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ 0(DX), Y0, Y0
 	VMOVMSKPD Y0, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	ADDQ $32, SI
@@ -53113,8 +53106,8 @@ hdone407:
 	VZEROUPPER
 	RET
 
-// func cmpGeI64AVX2(dst *uint8, a *int64, b *int64, n int)
-TEXT ·cmpGeI64AVX2(SB), NOSPLIT, $0-32
+// func cmpGtI64AVX2(dst *uint8, a *int64, b *int64, n int)
+TEXT ·cmpGtI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -53123,6 +53116,58 @@ TEXT ·cmpGeI64AVX2(SB), NOSPLIT, $0-32
 hloop408:
 	CMPQ CX, $16
 	JB   hone409
+	VMOVUPD 0(SI), Y0
+	VPCMPGTQ 0(DX), Y0, Y0
+	VMOVMSKPD Y0, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	VMOVUPD 32(SI), Y1
+	VPCMPGTQ 32(DX), Y1, Y1
+	VMOVMSKPD Y1, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 4(DI)
+	VMOVUPD 64(SI), Y2
+	VPCMPGTQ 64(DX), Y2, Y2
+	VMOVMSKPD Y2, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 8(DI)
+	VMOVUPD 96(SI), Y3
+	VPCMPGTQ 96(DX), Y3, Y3
+	VMOVMSKPD Y3, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 12(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JMP  hloop408
+hone409:
+	CMPQ CX, $4
+	JB   hdone410
+	VMOVUPD 0(SI), Y0
+	VPCMPGTQ 0(DX), Y0, Y0
+	VMOVMSKPD Y0, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $4, DI
+	SUBQ $4, CX
+	JMP  hone409
+hdone410:
+	VZEROUPPER
+	RET
+
+// func cmpGeI64AVX2(dst *uint8, a *int64, b *int64, n int)
+TEXT ·cmpGeI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ b+16(FP), DX
+	LEAQ cmpLUT<>(SB), R8
+hloop411:
+	CMPQ CX, $16
+	JB   hone412
 	VMOVUPD 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTQ Y0, Y12, Y0
@@ -53155,10 +53200,10 @@ hloop408:
 	ADDQ $128, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop408
-hone409:
+	JMP  hloop411
+hone412:
 	CMPQ CX, $4
-	JB   hdone410
+	JB   hdone413
 	VMOVUPD 0(SI), Y0
 	VMOVDQU 0(DX), Y12
 	VPCMPGTQ Y0, Y12, Y0
@@ -53170,63 +53215,13 @@ hone409:
 	ADDQ $32, DX
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone409
-hdone410:
-	VZEROUPPER
-	RET
-
-// func cmpEqScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
-TEXT ·cmpEqScalarI64AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	VBROADCASTSD s+16(FP), Y14
-	LEAQ cmpLUT<>(SB), R8
-hloop411:
-	CMPQ CX, $16
-	JB   hone412
-	VMOVUPD 0(SI), Y0
-	VPCMPEQQ Y14, Y0, Y0
-	VMOVMSKPD Y0, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	VMOVUPD 32(SI), Y1
-	VPCMPEQQ Y14, Y1, Y1
-	VMOVMSKPD Y1, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 4(DI)
-	VMOVUPD 64(SI), Y2
-	VPCMPEQQ Y14, Y2, Y2
-	VMOVMSKPD Y2, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 8(DI)
-	VMOVUPD 96(SI), Y3
-	VPCMPEQQ Y14, Y3, Y3
-	VMOVMSKPD Y3, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 12(DI)
-	ADDQ $128, SI
-	ADDQ $16, DI
-	SUBQ $16, CX
-	JMP  hloop411
-hone412:
-	CMPQ CX, $4
-	JB   hdone413
-	VMOVUPD 0(SI), Y0
-	VPCMPEQQ Y14, Y0, Y0
-	VMOVMSKPD Y0, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	ADDQ $32, SI
-	ADDQ $4, DI
-	SUBQ $4, CX
 	JMP  hone412
 hdone413:
 	VZEROUPPER
 	RET
 
-// func cmpNeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
-TEXT ·cmpNeScalarI64AVX2(SB), NOSPLIT, $0-32
+// func cmpEqScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+TEXT ·cmpEqScalarI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -53238,25 +53233,21 @@ hloop414:
 	VMOVUPD 0(SI), Y0
 	VPCMPEQQ Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	VMOVUPD 32(SI), Y1
 	VPCMPEQQ Y14, Y1, Y1
 	VMOVMSKPD Y1, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 4(DI)
 	VMOVUPD 64(SI), Y2
 	VPCMPEQQ Y14, Y2, Y2
 	VMOVMSKPD Y2, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 8(DI)
 	VMOVUPD 96(SI), Y3
 	VPCMPEQQ Y14, Y3, Y3
 	VMOVMSKPD Y3, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 12(DI)
 	ADDQ $128, SI
@@ -53269,7 +53260,6 @@ hone415:
 	VMOVUPD 0(SI), Y0
 	VPCMPEQQ Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	ADDQ $32, SI
@@ -53280,8 +53270,8 @@ hdone416:
 	VZEROUPPER
 	RET
 
-// func cmpLtScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
-TEXT ·cmpLtScalarI64AVX2(SB), NOSPLIT, $0-32
+// func cmpNeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+TEXT ·cmpNeScalarI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -53290,6 +53280,61 @@ TEXT ·cmpLtScalarI64AVX2(SB), NOSPLIT, $0-32
 hloop417:
 	CMPQ CX, $16
 	JB   hone418
+	VMOVUPD 0(SI), Y0
+	VPCMPEQQ Y14, Y0, Y0
+	VMOVMSKPD Y0, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	VMOVUPD 32(SI), Y1
+	VPCMPEQQ Y14, Y1, Y1
+	VMOVMSKPD Y1, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 4(DI)
+	VMOVUPD 64(SI), Y2
+	VPCMPEQQ Y14, Y2, Y2
+	VMOVMSKPD Y2, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 8(DI)
+	VMOVUPD 96(SI), Y3
+	VPCMPEQQ Y14, Y3, Y3
+	VMOVMSKPD Y3, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 12(DI)
+	ADDQ $128, SI
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JMP  hloop417
+hone418:
+	CMPQ CX, $4
+	JB   hdone419
+	VMOVUPD 0(SI), Y0
+	VPCMPEQQ Y14, Y0, Y0
+	VMOVMSKPD Y0, R10
+	XORQ $15, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	ADDQ $32, SI
+	ADDQ $4, DI
+	SUBQ $4, CX
+	JMP  hone418
+hdone419:
+	VZEROUPPER
+	RET
+
+// func cmpLtScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+TEXT ·cmpLtScalarI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSD s+16(FP), Y14
+	LEAQ cmpLUT<>(SB), R8
+hloop420:
+	CMPQ CX, $16
+	JB   hone421
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ Y0, Y14, Y0
 	VMOVMSKPD Y0, R10
@@ -53313,68 +53358,13 @@ hloop417:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop417
-hone418:
-	CMPQ CX, $4
-	JB   hdone419
-	VMOVUPD 0(SI), Y0
-	VPCMPGTQ Y0, Y14, Y0
-	VMOVMSKPD Y0, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	ADDQ $32, SI
-	ADDQ $4, DI
-	SUBQ $4, CX
-	JMP  hone418
-hdone419:
-	VZEROUPPER
-	RET
-
-// func cmpLeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
-TEXT ·cmpLeScalarI64AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ n+24(FP), CX
-	VBROADCASTSD s+16(FP), Y14
-	LEAQ cmpLUT<>(SB), R8
-hloop420:
-	CMPQ CX, $16
-	JB   hone421
-	VMOVUPD 0(SI), Y0
-	VPCMPGTQ Y14, Y0, Y0
-	VMOVMSKPD Y0, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 0(DI)
-	VMOVUPD 32(SI), Y1
-	VPCMPGTQ Y14, Y1, Y1
-	VMOVMSKPD Y1, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 4(DI)
-	VMOVUPD 64(SI), Y2
-	VPCMPGTQ Y14, Y2, Y2
-	VMOVMSKPD Y2, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 8(DI)
-	VMOVUPD 96(SI), Y3
-	VPCMPGTQ Y14, Y3, Y3
-	VMOVMSKPD Y3, R10
-	XORQ $15, R10
-	MOVL (R8)(R10*8), R11
-	MOVL R11, 12(DI)
-	ADDQ $128, SI
-	ADDQ $16, DI
-	SUBQ $16, CX
 	JMP  hloop420
 hone421:
 	CMPQ CX, $4
 	JB   hdone422
 	VMOVUPD 0(SI), Y0
-	VPCMPGTQ Y14, Y0, Y0
+	VPCMPGTQ Y0, Y14, Y0
 	VMOVMSKPD Y0, R10
-	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	ADDQ $32, SI
@@ -53385,8 +53375,8 @@ hdone422:
 	VZEROUPPER
 	RET
 
-// func cmpGtScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
-TEXT ·cmpGtScalarI64AVX2(SB), NOSPLIT, $0-32
+// func cmpLeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+TEXT ·cmpLeScalarI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -53398,21 +53388,25 @@ hloop423:
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	VMOVUPD 32(SI), Y1
 	VPCMPGTQ Y14, Y1, Y1
 	VMOVMSKPD Y1, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 4(DI)
 	VMOVUPD 64(SI), Y2
 	VPCMPGTQ Y14, Y2, Y2
 	VMOVMSKPD Y2, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 8(DI)
 	VMOVUPD 96(SI), Y3
 	VPCMPGTQ Y14, Y3, Y3
 	VMOVMSKPD Y3, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 12(DI)
 	ADDQ $128, SI
@@ -53425,6 +53419,7 @@ hone424:
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ Y14, Y0, Y0
 	VMOVMSKPD Y0, R10
+	XORQ $15, R10
 	MOVL (R8)(R10*8), R11
 	MOVL R11, 0(DI)
 	ADDQ $32, SI
@@ -53435,8 +53430,8 @@ hdone425:
 	VZEROUPPER
 	RET
 
-// func cmpGeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
-TEXT ·cmpGeScalarI64AVX2(SB), NOSPLIT, $0-32
+// func cmpGtScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+TEXT ·cmpGtScalarI64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+24(FP), CX
@@ -53445,6 +53440,56 @@ TEXT ·cmpGeScalarI64AVX2(SB), NOSPLIT, $0-32
 hloop426:
 	CMPQ CX, $16
 	JB   hone427
+	VMOVUPD 0(SI), Y0
+	VPCMPGTQ Y14, Y0, Y0
+	VMOVMSKPD Y0, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	VMOVUPD 32(SI), Y1
+	VPCMPGTQ Y14, Y1, Y1
+	VMOVMSKPD Y1, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 4(DI)
+	VMOVUPD 64(SI), Y2
+	VPCMPGTQ Y14, Y2, Y2
+	VMOVMSKPD Y2, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 8(DI)
+	VMOVUPD 96(SI), Y3
+	VPCMPGTQ Y14, Y3, Y3
+	VMOVMSKPD Y3, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 12(DI)
+	ADDQ $128, SI
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JMP  hloop426
+hone427:
+	CMPQ CX, $4
+	JB   hdone428
+	VMOVUPD 0(SI), Y0
+	VPCMPGTQ Y14, Y0, Y0
+	VMOVMSKPD Y0, R10
+	MOVL (R8)(R10*8), R11
+	MOVL R11, 0(DI)
+	ADDQ $32, SI
+	ADDQ $4, DI
+	SUBQ $4, CX
+	JMP  hone427
+hdone428:
+	VZEROUPPER
+	RET
+
+// func cmpGeScalarI64AVX2(dst *uint8, a *int64, s int64, n int)
+TEXT ·cmpGeScalarI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSD s+16(FP), Y14
+	LEAQ cmpLUT<>(SB), R8
+hloop429:
+	CMPQ CX, $16
+	JB   hone430
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ Y0, Y14, Y0
 	VMOVMSKPD Y0, R10
@@ -53472,10 +53517,10 @@ hloop426:
 	ADDQ $128, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hloop426
-hone427:
+	JMP  hloop429
+hone430:
 	CMPQ CX, $4
-	JB   hdone428
+	JB   hdone431
 	VMOVUPD 0(SI), Y0
 	VPCMPGTQ Y0, Y14, Y0
 	VMOVMSKPD Y0, R10
@@ -53485,8 +53530,8 @@ hone427:
 	ADDQ $32, SI
 	ADDQ $4, DI
 	SUBQ $4, CX
-	JMP  hone427
-hdone428:
+	JMP  hone430
+hdone431:
 	VZEROUPPER
 	RET
 
@@ -53497,9 +53542,9 @@ TEXT ·cmpEqF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop429:
+hloop432:
 	CMPQ CX, $64
-	JB   hone430
+	JB   hone433
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53524,10 +53569,10 @@ hloop429:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop429
-hone430:
+	JMP  hloop432
+hone433:
 	CMPQ CX, $16
-	JB   hdone431
+	JB   hdone434
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53537,8 +53582,8 @@ hone430:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone430
-hdone431:
+	JMP  hone433
+hdone434:
 	VZEROUPPER
 	RET
 
@@ -53549,9 +53594,9 @@ TEXT ·cmpNeF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop432:
+hloop435:
 	CMPQ CX, $64
-	JB   hone433
+	JB   hone436
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53576,10 +53621,10 @@ hloop432:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop432
-hone433:
+	JMP  hloop435
+hone436:
 	CMPQ CX, $16
-	JB   hdone434
+	JB   hdone437
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53589,8 +53634,8 @@ hone433:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone433
-hdone434:
+	JMP  hone436
+hdone437:
 	VZEROUPPER
 	RET
 
@@ -53601,9 +53646,9 @@ TEXT ·cmpLtF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop435:
+hloop438:
 	CMPQ CX, $64
-	JB   hone436
+	JB   hone439
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53628,10 +53673,10 @@ hloop435:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop435
-hone436:
+	JMP  hloop438
+hone439:
 	CMPQ CX, $16
-	JB   hdone437
+	JB   hdone440
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53641,8 +53686,8 @@ hone436:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone436
-hdone437:
+	JMP  hone439
+hdone440:
 	VZEROUPPER
 	RET
 
@@ -53653,9 +53698,9 @@ TEXT ·cmpLeF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop438:
+hloop441:
 	CMPQ CX, $64
-	JB   hone439
+	JB   hone442
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53680,10 +53725,10 @@ hloop438:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop438
-hone439:
+	JMP  hloop441
+hone442:
 	CMPQ CX, $16
-	JB   hdone440
+	JB   hdone443
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53693,8 +53738,8 @@ hone439:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone439
-hdone440:
+	JMP  hone442
+hdone443:
 	VZEROUPPER
 	RET
 
@@ -53705,9 +53750,9 @@ TEXT ·cmpGtF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop441:
+hloop444:
 	CMPQ CX, $64
-	JB   hone442
+	JB   hone445
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53732,10 +53777,10 @@ hloop441:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop441
-hone442:
+	JMP  hloop444
+hone445:
 	CMPQ CX, $16
-	JB   hdone443
+	JB   hdone446
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53745,8 +53790,8 @@ hone442:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone442
-hdone443:
+	JMP  hone445
+hdone446:
 	VZEROUPPER
 	RET
 
@@ -53757,9 +53802,9 @@ TEXT ·cmpGeF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop444:
+hloop447:
 	CMPQ CX, $64
-	JB   hone445
+	JB   hone448
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53784,10 +53829,10 @@ hloop444:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop444
-hone445:
+	JMP  hloop447
+hone448:
 	CMPQ CX, $16
-	JB   hdone446
+	JB   hdone449
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53797,8 +53842,8 @@ hone445:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone445
-hdone446:
+	JMP  hone448
+hdone449:
 	VZEROUPPER
 	RET
 
@@ -53809,9 +53854,9 @@ TEXT ·cmpEqScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop447:
+hloop450:
 	CMPQ CX, $64
-	JB   hone448
+	JB   hone451
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53835,10 +53880,10 @@ hloop447:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop447
-hone448:
+	JMP  hloop450
+hone451:
 	CMPQ CX, $16
-	JB   hdone449
+	JB   hdone452
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x0, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53847,8 +53892,8 @@ hone448:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone448
-hdone449:
+	JMP  hone451
+hdone452:
 	VZEROUPPER
 	RET
 
@@ -53859,9 +53904,9 @@ TEXT ·cmpNeScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop450:
+hloop453:
 	CMPQ CX, $64
-	JB   hone451
+	JB   hone454
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53885,10 +53930,10 @@ hloop450:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop450
-hone451:
+	JMP  hloop453
+hone454:
 	CMPQ CX, $16
-	JB   hdone452
+	JB   hdone455
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x4, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53897,8 +53942,8 @@ hone451:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone451
-hdone452:
+	JMP  hone454
+hdone455:
 	VZEROUPPER
 	RET
 
@@ -53909,9 +53954,9 @@ TEXT ·cmpLtScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop453:
+hloop456:
 	CMPQ CX, $64
-	JB   hone454
+	JB   hone457
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53935,10 +53980,10 @@ hloop453:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop453
-hone454:
+	JMP  hloop456
+hone457:
 	CMPQ CX, $16
-	JB   hdone455
+	JB   hdone458
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x11, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53947,8 +53992,8 @@ hone454:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone454
-hdone455:
+	JMP  hone457
+hdone458:
 	VZEROUPPER
 	RET
 
@@ -53959,9 +54004,9 @@ TEXT ·cmpLeScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop456:
+hloop459:
 	CMPQ CX, $64
-	JB   hone457
+	JB   hone460
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53985,10 +54030,10 @@ hloop456:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop456
-hone457:
+	JMP  hloop459
+hone460:
 	CMPQ CX, $16
-	JB   hdone458
+	JB   hdone461
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x12, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -53997,8 +54042,8 @@ hone457:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone457
-hdone458:
+	JMP  hone460
+hdone461:
 	VZEROUPPER
 	RET
 
@@ -54009,9 +54054,9 @@ TEXT ·cmpGtScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop459:
+hloop462:
 	CMPQ CX, $64
-	JB   hone460
+	JB   hone463
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54035,10 +54080,10 @@ hloop459:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop459
-hone460:
+	JMP  hloop462
+hone463:
 	CMPQ CX, $16
-	JB   hdone461
+	JB   hdone464
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1e, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54047,8 +54092,8 @@ hone460:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone460
-hdone461:
+	JMP  hone463
+hdone464:
 	VZEROUPPER
 	RET
 
@@ -54059,9 +54104,9 @@ TEXT ·cmpGeScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop462:
+hloop465:
 	CMPQ CX, $64
-	JB   hone463
+	JB   hone466
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54085,10 +54130,10 @@ hloop462:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop462
-hone463:
+	JMP  hloop465
+hone466:
 	CMPQ CX, $16
-	JB   hdone464
+	JB   hdone467
 	VMOVUPS 0(SI), Z0
 	VCMPPS $0x1d, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54097,8 +54142,8 @@ hone463:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone463
-hdone464:
+	JMP  hone466
+hdone467:
 	VZEROUPPER
 	RET
 
@@ -54109,9 +54154,9 @@ TEXT ·cmpEqF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop465:
+hloop468:
 	CMPQ CX, $32
-	JB   hone466
+	JB   hone469
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54136,10 +54181,10 @@ hloop465:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop465
-hone466:
+	JMP  hloop468
+hone469:
 	CMPQ CX, $8
-	JB   hdone467
+	JB   hdone470
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54149,8 +54194,8 @@ hone466:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone466
-hdone467:
+	JMP  hone469
+hdone470:
 	VZEROUPPER
 	RET
 
@@ -54161,9 +54206,9 @@ TEXT ·cmpNeF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop468:
+hloop471:
 	CMPQ CX, $32
-	JB   hone469
+	JB   hone472
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54188,10 +54233,10 @@ hloop468:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop468
-hone469:
+	JMP  hloop471
+hone472:
 	CMPQ CX, $8
-	JB   hdone470
+	JB   hdone473
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54201,8 +54246,8 @@ hone469:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone469
-hdone470:
+	JMP  hone472
+hdone473:
 	VZEROUPPER
 	RET
 
@@ -54213,9 +54258,9 @@ TEXT ·cmpLtF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop471:
+hloop474:
 	CMPQ CX, $32
-	JB   hone472
+	JB   hone475
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54240,10 +54285,10 @@ hloop471:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop471
-hone472:
+	JMP  hloop474
+hone475:
 	CMPQ CX, $8
-	JB   hdone473
+	JB   hdone476
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54253,8 +54298,8 @@ hone472:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone472
-hdone473:
+	JMP  hone475
+hdone476:
 	VZEROUPPER
 	RET
 
@@ -54265,9 +54310,9 @@ TEXT ·cmpLeF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop474:
+hloop477:
 	CMPQ CX, $32
-	JB   hone475
+	JB   hone478
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54292,10 +54337,10 @@ hloop474:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop474
-hone475:
+	JMP  hloop477
+hone478:
 	CMPQ CX, $8
-	JB   hdone476
+	JB   hdone479
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54305,8 +54350,8 @@ hone475:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone475
-hdone476:
+	JMP  hone478
+hdone479:
 	VZEROUPPER
 	RET
 
@@ -54317,9 +54362,9 @@ TEXT ·cmpGtF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop477:
+hloop480:
 	CMPQ CX, $32
-	JB   hone478
+	JB   hone481
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54344,10 +54389,10 @@ hloop477:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop477
-hone478:
+	JMP  hloop480
+hone481:
 	CMPQ CX, $8
-	JB   hdone479
+	JB   hdone482
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54357,8 +54402,8 @@ hone478:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone478
-hdone479:
+	JMP  hone481
+hdone482:
 	VZEROUPPER
 	RET
 
@@ -54369,9 +54414,9 @@ TEXT ·cmpGeF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop480:
+hloop483:
 	CMPQ CX, $32
-	JB   hone481
+	JB   hone484
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54396,10 +54441,10 @@ hloop480:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop480
-hone481:
+	JMP  hloop483
+hone484:
 	CMPQ CX, $8
-	JB   hdone482
+	JB   hdone485
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54409,8 +54454,8 @@ hone481:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone481
-hdone482:
+	JMP  hone484
+hdone485:
 	VZEROUPPER
 	RET
 
@@ -54421,9 +54466,9 @@ TEXT ·cmpEqScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop483:
+hloop486:
 	CMPQ CX, $32
-	JB   hone484
+	JB   hone487
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54447,10 +54492,10 @@ hloop483:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop483
-hone484:
+	JMP  hloop486
+hone487:
 	CMPQ CX, $8
-	JB   hdone485
+	JB   hdone488
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x0, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54459,8 +54504,8 @@ hone484:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone484
-hdone485:
+	JMP  hone487
+hdone488:
 	VZEROUPPER
 	RET
 
@@ -54471,9 +54516,9 @@ TEXT ·cmpNeScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop486:
+hloop489:
 	CMPQ CX, $32
-	JB   hone487
+	JB   hone490
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54497,10 +54542,10 @@ hloop486:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop486
-hone487:
+	JMP  hloop489
+hone490:
 	CMPQ CX, $8
-	JB   hdone488
+	JB   hdone491
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x4, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54509,8 +54554,8 @@ hone487:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone487
-hdone488:
+	JMP  hone490
+hdone491:
 	VZEROUPPER
 	RET
 
@@ -54521,9 +54566,9 @@ TEXT ·cmpLtScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop489:
+hloop492:
 	CMPQ CX, $32
-	JB   hone490
+	JB   hone493
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54547,10 +54592,10 @@ hloop489:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop489
-hone490:
+	JMP  hloop492
+hone493:
 	CMPQ CX, $8
-	JB   hdone491
+	JB   hdone494
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x11, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54559,8 +54604,8 @@ hone490:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone490
-hdone491:
+	JMP  hone493
+hdone494:
 	VZEROUPPER
 	RET
 
@@ -54571,9 +54616,9 @@ TEXT ·cmpLeScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop492:
+hloop495:
 	CMPQ CX, $32
-	JB   hone493
+	JB   hone496
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54597,10 +54642,10 @@ hloop492:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop492
-hone493:
+	JMP  hloop495
+hone496:
 	CMPQ CX, $8
-	JB   hdone494
+	JB   hdone497
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x12, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54609,8 +54654,8 @@ hone493:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone493
-hdone494:
+	JMP  hone496
+hdone497:
 	VZEROUPPER
 	RET
 
@@ -54621,9 +54666,9 @@ TEXT ·cmpGtScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop495:
+hloop498:
 	CMPQ CX, $32
-	JB   hone496
+	JB   hone499
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54647,10 +54692,10 @@ hloop495:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop495
-hone496:
+	JMP  hloop498
+hone499:
 	CMPQ CX, $8
-	JB   hdone497
+	JB   hdone500
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1e, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54659,8 +54704,8 @@ hone496:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone496
-hdone497:
+	JMP  hone499
+hdone500:
 	VZEROUPPER
 	RET
 
@@ -54671,9 +54716,9 @@ TEXT ·cmpGeScalarF64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop498:
+hloop501:
 	CMPQ CX, $32
-	JB   hone499
+	JB   hone502
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54697,10 +54742,10 @@ hloop498:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop498
-hone499:
+	JMP  hloop501
+hone502:
 	CMPQ CX, $8
-	JB   hdone500
+	JB   hdone503
 	VMOVUPD 0(SI), Z0
 	VCMPPD $0x1d, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -54709,8 +54754,8 @@ hone499:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone499
-hdone500:
+	JMP  hone502
+hdone503:
 	VZEROUPPER
 	RET
 
@@ -54721,9 +54766,9 @@ TEXT ·cmpEqI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop501:
+hloop504:
 	CMPQ CX, $64
-	JB   hone502
+	JB   hone505
 	VMOVUPS 0(SI), Z0
 	VPCMPD $0, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54748,10 +54793,10 @@ hloop501:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop501
-hone502:
+	JMP  hloop504
+hone505:
 	CMPQ CX, $16
-	JB   hdone503
+	JB   hdone506
 	VMOVUPS 0(SI), Z0
 	VPCMPD $0, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54761,8 +54806,8 @@ hone502:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone502
-hdone503:
+	JMP  hone505
+hdone506:
 	VZEROUPPER
 	RET
 
@@ -54773,9 +54818,9 @@ TEXT ·cmpNeI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop504:
+hloop507:
 	CMPQ CX, $64
-	JB   hone505
+	JB   hone508
 	VMOVUPS 0(SI), Z0
 	VPCMPD $4, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54800,10 +54845,10 @@ hloop504:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop504
-hone505:
+	JMP  hloop507
+hone508:
 	CMPQ CX, $16
-	JB   hdone506
+	JB   hdone509
 	VMOVUPS 0(SI), Z0
 	VPCMPD $4, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54813,8 +54858,8 @@ hone505:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone505
-hdone506:
+	JMP  hone508
+hdone509:
 	VZEROUPPER
 	RET
 
@@ -54825,9 +54870,9 @@ TEXT ·cmpLtI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop507:
+hloop510:
 	CMPQ CX, $64
-	JB   hone508
+	JB   hone511
 	VMOVUPS 0(SI), Z0
 	VPCMPD $1, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54852,10 +54897,10 @@ hloop507:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop507
-hone508:
+	JMP  hloop510
+hone511:
 	CMPQ CX, $16
-	JB   hdone509
+	JB   hdone512
 	VMOVUPS 0(SI), Z0
 	VPCMPD $1, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54865,8 +54910,8 @@ hone508:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone508
-hdone509:
+	JMP  hone511
+hdone512:
 	VZEROUPPER
 	RET
 
@@ -54877,9 +54922,9 @@ TEXT ·cmpLeI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop510:
+hloop513:
 	CMPQ CX, $64
-	JB   hone511
+	JB   hone514
 	VMOVUPS 0(SI), Z0
 	VPCMPD $2, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54904,10 +54949,10 @@ hloop510:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop510
-hone511:
+	JMP  hloop513
+hone514:
 	CMPQ CX, $16
-	JB   hdone512
+	JB   hdone515
 	VMOVUPS 0(SI), Z0
 	VPCMPD $2, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54917,8 +54962,8 @@ hone511:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone511
-hdone512:
+	JMP  hone514
+hdone515:
 	VZEROUPPER
 	RET
 
@@ -54929,9 +54974,9 @@ TEXT ·cmpGtI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop513:
+hloop516:
 	CMPQ CX, $64
-	JB   hone514
+	JB   hone517
 	VMOVUPS 0(SI), Z0
 	VPCMPD $6, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54956,10 +55001,10 @@ hloop513:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop513
-hone514:
+	JMP  hloop516
+hone517:
 	CMPQ CX, $16
-	JB   hdone515
+	JB   hdone518
 	VMOVUPS 0(SI), Z0
 	VPCMPD $6, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -54969,8 +55014,8 @@ hone514:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone514
-hdone515:
+	JMP  hone517
+hdone518:
 	VZEROUPPER
 	RET
 
@@ -54981,9 +55026,9 @@ TEXT ·cmpGeI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop516:
+hloop519:
 	CMPQ CX, $64
-	JB   hone517
+	JB   hone520
 	VMOVUPS 0(SI), Z0
 	VPCMPD $5, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55008,10 +55053,10 @@ hloop516:
 	ADDQ $256, DX
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop516
-hone517:
+	JMP  hloop519
+hone520:
 	CMPQ CX, $16
-	JB   hdone518
+	JB   hdone521
 	VMOVUPS 0(SI), Z0
 	VPCMPD $5, 0(DX), Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55021,8 +55066,8 @@ hone517:
 	ADDQ $64, DX
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone517
-hdone518:
+	JMP  hone520
+hdone521:
 	VZEROUPPER
 	RET
 
@@ -55033,9 +55078,9 @@ TEXT ·cmpEqScalarI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop519:
+hloop522:
 	CMPQ CX, $64
-	JB   hone520
+	JB   hone523
 	VMOVUPS 0(SI), Z0
 	VPCMPD $0, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55059,10 +55104,10 @@ hloop519:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop519
-hone520:
+	JMP  hloop522
+hone523:
 	CMPQ CX, $16
-	JB   hdone521
+	JB   hdone524
 	VMOVUPS 0(SI), Z0
 	VPCMPD $0, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55071,8 +55116,8 @@ hone520:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone520
-hdone521:
+	JMP  hone523
+hdone524:
 	VZEROUPPER
 	RET
 
@@ -55083,9 +55128,9 @@ TEXT ·cmpNeScalarI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop522:
+hloop525:
 	CMPQ CX, $64
-	JB   hone523
+	JB   hone526
 	VMOVUPS 0(SI), Z0
 	VPCMPD $4, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55109,10 +55154,10 @@ hloop522:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop522
-hone523:
+	JMP  hloop525
+hone526:
 	CMPQ CX, $16
-	JB   hdone524
+	JB   hdone527
 	VMOVUPS 0(SI), Z0
 	VPCMPD $4, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55121,8 +55166,8 @@ hone523:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone523
-hdone524:
+	JMP  hone526
+hdone527:
 	VZEROUPPER
 	RET
 
@@ -55133,9 +55178,9 @@ TEXT ·cmpLtScalarI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop525:
+hloop528:
 	CMPQ CX, $64
-	JB   hone526
+	JB   hone529
 	VMOVUPS 0(SI), Z0
 	VPCMPD $1, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55159,10 +55204,10 @@ hloop525:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop525
-hone526:
+	JMP  hloop528
+hone529:
 	CMPQ CX, $16
-	JB   hdone527
+	JB   hdone530
 	VMOVUPS 0(SI), Z0
 	VPCMPD $1, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55171,8 +55216,8 @@ hone526:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone526
-hdone527:
+	JMP  hone529
+hdone530:
 	VZEROUPPER
 	RET
 
@@ -55183,9 +55228,9 @@ TEXT ·cmpLeScalarI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop528:
+hloop531:
 	CMPQ CX, $64
-	JB   hone529
+	JB   hone532
 	VMOVUPS 0(SI), Z0
 	VPCMPD $2, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55209,10 +55254,10 @@ hloop528:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop528
-hone529:
+	JMP  hloop531
+hone532:
 	CMPQ CX, $16
-	JB   hdone530
+	JB   hdone533
 	VMOVUPS 0(SI), Z0
 	VPCMPD $2, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55221,8 +55266,8 @@ hone529:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone529
-hdone530:
+	JMP  hone532
+hdone533:
 	VZEROUPPER
 	RET
 
@@ -55233,9 +55278,9 @@ TEXT ·cmpGtScalarI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop531:
+hloop534:
 	CMPQ CX, $64
-	JB   hone532
+	JB   hone535
 	VMOVUPS 0(SI), Z0
 	VPCMPD $6, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55259,10 +55304,10 @@ hloop531:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop531
-hone532:
+	JMP  hloop534
+hone535:
 	CMPQ CX, $16
-	JB   hdone533
+	JB   hdone536
 	VMOVUPS 0(SI), Z0
 	VPCMPD $6, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55271,8 +55316,8 @@ hone532:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone532
-hdone533:
+	JMP  hone535
+hdone536:
 	VZEROUPPER
 	RET
 
@@ -55283,9 +55328,9 @@ TEXT ·cmpGeScalarI32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSS s+16(FP), Z14
 	VPBROADCASTD cmp_one32<>(SB), Z15
-hloop534:
+hloop537:
 	CMPQ CX, $64
-	JB   hone535
+	JB   hone538
 	VMOVUPS 0(SI), Z0
 	VPCMPD $5, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55309,10 +55354,10 @@ hloop534:
 	ADDQ $256, SI
 	ADDQ $64, DI
 	SUBQ $64, CX
-	JMP  hloop534
-hone535:
+	JMP  hloop537
+hone538:
 	CMPQ CX, $16
-	JB   hdone536
+	JB   hdone539
 	VMOVUPS 0(SI), Z0
 	VPCMPD $5, Z14, Z0, K1
 	VMOVDQA32.Z Z15, K1, Z0
@@ -55321,8 +55366,8 @@ hone535:
 	ADDQ $64, SI
 	ADDQ $16, DI
 	SUBQ $16, CX
-	JMP  hone535
-hdone536:
+	JMP  hone538
+hdone539:
 	VZEROUPPER
 	RET
 
@@ -55333,9 +55378,9 @@ TEXT ·cmpEqI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop537:
+hloop540:
 	CMPQ CX, $32
-	JB   hone538
+	JB   hone541
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $0, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55360,10 +55405,10 @@ hloop537:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop537
-hone538:
+	JMP  hloop540
+hone541:
 	CMPQ CX, $8
-	JB   hdone539
+	JB   hdone542
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $0, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55373,8 +55418,8 @@ hone538:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone538
-hdone539:
+	JMP  hone541
+hdone542:
 	VZEROUPPER
 	RET
 
@@ -55385,9 +55430,9 @@ TEXT ·cmpNeI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop540:
+hloop543:
 	CMPQ CX, $32
-	JB   hone541
+	JB   hone544
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $4, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55412,10 +55457,10 @@ hloop540:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop540
-hone541:
+	JMP  hloop543
+hone544:
 	CMPQ CX, $8
-	JB   hdone542
+	JB   hdone545
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $4, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55425,8 +55470,8 @@ hone541:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone541
-hdone542:
+	JMP  hone544
+hdone545:
 	VZEROUPPER
 	RET
 
@@ -55437,9 +55482,9 @@ TEXT ·cmpLtI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop543:
+hloop546:
 	CMPQ CX, $32
-	JB   hone544
+	JB   hone547
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $1, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55464,10 +55509,10 @@ hloop543:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop543
-hone544:
+	JMP  hloop546
+hone547:
 	CMPQ CX, $8
-	JB   hdone545
+	JB   hdone548
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $1, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55477,8 +55522,8 @@ hone544:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone544
-hdone545:
+	JMP  hone547
+hdone548:
 	VZEROUPPER
 	RET
 
@@ -55489,9 +55534,9 @@ TEXT ·cmpLeI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop546:
+hloop549:
 	CMPQ CX, $32
-	JB   hone547
+	JB   hone550
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $2, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55516,10 +55561,10 @@ hloop546:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop546
-hone547:
+	JMP  hloop549
+hone550:
 	CMPQ CX, $8
-	JB   hdone548
+	JB   hdone551
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $2, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55529,8 +55574,8 @@ hone547:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone547
-hdone548:
+	JMP  hone550
+hdone551:
 	VZEROUPPER
 	RET
 
@@ -55541,9 +55586,9 @@ TEXT ·cmpGtI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop549:
+hloop552:
 	CMPQ CX, $32
-	JB   hone550
+	JB   hone553
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $6, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55568,10 +55613,10 @@ hloop549:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop549
-hone550:
+	JMP  hloop552
+hone553:
 	CMPQ CX, $8
-	JB   hdone551
+	JB   hdone554
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $6, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55581,8 +55626,8 @@ hone550:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone550
-hdone551:
+	JMP  hone553
+hdone554:
 	VZEROUPPER
 	RET
 
@@ -55593,9 +55638,9 @@ TEXT ·cmpGeI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	MOVQ b+16(FP), DX
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop552:
+hloop555:
 	CMPQ CX, $32
-	JB   hone553
+	JB   hone556
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $5, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55620,10 +55665,10 @@ hloop552:
 	ADDQ $256, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop552
-hone553:
+	JMP  hloop555
+hone556:
 	CMPQ CX, $8
-	JB   hdone554
+	JB   hdone557
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $5, 0(DX), Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55633,8 +55678,8 @@ hone553:
 	ADDQ $64, DX
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone553
-hdone554:
+	JMP  hone556
+hdone557:
 	VZEROUPPER
 	RET
 
@@ -55645,9 +55690,9 @@ TEXT ·cmpEqScalarI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop555:
+hloop558:
 	CMPQ CX, $32
-	JB   hone556
+	JB   hone559
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $0, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55671,10 +55716,10 @@ hloop555:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop555
-hone556:
+	JMP  hloop558
+hone559:
 	CMPQ CX, $8
-	JB   hdone557
+	JB   hdone560
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $0, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55683,8 +55728,8 @@ hone556:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone556
-hdone557:
+	JMP  hone559
+hdone560:
 	VZEROUPPER
 	RET
 
@@ -55695,9 +55740,9 @@ TEXT ·cmpNeScalarI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop558:
+hloop561:
 	CMPQ CX, $32
-	JB   hone559
+	JB   hone562
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $4, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55721,10 +55766,10 @@ hloop558:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop558
-hone559:
+	JMP  hloop561
+hone562:
 	CMPQ CX, $8
-	JB   hdone560
+	JB   hdone563
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $4, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55733,8 +55778,8 @@ hone559:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone559
-hdone560:
+	JMP  hone562
+hdone563:
 	VZEROUPPER
 	RET
 
@@ -55745,9 +55790,9 @@ TEXT ·cmpLtScalarI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop561:
+hloop564:
 	CMPQ CX, $32
-	JB   hone562
+	JB   hone565
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $1, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55771,10 +55816,10 @@ hloop561:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop561
-hone562:
+	JMP  hloop564
+hone565:
 	CMPQ CX, $8
-	JB   hdone563
+	JB   hdone566
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $1, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55783,8 +55828,8 @@ hone562:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone562
-hdone563:
+	JMP  hone565
+hdone566:
 	VZEROUPPER
 	RET
 
@@ -55795,9 +55840,9 @@ TEXT ·cmpLeScalarI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop564:
+hloop567:
 	CMPQ CX, $32
-	JB   hone565
+	JB   hone568
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $2, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55821,10 +55866,10 @@ hloop564:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop564
-hone565:
+	JMP  hloop567
+hone568:
 	CMPQ CX, $8
-	JB   hdone566
+	JB   hdone569
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $2, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55833,8 +55878,8 @@ hone565:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone565
-hdone566:
+	JMP  hone568
+hdone569:
 	VZEROUPPER
 	RET
 
@@ -55845,9 +55890,9 @@ TEXT ·cmpGtScalarI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop567:
+hloop570:
 	CMPQ CX, $32
-	JB   hone568
+	JB   hone571
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $6, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55871,10 +55916,10 @@ hloop567:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop567
-hone568:
+	JMP  hloop570
+hone571:
 	CMPQ CX, $8
-	JB   hdone569
+	JB   hdone572
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $6, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55883,8 +55928,8 @@ hone568:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone568
-hdone569:
+	JMP  hone571
+hdone572:
 	VZEROUPPER
 	RET
 
@@ -55895,9 +55940,9 @@ TEXT ·cmpGeScalarI64AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), CX
 	VBROADCASTSD s+16(FP), Z14
 	VPBROADCASTQ cmp_one64<>(SB), Z15
-hloop570:
+hloop573:
 	CMPQ CX, $32
-	JB   hone571
+	JB   hone574
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $5, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55921,10 +55966,10 @@ hloop570:
 	ADDQ $256, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hloop570
-hone571:
+	JMP  hloop573
+hone574:
 	CMPQ CX, $8
-	JB   hdone572
+	JB   hdone575
 	VMOVUPD 0(SI), Z0
 	VPCMPQ $5, Z14, Z0, K1
 	VMOVDQA64.Z Z15, K1, Z0
@@ -55933,8 +55978,8 @@ hone571:
 	ADDQ $64, SI
 	ADDQ $8, DI
 	SUBQ $8, CX
-	JMP  hone571
-hdone572:
+	JMP  hone574
+hdone575:
 	VZEROUPPER
 	RET
 
@@ -55946,9 +55991,9 @@ TEXT ·select8AVX2(SB), NOSPLIT, $0-40
 	MOVQ a+16(FP), SI
 	MOVQ b+24(FP), DX
 	VPXOR Y13, Y13, Y13
-hloop573:
+hloop576:
 	CMPQ CX, $128
-	JB   hone574
+	JB   hone577
 	VMOVDQU 0(BX), Y0
 	VPCMPEQB Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -55974,10 +56019,10 @@ hloop573:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $128, CX
-	JMP  hloop573
-hone574:
+	JMP  hloop576
+hone577:
 	CMPQ CX, $32
-	JB   hdone575
+	JB   hdone578
 	VMOVDQU 0(BX), Y0
 	VPCMPEQB Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -55988,8 +56033,8 @@ hone574:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone574
-hdone575:
+	JMP  hone577
+hdone578:
 	VZEROUPPER
 	RET
 
@@ -56003,9 +56048,9 @@ TEXT ·selectElse8AVX2(SB), NOSPLIT, $0-40
 	VMOVD AX, X14
 	VPBROADCASTB X14, Y14
 	VPXOR Y13, Y13, Y13
-hloop576:
+hloop579:
 	CMPQ CX, $128
-	JB   hone577
+	JB   hone580
 	VMOVDQU 0(BX), Y0
 	VPCMPEQB Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56030,10 +56075,10 @@ hloop576:
 	ADDQ $128, SI
 	ADDQ $128, DI
 	SUBQ $128, CX
-	JMP  hloop576
-hone577:
+	JMP  hloop579
+hone580:
 	CMPQ CX, $32
-	JB   hdone578
+	JB   hdone581
 	VMOVDQU 0(BX), Y0
 	VPCMPEQB Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56043,8 +56088,8 @@ hone577:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone577
-hdone578:
+	JMP  hone580
+hdone581:
 	VZEROUPPER
 	RET
 
@@ -56058,9 +56103,9 @@ TEXT ·selectThen8AVX2(SB), NOSPLIT, $0-40
 	VMOVD AX, X14
 	VPBROADCASTB X14, Y14
 	VPXOR Y13, Y13, Y13
-hloop579:
+hloop582:
 	CMPQ CX, $128
-	JB   hone580
+	JB   hone583
 	VMOVDQU 0(BX), Y0
 	VPCMPEQB Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56081,10 +56126,10 @@ hloop579:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $128, CX
-	JMP  hloop579
-hone580:
+	JMP  hloop582
+hone583:
 	CMPQ CX, $32
-	JB   hdone581
+	JB   hdone584
 	VMOVDQU 0(BX), Y0
 	VPCMPEQB Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56093,8 +56138,8 @@ hone580:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $32, CX
-	JMP  hone580
-hdone581:
+	JMP  hone583
+hdone584:
 	VZEROUPPER
 	RET
 
@@ -56106,9 +56151,9 @@ TEXT ·select16AVX2(SB), NOSPLIT, $0-40
 	MOVQ a+16(FP), SI
 	MOVQ b+24(FP), DX
 	VPXOR Y13, Y13, Y13
-hloop582:
+hloop585:
 	CMPQ CX, $64
-	JB   hone583
+	JB   hone586
 	VPMOVZXBW 0(BX), Y0
 	VPCMPEQW Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56134,10 +56179,10 @@ hloop582:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop582
-hone583:
+	JMP  hloop585
+hone586:
 	CMPQ CX, $16
-	JB   hdone584
+	JB   hdone587
 	VPMOVZXBW 0(BX), Y0
 	VPCMPEQW Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56148,8 +56193,8 @@ hone583:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone583
-hdone584:
+	JMP  hone586
+hdone587:
 	VZEROUPPER
 	RET
 
@@ -56163,9 +56208,9 @@ TEXT ·selectElse16AVX2(SB), NOSPLIT, $0-40
 	VMOVD AX, X14
 	VPBROADCASTW X14, Y14
 	VPXOR Y13, Y13, Y13
-hloop585:
+hloop588:
 	CMPQ CX, $64
-	JB   hone586
+	JB   hone589
 	VPMOVZXBW 0(BX), Y0
 	VPCMPEQW Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56190,10 +56235,10 @@ hloop585:
 	ADDQ $128, SI
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop585
-hone586:
+	JMP  hloop588
+hone589:
 	CMPQ CX, $16
-	JB   hdone587
+	JB   hdone590
 	VPMOVZXBW 0(BX), Y0
 	VPCMPEQW Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56203,8 +56248,8 @@ hone586:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone586
-hdone587:
+	JMP  hone589
+hdone590:
 	VZEROUPPER
 	RET
 
@@ -56218,9 +56263,9 @@ TEXT ·selectThen16AVX2(SB), NOSPLIT, $0-40
 	VMOVD AX, X14
 	VPBROADCASTW X14, Y14
 	VPXOR Y13, Y13, Y13
-hloop588:
+hloop591:
 	CMPQ CX, $64
-	JB   hone589
+	JB   hone592
 	VPMOVZXBW 0(BX), Y0
 	VPCMPEQW Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56241,10 +56286,10 @@ hloop588:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $64, CX
-	JMP  hloop588
-hone589:
+	JMP  hloop591
+hone592:
 	CMPQ CX, $16
-	JB   hdone590
+	JB   hdone593
 	VPMOVZXBW 0(BX), Y0
 	VPCMPEQW Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56253,8 +56298,8 @@ hone589:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $16, CX
-	JMP  hone589
-hdone590:
+	JMP  hone592
+hdone593:
 	VZEROUPPER
 	RET
 
@@ -56266,9 +56311,9 @@ TEXT ·select32AVX2(SB), NOSPLIT, $0-40
 	MOVQ a+16(FP), SI
 	MOVQ b+24(FP), DX
 	VPXOR Y13, Y13, Y13
-hloop591:
+hloop594:
 	CMPQ CX, $32
-	JB   hone592
+	JB   hone595
 	VPMOVZXBD 0(BX), Y0
 	VPCMPEQD Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56294,10 +56339,10 @@ hloop591:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $32, CX
-	JMP  hloop591
-hone592:
+	JMP  hloop594
+hone595:
 	CMPQ CX, $8
-	JB   hdone593
+	JB   hdone596
 	VPMOVZXBD 0(BX), Y0
 	VPCMPEQD Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56308,8 +56353,8 @@ hone592:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone592
-hdone593:
+	JMP  hone595
+hdone596:
 	VZEROUPPER
 	RET
 
@@ -56321,9 +56366,9 @@ TEXT ·selectElse32AVX2(SB), NOSPLIT, $0-40
 	MOVQ a+16(FP), SI
 	VBROADCASTSS s+24(FP), Y14
 	VPXOR Y13, Y13, Y13
-hloop594:
+hloop597:
 	CMPQ CX, $32
-	JB   hone595
+	JB   hone598
 	VPMOVZXBD 0(BX), Y0
 	VPCMPEQD Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56348,10 +56393,10 @@ hloop594:
 	ADDQ $128, SI
 	ADDQ $128, DI
 	SUBQ $32, CX
-	JMP  hloop594
-hone595:
+	JMP  hloop597
+hone598:
 	CMPQ CX, $8
-	JB   hdone596
+	JB   hdone599
 	VPMOVZXBD 0(BX), Y0
 	VPCMPEQD Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56361,8 +56406,8 @@ hone595:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone595
-hdone596:
+	JMP  hone598
+hdone599:
 	VZEROUPPER
 	RET
 
@@ -56374,9 +56419,9 @@ TEXT ·selectThen32AVX2(SB), NOSPLIT, $0-40
 	MOVQ b+24(FP), DX
 	VBROADCASTSS s+16(FP), Y14
 	VPXOR Y13, Y13, Y13
-hloop597:
+hloop600:
 	CMPQ CX, $32
-	JB   hone598
+	JB   hone601
 	VPMOVZXBD 0(BX), Y0
 	VPCMPEQD Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56397,10 +56442,10 @@ hloop597:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $32, CX
-	JMP  hloop597
-hone598:
+	JMP  hloop600
+hone601:
 	CMPQ CX, $8
-	JB   hdone599
+	JB   hdone602
 	VPMOVZXBD 0(BX), Y0
 	VPCMPEQD Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56409,8 +56454,8 @@ hone598:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $8, CX
-	JMP  hone598
-hdone599:
+	JMP  hone601
+hdone602:
 	VZEROUPPER
 	RET
 
@@ -56422,9 +56467,9 @@ TEXT ·select64AVX2(SB), NOSPLIT, $0-40
 	MOVQ a+16(FP), SI
 	MOVQ b+24(FP), DX
 	VPXOR Y13, Y13, Y13
-hloop600:
+hloop603:
 	CMPQ CX, $16
-	JB   hone601
+	JB   hone604
 	VPMOVZXBQ 0(BX), Y0
 	VPCMPEQQ Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56450,10 +56495,10 @@ hloop600:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hloop600
-hone601:
+	JMP  hloop603
+hone604:
 	CMPQ CX, $4
-	JB   hdone602
+	JB   hdone605
 	VPMOVZXBQ 0(BX), Y0
 	VPCMPEQQ Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56464,8 +56509,8 @@ hone601:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $4, CX
-	JMP  hone601
-hdone602:
+	JMP  hone604
+hdone605:
 	VZEROUPPER
 	RET
 
@@ -56477,9 +56522,9 @@ TEXT ·selectElse64AVX2(SB), NOSPLIT, $0-40
 	MOVQ a+16(FP), SI
 	VBROADCASTSD s+24(FP), Y14
 	VPXOR Y13, Y13, Y13
-hloop603:
+hloop606:
 	CMPQ CX, $16
-	JB   hone604
+	JB   hone607
 	VPMOVZXBQ 0(BX), Y0
 	VPCMPEQQ Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56504,10 +56549,10 @@ hloop603:
 	ADDQ $128, SI
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hloop603
-hone604:
+	JMP  hloop606
+hone607:
 	CMPQ CX, $4
-	JB   hdone605
+	JB   hdone608
 	VPMOVZXBQ 0(BX), Y0
 	VPCMPEQQ Y13, Y0, Y0
 	VMOVDQU 0(SI), Y4
@@ -56517,8 +56562,8 @@ hone604:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX
-	JMP  hone604
-hdone605:
+	JMP  hone607
+hdone608:
 	VZEROUPPER
 	RET
 
@@ -56530,9 +56575,9 @@ TEXT ·selectThen64AVX2(SB), NOSPLIT, $0-40
 	MOVQ b+24(FP), DX
 	VBROADCASTSD s+16(FP), Y14
 	VPXOR Y13, Y13, Y13
-hloop606:
+hloop609:
 	CMPQ CX, $16
-	JB   hone607
+	JB   hone610
 	VPMOVZXBQ 0(BX), Y0
 	VPCMPEQQ Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56553,10 +56598,10 @@ hloop606:
 	ADDQ $128, DX
 	ADDQ $128, DI
 	SUBQ $16, CX
-	JMP  hloop606
-hone607:
+	JMP  hloop609
+hone610:
 	CMPQ CX, $4
-	JB   hdone608
+	JB   hdone611
 	VPMOVZXBQ 0(BX), Y0
 	VPCMPEQQ Y13, Y0, Y0
 	VPBLENDVB Y0, 0(DX), Y14, Y4
@@ -56565,8 +56610,8 @@ hone607:
 	ADDQ $32, DX
 	ADDQ $32, DI
 	SUBQ $4, CX
-	JMP  hone607
-hdone608:
+	JMP  hone610
+hdone611:
 	VZEROUPPER
 	RET
 
@@ -56577,9 +56622,9 @@ TEXT ·select32AVX512(SB), NOSPLIT, $0-40
 	MOVQ n+32(FP), CX
 	MOVQ a+16(FP), SI
 	MOVQ b+24(FP), DX
-hloop609:
+hloop612:
 	CMPQ CX, $64
-	JB   hone610
+	JB   hone613
 	VPMOVZXBD 0(BX), Z0
 	VMOVDQU32 0(DX), Z4
 	VPTESTMD Z0, Z0, K1
@@ -56605,10 +56650,10 @@ hloop609:
 	ADDQ $256, DX
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop609
-hone610:
+	JMP  hloop612
+hone613:
 	CMPQ CX, $16
-	JB   hdone611
+	JB   hdone614
 	VPMOVZXBD 0(BX), Z0
 	VMOVDQU32 0(DX), Z4
 	VPTESTMD Z0, Z0, K1
@@ -56619,8 +56664,8 @@ hone610:
 	ADDQ $64, DX
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone610
-hdone611:
+	JMP  hone613
+hdone614:
 	VZEROUPPER
 	RET
 
@@ -56631,9 +56676,9 @@ TEXT ·selectElse32AVX512(SB), NOSPLIT, $0-40
 	MOVQ n+32(FP), CX
 	MOVQ a+16(FP), SI
 	VBROADCASTSS s+24(FP), Z14
-hloop612:
+hloop615:
 	CMPQ CX, $64
-	JB   hone613
+	JB   hone616
 	VPMOVZXBD 0(BX), Z0
 	VPTESTMD Z0, Z0, K1
 	VPBLENDMD 0(SI), Z14, K1, Z4
@@ -56654,10 +56699,10 @@ hloop612:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop612
-hone613:
+	JMP  hloop615
+hone616:
 	CMPQ CX, $16
-	JB   hdone614
+	JB   hdone617
 	VPMOVZXBD 0(BX), Z0
 	VPTESTMD Z0, Z0, K1
 	VPBLENDMD 0(SI), Z14, K1, Z4
@@ -56666,8 +56711,8 @@ hone613:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone613
-hdone614:
+	JMP  hone616
+hdone617:
 	VZEROUPPER
 	RET
 
@@ -56678,9 +56723,9 @@ TEXT ·selectThen32AVX512(SB), NOSPLIT, $0-40
 	MOVQ n+32(FP), CX
 	MOVQ b+24(FP), DX
 	VBROADCASTSS s+16(FP), Z14
-hloop615:
+hloop618:
 	CMPQ CX, $64
-	JB   hone616
+	JB   hone619
 	VPMOVZXBD 0(BX), Z0
 	VPTESTNMD Z0, Z0, K1
 	VPBLENDMD 0(DX), Z14, K1, Z4
@@ -56701,10 +56746,10 @@ hloop615:
 	ADDQ $256, DX
 	ADDQ $256, DI
 	SUBQ $64, CX
-	JMP  hloop615
-hone616:
+	JMP  hloop618
+hone619:
 	CMPQ CX, $16
-	JB   hdone617
+	JB   hdone620
 	VPMOVZXBD 0(BX), Z0
 	VPTESTNMD Z0, Z0, K1
 	VPBLENDMD 0(DX), Z14, K1, Z4
@@ -56713,8 +56758,8 @@ hone616:
 	ADDQ $64, DX
 	ADDQ $64, DI
 	SUBQ $16, CX
-	JMP  hone616
-hdone617:
+	JMP  hone619
+hdone620:
 	VZEROUPPER
 	RET
 
@@ -56725,9 +56770,9 @@ TEXT ·select64AVX512(SB), NOSPLIT, $0-40
 	MOVQ n+32(FP), CX
 	MOVQ a+16(FP), SI
 	MOVQ b+24(FP), DX
-hloop618:
+hloop621:
 	CMPQ CX, $32
-	JB   hone619
+	JB   hone622
 	VPMOVZXBQ 0(BX), Z0
 	VMOVDQU64 0(DX), Z4
 	VPTESTMQ Z0, Z0, K1
@@ -56753,10 +56798,10 @@ hloop618:
 	ADDQ $256, DX
 	ADDQ $256, DI
 	SUBQ $32, CX
-	JMP  hloop618
-hone619:
+	JMP  hloop621
+hone622:
 	CMPQ CX, $8
-	JB   hdone620
+	JB   hdone623
 	VPMOVZXBQ 0(BX), Z0
 	VMOVDQU64 0(DX), Z4
 	VPTESTMQ Z0, Z0, K1
@@ -56767,8 +56812,8 @@ hone619:
 	ADDQ $64, DX
 	ADDQ $64, DI
 	SUBQ $8, CX
-	JMP  hone619
-hdone620:
+	JMP  hone622
+hdone623:
 	VZEROUPPER
 	RET
 
@@ -56779,9 +56824,9 @@ TEXT ·selectElse64AVX512(SB), NOSPLIT, $0-40
 	MOVQ n+32(FP), CX
 	MOVQ a+16(FP), SI
 	VBROADCASTSD s+24(FP), Z14
-hloop621:
+hloop624:
 	CMPQ CX, $32
-	JB   hone622
+	JB   hone625
 	VPMOVZXBQ 0(BX), Z0
 	VPTESTMQ Z0, Z0, K1
 	VPBLENDMQ 0(SI), Z14, K1, Z4
@@ -56802,10 +56847,10 @@ hloop621:
 	ADDQ $256, SI
 	ADDQ $256, DI
 	SUBQ $32, CX
-	JMP  hloop621
-hone622:
+	JMP  hloop624
+hone625:
 	CMPQ CX, $8
-	JB   hdone623
+	JB   hdone626
 	VPMOVZXBQ 0(BX), Z0
 	VPTESTMQ Z0, Z0, K1
 	VPBLENDMQ 0(SI), Z14, K1, Z4
@@ -56814,8 +56859,8 @@ hone622:
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
-	JMP  hone622
-hdone623:
+	JMP  hone625
+hdone626:
 	VZEROUPPER
 	RET
 
@@ -56826,9 +56871,9 @@ TEXT ·selectThen64AVX512(SB), NOSPLIT, $0-40
 	MOVQ n+32(FP), CX
 	MOVQ b+24(FP), DX
 	VBROADCASTSD s+16(FP), Z14
-hloop624:
+hloop627:
 	CMPQ CX, $32
-	JB   hone625
+	JB   hone628
 	VPMOVZXBQ 0(BX), Z0
 	VPTESTNMQ Z0, Z0, K1
 	VPBLENDMQ 0(DX), Z14, K1, Z4
@@ -56849,10 +56894,10 @@ hloop624:
 	ADDQ $256, DX
 	ADDQ $256, DI
 	SUBQ $32, CX
-	JMP  hloop624
-hone625:
+	JMP  hloop627
+hone628:
 	CMPQ CX, $8
-	JB   hdone626
+	JB   hdone629
 	VPMOVZXBQ 0(BX), Z0
 	VPTESTNMQ Z0, Z0, K1
 	VPBLENDMQ 0(DX), Z14, K1, Z4
@@ -56861,7 +56906,7 @@ hone625:
 	ADDQ $64, DX
 	ADDQ $64, DI
 	SUBQ $8, CX
-	JMP  hone625
-hdone626:
+	JMP  hone628
+hdone629:
 	VZEROUPPER
 	RET
