@@ -119,8 +119,8 @@ func TestHalfCopyBoundedTemp(t *testing.T) {
 	}
 }
 
-// TestCopyStridedViews checks Copy from permuted, transposed, flipped and
-// broadcast views into contiguous and strided destinations against an
+// TestCopyStridedViews checks Copy from permuted, transposed, flipped
+// (reversed rows: vec's Reverse) and broadcast views into contiguous and strided destinations against an
 // element-by-element walk (walkOffsets), for 1, 4 and 8-byte elements, on
 // shapes around copyTiles' 16-element tiles and large enough to be split
 // between workers, so the tiled, blocked and per-row paths all run.
@@ -149,6 +149,7 @@ func TestCopyStridedViews(t *testing.T) {
 			}
 			return n.Permute(1, 0)
 		}},
+		{"flip 3x70", []int{3, 70}, func(l layout.Layout) (layout.Layout, error) { return l.Slice(1, 69, -71, -1) }},
 		{"broadcast 1x50 to 40x50", []int{1, 50}, func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(40, 50) }},
 		{"broadcast 40x1 to 40x50", []int{40, 1}, func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(40, 50) }},
 		{"broadcast 1x300 to 3x280x300", []int{1, 300}, func(l layout.Layout) (layout.Layout, error) { return l.BroadcastTo(3, 280, 300) }},

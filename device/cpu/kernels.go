@@ -242,9 +242,13 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 				continue
 			}
 			if di == 1 && dj == -1 && n > 0 {
-				// A reversed row (Flip): both rows as slices, so the loop
-				// runs without bounds checks or index steps.
+				// A reversed row (Flip): vec's Reverse for 4- and 8-byte
+				// elements, else both rows as slices, so the loop runs
+				// without bounds checks or index steps.
 				d, s := dst[i:i+n], src[j-n+1:j+1]
+				if reverseRow(d, s) {
+					continue
+				}
 				for k := range d {
 					d[k] = s[len(s)-1-k]
 				}
@@ -265,6 +269,18 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 			}
 		}
 	})
+}
+
+// reverseRow sets d to s end to end with vec's Reverse, for rows of 4-
+// or 8-byte elements that do not overlap, and reports whether it did.
+func reverseRow[T any](d, s []T) bool {
+	switch dv := any(d).(type) {
+	case []uint32:
+		return vec.Reverse(dv, any(s).([]uint32)) == nil
+	case []uint64:
+		return vec.Reverse(dv, any(s).([]uint64)) == nil
+	}
+	return false
 }
 
 // copyTiles copies m rows of n elements, dst's adjacent (rows di apart),

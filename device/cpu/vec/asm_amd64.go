@@ -2202,6 +2202,26 @@ func selectElse64AVX512(dst *uint64, c *uint8, a *uint64, s uint64, n int)
 //go:noescape
 func selectThen64AVX512(dst *uint64, c *uint8, s uint64, b *uint64, n int)
 
+// reverse32AVX2 sets dst[i] to src[n-1-i] for i < n, a multiple of 8.
+//
+//go:noescape
+func reverse32AVX2(dst *uint32, src *uint32, n int)
+
+// reverse32AVX512 sets dst[i] to src[n-1-i] for i < n, a multiple of 16.
+//
+//go:noescape
+func reverse32AVX512(dst *uint32, src *uint32, n int)
+
+// reverse64AVX2 sets dst[i] to src[n-1-i] for i < n, a multiple of 4.
+//
+//go:noescape
+func reverse64AVX2(dst *uint64, src *uint64, n int)
+
+// reverse64AVX512 sets dst[i] to src[n-1-i] for i < n, a multiple of 8.
+//
+//go:noescape
+func reverse64AVX512(dst *uint64, src *uint64, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},

@@ -106,6 +106,9 @@ type kernels struct {
 	absI32, negI32 func(dst, x []int32)
 	// notU8 is NotBytes's kernel.
 	notU8 func(dst, x []uint8)
+	// rev32 and rev64 are Reverse's kernels for 4- and 8-byte elements.
+	rev32 func(dst, x []uint32)
+	rev64 func(dst, x []uint64)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
 	// sel has Select's, SelectElse's and SelectThen's kernels.

@@ -330,6 +330,7 @@ var avx2Kernels = func() *kernels {
 	k.truncF32I32 = vectorRuns(truncF32I32AVX2, 8, truncF32I32Go)
 	k.widenU8F32 = vectorRuns(widenU8F32AVX2, 8, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX2, 8, absIntGo[int32]), vectorRuns(negI32AVX2, 8, negIntGo[int32])
+	k.rev32, k.rev64 = reverseVia(reverse32AVX2, 8), reverseVia(reverse64AVX2, 4)
 	k.notU8 = notBytesVia(notU8AVX2)     // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
@@ -364,9 +365,24 @@ var avx512Kernels = func() *kernels {
 	k.truncF32I32 = vectorRuns(truncF32I32AVX512, 16, truncF32I32Go)
 	k.widenU8F32 = vectorRuns(widenU8F32AVX512, 16, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX512, 16, absIntGo[int32]), vectorRuns(negI32AVX512, 16, negIntGo[int32])
+	k.rev32, k.rev64 = reverseVia(reverse32AVX512, 16), reverseVia(reverse64AVX512, 8)
 	k.notU8 = notBytesVia(notU8AVX2) // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	return k
 }()
+
+// reverseVia runs a Reverse kernel on whole vectors of lanes elements:
+// dst's start from src's end, then reverseGo on the rest (dst's end from
+// src's start).
+func reverseVia[T uword](f func(dst, src *T, n int), lanes int) func(dst, x []T) {
+	return func(dst, x []T) {
+		n := len(dst)
+		whole := n / lanes * lanes
+		if whole > 0 {
+			f(&dst[0], &x[n-whole], whole)
+		}
+		reverseGo(dst[whole:], x[:n-whole])
+	}
+}
 
 // notBytesVia runs the AVX2 Not kernel on the whole 32-byte vectors of a
 // row (it counts groups of four bytes) and Go on the rest.

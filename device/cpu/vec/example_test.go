@@ -248,3 +248,14 @@ func ExampleNotBytes() {
 	fmt.Println(dst)
 	// Output: [0 1 1 0]
 }
+
+// Reverse flips a row end to end (a horizontal flip of an image row).
+func ExampleReverse() {
+	row := []float32{1, 2, 3, 4, 5}
+	dst := make([]float32, len(row))
+	if err := vec.Reverse(dst, row); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [5 4 3 2 1]
+}

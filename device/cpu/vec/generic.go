@@ -96,6 +96,8 @@ var genericKernels = &kernels{
 	absI32:      absIntGo[int32],
 	negI32:      negIntGo[int32],
 	notU8:       notBytesGo,
+	rev32:       reverseGo[uint32],
+	rev64:       reverseGo[uint64],
 	cmp:         cmpGoKernels,
 	sel:         selectGoKernels,
 	sum32:       sumF32Go,

@@ -171,3 +171,34 @@ var selectGoKernels = selectKernels{
 	else8: selectElseGo[uint8], else16: selectElseGo[uint16], else32: selectElseGo[uint32], else64: selectElseGo[uint64],
 	then8: selectThenGo[uint8], then16: selectThenGo[uint16], then32: selectThenGo[uint32], then64: selectThenGo[uint64],
 }
+
+// Reverse sets dst[i] = x[len(x)-1-i]: a row flipped end to end, the
+// elements moved as bits (any type of 1, 2, 4 or 8 bytes). The vector
+// sets reverse 4- and 8-byte elements a vector at a time (VPERMD,
+// VPERMQ); narrower ones take a Go loop. dst and x must not overlap, not
+// even as the same slice.
+func Reverse[T Word](dst, x []T) error {
+	if len(x) != len(dst) {
+		return errs.New("vec", "Reverse", errs.ErrShape, "lengths differ: len(dst)=%d, len(x)=%d", len(dst), len(x))
+	}
+	if bytesOverlap(dst, x) {
+		return errs.New("vec", "Reverse", errs.ErrValue, "dst and x overlap")
+	}
+	switch unsafe.Sizeof(*new(T)) {
+	case 4:
+		active.rev32(words[uint32](dst), words[uint32](x))
+	case 8:
+		active.rev64(words[uint64](dst), words[uint64](x))
+	default:
+		reverseGo(dst, x)
+	}
+	return nil
+}
+
+// reverseGo is the generic set's Reverse (and the vector sets' tail).
+func reverseGo[T any](dst, x []T) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = x[len(x)-1-i]
+	}
+}

@@ -238,3 +238,65 @@ func ExampleSelect() {
 	fmt.Println(dst)
 	// Output: [1 -2 -3 4]
 }
+
+// TestReverse checks Reverse on every kernel set and element width (1, 2,
+// 4 and 8 bytes, the floats with NaN payloads and -0 moved as bits) on
+// lengths that cover whole vectors of either tier, the unrolled loop and
+// the Go tail, with a guard past the end; and the errors, overlap
+// included.
+func TestReverse(t *testing.T) {
+	for _, k := range available() {
+		t.Run(k.name, func(t *testing.T) {
+			defer useKernels(k)()
+			checkReverse(t, func(i int) uint8 { return uint8(i*7 + 1) })
+			checkReverse(t, func(i int) uint16 { return uint16(i*977 + 3) })
+			checkReverse(t, func(i int) float32 { return math.Float32frombits(0x7fc00000 | uint32(i)*2654435761) })
+			checkReverse(t, func(i int) float64 {
+				if i%5 == 0 {
+					return math.Copysign(0, -1)
+				}
+				return math.Float64frombits(0x7ff8000000000000 | uint64(i)*0x9E3779B97F4A7C15>>13)
+			})
+		})
+	}
+	if err := Reverse(make([]float32, 3), make([]float32, 4)); !errors.Is(err, errs.ErrShape) {
+		t.Errorf("lengths: %v, want ErrShape", err)
+	}
+	buf := make([]uint32, 40)
+	if err := Reverse(buf, buf); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("same slice: %v, want ErrValue", err)
+	}
+	if err := Reverse(buf[20:], buf[:20]); err != nil {
+		t.Errorf("adjacent halves: %v", err)
+	}
+}
+
+func checkReverse[T Word](t *testing.T, val func(int) T) {
+	t.Helper()
+	for _, n := range []int{0, 1, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1000} {
+		x := make([]T, n)
+		for i := range x {
+			x[i] = val(i)
+		}
+		dst := make([]T, n+1)
+		guard := val(n + 12345)
+		dst[n] = guard
+		if err := Reverse(dst[:n], x); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if !sameWord(dst[i], x[n-1-i]) {
+				t.Fatalf("%T n=%d: element %d = %v, want %v", x, n, i, dst[i], x[n-1-i])
+			}
+		}
+		if !sameWord(dst[n], guard) {
+			t.Fatalf("%T n=%d: wrote past the end", x, n)
+		}
+	}
+}
+
+// sameWord reports whether a and b have the same bits.
+func sameWord[T Word](a, b T) bool {
+	bytes := func(v *T) string { return string(unsafe.Slice((*byte)(unsafe.Pointer(v)), unsafe.Sizeof(*v))) }
+	return bytes(&a) == bytes(&b)
+}
