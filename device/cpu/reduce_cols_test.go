@@ -162,17 +162,7 @@ func TestExtremeColumns(t *testing.T) {
 					}
 					vals[i] = v
 				}
-				sb, _ := d.Alloc(dt, len(vals))
-				for i, v := range vals {
-					switch dt {
-					case dtype.I32:
-						slice[int32](sb.(*Buffer))[i] = int32(v)
-					case dtype.I64:
-						slice[int64](sb.(*Buffer))[i] = int64(v)
-					default:
-						setF(sb.(*Buffer), i, v)
-					}
-				}
+				sb := valuesBuffer(d, dt, vals)
 				axes := make([]int, len(shape)-1)
 				for i := range axes {
 					axes[i] = i
@@ -243,17 +233,7 @@ func TestArgExtremeColumns(t *testing.T) {
 					}
 					vals[i] = v
 				}
-				sb, _ := d.Alloc(dt, len(vals))
-				for i, v := range vals {
-					switch dt {
-					case dtype.I32:
-						slice[int32](sb.(*Buffer))[i] = int32(v)
-					case dtype.I64:
-						slice[int64](sb.(*Buffer))[i] = int64(v)
-					default:
-						setF(sb.(*Buffer), i, v)
-					}
-				}
+				sb := valuesBuffer(d, dt, vals)
 				outShape := slices.Delete(slices.Clone(tc.shape), tc.axis, tc.axis+1)
 				ol := contiguous(outShape...)
 				got, _ := d.Alloc(dtype.I64, ol.Numel())
@@ -279,4 +259,21 @@ func TestArgExtremeColumns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// valuesBuffer returns a buffer of dtype dt (F32, F64, I32 or I64) holding
+// vals.
+func valuesBuffer(d *Device, dt dtype.DType, vals []float64) device.Buffer {
+	sb, _ := d.Alloc(dt, len(vals))
+	for i, v := range vals {
+		switch dt {
+		case dtype.I32:
+			slice[int32](sb.(*Buffer))[i] = int32(v)
+		case dtype.I64:
+			slice[int64](sb.(*Buffer))[i] = int64(v)
+		default:
+			setF(sb.(*Buffer), i, v)
+		}
+	}
+	return sb
 }

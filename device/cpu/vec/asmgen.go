@@ -6760,7 +6760,15 @@ func (g *gen) halfLoop(L, unroll, out int, in []int, ptrs []string, body func(u 
 		g.ins("ADDQ $%d, DI", slots*out)
 		g.ins("SUBQ $%d, CX", slots*L)
 	}
-	loop, one, done := g.uniq("hloop"), g.uniq("hone"), g.uniq("hdone")
+	g.unrolledLoop("h", L, unroll, step)
+}
+
+// unrolledLoop emits a kernel's loop and return: step(unroll) while CX
+// (the elements left) holds unroll*L or more, then step(1) while it holds
+// L or more. step emits the slots' work and moves the pointers and CX on.
+// prefix starts the labels' names.
+func (g *gen) unrolledLoop(prefix string, L, unroll int, step func(slots int)) {
+	loop, one, done := g.uniq(prefix+"loop"), g.uniq(prefix+"one"), g.uniq(prefix+"done")
 	g.label(loop)
 	g.ins("CMPQ CX, $%d", unroll*L)
 	g.ins("JB   %s", one)
@@ -7650,18 +7658,5 @@ func (g *gen) reverseKernel(t tier, bits int) {
 		g.ins("ADDQ $%d, DI", slots*V)
 		g.ins("SUBQ $%d, CX", slots*L)
 	}
-	loop, one, done := g.uniq("rloop"), g.uniq("rone"), g.uniq("rdone")
-	g.label(loop)
-	g.ins("CMPQ CX, $%d", unroll*L)
-	g.ins("JB   %s", one)
-	step(unroll)
-	g.ins("JMP  %s", loop)
-	g.label(one)
-	g.ins("CMPQ CX, $%d", L)
-	g.ins("JB   %s", done)
-	step(1)
-	g.ins("JMP  %s", one)
-	g.label(done)
-	g.ins("VZEROUPPER")
-	g.ins("RET")
+	g.unrolledLoop("r", L, unroll, step)
 }

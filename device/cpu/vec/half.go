@@ -110,7 +110,7 @@ func Widen[H Half](dst []float32, src []H) error {
 // Casts of tensors and float32 kernels that compute in float64 start
 // here. dst and src must not overlap.
 func WidenF32(dst []float64, src []float32) error {
-	return convertFloats("WidenF32", dst, src, active.widenF32)
+	return convertChecked("WidenF32", dst, src, active.widenF32)
 }
 
 // NarrowF64 sets dst[i] to src[i] rounded to float32, ties to even, as
@@ -118,7 +118,7 @@ func WidenF32(dst []float64, src []float32) error {
 // (quiet, the high bits of its payload kept). dst and src must not
 // overlap.
 func NarrowF64(dst []float32, src []float64) error {
-	return convertFloats("NarrowF64", dst, src, active.narrowF64)
+	return convertChecked("NarrowF64", dst, src, active.narrowF64)
 }
 
 // TruncF32ToI32 sets dst[i] to src[i] truncated toward zero as an int32,
@@ -127,28 +127,14 @@ func NarrowF64(dst []float32, src []float64) error {
 // to integers; Go's own conversion leaves those cases to the platform).
 // dst and src must not overlap.
 func TruncF32ToI32(dst []int32, src []float32) error {
-	if len(src) != len(dst) {
-		return errs.New("vec", "TruncF32ToI32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
-	}
-	if bytesOverlap(dst, src) {
-		return errs.New("vec", "TruncF32ToI32", errs.ErrValue, "dst and src overlap")
-	}
-	active.truncF32I32(dst, src)
-	return nil
+	return convertChecked("TruncF32ToI32", dst, src, active.truncF32I32)
 }
 
 // WidenU8F32 sets dst[i] to src[i] as a float32, exactly: the CPU
 // backend's cast of U8 and Bool tensors (masks) to float32. dst and src
 // must not overlap.
 func WidenU8F32(dst []float32, src []uint8) error {
-	if len(src) != len(dst) {
-		return errs.New("vec", "WidenU8F32", errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
-	}
-	if bytesOverlap(dst, src) {
-		return errs.New("vec", "WidenU8F32", errs.ErrValue, "dst and src overlap")
-	}
-	active.widenU8F32(dst, src)
-	return nil
+	return convertChecked("WidenU8F32", dst, src, active.widenU8F32)
 }
 
 // widenU8F32Go is the generic set's WidenU8F32 (and the vector sets'
@@ -178,9 +164,10 @@ func truncF32I32Go(dst []int32, src []float32) {
 	}
 }
 
-// convertFloats checks op's arguments (equal lengths, no overlap) and
-// runs the conversion kernel k.
-func convertFloats[D, S float32 | float64](op string, dst []D, src []S, k func([]D, []S)) error {
+// convertChecked checks op's arguments (equal lengths, no overlap) and
+// runs the conversion kernel k: WidenF32, NarrowF64, TruncF32ToI32 and
+// WidenU8F32.
+func convertChecked[D, S any](op string, dst []D, src []S, k func([]D, []S)) error {
 	if len(src) != len(dst) {
 		return errs.New("vec", op, errs.ErrShape, "lengths differ: len(dst)=%d, len(src)=%d", len(dst), len(src))
 	}
