@@ -8,8 +8,10 @@
 # one strided line at a time before 2026-12-06: Softmax over axis 0,
 # MaskedFill, Any, Not, IsNaN, Max over axis 0, CumSum over either axis,
 # int32 Add and Abs, the cast to int32 and a flipped copy; and ArgMax over
-# axis 0, Gather along axis 0 with random indices (np.take_along_axis)
-# and the cast of a Bool mask to float32 (ci/bench_ops_numpy.py). Both
+# axis 0, Gather along axis 0 with random indices (np.take_along_axis),
+# the cast of a Bool mask to float32, a row broadcast to [1024, 1024]
+# and copied, the standard deviation over axis 0 and a bias added to a
+# [64, 128] batch (ci/bench_ops_numpy.py). Both
 # sides take their best single call (BenchmarkOps's best-ns); tessera
 # uses every core GOMAXPROCS allows.
 # Not part of the test run: benchmarks belong on a quiet machine.

@@ -17,6 +17,9 @@ ai = (a * 100).astype(np.int32)
 bi = (b * 100).astype(np.int32)
 mask = a > b
 ridx = rng.integers(0, 1024, (1024, 1024))
+row = rng.standard_normal((1, 1024), dtype=np.float32)
+small = rng.standard_normal((64, 128), dtype=np.float32)
+bias = rng.standard_normal(128, dtype=np.float32)
 def softmax(x):
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -50,6 +53,9 @@ cases = [
     ("argmax0", lambda: a.argmax(0)),
     ("gather0", lambda: np.take_along_axis(a, ridx, 0)),
     ("castbool", lambda: mask.astype(np.float32)),
+    ("bcast", lambda: np.ascontiguousarray(np.broadcast_to(row, (1024, 1024)))),
+    ("std0", lambda: a.std(0)),
+    ("addsmall", lambda: small + bias),
 ]
 for name, f in cases:
     best = float("inf")

@@ -27,8 +27,10 @@ type opsBenchCase struct {
 // comparison; and on [1024, 1024]: Softmax over axis 0, MaskedFill, Any,
 // Not and IsNaN, Max over axis 0, CumSum over either axis, the int32 Add
 // and Abs, the cast to int32, a flipped copy, ArgMax over axis 0,
-// Gather along axis 0 with random int64 indices and the cast of a Bool
-// mask to float32. best-ns is the fastest
+// Gather along axis 0 with random int64 indices, the cast of a Bool mask
+// to float32, a row broadcast to [1024, 1024] and copied, the standard
+// deviation over axis 0, and a bias added to a [64, 128] batch (a small
+// training step's size, where the fixed cost of an op counts). best-ns is the fastest
 // single call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
@@ -45,7 +47,8 @@ func BenchmarkOps(b *testing.B) {
 		rows[i] = int64(uint64(i)*0x9E3779B97F4A7C15>>54) % 1024 // scattered rows
 	}
 	ridx := tensor.FromSlice(rows, 1024, 1024)
-	if err := tensor.Realize(ai, ci, mask, ridx); err != nil {
+	row, small, bias := tensor.RandN(dtype.F32, 6, 1, 1024), tensor.RandN(dtype.F32, 7, 64, 128), tensor.RandN(dtype.F32, 8, 128)
+	if err := tensor.Realize(ai, ci, mask, ridx, row, small, bias); err != nil {
 		b.Fatal(err)
 	}
 	cases := []opsBenchCase{
@@ -74,6 +77,9 @@ func BenchmarkOps(b *testing.B) {
 		{"argmax0", 4*n + 8*1024, func() *tensor.Tensor { return a.ArgMax(0) }},
 		{"gather0", 16 * n, func() *tensor.Tensor { return a.Gather(0, ridx) }},
 		{"castbool", 5 * n, func() *tensor.Tensor { return mask.Cast(dtype.F32) }},
+		{"bcast", 4 * n, func() *tensor.Tensor { return row.BroadcastTo(1024, 1024).Contiguous() }},
+		{"std0", 4 * n, func() *tensor.Tensor { return a.Std(0, 0) }},
+		{"addsmall", 8 * 64 * 128, func() *tensor.Tensor { return small.Add(bias) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
