@@ -1,13 +1,20 @@
-// Package vec holds the CPU backend's kernels for contiguous float32 and
-// float64 vectors: elementwise arithmetic, activations and transcendentals,
-// reductions, and a deterministic parallel splitter.
+// Package vec holds the CPU backend's kernels for contiguous vectors:
+// float32 and float64 elementwise arithmetic, activations and
+// transcendentals, reductions, conversions and comparisons; selects and
+// reversal of elements of any 1- to 8-byte type (Select, SelectElse,
+// SelectThen, Reverse); a few integer and byte kernels (CompareInt,
+// AbsInt, NegInt, NotBytes, TruncF32ToI32, WidenU8F32); and a
+// deterministic parallel splitter.
 //
-// Every exported function is generic over ~float32 | ~float64 and checks its
-// arguments (equal lengths, no partial overlap) before running a kernel, so
-// bad input is an error wrapping errs.ErrShape or errs.ErrValue, never a
-// panic. An output may be the very same slice as an input (in-place update);
-// an output that overlaps an input at a different offset is refused, because
-// the vector kernels read and write several elements at a time.
+// Most exported functions are generic over ~float32 | ~float64; the others
+// take the element types their names and signatures give. Every one checks
+// its arguments (equal lengths, no partial overlap) before running a
+// kernel, so bad input is an error wrapping errs.ErrShape or errs.ErrValue,
+// never a panic. An output may be the very same slice as an input
+// (in-place update), but for the conversions and Reverse, whose output
+// must not overlap the input at all; an output that overlaps an input at a
+// different offset is refused, because the vector kernels read and write
+// several elements at a time.
 //
 // # Implementations
 //
