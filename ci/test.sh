@@ -34,7 +34,7 @@ CGO_ENABLED=0 go build ./...
 step "go test ./..."
 go test -p 1 -count=1 -timeout 40m ./...
 
-step "go test -race -short (packages with shared state; -short trims the exhaustive sweeps)"
+step "go test -race -short (packages with shared state; -short trims the exhaustive sweeps, and a -race build skips the sweeps that run on one goroutine)"
 go test -p 1 -count=1 -timeout 40m -short -race ./device/... ./tensor ./transfer
 
 step "go test with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
