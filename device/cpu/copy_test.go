@@ -120,8 +120,9 @@ func TestHalfCopyBoundedTemp(t *testing.T) {
 }
 
 // TestCopyStridedViews checks Copy from permuted, transposed, flipped
-// (reversed rows: vec's Reverse) and broadcast views into contiguous and strided destinations against an
-// element-by-element walk (walkOffsets), for 1, 4 and 8-byte elements, on
+// (reversed rows: vec's Reverse) and broadcast views into contiguous and
+// strided destinations against an element-by-element walk (walkOffsets),
+// for 1, 2, 4 and 8-byte elements, on
 // shapes around copyTiles' 16-element tiles and large enough to be split
 // between workers, so the tiled, blocked and per-row paths all run.
 func TestCopyStridedViews(t *testing.T) {
@@ -161,7 +162,7 @@ func TestCopyStridedViews(t *testing.T) {
 			return b.Permute(1, 0)
 		}},
 	}
-	for _, dt := range []dtype.DType{dtype.U8, dtype.F32, dtype.F64} {
+	for _, dt := range []dtype.DType{dtype.U8, dtype.F16, dtype.F32, dtype.F64} {
 		for _, v := range views {
 			base, err := layout.Contiguous(v.shape...)
 			if err != nil {
@@ -211,6 +212,8 @@ func setSmallInt(b *Buffer, i, v int) {
 	switch b.dt {
 	case dtype.U8:
 		slice[uint8](b)[i] = uint8(v)
+	case dtype.F16: // the value's bits, which Copy moves unchanged
+		slice[uint16](b)[i] = uint16(v)
 	case dtype.F32:
 		slice[float32](b)[i] = float32(v)
 	default:
@@ -222,6 +225,8 @@ func smallIntAt(b *Buffer, i int) int {
 	switch b.dt {
 	case dtype.U8:
 		return int(slice[uint8](b)[i])
+	case dtype.F16:
+		return int(slice[uint16](b)[i])
 	case dtype.F32:
 		return int(slice[float32](b)[i])
 	}

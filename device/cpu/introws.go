@@ -64,15 +64,15 @@ func intUnaryRow[T integer](op device.UnaryOp, d, x []T) bool {
 	return true
 }
 
-// vecIntUnary runs f32 or f64 (vec's AbsInt or NegInt, whose wrapping
+// vecIntUnary runs on32 or on64 (vec's AbsInt or NegInt, whose wrapping
 // is the table's) on int32 or int64 rows and reports whether it did:
 // false for U8, and for rows vec refuses (a partial overlap).
-func vecIntUnary[T integer](f32 func(dst, x []int32) error, f64 func(dst, x []int64) error, d, x []T) bool {
+func vecIntUnary[T integer](on32 func(dst, x []int32) error, on64 func(dst, x []int64) error, d, x []T) bool {
 	switch dv := any(d).(type) {
 	case []int32:
-		return f32(dv, any(x).([]int32)) == nil
+		return on32(dv, any(x).([]int32)) == nil
 	case []int64:
-		return f64(dv, any(x).([]int64)) == nil
+		return on64(dv, any(x).([]int64)) == nil
 	}
 	return false
 }

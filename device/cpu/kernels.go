@@ -224,7 +224,7 @@ func ident[T any](x T) T { return x }
 // copyRows copies the view sl of src into the view dl of dst (same shape):
 // rows adjacent in both move with copy (memmove), the others element by
 // element.
-func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
+func copyRows[T vec.Word](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 	runRowBlocks(layout.NewRowsOf(dl, sl), func(offs []int, n int, inner []int, m int, step []int) {
 		i0, j0, di, dj := offs[0], offs[1], inner[0], inner[1]
 		if m > 1 && di == 1 && step[1] != 0 && abs(step[1]) < abs(dj) {
@@ -242,11 +242,11 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 				continue
 			}
 			if di == 1 && dj == -1 && n > 0 {
-				// A reversed row (Flip): vec's Reverse for 4- and 8-byte
-				// elements, else both rows as slices, so the loop runs
-				// without bounds checks or index steps.
+				// A reversed row (Flip): vec's Reverse, unless the rows
+				// overlap (it refuses those), then both rows as slices, so
+				// the loop runs without bounds checks or index steps.
 				d, s := dst[i:i+n], src[j-n+1:j+1]
-				if reverseRow(d, s) {
+				if vec.Reverse(d, s) == nil {
 					continue
 				}
 				for k := range d {
@@ -269,18 +269,6 @@ func copyRows[T any](dst []T, dl layout.Layout, src []T, sl layout.Layout) {
 			}
 		}
 	})
-}
-
-// reverseRow sets d to s end to end with vec's Reverse, for rows of 4-
-// or 8-byte elements that do not overlap, and reports whether it did.
-func reverseRow[T any](d, s []T) bool {
-	switch dv := any(d).(type) {
-	case []uint32:
-		return vec.Reverse(dv, any(s).([]uint32)) == nil
-	case []uint64:
-		return vec.Reverse(dv, any(s).([]uint64)) == nil
-	}
-	return false
 }
 
 // copyTiles copies m rows of n elements, dst's adjacent (rows di apart),
@@ -542,7 +530,7 @@ func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout
 		i, j, di, dj := offs[0], offs[1], inner[0], inner[1]
 		if di == 1 && dj == 1 {
 			d, s := dst[i:i+n], src[j:j+n]
-			if convertFloats(d, s) {
+			if convertOnVec(d, s) {
 				return
 			}
 			for k := range d {
@@ -558,10 +546,10 @@ func convertPlain[D, S num](dst []D, dl layout.Layout, src []S, sl layout.Layout
 	})
 }
 
-// convertFloats converts a contiguous row between float32 and float64, or
+// convertOnVec converts a contiguous row between float32 and float64, or
 // from bytes (U8, Bool) to float32, on vec's kernels and reports whether
 // it did (other types, or rows that overlap, are left to the caller).
-func convertFloats[D, S num](d []D, s []S) bool {
+func convertOnVec[D, S num](d []D, s []S) bool {
 	switch dv := any(d).(type) {
 	case []float64:
 		if sv, ok := any(s).([]float32); ok {
