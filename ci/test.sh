@@ -5,8 +5,8 @@
 # ones on the software adapter and the OpenGL ones on llvmpipe (gl:software;
 # a missing device fails the run), the race
 # detector on the packages with shared state, the tensor tests again with
-# fusion off (every elementwise op run eagerly), and the CPU backend's tests
-# again with the portable kernels forced.
+# fusion off (every elementwise op run eagerly), and the CPU backend's and
+# the tensor tests again with the portable kernels forced.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,27 +37,32 @@ go test -p 1 -count=1 -timeout 40m ./...
 step "go test -race -short (packages with shared state; -short trims the exhaustive sweeps, and a -race build skips the sweeps that run on one goroutine)"
 go test -p 1 -count=1 -timeout 40m -short -race ./device/... ./tensor ./transfer
 
-step "go test with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
-TESSERA_FUSION=0 go test -p 1 -count=1 -timeout 40m ./tensor
+step "go test -short with TESSERA_FUSION=0 (elementwise chains run eagerly, one backend call per op)"
+TESSERA_FUSION=0 go test -p 1 -count=1 -timeout 40m -short ./tensor
 
-step "go test with TESSERA_CPU=generic (portable kernels), =avx2 on AVX-512 machines and =avx512 on AMX ones (each kernel tier)"
-TESSERA_CPU=generic go test -p 1 -count=1 -timeout 40m ./device/cpu/... ./tensor
-# The run above without TESSERA_CPU used the best tier; on a machine with
-# AVX-512 the AVX2 tier is a third one. (The gemm tests also run every tier
-# the CPU supports within one process.)
+step "go test with TESSERA_CPU=generic (portable kernels), and =avx2 on AVX-512 machines (each kernel tier the backend can be given)"
+# The gemm and vec tests run every kernel tier the CPU has within one
+# process (kernelNames, lowpVariants, available), AMX on and off, so the
+# run above covered them; here the packages that take the tier from the
+# environment run again: the CPU backend, and the tensor tests on the CPU
+# device alone (a CPU tier changes nothing a GPU kernel computes).
+# Each tier also checks, in gemm and vec, that start-up picked what the
+# variable asks for (on AMX machines, =avx512 keeps bf16 off the tiles).
+tier_pick='TestPick$|TestKernelName$|TestAMXSwitch$'
+TESSERA_CPU=generic TESSERA_TEST_DEVICES=cpu go test -p 1 -count=1 -timeout 40m ./device/cpu ./tensor
+TESSERA_CPU=generic go test -count=1 -run "$tier_pick" ./device/cpu/gemm ./device/cpu/vec
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  TESSERA_CPU=avx2 go test -p 1 -count=1 -timeout 40m ./device/cpu/gemm ./device/cpu/vec
+  TESSERA_CPU=avx2 go test -p 1 -count=1 -timeout 40m ./device/cpu
+  TESSERA_CPU=avx2 go test -count=1 -run "$tier_pick" ./device/cpu/gemm ./device/cpu/vec
+fi
+if grep -qw amx_bf16 /proc/cpuinfo 2>/dev/null; then
+  TESSERA_CPU=avx512 go test -count=1 -run "$tier_pick" ./device/cpu/gemm ./device/cpu/vec
 fi
 # The AVX2 and AVX-512 float32 Rsqrt refine an estimate, exact only
 # because no input lands near a tie: all 2^32 inputs show it, on each tier
 # the machine has (about ten seconds a tier).
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
   TESSERA_EXHAUSTIVE=1 go test -count=1 -timeout 10m -run 'TestExhaustiveExactF32/(avx2|avx512)/Rsqrt$' ./device/cpu/vec
-fi
-# On a machine with AMX tiles, bf16 GEMM's AVX-512 paths are a tier of their
-# own: TESSERA_CPU=avx512 keeps AMX off.
-if grep -qw amx_bf16 /proc/cpuinfo 2>/dev/null; then
-  TESSERA_CPU=avx512 go test -p 1 -count=1 -timeout 20m ./device/cpu/gemm
 fi
 
 step "CGO_ENABLED=0 go test (the CPU-only build: WebGPU and OpenGL report themselves unavailable)"

@@ -18,10 +18,20 @@ var gpuDevices = []struct{ name, require string }{
 }
 
 // testDevices returns every device the conformance table runs on: the CPU
-// always, then each software GPU device of gpuDevices that can be opened.
+// always, then each software GPU device of gpuDevices that can be opened,
+// unless TESSERA_TEST_DEVICES=cpu keeps the tests on the CPU alone (CI's
+// reruns with a forced CPU kernel tier, which changes nothing a GPU
+// kernel computes).
 func testDevices(t testing.TB) []device.Device {
 	t.Helper()
 	devs := []device.Device{device.CPU()}
+	switch only := os.Getenv("TESSERA_TEST_DEVICES"); only {
+	case "", "all":
+	case "cpu":
+		return devs
+	default:
+		t.Fatalf("TESSERA_TEST_DEVICES=%q: want cpu or all", only)
+	}
 	for _, g := range gpuDevices {
 		gpu, err := device.Open(g.name)
 		switch {

@@ -295,7 +295,7 @@ func TestLowpConcurrent(t *testing.T) {
 
 // TestAMXSwitch checks which TESSERA_CPU values keep BF16 off the AMX
 // tiles, and, in a process started with a capping value (CI runs this
-// package with TESSERA_CPU=avx512 on AMX machines), that the switch holds.
+// test with TESSERA_CPU=avx512 on AMX machines), that the switch holds.
 func TestAMXSwitch(t *testing.T) {
 	for _, c := range []struct {
 		env  string
