@@ -40,11 +40,18 @@ func lines(shape []int, axis int, ls ...layout.Layout) [][]int {
 			kept = append(kept, d)
 		}
 	}
-	var out [][]int
+	count := 1
+	for _, d := range kept {
+		count *= d
+	}
+	// One backing array for every line's positions: a line costs no
+	// allocation of its own (a softmax over [64, 10] made 64 of them).
+	out, flat := make([][]int, 0, count), make([]int, count*len(ls))
 	rows := layout.NewRows(kept, args...)
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
 		for j := range n {
-			b := make([]int, len(offs))
+			b := flat[:len(offs):len(offs)]
+			flat = flat[len(offs):]
 			for k := range offs {
 				b[k] = offs[k] + j*inner[k]
 			}

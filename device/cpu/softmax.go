@@ -127,9 +127,12 @@ func softmaxLine[T vec.Float](out, x, tmp []T, log bool) {
 	_ = vec.SubScalar(out, x, m)
 	if log {
 		_ = vec.Exp(tmp, out)
-		ls := [1]T{T(rowSum(tmp))}
-		_ = vec.Log(ls[:], ls[:])
-		_ = vec.SubScalar(out, out, ls[0])
+		// The log of the sum in tmp's first element, which is spent: a
+		// local array would escape to the heap through vec's kernel table.
+		lse := tmp[:1]
+		lse[0] = T(rowSum(tmp))
+		_ = vec.Log(lse, lse)
+		_ = vec.SubScalar(out, out, lse[0])
 		return
 	}
 	_ = vec.Exp(out, out)
