@@ -60,7 +60,7 @@ if grep -qw amx_bf16 /proc/cpuinfo 2>/dev/null; then
 fi
 # The AVX2 and AVX-512 float32 Rsqrt refine an estimate, exact only
 # because no input lands near a tie: all 2^32 inputs show it, on each tier
-# the machine has (about ten seconds a tier).
+# the machine has (ten to thirty seconds a tier on two cores).
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
   TESSERA_EXHAUSTIVE=1 go test -count=1 -timeout 10m -run 'TestExhaustiveExactF32/(avx2|avx512)/Rsqrt$' ./device/cpu/vec
 fi

@@ -123,8 +123,8 @@ func TestExactUnaries(t *testing.T) {
 // AVX2 and AVX-512 float32 Rsqrt refine an estimate rather than compute
 // 1/math.Sqrt (rsqrtRefinedAVX2 and rsqrtRefined in asmgen.go) and are
 // exact only because no input lands near enough to a tie, which only all
-// of them can show. Runs only with TESSERA_EXHAUSTIVE=1 (Rsqrt about ten
-// seconds a tier on two cores); -run
+// of them can show. Runs only with TESSERA_EXHAUSTIVE=1 (Rsqrt ten to
+// thirty seconds a tier on two cores, most of it the reference); -run
 // 'TestExhaustiveExactF32/avx512/Rsqrt' picks one.
 func TestExhaustiveExactF32(t *testing.T) {
 	if os.Getenv("TESSERA_EXHAUSTIVE") != "1" {
