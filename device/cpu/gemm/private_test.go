@@ -75,3 +75,21 @@ func samePrivate[T float](t *testing.T, kernel string, tc gemmCase) {
 		t.Fatalf("%s %T %v: B packed per goroutine gives other bits than B shared", kernel, shared[0], tc)
 	}
 }
+
+// TestWorkers pins the goroutine counts workers gives (packed.go's table:
+// sqrt(m*n*k / workScale) rounded down, at least 1, at most GOMAXPROCS),
+// under GOMAXPROCS 16 and 2.
+func TestWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	for _, c := range []struct{ m, n, k, want16, want2 int }{
+		{0, 0, 0, 1, 1}, {1, 1, 1, 1, 1}, {64, 64, 64, 1, 1}, {80, 80, 80, 1, 1},
+		{96, 96, 96, 2, 2}, {128, 128, 128, 4, 2}, {192, 192, 192, 7, 2}, {256, 256, 256, 11, 2}, {1024, 1024, 1024, 16, 2},
+	} {
+		runtime.GOMAXPROCS(16)
+		got16 := workers(c.m, c.n, c.k)
+		runtime.GOMAXPROCS(2)
+		if got2 := workers(c.m, c.n, c.k); got16 != c.want16 || got2 != c.want2 {
+			t.Errorf("workers(%d, %d, %d) = %d with GOMAXPROCS 16, %d with 2; want %d, %d", c.m, c.n, c.k, got16, got2, c.want16, c.want2)
+		}
+	}
+}
