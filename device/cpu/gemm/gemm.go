@@ -66,8 +66,11 @@ type kernels[T float] struct {
 	mc, kc, nc int // cache blocks: A block mc x kc (L2), B block kc x nc (L3)
 	kAlign     int // when > 1, k blocks are multiples of it (and so must k be)
 
-	// Products with m < skinnyM or n < skinnyN take the unpacked path.
+	// Products with m < skinnyM or n < skinnyN take the unpacked path, and
+	// so do those with m < axpyM whose B is not transposed and whose rows
+	// of C fill the axpy form's vectors (n >= axpyMinN): see unpacked.
 	skinnyM, skinnyN int
+	axpyM            int
 
 	// micro computes the mr x nr tile C = alpha*Apanel*Bpanel + beta*C, where
 	// Apanel holds k steps of mr values and Bpanel k steps of nr values. With
@@ -323,7 +326,7 @@ func gemm[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a 
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
-	if useSmall(ks, m, n) {
+	if unpacked(ks, transB, m, n) {
 		small(ks, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}

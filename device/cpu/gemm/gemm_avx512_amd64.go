@@ -218,7 +218,38 @@ func avx512Impl() *impl {
 	d.mc, d.kc, d.nc = blockSizes(d.mr, d.nr, 8, cpu)
 	d.stripMinRows, d.stripRows = stripShape(cpu.amd)
 	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(cpu.amd)
+	s.axpyM, d.axpyM = axpyLimits(cpu.amd, s.skinnyM, d.skinnyM)
 	return &impl{name: "avx512", f32: s, f64: d}
+}
+
+// axpyLimits returns the m below which float32 (m32) and float64 (m64)
+// products whose B is not transposed, with n >= axpyMinN, take the axpy
+// form (unpacked); on AMD the skinny limits (skinnyLimits, measured there
+// with k = 1024), unchanged.
+//
+// On an Emerald Rapids Xeon (two vCPUs, 2026-12-06), the packed path
+// spends most of a product of a few dozen rows copying B into panels.
+// GFLOP/s of the axpy form / the packed path, one goroutine count each
+// (skinnyWorkers, workers), two or three runs:
+//   - up to 24 rows the axpy form led at every shape tried, float32 and
+//     float64 alike: 16x16x16 29 / 12 (f64 25 / 18), 8x64x64 103 / 36,
+//     16x64x64 98 / 41, 16x128x128 105 / 64, 16x512x512 159 / 89 (f64 71 /
+//     38), 16x1024x1024 130 / 71 (f64 64 / 34), 20x128x128 88-98 / 57,
+//     24x24x24 21 / 11 (f64 34 / 15), 24x256x256 140 / 58-80 (f64 63-68 /
+//     43), 24x1024x1024 147 / 83 (f64 67 / 45);
+//   - from 28 rows it depends on n and k: still ahead with B of a
+//     megabyte or more (float32 32x1024x1024 150 / 119, 48x1024x1024
+//     157 / 108; float64 32x1024x1024 79-81 / 56-62), tied or behind with
+//     B in cache (float32 28x64x64 47-74 / 44-86, 32x128x128 75-95 /
+//     79-91, 44x128x128 85 / 105-109; float64 32x128x128 49-54 / 53-57,
+//     48x256x256 64 / 71).
+//
+// So up to 24 rows for both.
+func axpyLimits(amd bool, skinny32, skinny64 int) (m32, m64 int) {
+	if amd {
+		return skinny32, skinny64
+	}
+	return 25, 25
 }
 
 // skinnyLimits returns the m and n below which float32 (m32, n32) and
@@ -228,7 +259,8 @@ func avx512Impl() *impl {
 //
 // On a Sapphire Rapids class Xeon: unpacked up to m = 8 (11 was faster
 // packed), and up to n = 12 (float32; 24 was faster packed) or 8 (float64;
-// 11 tied).
+// 11 tied). (Where B is not transposed, axpyLimits sends products of up
+// to 24 rows to the axpy form on Intel, measured later with smaller B.)
 //
 // On an AMD EPYC of the Zen 5 generation the unpacked path leads much
 // further (two cores, paired medians of 11-21 interleaved rounds, one or

@@ -45,7 +45,7 @@ func TestPrivateB(t *testing.T) {
 func privateFor(tc gemmCase) bool {
 	o := makeOperands[float32](tc)
 	ks := active.Load().f32
-	if useSmall(ks, tc.m, tc.n) {
+	if unpacked(ks, tc.transB, tc.m, tc.n) {
 		return false
 	}
 	var j job[float32]

@@ -20,6 +20,16 @@ func useSmall[T float](ks *kernels[T], m, n int) bool {
 	return m < ks.skinnyM || n < ks.skinnyN
 }
 
+// unpacked reports whether F32 and F64 run an m x n product on the
+// unpacked path: useSmall's shapes, and those with fewer than ks.axpyM
+// rows whose B is not transposed and whose rows of C fill the axpy form's
+// vectors. The axpy form reads B once per few rows of C, in place; the
+// packed path first copies all of B into panels, which for a few dozen
+// rows costs more than the product (axpyLimits has the measurements).
+func unpacked[T float](ks *kernels[T], transB bool, m, n int) bool {
+	return useSmall(ks, m, n) || (!transB && n >= axpyMinN && m < ks.axpyM)
+}
+
 // smallJob is an unpacked product in dot form: c_ij = A row i . B column j,
 // four at a time (dot4). The loops run so that the long operand is
 // streamed once while the short one stays in cache, and large products are
