@@ -5,6 +5,7 @@
 # a quiet machine.
 #   bash ci/bench-openblas.sh                  # all shapes, 5 paired rounds
 #   SHAPES="512 1024" ROUNDS=9 bash ci/bench-openblas.sh
+#   SHAPES="16x1024x1024 24x512x512" bash ci/bench-openblas.sh  # m x n x k
 #   TESSERA_CPU=avx2 bash ci/bench-openblas.sh # AVX2 on both sides
 #
 # OpenBLAS is compared at its best on this CPU: an old OpenBLAS may not
@@ -37,49 +38,63 @@ SHAPES="${SHAPES:-128 256 512 1024 2048}"
 ROUNDS="${ROUNDS:-5}" # set before numpy-anchor.sh, whose default is 3
 . ci/numpy-anchor.sh
 
-# calls N: timed calls per side per round, about 8e9 multiply-adds (at
+# A shape is N (N x N x N) or MxNxK, as BenchmarkF32 names it.
+dims() { case "$1" in *x*) echo "$1" ;; *) echo "$1x$1x$1" ;; esac; }
+
+# calls SHAPE: timed calls per side per round, about 8e9 multiply-adds (at
 # least 8 calls, at most 400).
-calls() { awk -v n="$1" 'BEGIN { c = int(8e9 / (n * n * n)); if (c < 8) c = 8; if (c > 400) c = 400; print c }'; }
+calls() { awk -v s="$(dims "$1")" 'BEGIN { split(s, d, "x"); c = int(8e9 / (d[1] * d[2] * d[3])); if (c < 8) c = 8; if (c > 400) c = 400; print c }'; }
 
 cat > "$tmp/np.py" <<'PYEOF'
-# usage: np.py check CORETYPE N...  prints "n dtype GFLOP/s" per shape, or
-#                                   "n dtype WRONG" when the product
-#                                   disagrees with the reference;
-#        np.py time N DTYPE CALLS   prints the best GFLOP/s of CALLS calls
-#                                   after an untimed one.
+# usage: np.py check CORETYPE SHAPE...  prints "shape dtype GFLOP/s" per
+#                                   shape (N or MxNxK), or "shape dtype
+#                                   WRONG" when the product disagrees with
+#                                   the reference;
+#        np.py time SHAPE DTYPE CALLS  prints the best GFLOP/s of CALLS
+#                                   calls after an untimed one.
 import sys, time
 import numpy as np
 rng = np.random.default_rng(1)
 
-def operands(n, dt):
-    return rng.standard_normal((n, n)).astype(dt), rng.standard_normal((n, n)).astype(dt)
+def dims(shape):
+    d = [int(x) for x in shape.split("x")]
+    return d * 3 if len(d) == 1 else d
+
+def operands(shape, dt):
+    m, n, k = dims(shape)
+    return rng.standard_normal((m, k)).astype(dt), rng.standard_normal((k, n)).astype(dt)
+
+def flops(shape):
+    m, n, k = dims(shape)
+    return 2 * m * n * k
 
 if sys.argv[1] == "time":
-    n, dt, calls = int(sys.argv[2]), np.float32 if sys.argv[3] == "f32" else np.float64, int(sys.argv[4])
-    a, b = operands(n, dt)
+    shape, dt, calls = sys.argv[2], np.float32 if sys.argv[3] == "f32" else np.float64, int(sys.argv[4])
+    a, b = operands(shape, dt)
     a @ b
     best = float("inf")
     for _ in range(calls):
         t0 = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t0)
-    print(2 * n**3 / best / 1e9)
+    print(flops(shape) / best / 1e9)
     sys.exit()
 
-for n in map(int, sys.argv[3:]):
+for shape in sys.argv[3:]:
+    m, n, k = dims(shape)
     for dt in (np.float32, np.float64):
         name = "f32" if dt == np.float32 else "f64"
-        a, b = operands(n, dt)
+        a, b = operands(shape, dt)
         c = a @ b
         # Reference without BLAS: 64 entries as float64 sums of products.
-        idx = rng.integers(0, n, size=(64, 2))
+        idx = np.stack([rng.integers(0, m, size=64), rng.integers(0, n, size=64)], axis=1)
         a64, b64 = a.astype(np.float64), b.astype(np.float64)
         tol = 1e-5 if dt == np.float32 else 1e-13
         ok = True
         for i, j in idx:
             prod = a64[i, :] * b64[:, j]
-            if abs(float(c[i, j]) - prod.sum()) > tol * np.sqrt(n) * np.abs(prod).sum() + 1e-300:
+            if abs(float(c[i, j]) - prod.sum()) > tol * np.sqrt(k) * np.abs(prod).sum() + 1e-300:
                 ok = False
         if not ok:
-            print(n, name, "WRONG", flush=True)
+            print(shape, name, "WRONG", flush=True)
             continue
         best = float("inf")
         start = time.perf_counter()
@@ -87,17 +102,17 @@ for n in map(int, sys.argv[3:]):
         while time.perf_counter() - start < 0.2 or runs < 3:
             t0 = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t0)
             runs += 1
-        print(n, name, 2 * n**3 / best / 1e9, flush=True)
+        print(shape, name, flops(shape) / best / 1e9, flush=True)
 PYEOF
 
 # tessera: the gemm package's benchmarks for the same square shapes, and
 # the FMA-throughput loops, from one test binary built once.
 test_binary ./device/cpu/gemm "$tmp/gemm.test"
 
-# gobest N DTYPE CALLS: tessera's best GFLOP/s over CALLS single calls.
+# gobest SHAPE DTYPE CALLS: tessera's best GFLOP/s over CALLS single calls.
 gobest() {
   local bench=F32; [ "$2" = f64 ] && bench=F64
-  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark$bench\$/^$1x$1x$1\$/tessera" -test.benchtime 1x -test.count "$3") |
+  (cd device/cpu/gemm && "$tmp/gemm.test" -test.run XXX -test.bench "^Benchmark$bench\$/^$(dims "$1")\$/tessera" -test.benchtime 1x -test.count "$3") |
     awk '/GFLOP\/s/ { if (kernel == "") { k = $1; sub(/.*\/tessera-/, "", k); sub(/-[0-9]+$/, "", k); kernel = k }
          for (i = 2; i <= NF; i++) if ($i == "GFLOP/s" && $(i-1) > best) best = $(i-1) }
          END { print best + 0, kernel }'
@@ -149,7 +164,7 @@ pw=zmm; [ -n "$zmm" ] || pw=ymm
 default_core=$(env -u OPENBLAS_CORETYPE OPENBLAS_VERBOSE=2 "$PY" -c 'import numpy' 2>&1 | sed -n 's/^Core: //p' | head -1)
 echo "$(machine); tessera kernels: $kernel; OpenBLAS core types tried: $coretypes (default detects ${default_core:-?}); $ROUNDS paired rounds"
 printf 'measured FMA peak, %s threads, f32 GFLOP/s: 512-bit %s, 256-bit %s (f64: half)\n' "$threads" "${zmm:-n/a}" "${ymm:-n/a}"
-printf '%-6s %-5s %6s %10s %10s %-11s %8s %8s %-13s %6s %7s\n' size dtype calls tessera openblas coretype best paired 'paired range' '%peak' 'paired'
+printf '%-12s %-5s %6s %10s %10s %-11s %8s %8s %-13s %6s %7s\n' size dtype calls tessera openblas coretype best paired 'paired range' '%peak' 'paired'
 for n in $SHAPES; do
   for dt in f32 f64; do
     awk -v n="$n" -v d="$dt" -v p32="$p32" -v c="$(calls "$n")" -v w="$pw" -v t="threads=$threads" '
@@ -166,7 +181,7 @@ for n in $SHAPES; do
         for (i = 2; i <= k; i++) { v = r[i]; for (j = i - 1; j >= 1 && r[j] > v; j--) r[j+1] = r[j]; r[j+1] = v }
         med = (k % 2 ? r[(k+1)/2] : (r[k/2] + r[k/2+1]) / 2)
         peak = (d == "f32" ? p32 : p32 / 2)
-        printf "%-6s %-5s %6d %10.1f %10.1f %-11s %7.2fx %7.2fx %5.2f-%5.2fx %5.0f%% %6.0f%%\n", n, d, c, go, np, ct, go / np, med, r[1], r[k], (peak > 0 ? 100 * go / peak : 0), pmed }' "$tmp/results"
+        printf "%-12s %-5s %6d %10.1f %10.1f %-11s %7.2fx %7.2fx %5.2f-%5.2fx %5.0f%% %6.0f%%\n", n, d, c, go, np, ct, go / np, med, r[1], r[k], (peak > 0 ? 100 * go / peak : 0), pmed }' "$tmp/results"
   done
 done
 echo "best: best single call of each side over all rounds; paired: median over rounds of the ratio of the two sides' best calls in that round (range: lowest and highest round)"

@@ -39,6 +39,10 @@ var benchShapes = []benchShape{
 	{m: 1024, n: 1024, k: 1024, transA: true},
 	{m: 1024, n: 1024, k: 1024, transB: true},
 	{m: 1024, n: 1024, k: 1024, transA: true, transB: true},
+	// A few rows: the axpy form on Intel's AVX-512 tier (axpyLimits).
+	{m: 12, n: 256, k: 256},
+	{m: 16, n: 1024, k: 1024},
+	{m: 24, n: 512, k: 512},
 	// Skinny shapes take the unpacked path.
 	{m: 4, n: 1024, k: 1024},
 	{m: 1024, n: 4, k: 1024, transB: true},
