@@ -36,8 +36,8 @@ func workers(m, n, k int) int {
 // scaledWorkers returns sqrt(amount/scale) rounded down, at least 1 and at
 // most GOMAXPROCS. Work for one goroutine does not ask GOMAXPROCS, which
 // takes the scheduler's lock: in a batch of small products run on every
-// core, the calls contended for it (a tenth of a batched [16, 16] @
-// [16, 16]'s time).
+// core, the calls contended for it (a tenth of the CPU profile of a
+// batched [16, 16] @ [16, 16]).
 func scaledWorkers(amount, scale float64) int {
 	lim := math.Sqrt(amount / scale)
 	if lim < 2 {

@@ -12,10 +12,12 @@ const (
 	axpyMinN = 32
 )
 
-// useSmall reports whether an m x n product should take the unpacked path.
-// Below a few rows or columns most of each register tile would be padding,
-// and packing the long operand costs as much as the product itself; the
-// limits per kernel set come from measured crossovers.
+// useSmall reports whether an m x n product is skinny enough for the
+// unpacked path whatever its layout (unpacked adds the axpy form's rows for
+// F32 and F64; the half-precision GEMM asks this alone). Below a few rows
+// or columns most of each register tile would be padding, and packing the
+// long operand costs as much as the product itself; the limits per kernel
+// set come from measured crossovers.
 func useSmall[T float](ks *kernels[T], m, n int) bool {
 	return m < ks.skinnyM || n < ks.skinnyN
 }
