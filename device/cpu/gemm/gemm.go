@@ -68,9 +68,13 @@ type kernels[T float] struct {
 
 	// Products with m < skinnyM or n < skinnyN take the unpacked path, and
 	// so do those with m < axpyM whose B is not transposed and whose rows
-	// of C fill the axpy form's vectors (n >= axpyMinN): see unpacked.
+	// of C fill the axpy form's vectors (n >= axpyColumns()): see unpacked.
 	skinnyM, skinnyN int
 	axpyM            int
+	// axpyN, when set, is the fewest columns of C for which an unpacked
+	// product with B in place takes the axpy form (axpyColumns; axpyMinN
+	// when 0).
+	axpyN int
 
 	// micro computes the mr x nr tile C = alpha*Apanel*Bpanel + beta*C, where
 	// Apanel holds k steps of mr values and Bpanel k steps of nr values. With

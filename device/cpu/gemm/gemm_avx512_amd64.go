@@ -219,11 +219,25 @@ func avx512Impl() *impl {
 	d.stripMinRows, d.stripRows = stripShape(cpu.amd)
 	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(cpu.amd)
 	s.axpyM, d.axpyM = axpyLimits(cpu.amd, s.skinnyM, d.skinnyM)
+	if !cpu.amd {
+		// The axpy form from one zmm of columns on, not two: on the same
+		// Xeon, unpacked products with B in place and 16 to 31 float32
+		// columns (8 to 31 float64) ran the dot form, or the packed path
+		// from 10 rows, at GFLOP/s (three runs; before / after):
+		// float32 8x16x16 3.4-3.9 / 10.4-11.2, 4x16x64 9.1-16.8 /
+		// 16.5-18.3, 16x16x16 6.5-7.0 / 13.6-18.8, 16x16x64 10-13 /
+		// 24-44, 24x16x64 10.4-10.6 / 30-53, 16x20x64 14.5-16.8 /
+		// 20.8-23.7, 16x24x64 17-26 / 28-30; float64 8x16x16 3.0-3.4 /
+		// 8.8-9.5, 16x8x64 9.9-12 / 13.5-23.8, 16x24x64 11.7-14.8 /
+		// 24.6-40.6, 24x16x64 14.6-20 / 34-38. With 8 float32 columns
+		// the dot form stayed ahead (8x8x64: 17-18 against 7-10).
+		s.axpyN, d.axpyN = 16, 8
+	}
 	return &impl{name: "avx512", f32: s, f64: d}
 }
 
 // axpyLimits returns the m below which float32 (m32) and float64 (m64)
-// products whose B is not transposed, with n >= axpyMinN, take the axpy
+// products whose B is not transposed, with n >= axpyColumns(), take the axpy
 // form (unpacked); on AMD the skinny limits (skinnyLimits, measured there
 // with k = 1024), unchanged.
 //

@@ -8,7 +8,8 @@ import (
 // Limits of the unpacked path.
 const (
 	// axpyMinN: the axpy form needs C rows at least this long to keep its
-	// vectors full; below it the dot form runs.
+	// vectors full; below it the dot form runs. A kernel set may take the
+	// axpy form from fewer columns (kernels.axpyN).
 	axpyMinN = 32
 )
 
@@ -29,7 +30,16 @@ func useSmall[T float](ks *kernels[T], m, n int) bool {
 // packed path first copies all of B into panels, which for a few dozen
 // rows costs more than the product (axpyLimits has the measurements).
 func unpacked[T float](ks *kernels[T], transB bool, m, n int) bool {
-	return useSmall(ks, m, n) || (!transB && n >= axpyMinN && m < ks.axpyM)
+	return useSmall(ks, m, n) || (!transB && n >= ks.axpyColumns() && m < ks.axpyM)
+}
+
+// axpyColumns is the fewest columns of C for which an unpacked product
+// with B in place takes the axpy form rather than the dot form.
+func (ks *kernels[T]) axpyColumns() int {
+	if ks.axpyN > 0 {
+		return ks.axpyN
+	}
+	return axpyMinN
 }
 
 // smallJob is an unpacked product in dot form: c_ij = A row i . B column j,
@@ -107,7 +117,7 @@ func small[T float](ks *kernels[T], transA, transB bool, m, n, k int, alpha T, a
 	var zero T
 	procs := skinnyWorkers(m, n, k, int(unsafe.Sizeof(zero)))
 	switch {
-	case !transB && n >= axpyMinN:
+	case !transB && n >= ks.axpyColumns():
 		// axpy form (m is the short side): stream B.
 		sj := getStream[T]()
 		*sj = streamJob[T]{ks: ks, r: m, lenL: n, k: k, long: b, ldl: ldb,
