@@ -20,6 +20,8 @@ ridx = rng.integers(0, 1024, (1024, 1024))
 row = rng.standard_normal((1, 1024), dtype=np.float32)
 small = rng.standard_normal((64, 128), dtype=np.float32)
 bias = rng.standard_normal(128, dtype=np.float32)
+x16 = rng.standard_normal((256, 16, 16), dtype=np.float32)
+y16 = rng.standard_normal((256, 16, 16), dtype=np.float32)
 def softmax(x):
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -56,6 +58,7 @@ cases = [
     ("bcast", lambda: np.ascontiguousarray(np.broadcast_to(row, (1024, 1024)))),
     ("std0", lambda: a.std(0)),
     ("addsmall", lambda: small + bias),
+    ("bmm16", lambda: x16 @ y16),
 ]
 for name, f in cases:
     best = float("inf")

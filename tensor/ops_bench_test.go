@@ -29,9 +29,10 @@ type opsBenchCase struct {
 // and Abs, the cast to int32, a flipped copy, ArgMax over axis 0,
 // Gather along axis 0 with random int64 indices, the cast of a Bool mask
 // to float32, a row broadcast to [1024, 1024] and copied, the standard
-// deviation over axis 0, and a bias added to a [64, 128] batch (a small
-// training step's size, where the fixed cost of an op counts). best-ns is the fastest
-// single call, which the script compares with NumPy's best of its calls.
+// deviation over axis 0, a bias added to a [64, 128] batch (a small
+// training step's size, where the fixed cost of an op counts), and a
+// batched 256 x [16, 16] @ [16, 16] matmul. best-ns is the fastest single
+// call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
 	c := tensor.RandN(dtype.F32, 2, 1024, 1024)
@@ -48,7 +49,8 @@ func BenchmarkOps(b *testing.B) {
 	}
 	ridx := tensor.FromSlice(rows, 1024, 1024)
 	row, small, bias := tensor.RandN(dtype.F32, 6, 1, 1024), tensor.RandN(dtype.F32, 7, 64, 128), tensor.RandN(dtype.F32, 8, 128)
-	if err := tensor.Realize(ai, ci, mask, ridx, row, small, bias); err != nil {
+	x16, y16 := tensor.RandN(dtype.F32, 9, 256, 16, 16), tensor.RandN(dtype.F32, 10, 256, 16, 16)
+	if err := tensor.Realize(ai, ci, mask, ridx, row, small, bias, x16, y16); err != nil {
 		b.Fatal(err)
 	}
 	cases := []opsBenchCase{
@@ -80,6 +82,7 @@ func BenchmarkOps(b *testing.B) {
 		{"bcast", 4 * n, func() *tensor.Tensor { return row.BroadcastTo(1024, 1024).Contiguous() }},
 		{"std0", 4 * n, func() *tensor.Tensor { return a.Std(0, 0) }},
 		{"addsmall", 8 * 64 * 128, func() *tensor.Tensor { return small.Add(bias) }},
+		{"bmm16", 12 * 256 * 16 * 16, func() *tensor.Tensor { return x16.Matmul(y16) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
