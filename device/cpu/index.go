@@ -40,14 +40,11 @@ func lines(shape []int, axis int, ls ...layout.Layout) [][]int {
 			kept = append(kept, d)
 		}
 	}
-	count := 1
-	for _, d := range kept {
-		count *= d
-	}
+	rows := layout.NewRows(kept, args...)
+	count := rows.Count() * rows.Len()
 	// One backing array for every line's positions: a line costs no
 	// allocation of its own (a softmax over [64, 10] made 64 of them).
 	out, flat := make([][]int, 0, count), make([]int, count*len(ls))
-	rows := layout.NewRows(kept, args...)
 	rows.Each(0, rows.Count(), func(offs []int, n int, inner []int) {
 		for j := range n {
 			b := flat[:len(offs):len(offs)]
