@@ -1387,6 +1387,16 @@ func twoSumF32AVX512(s *float64, c *float64, x *float32, n int)
 //go:noescape
 func twoSumF64AVX512(s *float64, c *float64, x *float64, n int)
 
+// twoSumRowsF32AVX512 is TwoSumAddRows with AVX-512 (see twoSumRows512 in asmgen.go).
+//
+//go:noescape
+func twoSumRowsF32AVX512(s *float64, c *float64, x *float32, ldx int, rows int, n int)
+
+// twoSumRowsF64AVX512 is TwoSumAddRows with AVX-512 (see twoSumRows512 in asmgen.go).
+//
+//go:noescape
+func twoSumRowsF64AVX512(s *float64, c *float64, x *float64, ldx int, rows int, n int)
+
 // widenBF16AVX2 widens bfloat16 to float32 (shifted into the high half). n is a multiple of the vector's lanes.
 //
 //go:noescape

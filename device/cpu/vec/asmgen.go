@@ -1965,6 +1965,8 @@ func main() {
 	g.adam512()
 	g.twoSum512(f32)
 	g.twoSum512(f64)
+	g.twoSumRows512(f32)
+	g.twoSumRows512(f64)
 	g.halves(tierAVX2)
 	g.halves(tierAVX512)
 	g.compares(tierAVX2)
@@ -6443,6 +6445,90 @@ func (g *gen) twoSum512(e elem) {
 	g.ins("JEQ  done")
 	g.kmask("CX")
 	body(true)
+	g.label("done")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// twoSumRows512 emits twoSumRowsF32AVX512 or twoSumRowsF64AVX512:
+// TwoSumAdd of rows rows of x in turn (row r at x + r*ldx elements) into
+// the n sums s and compensations c, with twoSum512's operations in its
+// order, so the bits are those of one twoSum512 call per row. Where a call
+// per row loads and stores s and c for every row, this keeps them in
+// registers down all the rows of a block of 32 columns (four blocks of
+// eight lanes: eight accumulators and five temporaries per block, 28 of
+// the 32 zmm registers), then of eight, then of the last few under a mask.
+func (g *gen) twoSumRows512(e elem) {
+	name := "twoSumRows" + e.name + "AVX512"
+	args := []arg{{"s", "*float64", 8}, {"c", "*float64", 8}, {"x", "*" + e.goT, 8}, {"ldx", "int", 8}, {"rows", "int", 8}, {"n", "int", 8}}
+	off := g.text(name, args, nil, "is TwoSumAddRows with AVX-512 (see twoSumRows512 in asmgen.go).")
+	g.load(off, "s", "DI")
+	g.load(off, "c", "DX")
+	g.load(off, "x", "SI")
+	g.load(off, "ldx", "BX")
+	g.load(off, "rows", "R10")
+	g.load(off, "n", "CX")
+	g.ins("SHLQ $%d, BX", map[int]int{4: 2, 8: 3}[e.size]) // ldx in bytes
+	// block emits the loop over the rows for blocks of eight columns:
+	// s in Z0.., c in Z4.., block b's temporaries from Z(8+5b).
+	block := func(label string, blocks int, masked bool) {
+		k, kz := "", ""
+		if masked {
+			k, kz = "K1, ", ".Z"
+		}
+		for b := range blocks {
+			g.ins("VMOVUPD%s %d(DI), %sZ%d", kz, 64*b, k, b)
+			g.ins("VMOVUPD%s %d(DX), %sZ%d", kz, 64*b, k, 4+b)
+		}
+		g.ins("MOVQ SI, R8")
+		g.ins("MOVQ R10, R9")
+		g.label(label + "rows")
+		g.ins("TESTQ R9, R9")
+		g.ins("JEQ  %sstore", label)
+		for b := range blocks {
+			sr, cr := fmt.Sprintf("Z%d", b), fmt.Sprintf("Z%d", 4+b)
+			r := func(i int) string { return fmt.Sprintf("Z%d", 8+5*b+i) }
+			xv, t, z, w, v := r(0), r(1), r(2), r(3), r(4)
+			if e.size == 4 {
+				g.ins("VCVTPS2PD%s %d(R8), %s%s", kz, 32*b, k, xv) // b, widened
+			} else {
+				g.ins("VMOVUPD%s %d(R8), %s%s", kz, 64*b, k, xv)
+			}
+			g.ins("VADDPD %s, %s, %s", xv, sr, t) // t = a + b
+			g.ins("VSUBPD %s, %s, %s", sr, t, z)  // z = t - a
+			g.ins("VSUBPD %s, %s, %s", z, t, w)   // t - z
+			g.ins("VSUBPD %s, %s, %s", w, sr, w)  // a - (t - z)
+			g.ins("VSUBPD %s, %s, %s", z, xv, v)  // b - z
+			g.ins("VADDPD %s, %s, %s", v, w, w)   // the error of a + b
+			g.ins("VADDPD %s, %s, %s", w, cr, cr) // c += error
+			g.ins("VMOVAPD %s, %s", t, sr)        // s = t
+		}
+		g.ins("ADDQ BX, R8")
+		g.ins("DECQ R9")
+		g.ins("JMP  %srows", label)
+		g.label(label + "store")
+		for b := range blocks {
+			g.ins("VMOVUPD Z%d, %s%d(DI)", b, k, 64*b)
+			g.ins("VMOVUPD Z%d, %s%d(DX)", 4+b, k, 64*b)
+		}
+	}
+	for _, w := range []int{32, 8} {
+		l := fmt.Sprintf("w%d", w)
+		g.label(l)
+		g.ins("CMPQ CX, $%d", w)
+		g.ins("JB   %s", map[int]string{32: "w8", 8: "tail"}[w])
+		block(l, w/8, false)
+		g.ins("ADDQ $%d, DI", 8*w)
+		g.ins("ADDQ $%d, DX", 8*w)
+		g.ins("ADDQ $%d, SI", w*e.size)
+		g.ins("SUBQ $%d, CX", w)
+		g.ins("JMP  %s", l)
+	}
+	g.label("tail")
+	g.ins("TESTQ CX, CX")
+	g.ins("JEQ  done")
+	g.kmask("CX")
+	block("tail", 1, true)
 	g.label("done")
 	g.ins("VZEROUPPER")
 	g.ins("RET")

@@ -84,6 +84,10 @@ type kernels struct {
 	// float64 sources; nil where only the generic loop exists.
 	twoSum32 func(s, c []float64, x []float32)
 	twoSum64 func(s, c []float64, x []float64)
+	// twoSumRows32 and twoSumRows64 are TwoSumAddRows' kernels (x holds
+	// the rows, ldx >= 0 apart); nil where it calls the row kernel per row.
+	twoSumRows32 func(s, c []float64, x []float32, ldx, rows int)
+	twoSumRows64 func(s, c []float64, x []float64, ldx, rows int)
 	// atan232 and atan264 are Atan2's kernels (dst = atan2(y, x)).
 	atan232 func(dst, y, x []float32)
 	atan264 func(dst, y, x []float64)

@@ -357,6 +357,12 @@ var avx512Kernels = func() *kernels {
 	}
 	k.twoSum32 = func(s, c []float64, x []float32) { twoSumF32AVX512(p64(s), p64(c), p32(x), len(s)) }
 	k.twoSum64 = func(s, c []float64, x []float64) { twoSumF64AVX512(p64(s), p64(c), p64(x), len(s)) }
+	k.twoSumRows32 = func(s, c []float64, x []float32, ldx, rows int) {
+		twoSumRowsF32AVX512(p64(s), p64(c), p32(x), ldx, rows, len(s))
+	}
+	k.twoSumRows64 = func(s, c []float64, x []float64, ldx, rows int) {
+		twoSumRowsF64AVX512(p64(s), p64(c), p64(x), ldx, rows, len(s))
+	}
 	k.halves = asmHalves(16, widenBF16AVX512, widenF16AVX512, narrowBF16AVX512, narrowF16AVX512, roundBF16AVX512, roundF16AVX512)
 	k.halves.lanes, k.halves.binBF16, k.halves.binF16 = 16, asmAVX512.binBF16, asmAVX512.binF16
 	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
