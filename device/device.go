@@ -120,15 +120,16 @@ type Backend interface {
 	MemoryInUse() int64
 }
 
-// Counter is implemented by backends that count a Bool operand's true
-// elements straight into I64; the tensor package uses it for Bool sums
+// WideSummer is implemented by backends that sum a narrow integer operand
+// straight into I64; the tensor package uses it for Bool, U8 and I32 sums
 // when present and widens the source to I64 first otherwise (eight bytes
-// written and read again for every byte of mask).
-type Counter interface {
-	// CountTrue writes into dst (I64) the number of true elements of src
-	// (Bool) over axes (sorted, distinct, in range); dst's shape is src's
-	// with those axes removed.
-	CountTrue(dst, src Operand, axes []int) error
+// written and read again for every element).
+type WideSummer interface {
+	// SumWide writes into dst (I64) the sum of src (Bool, U8 or I32) over
+	// axes (sorted, distinct, in range), exact in 64 bits; of Bool it
+	// counts the true (nonzero) elements. dst's shape is src's with those
+	// axes removed.
+	SumWide(dst, src Operand, axes []int) error
 }
 
 // Softmaxer is implemented by backends with a fused softmax; the tensor

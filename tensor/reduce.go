@@ -55,6 +55,9 @@ func (t *Tensor) reduce(op device.ReduceOp, keep bool, axes []int) *Tensor {
 	if err != nil {
 		return failed(err)
 	}
+	if ws, ok := t.Device().Backend().(device.WideSummer); ok && op == device.Sum && sumsWide(t.DType()) {
+		return t.sumWide(ws, name, keep, ax)
+	}
 	if t.DType() == dtype.Bool {
 		if r, ok := t.reduceBool(op, name, keep, axes, ax); ok {
 			return r
@@ -321,10 +324,7 @@ func emptyReduction(op string, axes, shape []int) error {
 // and ax normalised.
 func (t *Tensor) reduceBool(op device.ReduceOp, name string, keep bool, axes, ax []int) (*Tensor, bool) {
 	switch op {
-	case device.Sum:
-		if counter, ok := t.st.dev.Backend().(device.Counter); ok {
-			return t.countTrue(counter, name, keep, ax), true
-		}
+	case device.Sum: // on a backend without SumWide
 		c := t.Cast(dtype.I64)
 		defer c.Release()
 		return c.reduce(device.Sum, keep, axes), true
@@ -359,17 +359,24 @@ func reducedShapes(shape, ax []int) (out, kept []int) {
 	return out, kept
 }
 
-// countTrue is the Sum (named name) of a Bool tensor over its normalised
-// axes ax on a backend that counts its true elements into I64 itself
-// (device.Counter), without the I64 copy of the mask that the other
+// sumsWide reports whether the Sum of dt is an I64 that a
+// device.WideSummer adds from the source itself: Bool (a count), U8 and
+// I32.
+func sumsWide(dt dtype.DType) bool {
+	return dt == dtype.Bool || dt == dtype.U8 || dt == dtype.I32
+}
+
+// sumWide is the Sum (named name) of a Bool, U8 or I32 tensor over its
+// normalised axes ax on a backend that adds such elements into I64 itself
+// (device.WideSummer), without the I64 copy of the source that the other
 // backends sum.
-func (t *Tensor) countTrue(counter device.Counter, name string, keep bool, ax []int) *Tensor {
+func (t *Tensor) sumWide(ws device.WideSummer, name string, keep bool, ax []int) *Tensor {
 	outShape, keptShape := reducedShapes(t.lay.Shape, ax)
 	r := compute(name, dtype.I64, outShape, []*Tensor{t}, func(be device.Backend, dst device.Operand, src []device.Operand) error {
 		if dst.Layout.Numel() == 0 {
 			return nil
 		}
-		return counter.CountTrue(dst, src[0], ax)
+		return ws.SumWide(dst, src[0], ax)
 	})
 	return keptDims(r, keep, keptShape)
 }

@@ -260,9 +260,10 @@ type reducer[T num] struct {
 	// so the results are fold's bit for bit, but walks the source a row at
 	// a time across the outputs instead of one strided column after another.
 	cols func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan)
-	// argCols is cols for the Arg reductions: it writes the positions of
-	// the extremes (fold's, the first of equal ones) as int64.
-	argCols func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan)
+	// cols64 is cols for the reducers whose result is done's int64: the
+	// Arg reductions (the positions of the extremes, fold's, the first of
+	// equal ones), counts and wide sums.
+	cols64 func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan)
 	// wide marks a reducer whose result is done's int64 (countReducer's),
 	// written to an I64 destination as the Arg reductions' indices are.
 	wide bool
@@ -306,10 +307,10 @@ func reduceInto[T num](op device.ReduceOp, db *Buffer, dl layout.Layout, src []T
 	}
 	if op.IsArg() || r.wide {
 		out := slice[int64](db)
-		cols := r.argCols != nil && !split && p.rowStride != 1 && p.count > 0
+		cols := r.cols64 != nil && !split && p.rowStride != 1 && p.count > 0
 		walk(rows, max(p.count, 1), func(offs []int, n int, inner []int) {
 			if cols && inner[1] == 1 && n >= 2 {
-				r.argCols(out, offs[0], inner[0], src, offs[1], n, &p)
+				r.cols64(out, offs[0], inner[0], src, offs[1], n, &p)
 				return
 			}
 			var cur cursor
@@ -367,6 +368,10 @@ func neumaier(s, c, x float64) (float64, float64) {
 // colChunk is the number of outputs a column sum (reducer.cols) keeps
 // running at once.
 const colChunk = 256
+
+// sumRowBlock is how many source rows a float column sum adds while its
+// running sums of 32 columns stay in registers (vec.TwoSumAddRows).
+const sumRowBlock = 8
 
 // shortRow is the length below which a contiguous row is added element by
 // element rather than by vec.Sum, whose call costs more than it saves.
@@ -457,15 +462,22 @@ func newFloatReducer[T float](op device.ReduceOp) reducer[T] {
 					clear(cc)
 					cur.start(p, 0)
 					for range p.rows {
+						// Knuth's TwoSum: the exact error of ss[k]+x,
+						// which is neumaier's compensation, without its
+						// branch. With AVX-512 the sums of 32 columns
+						// stay in registers down sumRowBlock rows
+						// (TwoSumAddRows); rows that run backwards
+						// (a flipped view) go one at a time.
 						j := base + k0 + cur.pos
-						for range p.rowLen {
-							// Knuth's TwoSum: the exact error of
-							// ss[k]+x, which is neumaier's
-							// compensation, without its branch; eight
-							// columns at a time with AVX-512. The
-							// slices are distinct and of one length.
-							_ = vec.TwoSumAdd(ss, cc, src[j:j+len(ss)])
-							j += p.rowStride
+						if p.rowStride >= 0 {
+							for r := 0; r < p.rowLen; r += sumRowBlock {
+								_ = vec.TwoSumAddRows(ss, cc, src[j+r*p.rowStride:], p.rowStride, min(sumRowBlock, p.rowLen-r))
+							}
+						} else {
+							for range p.rowLen {
+								_ = vec.TwoSumAdd(ss, cc, src[j:j+len(ss)])
+								j += p.rowStride
+							}
 						}
 						cur.next()
 					}
@@ -565,7 +577,7 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 							j += p.rowStride
 						}
 					} else if p.rowStride == 1 {
-						s += sumInts(src[j : j+p.rowLen])
+						s += sumInts[T](src[j : j+p.rowLen])
 					} else {
 						for range p.rowLen {
 							s += src[j]
@@ -585,24 +597,62 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 				return a
 			},
 			done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, 0 },
+			cols: func(out []T, oi, ostride int, src []T, base, n int, p *reducePlan) {
+				intCols(out, oi, ostride, src, base, n, p, prod)
+			},
 		}
 	}
 	return extremeReducer[T](op)
 }
 
-// sumInts adds a contiguous row of integers with wrapping arithmetic in
-// four independent sums, which wrapping makes exact in any order.
-func sumInts[T ~int32 | ~int64 | ~uint8](x []T) T {
-	var s0, s1, s2, s3 T
+// intCols is the integer Sum's and Prod's reducer.cols: up to colChunk
+// running sums (or products) at once, each source row added into them.
+// Wrapping arithmetic is exact in any order, so the results are fold's.
+func intCols[T integer](out []T, oi, ostride int, src []T, base, n int, p *reducePlan, prod bool) {
+	var buf [colChunk]T
+	var cur cursor
+	for k0 := 0; k0 < n; k0 += colChunk {
+		s := buf[:min(colChunk, n-k0)]
+		ident := T(0)
+		if prod {
+			ident = 1
+		}
+		for k := range s {
+			s[k] = ident
+		}
+		cur.start(p, 0)
+		for range p.rows {
+			j := base + k0 + cur.pos
+			for range p.rowLen {
+				if row := src[j : j+len(s)]; prod {
+					for k, v := range row {
+						s[k] *= v
+					}
+				} else {
+					addInto(s, row)
+				}
+				j += p.rowStride
+			}
+			cur.next()
+		}
+		copyStrided(out, oi+k0*ostride, ostride, s)
+	}
+}
+
+// sumInts adds a contiguous row of integers into S (T itself, or int64
+// for a wide sum) with wrapping arithmetic in four independent sums, which
+// wrapping makes exact in any order.
+func sumInts[S, T integer](x []T) S {
+	var s0, s1, s2, s3 S
 	for len(x) >= 4 {
-		s0 += x[0]
-		s1 += x[1]
-		s2 += x[2]
-		s3 += x[3]
+		s0 += S(x[0])
+		s1 += S(x[1])
+		s2 += S(x[2])
+		s3 += S(x[3])
 		x = x[4:]
 	}
 	for _, v := range x {
-		s0 += v
+		s0 += S(v)
 	}
 	return s0 + s1 + s2 + s3
 }
@@ -654,7 +704,7 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 		done: func(a acc[T], _ *reducePlan) (T, int64) { return a.v, a.at },
 	}
 	if arg {
-		r.argCols = func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan) {
+		r.cols64 = func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan) {
 			argExtremeCols(out, oi, ostride, src, base, n, p, isMax)
 		}
 	} else {
@@ -665,7 +715,7 @@ func extremeReducer[T num](op device.ReduceOp) reducer[T] {
 	return r
 }
 
-// argExtremeCols is ArgMax's and ArgMin's reducer.argCols: up to colChunk
+// argExtremeCols is ArgMax's and ArgMin's reducer.cols64: up to colChunk
 // running extremes and their positions at once, each source row folded
 // into them with fold's test (extremeStrided's: a NaN is kept, else a
 // strictly better element replaces the extreme), so the positions are
@@ -707,9 +757,7 @@ func argExtremeCols[T num](out []int64, oi, ostride int, src []T, base, n int, p
 			}
 			cur.next()
 		}
-		for k, v := range a {
-			out[oi+(k0+k)*ostride] = v
-		}
+		copyStrided(out, oi+k0*ostride, ostride, a)
 	}
 }
 
@@ -783,16 +831,17 @@ func foldExtremes[T num](s, row []T, isMax bool) {
 }
 
 // extremeRow folds a row of adjacent elements, the first at position k0,
-// into a (at < 0: nothing seen yet). A float row is first reduced with
-// the vector kernels (vec.Max, vec.Min: NaN if any is NaN); only a row
-// that beats a is walked again, to its first element equal to the row's
-// extreme (for ArgMax, ArgMin). A zero extreme takes the scalar walk, so
-// that which of -0 and +0 comes first decides, as it does elsewhere.
+// into a (at < 0: nothing seen yet). The row is first reduced whole
+// (vecExtreme: the vector kernels for floats, NaN if any is NaN); only a
+// row that beats a is walked again, to its first element equal to the
+// row's extreme (for ArgMax, ArgMin). A float zero extreme takes the
+// scalar walk, so that which of -0 and +0 comes first decides, as it does
+// elsewhere.
 func extremeRow[T num](a acc[T], row []T, k0 int64, isMax, arg bool) acc[T] {
 	if len(row) == 0 {
 		return a
 	}
-	if m, lo, ok := vecExtremeFirst(row, isMax, arg); ok && m != 0 {
+	if m, lo, ok := vecExtremeFirst(row, isMax, arg); ok && (m != 0 || !isFloat[T]()) {
 		if a.at >= 0 && (a.v != a.v || !(m != m || (isMax && m > a.v) || (!isMax && m < a.v))) {
 			return a
 		}
@@ -813,11 +862,11 @@ func extremeRow[T num](a acc[T], row []T, k0 int64, isMax, arg bool) acc[T] {
 // enough that a vector call's fixed cost is small beside its work.
 const argBlock = 256
 
-// vecExtremeFirst is vecExtreme of a float row and, when arg is set, the
+// vecExtremeFirst is vecExtreme of a row and, when arg is set, the
 // start lo of the first argBlock-long block holding that extreme (a
 // block's extreme replaces the running one only when strictly better, or
 // NaN, so the first occurrence is in block lo); lo is 0 when arg is not
-// set, the row then being reduced in one call. False for integer rows.
+// set, the row then being reduced in one call. False for an empty row.
 func vecExtremeFirst[T num](row []T, isMax, arg bool) (m T, lo int, ok bool) {
 	if !arg || len(row) <= 2*argBlock {
 		m, ok = vecExtreme(row, isMax)
@@ -855,8 +904,9 @@ func extremeStrided[T num](a acc[T], src []T, j, n, step int, k0 int64, isMax bo
 	return acc[T]{v: best, at: at}
 }
 
-// vecExtreme is the largest (isMax) or smallest element of a float row
-// by the vector kernels, NaN if any is NaN; false for integer rows.
+// vecExtreme is the largest (isMax) or smallest element of a row: of a
+// float row by the vector kernels, NaN if any is NaN; of an integer row by
+// intExtreme. False for an empty row.
 func vecExtreme[T num](row []T, isMax bool) (T, bool) {
 	var m float64
 	switch v := any(row).(type) {
@@ -873,66 +923,195 @@ func vecExtreme[T num](row []T, isMax bool) (T, bool) {
 			f = vec.Max[float64]
 		}
 		m, _ = f(v)
+	case []int32:
+		if len(v) == 0 {
+			return 0, false
+		}
+		return T(intExtreme(v, isMax)), true
+	case []int64:
+		if len(v) == 0 {
+			return 0, false
+		}
+		return T(intExtreme(v, isMax)), true
+	case []uint8:
+		if len(v) == 0 {
+			return 0, false
+		}
+		return T(intExtreme(v, isMax)), true
 	default:
 		return 0, false
 	}
 	return T(m), true
 }
 
-// CountTrue implements device.Counter: the true elements of a Bool source
-// over axes, counted into I64 from the source's bytes (eight at a time on
-// contiguous rows), with Sum's rules for shapes and axes.
-func (d *Device) CountTrue(dst, src device.Operand, axes []int) error {
-	const name = "CountTrue"
+// intExtreme is the largest (isMax) or smallest element of a non-empty
+// integer row, in four running extremes without a branch (the compiler
+// turns max and min into conditional moves): a compare-and-branch per
+// element, as the strided walk takes, is mispredicted on random data.
+func intExtreme[T integer](row []T, isMax bool) T {
+	m0 := row[0]
+	m1, m2, m3 := m0, m0, m0
+	x := row
+	if isMax {
+		for len(x) >= 4 {
+			m0, m1, m2, m3 = max(m0, x[0]), max(m1, x[1]), max(m2, x[2]), max(m3, x[3])
+			x = x[4:]
+		}
+		for _, v := range x {
+			m0 = max(m0, v)
+		}
+		return max(m0, m1, m2, m3)
+	}
+	for len(x) >= 4 {
+		m0, m1, m2, m3 = min(m0, x[0]), min(m1, x[1]), min(m2, x[2]), min(m3, x[3])
+		x = x[4:]
+	}
+	for _, v := range x {
+		m0 = min(m0, v)
+	}
+	return min(m0, m1, m2, m3)
+}
+
+// SumWide implements device.WideSummer: the sum over axes of a Bool, U8
+// or I32 source, added into I64 straight from the source's elements (a
+// Bool counts its nonzero bytes, eight at a time on contiguous rows), with
+// Sum's rules for shapes and axes.
+func (d *Device) SumWide(dst, src device.Operand, axes []int) error {
+	const name = "SumWide"
 	bufs, err := d.operands(name, dst, src)
 	if err != nil {
 		return err
 	}
-	if src.DType() != dtype.Bool || dst.DType() != dtype.I64 {
-		return errs.New("cpu", name, errs.ErrDType, "counts a Bool source into I64, have %v into %v", src.DType(), dst.DType())
+	sdt := src.DType()
+	if (sdt != dtype.Bool && sdt != dtype.U8 && sdt != dtype.I32) || dst.DType() != dtype.I64 {
+		return errs.New("cpu", name, errs.ErrDType, "sums a Bool, U8 or I32 source into I64, have %v into %v", sdt, dst.DType())
 	}
-	// Sum's shape and axis rules, on a dtype it accepts in and out.
-	d8, s8 := dst.Arg(), src.Arg()
-	d8.DType, s8.DType = dtype.U8, dtype.U8
-	if err := device.CheckReduce("cpu", device.Sum, d8, s8, axes); err != nil {
+	// Sum's shape and axis rules, on the I64 source they would widen to.
+	wide := src.Arg()
+	wide.DType = dtype.I64
+	if err := device.CheckReduce("cpu", device.Sum, dst.Arg(), wide, axes); err != nil {
 		return errs.Retag("cpu", name, err)
 	}
 	plan, err := planReduce(name, src.Layout, axes)
 	if err != nil {
 		return err
 	}
-	reduceInto(device.Sum, bufs[0], dst.Layout, slice[uint8](bufs[1]), splitLongRow(plan), countReducer())
+	plan = splitLongRow(plan)
+	switch sdt {
+	case dtype.Bool:
+		reduceInto(device.Sum, bufs[0], dst.Layout, slice[uint8](bufs[1]), plan, wideSumReducer[uint8](true))
+	case dtype.U8:
+		reduceInto(device.Sum, bufs[0], dst.Layout, slice[uint8](bufs[1]), plan, wideSumReducer[uint8](false))
+	case dtype.I32:
+		reduceInto(device.Sum, bufs[0], dst.Layout, slice[int32](bufs[1]), plan, wideSumReducer[int32](false))
+	}
 	return nil
 }
 
-// countReducer counts the nonzero bytes of a Bool source (done's int64).
-func countReducer() reducer[uint8] {
-	return reducer[uint8]{
+// narrowInt is the element types SumWide adds into int64.
+type narrowInt interface{ ~int32 | ~uint8 }
+
+// wideSumReducer adds int32 or uint8 elements into done's int64, or, with
+// count, counts the nonzero ones (a Bool source's true elements).
+func wideSumReducer[T narrowInt](count bool) reducer[T] {
+	return reducer[T]{
 		wide: true,
-		fold: func(src []uint8, base int, p *reducePlan, lo, hi int, cur *cursor) acc[uint8] {
+		fold: func(src []T, base int, p *reducePlan, lo, hi int, cur *cursor) acc[T] {
 			var n int64
 			cur.start(p, lo)
 			for range hi - lo {
 				j := base + cur.pos
-				if p.rowStride == 1 {
-					n += countNonzero(src[j : j+p.rowLen])
-				} else {
+				switch {
+				case p.rowStride != 1:
 					for range p.rowLen {
-						if src[j] != 0 {
-							n++
-						}
+						n += wideTerm(src[j], count)
 						j += p.rowStride
 					}
+				case count:
+					n += countNonzero(any(src[j : j+p.rowLen]).([]uint8))
+				default:
+					n += sumInts[int64](src[j : j+p.rowLen])
 				}
 				cur.next()
 			}
-			return acc[uint8]{at: n}
+			return acc[T]{at: n}
 		},
-		merge: func(a, b acc[uint8]) acc[uint8] {
+		merge: func(a, b acc[T]) acc[T] {
 			a.at += b.at
 			return a
 		},
-		done: func(a acc[uint8], _ *reducePlan) (uint8, int64) { return 0, a.at },
+		done: func(a acc[T], _ *reducePlan) (T, int64) { return 0, a.at },
+		cols64: func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan) {
+			wideCols(out, oi, ostride, src, base, n, p, count)
+		},
+	}
+}
+
+// wideTerm is what element v adds to a wide sum: itself, or with count 1
+// when it is nonzero.
+func wideTerm[T narrowInt](v T, count bool) int64 {
+	if count {
+		return int64(b2u8(v != 0))
+	}
+	return int64(v)
+}
+
+// wideCols is wideSumReducer's reducer.cols64: up to colChunk running
+// int64 sums (or counts) at once, each source row added into them. The
+// sums are exact, so the results are fold's.
+func wideCols[T narrowInt](out []int64, oi, ostride int, src []T, base, n int, p *reducePlan, count bool) {
+	var buf [colChunk]int64
+	var cur cursor
+	for k0 := 0; k0 < n; k0 += colChunk {
+		s := buf[:min(colChunk, n-k0)]
+		clear(s)
+		cur.start(p, 0)
+		for range p.rows {
+			j := base + k0 + cur.pos
+			for range p.rowLen {
+				if row := src[j : j+len(s)]; count {
+					countInto(s, row)
+				} else {
+					addInto(s, row)
+				}
+				j += p.rowStride
+			}
+			cur.next()
+		}
+		copyStrided(out, oi+k0*ostride, ostride, s)
+	}
+}
+
+// addInto adds row[k] to s[k] for every k < len(s), four at a time; row
+// is at least as long as s.
+func addInto[S, T integer](s []S, row []T) {
+	row = row[:len(s)]
+	k := 0
+	for ; k+4 <= len(s); k += 4 {
+		s4, r4 := s[k:k+4:k+4], row[k:k+4:k+4]
+		s4[0] += S(r4[0])
+		s4[1] += S(r4[1])
+		s4[2] += S(r4[2])
+		s4[3] += S(r4[3])
+	}
+	for ; k < len(s); k++ {
+		s[k] += S(row[k])
+	}
+}
+
+// countInto adds 1 to s[k] where row[k] is nonzero, for every k < len(s);
+// row is at least as long as s.
+func countInto[T narrowInt](s []int64, row []T) {
+	row = row[:len(s)]
+	for k := range s {
+		s[k] += int64(b2u8(row[k] != 0))
+	}
+}
+
+// copyStrided writes s[k] to out[oi+k*ostride].
+func copyStrided[T any](out []T, oi, ostride int, s []T) {
+	for k, v := range s {
+		out[oi+k*ostride] = v
 	}
 }
 

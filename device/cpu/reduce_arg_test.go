@@ -29,7 +29,8 @@ func refExtreme(row []float64, isMax bool) (float64, int) {
 
 // argRows builds the rows TestExtremeRowBlocks folds: lengths around the
 // block size of vecExtremeFirst, each with its extreme tied in several
-// blocks, NaN late, ±Inf ties, signed zeros and all -Inf.
+// blocks, NaN late, ±Inf ties, signed zeros and all -Inf; and rows of 11
+// with one largest and one smallest element, at every position.
 func argRows() map[string][]float64 {
 	rng := rand.New(rand.NewPCG(7, 11))
 	rows := map[string][]float64{}
@@ -39,6 +40,12 @@ func argRows() map[string][]float64 {
 			r[i] = float64(rng.IntN(9) - 4) // many ties
 		}
 		rows[fmt.Sprintf("ties/%d", n)] = r
+		if n > 3 {
+			t := append([]float64(nil), r...)
+			t[n-1], t[n/2], t[n-2] = 9, 9, 9
+			t[n-3], t[n/3] = -9, -9
+			rows[fmt.Sprintf("ties-late/%d", n)] = t
+		}
 		u := make([]float64, n)
 		for i := range u {
 			u[i] = float64(float32(rng.NormFloat64())) // exact in both dtypes
@@ -69,13 +76,21 @@ func argRows() map[string][]float64 {
 		}
 		rows[fmt.Sprintf("all-neg-inf/%d", n)] = ni
 	}
+	// One largest and one smallest element, in every lane of a four-way
+	// fold and in its tail.
+	for p := range 11 {
+		r := make([]float64, 11)
+		r[p], r[(p+5)%11] = 9, -9
+		rows[fmt.Sprintf("single/%d", p)] = r
+	}
 	return rows
 }
 
 // TestExtremeRowBlocks checks extremeRow (the contiguous-row path of Max,
 // Min, ArgMax and ArgMin, vector-reduced in blocks for the arg ops)
-// against refExtreme on float32 and float64 rows: the value bit for bit
-// and the position of its first occurrence.
+// against refExtreme on float32 and float64 rows, and on int32, int64 and
+// uint8 rows (shifted by 128) where the row's values are small integers:
+// the value bit for bit and the position of its first occurrence.
 func TestExtremeRowBlocks(t *testing.T) {
 	for name, row := range argRows() {
 		for _, op := range []device.ReduceOp{device.Max, device.Min, device.ArgMax, device.ArgMin} {
@@ -83,7 +98,7 @@ func TestExtremeRowBlocks(t *testing.T) {
 			wv, wat := refExtreme(row, isMax)
 			check := func(dt string, v float64, at int64) {
 				t.Helper()
-				if math.Float64bits(v) != math.Float64bits(wv) && !(v != v && wv != wv) {
+				if math.Float64bits(v) != math.Float64bits(wv) && !(v != v && wv != wv) && !(dt[0] != 'f' && v == wv) { // integers have one zero
 					t.Errorf("%s/%s/%v: value %v, want %v", dt, name, op, v, wv)
 				}
 				if op.IsArg() && at != int64(wat) {
@@ -98,8 +113,32 @@ func TestExtremeRowBlocks(t *testing.T) {
 			check("f32", float64(a32.v), a32.at)
 			a64 := extremeRow(acc[float64]{at: -1}, row, 0, isMax, op.IsArg())
 			check("f64", a64.v, a64.at)
+			if !smallInts(row) {
+				continue
+			}
+			i32, i64, u8 := make([]int32, len(row)), make([]int64, len(row)), make([]uint8, len(row))
+			for i, x := range row {
+				i32[i], i64[i], u8[i] = int32(x), int64(x), uint8(x+128)
+			}
+			ai := extremeRow(acc[int32]{at: -1}, i32, 0, isMax, op.IsArg())
+			check("i32", float64(ai.v), ai.at)
+			al := extremeRow(acc[int64]{at: -1}, i64, 0, isMax, op.IsArg())
+			check("i64", float64(al.v), al.at)
+			au := extremeRow(acc[uint8]{at: -1}, u8, 0, isMax, op.IsArg())
+			check("u8", float64(au.v)-128, au.at)
 		}
 	}
+}
+
+// smallInts reports whether every element of row is an integer in
+// [-128, 127] (a zero of either sign counts).
+func smallInts(row []float64) bool {
+	for _, x := range row {
+		if x != math.Trunc(x) || x < -128 || x > 127 {
+			return false
+		}
+	}
+	return true
 }
 
 // TestArgMaxRowsStrided runs ArgMax through Reduce over the rows of a
@@ -146,8 +185,8 @@ func TestArgMaxRowsStrided(t *testing.T) {
 }
 
 // TestSumInts checks the four-way integer row sum against a plain running
-// sum in int64 wrapped to the type, for every length up to 11 (tails of
-// 0 to 3) with values that wrap int32 and uint8.
+// sum in int64, wrapped to the type or kept wide, for every length up to
+// 11 (tails of 0 to 3) with values that wrap int32 and uint8.
 func TestSumInts(t *testing.T) {
 	for n := range 12 {
 		x32 := make([]int32, n)
@@ -158,15 +197,21 @@ func TestSumInts(t *testing.T) {
 			x8[i] = uint8(250 - i)
 			w64 += int64(x32[i])
 		}
-		if got, want := sumInts(x32), int32(w64); got != want {
+		if got, want := sumInts[int32](x32), int32(w64); got != want {
 			t.Errorf("int32 n=%d: %d, want %d", n, got, want)
 		}
 		var w8 int
 		for _, v := range x8 {
 			w8 += int(v)
 		}
-		if got, want := sumInts(x8), uint8(w8); got != want {
+		if got, want := sumInts[uint8](x8), uint8(w8); got != want {
 			t.Errorf("uint8 n=%d: %d, want %d", n, got, want)
+		}
+		if got := sumInts[int64](x32); got != w64 {
+			t.Errorf("int32 into int64 n=%d: %d, want %d", n, got, w64)
+		}
+		if got := sumInts[int64](x8); got != int64(w8) {
+			t.Errorf("uint8 into int64 n=%d: %d, want %d", n, got, w8)
 		}
 	}
 }
