@@ -230,8 +230,14 @@ func copyRows[T vec.Word](dst []T, dl layout.Layout, src []T, sl layout.Layout) 
 		if m > 1 && di == 1 && step[1] != 0 && abs(step[1]) < abs(dj) {
 			// A transpose-like block: the source's rows lie closer
 			// together than its elements along a row, so tiles keep the
-			// lines they read in cache. (Rows 0 apart are one source row
-			// repeated, a broadcast: copied row by row below.)
+			// lines they read in cache. A true transpose (the source's
+			// rows adjacent) is vec's, which moves 4-byte elements in
+			// blocks through registers. (Rows 0 apart are one source
+			// row repeated, a broadcast: copied row by row below.)
+			if step[1] == 1 && dj > 0 && step[0] >= n &&
+				vec.Transpose(dst[i0:], step[0], src[j0:], dj, n, m) == nil {
+				return
+			}
 			copyTiles(dst, src, i0, j0, n, m, step[0], step[1], dj)
 			return
 		}

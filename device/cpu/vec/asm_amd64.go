@@ -2232,6 +2232,11 @@ func reverse64AVX2(dst *uint64, src *uint64, n int)
 //go:noescape
 func reverse64AVX512(dst *uint64, src *uint64, n int)
 
+// transpose32AVX2 is Transpose's 8 by 8 block kernel (see transpose8x8 in asmgen.go).
+//
+//go:noescape
+func transpose32AVX2(dst *uint32, ldd int, src *uint32, lds int, n int)
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},

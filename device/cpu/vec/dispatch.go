@@ -113,6 +113,9 @@ type kernels struct {
 	// rev32 and rev64 are Reverse's kernels for 4- and 8-byte elements.
 	rev32 func(dst, x []uint32)
 	rev64 func(dst, x []uint64)
+	// transpose32 is Transpose's kernel for 8 by n blocks of 4-byte
+	// elements (transposeTiles' block8); nil where Go moves every element.
+	transpose32 func(dst *uint32, ldd int, src *uint32, lds int, n int)
 	// cmp has Compare's and CompareScalar's kernels.
 	cmp cmpKernels
 	// sel has Select's, SelectElse's and SelectThen's kernels.

@@ -331,6 +331,7 @@ var avx2Kernels = func() *kernels {
 	k.widenU8F32 = vectorRuns(widenU8F32AVX2, 8, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX2, 8, absIntGo[int32]), vectorRuns(negI32AVX2, 8, negIntGo[int32])
 	k.rev32, k.rev64 = reverseVia(reverse32AVX2, 8), reverseVia(reverse64AVX2, 4)
+	k.transpose32 = transpose32AVX2
 	k.notU8 = notBytesVia(notU8AVX2)     // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
@@ -372,6 +373,7 @@ var avx512Kernels = func() *kernels {
 	k.widenU8F32 = vectorRuns(widenU8F32AVX512, 16, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX512, 16, absIntGo[int32]), vectorRuns(negI32AVX512, 16, negIntGo[int32])
 	k.rev32, k.rev64 = reverseVia(reverse32AVX512, 16), reverseVia(reverse64AVX512, 8)
+	k.transpose32 = transpose32AVX2  // AVX2's on both tiers: a block row is eight elements
 	k.notU8 = notBytesVia(notU8AVX2) // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	return k
 }()
