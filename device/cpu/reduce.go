@@ -904,9 +904,9 @@ func extremeStrided[T num](a acc[T], src []T, j, n, step int, k0 int64, isMax bo
 	return acc[T]{v: best, at: at}
 }
 
-// vecExtreme is the largest (isMax) or smallest element of a row: of a
-// float row by the vector kernels, NaN if any is NaN; of an integer row by
-// intExtreme. False for an empty row.
+// vecExtreme is the largest (isMax) or smallest element of a row by the
+// vector kernels: of a float row NaN if any is NaN; of an integer row by
+// vecIntExtreme. False for an empty row.
 func vecExtreme[T num](row []T, isMax bool) (T, bool) {
 	var m float64
 	switch v := any(row).(type) {
@@ -924,52 +924,27 @@ func vecExtreme[T num](row []T, isMax bool) (T, bool) {
 		}
 		m, _ = f(v)
 	case []int32:
-		if len(v) == 0 {
-			return 0, false
-		}
-		return T(intExtreme(v, isMax)), true
+		return vecIntExtreme[T](v, isMax)
 	case []int64:
-		if len(v) == 0 {
-			return 0, false
-		}
-		return T(intExtreme(v, isMax)), true
+		return vecIntExtreme[T](v, isMax)
 	case []uint8:
-		if len(v) == 0 {
-			return 0, false
-		}
-		return T(intExtreme(v, isMax)), true
+		return vecIntExtreme[T](v, isMax)
 	default:
 		return 0, false
 	}
 	return T(m), true
 }
 
-// intExtreme is the largest (isMax) or smallest element of a non-empty
-// integer row, in four running extremes without a branch (the compiler
-// turns max and min into conditional moves): a compare-and-branch per
-// element, as the strided walk takes, is mispredicted on random data.
-func intExtreme[T integer](row []T, isMax bool) T {
-	m0 := row[0]
-	m1, m2, m3 := m0, m0, m0
-	x := row
+// vecIntExtreme is vecExtreme of an integer row: vec.MaxInt or
+// vec.MinInt (the vector sets' kernels for int32, four branch-free running
+// extremes for the others); false for an empty row.
+func vecIntExtreme[T num, I vec.Integer](row []I, isMax bool) (T, bool) {
+	f := vec.MinInt[I]
 	if isMax {
-		for len(x) >= 4 {
-			m0, m1, m2, m3 = max(m0, x[0]), max(m1, x[1]), max(m2, x[2]), max(m3, x[3])
-			x = x[4:]
-		}
-		for _, v := range x {
-			m0 = max(m0, v)
-		}
-		return max(m0, m1, m2, m3)
+		f = vec.MaxInt[I]
 	}
-	for len(x) >= 4 {
-		m0, m1, m2, m3 = min(m0, x[0]), min(m1, x[1]), min(m2, x[2]), min(m3, x[3])
-		x = x[4:]
-	}
-	for _, v := range x {
-		m0 = min(m0, v)
-	}
-	return min(m0, m1, m2, m3)
+	m, err := f(row)
+	return T(m), err == nil
 }
 
 // SumWide implements device.WideSummer: the sum over axes of a Bool, U8

@@ -2237,6 +2237,16 @@ func reverse64AVX512(dst *uint64, src *uint64, n int)
 //go:noescape
 func transpose32AVX2(dst *uint32, ldd int, src *uint32, lds int, n int)
 
+// maxReduceI32AVX2 returns the maximum of x[:n]; it requires n >= 8.
+//
+//go:noescape
+func maxReduceI32AVX2(x *int32, n int) int32
+
+// minReduceI32AVX2 returns the minimum of x[:n]; it requires n >= 8.
+//
+//go:noescape
+func minReduceI32AVX2(x *int32, n int) int32
+
 // asmAVX2 lists the AVX2 elementwise kernels by operation.
 var asmAVX2 = tierAsm{
 	bin32:        [numBinOps]func(dst, a, b *float32, n int){addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2, maxF32AVX2, minF32AVX2},

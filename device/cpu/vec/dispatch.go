@@ -77,6 +77,9 @@ type kernels struct {
 	dot64        func(a, b []float64) float64
 	max32, min32 func(x []float32) float32
 	max64, min64 func(x []float64) float64
+	// maxI32 and minI32 are MaxInt's and MinInt's int32 kernels (len(x) >=
+	// 1); nil where Go folds the elements.
+	maxI32, minI32 func(x []int32) int32
 	// adam32 is Adam's one-pass float32 update (c: AdamCoeffs in order);
 	// nil where only the generic loop exists.
 	adam32 func(w, g, m, v, nw, nm, nv []float32, c *[7]float32)

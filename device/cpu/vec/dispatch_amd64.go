@@ -332,6 +332,7 @@ var avx2Kernels = func() *kernels {
 	k.absI32, k.negI32 = vectorRuns(absI32AVX2, 8, absIntGo[int32]), vectorRuns(negI32AVX2, 8, negIntGo[int32])
 	k.rev32, k.rev64 = reverseVia(reverse32AVX2, 8), reverseVia(reverse64AVX2, 4)
 	k.transpose32 = transpose32AVX2
+	k.maxI32, k.minI32 = extremeI32Via(maxReduceI32AVX2, true), extremeI32Via(minReduceI32AVX2, false)
 	k.notU8 = notBytesVia(notU8AVX2)     // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	if !cpuid.CPU.Supports(cpuid.F16C) { // VCVTPH2PS and VCVTPS2PH
 		k.halves.widenF16, k.halves.narrowF16, k.halves.roundF16 = halfGo.widenF16, halfGo.narrowF16, halfGo.roundF16
@@ -373,10 +374,22 @@ var avx512Kernels = func() *kernels {
 	k.widenU8F32 = vectorRuns(widenU8F32AVX512, 16, widenU8F32Go)
 	k.absI32, k.negI32 = vectorRuns(absI32AVX512, 16, absIntGo[int32]), vectorRuns(negI32AVX512, 16, negIntGo[int32])
 	k.rev32, k.rev64 = reverseVia(reverse32AVX512, 16), reverseVia(reverse64AVX512, 8)
-	k.transpose32 = transpose32AVX2  // AVX2's on both tiers: a block row is eight elements
+	k.transpose32 = transpose32AVX2 // AVX2's on both tiers: a block row is eight elements
+	k.maxI32, k.minI32 = avx2Kernels.maxI32, avx2Kernels.minI32
 	k.notU8 = notBytesVia(notU8AVX2) // AVX2's on both tiers (VPCMPEQB on zmm needs AVX512BW)
 	return k
 }()
+
+// extremeI32Via runs an int32 extreme kernel (of the maxima when isMax)
+// on rows of at least eight elements, and extremeGo on shorter ones.
+func extremeI32Via(f func(x *int32, n int) int32, isMax bool) func(x []int32) int32 {
+	return func(x []int32) int32 {
+		if len(x) < 8 {
+			return extremeGo(x, isMax)
+		}
+		return f(&x[0], len(x))
+	}
+}
 
 // reverseVia runs a Reverse kernel on whole vectors of lanes elements:
 // dst's start from src's end, then reverseGo on the rest (dst's end from

@@ -83,3 +83,60 @@ func notBytesGo(dst, x []uint8) {
 		dst[i] = b
 	}
 }
+
+// Integer is the integer element types MaxInt and MinInt take: int32,
+// int64 and uint8 (the bytes of U8 and Bool).
+type Integer interface{ ~int32 | ~int64 | ~uint8 }
+
+// MaxInt returns the largest element of x; an empty x is an error. int32
+// runs on the vector sets' kernels (VPMAXSD, eight lanes in four running
+// vectors), int64 and uint8 on extremeGo.
+func MaxInt[T Integer](x []T) (T, error) { return extremeInt("MaxInt", x, true) }
+
+// MinInt returns the smallest element of x; an empty x is an error. The
+// kernels are MaxInt's.
+func MinInt[T Integer](x []T) (T, error) { return extremeInt("MinInt", x, false) }
+
+func extremeInt[T Integer](op string, x []T, isMax bool) (T, error) {
+	if len(x) == 0 {
+		return 0, errs.New("vec", op, errs.ErrShape, "empty input has no extreme")
+	}
+	if unsafe.Sizeof(*new(T)) == 4 {
+		k := active.minI32
+		if isMax {
+			k = active.maxI32
+		}
+		if k != nil {
+			return T(k(words[int32](x))), nil
+		}
+	}
+	return extremeGo(x, isMax), nil
+}
+
+// extremeGo is the generic set's MaxInt (isMax) and MinInt on a non-empty
+// x, and the vector sets' for short rows and other widths: four running
+// extremes without a branch (the compiler turns max and min into
+// conditional moves), where a compare-and-branch per element is
+// mispredicted on random data.
+func extremeGo[T Integer](x []T, isMax bool) T {
+	m0 := x[0]
+	m1, m2, m3 := m0, m0, m0
+	if isMax {
+		for len(x) >= 4 {
+			m0, m1, m2, m3 = max(m0, x[0]), max(m1, x[1]), max(m2, x[2]), max(m3, x[3])
+			x = x[4:]
+		}
+		for _, v := range x {
+			m0 = max(m0, v)
+		}
+		return max(m0, m1, m2, m3)
+	}
+	for len(x) >= 4 {
+		m0, m1, m2, m3 = min(m0, x[0]), min(m1, x[1]), min(m2, x[2]), min(m3, x[3])
+		x = x[4:]
+	}
+	for _, v := range x {
+		m0 = min(m0, v)
+	}
+	return min(m0, m1, m2, m3)
+}

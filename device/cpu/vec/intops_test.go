@@ -139,3 +139,61 @@ func TestNotBytes(t *testing.T) {
 		t.Errorf("shifted overlap: %v, want ErrValue", err)
 	}
 }
+
+// TestMaxMinInt checks MaxInt and MinInt on every kernel set against a
+// plain loop, for int32, int64 and uint8: lengths around the int32
+// kernel's vectors (8) and its unrolled loop (32), with the single
+// largest and smallest elements at every position, once the types'
+// extremes and once values with the types' extremes just outside the
+// slice (which a kernel reading past either end would find); and the
+// empty input's error.
+func TestMaxMinInt(t *testing.T) {
+	for _, ks := range available() {
+		restore := useKernels(ks)
+		for _, n := range []int{1, 3, 7, 8, 9, 31, 32, 33, 40, 64, 71} {
+			for p := range n {
+				g32 := func(i int) int32 { return int32(i*7919%1000 - 500) }
+				g64 := func(i int) int64 { return int64(i*7919%1000-500) << 33 }
+				g8 := func(i int) uint8 { return uint8(i*31%200 + 20) }
+				checkExtremes(t, ks.name, n, p, g32, math.MinInt32, math.MaxInt32, 0, 0)
+				checkExtremes(t, ks.name, n, p, g32, -1000, 1000, math.MinInt32, math.MaxInt32)
+				checkExtremes(t, ks.name, n, p, g64, math.MinInt64, math.MaxInt64, 0, 0)
+				checkExtremes(t, ks.name, n, p, g64, -1<<50, 1<<50, math.MinInt64, math.MaxInt64)
+				checkExtremes(t, ks.name, n, p, g8, 0, 255, 0, 0)
+				checkExtremes(t, ks.name, n, p, g8, 10, 230, 0, 255)
+			}
+		}
+		restore()
+	}
+	if _, err := MaxInt([]int32{}); !errors.Is(err, errs.ErrShape) {
+		t.Errorf("empty MaxInt: %v", err)
+	}
+	if _, err := MinInt([]int64(nil)); !errors.Is(err, errs.ErrShape) {
+		t.Errorf("empty MinInt: %v", err)
+	}
+}
+
+// checkExtremes fills n elements with gen, puts hi at position p and lo
+// at position n-1-p, sets the elements just before and after the slice
+// to above (for MaxInt) and below (for MinInt), and checks both against
+// a plain loop.
+func checkExtremes[T Integer](t *testing.T, set string, n, p int, gen func(int) T, lo, hi, below, above T) {
+	t.Helper()
+	backing := make([]T, n+2)
+	x := backing[1 : n+1]
+	for i := range x {
+		x[i] = gen(i)
+	}
+	x[n-1-p], x[p] = lo, hi
+	wmax, wmin := x[0], x[0]
+	for _, v := range x {
+		wmax, wmin = max(wmax, v), min(wmin, v)
+	}
+	backing[0], backing[n+1] = above, above
+	gmax, err1 := MaxInt(x)
+	backing[0], backing[n+1] = below, below
+	gmin, err2 := MinInt(x)
+	if err1 != nil || err2 != nil || gmax != wmax || gmin != wmin {
+		t.Fatalf("%s %T n=%d p=%d: max %v min %v (%v, %v), want %v %v", set, x[0], n, p, gmax, gmin, err1, err2, wmax, wmin)
+	}
+}

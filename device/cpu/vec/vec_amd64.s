@@ -57418,3 +57418,93 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func maxReduceI32AVX2(x *int32, n int) int32
+TEXT ·maxReduceI32AVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VMOVDQU (SI), Y0
+	VMOVDQA Y0, Y1
+	VMOVDQA Y0, Y2
+	VMOVDQA Y0, Y3
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMAXSD 0(SI), Y0, Y0
+	VPMAXSD 32(SI), Y1, Y1
+	VPMAXSD 64(SI), Y2, Y2
+	VPMAXSD 96(SI), Y3, Y3
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VPMAXSD (SI), Y0, Y0
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  combine
+	// the last full vector, overlapping elements already seen
+	LEAQ -32(SI)(CX*4), SI
+	VPMAXSD (SI), Y1, Y1
+combine:
+	VPMAXSD Y1, Y0, Y0
+	VPMAXSD Y3, Y2, Y2
+	VPMAXSD Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXSD X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPMAXSD X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VPMAXSD X1, X0, X0
+	VMOVSS X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func minReduceI32AVX2(x *int32, n int) int32
+TEXT ·minReduceI32AVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VMOVDQU (SI), Y0
+	VMOVDQA Y0, Y1
+	VMOVDQA Y0, Y2
+	VMOVDQA Y0, Y3
+loop:
+	CMPQ CX, $32
+	JB   one
+	VPMINSD 0(SI), Y0, Y0
+	VPMINSD 32(SI), Y1, Y1
+	VPMINSD 64(SI), Y2, Y2
+	VPMINSD 96(SI), Y3, Y3
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP  loop
+one:
+	CMPQ CX, $8
+	JB   tail
+	VPMINSD (SI), Y0, Y0
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  one
+tail:
+	TESTQ CX, CX
+	JEQ  combine
+	// the last full vector, overlapping elements already seen
+	LEAQ -32(SI)(CX*4), SI
+	VPMINSD (SI), Y1, Y1
+combine:
+	VPMINSD Y1, Y0, Y0
+	VPMINSD Y3, Y2, Y2
+	VPMINSD Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINSD X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPMINSD X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VPMINSD X1, X0, X0
+	VMOVSS X0, ret+16(FP)
+	VZEROUPPER
+	RET
