@@ -88,21 +88,28 @@ func softmaxLines[T vec.Float](dst []T, dl layout.Layout, src []T, sl layout.Lay
 			for g < softmaxGroup && k+g < hi && ls[k+g][0] == ls[k][0]+g && ls[k+g][1] == ls[k][1]+g {
 				g++
 			}
+			// Gathered by vec.Transpose (the g columns of n rows become
+			// g lines, w apart) and scattered back the same way; by
+			// element where it refuses (a stride shorter than the group).
 			s0, d0 := ls[k][0], ls[k][1]
-			for i := range n {
-				row := src[s0+i*ss : s0+i*ss+g]
-				for c, v := range row {
-					scratch[c*w+i] = v
+			if vec.Transpose(scratch, w, src[s0:], ss, n, g) != nil {
+				for i := range n {
+					row := src[s0+i*ss : s0+i*ss+g]
+					for c, v := range row {
+						scratch[c*w+i] = v
+					}
 				}
 			}
 			for c := range g {
 				line := scratch[c*w : c*w+n]
 				softmaxLine(line, line, tmp, log)
 			}
-			for i := range n {
-				row := dst[d0+i*ds : d0+i*ds+g]
-				for c := range row {
-					row[c] = scratch[c*w+i]
+			if vec.Transpose(dst[d0:], ds, scratch, w, g, n) != nil {
+				for i := range n {
+					row := dst[d0+i*ds : d0+i*ds+g]
+					for c := range row {
+						row[c] = scratch[c*w+i]
+					}
 				}
 			}
 			k += g
