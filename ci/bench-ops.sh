@@ -11,8 +11,9 @@
 # axis 0, Gather along axis 0 with random indices (np.take_along_axis),
 # the cast of a Bool mask to float32, a row broadcast to [1024, 1024]
 # and copied, the standard deviation over axis 0, a bias added to a
-# [64, 128] batch, and a batched 256 x [16, 16] @ [16, 16] matmul
-# (ci/bench_ops_numpy.py). Both
+# [64, 128] batch, a batched 256 x [16, 16] @ [16, 16] matmul, the
+# float32 and int32 sums over axis 0, the int32 max along rows, and the
+# image batch permuted to channels last (ci/bench_ops_numpy.py). Both
 # sides take their best single call (BenchmarkOps's best-ns); tessera
 # uses every core GOMAXPROCS allows.
 # Not part of the test run: benchmarks belong on a quiet machine.

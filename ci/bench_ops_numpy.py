@@ -59,6 +59,10 @@ cases = [
     ("std0", lambda: a.std(0)),
     ("addsmall", lambda: small + bias),
     ("bmm16", lambda: x16 @ y16),
+    ("sum0", lambda: a.sum(0)),
+    ("sumi32_0", lambda: ai.sum(0)),
+    ("maxi32_1", lambda: ai.max(1)),
+    ("nhwc", lambda: np.ascontiguousarray(img.transpose(0, 2, 3, 1))),
 ]
 for name, f in cases:
     best = float("inf")

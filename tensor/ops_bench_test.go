@@ -30,8 +30,10 @@ type opsBenchCase struct {
 // Gather along axis 0 with random int64 indices, the cast of a Bool mask
 // to float32, a row broadcast to [1024, 1024] and copied, the standard
 // deviation over axis 0, a bias added to a [64, 128] batch (a small
-// training step's size, where the fixed cost of an op counts), and a
-// batched 256 x [16, 16] @ [16, 16] matmul. best-ns is the fastest single
+// training step's size, where the fixed cost of an op counts), a batched
+// 256 x [16, 16] @ [16, 16] matmul, the float32 and int32 sums over axis
+// 0, the int32 Max along rows, and the image batch permuted to channels
+// last and made contiguous. best-ns is the fastest single
 // call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
@@ -83,6 +85,10 @@ func BenchmarkOps(b *testing.B) {
 		{"std0", 4 * n, func() *tensor.Tensor { return a.Std(0, 0) }},
 		{"addsmall", 8 * 64 * 128, func() *tensor.Tensor { return small.Add(bias) }},
 		{"bmm16", 12 * 256 * 16 * 16, func() *tensor.Tensor { return x16.Matmul(y16) }},
+		{"sum0", 4*n + 4*1024, func() *tensor.Tensor { return a.Sum(0) }},
+		{"sumi32_0", 4*n + 8*1024, func() *tensor.Tensor { return ai.Sum(0) }},
+		{"maxi32_1", 4*n + 4*1024, func() *tensor.Tensor { return ai.Max(1) }},
+		{"nhwc", 8 * float64(img.Numel()), func() *tensor.Tensor { return img.Permute(0, 2, 3, 1).Contiguous() }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
