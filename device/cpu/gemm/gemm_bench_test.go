@@ -43,6 +43,10 @@ var benchShapes = []benchShape{
 	{m: 12, n: 256, k: 256},
 	{m: 16, n: 1024, k: 1024},
 	{m: 24, n: 512, k: 512},
+	// Tens of rows: the packed path, whose copy of B is most of the call.
+	{m: 48, n: 1024, k: 1024},
+	{m: 96, n: 1024, k: 1024},
+	{m: 192, n: 1024, k: 1024},
 	// Skinny shapes take the unpacked path.
 	{m: 4, n: 1024, k: 1024},
 	{m: 1024, n: 4, k: 1024, transB: true},
