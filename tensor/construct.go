@@ -135,15 +135,18 @@ func full(op string, dt dtype.DType, v float64, shape []int) *Tensor {
 
 // genBlock is how many values the generating constructors compute at a time
 // into their fixed-size float64 scratch before converting them into the
-// destination dtype.
-const genBlock = 1 << 13
+// destination dtype: 16 KiB, which stays in the first-level cache between
+// the generator writing it and the conversion reading it.
+const genBlock = 1 << 11
 
 // generate builds a contiguous CPU tensor of dt and shape whose elements, in
 // row-major order, are the values gen writes, converted with Copy's rules.
 // The destination is allocated first, so a size over the allocation limit
 // is refused before any value is computed; values pass through a scratch
-// of at most genBlock float64s, never a full-size copy. gen is called on
-// consecutive blocks in order; at is the index of the block's first element.
+// of at most genBlock float64s, never a full-size copy (F64 is written in
+// place, and F32 converted by Go's conversion, which rounds as Copy does).
+// gen is called on consecutive blocks in order; at is the index of the
+// block's first element.
 func generate(op string, dt dtype.DType, shape []int, gen func(dst []float64, at int)) *Tensor {
 	t := hostTensor(op, dt, shape, nil)
 	if t.err != nil {
@@ -153,19 +156,31 @@ func generate(op string, dt dtype.DType, shape []int, gen func(dst []float64, at
 	if n == 0 {
 		return t
 	}
-	be := t.st.dev.Backend()
-	if dt == dtype.F64 {
-		hb, ok := t.st.buf.(device.HostBuffer)
-		if !ok {
-			t.Release()
-			return fail(op, errs.ErrDevice, "CPU buffer is not host memory")
-		}
-		vals := view[float64](hb.Bytes())
+	out, ok := t.st.buf.(device.HostBuffer)
+	if !ok {
+		t.Release()
+		return fail(op, errs.ErrDevice, "CPU buffer is not host memory")
+	}
+	switch dt {
+	case dtype.F64:
+		vals := view[float64](out.Bytes())
 		for at := 0; at < n; at += genBlock {
 			gen(vals[at:at+min(genBlock, n-at)], at)
 		}
 		return t
+	case dtype.F32:
+		var scratch [genBlock]float64
+		dst := view[float32](out.Bytes())
+		for at := 0; at < n; at += genBlock {
+			vals := scratch[:min(genBlock, n-at)]
+			gen(vals, at)
+			for j, v := range vals {
+				dst[at+j] = float32(v)
+			}
+		}
+		return t
 	}
+	be := t.st.dev.Backend()
 	scratch, err := be.Alloc(dtype.F64, min(n, genBlock))
 	if err != nil {
 		t.Release()
@@ -212,8 +227,12 @@ func Arange(dt dtype.DType, start, stop, step float64) *Tensor {
 		return fail(op, errs.ErrDType, "invalid dtype %v", dt)
 	}
 	return generate(op, dt, []int{n}, func(dst []float64, at int) {
+		// The index counted in float64 (exact below 2^53, and n <= 2^40),
+		// which saves an integer conversion per element.
+		i := float64(at)
 		for j := range dst {
-			dst[j] = start + float64(at+j)*step
+			dst[j] = start + i*step
+			i++
 		}
 	})
 }
@@ -235,6 +254,7 @@ func Linspace(dt dtype.DType, start, stop float64, n int) *Tensor {
 	if !dt.Valid() {
 		return fail(op, errs.ErrDType, "invalid dtype %v", dt)
 	}
+	isInt := dt.IsInt()
 	return generate(op, dt, []int{n}, func(dst []float64, at int) {
 		for j := range dst {
 			i := at + j
@@ -243,7 +263,7 @@ func Linspace(dt dtype.DType, start, stop float64, n int) *Tensor {
 				dst[j] = start
 			case i == n-1:
 				dst[j] = stop
-			case dt.IsInt():
+			case isInt:
 				// NumPy's start + i*step, so that the floor below falls
 				// where NumPy's does.
 				dst[j] = start + float64(i)*((stop-start)/float64(n-1))
@@ -252,7 +272,7 @@ func Linspace(dt dtype.DType, start, stop float64, n int) *Tensor {
 				f := float64(i) / float64(n-1)
 				dst[j] = start*(1-f) + stop*f
 			}
-			if dt.IsInt() {
+			if isInt {
 				dst[j] = math.Floor(dst[j])
 			}
 		}
@@ -291,12 +311,15 @@ func Eye(dt dtype.DType, n int) *Tensor {
 func Rand(dt dtype.DType, seed uint64, shape ...int) *Tensor {
 	// The largest value below 1 in dt, so rounding never produces 1.
 	below1 := map[dtype.DType]float64{dtype.F32: 1 - 0x1p-24, dtype.F16: 1 - 0x1p-11, dtype.BF16: 1 - 0x1p-8}[dt]
-	return random("Rand", dt, seed, shape, func(r *rand.Rand) float64 {
-		v := r.Float64()
-		if below1 > 0 {
-			v = min(v, below1)
+	if below1 == 0 {
+		below1 = 1 // F64: Float64 is below 1 already
+	}
+	return random("Rand", dt, seed, shape, func(src *rand.PCG, _ *rand.Rand, dst []float64) {
+		for j := range dst {
+			// rand.Rand.Float64's value, from the generator without the
+			// interface call: 53 random bits over 2^53.
+			dst[j] = min(float64(src.Uint64()<<11>>11)/(1<<53), below1)
 		}
-		return v
 	})
 }
 
@@ -304,19 +327,22 @@ func Rand(dt dtype.DType, seed uint64, shape ...int) *Tensor {
 // A shape that does not fit the allocation limit is an ErrOutOfMemory,
 // reported before any value is generated.
 func RandN(dt dtype.DType, seed uint64, shape ...int) *Tensor {
-	return random("RandN", dt, seed, shape, func(r *rand.Rand) float64 { return r.NormFloat64() })
+	return random("RandN", dt, seed, shape, func(_ *rand.PCG, r *rand.Rand, dst []float64) {
+		for j := range dst {
+			dst[j] = r.NormFloat64()
+		}
+	})
 }
 
-func random(op string, dt dtype.DType, seed uint64, shape []int, next func(*rand.Rand) float64) *Tensor {
+// random builds a tensor of dt and shape whose values fill writes, block
+// after block, from one PCG generator seeded by seed (src, and r over it).
+func random(op string, dt dtype.DType, seed uint64, shape []int, fill func(src *rand.PCG, r *rand.Rand, dst []float64)) *Tensor {
 	if !dt.IsFloat() {
 		return fail(op, errs.ErrDType, "needs a floating dtype, have %v", dt)
 	}
-	r := rand.New(rand.NewPCG(seed, 0x7e55e7a))
+	src := rand.NewPCG(seed, 0x7e55e7a)
+	r := rand.New(src)
 	// Blocks are generated in order, so element i is the generator's i-th
 	// value whatever the block size.
-	return generate(op, dt, shape, func(dst []float64, _ int) {
-		for j := range dst {
-			dst[j] = next(r)
-		}
-	})
+	return generate(op, dt, shape, func(dst []float64, _ int) { fill(src, r, dst) })
 }
