@@ -48,6 +48,54 @@ func TestEqualAllClose(t *testing.T) {
 	}
 }
 
+// TestAllCloseBlocks checks AllClose across its blocks of 2^15 elements: a
+// difference in the last, partial block only (float32 and float64, whose
+// blocks are views rather than converted copies), a transposed operand
+// against its copy, infinities and a NaN late, and the 0-d and empty
+// cases.
+func TestAllCloseBlocks(t *testing.T) {
+	const n = 2<<15 + 5
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = math.Sin(float64(i))
+	}
+	vals[n/2] = math.Inf(1)
+	vals[n-3] = math.Inf(-1)
+	far := slices.Clone(vals)
+	far[n-1] += 1e-3
+	nan := slices.Clone(vals)
+	nan[n-2] = math.NaN()
+	for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
+		a := tensor.FromSlice(vals, n).Cast(dt)
+		cases := []struct {
+			name string
+			y    *tensor.Tensor
+			want bool
+		}{
+			{"equal", tensor.FromSlice(slices.Clone(vals), n).Cast(dt), true},
+			{"far in the last block", tensor.FromSlice(far, n).Cast(dt), false},
+			{"nan in the last block", tensor.FromSlice(nan, n).Cast(dt), false},
+		}
+		for _, c := range cases {
+			if got, err := tensor.AllClose(a, c.y, 1e-5, 1e-8); err != nil || got != c.want {
+				t.Errorf("%v %s: %v, %v; want %v", dt, c.name, got, err, c.want)
+			}
+		}
+		m := tensor.FromSlice(vals[:600*100], 600, 100).Cast(dt)
+		mt := m.T()
+		if got, err := tensor.AllClose(mt, mt.Contiguous(), 0, 0); err != nil || !got {
+			t.Errorf("%v transposed: %v, %v", dt, got, err)
+		}
+	}
+	s, e := tensor.Scalar(1.5), tensor.Zeros(dtype.F32, 0, 3)
+	if got, err := tensor.AllClose(s, tensor.Scalar(1.5+1e-12), 0, 1e-9); err != nil || !got {
+		t.Errorf("0-d: %v, %v", got, err)
+	}
+	if got, err := tensor.AllClose(e, tensor.Zeros(dtype.F64, 0, 3), 0, 0); err != nil || !got {
+		t.Errorf("empty: %v, %v", got, err)
+	}
+}
+
 // TestCollectorFrees checks the safety net: tensors dropped without Release
 // give their memory back once the garbage collector runs.
 func TestCollectorFrees(t *testing.T) {

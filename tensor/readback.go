@@ -162,7 +162,9 @@ func Equal(t, u *Tensor) (bool, error) {
 
 // AllClose reports whether t and u have the same shape and every pair of
 // elements satisfies |t - u| <= atol + rtol*|u| (NaNs are never close;
-// equal infinities are). Values are compared in float64 on the host.
+// equal infinities are). Values are compared in float64 on the host, a
+// block of allCloseBlock elements at a time, so the first pair that is
+// not close ends the comparison before the rest is converted.
 func AllClose(t, u *Tensor, rtol, atol float64) (bool, error) {
 	if err := t.check("AllClose"); err != nil {
 		return false, err
@@ -173,22 +175,70 @@ func AllClose(t, u *Tensor, rtol, atol float64) (bool, error) {
 	if !slices.Equal(t.lay.Shape, u.lay.Shape) {
 		return false, nil
 	}
-	a, err := t.Float64s()
+	tc, err := t.hostContiguous("AllClose")
 	if err != nil {
 		return false, err
 	}
-	b, err := u.Float64s()
+	defer tc.Release()
+	uc, err := u.hostContiguous("AllClose")
 	if err != nil {
 		return false, err
 	}
+	defer uc.Release()
+	n := tc.lay.Numel()
+	for at := 0; at < n; at += allCloseBlock {
+		m := min(allCloseBlock, n-at)
+		a, err := float64Block(tc, at, m)
+		if err != nil {
+			return false, err
+		}
+		b, err := float64Block(uc, at, m)
+		if err != nil {
+			a.Release()
+			return false, err
+		}
+		close := allClose(view[float64](a.hostBytes()), view[float64](b.hostBytes()), rtol, atol)
+		a.Release()
+		b.Release()
+		if !close {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// allCloseBlock is how many elements of each tensor AllClose widens to
+// float64 at a time: the two blocks (512 KiB) stay in L2 while they are
+// compared.
+const allCloseBlock = 1 << 15
+
+// float64Block returns elements [at, at+m) of the contiguous CPU tensor c
+// as a contiguous F64 CPU tensor: a view of c when c is F64, else a
+// converted copy. The caller releases it.
+func float64Block(c *Tensor, at, m int) (*Tensor, error) {
+	flat := c.Reshape(c.lay.Numel())
+	defer flat.Release()
+	part := flat.Narrow(0, at, m)
+	if part.err != nil || part.DType() == dtype.F64 {
+		return part, errs.Retag("tensor", "AllClose", part.err)
+	}
+	defer part.Release()
+	f := part.cast("AllClose", dtype.F64)
+	return f, f.err
+}
+
+// allClose reports whether every pair a[i], b[i] is close in AllClose's
+// sense.
+func allClose(a, b []float64, rtol, atol float64) bool {
+	b = b[:len(a)]
 	for i := range a {
 		if a[i] == b[i] {
 			continue
 		}
 		if math.IsNaN(a[i]) || math.IsNaN(b[i]) || math.IsInf(a[i], 0) || math.IsInf(b[i], 0) ||
 			math.Abs(a[i]-b[i]) > atol+rtol*math.Abs(b[i]) {
-			return false, nil
+			return false
 		}
 	}
-	return true, nil
+	return true
 }
