@@ -78,3 +78,45 @@ func checkTranspose[T Word](t *testing.T, name string, rows, cols, pad int) {
 		}
 	}
 }
+
+// FuzzTranspose calls Transpose with arbitrary counts, row steps and
+// slice lengths, on 4- and 8-byte elements (the two kernel paths): it
+// must never panic, must refuse what does not fit with an error, and
+// must, where it succeeds, match the definition.
+func FuzzTranspose(f *testing.F) {
+	f.Add(uint8(9), uint8(17), uint8(3), uint8(0), uint16(300), uint16(300))
+	f.Add(uint8(16), uint8(16), uint8(0), uint8(0), uint16(256), uint16(256))
+	f.Add(uint8(8), uint8(40), uint8(200), uint8(9), uint16(10), uint16(999))
+	f.Fuzz(func(t *testing.T, rows, cols, dpad, spad uint8, dlen, slen uint16) {
+		r, c := int(rows%48), int(cols%48)
+		ldd, lds := r+int(dpad%7)-1, c+int(spad%7)-1 // may be one short
+		src := make([]float32, int(slen)%3000)
+		for i := range src {
+			src[i] = float32(i + 1)
+		}
+		dst := make([]float32, int(dlen)%3000)
+		src64 := make([]int64, len(src))
+		for i := range src64 {
+			src64[i] = int64(i + 1)
+		}
+		dst64 := make([]int64, len(dst))
+		err := Transpose(dst, ldd, src, lds, r, c)
+		err64 := Transpose(dst64, ldd, src64, lds, r, c)
+		if (err == nil) != (err64 == nil) {
+			t.Fatalf("float32 %v, int64 %v", err, err64)
+		}
+		if err != nil {
+			if !errors.Is(err, errs.ErrShape) && !errors.Is(err, errs.ErrValue) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		for i := range r {
+			for j := range c {
+				if dst[j*ldd+i] != src[i*lds+j] || dst64[j*ldd+i] != src64[i*lds+j] {
+					t.Fatalf("%dx%d ldd=%d lds=%d: element (%d, %d) wrong", r, c, ldd, lds, i, j)
+				}
+			}
+		}
+	})
+}
