@@ -264,7 +264,7 @@ type reducer[T num] struct {
 	// Arg reductions (the positions of the extremes, fold's, the first of
 	// equal ones), counts and wide sums.
 	cols64 func(out []int64, oi, ostride int, src []T, base, n int, p *reducePlan)
-	// wide marks a reducer whose result is done's int64 (countReducer's),
+	// wide marks a reducer whose result is done's int64 (wideSumReducer's),
 	// written to an I64 destination as the Arg reductions' indices are.
 	wide bool
 }
@@ -605,32 +605,34 @@ func intReducer[T ~int32 | ~int64 | ~uint8](op device.ReduceOp) reducer[T] {
 	return extremeReducer[T](op)
 }
 
-// intCols is the integer Sum's and Prod's reducer.cols: up to colChunk
-// running sums (or products) at once, each source row added into them.
-// Wrapping arithmetic is exact in any order, so the results are fold's.
+// intCols is the integer Sum's and Prod's reducer.cols (foldCols, from 0
+// or 1). Wrapping arithmetic is exact in any order, so the results are
+// fold's.
 func intCols[T integer](out []T, oi, ostride int, src []T, base, n int, p *reducePlan, prod bool) {
-	var buf [colChunk]T
+	if prod {
+		foldCols(out, oi, ostride, src, base, n, p, 1, mulInto[T])
+		return
+	}
+	foldCols(out, oi, ostride, src, base, n, p, 0, addInto[T, T])
+}
+
+// foldCols is a column path (reducer.cols, cols64) for reductions that do
+// not depend on the order: up to colChunk outputs' running values at once,
+// each starting at init, each source row folded into them by fold (whose
+// row is at least as long as its running values).
+func foldCols[S, T any](out []S, oi, ostride int, src []T, base, n int, p *reducePlan, init S, fold func(s []S, row []T)) {
+	var buf [colChunk]S
 	var cur cursor
 	for k0 := 0; k0 < n; k0 += colChunk {
 		s := buf[:min(colChunk, n-k0)]
-		ident := T(0)
-		if prod {
-			ident = 1
-		}
 		for k := range s {
-			s[k] = ident
+			s[k] = init
 		}
 		cur.start(p, 0)
 		for range p.rows {
 			j := base + k0 + cur.pos
 			for range p.rowLen {
-				if row := src[j : j+len(s)]; prod {
-					for k, v := range row {
-						s[k] *= v
-					}
-				} else {
-					addInto(s, row)
-				}
+				fold(s, src[j:j+len(s)])
 				j += p.rowStride
 			}
 			cur.next()
@@ -1031,30 +1033,14 @@ func wideTerm[T narrowInt](v T, count bool) int64 {
 	return int64(v)
 }
 
-// wideCols is wideSumReducer's reducer.cols64: up to colChunk running
-// int64 sums (or counts) at once, each source row added into them. The
+// wideCols is wideSumReducer's reducer.cols64 (foldCols, from 0). The
 // sums are exact, so the results are fold's.
 func wideCols[T narrowInt](out []int64, oi, ostride int, src []T, base, n int, p *reducePlan, count bool) {
-	var buf [colChunk]int64
-	var cur cursor
-	for k0 := 0; k0 < n; k0 += colChunk {
-		s := buf[:min(colChunk, n-k0)]
-		clear(s)
-		cur.start(p, 0)
-		for range p.rows {
-			j := base + k0 + cur.pos
-			for range p.rowLen {
-				if row := src[j : j+len(s)]; count {
-					countInto(s, row)
-				} else {
-					addInto(s, row)
-				}
-				j += p.rowStride
-			}
-			cur.next()
-		}
-		copyStrided(out, oi+k0*ostride, ostride, s)
+	if count {
+		foldCols(out, oi, ostride, src, base, n, p, 0, countInto[T])
+		return
 	}
+	foldCols(out, oi, ostride, src, base, n, p, 0, addInto[int64, T])
 }
 
 // addInto adds row[k] to s[k] for every k < len(s), four at a time; row
@@ -1071,6 +1057,15 @@ func addInto[S, T integer](s []S, row []T) {
 	}
 	for ; k < len(s); k++ {
 		s[k] += S(row[k])
+	}
+}
+
+// mulInto multiplies s[k] by row[k] for every k < len(s), wrapping; row is
+// at least as long as s.
+func mulInto[T integer](s, row []T) {
+	row = row[:len(s)]
+	for k, v := range row {
+		s[k] *= v
 	}
 }
 
