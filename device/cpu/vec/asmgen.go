@@ -1351,6 +1351,25 @@ func (g *gen) reduceSum(e elem, dot bool, src halfSrc, wide bool) {
 	g.ins("RET")
 }
 
+// foldY0 emits the fold of Y0's lanes of size bytes by OP (a maximum,
+// minimum or sum of float or integer lanes: the moves are bit moves) into
+// its first lane, stored to the result.
+func (g *gen) foldY0(OP string, size int, off map[string]int) {
+	g.ins("VEXTRACTF128 $1, Y0, X1")
+	g.ins("%s X1, X0, X0", OP)
+	if size == 4 {
+		g.ins("VPERMILPS $0x4e, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VPERMILPS $0xb1, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VMOVSS X0, ret+%d(FP)", off["ret"])
+	} else {
+		g.ins("VPERMILPD $1, X0, X1")
+		g.ins("%s X1, X0, X0", OP)
+		g.ins("VMOVSD X0, ret+%d(FP)", off["ret"])
+	}
+}
+
 // reduceMax emits the NaN-propagating maximum (or minimum) of x[:n], n >= lanes.
 func (g *gen) reduceMax(e elem, op string) {
 	name := op + "Reduce" + e.name + "AVX2"
@@ -1405,19 +1424,7 @@ func (g *gen) reduceMax(e elem, op string) {
 	g.ins("VMOVMSKP%s Y4, AX", p[1:])
 	g.ins("TESTL AX, AX")
 	g.ins("JNE  nan")
-	g.ins("VEXTRACTF128 $1, Y0, X1")
-	g.ins("%s X1, X0, X0", OP)
-	if e.size == 4 {
-		g.ins("VPERMILPS $0x4e, X0, X1")
-		g.ins("%s X1, X0, X0", OP)
-		g.ins("VPERMILPS $0xb1, X0, X1")
-		g.ins("%s X1, X0, X0", OP)
-		g.ins("VMOVSS X0, ret+%d(FP)", off["ret"])
-	} else {
-		g.ins("VPERMILPD $1, X0, X1")
-		g.ins("%s X1, X0, X0", OP)
-		g.ins("VMOVSD X0, ret+%d(FP)", off["ret"])
-	}
+	g.foldY0(OP, e.size, off)
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.label("nan")
@@ -1496,19 +1503,7 @@ func (g *gen) reduceMax512(e elem, op string) {
 	g.ins("%s Z2, Z0, Z0", OP)
 	g.ins("VEXTRACTF64X4 $1, Z0, Y1")
 	g.ins("%s Y1, Y0, Y0", OP)
-	g.ins("VEXTRACTF128 $1, Y0, X1")
-	g.ins("%s X1, X0, X0", OP)
-	if e.size == 4 {
-		g.ins("VPERMILPS $0x4e, X0, X1")
-		g.ins("%s X1, X0, X0", OP)
-		g.ins("VPERMILPS $0xb1, X0, X1")
-		g.ins("%s X1, X0, X0", OP)
-		g.ins("VMOVSS X0, ret+%d(FP)", off["ret"])
-	} else {
-		g.ins("VPERMILPD $1, X0, X1")
-		g.ins("%s X1, X0, X0", OP)
-		g.ins("VMOVSD X0, ret+%d(FP)", off["ret"])
-	}
+	g.foldY0(OP, e.size, off)
 	g.ins("MOVB $1, ok+%d(FP)", okOff)
 	g.ins("VZEROUPPER")
 	g.ins("RET")
@@ -7849,13 +7844,7 @@ func (g *gen) reduceExtremeI32(op string) {
 	g.ins("%s Y1, Y0, Y0", OP)
 	g.ins("%s Y3, Y2, Y2", OP)
 	g.ins("%s Y2, Y0, Y0", OP)
-	g.ins("VEXTRACTI128 $1, Y0, X1")
-	g.ins("%s X1, X0, X0", OP)
-	g.ins("VPSHUFD $0x4e, X0, X1")
-	g.ins("%s X1, X0, X0", OP)
-	g.ins("VPSHUFD $0xb1, X0, X1")
-	g.ins("%s X1, X0, X0", OP)
-	g.ins("VMOVSS X0, ret+%d(FP)", off["ret"]) // the bits, as a float move
+	g.foldY0(OP, 4, off)
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 }
