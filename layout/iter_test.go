@@ -249,3 +249,53 @@ func ExampleRows() {
 	// dst[4] = src[2]
 	// dst[5] = src[5]
 }
+
+// TestLongRows checks that LongRows visits the same elements as the walk
+// it is made from, each once, with the same positions in every operand,
+// and that it makes rows longer where it should: a max-pool tile view
+// against its broadcast maximum (rows of 2 become rows of 14), and not for
+// rows of shortRow or more, rows no shorter than the axis above, or walks
+// without outer axes.
+func TestLongRows(t *testing.T) {
+	tile := contig(t, 3, 4, 7, 2, 14, 2)                                   // [N, C, OH, KH, OW, KW]
+	maxima := mk([]int{3, 4, 7, 2, 14, 2}, []int{392, 98, 14, 0, 1, 0}, 5) // [N, C, OH, 1, OW, 1], broadcast
+	cases := []struct {
+		name    string
+		ls      []layout.Layout
+		wantLen int
+	}{
+		{"pool tiles", []layout.Layout{tile, tile.Rebase(2000), maxima}, 14},
+		{"rows of 8 stay", []layout.Layout{must(contig(t, 5, 40).Narrow(1, 0, 8))}, 8},
+		{"longer rows than the axis above stay", []layout.Layout{must(contig(t, 3, 10).Narrow(1, 0, 4))}, 4},
+		{"one row", []layout.Layout{contig(t, 5)}, 5},
+		{"transposed short rows", []layout.Layout{must(contig(t, 12, 3).Transpose(0, 1))}, 12},
+		{"empty", []layout.Layout{contig(t, 4, 0, 2)}, 0},
+	}
+	for _, tc := range cases {
+		r := layout.NewRowsOf(tc.ls...)
+		l := r.LongRows()
+		if l.Len() != tc.wantLen {
+			t.Errorf("%s: rows of %d, want %d", tc.name, l.Len(), tc.wantLen)
+		}
+		if l.Count()*l.Len() != r.Count()*r.Len() {
+			t.Errorf("%s: %d elements, want %d", tc.name, l.Count()*l.Len(), r.Count()*r.Len())
+		}
+		visit := func(w layout.Rows) []string {
+			var got []string
+			w.Each(0, w.Count(), func(offs []int, n int, inner []int) {
+				for e := range n {
+					p := make([]int, len(offs))
+					for i := range offs {
+						p[i] = offs[i] + e*inner[i]
+					}
+					got = append(got, fmt.Sprint(p))
+				}
+			})
+			slices.Sort(got)
+			return got
+		}
+		if a, b := visit(r), visit(l); !slices.Equal(a, b) {
+			t.Errorf("%s: LongRows visits %d positions, the walk %d, and they differ", tc.name, len(b), len(a))
+		}
+	}
+}

@@ -241,18 +241,69 @@ func isFloat[T num]() bool {
 func compareRows[T num](op device.BinaryOp, dst []uint8, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout) {
 	binaryRows(dst, dl, a, al, b, bl, func(d []uint8, x []T, xs int, y []T, ys int) bool {
 		return cmpRow(op, d, x, xs, y, ys)
+	}, func(i, di, j, dj, k, dk, n int) bool {
+		return cmpStrided(op, dst, i, di, a, j, dj, b, k, dk, n)
 	}, compare[T](op))
+}
+
+// cmpStrided sets n elements of d, from i and di apart, to the relation op
+// of x's (from j, dj apart) and y's (from k, dk apart) with an inline
+// comparison, as cmpRow does for adjacent rows, or reports false for an op
+// that is not one of the six relations.
+func cmpStrided[T num](op device.BinaryOp, d []uint8, i, di int, x []T, j, dj int, y []T, k, dk int, n int) bool {
+	switch op {
+	case device.Eq:
+		for range n {
+			d[i] = b2u8(x[j] == y[k])
+			i, j, k = i+di, j+dj, k+dk
+		}
+	case device.Ne:
+		for range n {
+			d[i] = b2u8(x[j] != y[k])
+			i, j, k = i+di, j+dj, k+dk
+		}
+	case device.Lt:
+		for range n {
+			d[i] = b2u8(x[j] < y[k])
+			i, j, k = i+di, j+dj, k+dk
+		}
+	case device.Le:
+		for range n {
+			d[i] = b2u8(x[j] <= y[k])
+			i, j, k = i+di, j+dj, k+dk
+		}
+	case device.Gt:
+		for range n {
+			d[i] = b2u8(x[j] > y[k])
+			i, j, k = i+di, j+dj, k+dk
+		}
+	case device.Ge:
+		for range n {
+			d[i] = b2u8(x[j] >= y[k])
+			i, j, k = i+di, j+dj, k+dk
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // binaryRows applies a binary rule to a and b into dst: rows whose
 // destination is adjacent and whose operands are each adjacent (step 1)
 // or one repeated element (step 0) go to row, which reports false where it
-// has no loop for them; those and all other rows take f per element.
-func binaryRows[D, S any](dst []D, dl layout.Layout, a []S, al layout.Layout, b []S, bl layout.Layout, row func(d []D, x []S, xs int, y []S, ys int) bool, f func(S, S) D) {
-	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
+// has no loop for them; the other rows go to strided, when it is set,
+// with their positions and steps (dst's, a's, b's), and where that too
+// reports false take f per element. Rows of a few elements under a longer
+// axis are walked along that axis instead (layout.Rows.LongRows): a call
+// per row would cost more than it.
+func binaryRows[D, S any](dst []D, dl layout.Layout, a []S, al layout.Layout, b []S, bl layout.Layout, row func(d []D, x []S, xs int, y []S, ys int) bool, strided func(i, di, j, dj, k, dk, n int) bool, f func(S, S) D) {
+	runRows(layout.NewRowsOf(dl, al, bl).LongRows(), func(offs []int, n int, inner []int) {
 		i, j, k := offs[0], offs[1], offs[2]
 		if inner[0] == 1 && inner[1] >= 0 && inner[1] <= 1 && inner[2] >= 0 && inner[2] <= 1 &&
 			row(dst[i:i+n], a[j:j+(n-1)*inner[1]+1], inner[1], b[k:k+(n-1)*inner[2]+1], inner[2]) {
+			return
+		}
+		if strided != nil && strided(i, inner[0], j, inner[1], k, inner[2], n) {
 			return
 		}
 		for range n {

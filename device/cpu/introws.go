@@ -106,7 +106,7 @@ func intUnaryRows[T integer](op device.UnaryOp, dst []T, dl layout.Layout, src [
 func intBinaryRows[T integer](op device.BinaryOp, dst []T, dl layout.Layout, a []T, al layout.Layout, b []T, bl layout.Layout, f func(T, T) T) {
 	binaryRows(dst, dl, a, al, b, bl, func(d, x []T, xs int, y []T, ys int) bool {
 		return intBinaryRow(op, d, x, xs, y, ys)
-	}, f)
+	}, nil, f)
 }
 
 // intBinaryRow sets d[i] to x[i] op y[i], x and y each a row (step 1) or

@@ -183,9 +183,11 @@ func copyFromHalf[S any](d *Device, db *Buffer, dl layout.Layout, h []S, sl layo
 	}, func(t *Buffer, tl, dl layout.Layout) error { return d.copyInto(db, dl, t, tl) })
 }
 
-// map2 applies f to pairs of elements of a and b into dst.
+// map2 applies f to pairs of elements of a and b into dst, short rows
+// walked along a longer axis (layout.Rows.LongRows: f is per element, so
+// the order does not matter).
 func map2[D, S any](dst []D, dl layout.Layout, a []S, al layout.Layout, b []S, bl layout.Layout, f func(S, S) D) {
-	runRows(layout.NewRowsOf(dl, al, bl), func(offs []int, n int, inner []int) {
+	runRows(layout.NewRowsOf(dl, al, bl).LongRows(), func(offs []int, n int, inner []int) {
 		i, j, k := offs[0], offs[1], offs[2]
 		di, dj, dk := inner[0], inner[1], inner[2]
 		if di == 1 && dj == 1 && dk == 1 {
