@@ -1095,6 +1095,9 @@ func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
 // compute type one copy (a bias row, a narrowed view), of a half type one
 // vector conversion.
 func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv conv[C, S]) {
+	if gatherRepeated(out, src, l, lo, cv) {
+		return
+	}
 	same, isSame := any(src).([]C)
 	walkRuns(l, lo, len(out), func(k, pos, cnt, stride int) {
 		o := out[k : k+cnt]
@@ -1110,6 +1113,41 @@ func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv co
 			cv.loadRun(o, src, pos, stride)
 		}
 	})
+}
+
+// maxRepeat is the longest broadcast innermost axis gatherRepeated takes:
+// longer ones make runs long enough for gather's own walk.
+const maxRepeat = 8
+
+// gatherRepeated is gather for a view whose innermost axis (after
+// mergedAxes) is a short broadcast one, each element of the axis above
+// repeated rep times (a pooling tile's maximum spread over the tile): it
+// walks the view without that axis and writes each element rep times,
+// where gather's walk would make a run, and a call, of every rep elements.
+// It reports false, doing nothing, for other views and for ranges that do
+// not start and end on a whole repeat.
+func gatherRepeated[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv conv[C, S]) bool {
+	var sarr, tarr [8]int
+	shape, strides := mergedAxes(l, sarr[:0], tarr[:0])
+	r := len(shape)
+	if r < 2 || strides[r-1] != 0 || shape[r-1] > maxRepeat {
+		return false
+	}
+	rep := shape[r-1]
+	if lo%rep != 0 || len(out)%rep != 0 {
+		return false
+	}
+	above := layout.Layout{Shape: shape[:r-1], Strides: strides[:r-1], Offset: l.Offset}
+	walkRuns(above, lo/rep, len(out)/rep, func(k, pos, cnt, stride int) {
+		o := out[k*rep : (k+cnt)*rep]
+		for e := range cnt {
+			v := cv.load(src[pos+e*stride])
+			for t := range o[e*rep : (e+1)*rep] {
+				o[e*rep+t] = v
+			}
+		}
+	})
+	return true
 }
 
 // scatter writes res to elements [lo, lo+len(res)) of the view l of dst,
@@ -1129,30 +1167,36 @@ func scatter[C vec.Float, S any](dst []S, l layout.Layout, lo int, res []C, cv c
 // walkRuns calls fn(k, position, count, stride) for runs covering the n
 // consecutive elements of l from flat index lo, each along l's innermost
 // axis: the k-th element of the range sits at position, the next count-1
-// at stride steps after it. An odometer steps over the outer axes.
+// at stride steps after it. An odometer steps over the outer axes. Axes of
+// extent 1 are dropped and an axis contiguous with the one inside it is
+// merged with it first (mergedAxes), which keeps the row-major order and
+// makes the runs of a contiguous view as long as the range, not as short
+// as its last extent.
 func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
-	r := l.Rank()
+	if n <= 0 {
+		return // nothing to walk (and an empty view has no index to unravel)
+	}
+	var sarr, tarr, iarr [8]int
+	shape, strides := mergedAxes(l, sarr[:0], tarr[:0])
+	r := len(shape)
 	if r == 0 {
-		if n > 0 {
-			fn(0, l.Offset, 1, 0)
-		}
+		fn(0, l.Offset, 1, 0)
 		return
 	}
-	var small [8]int
-	idx := small[:0]
-	if r > len(small) {
+	idx := iarr[:0]
+	if r > len(iarr) {
 		idx = make([]int, r)
 	} else {
-		idx = small[:r]
+		idx = iarr[:r]
 	}
 	pos := l.Offset
 	rem := lo
 	for a := r - 1; a >= 0; a-- {
-		idx[a] = rem % l.Shape[a]
-		rem /= l.Shape[a]
-		pos += idx[a] * l.Strides[a]
+		idx[a] = rem % shape[a]
+		rem /= shape[a]
+		pos += idx[a] * strides[a]
 	}
-	inner, is := l.Shape[r-1], l.Strides[r-1]
+	inner, is := shape[r-1], strides[r-1]
 	for k := 0; k < n; {
 		cnt := min(inner-idx[r-1], n-k)
 		fn(k, pos, cnt, is)
@@ -1164,12 +1208,31 @@ func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
 		idx[r-1] = 0
 		for a := r - 2; a >= 0; a-- {
 			idx[a]++
-			pos += l.Strides[a]
-			if idx[a] < l.Shape[a] {
+			pos += strides[a]
+			if idx[a] < shape[a] {
 				break
 			}
-			pos -= l.Shape[a] * l.Strides[a]
+			pos -= shape[a] * strides[a]
 			idx[a] = 0
 		}
 	}
+}
+
+// mergedAxes appends to shape and strides l's axes in order without those
+// of extent 1, each axis whose stride is the next one's times that one's
+// extent merged into it: the same elements in the same row-major order,
+// on fewer and longer axes. An empty l keeps its extent-0 axis.
+func mergedAxes(l layout.Layout, shape, strides []int) ([]int, []int) {
+	for a, d := range l.Shape {
+		if d == 1 {
+			continue
+		}
+		if last := len(shape) - 1; last >= 0 && d != 0 && shape[last] != 0 && strides[last] == l.Strides[a]*d {
+			shape[last] *= d
+			strides[last] = l.Strides[a]
+			continue
+		}
+		shape, strides = append(shape, d), append(strides, l.Strides[a])
+	}
+	return shape, strides
 }

@@ -196,26 +196,112 @@ func maxNaN(a, b float32, max bool) float32 {
 	return b
 }
 
-// TestRowStart checks rowStart against walkRuns's position of each row's
-// first element, on views of rank 1 to 4 with permuted, broadcast and
-// offset strides.
+// TestRowStart checks rowStart against the position of each row's first
+// element from its logical index (flatPosition), on views of rank 1 to 4
+// with permuted, broadcast and offset strides.
 func TestRowStart(t *testing.T) {
-	for _, l := range []layout.Layout{
+	for _, l := range walkLayouts() {
+		c := l.Shape[l.Rank()-1]
+		if c == 0 {
+			continue
+		}
+		for row := range l.Numel() / c {
+			if got, want := rowStart(l, row), flatPosition(l, row*c); got != want {
+				t.Errorf("%v: row %d starts at %d, want %d", l, row, got, want)
+			}
+		}
+	}
+}
+
+// TestWalkRuns checks walkRuns against flatPosition for every element of
+// ranges that start and end anywhere, on views whose axes merge (a
+// contiguous tail, extent-1 axes) and views whose do not (broadcast,
+// transposed, narrowed).
+func TestWalkRuns(t *testing.T) {
+	for _, l := range walkLayouts() {
+		total := l.Numel()
+		for _, span := range [][2]int{{0, total}, {1, total - 1}, {total / 3, total / 2}, {total - 1, total}} {
+			lo, hi := span[0], span[1]
+			if lo < 0 || hi < lo {
+				continue
+			}
+			seen := 0
+			walkRuns(l, lo, hi-lo, func(k, pos, cnt, stride int) {
+				if k != seen {
+					t.Fatalf("%v [%d, %d): run at %d, want %d", l, lo, hi, k, seen)
+				}
+				for e := range cnt {
+					if got, want := pos+e*stride, flatPosition(l, lo+k+e); got != want {
+						t.Fatalf("%v [%d, %d): element %d at %d, want %d", l, lo, hi, lo+k+e, got, want)
+					}
+				}
+				seen += cnt
+			})
+			if seen != hi-lo {
+				t.Errorf("%v [%d, %d): %d elements walked", l, lo, hi, seen)
+			}
+		}
+	}
+}
+
+// TestGather checks gather against flatPosition on every walkLayouts view
+// and on views whose innermost axis is a short broadcast one (the repeated
+// path, gatherRepeated: a max-pool tile's maximum, repeats of 3 and of
+// maxRepeat, and one longer that it leaves to the plain walk), over ranges
+// that start and end on a whole repeat and ranges that do not.
+func TestGather(t *testing.T) {
+	views := append(walkLayouts(),
+		layout.Layout{Shape: []int{3, 5, 2}, Strides: []int{7, 1, 0}, Offset: 2},
+		layout.Layout{Shape: []int{4, 3}, Strides: []int{2, 0}, Offset: 1},
+		layout.Layout{Shape: []int{2, 3, maxRepeat}, Strides: []int{1, 2, 0}},
+		layout.Layout{Shape: []int{3, maxRepeat + 1}, Strides: []int{1, 0}},
+	)
+	src := make([]float32, 1000)
+	for i := range src {
+		src[i] = float32(i) + 0.5
+	}
+	for _, l := range views {
+		total := l.Numel()
+		for _, span := range [][2]int{{0, total}, {2, total - 2}, {1, total - 1}, {3, total}} {
+			lo, hi := span[0], span[1]
+			if lo < 0 || hi < lo {
+				continue
+			}
+			out := make([]float32, hi-lo)
+			gather(out, src, l, lo, conv32)
+			for i, v := range out {
+				if want := src[flatPosition(l, lo+i)]; v != want {
+					t.Fatalf("%v [%d, %d): element %d = %v, want %v", l, lo, hi, lo+i, v, want)
+				}
+			}
+		}
+	}
+}
+
+// walkLayouts are the views TestRowStart and TestWalkRuns walk.
+func walkLayouts() []layout.Layout {
+	return []layout.Layout{
 		{Shape: []int{7}, Strides: []int{1}, Offset: 3},
 		{Shape: []int{4, 5}, Strides: []int{9, 1}, Offset: 2},
 		{Shape: []int{3, 4, 5}, Strides: []int{0, 7, 1}, Offset: 1},
 		{Shape: []int{2, 3, 4, 5}, Strides: []int{5, 40, 10, 1}},
 		{Shape: []int{3, 1, 2, 6}, Strides: []int{100, 55, 20, 1}, Offset: 4},
-	} {
-		c := l.Shape[l.Rank()-1]
-		walkRuns(l, 0, l.Numel(), func(k, pos, cnt, stride int) {
-			if k%c == 0 {
-				if got := rowStart(l, k/c); got != pos {
-					t.Errorf("%v: row %d starts at %d, want %d", l, k/c, got, pos)
-				}
-			}
-		})
+		{Shape: []int{2, 3, 7, 2}, Strides: []int{42, 14, 2, 1}},                       // contiguous: one run
+		{Shape: []int{2, 3, 1, 4, 1, 2}, Strides: []int{12, 4, 0, 1, 0, 0}, Offset: 5}, // a max-pool tile's broadcast maximum
+		{Shape: []int{1, 1}, Strides: []int{3, 3}, Offset: 6},
+		{Shape: []int{5, 0, 3}, Strides: []int{3, 3, 1}},
 	}
+}
+
+// flatPosition is the storage position of l's element at row-major flat
+// index i.
+func flatPosition(l layout.Layout, i int) int {
+	pos := l.Offset
+	for a := l.Rank() - 1; a >= 0; a-- {
+		pos += i % l.Shape[a] * l.Strides[a]
+		i /= l.Shape[a]
+	}
+	return pos
 }
 
 // TestFusedHalfBinaryAllocs holds a one-pass realisation on one worker to
