@@ -247,10 +247,18 @@ func halfRowSum[H vec.Half](src []H, load func(H) float32) float64 {
 	return s
 }
 
-// loadRun sets dst[j] to the compute value of src[pos+j*stride].
+// loadRun sets dst[j] to the compute value of src[pos+j*stride]. A source
+// of the compute type itself is copied without a call of load per element.
 func (cv conv[C, S]) loadRun(dst []C, src []S, pos, stride int) {
 	if stride == 1 && cv.widen != nil {
 		cv.widen(dst, src[pos:pos+len(dst)])
+		return
+	}
+	if same, ok := any(src).([]C); ok {
+		for j := range dst {
+			dst[j] = same[pos]
+			pos += stride
+		}
 		return
 	}
 	for j := range dst {
@@ -259,10 +267,19 @@ func (cv conv[C, S]) loadRun(dst []C, src []S, pos, stride int) {
 	}
 }
 
-// storeRun sets dst[pos+j*stride] to src[j] in storage form.
+// storeRun sets dst[pos+j*stride] to src[j] in storage form. A
+// destination of the compute type itself is written without a call of
+// store per element.
 func (cv conv[C, S]) storeRun(dst []S, pos, stride int, src []C) {
 	if stride == 1 && cv.narrow != nil {
 		cv.narrow(dst[pos:pos+len(src)], src)
+		return
+	}
+	if same, ok := any(dst).([]C); ok {
+		for _, v := range src {
+			same[pos] = v
+			pos += stride
+		}
 		return
 	}
 	for _, v := range src {
@@ -1220,8 +1237,9 @@ func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
 
 // mergedAxes appends to shape and strides l's axes in order without those
 // of extent 1, each axis whose stride is the next one's times that one's
-// extent merged into it: the same elements in the same row-major order,
-// on fewer and longer axes. An empty l keeps its extent-0 axis.
+// extent merged into it (layout.Rows's rule, for one operand): the same
+// elements in the same row-major order, on fewer and longer axes. An
+// empty l keeps its extent-0 axis.
 func mergedAxes(l layout.Layout, shape, strides []int) ([]int, []int) {
 	for a, d := range l.Shape {
 		if d == 1 {
