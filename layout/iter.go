@@ -168,6 +168,30 @@ func (r Rows) LongRows() Rows {
 	return s
 }
 
+// Merged returns l with its extent-1 axes dropped and each axis merged
+// into the one before it where the two are contiguous (the rule Rows
+// merges by, for one operand): the same elements in the same row-major
+// order, on fewer and longer axes. Its shape and strides are appended to
+// shape and strides, which may be a caller's stack arrays, so that the
+// merge does not allocate. An empty l keeps its extent-0 axis.
+func (l Layout) Merged(shape, strides []int) Layout {
+	one := [1][]int{l.Strides}
+	prev := -1
+	for a, d := range l.Shape {
+		if d == 1 {
+			continue
+		}
+		if last := len(shape) - 1; prev >= 0 && d != 0 && shape[last] != 0 && mergeable(one[:], prev, a, d) {
+			shape[last] *= d
+			strides[last] = l.Strides[a]
+		} else {
+			shape, strides = append(shape, d), append(strides, l.Strides[a])
+		}
+		prev = a
+	}
+	return Layout{Shape: shape, Strides: strides, Offset: l.Offset}
+}
+
 // stride is operand i's stride along outer axis a.
 func (r Rows) stride(i, a int) int { return r.strides[i*len(r.outer)+a] }
 

@@ -299,3 +299,27 @@ func TestLongRows(t *testing.T) {
 		}
 	}
 }
+
+// TestMerged checks Layout.Merged's axes: extent-1 axes dropped,
+// contiguous ones merged (a narrowed inner axis and a broadcast one stop
+// the merge), an empty view's extent-0 axis kept, a scalar left without
+// axes, and the offset kept.
+func TestMerged(t *testing.T) {
+	cases := []struct {
+		l              layout.Layout
+		shape, strides []int
+	}{
+		{contig(t, 2, 3, 4), []int{24}, []int{1}},
+		{mk([]int{2, 1, 3, 2}, []int{6, 9, 2, 1}, 5), []int{12}, []int{1}},
+		{must(contig(t, 3, 5).Narrow(1, 1, 2)), []int{3, 2}, []int{5, 1}},
+		{mk([]int{3, 4, 2}, []int{4, 1, 0}, 0), []int{12, 2}, []int{1, 0}},
+		{contig(t, 2, 0, 3), []int{2, 0, 3}, []int{3, 3, 1}},
+		{contig(t), nil, nil},
+	}
+	for _, c := range cases {
+		m := c.l.Merged(nil, nil)
+		if !slices.Equal(m.Shape, c.shape) || !slices.Equal(m.Strides, c.strides) || m.Offset != c.l.Offset {
+			t.Errorf("%v: merged to %v, want shape %v strides %v", c.l, m, c.shape, c.strides)
+		}
+	}
+}

@@ -1112,6 +1112,8 @@ func (k *fusedKern[C]) scalar(out, a []C, s C, reversed bool) {
 // compute type one copy (a bias row, a narrowed view), of a half type one
 // vector conversion.
 func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv conv[C, S]) {
+	var sarr, tarr [8]int
+	l = l.Merged(sarr[:0], tarr[:0])
 	if gatherRepeated(out, src, l, lo, cv) {
 		return
 	}
@@ -1136,16 +1138,15 @@ func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv co
 // longer ones make runs long enough for gather's own walk.
 const maxRepeat = 8
 
-// gatherRepeated is gather for a view whose innermost axis (after
-// mergedAxes) is a short broadcast one, each element of the axis above
-// repeated rep times (a pooling tile's maximum spread over the tile): it
-// walks the view without that axis and writes each element rep times,
-// where gather's walk would make a run, and a call, of every rep elements.
-// It reports false, doing nothing, for other views and for ranges that do
-// not start and end on a whole repeat.
+// gatherRepeated is gather for a merged view (layout.Layout.Merged)
+// whose innermost axis is a short broadcast one, each element of the axis
+// above repeated rep times (a pooling tile's maximum spread over the
+// tile): it walks the view without that axis and writes each element rep
+// times, where gather's walk would make a run, and a call, of every rep
+// elements. It reports false, doing nothing, for other views and for
+// ranges that do not start and end on a whole repeat.
 func gatherRepeated[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv conv[C, S]) bool {
-	var sarr, tarr [8]int
-	shape, strides := mergedAxes(l, sarr[:0], tarr[:0])
+	shape, strides := l.Shape, l.Strides
 	r := len(shape)
 	if r < 2 || strides[r-1] != 0 || shape[r-1] > maxRepeat {
 		return false
@@ -1170,6 +1171,8 @@ func gatherRepeated[C vec.Float, S any](out []C, src []S, l layout.Layout, lo in
 // scatter writes res to elements [lo, lo+len(res)) of the view l of dst,
 // a run along the innermost axis at a time.
 func scatter[C vec.Float, S any](dst []S, l layout.Layout, lo int, res []C, cv conv[C, S]) {
+	var sarr, tarr [8]int
+	l = l.Merged(sarr[:0], tarr[:0])
 	same, isSame := any(dst).([]C)
 	walkRuns(l, lo, len(res), func(k, pos, cnt, stride int) {
 		r := res[k : k+cnt]
@@ -1184,17 +1187,16 @@ func scatter[C vec.Float, S any](dst []S, l layout.Layout, lo int, res []C, cv c
 // walkRuns calls fn(k, position, count, stride) for runs covering the n
 // consecutive elements of l from flat index lo, each along l's innermost
 // axis: the k-th element of the range sits at position, the next count-1
-// at stride steps after it. An odometer steps over the outer axes. Axes of
-// extent 1 are dropped and an axis contiguous with the one inside it is
-// merged with it first (mergedAxes), which keeps the row-major order and
-// makes the runs of a contiguous view as long as the range, not as short
-// as its last extent.
+// at stride steps after it. An odometer steps over the outer axes. Its
+// callers hand it a merged view (layout.Layout.Merged), whose runs are as
+// long as the view's contiguous stretches, not as short as its last
+// extent.
 func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
 	if n <= 0 {
 		return // nothing to walk (and an empty view has no index to unravel)
 	}
-	var sarr, tarr, iarr [8]int
-	shape, strides := mergedAxes(l, sarr[:0], tarr[:0])
+	var iarr [8]int
+	shape, strides := l.Shape, l.Strides
 	r := len(shape)
 	if r == 0 {
 		fn(0, l.Offset, 1, 0)
@@ -1233,24 +1235,4 @@ func walkRuns(l layout.Layout, lo, n int, fn func(k, pos, cnt, stride int)) {
 			idx[a] = 0
 		}
 	}
-}
-
-// mergedAxes appends to shape and strides l's axes in order without those
-// of extent 1, each axis whose stride is the next one's times that one's
-// extent merged into it (layout.Rows's rule, for one operand): the same
-// elements in the same row-major order, on fewer and longer axes. An
-// empty l keeps its extent-0 axis.
-func mergedAxes(l layout.Layout, shape, strides []int) ([]int, []int) {
-	for a, d := range l.Shape {
-		if d == 1 {
-			continue
-		}
-		if last := len(shape) - 1; last >= 0 && d != 0 && shape[last] != 0 && strides[last] == l.Strides[a]*d {
-			shape[last] *= d
-			strides[last] = l.Strides[a]
-			continue
-		}
-		shape, strides = append(shape, d), append(strides, l.Strides[a])
-	}
-	return shape, strides
 }
