@@ -186,13 +186,16 @@ func AllClose(t, u *Tensor, rtol, atol float64) (bool, error) {
 	}
 	defer uc.Release()
 	n := tc.lay.Numel()
+	tf, uf := tc.Reshape(n), uc.Reshape(n) // views of the contiguous copies
+	defer tf.Release()
+	defer uf.Release()
 	for at := 0; at < n; at += allCloseBlock {
 		m := min(allCloseBlock, n-at)
-		a, err := float64Block(tc, at, m)
+		a, err := float64Block(tf, at, m)
 		if err != nil {
 			return false, err
 		}
-		b, err := float64Block(uc, at, m)
+		b, err := float64Block(uf, at, m)
 		if err != nil {
 			a.Release()
 			return false, err
@@ -212,12 +215,10 @@ func AllClose(t, u *Tensor, rtol, atol float64) (bool, error) {
 // compared.
 const allCloseBlock = 1 << 15
 
-// float64Block returns elements [at, at+m) of the contiguous CPU tensor c
-// as a contiguous F64 CPU tensor: a view of c when c is F64, else a
-// converted copy. The caller releases it.
-func float64Block(c *Tensor, at, m int) (*Tensor, error) {
-	flat := c.Reshape(c.lay.Numel())
-	defer flat.Release()
+// float64Block returns elements [at, at+m) of the contiguous 1-D CPU
+// tensor flat as a contiguous F64 CPU tensor: a view of flat when it is
+// F64, else a converted copy. The caller releases it.
+func float64Block(flat *Tensor, at, m int) (*Tensor, error) {
 	part := flat.Narrow(0, at, m)
 	if part.err != nil || part.DType() == dtype.F64 {
 		return part, errs.Retag("tensor", "AllClose", part.err)
