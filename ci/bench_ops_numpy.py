@@ -63,6 +63,12 @@ cases = [
     ("sumi32_0", lambda: ai.sum(0)),
     ("maxi32_1", lambda: ai.max(1)),
     ("nhwc", lambda: np.ascontiguousarray(img.transpose(0, 2, 3, 1))),
+    ("arange", lambda: np.arange(1 << 20, dtype=np.float32)),
+    ("linspace", lambda: np.linspace(0, 1, 1 << 20, dtype=np.float32)),
+    ("eye", lambda: np.eye(1024, dtype=np.float32)),
+    ("rand", lambda: rng.random((1024, 1024), dtype=np.float32)),
+    ("randn", lambda: rng.standard_normal((1024, 1024), dtype=np.float32)),
+    ("atan2", lambda: np.arctan2(a, b)),
 ]
 for name, f in cases:
     best = float("inf")

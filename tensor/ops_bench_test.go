@@ -32,8 +32,10 @@ type opsBenchCase struct {
 // deviation over axis 0, a bias added to a [64, 128] batch (a small
 // training step's size, where the fixed cost of an op counts), a batched
 // 256 x [16, 16] @ [16, 16] matmul, the float32 and int32 sums over axis
-// 0, the int32 Max along rows, and the image batch permuted to channels
-// last and made contiguous. best-ns is the fastest single
+// 0, the int32 Max along rows, the image batch permuted to channels
+// last and made contiguous, the constructors Arange and Linspace of 2^20
+// float32 values, Eye(1024), Rand and RandN of [1024, 1024], and Atan2 on
+// [1024, 1024]. best-ns is the fastest single
 // call, which the script compares with NumPy's best of its calls.
 func BenchmarkOps(b *testing.B) {
 	a := tensor.RandN(dtype.F32, 1, 1024, 1024)
@@ -89,6 +91,12 @@ func BenchmarkOps(b *testing.B) {
 		{"sumi32_0", 4*n + 8*1024, func() *tensor.Tensor { return ai.Sum(0) }},
 		{"maxi32_1", 4*n + 4*1024, func() *tensor.Tensor { return ai.Max(1) }},
 		{"nhwc", 8 * float64(img.Numel()), func() *tensor.Tensor { return img.Permute(0, 2, 3, 1).Contiguous() }},
+		{"arange", 4 * n, func() *tensor.Tensor { return tensor.Arange(dtype.F32, 0, n, 1) }},
+		{"linspace", 4 * n, func() *tensor.Tensor { return tensor.Linspace(dtype.F32, 0, 1, n) }},
+		{"eye", 4 * n, func() *tensor.Tensor { return tensor.Eye(dtype.F32, 1024) }},
+		{"rand", 4 * n, func() *tensor.Tensor { return tensor.Rand(dtype.F32, 11, 1024, 1024) }},
+		{"randn", 4 * n, func() *tensor.Tensor { return tensor.RandN(dtype.F32, 12, 1024, 1024) }},
+		{"atan2", 12 * n, func() *tensor.Tensor { return a.Atan2(c) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
