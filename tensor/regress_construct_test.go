@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -145,7 +146,9 @@ func refRandom(seed uint64, n int, next func(*rand.Rand) float64) []float64 {
 // float64 and casting gave, across block boundaries, for every dtype, and
 // that the tensors survive a move to every test device.
 func TestConstructValuesUnchanged(t *testing.T) {
-	const n = 3*8192 + 5 // several generation blocks and a partial one
+	// Blocks of 2048 elements, spans of more than 16 blocks split between
+	// goroutines, and a partial block at the end.
+	const n = 2*32768 + 2*2048 + 5
 	below1 := map[dtype.DType]float64{dtype.F32: 1 - 0x1p-24, dtype.F16: 1 - 0x1p-11, dtype.BF16: 1 - 0x1p-8}
 	for _, dt := range dtype.All {
 		ar := make([]float64, n)
@@ -176,6 +179,16 @@ func TestConstructValuesUnchanged(t *testing.T) {
 				eye[i*m+i] = 1
 			}
 			sameBits(t, "Eye "+dt.String(), tensor.Eye(dt, m), reference(dt, eye, m, m))
+		}
+
+		// Full fills rows in stretches of 512 elements, and clears for
+		// zero bits (-0 is not zero bits).
+		for _, v := range []float64{2.5, -3, 0, math.Copysign(0, -1)} {
+			fv := make([]float64, 1500)
+			for i := range fv {
+				fv[i] = v
+			}
+			sameBits(t, fmt.Sprintf("Full %v %v", v, dt), tensor.Full(dt, v, 3, 500), reference(dt, fv, 3, 500))
 		}
 
 		if !dt.IsFloat() {
