@@ -5884,11 +5884,10 @@ func (g *gen) narrowHalvesOf(t tier, lo, hi, dst int) {
 }
 
 // atan2F32 emits atan2F32 for tier t: dst = atan2(y, x) of two float32
-// inputs in float64 lanes, one vector per iteration. Per half, a =
-// min(|y|, 2^1000) / min(max(|x|, 2^-1000), 2^1000) (so 0/0 is 0 and
-// Inf/Inf is 1, where atan2 takes 0 and pi/4 by C99; the quotient's
-// float64 rounding is far below float32's), atan a by the float32 Atan's
-// core, pi - atan a where x's sign bit is set (x = -0 too), y's sign
+// inputs in float64 lanes, one vector per iteration. Per half, atan q/p of
+// q = min(|y|, 2^1000) and p = min(max(|x|, 2^-1000), 2^1000) (so 0/0 is
+// 0 and Inf/Inf is 1, where atan2 takes 0 and pi/4 by C99), by
+// atanOfRatio, pi - that where x's sign bit is set (x = -0 too), y's sign
 // copied last, rounded once to float32. NaN in either gives NaN.
 func (g *gen) atan2F32(t tier) {
 	r := t.reg
@@ -5908,9 +5907,8 @@ func (g *gen) atan2F32(t tier) {
 			g.withConst(t, "VANDPD", abs, X+", "+S2)
 			g.ins("VMINPD %s, %s, %s", S2, S1, S2)
 			g.loadPD(t, g.d("datan2tiny", 0x1p-1000), S1)
-			g.ins("VMAXPD %s, %s, %s", S2, S1, S2)
-			g.ins("VDIVPD %s, %s, %s", S2, A, A)
-			g.atanCore(t, 4)
+			g.ins("VMAXPD %s, %s, %s", S2, S1, S1)
+			g.atanOfRatio(t, 4)
 			g.comment("pi - atan a where x's sign bit is set; y's sign")
 			g.loadPD(t, g.d("pi64", math.Pi), S1)
 			if t.z {
@@ -6045,6 +6043,61 @@ func (g *gen) atanCore(t tier, b int) {
 	g.loadPD(t, g.d("pi2", math.Pi/2), P)
 	above(hi, P, D)
 	g.atanSeries(t, X, A, N, D, Z, P)
+}
+
+// atanOfRatio computes atan(q/p) for the float64 vectors q >= 0 in
+// register b and p > 0 in register b+1 (NaN in either gives NaN) into
+// register b, with registers b+1 to b+5, 13 and 14 (and, on zmm, K2 and
+// K5) as scratch. It reduces as atanCore does, with one division where
+// atanCore's a = q/p would be a second: t = q/p, (q-p)/(q+p) where q >
+// p*tan(pi/8), -p/q where q > p*tan(3pi/8). The tests' products round,
+// so a lane beside a bound may take either side, where |t| exceeds
+// tan(pi/8) by an ulp at most and the series is as accurate.
+func (g *gen) atanOfRatio(t tier, b int) {
+	Q, Pd, N, D, Z, P := t.reg(b), t.reg(b+1), t.reg(b+2), t.reg(b+3), t.reg(b+4), t.reg(b+5)
+	lo, hi := g.d("tanpi8", math.Sqrt2-1), g.d("tan3pi8", math.Sqrt2+1)
+	pi4, pi2 := g.d("pi4", math.Pi/4), g.d("pi2", math.Pi/2)
+	g.comment("t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2")
+	if t.z {
+		g.ins("VMULPD.BCST %s, %s, %s", lo, Pd, Z)
+		g.ins("VCMPPD $30, %s, %s, K2", Z, Q)
+		g.ins("VMULPD.BCST %s, %s, %s", hi, Pd, Z)
+		g.ins("VCMPPD $30, %s, %s, K5", Z, Q)
+		g.ins("VMOVAPD %s, %s", Q, N)
+		g.ins("VMOVAPD %s, %s", Pd, D)
+		g.ins("VSUBPD %s, %s, K2, %s", Pd, Q, N)
+		g.ins("VADDPD %s, %s, K2, %s", Pd, Q, D)
+		g.ins("VXORPD %s, %s, %s", Z, Z, Z)
+		g.ins("VSUBPD %s, %s, K5, %s", Pd, Z, N)
+		g.ins("VMOVAPD %s, K5, %s", Q, D)
+		g.ins("VDIVPD %s, %s, %s", D, N, N)
+		g.ins("VXORPD %s, %s, %s", D, D, D)
+		g.ins("VBROADCASTSD %s, K2, %s", pi4, D)
+		g.ins("VBROADCASTSD %s, K5, %s", pi2, D)
+	} else {
+		M1, M2 := t.reg(13), t.reg(14)
+		g.loadPD(t, lo, M1)
+		g.ins("VMULPD %s, %s, %s", Pd, M1, M1)
+		g.ins("VCMPPD $30, %s, %s, %s", M1, Q, M1)
+		g.loadPD(t, hi, M2)
+		g.ins("VMULPD %s, %s, %s", Pd, M2, M2)
+		g.ins("VCMPPD $30, %s, %s, %s", M2, Q, M2)
+		g.ins("VSUBPD %s, %s, %s", Pd, Q, P)
+		g.ins("VBLENDVPD %s, %s, %s, %s", M1, P, Q, N)
+		g.ins("VADDPD %s, %s, %s", Pd, Q, P)
+		g.ins("VBLENDVPD %s, %s, %s, %s", M1, P, Pd, D)
+		g.ins("VXORPD %s, %s, %s", P, P, P)
+		g.ins("VSUBPD %s, %s, %s", Pd, P, P)
+		g.ins("VBLENDVPD %s, %s, %s, %s", M2, P, N, N)
+		g.ins("VBLENDVPD %s, %s, %s, %s", M2, Q, D, D)
+		g.ins("VDIVPD %s, %s, %s", D, N, N)
+		g.ins("VXORPD %s, %s, %s", D, D, D)
+		g.loadPD(t, pi4, P)
+		g.ins("VBLENDVPD %s, %s, %s, %s", M1, P, D, D)
+		g.loadPD(t, pi2, P)
+		g.ins("VBLENDVPD %s, %s, %s, %s", M2, P, D, D)
+	}
+	g.atanSeries(t, Q, Pd, N, D, Z, P)
 }
 
 // atanSeries ends atanCore: the series of the reduced t (N) plus the base

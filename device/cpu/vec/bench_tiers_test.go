@@ -169,6 +169,7 @@ func BenchmarkTiersBinary(b *testing.B) {
 			{"where_f64", 25, func() { Select(d64, cond, x64, y64) }},
 			{"add_f64", 24, func() { Add(d64, x64, y64) }},
 			{"div_f64", 24, func() { Div(d64, x64, y64) }},
+			{"atan2_f32", 12, func() { Atan2(d32, y32, x32) }},
 		}
 		for _, op := range ops {
 			for _, k := range available() {

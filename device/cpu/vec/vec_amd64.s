@@ -44927,32 +44927,28 @@ one:
 	VANDPD absmask64<>(SB), Y3, Y6
 	VMINPD Y6, Y5, Y6
 	VMOVUPD datan2tiny<>(SB), Y5
-	VMAXPD Y6, Y5, Y6
-	VDIVPD Y6, Y4, Y4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD absmask64<>(SB), Y4, Y5
-	VMOVAPD Y5, Y6
-	VMOVUPD done<>(SB), Y7
-	VSUBPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VADDPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VMOVUPD dm1<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y5, Y7, Y7
+	VMAXPD Y6, Y5, Y5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMOVUPD tanpi8<>(SB), Y13
+	VMULPD Y5, Y13, Y13
+	VCMPPD $30, Y13, Y4, Y13
+	VMOVUPD tan3pi8<>(SB), Y14
+	VMULPD Y5, Y14, Y14
+	VCMPPD $30, Y14, Y4, Y14
+	VSUBPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y4, Y6
+	VADDPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y5, Y7
+	VXORPD Y9, Y9, Y9
+	VSUBPD Y5, Y9, Y9
+	VBLENDVPD Y14, Y9, Y6, Y6
+	VBLENDVPD Y14, Y4, Y7, Y7
 	VDIVPD Y7, Y6, Y6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Y7, Y7, Y7
 	VMOVUPD pi4<>(SB), Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y13, Y9, Y7, Y7
 	VMOVUPD pi2<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y14, Y9, Y7, Y7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
@@ -44984,32 +44980,28 @@ one:
 	VANDPD absmask64<>(SB), Y12, Y6
 	VMINPD Y6, Y5, Y6
 	VMOVUPD datan2tiny<>(SB), Y5
-	VMAXPD Y6, Y5, Y6
-	VDIVPD Y6, Y4, Y4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD absmask64<>(SB), Y4, Y5
-	VMOVAPD Y5, Y6
-	VMOVUPD done<>(SB), Y7
-	VSUBPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VADDPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VMOVUPD dm1<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y5, Y7, Y7
+	VMAXPD Y6, Y5, Y5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMOVUPD tanpi8<>(SB), Y13
+	VMULPD Y5, Y13, Y13
+	VCMPPD $30, Y13, Y4, Y13
+	VMOVUPD tan3pi8<>(SB), Y14
+	VMULPD Y5, Y14, Y14
+	VCMPPD $30, Y14, Y4, Y14
+	VSUBPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y4, Y6
+	VADDPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y5, Y7
+	VXORPD Y9, Y9, Y9
+	VSUBPD Y5, Y9, Y9
+	VBLENDVPD Y14, Y9, Y6, Y6
+	VBLENDVPD Y14, Y4, Y7, Y7
 	VDIVPD Y7, Y6, Y6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Y7, Y7, Y7
 	VMOVUPD pi4<>(SB), Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y13, Y9, Y7, Y7
 	VMOVUPD pi2<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y14, Y9, Y7, Y7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
@@ -45065,32 +45057,28 @@ tail:
 	VANDPD absmask64<>(SB), Y3, Y6
 	VMINPD Y6, Y5, Y6
 	VMOVUPD datan2tiny<>(SB), Y5
-	VMAXPD Y6, Y5, Y6
-	VDIVPD Y6, Y4, Y4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD absmask64<>(SB), Y4, Y5
-	VMOVAPD Y5, Y6
-	VMOVUPD done<>(SB), Y7
-	VSUBPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VADDPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VMOVUPD dm1<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y5, Y7, Y7
+	VMAXPD Y6, Y5, Y5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMOVUPD tanpi8<>(SB), Y13
+	VMULPD Y5, Y13, Y13
+	VCMPPD $30, Y13, Y4, Y13
+	VMOVUPD tan3pi8<>(SB), Y14
+	VMULPD Y5, Y14, Y14
+	VCMPPD $30, Y14, Y4, Y14
+	VSUBPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y4, Y6
+	VADDPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y5, Y7
+	VXORPD Y9, Y9, Y9
+	VSUBPD Y5, Y9, Y9
+	VBLENDVPD Y14, Y9, Y6, Y6
+	VBLENDVPD Y14, Y4, Y7, Y7
 	VDIVPD Y7, Y6, Y6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Y7, Y7, Y7
 	VMOVUPD pi4<>(SB), Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y13, Y9, Y7, Y7
 	VMOVUPD pi2<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y14, Y9, Y7, Y7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
@@ -45122,32 +45110,28 @@ tail:
 	VANDPD absmask64<>(SB), Y12, Y6
 	VMINPD Y6, Y5, Y6
 	VMOVUPD datan2tiny<>(SB), Y5
-	VMAXPD Y6, Y5, Y6
-	VDIVPD Y6, Y4, Y4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD absmask64<>(SB), Y4, Y5
-	VMOVAPD Y5, Y6
-	VMOVUPD done<>(SB), Y7
-	VSUBPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VADDPD done<>(SB), Y5, Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VMOVUPD dm1<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y5, Y7, Y7
+	VMAXPD Y6, Y5, Y5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMOVUPD tanpi8<>(SB), Y13
+	VMULPD Y5, Y13, Y13
+	VCMPPD $30, Y13, Y4, Y13
+	VMOVUPD tan3pi8<>(SB), Y14
+	VMULPD Y5, Y14, Y14
+	VCMPPD $30, Y14, Y4, Y14
+	VSUBPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y4, Y6
+	VADDPD Y5, Y4, Y9
+	VBLENDVPD Y13, Y9, Y5, Y7
+	VXORPD Y9, Y9, Y9
+	VSUBPD Y5, Y9, Y9
+	VBLENDVPD Y14, Y9, Y6, Y6
+	VBLENDVPD Y14, Y4, Y7, Y7
 	VDIVPD Y7, Y6, Y6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Y7, Y7, Y7
 	VMOVUPD pi4<>(SB), Y9
-	VCMPPD $30, tanpi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y13, Y9, Y7, Y7
 	VMOVUPD pi2<>(SB), Y9
-	VCMPPD $30, tan3pi8<>(SB), Y5, Y8
-	VBLENDVPD Y8, Y9, Y7, Y7
+	VBLENDVPD Y14, Y9, Y7, Y7
 	// atan t = t + t*z*A(z), z = t^2; plus the base; x's sign
 	VMULPD Y6, Y6, Y8
 	VMULPD Y8, Y8, Y13
@@ -45204,20 +45188,20 @@ one:
 	VANDPD.BCST absmask64<>(SB), Z3, Z6
 	VMINPD Z6, Z5, Z6
 	VBROADCASTSD datan2tiny<>(SB), Z5
-	VMAXPD Z6, Z5, Z6
-	VDIVPD Z6, Z4, Z4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD.BCST absmask64<>(SB), Z4, Z5
-	VMOVAPD Z5, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
-	VSUBPD.BCST done<>(SB), Z5, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, K2, Z7
-	VBROADCASTSD dm1<>(SB), K5, Z6
-	VMOVAPD Z5, K5, Z7
+	VMAXPD Z6, Z5, Z5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMULPD.BCST tanpi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K2
+	VMULPD.BCST tan3pi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K5
+	VMOVAPD Z4, Z6
+	VMOVAPD Z5, Z7
+	VSUBPD Z5, Z4, K2, Z6
+	VADDPD Z5, Z4, K2, Z7
+	VXORPD Z8, Z8, Z8
+	VSUBPD Z5, Z8, K5, Z6
+	VMOVAPD Z4, K5, Z7
 	VDIVPD Z7, Z6, Z6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
 	VBROADCASTSD pi4<>(SB), K2, Z7
 	VBROADCASTSD pi2<>(SB), K5, Z7
@@ -45250,20 +45234,20 @@ one:
 	VANDPD.BCST absmask64<>(SB), Z12, Z6
 	VMINPD Z6, Z5, Z6
 	VBROADCASTSD datan2tiny<>(SB), Z5
-	VMAXPD Z6, Z5, Z6
-	VDIVPD Z6, Z4, Z4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD.BCST absmask64<>(SB), Z4, Z5
-	VMOVAPD Z5, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
-	VSUBPD.BCST done<>(SB), Z5, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, K2, Z7
-	VBROADCASTSD dm1<>(SB), K5, Z6
-	VMOVAPD Z5, K5, Z7
+	VMAXPD Z6, Z5, Z5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMULPD.BCST tanpi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K2
+	VMULPD.BCST tan3pi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K5
+	VMOVAPD Z4, Z6
+	VMOVAPD Z5, Z7
+	VSUBPD Z5, Z4, K2, Z6
+	VADDPD Z5, Z4, K2, Z7
+	VXORPD Z8, Z8, Z8
+	VSUBPD Z5, Z8, K5, Z6
+	VMOVAPD Z4, K5, Z7
 	VDIVPD Z7, Z6, Z6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
 	VBROADCASTSD pi4<>(SB), K2, Z7
 	VBROADCASTSD pi2<>(SB), K5, Z7
@@ -45320,20 +45304,20 @@ tail:
 	VANDPD.BCST absmask64<>(SB), Z3, Z6
 	VMINPD Z6, Z5, Z6
 	VBROADCASTSD datan2tiny<>(SB), Z5
-	VMAXPD Z6, Z5, Z6
-	VDIVPD Z6, Z4, Z4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD.BCST absmask64<>(SB), Z4, Z5
-	VMOVAPD Z5, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
-	VSUBPD.BCST done<>(SB), Z5, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, K2, Z7
-	VBROADCASTSD dm1<>(SB), K5, Z6
-	VMOVAPD Z5, K5, Z7
+	VMAXPD Z6, Z5, Z5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMULPD.BCST tanpi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K2
+	VMULPD.BCST tan3pi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K5
+	VMOVAPD Z4, Z6
+	VMOVAPD Z5, Z7
+	VSUBPD Z5, Z4, K2, Z6
+	VADDPD Z5, Z4, K2, Z7
+	VXORPD Z8, Z8, Z8
+	VSUBPD Z5, Z8, K5, Z6
+	VMOVAPD Z4, K5, Z7
 	VDIVPD Z7, Z6, Z6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
 	VBROADCASTSD pi4<>(SB), K2, Z7
 	VBROADCASTSD pi2<>(SB), K5, Z7
@@ -45366,20 +45350,20 @@ tail:
 	VANDPD.BCST absmask64<>(SB), Z12, Z6
 	VMINPD Z6, Z5, Z6
 	VBROADCASTSD datan2tiny<>(SB), Z5
-	VMAXPD Z6, Z5, Z6
-	VDIVPD Z6, Z4, Z4
-	// a = |w|; t = a, (a-1)/(a+1) above tan(pi/8), -1/a above tan(3pi/8)
-	VANDPD.BCST absmask64<>(SB), Z4, Z5
-	VMOVAPD Z5, Z6
-	VBROADCASTSD done<>(SB), Z7
-	VCMPPD.BCST $30, tanpi8<>(SB), Z5, K2
-	VCMPPD.BCST $30, tan3pi8<>(SB), Z5, K5
-	VSUBPD.BCST done<>(SB), Z5, K2, Z6
-	VADDPD.BCST done<>(SB), Z5, K2, Z7
-	VBROADCASTSD dm1<>(SB), K5, Z6
-	VMOVAPD Z5, K5, Z7
+	VMAXPD Z6, Z5, Z5
+	// t = q/p, (q-p)/(q+p) above tan(pi/8), -p/q above tan(3pi/8); base 0, pi/4, pi/2
+	VMULPD.BCST tanpi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K2
+	VMULPD.BCST tan3pi8<>(SB), Z5, Z8
+	VCMPPD $30, Z8, Z4, K5
+	VMOVAPD Z4, Z6
+	VMOVAPD Z5, Z7
+	VSUBPD Z5, Z4, K2, Z6
+	VADDPD Z5, Z4, K2, Z7
+	VXORPD Z8, Z8, Z8
+	VSUBPD Z5, Z8, K5, Z6
+	VMOVAPD Z4, K5, Z7
 	VDIVPD Z7, Z6, Z6
-	// base 0, pi/4 or pi/2 by the same tests
 	VXORPD Z7, Z7, Z7
 	VBROADCASTSD pi4<>(SB), K2, Z7
 	VBROADCASTSD pi2<>(SB), K5, Z7
