@@ -99,6 +99,12 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 	kBlocks := ceilDiv(k, ks.kc)
 	kcb := ceilDiv(k, kBlocks)
 	mp := roundUp(m, mr)
+	// The last row panel may be short: it is packed to the width of the
+	// narrowest kernel that holds it (as the packed path's unit does), so
+	// fewer padding rows are multiplied: C of 32 rows, a convolution of 32
+	// output channels, is two panels of 14 rows and one of 4, not 14.
+	rowPanels := ceilDiv(m, mr)
+	lastMR, lastMicro := ks.edgeFor(m - (rowPanels-1)*mr)
 
 	// Pack each distinct A once: for each k block at pc, its row panels
 	// at pc*mp + ip*mr*kc.
@@ -121,10 +127,13 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 		base := j * mp * k
 		for pc := 0; pc < k; pc += kcb {
 			kc := min(kcb, k-pc)
-			for ip := range ceilDiv(m, mr) {
-				r0 := ip * mr
-				d := ap[base+pc*mp+ip*mr*kc:][:mr*kc]
-				ks.pack(d, a, off+r0*lda+pc, lda, 1, min(mr, m-r0), mr, kc)
+			for ip := range rowPanels {
+				r0, w := ip*mr, mr
+				if ip == rowPanels-1 {
+					w = lastMR
+				}
+				d := ap[base+pc*mp+ip*mr*kc:][:w*kc]
+				ks.pack(d, a, off+r0*lda+pc, lda, 1, min(mr, m-r0), w, kc)
 			}
 		}
 	}
@@ -158,15 +167,19 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 					if pc > 0 {
 						beta = 1
 					}
-					for ip := range ceilDiv(m, mr) {
+					for ip := range rowPanels {
 						r0 := ip * mr
 						mv := min(mr, m-r0)
 						apan := &ap[abase+pc*mp+ip*mr*kc]
-						if mv == mr && nv == nr {
-							ks.micro(kc, apan, &bp[0], &c[cbase+r0*ldc+j0], ldc, 1, beta)
+						tileMR, micro := mr, ks.micro
+						if ip == rowPanels-1 {
+							tileMR, micro = lastMR, lastMicro
+						}
+						if mv == tileMR && nv == nr {
+							micro(kc, apan, &bp[0], &c[cbase+r0*ldc+j0], ldc, 1, beta)
 							continue
 						}
-						ks.micro(kc, apan, &bp[0], &tl[0], nr, 1, 0)
+						micro(kc, apan, &bp[0], &tl[0], nr, 1, 0)
 						mergeTile(c, cbase+r0*ldc+j0, ldc, tl, nr, mv, nv, beta)
 					}
 				}
