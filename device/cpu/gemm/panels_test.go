@@ -142,6 +142,8 @@ func TestCopyRows(t *testing.T) {
 		"negative ldd": CopyRows(d, -1, s, 1, 2, 2),
 		"short dst":    CopyRows(d, 5, s, 1, 3, 2),
 		"short src":    CopyRows(d, 1, s, 9, 2, 2),
+		"huge ldd":     CopyRows(d, 1<<62, s, 1, 5, 2), // (rows-1)*ldd wraps to 0 in 64 bits
+		"huge lds":     CopyRows(d, 1, s, 1<<61+1, 9, 1),
 	} {
 		if ok {
 			t.Errorf("%s: CopyRows accepted it", name)

@@ -1,6 +1,9 @@
 package gemm
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // CopyRows copies rows rows of n elements, dst[r*ldd+i] = src[r*lds+i]
 // for r < rows and i < n: the strided copy a Panels source packs with
@@ -35,7 +38,11 @@ func spans(length, ld, rows, n int) bool {
 	if n > length {
 		return false
 	}
-	return ld == 0 || rows-1 <= (length-n)/ld
+	// (rows-1)*ld <= length-n without a division (this runs for every
+	// strided copy of a convolution's gather), and without overflow: the
+	// product is taken to 128 bits.
+	hi, lo := bits.Mul64(uint64(rows-1), uint64(ld))
+	return hi == 0 && lo <= uint64(length-n)
 }
 
 // rowMasks returns the byte masks of a row of bytes (at most 128) split
