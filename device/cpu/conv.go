@@ -233,10 +233,15 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 	}
 	base := s.xOff[item]
 	contiguous := s.stride[1] == 1
+	// The kernel row ty, column tx and channel c0 of step k0+p, advanced
+	// step by step rather than divided out each time (with one channel,
+	// every step is a tap, and four divisions a step cost more than the
+	// step's copy).
+	tap, c0 := k0/s.cg, k0%s.cg
+	ty, tx := tap/s.kw, tap%s.kw
 	for p := 0; p < kc; {
-		tap, c0 := (k0+p)/s.cg, (k0+p)%s.cg
 		steps := min(kc-p, s.cg-c0)
-		dy, dx := tap/s.kw*s.dil[0], tap%s.kw*s.dil[1]
+		dy, dx := ty*s.dil[0], tx*s.dil[1]
 		blk := dst[p*width:]
 		chOff := base + c0*s.sC
 		for _, r := range runs {
@@ -249,6 +254,19 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 			ix := r.ix + dx
 			if contiguous {
 				lo, hi := max(0, -ix), min(r.n, s.w-ix)
+				if steps == 1 {
+					// One row (one channel per group, as in a network's
+					// first layer): plain slices, no strided copies.
+					d := blk[r.j : r.j+r.n]
+					if lo >= hi {
+						clear(d)
+						continue
+					}
+					clear(d[:lo])
+					copy(d[lo:hi], s.x[off+ix+lo:off+ix+hi])
+					clear(d[hi:])
+					continue
+				}
 				if lo >= hi {
 					zeroRows(blk, width, r.j, r.n, steps)
 					continue
@@ -292,6 +310,12 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 			}
 		}
 		p += steps
+		if c0 += steps; c0 == s.cg {
+			c0 = 0
+			if tx++; tx == s.kw {
+				tx, ty = 0, ty+1
+			}
+		}
 	}
 }
 
