@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/tessera-go/tessera/device/cpu/vec"
 )
 
 // workScale sets how many goroutines a product of W = m*n*k multiply-adds
@@ -604,15 +606,17 @@ func packPanel[T float](dst, src []T, off, rs, cs, rows, width, kc int) {
 	if rs == 1 {
 		// Each step is contiguous.
 		for p := range kc {
-			d := dst[p*width : p*width+rows]
-			s := src[off+p*cs : off+p*cs+rows]
-			for r := range d {
-				d[r] = s[r]
-			}
+			copy(dst[p*width:p*width+rows], src[off+p*cs:off+p*cs+rows])
 		}
 		return
 	}
-	// Each row is contiguous along p (cs == 1): a transposing copy.
+	// Each row is contiguous along p (cs == 1): a transposing copy, in
+	// vec's tiles where the rows do not overlap (a row-by-row scatter
+	// wrote each value a panel's width from the last, and was a quarter
+	// of a convolution's filter gradient).
+	if rs >= kc && vec.Transpose(dst, width, src[off:], rs, rows, kc) == nil {
+		return
+	}
 	for r := range rows {
 		row := src[off+r*rs : off+r*rs+kc]
 		d := dst[r:]
