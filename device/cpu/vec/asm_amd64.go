@@ -1397,6 +1397,16 @@ func twoSumRowsF32AVX512(s *float64, c *float64, x *float32, ldx int, rows int, 
 //go:noescape
 func twoSumRowsF64AVX512(s *float64, c *float64, x *float64, ldx int, rows int, n int)
 
+// maxPool2F32AVX512 is MaxPool2 for float32 with AVX-512 (see maxPool2 in asmgen.go).
+//
+//go:noescape
+func maxPool2F32AVX512(dst *float32, x *float32, rows int, full int, ow int, kh int, ldr int, ldl int, kOut int, kLo int, kHi int)
+
+// maxPool2GradF32AVX512 is MaxPool2Grad for float32 with AVX-512 (see maxPool2 in asmgen.go).
+//
+//go:noescape
+func maxPool2GradF32AVX512(dx *float32, x *float32, y *float32, gy *float32, rows int, full int, ow int, kh int, ldr int, ldl int, kOut int, kLo int, kHi int)
+
 // widenBF16AVX2 widens bfloat16 to float32 (shifted into the high half). n is a multiple of the vector's lanes.
 //
 //go:noescape

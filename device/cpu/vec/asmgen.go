@@ -1962,6 +1962,8 @@ func main() {
 	g.twoSum512(f64)
 	g.twoSumRows512(f32)
 	g.twoSumRows512(f64)
+	g.maxPool2(false)
+	g.maxPool2(true)
 	g.halves(tierAVX2)
 	g.halves(tierAVX512)
 	g.compares(tierAVX2)
@@ -6580,6 +6582,216 @@ func (g *gen) twoSumRows512(e elem) {
 	g.ins("JEQ  done")
 	g.kmask("CX")
 	block("tail", 1, true)
+	g.label("done")
+	g.ins("VZEROUPPER")
+	g.ins("RET")
+}
+
+// maxPool2 emits maxPool2F32AVX512 (grad false) or
+// maxPool2GradF32AVX512: MaxPool2 and MaxPool2Grad for float32 on
+// AVX-512. Each row of tiles (rows ldr elements apart) holds kh lines (ldl
+// apart) of ow adjacent pairs; sixteen tiles at a time, a line's 32
+// elements are loaded and split into the pairs' first and second
+// elements (VPERMI2PS with the tables of even and odd indices), so that
+// lane o holds tile o's elements in the row-major order MaxPool2 folds
+// them in. The forward kernel folds them by Maximum's rule (acc stays
+// where acc > v or acc is NaN: VCMPPS, KORW, VBLENDMPS). The gradient
+// kernel counts the elements equal to y (masked adds of 1 where VCMPPS
+// finds them equal, as the fused passes sum their 0/1 mask), divides g by
+// the count, and on a second pass over the lines selects g/count where
+// an element is equal and 0*(g/count) where not, interleaving the two
+// halves back (VPERMI2PS) into dx's lines. The ow%16 tiles at a row's end
+// go under the masks kOut (tiles), kLo and kHi (the two halves of their
+// elements), which the caller computes; ow/16 whole groups (full) go
+// without. Operands in order: dst (or dx), x, [y, gy (g),] then the
+// counts and strides in elements; y, g and dst are contiguous rows of ow,
+// dx rows of kh lines of 2*ow.
+func (g *gen) maxPool2(grad bool) {
+	name := "maxPool2F32AVX512"
+	args := []arg{{"dst", "*float32", 8}, {"x", "*float32", 8}}
+	doc := "is MaxPool2 for float32 with AVX-512 (see maxPool2 in asmgen.go)."
+	if grad {
+		name = "maxPool2GradF32AVX512"
+		args = []arg{{"dx", "*float32", 8}, {"x", "*float32", 8}, {"y", "*float32", 8}, {"gy", "*float32", 8}}
+		doc = "is MaxPool2Grad for float32 with AVX-512 (see maxPool2 in asmgen.go)."
+	}
+	for _, a := range []string{"rows", "full", "ow", "kh", "ldr", "ldl", "kOut", "kLo", "kHi"} {
+		args = append(args, arg{a, "int", 8})
+	}
+	off := g.text(name, args, nil, doc)
+	mem := func(a string) string { return fmt.Sprintf("%s+%d(FP)", a, off[a]) }
+	idx := func(tab string, f func(i int) int) string {
+		var words []uint64
+		for i := 0; i < 16; i += 2 {
+			words = append(words, uint64(f(i))|uint64(f(i+1))<<32)
+		}
+		return g.table(tab, words) + "(SB)"
+	}
+	g.ins("VMOVDQU32 %s, Z30", idx("pool2even", func(i int) int { return 2 * i }))
+	g.ins("VMOVDQU32 %s, Z31", idx("pool2odd", func(i int) int { return 2*i + 1 }))
+	if grad {
+		g.ins("VMOVDQU32 %s, Z28", idx("pool2lo", func(i int) int { return i/2 + 16*(i%2) }))
+		g.ins("VMOVDQU32 %s, Z29", idx("pool2hi", func(i int) int { return 8 + i/2 + 16*(i%2) }))
+		g.ins("VBROADCASTSS %s, Z27", g.f("fone", 1))
+		g.ins("VXORPS Z26, Z26, Z26")
+		g.load(off, "y", "AX")
+		g.load(off, "gy", "BX") // g, y's gradient
+		g.load(off, "dx", "DI")
+	} else {
+		g.load(off, "dst", "DI")
+	}
+	g.load(off, "x", "R11") // the row of tiles
+	g.load(off, "rows", "R8")
+	g.load(off, "ldl", "R9")
+	g.ins("SHLQ $2, R9")
+	g.ins("MOVQ %s, CX", mem("kOut"))
+	g.ins("KMOVW CX, K1")
+	g.ins("MOVQ %s, CX", mem("kLo"))
+	g.ins("KMOVW CX, K2")
+	g.ins("MOVQ %s, CX", mem("kHi"))
+	g.ins("KMOVW CX, K3")
+	if grad {
+		g.ins("MOVQ %s, R12", mem("ow")) // a line of dx, in bytes
+		g.ins("SHLQ $3, R12")
+	}
+	// split loads the line at R14 (32 elements, or the masked tail's) and
+	// leaves the pairs' first elements in Z2 and second in Z3.
+	split := func(masked bool) {
+		if masked {
+			g.ins("VMOVUPS.Z (R14), K2, Z0")
+			g.ins("VMOVUPS.Z 64(R14), K3, Z1")
+		} else {
+			g.ins("VMOVUPS (R14), Z0")
+			g.ins("VMOVUPS 64(R14), Z1")
+		}
+		g.ins("VMOVAPS Z30, Z2")
+		g.ins("VPERMI2PS Z1, Z0, Z2")
+		g.ins("VMOVAPS Z31, Z3")
+		g.ins("VPERMI2PS Z1, Z0, Z3")
+	}
+	// fold sets acc (Z4) to Maximum(acc, v).
+	fold := func(v string) {
+		g.ins("VCMPPS $0x1e, %s, Z4, K5", v) // acc > v
+		g.ins("VCMPPS $3, Z4, Z4, K6")       // acc is NaN
+		g.ins("KORW K6, K5, K5")
+		g.ins("VBLENDMPS Z4, %s, K5, Z4", v)
+	}
+	// lines runs body over the kh lines of the group at SI, R14 each line.
+	lines := func(l string, body func()) {
+		g.ins("MOVQ SI, R14")
+		g.ins("MOVQ %s, R10", mem("kh"))
+		g.label(l)
+		body()
+		g.ins("ADDQ R9, R14")
+		g.ins("DECQ R10")
+		g.ins("JNE  %s", l)
+	}
+	// group handles sixteen tiles (or the masked tail's) at SI, with its
+	// outputs at DI (dx: DI's lines, R12 apart) and, for grad, y and g at
+	// AX and BX.
+	group := func(l string, masked bool) {
+		kz, k := "", ""
+		if masked {
+			kz, k = ".Z", "K1, "
+		}
+		if !grad {
+			g.ins("MOVQ SI, R14")
+			split(masked)
+			g.ins("VMOVAPS Z2, Z4")
+			fold("Z3")
+			g.ins("MOVQ %s, R10", mem("kh"))
+			g.ins("DECQ R10")
+			g.label(l + "lines")
+			g.ins("TESTQ R10, R10")
+			g.ins("JEQ  %sstore", l)
+			g.ins("ADDQ R9, R14")
+			split(masked)
+			fold("Z2")
+			fold("Z3")
+			g.ins("DECQ R10")
+			g.ins("JMP  %slines", l)
+			g.label(l + "store")
+			g.ins("VMOVUPS Z4, %s(DI)", k)
+			return
+		}
+		g.ins("VMOVUPS%s (AX), %sZ10", kz, k)
+		g.ins("VMOVUPS%s (BX), %sZ11", kz, k)
+		g.ins("VXORPS Z12, Z12, Z12")
+		lines(l+"count", func() {
+			split(masked)
+			g.ins("VCMPPS $0, Z10, Z2, K5")
+			g.ins("VADDPS Z27, Z12, K5, Z12")
+			g.ins("VCMPPS $0, Z10, Z3, K6")
+			g.ins("VADDPS Z27, Z12, K6, Z12")
+		})
+		g.ins("VDIVPS Z12, Z11, Z13") // g/count
+		g.ins("VMULPS Z26, Z13, Z14") // 0*(g/count)
+		g.ins("MOVQ DI, DX")
+		lines(l+"out", func() {
+			split(masked)
+			g.ins("VCMPPS $0, Z10, Z2, K5")
+			g.ins("VCMPPS $0, Z10, Z3, K6")
+			g.ins("VBLENDMPS Z13, Z14, K5, Z4")
+			g.ins("VBLENDMPS Z13, Z14, K6, Z5")
+			g.ins("VMOVAPS Z28, Z6")
+			g.ins("VPERMI2PS Z5, Z4, Z6")
+			g.ins("VMOVAPS Z29, Z7")
+			g.ins("VPERMI2PS Z5, Z4, Z7")
+			if masked {
+				g.ins("VMOVUPS Z6, K2, (DX)")
+				g.ins("VMOVUPS Z7, K3, 64(DX)")
+			} else {
+				g.ins("VMOVUPS Z6, (DX)")
+				g.ins("VMOVUPS Z7, 64(DX)")
+			}
+			g.ins("ADDQ R12, DX")
+		})
+	}
+	g.label("row")
+	g.ins("TESTQ R8, R8")
+	g.ins("JEQ  done")
+	g.ins("MOVQ R11, SI")
+	g.ins("MOVQ %s, R13", mem("full"))
+	g.label("groups")
+	g.ins("TESTQ R13, R13")
+	g.ins("JEQ  tail")
+	group("g", false)
+	g.ins("ADDQ $128, SI")
+	if grad {
+		g.ins("ADDQ $128, DI")
+		g.ins("ADDQ $64, AX")
+		g.ins("ADDQ $64, BX")
+	} else {
+		g.ins("ADDQ $64, DI")
+	}
+	g.ins("DECQ R13")
+	g.ins("JMP  groups")
+	g.label("tail")
+	g.ins("KORTESTW K1, K1")
+	g.ins("JEQ  next")
+	group("t", true)
+	g.ins("MOVQ %s, CX", mem("ow")) // the tail's tiles: ow%16
+	g.ins("ANDQ $15, CX")
+	if grad {
+		g.ins("LEAQ (AX)(CX*4), AX")
+		g.ins("LEAQ (BX)(CX*4), BX")
+		g.ins("LEAQ (DI)(CX*8), DI")
+	} else {
+		g.ins("LEAQ (DI)(CX*4), DI")
+	}
+	g.label("next")
+	if grad {
+		// DI is a line past the row's start; the next row starts kh
+		// lines after it.
+		g.ins("MOVQ %s, CX", mem("kh"))
+		g.ins("DECQ CX")
+		g.ins("IMULQ R12, CX")
+		g.ins("ADDQ CX, DI")
+	}
+	g.ins("MOVQ %s, CX", mem("ldr"))
+	g.ins("LEAQ (R11)(CX*4), R11")
+	g.ins("DECQ R8")
+	g.ins("JMP  row")
 	g.label("done")
 	g.ins("VZEROUPPER")
 	g.ins("RET")

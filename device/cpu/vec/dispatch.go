@@ -91,6 +91,11 @@ type kernels struct {
 	// the rows, ldx >= 0 apart); nil where it calls the row kernel per row.
 	twoSumRows32 func(s, c []float64, x []float32, ldx, rows int)
 	twoSumRows64 func(s, c []float64, x []float64, ldx, rows int)
+	// maxPool2 and maxPool2Grad are MaxPool2's and MaxPool2Grad's kernels
+	// for float32 (validated operands; see those); nil where the Go loops
+	// serve.
+	maxPool2     func(dst, x []float32, rows, ow, kh, ldr, ldl int)
+	maxPool2Grad func(dx, x, y, g []float32, rows, ow, kh, ldr, ldl int)
 	// atan232 and atan264 are Atan2's kernels (dst = atan2(y, x)).
 	atan232 func(dst, y, x []float32)
 	atan264 func(dst, y, x []float64)

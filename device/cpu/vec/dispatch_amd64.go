@@ -365,6 +365,14 @@ var avx512Kernels = func() *kernels {
 	k.twoSumRows64 = func(s, c []float64, x []float64, ldx, rows int) {
 		twoSumRowsF64AVX512(p64(s), p64(c), p64(x), ldx, rows, len(s))
 	}
+	k.maxPool2 = func(dst, x []float32, rows, ow, kh, ldr, ldl int) {
+		kOut, kLo, kHi := pool2Masks(ow)
+		maxPool2F32AVX512(p32(dst), p32(x), rows, ow/16, ow, kh, ldr, ldl, kOut, kLo, kHi)
+	}
+	k.maxPool2Grad = func(dx, x, y, g []float32, rows, ow, kh, ldr, ldl int) {
+		kOut, kLo, kHi := pool2Masks(ow)
+		maxPool2GradF32AVX512(p32(dx), p32(x), p32(y), p32(g), rows, ow/16, ow, kh, ldr, ldl, kOut, kLo, kHi)
+	}
 	k.halves = asmHalves(16, widenBF16AVX512, widenF16AVX512, narrowBF16AVX512, narrowF16AVX512, roundBF16AVX512, roundF16AVX512)
 	k.halves.lanes, k.halves.binBF16, k.halves.binF16 = 16, asmAVX512.binBF16, asmAVX512.binF16
 	k.halves.unBF16, k.halves.unF16 = asmAVX512.unBF16, asmAVX512.unF16
@@ -537,4 +545,12 @@ func inPlaceVia[T float32 | float64](f func(dst, x []T)) func(dst, x []T) {
 			f(dst[i:i+n], buf[:n])
 		}
 	}
+}
+
+// pool2Masks returns the lane masks of the ow%16 tiles at the end of a
+// row of MaxPool2's AVX-512 kernels: the tiles, and the first and second
+// sixteen of their 2*(ow%16) elements.
+func pool2Masks(ow int) (kOut, kLo, kHi int) {
+	t := ow % 16
+	return 1<<t - 1, 1<<min(2*t, 16) - 1, 1<<max(2*t-16, 0) - 1
 }

@@ -3,8 +3,11 @@
 // transcendentals, reductions, conversions and comparisons; selects and
 // reversal of elements of any 1- to 8-byte type (Select, SelectElse,
 // SelectThen, Reverse); a few integer and byte kernels (CompareInt,
-// AbsInt, NegInt, NotBytes, TruncF32ToI32, WidenU8F32); and a
-// deterministic parallel splitter.
+// AbsInt, NegInt, NotBytes, TruncF32ToI32, WidenU8F32); max pooling over
+// tiles of adjacent pairs and its gradient (MaxPool2, MaxPool2Grad: an
+// AVX-512 kernel for float32 that splits each line's pairs with
+// VPERMI2PS, Go elsewhere, the same bits); and a deterministic parallel
+// splitter.
 //
 // Most exported functions are generic over ~float32 | ~float64; the others
 // take the element types their names and signatures give. Every one checks
