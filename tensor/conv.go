@@ -803,13 +803,19 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles 
 	return nil, shiftedWindows(xp, k, s, d, oh, ow), nil
 }
 
+// useTilePooler lets tilePool take a backend's device.TilePooler; tests
+// turn it off to compare with the fused passes.
+var useTilePooler = true
+
 // tilePool reduces each tile of tiles [N, C, OH, KH, OW, KW] to its
 // maximum (max) or mean: the result is the elementwise Maximum (or sum) of
 // the KH*KW strided slices [N, C, OH, OW], one fused pass rather than a
 // reduction over two short strided axes. Its gradient is one fused pass
 // too: the maximum's, shared evenly between the elements of a tile equal
 // to it (as the Max reduction's rule); the mean's, spread evenly over the
-// tile.
+// tile. For the maximum in F32 and F64 on a backend that is a
+// device.TilePooler (the CPU), its direct kernels compute both, with the
+// same bits.
 func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 	sh := tiles.lay.Shape
 	n, c, oh, kh, ow, kw := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
@@ -829,7 +835,19 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 	same := func(s *Tensor) *Tensor { return s }
 	perTile := []int{n, c, oh, 1, ow, 1}
 	var y *Tensor
-	if max {
+	if pooler, ok := td.st.dev.Backend().(device.TilePooler); ok && max && useTilePooler &&
+		(td.DType() == dtype.F32 || td.DType() == dtype.F64) {
+		// The backend's direct kernels: the bits of the fused passes
+		// below, without their walks of runs KW elements long.
+		y = compute(name, td.DType(), []int{n, c, oh, ow}, []*Tensor{td}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+			return pooler.MaxTiles(dst, src[0])
+		})
+		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
+			return []*Tensor{compute(name, g.DType(), sh, []*Tensor{s[0], s[1], g}, func(_ device.Backend, dst device.Operand, src []device.Operand) error {
+				return pooler.MaxTilesGrad(dst, src[0], src[1], src[2])
+			})}
+		}, []*Tensor{td, y}, tiles)
+	} else if max {
 		y = fold(td, same, (*Tensor).Maximum)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
 			// mask: 1 where an element equals its tile's maximum (one
