@@ -271,9 +271,9 @@ var blockIndices = sync.OnceValue(func() *[genBlock]float64 {
 })
 
 // steps sets dst[j] = start + i*step for the indices i = at+j, rounding
-// the product and then the sum (as NumPy's arange does; never fused into
-// one rounding, which Go's compiler may do to a scalar x*y + z on some
-// platforms). The index is exact in float64 (at+j < 2^40). The three
+// the product and then the sum, on every platform (Go's compiler may fuse
+// a scalar x*y + z into one rounding on some; the kernels never do). The
+// index is exact in float64 (at+j < 2^40). The three
 // passes run in vector kernels over a block in the first-level cache: a
 // scalar loop, which carries its running index from one element to the
 // next, took about 1 ns an element. dst is at most genBlock long, so the
@@ -394,7 +394,7 @@ func Rand(dt dtype.DType, seed uint64, shape ...int) *Tensor {
 	// first element (so blocks can be generated on several cores), and
 	// splits into four quarters, each from a copy moved a quarter further
 	// on: their four chains of 128-bit multiplications overlap in the core,
-	// where one chain ran about 1.4x slower.
+	// where one chain ran about 1.3x slower.
 	return generate(op, dt, shape, false, func(dst, _ []float64, at int) {
 		q := len(dst) / 4
 		var g [4]rand.PCG
