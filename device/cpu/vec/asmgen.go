@@ -6747,6 +6747,17 @@ func (g *gen) maxPool2(grad bool) {
 			g.ins("ADDQ R12, DX")
 		})
 	}
+	// advance moves the outputs (and y and g) past CX tiles; x's group
+	// pointer moves with the groups only, the tail being a row's last.
+	advance := func() {
+		if grad {
+			g.ins("LEAQ (AX)(CX*4), AX")
+			g.ins("LEAQ (BX)(CX*4), BX")
+			g.ins("LEAQ (DI)(CX*8), DI")
+		} else {
+			g.ins("LEAQ (DI)(CX*4), DI")
+		}
+	}
 	g.label("row")
 	g.ins("TESTQ R8, R8")
 	g.ins("JEQ  done")
@@ -6757,13 +6768,8 @@ func (g *gen) maxPool2(grad bool) {
 	g.ins("JEQ  tail")
 	group("g", false)
 	g.ins("ADDQ $128, SI")
-	if grad {
-		g.ins("ADDQ $128, DI")
-		g.ins("ADDQ $64, AX")
-		g.ins("ADDQ $64, BX")
-	} else {
-		g.ins("ADDQ $64, DI")
-	}
+	g.ins("MOVQ $16, CX")
+	advance()
 	g.ins("DECQ R13")
 	g.ins("JMP  groups")
 	g.label("tail")
@@ -6772,13 +6778,7 @@ func (g *gen) maxPool2(grad bool) {
 	group("t", true)
 	g.ins("MOVQ %s, CX", mem("ow")) // the tail's tiles: ow%16
 	g.ins("ANDQ $15, CX")
-	if grad {
-		g.ins("LEAQ (AX)(CX*4), AX")
-		g.ins("LEAQ (BX)(CX*4), BX")
-		g.ins("LEAQ (DI)(CX*8), DI")
-	} else {
-		g.ins("LEAQ (DI)(CX*4), DI")
-	}
+	advance()
 	g.label("next")
 	if grad {
 		// DI is a line past the row's start; the next row starts kh

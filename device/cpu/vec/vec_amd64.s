@@ -48156,7 +48156,8 @@ glines:
 gstore:
 	VMOVUPS Z4, (DI)
 	ADDQ $128, SI
-	ADDQ $64, DI
+	MOVQ $16, CX
+	LEAQ (DI)(CX*4), DI
 	DECQ R13
 	JMP  groups
 tail:
@@ -48287,9 +48288,10 @@ gout:
 	DECQ R10
 	JNE  gout
 	ADDQ $128, SI
-	ADDQ $128, DI
-	ADDQ $64, AX
-	ADDQ $64, BX
+	MOVQ $16, CX
+	LEAQ (AX)(CX*4), AX
+	LEAQ (BX)(CX*4), BX
+	LEAQ (DI)(CX*8), DI
 	DECQ R13
 	JMP  groups
 tail:
