@@ -217,8 +217,19 @@ type run struct{ j, n, iy, ix int }
 // are gathered element by element.
 func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 	dst = dst[:kc*width]
-	if cols < width {
+	// With padding, the panel is cleared whole first (at memclr's speed)
+	// and the runs' parts in the padding are left as they are, where
+	// clearing each of them was a strided copy of zeros per tap and run.
+	padded := s.pad != [2]int{}
+	if cols < width || padded {
 		clear(dst)
+	}
+	// clearRows clears the parts of runs in the padding, unless the panel
+	// is clear already.
+	clearRows := func(blk []T, width, j, n, rows int) {
+		if !padded {
+			zeroRows(blk, width, j, n, rows)
+		}
 	}
 	var buf [maxRuns]run
 	runs := buf[:0]
@@ -247,7 +258,7 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 		for _, r := range runs {
 			iy := r.iy + dy
 			if iy < 0 || iy >= s.h {
-				zeroRows(blk, width, r.j, r.n, steps)
+				clearRows(blk, width, r.j, r.n, steps)
 				continue
 			}
 			off := chOff + iy*s.sH
@@ -259,23 +270,27 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 					// first layer): plain slices, no strided copies.
 					d := blk[r.j : r.j+r.n]
 					if lo >= hi {
-						clear(d)
+						if !padded {
+							clear(d)
+						}
 						continue
 					}
-					clear(d[:lo])
+					if !padded {
+						clear(d[:lo])
+						clear(d[hi:])
+					}
 					copy(d[lo:hi], s.x[off+ix+lo:off+ix+hi])
-					clear(d[hi:])
 					continue
 				}
 				if lo >= hi {
-					zeroRows(blk, width, r.j, r.n, steps)
+					clearRows(blk, width, r.j, r.n, steps)
 					continue
 				}
 				if lo > 0 {
-					zeroRows(blk, width, r.j, lo, steps)
+					clearRows(blk, width, r.j, lo, steps)
 				}
 				if hi < r.n {
-					zeroRows(blk, width, r.j+hi, r.n-hi, steps)
+					clearRows(blk, width, r.j+hi, r.n-hi, steps)
 				}
 				gemm.CopyRows(blk[r.j+lo:], width, s.x[off+ix+lo:], s.sC, steps, hi-lo)
 				continue
@@ -290,14 +305,14 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 				hi = min(r.n, (s.w-1-ix)/st+1)
 			}
 			if lo >= hi {
-				zeroRows(blk, width, r.j, r.n, steps)
+				clearRows(blk, width, r.j, r.n, steps)
 				continue
 			}
 			if lo > 0 {
-				zeroRows(blk, width, r.j, lo, steps)
+				clearRows(blk, width, r.j, lo, steps)
 			}
 			if hi < r.n {
-				zeroRows(blk, width, r.j+hi, r.n-hi, steps)
+				clearRows(blk, width, r.j+hi, r.n-hi, steps)
 			}
 			step := st * s.sW
 			for q := range steps {
