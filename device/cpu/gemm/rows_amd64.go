@@ -8,8 +8,9 @@ const haveRowsZ = true
 
 // copyRowsZ copies rows rows of bytes from src (srcStride bytes apart) to
 // dst (dstStride bytes apart), each row the bytes of masks lo (bytes
-// 0-63) and hi (64-127), with AVX512BW byte-masked moves; masked-off
-// bytes are neither read nor written.
+// 0-63) and hi (64-127), with AVX512BW byte-masked moves (one each way
+// per row when hi is empty); masked-off bytes are neither read nor
+// written.
 //
 //go:noescape
 func copyRowsZ(dst, src *byte, dstStride, srcStride, rows int, lo, hi uint64)

@@ -15,6 +15,17 @@ TEXT ·copyRowsZ(SB), NOSPLIT, $0-56
 	KMOVQ AX, K2
 	TESTQ CX, CX
 	JLE copyRowsZ_done
+	// Rows of at most 64 bytes (hi empty): one move each way per row.
+	TESTQ AX, AX
+	JNZ copyRowsZ_loop
+copyRowsZ_short:
+	VMOVDQU8.Z 0(SI), K1, Z0
+	VMOVDQU8 Z0, K1, 0(DI)
+	ADDQ R9, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ copyRowsZ_short
+	JMP copyRowsZ_done
 copyRowsZ_loop:
 	VMOVDQU8.Z 0(SI), K1, Z0
 	VMOVDQU8.Z 64(SI), K2, Z1
