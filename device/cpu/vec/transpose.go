@@ -47,31 +47,51 @@ const transposeTile = 16
 
 // transposeTiles is Transpose on checked operands, a strip of tiles of
 // source rows at a time (each tile reading 16 source lines and writing 16
-// destination lines), the whole 8 by 8 blocks of a tile through block8
-// when it is set, everything else in Go.
+// destination lines). With block8 set and at least 8 rows and columns,
+// 8 by 8 blocks cover each tile: a part of a tile fewer than 8 rows or
+// columns wide is moved by the block that ends at the tile's edge, which
+// overlaps one moved already and writes its values again (a copy, so the
+// same values). Otherwise, and for 64-bit words, everything is moved in Go.
 func transposeTiles[T any](dst []T, ldd int, src []T, lds, rows, cols int, block8 func(dst *T, ldd int, src *T, lds int, n int)) {
+	blocks := block8 != nil && rows >= 8 && cols >= 8
 	for r0 := 0; r0 < rows; r0 += transposeTile {
 		r1 := min(r0+transposeTile, rows)
-		h := (r1 - r0) &^ 7 // rows in whole blocks
 		for c0 := 0; c0 < cols; c0 += transposeTile {
 			c1 := min(c0+transposeTile, cols)
-			c := c0
-			if block8 != nil && h > 0 {
-				w := (c1 - c0) &^ 7
-				for r := r0; r < r0+h; r += 8 {
+			if !blocks {
+				transposeGo(dst, ldd, src, lds, r0, r1, c0, c1)
+				continue
+			}
+			w := (c1 - c0) &^ 7 // columns in whole blocks from c0
+			for r := r0; r < r1; {
+				r = min(r, r1-8) // may start before r0, in rows >= 0
+				if w > 0 {
 					block8(&dst[c0*ldd+r], ldd, &src[r*lds+c0], lds, w)
 				}
-				transposeGo(dst, ldd, src, lds, r0+h, r1, c0, c0+w)
-				c = c0 + w
+				if w < c1-c0 {
+					block8(&dst[(c1-8)*ldd+r], ldd, &src[r*lds+c1-8], lds, 8)
+				}
+				r += 8
 			}
-			transposeGo(dst, ldd, src, lds, r0, r1, c, c1)
 		}
 	}
 }
 
-// transposeGo moves src's rows [r0, r1) and columns [c0, c1) to dst, a
-// destination row (a source column) at a time.
+// transposeGo moves src's rows [r0, r1) and columns [c0, c1) to dst: a
+// destination row (a source column) at a time, or, for fewer than 8 source
+// rows (a GEMM's short edge panel), a source row at a time, so that the
+// loop runs along the long side.
 func transposeGo[T any](dst []T, ldd int, src []T, lds, r0, r1, c0, c1 int) {
+	if r1-r0 < 8 {
+		for r := r0; r < r1; r++ {
+			j := c0*ldd + r
+			for _, v := range src[r*lds+c0 : r*lds+c1] {
+				dst[j] = v
+				j += ldd
+			}
+		}
+		return
+	}
 	for c := c0; c < c1; c++ {
 		d := dst[c*ldd+r0 : c*ldd+r1]
 		j := r0*lds + c

@@ -15,8 +15,8 @@ import (
 func TestTranspose(t *testing.T) {
 	for _, ks := range available() {
 		restore := useKernels(ks)
-		for _, rows := range []int{1, 3, 8, 9, 16, 17, 31, 40} {
-			for _, cols := range []int{1, 7, 8, 15, 16, 24, 33} {
+		for _, rows := range []int{1, 3, 8, 9, 16, 17, 20, 25, 31, 40} {
+			for _, cols := range []int{1, 7, 8, 15, 16, 20, 24, 33} {
 				for _, pad := range []int{0, 5} {
 					name := fmt.Sprintf("%s/%dx%d/pad=%d", ks.name, rows, cols, pad)
 					checkTranspose[uint8](t, name+"/u8", rows, cols, pad)
