@@ -106,6 +106,7 @@ func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2d
 	if c.x, c.xl, err = d.rowsInput(c.x, c.xl, &c.geo); err != nil {
 		return c, err
 	}
+	c.geo.kOff = c.geo.tapOffsets()
 	c.geo.xOff = make([]int, c.geo.n*c.g)
 	for i := range c.geo.xOff {
 		img, gi := i/c.g, i%c.g
@@ -128,6 +129,9 @@ func (d *Device) contiguous(b *Buffer, l layout.Layout) (*Buffer, layout.Layout,
 // of the input costs less than gathering it element by element for every
 // kernel tap). It updates geo's strides.
 func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
+	if geo.cg <= gatherChannels && geo.stride[1] == 1 && geo.pad != [2]int{} && !geo.depthwise() && geo.pad[0] <= geo.h && geo.pad[1] <= geo.w {
+		return d.paddedInput(b, l, geo)
+	}
 	if (l.Strides[3] != 1 && geo.w > 1) || l.Strides[1] < 0 {
 		var err error
 		if b, l, err = d.contiguous(b, l); err != nil {
@@ -136,6 +140,57 @@ func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, 
 	}
 	geo.sC, geo.sH, geo.sW = l.Strides[1], l.Strides[2], 1
 	return b, l, nil
+}
+
+// gatherChannels is the most channels per group for which PackB gathers
+// from a padded copy of the input (paddedInput, gemm.GatherRuns). With
+// more, it keeps its strided copies (a tap's channels, one gemm.CopyRows
+// per run and tap): that many rows per call make the call cheap, and the
+// padded copy costs as much as it saves (docs/benchmarks.md, 2026-12-06).
+var gatherChannels = 4
+
+// paddedInput returns a contiguous copy of the input (b, l) of geo with
+// its padding written out as zeros, and makes geo the convolution of that
+// copy without padding, so that every kernel tap of a panel's pixels
+// reads whole runs of the copy (tapOffsets, PackB's gather) and nothing is
+// clipped. It is taken for column stride 1 (runs of adjacent pixels read
+// adjacent columns) and padding no wider than the input, which bounds the
+// copy at 9 times the input; depthwise stencils pad as they go.
+func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
+	hp, wp := geo.h+2*geo.pad[0], geo.w+2*geo.pad[1]
+	pl, err := layout.Contiguous(geo.n, geo.c, hp, wp)
+	if err != nil {
+		return nil, l, err
+	}
+	t := newTemp(d, b.dt, pl.Numel()) // zeroed: the padding
+	inner := layout.Layout{Shape: l.Shape, Strides: pl.Strides, Offset: geo.pad[0]*wp + geo.pad[1]}
+	if err := d.copyInto(t, inner, b, l); err != nil {
+		return nil, l, err
+	}
+	geo.h, geo.w, geo.pad = hp, wp, [2]int{}
+	geo.sC, geo.sH, geo.sW = pl.Strides[1], pl.Strides[2], 1
+	return t, pl, nil
+}
+
+// tapOffsets returns, for convolutions whose panels gather whole runs
+// (column stride 1, no padding left to clip, strides not negative), the
+// offset in x of each k step (kernel row, kernel column, channel) from
+// the input position of kernel tap (0, 0): gemm.GatherRuns's per-row
+// offsets. It returns nil for the others, which PackB gathers with
+// clipping.
+func (geo convGeom) tapOffsets() []int {
+	if geo.cg > gatherChannels || geo.stride[1] != 1 || geo.pad != [2]int{} || geo.sC < 0 || geo.sH < 0 || geo.depthwise() {
+		return nil
+	}
+	offs := make([]int, 0, geo.kh*geo.kw*geo.cg)
+	for ty := range geo.kh {
+		for tx := range geo.kw {
+			for c := range geo.cg {
+				offs = append(offs, c*geo.sC+ty*geo.dil[0]*geo.sH+tx*geo.dil[1])
+			}
+		}
+	}
+	return offs
 }
 
 // convGeom is the geometry a convolution's panels are gathered with:
@@ -148,6 +203,7 @@ type convGeom struct {
 	sC, sH, sW                     int
 	stride, pad, dil               [2]int
 	xOff                           []int
+	kOff                           []int // tapOffsets, or nil
 }
 
 // convGeometry checks the operands' shapes against each other and the
@@ -217,6 +273,9 @@ type run struct{ j, n, iy, ix int }
 // are gathered element by element.
 func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 	dst = dst[:kc*width]
+	if s.kOff != nil && s.gatherRuns(dst, item, k0, j0, kc, cols, width) {
+		return
+	}
 	// With padding, the panel is cleared whole first (at memclr's speed)
 	// and the runs' parts in the padding are left as they are, where
 	// clearing each of them was a strided copy of zeros per tap and run.
@@ -332,6 +391,26 @@ func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 			}
 		}
 	}
+}
+
+// gatherRuns is PackB for a geometry with tap offsets: each k step's row
+// of the panel is the same runs (one per output row the pixels span) at
+// that step's offset, one gemm.GatherRuns for the panel. It reports false,
+// having written nothing but zeros, where GatherRuns refuses the operands.
+func (s convPanels[T]) gatherRuns(dst []T, item, k0, j0, kc, cols, width int) bool {
+	var buf [maxRuns]gemm.Run
+	runs := buf[:0]
+	base := s.xOff[item]
+	for j := 0; j < cols; {
+		oy, ox := (j0+j)/s.ow, (j0+j)%s.ow
+		n := min(cols-j, s.ow-ox)
+		runs = append(runs, gemm.Run{Dst: j, Src: base + oy*s.stride[0]*s.sH + ox, N: n})
+		j += n
+	}
+	if cols < width {
+		clear(dst)
+	}
+	return gemm.GatherRuns(dst, width, s.x, s.kOff[k0:k0+kc], runs)
 }
 
 // zeroRow is a row of zeros, the source zeroRows copies from.

@@ -178,3 +178,69 @@ func testCopyRows[T float](t *testing.T, kern string, n int) {
 		}
 	}
 }
+
+// TestGatherRuns checks GatherRuns on every kernel tier against a plain
+// loop: runs of every length up to past two 64-byte chunks, rows at
+// offsets out of order, the elements between and around the runs left
+// untouched; and its refusals.
+func TestGatherRuns(t *testing.T) {
+	for _, kern := range kernelNames() {
+		withKernel(t, kern, func() {
+			for n := 0; n <= 40; n++ {
+				testGatherRuns[float32](t, kern, n)
+				testGatherRuns[float64](t, kern, n)
+			}
+		})
+	}
+	d, s := make([]float32, 10), make([]float32, 10)
+	one := []Run{{N: 2}}
+	for name, ok := range map[string]bool{
+		"negative offset": GatherRuns(d, 2, s, []int{0, -1}, one),
+		"offset past src": GatherRuns(d, 2, s, []int{9}, one),
+		"negative ldd":    GatherRuns(d, -2, s, []int{0, 1}, one),
+		"negative run":    GatherRuns(d, 2, s, []int{0}, []Run{{N: -1}}),
+		"run past src":    GatherRuns(d, 2, s, []int{0}, []Run{{Src: 9, N: 2}}),
+		"run past dst":    GatherRuns(d, 4, s, []int{0, 0, 0}, []Run{{Dst: 1, N: 2}}),
+		"huge ldd":        GatherRuns(d, 1<<62, s, []int{0, 0, 0, 0, 0}, one),
+		"huge src":        GatherRuns(d, 2, s, []int{1}, []Run{{Src: 1<<63 - 1, N: 2}}),
+	} {
+		if ok {
+			t.Errorf("%s: GatherRuns accepted it", name)
+		}
+	}
+}
+
+func testGatherRuns[T float](t *testing.T, kern string, n int) {
+	t.Helper()
+	const guard = -3
+	offs := []int{7, 0, 3*n + 5, 2}
+	runs := []Run{{Dst: 1, Src: 0, N: n}, {Dst: n + 2, Src: n + 1, N: n / 2}, {Dst: n + n/2 + 3, Src: 1, N: 1}}
+	ldd := n + n/2 + 5
+	src := make([]T, max(7, 3*n+5)+2*n+2)
+	for i := range src {
+		src[i] = T(i + 1)
+	}
+	dst := make([]T, len(offs)*ldd)
+	for i := range dst {
+		dst[i] = guard
+	}
+	if !GatherRuns(dst, ldd, src, offs, runs) {
+		t.Fatalf("%s n=%d: refused", kern, n)
+	}
+	want := make([]T, len(dst))
+	for i := range want {
+		want[i] = guard
+	}
+	for p, o := range offs {
+		for _, r := range runs {
+			for i := range r.N {
+				want[p*ldd+r.Dst+i] = src[o+r.Src+i]
+			}
+		}
+	}
+	for i := range dst {
+		if dst[i] != want[i] {
+			t.Fatalf("%s %T n=%d: dst[%d][%d] = %v, want %v", kern, dst[i], n, i/ldd, i%ldd, dst[i], want[i])
+		}
+	}
+}

@@ -56,3 +56,69 @@ func rowMasks(bytes int) (lo, hi uint64) {
 	}
 	return mask(bytes), mask(bytes - 64)
 }
+
+// Run is one contiguous piece of the rows GatherRuns copies: N elements
+// from Src past a row's source offset to Dst in that row of dst.
+type Run struct{ Dst, Src, N int }
+
+// GatherRuns copies, for every row p < len(offs) and every run r,
+// dst[p*ldd+r.Dst+i] = src[offs[p]+r.Src+i] for i < r.N: rows that are
+// each a few contiguous pieces of src at a per-row offset, such as the
+// panel of an im2col matrix over a padded image (one row per kernel tap
+// and channel, one run per output row the panel's pixels span). With the
+// AVX-512 kernels active the whole gather is one assembly loop (64-byte
+// moves, the last of each run byte-masked); otherwise run by run with
+// copy. Negative offsets, runs or ldd, or slices too short for them, copy
+// nothing and return false.
+func GatherRuns[T ~float32 | ~float64](dst []T, ldd int, src []T, offs []int, runs []Run) bool {
+	if len(offs) == 0 || len(runs) == 0 {
+		return true
+	}
+	lo, hi := offs[0], offs[0]
+	for _, o := range offs[1:] {
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	if lo < 0 || hi > len(src) || ldd < 0 {
+		return false
+	}
+	for _, r := range runs {
+		// Every row's piece lies in src past the largest offset, and in dst
+		// across all rows.
+		if r.Dst < 0 || r.Src < 0 || r.N < 0 || r.Src > len(src)-hi || r.N > len(src)-hi-r.Src ||
+			r.Dst > len(dst) || !spans(len(dst)-r.Dst, ldd, len(offs), r.N) {
+			return false
+		}
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if haveRowsZ && active.Load().name == "avx512" {
+		var buf [8]runZ
+		rz := buf[:0]
+		if len(runs) > len(buf) {
+			rz = make([]runZ, 0, len(runs))
+		}
+		for _, r := range runs {
+			bytes := r.N * size
+			tail, _ := rowMasks(bytes % 64)
+			rz = append(rz, runZ{dst: r.Dst * size, src: r.Src * size, chunks: bytes / 64, mask: tail})
+		}
+		gatherRunsZ((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), ldd*size,
+			(*byte)(unsafe.Pointer(unsafe.SliceData(src))), &offs[0], size, len(offs), &rz[0], len(rz))
+		return true
+	}
+	for p, o := range offs {
+		row := dst[p*ldd:]
+		for _, r := range runs {
+			copy(row[r.Dst:r.Dst+r.N], src[o+r.Src:o+r.Src+r.N])
+		}
+	}
+	return true
+}
+
+// runZ is a Run as gatherRunsZ reads it, in bytes: where it goes in a row
+// of dst, where it starts past the row's source offset, its whole 64-byte
+// chunks, and the byte mask of the rest.
+type runZ struct {
+	dst, src, chunks int
+	mask             uint64
+}

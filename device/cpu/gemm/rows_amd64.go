@@ -14,3 +14,11 @@ const haveRowsZ = true
 //
 //go:noescape
 func copyRowsZ(dst, src *byte, dstStride, srcStride, rows int, lo, hi uint64)
+
+// gatherRunsZ is GatherRuns's loop for checked operands: for each of rows
+// rows p, with source offset offs[p] elements of size bytes each, it
+// copies every run of runs[:nruns] from src to dst+p*ldd (ldd in bytes),
+// 64 bytes at a time and the rest under the run's byte mask.
+//
+//go:noescape
+func gatherRunsZ(dst *byte, ldd int, src *byte, offs *int, size, rows int, runs *runZ, nruns int)

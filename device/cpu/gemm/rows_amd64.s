@@ -38,3 +38,58 @@ copyRowsZ_loop:
 copyRowsZ_done:
 	VZEROUPPER
 	RET
+
+// func gatherRunsZ(dst *byte, ldd int, src *byte, offs *int, size, rows int, runs *runZ, nruns int)
+//
+// Run by run (the run's mask set once), row by row within a run.
+TEXT ·gatherRunsZ(SB), NOSPLIT, $0-64
+	MOVQ ldd+8(FP), R8
+	MOVQ rows+40(FP), CX
+	MOVQ runs+48(FP), BX
+	MOVQ nruns+56(FP), R11
+	TESTQ CX, CX
+	JLE gatherRunsZ_done
+	TESTQ R11, R11
+	JLE gatherRunsZ_done
+	// R11: the end of the runs (32 bytes each).
+	SHLQ $5, R11
+	ADDQ BX, R11
+gatherRunsZ_run:
+	// DI: the run's first destination; SI: its source before the row's
+	// offset; R9: the offsets; R10: rows left; K1: the tail's mask.
+	MOVQ dst+0(FP), DI
+	ADDQ 0(BX), DI
+	MOVQ src+16(FP), SI
+	ADDQ 8(BX), SI
+	MOVQ offs+24(FP), R9
+	MOVQ CX, R10
+	KMOVQ 24(BX), K1
+	MOVQ 16(BX), R12
+gatherRunsZ_row:
+	MOVQ (R9), AX
+	IMULQ size+32(FP), AX
+	ADDQ SI, AX
+	MOVQ DI, DX
+	MOVQ R12, R13
+	TESTQ R13, R13
+	JZ gatherRunsZ_tail
+gatherRunsZ_chunk:
+	VMOVDQU64 (AX), Z0
+	VMOVDQU64 Z0, (DX)
+	ADDQ $64, AX
+	ADDQ $64, DX
+	DECQ R13
+	JNZ gatherRunsZ_chunk
+gatherRunsZ_tail:
+	VMOVDQU8.Z (AX), K1, Z0
+	VMOVDQU8 Z0, K1, (DX)
+	ADDQ $8, R9
+	ADDQ R8, DI
+	DECQ R10
+	JNZ gatherRunsZ_row
+	ADDQ $32, BX
+	CMPQ BX, R11
+	JNE gatherRunsZ_run
+gatherRunsZ_done:
+	VZEROUPPER
+	RET

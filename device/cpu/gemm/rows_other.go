@@ -8,3 +8,7 @@ const haveRowsZ = false
 func copyRowsZ(dst, src *byte, dstStride, srcStride, rows int, lo, hi uint64) {
 	panic("gemm: copyRowsZ without assembly")
 }
+
+func gatherRunsZ(dst *byte, ldd int, src *byte, offs *int, size, rows int, runs *runZ, nruns int) {
+	panic("gemm: gatherRunsZ without assembly")
+}
