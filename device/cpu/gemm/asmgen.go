@@ -53,6 +53,10 @@ type gen struct {
 	// madd, when set, replaces VFMADD231 (acc += b*a) in the k loop of the
 	// micro-kernels (asmgen_lowp.go: VDPBF16PS on bf16 pairs).
 	madd func(b, a, acc string)
+	// shifted makes micro emit the kernels of shifted B operands: step p
+	// of B is the nr values at b + offs[p] elements (a last argument),
+	// not the next nr values of a packed panel.
+	shifted bool
 }
 
 func (g *gen) ins(format string, a ...any) { fmt.Fprintf(&g.s, "\t"+format+"\n", a...) }
@@ -92,6 +96,9 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		log.Fatalf("micro %dx%d: needs more than 32 registers", mr, nv)
 	}
 	name := microName(e, mr, nv, pf)
+	if g.shifted {
+		name = fmt.Sprintf("%sgemm%dx%dS", e.pre, mr, nv*e.lanes)
+	}
 	nr := nv * e.lanes
 	bReg := func(v int) string { return z(mr*nv + v) }
 	tReg := func(i int) string { return z(mr*nv + nv + i%2) }
@@ -103,14 +110,30 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		betaOff, frame = 48, 56
 	}
 
-	g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from panels", name, mr, nr, e.goT)
-	g.decl("// packed %d (A) and %d (B) values per step; beta == 0 never reads C.", mr, nr)
-	g.decl("//\n//go:noescape\nfunc %s(k int, a, b, c *%s, ldc int, alpha, beta %s)\n", name, e.goT, e.goT)
+	args := fmt.Sprintf("k int, a, b, c *%s, ldc int, alpha, beta %s", e.goT, e.goT)
+	if g.shifted {
+		args += ", offs *int"
+		frame += 8
+		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from an A panel", name, mr, nr, e.goT)
+		g.decl("// packed %d values per step and B steps of %d values at b+offs[p]", mr, nr)
+		g.decl("// elements; beta == 0 never reads C.")
+	} else {
+		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from panels", name, mr, nr, e.goT)
+		g.decl("// packed %d (A) and %d (B) values per step; beta == 0 never reads C.", mr, nr)
+	}
+	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 
-	g.comment(fmt.Sprintf("func %s(k int, a, b, c *%s, ldc int, alpha, beta %s)", name, e.goT, e.goT))
+	g.comment(fmt.Sprintf("func %s(%s)", name, args))
 	g.comment(fmt.Sprintf("Accumulators Z0-Z%d, B step %s-%s, A broadcasts %s/%s.", mr*nv-1, bReg(0), bReg(nv-1), tReg(0), tReg(1)))
-	g.comment("CX k   SI A panel   DX B panel   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
+	if g.shifted {
+		g.comment("CX k   SI A panel   DX B   R10 offs   R11 a step's offset   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
+	} else {
+		g.comment("CX k   SI A panel   DX B panel   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
+	}
 	fmt.Fprintf(&g.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, frame)
+	if g.shifted {
+		g.ins("MOVQ offs+%d(FP), R10", frame-8)
+	}
 	g.ins("MOVQ k+0(FP), CX")
 	g.ins("MOVQ a+8(FP), SI")
 	g.ins("MOVQ b+16(FP), DX")
@@ -127,7 +150,14 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		}
 	}
 	step := func(ao, bo int) {
+		if g.shifted {
+			g.ins("MOVQ %d(R10), R11", bo/bStep*8)
+		}
 		for v := range nv {
+			if g.shifted {
+				g.ins("VMOVUP%s %d(DX)(R11*%d), %s", e.p[1:], 64*v, e.size, bReg(v))
+				continue
+			}
 			g.ins("VMOVUP%s %d(DX), %s", e.p[1:], bo+64*v, bReg(v))
 		}
 		for r := range mr {
@@ -155,7 +185,7 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 			step(u*aStep, u*bStep)
 		}
 		g.ins("ADDQ $%d, SI", unroll*aStep)
-		g.ins("ADDQ $%d, DX", unroll*bStep)
+		g.advanceB(unroll, bStep)
 	}
 	g.ins("MOVQ CX, BX")
 	g.ins("SHRQ $%d, BX", log2(unroll))
@@ -194,7 +224,7 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.label(lbl("loop1"))
 	step(0, 0)
 	g.ins("ADDQ $%d, SI", aStep)
-	g.ins("ADDQ $%d, DX", bStep)
+	g.advanceB(1, bStep)
 	g.ins("DECQ CX")
 	g.ins("JNZ %s", lbl("loop1"))
 
@@ -240,6 +270,16 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.s.WriteString("\n")
+}
+
+// advanceB moves the micro-kernel's B past steps k steps: the panel
+// pointer, or for shifted B the offsets.
+func (g *gen) advanceB(steps, bStep int) {
+	if g.shifted {
+		g.ins("ADDQ $%d, R10", steps*8)
+		return
+	}
+	g.ins("ADDQ $%d, DX", steps*bStep)
 }
 
 func log2(n int) int {
@@ -509,6 +549,16 @@ func main() {
 	g.fmaPeak(256)
 	writeOutputs(*dir, g, "gemm_avx512_amd64.s", "avx512_amd64.go")
 	writeSkinny(*dir)
+	// The micro-kernels of shifted B operands (F32Shifted), main and edge
+	// tiles, in files of their own.
+	g = &gen{shifted: true}
+	for _, t := range microTiles {
+		g.micro(t.e, t.mr, t.nv, 4, 0)
+	}
+	for _, t := range edgeTiles {
+		g.micro(t.e, t.mr, t.nv, 4, 0)
+	}
+	writeOutputs(*dir, g, "shifted_avx512_amd64.s", "shifted_avx512_decl_amd64.go")
 	for _, f := range extraOutputs {
 		f(*dir)
 	}

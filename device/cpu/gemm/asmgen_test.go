@@ -26,7 +26,7 @@ func TestGeneratedInSync(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go run asmgen.go asmgen_skinny.go asmgen_lowp.go: %v\n%s", err, out)
 	}
-	for _, name := range []string{"gemm_avx512_amd64.s", "avx512_amd64.go", "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go", "gemm_lowp_amd64.s", "lowp_decl_amd64.go"} {
+	for _, name := range []string{"gemm_avx512_amd64.s", "avx512_amd64.go", "skinny_avx512_amd64.s", "skinny_avx512_decl_amd64.go", "gemm_lowp_amd64.s", "lowp_decl_amd64.go", "shifted_avx512_amd64.s", "shifted_avx512_decl_amd64.go"} {
 		want, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

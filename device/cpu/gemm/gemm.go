@@ -85,6 +85,11 @@ type kernels[T float] struct {
 	// packed to the narrowest one that holds it, so fewer padding rows are
 	// multiplied.
 	edges []edgeKernel[T]
+	// shifted, where set, is the micro-kernel of shifted B operands
+	// (F32Shifted), with edges of its own as edges are; nil where the set
+	// has none.
+	shifted      shiftedKernel[T]
+	shiftedEdges []shiftedEdge[T]
 	// pack is packPanel, possibly with faster paths for the widths above.
 	pack func(dst, src []T, off, rs, cs, rows, width, kc int)
 	// axpy computes y[i] += alpha*x[i] for i < n.

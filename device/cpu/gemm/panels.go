@@ -106,37 +106,13 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 	rowPanels := ceilDiv(m, mr)
 	lastMR, lastMicro := ks.edgeFor(m - (rowPanels-1)*mr)
 
-	// Pack each distinct A once: for each k block at pc, its row panels
-	// at pc*mp + ip*mr*kc.
-	aIdx := make([]int, len(items))
-	seen := map[int]int{}
-	var offs []int
+	aOffs := make([]int, len(items))
 	for i, it := range items {
-		j, ok := seen[it.A]
-		if !ok {
-			j = len(offs)
-			seen[it.A] = j
-			offs = append(offs, it.A)
-		}
-		aIdx[i] = j
+		aOffs[i] = it.A
 	}
-	ab := getBuf[T](len(offs) * mp * k)
+	aIdx, ab := packDistinctA(ks, m, k, kcb, lastMR, a, lda, aOffs)
 	defer putBuf(ab)
 	ap := ab.data
-	for j, off := range offs {
-		base := j * mp * k
-		for pc := 0; pc < k; pc += kcb {
-			kc := min(kcb, k-pc)
-			for ip := range rowPanels {
-				r0, w := ip*mr, mr
-				if ip == rowPanels-1 {
-					w = lastMR
-				}
-				d := ap[base+pc*mp+ip*mr*kc:][:w*kc]
-				ks.pack(d, a, off+r0*lda+pc, lda, 1, min(mr, m-r0), w, kc)
-			}
-		}
-	}
 
 	panels := ceilDiv(n, nr)
 	per := max(1, min(panels, ceilDiv(minPanelWork, m*k*nr)))
@@ -186,4 +162,44 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 			}
 		}
 	})
+}
+
+// packDistinctA packs each distinct A (m x k, row-major, lda) of a batch
+// once, the A of item i starting at aOffs[i]: for each k block of kcb
+// steps at pc, its row panels at pc*mp + ip*mr*kc of that A's part (mp*k
+// values, mp = m rounded up to mr), the last row panel lastMR wide. It
+// returns the index of each item's packed A and the buffer holding them.
+func packDistinctA[T float](ks *kernels[T], m, k, kcb, lastMR int, a []T, lda int, aOffs []int) ([]int, *buffer[T]) {
+	mr := ks.mr
+	mp := roundUp(m, mr)
+	rowPanels := ceilDiv(m, mr)
+	aIdx := make([]int, len(aOffs))
+	seen := map[int]int{}
+	var offs []int
+	for i, o := range aOffs {
+		j, ok := seen[o]
+		if !ok {
+			j = len(offs)
+			seen[o] = j
+			offs = append(offs, o)
+		}
+		aIdx[i] = j
+	}
+	ab := getBuf[T](len(offs) * mp * k)
+	ap := ab.data
+	for j, off := range offs {
+		base := j * mp * k
+		for pc := 0; pc < k; pc += kcb {
+			kc := min(kcb, k-pc)
+			for ip := range rowPanels {
+				r0, w := ip*mr, mr
+				if ip == rowPanels-1 {
+					w = lastMR
+				}
+				d := ap[base+pc*mp+ip*mr*kc:][:w*kc]
+				ks.pack(d, a, off+r0*lda+pc, lda, 1, min(mr, m-r0), w, kc)
+			}
+		}
+	}
+	return aIdx, ab
 }
