@@ -135,8 +135,11 @@ func TestConv2d(t *testing.T) {
 				x := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Cast(dt).To(dev)
 				// The same input read through a transposed view.
 				xt := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Permute(0, 1, 3, 2).Contiguous().Cast(dt).To(dev).Permute(0, 1, 3, 2)
+				// And through a view whose rows are longer than its width
+				// (a narrowed wider input: row stride w+3).
+				xn := tensor.Concat([]*tensor.Tensor{tensor.Zeros(dt, c.n, c.c, c.h, 1).To(dev), x, tensor.Zeros(dt, c.n, c.c, c.h, 2).To(dev)}, 3).Narrow(3, 1, c.w)
 				k := tensor.FromSlice(ks, c.oc, c.c/g, c.kh, c.kw).Cast(dt).To(dev)
-				for vi, in := range []*tensor.Tensor{x, xt} {
+				for vi, in := range []*tensor.Tensor{x, xt, xn} {
 					y := tensor.Conv2d(in, k, bias, c.opt)
 					name := fmt.Sprintf("%s %v case %d view %d", dev.Name(), dt, ci, vi)
 					if s := y.Shape(); len(s) != 4 || s[0] != c.n || s[1] != c.oc || s[2] != oh || s[3] != ow {

@@ -19,16 +19,19 @@ var _ device.Convolver = (*Device)(nil)
 
 // Conv2d is the implicit-GEMM convolution: for each image and group, the
 // weights [O/g, KH*KW*C/g] times the image's im2col matrix
-// [KH*KW*C/g, OH*OW], with the matrix's panels gathered from x as the GEMM
-// packs them (gemm.F32Panels), so it is never written out; the products
-// land in dst in NCHW order. F32 and F64 only. The weights are copied
-// once into the panels' k order (tapMajor); an x whose columns are not
-// adjacent is copied contiguous first (rowsInput). A depthwise
-// convolution (one input channel per group) is a direct stencil instead
-// (depthwiseConv, conv_depthwise.go).
+// [KH*KW*C/g, OH*OW], which is never written out; the products land in
+// dst in NCHW order. F32 and F64 only. The weights are copied once into
+// the matrix's k order (tapMajor). With strides 1 (shiftable) x is copied
+// with its padding written out (paddedInput) and each row of the matrix
+// is that copy moved by one kernel tap, which the GEMM's micro-kernel
+// reads in place (gemm.F32Shifted: no panels packed). Otherwise the
+// matrix's panels are gathered from x as the GEMM packs them
+// (gemm.F32Panels), x copied first where its columns are not adjacent
+// (rowsInput). A depthwise convolution (one input channel per group) is a
+// direct stencil instead (depthwiseConv, conv_depthwise.go).
 func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2d"
-	c, err := d.convOperands(op, x, w, dst, p)
+	c, err := d.convOperands(op, x, w, dst, p, true)
 	if err != nil {
 		return err
 	}
@@ -58,6 +61,24 @@ func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	}
 	m, k := geo.oc/g, wl.Numel()/geo.oc
 	n := geo.oh * geo.ow
+	if c.shift && geo.kOff != nil {
+		sitems := make([]gemm.ShiftedItem, geo.n*g)
+		for i := range sitems {
+			img, gi := i/g, i%g
+			sitems[i] = gemm.ShiftedItem{A: gi * m * k, B: geo.xOff[i], C: dl.Offset + (img*geo.oc+gi*m)*n}
+		}
+		s := gemm.Shifted{Offs: geo.kOff, Rows: geo.oh, Width: geo.ow, Pitch: geo.sH}
+		var ok bool
+		switch xb.dt {
+		case dtype.F32:
+			ok, err = gemm.F32Shifted(m, slice[float32](wb), k, slice[float32](xb), s, sitems, slice[float32](db), n)
+		case dtype.F64:
+			ok, err = gemm.F64Shifted(m, slice[float64](wb), k, slice[float64](xb), s, sitems, slice[float64](db), n)
+		}
+		if ok || err != nil {
+			return errs.Retag("cpu", op, err)
+		}
+	}
 	items := make([]gemm.Item, geo.n*g)
 	for i := range items {
 		img, gi := i/g, i%g
@@ -82,13 +103,14 @@ type convCall struct {
 	xl, wl, yl layout.Layout
 	g          int
 	geo        convGeom
+	shift      bool // x is padded for the shifted GEMM (shiftable)
 }
 
 // convOperands is the prologue Conv2d and Conv2dFilter share: it resolves
 // the three operands, checks that they have one dtype, F32 or F64, and
 // that their shapes fit the parameters, makes x's rows copyable
 // (rowsInput), and records where each (image, group) item starts in x.
-func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2dParams) (convCall, error) {
+func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2dParams, forward bool) (convCall, error) {
 	bufs, err := d.operands(op, x, w, y)
 	if err != nil {
 		return convCall{}, err
@@ -103,7 +125,8 @@ func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2d
 	if c.g, c.geo, err = convGeometry(c.xl, c.wl, c.yl, p); err != nil {
 		return c, errs.Retag("cpu", op, err)
 	}
-	if c.x, c.xl, err = d.rowsInput(c.x, c.xl, &c.geo); err != nil {
+	c.shift = forward && c.geo.shiftable(c.x.dt)
+	if c.x, c.xl, err = d.rowsInput(c.x, c.xl, &c.geo, c.shift); err != nil {
 		return c, err
 	}
 	c.geo.kOff = c.geo.tapOffsets()
@@ -123,13 +146,15 @@ func (d *Device) contiguous(b *Buffer, l layout.Layout) (*Buffer, layout.Layout,
 }
 
 // rowsInput returns the input (b, l) of geo with rows that the panels can
-// copy whole: itself when its columns are adjacent (or there is one) and
-// its channel stride is not negative, a contiguous copy otherwise (a
-// transposed or broadcast view, such as the gradient of a sum; one copy
-// of the input costs less than gathering it element by element for every
-// kernel tap). It updates geo's strides.
-func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
-	if geo.cg <= gatherChannels && geo.stride[1] == 1 && geo.pad != [2]int{} && !geo.depthwise() && geo.pad[0] <= geo.h && geo.pad[1] <= geo.w {
+// copy whole. For the shifted GEMM (shift), and for padded convolutions of
+// at most gatherChannels channels a group with column stride 1, that is
+// the padded copy (paddedInput). Otherwise it is the input itself when its
+// columns are adjacent (or there is one) and its channel stride is not
+// negative, a contiguous copy otherwise (a transposed or broadcast view,
+// such as the gradient of a sum; one copy of the input costs less than
+// gathering it element by element for every kernel tap). It updates geo.
+func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom, shift bool) (*Buffer, layout.Layout, error) {
+	if shift || (geo.cg <= gatherChannels && geo.stride[1] == 1 && geo.pad != [2]int{} && !geo.depthwise() && geo.pad[0] <= geo.h && geo.pad[1] <= geo.w) {
 		return d.paddedInput(b, l, geo)
 	}
 	if (l.Strides[3] != 1 && geo.w > 1) || l.Strides[1] < 0 {
@@ -152,24 +177,76 @@ var gatherChannels = 4
 // paddedInput returns a contiguous copy of the input (b, l) of geo with
 // its padding written out as zeros, and makes geo the convolution of that
 // copy without padding, so that every kernel tap of a panel's pixels
-// reads whole runs of the copy (tapOffsets, PackB's gather) and nothing is
-// clipped. It is taken for column stride 1 (runs of adjacent pixels read
-// adjacent columns) and padding no wider than the input, which bounds the
-// copy at 9 times the input; depthwise stencils pad as they go.
+// reads whole runs of the copy (tapOffsets: the shifted GEMM's rows,
+// PackB's gather) and nothing is clipped; shiftSlack zeros follow it. It
+// is taken for column stride 1 (runs of adjacent pixels read adjacent
+// columns) and padding no wider than the input, which bounds the copy at
+// 9 times the input; depthwise stencils pad as they go. The copy is made
+// even without padding for the shifted GEMM, whose reads run past the
+// input's end.
 func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
 	hp, wp := geo.h+2*geo.pad[0], geo.w+2*geo.pad[1]
 	pl, err := layout.Contiguous(geo.n, geo.c, hp, wp)
 	if err != nil {
 		return nil, l, err
 	}
-	t := newTemp(d, b.dt, pl.Numel()) // zeroed: the padding
+	// Zeroed: the padding, and shiftSlack elements past the end for the
+	// shifted GEMM's reads.
+	t := newTemp(d, b.dt, pl.Numel()+shiftSlack)
 	inner := layout.Layout{Shape: l.Shape, Strides: pl.Strides, Offset: geo.pad[0]*wp + geo.pad[1]}
-	if err := d.copyInto(t, inner, b, l); err != nil {
-		return nil, l, err
+	var copied bool
+	switch b.dt {
+	case dtype.F32:
+		copied = padPlanes(slice[float32](t), inner, slice[float32](b), l)
+	case dtype.F64:
+		copied = padPlanes(slice[float64](t), inner, slice[float64](b), l)
+	}
+	if !copied {
+		if err := d.copyInto(t, inner, b, l); err != nil {
+			return nil, l, err
+		}
 	}
 	geo.h, geo.w, geo.pad = hp, wp, [2]int{}
 	geo.sC, geo.sH, geo.sW = pl.Strides[1], pl.Strides[2], 1
 	return t, pl, nil
+}
+
+// padPlanes copies the [N, C, H, W] input src (layout sl) into dst
+// (layout dl, contiguous rows), a plane at a time on every core, each
+// plane one gemm.CopyRows. It reports false, having copied nothing, for
+// rows that are not contiguous or strides that are negative (copyInto's
+// general walk takes those).
+func padPlanes[T float32 | float64](dst []T, dl layout.Layout, src []T, sl layout.Layout) bool {
+	s, c := sl.Strides, sl.Shape[1]
+	if (s[3] != 1 && sl.Shape[3] > 1) || s[0] < 0 || s[1] < 0 || s[2] < 0 {
+		return false
+	}
+	var failed atomic.Bool
+	par.For(sl.Shape[0]*c, runtime.GOMAXPROCS(0), func(i int) {
+		img, ch := i/c, i%c
+		d := dst[dl.Offset+img*dl.Strides[0]+ch*dl.Strides[1]:]
+		if !gemm.CopyRows(d, dl.Strides[2], src[sl.Offset+img*s[0]+ch*s[1]:], s[2], sl.Shape[2], sl.Shape[3]) {
+			failed.Store(true)
+		}
+	})
+	return !failed.Load()
+}
+
+// shiftSlack is how many elements past a padded input the shifted GEMM
+// may read: one micro-tile's width (gemm.F32Shifted).
+const shiftSlack = 32
+
+// shiftable reports whether Conv2d of geo, of dtype dt, runs as the
+// shifted GEMM (gemm.F32Shifted): the active kernels have it, the strides
+// are 1 (each tap's row of the im2col matrix is the padded image moved),
+// the padding is no wider than the input (paddedInput), and the padded
+// rows are no more than half again as wide as the output's (the columns
+// between are computed and dropped).
+func (geo convGeom) shiftable(dt dtype.DType) bool {
+	if !gemm.HasShifted() || geo.stride != [2]int{1, 1} || geo.depthwise() || geo.pad[0] > geo.h || geo.pad[1] > geo.w {
+		return false
+	}
+	return 2*(geo.w+2*geo.pad[1]-geo.ow) <= geo.ow && (dt == dtype.F32 || dt == dtype.F64)
 }
 
 // tapOffsets returns, for convolutions whose panels gather whole runs
@@ -179,7 +256,7 @@ func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer
 // offsets. It returns nil for the others, which PackB gathers with
 // clipping.
 func (geo convGeom) tapOffsets() []int {
-	if geo.cg > gatherChannels || geo.stride[1] != 1 || geo.pad != [2]int{} || geo.sC < 0 || geo.sH < 0 || geo.depthwise() {
+	if geo.stride[1] != 1 || geo.pad != [2]int{} || geo.sC < 0 || geo.sH < 0 || geo.depthwise() {
 		return nil
 	}
 	offs := make([]int, 0, geo.kh*geo.kw*geo.cg)
@@ -273,7 +350,7 @@ type run struct{ j, n, iy, ix int }
 // are gathered element by element.
 func (s convPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
 	dst = dst[:kc*width]
-	if s.kOff != nil && s.gatherRuns(dst, item, k0, j0, kc, cols, width) {
+	if s.cg <= gatherChannels && s.kOff != nil && s.gatherRuns(dst, item, k0, j0, kc, cols, width) {
 		return
 	}
 	// With padding, the panel is cleared whole first (at memclr's speed)
@@ -438,7 +515,7 @@ func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
 // end. dy that is not contiguous is copied first.
 func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2dFilter"
-	c, err := d.convOperands(op, x, dw, dy, p)
+	c, err := d.convOperands(op, x, dw, dy, p, false)
 	if err != nil {
 		return err
 	}
