@@ -110,7 +110,7 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 	for i, it := range items {
 		aOffs[i] = it.A
 	}
-	aIdx, ab := packDistinctA(ks, m, k, kcb, lastMR, a, lda, aOffs)
+	aIdx, ab := packDistinctA(ks, m, k, kcb, mr, lastMR, a, lda, aOffs)
 	defer putBuf(ab)
 	ap := ab.data
 
@@ -166,11 +166,11 @@ func panelGemm[T float](ks *kernels[T], m, n, k int, a []T, lda int, src bPacker
 
 // packDistinctA packs each distinct A (m x k, row-major, lda) of a batch
 // once, the A of item i starting at aOffs[i]: for each k block of kcb
-// steps at pc, its row panels at pc*mp + ip*mr*kc of that A's part (mp*k
-// values, mp = m rounded up to mr), the last row panel lastMR wide. It
-// returns the index of each item's packed A and the buffer holding them.
-func packDistinctA[T float](ks *kernels[T], m, k, kcb, lastMR int, a []T, lda int, aOffs []int) ([]int, *buffer[T]) {
-	mr := ks.mr
+// steps at pc, its row panels of mr rows at pc*mp + ip*mr*kc of that A's
+// part (mp*k values, mp = m rounded up to mr), the last one lastMR wide.
+// It returns the index of each item's packed A and the buffer holding
+// them.
+func packDistinctA[T float](ks *kernels[T], m, k, kcb, mr, lastMR int, a []T, lda int, aOffs []int) ([]int, *buffer[T]) {
 	mp := roundUp(m, mr)
 	rowPanels := ceilDiv(m, mr)
 	aIdx := make([]int, len(aOffs))

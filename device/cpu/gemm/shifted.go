@@ -58,6 +58,23 @@ type shiftedEdge[T float] struct {
 	micro shiftedKernel[T]
 }
 
+// panelRows returns the rows of the row panels F32Shifted splits m rows
+// into, the tile's columns, and the kernel of a whole panel: the main
+// tile's rows, or the 8-row edge kernel's where panels of 8 multiply
+// fewer rows (m = 16: two of 8, not 14 and an edge of 4 for 2 rows).
+func (ks *kernels[T]) panelRows(m int) (int, int, shiftedKernel[T]) {
+	computed := func(mr int) int {
+		last, _ := ks.shiftedFor(m - (ceilDiv(m, mr)-1)*mr)
+		return (ceilDiv(m, mr)-1)*mr + last
+	}
+	for _, e := range ks.shiftedEdges {
+		if e.mr == 8 && computed(8) < computed(ks.mr) {
+			return 8, ks.nr, e.micro
+		}
+	}
+	return ks.mr, ks.nr, ks.shifted
+}
+
 // shiftedFor returns the narrowest shifted kernel of ks that holds rows
 // rows, and its row count.
 func (ks *kernels[T]) shiftedFor(rows int) (int, shiftedKernel[T]) {
@@ -150,7 +167,7 @@ func shiftedTiles(s Shifted, ext, nr int) []int {
 // buffer by every row panel and its wanted columns copied into C
 // (gemm.GatherRuns, one run per row of B the tile meets).
 func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted, ext int, items []ShiftedItem, c []T, ldc int) {
-	mr, nr := ks.mr, ks.nr
+	mr, nr, main := ks.panelRows(m)
 	aOffs := make([]int, len(items))
 	for i, it := range items {
 		aOffs[i] = it.A
@@ -158,16 +175,22 @@ func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted
 	mp := roundUp(m, mr)
 	rowPanels := ceilDiv(m, mr)
 	lastMR, lastMicro := ks.shiftedFor(m - (rowPanels-1)*mr)
-	aIdx, ab := packDistinctA(ks, m, k, k, lastMR, a, lda, aOffs)
+	aIdx, ab := packDistinctA(ks, m, k, k, mr, lastMR, a, lda, aOffs)
 	defer putBuf(ab)
 	ap := ab.data
 
 	starts := shiftedTiles(s, ext, nr)
 	tiles := len(starts)
+	procs := workers(m, s.Rows*s.Width*len(items), k)
 	per := max(1, min(tiles, ceilDiv(minPanelWork, m*k*nr)))
+	if len(items) >= 4*procs {
+		// Enough items to share: a unit is a whole item, whose rows of b
+		// and A's panels then stay in cache from tile to tile.
+		per = tiles
+	}
 	chunks := ceilDiv(tiles, per)
 	units := len(items) * chunks
-	procs := min(workers(m, s.Rows*s.Width*len(items), k), units)
+	procs = min(procs, units)
 	var rowOffs [32]int // the tile buffer's rows, nr apart (mr <= 32)
 	for r := range rowOffs {
 		rowOffs[r] = r * nr
@@ -190,7 +213,7 @@ func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted
 			for ip := range rowPanels {
 				r0 := ip * mr
 				mv := min(mr, m-r0)
-				micro := ks.shifted
+				micro := main
 				if ip == rowPanels-1 {
 					micro = lastMicro
 				}
