@@ -45,15 +45,16 @@ func testShifted[T float](t *testing.T, name string, m, rows, width, pitch, k in
 	for i := range a {
 		a[i] = T(rng.Float64()*2 - 1)
 	}
-	// Three items: two share the first A; origins apart, b long enough
-	// for the last tile's reads.
-	items := []ShiftedItem{{A: 0, B: 0, C: 0}, {A: m * lda, B: 61, C: m * ldc}, {A: 0, B: 130, C: 2 * m * ldc}}
+	// Five items (enough for whole items as units of work): three share
+	// the first A; origins apart, b long enough for the last tile's reads.
+	items := []ShiftedItem{{A: 0, B: 0, C: 0}, {A: m * lda, B: 61, C: m * ldc}, {A: 0, B: 130, C: 2 * m * ldc},
+		{A: m * lda, B: 7, C: 3 * m * ldc}, {A: 0, B: 99, C: 4 * m * ldc}}
 	b := make([]T, 130+50+rows*pitch+64)
 	for i := range b {
 		b[i] = T(rng.Float64()*2 - 1)
 	}
 	const guard = -7
-	c := make([]T, 3*m*ldc)
+	c := make([]T, len(items)*m*ldc)
 	for i := range c {
 		c[i] = guard
 	}
