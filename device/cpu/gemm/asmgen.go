@@ -57,6 +57,11 @@ type gen struct {
 	// of B is the nr values at b + offs[p] elements (a last argument),
 	// not the next nr values of a packed panel.
 	shifted bool
+	// rowsA makes micro emit the kernels of A read in place: row r of A is
+	// at a + r*lda elements (lda a last argument), step p at its p-th
+	// value, not a packed panel. At most 9 rows (three base registers,
+	// each reaching two more rows by lda and 2*lda).
+	rowsA bool
 }
 
 func (g *gen) ins(format string, a ...any) { fmt.Fprintf(&g.s, "\t"+format+"\n", a...) }
@@ -99,11 +104,20 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	if g.shifted {
 		name = fmt.Sprintf("%sgemm%dx%dS", e.pre, mr, nv*e.lanes)
 	}
+	if g.rowsA {
+		if mr > 9 || pf > 0 {
+			log.Fatalf("micro %dx%d with rows of A in place: at most 9 rows, no prefetch", mr, nv)
+		}
+		name = fmt.Sprintf("%sgemm%dx%dA", e.pre, mr, nv*e.lanes)
+	}
 	nr := nv * e.lanes
 	bReg := func(v int) string { return z(mr*nv + v) }
 	tReg := func(i int) string { return z(mr*nv + nv + i%2) }
 	acc := func(r, v int) string { return z(r*nv + v) }
 	aStep, bStep := mr*e.size, nv*64
+	if g.rowsA {
+		aStep = e.size // each row's pointer moves one value a step
+	}
 	betaOff := 44
 	frame := 48
 	if e.size == 8 {
@@ -117,6 +131,12 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from an A panel", name, mr, nr, e.goT)
 		g.decl("// packed %d values per step and B steps of %d values at b+offs[p]", mr, nr)
 		g.decl("// elements; beta == 0 never reads C.")
+	} else if g.rowsA {
+		args += ", lda int"
+		frame += 8
+		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from rows of A", name, mr, nr, e.goT)
+		g.decl("// lda elements apart, read in place, and a B panel packed %d values per", nr)
+		g.decl("// step; beta == 0 never reads C.")
 	} else {
 		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from panels", name, mr, nr, e.goT)
 		g.decl("// packed %d (A) and %d (B) values per step; beta == 0 never reads C.", mr, nr)
@@ -127,6 +147,8 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.comment(fmt.Sprintf("Accumulators Z0-Z%d, B step %s-%s, A broadcasts %s/%s.", mr*nv-1, bReg(0), bReg(nv-1), tReg(0), tReg(1)))
 	if g.shifted {
 		g.comment("CX k   SI A panel   DX B   R10 offs   R11 a step's offset   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
+	} else if g.rowsA {
+		g.comment("CX k   SI, R11, R12 A rows 0, 3, 6   R10 lda in bytes   DX B panel   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
 	} else {
 		g.comment("CX k   SI A panel   DX B panel   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
 	}
@@ -136,6 +158,14 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	}
 	g.ins("MOVQ k+0(FP), CX")
 	g.ins("MOVQ a+8(FP), SI")
+	if g.rowsA {
+		g.ins("MOVQ lda+%d(FP), R10", frame-8)
+		g.ins("SHLQ $%d, R10", log2(e.size))
+		for b := 1; b < len(aBases) && 3*b < mr; b++ {
+			g.ins("LEAQ (%s)(R10*2), %s", aBases[b-1], aBases[b])
+			g.ins("ADDQ R10, %s", aBases[b])
+		}
+	}
 	g.ins("MOVQ b+16(FP), DX")
 	g.ins("MOVQ c+24(FP), DI")
 	g.ins("MOVQ ldc+32(FP), R8")
@@ -161,7 +191,11 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 			g.ins("VMOVUP%s %d(DX), %s", e.p[1:], bo+64*v, bReg(v))
 		}
 		for r := range mr {
-			g.ins("VBROADCAST%s %d(SI), %s", e.s, ao+r*e.size, tReg(r))
+			if g.rowsA {
+				g.ins("VBROADCAST%s %d(%s)%s, %s", e.s, ao, aBases[r/3], []string{"", "(R10*1)", "(R10*2)"}[r%3], tReg(r))
+			} else {
+				g.ins("VBROADCAST%s %d(SI), %s", e.s, ao+r*e.size, tReg(r))
+			}
 			for v := range nv {
 				if g.madd != nil {
 					g.madd(bReg(v), tReg(r), acc(r, v))
@@ -184,7 +218,7 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 			}
 			step(u*aStep, u*bStep)
 		}
-		g.ins("ADDQ $%d, SI", unroll*aStep)
+		g.advanceA(mr, unroll*aStep)
 		g.advanceB(unroll, bStep)
 	}
 	g.ins("MOVQ CX, BX")
@@ -223,7 +257,7 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.ins("JZ %s", lbl("done"))
 	g.label(lbl("loop1"))
 	step(0, 0)
-	g.ins("ADDQ $%d, SI", aStep)
+	g.advanceA(mr, aStep)
 	g.advanceB(1, bStep)
 	g.ins("DECQ CX")
 	g.ins("JNZ %s", lbl("loop1"))
@@ -270,6 +304,21 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.ins("VZEROUPPER")
 	g.ins("RET")
 	g.s.WriteString("\n")
+}
+
+// aBases are the base registers of rows 0, 3 and 6 of an A read in place.
+var aBases = []string{"SI", "R11", "R12"}
+
+// advanceA moves the micro-kernel's A on by bytes: the panel pointer, or
+// for rows in place each row base in use.
+func (g *gen) advanceA(mr, bytes int) {
+	if !g.rowsA {
+		g.ins("ADDQ $%d, SI", bytes)
+		return
+	}
+	for b := 0; 3*b < mr; b++ {
+		g.ins("ADDQ $%d, %s", bytes, aBases[b])
+	}
 }
 
 // advanceB moves the micro-kernel's B past steps k steps: the panel
@@ -556,6 +605,11 @@ func main() {
 		g.micro(t.e, t.mr, t.nv, 4, 0)
 	}
 	for _, t := range edgeTiles {
+		g.micro(t.e, t.mr, t.nv, 4, 0)
+	}
+	// And those of A read in place (F32RowsA), 8 and 4 rows.
+	for _, t := range edgeTiles {
+		g.rowsA, g.shifted = true, false
 		g.micro(t.e, t.mr, t.nv, 4, 0)
 	}
 	writeOutputs(*dir, g, "shifted_avx512_amd64.s", "shifted_avx512_decl_amd64.go")
