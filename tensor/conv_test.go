@@ -507,6 +507,11 @@ func TestConv2dGradients(t *testing.T) {
 		{2, 6, 9, 9, 4, 3, 3, tensor.Conv2dOptions{Groups: 2, Stride: [2]int{2, 2}, Dilation: [2]int{2, 2}, Padding: [2]int{2, 2}}},
 		{3, 8, 5, 6, 16, 1, 1, tensor.Conv2dOptions{}},
 		{1, 2, 6, 33, 15, 3, 3, tensor.Conv2dOptions{Padding: [2]int{1, 1}}},
+		// Stride 1 with padding and 4 or more channels a group: the CPU's
+		// weight gradient reads the padded rows in place (gemm.F32RowsA),
+		// rows of 4 and 8 channels, with groups and dilation.
+		{2, 8, 7, 9, 6, 3, 3, tensor.Conv2dOptions{Groups: 2, Padding: [2]int{1, 1}}},
+		{2, 16, 6, 7, 8, 3, 2, tensor.Conv2dOptions{Padding: [2]int{2, 1}, Dilation: [2]int{2, 1}}},
 		// Depthwise: a channel multiplier of 2 with stride and dilation,
 		// and a plain 3x3 one.
 		{2, 4, 10, 9, 8, 3, 3, tensor.Conv2dOptions{Groups: 4, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, Dilation: [2]int{1, 2}}},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tessera-go/tessera/device"
 	"github.com/tessera-go/tessera/device/cpu/gemm"
+	"github.com/tessera-go/tessera/device/cpu/vec"
 	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/internal/par"
@@ -31,7 +32,7 @@ var _ device.Convolver = (*Device)(nil)
 // direct stencil instead (depthwiseConv, conv_depthwise.go).
 func (d *Device) Conv2d(dst, x, w device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2d"
-	c, err := d.convOperands(op, x, w, dst, p, true)
+	c, err := d.convOperands(op, x, w, dst, p)
 	if err != nil {
 		return err
 	}
@@ -103,14 +104,14 @@ type convCall struct {
 	xl, wl, yl layout.Layout
 	g          int
 	geo        convGeom
-	shift      bool // x is padded for the shifted GEMM (shiftable)
+	shift      bool // x is padded for the shifted GEMMs (shiftable)
 }
 
 // convOperands is the prologue Conv2d and Conv2dFilter share: it resolves
 // the three operands, checks that they have one dtype, F32 or F64, and
 // that their shapes fit the parameters, makes x's rows copyable
 // (rowsInput), and records where each (image, group) item starts in x.
-func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2dParams, forward bool) (convCall, error) {
+func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2dParams) (convCall, error) {
 	bufs, err := d.operands(op, x, w, y)
 	if err != nil {
 		return convCall{}, err
@@ -125,7 +126,7 @@ func (d *Device) convOperands(op string, x, w, y device.Operand, p device.Conv2d
 	if c.g, c.geo, err = convGeometry(c.xl, c.wl, c.yl, p); err != nil {
 		return c, errs.Retag("cpu", op, err)
 	}
-	c.shift = forward && c.geo.shiftable(c.x.dt)
+	c.shift = c.geo.shiftable(c.x.dt)
 	if c.x, c.xl, err = d.rowsInput(c.x, c.xl, &c.geo, c.shift); err != nil {
 		return c, err
 	}
@@ -515,7 +516,7 @@ func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
 // end. dy that is not contiguous is copied first.
 func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2dFilter"
-	c, err := d.convOperands(op, x, dw, dy, p, false)
+	c, err := d.convOperands(op, x, dw, dy, p)
 	if err != nil {
 		return err
 	}
@@ -541,6 +542,10 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 		depthwiseFilter(geo, slice[float32](xb), slice[float32](yb)[yl.Offset:], slice[float32](t))
 	case geo.depthwise():
 		depthwiseFilter(geo, slice[float64](xb), slice[float64](yb)[yl.Offset:], slice[float64](t))
+	case c.shift && geo.kOff != nil && geo.cg >= rowsAChannels && xb.dt == dtype.F32:
+		err = rowsAFilter(geo, g, slice[float32](xb), slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32RowsA)
+	case c.shift && geo.kOff != nil && geo.cg >= rowsAChannels:
+		err = rowsAFilter(geo, g, slice[float64](xb), slice[float64](yb)[yl.Offset:], slice[float64](t), gemm.F64RowsA)
 	case xb.dt == dtype.F32:
 		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32)
 	default:
@@ -550,6 +555,73 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 		return errs.Retag("cpu", op, err)
 	}
 	return d.copyInto(wb, wl, t, tapMajor(wl.Shape))
+}
+
+// rowsAChannels is the fewest channels per group for which Conv2dFilter
+// runs gemm.F32RowsA: its rows group 8 or 4 channels of one kernel tap,
+// and with fewer channels they group kernel columns, 4 and a lone row per
+// kernel row (docs/benchmarks.md, 2026-12-06).
+var rowsAChannels = 4
+
+// rowsAFilter computes the weights' gradient of the shiftable
+// convolution geo (x padded) into dw ([O, KH, KW, C/g]), one
+// gemm.F32RowsA (mul) per group: the im2col matrix's rows, one per kernel
+// tap and channel, are windows of each image's padded planes (the tap
+// offsets), read in place over the rows' extent; dy's panels, transposed,
+// put zeros at the columns between rows (dyPanels). The product,
+// [KH*KW*C/g, O/g] per group, is transposed into dw.
+func rowsAFilter[T float32 | float64](geo convGeom, g int, x, dy, dw []T,
+	mul func(m, n, k int, a []T, rows, origins []int, src gemm.Panels[T], c []T, ldc int) (bool, error)) error {
+	og, kg := geo.oc/g, geo.cg*geo.kh*geo.kw
+	ext := (geo.oh-1)*geo.sH + geo.ow
+	ct := make([]T, kg*og)
+	origins := make([]int, geo.n)
+	for gi := range g {
+		for img := range origins {
+			origins[img] = geo.xOff[img*g+gi]
+		}
+		src := dyPanels[T]{dy: dy, np: geo.oh * geo.ow, oc: geo.oc, base: gi * og, ow: geo.ow, pitch: geo.sH}
+		ok, err := mul(kg, og, ext, x, geo.kOff, origins, src, ct, og)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errs.New("cpu", "Conv2dFilter", errs.ErrUnsupported, "the kernels in use have no form for rows of A in place")
+		}
+		if err := vec.Transpose(dw[gi*og*kg:], kg, ct, og, kg, og); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dyPanels is the B operand of rowsAFilter: for item (image) i, the
+// output's gradient of channels base.. of that image, transposed, over
+// the rows' extent of the padded input: B(q, o) = dy of channel base+o at
+// output row q/pitch and column q%pitch, or 0 where that column is past
+// the output's ow (the columns the windows span between two rows).
+type dyPanels[T float32 | float64] struct {
+	dy                      []T // contiguous [N, OC, OH*OW]
+	np, oc, base, ow, pitch int
+}
+
+// PackB packs B's kc x width panel at (k0, j0): zeros, then one
+// transposing copy (vec.Transpose) per output row the steps meet.
+func (s dyPanels[T]) PackB(dst []T, item, k0, j0, kc, cols, width int) {
+	dst = dst[:kc*width]
+	clear(dst)
+	src := s.dy[(item*s.oc+s.base+j0)*s.np:]
+	for q := k0; q < k0+kc; {
+		oy, ox := q/s.pitch, q%s.pitch
+		if ox >= s.ow {
+			q += s.pitch - ox
+			continue
+		}
+		run := min(s.ow-ox, k0+kc-q)
+		// In bounds by construction: cols <= width, run <= np.
+		_ = vec.Transpose(dst[(q-k0)*width:], width, src[oy*s.ow+ox:], s.np, cols, run)
+		q += run
+	}
 }
 
 // filterBlock is the most elements of im2col matrix convFilter gathers
