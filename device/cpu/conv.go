@@ -509,11 +509,14 @@ func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
 
 // Conv2dFilter is the weights' gradient of Conv2d: per group, the sum
 // over the images of dy [O/g, OH*OW] times the image's im2col matrix
-// transposed. The images are shared out among the cores; each gathers
-// its image's im2col matrix a block of pixels at a time (convPanels, the
-// forward pass's gather) into a buffer that stays in cache and adds its
-// product to a gradient of its own, and the gradients are summed at the
-// end. dy that is not contiguous is copied first.
+// transposed. The images are shared out among the cores, each adding its
+// products to a gradient of its own, and the gradients are summed at the
+// end. With strides 1 and at least rowsAChannels channels a group, the
+// im2col matrix is read in place from the padded copy of x
+// (rowsAFilter); otherwise each core gathers its image's matrix a block
+// of pixels at a time (convPanels, the forward pass's gather) into a
+// buffer that stays in cache (convFilter). dy that is not contiguous is
+// copied first.
 func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2dFilter"
 	c, err := d.convOperands(op, x, dw, dy, p)
