@@ -253,9 +253,9 @@ func (geo convGeom) shiftable(dt dtype.DType) bool {
 // tapOffsets returns, for convolutions whose panels gather whole runs
 // (column stride 1, no padding left to clip, strides not negative), the
 // offset in x of each k step (kernel row, kernel column, channel) from
-// the input position of kernel tap (0, 0): gemm.GatherRuns's per-row
-// offsets. It returns nil for the others, which PackB gathers with
-// clipping.
+// the input position of kernel tap (0, 0): the rows' offsets of
+// gemm.GatherRuns, gemm.F32Shifted and gemm.F32RowsA. It returns nil for
+// the others, which PackB gathers with clipping.
 func (geo convGeom) tapOffsets() []int {
 	if geo.stride[1] != 1 || geo.pad != [2]int{} || geo.sC < 0 || geo.sH < 0 || geo.depthwise() {
 		return nil

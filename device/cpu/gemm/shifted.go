@@ -245,6 +245,7 @@ func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted
 }
 
 // HasShifted reports whether the active kernels multiply shifted B
-// operands, so that F32Shifted and F64Shifted do not decline for want of
-// a kernel (the AVX-512 set).
+// operands and A read in place, so that F32Shifted, F32RowsA and their
+// float64 forms do not decline for want of a kernel (the AVX-512 set has
+// both).
 func HasShifted() bool { return active.Load().f32.shifted != nil }
