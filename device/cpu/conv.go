@@ -155,7 +155,7 @@ func (d *Device) contiguous(b *Buffer, l layout.Layout) (*Buffer, layout.Layout,
 // such as the gradient of a sum; one copy of the input costs less than
 // gathering it element by element for every kernel tap). It updates geo.
 func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom, shift bool) (*Buffer, layout.Layout, error) {
-	if shift || (geo.cg <= gatherChannels && geo.stride[1] == 1 && geo.pad != [2]int{} && !geo.depthwise() && geo.pad[0] <= geo.h && geo.pad[1] <= geo.w) {
+	if shift || (geo.cg <= gatherChannels && geo.pad != [2]int{} && geo.paddable()) {
 		return d.paddedInput(b, l, geo)
 	}
 	if (l.Strides[3] != 1 && geo.w > 1) || l.Strides[1] < 0 {
@@ -173,18 +173,16 @@ func (d *Device) rowsInput(b *Buffer, l layout.Layout, geo *convGeom, shift bool
 // more, it keeps its strided copies (a tap's channels, one gemm.CopyRows
 // per run and tap): that many rows per call make the call cheap, and the
 // padded copy costs as much as it saves (docs/benchmarks.md, 2026-12-06).
-var gatherChannels = 4
+const gatherChannels = 4
 
 // paddedInput returns a contiguous copy of the input (b, l) of geo with
 // its padding written out as zeros, and makes geo the convolution of that
 // copy without padding, so that every kernel tap of a panel's pixels
 // reads whole runs of the copy (tapOffsets: the shifted GEMM's rows,
 // PackB's gather) and nothing is clipped; shiftSlack zeros follow it. It
-// is taken for column stride 1 (runs of adjacent pixels read adjacent
-// columns) and padding no wider than the input, which bounds the copy at
-// 9 times the input; depthwise stencils pad as they go. The copy is made
-// even without padding for the shifted GEMM, whose reads run past the
-// input's end.
+// is taken where geo is paddable (padding no wider than the input bounds
+// the copy at 9 times the input). The copy is made even without padding
+// for the shifted GEMM, whose reads run past the input's end.
 func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer, layout.Layout, error) {
 	hp, wp := geo.h+2*geo.pad[0], geo.w+2*geo.pad[1]
 	pl, err := layout.Contiguous(geo.n, geo.c, hp, wp)
@@ -195,42 +193,12 @@ func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer
 	// shifted GEMM's reads.
 	t := newTemp(d, b.dt, pl.Numel()+shiftSlack)
 	inner := layout.Layout{Shape: l.Shape, Strides: pl.Strides, Offset: geo.pad[0]*wp + geo.pad[1]}
-	var copied bool
-	switch b.dt {
-	case dtype.F32:
-		copied = padPlanes(slice[float32](t), inner, slice[float32](b), l)
-	case dtype.F64:
-		copied = padPlanes(slice[float64](t), inner, slice[float64](b), l)
-	}
-	if !copied {
-		if err := d.copyInto(t, inner, b, l); err != nil {
-			return nil, l, err
-		}
+	if err := d.copyInto(t, inner, b, l); err != nil {
+		return nil, l, err
 	}
 	geo.h, geo.w, geo.pad = hp, wp, [2]int{}
 	geo.sC, geo.sH, geo.sW = pl.Strides[1], pl.Strides[2], 1
 	return t, pl, nil
-}
-
-// padPlanes copies the [N, C, H, W] input src (layout sl) into dst
-// (layout dl, contiguous rows), a plane at a time on every core, each
-// plane one gemm.CopyRows. It reports false, having copied nothing, for
-// rows that are not contiguous or strides that are negative (copyInto's
-// general walk takes those).
-func padPlanes[T float32 | float64](dst []T, dl layout.Layout, src []T, sl layout.Layout) bool {
-	s, c := sl.Strides, sl.Shape[1]
-	if (s[3] != 1 && sl.Shape[3] > 1) || s[0] < 0 || s[1] < 0 || s[2] < 0 {
-		return false
-	}
-	var failed atomic.Bool
-	par.For(sl.Shape[0]*c, runtime.GOMAXPROCS(0), func(i int) {
-		img, ch := i/c, i%c
-		d := dst[dl.Offset+img*dl.Strides[0]+ch*dl.Strides[1]:]
-		if !gemm.CopyRows(d, dl.Strides[2], src[sl.Offset+img*s[0]+ch*s[1]:], s[2], sl.Shape[2], sl.Shape[3]) {
-			failed.Store(true)
-		}
-	})
-	return !failed.Load()
 }
 
 // shiftSlack is how many elements past a padded input the shifted GEMM
@@ -244,10 +212,17 @@ const shiftSlack = 32
 // rows are no more than half again as wide as the output's (the columns
 // between are computed and dropped).
 func (geo convGeom) shiftable(dt dtype.DType) bool {
-	if !gemm.HasShifted() || geo.stride != [2]int{1, 1} || geo.depthwise() || geo.pad[0] > geo.h || geo.pad[1] > geo.w {
+	if !gemm.HasShifted() || geo.stride[0] != 1 || !geo.paddable() {
 		return false
 	}
 	return 2*(geo.w+2*geo.pad[1]-geo.ow) <= geo.ow && (dt == dtype.F32 || dt == dtype.F64)
+}
+
+// paddable reports whether paddedInput takes geo's input: column stride 1
+// (runs of adjacent pixels read adjacent columns), padding no wider than
+// the input, not depthwise (its stencils pad as they go).
+func (geo convGeom) paddable() bool {
+	return geo.stride[1] == 1 && !geo.depthwise() && geo.pad[0] <= geo.h && geo.pad[1] <= geo.w
 }
 
 // tapOffsets returns, for convolutions whose panels gather whole runs
@@ -564,7 +539,7 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 // runs gemm.F32RowsA: its rows group 8 or 4 channels of one kernel tap,
 // and with fewer channels they group kernel columns, 4 and a lone row per
 // kernel row (docs/benchmarks.md, 2026-12-06).
-var rowsAChannels = 4
+const rowsAChannels = 4
 
 // rowsAFilter computes the weights' gradient of the shiftable
 // convolution geo (x padded) into dw ([O, KH, KW, C/g]), one
