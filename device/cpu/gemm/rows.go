@@ -74,10 +74,7 @@ func GatherRuns[T ~float32 | ~float64](dst []T, ldd int, src []T, offs []int, ru
 	if len(offs) == 0 || len(runs) == 0 {
 		return true
 	}
-	lo, hi := offs[0], offs[0]
-	for _, o := range offs[1:] {
-		lo, hi = min(lo, o), max(hi, o)
-	}
+	lo, hi := minMax(offs)
 	if lo < 0 || hi > len(src) || ldd < 0 {
 		return false
 	}

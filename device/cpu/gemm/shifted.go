@@ -99,11 +99,8 @@ func shiftedGemm[T float](ks *kernels[T], op string, m int, a []T, lda int, b []
 		return false, nil
 	}
 	lo, hi := 0, 0
-	for i, o := range s.Offs {
-		if i == 0 || o < lo {
-			lo = o
-		}
-		hi = max(hi, o)
+	if k > 0 {
+		lo, hi = minMax(s.Offs)
 	}
 	if lo < 0 {
 		return false, errs.New("gemm", op, errs.ErrShape, "offset %d is negative", lo)
@@ -144,20 +141,40 @@ func shiftedGemm[T float](ks *kernels[T], op string, m int, a []T, lda int, b []
 	return true, nil
 }
 
-// shiftedTiles returns the first columns (of the rows' extent) of the
-// tiles of nr columns that cover the wanted ones: each starts at the first
-// wanted column the last did not reach, so no tile starts among the
-// dropped ones (rows of 14 with a pitch of 18 take 7 tiles, each two
-// whole rows, not 8).
-func shiftedTiles(s Shifted, ext, nr int) []int {
-	var starts []int
-	for q := 0; q < ext; {
-		starts = append(starts, q)
-		if q += nr; q%s.Pitch >= s.Width {
-			q += s.Pitch - q%s.Pitch
+// shiftedTile is one tile of a shifted product: its first column of the
+// rows' extent, and the runs that copy its wanted columns from the tile
+// buffer into C (one for each row of B it meets; Src a column of the
+// tile, Dst one of C).
+type shiftedTile struct {
+	start int
+	runs  []Run
+}
+
+// shiftedTiles returns the tiles of nr columns that cover the wanted
+// columns of the rows' extent, the same for every item: each starts at
+// the first wanted column the last did not reach, so no tile starts among
+// the dropped ones (rows of 14 with a pitch of 18 take 7 tiles, each two
+// whole rows, not 8), and none is without a wanted column.
+func shiftedTiles(s Shifted, ext, nr int) []shiftedTile {
+	var tiles []shiftedTile
+	for q0 := 0; q0 < ext; {
+		t := shiftedTile{start: q0}
+		for q := q0; q < min(q0+nr, ext); {
+			r, j := q/s.Pitch, q%s.Pitch
+			if j >= s.Width {
+				q = (r + 1) * s.Pitch
+				continue
+			}
+			nq := min(s.Width-j, q0+nr-q)
+			t.runs = append(t.runs, Run{Dst: r*s.Width + j, Src: q - q0, N: nq})
+			q += nq
+		}
+		tiles = append(tiles, t)
+		if q0 += nr; q0%s.Pitch >= s.Width {
+			q0 += s.Pitch - q0%s.Pitch
 		}
 	}
-	return starts
+	return tiles
 }
 
 // shifted runs a validated shiftedGemm. Each distinct A is packed once
@@ -179,8 +196,8 @@ func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted
 	defer putBuf(ab)
 	ap := ab.data
 
-	starts := shiftedTiles(s, ext, nr)
-	tiles := len(starts)
+	tileList := shiftedTiles(s, ext, nr)
+	tiles := len(tileList)
 	procs := workers(m, s.Rows*s.Width*len(items), k)
 	per := max(1, min(tiles, ceilDiv(minPanelWork, m*k*nr)))
 	if len(items) >= 4*procs {
@@ -200,7 +217,6 @@ func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted
 		tile := getBuf[T](mr * nr)
 		defer putBuf(tile)
 		tl := tile.data
-		var buf [8]Run
 		for {
 			u := int(next.Add(1) - 1)
 			if u >= units {
@@ -217,27 +233,10 @@ func shifted[T float](ks *kernels[T], m, k int, a []T, lda int, b []T, s Shifted
 				if ip == rowPanels-1 {
 					micro = lastMicro
 				}
-				for t := ch * per; t < min((ch+1)*per, tiles); t++ {
-					q0 := starts[t]
-					// The tile's wanted columns: a run for each row of B it
-					// meets.
-					runs := buf[:0]
-					for q := q0; q < min(q0+nr, ext); {
-						r, j := q/s.Pitch, q%s.Pitch
-						if j >= s.Width {
-							q = (r + 1) * s.Pitch
-							continue
-						}
-						nq := min(s.Width-j, q0+nr-q)
-						runs = append(runs, Run{Dst: r*s.Width + j, Src: q - q0, N: nq})
-						q += nq
-					}
-					if len(runs) == 0 {
-						continue
-					}
-					micro(k, &ap[abase+ip*mr*k], &b[bbase+q0], &tl[0], nr, 1, 0, &s.Offs[0])
+				for _, t := range tileList[ch*per : min((ch+1)*per, tiles)] {
+					micro(k, &ap[abase+ip*mr*k], &b[bbase+t.start], &tl[0], nr, 1, 0, &s.Offs[0])
 					// In bounds by construction (the checks of shiftedGemm).
-					GatherRuns(c[cbase+r0*ldc:], ldc, tl, rowOffs[:mv], runs)
+					GatherRuns(c[cbase+r0*ldc:], ldc, tl, rowOffs[:mv], t.runs)
 				}
 			}
 		}
