@@ -68,6 +68,45 @@ func refConv2d(x []float64, n, c, h, w int, k []float64, oc, kh, kw int, bias []
 	return out, oh, ow
 }
 
+// refConv2dGrads returns the gradients of refConv2d's input and kernel
+// given the output's gradient gs ([n, oc, oh, ow]), as float64 sums
+// written out: each output element's gradient times the input element and
+// the kernel tap it met.
+func refConv2dGrads(xs, ks, gs []float64, n, c, h, w, oc, kh, kw, oh, ow int, o tensor.Conv2dOptions) (dx, dk []float64) {
+	g := max(o.Groups, 1)
+	cg, og := c/g, oc/g
+	s, p, d := o.Stride, o.Padding, o.Dilation
+	for i := range 2 {
+		s[i], d[i] = max(s[i], 1), max(d[i], 1)
+	}
+	dx, dk = make([]float64, len(xs)), make([]float64, len(ks))
+	for b := range n {
+		for q := range oc {
+			gi := q / og
+			for i := range oh {
+				for j := range ow {
+					gv := gs[((b*oc+q)*oh+i)*ow+j]
+					for cc := range cg {
+						for u := range kh {
+							for v := range kw {
+								r, col := i*s[0]-p[0]+u*d[0], j*s[1]-p[1]+v*d[1]
+								if r < 0 || r >= h || col < 0 || col >= w {
+									continue
+								}
+								xi := ((b*c+gi*cg+cc)*h+r)*w + col
+								wi := ((q*cg+cc)*kh+u)*kw + v
+								dk[wi] += gv * xs[xi]
+								dx[xi] += gv * ks[wi]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return dx, dk
+}
+
 func readF64(t *testing.T, y *tensor.Tensor) []float64 {
 	t.Helper()
 	v, err := tensor.ToSlice[float64](y.To(device.CPU()).Cast(dtype.F64))
@@ -524,40 +563,11 @@ func TestConv2dGradients(t *testing.T) {
 			}
 			tol := map[dtype.DType]float64{dtype.F32: 1e-4, dtype.F64: 1e-11}[dt]
 			for ci, c := range cases {
-				g := max(c.opt.Groups, 1)
-				s, p, d := c.opt.Stride, c.opt.Padding, c.opt.Dilation
-				for i := range 2 {
-					s[i], d[i] = max(s[i], 1), max(d[i], 1)
-				}
-				cg, og := c.c/g, c.oc/g
+				cg := c.c / max(c.opt.Groups, 1)
 				xs, ks := seq(c.n*c.c*c.h*c.w, float64(ci)), seq(c.oc*cg*c.kh*c.kw, float64(ci)+0.25)
 				_, oh, ow := refConv2d(xs[:c.c*c.h*c.w], 1, c.c, c.h, c.w, ks, c.oc, c.kh, c.kw, nil, c.opt)
 				gs := seq(c.n*c.oc*oh*ow, float64(ci)+0.75)
-				wantX, wantW := make([]float64, len(xs)), make([]float64, len(ks))
-				for b := range c.n {
-					for q := range c.oc {
-						gi := q / og
-						for i := range oh {
-							for j := range ow {
-								gv := gs[((b*c.oc+q)*oh+i)*ow+j]
-								for cc := range cg {
-									for u := range c.kh {
-										for v := range c.kw {
-											r, col := i*s[0]-p[0]+u*d[0], j*s[1]-p[1]+v*d[1]
-											if r < 0 || r >= c.h || col < 0 || col >= c.w {
-												continue
-											}
-											xi := ((b*c.c+gi*cg+cc)*c.h+r)*c.w + col
-											wi := ((q*cg+cc)*c.kh+u)*c.kw + v
-											wantW[wi] += gv * xs[xi]
-											wantX[xi] += gv * ks[wi]
-										}
-									}
-								}
-							}
-						}
-					}
-				}
+				wantX, wantW := refConv2dGrads(xs, ks, gs, c.n, c.c, c.h, c.w, c.oc, c.kh, c.kw, oh, ow, c.opt)
 				x := tensor.FromSlice(xs, c.n, c.c, c.h, c.w).Cast(dt).To(dev).RequiresGrad()
 				k := tensor.FromSlice(ks, c.oc, cg, c.kh, c.kw).Cast(dt).To(dev).RequiresGrad()
 				seed := tensor.FromSlice(gs, c.n, c.oc, oh, ow).Cast(dt).To(dev)
