@@ -486,12 +486,11 @@ func zeroRows[T float32 | float64](blk []T, width, j, n, rows int) {
 // over the images of dy [O/g, OH*OW] times the image's im2col matrix
 // transposed. The images are shared out among the cores, each adding its
 // products to a gradient of its own, and the gradients are summed at the
-// end. With strides 1 and at least rowsAChannels channels a group, the
-// im2col matrix is read in place from the padded copy of x
-// (rowsAFilter); otherwise each core gathers its image's matrix a block
-// of pixels at a time (convPanels, the forward pass's gather) into a
-// buffer that stays in cache (convFilter). dy that is not contiguous is
-// copied first.
+// end. With strides 1 (shiftable), the im2col matrix is read in place
+// from the padded copy of x (rowsAFilter); otherwise each core gathers
+// its image's matrix a block of pixels at a time (convPanels, the forward
+// pass's gather) into a buffer that stays in cache (convFilter). dy that
+// is not contiguous is copied first.
 func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) error {
 	const op = "Conv2dFilter"
 	c, err := d.convOperands(op, x, dw, dy, p)
@@ -520,9 +519,9 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 		depthwiseFilter(geo, slice[float32](xb), slice[float32](yb)[yl.Offset:], slice[float32](t))
 	case geo.depthwise():
 		depthwiseFilter(geo, slice[float64](xb), slice[float64](yb)[yl.Offset:], slice[float64](t))
-	case c.shift && geo.kOff != nil && geo.cg >= rowsAChannels && xb.dt == dtype.F32:
+	case c.shift && geo.kOff != nil && xb.dt == dtype.F32:
 		err = rowsAFilter(geo, g, slice[float32](xb), slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32RowsA)
-	case c.shift && geo.kOff != nil && geo.cg >= rowsAChannels:
+	case c.shift && geo.kOff != nil:
 		err = rowsAFilter(geo, g, slice[float64](xb), slice[float64](yb)[yl.Offset:], slice[float64](t), gemm.F64RowsA)
 	case xb.dt == dtype.F32:
 		err = convFilter(geo, g, convPanels[float32]{geo, slice[float32](xb)}, slice[float32](yb)[yl.Offset:], slice[float32](t), gemm.F32)
@@ -534,12 +533,6 @@ func (d *Device) Conv2dFilter(dw, x, dy device.Operand, p device.Conv2dParams) e
 	}
 	return d.copyInto(wb, wl, t, tapMajor(wl.Shape))
 }
-
-// rowsAChannels is the fewest channels per group for which Conv2dFilter
-// runs gemm.F32RowsA: its rows group 8 or 4 channels of one kernel tap,
-// and with fewer channels they group kernel columns, 4 and a lone row per
-// kernel row (docs/benchmarks.md, 2026-12-06).
-const rowsAChannels = 4
 
 // rowsAFilter computes the weights' gradient of the shiftable
 // convolution geo (x padded) into dw ([O, KH, KW, C/g]), one

@@ -58,9 +58,9 @@ type gen struct {
 	// not the next nr values of a packed panel.
 	shifted bool
 	// rowsA makes micro emit the kernels of A read in place: row r of A is
-	// at a + r*lda elements (lda a last argument), step p at its p-th
-	// value, not a packed panel. At most 9 rows (three base registers,
-	// each reaching two more rows by lda and 2*lda).
+	// at a + offs[r] elements (offs a last argument, mr offsets), step p
+	// at its p-th value, not a packed panel. At most 8 rows, one base
+	// register each.
 	rowsA bool
 }
 
@@ -96,8 +96,18 @@ func microName(e elem, mr, nv, pf int) string {
 // is in the next nv registers and two more hold broadcast A values, so
 // mr*nv + nv + 2 <= 32. The k loop is unrolled unroll times. With beta == 0
 // C is never read.
+//
+// The kernels of A in place keep at least 16 accumulators, so that the
+// FMAs' latency is hidden (two issued a cycle, four cycles each): a tile
+// of fewer, 8x16 or 4x32, has sets copies of them, step u of an unrolled
+// iteration adding into copy u%sets, and the copies are summed after the
+// loop.
 func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
-	if mr*nv+nv+2 > 32 {
+	sets := 1
+	if g.rowsA {
+		sets = max(1, min(unroll, 16/(mr*nv)))
+	}
+	if sets*mr*nv+nv+2 > 32 {
 		log.Fatalf("micro %dx%d: needs more than 32 registers", mr, nv)
 	}
 	name := microName(e, mr, nv, pf)
@@ -105,18 +115,19 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		name = fmt.Sprintf("%sgemm%dx%dS", e.pre, mr, nv*e.lanes)
 	}
 	if g.rowsA {
-		if mr > 9 || pf > 0 {
-			log.Fatalf("micro %dx%d with rows of A in place: at most 9 rows, no prefetch", mr, nv)
+		if mr > len(aBases) || pf > 0 {
+			log.Fatalf("micro %dx%d with rows of A in place: at most %d rows, no prefetch", mr, nv, len(aBases))
 		}
 		name = fmt.Sprintf("%sgemm%dx%dA", e.pre, mr, nv*e.lanes)
 	}
 	nr := nv * e.lanes
-	bReg := func(v int) string { return z(mr*nv + v) }
-	tReg := func(i int) string { return z(mr*nv + nv + i%2) }
-	acc := func(r, v int) string { return z(r*nv + v) }
+	bReg := func(v int) string { return z(sets*mr*nv + v) }
+	tReg := func(i int) string { return z(sets*mr*nv + nv + i%2) }
+	accIn := func(s, r, v int) string { return z(s*mr*nv + r*nv + v) }
+	acc := func(r, v int) string { return accIn(0, r, v) }
 	aStep, bStep := mr*e.size, nv*64
 	if g.rowsA {
-		aStep = e.size // each row's pointer moves one value a step
+		aStep = e.size // each row moves one value a step
 	}
 	betaOff := 44
 	frame := 48
@@ -132,10 +143,10 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		g.decl("// packed %d values per step and B steps of %d values at b+offs[p]", mr, nr)
 		g.decl("// elements; beta == 0 never reads C.")
 	} else if g.rowsA {
-		args += ", lda int"
+		args += ", offs *int"
 		frame += 8
 		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from rows of A", name, mr, nr, e.goT)
-		g.decl("// lda elements apart, read in place, and a B panel packed %d values per", nr)
+		g.decl("// at a+offs[r] elements, read in place, and a B panel packed %d values per", nr)
 		g.decl("// step; beta == 0 never reads C.")
 	} else {
 		g.decl("// %s computes the %dx%d %s tile C = alpha*A*B + beta*C from panels", name, mr, nr, e.goT)
@@ -144,11 +155,12 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.decl("//\n//go:noescape\nfunc %s(%s)\n", name, args)
 
 	g.comment(fmt.Sprintf("func %s(%s)", name, args))
-	g.comment(fmt.Sprintf("Accumulators Z0-Z%d, B step %s-%s, A broadcasts %s/%s.", mr*nv-1, bReg(0), bReg(nv-1), tReg(0), tReg(1)))
+	g.comment(fmt.Sprintf("Accumulators Z0-Z%d, B step %s-%s, A broadcasts %s/%s.", sets*mr*nv-1, bReg(0), bReg(nv-1), tReg(0), tReg(1)))
 	if g.shifted {
 		g.comment("CX k   SI A panel   DX B   R10 offs   R11 a step's offset   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
 	} else if g.rowsA {
-		g.comment("CX k   SI, R11, R12 A rows 0, 3, 6   R10 lda in bytes   DX B panel   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
+		g.comment(fmt.Sprintf("CX k   %v A's rows   R13 the step's byte offset in each   DX B panel   BX iterations;", aBases[:mr]))
+		g.comment("after the loop DI C   R8 ldc in bytes   AX C row")
 	} else {
 		g.comment("CX k   SI A panel   DX B panel   DI C   R8 ldc in bytes   AX C row   BX, R9 iterations")
 	}
@@ -156,30 +168,49 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	if g.shifted {
 		g.ins("MOVQ offs+%d(FP), R10", frame-8)
 	}
+	// loadC puts C's address in DI and ldc in bytes in R8.
+	loadC := func() {
+		g.ins("MOVQ c+24(FP), DI")
+		g.ins("MOVQ ldc+32(FP), R8")
+		g.ins("SHLQ $%d, R8", log2(e.size))
+	}
 	g.ins("MOVQ k+0(FP), CX")
-	g.ins("MOVQ a+8(FP), SI")
 	if g.rowsA {
-		g.ins("MOVQ lda+%d(FP), R10", frame-8)
-		g.ins("SHLQ $%d, R10", log2(e.size))
-		for b := 1; b < len(aBases) && 3*b < mr; b++ {
-			g.ins("LEAQ (%s)(R10*2), %s", aBases[b-1], aBases[b])
-			g.ins("ADDQ R10, %s", aBases[b])
+		// No registers are left for fetching C's rows in the loop, as
+		// prefetchingLoop does; they are fetched here, before it.
+		loadC()
+		for range mr {
+			for off := 0; off < nv*64; off += 64 {
+				g.ins("PREFETCHT0 %d(DI)", off)
+			}
+			g.ins("PREFETCHT0 %d(DI)", nv*64-1)
+			g.ins("ADDQ R8, DI")
 		}
+		// Row r's address, a + offs[r] elements, in aBases[r]; DI and R8
+		// are among them, so C is loaded again after the loop.
+		g.ins("MOVQ offs+%d(FP), R13", frame-8)
+		g.ins("MOVQ a+8(FP), DX")
+		for r := range mr {
+			g.ins("MOVQ %d(R13), %s", 8*r, aBases[r])
+			g.ins("LEAQ (DX)(%s*%d), %s", aBases[r], e.size, aBases[r])
+		}
+		g.ins("XORQ R13, R13")
+	} else {
+		g.ins("MOVQ a+8(FP), SI")
 	}
 	g.ins("MOVQ b+16(FP), DX")
-	g.ins("MOVQ c+24(FP), DI")
-	g.ins("MOVQ ldc+32(FP), R8")
-	if e.size == 4 {
-		g.ins("SHLQ $2, R8")
-	} else {
-		g.ins("SHLQ $3, R8")
+	if !g.rowsA {
+		loadC()
 	}
-	for r := range mr {
-		for v := range nv {
-			g.ins("VPXORD %s, %s, %s", acc(r, v), acc(r, v), acc(r, v))
+	for s := range sets {
+		for r := range mr {
+			for v := range nv {
+				g.zeroReg(s*mr*nv + r*nv + v)
+			}
 		}
 	}
 	step := func(ao, bo int) {
+		set := (bo / bStep) % sets
 		if g.shifted {
 			g.ins("MOVQ %d(R10), R11", bo/bStep*8)
 		}
@@ -192,15 +223,15 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 		}
 		for r := range mr {
 			if g.rowsA {
-				g.ins("VBROADCAST%s %d(%s)%s, %s", e.s, ao, aBases[r/3], []string{"", "(R10*1)", "(R10*2)"}[r%3], tReg(r))
+				g.ins("VBROADCAST%s %d(%s)(R13*1), %s", e.s, ao, aBases[r], tReg(r))
 			} else {
 				g.ins("VBROADCAST%s %d(SI), %s", e.s, ao+r*e.size, tReg(r))
 			}
 			for v := range nv {
 				if g.madd != nil {
-					g.madd(bReg(v), tReg(r), acc(r, v))
+					g.madd(bReg(v), tReg(r), accIn(set, r, v))
 				} else {
-					g.ins("VFMADD231%s %s, %s, %s", e.p, bReg(v), tReg(r), acc(r, v))
+					g.ins("VFMADD231%s %s, %s, %s", e.p, bReg(v), tReg(r), accIn(set, r, v))
 				}
 			}
 		}
@@ -224,6 +255,42 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.ins("MOVQ CX, BX")
 	g.ins("SHRQ $%d, BX", log2(unroll))
 	g.ins("JZ %s", lbl("tail"))
+	if g.rowsA {
+		g.label(lbl("loop"))
+		body()
+		g.ins("DECQ BX")
+		g.ins("JNZ %s", lbl("loop"))
+	} else {
+		g.prefetchingLoop(mr, nv, lbl, body)
+	}
+	g.label(lbl("tail"))
+	g.ins("ANDQ $%d, CX", unroll-1)
+	g.ins("JZ %s", lbl("done"))
+	g.label(lbl("loop1"))
+	step(0, 0)
+	g.advanceA(mr, aStep)
+	g.advanceB(1, bStep)
+	g.ins("DECQ CX")
+	g.ins("JNZ %s", lbl("loop1"))
+
+	g.label(lbl("done"))
+	if g.rowsA {
+		loadC()
+	}
+	for s := 1; s < sets; s++ {
+		for r := range mr {
+			for v := range nv {
+				g.ins("VADD%s %s, %s, %s", e.p, accIn(s, r, v), acc(r, v), acc(r, v))
+			}
+		}
+	}
+	g.store(e, mr, nv, betaOff, tReg, acc, lbl)
+}
+
+// prefetchingLoop emits micro's unrolled k loop, BX iterations of body
+// (BX > 0), the first min(BX, mr) of them fetching a row of the C tile
+// at DI (R8 bytes apart) each; it uses AX and R9.
+func (g *gen) prefetchingLoop(mr, nv int, lbl func(string) string, body func()) {
 	// The C tile is needed only after the k loop. Its lines are fetched
 	// into L1 one row per iteration over the first min(k/unroll, mr)
 	// iterations (loopc, R9 of them; then BX-R9 plain ones): issued all
@@ -252,17 +319,12 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	body()
 	g.ins("DECQ BX")
 	g.ins("JNZ %s", lbl("loop"))
-	g.label(lbl("tail"))
-	g.ins("ANDQ $%d, CX", unroll-1)
-	g.ins("JZ %s", lbl("done"))
-	g.label(lbl("loop1"))
-	step(0, 0)
-	g.advanceA(mr, aStep)
-	g.advanceB(1, bStep)
-	g.ins("DECQ CX")
-	g.ins("JNZ %s", lbl("loop1"))
+}
 
-	g.label(lbl("done"))
+// store emits micro's end: the accumulators (acc) times alpha, plus beta
+// times the C tile at DI (rows R8 bytes apart) unless beta is zero, into
+// that tile.
+func (g *gen) store(e elem, mr, nv, betaOff int, tReg func(int) string, acc func(r, v int) string, lbl func(string) string) {
 	g.ins("VBROADCAST%s alpha+40(FP), %s", e.s, tReg(0))
 	for r := range mr {
 		for v := range nv {
@@ -306,19 +368,18 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.s.WriteString("\n")
 }
 
-// aBases are the base registers of rows 0, 3 and 6 of an A read in place.
-var aBases = []string{"SI", "R11", "R12"}
+// aBases are the registers holding the addresses of rows 0 to 7 of an A
+// read in place.
+var aBases = []string{"SI", "DI", "AX", "R8", "R9", "R10", "R11", "R12"}
 
 // advanceA moves the micro-kernel's A on by bytes: the panel pointer, or
-// for rows in place each row base in use.
+// for rows in place the step's offset in every row (R13).
 func (g *gen) advanceA(mr, bytes int) {
 	if !g.rowsA {
 		g.ins("ADDQ $%d, SI", bytes)
 		return
 	}
-	for b := 0; 3*b < mr; b++ {
-		g.ins("ADDQ $%d, %s", bytes, aBases[b])
-	}
+	g.ins("ADDQ $%d, R13", bytes)
 }
 
 // advanceB moves the micro-kernel's B past steps k steps: the panel
@@ -607,10 +668,12 @@ func main() {
 	for _, t := range edgeTiles {
 		g.micro(t.e, t.mr, t.nv, 4, 0)
 	}
-	// And those of A read in place (F32RowsA), 8 and 4 rows.
+	// And those of A read in place (F32RowsA), 8 and 4 rows, panels of
+	// two vectors and of one.
+	g.rowsA, g.shifted = true, false
 	for _, t := range edgeTiles {
-		g.rowsA, g.shifted = true, false
 		g.micro(t.e, t.mr, t.nv, 4, 0)
+		g.micro(t.e, t.mr, 1, 4, 0)
 	}
 	writeOutputs(*dir, g, "shifted_avx512_amd64.s", "shifted_avx512_decl_amd64.go")
 	for _, f := range extraOutputs {

@@ -90,9 +90,10 @@ type kernels[T float] struct {
 	// has none.
 	shifted      shiftedKernel[T]
 	shiftedEdges []shiftedEdge[T]
-	// rowsA and rowsA4, where set, are the 8- and 4-row micro-kernels of
-	// an A read in place (F32RowsA); nil where the set has none.
-	rowsA, rowsA4 rowsAKernel[T]
+	// rowsA, where set, are the micro-kernels of an A read in place
+	// (F32RowsA), one rowsAPanel a panel width, widest first; empty where
+	// the set has none.
+	rowsA []rowsAPanel[T]
 	// pack is packPanel, possibly with faster paths for the widths above.
 	pack func(dst, src []T, off, rs, cs, rows, width, kc int)
 	// axpy computes y[i] += alpha*x[i] for i < n.

@@ -18,14 +18,14 @@ import (
 // channel, each a window of the image, and whose B is the output's
 // gradient transposed.
 //
-// Rows are multiplied 8 or 4 at a time where their offsets are equally
-// spaced (the micro-kernel reaches row r of a group at its first row plus
-// r times the spacing), a row with no such neighbours as four copies of
-// itself. The items are shared out among the cores, each summing into C
-// or a copy of its own, and the copies are added at the end. It reports
-// false, computing nothing, where the active kernels have no form for A
-// in place (only the AVX-512 set has one). Bad sizes or offsets are
-// errors, as in F32, and nothing is written.
+// Rows are multiplied 8 at a time, a last group of at most 4 by a
+// 4-row micro-kernel, in column panels of the kernels' width or, for the
+// last columns where they fit, of half of it. The items are shared out
+// among the cores, each summing into C or a copy of its own, and the
+// copies are added at the end. It reports false, computing nothing,
+// where the active kernels have no form for A in place (only the AVX-512
+// set has one). Bad sizes or offsets are errors, as in F32, and nothing
+// is written.
 func F32RowsA(m, n, k int, a []float32, rows, origins []int, src Panels[float32], c []float32, ldc int) (bool, error) {
 	return rowsAGemm(active.Load().f32, "F32RowsA", m, n, k, a, rows, origins, src, c, ldc)
 }
@@ -35,41 +35,39 @@ func F64RowsA(m, n, k int, a []float64, rows, origins []int, src Panels[float64]
 	return rowsAGemm(active.Load().f64, "F64RowsA", m, n, k, a, rows, origins, src, c, ldc)
 }
 
-// rowsAKernel is a micro-kernel of A read in place: row r at a + r*lda.
-type rowsAKernel[T float] func(k int, a, b, c *T, ldc int, alpha, beta T, lda int)
+// rowsAKernel is a micro-kernel of A read in place: row r at a +
+// offs[r] elements, for as many rows as the kernel has.
+type rowsAKernel[T float] func(k int, a, b, c *T, ldc int, alpha, beta T, offs *int)
 
-// rowGroup is one call's rows of F32RowsA: count rows from first,
-// spacing apart in a, multiplied by a kernel of kernelRows rows (a lone
-// row as four copies of itself, spacing 0).
-type rowGroup struct{ first, count, spacing, kernelRows int }
+// rowsAPanel are the micro-kernels of A read in place for B panels width
+// wide: 8 rows and 4.
+type rowsAPanel[T float] struct {
+	width        int
+	rows8, rows4 rowsAKernel[T]
+}
 
-// rowGroups splits rows into groups of 8 or 4 equally spaced offsets, in
-// order, and lone rows.
+// rowGroup is one micro-kernel call's rows of F32RowsA: count rows from
+// first, at offs from the first's (as many as the kernel has rows, the
+// last repeated where count is fewer).
+type rowGroup struct {
+	first, count int
+	offs         []int
+}
+
+// rowGroups splits rows into groups of 8 in order, the last of at most 4
+// rows going to a 4-row kernel.
 func rowGroups(rows []int) []rowGroup {
-	spaced := func(p, n int) bool {
-		if p+n > len(rows) {
-			return false
-		}
-		for r := p + 2; r < p+n; r++ {
-			if rows[r]-rows[r-1] != rows[p+1]-rows[p] {
-				return false
-			}
-		}
-		return true
-	}
 	var groups []rowGroup
-	for p := 0; p < len(rows); {
-		switch {
-		case spaced(p, 8):
-			groups = append(groups, rowGroup{p, 8, rows[p+1] - rows[p], 8})
-			p += 8
-		case spaced(p, 4):
-			groups = append(groups, rowGroup{p, 4, rows[p+1] - rows[p], 4})
-			p += 4
-		default:
-			groups = append(groups, rowGroup{p, 1, 0, 4})
-			p++
+	for p := 0; p < len(rows); p += 8 {
+		count := min(8, len(rows)-p)
+		offs := make([]int, 8)
+		if count <= 4 {
+			offs = offs[:4]
 		}
+		for r := range offs {
+			offs[r] = rows[p+min(r, count-1)] - rows[p]
+		}
+		groups = append(groups, rowGroup{p, count, offs})
 	}
 	return groups
 }
@@ -91,7 +89,7 @@ func rowsAGemm[T float](ks *kernels[T], op string, m, n, k int, a []T, rows, ori
 			return false, errs.New("gemm", op, errs.ErrShape, "rows at offsets %d..%d from origins %d..%d, %d values each, reach outside len(a)=%d", rlo, rhi, olo, ohi, k, len(a))
 		}
 	}
-	if ks.rowsA == nil {
+	if len(ks.rowsA) == 0 {
 		return false, nil
 	}
 	if m == 0 || n == 0 {
@@ -119,7 +117,7 @@ func minMax(xs []int) (int, int) {
 // packs B's panel and multiplies it by every row group, adding the
 // products into its sums (C for the first goroutine).
 func rowsA[T float](ks *kernels[T], m, n, k int, a []T, rows, origins []int, src bPacker[T], c []T, ldc int) {
-	nr := ks.nr
+	wide := ks.rowsA[0]
 	kBlocks := ceilDiv(k, ks.kc)
 	kcb := ceilDiv(k, kBlocks)
 	groups := rowGroups(rows)
@@ -133,9 +131,9 @@ func rowsA[T float](ks *kernels[T], m, n, k int, a []T, rows, origins []int, src
 			sum, lds = make([]T, m*n), n
 			sums[w] = sum
 		}
-		bb := getBuf[T](kcb * nr)
+		bb := getBuf[T](kcb * wide.width)
 		defer putBuf(bb)
-		tile := getBuf[T](8 * nr)
+		tile := getBuf[T](8 * wide.width)
 		defer putBuf(tile)
 		bp, tl := bb.data, tile.data
 		for {
@@ -143,22 +141,24 @@ func rowsA[T float](ks *kernels[T], m, n, k int, a []T, rows, origins []int, src
 			if i >= len(origins) {
 				return
 			}
-			for j0 := 0; j0 < n; j0 += nr {
+			for j0 := 0; j0 < n; {
+				ps := rowsAPanelFor(ks.rowsA, n-j0)
+				nr := ps.width
 				nv := min(nr, n-j0)
 				for pc := 0; pc < k; pc += kcb {
 					kc := min(kcb, k-pc)
 					src.PackB(bp[:kc*nr], i, pc, j0, kc, nv, nr)
 					for _, g := range groups {
-						micro := ks.rowsA
-						if g.kernelRows == 4 {
-							micro = ks.rowsA4
+						micro := ps.rows8
+						if len(g.offs) == 4 {
+							micro = ps.rows4
 						}
 						ap := &a[origins[i]+rows[g.first]+pc]
-						if g.count == g.kernelRows && nv == nr {
-							micro(kc, ap, &bp[0], &sum[g.first*lds+j0], lds, 1, 1, g.spacing)
+						if g.count == len(g.offs) && nv == nr {
+							micro(kc, ap, &bp[0], &sum[g.first*lds+j0], lds, 1, 1, &g.offs[0])
 							continue
 						}
-						micro(kc, ap, &bp[0], &tl[0], nr, 1, 0, g.spacing)
+						micro(kc, ap, &bp[0], &tl[0], nr, 1, 0, &g.offs[0])
 						for r := range g.count {
 							row := sum[(g.first+r)*lds+j0:][:nv]
 							for j, v := range tl[r*nr : r*nr+nv] {
@@ -167,6 +167,7 @@ func rowsA[T float](ks *kernels[T], m, n, k int, a []T, rows, origins []int, src
 						}
 					}
 				}
+				j0 += nv
 			}
 		}
 	})
@@ -181,4 +182,16 @@ func rowsA[T float](ks *kernels[T], m, n, k int, a []T, rows, origins []int, src
 			}
 		}
 	}
+}
+
+// rowsAPanelFor returns the narrowest of panels (widest first) that holds
+// cols columns, or the widest.
+func rowsAPanelFor[T float](panels []rowsAPanel[T], cols int) rowsAPanel[T] {
+	best := panels[0]
+	for _, p := range panels[1:] {
+		if p.width >= cols {
+			best = p
+		}
+	}
+	return best
 }

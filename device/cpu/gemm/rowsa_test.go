@@ -11,21 +11,37 @@ import (
 )
 
 // TestRowsA checks F32RowsA and F64RowsA against the sum written out in
-// float64 on every kernel tier: rows in groups of 8 and 4 and lone rows
-// (spacings of channels and of kernel columns, as in a convolution, and
-// rows out of order), column panels whole and partial, one and several k
-// blocks, more items than goroutines; elsewhere that they report false.
-// C's gaps between rows (ldc > n) must stay untouched.
+// float64 on every kernel tier: rows in groups of 8, a last group of 1 to
+// 7 (the 4-row kernel and the 8-row one with its last offset repeated),
+// at the offsets of a convolution's channels and kernel taps and out of
+// order; column panels of the kernels' width and of half of it, whole
+// and partial; one and several k blocks; more items than goroutines;
+// elsewhere that they report false. C's gaps between rows (ldc > n) must
+// stay untouched.
 func TestRowsA(t *testing.T) {
+	taps := func(cg, kh, kw, plane, pitch int) []int { // one channel a tap, as Conv2d orders them
+		var rows []int
+		for ty := range kh {
+			for tx := range kw {
+				for c := range cg {
+					rows = append(rows, c*plane+ty*pitch+tx)
+				}
+			}
+		}
+		return rows
+	}
 	layouts := map[string][]int{
 		"channels": {0, 40, 80, 120, 160, 200, 240, 280, 3, 43, 83, 123, 163, 203, 243, 283}, // two groups of 8
-		"taps":     {0, 1, 2, 3, 4, 20, 21, 22, 23, 24, 40},                                  // 4, lone, 4, lone, lone
-		"mixed":    {7, 5, 0, 11, 13, 15, 17, 2},                                             // lone rows, then 4, then lone
+		"5x5":      taps(1, 5, 5, 0, 20),                                                     // 8, 8, 8, 1
+		"3ch3x3":   taps(3, 3, 3, 100, 11),                                                   // 8, 8, 8, 3
+		"2ch2x3":   taps(2, 2, 3, 100, 11),                                                   // 8, 4
+		"mixed":    {7, 5, 0, 11, 13, 15, 17, 2, 9, 30, 1, 4, 6},                             // 8, 5
+		"seven":    {3, 1, 4, 1, 5, 9, 2},                                                    // one of 7, a row twice
 	}
 	for _, kern := range kernelNames() {
 		withKernel(t, kern, func() {
 			for name, rows := range layouts {
-				for _, nk := range [][2]int{{32, 30}, {16, 9}, {40, 700}, {1, 1}} {
+				for _, nk := range [][2]int{{32, 30}, {16, 9}, {40, 700}, {50, 13}, {8, 5}, {1, 1}} {
 					tag := fmt.Sprintf("%s/%s/n=%d/k=%d", kern, name, nk[0], nk[1])
 					testRowsA[float32](t, tag, rows, nk[0], nk[1], 1e-5)
 					testRowsA[float64](t, tag, rows, nk[0], nk[1], 1e-13)
@@ -67,7 +83,7 @@ func testRowsA[T float](t *testing.T, name string, rows []int, n, k int, tol flo
 	if err != nil {
 		t.Fatalf("%s %T: %v", name, a[0], err)
 	}
-	if has := active.Load().f32.rowsA != nil; ok != has {
+	if has := len(active.Load().f32.rowsA) > 0; ok != has {
 		t.Fatalf("%s %T: reported %v with kernels %v", name, a[0], ok, has)
 	}
 	for r := range m {

@@ -47,29 +47,57 @@ func dgemm4x16S(k int, a, b, c *float64, ldc int, alpha, beta float64, offs *int
 func dgemm8x16S(k int, a, b, c *float64, ldc int, alpha, beta float64, offs *int)
 
 // sgemm4x32A computes the 4x32 float32 tile C = alpha*A*B + beta*C from rows of A
-// lda elements apart, read in place, and a B panel packed 32 values per
+// at a+offs[r] elements, read in place, and a B panel packed 32 values per
 // step; beta == 0 never reads C.
 //
 //go:noescape
-func sgemm4x32A(k int, a, b, c *float32, ldc int, alpha, beta float32, lda int)
+func sgemm4x32A(k int, a, b, c *float32, ldc int, alpha, beta float32, offs *int)
+
+// sgemm4x16A computes the 4x16 float32 tile C = alpha*A*B + beta*C from rows of A
+// at a+offs[r] elements, read in place, and a B panel packed 16 values per
+// step; beta == 0 never reads C.
+//
+//go:noescape
+func sgemm4x16A(k int, a, b, c *float32, ldc int, alpha, beta float32, offs *int)
 
 // sgemm8x32A computes the 8x32 float32 tile C = alpha*A*B + beta*C from rows of A
-// lda elements apart, read in place, and a B panel packed 32 values per
+// at a+offs[r] elements, read in place, and a B panel packed 32 values per
 // step; beta == 0 never reads C.
 //
 //go:noescape
-func sgemm8x32A(k int, a, b, c *float32, ldc int, alpha, beta float32, lda int)
+func sgemm8x32A(k int, a, b, c *float32, ldc int, alpha, beta float32, offs *int)
+
+// sgemm8x16A computes the 8x16 float32 tile C = alpha*A*B + beta*C from rows of A
+// at a+offs[r] elements, read in place, and a B panel packed 16 values per
+// step; beta == 0 never reads C.
+//
+//go:noescape
+func sgemm8x16A(k int, a, b, c *float32, ldc int, alpha, beta float32, offs *int)
 
 // dgemm4x16A computes the 4x16 float64 tile C = alpha*A*B + beta*C from rows of A
-// lda elements apart, read in place, and a B panel packed 16 values per
+// at a+offs[r] elements, read in place, and a B panel packed 16 values per
 // step; beta == 0 never reads C.
 //
 //go:noescape
-func dgemm4x16A(k int, a, b, c *float64, ldc int, alpha, beta float64, lda int)
+func dgemm4x16A(k int, a, b, c *float64, ldc int, alpha, beta float64, offs *int)
+
+// dgemm4x8A computes the 4x8 float64 tile C = alpha*A*B + beta*C from rows of A
+// at a+offs[r] elements, read in place, and a B panel packed 8 values per
+// step; beta == 0 never reads C.
+//
+//go:noescape
+func dgemm4x8A(k int, a, b, c *float64, ldc int, alpha, beta float64, offs *int)
 
 // dgemm8x16A computes the 8x16 float64 tile C = alpha*A*B + beta*C from rows of A
-// lda elements apart, read in place, and a B panel packed 16 values per
+// at a+offs[r] elements, read in place, and a B panel packed 16 values per
 // step; beta == 0 never reads C.
 //
 //go:noescape
-func dgemm8x16A(k int, a, b, c *float64, ldc int, alpha, beta float64, lda int)
+func dgemm8x16A(k int, a, b, c *float64, ldc int, alpha, beta float64, offs *int)
+
+// dgemm8x8A computes the 8x8 float64 tile C = alpha*A*B + beta*C from rows of A
+// at a+offs[r] elements, read in place, and a B panel packed 8 values per
+// step; beta == 0 never reads C.
+//
+//go:noescape
+func dgemm8x8A(k int, a, b, c *float64, ldc int, alpha, beta float64, offs *int)
