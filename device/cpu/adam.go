@@ -50,7 +50,7 @@ const adamBlock = 1 << 14
 // adamInto runs vec.Adam over the operands all (the three destinations,
 // then the four inputs, every layout contiguous) in blocks of adamBlock
 // elements, each worker taking its own contiguous run of blocks first and
-// then the blocks the others have not started (claimBlock).
+// then the blocks the others have not started (blockClaimer).
 func adamInto[T vec.Float](all []device.Operand, bufs []*Buffer, c vec.AdamCoeffs[T]) {
 	n := all[0].Layout.Numel()
 	var s [7][]T
@@ -73,11 +73,8 @@ func adamInto[T vec.Float](all []device.Operand, bufs []*Buffer, c vec.AdamCoeff
 	}
 	runs := splitRuns(nblocks, workers)
 	par.RunClaimed(workers, func(w int) {
-		for {
-			b, ok := claimBlock(runs, w)
-			if !ok {
-				return
-			}
+		blocks := newBlockClaimer(runs, w, nblocks)
+		for b, ok := blocks.next(); ok; b, ok = blocks.next() {
 			block(b*adamBlock, min(n, (b+1)*adamBlock))
 		}
 	})

@@ -855,7 +855,8 @@ func (f *fusedRun[C, S]) chainWorker(w int, outs fusedOuts[S]) {
 		c = ld.Shape[ld.Rank()-1]
 	}
 	var vals [maxChain][]S
-	for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
+	blocks := f.blocks(w)
+	for b, ok := blocks.next(); ok; b, ok = blocks.next() {
 		lo := b * f.block
 		for i, end := lo, min(lo+f.block, f.n); i < end; {
 			m := min(end-i, run)
@@ -904,9 +905,9 @@ func rowStart(l layout.Layout, r int) int {
 	return pos
 }
 
-// blockRun is one worker's run of blocks [next, end), claimed a block at a
-// time by its owner and, once the owner's own run is done, by the others.
-// The padding keeps two runs' counters off one cache line.
+// blockRun is one worker's run of blocks [next, end), claimed a few
+// blocks at a time by its owner and, once the owner's own run is done, by
+// the others. The padding keeps two runs' counters off one cache line.
 type blockRun struct {
 	next atomic.Int64
 	end  int64
@@ -923,21 +924,67 @@ func splitRuns(nblocks, workers int) []blockRun {
 	return runs
 }
 
-// claimBlock returns the next block for worker w: the next of its own run,
-// else the next unstarted block of another's; false when every block is
-// taken. Fused programs and AdamStep split their work this way.
-func claimBlock(runs []blockRun, w int) (int, bool) {
+// claimBlocks is the most blocks one claim takes. A claim is a locked
+// instruction, which waits for every store before it to leave the core:
+// claimed one at a time, the 2048-element blocks of a CNN training step's
+// elementwise programs spent 4-5 % of the step's CPU time in their claims
+// (docs/benchmarks.md, 2026-12-06).
+const claimBlocks = 8
+
+// claimChunk claims the next blocks [lo, hi) for worker w: from its own
+// run first, else from the first other run with blocks left; at most
+// claimBlocks and at most half of what is left of the run (at least one),
+// so that the last blocks are still shared out finely. false when every
+// block is taken.
+func claimChunk(runs []blockRun, w int) (lo, hi int, ok bool) {
 	for v := range runs {
 		r := &runs[(w+v)%len(runs)]
-		if b := r.next.Add(1) - 1; b < r.end {
-			return int(b), true
+		for {
+			next := r.next.Load()
+			left := r.end - next
+			if left <= 0 {
+				break
+			}
+			take := min(claimBlocks, max(1, left/2))
+			if r.next.CompareAndSwap(next, next+take) {
+				return int(next), int(next + take), true
+			}
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
 
-// claim is claimBlock on f's runs.
-func (f *fusedRun[C, S]) claim(w int) (int, bool) { return claimBlock(f.runs, w) }
+// blockClaimer hands one worker its blocks in order, claiming them a chunk
+// at a time (claimChunk); with no runs (one worker) it hands out [0,
+// nblocks) without claims. Fused programs and AdamStep split their work
+// this way.
+type blockClaimer struct {
+	runs    []blockRun
+	w       int
+	cur, hi int
+}
+
+// newBlockClaimer returns worker w's claimer over runs, or over [0,
+// nblocks) when runs is nil.
+func newBlockClaimer(runs []blockRun, w, nblocks int) blockClaimer {
+	if runs == nil {
+		return blockClaimer{hi: nblocks}
+	}
+	return blockClaimer{runs: runs, w: w}
+}
+
+// next returns the worker's next block; false when none is left.
+func (c *blockClaimer) next() (int, bool) {
+	if c.cur >= c.hi {
+		lo, hi, ok := claimChunk(c.runs, c.w)
+		if !ok {
+			return 0, false
+		}
+		c.cur, c.hi = lo, hi
+	}
+	c.cur++
+	return c.cur - 1, true
+}
 
 // fusedRun is one call of runFused, split over workers.
 type fusedRun[C vec.Float, S any] struct {
@@ -953,13 +1000,9 @@ type fusedRun[C vec.Float, S any] struct {
 	chain *halfChain[S]
 }
 
-// next returns the block worker w computes after block b: b+1 when one
-// worker takes them all, else the next it claims; false when none is left.
-func (f *fusedRun[C, S]) next(w, b int) (int, bool) {
-	if f.runs != nil {
-		return f.claim(w)
-	}
-	return b + 1, b+1 < f.nblocks
+// blocks returns worker w's claimer of blocks.
+func (f *fusedRun[C, S]) blocks(w int) blockClaimer {
+	return newBlockClaimer(f.runs, w, f.nblocks)
 }
 
 // worker evaluates worker w's contiguous run of blocks, then any block of
@@ -985,7 +1028,8 @@ func (f *fusedRun[C, S]) worker(w int, ins [][]S, outs fusedOuts[S]) {
 	if len(outs.steps) > len(arr) {
 		res = make([][]C, 0, len(outs.steps))
 	}
-	for b, ok := f.next(w, -1); ok; b, ok = f.next(w, b) {
+	blocks := f.blocks(w)
+	for b, ok := blocks.next(); ok; b, ok = blocks.next() {
 		lo := b * block
 		m := min(block, f.n-lo)
 		res, extra := res[:0], pl.slots

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestFusedClaim checks the fused workers' block claims (fusedRun.claim):
+// TestFusedClaim checks the fused workers' block claims (blockClaimer):
 // whatever the interleaving, every block is computed exactly once, and a
 // worker that finds its own run done takes the blocks another has not
 // started, so one worker alone (the others' goroutines never scheduled)
@@ -19,13 +19,14 @@ func TestFusedClaim(t *testing.T) {
 		}
 		return f
 	}
-	for _, c := range []struct{ nblocks, workers int }{{1, 2}, {2, 2}, {7, 2}, {32, 2}, {33, 3}, {5, 8}} {
+	for _, c := range []struct{ nblocks, workers int }{{1, 2}, {2, 2}, {7, 2}, {32, 2}, {33, 3}, {5, 8}, {100, 2}, {1001, 3}} {
 		// One worker alone: its own run first, in order, then the others'.
 		f := newRun(c.nblocks, c.workers)
 		seen := make([]int, c.nblocks)
 		var order []int
+		alone := f.blocks(0)
 		for {
-			b, ok := f.claim(0)
+			b, ok := alone.next()
 			if !ok {
 				break
 			}
@@ -47,8 +48,9 @@ func TestFusedClaim(t *testing.T) {
 		var wg sync.WaitGroup
 		for w := range c.workers {
 			wg.Go(func() {
+				blocks := f.blocks(w)
 				for {
-					b, ok := f.claim(w)
+					b, ok := blocks.next()
 					if !ok {
 						return
 					}
@@ -63,6 +65,24 @@ func TestFusedClaim(t *testing.T) {
 			if k != 1 {
 				t.Fatalf("%+v, all workers: block %d claimed %d times", c, b, k)
 			}
+		}
+	}
+}
+
+// TestBlockClaimerAlone checks that a claimer without runs (one worker)
+// hands out every block once, in order.
+func TestBlockClaimerAlone(t *testing.T) {
+	for _, nblocks := range []int{0, 1, 9, 100} {
+		blocks := newBlockClaimer(nil, 0, nblocks)
+		want := 0
+		for b, ok := blocks.next(); ok; b, ok = blocks.next() {
+			if b != want {
+				t.Fatalf("nblocks %d: block %d, want %d", nblocks, b, want)
+			}
+			want++
+		}
+		if want != nblocks {
+			t.Fatalf("nblocks %d: %d blocks handed out", nblocks, want)
 		}
 	}
 }
