@@ -189,8 +189,21 @@ func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer
 	if err != nil {
 		return nil, l, err
 	}
-	// Zeroed: the padding, and shiftSlack elements past the end for the
-	// shifted GEMM's reads.
+	// The padding, and shiftSlack elements past the end for the shifted
+	// GEMM's reads, are zeros.
+	if l.Strides[3] == 1 || geo.w == 1 {
+		// Rows copied whole: every element is written once (padPlanes),
+		// into memory that is not cleared first.
+		t := newUninitTemp(d, b.dt, pl.Numel()+shiftSlack)
+		withBits(t,
+			func(x []uint8) { padPlanes(x, slice[uint8](b), l, geo.pad) },
+			func(x []uint16) { padPlanes(x, slice[uint16](b), l, geo.pad) },
+			func(x []uint32) { padPlanes(x, slice[uint32](b), l, geo.pad) },
+			func(x []uint64) { padPlanes(x, slice[uint64](b), l, geo.pad) })
+		geo.h, geo.w, geo.pad = hp, wp, [2]int{}
+		geo.sC, geo.sH, geo.sW = pl.Strides[1], pl.Strides[2], 1
+		return t, pl, nil
+	}
 	t := newTemp(d, b.dt, pl.Numel()+shiftSlack)
 	inner := layout.Layout{Shape: l.Shape, Strides: pl.Strides, Offset: geo.pad[0]*wp + geo.pad[1]}
 	if err := d.copyInto(t, inner, b, l); err != nil {
@@ -199,6 +212,77 @@ func (d *Device) paddedInput(b *Buffer, l layout.Layout, geo *convGeom) (*Buffer
 	geo.h, geo.w, geo.pad = hp, wp, [2]int{}
 	geo.sC, geo.sH, geo.sW = pl.Strides[1], pl.Strides[2], 1
 	return t, pl, nil
+}
+
+// padPlanes writes x (layout l, [N, C, H, W] with adjacent columns or one
+// column) into dst, contiguous [N, C, H+2*pad[0], W+2*pad[1]] followed by
+// zeros to its end, with zeros around each plane: every element of dst is
+// written once, so dst need not be cleared first (a fresh buffer's
+// clearing had cost about as much as the copy, on one core). The planes
+// are shared out among the cores, each taking its planes an image at a
+// time (gemm.PadPlanes for 4- and 8-byte elements, one call for all when
+// the images' planes are evenly spaced).
+func padPlanes[T any](dst, x []T, l layout.Layout, pad [2]int) {
+	n, c, h, w := l.Shape[0], l.Shape[1], l.Shape[2], l.Shape[3]
+	s := l.Strides
+	ph, pw := pad[0], pad[1]
+	wp := w + 2*pw
+	size := (h + 2*ph) * wp
+	planes := n * c
+	workers := 1
+	if planes*size >= 2*grain {
+		workers = min(runtime.GOMAXPROCS(0), planes, planes*size/grain)
+	}
+	// span pads planes [lo, hi) of one image, or of several when their
+	// planes are evenly spaced.
+	span := func(lo, hi int) {
+		out := dst[lo*size : hi*size]
+		first := l.Offset + lo/c*s[0] + lo%c*s[1] // strides may be negative
+		if s[1] >= 0 && s[2] >= 0 && padPlanesOf(out, x[first:], s[1], s[2], hi-lo, h, w, ph, pw) {
+			return
+		}
+		for p := lo; p < hi; p++ {
+			plane := out[(p-lo)*size : (p-lo+1)*size]
+			clear(plane[:ph*wp])
+			clear(plane[(ph+h)*wp:])
+			row := l.Offset + p/c*s[0] + p%c*s[1]
+			for y := range h {
+				out := plane[(ph+y)*wp : (ph+y+1)*wp]
+				clear(out[:pw])
+				copy(out[pw:pw+w], x[row+y*s[2]:][:w])
+				clear(out[pw+w:])
+			}
+		}
+	}
+	each := func(lo, hi int) {
+		if s[0] == c*s[1] || n == 1 {
+			span(lo, hi)
+			return
+		}
+		for lo < hi {
+			end := min(hi, (lo/c+1)*c)
+			span(lo, end)
+			lo = end
+		}
+	}
+	if workers < 2 {
+		each(0, planes)
+	} else {
+		splitRows(planes, workers, each)
+	}
+	clear(dst[planes*size:])
+}
+
+// padPlanesOf is gemm.PadPlanes on 4- and 8-byte elements; false for
+// other sizes or where PadPlanes declines.
+func padPlanesOf[T any](dst, src []T, ldp, lds, planes, rows, n, padRows, padCols int) bool {
+	switch d := any(dst).(type) {
+	case []uint32:
+		return gemm.PadPlanes(d, any(src).([]uint32), ldp, lds, planes, rows, n, padRows, padCols)
+	case []uint64:
+		return gemm.PadPlanes(d, any(src).([]uint64), ldp, lds, planes, rows, n, padRows, padCols)
+	}
+	return false
 }
 
 // shiftSlack is how many elements past a padded input the shifted GEMM

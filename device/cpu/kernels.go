@@ -488,6 +488,17 @@ func newTemp(d *Device, dt dtype.DType, n int) *Buffer {
 	return &Buffer{dt: dt, n: n, data: data, dev: d}
 }
 
+// newUninitTemp is newTemp whose memory is not cleared (uninitWords), for
+// a caller that writes every element.
+func newUninitTemp(d *Device, dt dtype.DType, n int) *Buffer {
+	nw := (n*dt.Size() + 7) / 8
+	var data []byte
+	if nw > 0 {
+		data = unsafe.Slice((*byte)(unsafe.Pointer(&uninitWords(nw, nw)[0])), n*dt.Size())
+	}
+	return &Buffer{dt: dt, n: n, data: data, dev: d}
+}
+
 func convertFrom[D num](dst []D, dl layout.Layout, sb *Buffer, sl layout.Layout, toBool bool) {
 	if !toBool && (isFloat[D]() || !sb.dt.IsFloat()) {
 		// Go's own conversion is the rule (converter's last case).

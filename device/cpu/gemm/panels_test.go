@@ -179,6 +179,87 @@ func testCopyRows[T float](t *testing.T, kern string, n int) {
 	}
 }
 
+// TestPadPlanes checks PadPlanes on every kernel tier against a plain
+// loop: every row length and column padding up to past the vector path's
+// 128 bytes, zero rows above and below or none, several planes read from
+// a source with gaps between rows and planes, every element of the padded
+// planes written (dst starts as a guard value) and nothing past them; and
+// its refusals.
+func TestPadPlanes(t *testing.T) {
+	for _, kern := range kernelNames() {
+		withKernel(t, kern, func() {
+			for n := 0; n <= 36; n++ {
+				for pad := 0; pad <= 3; pad++ {
+					g := padCase{planes: 3, rows: 4, n: n, padRows: pad % 3, padCols: pad}
+					testPadPlanes[float32](t, kern, g)
+					testPadPlanes[float64](t, kern, g)
+					testPadPlanes[uint32](t, kern, g)
+				}
+			}
+			testPadPlanes[float32](t, kern, padCase{planes: 2, rows: 0, n: 5, padRows: 1, padCols: 1})
+			testPadPlanes[float32](t, kern, padCase{planes: 1, rows: 3, n: 4, padRows: 0, padCols: 0})
+		})
+	}
+	d, s := make([]float32, 12), make([]float32, 12)
+	for name, ok := range map[string]bool{
+		"negative lds":  PadPlanes(d, s, 12, -1, 1, 2, 2, 0, 1),
+		"negative ldp":  PadPlanes(d, s, -12, 1, 1, 2, 2, 0, 1),
+		"negative pad":  PadPlanes(d, s, 12, 2, 1, 2, 2, 0, -1),
+		"negative n":    PadPlanes(d, s, 12, 2, 1, 2, -2, 0, 1),
+		"negative rows": PadPlanes(d, s, 12, 2, 1, -2, 2, 0, 1),
+		"short dst":     PadPlanes(d, s, 12, 2, 1, 2, 2, 1, 1), // 4 rows of 4
+		"short src":     PadPlanes(d, s, 9, 2, 2, 2, 2, 0, 0),  // the second plane's last row ends at 9+2+2
+		"huge pad":      PadPlanes(d, s, 1, 1, 1, 1, 1, 0, 1<<62),
+		"huge rows":     PadPlanes(d, s, 1, 1, 1, 1, 1, 1<<62, 0),
+		"huge lds":      PadPlanes(d, s, 1, 1<<61+1, 1, 3, 1, 0, 0),
+		"huge ldp":      PadPlanes(d, s, 1<<61+1, 1, 3, 1, 1, 0, 0),
+	} {
+		if ok {
+			t.Errorf("%s: PadPlanes accepted it", name)
+		}
+	}
+	for i, v := range d {
+		if v != 0 {
+			t.Fatalf("d[%d] = %v after refusals", i, v)
+		}
+	}
+}
+
+// padCase is one geometry of TestPadPlanes.
+type padCase struct{ planes, rows, n, padRows, padCols int }
+
+func testPadPlanes[T float32 | float64 | uint32](t *testing.T, kern string, g padCase) {
+	t.Helper()
+	const guard = 7
+	lds := g.n + 2
+	ldp := g.rows*lds + 5
+	src := make([]T, g.planes*ldp)
+	for i := range src {
+		src[i] = T(i + 100)
+	}
+	hp, wp := g.rows+2*g.padRows, g.n+2*g.padCols
+	dst := make([]T, g.planes*hp*wp+3)
+	for i := range dst {
+		dst[i] = guard
+	}
+	if !PadPlanes(dst, src, ldp, lds, g.planes, g.rows, g.n, g.padRows, g.padCols) {
+		t.Fatalf("%s %+v: refused", kern, g)
+	}
+	for i, got := range dst {
+		want := T(guard)
+		if i < g.planes*hp*wp {
+			want = 0
+			q, r, c := i/(hp*wp), i%(hp*wp)/wp-g.padRows, i%wp-g.padCols
+			if r >= 0 && r < g.rows && c >= 0 && c < g.n {
+				want = src[q*ldp+r*lds+c]
+			}
+		}
+		if got != want {
+			t.Fatalf("%s %T %+v: dst[%d] = %v, want %v", kern, got, g, i, got, want)
+		}
+	}
+}
+
 // TestGatherRuns checks GatherRuns on every kernel tier against a plain
 // loop: runs of every length up to past two 64-byte chunks, rows at
 // offsets out of order, the elements between and around the runs left

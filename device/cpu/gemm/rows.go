@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"math"
 	"math/bits"
 	"unsafe"
 )
@@ -30,6 +31,94 @@ func CopyRows[T ~float32 | ~float64](dst []T, ldd int, src []T, lds int, rows, n
 		copy(dst[r*ldd:r*ldd+n], src[r*lds:r*lds+n])
 	}
 	return true
+}
+
+// PadPlanes writes planes planes of rows rows of n elements into dst, back
+// to back, each plane with padRows rows of zeros above and below it and
+// each row with padCols zeros on either side: plane q's row r is
+// src[q*ldp+r*lds:][:n], and lands at dst[(q*hp+padRows+r)*wp+padCols:]
+// (hp = rows+2*padRows, wp = n+2*padCols). It is a batch of images'
+// planes with their padding written out, every element of the first
+// planes*hp*wp of dst written, so dst need not be cleared first. With
+// the AVX-512 kernels active and padded rows of at most 128 bytes, it is
+// one assembly loop: each row one or two byte-masked zmm loads (zeros
+// where masked off) and stores; otherwise row by row with copy and clear.
+// Negative sizes or leading dimensions, or slices too short, write
+// nothing and return false.
+func PadPlanes[T ~float32 | ~float64 | ~uint32 | ~uint64](dst, src []T, ldp, lds, planes, rows, n, padRows, padCols int) bool {
+	if planes <= 0 || rows < 0 || n < 0 || padRows < 0 || padCols < 0 || ldp < 0 || lds < 0 {
+		return planes == 0
+	}
+	hp, ok1 := addMul(rows, 2, padRows)
+	wp, ok2 := addMul(n, 2, padCols)
+	size, ok3 := mulInts(hp, wp)
+	total, ok4 := mulInts(planes, size)
+	if !ok1 || !ok2 || !ok3 || !ok4 || total > len(dst) {
+		return false
+	}
+	if rows > 0 && n > 0 {
+		// The last plane's last row ends inside src.
+		last, ok5 := mulInts(planes-1, ldp)
+		lastRow, ok6 := mulInts(rows-1, lds)
+		if !ok5 || !ok6 || last > len(src) || lastRow > len(src)-last || n > len(src)-last-lastRow {
+			return false
+		}
+	}
+	var zero T
+	elem := int(unsafe.Sizeof(zero))
+	if bytes := wp * elem; haveRowsZ && bytes <= 128 && active.Load().name == "avx512" {
+		// Loads start padCols elements before each row, so the row lands
+		// at its place in the vector; the lanes outside it are masked off
+		// (never read: masked loads do not fault) and come out zero.
+		lead := padCols * elem
+		lo, hi := rowMasks(lead + n*elem)
+		skipLo, skipHi := rowMasks(lead)
+		storeLo, storeHi := rowMasks(bytes)
+		padPlanesZ((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))),
+			&padGeom{bytes, lds * elem, ldp * elem, planes, rows, padRows, lead},
+			lo&^skipLo, hi&^skipHi, storeLo, storeHi)
+		return true
+	}
+	for q := range planes {
+		plane := dst[q*size : (q+1)*size]
+		clear(plane[:padRows*wp])
+		clear(plane[(padRows+rows)*wp:])
+		for r := range rows {
+			out := plane[(padRows+r)*wp : (padRows+r+1)*wp]
+			clear(out[:padCols])
+			copy(out[padCols:padCols+n], src[q*ldp+r*lds:][:n])
+			clear(out[padCols+n:])
+		}
+	}
+	return true
+}
+
+// padGeom is PadPlanes's geometry as padPlanesZ reads it: bytes a padded
+// row (and a row of dst), a row and a plane of src apart in bytes, the
+// planes, their rows, the zero rows above and below each, and the bytes
+// of zeros before each row.
+type padGeom struct {
+	rowBytes, srcRow, srcPlane, planes, rows, padRows, lead int
+}
+
+// addMul returns a+b*c for non-negative a, b and c, and false where it
+// overflows.
+func addMul(a, b, c int) (int, bool) {
+	p, ok := mulInts(b, c)
+	if !ok || p > math.MaxInt-a {
+		return 0, false
+	}
+	return a + p, true
+}
+
+// mulInts returns a*b for non-negative a and b, and false where it
+// overflows.
+func mulInts(a, b int) (int, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt {
+		return 0, false
+	}
+	return int(lo), true
 }
 
 // spans reports whether rows rows of n elements, ld apart, fit in length

@@ -22,3 +22,13 @@ func copyRowsZ(dst, src *byte, dstStride, srcStride, rows int, lo, hi uint64)
 //
 //go:noescape
 func gatherRunsZ(dst *byte, ldd int, src *byte, offs *int, size, rows int, runs *runZ, nruns int)
+
+// padPlanesZ is PadPlanes's loop for checked operands (geom in bytes): for
+// each plane, geom.padRows rows of zeros, then each row of src's plane (the
+// bytes from the row's start less geom.lead, under the load masks lo for
+// bytes 0-63 and hi for 64-127, zero where masked off), then geom.padRows
+// rows of zeros; every row stored under storeLo and storeHi, back to back.
+// Masked-off bytes are neither read nor written.
+//
+//go:noescape
+func padPlanesZ(dst, src *byte, geom *padGeom, lo, hi, storeLo, storeHi uint64)

@@ -93,3 +93,72 @@ gatherRunsZ_tail:
 gatherRunsZ_done:
 	VZEROUPPER
 	RET
+
+// func padPlanesZ(dst, src *byte, geom *padGeom, lo, hi, storeLo, storeHi uint64)
+//
+// DI dst   SI the plane's first row less lead   BX the row   R8 row bytes
+// R9 src row   R10 src plane   R11 planes left   R12 rows   R13 zero rows
+// CX rows left   K1/K2 load masks   K3/K4 store masks   Z2 zeros
+TEXT ·padPlanesZ(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ geom+16(FP), AX
+	MOVQ 0(AX), R8
+	MOVQ 8(AX), R9
+	MOVQ 16(AX), R10
+	MOVQ 24(AX), R11
+	MOVQ 32(AX), R12
+	MOVQ 40(AX), R13
+	SUBQ 48(AX), SI
+	MOVQ lo+24(FP), AX
+	KMOVQ AX, K1
+	MOVQ hi+32(FP), AX
+	KMOVQ AX, K2
+	MOVQ storeLo+40(FP), AX
+	KMOVQ AX, K3
+	MOVQ storeHi+48(FP), AX
+	KMOVQ AX, K4
+	VPXORD Z2, Z2, Z2
+	TESTQ R11, R11
+	JLE padPlanesZ_done
+padPlanesZ_plane:
+	MOVQ R13, CX
+	TESTQ CX, CX
+	JZ padPlanesZ_rows
+padPlanesZ_top:
+	VMOVDQU8 Z2, K3, 0(DI)
+	VMOVDQU8 Z2, K4, 64(DI)
+	ADDQ R8, DI
+	DECQ CX
+	JNZ padPlanesZ_top
+padPlanesZ_rows:
+	MOVQ SI, BX
+	MOVQ R12, CX
+	TESTQ CX, CX
+	JZ padPlanesZ_bottom
+padPlanesZ_row:
+	VMOVDQU8.Z 0(BX), K1, Z0
+	VMOVDQU8.Z 64(BX), K2, Z1
+	VMOVDQU8 Z0, K3, 0(DI)
+	VMOVDQU8 Z1, K4, 64(DI)
+	ADDQ R9, BX
+	ADDQ R8, DI
+	DECQ CX
+	JNZ padPlanesZ_row
+padPlanesZ_bottom:
+	MOVQ R13, CX
+	TESTQ CX, CX
+	JZ padPlanesZ_next
+padPlanesZ_bottomLoop:
+	VMOVDQU8 Z2, K3, 0(DI)
+	VMOVDQU8 Z2, K4, 64(DI)
+	ADDQ R8, DI
+	DECQ CX
+	JNZ padPlanesZ_bottomLoop
+padPlanesZ_next:
+	ADDQ R10, SI
+	DECQ R11
+	JNZ padPlanesZ_plane
+padPlanesZ_done:
+	VZEROUPPER
+	RET

@@ -12,3 +12,7 @@ func copyRowsZ(dst, src *byte, dstStride, srcStride, rows int, lo, hi uint64) {
 func gatherRunsZ(dst *byte, ldd int, src *byte, offs *int, size, rows int, runs *runZ, nruns int) {
 	panic("gemm: gatherRunsZ without assembly")
 }
+
+func padPlanesZ(dst, src *byte, geom *padGeom, lo, hi, storeLo, storeHi uint64) {
+	panic("gemm: padPlanesZ without assembly")
+}
