@@ -1165,6 +1165,8 @@ func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv co
 	walkRuns(l, lo, len(out), func(k, pos, cnt, stride int) {
 		o := out[k : k+cnt]
 		switch {
+		case stride == 0 && cnt >= minFillRun:
+			fillRow(o, cv.load(src[pos]))
 		case stride == 0:
 			v := cv.load(src[pos])
 			for j := range o {
@@ -1177,6 +1179,12 @@ func gather[C vec.Float, S any](out []C, src []S, l layout.Layout, lo int, cv co
 		}
 	})
 }
+
+// minFillRun is the shortest broadcast run gather writes with fillRow
+// (memmove's doublings) rather than a loop storing one element at a time:
+// a convolution's bias spread over its 784-pixel planes had taken 3.8 %
+// of a CNN training step's CPU samples in that loop.
+const minFillRun = 32
 
 // maxRepeat is the longest broadcast innermost axis gatherRepeated takes:
 // longer ones make runs long enough for gather's own walk.

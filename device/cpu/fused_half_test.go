@@ -248,7 +248,8 @@ func TestWalkRuns(t *testing.T) {
 // TestGather checks gather against flatPosition on every walkLayouts view
 // and on views whose innermost axis is a short broadcast one (the repeated
 // path, gatherRepeated: a max-pool tile's maximum, repeats of 3 and of
-// maxRepeat, and one longer that it leaves to the plain walk), over ranges
+// maxRepeat, and one longer that it leaves to the plain walk) or a long
+// one (a bias over planes, filled by fillRow from minFillRun), over ranges
 // that start and end on a whole repeat and ranges that do not.
 func TestGather(t *testing.T) {
 	views := append(walkLayouts(),
@@ -256,6 +257,9 @@ func TestGather(t *testing.T) {
 		layout.Layout{Shape: []int{4, 3}, Strides: []int{2, 0}, Offset: 1},
 		layout.Layout{Shape: []int{2, 3, maxRepeat}, Strides: []int{1, 2, 0}},
 		layout.Layout{Shape: []int{3, maxRepeat + 1}, Strides: []int{1, 0}},
+		layout.Layout{Shape: []int{2, 3, 50}, Strides: []int{0, 1, 0}, Offset: 7}, // a bias over planes: fillRow's runs
+		layout.Layout{Shape: []int{3, minFillRun}, Strides: []int{1, 0}},
+		layout.Layout{Shape: []int{2, minFillRun - 1}, Strides: []int{1, 0}},
 	)
 	src := make([]float32, 1000)
 	for i := range src {
