@@ -36,6 +36,9 @@ func TestConv2dRandom(t *testing.T) {
 		}
 		if rng.IntN(3) > 0 {
 			o.Padding = [2]int{rng.IntN(kh), rng.IntN(kw)}
+			if rng.IntN(6) == 0 { // as wide as the kernel or wider: the output is wider than the input
+				o.Padding[1] = kw + rng.IntN(2)
+			}
 		}
 		if rng.IntN(4) == 0 {
 			o.Dilation = [2]int{1 + rng.IntN(2), 1 + rng.IntN(2)}
