@@ -225,6 +225,51 @@ func TestPadPlanes(t *testing.T) {
 	}
 }
 
+// FuzzPadPlanes drives any sizes, leading dimensions and slice lengths
+// (negative and huge ones among them) through PadPlanes: it must never
+// panic or write out of bounds, leave dst untouched when it refuses, and
+// when it accepts, match the plain loop.
+func FuzzPadPlanes(f *testing.F) {
+	f.Add(int64(20), int64(5), int64(3), int64(4), int64(4), int64(1), int64(2), uint16(400), uint16(80))
+	f.Add(int64(0), int64(0), int64(1), int64(1), int64(30), int64(0), int64(1), uint16(40), uint16(40))
+	f.Add(int64(-1), int64(1<<40), int64(2), int64(3), int64(-2), int64(1<<62), int64(3), uint16(10), uint16(10))
+	f.Fuzz(func(t *testing.T, ldp, lds, planes, rows, n, padRows, padCols int64, dstLen, srcLen uint16) {
+		const guard = 7
+		dst := make([]float32, int(dstLen)%2048+3)
+		src := make([]float32, int(srcLen)%2048)
+		for i := range src {
+			src[i] = float32(i + 100)
+		}
+		for i := range dst {
+			dst[i] = guard
+		}
+		g := padCase{planes: int(planes), rows: int(rows), n: int(n), padRows: int(padRows), padCols: int(padCols)}
+		body := dst[:len(dst)-3] // the last 3 must stay guards whatever happens
+		if !PadPlanes(body, src, int(ldp), int(lds), g.planes, g.rows, g.n, g.padRows, g.padCols) {
+			for i, v := range dst {
+				if v != guard {
+					t.Fatalf("%+v ldp=%d lds=%d: refused but wrote dst[%d] = %v", g, ldp, lds, i, v)
+				}
+			}
+			return
+		}
+		hp, wp := g.rows+2*g.padRows, g.n+2*g.padCols
+		for i, got := range dst {
+			want := float32(guard)
+			if i < g.planes*hp*wp {
+				want = 0
+				q, r, c := i/(hp*wp), i%(hp*wp)/wp-g.padRows, i%wp-g.padCols
+				if r >= 0 && r < g.rows && c >= 0 && c < g.n {
+					want = src[q*int(ldp)+r*int(lds)+c]
+				}
+			}
+			if got != want {
+				t.Fatalf("%+v ldp=%d lds=%d: dst[%d] = %v, want %v", g, ldp, lds, i, got, want)
+			}
+		}
+	})
+}
+
 // padCase is one geometry of TestPadPlanes.
 type padCase struct{ planes, rows, n, padRows, padCols int }
 

@@ -86,7 +86,9 @@ func PadPlanes[T ~float32 | ~float64 | ~uint32 | ~uint64](dst, src []T, ldp, lds
 		for r := range rows {
 			out := plane[(padRows+r)*wp : (padRows+r+1)*wp]
 			clear(out[:padCols])
-			copy(out[padCols:padCols+n], src[q*ldp+r*lds:][:n])
+			if n > 0 { // empty rows may lie past src's end: nothing is read
+				copy(out[padCols:padCols+n], src[q*ldp+r*lds:][:n])
+			}
 			clear(out[padCols+n:])
 		}
 	}
