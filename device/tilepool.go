@@ -15,10 +15,9 @@ type TilePooler interface {
 	MaxTiles(dst, tiles Operand) error
 	// MaxTilesGrad writes dst (contiguous, tiles' shape): the gradient of
 	// MaxTiles given y = MaxTiles(tiles) and g, y's gradient (both
-	// [N, C, OH, OW], any strides, broadcasts included). Each element
-	// gets m * (g / count), m 1 where it equals its tile's y and 0 where
-	// not and count the tile's sum of m, each step rounded in the dtype:
-	// a tile's equal elements share g evenly, and a NaN tile, which no
-	// element equals, gets NaN.
+	// [N, C, OH, OW], any strides, broadcasts included). Each tile's g
+	// goes to one element, +0 to the others: the first in row-major
+	// kernel order equal to the tile's y, or where y is NaN the tile's
+	// last NaN, as PyTorch's max_pool2d routes it.
 	MaxTilesGrad(dst, tiles, y, g Operand) error
 }

@@ -719,7 +719,10 @@ type Pool2dOptions struct {
 }
 
 // MaxPool2d takes the maximum of each window of x [N, C, H, W]; padding is
-// -Inf, so it never wins (PyTorch's semantics), and NaN propagates.
+// -Inf, so it never wins (PyTorch's semantics), and NaN propagates. Its
+// gradient goes, as PyTorch's does, to one element of each window: the
+// first in row-major order equal to the maximum, or a window's last NaN;
+// windows that overlap add up.
 func MaxPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	tiles, wins, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
 	if err != nil {
@@ -810,9 +813,9 @@ var useTilePooler = true
 // tilePool reduces each tile of tiles [N, C, OH, KH, OW, KW] to its
 // maximum (max) or mean: the result is the elementwise Maximum (or sum) of
 // the KH*KW strided slices [N, C, OH, OW], one fused pass rather than a
-// reduction over two short strided axes. Its gradient is one fused pass
-// too: the maximum's, shared evenly between the elements of a tile equal
-// to it (as the Max reduction's rule); the mean's, spread evenly over the
+// reduction over two short strided axes. Its gradient is fused passes
+// too: the maximum's goes to one element of each tile, where PyTorch's
+// max_pool2d sends it (routeMax); the mean's is spread evenly over the
 // tile. For the maximum in F32 and F64 on a backend that is a
 // device.TilePooler (the CPU), its direct kernels compute both, with the
 // same bits.
@@ -821,14 +824,23 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 	n, c, oh, kh, ow, kw := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
 	td := tiles.Detach()
 	defer td.Release()
-	// fold combines f(slice) over the tile's slices with op, in row-major
-	// kernel order.
-	fold := func(t *Tensor, f func(s *Tensor) *Tensor, op func(a, b *Tensor) *Tensor) *Tensor {
+	// slicesOf returns t's slices [N, C, OH, OW], one a kernel position,
+	// in row-major kernel order.
+	slicesOf := func(t *Tensor) []*Tensor {
 		slices := make([]*Tensor, 0, kh*kw)
 		for i := range kh {
 			for j := range kw {
-				slices = append(slices, f(t.Narrow(3, i, 1).Narrow(5, j, 1).Reshape(n, c, oh, ow)))
+				slices = append(slices, t.Narrow(3, i, 1).Narrow(5, j, 1).Reshape(n, c, oh, ow))
 			}
+		}
+		return slices
+	}
+	// fold combines f(slice) over the tile's slices with op, in row-major
+	// kernel order.
+	fold := func(t *Tensor, f func(s *Tensor) *Tensor, op func(a, b *Tensor) *Tensor) *Tensor {
+		slices := slicesOf(t)
+		for i, s := range slices {
+			slices[i] = f(s)
 		}
 		return foldSlices(slices, op)
 	}
@@ -850,11 +862,11 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 	} else if max {
 		y = fold(td, same, (*Tensor).Maximum)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
-			// mask: 1 where an element equals its tile's maximum (one
-			// comparison pass), count: the 1s per tile (fused adds).
-			mask := s[0].Eq(s[1].Reshape(perTile...)).Cast(g.DType())
-			count := fold(mask, same, (*Tensor).Add)
-			return []*Tensor{mask.Mul(g.Div(count).Reshape(perTile...))}
+			// The elements each tile's gradient goes to, one slice of
+			// the tiles a kernel position, stacked back into the
+			// tiles' order [N, C, OH, KH, OW, KW].
+			mask := Stack(routeMax(slicesOf(s[0]), s[1]), 0).Reshape(kh, kw, n, c, oh, ow).Permute(2, 3, 4, 0, 5, 1)
+			return []*Tensor{Where(mask, g.Reshape(perTile...), g.scalarLike(name, 0))}
 		}, []*Tensor{td, y}, tiles)
 	} else {
 		k := float64(kh * kw)
@@ -866,14 +878,50 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 	return retag(name, y)
 }
 
+// routeMax returns where max pooling sends each window's gradient, given
+// the windows' elements (slices, each one kernel position's element of
+// every window, in row-major kernel order) and the windows' maximum y: a
+// Bool mask a slice, true at the first element equal to y or, where y is
+// NaN, at the last NaN. It is PyTorch's max_pool2d routing, whose scan
+// keeps the first strict maximum and any later NaN. (A window whose
+// elements are all -Inf sends it to the first, which may be padding
+// here where PyTorch, whose windows skip padding, takes the first real
+// element.)
+func routeMax(slices []*Tensor, y *Tensor) []*Tensor {
+	masks := make([]*Tensor, len(slices))
+	var seen *Tensor // windows whose first equal element has gone by
+	for i, s := range slices {
+		eq := s.Eq(y)
+		if seen == nil {
+			masks[i], seen = eq, eq
+			continue
+		}
+		masks[i] = eq.And(seen.Not())
+		seen = seen.Or(eq)
+	}
+	seen = nil // windows with a NaN after this slice
+	for i := len(slices) - 1; i >= 0; i-- {
+		nan := slices[i].IsNaN()
+		last := nan
+		if seen == nil {
+			seen = nan
+		} else {
+			last = nan.And(seen.Not())
+			seen = seen.Or(nan)
+		}
+		masks[i] = masks[i].Or(last)
+	}
+	return masks
+}
+
 // windowPool reduces the shifted windows of a pool whose windows overlap
 // or leave gaps (shiftedWindows, each [N, C, OH, OW]) to their elementwise
 // maximum (max) or mean: one fused pass over the KH*KW strided views,
 // where stacking them and reducing the stack wrote KH*KW copies of the
-// output first. The gradient is Stack-then-Max's (and Mean's): a window
-// element equal to its output's maximum gets the output's gradient
-// divided by how many of the output's window elements equal it, and the
-// views carry it back into the input, overlapping windows adding up.
+// output first. The maximum's gradient goes to one element of each
+// window, where PyTorch's max_pool2d sends it (routeMax); the mean's is
+// Stack-then-Mean's. The views carry it back into the input, overlapping
+// windows adding up.
 func windowPool(name string, wins []*Tensor, max bool) *Tensor {
 	det := make([]*Tensor, len(wins))
 	for i, w := range wins {
@@ -889,14 +937,10 @@ func windowPool(name string, wins []*Tensor, max bool) *Tensor {
 		y = foldSlices(det, (*Tensor).Maximum)
 		save := append([]*Tensor{y}, det...)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
-			masks := make([]*Tensor, len(s)-1)
-			for i, w := range s[1:] {
-				masks[i] = w.Eq(s[0]).Cast(g.DType())
-			}
-			share := g.Div(foldSlices(masks, (*Tensor).Add))
-			grads := make([]*Tensor, len(masks))
-			for i, m := range masks {
-				grads[i] = m.Mul(share)
+			zero := g.scalarLike(name, 0)
+			grads := routeMax(s[1:], s[0])
+			for i, m := range grads {
+				grads[i] = Where(m, g, zero)
 			}
 			return grads
 		}, save, wins...)

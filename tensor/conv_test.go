@@ -423,9 +423,10 @@ func BenchmarkConv2dDepthwise(b *testing.B) {
 }
 
 // TestMaxPool2dTies checks the gradient of a max pool whose windows tile
-// the input where a window's maximum is reached more than once: it is
-// shared evenly between the elements equal to the maximum, as the Max
-// reduction's rule shares it; a NaN in a window wins the forward pass.
+// the input where a window's maximum is reached more than once: as in
+// PyTorch, it goes whole to the first element (row-major) equal to the
+// maximum; a NaN in a window wins the forward pass, and the window's
+// gradient goes to its last NaN.
 func TestMaxPool2dTies(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, dt := range []dtype.DType{dtype.F32, dtype.F64} {
@@ -444,7 +445,7 @@ func TestMaxPool2dTies(t *testing.T) {
 			if err := y.BackwardWith(seed); err != nil {
 				t.Fatal(err)
 			}
-			want := []float64{1, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 1}
+			want := []float64{3, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0}
 			got := readF64(t, x.Grad())
 			for i := range want {
 				if math.Abs(got[i]-want[i]) > 1e-6 {
@@ -452,19 +453,30 @@ func TestMaxPool2dTies(t *testing.T) {
 				}
 			}
 		}
-		nan := tensor.FromSlice([]float32{1, float32(math.NaN()), 2, 3}, 1, 1, 2, 2).To(dev)
-		if got := readF64(t, tensor.MaxPool2d(nan, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})); !math.IsNaN(got[0]) {
-			t.Errorf("%s: MaxPool2d of a window holding NaN = %v, want NaN", dev.Name(), got)
+		nan := float32(math.NaN())
+		x := tensor.FromSlice([]float32{1, nan, 2, nan, nan, 9, 4, 4}, 1, 1, 2, 4).To(dev).RequiresGrad()
+		y := tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{2, 2}})
+		if got := readF64(t, y); !math.IsNaN(got[0]) || !math.IsNaN(got[1]) {
+			t.Errorf("%s: MaxPool2d of windows holding NaN = %v, want NaN", dev.Name(), got)
+		}
+		if err := y.BackwardWith(tensor.FromSlice([]float32{5, -6}, 1, 1, 1, 2).To(dev)); err != nil {
+			t.Fatal(err)
+		}
+		// The first window's NaNs are its elements 1 and 2 (row-major):
+		// the last is x's element 4. The second's only NaN is x's 3.
+		if got, want := readF64(t, x.Grad()), []float64{0, 0, 0, -6, 5, 0, 0, 0}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: gradient through NaN windows %v, want %v", dev.Name(), got, want)
 		}
 	}
 }
 
 // TestMaxPool2dOverlapTies checks the gradient of max pools whose windows
 // overlap (3x3, stride 1 and stride 2 with padding; the fused fold over
-// shifted windows) on values full of ties, against a float64 loop: each
-// output's gradient is shared evenly between the elements of its window
-// equal to its maximum, and an element in several windows adds up their
-// shares. A NaN wins every window it is in.
+// shifted windows) on values full of ties, against a float64 loop that
+// scans each window as PyTorch's max_pool2d does (the first strict
+// maximum of the window's input elements, row-major, gets the output's
+// gradient), an element in several windows adding them up. A NaN wins
+// every window it is in.
 func TestMaxPool2dOverlapTies(t *testing.T) {
 	const h, w = 5, 6
 	xs := make([]float64, h*w)
@@ -482,26 +494,19 @@ func TestMaxPool2dOverlapTies(t *testing.T) {
 			want := make([]float64, h*w)
 			for i := range oh {
 				for j := range ow {
-					mx, ties := math.Inf(-1), 0
-					for pass := range 2 {
-						for u := range k[0] {
-							for v := range k[1] {
-								r, c := i*st[0]-p[0]+u, j*st[1]-p[1]+v
-								if r < 0 || r >= h || c < 0 || c >= w {
-									continue
-								}
-								x := xs[r*w+c]
-								switch {
-								case pass == 0 && x > mx:
-									mx, ties = x, 1
-								case pass == 0 && x == mx:
-									ties++
-								case pass == 1 && x == mx:
-									want[r*w+c] += gs[i*ow+j] / float64(ties)
-								}
+					mx, at := math.Inf(-1), -1
+					for u := range k[0] {
+						for v := range k[1] {
+							r, c := i*st[0]-p[0]+u, j*st[1]-p[1]+v
+							if r < 0 || r >= h || c < 0 || c >= w {
+								continue
+							}
+							if x := xs[r*w+c]; x > mx || math.IsNaN(x) || at < 0 {
+								mx, at = x, r*w+c
 							}
 						}
 					}
+					want[at] += gs[i*ow+j]
 				}
 			}
 			x := tensor.FromSlice(xs, 1, 1, h, w).Cast(dtype.F32).To(dev).RequiresGrad()

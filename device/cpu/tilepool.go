@@ -179,24 +179,22 @@ func maxTilesGrad[T float32 | float64](out, x []T, tl layout.Layout, y, g []T) {
 		}
 		for oh := range OH {
 			for ow := range OW {
+				// The element the gradient goes to (vec.MaxPool2Grad's
+				// rule): the first equal to the maximum, or the last NaN.
 				t, m := base+oh*s[2]+ow*s[4], yp[oh*OW+ow]
-				var count T
+				ai, aj := -1, 0
 				for i := range KH {
 					for j := range KW {
-						if x[t+i*s[3]+j*s[5]] == m {
-							count++
+						if v := x[t+i*s[3]+j*s[5]]; m != m && v != v || v == m && ai < 0 {
+							ai, aj = i, j
 						}
 					}
 				}
-				share := gp[oh*OW+ow] / count
 				for i := range KH {
 					line := plane[((oh*KH+i)*OW+ow)*KW:][:KW]
-					for j := range line {
-						var mask T
-						if x[t+i*s[3]+j*s[5]] == m {
-							mask = 1
-						}
-						line[j] = mask * share
+					clear(line)
+					if i == ai {
+						line[aj] = gp[oh*OW+ow]
 					}
 				}
 			}

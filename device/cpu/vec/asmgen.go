@@ -6596,11 +6596,11 @@ func (g *gen) twoSumRows512(e elem) {
 // lane o holds tile o's elements in the row-major order MaxPool2 folds
 // them in. The forward kernel folds them by Maximum's rule (acc stays
 // where acc > v or acc is NaN: VCMPPS, KORW, VBLENDMPS). The gradient
-// kernel counts the elements equal to y (masked adds of 1 where VCMPPS
-// finds them equal, as the fused passes sum their 0/1 mask), divides g by
-// the count, and on a second pass over the lines selects g/count where
-// an element is equal and 0*(g/count) where not, interleaving the two
-// halves back (VPERMI2PS) into dx's lines. The ow%16 tiles at a row's end
+// kernel counts each tile's NaNs (masked adds of 1), then on a second
+// pass over the lines routes g to the first element equal to y (a mask
+// of the tiles already served) or the NaN that brings the running count
+// to the tile's (the last), +0 elsewhere, interleaving the two halves
+// back (VPERMI2PS) into dx's lines. The ow%16 tiles at a row's end
 // go under the masks kOut (tiles), kLo and kHi (the two halves of their
 // elements), which the caller computes; ow/16 whole groups (full) go
 // without. Operands in order: dst (or dx), x, [y, gy (g),] then the
@@ -6633,7 +6633,6 @@ func (g *gen) maxPool2(grad bool) {
 		g.ins("VMOVDQU32 %s, Z28", idx("pool2lo", func(i int) int { return i/2 + 16*(i%2) }))
 		g.ins("VMOVDQU32 %s, Z29", idx("pool2hi", func(i int) int { return 8 + i/2 + 16*(i%2) }))
 		g.ins("VBROADCASTSS %s, Z27", g.f("fone", 1))
-		g.ins("VXORPS Z26, Z26, Z26")
 		g.load(off, "y", "AX")
 		g.load(off, "gy", "BX") // g, y's gradient
 		g.load(off, "dx", "DI")
@@ -6716,23 +6715,38 @@ func (g *gen) maxPool2(grad bool) {
 		}
 		g.ins("VMOVUPS%s (AX), %sZ10", kz, k)
 		g.ins("VMOVUPS%s (BX), %sZ11", kz, k)
+		// Z12: the tile's NaNs (a first pass over the lines).
 		g.ins("VXORPS Z12, Z12, Z12")
 		lines(l+"count", func() {
 			split(masked)
-			g.ins("VCMPPS $0, Z10, Z2, K5")
+			g.ins("VCMPPS $3, Z2, Z2, K5") // unordered: NaN
 			g.ins("VADDPS Z27, Z12, K5, Z12")
-			g.ins("VCMPPS $0, Z10, Z3, K6")
+			g.ins("VCMPPS $3, Z3, Z3, K6")
 			g.ins("VADDPS Z27, Z12, K6, Z12")
 		})
-		g.ins("VDIVPS Z12, Z11, Z13") // g/count
-		g.ins("VMULPS Z26, Z13, Z14") // 0*(g/count)
+		// K4: the tiles whose first element equal to y has gone by; Z13:
+		// the NaNs gone by, so that the one that makes them Z12 is the
+		// last.
+		g.ins("KXORW K4, K4, K4")
+		g.ins("VXORPS Z13, Z13, Z13")
 		g.ins("MOVQ DI, DX")
+		// route sets out to g where v is the element the gradient goes
+		// to, +0 elsewhere.
+		route := func(v, out string) {
+			g.ins("VCMPPS $0, Z10, %s, K5", v) // v == y (never for NaN)
+			g.ins("KANDNW K5, K4, K6")         // ... and the first
+			g.ins("KORW K5, K4, K4")
+			g.ins("VCMPPS $3, %s, %s, K5", v, v) // v is NaN
+			g.ins("VADDPS Z27, Z13, K5, Z13")
+			g.ins("VCMPPS $0, Z12, Z13, K7") // ... and the last
+			g.ins("KANDW K5, K7, K7")
+			g.ins("KORW K6, K7, K7")
+			g.ins("VMOVAPS.Z Z11, K7, %s", out)
+		}
 		lines(l+"out", func() {
 			split(masked)
-			g.ins("VCMPPS $0, Z10, Z2, K5")
-			g.ins("VCMPPS $0, Z10, Z3, K6")
-			g.ins("VBLENDMPS Z13, Z14, K5, Z4")
-			g.ins("VBLENDMPS Z13, Z14, K6, Z5")
+			route("Z2", "Z4")
+			route("Z3", "Z5")
 			g.ins("VMOVAPS Z28, Z6")
 			g.ins("VPERMI2PS Z5, Z4, Z6")
 			g.ins("VMOVAPS Z29, Z7")

@@ -42,12 +42,12 @@ func MaxPool2[T Float](dst, x []T, rows, ow, kh, ldr, ldl int) error {
 
 // MaxPool2Grad is MaxPool2's gradient: with y = MaxPool2(x) and g its
 // gradient (both contiguous [rows, ow]), it sets dx (contiguous [rows, kh,
-// 2*ow], the tiles' elements) to m * (g/count) for each element of a tile,
-// m 1 where it equals the tile's y and 0 where not, count the tile's sum
-// of m, each step rounded in T: the tile's equal elements share g evenly,
-// a NaN tile (which no element equals) gets NaN, and 0 times a negative
-// share is -0, as the fused passes of pooling's gradient give. dx must not
-// overlap the inputs.
+// 2*ow], the tiles' elements) to g at one element of each tile and +0 at
+// the others. That element is where PyTorch's max_pool2d routes the
+// gradient (its scan keeps the first strict maximum, and any later NaN):
+// the first element in row-major order equal to the tile's y, or where y
+// is NaN, the tile's last NaN; none where no element qualifies. dx must
+// not overlap the inputs.
 func MaxPool2Grad[T Float](dx, x, y, g []T, rows, ow, kh, ldr, ldl int) error {
 	const op = "MaxPool2Grad"
 	xs, err := pool2Span(op, x, rows, ow, kh, ldr, ldl)
@@ -123,23 +123,20 @@ func maxPool2GradGo[T Float](dx, x, y, g []T, rows, ow, kh, ldr, ldl int) {
 	for r := range rows {
 		for o := range ow {
 			t, m := r*ldr+2*o, y[r*ow+o]
-			var count T
+			// The routed element: line ai, element aj of the tile.
+			ai, aj := -1, 0
 			for i := range kh {
-				for _, v := range x[t+i*ldl : t+i*ldl+2] {
-					if v == m {
-						count++
+				for j, v := range x[t+i*ldl : t+i*ldl+2] {
+					if m != m && v != v || v == m && ai < 0 {
+						ai, aj = i, j
 					}
 				}
 			}
-			share := g[r*ow+o] / count
 			for i := range kh {
 				line := dx[(r*kh+i)*2*ow+2*o:][:2]
-				for j, v := range x[t+i*ldl : t+i*ldl+2] {
-					var mask T
-					if v == m {
-						mask = 1
-					}
-					line[j] = mask * share
+				line[0], line[1] = 0, 0
+				if i == ai {
+					line[aj] = g[r*ow+o]
 				}
 			}
 		}

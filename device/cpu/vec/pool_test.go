@@ -25,19 +25,22 @@ func pool2Ref[T Float](x, g []T, rows, ow, kh, ldr, ldl int) (y, dx []T) {
 				}
 			}
 			y[r*ow+o] = acc
-			count := T(0)
-			for _, v := range tile {
-				if v == acc {
-					count++
+			// PyTorch's routing: the first element equal to the maximum,
+			// or the last NaN.
+			at := -1
+			for k, v := range tile {
+				if math.IsNaN(float64(acc)) && math.IsNaN(float64(v)) {
+					at = k
+				} else if v == acc && at < 0 {
+					at = k
 				}
 			}
-			share := g[r*ow+o] / count
-			for k, v := range tile {
-				m := T(0)
-				if v == acc {
-					m = 1
+			for k := range tile {
+				d := T(0)
+				if k == at {
+					d = g[r*ow+o]
 				}
-				dx[(r*kh+k/2)*2*ow+2*o+k%2] = m * share
+				dx[(r*kh+k/2)*2*ow+2*o+k%2] = d
 			}
 		}
 	}
