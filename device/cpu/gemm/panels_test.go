@@ -253,25 +253,33 @@ func FuzzPadPlanes(f *testing.F) {
 			}
 			return
 		}
-		hp, wp := g.rows+2*g.padRows, g.n+2*g.padCols
-		for i, got := range dst {
-			want := float32(guard)
-			if i < g.planes*hp*wp {
-				want = 0
-				q, r, c := i/(hp*wp), i%(hp*wp)/wp-g.padRows, i%wp-g.padCols
-				if r >= 0 && r < g.rows && c >= 0 && c < g.n {
-					want = src[q*int(ldp)+r*int(lds)+c]
-				}
-			}
-			if got != want {
-				t.Fatalf("%+v ldp=%d lds=%d: dst[%d] = %v, want %v", g, ldp, lds, i, got, want)
-			}
-		}
+		checkPadded(t, fmt.Sprintf("ldp=%d lds=%d", ldp, lds), g, dst, src, int(ldp), int(lds), guard)
 	})
 }
 
 // padCase is one geometry of TestPadPlanes.
 type padCase struct{ planes, rows, n, padRows, padCols int }
+
+// checkPadded checks dst against PadPlanes's definition for geometry g
+// over src (planes ldp apart, rows lds apart): each plane's rows at their
+// place, zeros around them, guard past the padded planes.
+func checkPadded[T float32 | float64 | uint32](t *testing.T, name string, g padCase, dst, src []T, ldp, lds int, guard T) {
+	t.Helper()
+	hp, wp := g.rows+2*g.padRows, g.n+2*g.padCols
+	for i, got := range dst {
+		want := guard
+		if i < g.planes*hp*wp {
+			want = 0
+			q, r, c := i/(hp*wp), i%(hp*wp)/wp-g.padRows, i%wp-g.padCols
+			if r >= 0 && r < g.rows && c >= 0 && c < g.n {
+				want = src[q*ldp+r*lds+c]
+			}
+		}
+		if got != want {
+			t.Fatalf("%s %T %+v: dst[%d] = %v, want %v", name, got, g, i, got, want)
+		}
+	}
+}
 
 func testPadPlanes[T float32 | float64 | uint32](t *testing.T, kern string, g padCase) {
 	t.Helper()
@@ -290,19 +298,7 @@ func testPadPlanes[T float32 | float64 | uint32](t *testing.T, kern string, g pa
 	if !PadPlanes(dst, src, ldp, lds, g.planes, g.rows, g.n, g.padRows, g.padCols) {
 		t.Fatalf("%s %+v: refused", kern, g)
 	}
-	for i, got := range dst {
-		want := T(guard)
-		if i < g.planes*hp*wp {
-			want = 0
-			q, r, c := i/(hp*wp), i%(hp*wp)/wp-g.padRows, i%wp-g.padCols
-			if r >= 0 && r < g.rows && c >= 0 && c < g.n {
-				want = src[q*ldp+r*lds+c]
-			}
-		}
-		if got != want {
-			t.Fatalf("%s %T %+v: dst[%d] = %v, want %v", kern, got, g, i, got, want)
-		}
-	}
+	checkPadded(t, kern, g, dst, src, ldp, lds, guard)
 }
 
 // TestGatherRuns checks GatherRuns on every kernel tier against a plain
