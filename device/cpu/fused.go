@@ -927,8 +927,8 @@ func splitRuns(nblocks, workers int) []blockRun {
 // claimBlocks is the most blocks one claim takes. A claim is a locked
 // instruction, which waits for every store before it to leave the core:
 // claimed one at a time, the 2048-element blocks of a CNN training step's
-// elementwise programs spent 4-5 % of the step's CPU time in their claims
-// (docs/benchmarks.md, 2026-12-06).
+// elementwise programs spent 4.6 % of the step's CPU samples in their
+// claims, about 3 % more than in chunks (docs/benchmarks.md, 2026-12-06).
 const claimBlocks = 8
 
 // claimChunk claims the next blocks [lo, hi) for worker w: from its own

@@ -480,21 +480,21 @@ func slabs(dl, sl layout.Layout, limit int, f func(dl, sl layout.Layout) error) 
 
 // newTemp allocates scratch memory outside the device's accounting.
 func newTemp(d *Device, dt dtype.DType, n int) *Buffer {
-	words := make([]uint64, (n*dt.Size()+7)/8)
-	var data []byte
-	if len(words) > 0 {
-		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n*dt.Size())
-	}
-	return &Buffer{dt: dt, n: n, data: data, dev: d}
+	return tempOf(d, dt, n, make([]uint64, (n*dt.Size()+7)/8))
 }
 
 // newUninitTemp is newTemp whose memory is not cleared (uninitWords), for
 // a caller that writes every element.
 func newUninitTemp(d *Device, dt dtype.DType, n int) *Buffer {
 	nw := (n*dt.Size() + 7) / 8
+	return tempOf(d, dt, n, uninitWords(nw, nw))
+}
+
+// tempOf is a temporary buffer of n elements of dt over words.
+func tempOf(d *Device, dt dtype.DType, n int, words []uint64) *Buffer {
 	var data []byte
-	if nw > 0 {
-		data = unsafe.Slice((*byte)(unsafe.Pointer(&uninitWords(nw, nw)[0])), n*dt.Size())
+	if len(words) > 0 {
+		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n*dt.Size())
 	}
 	return &Buffer{dt: dt, n: n, data: data, dev: d}
 }

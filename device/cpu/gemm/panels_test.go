@@ -202,17 +202,18 @@ func TestPadPlanes(t *testing.T) {
 	}
 	d, s := make([]float32, 12), make([]float32, 12)
 	for name, ok := range map[string]bool{
-		"negative lds":  PadPlanes(d, s, 12, -1, 1, 2, 2, 0, 1),
-		"negative ldp":  PadPlanes(d, s, -12, 1, 1, 2, 2, 0, 1),
-		"negative pad":  PadPlanes(d, s, 12, 2, 1, 2, 2, 0, -1),
-		"negative n":    PadPlanes(d, s, 12, 2, 1, 2, -2, 0, 1),
-		"negative rows": PadPlanes(d, s, 12, 2, 1, -2, 2, 0, 1),
-		"short dst":     PadPlanes(d, s, 12, 2, 1, 2, 2, 1, 1), // 4 rows of 4
-		"short src":     PadPlanes(d, s, 9, 2, 2, 2, 2, 0, 0),  // the second plane's last row ends at 9+2+2
-		"huge pad":      PadPlanes(d, s, 1, 1, 1, 1, 1, 0, 1<<62),
-		"huge rows":     PadPlanes(d, s, 1, 1, 1, 1, 1, 1<<62, 0),
-		"huge lds":      PadPlanes(d, s, 1, 1<<61+1, 1, 3, 1, 0, 0),
-		"huge ldp":      PadPlanes(d, s, 1<<61+1, 1, 3, 1, 1, 0, 0),
+		"negative lds":             PadPlanes(d, s, 12, -1, 1, 2, 2, 0, 1),
+		"negative ldp":             PadPlanes(d, s, -12, 1, 1, 2, 2, 0, 1),
+		"negative pad":             PadPlanes(d, s, 12, 2, 1, 2, 2, 0, -1),
+		"negative n":               PadPlanes(d, s, 12, 2, 1, 2, -2, 0, 1),
+		"negative rows":            PadPlanes(d, s, 12, 2, 1, -2, 2, 0, 1),
+		"no planes, negative rows": PadPlanes(d, s, 12, 2, 0, -2, 2, 0, 1),
+		"short dst":                PadPlanes(d, s, 12, 2, 1, 2, 2, 1, 1), // 4 rows of 4
+		"short src":                PadPlanes(d, s, 9, 2, 2, 2, 2, 0, 0),  // the second plane's last row ends at 9+2+2
+		"huge pad":                 PadPlanes(d, s, 1, 1, 1, 1, 1, 0, 1<<62),
+		"huge rows":                PadPlanes(d, s, 1, 1, 1, 1, 1, 1<<62, 0),
+		"huge lds":                 PadPlanes(d, s, 1, 1<<61+1, 1, 3, 1, 0, 0),
+		"huge ldp":                 PadPlanes(d, s, 1<<61+1, 1, 3, 1, 1, 0, 0),
 	} {
 		if ok {
 			t.Errorf("%s: PadPlanes accepted it", name)

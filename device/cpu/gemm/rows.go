@@ -46,8 +46,11 @@ func CopyRows[T ~float32 | ~float64](dst []T, ldd int, src []T, lds int, rows, n
 // Negative sizes or leading dimensions, or slices too short, write
 // nothing and return false.
 func PadPlanes[T ~float32 | ~float64 | ~uint32 | ~uint64](dst, src []T, ldp, lds, planes, rows, n, padRows, padCols int) bool {
-	if planes <= 0 || rows < 0 || n < 0 || padRows < 0 || padCols < 0 || ldp < 0 || lds < 0 {
-		return planes == 0
+	if planes < 0 || rows < 0 || n < 0 || padRows < 0 || padCols < 0 || ldp < 0 || lds < 0 {
+		return false
+	}
+	if planes == 0 {
+		return true
 	}
 	hp, ok1 := addMul(rows, 2, padRows)
 	wp, ok2 := addMul(n, 2, padCols)
