@@ -256,10 +256,7 @@ func (g *gen) micro(e elem, mr, nv, unroll, pf int) {
 	g.ins("SHRQ $%d, BX", log2(unroll))
 	g.ins("JZ %s", lbl("tail"))
 	if g.rowsA {
-		g.label(lbl("loop"))
-		body()
-		g.ins("DECQ BX")
-		g.ins("JNZ %s", lbl("loop"))
+		g.plainLoop(lbl, body)
 	} else {
 		g.prefetchingLoop(mr, nv, lbl, body)
 	}
@@ -315,6 +312,12 @@ func (g *gen) prefetchingLoop(mr, nv int, lbl func(string) string, body func()) 
 	g.ins("JNZ %s", lbl("loopc"))
 	g.ins("TESTQ BX, BX")
 	g.ins("JZ %s", lbl("tail"))
+	g.plainLoop(lbl, body)
+}
+
+// plainLoop emits micro's unrolled k loop without fetches: BX iterations
+// of body (BX > 0).
+func (g *gen) plainLoop(lbl func(string) string, body func()) {
 	g.label(lbl("loop"))
 	body()
 	g.ins("DECQ BX")

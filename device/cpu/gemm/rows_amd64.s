@@ -121,21 +121,26 @@ TEXT ·padPlanesZ(SB), NOSPLIT, $0-56
 	VPXORD Z2, Z2, Z2
 	TESTQ R11, R11
 	JLE padPlanesZ_done
-padPlanesZ_plane:
+	// One loop writes every run of zero rows: the first plane's top
+	// rows, then after each plane its bottom rows and the next plane's
+	// top rows together.
 	MOVQ R13, CX
+padPlanesZ_zeros:
 	TESTQ CX, CX
 	JZ padPlanesZ_rows
-padPlanesZ_top:
+padPlanesZ_zero:
 	VMOVDQU8 Z2, K3, 0(DI)
 	VMOVDQU8 Z2, K4, 64(DI)
 	ADDQ R8, DI
 	DECQ CX
-	JNZ padPlanesZ_top
+	JNZ padPlanesZ_zero
 padPlanesZ_rows:
+	TESTQ R11, R11
+	JZ padPlanesZ_done
 	MOVQ SI, BX
 	MOVQ R12, CX
 	TESTQ CX, CX
-	JZ padPlanesZ_bottom
+	JZ padPlanesZ_next
 padPlanesZ_row:
 	VMOVDQU8.Z 0(BX), K1, Z0
 	VMOVDQU8.Z 64(BX), K2, Z1
@@ -145,20 +150,13 @@ padPlanesZ_row:
 	ADDQ R8, DI
 	DECQ CX
 	JNZ padPlanesZ_row
-padPlanesZ_bottom:
-	MOVQ R13, CX
-	TESTQ CX, CX
-	JZ padPlanesZ_next
-padPlanesZ_bottomLoop:
-	VMOVDQU8 Z2, K3, 0(DI)
-	VMOVDQU8 Z2, K4, 64(DI)
-	ADDQ R8, DI
-	DECQ CX
-	JNZ padPlanesZ_bottomLoop
 padPlanesZ_next:
 	ADDQ R10, SI
+	MOVQ R13, CX
 	DECQ R11
-	JNZ padPlanesZ_plane
+	JZ padPlanesZ_zeros // the last plane's bottom rows
+	ADDQ R13, CX
+	JMP padPlanesZ_zeros
 padPlanesZ_done:
 	VZEROUPPER
 	RET
