@@ -123,6 +123,11 @@ type kernels[T float] struct {
 	stripWidth   int
 	stripMinRows int
 	stripRows    int
+	// axpyRowBytes, where set, keeps products of four output rows whose
+	// rows of the long operand take at most this many bytes off the strips:
+	// they run axpy4x4 on whole rows (see axpyRowBytes in
+	// gemm_avx512_amd64.go).
+	axpyRowBytes int
 	// dot returns sum x[i]*y[i] for i < n.
 	dot func(n int, x, y *T) T
 	// dot4 computes out[r] = sum_i x[i]*y[r*ldy+i] for r < 4 and i < n:

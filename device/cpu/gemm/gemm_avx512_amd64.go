@@ -226,6 +226,9 @@ func avx512Impl() *impl {
 	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(cpu.amd)
 	s.axpyM, d.axpyM = axpyLimits(cpu.amd, s.skinnyM, d.skinnyM)
 	if !cpu.amd {
+		s.axpy4x4 = pairedAxpy[float32](saxpy8x4ZFetch, saxpy4x4Z)
+		d.axpy4x4 = pairedAxpy[float64](daxpy8x4ZFetch, daxpy4x4Z)
+		s.axpyRowBytes, d.axpyRowBytes = axpyRowBytes, axpyRowBytes
 		// The axpy form from one zmm of columns on, not two: on the same
 		// Xeon, unpacked products with B in place and 16 to 31 float32
 		// columns (8 to 31 float64) ran the dot form, or the packed path
@@ -298,12 +301,27 @@ func skinnyLimits(amd bool) (m32, n32, m64, n64 int) {
 	return 10, 16, 10, 10
 }
 
+// axpyRowBytes is, on Intel CPUs, the longest row of the long operand
+// (in bytes) for which a product of four output rows runs axpy4x4 on
+// whole rows, eight rows of L at a time fetching 512 bytes ahead along
+// each (axpy8x4ZFetch), instead of strips. On an Emerald Rapids Xeon (two
+// cores, each call paired with a read of as many bytes, medians of five
+// interleaved rounds, docs/benchmarks.md "The Intel axpy form fetches
+// ahead") 4x1024x1024 from memory went from 0.77x of the read to 0.85x
+// (float32) and from 0.80x to 0.86x (float64); from L3 float32 ran at
+// 0.67-0.70x against 0.59-0.82x, float64 1-3 % slower. 4x1000x1000 and
+// 4x512x2048 from memory gained 6-19 %, float64 4x512x2048 from L3 lost
+// up to 8 %. Rows of 16 KiB and more (4x4096x4096) ran as fast or faster
+// on strips, so they keep them.
+const axpyRowBytes = 8192
+
 // stripShape returns, for an AMD CPU or another, the fewest output rows for which the
 // axpy form runs the strip kernel (below them it runs axpy4x4 on whole
 // rows) and how many rows of the long operand L one strip call covers.
 //
 // On a Sapphire Rapids class Xeon (2 MiB L2 per core) strips paid from
-// four rows, in calls of 32 rows: a strip of L (32 rows of 256 bytes) then
+// four rows (against axpy4x4Z; four rows on rows of L up to axpyRowBytes
+// now run axpy8x4ZFetch instead), in calls of 32 rows: a strip of L (32 rows of 256 bytes) then
 // stays in L1 for the next four output rows when there are more, and the
 // rows' pages are few enough for the prefetchers to follow as the strips
 // move along them. Medians of 20 interleaved rounds, GB/s: with L in

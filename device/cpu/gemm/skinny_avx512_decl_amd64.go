@@ -37,6 +37,13 @@ func saxpy4x4Z(n, groups int, s *float32, scs, srs int, alpha float32, x *float3
 //go:noescape
 func saxpy8x4Z(n, blocks int, s *float32, scs, srs int, alpha float32, x *float32, ldx int, y *float32, ldy int)
 
+// saxpy8x4ZFetch computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]
+// for q < 4, p < 8*blocks and i < n (any n): saxpy4x4Z eight rows of x at
+// a time, fetching each row 512 bytes ahead of its loads.
+//
+//go:noescape
+func saxpy8x4ZFetch(n, blocks int, s *float32, scs, srs int, alpha float32, x *float32, ldx int, y *float32, ldy int)
+
 // saxpyStripZ computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for
 // q < 4, p < k and j < 64: four output rows of a strip 64 values wide,
 // kept in registers while k rows of x stream past; each step prefetches
@@ -83,6 +90,13 @@ func daxpy4x4Z(n, groups int, s *float64, scs, srs int, alpha float64, x *float6
 //
 //go:noescape
 func daxpy8x4Z(n, blocks int, s *float64, scs, srs int, alpha float64, x *float64, ldx int, y *float64, ldy int)
+
+// daxpy8x4ZFetch computes y[q*ldy+i] += sum_p (alpha*s[q*srs+p*scs])*x[p*ldx+i]
+// for q < 4, p < 8*blocks and i < n (any n): daxpy4x4Z eight rows of x at
+// a time, fetching each row 512 bytes ahead of its loads.
+//
+//go:noescape
+func daxpy8x4ZFetch(n, blocks int, s *float64, scs, srs int, alpha float64, x *float64, ldx int, y *float64, ldy int)
 
 // daxpyStripZ computes y[q*ldy+j] += alpha * sum_p s[q*srs+p*scs]*x[p*ldx+j] for
 // q < 4, p < k and j < 32: four output rows of a strip 32 values wide,

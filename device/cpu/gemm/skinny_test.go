@@ -203,9 +203,10 @@ func TestStripShapes(t *testing.T) {
 		withKernel(t, im.name, func() {
 			f32, f64 := *im.f32, *im.f64
 			defer func() { *im.f32, *im.f64 = f32, f64 }()
-			for _, shape := range [][2]int{{4, 32}, {5, 256}} {
+			for _, shape := range [][3]int{{4, 32, 0}, {5, 256, 0}, {4, 32, 8192}} {
 				im.f32.stripMinRows, im.f32.stripRows = shape[0], shape[1]
 				im.f64.stripMinRows, im.f64.stripRows = shape[0], shape[1]
+				im.f32.axpyRowBytes, im.f64.axpyRowBytes = shape[2], shape[2]
 				for _, procs := range []int{1, 3} {
 					runtime.GOMAXPROCS(procs)
 					i := 0

@@ -15,10 +15,11 @@ import (
 //
 // L is streamed once: in strips of columns whose four output rows stay in
 // registers (axpyStrip) where the kernels have it and there are at least
-// stripMinRows output rows (see stripShape), else four rows of L at a
+// stripMinRows output rows (see stripShape) and not just four on rows of
+// L of at most axpyRowBytes (see wholeRows), else four rows of L at a
 // time (axpy4, so each output vector is loaded and stored once per four
 // rows; eight at a time where the kernels' axpy4x4 takes pairs of groups,
-// axpy8x4Z on AVX-512) in blocks of lenL that keep the r output rows in
+// axpy8x4Z on AVX-512, axpy8x4ZFetch on Intel's) in blocks of lenL that keep the r output rows in
 // L1. Goroutines split the k rows of L (each then reads one contiguous
 // stretch of memory).
 // When the output rows are contiguous (O = C) the caller's goroutine
@@ -156,20 +157,28 @@ const stripPrefetchRows = 4
 
 // accumulate adds (scale*s) L over rows [c*pchunk, (c+1)*pchunk) of L into
 // acc, whose output row rr starts at acc[rr*ld]: whole strips of four
-// output rows with the strip kernel where the kernels have it and the
-// product has at least stripMinRows rows, the rest
+// output rows with the strip kernel where the kernels have it, the
+// product has at least stripMinRows rows and wholeRows is false, the rest
 // (remaining rows and columns) four rows of L at a time with axpy4x4 and
 // axpy4. s holds the axpy kernels' scaled coefficients.
 func (j *streamJob[T]) accumulate(c int, s *[4]T, acc []T, ld int, scale T) {
 	p0 := c * j.pchunk
 	p1 := min(p0+j.pchunk, j.k)
 	rows, cols := 0, 0 // what the strip kernel covers
-	if j.ks.axpyStrip != nil && j.r >= j.ks.stripMinRows && j.lenL >= j.ks.stripWidth {
+	if j.ks.axpyStrip != nil && j.r >= j.ks.stripMinRows && j.lenL >= j.ks.stripWidth && !j.wholeRows() {
 		rows, cols = j.r&^3, j.lenL-j.lenL%j.ks.stripWidth
 		j.strips(p0, p1, rows, cols, acc, ld, scale)
 	}
 	j.axpyRows(p0, p1, 0, rows, cols, j.lenL, s, acc, ld, scale)
 	j.axpyRows(p0, p1, rows, j.r, 0, j.lenL, s, acc, ld, scale)
+}
+
+// wholeRows reports whether the product's four output rows take whole rows
+// of L in axpy4x4 rather than strips: where the kernels set axpyRowBytes
+// and a row of L takes no more.
+func (j *streamJob[T]) wholeRows() bool {
+	var zero T
+	return j.r == 4 && j.lenL*int(unsafe.Sizeof(zero)) <= j.ks.axpyRowBytes
 }
 
 // strips runs the strip kernel over output rows [0, rows) (a multiple of
