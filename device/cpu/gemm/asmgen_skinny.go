@@ -1009,10 +1009,11 @@ const readAhead = 1024
 // Intel CPUs. Their hardware prefetchers leave the eight rows' streams
 // short of memory's speed; on an Emerald Rapids Xeon (two cores,
 // 4x1024x1024 from memory, paired with a read of as many bytes) fetching
-// 512 or 1024 bytes ahead took the product from 0.75-0.78x of the read to
-// 0.77-0.83x (three interleaved rounds), 2048 bytes ahead did not (axpyRowBytes has the final
-// figures). AMD CPUs keep axpy8x4Z, unmeasured with it: on the Zen 5 EPYC
-// no software fetch paid in axpy4x4Z (docs/architecture.md).
+// 512 or 1024 bytes ahead took the product from 0.75-0.78x of the read
+// to 0.78-0.83x (three interleaved rounds), 2048 bytes ahead did not
+// (axpyRowBytes has the final figures). AMD CPUs keep axpy8x4Z, unmeasured
+// with the fetch: on the Zen 5 EPYC no software fetch paid in axpy4x4Z
+// (docs/architecture.md).
 const axpyFetchAhead = 512
 
 // axpy8x4Z emits <pre>axpy8x4Z(n, blocks, s, scs, srs, alpha, x, ldx, y,

@@ -321,8 +321,8 @@ const axpyRowBytes = 8192
 //
 // On a Sapphire Rapids class Xeon (2 MiB L2 per core) strips paid from
 // four rows (against axpy4x4Z; four rows on rows of L up to axpyRowBytes
-// now run axpy8x4ZFetch instead), in calls of 32 rows: a strip of L (32 rows of 256 bytes) then
-// stays in L1 for the next four output rows when there are more, and the
+// now run axpy8x4ZFetch instead), in calls of 32 rows: a strip of L (32
+// rows of 256 bytes) then stays in L1 for the next four output rows when there are more, and the
 // rows' pages are few enough for the prefetchers to follow as the strips
 // move along them. Medians of 20 interleaved rounds, GB/s: with L in
 // memory 32 and 16 rows ran alike and 64 slower (4x4096x4096 float64, one
