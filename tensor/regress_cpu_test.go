@@ -1,6 +1,7 @@
 package tensor_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -339,5 +340,45 @@ func TestUnreleasedLoopMemory(t *testing.T) {
 		t.Logf("%s: MemoryInUse peak +%d MiB, heap peak %d MiB (from %d MiB)", dev.Name(), (peakUse-base)>>20, peakHeap>>20, baseHeap>>20)
 		x.Release()
 		b.Release()
+	}
+}
+
+// TestEmptyLinesOfHugeTensors: an empty tensor may have huge other axes
+// ([2^20, 0, 2^20] holds no element but 2^40 lines along axis 1). The
+// CPU's line walks (Sort, TopK, CumSum, Softmax) listed every line first
+// and ran out of memory (a crash FuzzVocab found through a ceil-mode pool
+// of an empty batch). On every device the line-wise operations give the
+// empty result, and the reductions whose result is not empty report that
+// it cannot be allocated.
+func TestEmptyLinesOfHugeTensors(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		x := tensor.Zeros(dtype.F32, 1<<20, 0, 1<<20).To(dev)
+		idx := tensor.Zeros(dtype.I64, 1<<20, 0, 1<<20).To(dev)
+		empty := map[string]*tensor.Tensor{
+			"Sort":     first(x.Sort(1, false)),
+			"ArgSort":  x.ArgSort(1, true),
+			"TopK":     first(x.TopK(0, 1, true)),
+			"CumSum":   x.CumSum(1),
+			"CumProd":  x.CumProd(1),
+			"Softmax":  x.Softmax(1),
+			"Roll":     x.Roll(1, 1),
+			"Flip":     x.Flip(1),
+			"Gather":   x.Gather(1, idx),
+			"Sort0":    first(x.Sort(0, false)),
+			"CumSum0":  x.CumSum(0),
+			"Softmax2": x.Softmax(2),
+			"Max2":     x.Max(2),
+			"ArgMax0":  x.ArgMax(0),
+		}
+		for name, y := range empty {
+			if err := y.Err(); err != nil || y.Numel() != 0 {
+				t.Errorf("%v %s: %v elements, error %v; want an empty result", dev.Name(), name, y.Numel(), err)
+			}
+		}
+		for name, y := range map[string]*tensor.Tensor{"Sum": x.Sum(1), "LogSumExp": x.LogSumExp(1)} {
+			if err := y.Err(); !errors.Is(err, tensor.ErrOutOfMemory) {
+				t.Errorf("%v %s of [2^20, 0, 2^20] along axis 1 (2^40 zeros): error %v, want ErrOutOfMemory", dev.Name(), name, err)
+			}
+		}
 	}
 }

@@ -22,8 +22,14 @@ var (
 )
 
 // lines returns, for every line of shape along axis (every position of the
-// other axes), the storage position of its first element in each layout.
+// other axes), the storage position of its first element in each layout;
+// none when the lines are empty (shape[axis] is 0), since there is nothing
+// on them to visit, however many the other axes make (an empty [2^20, 0,
+// 2^20] has 2^40 of them).
 func lines(shape []int, axis int, ls ...layout.Layout) [][]int {
+	if shape[axis] == 0 {
+		return nil
+	}
 	var kept []int
 	args := []any{}
 	for _, l := range ls {
