@@ -210,7 +210,8 @@ func (m MaxPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
 func (MaxPool2d) Parameters() []*Parameter { return nil }
 
 // AvgPool2d averages each window of x [N, C, H, W], as PyTorch's
-// nn.AvgPool2d (padding counts in the average).
+// nn.AvgPool2d: padding counts in the average unless ExcludePad
+// (count_include_pad=False); CeilMode and DivisorOverride as PyTorch's.
 type AvgPool2d tensor.Pool2dOptions
 
 // Forward pools x.

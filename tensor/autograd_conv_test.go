@@ -86,6 +86,27 @@ func TestGradConvPool(t *testing.T) {
 		{name: "AvgPool2d/tiles-padded-odd", in: []gcIn{gstd(2, 1, 5, 7)}, f: func(x gcTs) *tensor.Tensor {
 			return tensor.AvgPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2, 2}, Padding: [2]int{1, 0}})
 		}},
+		// PyTorch's ceil_mode, count_include_pad=False and
+		// divisor_override: windows past the padding, divisors that vary
+		// by window, on both the tiled and the overlapping paths.
+		{name: "MaxPool2d/ceil", in: []gcIn{gstd(1, 2, 5, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.MaxPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{3, 2}, Stride: [2]int{2, 2}, CeilMode: true})
+		}},
+		{name: "MaxPool2d/tiles-ceil", in: []gcIn{gstd(1, 2, 5, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.MaxPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2, 3}, CeilMode: true})
+		}},
+		{name: "AvgPool2d/ceil-padded", in: []gcIn{gstd(2, 1, 6, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AvgPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, CeilMode: true})
+		}},
+		{name: "AvgPool2d/tiles-ceil-exclude-pad", in: []gcIn{gstd(1, 2, 5, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AvgPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2, 2}, Padding: [2]int{1, 0}, CeilMode: true, ExcludePad: true})
+		}},
+		{name: "AvgPool2d/exclude-pad", in: []gcIn{gstd(1, 2, 4, 5)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AvgPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{3, 3}, Stride: [2]int{1, 1}, Padding: [2]int{1, 1}, ExcludePad: true})
+		}},
+		{name: "AvgPool2d/divisor-override", in: []gcIn{gstd(1, 1, 4, 6)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AvgPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2, 3}, Stride: [2]int{1, 2}, DivisorOverride: 5})
+		}},
 		{name: "Pad/reflect", in: []gcIn{gstd(2, 4)}, f: func(x gcTs) *tensor.Tensor {
 			return x[0].Pad([][2]int{{1, 0}, {2, 3}}, tensor.PadReflect, 0)
 		}},

@@ -711,11 +711,26 @@ func Conv1d(x, w, bias *Tensor, opt Conv2dOptions) *Tensor {
 
 // Pool2dOptions are the hyper-parameters of MaxPool2d and AvgPool2d, as
 // PyTorch names them. A zero Stride means the kernel size; zero Dilation 1.
+// The zero value of each of the last three fields is PyTorch's default.
 type Pool2dOptions struct {
 	Kernel   [2]int
 	Stride   [2]int
 	Padding  [2]int
 	Dilation [2]int // MaxPool2d only
+
+	// CeilMode rounds the output size up (PyTorch's ceil_mode): a last
+	// window that runs past the padded input still counts, provided it
+	// starts inside the input or its left padding. What it covers past the
+	// padding is padding too: -Inf for the maximum; for the mean, not
+	// counted in the divisor.
+	CeilMode bool
+	// ExcludePad leaves padding out of AvgPool2d's divisor, so each window
+	// is the mean of its input elements (PyTorch's count_include_pad=False).
+	// AvgPool2d only.
+	ExcludePad bool
+	// DivisorOverride, when not 0, divides every window's sum by it instead
+	// (PyTorch's divisor_override). AvgPool2d only.
+	DivisorOverride int
 }
 
 // MaxPool2d takes the maximum of each window of x [N, C, H, W]; padding is
@@ -724,45 +739,132 @@ type Pool2dOptions struct {
 // first in row-major order equal to the maximum, or a window's last NaN;
 // windows that overlap add up.
 func MaxPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
-	tiles, wins, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
+	if opt.ExcludePad || opt.DivisorOverride != 0 {
+		return fail("MaxPool2d", errs.ErrValue, "ExcludePad %v and DivisorOverride %d are AvgPool2d's options", opt.ExcludePad, opt.DivisorOverride)
+	}
+	tiles, wins, _, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
 	if err != nil {
 		return failed(err)
 	}
 	if tiles != nil {
-		return tilePool("MaxPool2d", tiles, true)
+		return tilePool("MaxPool2d", tiles, true, poolDivisor{})
 	}
-	return windowPool("MaxPool2d", wins, true)
+	return windowPool("MaxPool2d", wins, true, poolDivisor{})
 }
 
-// AvgPool2d averages each window of x [N, C, H, W]; padded zeros count in
-// the average (PyTorch's default count_include_pad).
+// AvgPool2d averages each window of x [N, C, H, W]. As in PyTorch's
+// avg_pool2d, padded zeros count in the divisor (count_include_pad) unless
+// opt.ExcludePad, what a CeilMode window covers past the padding does not,
+// and a DivisorOverride replaces the divisor.
 func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	if opt.Dilation != [2]int{} && opt.Dilation != [2]int{1, 1} {
 		return fail("AvgPool2d", errs.ErrValue, "dilation %v: average pooling has none", opt.Dilation)
 	}
-	tiles, wins, err := poolWindows("AvgPool2d", x, opt, 0)
+	tiles, wins, g, err := poolWindows("AvgPool2d", x, opt, 0)
 	if err != nil {
 		return failed(err)
 	}
-	if tiles != nil {
-		return tilePool("AvgPool2d", tiles, false)
+	mean := g.divisor(opt)
+	if mean.perWindow != nil {
+		mean.perWindow = mean.perWindow.Cast(x.DType()).To(x.Device())
 	}
-	return windowPool("AvgPool2d", wins, false)
+	if tiles != nil {
+		return tilePool("AvgPool2d", tiles, false, mean)
+	}
+	return windowPool("AvgPool2d", wins, false, mean)
+}
+
+// poolDivisor is what AvgPool2d divides each window's sum by: k for all
+// windows, or where perWindow is set, its element for each window
+// ([OH, OW], broadcast over N and C).
+type poolDivisor struct {
+	k         float64
+	perWindow *Tensor
+}
+
+// divide returns sum (or a gradient, [.., OH, OW]) divided by d.
+func (d poolDivisor) divide(sum *Tensor) *Tensor {
+	if d.perWindow != nil {
+		return sum.Div(d.perWindow)
+	}
+	return sum.DivScalar(d.k)
+}
+
+// poolGeom is the geometry of a pooling: input [.., h, w], kernel, stride
+// and padding normalised, output oh x ow.
+type poolGeom struct {
+	h, w, oh, ow int
+	k, s, p      [2]int
+}
+
+// poolOutSize is the number of windows along an axis of n elements,
+// padded by p on both sides, of a kernel k with dilation d and stride s,
+// as PyTorch's pooling counts them: rounded down, or with ceil up, then
+// less one if the last window would start past the input and its left
+// padding. The caller has checked that one window fits (windowsFit).
+func poolOutSize(n, k, s, p, d int, ceil bool) int {
+	span := n + 2*p - d*(k-1) - 1
+	out := span/s + 1
+	if ceil && span%s != 0 {
+		out++
+		if (out-1)*s >= n+p {
+			out--
+		}
+	}
+	return out
+}
+
+// divisor returns what AvgPool2d divides each window's sum by: one number
+// when every window has the same (the kernel's area, or the override),
+// else (CeilMode windows that run past the padding, or ExcludePad where
+// there is padding) a float64 [OH, OW] tensor of each window's divisor,
+// PyTorch's: the window clipped to the padded input (to the input itself
+// with ExcludePad).
+func (g poolGeom) divisor(opt Pool2dOptions) poolDivisor {
+	if opt.DivisorOverride != 0 {
+		return poolDivisor{k: float64(opt.DivisorOverride)}
+	}
+	counts := func(n, oh, k, s, p int) ([]float64, bool) {
+		c := make([]float64, oh)
+		same := true
+		for i := range c {
+			start := i*s - p
+			end := min(start+k, n+p)
+			if opt.ExcludePad {
+				start, end = max(start, 0), min(end, n)
+			}
+			c[i] = float64(end - start)
+			same = same && c[i] == float64(k)
+		}
+		return c, same
+	}
+	rows, sameRows := counts(g.h, g.oh, g.k[0], g.s[0], g.p[0])
+	cols, sameCols := counts(g.w, g.ow, g.k[1], g.s[1], g.p[1])
+	if sameRows && sameCols {
+		return poolDivisor{k: float64(g.k[0] * g.k[1])}
+	}
+	d := make([]float64, 0, g.oh*g.ow)
+	for _, r := range rows {
+		for _, c := range cols {
+			d = append(d, r*c)
+		}
+	}
+	return poolDivisor{perWindow: FromSlice(d, g.oh, g.ow)}
 }
 
 // poolWindows returns the windows of x padded with pad: when they tile it
 // (the stride is the kernel, dilation 1), as one view tiles
 // [N, C, OH, KH, OW, KW] for tilePool; otherwise as the kernel's shifted
 // windows, each [N, C, OH, OW], which the caller stacks and reduces.
-func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles *Tensor, wins []*Tensor, err error) {
+func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles *Tensor, wins []*Tensor, g poolGeom, err error) {
 	if err := x.checkOperand(name); err != nil {
-		return nil, nil, err
+		return nil, nil, g, err
 	}
 	if x.Rank() != 4 {
-		return nil, nil, errs.New("tensor", name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
+		return nil, nil, g, errs.New("tensor", name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
 	}
 	if !x.DType().IsFloat() {
-		return nil, nil, errs.New("tensor", name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
+		return nil, nil, g, errs.New("tensor", name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
 	}
 	k, s, p, d := opt.Kernel, opt.Stride, opt.Padding, opt.Dilation
 	for i := range 2 {
@@ -773,23 +875,25 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles 
 			d[i] = 1
 		}
 		if k[i] <= 0 || s[i] <= 0 || p[i] < 0 || d[i] <= 0 || 2*p[i] > k[i] {
-			return nil, nil, errs.New("tensor", name, errs.ErrValue, "kernel %v, stride %v, padding %v, dilation %v: kernel, stride, dilation positive, padding at most half the kernel", opt.Kernel, opt.Stride, p, opt.Dilation)
+			return nil, nil, g, errs.New("tensor", name, errs.ErrValue, "kernel %v, stride %v, padding %v, dilation %v: kernel, stride, dilation positive, padding at most half the kernel", opt.Kernel, opt.Stride, p, opt.Dilation)
 		}
 	}
 	h, w := x.lay.Shape[2], x.lay.Shape[3]
 	if !windowsFit(h, k[0], p[0], d[0]) || !windowsFit(w, k[1], p[1], d[1]) {
-		return nil, nil, errs.New("tensor", name, errs.ErrShape, "a %v kernel (dilation %v) does not fit the %dx%d input padded by %v", k, d, h, w, p)
+		return nil, nil, g, errs.New("tensor", name, errs.ErrShape, "a %v kernel (dilation %v) does not fit the %dx%d input padded by %v", k, d, h, w, p)
 	}
-	oh := (h+2*p[0]-d[0]*(k[0]-1)-1)/s[0] + 1
-	ow := (w+2*p[1]-d[1]*(k[1]-1)-1)/s[1] + 1
-	if oh <= 0 || ow <= 0 {
-		return nil, nil, errs.New("tensor", name, errs.ErrShape, "a %v kernel does not fit the %dx%d input padded by %v", k, h, w, p)
-	}
+	oh := poolOutSize(h, k[0], s[0], p[0], d[0], opt.CeilMode)
+	ow := poolOutSize(w, k[1], s[1], p[1], d[1], opt.CeilMode)
+	g = poolGeom{h: h, w: w, oh: oh, ow: ow, k: k, s: s, p: p}
+	// The padded extent the windows read: a CeilMode window may run past
+	// the padding, and more padding stands in for what it reads there.
+	needH := (oh-1)*s[0] + d[0]*(k[0]-1) + 1
+	needW := (ow-1)*s[1] + d[1]*(k[1]-1) + 1
 	xp := x
-	if p != [2]int{} {
-		xp = x.Pad([][2]int{{0, 0}, {0, 0}, {p[0], p[0]}, {p[1], p[1]}}, PadConstant, pad)
+	if padH, padW := max(p[0], needH-h-p[0]), max(p[1], needW-w-p[1]); p != [2]int{} || padH > p[0] || padW > p[1] {
+		xp = x.Pad([][2]int{{0, 0}, {0, 0}, {p[0], padH}, {p[1], padW}}, PadConstant, pad)
 		if xp.err != nil {
-			return nil, nil, errs.Retag("tensor", name, xp.err)
+			return nil, nil, g, errs.Retag("tensor", name, xp.err)
 		}
 	}
 	if s == k && d == [2]int{1, 1} {
@@ -801,9 +905,9 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles 
 			xp = xp.Narrow(3, 0, ow*k[1])
 		}
 		n, c := x.lay.Shape[0], x.lay.Shape[1]
-		return xp.Reshape(n, c, oh, k[0], ow, k[1]), nil, nil
+		return xp.Reshape(n, c, oh, k[0], ow, k[1]), nil, g, nil
 	}
-	return nil, shiftedWindows(xp, k, s, d, oh, ow), nil
+	return nil, shiftedWindows(xp, k, s, d, oh, ow), g, nil
 }
 
 // useTilePooler lets tilePool take a backend's device.TilePooler; tests
@@ -819,7 +923,7 @@ var useTilePooler = true
 // tile. For the maximum in F32 and F64 on a backend that is a
 // device.TilePooler (the CPU), its direct kernels compute both, with the
 // same bits.
-func tilePool(name string, tiles *Tensor, max bool) *Tensor {
+func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
 	sh := tiles.lay.Shape
 	n, c, oh, kh, ow, kw := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
 	td := tiles.Detach()
@@ -869,10 +973,9 @@ func tilePool(name string, tiles *Tensor, max bool) *Tensor {
 			return []*Tensor{Where(mask, g.Reshape(perTile...), g.scalarLike(name, 0))}
 		}, []*Tensor{td, y}, tiles)
 	} else {
-		k := float64(kh * kw)
-		y = fold(td, same, (*Tensor).Add).DivScalar(k)
+		y = mean.divide(fold(td, same, (*Tensor).Add))
 		y = attach(y, name, func(g *Tensor, _ []*Tensor) []*Tensor {
-			return []*Tensor{g.DivScalar(k).Reshape(perTile...).BroadcastTo(sh...)}
+			return []*Tensor{mean.divide(g).Reshape(perTile...).BroadcastTo(sh...)}
 		}, nil, tiles)
 	}
 	return retag(name, y)
@@ -922,7 +1025,7 @@ func routeMax(slices []*Tensor, y *Tensor) []*Tensor {
 // window, where PyTorch's max_pool2d sends it (routeMax); the mean's is
 // Stack-then-Mean's. The views carry it back into the input, overlapping
 // windows adding up.
-func windowPool(name string, wins []*Tensor, max bool) *Tensor {
+func windowPool(name string, wins []*Tensor, max bool, mean poolDivisor) *Tensor {
 	det := make([]*Tensor, len(wins))
 	for i, w := range wins {
 		det[i] = w.Detach()
@@ -945,10 +1048,9 @@ func windowPool(name string, wins []*Tensor, max bool) *Tensor {
 			return grads
 		}, save, wins...)
 	} else {
-		k := float64(len(wins))
-		y = foldSlices(det, (*Tensor).Add).DivScalar(k)
+		y = mean.divide(foldSlices(det, (*Tensor).Add))
 		y = attach(y, name, func(g *Tensor, _ []*Tensor) []*Tensor {
-			share := g.DivScalar(k)
+			share := mean.divide(g)
 			grads := make([]*Tensor, len(wins))
 			for i := range grads {
 				grads[i] = share

@@ -226,9 +226,11 @@ func FuzzVocab(f *testing.F) {
 				w := tensor.Full(dt, 1, max(1, a%3), max(1, b%3), 1+c%3, 1+c%2)
 				x = tensor.Conv2d(x, w, nil, tensor.Conv2dOptions{Stride: [2]int{a % 3, b % 3}, Padding: [2]int{c % 2, a % 2}, Groups: b % 3})
 			case 25:
-				x = tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{c % 3, 1}, Padding: [2]int{a % 2, 0}})
+				x = tensor.MaxPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{c % 3, 1}, Padding: [2]int{a % 2, 0},
+					CeilMode: c&8 != 0, ExcludePad: c&64 != 0})
 			case 26:
-				x = tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Padding: [2]int{c % 3, 0}})
+				x = tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{1, c % 3}, Padding: [2]int{c % 3, 0},
+					CeilMode: c&8 != 0, ExcludePad: c&16 != 0, DivisorOverride: (c >> 5) % 3})
 			case 27:
 				x = tensor.LayerNorm(x, []int{a % 5}, nil, nil, 1e-5)
 			case 28:

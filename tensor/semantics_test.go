@@ -590,7 +590,15 @@ func (p semParams) conv() tensor.Conv2dOptions {
 }
 
 func (p semParams) pool() tensor.Pool2dOptions {
-	return tensor.Pool2dOptions{Kernel: p.pair("kernel"), Stride: p.pair("stride"), Padding: p.pair("padding"), Dilation: p.pair("dilation")}
+	o := tensor.Pool2dOptions{Kernel: p.pair("kernel"), Stride: p.pair("stride"), Padding: p.pair("padding"), Dilation: p.pair("dilation"),
+		CeilMode: p.bool("ceil_mode")}
+	if _, ok := p["divisor_override"]; ok {
+		o.DivisorOverride = p.int("divisor_override")
+	}
+	if v, ok := p["count_include_pad"]; ok {
+		o.ExcludePad = !v.(bool)
+	}
+	return o
 }
 
 func (p semParams) red(f, keep func(...int) *tensor.Tensor) *tensor.Tensor {

@@ -1425,21 +1425,47 @@ def conv_t2d_ref(x, w, b=None, stride=(1, 1), pad=(0, 0), opad=(0, 0), dil=(1, 1
     return out
 
 
-def pool_ref(x, k, stride=None, pad=(0, 0), dil=(1, 1), kind="max"):
-    """torch max_pool2d (-Inf padding, NaN propagates) / avg_pool2d
-    (count_include_pad=True, ceil_mode=False)."""
+def pool_out_size(n, k, s, p, d, ceil):
+    """torch's pooling_output_shape: floor or ceil, and in ceil mode one
+    window fewer if the last would start past the input and its left
+    padding."""
+    span = n + 2 * p - d * (k - 1) - 1
+    out = (span + (s - 1 if ceil else 0)) // s + 1
+    if ceil and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def pool_ref(x, k, stride=None, pad=(0, 0), dil=(1, 1), kind="max", ceil=False, include_pad=True, divisor=None):
+    """torch max_pool2d (windows over the input only, so padding never
+    wins; NaN propagates) / avg_pool2d (the sum of a window's input
+    elements over its size clipped to the padded input, or to the input
+    without count_include_pad, or over divisor_override), with ceil_mode,
+    written as ATen's CPU loops compute them."""
     stride = stride or k
     x = x.astype(f64)
     N, C, H, W = x.shape
-    fill = -inf if kind == "max" else 0.0
-    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])), constant_values=fill)
-    OH = (H + 2 * pad[0] - dil[0] * (k[0] - 1) - 1) // stride[0] + 1
-    OW = (W + 2 * pad[1] - dil[1] * (k[1] - 1) - 1) // stride[1] + 1
+    OH = pool_out_size(H, k[0], stride[0], pad[0], dil[0], ceil)
+    OW = pool_out_size(W, k[1], stride[1], pad[1], dil[1], ceil)
     out = np.zeros((N, C, OH, OW))
     for i in range(OH):
         for j in range(OW):
-            win = xp[:, :, i * stride[0]:i * stride[0] + dil[0] * (k[0] - 1) + 1:dil[0], j * stride[1]:j * stride[1] + dil[1] * (k[1] - 1) + 1:dil[1]]
-            out[:, :, i, j] = np.max(win, axis=(2, 3)) if kind == "max" else np.sum(win, axis=(2, 3)) / (k[0] * k[1])
+            h0, w0 = i * stride[0] - pad[0], j * stride[1] - pad[1]
+            if kind == "max":
+                rows = [h0 + a * dil[0] for a in range(k[0]) if 0 <= h0 + a * dil[0] < H]
+                cols = [w0 + b * dil[1] for b in range(k[1]) if 0 <= w0 + b * dil[1] < W]
+                win = x[:, :, rows][:, :, :, cols]
+                out[:, :, i, j] = np.max(win, axis=(2, 3)) if win.size else -inf
+                continue
+            h1, w1 = min(h0 + k[0], H + pad[0]), min(w0 + k[1], W + pad[1])
+            size = (h1 - h0) * (w1 - w0)
+            h0c, w0c, h1c, w1c = max(h0, 0), max(w0, 0), min(h1, H), min(w1, W)
+            total = np.sum(x[:, :, h0c:h1c, w0c:w1c], axis=(2, 3))
+            if divisor is not None:
+                size = divisor
+            elif not include_pad:
+                size = (h1c - h0c) * (w1c - w0c)
+            out[:, :, i, j] = total / size
     return out
 
 
@@ -1486,8 +1512,6 @@ for tag, o in (("plain", {}), ("stride2", {"stride": [2, 2]}), ("stride2_pad1", 
     case(f"conv_transpose2d_{tag}", "conv_transpose2d", [tx, tw, tb], conv_t2d_ref(tx, tw, tb, **kw).astype(f32), params=o, tol=LA32, rule=NN)
 case("conv_transpose2d_groups2", "conv_transpose2d", [tx, tw], conv_t2d_ref(tx, tw, groups=2, stride=(2, 1)).astype(f32), params={"groups": 2, "stride": [2, 1]}, tol=LA32, rule=NN)
 case("conv_transpose2d_outpad_too_big", "conv_transpose2d", [tx, tw], error="ErrValue", params={"stride": [2, 2], "output_padding": [2, 0]}, rule="pytorch (output padding must be below stride or dilation)")
-# Pool2dOptions has no ceil_mode or count_include_pad: PyTorch's defaults
-# (floor, count_include_pad=True) are the only ones covered.
 px = (np.arange(2 * 3 * 5 * 6, dtype=f64).reshape(2, 3, 5, 6) * 7 % 11 - 5).astype(f32)
 pxn = px.copy()
 pxn[0, 0, 1, 1] = nan
@@ -1498,6 +1522,37 @@ for tag, o in (("k2", {"kernel": [2, 2]}), ("k3_s2", {"kernel": [3, 3], "stride"
     case(f"max_pool2d_{tag}", "max_pool2d", [pxn], pool_ref(pxn, kind="max", **kw).astype(f32), params=o, rule=NN + ": -Inf padding, NaN propagates")
     if "dilation" not in o:
         case(f"avg_pool2d_{tag}", "avg_pool2d", [px], pool_ref(px, kind="avg", **kw).astype(f32), params=o, tol=TR, rule=NN + ": count_include_pad")
+# ceil_mode, count_include_pad=False and divisor_override: windows past the
+# padding (8 columns by a 3-kernel at stride 2 with ceil_mode: 4 windows,
+# the last covering two columns and one past them), a window the rule
+# drops (7 rows, kernel 2, stride 2, padding 1: rounding up gives 5, the
+# last starting in the bottom padding, so 4), tiles (stride = kernel),
+# dilation, and a ceil_mode that changes nothing.
+pxc = (np.arange(2 * 3 * 7 * 8, dtype=f64).reshape(2, 3, 7, 8) * 5 % 13 - 6).astype(f32)
+pxcn = pxc.copy()
+pxcn[0, 1, 6, 7] = nan
+pxcn[1, 0, 0, 0] = -inf
+for tag, o in (("ceil_k3_s2", {"kernel": [3, 3], "stride": [2, 2], "ceil_mode": True}),
+               ("ceil_k2_tiles", {"kernel": [2, 3], "ceil_mode": True}),
+               ("ceil_k3_s2_pad1", {"kernel": [3, 3], "stride": [2, 2], "padding": [1, 1], "ceil_mode": True}),
+               ("ceil_k2_s2_pad1_drop", {"kernel": [2, 2], "stride": [2, 2], "padding": [1, 1], "ceil_mode": True}),
+               ("ceil_k2_s3_dil2x1", {"kernel": [2, 2], "stride": [3, 3], "dilation": [2, 1], "ceil_mode": True}),
+               ("ceil_noop", {"kernel": [2, 2], "stride": [1, 1], "ceil_mode": True})):
+    kw = {"k": tuple(o["kernel"]), "stride": tuple(o["stride"]) if "stride" in o else None, "pad": tuple(o.get("padding", (0, 0))),
+          "dil": tuple(o.get("dilation", (1, 1))), "ceil": True}
+    case(f"max_pool2d_{tag}", "max_pool2d", [pxcn], pool_ref(pxcn, kind="max", **kw).astype(f32), params=o, rule=NN + ": ceil_mode")
+    if "dilation" not in o:
+        case(f"avg_pool2d_{tag}", "avg_pool2d", [pxc], pool_ref(pxc, kind="avg", **kw).astype(f32), params=o, tol=TR, rule=NN + ": ceil_mode, count_include_pad")
+        o2 = dict(o, count_include_pad=False)
+        case(f"avg_pool2d_{tag}_exclude_pad", "avg_pool2d", [pxc], pool_ref(pxc, kind="avg", include_pad=False, **kw).astype(f32), params=o2, tol=TR, rule=NN + ": ceil_mode, count_include_pad=False")
+for tag, o in (("k3_pad1", {"kernel": [3, 3], "stride": [1, 1], "padding": [1, 1]}), ("k2x3_s2_pad1x0", {"kernel": [2, 3], "stride": [2, 2], "padding": [1, 0]})):
+    kw = {"k": tuple(o["kernel"]), "stride": tuple(o["stride"]), "pad": tuple(o.get("padding", (0, 0)))}
+    case(f"avg_pool2d_{tag}_exclude_pad", "avg_pool2d", [pxc], pool_ref(pxc, kind="avg", include_pad=False, **kw).astype(f32), params=dict(o, count_include_pad=False), tol=TR, rule=NN + ": count_include_pad=False")
+    case(f"avg_pool2d_{tag}_divisor3", "avg_pool2d", [pxc], pool_ref(pxc, kind="avg", divisor=3, **kw).astype(f32), params=dict(o, divisor_override=3), tol=TR, rule=NN + ": divisor_override")
+case("avg_pool2d_ceil_f64", "avg_pool2d", [pxc.astype(f64)], pool_ref(pxc, (3, 2), stride=(2, 3), pad=(1, 1), kind="avg", ceil=True, include_pad=False),
+     params={"kernel": [3, 2], "stride": [2, 3], "padding": [1, 1], "ceil_mode": True, "count_include_pad": False}, tol=1e-12, rule=NN)
+case("max_pool2d_exclude_pad", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "count_include_pad": False}, rule="tessera: ExcludePad is AvgPool2d's (torch's max_pool2d has no count_include_pad)")
+case("max_pool2d_divisor", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "divisor_override": 2}, rule="tessera: DivisorOverride is AvgPool2d's")
 case("max_pool2d_i32", "max_pool2d", [px.astype(i32)], error="ErrDType", params={"kernel": [2, 2]}, rule="tessera: floats only (not in MaxPool2d's doc; torch's CPU max_pool2d takes integers)")
 case("max_pool2d_view_T", "max_pool2d", [pxn], pool_ref(pxn.transpose(0, 1, 3, 2), (3, 2)).astype(f32), params={"kernel": [3, 2], "view": "T"}, rule=NN)
 case("avg_pool2d_f64", "avg_pool2d", [px.astype(f64)], pool_ref(px, (2, 3), pad=(1, 1), kind="avg"), params={"kernel": [2, 3], "padding": [1, 1]}, tol=1e-12, rule=NN)
