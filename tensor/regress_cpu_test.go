@@ -346,8 +346,7 @@ func TestUnreleasedLoopMemory(t *testing.T) {
 // TestEmptyLinesOfHugeTensors: an empty tensor may have huge other axes
 // ([2^20, 0, 2^20] holds no element but 2^40 lines along axis 1). The
 // CPU's line walks (Sort, TopK, CumSum, Softmax) listed every line first
-// and ran out of memory (a crash FuzzVocab found through a ceil-mode pool
-// of an empty batch). On every device the line-wise operations give the
+// and ran out of memory (a crash FuzzVocab found). On every device the line-wise operations give the
 // empty result, and the reductions whose result is not empty report that
 // it cannot be allocated.
 func TestEmptyLinesOfHugeTensors(t *testing.T) {
