@@ -734,7 +734,9 @@ type Pool2dOptions struct {
 }
 
 // MaxPool2d takes the maximum of each window of x [N, C, H, W]; padding is
-// -Inf, so it never wins (PyTorch's semantics), and NaN propagates. Its
+// -Inf, so it never wins (PyTorch's semantics), and NaN propagates. Of
+// equal elements the first in row-major order is the result, as in
+// PyTorch's scan (a window of -0 then +0 gives -0). Its
 // gradient goes, as PyTorch's does, to one element of each window: the
 // first in row-major order equal to the maximum, or a window's last NaN;
 // windows that overlap add up.
@@ -964,7 +966,7 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
 			})}
 		}, []*Tensor{td, y}, tiles)
 	} else if max {
-		y = fold(td, same, (*Tensor).Maximum)
+		y = fold(td, same, scanMax)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
 			// The elements each tile's gradient goes to, one slice of
 			// the tiles a kernel position, stacked back into the
@@ -980,6 +982,13 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
 	}
 	return retag(name, y)
 }
+
+// scanMax is one step of max pooling's fold, as PyTorch's max_pool2d scans
+// a window: the next element where it is greater than the running maximum
+// or NaN, else the running maximum (Maximum(next, running)). Of equal
+// elements the first stays, so a window of -0 then +0 gives -0; a NaN
+// wins.
+func scanMax(running, next *Tensor) *Tensor { return next.Maximum(running) }
 
 // routeMax returns where max pooling sends each window's gradient, given
 // the windows' elements (slices, each one kernel position's element of
@@ -1037,7 +1046,7 @@ func windowPool(name string, wins []*Tensor, max bool, mean poolDivisor) *Tensor
 	}()
 	var y *Tensor
 	if max {
-		y = foldSlices(det, (*Tensor).Maximum)
+		y = foldSlices(det, scanMax)
 		save := append([]*Tensor{y}, det...)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
 			zero := g.scalarLike(name, 0)

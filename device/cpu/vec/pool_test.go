@@ -20,7 +20,7 @@ func pool2Ref[T Float](x, g []T, rows, ow, kh, ldr, ldl int) (y, dx []T) {
 			}
 			acc := tile[0]
 			for _, v := range tile[1:] {
-				if !(math.IsNaN(float64(acc)) || acc > v) {
+				if v > acc || math.IsNaN(float64(v)) {
 					acc = v
 				}
 			}
@@ -69,8 +69,8 @@ func TestMaxPool2(t *testing.T) {
 						x[i] = special[(i/13)%len(special)]
 					}
 				}
-				// Ties of signed zeros in either order (Maximum's rule
-				// keeps the later), and NaN first and last in a tile.
+				// Ties of signed zeros in either order (PyTorch's scan
+				// keeps the first), and NaN first and last in a tile.
 				pin := []float32{0, float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1)), 0, nan, 1, 2, nan}
 				copy(x[:min(len(pin), 2*ow)], pin)
 				g := make([]float32, rows*ow)
