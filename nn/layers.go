@@ -20,6 +20,7 @@ var (
 	_ Module = (*Dropout)(nil)
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
+	_ Module = AdaptiveAvgPool2d{}
 	_ Module = Flatten{}
 )
 
@@ -221,6 +222,20 @@ func (m AvgPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters is empty: pooling learns nothing.
 func (AvgPool2d) Parameters() []*Parameter { return nil }
+
+// AdaptiveAvgPool2d averages x [N, C, H, W] into Size[0] x Size[1]
+// nearly even windows, as PyTorch's nn.AdaptiveAvgPool2d:
+// AdaptiveAvgPool2d{Size: [2]int{1, 1}} is global average pooling, the
+// head of most classification networks, whatever the input's size.
+type AdaptiveAvgPool2d struct{ Size [2]int }
+
+// Forward pools x (tensor.AdaptiveAvgPool2d).
+func (m AdaptiveAvgPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.AdaptiveAvgPool2d(x, m.Size)
+}
+
+// Parameters is empty: pooling learns nothing.
+func (AdaptiveAvgPool2d) Parameters() []*Parameter { return nil }
 
 // Flatten turns x [N, ...] into [N, product of the rest], as PyTorch's
 // nn.Flatten() with its defaults: the bridge from convolutions to Linear.

@@ -107,6 +107,17 @@ func TestGradConvPool(t *testing.T) {
 		{name: "AvgPool2d/divisor-override", in: []gcIn{gstd(1, 1, 4, 6)}, f: func(x gcTs) *tensor.Tensor {
 			return tensor.AvgPool2d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2, 3}, Stride: [2]int{1, 2}, DivisorOverride: 5})
 		}},
+		// Adaptive average pooling: tiles where the sizes divide, else
+		// one mean a window (overlapping, and repeated when upsampling).
+		{name: "AdaptiveAvgPool2d/divides", in: []gcIn{gstd(1, 2, 4, 6)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AdaptiveAvgPool2d(x[0], [2]int{2, 3})
+		}},
+		{name: "AdaptiveAvgPool2d/overlap", in: []gcIn{gstd(2, 1, 5, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AdaptiveAvgPool2d(x[0], [2]int{3, 4})
+		}},
+		{name: "AdaptiveAvgPool2d/upsample", in: []gcIn{gstd(1, 1, 3, 2)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AdaptiveAvgPool2d(x[0], [2]int{4, 5})
+		}},
 		{name: "Pad/reflect", in: []gcIn{gstd(2, 4)}, f: func(x gcTs) *tensor.Tensor {
 			return x[0].Pad([][2]int{{1, 0}, {2, 3}}, tensor.PadReflect, 0)
 		}},

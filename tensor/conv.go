@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tessera-go/tessera/device"
@@ -774,6 +775,77 @@ func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 		return tilePool("AvgPool2d", tiles, false, mean)
 	}
 	return windowPool("AvgPool2d", wins, false, mean)
+}
+
+// AdaptiveAvgPool2d averages x [N, C, H, W] into an output of size[0] x
+// size[1], as PyTorch's adaptive_avg_pool2d: output row i averages input
+// rows floor(i*H/OH) up to ceil((i+1)*H/OH), and columns alike, so the
+// windows nearly split the input evenly; they overlap where OH does not
+// divide H, and repeat rows where OH > H. Size {1, 1} is global average
+// pooling. Where the sizes divide H and W it is AvgPool2d with the
+// quotients as kernel; otherwise each axis is averaged window by window
+// (a mean over a narrowed view each, joined), so a NaN or an infinity
+// reaches only the windows that hold it. A zero size gives an empty
+// result; an empty H or W (with a nonzero size) has nothing to average
+// (ErrShape), and more than maxAdaptiveWindows windows along an axis are
+// refused (ErrValue).
+func AdaptiveAvgPool2d(x *Tensor, size [2]int) *Tensor {
+	const name = "AdaptiveAvgPool2d"
+	if err := x.checkOperand(name); err != nil {
+		return failed(err)
+	}
+	if x.Rank() != 4 {
+		return fail(name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
+	}
+	if !x.DType().IsFloat() {
+		return fail(name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
+	}
+	n, c, h, w := x.lay.Shape[0], x.lay.Shape[1], x.lay.Shape[2], x.lay.Shape[3]
+	oh, ow := size[0], size[1]
+	if oh < 0 || ow < 0 || oh > maxAdaptiveWindows || ow > maxAdaptiveWindows {
+		return fail(name, errs.ErrValue, "output size %v: each at least 0 and at most %d", size, maxAdaptiveWindows)
+	}
+	if oh == 0 || ow == 0 {
+		return retag(name, Zeros(x.DType(), n, c, oh, ow).To(x.Device()))
+	}
+	if h == 0 || w == 0 {
+		return fail(name, errs.ErrShape, "input %v: an empty H or W has no windows to average into %v", x.lay.Shape, size)
+	}
+	if h%oh == 0 && w%ow == 0 {
+		return retag(name, AvgPool2d(x, Pool2dOptions{Kernel: [2]int{h / oh, w / ow}}))
+	}
+	return retag(name, adaptiveMean(adaptiveMean(x, 2, oh), 3, ow))
+}
+
+// maxAdaptiveWindows bounds AdaptiveAvgPool2d's output size along an axis:
+// it runs one mean a window.
+const maxAdaptiveWindows = 1 << 16
+
+// adaptiveMean averages axis of x into out windows, window i spanning
+// floor(i*n/out) up to ceil((i+1)*n/out) of the axis's n elements: one
+// mean over a narrowed view a window, joined along the axis.
+func adaptiveMean(x *Tensor, axis, out int) *Tensor {
+	n := x.lay.Shape[axis]
+	if n == out {
+		return x // every window is one element
+	}
+	// i*n/out in 128 bits: a broadcast view's axis may be long enough
+	// for the product to overflow; the quotient, below n, does not.
+	div := func(i int) (q int, exact bool) {
+		hi, lo := bits.Mul64(uint64(i), uint64(n))
+		qu, r := bits.Div64(hi, lo, uint64(out))
+		return int(qu), r == 0
+	}
+	parts := make([]*Tensor, out)
+	for i := range parts {
+		start, _ := div(i)
+		end, exact := div(i + 1)
+		if !exact {
+			end++
+		}
+		parts[i] = x.Narrow(axis, start, end-start).MeanKeepDims(axis)
+	}
+	return Concat(parts, axis)
 }
 
 // poolDivisor is what AvgPool2d divides each window's sum by: k for all

@@ -410,6 +410,9 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 	},
 	"max_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.MaxPool2d(in[0], p.pool()) },
 	"avg_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.AvgPool2d(in[0], p.pool()) },
+	"adaptive_avg_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.AdaptiveAvgPool2d(in[0], p.pair("size"))
+	},
 	// inputs x, then weight when p["weight"], then bias when p["bias"]
 	"layer_norm": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		w, b, i := (*tensor.Tensor)(nil), (*tensor.Tensor)(nil), 1

@@ -1561,6 +1561,34 @@ case("avg_pool2d_ceil_f64", "avg_pool2d", [pxc.astype(f64)], pool_ref(pxc, (3, 2
 pz = np.array([[[[-0.0, 0.0, 0.0, -0.0, -0.0], [0.0, -0.0, -0.0, 0.0, -1.0], [-0.0, -0.0, 0.0, 0.0, -0.0]]]], f32)
 case("max_pool2d_signed_zero_tiles", "max_pool2d", [pz], pool_ref(pz, (1, 2)).astype(f32), params={"kernel": [1, 2]}, rule=NN + ": the first of equal elements")
 case("max_pool2d_signed_zero_overlap", "max_pool2d", [pz], pool_ref(pz, (2, 2), stride=(1, 1)).astype(f32), params={"kernel": [2, 2], "stride": [1, 1]}, rule=NN + ": the first of equal elements")
+
+
+def adaptive_avg_ref(x, size):
+    """torch adaptive_avg_pool2d: window i of an axis of n into out spans
+    floor(i*n/out) up to ceil((i+1)*n/out)."""
+    x = x.astype(f64)
+    N, C, H, W = x.shape
+    OH, OW = size
+    out = np.zeros((N, C, OH, OW))
+    for i in range(OH):
+        h0, h1 = (i * H) // OH, -((-(i + 1) * H) // OH)
+        for j in range(OW):
+            w0, w1 = (j * W) // OW, -((-(j + 1) * W) // OW)
+            out[:, :, i, j] = x[:, :, h0:h1, w0:w1].mean(axis=(2, 3))
+    return out
+
+
+for tag, sz in (("global", (1, 1)), ("divides_7x4", (7, 4)), ("3x4", (3, 4)), ("4x5_overlap", (4, 5)), ("up_7x9", (7, 9)),
+                ("identity", (7, 8)), ("1x5", (1, 5))):
+    case(f"adaptive_avg_pool2d_{tag}", "adaptive_avg_pool2d", [pxc], adaptive_avg_ref(pxc, sz).astype(f32), params={"size": list(sz)}, tol=LA32,
+         rule=NN + ": adaptive_avg_pool2d's windows")
+case("adaptive_avg_pool2d_f64", "adaptive_avg_pool2d", [pxc.astype(f64)], adaptive_avg_ref(pxc, (3, 5)), params={"size": [3, 5]}, tol=LA64, rule=NN)
+case("adaptive_avg_pool2d_nan", "adaptive_avg_pool2d", [pxcn], adaptive_avg_ref(pxcn, (3, 3)).astype(f32), params={"size": [3, 3]}, tol=LA32, rule=NN + ": NaN and -Inf spread to their windows")
+case("adaptive_avg_pool2d_zero_size", "adaptive_avg_pool2d", [pxc], np.zeros((2, 3, 0, 4), f32), params={"size": [0, 4]}, rule="an empty output")
+case("adaptive_avg_pool2d_negative", "adaptive_avg_pool2d", [pxc], error="ErrValue", params={"size": [-1, 2]}, rule="pytorch (an error)")
+case("adaptive_avg_pool2d_empty_h", "adaptive_avg_pool2d", [np.zeros((1, 2, 0, 3), f32)], error="ErrShape", params={"size": [2, 2]}, rule="pytorch (an error: nothing to average)")
+case("adaptive_avg_pool2d_3d", "adaptive_avg_pool2d", [pxc[0].copy()], error="ErrShape", params={"size": [2, 2]}, rule="tessera doc: x is [N, C, H, W] (torch also takes [C, H, W])")
+case("adaptive_avg_pool2d_i32", "adaptive_avg_pool2d", [pxc.astype(i32)], error="ErrDType", params={"size": [2, 2]}, rule="pytorch (floats only)")
 case("max_pool2d_exclude_pad", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "count_include_pad": False}, rule="tessera: ExcludePad is AvgPool2d's (torch's max_pool2d has no count_include_pad)")
 case("max_pool2d_divisor", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "divisor_override": 2}, rule="tessera: DivisorOverride is AvgPool2d's")
 case("max_pool2d_i32", "max_pool2d", [px.astype(i32)], error="ErrDType", params={"kernel": [2, 2]}, rule="tessera: floats only (not in MaxPool2d's doc; torch's CPU max_pool2d takes integers)")
