@@ -21,6 +21,8 @@ var (
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
 	_ Module = AdaptiveAvgPool2d{}
+	_ Module = MaxPool1d{}
+	_ Module = AvgPool1d{}
 	_ Module = Flatten{}
 )
 
@@ -222,6 +224,30 @@ func (m AvgPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters is empty: pooling learns nothing.
 func (AvgPool2d) Parameters() []*Parameter { return nil }
+
+// MaxPool1d takes the maximum of each window of x [N, C, L], as PyTorch's
+// nn.MaxPool1d; the options' first entries apply (tensor.MaxPool1d).
+type MaxPool1d tensor.Pool2dOptions
+
+// Forward pools x.
+func (m MaxPool1d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.MaxPool1d(x, tensor.Pool2dOptions(m))
+}
+
+// Parameters is empty: pooling learns nothing.
+func (MaxPool1d) Parameters() []*Parameter { return nil }
+
+// AvgPool1d averages each window of x [N, C, L], as PyTorch's
+// nn.AvgPool1d; the options' first entries apply (tensor.AvgPool1d).
+type AvgPool1d tensor.Pool2dOptions
+
+// Forward pools x.
+func (m AvgPool1d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.AvgPool1d(x, tensor.Pool2dOptions(m))
+}
+
+// Parameters is empty: pooling learns nothing.
+func (AvgPool1d) Parameters() []*Parameter { return nil }
 
 // AdaptiveAvgPool2d averages x [N, C, H, W] into Size[0] x Size[1]
 // nearly even windows, as PyTorch's nn.AdaptiveAvgPool2d:

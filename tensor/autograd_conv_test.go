@@ -118,6 +118,12 @@ func TestGradConvPool(t *testing.T) {
 		{name: "AdaptiveAvgPool2d/upsample", in: []gcIn{gstd(1, 1, 3, 2)}, f: func(x gcTs) *tensor.Tensor {
 			return tensor.AdaptiveAvgPool2d(x[0], [2]int{4, 5})
 		}},
+		{name: "MaxPool1d/ceil", in: []gcIn{gstd(2, 2, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.MaxPool1d(x[0], tensor.Pool2dOptions{Kernel: [2]int{3}, Stride: [2]int{2}, Padding: [2]int{1}, CeilMode: true})
+		}},
+		{name: "AvgPool1d/exclude-pad", in: []gcIn{gstd(1, 3, 6)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AvgPool1d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2}, Padding: [2]int{1}, ExcludePad: true})
+		}},
 		{name: "Pad/reflect", in: []gcIn{gstd(2, 4)}, f: func(x gcTs) *tensor.Tensor {
 			return x[0].Pad([][2]int{{1, 0}, {2, 3}}, tensor.PadReflect, 0)
 		}},

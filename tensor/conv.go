@@ -777,6 +777,34 @@ func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	return windowPool("AvgPool2d", wins, false, mean)
 }
 
+// MaxPool1d is MaxPool2d over one spatial axis, as PyTorch's max_pool1d:
+// x [N, C, L]; the options' first entries apply (Kernel[0], Stride[0],
+// Padding[0], Dilation[0]), and CeilMode.
+func MaxPool1d(x *Tensor, opt Pool2dOptions) *Tensor {
+	return pool1d("MaxPool1d", x, opt, MaxPool2d)
+}
+
+// AvgPool1d is AvgPool2d over one spatial axis, as PyTorch's avg_pool1d:
+// x [N, C, L]; the options' first entries apply (Kernel[0], Stride[0],
+// Padding[0]), and CeilMode, ExcludePad and DivisorOverride.
+func AvgPool1d(x *Tensor, opt Pool2dOptions) *Tensor {
+	return pool1d("AvgPool1d", x, opt, AvgPool2d)
+}
+
+// pool1d runs pool2d on x [N, C, L] seen as [N, C, L, 1], with a kernel
+// of one column.
+func pool1d(name string, x *Tensor, opt Pool2dOptions, pool2d func(*Tensor, Pool2dOptions) *Tensor) *Tensor {
+	if err := x.checkOperand(name); err != nil {
+		return failed(err)
+	}
+	if x.Rank() != 3 {
+		return fail(name, errs.ErrShape, "input %v must be [N, C, L]", x.lay.Shape)
+	}
+	o := opt
+	o.Kernel[1], o.Stride[1], o.Padding[1], o.Dilation[1] = 1, 1, 0, 0
+	return retag(name, pool2d(x.Unsqueeze(3), o).Squeeze(3))
+}
+
 // AdaptiveAvgPool2d averages x [N, C, H, W] into an output of size[0] x
 // size[1], as PyTorch's adaptive_avg_pool2d: output row i averages input
 // rows floor(i*H/OH) up to ceil((i+1)*H/OH), and columns alike, so the

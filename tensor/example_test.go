@@ -113,3 +113,19 @@ func ExampleTensor_Matmul() {
 	//         [-2., -2.]], dtype=f32, device=cpu)
 	// [2 2 2]
 }
+
+// Pooling takes PyTorch's options: CeilMode keeps a last, partial window,
+// ExcludePad averages only the input under a window, and
+// AdaptiveAvgPool2d picks the windows that give an output size.
+func ExampleAvgPool2d() {
+	x := tensor.Arange(dtype.F32, 1, 6, 1).Reshape(1, 1, 1, 5) // [1 2 3 4 5]
+	fmt.Println(tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{1, 2}}))
+	fmt.Println(tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{1, 2}, CeilMode: true}))
+	fmt.Println(tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{1, 3}, Stride: [2]int{1, 2}, Padding: [2]int{0, 1}, ExcludePad: true}))
+	fmt.Println(tensor.AdaptiveAvgPool2d(x, [2]int{1, 3}))
+	// Output:
+	// tensor([[[[1.5000, 3.5000]]]], dtype=f32, device=cpu)
+	// tensor([[[[1.5000, 3.5000, 5.0000]]]], dtype=f32, device=cpu)
+	// tensor([[[[1.5000, 3.0000, 4.5000]]]], dtype=f32, device=cpu)
+	// tensor([[[[1.5000, 3.0000, 4.5000]]]], dtype=f32, device=cpu)
+}

@@ -410,6 +410,8 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 	},
 	"max_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.MaxPool2d(in[0], p.pool()) },
 	"avg_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.AvgPool2d(in[0], p.pool()) },
+	"max_pool1d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.MaxPool1d(in[0], p.pool()) },
+	"avg_pool1d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.AvgPool1d(in[0], p.pool()) },
 	"adaptive_avg_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return tensor.AdaptiveAvgPool2d(in[0], p.pair("size"))
 	},

@@ -1589,6 +1589,20 @@ case("adaptive_avg_pool2d_negative", "adaptive_avg_pool2d", [pxc], error="ErrVal
 case("adaptive_avg_pool2d_empty_h", "adaptive_avg_pool2d", [np.zeros((1, 2, 0, 3), f32)], error="ErrShape", params={"size": [2, 2]}, rule="pytorch (an error: nothing to average)")
 case("adaptive_avg_pool2d_3d", "adaptive_avg_pool2d", [pxc[0].copy()], error="ErrShape", params={"size": [2, 2]}, rule="tessera doc: x is [N, C, H, W] (torch also takes [C, H, W])")
 case("adaptive_avg_pool2d_i32", "adaptive_avg_pool2d", [pxc.astype(i32)], error="ErrDType", params={"size": [2, 2]}, rule="pytorch (floats only)")
+# The 1-D pools: the 2-D ones on [N, C, L, 1] with a one-column kernel.
+p1 = pxcn[:, :, :, 0].copy()  # [2, 3, 7], a NaN and a -Inf
+p1a = pxc[:, :, 0, :].copy()  # [2, 3, 8]
+for tag, o in (("k2", {"kernel": [2, 0]}), ("k3_s2_pad1_ceil", {"kernel": [3, 0], "stride": [2, 0], "padding": [1, 0], "ceil_mode": True}),
+               ("k2_dil3", {"kernel": [2, 0], "stride": [1, 0], "dilation": [3, 0]})):
+    k1 = (o["kernel"][0], 1)
+    kw = {"stride": (o["stride"][0], 1) if "stride" in o else None, "pad": (o.get("padding", [0])[0], 0), "dil": (o.get("dilation", [1])[0], 1),
+          "ceil": o.get("ceil_mode", False)}
+    case(f"max_pool1d_{tag}", "max_pool1d", [p1], pool_ref(p1[..., None], k1, kind="max", **kw)[..., 0].astype(f32), params=o, rule=NN + ": max_pool1d")
+    if "dilation" not in o:
+        case(f"avg_pool1d_{tag}", "avg_pool1d", [p1a], pool_ref(p1a[..., None], k1, kind="avg", **kw)[..., 0].astype(f32), params=o, tol=TR, rule=NN + ": avg_pool1d")
+        case(f"avg_pool1d_{tag}_exclude_pad", "avg_pool1d", [p1a], pool_ref(p1a[..., None], k1, kind="avg", include_pad=False, **kw)[..., 0].astype(f32),
+             params=dict(o, count_include_pad=False), tol=TR, rule=NN + ": avg_pool1d, count_include_pad=False")
+case("max_pool1d_4d", "max_pool1d", [pxc], error="ErrShape", params={"kernel": [2, 0]}, rule="tessera doc: x is [N, C, L]")
 case("max_pool2d_exclude_pad", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "count_include_pad": False}, rule="tessera: ExcludePad is AvgPool2d's (torch's max_pool2d has no count_include_pad)")
 case("max_pool2d_divisor", "max_pool2d", [px], error="ErrValue", params={"kernel": [2, 2], "divisor_override": 2}, rule="tessera: DivisorOverride is AvgPool2d's")
 case("max_pool2d_i32", "max_pool2d", [px.astype(i32)], error="ErrDType", params={"kernel": [2, 2]}, rule="tessera: floats only (not in MaxPool2d's doc; torch's CPU max_pool2d takes integers)")
