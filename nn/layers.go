@@ -21,6 +21,7 @@ var (
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
 	_ Module = AdaptiveAvgPool2d{}
+	_ Module = AdaptiveMaxPool2d{}
 	_ Module = MaxPool1d{}
 	_ Module = AvgPool1d{}
 	_ Module = Flatten{}
@@ -262,6 +263,19 @@ func (m AdaptiveAvgPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters is empty: pooling learns nothing.
 func (AdaptiveAvgPool2d) Parameters() []*Parameter { return nil }
+
+// AdaptiveMaxPool2d takes the maximum of x [N, C, H, W] over Size[0] x
+// Size[1] nearly even windows, as PyTorch's nn.AdaptiveMaxPool2d (its
+// values; tensor.AdaptiveMaxPool2d).
+type AdaptiveMaxPool2d struct{ Size [2]int }
+
+// Forward pools x.
+func (m AdaptiveMaxPool2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.AdaptiveMaxPool2d(x, m.Size)
+}
+
+// Parameters is empty: pooling learns nothing.
+func (AdaptiveMaxPool2d) Parameters() []*Parameter { return nil }
 
 // Flatten turns x [N, ...] into [N, product of the rest], as PyTorch's
 // nn.Flatten() with its defaults: the bridge from convolutions to Linear.

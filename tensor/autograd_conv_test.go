@@ -124,6 +124,17 @@ func TestGradConvPool(t *testing.T) {
 		{name: "AvgPool1d/exclude-pad", in: []gcIn{gstd(1, 3, 6)}, f: func(x gcTs) *tensor.Tensor {
 			return tensor.AvgPool1d(x[0], tensor.Pool2dOptions{Kernel: [2]int{2}, Padding: [2]int{1}, ExcludePad: true})
 		}},
+		// Adaptive max pooling: tiles where the sizes divide, else
+		// gathered windows (overlapping ones share input elements).
+		{name: "AdaptiveMaxPool2d/divides", in: []gcIn{gstd(1, 2, 4, 6)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AdaptiveMaxPool2d(x[0], [2]int{2, 3})
+		}},
+		{name: "AdaptiveMaxPool2d/overlap", in: []gcIn{gstd(2, 1, 5, 7)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AdaptiveMaxPool2d(x[0], [2]int{3, 4})
+		}},
+		{name: "AdaptiveMaxPool2d/upsample", in: []gcIn{gstd(1, 1, 3, 2)}, f: func(x gcTs) *tensor.Tensor {
+			return tensor.AdaptiveMaxPool2d(x[0], [2]int{4, 5})
+		}},
 		{name: "Pad/reflect", in: []gcIn{gstd(2, 4)}, f: func(x gcTs) *tensor.Tensor {
 			return x[0].Pad([][2]int{{1, 0}, {2, 3}}, tensor.PadReflect, 0)
 		}},

@@ -845,9 +845,109 @@ func AdaptiveAvgPool2d(x *Tensor, size [2]int) *Tensor {
 	return retag(name, adaptiveMean(adaptiveMean(x, 2, oh), 3, ow))
 }
 
-// maxAdaptiveWindows bounds AdaptiveAvgPool2d's output size along an axis:
-// it runs one mean a window.
+// maxAdaptiveWindows bounds adaptive pooling's output size along an axis:
+// AdaptiveAvgPool2d runs one mean a window, AdaptiveMaxPool2d builds index
+// tables of that length times the longest window.
 const maxAdaptiveWindows = 1 << 16
+
+// AdaptiveMaxPool2d takes the maximum of x [N, C, H, W] over the windows
+// of AdaptiveAvgPool2d (PyTorch's adaptive_max_pool2d, its values): NaN
+// propagates, and of equal elements the first in row-major order is the
+// result and takes the gradient, as PyTorch's scan does. Where the sizes
+// divide H and W it is MaxPool2d with the quotients as kernel; otherwise
+// the windows are gathered (IndexSelect along each axis, windows shorter
+// than the longest filled with -Inf after their elements) into tiles
+// [N, C, OH, KH, OW, KW], which max pooling reduces, so overlapping windows
+// add their gradients up through the gathers. Sizes are checked as for
+// AdaptiveAvgPool2d.
+func AdaptiveMaxPool2d(x *Tensor, size [2]int) *Tensor {
+	const name = "AdaptiveMaxPool2d"
+	if err := x.checkOperand(name); err != nil {
+		return failed(err)
+	}
+	if x.Rank() != 4 {
+		return fail(name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
+	}
+	if !x.DType().IsFloat() {
+		return fail(name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
+	}
+	n, c, h, w := x.lay.Shape[0], x.lay.Shape[1], x.lay.Shape[2], x.lay.Shape[3]
+	oh, ow := size[0], size[1]
+	if oh < 0 || ow < 0 || oh > maxAdaptiveWindows || ow > maxAdaptiveWindows {
+		return fail(name, errs.ErrValue, "output size %v: each at least 0 and at most %d", size, maxAdaptiveWindows)
+	}
+	if oh == 0 || ow == 0 {
+		return retag(name, Zeros(x.DType(), n, c, oh, ow).To(x.Device()))
+	}
+	if h == 0 || w == 0 {
+		return fail(name, errs.ErrShape, "input %v: an empty H or W has no windows to pool into %v", x.lay.Shape, size)
+	}
+	if h%oh == 0 && w%ow == 0 {
+		return retag(name, MaxPool2d(x, Pool2dOptions{Kernel: [2]int{h / oh, w / ow}}))
+	}
+	rows, kh, err := adaptiveIndex(name, h, oh)
+	if err != nil {
+		return failed(err)
+	}
+	cols, kw, err := adaptiveIndex(name, w, ow)
+	if err != nil {
+		return failed(err)
+	}
+	// Index h (w) reads the -Inf row (column) padded after the input.
+	xp := x.Pad([][2]int{{0, 0}, {0, 0}, {0, 1}, {0, 1}}, PadConstant, math.Inf(-1))
+	tiles := xp.IndexSelect(2, rows).IndexSelect(3, cols).Reshape(n, c, oh, kh, ow, kw)
+	if err := tiles.Err(); err != nil {
+		return failed(errs.Retag("tensor", name, err))
+	}
+	return retag(name, tilePool(name, tiles, true, poolDivisor{}))
+}
+
+// adaptiveIndex returns the positions adaptive pooling's out windows read
+// along an axis of n, window i's at [i*k, (i+1)*k) for the longest
+// window's length k: floor(i*n/out) up to ceil((i+1)*n/out), then n (a
+// position past the axis) for the rest, as an I64 tensor of out*k. More
+// than maxAdaptiveIndex positions are refused (ErrOutOfMemory): a
+// broadcast view's axis can be long.
+func adaptiveIndex(name string, n, out int) (*Tensor, int, error) {
+	bounds := make([][2]int, out)
+	k := 0
+	for i := range bounds {
+		start, _ := adaptiveDiv(i, n, out)
+		end, exact := adaptiveDiv(i+1, n, out)
+		if !exact {
+			end++
+		}
+		bounds[i] = [2]int{start, end}
+		k = max(k, end-start)
+	}
+	if k > maxAdaptiveIndex/out {
+		return nil, 0, errs.New("tensor", name, errs.ErrOutOfMemory, "%d windows of up to %d elements along an axis of %d: over the %d gathered positions allowed", out, k, n, maxAdaptiveIndex)
+	}
+	idx := make([]int64, 0, out*k)
+	for _, b := range bounds {
+		for j := range k {
+			p := int64(n)
+			if b[0]+j < b[1] {
+				p = int64(b[0] + j)
+			}
+			idx = append(idx, p)
+		}
+	}
+	return FromSlice(idx, out*k), k, nil
+}
+
+// maxAdaptiveIndex bounds AdaptiveMaxPool2d's index tables (2^26
+// positions, 512 MiB of I64 on the host).
+const maxAdaptiveIndex = 1 << 26
+
+// adaptiveDiv returns i*n/out rounded down, and whether it is exact, in
+// 128 bits: a broadcast view's axis may be long enough for the product to
+// overflow; the quotient, at most n, does not.
+func adaptiveDiv(i, n, out int) (q int, exact bool) {
+	hi, lo := bits.Mul64(uint64(i), uint64(n))
+	qu, r := bits.Div64(hi, lo, uint64(out))
+	return int(qu), r == 0
+}
 
 // adaptiveMean averages axis of x into out windows, window i spanning
 // floor(i*n/out) up to ceil((i+1)*n/out) of the axis's n elements: one
@@ -857,17 +957,10 @@ func adaptiveMean(x *Tensor, axis, out int) *Tensor {
 	if n == out {
 		return x // every window is one element
 	}
-	// i*n/out in 128 bits: a broadcast view's axis may be long enough
-	// for the product to overflow; the quotient, below n, does not.
-	div := func(i int) (q int, exact bool) {
-		hi, lo := bits.Mul64(uint64(i), uint64(n))
-		qu, r := bits.Div64(hi, lo, uint64(out))
-		return int(qu), r == 0
-	}
 	parts := make([]*Tensor, out)
 	for i := range parts {
-		start, _ := div(i)
-		end, exact := div(i + 1)
+		start, _ := adaptiveDiv(i, n, out)
+		end, exact := adaptiveDiv(i+1, n, out)
 		if !exact {
 			end++
 		}

@@ -230,7 +230,11 @@ func FuzzVocab(f *testing.F) {
 					CeilMode: c&8 != 0, ExcludePad: c&64 != 0})
 			case 26:
 				if c&128 != 0 {
-					x = tensor.AdaptiveAvgPool2d(x, [2]int{a % 9, b % 9})
+					if c&64 != 0 {
+						x = tensor.AdaptiveMaxPool2d(x, [2]int{a % 9, b % 9})
+					} else {
+						x = tensor.AdaptiveAvgPool2d(x, [2]int{a % 9, b % 9})
+					}
 					break
 				}
 				x = tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{1, c % 3}, Padding: [2]int{c % 3, 0},

@@ -412,6 +412,9 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 	"avg_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.AvgPool2d(in[0], p.pool()) },
 	"max_pool1d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.MaxPool1d(in[0], p.pool()) },
 	"avg_pool1d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.AvgPool1d(in[0], p.pool()) },
+	"adaptive_max_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.AdaptiveMaxPool2d(in[0], p.pair("size"))
+	},
 	"adaptive_avg_pool2d": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return tensor.AdaptiveAvgPool2d(in[0], p.pair("size"))
 	},
@@ -654,8 +657,9 @@ func TestSemantics(t *testing.T) {
 // into a max instruction, which may return either zero. Their values are
 // still checked there; only the sign of their zeros is not.
 var glZeroTies = map[string]bool{
-	"max_pool2d_signed_zero_tiles":   true,
-	"max_pool2d_signed_zero_overlap": true,
+	"max_pool2d_signed_zero_tiles":    true,
+	"max_pool2d_signed_zero_overlap":  true,
+	"adaptive_max_pool2d_signed_zero": true,
 }
 
 func runSemCase(t *testing.T, dev device.Device, c semCase) {

@@ -1578,6 +1578,33 @@ def adaptive_avg_ref(x, size):
     return out
 
 
+def adaptive_max_ref(x, size):
+    """torch adaptive_max_pool2d's values: ATen's scan over each adaptive
+    window (the next element where greater or NaN)."""
+    x = x.astype(f64)
+    N, C, H, W = x.shape
+    OH, OW = size
+    out = np.zeros((N, C, OH, OW))
+    for i in range(OH):
+        h0, h1 = (i * H) // OH, -((-(i + 1) * H) // OH)
+        for j in range(OW):
+            w0, w1 = (j * W) // OW, -((-(j + 1) * W) // OW)
+            m = np.full((N, C), -inf)
+            for r in range(h0, h1):
+                for c in range(w0, w1):
+                    v = x[:, :, r, c]
+                    m = np.where((v > m) | np.isnan(v), v, m)
+            out[:, :, i, j] = m
+    return out
+
+
+for tag, sz in (("global", (1, 1)), ("divides_7x4", (7, 4)), ("3x4", (3, 4)), ("4x5_overlap", (4, 5)), ("up_7x9", (7, 9)), ("1x5", (1, 5))):
+    case(f"adaptive_max_pool2d_{tag}", "adaptive_max_pool2d", [pxcn], adaptive_max_ref(pxcn, sz).astype(f32), params={"size": list(sz)},
+         rule=NN + ": adaptive_max_pool2d's windows, NaN propagates")
+case("adaptive_max_pool2d_signed_zero", "adaptive_max_pool2d", [pz], adaptive_max_ref(pz, (2, 3)).astype(f32), params={"size": [2, 3]}, rule=NN + ": the first of equal elements")
+case("adaptive_max_pool2d_all_neginf", "adaptive_max_pool2d", [np.full((1, 1, 3, 3), -inf, f32)], np.full((1, 1, 2, 2), -inf, f32), params={"size": [2, 2]}, rule=NN)
+case("adaptive_max_pool2d_negative", "adaptive_max_pool2d", [pxc], error="ErrValue", params={"size": [2, -2]}, rule="pytorch (an error)")
+case("adaptive_max_pool2d_i32", "adaptive_max_pool2d", [pxc.astype(i32)], error="ErrDType", params={"size": [2, 2]}, rule="tessera: floats only (torch's CPU kernel also takes integers)")
 for tag, sz in (("global", (1, 1)), ("divides_7x4", (7, 4)), ("3x4", (3, 4)), ("4x5_overlap", (4, 5)), ("up_7x9", (7, 9)),
                 ("identity", (7, 8)), ("1x5", (1, 5))):
     case(f"adaptive_avg_pool2d_{tag}", "adaptive_avg_pool2d", [pxc], adaptive_avg_ref(pxc, sz).astype(f32), params={"size": list(sz)}, tol=LA32,
