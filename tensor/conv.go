@@ -739,20 +739,29 @@ type Pool2dOptions struct {
 // equal elements the first in row-major order is the result, as in
 // PyTorch's scan (a window of -0 then +0 gives -0). Its
 // gradient goes, as PyTorch's does, to one element of each window: the
-// first in row-major order equal to the maximum, or a window's last NaN;
-// windows that overlap add up.
+// first in row-major order equal to the maximum (of a window of nothing
+// but -Inf, its first input element, not padding), or a window's last
+// NaN; windows that overlap add up.
 func MaxPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	if opt.ExcludePad || opt.DivisorOverride != 0 {
 		return fail("MaxPool2d", errs.ErrValue, "ExcludePad %v and DivisorOverride %d are AvgPool2d's options", opt.ExcludePad, opt.DivisorOverride)
 	}
-	tiles, wins, _, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
+	tiles, wins, g, err := poolWindows("MaxPool2d", x, opt, math.Inf(-1))
 	if err != nil {
 		return failed(err)
 	}
-	if tiles != nil {
-		return tilePool("MaxPool2d", tiles, true, poolDivisor{})
+	var inInput func() []*Tensor
+	if g.p != [2]int{} {
+		// Top or left padding comes before a window's first input
+		// element; bottom or right padding (a CeilMode window's too)
+		// after it, where the routing never reaches it.
+		dev := x.Device()
+		inInput = func() []*Tensor { return g.inInput(dev) }
 	}
-	return windowPool("MaxPool2d", wins, true, poolDivisor{})
+	if tiles != nil {
+		return tilePool("MaxPool2d", tiles, true, poolDivisor{}, inInput)
+	}
+	return windowPool("MaxPool2d", wins, true, poolDivisor{}, inInput)
 }
 
 // AvgPool2d averages each window of x [N, C, H, W]. As in PyTorch's
@@ -772,9 +781,9 @@ func AvgPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 		mean.perWindow = mean.perWindow.Cast(x.DType()).To(x.Device())
 	}
 	if tiles != nil {
-		return tilePool("AvgPool2d", tiles, false, mean)
+		return tilePool("AvgPool2d", tiles, false, mean, nil)
 	}
-	return windowPool("AvgPool2d", wins, false, mean)
+	return windowPool("AvgPool2d", wins, false, mean, nil)
 }
 
 // MaxPool1d is MaxPool2d over one spatial axis, as PyTorch's max_pool1d:
@@ -899,7 +908,8 @@ func AdaptiveMaxPool2d(x *Tensor, size [2]int) *Tensor {
 	if err := tiles.Err(); err != nil {
 		return failed(errs.Retag("tensor", name, err))
 	}
-	return retag(name, tilePool(name, tiles, true, poolDivisor{}))
+	// A short window's -Inf fill comes after its elements: no masks.
+	return retag(name, tilePool(name, tiles, true, poolDivisor{}, nil))
 }
 
 // adaptiveIndex returns the positions adaptive pooling's out windows read
@@ -985,11 +995,40 @@ func (d poolDivisor) divide(sum *Tensor) *Tensor {
 	return sum.DivScalar(d.k)
 }
 
-// poolGeom is the geometry of a pooling: input [.., h, w], kernel, stride
-// and padding normalised, output oh x ow.
+// poolGeom is the geometry of a pooling: input [.., h, w], kernel,
+// stride, padding and dilation normalised, output oh x ow.
 type poolGeom struct {
 	h, w, oh, ow int
-	k, s, p      [2]int
+	k, s, p, d   [2]int
+}
+
+// inInput returns, for each kernel position in row-major order, a Bool
+// [OH, OW] mask on dev of the windows whose element at that position is
+// in the input rather than the padding; nil for a position where every
+// window's is.
+func (g poolGeom) inInput(dev device.Device) []*Tensor {
+	masks := make([]*Tensor, 0, g.k[0]*g.k[1])
+	for i := range g.k[0] {
+		for j := range g.k[1] {
+			m := make([]bool, 0, g.oh*g.ow)
+			all := true
+			for oh := range g.oh {
+				r := oh*g.s[0] - g.p[0] + i*g.d[0]
+				for ow := range g.ow {
+					c := ow*g.s[1] - g.p[1] + j*g.d[1]
+					in := r >= 0 && r < g.h && c >= 0 && c < g.w
+					m = append(m, in)
+					all = all && in
+				}
+			}
+			if all {
+				masks = append(masks, nil)
+			} else {
+				masks = append(masks, FromSlice(m, g.oh, g.ow).To(dev))
+			}
+		}
+	}
+	return masks
 }
 
 // poolOutSize is the number of windows along an axis of n elements,
@@ -1079,7 +1118,7 @@ func poolWindows(name string, x *Tensor, opt Pool2dOptions, pad float64) (tiles 
 	}
 	oh := poolOutSize(h, k[0], s[0], p[0], d[0], opt.CeilMode)
 	ow := poolOutSize(w, k[1], s[1], p[1], d[1], opt.CeilMode)
-	g = poolGeom{h: h, w: w, oh: oh, ow: ow, k: k, s: s, p: p}
+	g = poolGeom{h: h, w: w, oh: oh, ow: ow, k: k, s: s, p: p, d: d}
 	// The padded extent the windows read: a CeilMode window may run past
 	// the padding, and more padding stands in for what it reads there.
 	needH := (oh-1)*s[0] + d[0]*(k[0]-1) + 1
@@ -1117,8 +1156,9 @@ var useTilePooler = true
 // max_pool2d sends it (routeMax); the mean's is spread evenly over the
 // tile. For the maximum in F32 and F64 on a backend that is a
 // device.TilePooler (the CPU), its direct kernels compute both, with the
-// same bits.
-func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
+// same bits, unless inInput is set (tiles with padding before their input
+// elements, see routeMax), which they do not know of.
+func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor, inInput func() []*Tensor) *Tensor {
 	sh := tiles.lay.Shape
 	n, c, oh, kh, ow, kw := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
 	td := tiles.Detach()
@@ -1146,7 +1186,7 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
 	same := func(s *Tensor) *Tensor { return s }
 	perTile := []int{n, c, oh, 1, ow, 1}
 	var y *Tensor
-	if pooler, ok := td.st.dev.Backend().(device.TilePooler); ok && max && useTilePooler &&
+	if pooler, ok := td.st.dev.Backend().(device.TilePooler); ok && max && useTilePooler && inInput == nil &&
 		(td.DType() == dtype.F32 || td.DType() == dtype.F64) {
 		// The backend's direct kernels: the bits of the fused passes
 		// below, without their walks of runs KW elements long.
@@ -1164,7 +1204,7 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
 			// The elements each tile's gradient goes to, one slice of
 			// the tiles a kernel position, stacked back into the
 			// tiles' order [N, C, OH, KH, OW, KW].
-			mask := Stack(routeMax(slicesOf(s[0]), s[1]), 0).Reshape(kh, kw, n, c, oh, ow).Permute(2, 3, 4, 0, 5, 1)
+			mask := Stack(routeMax(slicesOf(s[0]), s[1], masksOf(inInput)), 0).Reshape(kh, kw, n, c, oh, ow).Permute(2, 3, 4, 0, 5, 1)
 			return []*Tensor{Where(mask, g.Reshape(perTile...), g.scalarLike(name, 0))}
 		}, []*Tensor{td, y}, tiles)
 	} else {
@@ -1183,20 +1223,33 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor) *Tensor {
 // wins.
 func scanMax(running, next *Tensor) *Tensor { return next.Maximum(running) }
 
+// masksOf returns f's masks, or nil when f is nil.
+func masksOf(f func() []*Tensor) []*Tensor {
+	if f == nil {
+		return nil
+	}
+	return f()
+}
+
 // routeMax returns where max pooling sends each window's gradient, given
 // the windows' elements (slices, each one kernel position's element of
 // every window, in row-major kernel order) and the windows' maximum y: a
 // Bool mask a slice, true at the first element equal to y or, where y is
 // NaN, at the last NaN. It is PyTorch's max_pool2d routing, whose scan
-// keeps the first strict maximum and any later NaN. (A window whose
-// elements are all -Inf sends it to the first, which may be padding
-// here where PyTorch, whose windows skip padding, takes the first real
-// element.)
-func routeMax(slices []*Tensor, y *Tensor) []*Tensor {
+// keeps the first strict maximum and any later NaN. Where inInput is not
+// nil (a pool with padding before its windows' input elements), an
+// element counts as equal only where its slice's mask (nil: everywhere)
+// says it is input: padding (-Inf) equals y only in a window of nothing
+// but -Inf, whose gradient PyTorch's scan sends to the first input
+// element.
+func routeMax(slices []*Tensor, y *Tensor, inInput []*Tensor) []*Tensor {
 	masks := make([]*Tensor, len(slices))
 	var seen *Tensor // windows whose first equal element has gone by
 	for i, s := range slices {
 		eq := s.Eq(y)
+		if inInput != nil && inInput[i] != nil {
+			eq = eq.And(inInput[i]) // padding equals y only where y is -Inf
+		}
 		if seen == nil {
 			masks[i], seen = eq, eq
 			continue
@@ -1227,7 +1280,7 @@ func routeMax(slices []*Tensor, y *Tensor) []*Tensor {
 // window, where PyTorch's max_pool2d sends it (routeMax); the mean's is
 // Stack-then-Mean's. The views carry it back into the input, overlapping
 // windows adding up.
-func windowPool(name string, wins []*Tensor, max bool, mean poolDivisor) *Tensor {
+func windowPool(name string, wins []*Tensor, max bool, mean poolDivisor, inInput func() []*Tensor) *Tensor {
 	det := make([]*Tensor, len(wins))
 	for i, w := range wins {
 		det[i] = w.Detach()
@@ -1243,7 +1296,7 @@ func windowPool(name string, wins []*Tensor, max bool, mean poolDivisor) *Tensor
 		save := append([]*Tensor{y}, det...)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
 			zero := g.scalarLike(name, 0)
-			grads := routeMax(s[1:], s[0])
+			grads := routeMax(s[1:], s[0], masksOf(inInput))
 			for i, m := range grads {
 				grads[i] = Where(m, g, zero)
 			}

@@ -479,50 +479,90 @@ func TestMaxPool2dTies(t *testing.T) {
 // every window it is in.
 func TestMaxPool2dOverlapTies(t *testing.T) {
 	const h, w = 5, 6
-	xs := make([]float64, h*w)
-	for i := range xs {
-		xs[i] = float64((i * 7) % 4) // values 0..3: many ties
+	ties := make([]float64, h*w)
+	for i := range ties {
+		ties[i] = float64((i * 7) % 4) // values 0..3: many ties
+	}
+	// -Inf over the top-left 3x3 and the bottom row: windows of nothing
+	// but -Inf and padding, whose gradient PyTorch sends to their first
+	// input element (its scan starts there), not to the padding.
+	negInf := slices.Clone(ties)
+	for r := range h {
+		for c := range w {
+			if r < 3 && c < 3 || r == h-1 {
+				negInf[r*w+c] = math.Inf(-1)
+			}
+		}
+	}
+	outSize := func(n, k, s, p, d int, ceil bool) int {
+		span := n + 2*p - d*(k-1) - 1
+		o := span/s + 1
+		if ceil && span%s != 0 {
+			if o++; (o-1)*s >= n+p {
+				o--
+			}
+		}
+		return o
 	}
 	for _, dev := range testDevices(t) {
 		for _, opt := range []tensor.Pool2dOptions{
 			{Kernel: [2]int{3, 3}, Stride: [2]int{1, 1}},
 			{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}},
+			{Kernel: [2]int{2, 2}, Padding: [2]int{1, 1}}, // tiles with padding
+			{Kernel: [2]int{3, 2}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, CeilMode: true},
+			{Kernel: [2]int{2, 3}, Stride: [2]int{1, 1}, Padding: [2]int{1, 1}, Dilation: [2]int{2, 1}},
 		} {
-			k, st, p := opt.Kernel, opt.Stride, opt.Padding
-			oh, ow := (h+2*p[0]-k[0])/st[0]+1, (w+2*p[1]-k[1])/st[1]+1
-			gs := seq(oh*ow, 2)
-			want := make([]float64, h*w)
-			for i := range oh {
-				for j := range ow {
-					mx, at := math.Inf(-1), -1
-					for u := range k[0] {
-						for v := range k[1] {
-							r, c := i*st[0]-p[0]+u, j*st[1]-p[1]+v
-							if r < 0 || r >= h || c < 0 || c >= w {
-								continue
-							}
-							if x := xs[r*w+c]; x > mx || math.IsNaN(x) || at < 0 {
-								mx, at = x, r*w+c
+			for _, xs := range [][]float64{ties, negInf} {
+				k, st, p, d := opt.Kernel, opt.Stride, opt.Padding, opt.Dilation
+				if st == [2]int{} {
+					st = k
+				}
+				if d == [2]int{} {
+					d = [2]int{1, 1}
+				}
+				oh, ow := outSize(h, k[0], st[0], p[0], d[0], opt.CeilMode), outSize(w, k[1], st[1], p[1], d[1], opt.CeilMode)
+				gs := seq(oh*ow, 2)
+				want := make([]float64, h*w)
+				for i := range oh {
+					for j := range ow {
+						mx, at := math.Inf(-1), -1
+						for u := range k[0] {
+							for v := range k[1] {
+								r, c := i*st[0]-p[0]+u*d[0], j*st[1]-p[1]+v*d[1]
+								if r < 0 || r >= h || c < 0 || c >= w {
+									continue
+								}
+								if x := xs[r*w+c]; x > mx || math.IsNaN(x) || at < 0 {
+									mx, at = x, r*w+c
+								}
 							}
 						}
+						want[at] += gs[i*ow+j]
 					}
-					want[at] += gs[i*ow+j]
+				}
+				x := tensor.FromSlice(xs, 1, 1, h, w).Cast(dtype.F32).To(dev).RequiresGrad()
+				y := tensor.MaxPool2d(x, opt)
+				if err := y.BackwardWith(tensor.FromSlice(gs, 1, 1, oh, ow).Cast(dtype.F32).To(dev)); err != nil {
+					t.Fatal(err)
+				}
+				got := readF64(t, x.Grad())
+				for i := range want {
+					if math.Abs(got[i]-want[i]) > 1e-5*(1+math.Abs(want[i])) {
+						t.Fatalf("%s %+v: gradient element %d = %v, want %v", dev.Name(), opt, i, got[i], want[i])
+					}
 				}
 			}
-			x := tensor.FromSlice(xs, 1, 1, h, w).Cast(dtype.F32).To(dev).RequiresGrad()
-			y := tensor.MaxPool2d(x, opt)
-			if err := y.BackwardWith(tensor.FromSlice(gs, 1, 1, oh, ow).Cast(dtype.F32).To(dev)); err != nil {
-				t.Fatal(err)
+			k, st, p := opt.Kernel, opt.Stride, opt.Padding
+			if st == [2]int{} {
+				st = k
 			}
-			got := readF64(t, x.Grad())
-			for i := range want {
-				if math.Abs(got[i]-want[i]) > 1e-5*(1+math.Abs(want[i])) {
-					t.Fatalf("%s %v: gradient element %d = %v, want %v", dev.Name(), opt, i, got[i], want[i])
-				}
+			if opt.Dilation != [2]int{} || opt.CeilMode {
+				continue // the NaN check below reads plain windows
 			}
-			nan := slices.Clone(xs)
+			oh, ow := (h+2*p[0]-k[0])/st[0]+1, (w+2*p[1]-k[1])/st[1]+1
+			nan := slices.Clone(ties)
 			nan[2*w+2] = math.NaN()
-			got = readF64(t, tensor.MaxPool2d(tensor.FromSlice(nan, 1, 1, h, w).Cast(dtype.F32).To(dev), opt))
+			got := readF64(t, tensor.MaxPool2d(tensor.FromSlice(nan, 1, 1, h, w).Cast(dtype.F32).To(dev), opt))
 			for i := range oh {
 				for j := range ow {
 					r0, c0 := i*st[0]-p[0], j*st[1]-p[1]
