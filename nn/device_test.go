@@ -158,3 +158,46 @@ func TestToRoundTrip(t *testing.T) {
 		t.Error("a failed To moved some parameters")
 	}
 }
+
+// TestGPUMatchesCPUPools runs a model through every pooling layer and
+// option (ceil mode, exclude-pad, adaptive windows that overlap and that
+// upsample, the 1-D pools) forward and backward on the CPU and on the
+// software WebGPU device, in f32: the pools are built from the backends'
+// common operations, so the two must agree.
+func TestGPUMatchesCPUPools(t *testing.T) {
+	dev := gpu(t)
+	m := nn.NewSequential(
+		nn.NewConv2d(2, 4, [2]int{3, 3}, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, nn.Seed(5)),
+		nn.ReLU{},
+		nn.MaxPool2d{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: [2]int{1, 1}, CeilMode: true}, // 10x10 -> 6x6
+		nn.NewConv2d(4, 4, [2]int{3, 3}, tensor.Conv2dOptions{}, nn.Seed(6)),                            // -> 4x4
+		nn.AdaptiveAvgPool2d{Size: [2]int{3, 3}},                                                        // overlapping windows
+		nn.AvgPool2d{Kernel: [2]int{2, 2}, Padding: [2]int{1, 1}, CeilMode: true, ExcludePad: true},     // -> 2x2
+		nn.AdaptiveMaxPool2d{Size: [2]int{3, 3}},                                                        // upsampling windows
+		nn.Flatten{},
+		nn.NewLinear(36, 5, nn.Seed(7)),
+	)
+	x := tensor.RandN(dtype.F32, 8, 3, 2, 10, 10)
+	labels := tensor.FromSlice([]int32{4, 0, 2}, 3)
+	outCPU := vals(t, m.Forward(x))
+	lossCPU, gradsCPU := stepGrads(t, m, x, labels)
+	if err := nn.To(m, dev); err != nil {
+		t.Fatal(err)
+	}
+	xg, lg := x.To(dev), labels.To(dev)
+	near(t, "forward on "+dev.Name(), vals(t, m.Forward(xg)), outCPU, 1e-4, 1e-5)
+	lossGPU, gradsGPU := stepGrads(t, m, xg, lg)
+	near(t, "loss on "+dev.Name(), []float64{lossGPU}, []float64{lossCPU}, 1e-5, 1e-6)
+	for i, p := range m.Parameters() {
+		near(t, "gradient of "+p.Name+" on "+dev.Name(), gradsGPU[i], gradsCPU[i], 1e-3, 1e-5)
+	}
+
+	// The 1-D pools on [N, C, L].
+	seq := tensor.RandN(dtype.F32, 9, 2, 3, 11)
+	for _, pool := range []nn.Module{
+		nn.MaxPool1d{Kernel: [2]int{3}, Stride: [2]int{2}, Padding: [2]int{1}, CeilMode: true},
+		nn.AvgPool1d{Kernel: [2]int{4}, Stride: [2]int{3}, Padding: [2]int{2}, ExcludePad: true},
+	} {
+		near(t, "1-D pool on "+dev.Name(), vals(t, pool.Forward(seq.To(dev))), vals(t, pool.Forward(seq)), 1e-6, 1e-7)
+	}
+}
