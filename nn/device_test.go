@@ -38,20 +38,11 @@ func stepGrads(t *testing.T, m nn.Module, x, labels *tensor.Tensor) (float64, []
 	return l, gs
 }
 
-// TestGPUMatchesCPU runs the same model forward and backward on the CPU
-// and on the software WebGPU device, in f32.
-func TestGPUMatchesCPU(t *testing.T) {
-	dev := gpu(t)
-	m := nn.NewSequential(
-		nn.NewConv2d(2, 4, [2]int{3, 3}, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, nn.Seed(1)),
-		nn.ReLU{}, nn.MaxPool2d{Kernel: [2]int{2, 2}},
-		nn.NewConv2d(4, 4, [2]int{3, 3}, tensor.Conv2dOptions{Padding: [2]int{1, 1}, Groups: 2}, nn.Seed(2)),
-		nn.Tanh{}, nn.AvgPool2d{Kernel: [2]int{2, 2}}, nn.Flatten{},
-		nn.NewLinear(16, 12, nn.Seed(3)), nn.NewLayerNorm([]int{12}), nn.GELU{},
-		nn.NewLinear(12, 5, nn.Seed(4)), nn.Sigmoid{},
-	)
-	x := tensor.RandN(dtype.F32, 5, 3, 2, 8, 8)
-	labels := tensor.FromSlice([]int32{4, 0, 2}, 3)
+// matchOnDevice runs m (on the CPU) forward and backward on (x, labels),
+// moves it to dev, runs it there on the same data, and checks that the
+// outputs, the loss and every gradient agree.
+func matchOnDevice(t *testing.T, m nn.Module, dev device.Device, x, labels *tensor.Tensor) {
+	t.Helper()
 	outCPU := vals(t, m.Forward(x))
 	lossCPU, gradsCPU := stepGrads(t, m, x, labels)
 	if err := nn.To(m, dev); err != nil {
@@ -69,6 +60,23 @@ func TestGPUMatchesCPU(t *testing.T) {
 	for i, p := range m.Parameters() {
 		near(t, "gradient of "+p.Name+" on "+dev.Name(), gradsGPU[i], gradsCPU[i], 1e-3, 1e-5)
 	}
+}
+
+// TestGPUMatchesCPU runs the same model forward and backward on the CPU
+// and on the software WebGPU device, in f32.
+func TestGPUMatchesCPU(t *testing.T) {
+	dev := gpu(t)
+	m := nn.NewSequential(
+		nn.NewConv2d(2, 4, [2]int{3, 3}, tensor.Conv2dOptions{Padding: [2]int{1, 1}}, nn.Seed(1)),
+		nn.ReLU{}, nn.MaxPool2d{Kernel: [2]int{2, 2}},
+		nn.NewConv2d(4, 4, [2]int{3, 3}, tensor.Conv2dOptions{Padding: [2]int{1, 1}, Groups: 2}, nn.Seed(2)),
+		nn.Tanh{}, nn.AvgPool2d{Kernel: [2]int{2, 2}}, nn.Flatten{},
+		nn.NewLinear(16, 12, nn.Seed(3)), nn.NewLayerNorm([]int{12}), nn.GELU{},
+		nn.NewLinear(12, 5, nn.Seed(4)), nn.Sigmoid{},
+	)
+	x := tensor.RandN(dtype.F32, 5, 3, 2, 8, 8)
+	labels := tensor.FromSlice([]int32{4, 0, 2}, 3)
+	matchOnDevice(t, m, dev, x, labels)
 
 	// The state of a model on the device saves and loads as on the CPU.
 	path := filepath.Join(t.TempDir(), "gpu.safetensors")
@@ -177,20 +185,7 @@ func TestGPUMatchesCPUPools(t *testing.T) {
 		nn.Flatten{},
 		nn.NewLinear(36, 5, nn.Seed(7)),
 	)
-	x := tensor.RandN(dtype.F32, 8, 3, 2, 10, 10)
-	labels := tensor.FromSlice([]int32{4, 0, 2}, 3)
-	outCPU := vals(t, m.Forward(x))
-	lossCPU, gradsCPU := stepGrads(t, m, x, labels)
-	if err := nn.To(m, dev); err != nil {
-		t.Fatal(err)
-	}
-	xg, lg := x.To(dev), labels.To(dev)
-	near(t, "forward on "+dev.Name(), vals(t, m.Forward(xg)), outCPU, 1e-4, 1e-5)
-	lossGPU, gradsGPU := stepGrads(t, m, xg, lg)
-	near(t, "loss on "+dev.Name(), []float64{lossGPU}, []float64{lossCPU}, 1e-5, 1e-6)
-	for i, p := range m.Parameters() {
-		near(t, "gradient of "+p.Name+" on "+dev.Name(), gradsGPU[i], gradsCPU[i], 1e-3, 1e-5)
-	}
+	matchOnDevice(t, m, dev, tensor.RandN(dtype.F32, 8, 3, 2, 10, 10), tensor.FromSlice([]int32{4, 0, 2}, 3))
 
 	// The 1-D pools on [N, C, L].
 	seq := tensor.RandN(dtype.F32, 9, 2, 3, 11)

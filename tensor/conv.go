@@ -827,50 +827,15 @@ func pool1d(name string, x *Tensor, opt Pool2dOptions, pool2d func(*Tensor, Pool
 // (ErrShape), and more than maxAdaptiveWindows windows along an axis are
 // refused (ErrValue).
 func AdaptiveAvgPool2d(x *Tensor, size [2]int) *Tensor {
-	const name = "AdaptiveAvgPool2d"
-	if err := x.checkOperand(name); err != nil {
-		return failed(err)
-	}
-	if x.Rank() != 4 {
-		return fail(name, errs.ErrShape, "input %v must be [N, C, H, W]", x.lay.Shape)
-	}
-	if !x.DType().IsFloat() {
-		return fail(name, errs.ErrDType, "needs a floating dtype, have %v", x.DType())
-	}
-	n, c, h, w := x.lay.Shape[0], x.lay.Shape[1], x.lay.Shape[2], x.lay.Shape[3]
-	oh, ow := size[0], size[1]
-	if oh < 0 || ow < 0 || oh > maxAdaptiveWindows || ow > maxAdaptiveWindows {
-		return fail(name, errs.ErrValue, "output size %v: each at least 0 and at most %d", size, maxAdaptiveWindows)
-	}
-	if oh == 0 || ow == 0 {
-		return retag(name, Zeros(x.DType(), n, c, oh, ow).To(x.Device()))
-	}
-	if h == 0 || w == 0 {
-		return fail(name, errs.ErrShape, "input %v: an empty H or W has no windows to average into %v", x.lay.Shape, size)
-	}
-	if h%oh == 0 && w%ow == 0 {
-		return retag(name, AvgPool2d(x, Pool2dOptions{Kernel: [2]int{h / oh, w / ow}}))
-	}
-	return retag(name, adaptiveMean(adaptiveMean(x, 2, oh), 3, ow))
+	return adaptivePool("AdaptiveAvgPool2d", x, size, AvgPool2d, func() *Tensor {
+		return adaptiveMean(adaptiveMean(x, 2, size[0]), 3, size[1])
+	})
 }
 
-// maxAdaptiveWindows bounds adaptive pooling's output size along an axis:
-// AdaptiveAvgPool2d runs one mean a window, AdaptiveMaxPool2d builds index
-// tables of that length times the longest window.
-const maxAdaptiveWindows = 1 << 16
-
-// AdaptiveMaxPool2d takes the maximum of x [N, C, H, W] over the windows
-// of AdaptiveAvgPool2d (PyTorch's adaptive_max_pool2d, its values): NaN
-// propagates, and of equal elements the first in row-major order is the
-// result and takes the gradient, as PyTorch's scan does. Where the sizes
-// divide H and W it is MaxPool2d with the quotients as kernel; otherwise
-// the windows are gathered (IndexSelect along each axis, windows shorter
-// than the longest filled with -Inf after their elements) into tiles
-// [N, C, OH, KH, OW, KW], which max pooling reduces, so overlapping windows
-// add their gradients up through the gathers. Sizes are checked as for
-// AdaptiveAvgPool2d.
-func AdaptiveMaxPool2d(x *Tensor, size [2]int) *Tensor {
-	const name = "AdaptiveMaxPool2d"
+// adaptivePool checks adaptive pooling's operand x and output size, and
+// returns an empty result for an empty size, pool with the quotients as
+// kernel where the size divides H and W, and general's result otherwise.
+func adaptivePool(name string, x *Tensor, size [2]int, pool func(*Tensor, Pool2dOptions) *Tensor, general func() *Tensor) *Tensor {
 	if err := x.checkOperand(name); err != nil {
 		return failed(err)
 	}
@@ -892,8 +857,36 @@ func AdaptiveMaxPool2d(x *Tensor, size [2]int) *Tensor {
 		return fail(name, errs.ErrShape, "input %v: an empty H or W has no windows to pool into %v", x.lay.Shape, size)
 	}
 	if h%oh == 0 && w%ow == 0 {
-		return retag(name, MaxPool2d(x, Pool2dOptions{Kernel: [2]int{h / oh, w / ow}}))
+		return retag(name, pool(x, Pool2dOptions{Kernel: [2]int{h / oh, w / ow}}))
 	}
+	return retag(name, general())
+}
+
+// maxAdaptiveWindows bounds adaptive pooling's output size along an axis:
+// AdaptiveAvgPool2d runs one mean a window, AdaptiveMaxPool2d builds index
+// tables of that length times the longest window.
+const maxAdaptiveWindows = 1 << 16
+
+// AdaptiveMaxPool2d takes the maximum of x [N, C, H, W] over the windows
+// of AdaptiveAvgPool2d (PyTorch's adaptive_max_pool2d, its values): NaN
+// propagates, and of equal elements the first in row-major order is the
+// result and takes the gradient, as PyTorch's scan does. Where the sizes
+// divide H and W it is MaxPool2d with the quotients as kernel; otherwise
+// the windows are gathered (IndexSelect along each axis, windows shorter
+// than the longest filled with -Inf after their elements) into tiles
+// [N, C, OH, KH, OW, KW], which max pooling reduces, so overlapping windows
+// add their gradients up through the gathers. Sizes are checked as for
+// AdaptiveAvgPool2d.
+func AdaptiveMaxPool2d(x *Tensor, size [2]int) *Tensor {
+	const name = "AdaptiveMaxPool2d"
+	return adaptivePool(name, x, size, MaxPool2d, func() *Tensor { return adaptiveMaxTiles(name, x, size) })
+}
+
+// adaptiveMaxTiles is AdaptiveMaxPool2d where the sizes do not divide H
+// and W: the windows gathered into tiles, reduced by max pooling.
+func adaptiveMaxTiles(name string, x *Tensor, size [2]int) *Tensor {
+	n, c, h, w := x.lay.Shape[0], x.lay.Shape[1], x.lay.Shape[2], x.lay.Shape[3]
+	oh, ow := size[0], size[1]
 	rows, kh, err := adaptiveIndex(name, h, oh)
 	if err != nil {
 		return failed(err)
@@ -909,7 +902,7 @@ func AdaptiveMaxPool2d(x *Tensor, size [2]int) *Tensor {
 		return failed(errs.Retag("tensor", name, err))
 	}
 	// A short window's -Inf fill comes after its elements: no masks.
-	return retag(name, tilePool(name, tiles, true, poolDivisor{}, nil))
+	return tilePool(name, tiles, true, poolDivisor{}, nil)
 }
 
 // adaptiveIndex returns the positions adaptive pooling's out windows read

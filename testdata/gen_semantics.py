@@ -1563,9 +1563,10 @@ case("max_pool2d_signed_zero_tiles", "max_pool2d", [pz], pool_ref(pz, (1, 2)).as
 case("max_pool2d_signed_zero_overlap", "max_pool2d", [pz], pool_ref(pz, (2, 2), stride=(1, 1)).astype(f32), params={"kernel": [2, 2], "stride": [1, 1]}, rule=NN + ": the first of equal elements")
 
 
-def adaptive_avg_ref(x, size):
-    """torch adaptive_avg_pool2d: window i of an axis of n into out spans
-    floor(i*n/out) up to ceil((i+1)*n/out)."""
+def adaptive_ref(x, size, kind):
+    """torch adaptive_avg_pool2d / adaptive_max_pool2d (its values): window
+    i of an axis of n into out spans floor(i*n/out) up to ceil((i+1)*n/out);
+    the maximum is ATen's scan (the next element where greater or NaN)."""
     x = x.astype(f64)
     N, C, H, W = x.shape
     OH, OW = size
@@ -1574,21 +1575,9 @@ def adaptive_avg_ref(x, size):
         h0, h1 = (i * H) // OH, -((-(i + 1) * H) // OH)
         for j in range(OW):
             w0, w1 = (j * W) // OW, -((-(j + 1) * W) // OW)
-            out[:, :, i, j] = x[:, :, h0:h1, w0:w1].mean(axis=(2, 3))
-    return out
-
-
-def adaptive_max_ref(x, size):
-    """torch adaptive_max_pool2d's values: ATen's scan over each adaptive
-    window (the next element where greater or NaN)."""
-    x = x.astype(f64)
-    N, C, H, W = x.shape
-    OH, OW = size
-    out = np.zeros((N, C, OH, OW))
-    for i in range(OH):
-        h0, h1 = (i * H) // OH, -((-(i + 1) * H) // OH)
-        for j in range(OW):
-            w0, w1 = (j * W) // OW, -((-(j + 1) * W) // OW)
+            if kind == "avg":
+                out[:, :, i, j] = x[:, :, h0:h1, w0:w1].mean(axis=(2, 3))
+                continue
             m = np.full((N, C), -inf)
             for r in range(h0, h1):
                 for c in range(w0, w1):
@@ -1599,18 +1588,18 @@ def adaptive_max_ref(x, size):
 
 
 for tag, sz in (("global", (1, 1)), ("divides_7x4", (7, 4)), ("3x4", (3, 4)), ("4x5_overlap", (4, 5)), ("up_7x9", (7, 9)), ("1x5", (1, 5))):
-    case(f"adaptive_max_pool2d_{tag}", "adaptive_max_pool2d", [pxcn], adaptive_max_ref(pxcn, sz).astype(f32), params={"size": list(sz)},
+    case(f"adaptive_max_pool2d_{tag}", "adaptive_max_pool2d", [pxcn], adaptive_ref(pxcn, sz, "max").astype(f32), params={"size": list(sz)},
          rule=NN + ": adaptive_max_pool2d's windows, NaN propagates")
-case("adaptive_max_pool2d_signed_zero", "adaptive_max_pool2d", [pz], adaptive_max_ref(pz, (2, 3)).astype(f32), params={"size": [2, 3]}, rule=NN + ": the first of equal elements")
+case("adaptive_max_pool2d_signed_zero", "adaptive_max_pool2d", [pz], adaptive_ref(pz, (2, 3), "max").astype(f32), params={"size": [2, 3]}, rule=NN + ": the first of equal elements")
 case("adaptive_max_pool2d_all_neginf", "adaptive_max_pool2d", [np.full((1, 1, 3, 3), -inf, f32)], np.full((1, 1, 2, 2), -inf, f32), params={"size": [2, 2]}, rule=NN)
 case("adaptive_max_pool2d_negative", "adaptive_max_pool2d", [pxc], error="ErrValue", params={"size": [2, -2]}, rule="pytorch (an error)")
 case("adaptive_max_pool2d_i32", "adaptive_max_pool2d", [pxc.astype(i32)], error="ErrDType", params={"size": [2, 2]}, rule="tessera: floats only (torch's CPU kernel also takes integers)")
 for tag, sz in (("global", (1, 1)), ("divides_7x4", (7, 4)), ("3x4", (3, 4)), ("4x5_overlap", (4, 5)), ("up_7x9", (7, 9)),
                 ("identity", (7, 8)), ("1x5", (1, 5))):
-    case(f"adaptive_avg_pool2d_{tag}", "adaptive_avg_pool2d", [pxc], adaptive_avg_ref(pxc, sz).astype(f32), params={"size": list(sz)}, tol=LA32,
+    case(f"adaptive_avg_pool2d_{tag}", "adaptive_avg_pool2d", [pxc], adaptive_ref(pxc, sz, "avg").astype(f32), params={"size": list(sz)}, tol=LA32,
          rule=NN + ": adaptive_avg_pool2d's windows")
-case("adaptive_avg_pool2d_f64", "adaptive_avg_pool2d", [pxc.astype(f64)], adaptive_avg_ref(pxc, (3, 5)), params={"size": [3, 5]}, tol=LA64, rule=NN)
-case("adaptive_avg_pool2d_nan", "adaptive_avg_pool2d", [pxcn], adaptive_avg_ref(pxcn, (3, 3)).astype(f32), params={"size": [3, 3]}, tol=LA32, rule=NN + ": NaN and -Inf spread to their windows")
+case("adaptive_avg_pool2d_f64", "adaptive_avg_pool2d", [pxc.astype(f64)], adaptive_ref(pxc, (3, 5), "avg"), params={"size": [3, 5]}, tol=LA64, rule=NN)
+case("adaptive_avg_pool2d_nan", "adaptive_avg_pool2d", [pxcn], adaptive_ref(pxcn, (3, 3), "avg").astype(f32), params={"size": [3, 3]}, tol=LA32, rule=NN + ": NaN and -Inf spread to their windows")
 case("adaptive_avg_pool2d_zero_size", "adaptive_avg_pool2d", [pxc], np.zeros((2, 3, 0, 4), f32), params={"size": [0, 4]}, rule="an empty output")
 case("adaptive_avg_pool2d_negative", "adaptive_avg_pool2d", [pxc], error="ErrValue", params={"size": [-1, 2]}, rule="pytorch (an error)")
 case("adaptive_avg_pool2d_empty_h", "adaptive_avg_pool2d", [np.zeros((1, 2, 0, 3), f32)], error="ErrShape", params={"size": [2, 2]}, rule="pytorch (an error: nothing to average)")
