@@ -151,10 +151,9 @@ func maxTiles[T float32 | float64](out, x []T, tl layout.Layout) {
 				acc := x[t]
 				for i := range KH {
 					for j := range KW {
-						// PyTorch's scan: the next element where it is
-						// greater or NaN (the first element against
+						// PyTorch's scan (the first element against
 						// itself changes nothing).
-						if v := x[t+i*s[3]+j*s[5]]; v > acc || v != v {
+						if v := x[t+i*s[3]+j*s[5]]; vec.MaxScanTakes(acc, v) {
 							acc = v
 						}
 					}
@@ -180,13 +179,13 @@ func maxTilesGrad[T float32 | float64](out, x []T, tl layout.Layout, y, g []T) {
 		}
 		for oh := range OH {
 			for ow := range OW {
-				// The element the gradient goes to (vec.MaxPool2Grad's
-				// rule): the first equal to the maximum, or the last NaN.
+				// The element the gradient goes to: the first equal to
+				// the maximum, or the last NaN.
 				t, m := base+oh*s[2]+ow*s[4], yp[oh*OW+ow]
 				ai, aj := -1, 0
 				for i := range KH {
 					for j := range KW {
-						if v := x[t+i*s[3]+j*s[5]]; m != m && v != v || v == m && ai < 0 {
+						if v := x[t+i*s[3]+j*s[5]]; vec.MaxRouteTakes(m, v, ai >= 0) {
 							ai, aj = i, j
 						}
 					}

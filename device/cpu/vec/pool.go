@@ -109,7 +109,7 @@ func maxPool2Go[T Float](dst, x []T, rows, ow, kh, ldr, ldl int) {
 			acc := x[t]
 			for i := range kh {
 				for _, v := range x[t+i*ldl : t+i*ldl+2] {
-					if v > acc || v != v {
+					if MaxScanTakes(acc, v) {
 						acc = v
 					}
 				}
@@ -117,6 +117,23 @@ func maxPool2Go[T Float](dst, x []T, rows, ow, kh, ldr, ldl int) {
 			out[o] = acc
 		}
 	}
+}
+
+// MaxScanTakes reports whether max pooling's scan of a window takes next
+// over the running maximum: where next is greater or NaN, as PyTorch's
+// max_pool2d scans (so of equal elements, such as -0 and +0, the first
+// stays, and a NaN wins). MaxPool2 and the CPU backend's tile pooling
+// fold by it.
+func MaxScanTakes[T Float](running, next T) bool { return next > running || next != next }
+
+// MaxRouteTakes reports whether max pooling's gradient goes to element v
+// of a window whose maximum is y, given whether an element before it (in
+// row-major order) took it already (routed): the first element equal to
+// y, or where y is NaN every NaN in turn, so that the last one keeps it
+// (PyTorch's max_pool2d). MaxPool2Grad and the CPU backend's tile pooling
+// route by it.
+func MaxRouteTakes[T Float](y, v T, routed bool) bool {
+	return y != y && v != v || v == y && !routed
 }
 
 // maxPool2GradGo is MaxPool2Grad in Go: the generic set's, and float64's.
@@ -128,7 +145,7 @@ func maxPool2GradGo[T Float](dx, x, y, g []T, rows, ow, kh, ldr, ldl int) {
 			ai, aj := -1, 0
 			for i := range kh {
 				for j, v := range x[t+i*ldl : t+i*ldl+2] {
-					if m != m && v != v || v == m && ai < 0 {
+					if MaxRouteTakes(m, v, ai >= 0) {
 						ai, aj = i, j
 					}
 				}
