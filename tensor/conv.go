@@ -737,11 +737,11 @@ type Pool2dOptions struct {
 // MaxPool2d takes the maximum of each window of x [N, C, H, W]; padding is
 // -Inf, so it never wins (PyTorch's semantics), and NaN propagates. Of
 // equal elements the first in row-major order is the result, as in
-// PyTorch's scan (a window of -0 then +0 gives -0). Its
-// gradient goes, as PyTorch's does, to one element of each window: the
-// first in row-major order equal to the maximum (of a window of nothing
-// but -Inf, its first input element, not padding), or a window's last
-// NaN; windows that overlap add up.
+// PyTorch's scan (a window of -0 then +0 gives -0). Its gradient goes, as
+// PyTorch's does, to one element of each window: the first in row-major
+// order equal to the maximum (of a window of nothing but -Inf, its first
+// input element, not padding), or a window's last NaN; windows that
+// overlap add up.
 func MaxPool2d(x *Tensor, opt Pool2dOptions) *Tensor {
 	if opt.ExcludePad || opt.DivisorOverride != 0 {
 		return fail("MaxPool2d", errs.ErrValue, "ExcludePad %v and DivisorOverride %d are AvgPool2d's options", opt.ExcludePad, opt.DivisorOverride)
@@ -907,19 +907,15 @@ func adaptiveMaxTiles(name string, x *Tensor, size [2]int) *Tensor {
 
 // adaptiveIndex returns the positions adaptive pooling's out windows read
 // along an axis of n, window i's at [i*k, (i+1)*k) for the longest
-// window's length k: floor(i*n/out) up to ceil((i+1)*n/out), then n (a
-// position past the axis) for the rest, as an I64 tensor of out*k. More
+// window's length k: its elements (adaptiveWindow), then n (a position
+// past the axis) for the rest, as an I64 tensor of out*k. More
 // than maxAdaptiveIndex positions are refused (ErrOutOfMemory): a
 // broadcast view's axis can be long.
 func adaptiveIndex(name string, n, out int) (*Tensor, int, error) {
 	bounds := make([][2]int, out)
 	k := 0
 	for i := range bounds {
-		start, _ := adaptiveDiv(i, n, out)
-		end, exact := adaptiveDiv(i+1, n, out)
-		if !exact {
-			end++
-		}
+		start, end := adaptiveWindow(i, n, out)
 		bounds[i] = [2]int{start, end}
 		k = max(k, end-start)
 	}
@@ -943,17 +939,25 @@ func adaptiveIndex(name string, n, out int) (*Tensor, int, error) {
 // positions, 512 MiB of I64 on the host).
 const maxAdaptiveIndex = 1 << 26
 
-// adaptiveDiv returns i*n/out rounded down, and whether it is exact, in
-// 128 bits: a broadcast view's axis may be long enough for the product to
-// overflow; the quotient, at most n, does not.
-func adaptiveDiv(i, n, out int) (q int, exact bool) {
-	hi, lo := bits.Mul64(uint64(i), uint64(n))
-	qu, r := bits.Div64(hi, lo, uint64(out))
-	return int(qu), r == 0
+// adaptiveWindow returns adaptive pooling's window i of out along an axis
+// of n: floor(i*n/out) up to ceil((i+1)*n/out). The products are taken in
+// 128 bits: a broadcast view's axis may be long enough for them to
+// overflow; the quotients, at most n, do not.
+func adaptiveWindow(i, n, out int) (start, end int) {
+	div := func(i int) (q int, exact bool) {
+		hi, lo := bits.Mul64(uint64(i), uint64(n))
+		qu, r := bits.Div64(hi, lo, uint64(out))
+		return int(qu), r == 0
+	}
+	start, _ = div(i)
+	end, exact := div(i + 1)
+	if !exact {
+		end++
+	}
+	return start, end
 }
 
-// adaptiveMean averages axis of x into out windows, window i spanning
-// floor(i*n/out) up to ceil((i+1)*n/out) of the axis's n elements: one
+// adaptiveMean averages axis of x into out windows (adaptiveWindow): one
 // mean over a narrowed view a window, joined along the axis.
 func adaptiveMean(x *Tensor, axis, out int) *Tensor {
 	n := x.lay.Shape[axis]
@@ -962,11 +966,7 @@ func adaptiveMean(x *Tensor, axis, out int) *Tensor {
 	}
 	parts := make([]*Tensor, out)
 	for i := range parts {
-		start, _ := adaptiveDiv(i, n, out)
-		end, exact := adaptiveDiv(i+1, n, out)
-		if !exact {
-			end++
-		}
+		start, end := adaptiveWindow(i, n, out)
 		parts[i] = x.Narrow(axis, start, end-start).MeanKeepDims(axis)
 	}
 	return Concat(parts, axis)
@@ -1167,16 +1167,6 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor, inInput fu
 		}
 		return slices
 	}
-	// fold combines f(slice) over the tile's slices with op, in row-major
-	// kernel order.
-	fold := func(t *Tensor, f func(s *Tensor) *Tensor, op func(a, b *Tensor) *Tensor) *Tensor {
-		slices := slicesOf(t)
-		for i, s := range slices {
-			slices[i] = f(s)
-		}
-		return foldSlices(slices, op)
-	}
-	same := func(s *Tensor) *Tensor { return s }
 	perTile := []int{n, c, oh, 1, ow, 1}
 	var y *Tensor
 	if pooler, ok := td.st.dev.Backend().(device.TilePooler); ok && max && useTilePooler && inInput == nil &&
@@ -1192,7 +1182,7 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor, inInput fu
 			})}
 		}, []*Tensor{td, y}, tiles)
 	} else if max {
-		y = fold(td, same, scanMax)
+		y = foldSlices(slicesOf(td), scanMax)
 		y = attach(y, name, func(g *Tensor, s []*Tensor) []*Tensor {
 			// The elements each tile's gradient goes to, one slice of
 			// the tiles a kernel position, stacked back into the
@@ -1201,7 +1191,7 @@ func tilePool(name string, tiles *Tensor, max bool, mean poolDivisor, inInput fu
 			return []*Tensor{Where(mask, g.Reshape(perTile...), g.scalarLike(name, 0))}
 		}, []*Tensor{td, y}, tiles)
 	} else {
-		y = mean.divide(fold(td, same, (*Tensor).Add))
+		y = mean.divide(foldSlices(slicesOf(td), (*Tensor).Add))
 		y = attach(y, name, func(g *Tensor, _ []*Tensor) []*Tensor {
 			return []*Tensor{mean.divide(g).Reshape(perTile...).BroadcastTo(sh...)}
 		}, nil, tiles)
