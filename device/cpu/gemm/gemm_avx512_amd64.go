@@ -182,6 +182,13 @@ func pairedAxpy[T float](eight, four axpyGrouped[T]) axpyGrouped[T] {
 // short remainders, stay AVX2). The skinny limits are the CPU's
 // (skinnyLimits).
 func avx512Impl() *impl {
+	cpu := thisCPU()
+	// The axpy form's eight-row kernels: on Intel those that fetch ahead
+	// (axpyRowBytes), on AMD the plain ones.
+	s8, d8, rowBytes := saxpy8x4ZFetch, daxpy8x4ZFetch, axpyRowBytes
+	if cpu.amd {
+		s8, d8, rowBytes = saxpy8x4Z, daxpy8x4Z, 0
+	}
 	s := &kernels[float32]{
 		mr: 14, nr: 32,
 		micro:        sgemm14x32Z,
@@ -195,12 +202,11 @@ func avx512Impl() *impl {
 		dot4:         sdot4Z,
 		dot4x4:       fetchingDot4x4[float32](sdot4x4Z),
 		axpy4:        saxpy4Z,
-		axpy4x4:      pairedAxpy[float32](saxpy8x4Z, saxpy4x4Z),
+		axpy4x4:      pairedAxpy[float32](s8, saxpy4x4Z),
 		gather4:      sgather4,
 
-		axpyStrip: saxpyStripZ, stripWidth: 64,
+		axpyStrip: saxpyStripZ, stripWidth: 64, axpyRowBytes: rowBytes,
 	}
-	cpu := thisCPU()
 	s.mc, s.kc, s.nc = blockSizes(s.mr, s.nr, 4, cpu)
 	s.stripMinRows, s.stripRows = stripShape(cpu.amd)
 	d := &kernels[float64]{
@@ -216,19 +222,16 @@ func avx512Impl() *impl {
 		dot4:         ddot4Z,
 		dot4x4:       fetchingDot4x4[float64](ddot4x4Z),
 		axpy4:        daxpy4Z,
-		axpy4x4:      pairedAxpy[float64](daxpy8x4Z, daxpy4x4Z),
+		axpy4x4:      pairedAxpy[float64](d8, daxpy4x4Z),
 		gather4:      dgather4,
 
-		axpyStrip: daxpyStripZ, stripWidth: 32,
+		axpyStrip: daxpyStripZ, stripWidth: 32, axpyRowBytes: rowBytes,
 	}
 	d.mc, d.kc, d.nc = blockSizes(d.mr, d.nr, 8, cpu)
 	d.stripMinRows, d.stripRows = stripShape(cpu.amd)
 	s.skinnyM, s.skinnyN, d.skinnyM, d.skinnyN = skinnyLimits(cpu.amd)
 	s.axpyM, d.axpyM = axpyLimits(cpu.amd, s.skinnyM, d.skinnyM)
 	if !cpu.amd {
-		s.axpy4x4 = pairedAxpy[float32](saxpy8x4ZFetch, saxpy4x4Z)
-		d.axpy4x4 = pairedAxpy[float64](daxpy8x4ZFetch, daxpy4x4Z)
-		s.axpyRowBytes, d.axpyRowBytes = axpyRowBytes, axpyRowBytes
 		// The axpy form from one zmm of columns on, not two: on the same
 		// Xeon, unpacked products with B in place and 16 to 31 float32
 		// columns (8 to 31 float64) ran the dot form, or the packed path
@@ -322,8 +325,9 @@ const axpyRowBytes = 8192
 // On a Sapphire Rapids class Xeon (2 MiB L2 per core) strips paid from
 // four rows (against axpy4x4Z; four rows on rows of L up to axpyRowBytes
 // now run axpy8x4ZFetch instead), in calls of 32 rows: a strip of L (32
-// rows of 256 bytes) then stays in L1 for the next four output rows when there are more, and the
-// rows' pages are few enough for the prefetchers to follow as the strips
+// rows of 256 bytes) then stays in L1 for the next four output rows when
+// there are more, and the rows' pages are few enough for the prefetchers
+// to follow as the strips
 // move along them. Medians of 20 interleaved rounds, GB/s: with L in
 // memory 32 and 16 rows ran alike and 64 slower (4x4096x4096 float64, one
 // core: 13.4, 13.8, 11.2; 4x8192x4096 float32, two cores: 44.7 and 44.6,

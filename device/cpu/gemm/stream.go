@@ -19,9 +19,9 @@ import (
 // L of at most axpyRowBytes (see wholeRows), else four rows of L at a
 // time (axpy4, so each output vector is loaded and stored once per four
 // rows; eight at a time where the kernels' axpy4x4 takes pairs of groups,
-// axpy8x4Z on AVX-512, axpy8x4ZFetch on Intel's) in blocks of lenL that keep the r output rows in
-// L1. Goroutines split the k rows of L (each then reads one contiguous
-// stretch of memory).
+// axpy8x4Z on AVX-512, axpy8x4ZFetch on Intel's) in blocks of lenL that
+// keep the r output rows in L1. Goroutines split the k rows of L (each
+// then reads one contiguous stretch of memory).
 // When the output rows are contiguous (O = C) the caller's goroutine
 // accumulates straight into them and the others into private buffers
 // added in at the end; otherwise (O = C^T) every goroutine accumulates
