@@ -429,6 +429,11 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return tensor.LayerNorm(in[0], p.axes("shape"), w, b, p.num("eps"))
 	},
+	// inputs x, then the running mean and variance when p["running"],
+	// weight when p["weight"], bias when p["bias"]; one op per result
+	"batch_norm":      func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return batchNorm(in, p, 0) },
+	"batch_norm_mean": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return batchNorm(in, p, 1) },
+	"batch_norm_var":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return batchNorm(in, p, 2) },
 	"rms_norm": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		var w *tensor.Tensor
 		if p.bool("weight") {
@@ -755,4 +760,22 @@ func runSemCase(t *testing.T, dev device.Device, c semCase) {
 			}
 		}
 	}
+}
+
+// batchNorm runs the golden's BatchNorm and returns its result number
+// which: y, the updated running mean or the updated running variance.
+func batchNorm(in []*tensor.Tensor, p semParams, which int) *tensor.Tensor {
+	var rm, rv, w, b *tensor.Tensor
+	i := 1
+	if p.bool("running") {
+		rm, rv, i = in[1], in[2], 3
+	}
+	if p.bool("weight") {
+		w, i = in[i], i+1
+	}
+	if p.bool("bias") {
+		b = in[i]
+	}
+	y, m, v := tensor.BatchNorm(in[0], rm, rv, w, b, p.bool("training"), p.num("momentum"), p.num("eps"))
+	return []*tensor.Tensor{y, m, v}[which]
 }

@@ -2382,6 +2382,83 @@ vcase("cumsum_i32_overflow_view_T", "cumsum", ci_ov, "T", lambda a: np.cumsum(a,
 case("cumprod_i32_overflow", "cumprod", [np.array([2**30, 4, -2**20, 3], i32)], np.cumprod(np.array([2**30, 4, -2**20, 3], i32)), params={"axis": 0}, rule="numpy and pytorch (I64, exact past 2^31)")
 case("cumsum_i32_0d", "cumsum", [np.array(2**31 - 1, i32)], np.array(2**31 - 1, i64), params={"axis": -1}, rule="pytorch (I64; a 0-d tensor is its own axis)")
 
+# BatchNorm: PyTorch's F.batch_norm (ATen's CPU rules written out in float64): per-channel
+# statistics over every axis but 1; training normalises by the biased variance and updates the
+# running statistics with the unbiased one; evaluation normalises by the running statistics.
+def batch_norm_ref(x, rm, rv, w, b, training, momentum, eps):
+    x = x.astype(f64)
+    ax = tuple(i for i in range(x.ndim) if i != 1)
+    st = [1] * x.ndim
+    st[1] = x.shape[1]
+    if training:
+        m = x.mean(axis=ax)
+        n = x.size // x.shape[1]
+        ss = ((x - m.reshape(st)) ** 2).sum(axis=ax)
+        var = ss / n
+        if rm is not None:
+            rm = momentum * m + (1 - momentum) * rm.astype(f64)
+            rv = momentum * (ss / (n - 1)) + (1 - momentum) * rv.astype(f64)
+    else:
+        m, var = rm.astype(f64), rv.astype(f64)
+    y = (x - m.reshape(st)) / np.sqrt(var.reshape(st) + eps)
+    if w is not None:
+        y = y * w.astype(f64).reshape(st)
+    if b is not None:
+        y = y + b.astype(f64).reshape(st)
+    return y, rm, rv
+
+
+bnx = (np.sin(np.arange(24) * 1.3).reshape(2, 3, 2, 2) * np.array([1, 10, 0.5]).reshape(1, 3, 1, 1) + np.array([0, 5, -1]).reshape(1, 3, 1, 1)).astype(f32)
+bnrm = np.array([0.5, -1, 2], f32)
+bnrv = np.array([1, 4, 0.25], f32)
+bnw = np.array([1.5, -0.5, 2], f32)
+bnb = np.array([0.1, 0, -1], f32)
+
+
+def bn_cases(tag, x, rm=None, rv=None, w=None, b=None, training=True, momentum=0.1, eps=1e-5, tol=LA32, out=f32):
+    ins = [x] + ([rm, rv] if rm is not None else []) + ([w] if w is not None else []) + ([b] if b is not None else [])
+    prm = {"running": rm is not None, "weight": w is not None, "bias": b is not None, "training": training, "momentum": momentum, "eps": eps}
+    y, nm, nv = batch_norm_ref(x, rm, rv, w, b, training, momentum, eps)
+    rule = "torch.nn.functional.batch_norm (ATen's CPU formula, NumPy float64)"
+    case(f"batch_norm_{tag}", "batch_norm", ins, y.astype(out), params=prm, tol=tol, rule=rule)
+    if rm is not None and training:
+        case(f"batch_norm_{tag}_mean", "batch_norm_mean", ins, nm.astype(rm.dtype), params=prm, tol=tol, rule=rule + ": running_mean updated")
+        case(f"batch_norm_{tag}_var", "batch_norm_var", ins, nv.astype(rv.dtype), params=prm, tol=tol, rule=rule + ": running_var updated with the unbiased variance")
+
+
+bn_cases("train_4d", bnx, bnrm, bnrv, bnw, bnb)
+bn_cases("train_4d_momentum0p3", bnx, bnrm, bnrv, momentum=0.3)
+bn_cases("train_2d_plain", bnx[:, :, 0, 0].copy())
+bn_cases("train_3d_weight", bnx[:, :, 0, :].copy(), bnrm, bnrv, w=bnw, eps=0.5)
+bn_cases("eval_4d", bnx, bnrm, bnrv, bnw, bnb, training=False)
+bn_cases("eval_3d_plain", bnx[:, :, :, 0].copy(), bnrm, bnrv, training=False, eps=0.0)
+bn_cases("train_f64", bnx.astype(f64), bnrm.astype(f64), bnrv.astype(f64), bnw.astype(f64), bnb.astype(f64), tol=LA64, out=f64)
+bn_cases("train_f64_stats", bnx, bnrm.astype(f64), bnrv.astype(f64), bnw, bnb)
+bnn = bnx.copy()
+bnn[1, 2, 0, 1] = nan
+bn_cases("train_nan", bnn, bnrm, bnrv, bnw, bnb)
+bnc = bnx.copy()
+bnc[:, 1] = 7
+bn_cases("train_constant_eps0", bnc, bnrm, bnrv, eps=0.0)
+case("batch_norm_empty_batch", "batch_norm", [np.zeros((0, 3, 2), f32), bnrm, bnrv, bnw, bnb], np.zeros((0, 3, 2), f32),
+     params={"running": True, "weight": True, "bias": True, "training": True, "momentum": 0.1, "eps": 1e-5}, rule="pytorch (an empty batch: an empty result)")
+case("batch_norm_empty_batch_mean", "batch_norm_mean", [np.zeros((0, 3, 2), f32), bnrm, bnrv], bnrm,
+     params={"running": True, "training": True, "momentum": 0.1, "eps": 1e-5}, rule="pytorch (an empty batch leaves the running statistics)")
+bnt = bnx.swapaxes(-1, -2).copy()
+y_, _, _ = batch_norm_ref(bnt.swapaxes(-1, -2), bnrm, bnrv, bnw, bnb, True, 0.1, 1e-5)
+case("batch_norm_view_T", "batch_norm", [bnt, bnrm, bnrv, bnw, bnb], y_.astype(f32),
+     params={"running": True, "weight": True, "bias": True, "training": True, "momentum": 0.1, "eps": 1e-5, "view": "T"}, tol=LA32, rule="torch.nn.functional.batch_norm")
+bnp = {"training": True, "momentum": 0.1, "eps": 1e-5}
+case("batch_norm_i32", "batch_norm", [bnx.astype(i32)], error="ErrDType", params=bnp, rule="pytorch (floats only)")
+case("batch_norm_1d_input", "batch_norm", [bnrm], error="ErrShape", params=bnp, rule="tessera doc: x is [N, C, ...]")
+case("batch_norm_one_value", "batch_norm", [bnx[:1, :, 0, 0].copy()], error="ErrValue", params=bnp, rule="pytorch (an error: one value per channel when training)")
+case("batch_norm_eval_no_stats", "batch_norm", [bnx], error="ErrValue", params=dict(bnp, training=False), rule="pytorch (an error: evaluation needs running statistics)")
+case("batch_norm_weight_shape", "batch_norm", [bnx, bnw[:2].copy()], error="ErrShape", params=dict(bnp, weight=True), rule="pytorch (an error)")
+case("batch_norm_stats_shape", "batch_norm", [bnx, bnrm[:2].copy(), bnrv[:2].copy()], error="ErrShape", params=dict(bnp, running=True), rule="pytorch (an error)")
+case("batch_norm_weight_dtype", "batch_norm", [bnx, bnw.astype(f64)], error="ErrDType", params=dict(bnp, weight=True), rule="tessera doc: weight and bias have x's dtype")
+case("batch_norm_negative_eps", "batch_norm", [bnx], error="ErrValue", params=dict(bnp, eps=-1), rule="tessera doc: eps finite, not negative")
+case("batch_norm_nan_momentum", "batch_norm", [bnx], error="ErrValue", params=dict(bnp, momentum="nan"), rule="tessera doc: momentum finite")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
