@@ -18,6 +18,7 @@ var (
 	_ Module = (*Embedding)(nil)
 	_ Module = (*LayerNorm)(nil)
 	_ Module = (*Dropout)(nil)
+	_ Module = (*BatchNorm)(nil)
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
 	_ Module = AdaptiveAvgPool2d{}
@@ -398,6 +399,171 @@ func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters returns the weight and bias (none with NoAffine).
 func (l *LayerNorm) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// BatchNorm normalises each channel (axis 1) of its input to zero mean and
+// unit variance, then scales by Weight and shifts by Bias ([C] each):
+// PyTorch's nn.BatchNorm1d (input [N, C] or [N, C, L]) and nn.BatchNorm2d
+// ([N, C, H, W]).
+//
+// While training it normalises by the batch's statistics and updates its
+// running ones; in evaluation mode it normalises by the running ones (see
+// tensor.BatchNorm). Its buffers are PyTorch's: running_mean (zeros),
+// running_var (ones) and num_batches_tracked (an I64 scalar), so a
+// PyTorch state dict saved as safetensors loads into it. A new BatchNorm
+// is in training mode, as in PyTorch; one goroutine runs a model's
+// training Forward at a time.
+type BatchNorm struct {
+	Weight, Bias *Parameter // nil with NoAffine
+	// RunningMean, RunningVar and BatchesTracked are nil with
+	// NoRunningStats.
+	RunningMean, RunningVar, BatchesTracked *Buffer
+	Features                                int
+	Eps                                     float64
+	// Momentum is the weight of a batch's statistics in the running ones,
+	// unless CumulativeAverage, which weighs batch k by 1/k.
+	Momentum          float64
+	CumulativeAverage bool
+
+	name  string
+	ranks []int // the input ranks the layer takes
+	err   error // the constructor's
+	eval  atomic.Bool
+}
+
+// NewBatchNorm1d returns a BatchNorm of features channels for [N, C] or
+// [N, C, L] inputs: weight ones, bias zeros, running mean zeros and
+// running variance ones, as PyTorch's nn.BatchNorm1d.
+func NewBatchNorm1d(features int, opts ...Option) *BatchNorm {
+	return newBatchNorm("BatchNorm1d", features, []int{2, 3}, opts)
+}
+
+// NewBatchNorm2d returns a BatchNorm of features channels for [N, C, H, W]
+// inputs, as PyTorch's nn.BatchNorm2d.
+func NewBatchNorm2d(features int, opts ...Option) *BatchNorm {
+	return newBatchNorm("BatchNorm2d", features, []int{4}, opts)
+}
+
+func newBatchNorm(name string, features int, ranks []int, opts []Option) *BatchNorm {
+	c, err := newConfig(name, opts)
+	if err == nil && features <= 0 {
+		err = errs.New("nn", name, errs.ErrShape, "features %d must be positive", features)
+	}
+	if err == nil && (!(c.eps >= 0) || math.IsInf(c.eps, 0)) {
+		err = errs.New("nn", name, errs.ErrValue, "eps %v must be finite and not negative", c.eps)
+	}
+	if err == nil && !c.cumulative && (math.IsNaN(c.momentum) || math.IsInf(c.momentum, 0)) {
+		err = errs.New("nn", name, errs.ErrValue, "momentum %v must be finite", c.momentum)
+	}
+	b := &BatchNorm{Features: features, Eps: c.eps, Momentum: c.momentum, CumulativeAverage: c.cumulative, name: name, ranks: ranks, err: err}
+	n := max(features, 1)
+	if !c.noAfine {
+		var w, bias *tensor.Tensor
+		if err == nil {
+			w, bias = tensor.Ones(c.dt, n), tensor.Zeros(c.dt, n)
+		}
+		b.Weight = newParam("weight", w, err)
+		b.Bias = newParam("bias", bias, err)
+	}
+	if !c.noStats {
+		rm, rv, nb := tensor.Zeros(c.dt, n), tensor.Ones(c.dt, n), tensor.Scalar(int64(0))
+		if err != nil {
+			rm, rv, nb = tensor.Failed(err), tensor.Failed(err), tensor.Failed(err)
+		}
+		b.RunningMean = &Buffer{Name: "running_mean", Value: rm}
+		b.RunningVar = &Buffer{Name: "running_var", Value: rv}
+		b.BatchesTracked = &Buffer{Name: "num_batches_tracked", Value: nb}
+	}
+	return b
+}
+
+// SetTraining switches between training (batch statistics, running ones
+// updated) and evaluation (running statistics).
+func (b *BatchNorm) SetTraining(on bool) { b.eval.Store(!on) }
+
+// Forward normalises x.
+func (b *BatchNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
+	name := b.name
+	if name == "" {
+		return fail("BatchNorm", errs.ErrValue, "build the layer with NewBatchNorm1d or NewBatchNorm2d")
+	}
+	if b.err != nil {
+		return tensor.Failed(b.err)
+	}
+	if !valid(x) {
+		return x
+	}
+	if s := x.Shape(); !slices.Contains(b.ranks, len(s)) || s[1] != b.Features {
+		want := "[N, C, H, W]"
+		if len(b.ranks) == 2 {
+			want = "[N, C] or [N, C, L]"
+		}
+		return fail(name, errs.ErrShape, "input %v must be %s with C = %d", s, want, b.Features)
+	}
+	var w, bias, rm, rv *tensor.Tensor
+	if b.Weight != nil {
+		w = b.Weight.Value
+	}
+	if b.Bias != nil {
+		bias = b.Bias.Value
+	}
+	training := !b.eval.Load()
+	tracked := b.RunningMean != nil && b.RunningVar != nil
+	if tracked {
+		rm, rv = b.RunningMean.Value, b.RunningVar.Value
+	}
+	momentum := b.Momentum
+	if training && tracked && b.CumulativeAverage {
+		n, err := batchesTracked(b.BatchesTracked)
+		if err != nil {
+			return tensor.Failed(errs.Wrap("nn", name, nil, err, "num_batches_tracked"))
+		}
+		momentum = 1 / float64(n+1)
+	}
+	// Without running statistics the batch's normalise in both modes.
+	y, m, v := tensor.BatchNorm(x, rm, rv, w, bias, training || !tracked, momentum, b.Eps)
+	if err := y.Err(); err != nil {
+		return tensor.Failed(errs.Retag("nn", name, err))
+	}
+	if training && tracked && m.Err() == nil && v.Err() == nil {
+		b.RunningMean.Value, b.RunningVar.Value = m, v
+		if nb := b.BatchesTracked; nb != nil && nb.Value.Err() == nil {
+			nb.Value = nb.Value.AddScalar(1)
+			_ = tensor.Realize(nb.Value) // a pending chain of counts would grow a step at a time
+		}
+	}
+	return y
+}
+
+// batchesTracked reads the count of batches a BatchNorm has trained on
+// (a readback; only the cumulative average needs it).
+func batchesTracked(nb *Buffer) (int64, error) {
+	if nb == nil {
+		return 0, nil
+	}
+	v, err := nb.Value.Float64s()
+	if err != nil {
+		return 0, err
+	}
+	if len(v) != 1 {
+		return 0, errs.New("nn", "BatchNorm", errs.ErrShape, "num_batches_tracked has %d values, want one", len(v))
+	}
+	return int64(v[0]), nil
+}
+
+// Parameters returns the weight and bias (none with NoAffine).
+func (b *BatchNorm) Parameters() []*Parameter { return params(b.Weight, b.Bias) }
+
+// Buffers returns running_mean, running_var and num_batches_tracked (none
+// with NoRunningStats).
+func (b *BatchNorm) Buffers() []*Buffer {
+	var bs []*Buffer
+	for _, x := range []*Buffer{b.RunningMean, b.RunningVar, b.BatchesTracked} {
+		if x != nil {
+			bs = append(bs, x)
+		}
+	}
+	return bs
+}
 
 // Dropout zeroes each element with probability P while training and scales
 // the rest by 1/(1-P), so the expected value is unchanged; in evaluation

@@ -9,8 +9,9 @@
 // tensors computed from an older value keep that value.
 //
 // The pieces are PyTorch's: layers (Linear, Conv2d, MaxPool2d, AvgPool2d,
-// Flatten, Embedding, LayerNorm, Dropout and the activations) chained by
-// Sequential, whose parameter names are PyTorch's state-dict keys; the
+// Flatten, Embedding, LayerNorm, BatchNorm, Dropout and the activations)
+// chained by Sequential, whose parameter and buffer names are PyTorch's
+// state-dict keys; the
 // losses CrossEntropy and MSE; seeded initialisers (Kaiming, Xavier) that
 // the layers use for PyTorch's default initialisation; and To, StateDict,
 // LoadStateDict, Save and Load for a model's state. Bad arguments and
@@ -68,4 +69,30 @@ type Module interface {
 	// Parameters lists the module's trainable parameters (none for an
 	// activation), the same slots on every call.
 	Parameters() []*Parameter
+}
+
+// Buffer is a named tensor of a module's state that gradients do not
+// train: BatchNorm's running statistics and its count of batches. Like a
+// parameter it is a slot holding an immutable tensor; the module puts a
+// new value in it as it runs. StateDict saves it, LoadStateDict loads it
+// and To moves it, but it is not given to an optimiser (PyTorch's
+// register_buffer).
+type Buffer struct {
+	Name  string         // dotted path inside the model, e.g. "1.running_mean"
+	Value *tensor.Tensor // the current value, detached
+}
+
+// Stateful is a module with buffers (BatchNorm, and containers of such
+// modules).
+type Stateful interface {
+	// Buffers lists the module's buffers, the same slots on every call.
+	Buffers() []*Buffer
+}
+
+// Buffers lists m's buffers, none when m has none.
+func Buffers(m Module) []*Buffer {
+	if s, ok := m.(Stateful); ok {
+		return s.Buffers()
+	}
+	return nil
 }

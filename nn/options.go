@@ -19,6 +19,10 @@ type config struct {
 	bias    bool
 	eps     float64
 	noAfine bool
+	// BatchNorm's
+	momentum   float64
+	cumulative bool
+	noStats    bool
 }
 
 // Seed makes a layer's initial values those of seed, so a model built with
@@ -35,18 +39,32 @@ func DType(dt dtype.DType) Option { return func(c *config) { c.dt = dt } }
 // (PyTorch's bias=False).
 func NoBias() Option { return func(c *config) { c.bias = false } }
 
-// Eps sets the value LayerNorm adds to the variance (1e-5 by default).
+// Eps sets the value LayerNorm and BatchNorm add to the variance (1e-5 by
+// default).
 func Eps(eps float64) Option { return func(c *config) { c.eps = eps } }
 
-// NoAffine leaves out LayerNorm's learned scale and shift (PyTorch's
-// elementwise_affine=False).
+// NoAffine leaves out the learned scale and shift of LayerNorm (PyTorch's
+// elementwise_affine=False) and BatchNorm (affine=False).
 func NoAffine() Option { return func(c *config) { c.noAfine = true } }
+
+// Momentum sets the weight BatchNorm gives each batch's statistics in its
+// running ones (0.1 by default, as PyTorch's).
+func Momentum(m float64) Option { return func(c *config) { c.momentum, c.cumulative = m, false } }
+
+// CumulativeAverage makes BatchNorm's running statistics the plain average
+// of every batch's (PyTorch's momentum=None): batch k weighs 1/k.
+func CumulativeAverage() Option { return func(c *config) { c.cumulative = true } }
+
+// NoRunningStats makes BatchNorm keep no running statistics and normalise
+// by the batch's in evaluation mode too (PyTorch's
+// track_running_stats=False).
+func NoRunningStats() Option { return func(c *config) { c.noStats = true } }
 
 // nextSeed hands out the seeds of layers built without Seed.
 var nextSeed atomic.Uint64
 
 func newConfig(op string, opts []Option) (config, error) {
-	c := config{dt: dtype.F32, bias: true, eps: 1e-5}
+	c := config{dt: dtype.F32, bias: true, eps: 1e-5, momentum: 0.1}
 	for _, o := range opts {
 		o(&c)
 	}

@@ -24,36 +24,47 @@ func SetTraining(m Module, on bool) {
 }
 
 // Sequential chains modules: its Forward feeds x through each in order.
-// Its parameters are its layers', renamed by position as PyTorch's
-// state_dict keys are: "0.weight", "0.bias", "2.weight", … (nested
-// Sequentials give "1.0.weight"). A module belongs to one Sequential:
-// adding it to a second would prefix its names again.
+// Its parameters and buffers are its layers', renamed by position as
+// PyTorch's state_dict keys are: "0.weight", "0.bias", "2.weight",
+// "3.running_mean", … (nested Sequentials give "1.0.weight"). A module
+// belongs to one Sequential: adding it to a second would prefix its names
+// again.
 type Sequential struct {
 	layers []Module
 }
 
 var (
-	_ Module  = (*Sequential)(nil)
-	_ Trainer = (*Sequential)(nil)
-	_ Trainer = (*Dropout)(nil)
+	_ Module   = (*Sequential)(nil)
+	_ Trainer  = (*Sequential)(nil)
+	_ Trainer  = (*Dropout)(nil)
+	_ Trainer  = (*BatchNorm)(nil)
+	_ Stateful = (*Sequential)(nil)
+	_ Stateful = (*BatchNorm)(nil)
 )
 
-// NewSequential returns the chain of layers, naming their parameters by
-// position.
+// NewSequential returns the chain of layers, naming their parameters and
+// buffers by position.
 func NewSequential(layers ...Module) *Sequential {
 	for i, l := range layers {
 		if l == nil {
 			continue // Forward reports it
 		}
 		for _, p := range l.Parameters() {
-			if p.Name == "" {
-				p.Name = strconv.Itoa(i)
-			} else {
-				p.Name = strconv.Itoa(i) + "." + p.Name
-			}
+			p.Name = prefixed(i, p.Name)
+		}
+		for _, b := range Buffers(l) {
+			b.Name = prefixed(i, b.Name)
 		}
 	}
 	return &Sequential{layers: append([]Module(nil), layers...)}
+}
+
+// prefixed is name inside the layer at position i of a Sequential.
+func prefixed(i int, name string) string {
+	if name == "" {
+		return strconv.Itoa(i)
+	}
+	return strconv.Itoa(i) + "." + name
 }
 
 // Layers returns the chained modules, in order (a copy of the list).
@@ -79,6 +90,17 @@ func (s *Sequential) Parameters() []*Parameter {
 		}
 	}
 	return ps
+}
+
+// Buffers lists the layers' buffers in layer order.
+func (s *Sequential) Buffers() []*Buffer {
+	var bs []*Buffer
+	for _, l := range s.layers {
+		if l != nil {
+			bs = append(bs, Buffers(l)...)
+		}
+	}
+	return bs
 }
 
 // SetTraining sets the mode of every layer that has one.

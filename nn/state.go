@@ -21,44 +21,83 @@ func NumParams(m Module) int {
 	return n
 }
 
-// To moves every parameter of m to dev. It moves all or nothing: if one
-// parameter cannot move (a dtype dev cannot hold, a failed parameter), m
-// is left as it was and the error is returned. Moved parameters start with
-// no gradient (Set keeps a gradient only on the value's own device).
+// To moves every parameter and buffer of m to dev. It moves all or
+// nothing: if one cannot move (a dtype dev cannot hold, a failed
+// parameter), m is left as it was and the error is returned. Moved
+// parameters start with no gradient (Set keeps a gradient only on the
+// value's own device).
 func To(m Module, dev device.Device) error {
 	if m == nil {
 		return errs.New("nn", "To", errs.ErrValue, "nil module")
 	}
-	ps := m.Parameters()
-	moved := make([]*tensor.Tensor, len(ps))
-	for i, p := range ps {
-		moved[i] = p.Value.To(dev)
+	ss := slotsOf(m)
+	moved := make([]*tensor.Tensor, len(ss))
+	for i, sl := range ss {
+		moved[i] = sl.value.To(dev)
 		if err := moved[i].Err(); err != nil {
-			return errs.Wrap("nn", "To", nil, err, "parameter %q", p.Name) // the cause keeps its kind
+			return errs.Wrap("nn", "To", nil, err, "%s %q", sl.kind(), sl.name) // the cause keeps its kind
 		}
 	}
-	for i, p := range ps {
-		p.Set(moved[i])
+	for i, sl := range ss {
+		sl.set(moved[i])
 	}
 	return nil
 }
 
-// StateDict maps each parameter's name to its current value, detached
-// from any graph: what Save writes and LoadStateDict reads.
+// slot is a parameter or a buffer seen by the state functions.
+type slot struct {
+	name  string
+	value *tensor.Tensor
+	param *Parameter // nil for a buffer
+	buf   *Buffer
+}
+
+func (sl slot) kind() string {
+	if sl.param != nil {
+		return "parameter"
+	}
+	return "buffer"
+}
+
+// set puts v in the slot: Set for a parameter, the detached value for a
+// buffer.
+func (sl slot) set(v *tensor.Tensor) {
+	if sl.param != nil {
+		sl.param.Set(v)
+		return
+	}
+	sl.buf.Value = v.Detach()
+}
+
+// slotsOf lists m's parameters, then its buffers.
+func slotsOf(m Module) []slot {
+	var ss []slot
+	for _, p := range m.Parameters() {
+		ss = append(ss, slot{name: p.Name, value: p.Value, param: p})
+	}
+	for _, b := range Buffers(m) {
+		ss = append(ss, slot{name: b.Name, value: b.Value, buf: b})
+	}
+	return ss
+}
+
+// StateDict maps the name of each parameter and buffer to its current
+// value, detached from any graph: what Save writes and LoadStateDict
+// reads.
 func StateDict(m Module) map[string]*tensor.Tensor {
 	sd := make(map[string]*tensor.Tensor)
 	if m == nil {
 		return sd
 	}
-	for _, p := range m.Parameters() {
-		sd[p.Name] = p.Value.Detach()
+	for _, sl := range slotsOf(m) {
+		sd[sl.name] = sl.value.Detach()
 	}
 	return sd
 }
 
-// LoadStateDict sets every parameter of m from the entry of sd named as
-// it, moved to the parameter's device. The keys must match exactly and
-// each entry must have its parameter's shape and dtype; otherwise nothing
+// LoadStateDict sets every parameter and buffer of m from the entry of sd
+// named as it, moved to its device. The keys must match exactly and each
+// entry must have its slot's shape and dtype; otherwise nothing
 // is set and the error lists every offending key: a missing or unexpected
 // key is an ErrValue, a shape an ErrShape, a dtype an ErrDType error.
 func LoadStateDict(m Module, sd map[string]*tensor.Tensor) error {
@@ -66,30 +105,30 @@ func LoadStateDict(m Module, sd map[string]*tensor.Tensor) error {
 	if m == nil {
 		return errs.New("nn", op, errs.ErrValue, "nil module")
 	}
-	ps := m.Parameters()
+	ps := slotsOf(m)
 	var problems []error
 	known := make(map[string]bool, len(ps))
 	vals := make([]*tensor.Tensor, len(ps))
 	for i, p := range ps {
-		known[p.Name] = true
-		v, ok := sd[p.Name]
+		known[p.name] = true
+		v, ok := sd[p.name]
 		switch {
 		case !ok:
-			problems = append(problems, errs.New("nn", op, errs.ErrValue, "missing key %q", p.Name))
+			problems = append(problems, errs.New("nn", op, errs.ErrValue, "missing key %q", p.name))
 			continue
 		case v.Err() != nil:
-			problems = append(problems, errs.Wrap("nn", op, nil, v.Err(), "key %q", p.Name))
+			problems = append(problems, errs.Wrap("nn", op, nil, v.Err(), "key %q", p.name))
 			continue
-		case !slices.Equal(v.Shape(), p.Value.Shape()):
-			problems = append(problems, errs.New("nn", op, errs.ErrShape, "key %q: shape %v, the parameter is %v", p.Name, v.Shape(), p.Value.Shape()))
+		case !slices.Equal(v.Shape(), p.value.Shape()):
+			problems = append(problems, errs.New("nn", op, errs.ErrShape, "key %q: shape %v, the %s is %v", p.name, v.Shape(), p.kind(), p.value.Shape()))
 			continue
-		case v.DType() != p.Value.DType():
-			problems = append(problems, errs.New("nn", op, errs.ErrDType, "key %q: dtype %v, the parameter is %v", p.Name, v.DType(), p.Value.DType()))
+		case v.DType() != p.value.DType():
+			problems = append(problems, errs.New("nn", op, errs.ErrDType, "key %q: dtype %v, the %s is %v", p.name, v.DType(), p.kind(), p.value.DType()))
 			continue
 		}
-		vals[i] = v.To(p.Value.Device())
+		vals[i] = v.To(p.value.Device())
 		if err := vals[i].Err(); err != nil {
-			problems = append(problems, errs.Wrap("nn", op, nil, err, "key %q", p.Name))
+			problems = append(problems, errs.Wrap("nn", op, nil, err, "key %q", p.name))
 		}
 	}
 	var extra []string
@@ -106,7 +145,7 @@ func LoadStateDict(m Module, sd map[string]*tensor.Tensor) error {
 		return errors.Join(problems...)
 	}
 	for i, p := range ps {
-		p.Set(vals[i])
+		p.set(vals[i])
 	}
 	return nil
 }
