@@ -141,10 +141,10 @@ func shrinkTo(x *tensor.Tensor, limit int) *tensor.Tensor {
 
 // FuzzVocab drives the wider vocabulary with arbitrary arguments: padding,
 // tiling, scans, sorting, indexing, triangles, statistics, convolution,
-// pooling, normalisation and linear algebra, on a tensor of arbitrary
-// shape and dtype, with x's own values as indices where an op takes them.
-// Nothing may panic; a failure must be an error value; a success must
-// keep Numel consistent with Shape.
+// pooling, normalisation (layer and batch) and linear algebra, on a tensor
+// of arbitrary shape and dtype, with x's own values as indices where an op
+// takes them. Nothing may panic; a failure must be an error value; a
+// success must keep Numel consistent with Shape.
 func FuzzVocab(f *testing.F) {
 	f.Add([]byte{4, 2, 3, 4, 4, 1, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	f.Add([]byte{2, 3, 3, 0, 7, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 255, 254, 128, 127})
@@ -240,6 +240,15 @@ func FuzzVocab(f *testing.F) {
 				x = tensor.AvgPool2d(x, tensor.Pool2dOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{1, c % 3}, Padding: [2]int{c % 3, 0},
 					CeilMode: c&8 != 0, ExcludePad: c&16 != 0, DivisorOverride: (c >> 5) % 3})
 			case 27:
+				if c&1 != 0 {
+					// Statistics of a%5 channels, right or wrong for x.
+					var rm, rv *tensor.Tensor
+					if c&2 != 0 {
+						rm, rv = tensor.Zeros(dtype.F32, a%5), tensor.Ones(dtype.F32, a%5)
+					}
+					x, aux, _ = tensor.BatchNorm(x, rm, rv, nil, nil, c&4 != 0, float64(b)/256, float64(c&8))
+					break
+				}
 				x = tensor.LayerNorm(x, []int{a % 5}, nil, nil, 1e-5)
 			case 28:
 				x = tensor.Det(x)
