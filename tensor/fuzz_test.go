@@ -141,10 +141,10 @@ func shrinkTo(x *tensor.Tensor, limit int) *tensor.Tensor {
 
 // FuzzVocab drives the wider vocabulary with arbitrary arguments: padding,
 // tiling, scans, sorting, indexing, triangles, statistics, convolution,
-// pooling, normalisation (layer and batch) and linear algebra, on a tensor
-// of arbitrary shape and dtype, with x's own values as indices where an op
-// takes them. Nothing may panic; a failure must be an error value; a
-// success must keep Numel consistent with Shape.
+// unfolding, pooling, normalisation (layer and batch) and linear algebra,
+// on a tensor of arbitrary shape and dtype, with x's own values as indices
+// where an op takes them. Nothing may panic; a failure must be an error
+// value; a success must keep Numel consistent with Shape.
 func FuzzVocab(f *testing.F) {
 	f.Add([]byte{4, 2, 3, 4, 4, 1, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	f.Add([]byte{2, 3, 3, 0, 7, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 255, 254, 128, 127})
@@ -183,6 +183,10 @@ func FuzzVocab(f *testing.F) {
 			case 5:
 				x = x.Gather(a, x.Cast(dtype.I64))
 			case 6:
+				if c&1 != 0 {
+					x = x.IndexAdd(a, idx, x.IndexSelect(a, idx))
+					break
+				}
 				x = x.ScatterAdd(a, x.Cast(dtype.I64), x)
 			case 7:
 				x, aux = x.TopK(a, b, c&1 == 0)
@@ -223,6 +227,17 @@ func FuzzVocab(f *testing.F) {
 			case 23:
 				x = x.MaskedFill(x.GtScalar(float64(a)), float64(b))
 			case 24:
+				if c&128 != 0 {
+					o := tensor.UnfoldOptions{Kernel: [2]int{a % 4, b % 4}, Stride: [2]int{c % 3, 1}, Padding: [2]int{a % 2, b % 3}, Dilation: [2]int{1 + c%2, 1}}
+					if c&64 != 0 && x.Rank() == 4 {
+						x = tensor.Fold(tensor.Unfold(x, o), [2]int{x.Shape()[2], x.Shape()[3]}, o)
+					} else if c&64 != 0 {
+						x = tensor.Fold(x, [2]int{a % 7, b % 7}, o)
+					} else {
+						x = tensor.Unfold(x, o)
+					}
+					break
+				}
 				w := tensor.Full(dt, 1, max(1, a%3), max(1, b%3), 1+c%3, 1+c%2)
 				x = tensor.Conv2d(x, w, nil, tensor.Conv2dOptions{Stride: [2]int{a % 3, b % 3}, Padding: [2]int{c % 2, a % 2}, Groups: b % 3})
 			case 25:
@@ -251,6 +266,10 @@ func FuzzVocab(f *testing.F) {
 				}
 				x = tensor.LayerNorm(x, []int{a % 5}, nil, nil, 1e-5)
 			case 28:
+				if c&1 != 0 {
+					x = tensor.LogDet(x)
+					break
+				}
 				x = tensor.Det(x)
 			case 29:
 				x = tensor.Solve(x, x.Transpose(a, b))

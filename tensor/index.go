@@ -328,6 +328,69 @@ func (t *Tensor) scatterAdd(op string, ax int, idx, src *Tensor) *Tensor {
 	return y
 }
 
+// IndexAdd returns a copy of t to which src's slices along axis are added
+// at the positions idx (a 1-D I32 or I64 tensor) names: for axis 0,
+// out[idx[i]] += src[i] (PyTorch's index_add, not in place; scale src
+// first for its alpha). src has t's dtype and shape except along axis,
+// where its extent is idx's length. Repeated indices accumulate; an index
+// outside [0, extent) is an ErrAxis error, reported as ScatterAdd's, on
+// whose kernels and gradient it runs (indices on another device are moved
+// to t's first, as IndexSelect's).
+func (t *Tensor) IndexAdd(axis int, idx, src *Tensor) *Tensor {
+	const op = "IndexAdd"
+	for _, x := range []*Tensor{t, idx, src} {
+		if err := x.checkOperand(op); err != nil {
+			return failed(err)
+		}
+	}
+	if idx.DType() != dtype.I64 && idx.DType() != dtype.I32 {
+		return fail(op, errs.ErrDType, "indices must be a 1-D i32 or i64 tensor, have %v %v", idx.DType(), idx.lay.Shape)
+	}
+	if idx.Rank() > 1 {
+		return fail(op, errs.ErrShape, "indices must be a 1-D i32 or i64 tensor, have %v %v", idx.DType(), idx.lay.Shape)
+	}
+	if t.Rank() == 0 {
+		// PyTorch treats a 0-d tensor as one of a single element.
+		u, us, ui := t.Unsqueeze(0), src, idx
+		if src.Rank() == 0 {
+			us = src.Unsqueeze(0)
+			defer us.Release()
+		}
+		if idx.Rank() == 0 {
+			ui = idx.Unsqueeze(0)
+			defer ui.Release()
+		}
+		defer u.Release()
+		y := u.IndexAdd(axis, ui, us)
+		defer y.Release()
+		return retag(op, y.Squeeze(0))
+	}
+	if idx.Rank() == 0 {
+		ui := idx.Unsqueeze(0)
+		defer ui.Release()
+		return t.IndexAdd(axis, ui, src)
+	}
+	ax, err := layout.NormalizeAxis(op, axis, t.Rank())
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	want := slices.Clone(t.lay.Shape)
+	want[ax] = idx.lay.Shape[0]
+	if !slices.Equal(src.lay.Shape, want) {
+		return fail(op, errs.ErrShape, "src has shape %v; for a tensor %v and %d indices along axis %d it must be %v", src.lay.Shape, t.lay.Shape, idx.lay.Shape[0], ax, want)
+	}
+	if src.DType() != t.DType() {
+		return fail(op, errs.ErrDType, "src is %v, tensor %v (Cast first)", src.DType(), t.DType())
+	}
+	if idx.Device() != t.Device() {
+		idx = idx.To(t.Device()) // as IndexSelect
+		defer idx.Release()
+	}
+	ix := idx.broadcastAlong(want, ax)
+	defer ix.Release()
+	return retag(op, t.ScatterAdd(ax, ix, src))
+}
+
 // IndexSelect picks the entries idx (a 1-D I32 or I64 tensor) along axis,
 // in order and with repeats allowed. It is a Gather with idx broadcast over
 // the other axes, so indices on t's device never leave it (indices on

@@ -173,6 +173,20 @@ func Det(a *Tensor) *Tensor {
 	return laResult(op, x.dt, x.dev, out, x.batch)
 }
 
+// LogDet returns the natural logarithm of each square matrix's determinant
+// ([..., n, n] -> [...]): PyTorch's logdet, which is NaN where the
+// determinant is negative and -Inf where it is zero. It is SlogDet's
+// logarithm of the absolute value plus the logarithm of its sign, so it
+// never overflows where Det would.
+func LogDet(a *Tensor) *Tensor {
+	sign, logabs := SlogDet(a)
+	defer sign.Release()
+	defer logabs.Release()
+	ls := sign.Detach().Log()
+	defer ls.Release()
+	return retag("LogDet", logabs.Add(ls))
+}
+
 // SlogDet returns the sign and the natural logarithm of the absolute value
 // of each square matrix's determinant ([..., n, n] -> two tensors [...]), as
 // numpy.linalg.slogdet: det = sign·exp(logabsdet) without overflow. A

@@ -282,6 +282,13 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return in[0].Pad(widths, modes[p["mode"].(string)], p.num("value"))
 	},
+	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
+	},
+	"unfold": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.Unfold(in[0], p.unfold()) },
+	"fold": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Fold(in[0], p.pair("output_size"), p.unfold())
+	},
 	"scatter_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].ScatterAdd(p.int("axis"), in[1], in[2])
 	},
@@ -337,7 +344,8 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 	"tensordot": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].Tensordot(in[1], p.axes("a"), p.axes("b"))
 	},
-	"det": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Det(in[0]) },
+	"det":    func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Det(in[0]) },
+	"logdet": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.LogDet(in[0]) },
 	"slogdet_sign": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
 		s, _ := tensor.SlogDet(in[0])
 		return s
@@ -613,6 +621,10 @@ func (p semParams) pool() tensor.Pool2dOptions {
 		o.ExcludePad = !v.(bool)
 	}
 	return o
+}
+
+func (p semParams) unfold() tensor.UnfoldOptions {
+	return tensor.UnfoldOptions{Kernel: p.pair("kernel"), Stride: p.pair("stride"), Padding: p.pair("padding"), Dilation: p.pair("dilation")}
 }
 
 func (p semParams) red(f, keep func(...int) *tensor.Tensor) *tensor.Tensor {

@@ -2459,6 +2459,111 @@ case("batch_norm_weight_dtype", "batch_norm", [bnx, bnw.astype(f64)], error="Err
 case("batch_norm_negative_eps", "batch_norm", [bnx], error="ErrValue", params=dict(bnp, eps=-1), rule="tessera doc: eps finite, not negative")
 case("batch_norm_nan_momentum", "batch_norm", [bnx], error="ErrValue", params=dict(bnp, momentum="nan"), rule="tessera doc: momentum finite")
 
+# Unfold / Fold (F.unfold, F.fold: im2col and col2im written out), IndexAdd (np.add.at), LogDet
+def unfold_ref(x, k, s=(1, 1), p=(0, 0), d=(1, 1)):
+    n, c, h, w = x.shape
+    xp = np.zeros((n, c, h + 2 * p[0], w + 2 * p[1]), x.dtype)
+    xp[:, :, p[0]:p[0] + h, p[1]:p[1] + w] = x
+    oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    out = np.zeros((n, c * k[0] * k[1], oh * ow), x.dtype)
+    for ci in range(c):
+        for i in range(k[0]):
+            for j in range(k[1]):
+                row = (ci * k[0] + i) * k[1] + j
+                for r in range(oh):
+                    for q in range(ow):
+                        out[:, row, r * ow + q] = xp[:, ci, i * d[0] + r * s[0], j * d[1] + q * s[1]]
+    return out
+
+
+def fold_ref(cols, size, k, s=(1, 1), p=(0, 0), d=(1, 1)):
+    n, ck, L = cols.shape
+    c = ck // (k[0] * k[1])
+    h, w = size
+    oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    assert oh * ow == L
+    out = np.zeros((n, c, h + 2 * p[0], w + 2 * p[1]), f64)
+    for ci in range(c):
+        for i in range(k[0]):
+            for j in range(k[1]):
+                row = (ci * k[0] + i) * k[1] + j
+                for r in range(oh):
+                    for q in range(ow):
+                        out[:, ci, i * d[0] + r * s[0], j * d[1] + q * s[1]] += cols[:, row, r * ow + q]
+    return out[:, :, p[0]:p[0] + h, p[1]:p[1] + w].astype(cols.dtype)
+
+
+ux = (np.sin(np.arange(120) * 0.7) * 4).astype(f32).reshape(2, 3, 5, 4)
+ux[1, 2, 3, 1] = inf
+ux[0, 1, 0, 0] = nan
+UF = "torch.nn.functional.unfold (im2col written out)"
+FF = "torch.nn.functional.fold (col2im written out)"
+for tag, o in (("k2x3", {"kernel": [2, 3]}), ("k3_s2x1_p1x0_d1x2", {"kernel": [3, 2], "stride": [2, 1], "padding": [1, 0], "dilation": [1, 2]}),
+               ("k1", {"kernel": [1, 1]}), ("k2_s3_p2", {"kernel": [2, 2], "stride": [3, 3], "padding": [2, 2]})):
+    kw = {"k": o["kernel"], "s": o.get("stride", (1, 1)), "p": o.get("padding", (0, 0)), "d": o.get("dilation", (1, 1))}
+    case(f"unfold_{tag}", "unfold", [ux], unfold_ref(ux, **kw), params=o, rule=UF + ": values copied, NaN and Inf stay where they are")
+    cols = unfold_ref(np.nan_to_num(ux, nan=0.5, posinf=2.0), **kw)
+    case(f"fold_{tag}", "fold", [cols], fold_ref(cols, (5, 4), **kw), params=dict(o, output_size=[5, 4]), tol=1e-6, rule=FF + ": overlapping blocks add up")
+case("unfold_unbatched", "unfold", [ux[0]], unfold_ref(ux[:1], (2, 2))[0], params={"kernel": [2, 2]}, rule=UF + " ([C, H, W] gives [C*K, L])")
+case("unfold_i32", "unfold", [np.arange(24, dtype=i32).reshape(1, 2, 3, 4)], unfold_ref(np.arange(24, dtype=i32).reshape(1, 2, 3, 4), (2, 2), p=(1, 1)),
+     params={"kernel": [2, 2], "padding": [1, 1]}, rule="tessera doc: a copy, any dtype")
+case("unfold_view_T", "unfold", [ux], unfold_ref(ux.swapaxes(-1, -2), (2, 3)), params={"kernel": [2, 3], "view": "T"}, rule=UF)
+case("unfold_f64", "unfold", [ux.astype(f64)], unfold_ref(ux.astype(f64), (3, 3), p=(1, 1)), params={"kernel": [3, 3], "padding": [1, 1]}, rule=UF)
+case("unfold_kernel_too_big", "unfold", [ux], error="ErrShape", params={"kernel": [6, 2]}, rule="pytorch (an error: no block fits)")
+case("unfold_kernel_zero", "unfold", [ux], error="ErrValue", params={"kernel": [0, 2]}, rule="pytorch (an error)")
+case("unfold_negative_padding", "unfold", [ux], error="ErrValue", params={"kernel": [2, 2], "padding": [-1, 0]}, rule="pytorch (an error)")
+case("unfold_2d", "unfold", [ux[0, 0]], error="ErrShape", params={"kernel": [2, 2]}, rule="pytorch (an error: 3-D or 4-D input)")
+fc = unfold_ref(np.nan_to_num(ux, nan=0.5, posinf=2.0), (2, 2))
+case("fold_unbatched", "fold", [fc[1]], fold_ref(fc[1:], (5, 4), (2, 2))[0], params={"kernel": [2, 2], "output_size": [5, 4]}, tol=1e-6, rule=FF)
+fci = np.ones((1, 4, 12), f32)
+fci[0, 0, 5] = inf
+case("fold_inf", "fold", [fci], fold_ref(fci, (4, 5), (2, 2)), params={"kernel": [2, 2], "output_size": [4, 5]}, rule=FF + ": an Inf adds into its positions only")
+case("fold_wrong_blocks", "fold", [fc], error="ErrShape", params={"kernel": [2, 2], "output_size": [5, 5]}, rule="pytorch (an error: L must match the output size)")
+case("fold_rows_not_multiple", "fold", [fc[:, :10]], error="ErrShape", params={"kernel": [2, 2], "output_size": [5, 4]}, rule="pytorch (an error)")
+case("fold_4d_input", "fold", [ux], error="ErrShape", params={"kernel": [2, 2], "output_size": [5, 4]}, rule="pytorch (an error: 2-D or 3-D input)")
+
+
+def index_add_ref(t, axis, idx, src):
+    out = np.moveaxis(t.copy(), axis, 0)
+    np.add.at(out, idx, np.moveaxis(src, axis, 0))
+    return np.moveaxis(out, 0, axis)
+
+
+it_ = np.arange(12, dtype=f32).reshape(3, 4)
+IA = "torch.Tensor.index_add (np.add.at)"
+case("index_add_axis0_repeats", "index_add", [it_, np.array([2, 0, 2], i64), np.array([[1, 2, 3, 4], [10, 20, 30, 40], [nan, 0.5, -0.0, inf]], f32)],
+     index_add_ref(it_, 0, np.array([2, 0, 2]), np.array([[1, 2, 3, 4], [10, 20, 30, 40], [nan, 0.5, -0.0, inf]], f32)), params={"axis": 0}, rule=IA)
+case("index_add_axis_last", "index_add", [it_, np.array([3, 3], i32), np.array([[1, 2], [3, 4], [5, 6]], f32)],
+     index_add_ref(it_, 1, np.array([3, 3]), np.array([[1, 2], [3, 4], [5, 6]], f32)), params={"axis": -1}, rule=IA)
+case("index_add_i32", "index_add", [np.array([2**31 - 1, 5], i32), np.array([0, 1, 0], i64), np.array([1, -7, 3], i32)],
+     index_add_ref(np.array([2**31 - 1, 5], i32), 0, np.array([0, 1, 0]), np.array([1, -7, 3], i32)), params={"axis": 0}, rule=IA + " (wraps)")
+case("index_add_empty_index", "index_add", [it_, np.zeros((0,), i64), np.zeros((3, 0), f32)], it_, params={"axis": 1}, rule=IA)
+case("index_add_out_of_range", "index_add", [it_, np.array([3], i64), np.ones((1, 4), f32)], error="ErrAxis", params={"axis": 0}, rule="pytorch (an error)")
+case("index_add_negative_index", "index_add", [it_, np.array([-1], i64), np.ones((1, 4), f32)], error="ErrAxis", params={"axis": 0}, rule="pytorch (an error)")
+case("index_add_src_shape", "index_add", [it_, np.array([0, 1], i64), np.ones((2, 3), f32)], error="ErrShape", params={"axis": 0}, rule="pytorch (an error)")
+case("index_add_index_2d", "index_add", [it_, np.array([[0, 1]], i64), np.ones((2, 4), f32)], error="ErrShape", params={"axis": 0}, rule="pytorch (an error: a vector of indices)")
+case("index_add_index_f32", "index_add", [it_, np.array([0.0], f32), np.ones((1, 4), f32)], error="ErrDType", params={"axis": 0}, rule="pytorch (an error)")
+case("index_add_src_dtype", "index_add", [it_, np.array([0], i64), np.ones((1, 4), f64)], error="ErrDType", params={"axis": 0}, rule="tessera doc: src has t's dtype")
+case("index_add_bad_axis", "index_add", [it_, np.array([0], i64), np.ones((1, 4), f32)], error="ErrAxis", params={"axis": 2}, rule="pytorch (an error)")
+case("index_add_0d", "index_add", [np.array(2, f32), np.array([0, 0], i64), np.array([1, 3], f32)], np.array(6, f32), params={"axis": 0}, rule="pytorch (a 0-d tensor is one element)")
+
+
+def logdet_ref(a):
+    sgn, la = np.linalg.slogdet(a)
+    return np.where(sgn > 0, la, np.where(sgn == 0, -inf, nan))
+
+
+LD = "torch.logdet (NaN for a negative determinant, -Inf for zero)"
+for dn, dt, tl in (("f32", f32, LA32), ("f64", f64, LA64)):
+    case(f"logdet_{dn}", "logdet", [Ab.astype(dt)], logdet_ref(Ab).astype(dt), tol=tl, rule=LD)
+case("logdet_singular", "logdet", [S3.astype(f32)], np.array(-inf, f32), rule=LD)
+case("logdet_negative", "logdet", [np.array([[0, 1], [1, 0]], f32)], np.array(nan, f32), rule=LD)
+case("logdet_0x0", "logdet", [np.zeros((0, 0), f32)], np.array(0, f32), rule=LD)
+case("logdet_large", "logdet", [np.eye(3) * 1e200], np.array(3 * np.log(1e200)), tol=LA64, rule=LD + " (no overflow)")
+case("logdet_not_square", "logdet", [np.ones((2, 3), f32)], error="ErrShape", rule="pytorch (an error)")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
