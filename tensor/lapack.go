@@ -59,7 +59,7 @@ func Cholesky(a *Tensor) *Tensor {
 	if bad >= 0 {
 		return fail(op, errs.ErrValue, "%s is not positive definite", x.name(bad))
 	}
-	return laResult(op, x.dt, x.dev, x.data, x.shape)
+	return gradCholesky(a, laResult(op, x.dt, x.dev, x.data, x.shape))
 }
 
 // Solve returns x with a·x = b for each square matrix of a, by LU
@@ -107,7 +107,7 @@ func Solve(a, b *Tensor) *Tensor {
 		luSolve(x.mat(ai), n, ipiv[ai*n:(ai+1)*n], dst, k, k)
 		return true
 	})
-	return laResult(op, x.dt, x.dev, out, rhs.outShape)
+	return gradSolve(a, b, laResult(op, x.dt, x.dev, out, rhs.outShape), len(rhs.outShape) == len(rhs.batch)+1)
 }
 
 // Inv returns the inverse of each square matrix of a ([..., n, n] ->
@@ -136,7 +136,7 @@ func Inv(a *Tensor) *Tensor {
 			return fail(op, errs.ErrValue, "%s is singular", x.name(bad))
 		}
 	}
-	return laResult(op, x.dt, x.dev, x.data, x.shape)
+	return gradInv(a, laResult(op, x.dt, x.dev, x.data, x.shape))
 }
 
 // Det returns the determinant of each square matrix of a ([..., n, n] ->
@@ -170,7 +170,7 @@ func Det(a *Tensor) *Tensor {
 		}
 		out[i] = math.Ldexp(frac, exp)
 	}
-	return laResult(op, x.dt, x.dev, out, x.batch)
+	return gradDet(a, laResult(op, x.dt, x.dev, out, x.batch))
 }
 
 // LogDet returns the natural logarithm of each square matrix's determinant
@@ -222,7 +222,7 @@ func SlogDet(a *Tensor) (sign, logabsdet *Tensor) {
 		}
 		signs[i], logs[i] = s, l
 	}
-	return laResult(op, x.dt, x.dev, signs, x.batch), laResult(op, x.dt, x.dev, logs, x.batch)
+	return laResult(op, x.dt, x.dev, signs, x.batch), gradLogAbsDet(a, laResult(op, x.dt, x.dev, logs, x.batch))
 }
 
 // Eigh returns the eigenvalues w (ascending, [..., n]) and the orthonormal
@@ -257,7 +257,7 @@ func Eigh(a *Tensor) (w, v *Tensor) {
 			return failed(err), failed(err)
 		}
 	}
-	return laResult(op, x.dt, x.dev, vals, append(slices.Clone(x.batch), n)), laResult(op, x.dt, x.dev, x.data, x.shape)
+	return noGrad(op, laResult(op, x.dt, x.dev, vals, append(slices.Clone(x.batch), n)), a), noGrad(op, laResult(op, x.dt, x.dev, x.data, x.shape), a)
 }
 
 // SVD returns the reduced singular value decomposition a = u·diag(s)·vh of
@@ -281,9 +281,9 @@ func SVD(a *Tensor) (u, s, vh *Tensor) {
 		return failed(err), failed(err), failed(err)
 	}
 	m, n, k := x.m, x.n, min(x.m, x.n)
-	return laResult(op, x.dt, x.dev, us, append(slices.Clone(x.batch), m, k)),
-		laResult(op, x.dt, x.dev, ss, append(slices.Clone(x.batch), k)),
-		laResult(op, x.dt, x.dev, vs, append(slices.Clone(x.batch), k, n))
+	return noGrad(op, laResult(op, x.dt, x.dev, us, append(slices.Clone(x.batch), m, k)), a),
+		noGrad(op, laResult(op, x.dt, x.dev, ss, append(slices.Clone(x.batch), k)), a),
+		noGrad(op, laResult(op, x.dt, x.dev, vs, append(slices.Clone(x.batch), k, n)), a)
 }
 
 // QR returns the reduced QR decomposition a = q·r of each matrix of a
@@ -324,8 +324,8 @@ func QR(a *Tensor) (q, r *Tensor) {
 			return true
 		})
 	}
-	return laResult(op, x.dt, x.dev, qs, append(slices.Clone(x.batch), m, k)),
-		laResult(op, x.dt, x.dev, rs, append(slices.Clone(x.batch), k, n))
+	return noGrad(op, laResult(op, x.dt, x.dev, qs, append(slices.Clone(x.batch), m, k)), a),
+		noGrad(op, laResult(op, x.dt, x.dev, rs, append(slices.Clone(x.batch), k, n)), a)
 }
 
 // Lstsq returns the x minimising ‖a·x - b‖₂ for each matrix of a
@@ -388,7 +388,7 @@ func Lstsq(a, b *Tensor) *Tensor {
 			return true
 		})
 	}
-	return laResult(op, x.dt, x.dev, out, rhs.outShape)
+	return noGrad(op, laResult(op, x.dt, x.dev, out, rhs.outShape), a, b)
 }
 
 // Diag is numpy.diag: for a 1-D t of length n it returns the square matrix
