@@ -140,11 +140,11 @@ func shrinkTo(x *tensor.Tensor, limit int) *tensor.Tensor {
 }
 
 // FuzzVocab drives the wider vocabulary with arbitrary arguments: padding,
-// tiling, scans, sorting, indexing, triangles, statistics, convolution,
-// unfolding, pooling, normalisation (layer and batch) and linear algebra,
-// on a tensor of arbitrary shape and dtype, with x's own values as indices
-// where an op takes them. Nothing may panic; a failure must be an error
-// value; a success must keep Numel consistent with Shape.
+// tiling, scans, sorting, indexing, triangles, statistics, Einsum,
+// convolution, unfolding, pooling, normalisation (layer and batch) and
+// linear algebra, on a tensor of arbitrary shape and dtype, with x's own
+// values as indices where an op takes them. Nothing may panic; a failure
+// must be an error value; a success must keep Numel consistent with Shape.
 func FuzzVocab(f *testing.F) {
 	f.Add([]byte{4, 2, 3, 4, 4, 1, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	f.Add([]byte{2, 3, 3, 0, 7, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 255, 254, 128, 127})
@@ -215,6 +215,23 @@ func FuzzVocab(f *testing.F) {
 			case 18:
 				x = x.Clamp(float64(a), float64(b))
 			case 19:
+				if c&1 != 0 {
+					// Subscripts from the bytes: letters of a four-letter
+					// alphabet, a "..." and an output, right or wrong.
+					letters := []byte{'i', 'j', 'k', 'i'}
+					sub := []byte{}
+					for i := range x.Rank() {
+						sub = append(sub, letters[((a+i*b)%4+4)%4])
+					}
+					if c&2 != 0 {
+						sub = append([]byte("..."), sub[min(len(sub), 1):]...)
+					}
+					if c&4 != 0 {
+						sub = append(sub, "->"+string(letters[(b%3+3)%3])...)
+					}
+					x = tensor.Einsum(string(sub), x)
+					break
+				}
 				x = x.Maximum(x.Flip(a)).Minimum(x)
 			case 20:
 				parts := x.Split([]int{a, b}, c)

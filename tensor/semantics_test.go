@@ -282,6 +282,9 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return in[0].Pad(widths, modes[p["mode"].(string)], p.num("value"))
 	},
+	"einsum": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Einsum(p["subscripts"].(string), in...)
+	},
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

@@ -2564,6 +2564,32 @@ case("logdet_0x0", "logdet", [np.zeros((0, 0), f32)], np.array(0, f32), rule=LD)
 case("logdet_large", "logdet", [np.eye(3) * 1e200], np.array(3 * np.log(1e200)), tol=LA64, rule=LD + " (no overflow)")
 case("logdet_not_square", "logdet", [np.ones((2, 3), f32)], error="ErrShape", rule="pytorch (an error)")
 
+# Einsum (numpy.einsum; torch.einsum agrees on these)
+EI = "numpy.einsum"
+ea = np.arange(6, dtype=f32).reshape(2, 3) - 2
+eb = (np.arange(12, dtype=f32).reshape(3, 4) * 0.5 - 1).astype(f32)
+esq = np.arange(9, dtype=f32).reshape(3, 3)
+eb3 = np.sin(np.arange(24)).astype(f32).reshape(2, 3, 4)
+ec3 = np.cos(np.arange(24)).astype(f32).reshape(2, 4, 3)
+for tag, sub, ins in (("matmul", "ij,jk->ik", [ea, eb]), ("implicit_matmul", "ij,jk", [ea, eb]), ("trace", "ii", [esq]),
+                      ("diagonal", "ii->i", [esq]), ("transpose", "ij->ji", [ea]), ("sum_all", "ij->", [ea]), ("sum_rows", "ij->i", [ea]),
+                      ("outer", "i,j->ij", [ea[0], eb[0]]), ("batched", "bij,bjk->bik", [eb3, ec3]), ("implicit_order", "Ba,ab", [ea, eb]),
+                      ("ellipsis_broadcast", "...ij,...jk->...ik", [eb3[:, None], np.stack([ec3[0]] * 3)]), ("diag_3d", "ijj->ij", [np.arange(18, dtype=f32).reshape(2, 3, 3)]),
+                      ("three", "ij,jk,kl->il", [ea, eb, eb.T.copy()]), ("label_broadcast", "i,i->i", [np.array([2], f32), np.arange(3, dtype=f32)]),
+                      ("dot", "i,i", [eb[1], eb[2]]), ("bilinear", "i,ij,j->", [ea[0], ea.T.copy(), ea[1, :2].copy()]), ("spaces", "ij , jk -> ik", [ea, eb]),
+                      ("scalar", "", [np.array(3, f32)]), ("scalar_times", ",ij->ij", [np.array(2, f32), ea]), ("empty_sum", "i->", [np.zeros(0, f32)]),
+                      ("ellipsis_implicit", "...i,...i", [eb3, eb3]), ("ellipsis_middle", "i...j->j...i", [eb3]),
+                      ("nan", "ij,jk->ik", [np.where(ea == 0, nan, ea).astype(f32), eb])):
+    case(f"einsum_{tag}", "einsum", ins, np.einsum(sub.replace(" ", ""), *[x.astype(f64) for x in ins]).astype(f32), params={"subscripts": sub}, tol=1e-6, rule=EI)
+case("einsum_i32", "einsum", [ea.astype(i32), (eb * 2).astype(i32)], np.einsum("ij,jk->ik", ea.astype(i32), (eb * 2).astype(i32)), params={"subscripts": "ij,jk->ik", "skip_unsupported": True}, rule=EI + " (the GPUs have no integer matmul)")
+case("einsum_f64", "einsum", [ea.astype(f64), eb.astype(f64)], np.einsum("ij,jk", ea.astype(f64), eb.astype(f64)), params={"subscripts": "ij,jk"}, tol=1e-12, rule=EI)
+case("einsum_mixed_dtypes", "einsum", [ea, eb.astype(f64)], np.einsum("ij,jk", ea.astype(f64), eb.astype(f64)), params={"subscripts": "ij,jk"}, tol=1e-12, rule=EI + " (promoted to float64)")
+for tag, sub, ins, err in (("label_count", "ijk", [ea], "ErrShape"), ("extent_mismatch", "ij,ij->i", [ea, eb], "ErrShape"),
+                           ("output_unknown", "ij->k", [ea], "ErrValue"), ("output_twice", "ij->ii", [ea], "ErrValue"),
+                           ("bad_char", "i1,jk", [ea, eb], "ErrValue"), ("operand_count", "ij,jk", [ea], "ErrValue"),
+                           ("no_output_ellipsis", "...i->i", [ea], "ErrValue"), ("two_ellipses", "......", [ea], "ErrValue")):
+    case(f"einsum_err_{tag}", "einsum", ins, error=err, params={"subscripts": sub}, rule="numpy (an error)")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
