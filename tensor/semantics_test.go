@@ -285,6 +285,13 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 	"einsum": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return tensor.Einsum(p["subscripts"].(string), in...)
 	},
+	"quantile": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		q := p.num("q")
+		return p.red(func(a ...int) *tensor.Tensor { return in[0].Quantile(q, a...) }, func(a ...int) *tensor.Tensor { return in[0].QuantileKeepDims(q, a...) })
+	},
+	"median": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return p.red(in[0].Median, in[0].MedianKeepDims)
+	},
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

@@ -2590,6 +2590,35 @@ for tag, sub, ins, err in (("label_count", "ijk", [ea], "ErrShape"), ("extent_mi
                            ("no_output_ellipsis", "...i->i", [ea], "ErrValue"), ("two_ellipses", "......", [ea], "ErrValue")):
     case(f"einsum_err_{tag}", "einsum", ins, error=err, params={"subscripts": sub}, rule="numpy (an error)")
 
+# Quantile / Median (numpy.quantile's linear method, which torch.quantile shares; numpy.median)
+QU = "numpy.quantile (linear; torch.quantile agrees)"
+qx = (np.sin(np.arange(24) * 2.1) * 10).astype(f32).reshape(2, 3, 4)
+qn = qx.copy()
+qn[1, 2, 0] = nan
+qi = np.array([[1, inf, -inf, 2], [3, 3, 3, 3]], f32)
+for q in (0.0, 0.25, 0.3, 0.5, 0.9, 1.0):
+    qt = str(q).replace(".", "p")
+    case(f"quantile_{qt}_all", "quantile", [qx], np.quantile(qx.astype(f64), q).astype(f32), params={"q": q, "axes": None}, tol=1e-6, rule=QU)
+    case(f"quantile_{qt}_axis1", "quantile", [qx], np.quantile(qx.astype(f64), q, axis=1).astype(f32), params={"q": q, "axes": [1]}, tol=1e-6, rule=QU)
+case("quantile_axes_0_2_keepdims", "quantile", [qx], np.quantile(qx.astype(f64), 0.4, axis=(0, 2), keepdims=True).astype(f32), params={"q": 0.4, "axes": [0, 2], "keepdims": True}, tol=1e-6, rule=QU)
+case("quantile_nan_line", "quantile", [qn], np.quantile(qn.astype(f64), 0.5, axis=-1).astype(f32), params={"q": 0.5, "axes": [-1]}, tol=1e-6, rule=QU + ": a line with NaN gives NaN")
+case("quantile_inf", "quantile", [qi], np.quantile(qi.astype(f64), 0.25, axis=1).astype(f32), params={"q": 0.25, "axes": [1]}, rule=QU + ": infinities sort to the ends")
+case("quantile_f64", "quantile", [qx.astype(f64)], np.quantile(qx.astype(f64), 0.7, axis=2), params={"q": 0.7, "axes": [2]}, tol=1e-12, rule=QU)
+case("quantile_one_value", "quantile", [np.array([[7.5]], f32)], np.array([7.5], f32), params={"q": 0.3, "axes": [1]}, rule=QU)
+case("quantile_0d", "quantile", [np.array(2.5, f32)], np.array(2.5, f32), params={"q": 0.5, "axes": None}, rule=QU)
+case("quantile_view_T", "quantile", [qx[0].copy()], np.quantile(qx[0].T.astype(f64), 0.5, axis=1).astype(f32), params={"q": 0.5, "axes": [1], "view": "T"}, tol=1e-6, rule=QU)
+case("quantile_empty", "quantile", [np.zeros((2, 0), f32)], error="ErrShape", params={"q": 0.5, "axes": [1]}, rule="torch (an error: numpy raises too)")
+case("quantile_q_above_1", "quantile", [qx], error="ErrValue", params={"q": 1.5, "axes": None}, rule="numpy (an error)")
+case("quantile_q_nan", "quantile", [qx], error="ErrValue", params={"q": "nan", "axes": None}, rule="numpy (an error)")
+case("quantile_i32", "quantile", [qx.astype(i32)], error="ErrDType", params={"q": 0.5, "axes": None}, rule="torch (floats only)")
+case("quantile_bad_axis", "quantile", [qx], error="ErrAxis", params={"q": 0.5, "axes": [3]}, rule="numpy (an error)")
+MD = "numpy.median (the mean of the two middle values)"
+case("median_all_even", "median", [qx], np.median(qx.astype(f64)).astype(f32), params={"axes": None}, tol=1e-6, rule=MD)
+case("median_axis0_even", "median", [qx], np.median(qx.astype(f64), axis=0).astype(f32), params={"axes": [0]}, tol=1e-6, rule=MD)
+case("median_axis1_odd", "median", [qx], np.median(qx.astype(f64), axis=1).astype(f32), params={"axes": [1]}, tol=1e-6, rule=MD)
+case("median_keepdims", "median", [qx], np.median(qx.astype(f64), axis=(1, 2), keepdims=True).astype(f32), params={"axes": [1, 2], "keepdims": True}, tol=1e-6, rule=MD)
+case("median_nan", "median", [qn], np.median(qn.astype(f64), axis=2).astype(f32), params={"axes": [2]}, tol=1e-6, rule=MD + ": NaN propagates")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
