@@ -140,9 +140,9 @@ func shrinkTo(x *tensor.Tensor, limit int) *tensor.Tensor {
 }
 
 // FuzzVocab drives the wider vocabulary with arbitrary arguments: padding,
-// tiling, scans, sorting, indexing, triangles, statistics, Einsum,
-// convolution, unfolding, pooling, normalisation (layer and batch) and
-// linear algebra, on a tensor of arbitrary shape and dtype, with x's own
+// tiling, scans, sorting, searching, indexing, triangles, statistics,
+// Einsum, convolution, unfolding, pooling, normalisation (layer and batch)
+// and linear algebra, on a tensor of arbitrary shape and dtype, with x's own
 // values as indices where an op takes them. Nothing may panic; a failure
 // must be an error value; a success must keep Numel consistent with Shape.
 func FuzzVocab(f *testing.F) {
@@ -291,7 +291,24 @@ func FuzzVocab(f *testing.F) {
 			case 29:
 				x = tensor.Solve(x, x.Transpose(a, b))
 			case 30:
-				x = x.FloorDiv(x.AddScalar(float64(a))).Pow(x)
+				switch c % 8 {
+				case 1:
+					x = x.Diff(a%4, b)
+				case 2:
+					x, aux, _ = x.Unique()
+				case 3:
+					x = tensor.Nonzero(x)
+				case 4:
+					x = tensor.Searchsorted(x, x.Flip(a), c&8 != 0)
+				case 5:
+					x = tensor.Bincount(x, nil, a)
+				case 6:
+					x = tensor.Cdist(x, x.Flip(a), float64(b%4))
+				case 7:
+					x = tensor.Kron(shrinkTo(x, 64), shrinkTo(x, 64)).Quantile(float64(c)/255, a)
+				default:
+					x = x.FloorDiv(x.AddScalar(float64(a))).Pow(x)
+				}
 			case 31:
 				x = x.IndexSelect(a, idx).Atan2(x)
 			}

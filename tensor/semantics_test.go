@@ -292,6 +292,41 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 	"median": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return p.red(in[0].Median, in[0].MedianKeepDims)
 	},
+	"lerp": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Lerp(in[0], in[1], in[2]) },
+	"diff": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Diff(p.int("n"), p.int("axis")) },
+	"cross": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Cross(in[0], in[1], p.int("axis"))
+	},
+	"kron": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Kron(in[0], in[1]) },
+	"meshgrid": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Meshgrid(p["indexing"].(string), in...)[p.int("which")]
+	},
+	"cdist":   func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return tensor.Cdist(in[0], in[1], p.num("p")) },
+	"nansum":  func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].NanSum(p.axes("axes")...) },
+	"nanmean": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].NanMean(p.axes("axes")...) },
+	"nonzero": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Nonzero(in[0]) },
+	"unique_values": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		v, _, _ := in[0].Unique()
+		return v
+	},
+	"unique_inverse": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		_, i, _ := in[0].Unique()
+		return i
+	},
+	"unique_counts": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor {
+		_, _, c := in[0].Unique()
+		return c
+	},
+	"searchsorted": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.Searchsorted(in[0], in[1], p.bool("right"))
+	},
+	"bincount": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		var w *tensor.Tensor
+		if len(in) > 1 {
+			w = in[1]
+		}
+		return tensor.Bincount(in[0], w, p.int("minlength"))
+	},
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

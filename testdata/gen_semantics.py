@@ -2619,6 +2619,104 @@ case("median_axis1_odd", "median", [qx], np.median(qx.astype(f64), axis=1).astyp
 case("median_keepdims", "median", [qx], np.median(qx.astype(f64), axis=(1, 2), keepdims=True).astype(f32), params={"axes": [1, 2], "keepdims": True}, tol=1e-6, rule=MD)
 case("median_nan", "median", [qn], np.median(qn.astype(f64), axis=2).astype(f32), params={"axes": [2]}, tol=1e-6, rule=MD + ": NaN propagates")
 
+# Lerp, Diff, Cross, Kron, Meshgrid, Cdist, NanSum/NanMean; Nonzero, Unique, Searchsorted, Bincount
+def lerp_ref(a, b, w):
+    a, b, w = np.broadcast_arrays(a.astype(f64), b.astype(f64), w.astype(f64))
+    d = b - a
+    return np.where(np.abs(w) < 0.5, a + w * d, b - d * (1 - w))
+
+
+la_ = np.array([[0, 1, -2], [3, inf, 5]], f32)
+lb_ = np.array([[10, -1, 2], [3, 4, nan]], f32)
+lw_ = np.array([0.25, 0.5, 1.0], f32)
+case("lerp_broadcast", "lerp", [la_, lb_, lw_], lerp_ref(la_, lb_, lw_).astype(f32), tol=1e-6, rule="torch.lerp (its two-sided formula)")
+case("lerp_scalar_weight", "lerp", [la_[0].copy(), lb_[0].copy(), np.array(0.75, f32)], lerp_ref(la_[0], lb_[0], np.array(0.75)).astype(f32), tol=1e-6, rule="torch.lerp")
+case("lerp_weight_1_exact", "lerp", [np.array([1e8, 3], f32), np.array([1, 7e-8], f32), np.array(1, f32)], np.array([1, 7e-8], f32), rule="torch.lerp (weight 1 gives end exactly)")
+case("lerp_i32", "lerp", [la_.astype(i32) * 0, lb_[:1].astype(i32) * 0, lw_], error="ErrDType", rule="torch (floats only)")
+dx = np.array([[1, 4, 9, 16, 25], [2, 3, 5, 7, 11]], f32)
+for n in (1, 2, 5, 6):
+    case(f"diff_n{n}", "diff", [dx], np.diff(dx, n=n, axis=-1), params={"n": n, "axis": -1}, rule="numpy.diff")
+case("diff_axis0", "diff", [dx], np.diff(dx, axis=0), params={"n": 1, "axis": 0}, rule="numpy.diff")
+case("diff_n0", "diff", [dx], dx, params={"n": 0, "axis": 0}, rule="numpy.diff (n=0: the input)")
+case("diff_bool", "diff", [np.array([True, True, False, True])], np.diff(np.array([True, True, False, True])), params={"n": 1, "axis": 0}, rule="numpy.diff (xor)")
+case("diff_i32", "diff", [dx.astype(i32)], np.diff(dx.astype(i32), axis=1), params={"n": 1, "axis": 1}, rule="numpy.diff")
+case("diff_negative_n", "diff", [dx], error="ErrValue", params={"n": -1, "axis": 0}, rule="numpy (an error)")
+case("diff_0d", "diff", [np.array(1, f32)], error="ErrShape", params={"n": 1, "axis": 0}, rule="numpy (an error)")
+ca = np.array([[1, 0, 0], [1, 2, 3]], f32)
+cb = np.array([[0, 1, 0], [-4, 5.5, 6]], f32)
+case("cross_rows", "cross", [ca, cb], np.cross(ca, cb), params={"axis": -1}, rule="numpy.cross (torch.linalg.cross)")
+case("cross_broadcast", "cross", [ca, cb[1]], np.cross(ca, cb[1]), params={"axis": -1}, rule="numpy.cross")
+case("cross_axis0", "cross", [ca.T.copy(), cb.T.copy()], np.cross(ca.T, cb.T, axis=0), params={"axis": 0}, rule="numpy.cross")
+case("cross_not_3", "cross", [ca[:, :2].copy(), cb[:, :2].copy()], error="ErrShape", params={"axis": -1}, rule="torch.linalg.cross (an error; numpy takes 2-vectors)")
+ka = np.array([[1, 2], [3, 4]], f32)
+kb = np.array([[0, 5, 1], [6, 7, -1]], f32)
+case("kron_2d", "kron", [ka, kb], np.kron(ka, kb), rule="numpy.kron")
+case("kron_1d_2d", "kron", [np.array([1, -1], f32), kb], np.kron(np.array([1, -1], f32), kb), rule="numpy.kron (fewer axes padded in front)")
+case("kron_i32", "kron", [ka.astype(i32), kb.astype(i32)], np.kron(ka.astype(i32), kb.astype(i32)), rule="numpy.kron")
+mx, my, mz = np.arange(3, dtype=f32), np.array([10, 20], f32), np.array([-1, 0, 1, 2], f32)
+for ind in ("ij", "xy"):
+    g = np.meshgrid(mx, my, mz, indexing=ind)
+    for w_ in range(3):
+        case(f"meshgrid_{ind}_{w_}", "meshgrid", [mx, my, mz], g[w_], params={"indexing": ind, "which": w_}, rule=f"numpy.meshgrid(indexing={ind!r})")
+case("meshgrid_bad_indexing", "meshgrid", [mx, my], error="ErrValue", params={"indexing": "yx", "which": 0}, rule="numpy (an error)")
+case("meshgrid_2d_input", "meshgrid", [ka], error="ErrShape", params={"indexing": "ij", "which": 0}, rule="torch (an error: 1-D inputs)")
+c1 = np.array([[0, 0], [1, 1], [3, -4]], f32)
+c2 = np.array([[0, 0], [1, 2]], f32)
+def cdist_ref(a, b, p):
+    d = np.abs(a[..., :, None, :].astype(f64) - b[..., None, :, :].astype(f64))
+    if p == inf:
+        return d.max(-1)
+    if p == 0:
+        return (d != 0).sum(-1).astype(f64)
+    return (d ** p).sum(-1) ** (1 / p)
+for pv, pt in ((2.0, "2"), (1.0, "1"), (inf, "inf"), (3.0, "3"), (0.0, "0"), (0.5, "0p5")):
+    case(f"cdist_p{pt}", "cdist", [c1, c2], cdist_ref(c1, c2, pv).astype(f32), params={"p": "inf" if pv == inf else pv}, tol=1e-6, rule="torch.cdist")
+case("cdist_batch", "cdist", [np.stack([c1, c1 * 2]), c2], cdist_ref(np.stack([c1, c1 * 2]), c2, 2.0).astype(f32), params={"p": 2.0}, tol=1e-6, rule="torch.cdist (batch axes broadcast)")
+case("cdist_width", "cdist", [c1, np.ones((2, 3), f32)], error="ErrShape", params={"p": 2.0}, rule="torch (an error)")
+case("cdist_negative_p", "cdist", [c1, c2], error="ErrValue", params={"p": -1.0}, rule="torch (an error)")
+nx_ = np.array([[1, nan, 3], [nan, nan, nan]], f32)
+case("nansum_all", "nansum", [nx_], np.nansum(nx_), params={"axes": None}, rule="numpy.nansum")
+case("nansum_rows", "nansum", [nx_], np.nansum(nx_, axis=1), params={"axes": [1]}, rule="numpy.nansum (all NaN: 0)")
+with np.errstate(all="ignore"):
+    import warnings
+    warnings.simplefilter("ignore")
+    case("nanmean_rows", "nanmean", [nx_], np.nanmean(nx_, axis=1), params={"axes": [1]}, rule="numpy.nanmean (all NaN: NaN)")
+    case("nanmean_cols", "nanmean", [nx_], np.nanmean(nx_, axis=0), params={"axes": [0]}, rule="numpy.nanmean")
+case("nansum_i32", "nansum", [dx.astype(i32)], error="ErrDType", params={"axes": None}, rule="tessera doc: floats only (numpy sums integers)")
+zx = np.array([[0, 1.5, 0], [nan, 0, -0.0], [0, 0, 2]], f32)
+case("nonzero_2d", "nonzero", [zx], np.argwhere(zx).astype(i64), rule="numpy.argwhere (torch.nonzero; NaN is nonzero, -0 zero)")
+case("nonzero_bool_1d", "nonzero", [np.array([False, True, True, False])], np.argwhere(np.array([False, True, True, False])).astype(i64), rule="numpy.argwhere")
+case("nonzero_none", "nonzero", [np.zeros((2, 3), i32)], np.zeros((0, 2), i64), rule="numpy.argwhere")
+case("nonzero_0d", "nonzero", [np.array(5, f32)], np.zeros((1, 0), i64), rule="numpy.argwhere (a 0-d nonzero: one row of no indices)")
+ux_ = np.array([[3, 1, nan], [1, -0.0, 0], [nan, 3, 2]], f32)
+uv, ui, uc = np.unique(ux_, return_inverse=True, return_counts=True)
+case("unique_values_nan", "unique_values", [ux_], uv, rule="numpy.unique (NaNs are one value, last)")
+case("unique_inverse_nan", "unique_inverse", [ux_], ui.reshape(ux_.shape).astype(i64), rule="numpy.unique (inverse in the input's shape, as torch's)")
+case("unique_counts_nan", "unique_counts", [ux_], uc.astype(i64), rule="numpy.unique")
+ui32 = np.array([5, -2, 5, 7, -2, 5], i32)
+case("unique_values_i32", "unique_values", [ui32], np.unique(ui32), rule="numpy.unique")
+case("unique_counts_i32", "unique_counts", [ui32], np.unique(ui32, return_counts=True)[1].astype(i64), rule="numpy.unique")
+case("unique_values_empty", "unique_values", [np.zeros((0,), f32)], np.zeros((0,), f32), rule="numpy.unique")
+ss_ = np.array([1, 2, 2, 2, 5, inf, nan], f32)
+sv_ = np.array([[0, 2, 2.5], [5, 9, nan]], f32)
+for right in (False, True):
+    case(f"searchsorted_{'right' if right else 'left'}", "searchsorted", [ss_, sv_], np.searchsorted(ss_, sv_, side="right" if right else "left").astype(i64),
+         params={"right": right}, rule="numpy.searchsorted (NaN sorts last)")
+sb_ = np.array([[1, 3, 5], [2, 4, 6]], i64)
+vb_ = np.array([[3, 6], [0, 7]], i64)
+case("searchsorted_batched", "searchsorted", [sb_, vb_], np.stack([np.searchsorted(sb_[i], vb_[i]) for i in range(2)]).astype(i64), params={"right": False}, rule="torch.searchsorted (batched rows)")
+case("searchsorted_i32_in_f32", "searchsorted", [ss_, np.array([2, 3], i32)], np.searchsorted(ss_, np.array([2, 3])).astype(i64), params={"right": False}, rule="numpy.searchsorted")
+case("searchsorted_batch_mismatch", "searchsorted", [sb_, vb_[:1].copy()], error="ErrShape", params={"right": False}, rule="torch (an error)")
+bx_ = np.array([0, 1, 1, 3, 1, 0], i64)
+bw_ = np.array([0.5, 1, 1, 2, -1, 0.25], f32)
+case("bincount", "bincount", [bx_], np.bincount(bx_).astype(i64), params={"minlength": 0}, rule="numpy.bincount")
+case("bincount_minlength", "bincount", [bx_.astype(i32)], np.bincount(bx_, minlength=7).astype(i64), params={"minlength": 7}, rule="numpy.bincount")
+case("bincount_weights", "bincount", [bx_, bw_], np.bincount(bx_, weights=bw_).astype(f32), params={"minlength": 0}, rule="torch.bincount (the weights' dtype; numpy: float64)")
+case("bincount_empty", "bincount", [np.zeros((0,), i64)], np.zeros((0,), i64), params={"minlength": 0}, rule="numpy.bincount")
+case("bincount_negative", "bincount", [np.array([1, -1], i64)], error="ErrValue", params={"minlength": 0}, rule="numpy (an error)")
+case("bincount_float", "bincount", [bw_], error="ErrDType", params={"minlength": 0}, rule="numpy (an error)")
+case("bincount_2d", "bincount", [bx_.reshape(2, 3)], error="ErrShape", params={"minlength": 0}, rule="numpy (an error)")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
