@@ -233,3 +233,32 @@ func TestGPUMatchesCPUBatchNorm(t *testing.T) {
 		near(t, b.Name+" on "+dev.Name(), vals(t, b.Value), vals(t, nn.Buffers(cpuM)[i].Value), 1e-4, 1e-5)
 	}
 }
+
+// TestGroupNormLayer checks that nn.GroupNorm is tensor.GroupNorm with its
+// parameters, the same in both modes, and reports bad arguments.
+func TestGroupNormLayer(t *testing.T) {
+	g := nn.NewGroupNorm(2, 4, nn.DType(dtype.F64))
+	wt, _ := randn(t, 3, 4)
+	bt, _ := randn(t, 4, 4)
+	g.Weight.Set(wt)
+	g.Bias.Set(bt)
+	x, _ := randn(t, 5, 3, 4, 5)
+	want := vals(t, tensor.GroupNorm(x, 2, wt, bt, 1e-5))
+	near(t, "GroupNorm", vals(t, g.Forward(x)), want, 0, 0)
+	if n := nn.NumParams(g); n != 8 {
+		t.Errorf("NumParams %d", n)
+	}
+	for _, c := range []struct {
+		name string
+		m    nn.Module
+		x    *tensor.Tensor
+		kind error
+	}{
+		{"groups not dividing", nn.NewGroupNorm(3, 4), tensor.Ones(dtype.F32, 2, 4), errs.ErrValue},
+		{"channels", nn.NewGroupNorm(2, 4), tensor.Ones(dtype.F32, 2, 6), errs.ErrShape},
+	} {
+		if err := c.m.Forward(c.x).Err(); !errors.Is(err, c.kind) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.kind)
+		}
+	}
+}

@@ -19,6 +19,7 @@ var (
 	_ Module = (*LayerNorm)(nil)
 	_ Module = (*Dropout)(nil)
 	_ Module = (*BatchNorm)(nil)
+	_ Module = (*GroupNorm)(nil)
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
 	_ Module = AdaptiveAvgPool2d{}
@@ -399,6 +400,58 @@ func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters returns the weight and bias (none with NoAffine).
 func (l *LayerNorm) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// GroupNorm normalises each sample over groups of channels, then scales by
+// Weight and shifts by Bias ([C] each): PyTorch's nn.GroupNorm (see
+// tensor.GroupNorm). It keeps no running statistics, so training and
+// evaluation compute the same.
+type GroupNorm struct {
+	Weight, Bias *Parameter // nil with NoAffine
+	Groups       int
+	Channels     int
+	Eps          float64
+}
+
+// NewGroupNorm returns a GroupNorm of groups groups over channels
+// channels (groups must divide channels), weight ones and bias zeros.
+func NewGroupNorm(groups, channels int, opts ...Option) *GroupNorm {
+	c, err := newConfig("GroupNorm", opts)
+	if err == nil && (groups <= 0 || channels <= 0 || channels%groups != 0) {
+		err = errs.New("nn", "GroupNorm", errs.ErrValue, "%d groups must be positive and divide the %d channels", groups, channels)
+	}
+	l := &GroupNorm{Groups: groups, Channels: channels, Eps: c.eps}
+	if c.noAfine && err == nil {
+		return l
+	}
+	var w, b *tensor.Tensor
+	if err == nil {
+		w, b = tensor.Ones(c.dt, channels), tensor.Zeros(c.dt, channels)
+	}
+	l.Weight = newParam("weight", w, err)
+	l.Bias = newParam("bias", b, err)
+	return l
+}
+
+// Forward normalises x [N, C, ...].
+func (l *GroupNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
+	var w, b *tensor.Tensor
+	if l.Weight != nil {
+		if err := l.Weight.Value.Err(); err != nil {
+			return tensor.Failed(err)
+		}
+		w = l.Weight.Value
+	}
+	if l.Bias != nil {
+		b = l.Bias.Value
+	}
+	if valid(x) && (x.Rank() < 2 || x.Shape()[1] != l.Channels) {
+		return fail("GroupNorm", errs.ErrShape, "input %v must be [N, %d, ...]", x.Shape(), l.Channels)
+	}
+	return tensor.GroupNorm(x, l.Groups, w, b, l.Eps)
+}
+
+// Parameters returns the weight and bias (none with NoAffine).
+func (l *GroupNorm) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
 
 // BatchNorm normalises each channel (axis 1) of its input to zero mean and
 // unit variance, then scales by Weight and shifts by Bias ([C] each):

@@ -160,3 +160,75 @@ func batchNormCheck(op string, x, runningMean, runningVar, weight, bias *Tensor,
 	}
 	return c, nil
 }
+
+// GroupNorm normalises x [N, C, ...] over groups of channels: the C
+// channels split into groups of C/groups, and each sample's group (its
+// channels and every position) is brought to zero mean and unit variance
+// (the biased variance, plus eps), then scaled by weight and shifted by
+// bias ([C] each, nil for none): PyTorch's F.group_norm. One group is a
+// LayerNorm over everything but the batch; C groups is instance norm.
+// groups must divide C. Floats only; it runs on LayerNorm's kernels and is
+// differentiable.
+func GroupNorm(x *Tensor, groups int, weight, bias *Tensor, eps float64) *Tensor {
+	const op = "GroupNorm"
+	if err := x.checkOperand(op); err != nil {
+		return failed(err)
+	}
+	s := x.lay.Shape
+	if len(s) < 2 {
+		return fail(op, errs.ErrShape, "input %v must be [N, C, ...]: two or more axes", s)
+	}
+	c := s[1]
+	if groups <= 0 || c%groups != 0 {
+		return fail(op, errs.ErrValue, "%d groups must be positive and divide the %d channels", groups, c)
+	}
+	if !x.DType().IsFloat() {
+		return fail(op, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", x.DType())
+	}
+	if !(eps >= 0) || math.IsInf(eps, 0) {
+		return fail(op, errs.ErrValue, "eps %v must be finite and not negative", eps)
+	}
+	for _, a := range []struct {
+		name string
+		t    *Tensor
+	}{{"weight", weight}, {"bias", bias}} {
+		if a.t == nil {
+			continue
+		}
+		if err := a.t.checkOperand(op); err != nil {
+			return failed(err)
+		}
+		if a.t.DType() != x.DType() {
+			return fail(op, errs.ErrDType, "%s is %v, input %v", a.name, a.t.DType(), x.DType())
+		}
+		if !slices.Equal(a.t.lay.Shape, []int{c}) {
+			return fail(op, errs.ErrShape, "%s has shape %v, want [%d] for input %v", a.name, a.t.lay.Shape, c, s)
+		}
+	}
+	n := s[0]
+	per := 1
+	if n*c > 0 {
+		per = x.Numel() / (n * groups)
+	}
+	var y *Tensor
+	if x.Numel() == 0 {
+		y = x
+	} else {
+		y = LayerNorm(x.Reshape(n, groups, per), []int{per}, nil, nil, eps).Reshape(s...)
+	}
+	stat := make([]int, len(s))
+	for i := range stat {
+		stat[i] = 1
+	}
+	stat[1] = c
+	if weight != nil {
+		y = y.Mul(weight.Reshape(stat...))
+	}
+	if bias != nil {
+		y = y.Add(bias.Reshape(stat...))
+	}
+	if y == x {
+		y = x.Clone()
+	}
+	return retag(op, y)
+}

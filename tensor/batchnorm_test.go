@@ -151,3 +151,14 @@ func ExampleBatchNorm() {
 	// tensor([ 1., 10.], dtype=f32, device=cpu) tensor([  1.5000, 100.5000], dtype=f32, device=cpu)
 	// tensor([[0.8165, 0.9975]], dtype=f32, device=cpu)
 }
+
+// TestGradGroupNorm checks GroupNorm's gradients against finite
+// differences, with two groups and with one channel a group.
+func TestGradGroupNorm(t *testing.T) {
+	checkGradCases(t, []gradCase{
+		{name: "GroupNorm/two-groups-affine", in: []gcIn{gstd(2, 4, 3), gstd(4), gstd(4)},
+			f: func(x gcTs) *tensor.Tensor { return tensor.GroupNorm(x[0], 2, x[1], x[2], 1e-5) }},
+		{name: "GroupNorm/instance", in: []gcIn{gstd(2, 3, 2, 2)},
+			f: func(x gcTs) *tensor.Tensor { return tensor.GroupNorm(x[0], 3, nil, nil, 1e-3) }},
+	})
+}

@@ -327,6 +327,14 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return tensor.Bincount(in[0], w, p.int("minlength"))
 	},
+	// inputs x, then weight and bias when p["affine"]
+	"group_norm": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		var w, b *tensor.Tensor
+		if p.bool("affine") {
+			w, b = in[1], in[2]
+		}
+		return tensor.GroupNorm(in[0], p.int("groups"), w, b, p.num("eps"))
+	},
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

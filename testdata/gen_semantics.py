@@ -2717,6 +2717,36 @@ case("bincount_negative", "bincount", [np.array([1, -1], i64)], error="ErrValue"
 case("bincount_float", "bincount", [bw_], error="ErrDType", params={"minlength": 0}, rule="numpy (an error)")
 case("bincount_2d", "bincount", [bx_.reshape(2, 3)], error="ErrShape", params={"minlength": 0}, rule="numpy (an error)")
 
+# GroupNorm (F.group_norm written out in float64)
+def group_norm_ref(x, g, w=None, b=None, eps=1e-5):
+    n, c = x.shape[:2]
+    xg = x.astype(f64).reshape(n, g, -1)
+    m = xg.mean(-1, keepdims=True)
+    v = ((xg - m) ** 2).mean(-1, keepdims=True)
+    y = ((xg - m) / np.sqrt(v + eps)).reshape(x.shape)
+    st = [1] * x.ndim
+    st[1] = c
+    if w is not None:
+        y = y * w.astype(f64).reshape(st) + b.astype(f64).reshape(st)
+    return y
+
+
+gx = (np.sin(np.arange(48) * 2.3) * 3 + np.arange(48) % 5).astype(f32).reshape(2, 4, 3, 2)
+gw = np.array([1, -0.5, 2, 0.25], f32)
+gb = np.array([0.1, 3, -7, 2], f32)
+GN = "torch.nn.functional.group_norm (NumPy float64)"
+for g in (1, 2, 4):
+    case(f"group_norm_g{g}", "group_norm", [gx], group_norm_ref(gx, g).astype(f32), params={"groups": g, "eps": 1e-5}, tol=LA32, rule=GN)
+    case(f"group_norm_g{g}_affine", "group_norm", [gx, gw, gb], group_norm_ref(gx, g, gw, gb).astype(f32), params={"groups": g, "eps": 1e-5, "affine": True}, tol=LA32, rule=GN)
+case("group_norm_3d", "group_norm", [gx[:, :, :, 0].copy()], group_norm_ref(gx[:, :, :, 0], 2, eps=0.5).astype(f32), params={"groups": 2, "eps": 0.5}, tol=LA32, rule=GN)
+case("group_norm_f64", "group_norm", [gx.astype(f64), gw.astype(f64), gb.astype(f64)], group_norm_ref(gx, 2, gw, gb), params={"groups": 2, "eps": 1e-5, "affine": True}, tol=LA64, rule=GN)
+case("group_norm_empty_batch", "group_norm", [np.zeros((0, 4, 2), f32)], np.zeros((0, 4, 2), f32), params={"groups": 2, "eps": 1e-5}, rule=GN)
+case("group_norm_not_dividing", "group_norm", [gx], error="ErrValue", params={"groups": 3, "eps": 1e-5}, rule="pytorch (an error)")
+case("group_norm_1d", "group_norm", [gw], error="ErrShape", params={"groups": 1, "eps": 1e-5}, rule="pytorch (an error)")
+case("group_norm_weight_shape", "group_norm", [gx, gw[:2].copy(), gb[:2].copy()], error="ErrShape", params={"groups": 2, "eps": 1e-5, "affine": True}, rule="pytorch (an error)")
+case("group_norm_negative_eps", "group_norm", [gx], error="ErrValue", params={"groups": 2, "eps": -1}, rule="tessera doc: eps finite, not negative")
+case("group_norm_i32", "group_norm", [gx.astype(i32)], error="ErrDType", params={"groups": 2, "eps": 1e-5}, rule="pytorch (floats only)")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
