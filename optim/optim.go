@@ -1,7 +1,8 @@
 // Package optim updates the parameters of an nn model from their
 // gradients: SGD (with momentum, dampening, Nesterov and weight decay),
-// Adam and AdamW, each following PyTorch's torch.optim update rule, and
-// learning rate schedules (StepLR, cosine annealing with linear warm-up).
+// Adam and AdamW, each following PyTorch's torch.optim update rule,
+// learning rate schedules (StepLR, cosine annealing with linear warm-up),
+// and PyTorch's gradient clipping (ClipGradNorm, ClipGradValue).
 //
 // A training step is ordinary tensor code:
 //
