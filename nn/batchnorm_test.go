@@ -262,3 +262,18 @@ func TestGroupNormLayer(t *testing.T) {
 		}
 	}
 }
+
+// TestUpsampleLayer checks that nn.Upsample is tensor.Interpolate with its
+// options, on the CPU and the GPU.
+func TestUpsampleLayer(t *testing.T) {
+	u := nn.Upsample{InterpolateOptions: tensor.InterpolateOptions{Scale: [2]float64{2, 2}, Mode: "bilinear"}}
+	x, _ := randn(t, 6, 1, 2, 3, 3)
+	x = x.Cast(dtype.F32)
+	want := vals(t, tensor.Interpolate(x, u.InterpolateOptions))
+	for _, dev := range testDevices(t) {
+		near(t, "Upsample on "+dev.Name(), vals(t, u.Forward(x.To(dev))), want, 1e-6, 1e-6)
+	}
+	if len(u.Parameters()) != 0 {
+		t.Error("Upsample has parameters")
+	}
+}

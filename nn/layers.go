@@ -20,6 +20,7 @@ var (
 	_ Module = (*Dropout)(nil)
 	_ Module = (*BatchNorm)(nil)
 	_ Module = (*GroupNorm)(nil)
+	_ Module = Upsample{}
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
 	_ Module = AdaptiveAvgPool2d{}
@@ -400,6 +401,20 @@ func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters returns the weight and bias (none with NoAffine).
 func (l *LayerNorm) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
+
+// Upsample resizes its input's spatial axes with tensor.Interpolate's
+// options: PyTorch's nn.Upsample. It has no parameters.
+type Upsample struct {
+	tensor.InterpolateOptions
+}
+
+// Forward resizes x [N, C, L] or [N, C, H, W].
+func (u Upsample) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.Interpolate(x, u.InterpolateOptions)
+}
+
+// Parameters is empty.
+func (Upsample) Parameters() []*Parameter { return nil }
 
 // GroupNorm normalises each sample over groups of channels, then scales by
 // Weight and shifts by Bias ([C] each): PyTorch's nn.GroupNorm (see

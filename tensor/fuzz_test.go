@@ -291,7 +291,7 @@ func FuzzVocab(f *testing.F) {
 			case 29:
 				x = tensor.Solve(x, x.Transpose(a, b))
 			case 30:
-				switch c % 8 {
+				switch c % 9 {
 				case 1:
 					x = x.Diff(a%4, b)
 				case 2:
@@ -306,6 +306,10 @@ func FuzzVocab(f *testing.F) {
 					x = tensor.Cdist(x, x.Flip(a), float64(b%4))
 				case 7:
 					x = tensor.Kron(shrinkTo(x, 64), shrinkTo(x, 64)).Quantile(float64(c)/255, a)
+				case 8:
+					modes := []string{"nearest", "nearest-exact", "bilinear", "linear"}
+					x = tensor.Interpolate(x, tensor.InterpolateOptions{Size: [2]int{a % 9, b % 9}, Scale: [2]float64{float64(c) / 37, float64(a) / 29},
+						Mode: modes[(c/8)%4], AlignCorners: c&64 != 0})
 				default:
 					x = x.FloorDiv(x.AddScalar(float64(a))).Pow(x)
 				}

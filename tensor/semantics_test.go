@@ -335,6 +335,13 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return tensor.GroupNorm(in[0], p.int("groups"), w, b, p.num("eps"))
 	},
+	"interpolate": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		o := tensor.InterpolateOptions{Size: p.pair("size"), Mode: p["mode"].(string), AlignCorners: p.bool("align_corners")}
+		if sc, ok := p["scale"].([]any); ok {
+			o.Scale = [2]float64{semValue(sc[0]), semValue(sc[1])}
+		}
+		return tensor.Interpolate(in[0], o)
+	},
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

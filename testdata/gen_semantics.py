@@ -2747,6 +2747,74 @@ case("group_norm_weight_shape", "group_norm", [gx, gw[:2].copy(), gb[:2].copy()]
 case("group_norm_negative_eps", "group_norm", [gx], error="ErrValue", params={"groups": 2, "eps": -1}, rule="tessera doc: eps finite, not negative")
 case("group_norm_i32", "group_norm", [gx.astype(i32)], error="ErrDType", params={"groups": 2, "eps": 1e-5}, rule="pytorch (floats only)")
 
+# Interpolate (F.interpolate: ATen's nearest, nearest-exact and linear source indices written out,
+# in float32 arithmetic for float32 inputs as ATen's)
+def interp_axis(x, ax, out, mode, align, scale_factor=None):
+    f = np.float32 if x.dtype == f32 else np.float64
+    n_in = x.shape[ax]
+    scale = f(1 / scale_factor) if scale_factor else f(n_in / out)
+    if mode in ("nearest", "nearest-exact"):
+        off = f(0.5) if mode == "nearest-exact" else f(0)
+        idx = np.array([min(int(np.floor(f(f(i) + off) * scale)), n_in - 1) for i in range(out)])
+        return np.take(x, idx, axis=ax)
+    if align:
+        scale = f((n_in - 1) / (out - 1)) if out > 1 else f(0)
+    i0s, i1s, l0s, l1s = [], [], [], []
+    for i in range(out):
+        if align:
+            src = f(scale * f(i))
+        else:
+            src = max(f(f(scale * f(f(i) + f(0.5))) - f(0.5)), f(0))
+        i0 = min(int(src), n_in - 1)
+        i1 = i0 + 1 if i0 < n_in - 1 else i0
+        l1 = f(src - f(i0))
+        i0s.append(i0); i1s.append(i1); l0s.append(f(1) - l1); l1s.append(l1)
+    sh = [1] * x.ndim
+    sh[ax] = out
+    a = np.take(x, i0s, axis=ax).astype(f64) * np.array(l0s, f64).reshape(sh)
+    b = np.take(x, i1s, axis=ax).astype(f64) * np.array(l1s, f64).reshape(sh)
+    return (a + b).astype(x.dtype)
+
+
+def interp_ref(x, size=None, scale=None, mode="nearest", align=False):
+    y = x
+    for k in reversed(range(x.ndim - 2)):
+        ax = 2 + k
+        out = size[k] if size else int(np.floor(x.shape[ax] * scale[k]))
+        y = interp_axis(y, ax, out, mode, align, scale[k] if not size else None)
+    return y
+
+
+ix4 = (np.sin(np.arange(2 * 2 * 3 * 4) * 0.8) * 5).astype(f32).reshape(2, 2, 3, 4)
+ix3 = ix4[:, :, 0, :].copy()
+IP = "torch.nn.functional.interpolate (ATen's source indices)"
+for mode in ("nearest", "nearest-exact", "bilinear"):
+    mt = mode.replace("-", "_")
+    for tag, kw in (("up_5x7", {"size": (5, 7)}), ("down_2x3", {"size": (2, 3)}), ("scale_1p7x2p5", {"scale": (1.7, 2.5)}), ("same", {"size": (3, 4)})):
+        prm = {"mode": mode}
+        if "size" in kw:
+            prm["size"] = list(kw["size"])
+        else:
+            prm["scale"] = list(kw["scale"])
+        # the linear modes add two products of values up to 5: float32 results near 0 are good to
+        # about 5 x 2^-23 absolutely, so a relative tolerance of LA32 on outputs above ~0.02
+        case(f"interpolate_{mt}_{tag}", "interpolate", [ix4], interp_ref(ix4, mode=mode, **kw), params=prm, tol=LA32 if mode == "bilinear" else 0, rule=IP)
+    if mode == "bilinear":
+        for tag, size in (("up_5x7", (5, 7)), ("down_2x3", (2, 3)), ("one_1x1", (1, 1))):
+            case(f"interpolate_bilinear_align_{tag}", "interpolate", [ix4], interp_ref(ix4, size=size, mode=mode, align=True),
+                 params={"mode": mode, "size": list(size), "align_corners": True}, tol=LA32, rule=IP + " (align_corners=True)")
+case("interpolate_linear_3d", "interpolate", [ix3], interp_ref(ix3, size=(9,), mode="linear"), params={"mode": "linear", "size": [9, 0]}, tol=LA32, rule=IP)
+case("interpolate_nearest_3d_scale", "interpolate", [ix3], interp_ref(ix3, scale=(2.5,), mode="nearest"), params={"mode": "nearest", "scale": [2.5, 0]}, rule=IP)
+case("interpolate_bilinear_f64", "interpolate", [ix4.astype(f64)], interp_ref(ix4.astype(f64), size=(5, 6), mode="bilinear"), params={"mode": "bilinear", "size": [5, 6]}, tol=1e-12, rule=IP)
+ixn = ix4.copy()
+ixn[0, 0, 1, 1] = nan
+case("interpolate_bilinear_nan", "interpolate", [ixn], interp_ref(ixn, size=(6, 8), mode="bilinear"), params={"mode": "bilinear", "size": [6, 8]}, tol=LA32, rule=IP + ": NaN reaches the outputs that weigh it, 0 x NaN included")
+case("interpolate_bad_mode", "interpolate", [ix4], error="ErrValue", params={"mode": "bicubic", "size": [5, 5]}, rule="tessera doc: nearest, nearest-exact, linear, bilinear")
+case("interpolate_align_nearest", "interpolate", [ix4], error="ErrValue", params={"mode": "nearest", "size": [5, 5], "align_corners": True}, rule="pytorch (an error)")
+case("interpolate_no_size", "interpolate", [ix4], error="ErrValue", params={"mode": "nearest"}, rule="pytorch (an error)")
+case("interpolate_2d_input", "interpolate", [ix4[0, 0]], error="ErrShape", params={"mode": "nearest", "size": [5, 5]}, rule="tessera doc: [N, C, L] or [N, C, H, W]")
+case("interpolate_i32", "interpolate", [ix4.astype(i32)], error="ErrDType", params={"mode": "bilinear", "size": [5, 5]}, rule="tessera doc: floats only")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
