@@ -13,12 +13,13 @@ import (
 type Option func(*config)
 
 type config struct {
-	seed    uint64
-	seeded  bool
-	dt      dtype.DType
-	bias    bool
-	eps     float64
-	noAfine bool
+	seed       uint64
+	seeded     bool
+	dt         dtype.DType
+	bias       bool
+	eps        float64
+	noAfine    bool
+	batchFirst bool // MultiheadAttention's
 	// BatchNorm's
 	momentum   float64
 	cumulative bool
@@ -46,6 +47,10 @@ func Eps(eps float64) Option { return func(c *config) { c.eps = eps } }
 // NoAffine leaves out the learned scale and shift of LayerNorm (PyTorch's
 // elementwise_affine=False) and BatchNorm (affine=False).
 func NoAffine() Option { return func(c *config) { c.noAfine = true } }
+
+// BatchFirst makes MultiheadAttention take and return [N, L, E] rather
+// than PyTorch's default [L, N, E] (batch_first=True).
+func BatchFirst() Option { return func(c *config) { c.batchFirst = true } }
 
 // Momentum sets the weight BatchNorm gives each batch's statistics in its
 // running ones (0.1 by default, as PyTorch's).
