@@ -1,0 +1,138 @@
+package nn
+
+import (
+	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+var (
+	_ Module  = (*TransformerEncoderLayer)(nil)
+	_ Trainer = (*TransformerEncoderLayer)(nil)
+)
+
+// TransformerOptions are the options of NewTransformerEncoderLayer
+// besides the widths. DefaultTransformer gives PyTorch's defaults.
+type TransformerOptions struct {
+	FeedForward int     // the hidden width of the feed-forward block (dim_feedforward)
+	Dropout     float64 // the probability of each of the layer's dropouts
+	// Activation is the feed-forward block's (ReLU{} when nil; GELU{} is
+	// PyTorch's other choice).
+	Activation Module
+	// NormFirst normalises before each block instead of after its
+	// residual sum (norm_first).
+	NormFirst bool
+}
+
+// DefaultTransformer returns PyTorch's defaults: a feed-forward width of
+// 2048, dropout 0.1, ReLU, normalisation after each block.
+func DefaultTransformer() TransformerOptions {
+	return TransformerOptions{FeedForward: 2048, Dropout: 0.1, Activation: ReLU{}}
+}
+
+// TransformerEncoderLayer is PyTorch's nn.TransformerEncoderLayer:
+// self-attention and a two-layer feed-forward block, each with a residual
+// connection, dropout and LayerNorm. Its parameters have PyTorch's names
+// (self_attn.in_proj_weight, linear1.weight, norm2.bias, …), so a PyTorch
+// checkpoint loads into it, and it takes [L, N, E] or, with BatchFirst,
+// [N, L, E]. A new layer is in training mode (its dropouts drop), as in
+// PyTorch; SetTraining(false) for evaluation.
+type TransformerEncoderLayer struct {
+	SelfAttn                    *MultiheadAttention
+	Linear1, Linear2            *Linear
+	Norm1, Norm2                *LayerNorm
+	Dropout, Dropout1, Dropout2 *Dropout
+	Activation                  Module
+	NormFirst                   bool
+	err                         error
+}
+
+// NewTransformerEncoderLayer returns a layer over dModel features with
+// heads attention heads, initialised as PyTorch's (each sub-layer's own
+// initialisation). Options: Seed, DType, Eps (the LayerNorms'), NoBias,
+// BatchFirst.
+func NewTransformerEncoderLayer(dModel, heads int, o TransformerOptions, opts ...Option) *TransformerEncoderLayer {
+	c, err := newConfig("TransformerEncoderLayer", opts)
+	if err == nil && o.FeedForward <= 0 {
+		err = errs.New("nn", "TransformerEncoderLayer", errs.ErrShape, "feed-forward width %d must be positive", o.FeedForward)
+	}
+	if err == nil && !(o.Dropout >= 0 && o.Dropout < 1) {
+		err = errs.New("nn", "TransformerEncoderLayer", errs.ErrValue, "dropout %v must be in [0, 1)", o.Dropout)
+	}
+	sub := func(i uint64) []Option {
+		s := append([]Option(nil), opts...)
+		return append(s, Seed(subSeed(c.seed, i)))
+	}
+	act := o.Activation
+	if act == nil {
+		act = ReLU{}
+	}
+	ff := max(o.FeedForward, 1)
+	l := &TransformerEncoderLayer{
+		SelfAttn:   NewMultiheadAttention(dModel, heads, sub(0)...),
+		Linear1:    NewLinear(dModel, ff, sub(1)...),
+		Linear2:    NewLinear(ff, dModel, sub(2)...),
+		Norm1:      NewLayerNorm([]int{dModel}, opts...),
+		Norm2:      NewLayerNorm([]int{dModel}, opts...),
+		Dropout:    NewDropout(o.Dropout, subSeed(c.seed, 3)),
+		Dropout1:   NewDropout(o.Dropout, subSeed(c.seed, 4)),
+		Dropout2:   NewDropout(o.Dropout, subSeed(c.seed, 5)),
+		Activation: act,
+		NormFirst:  o.NormFirst,
+		err:        err,
+	}
+	for prefix, m := range map[string]Module{"self_attn.": l.SelfAttn, "linear1.": l.Linear1, "linear2.": l.Linear2, "norm1.": l.Norm1, "norm2.": l.Norm2} {
+		for _, p := range m.Parameters() {
+			p.Name = prefix + p.Name
+		}
+	}
+	return l
+}
+
+// SetTraining switches the dropouts between training and evaluation.
+func (l *TransformerEncoderLayer) SetTraining(on bool) {
+	for _, d := range []*Dropout{l.Dropout, l.Dropout1, l.Dropout2} {
+		d.SetTraining(on)
+	}
+}
+
+// Forward encodes x without masks.
+func (l *TransformerEncoderLayer) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return l.Encode(x, AttentionMasks{})
+}
+
+// Encode runs the layer on src with the self-attention's masks
+// (PyTorch's src_mask, src_key_padding_mask and is_causal).
+func (l *TransformerEncoderLayer) Encode(src *tensor.Tensor, masks AttentionMasks) *tensor.Tensor {
+	if l.err != nil {
+		return tensor.Failed(l.err)
+	}
+	if l.SelfAttn == nil {
+		return fail("TransformerEncoderLayer", errs.ErrValue, "build the layer with NewTransformerEncoderLayer")
+	}
+	attend := func(x *tensor.Tensor) *tensor.Tensor {
+		return l.Dropout1.Forward(l.SelfAttn.Attend(x, x, x, masks))
+	}
+	feed := func(x *tensor.Tensor) *tensor.Tensor {
+		h := l.Dropout.Forward(l.Activation.Forward(l.Linear1.Forward(x)))
+		return l.Dropout2.Forward(l.Linear2.Forward(h))
+	}
+	x := src
+	if l.NormFirst {
+		x = x.Add(attend(l.Norm1.Forward(x)))
+		return x.Add(feed(l.Norm2.Forward(x)))
+	}
+	x = l.Norm1.Forward(x.Add(attend(x)))
+	return l.Norm2.Forward(x.Add(feed(x)))
+}
+
+// Parameters lists PyTorch's order: self_attn, linear1, linear2 (its
+// dropout has none), norm1, norm2.
+func (l *TransformerEncoderLayer) Parameters() []*Parameter {
+	var ps []*Parameter
+	for _, m := range []Module{l.SelfAttn, l.Linear1, l.Linear2, l.Norm1, l.Norm2} {
+		if m != nil {
+			ps = append(ps, m.Parameters()...)
+		}
+	}
+	return ps
+}

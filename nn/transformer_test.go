@@ -1,0 +1,74 @@
+package nn_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/nn"
+	"github.com/tessera-go/tessera/tensor"
+)
+
+// TestTransformerEncoderLayer checks PyTorch's parameter names, the two
+// orders of normalisation against the sub-layers composed by hand in
+// evaluation mode, that training mode drops (the same way for the same
+// seed), and the parameters' gradients against finite differences.
+func TestTransformerEncoderLayer(t *testing.T) {
+	o := nn.TransformerOptions{FeedForward: 5, Dropout: 0.25, Activation: nn.GELU{}}
+	l := nn.NewTransformerEncoderLayer(4, 2, o, nn.DType(dtype.F64), nn.Seed(8))
+	var names []string
+	for _, p := range l.Parameters() {
+		names = append(names, p.Name)
+	}
+	want := []string{"self_attn.in_proj_weight", "self_attn.in_proj_bias", "self_attn.out_proj.weight", "self_attn.out_proj.bias",
+		"linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias", "norm1.weight", "norm1.bias", "norm2.weight", "norm2.bias"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("parameters %v, want %v", names, want)
+	}
+	// Non-trivial norms, so the test sees them.
+	for i, p := range []*nn.Parameter{l.Norm1.Weight, l.Norm1.Bias, l.Norm2.Weight, l.Norm2.Bias} {
+		v, _ := randn(t, uint64(50+i), 4)
+		p.Set(v)
+	}
+	x, _ := randn(t, 60, 3, 2, 4)
+	pad := tensor.FromSlice([]bool{false, true, false, false, false, false}, 2, 3)
+	masks := nn.AttentionMasks{KeyPadding: pad}
+	ff := func(y *tensor.Tensor) *tensor.Tensor {
+		return l.Linear2.Forward(l.Activation.Forward(l.Linear1.Forward(y)))
+	}
+	att := func(y *tensor.Tensor) *tensor.Tensor { return l.SelfAttn.Attend(y, y, y, masks) }
+	nn.SetTraining(l, false)
+	h := l.Norm1.Forward(x.Add(att(x)))
+	near(t, "post-norm", vals(t, l.Encode(x, masks)), vals(t, l.Norm2.Forward(h.Add(ff(h)))), 1e-12, 1e-12)
+	l.NormFirst = true
+	h = x.Add(att(l.Norm1.Forward(x)))
+	near(t, "pre-norm", vals(t, l.Encode(x, masks)), vals(t, h.Add(ff(l.Norm2.Forward(h)))), 1e-12, 1e-12)
+	l.NormFirst = false
+
+	// Training mode drops: two layers of one seed agree, evaluation differs.
+	a := nn.NewTransformerEncoderLayer(4, 2, o, nn.DType(dtype.F64), nn.Seed(8))
+	b := nn.NewTransformerEncoderLayer(4, 2, o, nn.DType(dtype.F64), nn.Seed(8))
+	ya, yb := vals(t, a.Forward(x)), vals(t, b.Forward(x))
+	near(t, "training mode, same seed", ya, yb, 0, 0)
+	nn.SetTraining(a, false)
+	if slices.Equal(ya, vals(t, a.Forward(x))) {
+		t.Error("training and evaluation mode gave the same output: no dropout happened")
+	}
+
+	w, _ := randn(t, 61, 3, 2, 4)
+	g := nn.NewTransformerEncoderLayer(4, 2, nn.TransformerOptions{FeedForward: 3}, nn.DType(dtype.F64), nn.Seed(9))
+	checkGrads(t, "TransformerEncoderLayer", g.Parameters(), func() *tensor.Tensor {
+		return g.Encode(x, nn.AttentionMasks{Causal: true}).Mul(w).Sum()
+	})
+}
+
+// TestGPUMatchesCPUTransformer runs a batch-first encoder layer (in
+// evaluation mode) forward and backward on the CPU and the software
+// WebGPU device.
+func TestGPUMatchesCPUTransformer(t *testing.T) {
+	dev := gpu(t)
+	enc := nn.NewTransformerEncoderLayer(8, 2, nn.TransformerOptions{FeedForward: 16, NormFirst: true}, nn.Seed(3), nn.BatchFirst())
+	nn.SetTraining(enc, false)
+	m := nn.NewSequential(enc, nn.Flatten{}, nn.NewLinear(5*8, 4, nn.Seed(4)))
+	matchOnDevice(t, m, dev, tensor.RandN(dtype.F32, 7, 3, 5, 8), tensor.FromSlice([]int32{1, 0, 3}, 3))
+}
