@@ -449,6 +449,9 @@ func NewGroupNorm(groups, channels int, opts ...Option) *GroupNorm {
 
 // Forward normalises x [N, C, ...].
 func (l *GroupNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Groups <= 0 || l.Channels <= 0 {
+		return fail("GroupNorm", errs.ErrValue, "%d groups of %d channels (build the layer with NewGroupNorm)", l.Groups, l.Channels)
+	}
 	var w, b *tensor.Tensor
 	if l.Weight != nil {
 		if err := l.Weight.Value.Err(); err != nil {

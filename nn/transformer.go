@@ -91,7 +91,9 @@ func NewTransformerEncoderLayer(dModel, heads int, o TransformerOptions, opts ..
 // SetTraining switches the dropouts between training and evaluation.
 func (l *TransformerEncoderLayer) SetTraining(on bool) {
 	for _, d := range []*Dropout{l.Dropout, l.Dropout1, l.Dropout2} {
-		d.SetTraining(on)
+		if d != nil {
+			d.SetTraining(on)
+		}
 	}
 }
 
@@ -106,7 +108,7 @@ func (l *TransformerEncoderLayer) Encode(src *tensor.Tensor, masks AttentionMask
 	if l.err != nil {
 		return tensor.Failed(l.err)
 	}
-	if l.SelfAttn == nil {
+	if l.Parameters() == nil || l.Dropout == nil || l.Dropout1 == nil || l.Dropout2 == nil || l.Activation == nil {
 		return fail("TransformerEncoderLayer", errs.ErrValue, "build the layer with NewTransformerEncoderLayer")
 	}
 	attend := func(x *tensor.Tensor) *tensor.Tensor {
@@ -128,11 +130,12 @@ func (l *TransformerEncoderLayer) Encode(src *tensor.Tensor, masks AttentionMask
 // Parameters lists PyTorch's order: self_attn, linear1, linear2 (its
 // dropout has none), norm1, norm2.
 func (l *TransformerEncoderLayer) Parameters() []*Parameter {
+	if l.SelfAttn == nil || l.Linear1 == nil || l.Linear2 == nil || l.Norm1 == nil || l.Norm2 == nil {
+		return nil // a zero value: Forward reports it
+	}
 	var ps []*Parameter
 	for _, m := range []Module{l.SelfAttn, l.Linear1, l.Linear2, l.Norm1, l.Norm2} {
-		if m != nil {
-			ps = append(ps, m.Parameters()...)
-		}
+		ps = append(ps, m.Parameters()...)
 	}
 	return ps
 }

@@ -72,3 +72,25 @@ func TestGPUMatchesCPUTransformer(t *testing.T) {
 	m := nn.NewSequential(enc, nn.Flatten{}, nn.NewLinear(5*8, 4, nn.Seed(4)))
 	matchOnDevice(t, m, dev, tensor.RandN(dtype.F32, 7, 3, 5, 8), tensor.FromSlice([]int32{1, 0, 3}, 3))
 }
+
+// TestNewLayersRefuseBadUse checks that the attention, transformer and
+// normalisation layers report a zero value, a nil input or a wrong shape
+// as an error, and that their Parameters, Buffers and StateDict work on
+// zero values, without a panic.
+func TestNewLayersRefuseBadUse(t *testing.T) {
+	var none *tensor.Tensor
+	for _, m := range []nn.Module{
+		&nn.BatchNorm{}, &nn.GroupNorm{}, &nn.MultiheadAttention{}, &nn.TransformerEncoderLayer{}, nn.Upsample{},
+		nn.NewBatchNorm1d(2), nn.NewGroupNorm(1, 2), nn.NewMultiheadAttention(4, 2), nn.NewTransformerEncoderLayer(4, 2, nn.DefaultTransformer()),
+	} {
+		for _, x := range []*tensor.Tensor{none, tensor.Ones(dtype.F32, 2, 3)} {
+			if err := m.Forward(x).Err(); err == nil {
+				t.Errorf("%T on %v: no error", m, x)
+			}
+		}
+		_ = m.Parameters()
+		_ = nn.Buffers(m)
+		_ = nn.StateDict(m)
+		nn.SetTraining(m, false)
+	}
+}

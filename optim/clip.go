@@ -29,7 +29,10 @@ func ClipGradNorm(params []*nn.Parameter, maxNorm, normType float64, errorIfNonf
 	}
 	var grads []*tensor.Tensor
 	var owners []*nn.Parameter
-	for _, p := range params {
+	for i, p := range params {
+		if p == nil {
+			return nil, errs.New("optim", op, errs.ErrValue, "parameter %d is nil", i)
+		}
 		if g := p.Grad(); g != nil {
 			if err := g.Err(); err != nil {
 				return nil, wrap(op, err, "gradient of %q", p.Name)
@@ -75,6 +78,11 @@ func ClipGradValue(params []*nn.Parameter, clip float64) error {
 	const op = "ClipGradValue"
 	if !(clip >= 0) {
 		return errs.New("optim", op, errs.ErrValue, "clip %v must not be negative", clip)
+	}
+	for i, p := range params {
+		if p == nil {
+			return errs.New("optim", op, errs.ErrValue, "parameter %d is nil", i)
+		}
 	}
 	for _, p := range params {
 		g := p.Grad()

@@ -86,3 +86,17 @@ func TestClipGradValue(t *testing.T) {
 		t.Errorf("NaN clip: %v", err)
 	}
 }
+
+// TestClipNilParameter checks that a nil parameter is an ErrValue and that
+// no gradient changes before it is found.
+func TestClipNilParameter(t *testing.T) {
+	ps := withGrads(t, device.CPU(), []float64{3, 4}, []float64{1})
+	ps = append(ps, nil)
+	if _, err := optim.ClipGradNorm(ps, 1, 2, false); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("ClipGradNorm: %v, want ErrValue", err)
+	}
+	if err := optim.ClipGradValue(ps, 1); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("ClipGradValue: %v, want ErrValue", err)
+	}
+	closeTo(t, "gradient kept", values(t, ps[0].Grad()), []float64{3, 4}, tol{0, 0})
+}
