@@ -40,6 +40,11 @@ func TestTrainingMemoryFlat(t *testing.T) {
 			o.AMSGrad, o.WeightDecay = true, 0.01
 			return optim.NewAdamW(ps, 1e-3, o)
 		},
+		"RMSprop": func(ps []*nn.Parameter) (optim.Optimizer, error) {
+			o := optim.DefaultRMSprop()
+			o.Centered, o.Momentum = true, 0.9
+			return optim.NewRMSprop(ps, 1e-3, o)
+		},
 	}
 	for _, dev := range testDevices(t) {
 		for name, mk := range makers {

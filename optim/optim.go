@@ -1,6 +1,6 @@
 // Package optim updates the parameters of an nn model from their
 // gradients: SGD (with momentum, dampening, Nesterov and weight decay),
-// Adam and AdamW, each following PyTorch's torch.optim update rule,
+// Adam, AdamW and RMSprop, each following PyTorch's torch.optim update rule,
 // learning rate schedules (StepLR, cosine annealing with linear warm-up),
 // and PyTorch's gradient clipping (ClipGradNorm, ClipGradValue).
 //
@@ -71,9 +71,11 @@ type Optimizer interface {
 var (
 	_ Optimizer = (*SGD)(nil)
 	_ Optimizer = (*Adam)(nil)
+	_ Optimizer = (*RMSprop)(nil)
 	_ Optimizer = (*ScheduledOptimizer)(nil)
 	_ Stateful  = (*SGD)(nil)
 	_ Stateful  = (*Adam)(nil)
+	_ Stateful  = (*RMSprop)(nil)
 	_ Stateful  = (*ScheduledOptimizer)(nil)
 )
 

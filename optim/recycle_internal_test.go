@@ -25,6 +25,11 @@ func TestStateBuffersRecycled(t *testing.T) {
 			o.AMSGrad, o.WeightDecay, o.Maximize = true, 0.1, true
 			return NewAdamW(ps, 0.1, o)
 		},
+		"RMSprop/centered-momentum": func(ps []*nn.Parameter) (interface{ update(update) error }, error) {
+			o := DefaultRMSprop()
+			o.Centered, o.Momentum, o.WeightDecay = true, 0.9, 0.1
+			return NewRMSprop(ps, 0.1, o)
+		},
 	}
 	for name, mk := range makers {
 		p := nn.NewParameter("p", tensor.RandN(dtype.F32, 1, n))

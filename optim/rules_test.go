@@ -271,3 +271,68 @@ func TestAdamRule(t *testing.T) {
 		}
 	}
 }
+
+// rmspropRef is torch.optim.RMSprop's algorithm for one parameter,
+// written out in float64 (the lerp of the centred average in PyTorch's
+// two forms).
+func rmspropRef(lr float64, o optim.RMSpropOptions) func(p int, w, g []float64) {
+	type st struct{ s, a, b []float64 }
+	states := map[int]*st{}
+	return func(p int, w, g []float64) {
+		s, ok := states[p]
+		if !ok {
+			s = &st{make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))}
+			states[p] = s
+		}
+		for i := range w {
+			d := g[i]
+			if o.Maximize {
+				d = -d
+			}
+			d += o.WeightDecay * w[i]
+			s.s[i] = o.Alpha*s.s[i] + (1-o.Alpha)*d*d
+			q := s.s[i]
+			if o.Centered {
+				if wt := 1 - o.Alpha; wt < 0.5 {
+					s.a[i] += wt * (d - s.a[i])
+				} else {
+					s.a[i] = d - (d-s.a[i])*(1-wt)
+				}
+				q -= s.a[i] * s.a[i]
+			}
+			q = math.Sqrt(q) + o.Eps
+			if o.Momentum > 0 {
+				s.b[i] = o.Momentum*s.b[i] + d/q
+				w[i] -= lr * s.b[i]
+			} else {
+				w[i] -= lr * d / q
+			}
+		}
+	}
+}
+
+// TestRMSpropRule checks RMSprop's options against the algorithm written
+// out, on every device.
+func TestRMSpropRule(t *testing.T) {
+	const lr = 0.01
+	def := optim.DefaultRMSprop()
+	all, low := def, def
+	all.Centered, all.Momentum, all.WeightDecay, all.Maximize = true, 0.9, 0.1, true
+	low.Alpha, low.Centered, low.Eps = 0.3, true, 1e-3 // the lerp's second form
+	cases := map[string]optim.RMSpropOptions{"default": def, "centered-momentum-wd-maximize": all, "alpha-0.3-centered": low}
+	for _, dc := range ruleCases(t) {
+		for name, c := range cases {
+			t.Run(fmt.Sprintf("%s/%v/%s", dc.dev.Name(), dc.dt, name), func(t *testing.T) {
+				checkRule(t, dc.dev, dc.dt, ruleOpt{
+					make: func(ps []*nn.Parameter) (optim.Optimizer, error) { return optim.NewRMSprop(ps, lr, c) },
+					ref:  rmspropRef(lr, c),
+				})
+			})
+		}
+	}
+	bad := def
+	bad.Alpha = 1
+	if _, err := optim.NewRMSprop(nil, lr, bad); err == nil {
+		t.Error("alpha 1 accepted")
+	}
+}

@@ -29,6 +29,11 @@ func resumeMakers() map[string]func([]*nn.Parameter) (stateful, error) {
 		},
 		"Adam":          func(ps []*nn.Parameter) (stateful, error) { return optim.NewAdam(ps, 0.05, optim.DefaultAdam()) },
 		"AdamW/amsgrad": func(ps []*nn.Parameter) (stateful, error) { return optim.NewAdamW(ps, 0.05, ams) },
+		"RMSprop/centered-momentum": func(ps []*nn.Parameter) (stateful, error) {
+			o := optim.DefaultRMSprop()
+			o.Centered, o.Momentum = true, 0.5
+			return optim.NewRMSprop(ps, 0.01, o)
+		},
 		"Scheduled/Adam": func(ps []*nn.Parameter) (stateful, error) {
 			a, err := optim.NewAdam(ps, 0.05, optim.DefaultAdam())
 			if err != nil {
