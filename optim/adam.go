@@ -65,10 +65,7 @@ func newAdam(op string, params []*nn.Parameter, lr float64, opt AdamOptions, dec
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRate(op, "eps", opt.Eps); err != nil {
-		return nil, err
-	}
-	if err := checkRate(op, "weight decay", opt.WeightDecay); err != nil {
+	if err := checkRates(op, rate{"eps", opt.Eps}, rate{"weight decay", opt.WeightDecay}); err != nil {
 		return nil, err
 	}
 	if err := checkBeta(op, "beta1", opt.Beta1); err != nil {
@@ -116,10 +113,10 @@ func (o *Adam) update(u update) error {
 		// a dozen); bit for bit equal to it.
 		c := device.AdamCoeffs{B1: b1, B2: b2, Eps: eps, SqrtBC2: math.Sqrt(bc2), Step: lr / bc1}
 		if nw, m, v, ok := tensor.FusedAdam(w, d, o.m[i], o.v[i], c); ok {
-			if err := o.keep(u.p.Name, o.m, i, m); err != nil {
+			if err := o.keepState(u.p.Name, o.m, i, m); err != nil {
 				return err
 			}
-			if err := o.keep(u.p.Name, o.v, i, v); err != nil {
+			if err := o.keepState(u.p.Name, o.v, i, v); err != nil {
 				return err
 			}
 			return put(o.op, u.p, nw)
@@ -146,30 +143,16 @@ func (o *Adam) update(u update) error {
 	// The moments and the value in one kernel where the backend can
 	// (tensor.Realize); keep and put report any error.
 	_ = tensor.Realize(m, v, vmax, nw)
-	if err := o.keep(u.p.Name, o.m, i, m); err != nil {
+	if err := o.keepState(u.p.Name, o.m, i, m); err != nil {
 		return err
 	}
-	if err := o.keep(u.p.Name, o.v, i, v); err != nil {
+	if err := o.keepState(u.p.Name, o.v, i, v); err != nil {
 		return err
 	}
 	if o.opt.AMSGrad {
-		if err := o.keep(u.p.Name, o.vm, i, vmax); err != nil {
+		if err := o.keepState(u.p.Name, o.vm, i, vmax); err != nil {
 			return err
 		}
 	}
 	return put(o.op, u.p, nw)
-}
-
-// keep realises x as state[i], releasing the value it replaces (state
-// tensors are the optimiser's own; what still reads the old one, the
-// update's scratch, holds references of its own until released).
-func (o *Adam) keep(name string, state []*tensor.Tensor, i int, x *tensor.Tensor) error {
-	if err := settle(o.op, name, x); err != nil {
-		return err
-	}
-	if prev := state[i]; prev != nil {
-		prev.Release()
-	}
-	state[i] = x
-	return nil
 }

@@ -128,6 +128,22 @@ func checkRate(op, what string, v float64) error {
 	return nil
 }
 
+// rate names a hyperparameter for checkRates.
+type rate struct {
+	what string
+	v    float64
+}
+
+// checkRates applies checkRate to each of rates in turn.
+func checkRates(op string, rates ...rate) error {
+	for _, r := range rates {
+		if err := checkRate(op, r.what, r.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkBeta refuses a coefficient outside [0, 1).
 func checkBeta(op, what string, v float64) error {
 	if !(v >= 0 && v < 1) {
@@ -222,6 +238,20 @@ func settle(op, name string, t *tensor.Tensor) error {
 	if err := t.Err(); err != nil {
 		return wrap(op, err, "updating parameter %q", name)
 	}
+	return nil
+}
+
+// keepState realises x as state[i], releasing the value it replaces
+// (state tensors are the optimiser's own; what still reads the old one,
+// the update's scratch, holds references of its own until released).
+func (b *base) keepState(name string, state []*tensor.Tensor, i int, x *tensor.Tensor) error {
+	if err := settle(b.op, name, x); err != nil {
+		return err
+	}
+	if prev := state[i]; prev != nil {
+		prev.Release()
+	}
+	state[i] = x
 	return nil
 }
 

@@ -1,9 +1,6 @@
 package optim
 
 import (
-	"math"
-
-	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -53,13 +50,8 @@ func NewRMSprop(params []*nn.Parameter, lr float64, opt RMSpropOptions) (*RMSpro
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []struct {
-		what string
-		v    float64
-	}{{"eps", opt.Eps}, {"weight decay", opt.WeightDecay}, {"momentum", opt.Momentum}} {
-		if err := checkRate(op, c.what, c.v); err != nil {
-			return nil, err
-		}
+	if err := checkRates(op, rate{"eps", opt.Eps}, rate{"weight decay", opt.WeightDecay}, rate{"momentum", opt.Momentum}); err != nil {
+		return nil, err
 	}
 	if err := checkBeta(op, "alpha", opt.Alpha); err != nil {
 		return nil, err
@@ -129,32 +121,20 @@ func (o *RMSprop) update(u update) error {
 	nw := sc.t(w.Sub(sc.t(step.MulScalar(o.lr))))
 	_ = tensor.Realize(append(results, nw)...)
 	o.step[i]++
-	if err := o.keep(u.p.Name, o.s, i, s); err != nil {
+	if err := o.keepState(u.p.Name, o.s, i, s); err != nil {
 		return err
 	}
 	if a != nil {
-		if err := o.keep(u.p.Name, o.a, i, a); err != nil {
+		if err := o.keepState(u.p.Name, o.a, i, a); err != nil {
 			return err
 		}
 	}
 	if b != nil {
-		if err := o.keep(u.p.Name, o.b, i, b); err != nil {
+		if err := o.keepState(u.p.Name, o.b, i, b); err != nil {
 			return err
 		}
 	}
 	return put(o.op, u.p, nw)
-}
-
-// keep realises x as state[i], releasing the value it replaces.
-func (o *RMSprop) keep(name string, state []*tensor.Tensor, i int, x *tensor.Tensor) error {
-	if err := settle(o.op, name, x); err != nil {
-		return err
-	}
-	if prev := state[i]; prev != nil {
-		prev.Release()
-	}
-	state[i] = x
-	return nil
 }
 
 // StateDict returns the learning rate and PyTorch's per-parameter state:
@@ -200,19 +180,9 @@ func (o *RMSprop) LoadStateDict(sd map[string]*tensor.Tensor) error {
 		if o.opt.Momentum > 0 {
 			need = append(need, "momentum_buffer")
 		}
-		for _, name := range need {
-			if st[name] == nil {
-				return errs.New("optim", "LoadStateDict", errs.ErrValue, "%s: parameter %d's state has no %s", o.op, i, name)
-			}
-		}
-		v, err := scalar(o.op, key(i, "step"), st["step"])
-		if err != nil {
+		if step[i], err = o.stepOf(i, st, need); err != nil {
 			return err
 		}
-		if !(v >= 1 && v <= math.MaxInt32 && v == math.Trunc(v)) {
-			return errs.New("optim", "LoadStateDict", errs.ErrValue, "%s: state entry %q is %v, want a step count >= 1", o.op, key(i, "step"), v)
-		}
-		step[i] = int(v)
 		if s[i], err = o.stateFor(i, key(i, "square_avg"), st["square_avg"]); err != nil {
 			return err
 		}

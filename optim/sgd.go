@@ -42,13 +42,8 @@ func NewSGD(params []*nn.Parameter, lr float64, opt SGDOptions) (*SGD, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []struct {
-		what string
-		v    float64
-	}{{"momentum", opt.Momentum}, {"dampening", opt.Dampening}, {"weight decay", opt.WeightDecay}} {
-		if err := checkRate(op, c.what, c.v); err != nil {
-			return nil, err
-		}
+	if err := checkRates(op, rate{"momentum", opt.Momentum}, rate{"dampening", opt.Dampening}, rate{"weight decay", opt.WeightDecay}); err != nil {
+		return nil, err
 	}
 	if opt.Nesterov && (opt.Momentum == 0 || opt.Dampening != 0) {
 		return nil, errs.New("optim", op, errs.ErrValue, "Nesterov momentum requires a momentum > 0 and zero dampening, have momentum %v and dampening %v", opt.Momentum, opt.Dampening)

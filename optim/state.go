@@ -112,6 +112,24 @@ func (b *base) stateFor(i int, key string, x *tensor.Tensor) (*tensor.Tensor, er
 
 func key(i int, name string) string { return fmt.Sprintf("%d.%s", i, name) }
 
+// stepOf checks that parameter i's saved state st has every entry of need
+// and returns its "step" count (an integer >= 1).
+func (b *base) stepOf(i int, st map[string]*tensor.Tensor, need []string) (int, error) {
+	for _, name := range need {
+		if st[name] == nil {
+			return 0, errs.New("optim", "LoadStateDict", errs.ErrValue, "%s: parameter %d's state has no %s", b.op, i, name)
+		}
+	}
+	s, err := scalar(b.op, key(i, "step"), st["step"])
+	if err != nil {
+		return 0, err
+	}
+	if !(s >= 1 && s <= math.MaxInt32 && s == math.Trunc(s)) {
+		return 0, errs.New("optim", "LoadStateDict", errs.ErrValue, "%s: state entry %q is %v, want a step count >= 1", b.op, key(i, "step"), s)
+	}
+	return int(s), nil
+}
+
 // view returns a view of x for a state dict (nil for nil).
 func view(x *tensor.Tensor) *tensor.Tensor {
 	if x == nil {
@@ -192,19 +210,9 @@ func (o *Adam) LoadStateDict(sd map[string]*tensor.Tensor) error {
 		if o.opt.AMSGrad {
 			need = append(need, "max_exp_avg_sq")
 		}
-		for _, name := range need {
-			if st[name] == nil {
-				return errs.New("optim", "LoadStateDict", errs.ErrValue, "%s: parameter %d's state has no %s", o.op, i, name)
-			}
-		}
-		s, err := scalar(o.op, key(i, "step"), st["step"])
-		if err != nil {
+		if step[i], err = o.stepOf(i, st, need); err != nil {
 			return err
 		}
-		if !(s >= 1 && s <= math.MaxInt32 && s == math.Trunc(s)) {
-			return errs.New("optim", "LoadStateDict", errs.ErrValue, "%s: state entry %q is %v, want a step count >= 1", o.op, key(i, "step"), s)
-		}
-		step[i] = int(s)
 		if m[i], err = o.stateFor(i, key(i, "exp_avg"), st["exp_avg"]); err != nil {
 			return err
 		}

@@ -2460,20 +2460,24 @@ case("batch_norm_negative_eps", "batch_norm", [bnx], error="ErrValue", params=di
 case("batch_norm_nan_momentum", "batch_norm", [bnx], error="ErrValue", params=dict(bnp, momentum="nan"), rule="tessera doc: momentum finite")
 
 # Unfold / Fold (F.unfold, F.fold: im2col and col2im written out), IndexAdd (np.add.at), LogDet
+def block_map(c, h, w, k, s, p, d):
+    """The sliding blocks of a padded [c, h, w] image: the block counts, and for each column entry
+    (row, column) the channel and the padded position (y, x) it holds."""
+    oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    entries = [((ci * k[0] + i) * k[1] + j, r * ow + q, ci, i * d[0] + r * s[0], j * d[1] + q * s[1])
+               for ci in range(c) for i in range(k[0]) for j in range(k[1]) for r in range(oh) for q in range(ow)]
+    return oh, ow, entries
+
+
 def unfold_ref(x, k, s=(1, 1), p=(0, 0), d=(1, 1)):
     n, c, h, w = x.shape
     xp = np.zeros((n, c, h + 2 * p[0], w + 2 * p[1]), x.dtype)
     xp[:, :, p[0]:p[0] + h, p[1]:p[1] + w] = x
-    oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
-    ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    oh, ow, entries = block_map(c, h, w, k, s, p, d)
     out = np.zeros((n, c * k[0] * k[1], oh * ow), x.dtype)
-    for ci in range(c):
-        for i in range(k[0]):
-            for j in range(k[1]):
-                row = (ci * k[0] + i) * k[1] + j
-                for r in range(oh):
-                    for q in range(ow):
-                        out[:, row, r * ow + q] = xp[:, ci, i * d[0] + r * s[0], j * d[1] + q * s[1]]
+    for row, col, ci, y, xx in entries:
+        out[:, row, col] = xp[:, ci, y, xx]
     return out
 
 
@@ -2481,17 +2485,11 @@ def fold_ref(cols, size, k, s=(1, 1), p=(0, 0), d=(1, 1)):
     n, ck, L = cols.shape
     c = ck // (k[0] * k[1])
     h, w = size
-    oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
-    ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    oh, ow, entries = block_map(c, h, w, k, s, p, d)
     assert oh * ow == L
     out = np.zeros((n, c, h + 2 * p[0], w + 2 * p[1]), f64)
-    for ci in range(c):
-        for i in range(k[0]):
-            for j in range(k[1]):
-                row = (ci * k[0] + i) * k[1] + j
-                for r in range(oh):
-                    for q in range(ow):
-                        out[:, ci, i * d[0] + r * s[0], j * d[1] + q * s[1]] += cols[:, row, r * ow + q]
+    for row, col, ci, y, xx in entries:
+        out[:, ci, y, xx] += cols[:, row, col]
     return out[:, :, p[0]:p[0] + h, p[1]:p[1] + w].astype(cols.dtype)
 
 
