@@ -135,13 +135,13 @@ func (o *Adam) update(u update) error {
 		if o.vm[i] != nil {
 			vmax = o.vm[i].Maximum(v)
 		} else {
-			vmax = v.Detach() // a view with its own reference: keep releases o.v[i] later
+			vmax = v.Detach() // a view with its own reference: keepState releases o.v[i] later
 		}
 	}
 	denom := s.t(s.t(s.t(vmax.Sqrt()).DivScalar(math.Sqrt(bc2))).AddScalar(eps))
 	nw := s.t(w.Sub(s.t(s.t(m.Div(denom)).MulScalar(lr / bc1))))
 	// The moments and the value in one kernel where the backend can
-	// (tensor.Realize); keep and put report any error.
+	// (tensor.Realize); keepState and put report any error.
 	_ = tensor.Realize(m, v, vmax, nw)
 	if err := o.keepState(u.p.Name, o.m, i, m); err != nil {
 		return err
