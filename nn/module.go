@@ -8,13 +8,14 @@
 // current values each time Forward runs, so a model sees every update, and
 // tensors computed from an older value keep that value.
 //
-// The pieces are PyTorch's: layers (Linear, Conv2d, MaxPool2d, AvgPool2d,
-// Flatten, Embedding, LayerNorm, BatchNorm, Dropout and the activations)
-// chained by Sequential, whose parameter and buffer names are PyTorch's
-// state-dict keys; the
-// losses CrossEntropy and MSE; seeded initialisers (Kaiming, Xavier) that
-// the layers use for PyTorch's default initialisation; and To, StateDict,
-// LoadStateDict, Save and Load for a model's state. Bad arguments and
+// The pieces are PyTorch's: layers (Linear, Conv2d, the pools, Flatten,
+// Embedding, LayerNorm, GroupNorm, BatchNorm, Upsample,
+// MultiheadAttention, TransformerEncoderLayer, Dropout and the
+// activations) chained by Sequential, whose parameter and buffer names are
+// PyTorch's state-dict keys; the losses (CrossEntropy, NLL, MSE, L1,
+// SmoothL1, Huber, BCE, BCEWithLogits); seeded initialisers (Kaiming,
+// Xavier) that the layers use for PyTorch's default initialisation; and
+// To, StateDict, LoadStateDict, Save and Load for a model's state. Bad arguments and
 // inputs give failed tensors carrying typed errors, as tensor operations
 // do, so a forward pass is checked once, at its end.
 package nn
