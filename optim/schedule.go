@@ -2,14 +2,16 @@ package optim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/nn"
 )
 
 // Schedule gives the learning rate for a step (0 for the first step or
-// epoch; negative steps count as 0). Any func is a schedule; StepLR and
-// CosineAnnealing build PyTorch's. A schedule is applied per optimiser
+// epoch; negative steps count as 0). Any func is a schedule; StepLR,
+// ExponentialLR, MultiStepLR, CosineAnnealing and OneCycleLR build
+// PyTorch's. A schedule is applied per optimiser
 // step by Scheduled, or per epoch by calling Apply.
 type Schedule func(step int) float64
 
@@ -34,6 +36,74 @@ func StepLR(base float64, stepSize int, gamma float64) (Schedule, error) {
 	}
 	return func(step int) float64 {
 		return base * math.Pow(gamma, float64(max(step, 0)/stepSize))
+	}, nil
+}
+
+// ExponentialLR decays the rate base by gamma every step: base·gamma^step,
+// as torch.optim.lr_scheduler.ExponentialLR. A negative or non-finite
+// base or gamma is an ErrValue error.
+func ExponentialLR(base, gamma float64) (Schedule, error) {
+	const op = "ExponentialLR"
+	if err := checkRates(op, rate{"base learning rate", base}, rate{"gamma", gamma}); err != nil {
+		return nil, err
+	}
+	return func(step int) float64 { return base * math.Pow(gamma, float64(max(step, 0))) }, nil
+}
+
+// MultiStepLR decays the rate base by gamma once for each milestone the
+// step has reached: base·gamma^k, k the number of milestones <= step
+// (repeats count), as torch.optim.lr_scheduler.MultiStepLR. Negative
+// milestones, or a negative or non-finite base or gamma, are ErrValue
+// errors.
+func MultiStepLR(base float64, milestones []int, gamma float64) (Schedule, error) {
+	const op = "MultiStepLR"
+	if err := checkRates(op, rate{"base learning rate", base}, rate{"gamma", gamma}); err != nil {
+		return nil, err
+	}
+	ms := slices.Clone(milestones)
+	slices.Sort(ms)
+	if len(ms) > 0 && ms[0] < 0 {
+		return nil, errs.New("optim", op, errs.ErrValue, "invalid milestone %d: want >= 0", ms[0])
+	}
+	return func(step int) float64 {
+		k, _ := slices.BinarySearch(ms, max(step, 0)+1) // milestones <= step
+		return base * math.Pow(gamma, float64(k))
+	}, nil
+}
+
+// OneCycleLR is PyTorch's OneCycleLR with cosine annealing over total
+// steps: from maxLR/div up to maxLR over the first pctStart of the steps,
+// then down to maxLR/(div·finalDiv) (PyTorch's defaults: pctStart 0.3, div
+// 25, finalDiv 1e4), each phase a half cosine. Steps past total keep the
+// last rate (PyTorch raises). Invalid values (a negative or non-finite
+// rate or factor, total < 2, pctStart outside (0, 1)) are ErrValue errors.
+func OneCycleLR(maxLR float64, total int, pctStart, div, finalDiv float64) (Schedule, error) {
+	const op = "OneCycleLR"
+	if err := checkRates(op, rate{"maximum learning rate", maxLR}, rate{"div factor", div}, rate{"final div factor", finalDiv}); err != nil {
+		return nil, err
+	}
+	switch {
+	case total < 2:
+		return nil, errs.New("optim", op, errs.ErrValue, "invalid total %d: want >= 2 steps", total)
+	case !(pctStart > 0 && pctStart < 1):
+		return nil, errs.New("optim", op, errs.ErrValue, "invalid pctStart %v: want a fraction in (0, 1)", pctStart)
+	case div == 0 || finalDiv == 0:
+		return nil, errs.New("optim", op, errs.ErrValue, "div factors %v and %v must be positive", div, finalDiv)
+	}
+	initial := maxLR / div
+	final := initial / finalDiv
+	up := pctStart*float64(total) - 1 // the first phase's last step, as PyTorch's (a float)
+	last := float64(total - 1)
+	cos := func(from, to, pct float64) float64 { return to + (from-to)/2*(math.Cos(math.Pi*pct)+1) }
+	return func(step int) float64 {
+		s := float64(min(max(step, 0), total))
+		if s <= up {
+			if up == 0 { // a first phase of step 0 alone (PyTorch divides by zero)
+				return maxLR
+			}
+			return cos(initial, maxLR, s/up)
+		}
+		return cos(maxLR, final, (s-up)/(last-up))
 	}, nil
 }
 

@@ -38,6 +38,16 @@ func TestSchedules(t *testing.T) {
 		{"Cosine/warm-up", must(optim.CosineAnnealing(2, 10, optim.CosineOptions{Warmup: 4, WarmupStart: 0.25})),
 			[]int{0, 1, 2, 3, 4, 9, 14}, []float64{0.5, 0.875, 1.25, 1.625, 2, 1, 0}},
 		{"Cosine/warm-up from 0", must(optim.CosineAnnealing(1, 2, optim.CosineOptions{Warmup: 2})), []int{0, 1, 2, 3, 4}, []float64{0, 0.5, 1, 0.5, 0}},
+		// torch ExponentialLR(gamma=0.5) from lr 4.
+		{"ExponentialLR", must(optim.ExponentialLR(4, 0.5)), []int{-3, 0, 1, 3}, []float64{4, 4, 2, 0.5}},
+		// torch MultiStepLR(milestones=[5, 2, 5], gamma=0.1) from lr 1: the repeat counts twice.
+		{"MultiStepLR", must(optim.MultiStepLR(1, []int{5, 2, 5}, 0.1)), []int{0, 1, 2, 4, 5, 9}, []float64{1, 1, 0.1, 0.1, 0.001, 0.001}},
+		// torch OneCycleLR(max_lr=1, total_steps=10) (pct_start 0.3, div 25, final 1e4):
+		// 0.04 up to 1 at step 2 (the half-way step 1 is 0.52), then down to 4e-6 at step 9.
+		{"OneCycleLR", must(optim.OneCycleLR(1, 10, 0.3, 25, 1e4)), []int{0, 1, 2, 6, 9, 12},
+			[]float64{0.04, 0.52, 1, 4e-6 + (1-4e-6)/2*(math.Cos(math.Pi*4/7)+1), 4e-6, 4e-6 + (1-4e-6)/2*(math.Cos(math.Pi*8/7)+1)}},
+		// pct_start·total = 1: the first phase is step 0 alone.
+		{"OneCycleLR/one-step rise", must(optim.OneCycleLR(2, 4, 0.25, 4, 2)), []int{0, 3}, []float64{2, 0.25}},
 	}
 	for _, c := range cases {
 		for i, step := range c.steps {
@@ -47,6 +57,9 @@ func TestSchedules(t *testing.T) {
 		}
 	}
 }
+
+// second returns a constructor's error.
+func second(_ optim.Schedule, err error) error { return err }
 
 // TestScheduleErrors: invalid schedule parameters are ErrValue errors.
 func TestScheduleErrors(t *testing.T) {
@@ -62,6 +75,8 @@ func TestScheduleErrors(t *testing.T) {
 		step(-1, 1, 0.1), step(0.1, 0, 0.1), step(0.1, 1, -0.5), step(0.1, 1, math.NaN()),
 		cos(-1, 10, optim.CosineOptions{}), cos(1, 0, optim.CosineOptions{}), cos(1, 10, optim.CosineOptions{Min: 2}),
 		cos(1, 10, optim.CosineOptions{Warmup: -1}), cos(1, 10, optim.CosineOptions{WarmupStart: 1.5}),
+		second(optim.ExponentialLR(1, -0.5)), second(optim.MultiStepLR(1, []int{3, -1}, 0.1)),
+		second(optim.OneCycleLR(1, 1, 0.3, 25, 1e4)), second(optim.OneCycleLR(1, 10, 1, 25, 1e4)), second(optim.OneCycleLR(1, 10, 0.3, 0, 1e4)),
 	} {
 		if !errors.Is(err, errs.ErrValue) {
 			t.Errorf("case %d: err = %v, want ErrValue", i, err)
