@@ -1,9 +1,9 @@
 // Package optim updates the parameters of an nn model from their
 // gradients: SGD (with momentum, dampening, Nesterov and weight decay),
-// Adam, AdamW and RMSprop, each following PyTorch's torch.optim update rule,
-// learning rate schedules (StepLR, ExponentialLR, MultiStepLR, cosine
-// annealing with linear warm-up, OneCycleLR),
-// and PyTorch's gradient clipping (ClipGradNorm, ClipGradValue).
+// Adam, AdamW and RMSprop, each following PyTorch's torch.optim update
+// rule, learning rate schedules (StepLR, ExponentialLR, MultiStepLR,
+// cosine annealing with linear warm-up, OneCycleLR), and PyTorch's
+// gradient clipping (ClipGradNorm, ClipGradValue).
 //
 // A training step is ordinary tensor code:
 //
