@@ -10,7 +10,7 @@
 //
 // The pieces are PyTorch's: layers (Linear, Conv2d, the pools, Flatten,
 // Embedding, LayerNorm, GroupNorm, BatchNorm, Upsample,
-// MultiheadAttention, TransformerEncoderLayer, Dropout and the
+// MultiheadAttention, the Transformer encoder, Dropout and the
 // activations) chained by Sequential, whose parameter and buffer names are
 // PyTorch's state-dict keys; the losses (CrossEntropy, NLL, MSE, L1,
 // SmoothL1, Huber, BCE, BCEWithLogits); seeded initialisers (Kaiming,

@@ -1,6 +1,9 @@
 package nn
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -136,6 +139,87 @@ func (l *TransformerEncoderLayer) Parameters() []*Parameter {
 	var ps []*Parameter
 	for _, m := range []Module{l.SelfAttn, l.Linear1, l.Linear2, l.Norm1, l.Norm2} {
 		ps = append(ps, m.Parameters()...)
+	}
+	return ps
+}
+
+var (
+	_ Module  = (*TransformerEncoder)(nil)
+	_ Trainer = (*TransformerEncoder)(nil)
+)
+
+// TransformerEncoder is PyTorch's nn.TransformerEncoder: a stack of
+// encoder layers, each built as NewTransformerEncoderLayer builds one
+// (with its own seed), and optionally a final LayerNorm. Parameter names
+// are PyTorch's: layers.0.self_attn.in_proj_weight, …, norm.weight.
+type TransformerEncoder struct {
+	Layers []*TransformerEncoderLayer
+	Norm   *LayerNorm // nil for none
+}
+
+// NewTransformerEncoder returns numLayers encoder layers over dModel
+// features with heads heads, and a final LayerNorm when finalNorm is set
+// (PyTorch's norm argument). The options apply to every layer.
+func NewTransformerEncoder(dModel, heads, numLayers int, o TransformerOptions, finalNorm bool, opts ...Option) *TransformerEncoder {
+	c, err := newConfig("TransformerEncoder", opts)
+	if err == nil && numLayers <= 0 {
+		err = errs.New("nn", "TransformerEncoder", errs.ErrShape, "%d layers: want at least one", numLayers)
+	}
+	e := &TransformerEncoder{}
+	for i := range max(numLayers, 1) {
+		l := NewTransformerEncoderLayer(dModel, heads, o, append(slices.Clone(opts), Seed(subSeed(c.seed, uint64(i))))...)
+		if err != nil {
+			l.err = err
+		}
+		for _, p := range l.Parameters() {
+			p.Name = "layers." + strconv.Itoa(i) + "." + p.Name
+		}
+		e.Layers = append(e.Layers, l)
+	}
+	if finalNorm {
+		e.Norm = NewLayerNorm([]int{dModel}, opts...)
+		for _, p := range e.Norm.Parameters() {
+			p.Name = "norm." + p.Name
+		}
+	}
+	return e
+}
+
+// SetTraining sets every layer's mode.
+func (e *TransformerEncoder) SetTraining(on bool) {
+	for _, l := range e.Layers {
+		l.SetTraining(on)
+	}
+}
+
+// Forward encodes x without masks.
+func (e *TransformerEncoder) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return e.Encode(x, AttentionMasks{})
+}
+
+// Encode runs the layers in turn with the same masks, then the final norm.
+func (e *TransformerEncoder) Encode(src *tensor.Tensor, masks AttentionMasks) *tensor.Tensor {
+	if len(e.Layers) == 0 {
+		return fail("TransformerEncoder", errs.ErrValue, "no layers (build it with NewTransformerEncoder)")
+	}
+	x := src
+	for _, l := range e.Layers {
+		x = l.Encode(x, masks)
+	}
+	if e.Norm != nil {
+		x = e.Norm.Forward(x)
+	}
+	return x
+}
+
+// Parameters lists the layers' parameters in order, then the norm's.
+func (e *TransformerEncoder) Parameters() []*Parameter {
+	var ps []*Parameter
+	for _, l := range e.Layers {
+		ps = append(ps, l.Parameters()...)
+	}
+	if e.Norm != nil {
+		ps = append(ps, e.Norm.Parameters()...)
 	}
 	return ps
 }

@@ -94,3 +94,26 @@ func TestNewLayersRefuseBadUse(t *testing.T) {
 		nn.SetTraining(m, false)
 	}
 }
+
+// TestTransformerEncoder checks PyTorch's names for a stack, that its
+// layers differ (each its own seed), and that it is its layers in turn
+// and the final norm.
+func TestTransformerEncoder(t *testing.T) {
+	enc := nn.NewTransformerEncoder(4, 2, 2, nn.TransformerOptions{FeedForward: 6}, true, nn.DType(dtype.F64), nn.Seed(1))
+	ps := enc.Parameters()
+	if first, last := ps[0].Name, ps[len(ps)-1].Name; first != "layers.0.self_attn.in_proj_weight" || last != "norm.bias" {
+		t.Errorf("names from %q to %q", first, last)
+	}
+	if len(ps) != 2*12+2 {
+		t.Errorf("%d parameters", len(ps))
+	}
+	if slices.Equal(vals(t, enc.Layers[0].Linear1.Weight.Value), vals(t, enc.Layers[1].Linear1.Weight.Value)) {
+		t.Error("the two layers start with the same weights")
+	}
+	x, _ := randn(t, 80, 3, 2, 4)
+	want := enc.Norm.Forward(enc.Layers[1].Forward(enc.Layers[0].Forward(x)))
+	near(t, "stack", vals(t, enc.Forward(x)), vals(t, want), 0, 0)
+	if err := nn.NewTransformerEncoder(4, 2, 0, nn.DefaultTransformer(), false).Forward(x).Err(); err == nil {
+		t.Error("zero layers accepted")
+	}
+}
