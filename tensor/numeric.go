@@ -257,3 +257,92 @@ func (t *Tensor) nanZeroed(op string) (*Tensor, error) {
 	zero := filled(op, t.Device(), t.DType(), 0, []int{})
 	return Where(t.IsNaN(), zero, t), nil
 }
+
+// Logit returns log(p/(1-p)) (torch.logit); with eps > 0, p is first
+// clamped to [eps, 1-eps], as PyTorch's eps. eps must be in [0, 0.5].
+// Floats only.
+func (t *Tensor) Logit(eps float64) *Tensor {
+	const op = "Logit"
+	if err := t.checkOperand(op); err != nil {
+		return failed(err)
+	}
+	if !t.DType().IsFloat() {
+		return fail(op, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", t.DType())
+	}
+	if !(eps >= 0 && eps <= 0.5) {
+		return fail(op, errs.ErrValue, "eps %v must be in [0, 0.5]", eps)
+	}
+	p := t
+	if eps > 0 {
+		p = t.Clamp(eps, 1-eps)
+	}
+	return retag(op, p.Div(p.Neg().AddScalar(1)).Log())
+}
+
+// Xlogy returns x·log(y), and 0 where x is 0 and y is not NaN
+// (torch.special.xlogy, scipy.special.xlogy), x and y broadcast. Floats,
+// as ResultType promotes them.
+func Xlogy(x, y *Tensor) *Tensor {
+	const op = "Xlogy"
+	for _, t := range []*Tensor{x, y} {
+		if err := t.checkOperand(op); err != nil {
+			return failed(err)
+		}
+	}
+	prod := x.Mul(y.Log())
+	if prod.err != nil {
+		return retag(op, prod)
+	}
+	zero := filled(op, prod.Device(), prod.DType(), 0, []int{})
+	return retag(op, Where(x.EqScalar(0).And(y.IsNaN().Not()), zero, prod))
+}
+
+// Logaddexp returns log(exp(a) + exp(b)) without overflow
+// (numpy.logaddexp, torch.logaddexp): max(a, b) + log1p(exp(-|a-b|)), and
+// a + log 2 where a equals b (so two infinities of one sign give that
+// infinity). Floats only.
+func Logaddexp(a, b *Tensor) *Tensor {
+	const op = "Logaddexp"
+	for _, t := range []*Tensor{a, b} {
+		if err := t.checkOperand(op); err != nil {
+			return failed(err)
+		}
+		if !t.DType().IsFloat() {
+			return fail(op, errs.ErrDType, "needs floating operands, have %v", t.DType())
+		}
+	}
+	apart := a.Maximum(b).Add(a.Sub(b).Abs().Neg().Exp().Log1p())
+	return retag(op, Where(a.Eq(b), a.AddScalar(math.Ln2), apart))
+}
+
+// IsClose reports elementwise whether a and b are equal within atol +
+// rtol·|b| (numpy.isclose, torch.isclose), a and b broadcast: infinities
+// are close only to themselves, NaN to nothing unless equalNaN. The result
+// is Bool.
+func IsClose(a, b *Tensor, rtol, atol float64, equalNaN bool) *Tensor {
+	const op = "IsClose"
+	for _, t := range []*Tensor{a, b} {
+		if err := t.checkOperand(op); err != nil {
+			return failed(err)
+		}
+	}
+	if !(rtol >= 0) || !(atol >= 0) {
+		return fail(op, errs.ErrValue, "rtol %v and atol %v must not be negative", rtol, atol)
+	}
+	near := a.Sub(b).Abs().Le(b.Abs().MulScalar(rtol).AddScalar(atol)).And(a.IsFinite()).And(b.IsFinite())
+	r := near.Or(a.Eq(b))
+	if equalNaN {
+		r = r.Or(a.IsNaN().And(b.IsNaN()))
+	}
+	return retag(op, r)
+}
+
+// CountNonzero counts the nonzero elements over the given axes (all when
+// none are given), NaN included (numpy.count_nonzero, torch's): I64.
+func (t *Tensor) CountNonzero(axes ...int) *Tensor {
+	const op = "CountNonzero"
+	if err := t.checkOperand(op); err != nil {
+		return failed(err)
+	}
+	return retag(op, t.NeScalar(0).Sum(axes...))
+}

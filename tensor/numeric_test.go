@@ -79,3 +79,25 @@ func ExampleSearchsorted() {
 	// Output:
 	// tensor([0, 1, 2, 3], dtype=i64, device=cpu)
 }
+
+// TestGradMoreNumeric checks the gradients of Logit, Xlogy, Logaddexp and
+// the view rearrangements (Rot90, Movedim, Unflatten, Unbind, Hstack,
+// Vstack) against finite differences.
+func TestGradMoreNumeric(t *testing.T) {
+	checkGradCases(t, []gradCase{
+		{name: "Logit", in: []gcIn{gin(0.1, 0.9, 2, 3)},
+			f: func(x gcTs) *tensor.Tensor { return x[0].Logit(0) }},
+		{name: "Xlogy", in: []gcIn{gstd(2, 3), gin(0.2, 3, 3)},
+			f: func(x gcTs) *tensor.Tensor { return tensor.Xlogy(x[0], x[1]) }},
+		{name: "Logaddexp", in: []gcIn{gstd(2, 3), gstd(3)},
+			f: func(x gcTs) *tensor.Tensor { return tensor.Logaddexp(x[0], x[1]) }},
+		{name: "Rearrangements", in: []gcIn{gstd(2, 3, 4), gstd(3)},
+			f: func(x gcTs) *tensor.Tensor {
+				r := x[0].Rot90(1, 1, 2).Movedim([]int{0}, []int{2})       // [4, 3, 2]
+				parts := r.Unflatten(0, 2, 2).Unbind(0)                    // two [2, 3, 2]
+				h := tensor.Hstack([]*tensor.Tensor{parts[0], parts[1]})   // [2, 6, 2]
+				row := tensor.Hstack([]*tensor.Tensor{x[1], x[1].Flip(0)}) // [6]
+				return tensor.Vstack([]*tensor.Tensor{h.Sum(2), row})      // [3, 6]
+			}},
+	})
+}

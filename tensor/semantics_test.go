@@ -342,6 +342,32 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		}
 		return tensor.Interpolate(in[0], o)
 	},
+	"movedim": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Movedim(p.axes("src"), p.axes("dst"))
+	},
+	"unflatten": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Unflatten(p.int("axis"), p.axes("sizes")...)
+	},
+	"unbind": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		parts := in[0].Unbind(p.int("axis"))
+		if len(parts) == 1 && parts[0].Err() != nil {
+			return parts[0]
+		}
+		return parts[p.int("which")]
+	},
+	"hstack": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Hstack(in) },
+	"vstack": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Vstack(in) },
+	"rot90": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		ax := p.axes("axes")
+		return in[0].Rot90(p.int("k"), ax[0], ax[1])
+	},
+	"logit":     func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].Logit(p.num("eps")) },
+	"xlogy":     func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Xlogy(in[0], in[1]) },
+	"logaddexp": func(in []*tensor.Tensor, _ semParams) *tensor.Tensor { return tensor.Logaddexp(in[0], in[1]) },
+	"isclose": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.IsClose(in[0], in[1], p.num("rtol"), p.num("atol"), p.bool("equal_nan"))
+	},
+	"count_nonzero": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].CountNonzero(p.axes("axes")...) },
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

@@ -2813,6 +2813,47 @@ case("interpolate_no_size", "interpolate", [ix4], error="ErrValue", params={"mod
 case("interpolate_2d_input", "interpolate", [ix4[0, 0]], error="ErrShape", params={"mode": "nearest", "size": [5, 5]}, rule="tessera doc: [N, C, L] or [N, C, H, W]")
 case("interpolate_i32", "interpolate", [ix4.astype(i32)], error="ErrDType", params={"mode": "bilinear", "size": [5, 5]}, rule="tessera doc: floats only")
 
+# Movedim, Unflatten, Unbind, Hstack, Vstack, Rot90; Logit, Xlogy, Logaddexp, IsClose, CountNonzero
+ar = np.arange(24, dtype=f32).reshape(2, 3, 4)
+for tag, src, dst in (("one", [0], [2]), ("two", [0, 1], [-1, 0]), ("negative", [-1], [0])):
+    case(f"movedim_{tag}", "movedim", [ar], np.moveaxis(ar, src, dst), params={"src": src, "dst": dst}, rule="numpy.moveaxis")
+case("movedim_repeat", "movedim", [ar], error="ErrAxis", params={"src": [0, 0], "dst": [1, 2]}, rule="numpy (an error)")
+case("movedim_lengths", "movedim", [ar], error="ErrValue", params={"src": [0], "dst": [1, 2]}, rule="numpy (an error)")
+case("unflatten", "unflatten", [ar], ar.reshape(2, 3, 2, 2), params={"axis": 2, "sizes": [2, -1]}, rule="torch.unflatten")
+case("unflatten_bad", "unflatten", [ar], error="ErrShape", params={"axis": 1, "sizes": [2, 2]}, rule="torch (an error)")
+for w in range(3):
+    case(f"unbind_axis1_{w}", "unbind", [ar], ar[:, w, :], params={"axis": 1, "which": w}, rule="torch.unbind")
+case("unbind_bad_axis", "unbind", [ar], error="ErrAxis", params={"axis": 3, "which": 0}, rule="torch (an error)")
+case("hstack_1d", "hstack", [np.array([1, 2], f32), np.array([3], f32), np.array(4, f32)], np.hstack([np.array([1, 2], f32), np.array([3], f32), np.array(4, f32)]), rule="numpy.hstack")
+case("hstack_2d", "hstack", [ar[0], ar[1, :, :2].copy()], np.hstack([ar[0], ar[1, :, :2]]), rule="numpy.hstack")
+case("vstack_1d", "vstack", [np.array([1, 2], f32), np.array([3, 4], f32)], np.vstack([np.array([1, 2], f32), np.array([3, 4], f32)]), rule="numpy.vstack")
+case("vstack_mixed", "vstack", [ar[0], np.array([9, 8, 7, 6], f32)], np.vstack([ar[0], np.array([9, 8, 7, 6], f32)]), rule="numpy.vstack")
+case("hstack_mismatch", "hstack", [ar[0], ar[1, :2].copy()], error="ErrShape", rule="numpy (an error)")
+for k in (-1, 0, 1, 2, 3, 5):
+    case(f"rot90_k{k}", "rot90", [ar], np.rot90(ar, k, axes=(1, 2)), params={"k": k, "axes": [1, 2]}, rule="numpy.rot90")
+case("rot90_axes_0_2", "rot90", [ar], np.rot90(ar, 1, axes=(0, 2)), params={"k": 1, "axes": [0, 2]}, rule="numpy.rot90")
+case("rot90_same_axes", "rot90", [ar], error="ErrAxis", params={"k": 1, "axes": [1, 1]}, rule="numpy (an error)")
+lp = np.array([0, 0.1, 0.5, 0.9, 1, 1.5, nan], f32)
+with np.errstate(all="ignore"):
+    case("logit", "logit", [lp], np.log(lp.astype(f64) / (1 - lp.astype(f64))).astype(f32), params={"eps": 0}, tol=TR, rule="torch.logit")
+    lc = np.clip(lp.astype(f64), 0.05, 0.95)
+    case("logit_eps", "logit", [lp], np.where(np.isnan(lp), nan, np.log(lc / (1 - lc))).astype(f32), params={"eps": 0.05}, tol=TR, rule="torch.logit(eps): clamped first")
+    xl = np.array([0, 0, 0, 2, -1, 0.5], f32)
+    yl = np.array([0, nan, 3, 0, 2, inf], f32)
+    case("xlogy", "xlogy", [xl, yl], np.where((xl == 0) & ~np.isnan(yl), 0, xl.astype(f64) * np.log(yl.astype(f64))).astype(f32), tol=TR, rule="scipy.special.xlogy (torch.special.xlogy)")
+la2 = np.array([0, 1000, -1000, inf, -inf, inf, nan, 2], f32)
+lb2 = np.array([0, 999, -1001, inf, -inf, -inf, 1, -3], f32)
+with np.errstate(all="ignore"):
+    case("logaddexp", "logaddexp", [la2, lb2], np.logaddexp(la2.astype(f64), lb2.astype(f64)).astype(f32), tol=TR, rule="numpy.logaddexp")
+ia = np.array([1, 1, inf, inf, nan, 0, 1e-9, 100], f32)
+ib = np.array([1.00001, 1.1, inf, -inf, nan, 1e-9, 0, 100.5], f32)
+for en in (False, True):
+    case(f"isclose_nan{en}", "isclose", [ia, ib], np.isclose(ia, ib, rtol=1e-4, atol=1e-8, equal_nan=en), params={"rtol": 1e-4, "atol": 1e-8, "equal_nan": en}, rule="numpy.isclose")
+case("isclose_broadcast", "isclose", [ar, np.array([0, 1.00001, 2.5, 3], f32)], np.isclose(ar, np.array([0, 1.00001, 2.5, 3], f32), rtol=1e-5, atol=0), params={"rtol": 1e-5, "atol": 0}, rule="numpy.isclose")
+cz = np.array([[0, 1, nan], [-0.0, 0, 2]], f32)
+case("count_nonzero_all", "count_nonzero", [cz], np.array(np.count_nonzero(cz), i64), params={"axes": None}, rule="numpy.count_nonzero (NaN counts)")
+case("count_nonzero_axis0", "count_nonzero", [cz], np.count_nonzero(cz, axis=0).astype(i64), params={"axes": [0]}, rule="numpy.count_nonzero")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
