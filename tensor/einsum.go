@@ -18,9 +18,9 @@ import (
 // A label's axes must have one extent, or extent 1 (broadcast, as both
 // libraries allow); a label repeated in one operand takes the diagonal.
 // Labels missing from the output are summed. The operands are cast to
-// the dtype PromoteTypes gives for all of them. It is composed of views, sums and batched Matmul
-// calls, contracting the operands left to right, so it runs on every
-// device and is differentiable.
+// the dtype PromoteTypes gives for all of them. It is composed of views,
+// sums and batched Matmul calls, contracting the operands left to right,
+// so it runs on every device and is differentiable.
 func Einsum(subscripts string, operands ...*Tensor) *Tensor {
 	const op = "Einsum"
 	for _, t := range operands {
@@ -48,8 +48,9 @@ func Einsum(subscripts string, operands ...*Tensor) *Tensor {
 		operands = cast
 	}
 	size := spec.sizes
-	// need(i) is the set of labels still needed after operand i-1: those
-	// of operands i and later, and the output's.
+	// need(from) is the set of labels that operands from on and the
+	// output use: after contracting operand i, need(i+1) is what must
+	// survive.
 	need := func(from int) map[int]bool {
 		m := map[int]bool{}
 		for _, l := range spec.out {
