@@ -10,14 +10,14 @@
 //
 // The pieces are PyTorch's: layers (Linear, Conv2d, the pools, Flatten,
 // Embedding, LayerNorm, GroupNorm, BatchNorm, Upsample,
-// MultiheadAttention, the Transformer encoder, Dropout and the
-// activations) chained by Sequential, whose parameter and buffer names are
-// PyTorch's state-dict keys; the losses (CrossEntropy, NLL, MSE, L1,
+// MultiheadAttention, the Transformer encoder, LSTM, GRU, Dropout and
+// the activations) chained by Sequential, whose parameter and buffer names
+// are PyTorch's state-dict keys; the losses (CrossEntropy, NLL, MSE, L1,
 // SmoothL1, Huber, BCE, BCEWithLogits); seeded initialisers (Kaiming,
 // Xavier) that the layers use for PyTorch's default initialisation; and
-// To, StateDict, LoadStateDict, Save and Load for a model's state. Bad arguments and
-// inputs give failed tensors carrying typed errors, as tensor operations
-// do, so a forward pass is checked once, at its end.
+// To, StateDict, LoadStateDict, Save and Load for a model's state. Bad
+// arguments and inputs give failed tensors carrying typed errors, as
+// tensor operations do, so a forward pass is checked once, at its end.
 package nn
 
 import (
