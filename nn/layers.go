@@ -20,6 +20,7 @@ var (
 	_ Module = (*Dropout)(nil)
 	_ Module = (*BatchNorm)(nil)
 	_ Module = (*GroupNorm)(nil)
+	_ Module = (*Conv1d)(nil)
 	_ Module = Upsample{}
 	_ Module = MaxPool2d{}
 	_ Module = AvgPool2d{}
@@ -110,22 +111,65 @@ type Conv2d struct {
 // kernel size and options, initialised as PyTorch's: weight and bias
 // uniform in ±1/sqrt(fan_in), fan_in = in/groups·KH·KW.
 func NewConv2d(in, out int, kernel [2]int, opt tensor.Conv2dOptions, opts ...Option) *Conv2d {
-	c, err := newConfig("Conv2d", opts)
-	g := max(opt.Groups, 1)
-	if err == nil && (in <= 0 || out <= 0 || kernel[0] <= 0 || kernel[1] <= 0 || opt.Groups < 0 || in%g != 0 || out%g != 0) {
-		err = errs.New("nn", "Conv2d", errs.ErrShape, "channels in %d and out %d, kernel %v and groups %d must be positive, the groups dividing the channels", in, out, kernel, opt.Groups)
-	}
-	l := &Conv2d{Opt: opt}
-	var w, b *tensor.Tensor
-	if err == nil {
-		w, b = defaultInit(c, c.bias, out, out, in/g, kernel[0], kernel[1])
-	}
-	l.Weight = newParam("weight", w, err)
-	if c.bias {
-		l.Bias = newParam("bias", b, err)
-	}
-	return l
+	w, b := convParams("Conv2d", in, out, kernel[:], opt.Groups, opts)
+	return &Conv2d{Weight: w, Bias: b, Opt: opt}
 }
+
+// convParams makes a convolution's weight [out, in/groups, kernel...] and
+// bias (nil with NoBias), initialised as PyTorch's.
+func convParams(name string, in, out int, kernel []int, groups int, opts []Option) (w, b *Parameter) {
+	c, err := newConfig(name, opts)
+	g := max(groups, 1)
+	if err == nil && (in <= 0 || out <= 0 || slices.ContainsFunc(kernel, func(k int) bool { return k <= 0 }) || groups < 0 || in%g != 0 || out%g != 0) {
+		err = errs.New("nn", name, errs.ErrShape, "channels in %d and out %d, kernel %v and groups %d must be positive, the groups dividing the channels", in, out, kernel, groups)
+	}
+	var wt, bt *tensor.Tensor
+	if err == nil {
+		wt, bt = defaultInit(c, c.bias, out, append([]int{out, in / g}, kernel...)...)
+	}
+	w = newParam("weight", wt, err)
+	if c.bias {
+		b = newParam("bias", bt, err)
+	}
+	return w, b
+}
+
+// Conv1d is PyTorch's nn.Conv1d: Weight [out, in/groups, K], Bias [out],
+// the options' first entries (stride, padding, dilation) and groups
+// applying to the one spatial axis (see tensor.Conv1d).
+type Conv1d struct {
+	Weight, Bias *Parameter
+	Opt          tensor.Conv2dOptions
+}
+
+// NewConv1d returns a Conv1d layer from in to out channels with kernel
+// size k, initialised as PyTorch's (as NewConv2d's).
+func NewConv1d(in, out, k int, opt tensor.Conv2dOptions, opts ...Option) *Conv1d {
+	w, b := convParams("Conv1d", in, out, []int{k}, opt.Groups, opts)
+	return &Conv1d{Weight: w, Bias: b, Opt: opt}
+}
+
+// Forward convolves x [N, C, L] into [N, out, OL].
+func (l *Conv1d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if l.Weight == nil {
+		return fail("Conv1d", errs.ErrValue, "no weight (build the layer with NewConv1d)")
+	}
+	var b *tensor.Tensor
+	if l.Bias != nil {
+		b = l.Bias.Value
+	}
+	w := l.Weight.Value
+	if valid(x) && valid(w) {
+		want := w.Shape()[1] * max(l.Opt.Groups, 1)
+		if x.Rank() != 3 || x.Shape()[1] != want {
+			return fail("Conv1d", errs.ErrShape, "input %v must be [N, %d, L]", x.Shape(), want)
+		}
+	}
+	return tensor.Conv1d(x, w, b, l.Opt)
+}
+
+// Parameters returns the weight and, unless NoBias, the bias.
+func (l *Conv1d) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
 
 // Forward convolves x [N, C, H, W] into [N, out, OH, OW].
 func (l *Conv2d) Forward(x *tensor.Tensor) *tensor.Tensor {
