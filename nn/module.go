@@ -8,8 +8,8 @@
 // current values each time Forward runs, so a model sees every update, and
 // tensors computed from an older value keep that value.
 //
-// The pieces are PyTorch's: layers (Linear, Conv2d, the pools, Flatten,
-// Embedding, LayerNorm, GroupNorm, BatchNorm, Upsample,
+// The pieces are PyTorch's: layers (Linear, Conv1d, Conv2d, the pools,
+// Flatten, Embedding, LayerNorm, GroupNorm, BatchNorm, Upsample,
 // MultiheadAttention, the Transformer encoder, LSTM, GRU, Dropout and
 // the activations) chained by Sequential, whose parameter and buffer names
 // are PyTorch's state-dict keys; the losses (CrossEntropy, NLL, MSE, L1,
