@@ -54,41 +54,74 @@ type TransformerEncoderLayer struct {
 // initialisation). Options: Seed, DType, Eps (the LayerNorms'), NoBias,
 // BatchFirst.
 func NewTransformerEncoderLayer(dModel, heads int, o TransformerOptions, opts ...Option) *TransformerEncoderLayer {
-	c, err := newConfig("TransformerEncoderLayer", opts)
+	b := newTransformerBuild("TransformerEncoderLayer", dModel, o, opts)
+	l := &TransformerEncoderLayer{
+		SelfAttn:   NewMultiheadAttention(dModel, heads, b.sub(0)...),
+		Linear1:    NewLinear(dModel, b.ff, b.sub(1)...),
+		Linear2:    NewLinear(b.ff, dModel, b.sub(2)...),
+		Norm1:      NewLayerNorm([]int{dModel}, opts...),
+		Norm2:      NewLayerNorm([]int{dModel}, opts...),
+		Dropout:    b.dropout(3),
+		Dropout1:   b.dropout(4),
+		Dropout2:   b.dropout(5),
+		Activation: b.act,
+		NormFirst:  o.NormFirst,
+		err:        b.err,
+	}
+	prefixNames(map[string]Module{"self_attn.": l.SelfAttn, "linear1.": l.Linear1, "linear2.": l.Linear2, "norm1.": l.Norm1, "norm2.": l.Norm2})
+	return l
+}
+
+// transformerBuild is what the Transformer layers' constructors share:
+// the checked options, the activation, and seeds for the sub-layers.
+type transformerBuild struct {
+	c    config
+	err  error
+	act  Module
+	ff   int
+	o    TransformerOptions
+	opts []Option
+}
+
+func newTransformerBuild(name string, dModel int, o TransformerOptions, opts []Option) transformerBuild {
+	c, err := newConfig(name, opts)
 	if err == nil && o.FeedForward <= 0 {
-		err = errs.New("nn", "TransformerEncoderLayer", errs.ErrShape, "feed-forward width %d must be positive", o.FeedForward)
+		err = errs.New("nn", name, errs.ErrShape, "feed-forward width %d must be positive", o.FeedForward)
 	}
 	if err == nil && !(o.Dropout >= 0 && o.Dropout < 1) {
-		err = errs.New("nn", "TransformerEncoderLayer", errs.ErrValue, "dropout %v must be in [0, 1)", o.Dropout)
-	}
-	sub := func(i uint64) []Option {
-		s := append([]Option(nil), opts...)
-		return append(s, Seed(subSeed(c.seed, i)))
+		err = errs.New("nn", name, errs.ErrValue, "dropout %v must be in [0, 1)", o.Dropout)
 	}
 	act := o.Activation
 	if act == nil {
 		act = ReLU{}
 	}
-	ff := max(o.FeedForward, 1)
-	l := &TransformerEncoderLayer{
-		SelfAttn:   NewMultiheadAttention(dModel, heads, sub(0)...),
-		Linear1:    NewLinear(dModel, ff, sub(1)...),
-		Linear2:    NewLinear(ff, dModel, sub(2)...),
-		Norm1:      NewLayerNorm([]int{dModel}, opts...),
-		Norm2:      NewLayerNorm([]int{dModel}, opts...),
-		Dropout:    NewDropout(o.Dropout, subSeed(c.seed, 3)),
-		Dropout1:   NewDropout(o.Dropout, subSeed(c.seed, 4)),
-		Dropout2:   NewDropout(o.Dropout, subSeed(c.seed, 5)),
-		Activation: act,
-		NormFirst:  o.NormFirst,
-		err:        err,
-	}
-	for prefix, m := range map[string]Module{"self_attn.": l.SelfAttn, "linear1.": l.Linear1, "linear2.": l.Linear2, "norm1.": l.Norm1, "norm2.": l.Norm2} {
+	return transformerBuild{c: c, err: err, act: act, ff: max(o.FeedForward, 1), o: o, opts: opts}
+}
+
+// sub is the options of sub-layer i: the layer's, with a seed of its own.
+func (b transformerBuild) sub(i uint64) []Option {
+	return append(slices.Clone(b.opts), Seed(subSeed(b.c.seed, i)))
+}
+
+// dropout is a Dropout of the options' probability with seed i.
+func (b transformerBuild) dropout(i uint64) *Dropout {
+	return NewDropout(b.o.Dropout, subSeed(b.c.seed, i))
+}
+
+// prefixNames puts each prefix before its module's parameter names.
+func prefixNames(parts map[string]Module) {
+	for prefix, m := range parts {
 		for _, p := range m.Parameters() {
 			p.Name = prefix + p.Name
 		}
 	}
-	return l
+}
+
+// feedForward is the Transformer layers' feed-forward block:
+// drop2(linear2(drop(act(linear1(x))))).
+func feedForward(x *tensor.Tensor, linear1, linear2 *Linear, act Module, drop, drop2 *Dropout) *tensor.Tensor {
+	h := drop.Forward(act.Forward(linear1.Forward(x)))
+	return drop2.Forward(linear2.Forward(h))
 }
 
 // SetTraining switches the dropouts between training and evaluation.
@@ -118,8 +151,7 @@ func (l *TransformerEncoderLayer) Encode(src *tensor.Tensor, masks AttentionMask
 		return l.Dropout1.Forward(l.SelfAttn.Attend(x, x, x, masks))
 	}
 	feed := func(x *tensor.Tensor) *tensor.Tensor {
-		h := l.Dropout.Forward(l.Activation.Forward(l.Linear1.Forward(x)))
-		return l.Dropout2.Forward(l.Linear2.Forward(h))
+		return feedForward(x, l.Linear1, l.Linear2, l.Activation, l.Dropout, l.Dropout2)
 	}
 	x := src
 	if l.NormFirst {
@@ -220,6 +252,110 @@ func (e *TransformerEncoder) Parameters() []*Parameter {
 	}
 	if e.Norm != nil {
 		ps = append(ps, e.Norm.Parameters()...)
+	}
+	return ps
+}
+
+var (
+	_ Module  = (*TransformerDecoderLayer)(nil)
+	_ Trainer = (*TransformerDecoderLayer)(nil)
+)
+
+// TransformerDecoderLayer is PyTorch's nn.TransformerDecoderLayer:
+// self-attention over the target, attention from the target to the
+// encoder's output (the memory), and the feed-forward block, each with a
+// residual connection, dropout and LayerNorm, in PyTorch's two orders.
+// Parameter names are PyTorch's (self_attn.*, multihead_attn.*,
+// linear1.*, norm3.*, …). Its Forward has no memory to attend to, so it
+// reports an error: call Decode.
+type TransformerDecoderLayer struct {
+	SelfAttn, CrossAttn                   *MultiheadAttention
+	Linear1, Linear2                      *Linear
+	Norm1, Norm2, Norm3                   *LayerNorm
+	Dropout, Dropout1, Dropout2, Dropout3 *Dropout
+	Activation                            Module
+	NormFirst                             bool
+	err                                   error
+}
+
+// NewTransformerDecoderLayer returns a decoder layer over dModel features
+// with heads heads, initialised as PyTorch's. Options as
+// NewTransformerEncoderLayer's.
+func NewTransformerDecoderLayer(dModel, heads int, o TransformerOptions, opts ...Option) *TransformerDecoderLayer {
+	b := newTransformerBuild("TransformerDecoderLayer", dModel, o, opts)
+	l := &TransformerDecoderLayer{
+		SelfAttn:   NewMultiheadAttention(dModel, heads, b.sub(0)...),
+		CrossAttn:  NewMultiheadAttention(dModel, heads, b.sub(6)...),
+		Linear1:    NewLinear(dModel, b.ff, b.sub(1)...),
+		Linear2:    NewLinear(b.ff, dModel, b.sub(2)...),
+		Norm1:      NewLayerNorm([]int{dModel}, opts...),
+		Norm2:      NewLayerNorm([]int{dModel}, opts...),
+		Norm3:      NewLayerNorm([]int{dModel}, opts...),
+		Dropout:    b.dropout(3),
+		Dropout1:   b.dropout(4),
+		Dropout2:   b.dropout(5),
+		Dropout3:   b.dropout(7),
+		Activation: b.act,
+		NormFirst:  o.NormFirst,
+		err:        b.err,
+	}
+	prefixNames(map[string]Module{"self_attn.": l.SelfAttn, "multihead_attn.": l.CrossAttn, "linear1.": l.Linear1, "linear2.": l.Linear2,
+		"norm1.": l.Norm1, "norm2.": l.Norm2, "norm3.": l.Norm3})
+	return l
+}
+
+// SetTraining switches the dropouts between training and evaluation.
+func (l *TransformerDecoderLayer) SetTraining(on bool) {
+	for _, d := range []*Dropout{l.Dropout, l.Dropout1, l.Dropout2, l.Dropout3} {
+		if d != nil {
+			d.SetTraining(on)
+		}
+	}
+}
+
+// Forward reports an ErrValue: a decoder layer needs the memory (Decode).
+func (l *TransformerDecoderLayer) Forward(*tensor.Tensor) *tensor.Tensor {
+	return fail("TransformerDecoderLayer", errs.ErrValue, "a decoder layer attends to an encoder's output: call Decode(tgt, memory, ...)")
+}
+
+// Decode runs the layer on tgt, attending to memory, with the target's
+// self-attention masks (tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+// and the cross-attention's (memory_mask, memory_key_padding_mask).
+func (l *TransformerDecoderLayer) Decode(tgt, memory *tensor.Tensor, tgtMasks, memoryMasks AttentionMasks) *tensor.Tensor {
+	if l.err != nil {
+		return tensor.Failed(l.err)
+	}
+	if l.Parameters() == nil || l.Dropout == nil || l.Dropout1 == nil || l.Dropout2 == nil || l.Dropout3 == nil || l.Activation == nil {
+		return fail("TransformerDecoderLayer", errs.ErrValue, "build the layer with NewTransformerDecoderLayer")
+	}
+	self := func(x *tensor.Tensor) *tensor.Tensor { return l.Dropout1.Forward(l.SelfAttn.Attend(x, x, x, tgtMasks)) }
+	cross := func(x *tensor.Tensor) *tensor.Tensor {
+		return l.Dropout2.Forward(l.CrossAttn.Attend(x, memory, memory, memoryMasks))
+	}
+	feed := func(x *tensor.Tensor) *tensor.Tensor {
+		return feedForward(x, l.Linear1, l.Linear2, l.Activation, l.Dropout, l.Dropout3)
+	}
+	x := tgt
+	if l.NormFirst {
+		x = x.Add(self(l.Norm1.Forward(x)))
+		x = x.Add(cross(l.Norm2.Forward(x)))
+		return x.Add(feed(l.Norm3.Forward(x)))
+	}
+	x = l.Norm1.Forward(x.Add(self(x)))
+	x = l.Norm2.Forward(x.Add(cross(x)))
+	return l.Norm3.Forward(x.Add(feed(x)))
+}
+
+// Parameters lists PyTorch's order: self_attn, multihead_attn, linear1,
+// linear2, norm1, norm2, norm3.
+func (l *TransformerDecoderLayer) Parameters() []*Parameter {
+	parts := []Module{l.SelfAttn, l.CrossAttn, l.Linear1, l.Linear2, l.Norm1, l.Norm2, l.Norm3}
+	if l.SelfAttn == nil || l.CrossAttn == nil || l.Linear1 == nil || l.Linear2 == nil || l.Norm1 == nil || l.Norm2 == nil || l.Norm3 == nil {
+		return nil // a zero value: Decode reports it
+	}
+	var ps []*Parameter
+	for _, m := range parts {
+		ps = append(ps, m.Parameters()...)
 	}
 	return ps
 }

@@ -1,10 +1,12 @@
 package nn_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/tessera-go/tessera/dtype"
+	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/tensor"
 )
@@ -115,5 +117,47 @@ func TestTransformerEncoder(t *testing.T) {
 	near(t, "stack", vals(t, enc.Forward(x)), vals(t, want), 0, 0)
 	if err := nn.NewTransformerEncoder(4, 2, 0, nn.DefaultTransformer(), false).Forward(x).Err(); err == nil {
 		t.Error("zero layers accepted")
+	}
+}
+
+// TestTransformerDecoderLayer checks PyTorch's parameter names, both
+// orders of normalisation against the sub-layers composed by hand (with
+// a causal target and a memory padding mask), the gradients against
+// finite differences, and that Forward asks for Decode.
+func TestTransformerDecoderLayer(t *testing.T) {
+	l := nn.NewTransformerDecoderLayer(4, 2, nn.TransformerOptions{FeedForward: 5}, nn.DType(dtype.F64), nn.Seed(12))
+	ps := l.Parameters()
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	if len(ps) != 18 || names[4] != "multihead_attn.in_proj_weight" || names[17] != "norm3.bias" {
+		t.Fatalf("parameters %v", names)
+	}
+	for i, p := range []*nn.Parameter{l.Norm1.Weight, l.Norm2.Bias, l.Norm3.Weight} {
+		v, _ := randn(t, uint64(100+i), 4)
+		p.Set(v)
+	}
+	tgt, _ := randn(t, 101, 3, 2, 4)
+	mem, _ := randn(t, 102, 5, 2, 4)
+	tm := nn.AttentionMasks{Causal: true}
+	mm := nn.AttentionMasks{KeyPadding: tensor.FromSlice([]bool{false, false, true, false, true, false, false, false, false, false}, 2, 5)}
+	self := func(x *tensor.Tensor) *tensor.Tensor { return l.SelfAttn.Attend(x, x, x, tm) }
+	cross := func(x *tensor.Tensor) *tensor.Tensor { return l.CrossAttn.Attend(x, mem, mem, mm) }
+	ff := func(x *tensor.Tensor) *tensor.Tensor { return l.Linear2.Forward(l.Linear1.Forward(x).Relu()) }
+	x := l.Norm1.Forward(tgt.Add(self(tgt)))
+	x = l.Norm2.Forward(x.Add(cross(x)))
+	near(t, "post-norm", vals(t, l.Decode(tgt, mem, tm, mm)), vals(t, l.Norm3.Forward(x.Add(ff(x)))), 1e-12, 1e-12)
+	l.NormFirst = true
+	x = tgt.Add(self(l.Norm1.Forward(tgt)))
+	x = x.Add(cross(l.Norm2.Forward(x)))
+	near(t, "pre-norm", vals(t, l.Decode(tgt, mem, tm, mm)), vals(t, x.Add(ff(l.Norm3.Forward(x)))), 1e-12, 1e-12)
+	w, _ := randn(t, 103, 3, 2, 4)
+	checkGrads(t, "TransformerDecoderLayer", ps, func() *tensor.Tensor { return l.Decode(tgt, mem, tm, mm).Mul(w).Sum() })
+	if err := l.Forward(tgt).Err(); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("Forward: %v, want ErrValue", err)
+	}
+	if err := (&nn.TransformerDecoderLayer{}).Decode(tgt, mem, tm, mm).Err(); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("zero value: %v, want ErrValue", err)
 	}
 }
