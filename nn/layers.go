@@ -151,21 +151,29 @@ func NewConv1d(in, out, k int, opt tensor.Conv2dOptions, opts ...Option) *Conv1d
 
 // Forward convolves x [N, C, L] into [N, out, OL].
 func (l *Conv1d) Forward(x *tensor.Tensor) *tensor.Tensor {
-	if l.Weight == nil {
-		return fail("Conv1d", errs.ErrValue, "no weight (build the layer with NewConv1d)")
+	return convForward("Conv1d", l.Weight, l.Bias, l.Opt.Groups, x, 3, "[N, %d, L]", func(w, b *tensor.Tensor) *tensor.Tensor {
+		return tensor.Conv1d(x, w, b, l.Opt)
+	})
+}
+
+// convForward checks x against a convolution layer's weight (rank axes,
+// in/groups·groups channels, as layout describes) and runs conv.
+func convForward(name string, weight, bias *Parameter, groups int, x *tensor.Tensor, rank int, layout string, conv func(w, b *tensor.Tensor) *tensor.Tensor) *tensor.Tensor {
+	if weight == nil {
+		return fail(name, errs.ErrValue, "no weight (build the layer with New%s)", name)
 	}
 	var b *tensor.Tensor
-	if l.Bias != nil {
-		b = l.Bias.Value
+	if bias != nil {
+		b = bias.Value
 	}
-	w := l.Weight.Value
+	w := weight.Value
 	if valid(x) && valid(w) {
-		want := w.Shape()[1] * max(l.Opt.Groups, 1)
-		if x.Rank() != 3 || x.Shape()[1] != want {
-			return fail("Conv1d", errs.ErrShape, "input %v must be [N, %d, L]", x.Shape(), want)
+		want := w.Shape()[1] * max(groups, 1)
+		if x.Rank() != rank || x.Shape()[1] != want {
+			return fail(name, errs.ErrShape, "input %v must be "+layout, x.Shape(), want)
 		}
 	}
-	return tensor.Conv1d(x, w, b, l.Opt)
+	return conv(w, b)
 }
 
 // Parameters returns the weight and, unless NoBias, the bias.
@@ -173,21 +181,9 @@ func (l *Conv1d) Parameters() []*Parameter { return params(l.Weight, l.Bias) }
 
 // Forward convolves x [N, C, H, W] into [N, out, OH, OW].
 func (l *Conv2d) Forward(x *tensor.Tensor) *tensor.Tensor {
-	if l.Weight == nil {
-		return fail("Conv2d", errs.ErrValue, "no weight (build the layer with NewConv2d)")
-	}
-	var b *tensor.Tensor
-	if l.Bias != nil {
-		b = l.Bias.Value
-	}
-	w := l.Weight.Value
-	if valid(x) && valid(w) {
-		want := w.Shape()[1] * max(l.Opt.Groups, 1)
-		if x.Rank() != 4 || x.Shape()[1] != want {
-			return fail("Conv2d", errs.ErrShape, "input %v must be [N, %d, H, W]", x.Shape(), want)
-		}
-	}
-	return tensor.Conv2d(x, w, b, l.Opt)
+	return convForward("Conv2d", l.Weight, l.Bias, l.Opt.Groups, x, 4, "[N, %d, H, W]", func(w, b *tensor.Tensor) *tensor.Tensor {
+		return tensor.Conv2d(x, w, b, l.Opt)
+	})
 }
 
 // Parameters returns the weight and, unless NoBias, the bias.

@@ -38,21 +38,10 @@ func crossEntropy(op string, logits, labels *tensor.Tensor, smooth float64) *ten
 	if !(smooth >= 0 && smooth <= 1) {
 		return fail(op, errs.ErrValue, "label smoothing %v must be in [0, 1]", smooth)
 	}
-	if !valid(logits) || !valid(labels) {
-		return logits.Add(labels) // the error of whichever failed
+	if bad := classCheck(op, "logits", logits, labels); bad != nil {
+		return bad
 	}
-	ls, ys := logits.Shape(), labels.Shape()
-	switch {
-	case !logits.DType().IsFloat():
-		return fail(op, errs.ErrDType, "logits must be floating, have %v", logits.DType())
-	case !labels.DType().IsInt():
-		return fail(op, errs.ErrDType, "labels must be integer class indices, have %v", labels.DType())
-	case len(ls) != 2 || len(ys) != 1 || ls[0] != ys[0] || ls[1] == 0:
-		return fail(op, errs.ErrShape, "logits %v and labels %v must be [N, C] and [N] with C > 0", ls, ys)
-	case logits.Device() != labels.Device():
-		return fail(op, errs.ErrDevice, "logits on %s, labels on %s", logits.Device().Name(), labels.Device().Name())
-	}
-	n, c := ls[0], ls[1]
+	n, c := logits.Shape()[0], logits.Shape()[1]
 	dev, dt := logits.Device(), logits.DType()
 	if labels.DType() == dtype.U8 {
 		labels = labels.Cast(dtype.I32) // class numbers above 255 must compare
@@ -86,6 +75,27 @@ func crossEntropy(op string, logits, labels *tensor.Tensor, smooth float64) *ten
 		rows = rows.Mul(hits).Div(hits)
 	}
 	return rows.Mean()
+}
+
+// classCheck checks scores [N, C] (a floating dtype, C > 0) and integer
+// labels [N] on one device, as the classification losses want, and
+// returns a failed tensor naming what is wrong, or nil.
+func classCheck(op, what string, scores, labels *tensor.Tensor) *tensor.Tensor {
+	if !valid(scores) || !valid(labels) {
+		return scores.Add(labels) // the error of whichever failed
+	}
+	ls, ys := scores.Shape(), labels.Shape()
+	switch {
+	case !scores.DType().IsFloat():
+		return fail(op, errs.ErrDType, "%s must be floating, have %v", what, scores.DType())
+	case !labels.DType().IsInt():
+		return fail(op, errs.ErrDType, "labels must be integer class indices, have %v", labels.DType())
+	case len(ls) != 2 || len(ys) != 1 || ls[0] != ys[0] || ls[1] == 0:
+		return fail(op, errs.ErrShape, "%s %v and labels %v must be [N, C] and [N] with C > 0", what, ls, ys)
+	case scores.Device() != labels.Device():
+		return fail(op, errs.ErrDevice, "%s on %s, labels on %s", what, scores.Device().Name(), labels.Device().Name())
+	}
+	return nil
 }
 
 // MSE is the mean squared difference between pred and target, PyTorch's
@@ -205,20 +215,8 @@ func BCEWithLogits(x, y *tensor.Tensor) *tensor.Tensor {
 // for integer labels [N] (PyTorch's F.nll_loss, mean reduction):
 // CrossEntropy without its LogSoftmax, with CrossEntropy's label checks.
 func NLL(logp, labels *tensor.Tensor) *tensor.Tensor {
-	const op = "NLL"
-	if !valid(logp) || !valid(labels) {
-		return logp.Add(labels)
-	}
-	ls, ys := logp.Shape(), labels.Shape()
-	switch {
-	case !logp.DType().IsFloat():
-		return fail(op, errs.ErrDType, "log-probabilities must be floating, have %v", logp.DType())
-	case !labels.DType().IsInt():
-		return fail(op, errs.ErrDType, "labels must be integer class indices, have %v", labels.DType())
-	case len(ls) != 2 || len(ys) != 1 || ls[0] != ys[0] || ls[1] == 0:
-		return fail(op, errs.ErrShape, "log-probabilities %v and labels %v must be [N, C] and [N] with C > 0", ls, ys)
-	case logp.Device() != labels.Device():
-		return fail(op, errs.ErrDevice, "log-probabilities on %s, labels on %s", logp.Device().Name(), labels.Device().Name())
+	if bad := classCheck("NLL", "log-probabilities", logp, labels); bad != nil {
+		return bad
 	}
 	idx := labels.Cast(dtype.I64).Unsqueeze(1)
 	return logp.Gather(1, idx).Mean().Neg()
