@@ -2,8 +2,9 @@
 // gradients: SGD (with momentum, dampening, Nesterov and weight decay),
 // Adam, AdamW and RMSprop, each following PyTorch's torch.optim update
 // rule, learning rate schedules (StepLR, ExponentialLR, MultiStepLR,
-// cosine annealing with linear warm-up, OneCycleLR), and PyTorch's
-// gradient clipping (ClipGradNorm, ClipGradValue).
+// cosine annealing with linear warm-up, OneCycleLR, and the metric-driven
+// ReduceLROnPlateau), and PyTorch's gradient clipping (ClipGradNorm,
+// ClipGradValue).
 //
 // A training step is ordinary tensor code:
 //

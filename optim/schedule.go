@@ -201,3 +201,99 @@ func (s *ScheduledOptimizer) SetSteps(n int) { s.n = max(n, 0) }
 
 // Unwrap returns the wrapped optimiser.
 func (s *ScheduledOptimizer) Unwrap() Optimizer { return s.opt }
+
+// PlateauOptions are ReduceLROnPlateau's; DefaultPlateau gives PyTorch's
+// defaults.
+type PlateauOptions struct {
+	Max          bool    // the metric improves upwards (mode "max"); else downwards
+	Factor       float64 // the rate is multiplied by it on a plateau, in (0, 1)
+	Patience     int     // steps without improvement tolerated before reducing (>= 0)
+	Threshold    float64 // the least improvement that counts (>= 0)
+	AbsThreshold bool    // Threshold is absolute (threshold_mode "abs"); else relative
+	Cooldown     int     // steps after a reduction before counting again (>= 0)
+	MinLR        float64 // the rate is never reduced below it (>= 0)
+	Eps          float64 // a reduction smaller than it is skipped (>= 0)
+}
+
+// DefaultPlateau returns PyTorch's defaults: mode "min", factor 0.1,
+// patience 10, relative threshold 1e-4, no cooldown, min_lr 0, eps 1e-8.
+func DefaultPlateau() PlateauOptions {
+	return PlateauOptions{Factor: 0.1, Patience: 10, Threshold: 1e-4, Eps: 1e-8}
+}
+
+// ReduceLROnPlateau lowers an optimiser's learning rate when a metric
+// stops improving, as torch.optim.lr_scheduler.ReduceLROnPlateau: Step is
+// called with the metric once per epoch (not through Scheduled, since the
+// rate depends on the metric, not the step).
+type ReduceLROnPlateau struct {
+	opt      Optimizer
+	o        PlateauOptions
+	best     float64
+	bad      int // steps since the last improvement
+	cooldown int // steps of cooldown left
+}
+
+// NewReduceLROnPlateau returns the scheduler for opt. Invalid options are
+// ErrValue errors.
+func NewReduceLROnPlateau(opt Optimizer, o PlateauOptions) (*ReduceLROnPlateau, error) {
+	const op = "ReduceLROnPlateau"
+	switch {
+	case opt == nil:
+		return nil, errs.New("optim", op, errs.ErrValue, "nil optimiser")
+	case !(o.Factor > 0 && o.Factor < 1):
+		return nil, errs.New("optim", op, errs.ErrValue, "invalid factor %v: want 0 < factor < 1", o.Factor)
+	case o.Patience < 0 || o.Cooldown < 0:
+		return nil, errs.New("optim", op, errs.ErrValue, "invalid patience %d or cooldown %d: want >= 0", o.Patience, o.Cooldown)
+	}
+	if err := checkRates(op, rate{"threshold", o.Threshold}, rate{"minimum learning rate", o.MinLR}, rate{"eps", o.Eps}); err != nil {
+		return nil, err
+	}
+	best := math.Inf(1)
+	if o.Max {
+		best = math.Inf(-1)
+	}
+	return &ReduceLROnPlateau{opt: opt, o: o, best: best}, nil
+}
+
+// Step records one epoch's metric and reduces the learning rate to
+// max(lr·Factor, MinLR) after more than Patience epochs without an
+// improvement, then waits Cooldown epochs before counting again. It
+// reports whether it reduced the rate. A NaN metric counts as no
+// improvement, as in PyTorch.
+func (s *ReduceLROnPlateau) Step(metric float64) bool {
+	if s.better(metric) {
+		s.best, s.bad = metric, 0
+	} else {
+		s.bad++
+	}
+	if s.cooldown > 0 {
+		s.cooldown--
+		s.bad = 0
+	}
+	if s.bad <= s.o.Patience {
+		return false
+	}
+	s.cooldown, s.bad = s.o.Cooldown, 0
+	old := s.opt.LR()
+	lr := math.Max(old*s.o.Factor, s.o.MinLR)
+	if old-lr <= s.o.Eps {
+		return false
+	}
+	s.opt.SetLR(lr)
+	return true
+}
+
+// better reports whether metric improves on the best so far by the
+// threshold, in the options' direction and mode.
+func (s *ReduceLROnPlateau) better(metric float64) bool {
+	t := s.o.Threshold
+	switch {
+	case !s.o.Max && !s.o.AbsThreshold:
+		return metric < s.best*(1-t)
+	case !s.o.Max:
+		return metric < s.best-t
+	case !s.o.AbsThreshold:
+		return metric > s.best*(1+t)
+	}
+	return metric > s.best+t
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tessera-go/tessera/dtype"
 	"github.com/tessera-go/tessera/errs"
 	"github.com/tessera-go/tessera/nn"
 	"github.com/tessera-go/tessera/optim"
@@ -120,5 +121,58 @@ func TestScheduledSteps(t *testing.T) {
 	s.Apply(sgd, 4)
 	if sgd.LR() != 0.25 {
 		t.Errorf("after Apply(4): LR %v, want 0.25", sgd.LR())
+	}
+}
+
+// TestReduceLROnPlateau follows PyTorch's algorithm by hand: patience 2,
+// factor 0.5, cooldown 1, a floor of 0.3, on a metric that stalls at 9;
+// then the "max" mode with an absolute threshold.
+func TestReduceLROnPlateau(t *testing.T) {
+	p := nn.NewParameter("w", tensor.Zeros(dtype.F32, 1))
+	sgd, err := optim.NewSGD([]*nn.Parameter{p}, 1, optim.SGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := optim.DefaultPlateau()
+	o.Patience, o.Factor, o.Threshold, o.Cooldown, o.MinLR = 2, 0.5, 0, 1, 0.3
+	s, err := optim.NewReduceLROnPlateau(sgd, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := []float64{10, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9}
+	// Step 5 exceeds the patience (1 → 0.5); step 6 is the cooldown; step 9
+	// exceeds it again (0.25, floored at 0.3); step 13 would go below the
+	// floor and changes nothing.
+	want := []float64{1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3}
+	for i, m := range metrics {
+		s.Step(m)
+		if lr := sgd.LR(); math.Abs(lr-want[i]) > 1e-15 {
+			t.Fatalf("step %d: lr %v, want %v", i+1, lr, want[i])
+		}
+	}
+
+	up := optim.DefaultPlateau()
+	up.Max, up.AbsThreshold, up.Threshold, up.Patience = true, true, 0.5, 0
+	sgd.SetLR(1)
+	m, err := optim.NewReduceLROnPlateau(sgd, up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 improves on -Inf; 1.4 is not 0.5 better; 2 is.
+	for i, c := range []struct {
+		metric  float64
+		reduced bool
+	}{{1, false}, {1.4, true}, {2, false}, {math.NaN(), true}} {
+		if got := m.Step(c.metric); got != c.reduced {
+			t.Errorf("max mode, step %d (%v): reduced %v, want %v", i+1, c.metric, got, c.reduced)
+		}
+	}
+	for _, bad := range []optim.PlateauOptions{{Factor: 1}, {Factor: 0.5, Patience: -1}, {Factor: 0.5, Threshold: -1}} {
+		if _, err := optim.NewReduceLROnPlateau(sgd, bad); !errors.Is(err, errs.ErrValue) {
+			t.Errorf("%+v: %v, want ErrValue", bad, err)
+		}
+	}
+	if _, err := optim.NewReduceLROnPlateau(nil, optim.DefaultPlateau()); !errors.Is(err, errs.ErrValue) {
+		t.Errorf("nil optimiser: %v", err)
 	}
 }
