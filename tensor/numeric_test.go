@@ -101,3 +101,14 @@ func TestGradMoreNumeric(t *testing.T) {
 			}},
 	})
 }
+
+// TestGradNormalize checks the gradients of Normalize and
+// CosineSimilarity against finite differences (norms well above eps).
+func TestGradNormalize(t *testing.T) {
+	checkGradCases(t, []gradCase{
+		{name: "Normalize/p2", in: []gcIn{gin(0.5, 2, 3, 4)},
+			f: func(x gcTs) *tensor.Tensor { return x[0].Normalize(2, 1, 1e-12) }},
+		{name: "CosineSimilarity/broadcast", in: []gcIn{gstd(3, 4), gstd(4)},
+			f: func(x gcTs) *tensor.Tensor { return tensor.CosineSimilarity(x[0], x[1], -1, 1e-8) }},
+	})
+}

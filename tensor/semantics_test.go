@@ -368,6 +368,12 @@ var semOps = map[string]func(in []*tensor.Tensor, p semParams) *tensor.Tensor{
 		return tensor.IsClose(in[0], in[1], p.num("rtol"), p.num("atol"), p.bool("equal_nan"))
 	},
 	"count_nonzero": func(in []*tensor.Tensor, p semParams) *tensor.Tensor { return in[0].CountNonzero(p.axes("axes")...) },
+	"normalize": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return in[0].Normalize(p.num("p"), p.int("axis"), p.num("eps"))
+	},
+	"cosine_similarity": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
+		return tensor.CosineSimilarity(in[0], in[1], p.int("axis"), p.num("eps"))
+	},
 	"index_add": func(in []*tensor.Tensor, p semParams) *tensor.Tensor {
 		return in[0].IndexAdd(p.int("axis"), in[1], in[2])
 	},

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tessera-go/tessera/errs"
+	"github.com/tessera-go/tessera/layout"
 )
 
 // Var returns the variance over the given axes (all when none are given)
@@ -100,4 +101,50 @@ func (t *Tensor) Norm(ord float64, axes ...int) *Tensor {
 		return retag(name, nz.Cast(t.DType()).Sum(axes...))
 	}
 	return retag(name, t.Abs().PowScalar(ord).Sum(axes...).PowScalar(1/ord))
+}
+
+// Normalize divides t by its p-norm along axis, floored at eps: t /
+// max(‖t‖_p, eps), PyTorch's F.normalize (whose defaults are p 2 and eps
+// 1e-12), so a zero slice stays zero. eps must not be negative. Floats
+// only; differentiable.
+func (t *Tensor) Normalize(p float64, axis int, eps float64) *Tensor {
+	const op = "Normalize"
+	if err := t.checkOperand(op); err != nil {
+		return failed(err)
+	}
+	if !(eps >= 0) || math.IsInf(eps, 0) {
+		return fail(op, errs.ErrValue, "eps %v must be finite and not negative", eps)
+	}
+	ax, err := layout.NormalizeAxis(op, axis, max(t.Rank(), 1))
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	n := t.Norm(p, ax)
+	if t.Rank() > 0 {
+		n = n.Unsqueeze(ax)
+	}
+	return retag(op, t.Div(n.MaximumScalar(eps)))
+}
+
+// CosineSimilarity returns the cosine of the angle between a and b along
+// axis, the two broadcast together: the sum over axis of (a/max(‖a‖,
+// eps))·(b/max(‖b‖, eps)), PyTorch's F.cosine_similarity (eps 1e-8 by
+// default there). Floats only; differentiable.
+func CosineSimilarity(a, b *Tensor, axis int, eps float64) *Tensor {
+	const op = "CosineSimilarity"
+	for _, t := range []*Tensor{a, b} {
+		if err := t.checkOperand(op); err != nil {
+			return failed(err)
+		}
+	}
+	shape, err := layout.BroadcastShapes(a.lay.Shape, b.lay.Shape)
+	if err != nil {
+		return fail(op, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
+	}
+	ab, bb := a.BroadcastTo(shape...), b.BroadcastTo(shape...)
+	ax, err := layout.NormalizeAxis(op, axis, max(len(shape), 1))
+	if err != nil {
+		return failed(errs.Retag("tensor", op, err))
+	}
+	return retag(op, ab.Normalize(2, ax, eps).Mul(bb.Normalize(2, ax, eps)).Sum(ax))
 }

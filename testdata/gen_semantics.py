@@ -2854,6 +2854,27 @@ cz = np.array([[0, 1, nan], [-0.0, 0, 2]], f32)
 case("count_nonzero_all", "count_nonzero", [cz], np.array(np.count_nonzero(cz), i64), params={"axes": None}, rule="numpy.count_nonzero (NaN counts)")
 case("count_nonzero_axis0", "count_nonzero", [cz], np.count_nonzero(cz, axis=0).astype(i64), params={"axes": [0]}, rule="numpy.count_nonzero")
 
+# Normalize, CosineSimilarity (F.normalize, F.cosine_similarity written out)
+def normalize_ref(x, p, axis, eps):
+    x = x.astype(f64)
+    n = (np.abs(x) ** p).sum(axis=axis, keepdims=True) ** (1 / p)
+    return x / np.maximum(n, eps)
+
+
+nz_ = np.array([[3, 4, 0], [0, 0, 0], [1, -2, 2]], f32)
+case("normalize_p2_rows", "normalize", [nz_], normalize_ref(nz_, 2, 1, 1e-12).astype(f32), params={"p": 2, "axis": 1, "eps": 1e-12}, tol=1e-6, rule="torch.nn.functional.normalize (a zero row stays zero)")
+case("normalize_p1_cols", "normalize", [nz_], normalize_ref(nz_, 1, 0, 1e-12).astype(f32), params={"p": 1, "axis": 0, "eps": 1e-12}, tol=1e-6, rule="torch.nn.functional.normalize")
+case("normalize_eps_floor", "normalize", [nz_ * 1e-3], normalize_ref(nz_ * 1e-3, 2, -1, 0.5).astype(f32), params={"p": 2, "axis": -1, "eps": 0.5}, tol=1e-6, rule="torch.nn.functional.normalize (norms below eps divide by eps)")
+case("normalize_negative_eps", "normalize", [nz_], error="ErrValue", params={"p": 2, "axis": 1, "eps": -1}, rule="tessera doc: eps not negative")
+ca_ = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 0]], f32)
+cb_ = np.array([[0, 2, 0]], f32)
+def cos_ref(a, b, axis, eps):
+    a, b = np.broadcast_arrays(a.astype(f64), b.astype(f64))
+    return (normalize_ref(a, 2, axis, eps) * normalize_ref(b, 2, axis, eps)).sum(axis=axis)
+case("cosine_similarity_broadcast", "cosine_similarity", [ca_, cb_], cos_ref(ca_, cb_, 1, 1e-8).astype(f32), params={"axis": 1, "eps": 1e-8}, tol=1e-6, rule="torch.nn.functional.cosine_similarity (a zero vector gives 0)")
+case("cosine_similarity_axis0", "cosine_similarity", [ca_, ca_[::-1].copy()], cos_ref(ca_, ca_[::-1], 0, 1e-8).astype(f32), params={"axis": 0, "eps": 1e-8}, tol=1e-6, rule="torch.nn.functional.cosine_similarity")
+case("cosine_similarity_shapes", "cosine_similarity", [ca_, np.ones((2, 3), f32)], error="ErrShape", params={"axis": 1, "eps": 1e-8}, rule="pytorch (an error)")
+
 # --- half precision on long axes: past the GPUs' workgroups and passes (64, 256, 1024) and the
 # matmul's k chunk (16384); every partial result stays in float32 until the one rounding
 for hn, rnd, ulp in HALF:
