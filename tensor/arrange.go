@@ -29,12 +29,7 @@ func (t *Tensor) Movedim(src, dst []int) *Tensor {
 	if err != nil {
 		return failed(err)
 	}
-	var order []int
-	for i := range t.Rank() {
-		if !slices.Contains(s, i) {
-			order = append(order, i)
-		}
-	}
+	order := rest(s, t.Rank()) // the axes that stay, in order
 	idx := make([]int, len(s))
 	for i := range idx {
 		idx[i] = i
@@ -148,22 +143,13 @@ func (t *Tensor) Rot90(k, a, b int) *Tensor {
 	if err != nil {
 		return failed(err)
 	}
-	perm := make([]int, t.Rank())
-	for i := range perm {
-		perm[i] = i
-	}
-	perm[ax[0]], perm[ax[1]] = ax[1], ax[0]
 	switch ((k % 4) + 4) % 4 {
 	case 1:
-		return retag(op, t.Flip(ax[1]).Permute(perm...))
+		return retag(op, t.Flip(ax[1]).Transpose(ax[0], ax[1]))
 	case 2:
 		return retag(op, t.Flip(ax[0], ax[1]))
 	case 3:
-		return retag(op, t.Permute(perm...).Flip(ax[1]))
+		return retag(op, t.Transpose(ax[0], ax[1]).Flip(ax[1]))
 	}
-	id := make([]int, t.Rank())
-	for i := range id {
-		id[i] = i
-	}
-	return retag(op, t.Permute(id...)) // k ≡ 0: a view of t as it is
+	return retag(op, t.Transpose(ax[0], ax[0])) // k ≡ 0: a view of t as it is
 }

@@ -39,12 +39,7 @@ func BatchNorm(x, runningMean, runningVar, weight, bias *Tensor, training bool, 
 		return failed(err), nil, nil
 	}
 	shape := x.lay.Shape
-	// Statistics broadcast as [1, C, 1, ...].
-	stat := make([]int, len(shape))
-	for i := range stat {
-		stat[i] = 1
-	}
-	stat[1] = c
+	stat := channelShape(len(shape), c) // statistics broadcast as [1, C, 1, ...]
 	axes := []int{0}
 	for i := 2; i < len(shape); i++ {
 		axes = append(axes, i)
@@ -73,26 +68,15 @@ func BatchNorm(x, runningMean, runningVar, weight, bias *Tensor, training bool, 
 		xc = x.Sub(rm)
 		invstd = rv.AddScalar(eps).Rsqrt()
 	}
-	scale := invstd
+	scale := invstd // (x - mean)·(invstd·weight) + bias
 	if weight != nil {
-		w := weight.Reshape(stat...)
 		if scale == nil {
-			scale = w
+			scale = weight
 		} else {
-			scale = scale.Mul(w)
+			scale = scale.Mul(weight.Reshape(stat...))
 		}
 	}
-	y = xc
-	if scale != nil {
-		y = y.Mul(scale)
-	}
-	if bias != nil {
-		y = y.Add(bias.Reshape(stat...))
-	}
-	if y == x {
-		y = x.Clone()
-	}
-	return retag(op, y), mean, variance
+	return retag(op, scaleShift(xc, x, scale, bias, c)), mean, variance
 }
 
 // runningUpdate returns momentum*batch + (1-momentum)*running in running's
@@ -110,19 +94,9 @@ func runningUpdate(running, batch *Tensor, momentum float64) *Tensor {
 // batchNormCheck checks BatchNorm's arguments and returns the channel
 // count.
 func batchNormCheck(op string, x, runningMean, runningVar, weight, bias *Tensor, training bool, momentum, eps float64) (int, error) {
-	if err := x.checkOperand(op); err != nil {
+	c, err := channelInput(op, x, eps)
+	if err != nil {
 		return 0, err
-	}
-	if !x.DType().IsFloat() {
-		return 0, errs.New("tensor", op, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", x.DType())
-	}
-	shape := x.lay.Shape
-	if len(shape) < 2 {
-		return 0, errs.New("tensor", op, errs.ErrShape, "input %v must be [N, C, ...]: two or more axes", shape)
-	}
-	c := shape[1]
-	if !(eps >= 0) || math.IsInf(eps, 0) {
-		return 0, errs.New("tensor", op, errs.ErrValue, "eps %v must be finite and not negative", eps)
 	}
 	if math.IsNaN(momentum) || math.IsInf(momentum, 0) {
 		return 0, errs.New("tensor", op, errs.ErrValue, "momentum %v must be finite", momentum)
@@ -133,32 +107,92 @@ func batchNormCheck(op string, x, runningMean, runningVar, weight, bias *Tensor,
 	if !training && runningMean == nil {
 		return 0, errs.New("tensor", op, errs.ErrValue, "evaluation mode needs the running mean and variance")
 	}
-	for _, a := range []struct {
-		name  string
-		t     *Tensor
-		stats bool
-	}{{"running mean", runningMean, true}, {"running variance", runningVar, true}, {"weight", weight, false}, {"bias", bias, false}} {
-		if a.t == nil {
-			continue
-		}
-		if err := a.t.checkOperand(op); err != nil {
-			return 0, err
-		}
-		switch {
-		case a.stats && !a.t.DType().IsFloat():
-			return 0, errs.New("tensor", op, errs.ErrDType, "%s is %v, want a floating dtype", a.name, a.t.DType())
-		case !a.stats && a.t.DType() != x.DType():
-			return 0, errs.New("tensor", op, errs.ErrDType, "%s is %v, input %v", a.name, a.t.DType(), x.DType())
-		case !slices.Equal(a.t.lay.Shape, []int{c}):
-			return 0, errs.New("tensor", op, errs.ErrShape, "%s has shape %v, want [%d] for input %v", a.name, a.t.lay.Shape, c, shape)
-		case a.t.Device() != x.Device():
-			return 0, errs.New("tensor", op, errs.ErrDevice, "%s is on %v, input on %v", a.name, a.t.Device(), x.Device())
-		}
+	err = checkPerChannel(op, x, c, perChannel{"running mean", runningMean, true}, perChannel{"running variance", runningVar, true},
+		perChannel{"weight", weight, false}, perChannel{"bias", bias, false})
+	if err != nil {
+		return 0, err
 	}
 	if training && x.Numel() > 0 && x.Numel()/c <= 1 {
-		return 0, errs.New("tensor", op, errs.ErrValue, "training needs more than one value per channel, input %v has one", shape)
+		return 0, errs.New("tensor", op, errs.ErrValue, "training needs more than one value per channel, input %v has one", x.lay.Shape)
 	}
 	return c, nil
+}
+
+// channelInput checks the input of a per-channel normalisation: a
+// floating [N, C, ...] and a finite eps >= 0. It returns C.
+func channelInput(op string, x *Tensor, eps float64) (int, error) {
+	if err := x.checkOperand(op); err != nil {
+		return 0, err
+	}
+	if !x.DType().IsFloat() {
+		return 0, errs.New("tensor", op, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", x.DType())
+	}
+	if len(x.lay.Shape) < 2 {
+		return 0, errs.New("tensor", op, errs.ErrShape, "input %v must be [N, C, ...]: two or more axes", x.lay.Shape)
+	}
+	if !(eps >= 0) || math.IsInf(eps, 0) {
+		return 0, errs.New("tensor", op, errs.ErrValue, "eps %v must be finite and not negative", eps)
+	}
+	return x.lay.Shape[1], nil
+}
+
+// perChannel is an optional [C] operand of a normalisation: weight and
+// bias have the input's dtype, running statistics (anyFloat) any floating
+// dtype.
+type perChannel struct {
+	name     string
+	t        *Tensor
+	anyFloat bool
+}
+
+// checkPerChannel checks each given per-channel operand: usable, [c], on
+// x's device, of the dtype its kind wants.
+func checkPerChannel(op string, x *Tensor, c int, ps ...perChannel) error {
+	for _, p := range ps {
+		if p.t == nil {
+			continue
+		}
+		if err := p.t.checkOperand(op); err != nil {
+			return err
+		}
+		switch {
+		case p.anyFloat && !p.t.DType().IsFloat():
+			return errs.New("tensor", op, errs.ErrDType, "%s is %v, want a floating dtype", p.name, p.t.DType())
+		case !p.anyFloat && p.t.DType() != x.DType():
+			return errs.New("tensor", op, errs.ErrDType, "%s is %v, input %v", p.name, p.t.DType(), x.DType())
+		case !slices.Equal(p.t.lay.Shape, []int{c}):
+			return errs.New("tensor", op, errs.ErrShape, "%s has shape %v, want [%d] for input %v", p.name, p.t.lay.Shape, c, x.lay.Shape)
+		case p.t.Device() != x.Device():
+			return errs.New("tensor", op, errs.ErrDevice, "%s is on %v, input on %v", p.name, p.t.Device(), x.Device())
+		}
+	}
+	return nil
+}
+
+// channelShape is [1, C, 1, ...] of the given rank: a per-channel
+// operand's shape for broadcasting against [N, C, ...].
+func channelShape(rank, c int) []int {
+	s := slices.Repeat([]int{1}, rank)
+	s[1] = c
+	return s
+}
+
+// scaleShift returns y·scale + shift with per-channel scale and shift
+// ([C] or [1, C, 1, ...]; nil for none), and never the input x itself (x
+// unscaled and unshifted is cloned, as the functional forms return new
+// tensors).
+func scaleShift(y, x, scale, shift *Tensor, c int) *Tensor {
+	st := channelShape(x.Rank(), c)
+	if scale != nil {
+		y = y.Mul(scale.Reshape(st...))
+	}
+	if shift != nil {
+		y = y.Add(shift.Reshape(st...))
+	}
+	if y == x {
+		y = x.Clone()
+	}
+	return y
 }
 
 // GroupNorm normalises x [N, C, ...] over groups of channels: the C
@@ -171,64 +205,21 @@ func batchNormCheck(op string, x, runningMean, runningVar, weight, bias *Tensor,
 // differentiable.
 func GroupNorm(x *Tensor, groups int, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "GroupNorm"
-	if err := x.checkOperand(op); err != nil {
+	c, err := channelInput(op, x, eps)
+	if err != nil {
 		return failed(err)
 	}
-	s := x.lay.Shape
-	if len(s) < 2 {
-		return fail(op, errs.ErrShape, "input %v must be [N, C, ...]: two or more axes", s)
-	}
-	c := s[1]
 	if groups <= 0 || c%groups != 0 {
 		return fail(op, errs.ErrValue, "%d groups must be positive and divide the %d channels", groups, c)
 	}
-	if !x.DType().IsFloat() {
-		return fail(op, errs.ErrDType, "needs a floating dtype, have %v (Cast first)", x.DType())
+	if err := checkPerChannel(op, x, c, perChannel{"weight", weight, false}, perChannel{"bias", bias, false}); err != nil {
+		return failed(err)
 	}
-	if !(eps >= 0) || math.IsInf(eps, 0) {
-		return fail(op, errs.ErrValue, "eps %v must be finite and not negative", eps)
+	s := x.lay.Shape
+	y := x
+	if x.Numel() > 0 {
+		per := x.Numel() / (s[0] * groups)
+		y = LayerNorm(x.Reshape(s[0], groups, per), []int{per}, nil, nil, eps).Reshape(s...)
 	}
-	for _, a := range []struct {
-		name string
-		t    *Tensor
-	}{{"weight", weight}, {"bias", bias}} {
-		if a.t == nil {
-			continue
-		}
-		if err := a.t.checkOperand(op); err != nil {
-			return failed(err)
-		}
-		if a.t.DType() != x.DType() {
-			return fail(op, errs.ErrDType, "%s is %v, input %v", a.name, a.t.DType(), x.DType())
-		}
-		if !slices.Equal(a.t.lay.Shape, []int{c}) {
-			return fail(op, errs.ErrShape, "%s has shape %v, want [%d] for input %v", a.name, a.t.lay.Shape, c, s)
-		}
-	}
-	n := s[0]
-	per := 1
-	if n*c > 0 {
-		per = x.Numel() / (n * groups)
-	}
-	var y *Tensor
-	if x.Numel() == 0 {
-		y = x
-	} else {
-		y = LayerNorm(x.Reshape(n, groups, per), []int{per}, nil, nil, eps).Reshape(s...)
-	}
-	stat := make([]int, len(s))
-	for i := range stat {
-		stat[i] = 1
-	}
-	stat[1] = c
-	if weight != nil {
-		y = y.Mul(weight.Reshape(stat...))
-	}
-	if bias != nil {
-		y = y.Add(bias.Reshape(stat...))
-	}
-	if y == x {
-		y = x.Clone()
-	}
-	return retag(op, y)
+	return retag(op, scaleShift(y, x, weight, bias, c))
 }

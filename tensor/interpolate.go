@@ -85,19 +85,14 @@ func Interpolate(x *Tensor, opt InterpolateOptions) *Tensor {
 		if scale == 0 {
 			scale = float64(in) / float64(out)
 		}
-		if single {
-			scale = float64(float32(scale))
-		}
+		scale = round32(scale, single)
 		if linear {
 			y = linearAxis(y, ax, in, out, scale, opt.AlignCorners, single)
 		} else {
 			y = y.IndexSelect(ax, FromSlice(nearestIndex(in, out, scale, opt.Mode == "nearest-exact", single)).To(x.Device()))
 		}
 	}
-	if y == x {
-		y = x.Clone()
-	}
-	return retag(op, y)
+	return retag(op, y) // every axis selected anew: never x itself
 }
 
 // round32 rounds v to float32 when single, as ATen's float arithmetic.

@@ -13,18 +13,44 @@ import (
 // composition of operations every backend has: they run on every device
 // and are differentiable where their operands are floats.
 
+// floatOperands checks that each of ts is usable and of a floating dtype.
+func floatOperands(op string, ts ...*Tensor) error {
+	for _, t := range ts {
+		if err := t.checkOperand(op); err != nil {
+			return err
+		}
+		if !t.DType().IsFloat() {
+			return errs.New("tensor", op, errs.ErrDType, "needs floating operands, have %v", t.DType())
+		}
+	}
+	return nil
+}
+
+// broadcastPair broadcasts a and b together and normalises axis against
+// their common shape (a 0-d pair takes axis 0 or -1).
+func broadcastPair(op string, a, b *Tensor, axis int) (ab, bb *Tensor, ax int, err error) {
+	for _, t := range []*Tensor{a, b} {
+		if err := t.checkOperand(op); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	shape, err := layout.BroadcastShapes(a.lay.Shape, b.lay.Shape)
+	if err != nil {
+		return nil, nil, 0, errs.New("tensor", op, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
+	}
+	if ax, err = layout.NormalizeAxis(op, axis, max(len(shape), 1)); err != nil {
+		return nil, nil, 0, errs.Retag("tensor", op, err)
+	}
+	return a.BroadcastTo(shape...), b.BroadcastTo(shape...), ax, nil
+}
+
 // Lerp returns start + weight·(end - start), the three broadcast together:
 // torch.lerp, with its formula (end - (end-start)·(1-weight) where
 // |weight| >= 0.5, so weight 1 gives end exactly). Floats only.
 func Lerp(start, end, weight *Tensor) *Tensor {
 	const op = "Lerp"
-	for _, t := range []*Tensor{start, end, weight} {
-		if err := t.checkOperand(op); err != nil {
-			return failed(err)
-		}
-		if !t.DType().IsFloat() {
-			return fail(op, errs.ErrDType, "needs floating operands, have %v", t.DType())
-		}
+	if err := floatOperands(op, start, end, weight); err != nil {
+		return failed(err)
 	}
 	diff := end.Sub(start)
 	low := start.Add(weight.Mul(diff))
@@ -74,28 +100,18 @@ func (t *Tensor) Diff(n, axis int) *Tensor {
 // broadcast together (torch.linalg.cross, numpy.cross on 3-vectors).
 func Cross(a, b *Tensor, axis int) *Tensor {
 	const op = "Cross"
-	for _, t := range []*Tensor{a, b} {
-		if err := t.checkOperand(op); err != nil {
-			return failed(err)
-		}
-	}
-	shape, err := layout.BroadcastShapes(a.lay.Shape, b.lay.Shape)
+	ab, bb, ax, err := broadcastPair(op, a, b, axis)
 	if err != nil {
-		return fail(op, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
+		return failed(err)
 	}
-	if len(shape) == 0 {
+	if ab.Rank() == 0 {
 		return fail(op, errs.ErrShape, "needs vectors, have 0-d operands")
 	}
-	ax, err := layout.NormalizeAxis(op, axis, len(shape))
-	if err != nil {
-		return failed(errs.Retag("tensor", op, err))
-	}
 	for _, t := range []*Tensor{a, b} {
-		if at := ax - (len(shape) - t.Rank()); at < 0 || t.lay.Shape[at] != 3 {
+		if at := ax - (ab.Rank() - t.Rank()); at < 0 || t.lay.Shape[at] != 3 {
 			return fail(op, errs.ErrShape, "axis %d of %v and %v must have extent 3 in both", axis, a.lay.Shape, b.lay.Shape)
 		}
 	}
-	ab, bb := a.BroadcastTo(shape...), b.BroadcastTo(shape...)
 	c := func(x *Tensor, i int) *Tensor { return x.Narrow(ax, i, 1) }
 	comp := func(i, j int) *Tensor { return c(ab, i).Mul(c(bb, j)).Sub(c(ab, j).Mul(c(bb, i))) }
 	return retag(op, Concat([]*Tensor{comp(1, 2), comp(2, 0), comp(0, 1)}, ax))
@@ -177,13 +193,10 @@ func Meshgrid(indexing string, xs ...*Tensor) []*Tensor {
 // Floats only.
 func Cdist(x1, x2 *Tensor, p float64) *Tensor {
 	const op = "Cdist"
+	if err := floatOperands(op, x1, x2); err != nil {
+		return failed(err)
+	}
 	for _, t := range []*Tensor{x1, x2} {
-		if err := t.checkOperand(op); err != nil {
-			return failed(err)
-		}
-		if !t.DType().IsFloat() {
-			return fail(op, errs.ErrDType, "needs floating operands, have %v", t.DType())
-		}
 		if t.Rank() < 2 {
 			return fail(op, errs.ErrShape, "operands must be [..., rows, M], have %v", t.lay.Shape)
 		}
@@ -303,13 +316,8 @@ func Xlogy(x, y *Tensor) *Tensor {
 // infinity). Floats only.
 func Logaddexp(a, b *Tensor) *Tensor {
 	const op = "Logaddexp"
-	for _, t := range []*Tensor{a, b} {
-		if err := t.checkOperand(op); err != nil {
-			return failed(err)
-		}
-		if !t.DType().IsFloat() {
-			return fail(op, errs.ErrDType, "needs floating operands, have %v", t.DType())
-		}
+	if err := floatOperands(op, a, b); err != nil {
+		return failed(err)
 	}
 	apart := a.Maximum(b).Add(a.Sub(b).Abs().Neg().Exp().Log1p())
 	return retag(op, Where(a.Eq(b), a.AddScalar(math.Ln2), apart))

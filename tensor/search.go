@@ -11,13 +11,14 @@ import (
 )
 
 // Operations whose result's shape depends on the values (Nonzero, Unique,
-// Bincount) or that search sorted data (Searchsorted). They read their
-// operands to the host, as PyTorch's do from a GPU (a synchronisation),
-// compute there in a Go type that holds every value exactly (int64 for
-// the integer and Bool dtypes, float64 for the floats) and move the
-// result to the operand's device. None is differentiable: their results
-// are integers, or, for Unique's values, a selection whose gradient
-// PyTorch does not define either.
+// Bincount) or that search sorted data (Searchsorted). Nonzero, Unique and
+// Searchsorted read their operands to the host, as PyTorch's do from a GPU
+// (a synchronisation), compute there in a Go type that holds every value
+// exactly (int64 for the integer and Bool dtypes, float64 for the floats)
+// and move the result to the operand's device; Bincount reads back only
+// its input's extremes and counts on the device. None is differentiable:
+// their results are integers, or, for Unique's values, a selection whose
+// gradient PyTorch does not define either.
 
 // hostOrdered reads t's values in row-major order as int64 (integer and
 // Bool dtypes) or float64 (floats); exactly one of the two is non-nil.
@@ -265,18 +266,15 @@ func Bincount(x, weights *Tensor, minLength int) *Tensor {
 	}
 	n := int64(minLength)
 	if x.Numel() > 0 {
-		lo, err := x.Min().Cast(dtype.I64).Item()
+		// Both extremes in one readback.
+		ext, err := ToSlice[int64](Stack([]*Tensor{x.Min(), x.Max()}, 0).Cast(dtype.I64))
 		if err != nil {
 			return failed(errs.Retag("tensor", op, err))
 		}
-		if lo < 0 {
-			return fail(op, errs.ErrValue, "x holds %v; values must not be negative", lo)
+		if ext[0] < 0 {
+			return fail(op, errs.ErrValue, "x holds %d; values must not be negative", ext[0])
 		}
-		hi, err := ToSlice[int64](x.Max().Cast(dtype.I64))
-		if err != nil {
-			return failed(errs.Retag("tensor", op, err))
-		}
-		n = max(n, hi[0]+1)
+		n = max(n, ext[1]+1)
 	}
 	if n > math.MaxInt32 {
 		return fail(op, errs.ErrOutOfMemory, "%d bins", n)

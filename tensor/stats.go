@@ -132,19 +132,9 @@ func (t *Tensor) Normalize(p float64, axis int, eps float64) *Tensor {
 // default there). Floats only; differentiable.
 func CosineSimilarity(a, b *Tensor, axis int, eps float64) *Tensor {
 	const op = "CosineSimilarity"
-	for _, t := range []*Tensor{a, b} {
-		if err := t.checkOperand(op); err != nil {
-			return failed(err)
-		}
-	}
-	shape, err := layout.BroadcastShapes(a.lay.Shape, b.lay.Shape)
+	ab, bb, ax, err := broadcastPair(op, a, b, axis)
 	if err != nil {
-		return fail(op, errs.ErrShape, "shapes %v and %v are not broadcastable", a.lay.Shape, b.lay.Shape)
-	}
-	ab, bb := a.BroadcastTo(shape...), b.BroadcastTo(shape...)
-	ax, err := layout.NormalizeAxis(op, axis, max(len(shape), 1))
-	if err != nil {
-		return failed(errs.Retag("tensor", op, err))
+		return failed(err)
 	}
 	return retag(op, ab.Normalize(2, ax, eps).Mul(bb.Normalize(2, ax, eps)).Sum(ax))
 }
